@@ -1,0 +1,134 @@
+"""A bounds-checked little-endian cursor over a ``memoryview`` (DESIGN.md, style rule 3).
+
+Every read checks the remaining bytes first and raises :class:`~assets_loader.errors.TruncatedError`
+naming the file, format and offset, so corrupt counts never turn into ``struct.error`` or huge allocations.
+"""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+
+from .errors import BadIndexError, TruncatedError
+
+_S8 = struct.Struct("<b")
+_U8 = struct.Struct("<B")
+_S16 = struct.Struct("<h")
+_U16 = struct.Struct("<H")
+_S32 = struct.Struct("<i")
+_U32 = struct.Struct("<I")
+_F32 = struct.Struct("<f")
+
+
+class BinReader:
+    """Sequential reader over ``data`` for format ``fmt`` of file ``path``."""
+
+    __slots__ = ("raw", "data", "pos", "path", "fmt")
+
+    def __init__(self, data: bytes | bytearray | memoryview, path: str = "<bytes>", fmt: str = "data", pos: int = 0):
+        self.raw = data if isinstance(data, bytes) else bytes(data)
+        self.data = memoryview(self.raw)
+        self.pos = pos
+        self.path = path
+        self.fmt = fmt
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    @property
+    def remaining(self) -> int:
+        return len(self.data) - self.pos
+
+    def need(self, size: int, what: str) -> None:
+        """Raise ``TruncatedError`` unless ``size`` more bytes are available."""
+        if size < 0 or self.pos + size > len(self.data):
+            raise TruncatedError(self.path, self.fmt, self.pos, f"{size} bytes of {what}",
+                                 f"{max(self.remaining, 0)} bytes left")
+
+    def check_count(self, count: int, item_size: int, what: str) -> None:
+        """Raise unless ``count`` items of ``item_size`` bytes fit in the rest of the data."""
+        if count < 0:
+            raise BadIndexError(self.path, self.fmt, self.pos, f"a non-negative count of {what}", str(count))
+        self.need(count * item_size, what)
+
+    def seek(self, pos: int) -> None:
+        if not 0 <= pos <= len(self.data):
+            raise TruncatedError(self.path, self.fmt, pos, "an offset inside the file", f"size {len(self.data)}")
+        self.pos = pos
+
+    def skip(self, size: int, what: str = "data") -> None:
+        self.need(size, what)
+        self.pos += size
+
+    def _unpack(self, st: struct.Struct, what: str):
+        self.need(st.size, what)
+        value = st.unpack_from(self.data, self.pos)[0]
+        self.pos += st.size
+        return value
+
+    def s8(self, what: str = "int8") -> int:
+        return self._unpack(_S8, what)
+
+    def u8(self, what: str = "byte") -> int:
+        return self._unpack(_U8, what)
+
+    def s16(self, what: str = "int16") -> int:
+        return self._unpack(_S16, what)
+
+    def u16(self, what: str = "uint16") -> int:
+        return self._unpack(_U16, what)
+
+    def s32(self, what: str = "int32") -> int:
+        return self._unpack(_S32, what)
+
+    def u32(self, what: str = "uint32") -> int:
+        return self._unpack(_U32, what)
+
+    def f32(self, what: str = "float") -> float:
+        return self._unpack(_F32, what)
+
+    def struct(self, st: struct.Struct, what: str) -> tuple:
+        self.need(st.size, what)
+        values = st.unpack_from(self.data, self.pos)
+        self.pos += st.size
+        return values
+
+    def bytes(self, size: int, what: str = "bytes") -> bytes:
+        self.need(size, what)
+        out = bytes(self.data[self.pos:self.pos + size])
+        self.pos += size
+        return out
+
+    def view(self, size: int, what: str = "bytes") -> memoryview:
+        self.need(size, what)
+        out = self.data[self.pos:self.pos + size]
+        self.pos += size
+        return out
+
+    def cstring(self, what: str = "string") -> str:
+        """A NUL-terminated string (the NUL is consumed); Latin-1 so every byte maps to one character."""
+        end = self.raw.find(b"\0", self.pos)
+        if end < 0:
+            raise TruncatedError(self.path, self.fmt, self.pos, f"a NUL-terminated {what}", "end of data")
+        out = bytes(self.data[self.pos:end]).decode("latin-1")
+        self.pos = end + 1
+        return out
+
+    def fixed_string(self, size: int, what: str = "name") -> str:
+        """A NUL-padded string field of ``size`` bytes."""
+        raw = self.bytes(size, what)
+        return raw.split(b"\0", 1)[0].decode("latin-1")
+
+    def array(self, dtype: np.dtype, count: int, what: str) -> np.ndarray:
+        """``count`` records of ``dtype`` as a read-only numpy view (no copy)."""
+        dtype = np.dtype(dtype)
+        self.check_count(count, dtype.itemsize, what)
+        out = np.frombuffer(self.data, dtype=dtype, count=count, offset=self.pos)
+        self.pos += count * dtype.itemsize
+        return out
+
+
+def fixed_name(raw: bytes) -> str:
+    """Decode a NUL-padded name field."""
+    return raw.split(b"\0", 1)[0].decode("latin-1")

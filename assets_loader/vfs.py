@@ -1,0 +1,155 @@
+"""The game filesystem: a basedir with game dirs, paks and loose files, searched the way Quake does.
+
+Search order (highest priority first), as ``COM_AddGameDirectory`` builds it: the mod dir's loose files,
+then its ``pakN.pak`` from the highest N down to ``pak0.pak``, then the same for ``id1``. Lookups are
+case-insensitive, like id's own pak lookups on a case-folding filesystem.
+
+References: Quake ``common.c`` (``COM_AddGameDirectory``, ``COM_FindFile``); Unofficial Quake Specs 3.2, 3.1.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import NotFoundError
+from .pak import PakFile
+
+BASE_GAME = "id1"
+_PAK_NAME = re.compile(r"^pak(\d+)\.pak$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class FoundFile:
+    """Where a virtual path resolved: ``container`` is the pak holding it, or the loose file's own path."""
+
+    name: str
+    container: str
+    size: int
+
+
+class _LooseDir:
+    """Loose files under one game dir, indexed by lower-cased relative path."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.files: dict[str, Path] = {}
+        for dirpath, _dirs, filenames in os.walk(root):
+            for fn in filenames:
+                full = Path(dirpath, fn)
+                rel = full.relative_to(root).as_posix()
+                self.files.setdefault(rel.lower(), full)
+
+
+class VirtualFS:
+    """Files of a Quake installation: ``VirtualFS(basedir, game="lq1")``.
+
+    ``basedir`` holds the game dirs (``id1``, mods). ``game`` is an optional mod dir searched before
+    ``id1``. Game dirs that do not exist are skipped; at least one must exist.
+    """
+
+    def __init__(self, basedir: str | os.PathLike, game: str | None = None) -> None:
+        self.basedir = Path(basedir)
+        if not self.basedir.is_dir():
+            raise NotFoundError(str(self.basedir), "game directory", None, "an existing base directory")
+        names = [BASE_GAME] + ([game] if game and game.lower() != BASE_GAME else [])
+        self.game_dirs: list[Path] = [d for d in (_find_dir(self.basedir, n) for n in names) if d is not None]
+        if not self.game_dirs:
+            wanted = " or ".join(repr(n) for n in names)
+            raise NotFoundError(str(self.basedir), "game directory", None, f"a game dir {wanted} inside it")
+        # Search path, highest priority first: the last game dir added wins, loose files beat its paks,
+        # and a later pak beats an earlier one.
+        self._search: list[_LooseDir | PakFile] = []
+        for gamedir in reversed(self.game_dirs):
+            self._search.append(_LooseDir(gamedir))
+            self._search.extend(reversed(_game_paks(gamedir)))
+
+    @property
+    def game(self) -> str:
+        """The name of the highest-priority game dir (the mod, or ``id1``)."""
+        return self.game_dirs[-1].name
+
+    def _locate(self, name: str) -> tuple[_LooseDir | PakFile, str] | None:
+        key = name.replace("\\", "/").lstrip("/").lower()
+        for place in self._search:
+            if isinstance(place, _LooseDir):
+                if key in place.files:
+                    return place, key
+            elif key in place:
+                return place, key
+        return None
+
+    def exists(self, name: str) -> bool:
+        return self._locate(name) is not None
+
+    def find(self, name: str) -> FoundFile:
+        """Where ``name`` comes from; raises ``NotFoundError`` if no game dir or pak has it."""
+        hit = self._locate(name)
+        if hit is None:
+            raise self._missing(name)
+        place, key = hit
+        if isinstance(place, _LooseDir):
+            path = place.files[key]
+            return FoundFile(name, str(path), path.stat().st_size)
+        return FoundFile(name, place.path, place.entry(key).size)
+
+    def read(self, name: str) -> bytes:
+        """The bytes of ``name`` (e.g. ``"maps/e1m1.bsp"``) from the highest-priority place that has it."""
+        hit = self._locate(name)
+        if hit is None:
+            raise self._missing(name)
+        place, key = hit
+        if isinstance(place, _LooseDir):
+            return place.files[key].read_bytes()
+        return place.read(key)
+
+    def list(self, pattern: str = "*") -> list[str]:
+        """Sorted lower-case names of every visible file matching the glob ``pattern`` (e.g. ``maps/*.bsp``)."""
+        names: set[str] = set()
+        for place in self._search:
+            keys = place.files.keys() if isinstance(place, _LooseDir) else (e.name.lower() for e in place.entries)
+            names.update(keys)
+        pat = pattern.lower()
+        return sorted(n for n in names if fnmatch.fnmatchcase(n, pat))
+
+    def _missing(self, name: str) -> NotFoundError:
+        where = ", ".join(str(d) for d in self.game_dirs)
+        return NotFoundError(name, "game file", None, f"the file in one of the game dirs ({where}) or their paks")
+
+
+def _find_dir(parent: Path, name: str) -> Path | None:
+    """The child directory of ``parent`` called ``name``, compared case-insensitively."""
+    exact = parent / name
+    if exact.is_dir():
+        return exact
+    for child in parent.iterdir():
+        if child.is_dir() and child.name.lower() == name.lower():
+            return child
+    return None
+
+
+def _game_paks(gamedir: Path) -> list[PakFile]:
+    """``pak0.pak``, ``pak1.pak``, … in numeric order, stopping at the first gap as Quake does."""
+    found = {int(m.group(1)): p for p in gamedir.iterdir() if (m := _PAK_NAME.match(p.name)) and p.is_file()}
+    paks = []
+    n = 0
+    while n in found:
+        paks.append(PakFile(found[n]))
+        n += 1
+    return paks
+
+
+def game_dir_of(path: str | os.PathLike) -> tuple[Path, str] | None:
+    """If ``path`` (a demo or map) sits inside a game dir, return ``(basedir, game)``.
+
+    A game dir is recognised by a ``pak0.pak`` or a ``maps``/``progs`` folder; the file may sit in the game
+    dir itself or in a sub-folder such as ``demos/`` or ``maps/``.
+    """
+    p = Path(path).resolve()
+    for d in list(p.parents)[:3]:
+        if (d / "pak0.pak").is_file() or (d / "PAK0.PAK").is_file() or (d / "maps").is_dir() or (d / "progs").is_dir():
+            return d.parent, d.name
+    return None

@@ -1,0 +1,32 @@
+"""Shared fixtures: the real corpus in ``../shared/data`` (relative to the repo root).
+
+The corpus is required: a missing ``../shared/data`` fails the whole run instead of silently skipping every
+integration test.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO.parent / "shared" / "data"
+QUAKE1 = DATA / "quake1"
+LQ1 = QUAKE1 / "lq1"
+QUAKEWORLD = DATA / "quakeworld"
+QUAKE2 = DATA / "quake2"
+QUAKE3 = DATA / "quake3"
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if not (LQ1 / "pak0.pak").is_file():
+        raise pytest.UsageError(f"the test corpus is missing: expected {LQ1 / 'pak0.pak'} (../shared/data beside the repo)")
+
+
+@pytest.fixture(scope="session")
+def lq1_pak():
+    """The LibreQuake ``pak0.pak`` opened once for the whole session."""
+    from assets_loader.pak import load_pak
+
+    return load_pak(LQ1 / "pak0.pak")
