@@ -1,0 +1,80 @@
+"""Camera math for Quake's Z-up world: angles → basis vectors, view and projection matrices.
+
+Matrices are numpy ``float32 [4, 4]`` in the column-vector convention (``clip = P @ V @ world``); upload them
+to GLSL with :func:`gl_bytes` (column-major). Angles are Quake's (pitch, yaw, roll) in degrees; positive pitch
+looks down.
+
+References: Quake ``mathlib.c`` (``AngleVectors``), ``gl_rmain.c`` (``R_SetupGL``, ``R_SetFrustum``);
+QuakeSpasm ``AdaptFovx``/``CalcFovy`` for widescreen field of view.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+NEAR_CLIP = 4.0
+FAR_CLIP = 16384.0
+
+
+@dataclass(frozen=True, slots=True)
+class Camera:
+    """Where the picture is taken from: origin ``[3]``, angles ``[3]`` (pitch, yaw, roll), horizontal fov at 4:3."""
+
+    origin: tuple[float, float, float]
+    angles: tuple[float, float, float]
+    fov: float = 90.0
+
+
+def angle_vectors(angles) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Forward, right and up unit vectors for (pitch, yaw, roll) degrees, as ``AngleVectors`` computes them."""
+    pitch, yaw, roll = (math.radians(a) for a in angles)
+    sp, cp = math.sin(pitch), math.cos(pitch)
+    sy, cy = math.sin(yaw), math.cos(yaw)
+    sr, cr = math.sin(roll), math.cos(roll)
+    forward = np.array([cp * cy, cp * sy, -sp])
+    right = np.array([-sr * sp * cy + cr * sy, -sr * sp * sy - cr * cy, -sr * cp])
+    up = np.array([cr * sp * cy + sr * sy, cr * sp * sy - sr * cy, cr * cp])
+    return forward, right, up
+
+
+def view_matrix(origin, angles) -> np.ndarray:
+    """World → eye space (eye looks down −Z with +Y up), ``float32 [4, 4]``."""
+    forward, right, up = angle_vectors(angles)
+    o = np.asarray(origin, dtype=np.float64)
+    m = np.eye(4)
+    m[0, :3], m[1, :3], m[2, :3] = right, up, -forward
+    m[:3, 3] = -(m[:3, :3] @ o)
+    return m.astype(np.float32)
+
+
+def vertical_fov(fov_x: float, aspect: float) -> float:
+    """Vertical fov in degrees: ``fov_x`` is the horizontal fov of a 4:3 screen, widened for wider screens."""
+    half_x = math.radians(min(max(fov_x, 1.0), 179.0)) / 2
+    if aspect >= 4 / 3:
+        return math.degrees(2 * math.atan(math.tan(half_x) * 3 / 4))
+    return math.degrees(2 * math.atan(math.tan(half_x) / aspect))
+
+
+def projection_matrix(fov_y: float, aspect: float, near: float = NEAR_CLIP, far: float = FAR_CLIP) -> np.ndarray:
+    """A right-handed perspective projection (OpenGL clip space), ``float32 [4, 4]``."""
+    f = 1.0 / math.tan(math.radians(fov_y) / 2)
+    m = np.zeros((4, 4))
+    m[0, 0] = f / aspect
+    m[1, 1] = f
+    m[2, 2] = (far + near) / (near - far)
+    m[2, 3] = 2 * far * near / (near - far)
+    m[3, 2] = -1.0
+    return m.astype(np.float32)
+
+
+def view_projection(camera: Camera, aspect: float) -> np.ndarray:
+    """``P @ V`` for ``camera`` on a target of the given width/height ``aspect``."""
+    return projection_matrix(vertical_fov(camera.fov, aspect), aspect) @ view_matrix(camera.origin, camera.angles)
+
+
+def gl_bytes(matrix: np.ndarray) -> bytes:
+    """Column-major bytes of a ``[4, 4]`` matrix for a GLSL ``mat4`` uniform."""
+    return np.ascontiguousarray(matrix.T, dtype=np.float32).tobytes()

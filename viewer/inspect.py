@@ -1,0 +1,84 @@
+"""``qdv inspect``: what is inside a Quake file, as a JSON-ready dict (keys documented in README).
+
+The file type comes from the extension, falling back to the magic bytes; a name that is not a path on disk is
+looked up in the game filesystem given by ``--basedir``/``--game``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from assets_loader.errors import FormatError, NotFoundError
+from assets_loader.vfs import VirtualFS
+
+_MAGIC_TYPES = {b"PACK": "pak", b"IDPO": "mdl", b"IDSP": "spr", b"WAD2": "wad", b"BSP2": "bsp", b"2PSB": "bsp",
+                b"\x1d\x00\x00\x00": "bsp"}
+_EXT_TYPES = {".pak": "pak", ".bsp": "bsp", ".mdl": "mdl", ".spr": "spr", ".wad": "wad", ".lmp": "lmp",
+              ".dem": "demo", ".gz": "demo"}
+
+
+def inspect_file(name: str, basedir: str | None = None, game: str | None = None) -> dict[str, Any]:
+    """Describe ``name`` (a path, or a name inside the game dirs when ``basedir`` is given)."""
+    path = Path(name)
+    if path.is_file():
+        data, fs = path.read_bytes(), None
+    elif basedir is not None:
+        fs = VirtualFS(basedir, game)
+        data = fs.read(name)
+    else:
+        raise NotFoundError(name, "file", None, "an existing file (or a game-dir name with --basedir/--game)")
+    kind = _file_type(name, data)
+    report: dict[str, Any] = {"file": name, "type": kind}
+    report.update(_DESCRIBERS[kind](data, name, path if fs is None else None, fs))
+    return report
+
+
+def _file_type(name: str, data: bytes) -> str:
+    base = Path(name).name.lower()
+    if base == "palette.lmp":
+        return "palette"
+    if base == "colormap.lmp":
+        return "colormap"
+    for ext, kind in _EXT_TYPES.items():
+        if base.endswith(ext):
+            return kind
+    if data[:4] in _MAGIC_TYPES:
+        return _MAGIC_TYPES[data[:4]]
+    raise FormatError(name, "file", 0, "a .pak, .bsp, .mdl, .spr, .wad, .lmp or demo file", repr(data[:4]))
+
+
+def _describe_pak(data: bytes, name: str, path: Path | None, fs: VirtualFS | None) -> dict[str, Any]:
+    from assets_loader.pak import load_pak
+
+    pak = load_pak(data, name=name)
+    return {"entries": [{"name": e.name, "size": e.size} for e in pak.entries]}
+
+
+def _describe_demo(data: bytes, name: str, path: Path | None, fs: VirtualFS | None) -> dict[str, Any]:
+    from assets_loader.demos import load_demo
+
+    from .demo_report import info_dict
+
+    return info_dict(load_demo(data, name=name), name)
+
+
+_DESCRIBERS = {
+    "pak": _describe_pak,
+    "demo": _describe_demo,
+}
+
+
+def format_report(report: dict[str, Any]) -> str:
+    """A human-readable rendering of an inspect report: one ``key: value`` line each, lists indented."""
+    lines = []
+    for key, value in report.items():
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            lines.append(f"{key}: {len(value)}")
+            lines.extend("  " + "  ".join(f"{v}" for v in item.values()) for item in value)
+        elif isinstance(value, dict):
+            lines.append(f"{key}:")
+            lines.extend(f"  {k}: {v}" for k, v in value.items())
+        else:
+            lines.append(f"{key}: {value}")
+    return "\n".join(lines)
