@@ -1,0 +1,53 @@
+"""Headless GL: the offscreen target, shader loading and PNG export (Mesa llvmpipe through EGL)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from viewer.export import ExportError, next_numbered_path, write_png
+from viewer.render.context import OffscreenTarget, create_headless_context
+from viewer.render.programs import load_program
+
+
+@pytest.fixture(scope="module")
+def ctx():
+    context = create_headless_context()
+    yield context
+    context.release()
+
+
+def test_blit_copies_a_texture_top_row_first(ctx) -> None:
+    target = OffscreenTarget(ctx, (8, 4))
+    image = np.zeros((4, 8, 4), np.uint8)
+    image[..., 3] = 255
+    image[0, :, 0] = 255  # texture row 0 is the bottom row in GL
+    tex = ctx.texture((8, 4), 4, image.tobytes())
+    prog = load_program(ctx, "blit")
+    vao = ctx.vertex_array(prog, [])
+    target.use()
+    tex.use(0)
+    vao.render(vertices=3)
+    rgb = target.read_rgb()
+    assert rgb.shape == (4, 8, 3)
+    assert (rgb[-1, :, 0] == 255).all() and (rgb[0, :, 0] == 0).all()
+
+
+def test_png_never_overwrites_without_force(tmp_path: Path) -> None:
+    pixels = np.full((2, 3, 3), 200, np.uint8)
+    out = write_png(tmp_path / "a.png", pixels)
+    assert np.asarray(Image.open(out)).shape == (2, 3, 3)
+    with pytest.raises(ExportError, match="already exists"):
+        write_png(out, np.zeros((2, 3, 3), np.uint8))
+    assert np.asarray(Image.open(out))[0, 0, 0] == 200
+    write_png(out, np.zeros((2, 3, 3), np.uint8), force=True)
+    assert np.asarray(Image.open(out))[0, 0, 0] == 0
+
+
+def test_numbered_names_skip_existing(tmp_path: Path) -> None:
+    (tmp_path / "qdv0000.png").write_bytes(b"")
+    (tmp_path / "qdv0001.png").write_bytes(b"")
+    assert next_numbered_path(tmp_path).name == "qdv0002.png"

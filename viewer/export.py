@@ -1,0 +1,36 @@
+"""Writing pictures: PNG files that never overwrite what the user already has."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+
+class ExportError(OSError):
+    """A picture could not be written where the user asked."""
+
+
+def write_png(path: str | Path, pixels: np.ndarray, force: bool = False) -> Path:
+    """Write ``uint8 [H, W, 3]`` ``pixels`` to ``path``; refuse to overwrite an existing file unless ``force``."""
+    path = Path(path)
+    if path.exists() and not force:
+        raise ExportError(f"{path}: already exists (use --force to overwrite)")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = "x" if not force else "w"
+    try:
+        with open(path, mode + "b") as f:
+            Image.fromarray(pixels, "RGB").save(f, format="PNG")
+    except FileExistsError:
+        raise ExportError(f"{path}: already exists (use --force to overwrite)") from None
+    return path
+
+
+def next_numbered_path(folder: str | Path, stem: str = "qdv", suffix: str = ".png") -> Path:
+    """The first free ``folder/stemNNNN.png`` (numbered from 0000), never an existing file."""
+    folder = Path(folder)
+    n = 0
+    while (candidate := folder / f"{stem}{n:04d}{suffix}").exists():
+        n += 1
+    return candidate

@@ -1,0 +1,52 @@
+"""OpenGL contexts and the offscreen target every frame is drawn into.
+
+Each frame is rendered into an offscreen framebuffer, then blitted to the window or read back for a PNG: reading
+the window's default framebuffer raises GL_INVALID_OPERATION on Mesa through pyglet (DESIGN.md,
+"Rendering notes").
+"""
+
+from __future__ import annotations
+
+import moderngl
+import numpy as np
+
+GL_VERSION = 330
+
+
+class RenderError(RuntimeError):
+    """No usable OpenGL 3.3 context could be made."""
+
+
+def create_headless_context() -> moderngl.Context:
+    """A standalone OpenGL 3.3 core context through EGL (no display needed; Mesa llvmpipe works)."""
+    try:
+        return moderngl.create_standalone_context(require=GL_VERSION, backend="egl")
+    except Exception as exc:  # moderngl reports missing EGL/GL libraries with plain Exceptions
+        raise RenderError(f"cannot create a headless OpenGL {GL_VERSION // 100}.{GL_VERSION % 100 // 10} context "
+                          f"through EGL ({exc}); install libegl1 libgl1-mesa-dri libegl-mesa0") from exc
+
+
+class OffscreenTarget:
+    """A colour texture (RGBA8) plus depth buffer of ``size`` (width, height) to render into."""
+
+    def __init__(self, ctx: moderngl.Context, size: tuple[int, int]) -> None:
+        self.ctx = ctx
+        self.size = size
+        self.color = ctx.texture(size, 4)
+        self.color.filter = (moderngl.LINEAR, moderngl.LINEAR)
+        self.depth = ctx.depth_renderbuffer(size)
+        self.fbo = ctx.framebuffer(color_attachments=[self.color], depth_attachment=self.depth)
+
+    def use(self) -> None:
+        self.fbo.use()
+        self.ctx.viewport = (0, 0, *self.size)
+
+    def read_rgb(self) -> np.ndarray:
+        """The picture as ``uint8 [H, W, 3]``, top row first."""
+        raw = self.fbo.read(components=3, alignment=1)
+        w, h = self.size
+        return np.frombuffer(raw, dtype=np.uint8).reshape(h, w, 3)[::-1].copy()
+
+    def release(self) -> None:
+        for obj in (self.fbo, self.depth, self.color):
+            obj.release()

@@ -1,0 +1,27 @@
+"""Shader programs from the ``shaders`` package: one ``.glsl`` file per program, both stages in it.
+
+A file holds ``#ifdef VERTEX_SHADER`` / ``#ifdef FRAGMENT_SHADER`` sections (the moderngl-window convention);
+the version line is added here so each stage compiles on its own.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import moderngl
+
+_VERSION = "#version 330 core\n"
+
+
+def shader_source(name: str) -> str:
+    """The text of ``shaders/<name>.glsl``."""
+    return resources.files("shaders").joinpath(f"{name}.glsl").read_text(encoding="utf-8")
+
+
+def load_program(ctx: moderngl.Context, name: str) -> moderngl.Program:
+    """Compile and link ``shaders/<name>.glsl``."""
+    src = shader_source(name)
+    return ctx.program(
+        vertex_shader=_VERSION + "#define VERTEX_SHADER\n" + src,
+        fragment_shader=_VERSION + "#define FRAGMENT_SHADER\n" + src,
+    )
