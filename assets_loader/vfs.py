@@ -148,7 +148,7 @@ def game_dir_of(path: str | os.PathLike) -> tuple[Path, str] | None:
     A game dir is recognised by a ``pak0.pak`` or a ``maps``/``progs`` folder; the file may sit in the game
     dir itself or in a sub-folder such as ``demos/`` or ``maps/``.
     """
-    p = Path(path).resolve()
+    p = Path(path).absolute()
     for d in list(p.parents)[:3]:
         if (d / "pak0.pak").is_file() or (d / "PAK0.PAK").is_file() or (d / "maps").is_dir() or (d / "progs").is_dir():
             return d.parent, d.name
