@@ -53,3 +53,17 @@ def test_projection_maps_near_and_far_planes() -> None:
     for z, ndc in ((-4, -1), (-1000, 1)):
         clip = p @ np.array([0, 0, z, 1.0])
         assert clip[2] / clip[3] == pytest.approx(ndc, abs=1e-5)
+
+
+def test_entity_matrix_yaw_turns_model_x_to_world_y_and_translates() -> None:
+    from viewer.camera import entity_matrix
+
+    m = entity_matrix((10, 20, 30), (0, 90, 0))
+    np.testing.assert_allclose(m @ np.array([1.0, 0, 0, 1]), [10, 21, 30, 1], atol=1e-5)
+
+
+def test_entity_matrix_positive_pitch_tilts_nose_up_like_glquake() -> None:
+    from viewer.camera import entity_matrix
+
+    m = entity_matrix((0, 0, 0), (30, 0, 0))
+    assert (m @ np.array([1.0, 0, 0, 1]))[2] > 0

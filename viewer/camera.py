@@ -78,3 +78,22 @@ def view_projection(camera: Camera, aspect: float) -> np.ndarray:
 def gl_bytes(matrix: np.ndarray) -> bytes:
     """Column-major bytes of a ``[4, 4]`` matrix for a GLSL ``mat4`` uniform."""
     return np.ascontiguousarray(matrix.T, dtype=np.float32).tobytes()
+
+
+def entity_matrix(origin, angles, scale: float = 1.0) -> np.ndarray:
+    """Model → world for an entity at ``origin`` with Quake ``angles``, ``float32 [4, 4]``.
+
+    Mirrors ``R_RotateForEntity``: translate, then yaw about Z, then pitch about Y (negated, as GLQuake does),
+    then roll about X.
+    """
+    pitch, yaw, roll = (math.radians(a) for a in angles)
+    cy, sy = math.cos(yaw), math.sin(yaw)
+    cp, sp = math.cos(-pitch), math.sin(-pitch)
+    cr, sr = math.cos(roll), math.sin(roll)
+    rz = np.array([[cy, -sy, 0], [sy, cy, 0], [0, 0, 1]])
+    ry = np.array([[cp, 0, sp], [0, 1, 0], [-sp, 0, cp]])
+    rx = np.array([[1, 0, 0], [0, cr, -sr], [0, sr, cr]])
+    m = np.eye(4)
+    m[:3, :3] = (rz @ ry @ rx) * scale
+    m[:3, 3] = origin
+    return m.astype(np.float32)
