@@ -57,6 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return _run(args)
+    except BrokenPipeError:
+        return EXIT_OK
     except (FormatError, OSError) as exc:
         print(f"qdv {args.command}: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

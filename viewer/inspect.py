@@ -29,7 +29,7 @@ def inspect_file(name: str, basedir: str | None = None, game: str | None = None)
     else:
         raise NotFoundError(name, "file", None, "an existing file (or a game-dir name with --basedir/--game)")
     kind = _file_type(name, data)
-    report: dict[str, Any] = {"file": name, "type": kind}
+    report: dict[str, Any] = {"file": name, "format": kind}
     report.update(_DESCRIBERS[kind](data, name, path if fs is None else None, fs))
     return report
 
@@ -63,8 +63,60 @@ def _describe_demo(data: bytes, name: str, path: Path | None, fs: VirtualFS | No
     return info_dict(load_demo(data, name=name), name)
 
 
+def _describe_wad(data: bytes, name: str, path: Path | None, fs: VirtualFS | None) -> dict[str, Any]:
+    from assets_loader.wad2 import load_wad
+
+    wad = load_wad(data, name=name)
+    return {"lumps": [{"name": lump.name, "type": lump.type, "size": lump.size} for lump in wad.lumps]}
+
+
+def _describe_lmp(data: bytes, name: str, path: Path | None, fs: VirtualFS | None) -> dict[str, Any]:
+    from assets_loader.images import load_lmp
+
+    pic = load_lmp(data, name=name)
+    return {"width": pic.width, "height": pic.height}
+
+
+def _describe_palette(data: bytes, name: str, path: Path | None, fs: VirtualFS | None) -> dict[str, Any]:
+    from assets_loader.palette import load_palette
+
+    return {"colors": len(load_palette(data, name=name).rgb)}
+
+
+def _describe_colormap(data: bytes, name: str, path: Path | None, fs: VirtualFS | None) -> dict[str, Any]:
+    from assets_loader.palette import load_colormap
+
+    return {"rows": len(load_colormap(data, name=name).rows)}
+
+
+def _describe_mdl(data: bytes, name: str, path: Path | None, fs: VirtualFS | None) -> dict[str, Any]:
+    from assets_loader.models import load_mdl
+
+    mdl = load_mdl(data, name=name)
+    return {"frames": mdl.num_frames, "poses": mdl.num_poses, "skins": len(mdl.skins), "vertices": mdl.num_verts,
+            "triangles": mdl.num_tris, "skin_size": [mdl.skin_width, mdl.skin_height], "flags": mdl.flags}
+
+
+def _describe_spr(data: bytes, name: str, path: Path | None, fs: VirtualFS | None) -> dict[str, Any]:
+    from assets_loader.models import load_spr
+
+    spr = load_spr(data, name=name)
+    return {"type": spr.type, "type_name": _SPRITE_TYPES.get(spr.type, "unknown"), "frames": spr.num_frames,
+            "max_size": [spr.max_width, spr.max_height]}
+
+
+_SPRITE_TYPES = {0: "vp_parallel_upright", 1: "facing_upright", 2: "vp_parallel", 3: "oriented",
+                 4: "vp_parallel_oriented"}
+
+
 _DESCRIBERS = {
     "pak": _describe_pak,
+    "wad": _describe_wad,
+    "lmp": _describe_lmp,
+    "palette": _describe_palette,
+    "colormap": _describe_colormap,
+    "mdl": _describe_mdl,
+    "spr": _describe_spr,
     "demo": _describe_demo,
 }
 

@@ -1,0 +1,80 @@
+"""``qdv inspect``: JSON keys per file type, game-dir names, and one-line errors with exit code 1."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import LQ1, QUAKE1
+from viewer.cli import main
+
+
+def run_json(capsys, *args: str) -> dict:
+    assert main(["inspect", "--json", *args]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def in_lq1(name: str) -> tuple[str, ...]:
+    return ("--basedir", str(QUAKE1), "--game", "lq1", name)
+
+
+def test_pak_lists_entries(capsys) -> None:
+    report = run_json(capsys, str(LQ1 / "pak0.pak"))
+    assert report["format"] == "pak"
+    assert {"name": "gfx/palette.lmp", "size": 768} in report["entries"]
+
+
+def test_mdl_counts(capsys) -> None:
+    report = run_json(capsys, *in_lq1("progs/player.mdl"))
+    assert report["format"] == "mdl"
+    assert report["frames"] == 143 and report["vertices"] > 0 and report["triangles"] > 0 and report["skins"] >= 1
+
+
+def test_spr_type_and_frames(capsys) -> None:
+    report = run_json(capsys, *in_lq1("progs/s_explod.spr"))
+    assert (report["format"], report["type"], report["type_name"], report["frames"]) == ("spr", 2, "vp_parallel", 6)
+
+
+def test_wad_lumps(capsys) -> None:
+    report = run_json(capsys, *in_lq1("gfx.wad"))
+    assert len(report["lumps"]) == 149
+    conchars = [lump for lump in report["lumps"] if lump["name"] == "conchars"]
+    assert len(conchars) == 1 and conchars[0]["size"] == 128 * 128
+
+
+def test_lmp_palette_colormap(capsys) -> None:
+    conback = run_json(capsys, *in_lq1("gfx/conback.lmp"))
+    assert (conback["width"], conback["height"]) == (320, 200)
+    assert run_json(capsys, *in_lq1("gfx/palette.lmp"))["colors"] == 256
+    assert run_json(capsys, *in_lq1("gfx/colormap.lmp"))["rows"] == 64
+
+
+def test_text_output_names_the_format(capsys) -> None:
+    assert main(["inspect", *in_lq1("progs/armor.mdl")]) == 0
+    assert "format: mdl" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("name", "content", "needle"), [
+    ("bad.mdl", b"garbage-garbage", "expected magic 'IDPO'"),
+    ("bad.pak", b"PACK\xff\xff\xff\x7f\x00\x00\x00\x00", "directory inside the file"),
+    ("bad.wad", b"WAD2", "offset"),
+    ("bad.xyz", b"????", "expected a .pak"),
+])
+def test_bad_file_prints_one_line_and_exits_1(tmp_path: Path, capsys, name: str, content: bytes, needle: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    assert main(["inspect", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(path) in err and needle in err
+
+
+def test_missing_file_exits_1(capsys) -> None:
+    assert main(["inspect", "/nonexistent/file.bsp"]) == 1
+    assert "/nonexistent/file.bsp" in capsys.readouterr().err
+    assert main(["inspect", *in_lq1("maps/nothing.bsp")]) == 1
+
+
+def test_no_command_is_usage(capsys) -> None:
+    assert main([]) == 2
