@@ -1,0 +1,46 @@
+"""Palette-indexed pictures → GL textures.
+
+Colour textures keep the fullbright mask (palette indices 224–255) in alpha so one sampler gives both the
+colour and whether the lightmap applies (DESIGN.md, "Rendering notes": fullbright range via a mask).
+"""
+
+from __future__ import annotations
+
+import moderngl
+import numpy as np
+
+from assets_loader.palette import Palette
+
+
+def indexed_to_rgba(indices: np.ndarray, palette: Palette, alpha: str = "fullbright") -> np.ndarray:
+    """``uint8 [H, W, 4]`` for palette ``indices [H, W]``.
+
+    ``alpha`` is ``"fullbright"`` (255 where the index is fullbright), ``"opaque"``, or ``"index0"``/``"index255"``
+    (0 where the index is 0/255: the sky's transparent front layer, sprites and fences).
+    """
+    rgba = np.empty(indices.shape + (4,), np.uint8)
+    rgba[..., :3] = palette.rgb[indices]
+    if alpha == "fullbright":
+        rgba[..., 3] = np.where(palette.fullbright[indices], 255, 0)
+    elif alpha == "opaque":
+        rgba[..., 3] = 255
+    elif alpha == "index0":
+        rgba[..., 3] = np.where(indices == 0, 0, 255)
+    elif alpha == "index255":
+        rgba[..., 3] = np.where(indices == 255, 0, 255)
+    else:
+        raise ValueError(f"unknown alpha mode {alpha!r}")
+    return rgba
+
+
+def upload_rgba(ctx: moderngl.Context, rgba: np.ndarray, mipmaps: bool = True, repeat: bool = True) -> moderngl.Texture:
+    """A GL texture from ``uint8 [H, W, 4]`` (row 0 = texture coordinate t = 0)."""
+    h, w = rgba.shape[:2]
+    tex = ctx.texture((w, h), 4, np.ascontiguousarray(rgba).tobytes())
+    tex.repeat_x = tex.repeat_y = repeat
+    if mipmaps:
+        tex.build_mipmaps()
+        tex.filter = (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)
+    else:
+        tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
+    return tex
