@@ -1,0 +1,98 @@
+"""Faces to triangles: one vertex buffer, one index buffer, draw ranges per (submodel, texture).
+
+Every face contributes its own ``numedges`` vertices (in surfedge order: edge ``e >= 0`` starts at
+``edges[e].v[0]``, ``e < 0`` at ``edges[-e].v[1]``) and a triangle fan ``(0, i, i + 1)``. Triangles are
+emitted counter-clockwise seen from the face's front (the side its ``plane`` normal, flipped when ``side`` is
+set, points to), OpenGL's default front face. Texture uv is ``(dot(pos, vecs[k][:3]) + vecs[k][3]) / size``
+(repeating; sky and liquids use the same base uv, the shader scrolls or warps it). Lightmap uv is GLQuake's
+``(block + (s - texturemins + 8) / 16) / atlas_size``; see :mod:`.lightmap` for the style layout.
+
+Faces are sorted by (submodel, texture), so each submodel's faces of one texture are one contiguous range of
+the index buffer: ``draws`` lists those ranges.
+
+References: Unofficial Quake Specs 3.2, chapter 3.2.5-3.2.8 (faces, edges, texinfo); Quake
+``BuildSurfaceDisplayList`` (gl_rsurf.c) and ``R_DrawBrushModel``'s texture chains.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+#: One vertex: position, texture uv (in texture repeats), lightmap uv of style 0, the u distance between
+#: a face's style blocks in the atlas, and the face's 4 light styles (255 = unused).
+VERTEX = np.dtype([("position", "<f4", (3,)), ("uv", "<f4", (2,)), ("lm_uv", "<f4", (2,)),
+                   ("lm_step", "<f4"), ("styles", "u1", (4,))])
+#: One draw range: submodel, texture index, first index and index count in ``MeshData.indices``.
+DRAW = np.dtype([("model", "<i4"), ("texture", "<i4"), ("first", "<u4"), ("count", "<u4")])
+
+
+@dataclass(frozen=True, slots=True)
+class MeshData:
+    """Triangles of a whole BSP (world and submodels).
+
+    ``vertices``: ``VERTEX`` ``[V]``; ``indices``: uint32 ``[I]`` (``I = 3 * triangles``); ``draws``: ``DRAW``
+    ``[D]`` sorted by (model, texture); ``face_first`` / ``face_count``: uint32 ``[F]``, each face's range in
+    ``indices`` (count 0 for faces outside every submodel), for per-leaf visibility culling.
+    """
+
+    vertices: np.ndarray
+    indices: np.ndarray
+    draws: np.ndarray
+    face_first: np.ndarray
+    face_count: np.ndarray
+
+    @property
+    def num_triangles(self) -> int:
+        return len(self.indices) // 3
+
+
+def fan_triangles(vstart: np.ndarray, nverts: np.ndarray, order: np.ndarray, flip: np.ndarray) -> tuple[
+        np.ndarray, np.ndarray, np.ndarray]:
+    """Fan-triangulate faces in ``order``. Returns ``(indices [3T] u32, face_first [F], face_count [F])``.
+
+    ``vstart``/``nverts``: each face's first vertex and vertex count; ``flip``: bool ``[F]`` reverses the
+    winding of that face's triangles.
+    """
+    nf = len(vstart)
+    ntri = np.maximum(nverts.astype(np.int64) - 2, 0)
+    ntri_sorted = ntri[order]
+    total = int(ntri_sorted.sum())
+    tri_face = np.repeat(order, ntri_sorted)
+    tstart = np.cumsum(ntri_sorted) - ntri_sorted
+    j = np.arange(total, dtype=np.int64) - np.repeat(tstart, ntri_sorted)
+    base = vstart.astype(np.int64)[tri_face]
+    a = base
+    b = base + j + 1
+    c = base + j + 2
+    f = flip[tri_face]
+    tris = np.empty((total, 3), np.uint32)
+    tris[:, 0] = a
+    tris[:, 1] = np.where(f, c, b)
+    tris[:, 2] = np.where(f, b, c)
+    face_first = np.zeros(nf, np.uint32)
+    face_count = np.zeros(nf, np.uint32)
+    face_first[order] = (3 * tstart).astype(np.uint32)
+    face_count[order] = (3 * ntri_sorted).astype(np.uint32)
+    return tris.reshape(-1), face_first, face_count
+
+
+def draw_ranges(order: np.ndarray, face_model: np.ndarray, face_texture: np.ndarray, face_first: np.ndarray,
+                face_count: np.ndarray) -> np.ndarray:
+    """Group faces in ``order`` (already sorted by model, texture) into ``DRAW`` records."""
+    if len(order) == 0:
+        return np.zeros(0, DRAW)
+    m = face_model[order]
+    t = face_texture[order]
+    cnt = face_count[order].astype(np.int64)
+    brk = np.flatnonzero((m[1:] != m[:-1]) | (t[1:] != t[:-1])) + 1
+    starts = np.concatenate([[0], brk])
+    counts = np.add.reduceat(cnt, starts)
+    keep = counts > 0
+    out = np.zeros(int(keep.sum()), DRAW)
+    out["model"] = m[starts][keep]
+    out["texture"] = t[starts][keep]
+    out["first"] = face_first[order][starts][keep]
+    out["count"] = counts[keep]
+    return out

@@ -1,0 +1,147 @@
+"""The loaded BSP as the renderer sees it: :class:`WorldMesh` and :class:`Submodel`.
+
+A ``WorldMesh`` is self-contained (numpy arrays and frozen records, no file access), so ``viewer/render`` can
+upload it and query visibility without knowing the disk format.
+
+References: Quake ``model_t`` / ``mleaf_t`` / ``mnode_t`` (gl_model.h); ``Mod_LeafPVS``, ``Mod_PointInLeaf``
+(gl_model.c).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import BadIndexError
+from .lightmap import Lightmap
+from .mesh import MeshData
+from .pvs import decompress_vis, point_in_leaf
+from .textures import Texture
+
+#: Per-face facts kept after loading: submodel (-1 if in none), texture index, texinfo, plane and side, the
+#: face's vertex range in ``MeshData.vertices``, light styles, lightmap sample offset (-1 = none), and the
+#: engine's ``texturemins`` / ``extents``.
+FACE = np.dtype([("model", "<i4"), ("texture", "<i4"), ("texinfo", "<i4"), ("planenum", "<i4"), ("side", "<i4"),
+                 ("firstvertex", "<u4"), ("numverts", "<u4"), ("styles", "u1", (4,)), ("lightofs", "<i4"),
+                 ("texturemins", "<i4", (2,)), ("extents", "<i4", (2,))])
+
+
+@dataclass(frozen=True, slots=True)
+class Submodel:
+    """Model ``index`` of the BSP: 0 is the world, ``*1..*N`` are doors, lifts, triggers...
+
+    ``mins``/``maxs``/``origin``: float ``(x, y, z)``; ``headnode``: the 4 hull roots (hull 0 is the drawing
+    tree; a negative value is ``-(leaf + 1)``); ``first_face``/``num_faces``: its range in the face lump;
+    ``first_draw``/``num_draws``: its range in ``MeshData.draws``.
+    """
+
+    index: int
+    mins: tuple[float, float, float]
+    maxs: tuple[float, float, float]
+    origin: tuple[float, float, float]
+    headnode: tuple[int, int, int, int]
+    visleafs: int
+    first_face: int
+    num_faces: int
+    first_draw: int
+    num_draws: int
+
+    @property
+    def name(self) -> str:
+        """``"*N"`` as entities' ``model`` keys name it (the world is ``"*0"``)."""
+        return f"*{self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class WorldMesh:
+    """A loaded BSP.
+
+    ``version``: ``"BSP29"``, ``"BSP2"`` or ``"2PSB"``. ``mesh``: all faces as triangles. ``textures``: indexed
+    by ``MeshData.draws["texture"]`` (may end with a placeholder for texinfos naming no texture).
+    ``submodels``: model 0 (world) first. ``entities``: the entity lump, ``worldspawn`` normally first.
+    ``lightmap``: the RGB atlas. ``faces``: ``FACE`` ``[F]``. ``planes``: ``D_PLANE`` ``[P]``; ``nodes``:
+    ``M_NODE`` ``[N]``; ``leafs``: ``M_LEAF`` ``[L]`` (leaf 0 is the shared solid leaf); ``marksurfaces``:
+    uint32 ``[M]`` face indices listed by leafs; ``visdata``: the compressed visibility lump; ``lit``: whether
+    coloured ``.lit`` lighting was used.
+    """
+
+    name: str
+    version: str
+    mesh: MeshData
+    textures: tuple[Texture, ...]
+    submodels: tuple[Submodel, ...]
+    entities: tuple[dict[str, str], ...]
+    lightmap: Lightmap
+    faces: np.ndarray
+    planes: np.ndarray
+    nodes: np.ndarray
+    leafs: np.ndarray
+    marksurfaces: np.ndarray
+    visdata: bytes
+    vis_offset: int
+    lit: bool
+
+    @property
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """World ``(mins, maxs)``, float32 ``[3]`` each (model 0's box)."""
+        w = self.submodels[0]
+        return np.array(w.mins, np.float32), np.array(w.maxs, np.float32)
+
+    @property
+    def num_faces(self) -> int:
+        return len(self.faces)
+
+    @property
+    def num_leafs(self) -> int:
+        return len(self.leafs)
+
+    @property
+    def num_models(self) -> int:
+        return len(self.submodels)
+
+    @property
+    def worldspawn(self) -> dict[str, str]:
+        for ent in self.entities:
+            if ent.get("classname") == "worldspawn":
+                return ent
+        return {}
+
+    def point_leaf(self, point, model: int = 0) -> int:
+        """Index of the leaf of ``model``'s drawing tree that contains ``point`` (``Mod_PointInLeaf``)."""
+        head = self.submodels[model].headnode[0]
+        return point_in_leaf(point, self.nodes, self.planes, head, self.name)
+
+    def leaf_pvs(self, leaf: int) -> np.ndarray:
+        """Leafs potentially visible from ``leaf``: bool ``[num_leafs]`` indexed by leaf number.
+
+        Leaf 0 (solid) and leafs beyond the world's ``visleafs`` (submodel leafs) are never set. A leaf
+        without vis data (or leaf 0) sees every world leaf, like the engine's ``mod_novis``.
+        """
+        n = len(self.leafs)
+        if not 0 <= leaf < n:
+            raise BadIndexError(self.name, self.version, None, f"a leaf index below {n}", str(leaf))
+        visleafs = min(self.submodels[0].visleafs, n - 1)
+        out = np.zeros(n, bool)
+        visofs = int(self.leafs["visofs"][leaf])
+        if leaf == 0 or visofs < 0 or not self.visdata:
+            out[1:1 + visleafs] = True
+            return out
+        out[1:1 + visleafs] = decompress_vis(self.visdata, visofs, visleafs, self.name, self.vis_offset)
+        return out
+
+    def leaf_faces(self, leaf: int) -> np.ndarray:
+        """Face indices listed by ``leaf`` (its marksurfaces), uint32 ``[k]``."""
+        rec = self.leafs[leaf]
+        first = int(rec["firstmarksurface"])
+        return self.marksurfaces[first:first + int(rec["nummarksurfaces"])]
+
+    def visible_faces(self, leaf: int) -> np.ndarray:
+        """Sorted unique face indices of every leaf in ``leaf``'s PVS (world faces only)."""
+        leafs = np.flatnonzero(self.leaf_pvs(leaf))
+        if len(leafs) == 0:
+            return np.zeros(0, np.uint32)
+        first = self.leafs["firstmarksurface"][leafs].astype(np.int64)
+        count = self.leafs["nummarksurfaces"][leafs].astype(np.int64)
+        idx = np.repeat(first - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
+        return np.unique(self.marksurfaces[idx])
