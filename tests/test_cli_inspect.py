@@ -78,3 +78,21 @@ def test_missing_file_exits_1(capsys) -> None:
 
 def test_no_command_is_usage(capsys) -> None:
     assert main([]) == 2
+
+
+def test_bsp_counts_bounds_and_worldspawn(capsys) -> None:
+    report = run_json(capsys, *in_lq1("maps/lqdm3.bsp"))
+    assert report["format"] == "bsp" and report["version"] == "BSP29"
+    assert report["models"] == 8 and report["lit"] is True
+    assert report["faces"] > 0 and report["textures"] > 0 and report["entities"] > 0 and report["leafs"] > 0
+    mins, maxs = report["bounds"]
+    assert all(lo < hi for lo, hi in zip(mins, maxs))
+    assert report["worldspawn"]["message"] == "Hyperborea"
+
+
+def test_bsp_on_disk_finds_its_lit_beside_it(tmp_path: Path, capsys, lq1_pak) -> None:
+    (tmp_path / "e0.bsp").write_bytes(lq1_pak.read("maps/lq_e0m1.bsp"))
+    assert run_json(capsys, str(tmp_path / "e0.bsp"))["lit"] is False
+    (tmp_path / "e0.lit").write_bytes(lq1_pak.read("maps/lq_e0m1.lit"))
+    report = run_json(capsys, str(tmp_path / "e0.bsp"))
+    assert report["lit"] is True and report["models"] == 24

@@ -63,6 +63,23 @@ def _describe_demo(data: bytes, name: str, path: Path | None, fs: VirtualFS | No
     return info_dict(load_demo(data, name=name), name)
 
 
+def _describe_bsp(data: bytes, name: str, path: Path | None, fs: VirtualFS | None) -> dict[str, Any]:
+    from assets_loader.bsp import load_bsp
+
+    lit_name = str(Path(name).with_suffix(".lit"))
+    lit = None
+    if path is not None and Path(lit_name).is_file():
+        lit = Path(lit_name).read_bytes()
+    elif fs is not None and fs.exists(lit_name):
+        lit = fs.read(lit_name)
+    world = load_bsp(data, name=name, lit=lit, lit_name=lit_name)
+    mins, maxs = world.bounds
+    return {"version": world.version, "faces": world.num_faces, "textures": len(world.textures),
+            "models": world.num_models, "entities": len(world.entities), "leafs": world.num_leafs,
+            "triangles": world.mesh.num_triangles, "bounds": [mins.tolist(), maxs.tolist()],
+            "lit": world.lit, "worldspawn": world.worldspawn}
+
+
 def _describe_wad(data: bytes, name: str, path: Path | None, fs: VirtualFS | None) -> dict[str, Any]:
     from assets_loader.wad2 import load_wad
 
@@ -111,6 +128,7 @@ _SPRITE_TYPES = {0: "vp_parallel_upright", 1: "facing_upright", 2: "vp_parallel"
 
 _DESCRIBERS = {
     "pak": _describe_pak,
+    "bsp": _describe_bsp,
     "wad": _describe_wad,
     "lmp": _describe_lmp,
     "palette": _describe_palette,
