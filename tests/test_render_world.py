@@ -1,0 +1,106 @@
+"""World renderer: lightstyles, fullbright texels, brush submodels and real maps, drawn headless."""
+
+from __future__ import annotations
+
+import moderngl
+import numpy as np
+import pytest
+
+from assets_loader.bsp import load_bsp
+from assets_loader.palette import Palette, load_palette
+from tests.builders.bsp import build_bsp
+from tests.conftest import LQ1
+from viewer.camera import Camera, entity_matrix, view_projection
+from viewer.render.context import OffscreenTarget, create_headless_context
+from viewer.render.world import BrushDraw, WorldRenderer, WorldView
+
+SIZE = (32, 32)
+
+
+@pytest.fixture(scope="module")
+def ctx():
+    context = create_headless_context()
+    yield context
+    context.release()
+
+
+def grey_palette() -> Palette:
+    rgb = np.zeros((256, 3), np.uint8)
+    rgb[:, :] = 60
+    rgb[224] = (255, 0, 0)  # a fullbright index
+    return Palette(rgb)
+
+
+def render(ctx, world, camera: Camera, styles: np.ndarray, brushes=()) -> np.ndarray:
+    target = OffscreenTarget(ctx, SIZE)
+    renderer = WorldRenderer(ctx, world, grey_palette())
+    target.use()
+    ctx.clear(0, 0, 0)
+    ctx.enable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
+    view = WorldView(view_projection(camera, 1.0), camera.origin, 0.0, styles)
+    renderer.draw_world(view)
+    renderer.draw_brushes(view, list(brushes))
+    pixels = target.read_rgb()
+    renderer.release()
+    target.release()
+    return pixels.astype(int)
+
+
+def looking_down_at(x: float) -> Camera:
+    return Camera((x, 32.0, 40.0), (90.0, 0.0, 0.0), fov=60)
+
+
+def test_world_quad_is_lit_by_its_lightmap(ctx) -> None:
+    world = load_bsp(build_bsp())
+    on = render(ctx, world, looking_down_at(32), np.ones(64, np.float32))
+    off = render(ctx, world, looking_down_at(32), np.zeros(64, np.float32))
+    assert on[16, 16].sum() > 0
+    assert off[16, 16].sum() == 0
+
+
+def test_lightstyle_value_changes_brightness_of_its_block(ctx) -> None:
+    world = load_bsp(build_bsp())
+    brush = BrushDraw(1, entity_matrix((0, 0, 0), (0, 0, 0)))
+    styles = np.ones(64, np.float32)
+    styles[2] = 0.0
+    base = render(ctx, world, looking_down_at(160), styles, [brush])
+    styles[2] = 1.0
+    brighter = render(ctx, world, looking_down_at(160), styles, [brush])
+    assert brighter[16, 16].sum() > base[16, 16].sum() + 30
+
+
+def test_fullbright_texels_ignore_the_lightmap(ctx) -> None:
+    world = load_bsp(build_bsp(textures=[f"t{i}" for i in range(15)], quad_miptex=(14, 0)))  # index 14*16 = 224
+    dark = render(ctx, world, looking_down_at(32), np.zeros(64, np.float32))
+    assert tuple(dark[16, 16]) == pytest.approx((255, 0, 0), abs=2)
+
+
+def test_brush_entity_follows_its_matrix(ctx) -> None:
+    world = load_bsp(build_bsp())
+    styles = np.ones(64, np.float32)
+    moved = BrushDraw(1, entity_matrix((-130, 0, 0), (0, 0, 0)))
+    empty = render(ctx, world, looking_down_at(250), styles, [moved])
+    assert empty[16, 16].sum() == 0
+    shown = render(ctx, world, looking_down_at(30), styles, [moved])
+    assert shown[16, 16].sum() > 0
+
+
+@pytest.mark.parametrize("name", ["lqdm3", "lq_e0m1"])
+def test_real_map_from_the_player_start_is_textured_and_varied(ctx, lq1_pak, name: str) -> None:
+    world = load_bsp(lq1_pak.read(f"maps/{name}.bsp"), name=name, lit=lq1_pak.read(f"maps/{name}.lit"))
+    start = next(e for e in world.entities if e.get("classname") == "info_player_start")
+    x, y, z = (float(v) for v in start["origin"].split())
+    camera = Camera((x, y, z + 22), (0.0, float(start.get("angle", 0)), 0.0))
+    palette = load_palette(lq1_pak.read("gfx/palette.lmp"))
+    target = OffscreenTarget(ctx, (160, 90))
+    renderer = WorldRenderer(ctx, world, palette)
+    target.use()
+    ctx.clear(1.0, 0.0, 1.0)
+    ctx.enable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
+    renderer.draw_world(WorldView(view_projection(camera, 16 / 9), camera.origin, 0.0, np.ones(64, np.float32)))
+    pixels = target.read_rgb()
+    renderer.release()
+    magenta = (pixels[..., 0] == 255) & (pixels[..., 1] == 0) & (pixels[..., 2] == 255)
+    assert magenta.mean() < 0.01, "the camera inside the map sees walls everywhere"
+    assert len(np.unique(pixels.reshape(-1, 3) // 16, axis=0)) > 20
+    assert 15 < pixels.mean() < 240
