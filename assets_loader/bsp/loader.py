@@ -359,8 +359,8 @@ def load_bsp(src: Source, name: str | None = None, lit: Source | None = None,
     for arr in (face_info, leafs, nodes, marksurfaces, vertices, indices, draws, lightmap.atlas,
                 lightmap.rects, lightmap.num_styles, face_first, face_count):
         arr.flags.writeable = False
-    return WorldMesh(path, bsp.version, mesh, tuple(textures), submodels, entities, lightmap, face_info, planes,
-                     nodes, leafs, marksurfaces, bytes(bsp.raw(D.LUMP_VISIBILITY)), bsp.ofs[D.LUMP_VISIBILITY],
+    return WorldMesh(path, bsp.version, mesh, tuple(textures), submodels, entities, lightmap, face_info, texinfo,
+                     planes, nodes, leafs, marksurfaces, bytes(bsp.raw(D.LUMP_VISIBILITY)), bsp.ofs[D.LUMP_VISIBILITY],
                      lit_bytes is not None)
 
 

@@ -60,7 +60,8 @@ class WorldMesh:
     ``version``: ``"BSP29"``, ``"BSP2"`` or ``"2PSB"``. ``mesh``: all faces as triangles. ``textures``: indexed
     by ``MeshData.draws["texture"]`` (may end with a placeholder for texinfos naming no texture).
     ``submodels``: model 0 (world) first. ``entities``: the entity lump, ``worldspawn`` normally first.
-    ``lightmap``: the RGB atlas. ``faces``: ``FACE`` ``[F]``. ``planes``: ``D_PLANE`` ``[P]``; ``nodes``:
+    ``lightmap``: the RGB atlas. ``faces``: ``FACE`` ``[F]``. ``texinfo``: ``D_TEXINFO`` ``[T]``.
+    ``planes``: ``D_PLANE`` ``[P]``; ``nodes``:
     ``M_NODE`` ``[N]``; ``leafs``: ``M_LEAF`` ``[L]`` (leaf 0 is the shared solid leaf); ``marksurfaces``:
     uint32 ``[M]`` face indices listed by leafs; ``visdata``: the compressed visibility lump; ``lit``: whether
     coloured ``.lit`` lighting was used.
@@ -74,6 +75,7 @@ class WorldMesh:
     entities: tuple[dict[str, str], ...]
     lightmap: Lightmap
     faces: np.ndarray
+    texinfo: np.ndarray
     planes: np.ndarray
     nodes: np.ndarray
     leafs: np.ndarray
