@@ -1,0 +1,8 @@
+"""Demo decoders → the game-agnostic, immutable :class:`DemoTimeline`; :func:`sample` gives the scene at a time."""
+
+from .detect import detect_format, load_demo
+from .events import Event, event_fields
+from .timeline import DemoTimeline, EntityStates, MapSegment, PlayerScore, SceneState, sample
+
+__all__ = ["load_demo", "detect_format", "DemoTimeline", "SceneState", "EntityStates", "MapSegment", "PlayerScore",
+           "Event", "event_fields", "sample"]

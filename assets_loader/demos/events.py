@@ -1,0 +1,397 @@
+"""Typed demo events (prints, sounds, temp entities, obituaries…) and Quake obituary parsing.
+
+Every event is a frozen slotted dataclass with ``time`` (timeline seconds, see :class:`DemoTimeline`),
+``frame`` (index of the timeline frame the message arrived in; messages before a segment's first ``svc_time``
+belong to that first frame) and ``segment`` (map segment index), plus its own fields.  The class attribute
+``kind`` names the event (``"print"``, ``"sound"``…); :func:`event_fields` gives the kind-specific fields as a
+plain dict for reports and JSON.
+
+Obituaries: the server announces deaths with ``svc_print`` texts built by QuakeC ``ClientObituary``
+("Bob chewed on Alice's boomstick").  :func:`parse_obituary` recognises the standard id texts and returns
+victim / killer / weapon where the text names them; the print itself is kept as a ``print`` event too.
+
+References: Uwe Girlich, "The unofficial DEM format description" v1.0.9, sections 7.7–7.35;
+id Software QuakeC ``client.qc`` ``ClientObituary`` (message wording); QuakeSpasm ``cl_parse.c`` / ``cl_tent.c``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+Vec3 = tuple[float, float, float]
+
+__all__ = [
+    "Event", "PrintEvent", "CenterPrintEvent", "ObituaryEvent", "SoundEvent", "StopSoundEvent", "TempEntityEvent",
+    "ParticleEvent", "DamageEvent", "SetViewEvent", "SetAngleEvent", "IntermissionEvent", "FinaleEvent",
+    "CutsceneEvent", "SellScreenEvent", "KilledMonsterEvent", "FoundSecretEvent", "PauseEvent", "StuffTextEvent",
+    "LightStyleEvent", "FogEvent", "SkyboxEvent", "BonusFlashEvent", "CdTrackEvent", "ServerInfoEvent",
+    "DisconnectEvent", "AchievementEvent", "LocalSoundEvent", "EVENT_KINDS", "Obituary", "parse_obituary",
+    "plain_text", "event_fields",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of every demo event."""
+
+    kind: ClassVar[str] = "event"
+    time: float
+    frame: int
+    segment: int
+
+
+@dataclass(frozen=True, slots=True)
+class PrintEvent(Event):
+    """``svc_print``: console/notify text (may contain Quake's coloured characters ≥ 128 and ``\\x01`` markers)."""
+
+    kind: ClassVar[str] = "print"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class CenterPrintEvent(Event):
+    kind: ClassVar[str] = "centerprint"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ObituaryEvent(Event):
+    """A death announced by a ``svc_print`` (the print event is recorded as well).
+
+    ``killer`` is a player name, a monster name ("Grunt") or ``None`` (world, suicide: see ``suicide``);
+    ``weapon`` is a short id ("rocket", "grenade", "shotgun", "telefrag", "lava", …) or ``None``.
+    """
+
+    kind: ClassVar[str] = "obituary"
+    victim: str | None
+    killer: str | None
+    weapon: str | None
+    suicide: bool
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SoundEvent(Event):
+    """``svc_sound``: ``volume`` 0..1, ``attenuation`` (1 normal, 0 none), ``sound`` the precache name."""
+
+    kind: ClassVar[str] = "sound"
+    entity: int
+    channel: int
+    sound_index: int
+    sound: str
+    volume: float
+    attenuation: float
+    origin: Vec3
+
+
+@dataclass(frozen=True, slots=True)
+class StopSoundEvent(Event):
+    kind: ClassVar[str] = "stopsound"
+    entity: int
+    channel: int
+
+
+@dataclass(frozen=True, slots=True)
+class TempEntityEvent(Event):
+    """``svc_temp_entity``: ``te`` the TE_* number, ``name`` its lower-case name ("gunshot", "lightning2"…).
+
+    Beams (lightning1..3, beam) have ``entity`` and ``end``; explosion2 has ``color_start`` / ``color_length``.
+    """
+
+    kind: ClassVar[str] = "temp_entity"
+    te: int
+    name: str
+    origin: Vec3
+    end: Vec3 | None = None
+    entity: int | None = None
+    color_start: int | None = None
+    color_length: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ParticleEvent(Event):
+    """``svc_particle``: ``direction`` is the velocity byte triple / 16; count 255 means an explosion (1024)."""
+
+    kind: ClassVar[str] = "particle"
+    origin: Vec3
+    direction: Vec3
+    count: int
+    color: int
+
+
+@dataclass(frozen=True, slots=True)
+class DamageEvent(Event):
+    """``svc_damage``: ``armor`` taken from armour, ``blood`` from health, ``origin`` where it came from."""
+
+    kind: ClassVar[str] = "damage"
+    armor: int
+    blood: int
+    origin: Vec3
+
+
+@dataclass(frozen=True, slots=True)
+class SetViewEvent(Event):
+    kind: ClassVar[str] = "setview"
+    entity: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetAngleEvent(Event):
+    kind: ClassVar[str] = "setangle"
+    angles: Vec3
+
+
+@dataclass(frozen=True, slots=True)
+class IntermissionEvent(Event):
+    kind: ClassVar[str] = "intermission"
+
+
+@dataclass(frozen=True, slots=True)
+class FinaleEvent(Event):
+    kind: ClassVar[str] = "finale"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class CutsceneEvent(Event):
+    kind: ClassVar[str] = "cutscene"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SellScreenEvent(Event):
+    kind: ClassVar[str] = "sellscreen"
+
+
+@dataclass(frozen=True, slots=True)
+class KilledMonsterEvent(Event):
+    """``svc_killedmonster``; ``count`` is the running total (STAT_MONSTERS after the increment)."""
+
+    kind: ClassVar[str] = "killedmonster"
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class FoundSecretEvent(Event):
+    kind: ClassVar[str] = "foundsecret"
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class PauseEvent(Event):
+    kind: ClassVar[str] = "pause"
+    paused: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StuffTextEvent(Event):
+    """``svc_stufftext``: console text the server asked the client to run.  Recorded, never executed."""
+
+    kind: ClassVar[str] = "stufftext"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class LightStyleEvent(Event):
+    kind: ClassVar[str] = "lightstyle"
+    style: int
+    pattern: str
+
+
+@dataclass(frozen=True, slots=True)
+class FogEvent(Event):
+    """``svc_fog`` (666/999): density and colour 0..1, ``fade_time`` seconds."""
+
+    kind: ClassVar[str] = "fog"
+    density: float
+    color: Vec3
+    fade_time: float
+
+
+@dataclass(frozen=True, slots=True)
+class SkyboxEvent(Event):
+    kind: ClassVar[str] = "skybox"
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class BonusFlashEvent(Event):
+    """``svc_bf`` (666/999): the item-pickup screen flash."""
+
+    kind: ClassVar[str] = "bf"
+
+
+@dataclass(frozen=True, slots=True)
+class CdTrackEvent(Event):
+    kind: ClassVar[str] = "cdtrack"
+    track: int
+    loop_track: int
+
+
+@dataclass(frozen=True, slots=True)
+class ServerInfoEvent(Event):
+    """A new map segment starts (``svc_serverinfo``)."""
+
+    kind: ClassVar[str] = "serverinfo"
+    map: str
+    level_name: str
+    protocol: int
+    maxclients: int
+
+
+@dataclass(frozen=True, slots=True)
+class DisconnectEvent(Event):
+    kind: ClassVar[str] = "disconnect"
+
+
+@dataclass(frozen=True, slots=True)
+class AchievementEvent(Event):
+    kind: ClassVar[str] = "achievement"
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class LocalSoundEvent(Event):
+    kind: ClassVar[str] = "localsound"
+    sound_index: int
+    sound: str
+
+
+EVENT_KINDS: dict[str, type[Event]] = {
+    cls.kind: cls for cls in (
+        PrintEvent, CenterPrintEvent, ObituaryEvent, SoundEvent, StopSoundEvent, TempEntityEvent, ParticleEvent,
+        DamageEvent, SetViewEvent, SetAngleEvent, IntermissionEvent, FinaleEvent, CutsceneEvent, SellScreenEvent,
+        KilledMonsterEvent, FoundSecretEvent, PauseEvent, StuffTextEvent, LightStyleEvent, FogEvent, SkyboxEvent,
+        BonusFlashEvent, CdTrackEvent, ServerInfoEvent, DisconnectEvent, AchievementEvent, LocalSoundEvent)
+}
+
+_BASE_FIELDS = frozenset({"time", "frame", "segment"})
+
+
+def event_fields(event: Event) -> dict[str, Any]:
+    """The kind-specific fields of ``event`` as a dict (tuples stay tuples)."""
+    return {f.name: getattr(event, f.name) for f in dataclasses.fields(event) if f.name not in _BASE_FIELDS}
+
+
+# --- Quake text ---------------------------------------------------------------------------------------------------
+
+_PLAIN = {i: (i & 0x7F) for i in range(128, 256)}
+_PLAIN.update({i: None for i in range(0, 32) if i != 10})
+
+
+def plain_text(text: str) -> str:
+    """Quake console text → plain ASCII: coloured (high-bit) characters folded, control bytes dropped."""
+    return text.translate(_PLAIN)
+
+
+# --- obituaries ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Obituary:
+    victim: str | None
+    killer: str | None
+    weapon: str | None
+    suicide: bool
+
+
+# "VICTIM<middle>KILLER<suffix>" — player killed by player (ClientObituary, attacker.classname == "player").
+_PVP: tuple[tuple[str, str, str], ...] = (
+    (" was telefragged by ", "", "telefrag"),
+    (" was ax-murdered by ", "", "axe"),
+    (" chewed on ", "'s boomstick", "shotgun"),
+    (" ate 2 loads of ", "'s buckshot", "super_shotgun"),
+    (" was nailed by ", "", "nailgun"),
+    (" was punctured by ", "", "super_nailgun"),
+    (" eats ", "'s pineapple", "grenade"),
+    (" was gibbed by ", "'s grenade", "grenade"),
+    (" was gibbed by ", "'s rocket", "rocket"),
+    (" rides ", "'s rocket", "rocket"),
+    (" accepts ", "'s shaft", "lightning"),
+    (" accepts ", "'s discharge", "lightning"),
+    (" was brutalized by ", "'s quad rocket", "rocket"),   # QuakeWorld-era mods, harmless here
+    (" was smeared by ", "'s quad rocket", "rocket"),
+    (" was body pierced by ", "", "super_nailgun"),
+    (" was squished by ", "", "squish"),
+)
+
+# "VICTIM<suffix>" — killed themself or by the world.
+_SOLO: tuple[tuple[str, str, bool], ...] = (
+    (" becomes bored with life", "suicide", True),
+    (" tries to put the pin back in", "grenade", True),
+    (" discharges into the water", "lightning", True),
+    (" checks his glasses", "teamkill", False),
+    (" sleeps with the fishes", "water", False),
+    (" sucks it down", "water", False),
+    (" gulped a load of slime", "slime", False),
+    (" can't exist on slime alone", "slime", False),
+    (" burst into flames", "lava", False),
+    (" turned into hot slag", "lava", False),
+    (" visits the Volcano God", "lava", False),
+    (" blew up", "explobox", False),
+    (" was squished", "squish", False),
+    (" fell to his death", "fall", False),
+    (" was spiked", "trap", False),
+    (" ate a lavaball", "lavaball", False),
+    (" tried to leave", "changelevel", False),
+    (" died", None, False),
+)
+
+# "VICTIM was <verb> by a MONSTER" and friends (attacker.flags & FL_MONSTER).
+_MONSTER: tuple[tuple[str, str], ...] = (
+    (" was shot by a Grunt", "Grunt"),
+    (" was eviscerated by a Fiend", "Fiend"),
+    (" was mauled by a Rottweiler", "Rottweiler"),
+    (" was fried by a Dragon", "Dragon"),
+    (" was blasted by an Enforcer", "Enforcer"),
+    (" was fed to the Rotfish", "Rotfish"),
+    (" was slain by a Death Knight", "Death Knight"),
+    (" was slashed by a Knight", "Knight"),
+    (" was destroyed by an Ogre", "Ogre"),
+    (" became one with Shub-Niggurath", "Shub-Niggurath"),
+    (" was exploded by a Vore", "Vore"),
+    (" was smashed by a Shambler", "Shambler"),
+    (" was slimed by a Spawn", "Spawn"),
+    (" was vomited on by a Vomitus", "Vomitus"),
+    (" was scragged by a Scrag", "Scrag"),
+    (" joins the Zombies", "Zombie"),
+)
+
+# "KILLER<suffix>" — team kills name only the killer.
+_TEAMKILL: tuple[str, ...] = (" mows down a teammate", " gets a frag for the other team", " loses another friend")
+
+
+def parse_obituary(text: str) -> Obituary | None:
+    """Recognise a standard Quake death message; ``None`` if ``text`` is not one.
+
+    >>> parse_obituary("Bob chewed on Alice's boomstick\\n")
+    Obituary(victim='Bob', killer='Alice', weapon='shotgun', suicide=False)
+    """
+    line = plain_text(text).strip()
+    if not line or "\n" in line:
+        return None
+    if line.startswith("Satan's power deflects ") and line.endswith("'s telefrag"):
+        victim = line[len("Satan's power deflects "):-len("'s telefrag")]
+        return Obituary(victim or None, None, "telefrag", False)
+    for suffix, monster in _MONSTER:
+        if line.endswith(suffix) and len(line) > len(suffix):
+            return Obituary(line[:-len(suffix)], monster, "monster", False)
+    for middle, suffix, weapon in _PVP:
+        if suffix and not line.endswith(suffix):
+            continue
+        body = line[:-len(suffix)] if suffix else line
+        i = body.find(middle)
+        if i > 0 and i + len(middle) < len(body):
+            return Obituary(body[:i], body[i + len(middle):], weapon, False)
+    for suffix in _TEAMKILL:
+        if line.endswith(suffix) and len(line) > len(suffix):
+            return Obituary(None, line[:-len(suffix)], "teamkill", False)
+    for suffix, weapon, suicide in _SOLO:
+        if line.endswith(suffix) and len(line) > len(suffix):
+            name = line[:-len(suffix)]
+            if weapon == "teamkill":
+                return Obituary(None, name, weapon, False)
+            return Obituary(name, None, weapon, suicide)
+    return None

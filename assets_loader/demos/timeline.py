@@ -1,0 +1,462 @@
+"""The game-agnostic, immutable :class:`DemoTimeline` and the pure ``sample(timeline, t)`` (DESIGN.md, "The one idea").
+
+A decoder parses a demo once into numpy columns; everything interactive is then a pure function of time.
+
+Frames.  One timeline frame per server time stamp (``svc_time`` in NetQuake): the frame holds the entities that
+message updated, the recorder's view (the block's view angles, the view entity's origin + view height) and the
+player stats after that message.  ``times`` is the monotonic playback clock: within the first map segment it is the
+server time itself; each later segment is shifted so that it starts where the previous one ended, and a server
+clock that steps back is clamped, so ``times`` never decreases.  ``server_times`` keeps the raw values.
+
+State at ``t``.  Like the engine during demo playback (``CL_GetMessage`` reads the next message as soon as the
+clock passes the newest one), the state at ``t`` is that of the *newer* bracketing frame ``hi`` (the first frame
+with ``times[hi] >= t``): its entity set, stats, lightstyles and scoreboard; positions and angles are interpolated
+from the older frame ``lo = hi - 1`` with ``frac = (t - times[lo]) / (times[hi] - times[lo])`` clamped to [0, 1]
+(``CL_LerpPoint``), following ``CL_RelinkEntities``:
+
+* entities are matched by number; an entity absent from ``hi`` is not drawn (static entities are separate);
+* no lerp (snap to ``hi``) when the entity was absent from ``lo``, its model changed, or it moved more than
+  100 units on any axis (teleport); frames of different map segments never interpolate;
+* angles interpolate on the shortest arc;
+* alias-model poses: each state carries ``prev_frame`` and ``frame_time`` (when its ``frame`` value last changed,
+  i.e. the time of the message before the change) and ``frame_interval`` (0.1 s, or the 666/999 lerp-finish
+  value); ``frame_blend = clamp((t - frame_time) / frame_interval, 0, 1)`` blends prev_frame → frame.
+
+Storage (private): entity states of all frames in flat columns, frame ``f`` owning rows
+``offsets[f]:offsets[f+1]`` sorted by entity number, so a seek is two slices and a dozen vectorised numpy ops.
+
+References: QuakeSpasm ``cl_main.c`` ``CL_LerpPoint`` / ``CL_RelinkEntities``, ``r_alias.c`` ``R_SetupAliasFrame``
+(pose lerp), ``cl_demo.c`` ``CL_GetDemoMessage`` (message timing during playback).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from .events import Event
+
+__all__ = ["DemoTimeline", "SceneState", "EntityStates", "MapSegment", "PlayerScore", "ScoreChange",
+           "StaticSound", "sample", "STAT_NAMES", "TELEPORT_DISTANCE"]
+
+#: Per-frame stat columns, in order.  The first 15 are Quake's ``cl.stats`` (STAT_HEALTH…STAT_MONSTERS):
+#: ``weaponmodel`` is the view weapon's model index, ``activeweapon`` the IT_* bit of the selected weapon.
+#: The rest come from ``svc_clientdata``: ``items`` (IT_* bits), ``viewheight``, ``idealpitch``, ``punch_*``
+#: (punch angles, degrees), ``onground`` / ``inwater`` (0/1), ``weaponalpha`` (666/999 alpha byte, 0 = default);
+#: ``intermission`` is 0 in play, 1 intermission, 2 finale, 3 cutscene.
+STAT_NAMES: tuple[str, ...] = (
+    "health", "frags", "weaponmodel", "ammo", "armor", "weaponframe", "shells", "nails", "rockets", "cells",
+    "activeweapon", "totalsecrets", "totalmonsters", "secrets", "monsters",
+    "items", "viewheight", "idealpitch", "punch_pitch", "punch_yaw", "punch_roll", "onground", "inwater",
+    "weaponalpha", "intermission",
+)
+
+#: An entity that moved more than this on any axis between two messages is snapped, not interpolated.
+TELEPORT_DISTANCE = 100.0
+
+_EMPTY_I = np.zeros(0, np.int32)
+_EMPTY_F = np.zeros(0, np.float32)
+_EMPTY_V = np.zeros((0, 3), np.float32)
+
+
+def _ro(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True, slots=True)
+class EntityStates:
+    """A set of entity states as parallel arrays, all of length N.
+
+    ``number`` i4 [N] (static entities: -1), ``model`` i4 [N] (index into the segment's ``model_precache``),
+    ``frame`` / ``prev_frame`` i4 [N], ``frame_blend`` f4 [N] (0 = prev_frame, 1 = frame), ``skin``, ``colormap``
+    (0 = none, else scoreboard slot + 1), ``effects`` (EF_* bits) i4 [N], ``origin`` / ``angles`` f4 [N, 3]
+    (pitch, yaw, roll degrees), ``alpha`` f4 [N] (1 = opaque), ``scale`` f4 [N] (1 = normal).
+    """
+
+    number: np.ndarray
+    model: np.ndarray
+    frame: np.ndarray
+    prev_frame: np.ndarray
+    frame_blend: np.ndarray
+    skin: np.ndarray
+    colormap: np.ndarray
+    effects: np.ndarray
+    origin: np.ndarray
+    angles: np.ndarray
+    alpha: np.ndarray
+    scale: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.number)
+
+    @staticmethod
+    def empty() -> "EntityStates":
+        return EntityStates(_EMPTY_I, _EMPTY_I, _EMPTY_I, _EMPTY_I, _EMPTY_F, _EMPTY_I, _EMPTY_I, _EMPTY_I,
+                            _EMPTY_V, _EMPTY_V, _EMPTY_F, _EMPTY_F)
+
+    def index_of(self, number: int) -> int | None:
+        """Row of entity ``number`` or ``None``."""
+        hits = np.flatnonzero(self.number == number)
+        return int(hits[0]) if len(hits) else None
+
+
+@dataclass(frozen=True, slots=True)
+class StaticSound:
+    """An ambient sound (``svc_spawnstaticsound``): ``volume`` 0..1, ``attenuation`` as sent / 64."""
+
+    origin: tuple[float, float, float]
+    sound_index: int
+    sound: str
+    volume: float
+    attenuation: float
+
+
+@dataclass(frozen=True, slots=True)
+class MapSegment:
+    """One level of the demo: everything a ``svc_serverinfo`` starts.
+
+    ``model_precache[i]`` / ``sound_precache[i]`` name model/sound index ``i`` (index 0 is ``""``; model 1 is the
+    map).  Frames ``start_frame:end_frame`` belong to the segment; ``time_offset`` converts server time to timeline
+    time (``timeline = server + time_offset``).
+    """
+
+    index: int
+    map_name: str
+    level_name: str
+    protocol: int
+    protocol_flags: int
+    maxclients: int
+    gametype: int
+    model_precache: tuple[str, ...]
+    sound_precache: tuple[str, ...]
+    start_frame: int
+    end_frame: int
+    start_time: float
+    end_time: float
+    time_offset: float
+    baselines: EntityStates
+    statics: EntityStates
+    static_sounds: tuple[StaticSound, ...]
+
+    @property
+    def map_path(self) -> str:
+        return self.model_precache[1] if len(self.model_precache) > 1 else ""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerScore:
+    """A scoreboard slot (client ``slot`` is entity ``slot + 1``); ``top`` / ``bottom`` are colours 0..15."""
+
+    slot: int
+    name: str
+    frags: int
+    colors: int
+
+    @property
+    def top(self) -> int:
+        return (self.colors >> 4) & 15
+
+    @property
+    def bottom(self) -> int:
+        return self.colors & 15
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreChange:
+    """The full state of one slot after an ``updatename`` / ``updatefrags`` / ``updatecolors`` at ``time``."""
+
+    time: float
+    frame: int
+    segment: int
+    slot: int
+    name: str
+    frags: int
+    colors: int
+
+
+@dataclass(frozen=True, slots=True)
+class SceneState:
+    """Everything drawable at time ``t`` (see the module docstring for the rules).
+
+    ``frame`` is the newer bracketing frame, ``lerp`` the interpolation factor from the older one, ``view_origin``
+    / ``view_angles`` f8 [3] the recorder's eye (origin includes the view height) and look direction,
+    ``entities`` the dynamic entities drawn (includes the view entity: skip it for a first-person camera),
+    ``statics`` the segment's static entities, ``stats`` the STAT_NAMES values, ``lightstyles`` the 64 style
+    strings, ``scoreboard`` one entry per client slot of the segment.
+    """
+
+    time: float
+    frame: int
+    segment: int
+    lerp: float
+    view_entity: int
+    view_origin: np.ndarray
+    view_angles: np.ndarray
+    entities: EntityStates
+    statics: EntityStates
+    stats: Mapping[str, int]
+    lightstyles: tuple[str, ...]
+    scoreboard: tuple[PlayerScore, ...]
+
+
+class DemoTimeline:
+    """An immutable decoded demo: per-frame columns, map segments, events, lightstyles and scoreboard over time.
+
+    Built by a decoder (``load_demo``), never by hand.  Public columns (read-only numpy arrays, F = frames):
+    ``times`` f8 [F], ``server_times`` f8 [F], ``frame_segment`` i4 [F], ``view_entity`` i4 [F],
+    ``view_origin`` f8 [F, 3], ``view_angles`` f8 [F, 3], ``stats[name]`` i4 [F] (names: :data:`STAT_NAMES`).
+    """
+
+    __slots__ = ("game", "format", "protocol", "protocol_flags", "path", "segments", "events", "warnings",
+                 "block_count", "cd_track", "times", "server_times", "frame_segment", "view_entity", "view_origin",
+                 "view_angles", "stats", "lightstyles", "scoreboard_changes",
+                 "_offsets", "_cols", "_ls_version", "_ls_snapshots", "_sb_version", "_sb_snapshots",
+                 "_stat_rows", "_statics_cache", "__weakref__")
+
+    def __init__(self, *, game: str, format: str, protocol: int, protocol_flags: int, path: str,
+                 segments: Sequence[MapSegment], events: Sequence[Event], warnings: Sequence[str],
+                 block_count: int, cd_track: int, times: np.ndarray, server_times: np.ndarray,
+                 frame_segment: np.ndarray, view_entity: np.ndarray, view_origin: np.ndarray,
+                 view_angles: np.ndarray, stat_rows: np.ndarray, entity_offsets: np.ndarray,
+                 entity_columns: Mapping[str, np.ndarray], lightstyle_changes: Sequence[tuple[int, int, str]],
+                 score_changes: Sequence[ScoreChange], score_resets: Sequence[tuple[int, int]]) -> None:
+        """Internal: decoders pass finished columns.  ``entity_columns`` maps the :class:`EntityStates` field names
+        (minus ``frame_blend``) plus ``frame_time`` f8 / ``frame_interval`` f4 to arrays of all frames' rows,
+        ``entity_offsets`` i8 [F + 1]; ``lightstyle_changes`` are ``(frame, style, pattern)`` in frame order;
+        ``score_resets`` ``(frame, maxclients)`` mark segment starts."""
+        self.game = game
+        self.format = format
+        self.protocol = protocol
+        self.protocol_flags = protocol_flags
+        self.path = path
+        self.segments = tuple(segments)
+        self.events = tuple(events)
+        self.warnings = tuple(warnings)
+        self.block_count = block_count
+        self.cd_track = cd_track
+        self.times = _ro(np.asarray(times, np.float64))
+        self.server_times = _ro(np.asarray(server_times, np.float64))
+        self.frame_segment = _ro(np.asarray(frame_segment, np.int32))
+        self.view_entity = _ro(np.asarray(view_entity, np.int32))
+        self.view_origin = _ro(np.asarray(view_origin, np.float64).reshape(-1, 3))
+        self.view_angles = _ro(np.asarray(view_angles, np.float64).reshape(-1, 3))
+        self._stat_rows = _ro(np.asarray(stat_rows, np.int32).reshape(-1, len(STAT_NAMES)))
+        self.stats: Mapping[str, np.ndarray] = MappingProxyType(
+            {name: self._stat_rows[:, i] for i, name in enumerate(STAT_NAMES)})
+        self._offsets = _ro(np.asarray(entity_offsets, np.int64))
+        self._cols = {k: _ro(v) for k, v in entity_columns.items()}
+        self.scoreboard_changes = tuple(score_changes)
+        n = len(self.times)
+
+        # Lightstyles: per style the (time, pattern) history, plus one snapshot per change count for sample().
+        ls: dict[int, list[tuple[float, str]]] = {}
+        current = [""] * 64
+        snapshots = [tuple(current)]
+        frames_of_change = []
+        for frame, style, pattern in lightstyle_changes:
+            when = float(self.times[min(frame, n - 1)]) if n else 0.0
+            ls.setdefault(style, []).append((when, pattern))
+            current[style] = pattern
+            snapshots.append(tuple(current))
+            frames_of_change.append(frame)
+        self.lightstyles: Mapping[int, tuple[tuple[float, str], ...]] = MappingProxyType(
+            {k: tuple(v) for k, v in sorted(ls.items())})
+        self._ls_snapshots = tuple(snapshots)
+        self._ls_version = np.searchsorted(np.asarray(frames_of_change, np.int64), np.arange(n), side="right")
+
+        # Scoreboard: one snapshot per change (resets start a segment with empty slots).
+        slots: list[PlayerScore] = []
+        snapshots_sb: list[tuple[PlayerScore, ...]] = [()]
+        frames_sb: list[int] = []
+        merged = sorted([(f, 0, i, None) for i, (f, _m) in enumerate(score_resets)]
+                        + [(c.frame, 1, i, c) for i, c in enumerate(self.scoreboard_changes)],
+                        key=lambda x: (x[0], x[1], x[2]))
+        for frame, typ, i, change in merged:
+            if typ == 0:
+                slots = [PlayerScore(s, "", 0, 0) for s in range(score_resets[i][1])]
+            elif change.slot < len(slots):
+                slots[change.slot] = PlayerScore(change.slot, change.name, change.frags, change.colors)
+            snapshots_sb.append(tuple(slots))
+            frames_sb.append(frame)
+        self._sb_snapshots = tuple(snapshots_sb)
+        self._sb_version = np.searchsorted(np.asarray(frames_sb, np.int64), np.arange(n), side="right")
+        self._statics_cache = tuple(seg.statics for seg in self.segments)
+
+    # --- summary ------------------------------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self.times)
+
+    def __repr__(self) -> str:
+        maps = ",".join(s.map_name for s in self.segments)
+        return (f"DemoTimeline({self.format} protocol {self.protocol}, maps {maps}, {len(self)} frames, "
+                f"{self.duration:.3f} s)")
+
+    @property
+    def num_frames(self) -> int:
+        return len(self.times)
+
+    @property
+    def start_time(self) -> float:
+        return float(self.times[0]) if len(self.times) else 0.0
+
+    @property
+    def end_time(self) -> float:
+        return float(self.times[-1]) if len(self.times) else 0.0
+
+    @property
+    def duration(self) -> float:
+        """Last frame time − first frame time (seconds)."""
+        return self.end_time - self.start_time
+
+    @property
+    def maps(self) -> tuple[str, ...]:
+        return tuple(s.map_name for s in self.segments)
+
+    @property
+    def entity_state_count(self) -> int:
+        return int(self._offsets[-1]) if len(self._offsets) else 0
+
+    # --- per-frame access ---------------------------------------------------------------------------------------
+
+    def frame_at(self, t: float) -> int:
+        """Index of the newer bracketing frame for time ``t`` (clamped to the demo)."""
+        n = len(self.times)
+        if n == 0:
+            raise IndexError("empty timeline")
+        return min(int(np.searchsorted(self.times, t, side="left")), n - 1)
+
+    def frame_entities(self, frame: int) -> EntityStates:
+        """The entity states decoded for ``frame`` (sorted by number; ``frame_blend`` is 1)."""
+        n = len(self.times)
+        if not -n <= frame < n:
+            raise IndexError(f"frame {frame} out of range 0..{n - 1}")
+        frame %= n
+        a, b = int(self._offsets[frame]), int(self._offsets[frame + 1])
+        c = self._cols
+        return EntityStates(c["number"][a:b], c["model"][a:b], c["frame"][a:b], c["prev_frame"][a:b],
+                            np.ones(b - a, np.float32), c["skin"][a:b], c["colormap"][a:b], c["effects"][a:b],
+                            c["origin"][a:b], c["angles"][a:b], c["alpha"][a:b], c["scale"][a:b])
+
+    def frame_times_of_pose(self, frame: int) -> np.ndarray:
+        """``frame_time`` f8 [N] of ``frame``'s entity rows (when each one's pose last changed)."""
+        a, b = int(self._offsets[frame]), int(self._offsets[frame + 1])
+        return self._cols["frame_time"][a:b]
+
+    def entity_track(self, number: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(frames i8 [K], origins f4 [K, 3])``: every frame where entity ``number`` was present."""
+        rows = np.flatnonzero(self._cols["number"] == number)
+        frames = np.searchsorted(self._offsets, rows, side="right") - 1
+        return frames, self._cols["origin"][rows]
+
+    def lightstyles_at_frame(self, frame: int) -> tuple[str, ...]:
+        return self._ls_snapshots[int(self._ls_version[frame])]
+
+    def scoreboard_at_frame(self, frame: int) -> tuple[PlayerScore, ...]:
+        return self._sb_snapshots[int(self._sb_version[frame])]
+
+    def final_scoreboard(self) -> tuple[PlayerScore, ...]:
+        return self._sb_snapshots[-1]
+
+    def events_of_kind(self, kind: str) -> tuple[Event, ...]:
+        return tuple(e for e in self.events if e.kind == kind)
+
+    def sample(self, t: float) -> SceneState:
+        """Same as :func:`sample` (``sample(self, t)``)."""
+        return sample(self, t)
+
+
+def _lerp_angles(a0: np.ndarray, a1: np.ndarray, frac: float) -> np.ndarray:
+    d = a1 - a0
+    d = (d + 180.0) % 360.0 - 180.0
+    return a0 + frac * d
+
+
+def sample(timeline: DemoTimeline, t: float) -> SceneState:
+    """The scene at time ``t`` — pure and deterministic, any ``t`` in any order (rules: module docstring)."""
+    times = timeline.times
+    n = len(times)
+    t = float(t)
+    if n == 0:
+        empty = EntityStates.empty()
+        return SceneState(t, -1, -1, 1.0, 0, np.zeros(3), np.zeros(3), empty, empty, MappingProxyType({}),
+                          ("",) * 64, ())
+    hi = int(np.searchsorted(times, t, side="left"))
+    if hi >= n:
+        hi = n - 1
+    seg = timeline.frame_segment
+    seg_hi = int(seg[hi])
+    lo = hi - 1 if hi > 0 and seg[hi - 1] == seg_hi else hi
+    if lo == hi:
+        frac = 1.0
+    else:
+        t0 = times[lo]
+        dt = times[hi] - t0
+        frac = 1.0 if dt <= 0 else min(max((t - t0) / dt, 0.0), 1.0)
+
+    off = timeline._offsets
+    c = timeline._cols
+    a, b = int(off[hi]), int(off[hi + 1])
+    num1 = c["number"][a:b]
+    model1 = c["model"][a:b]
+    org1 = c["origin"][a:b]
+    ang1 = c["angles"][a:b]
+    frame1 = c["frame"][a:b]
+    prev1 = c["prev_frame"][a:b]
+
+    if lo != hi and frac < 1.0 and b > a:
+        a0, b0 = int(off[lo]), int(off[lo + 1])
+        num0 = c["number"][a0:b0]
+        if b0 > a0:
+            idx = np.searchsorted(num0, num1)
+            np.minimum(idx, b0 - a0 - 1, out=idx)
+            org0 = c["origin"][a0:b0][idx]
+            ang0 = c["angles"][a0:b0][idx]
+            delta = org1 - org0
+            snap = ((num0[idx] != num1) | (c["model"][a0:b0][idx] != model1)
+                    | (np.abs(delta) > TELEPORT_DISTANCE).any(axis=1))
+            origin = org0 + np.float32(frac) * delta
+            angles = _lerp_angles(ang0, ang1, np.float32(frac)).astype(np.float32, copy=False)
+            if snap.any():
+                origin[snap] = org1[snap]
+                angles[snap] = ang1[snap]
+        else:
+            origin, angles = org1, ang1
+    else:
+        origin, angles = org1, ang1
+
+    # Alias pose blend from the time each entity's frame value changed.
+    changed = prev1 != frame1
+    if changed.any():
+        blend = (t - c["frame_time"][a:b]) / c["frame_interval"][a:b]
+        blend = np.clip(blend, 0.0, 1.0).astype(np.float32)
+        blend[~changed] = 1.0
+    else:
+        blend = np.ones(b - a, np.float32)
+
+    entities = EntityStates(num1, model1, frame1, prev1, blend, c["skin"][a:b], c["colormap"][a:b],
+                            c["effects"][a:b], origin, angles, c["alpha"][a:b], c["scale"][a:b])
+
+    # The recorder's eye.
+    vo1 = timeline.view_origin[hi]
+    va1 = timeline.view_angles[hi]
+    if lo != hi and frac < 1.0:
+        vo0 = timeline.view_origin[lo]
+        d = vo1 - vo0
+        view_origin = vo1.copy() if (np.abs(d) > TELEPORT_DISTANCE).any() else vo0 + frac * d
+        view_angles = _lerp_angles(timeline.view_angles[lo], va1, frac)
+    else:
+        view_origin = vo1.copy()
+        view_angles = va1.copy()
+
+    row = timeline._stat_rows[hi].tolist()
+    stats = MappingProxyType(dict(zip(STAT_NAMES, row)))
+    return SceneState(t, hi, seg_hi, float(frac), int(timeline.view_entity[hi]), view_origin, view_angles, entities,
+                      timeline._statics_cache[seg_hi] if seg_hi < len(timeline._statics_cache)
+                      else EntityStates.empty(),
+                      stats, timeline._ls_snapshots[int(timeline._ls_version[hi])],
+                      timeline._sb_snapshots[int(timeline._sb_version[hi])])

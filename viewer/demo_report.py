@@ -1,0 +1,122 @@
+"""Pure report functions behind ``qdv info DEMO`` and ``qdv events DEMO``: a timeline in, plain data / text out.
+
+No I/O here: the CLI loads the demo (``assets_loader.demos.load_demo``), calls these and prints the result.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from assets_loader.demos.events import EVENT_KINDS, event_fields, plain_text
+from assets_loader.demos.nq_protocol import protocol_flag_names
+from assets_loader.demos.timeline import DemoTimeline
+
+__all__ = ["info_dict", "events_list", "format_info", "format_events", "to_json"]
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, float):
+        return round(value, 6)
+    return value
+
+
+def info_dict(timeline: DemoTimeline, path: str) -> dict[str, Any]:
+    """Summary of a demo.
+
+    Keys: ``path``, ``format`` ("dem"), ``game`` ("quake"), ``protocol``, ``protocol_flags`` (int),
+    ``protocol_flag_names`` (list), ``maps`` (map names, one per segment, e.g. ``["lqdm3"]``), ``segments`` (list of
+    ``{map, level_name, start_time, end_time, frames, models, sounds, maxclients}``), ``start_time``, ``end_time``,
+    ``duration`` (seconds, last − first frame time), ``frames``, ``blocks``, ``cd_track``, ``players`` (list of
+    ``{slot, name, frags, colors: [top, bottom]}`` for named slots at the end), ``events`` (count per kind),
+    ``warnings`` (list of strings).
+    """
+    segments = []
+    for seg in timeline.segments:
+        segments.append({
+            "map": seg.map_name, "level_name": seg.level_name, "start_time": round(seg.start_time, 6),
+            "end_time": round(seg.end_time, 6), "frames": seg.end_frame - seg.start_frame,
+            "models": len(seg.model_precache) - 1, "sounds": len(seg.sound_precache) - 1,
+            "maxclients": seg.maxclients,
+        })
+    players = [{"slot": p.slot, "name": plain_text(p.name), "frags": p.frags, "colors": [p.top, p.bottom]}
+               for p in timeline.final_scoreboard() if p.name]
+    counts = Counter(e.kind for e in timeline.events)
+    return {
+        "path": path,
+        "format": timeline.format,
+        "game": timeline.game,
+        "protocol": timeline.protocol,
+        "protocol_flags": timeline.protocol_flags,
+        "protocol_flag_names": list(protocol_flag_names(timeline.protocol_flags)),
+        "maps": list(timeline.maps),
+        "segments": segments,
+        "start_time": round(timeline.start_time, 6),
+        "end_time": round(timeline.end_time, 6),
+        "duration": round(timeline.duration, 6),
+        "frames": timeline.num_frames,
+        "blocks": timeline.block_count,
+        "cd_track": timeline.cd_track,
+        "players": players,
+        "events": dict(sorted(counts.items())),
+        "warnings": list(timeline.warnings),
+    }
+
+
+def events_list(timeline: DemoTimeline, kind: str | None = None) -> list[dict[str, Any]]:
+    """Events as dicts ``{time, frame, segment, kind, **fields}`` in demo order, optionally of one ``kind``.
+
+    Raises ``ValueError`` for an unknown kind (the message lists the known ones).
+    """
+    if kind is not None and kind not in EVENT_KINDS:
+        raise ValueError(f"unknown event kind {kind!r}; known kinds: {', '.join(sorted(EVENT_KINDS))}")
+    out = []
+    for e in timeline.events:
+        if kind is not None and e.kind != kind:
+            continue
+        d: dict[str, Any] = {"time": round(e.time, 6), "frame": e.frame, "segment": e.segment, "kind": e.kind}
+        d.update({k: _jsonable(v) for k, v in event_fields(e).items()})
+        out.append(d)
+    return out
+
+
+def format_info(info: dict[str, Any]) -> str:
+    """Human-readable text of :func:`info_dict`."""
+    flags = ", ".join(info["protocol_flag_names"]) or "none"
+    lines = [
+        f"{info['path']}: {info['format']} ({info['game']}), protocol {info['protocol']} (flags: {flags})",
+        f"  duration {info['duration']:.3f} s ({info['start_time']:.3f} .. {info['end_time']:.3f}), "
+        f"{info['frames']} frames, {info['blocks']} blocks, cd track {info['cd_track']}",
+    ]
+    for i, seg in enumerate(info["segments"]):
+        lines.append(f"  map {i}: {seg['map']} \"{plain_text(seg['level_name'])}\" {seg['frames']} frames, "
+                     f"{seg['models']} models, {seg['sounds']} sounds, maxclients {seg['maxclients']}")
+    for p in info["players"]:
+        lines.append(f"  player {p['slot']}: {p['name']}  frags {p['frags']}  colors {p['colors'][0]}/{p['colors'][1]}")
+    if info["events"]:
+        lines.append("  events: " + ", ".join(f"{k} {v}" for k, v in info["events"].items()))
+    for w in info["warnings"]:
+        lines.append(f"  warning: {w}")
+    return "\n".join(lines)
+
+
+def format_events(events: list[dict[str, Any]]) -> str:
+    """One line per event: ``time kind field=value …`` (text fields shown as plain, escaped strings)."""
+    lines = []
+    for e in events:
+        fields = []
+        for k, v in e.items():
+            if k in ("time", "frame", "segment", "kind"):
+                continue
+            if isinstance(v, str):
+                v = json.dumps(plain_text(v))
+            fields.append(f"{k}={v}")
+        lines.append(f"{e['time']:10.3f}  {e['kind']:<13} " + " ".join(fields))
+    return "\n".join(lines)
+
+
+def to_json(data: Any) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False)
