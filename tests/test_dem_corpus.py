@@ -90,7 +90,7 @@ def test_report(demo):
     assert info["frames"] == tl.num_frames and info["duration"] == pytest.approx(tl.duration, abs=1e-6)
     assert info["players"] and {"slot", "name", "frags", "colors"} <= set(info["players"][0])
     assert sum(info["events"].values()) == len(tl.events)
-    evs = events_list(tl, "lightstyle")
+    evs = events_list(tl, ["lightstyle"])
     assert evs and all(e["kind"] == "lightstyle" and "style" in e and "time" in e for e in evs)
     with pytest.raises(ValueError):
-        events_list(tl, "nonsense")
+        events_list(tl, ["nonsense"])

@@ -89,7 +89,7 @@ def _run(args: argparse.Namespace) -> int:
 def _run_demo_report(args: argparse.Namespace) -> int:
     from assets_loader.demos import load_demo
 
-    from .demo_report import events_list, format_events, format_info, info_dict
+    from .demo_report import events_list, format_events, format_info, info_dict, to_json
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -98,10 +98,13 @@ def _run_demo_report(args: argparse.Namespace) -> int:
         print(f"qdv {args.command}: warning: {w.message}", file=sys.stderr)
     if args.command == "info":
         info = info_dict(timeline, args.demo)
-        print(json.dumps(info, indent=2) if args.json else format_info(info))
+        print(to_json(info) if args.json else format_info(info))
     else:
-        events = events_list(timeline, kind=args.kind)
-        print(json.dumps(events, indent=2) if args.json else format_events(events))
+        try:
+            events = events_list(timeline, kinds=args.kind)
+        except ValueError as exc:
+            raise _UsageError(str(exc)) from None
+        print(to_json(events) if args.json else format_events(events))
     return EXIT_OK
 
 

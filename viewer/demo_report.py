@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Collection
 from typing import Any
 
 from assets_loader.demos.events import EVENT_KINDS, event_fields, plain_text
@@ -66,16 +67,17 @@ def info_dict(timeline: DemoTimeline, path: str) -> dict[str, Any]:
     }
 
 
-def events_list(timeline: DemoTimeline, kind: str | None = None) -> list[dict[str, Any]]:
-    """Events as dicts ``{time, frame, segment, kind, **fields}`` in demo order, optionally of one ``kind``.
+def events_list(timeline: DemoTimeline, kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
+    """Events as dicts ``{time, frame, segment, kind, **fields}`` in demo order, optionally only of ``kinds``.
 
     Raises ``ValueError`` for an unknown kind (the message lists the known ones).
     """
-    if kind is not None and kind not in EVENT_KINDS:
-        raise ValueError(f"unknown event kind {kind!r}; known kinds: {', '.join(sorted(EVENT_KINDS))}")
+    unknown = sorted(set(kinds or ()) - set(EVENT_KINDS))
+    if unknown:
+        raise ValueError(f"unknown event kind {unknown[0]!r}; known kinds: {', '.join(sorted(EVENT_KINDS))}")
     out = []
     for e in timeline.events:
-        if kind is not None and e.kind != kind:
+        if kinds and e.kind not in kinds:
             continue
         d: dict[str, Any] = {"time": round(e.time, 6), "frame": e.frame, "segment": e.segment, "kind": e.kind}
         d.update({k: _jsonable(v) for k, v in event_fields(e).items()})

@@ -1,0 +1,62 @@
+// Alias models (.mdl): two poses blended in the vertex shader, GLQuake-style shadedots lighting, 8-bit skins
+// looked up through a per-draw player-colour translation and the palette; fullbright indices 224..255 unlit.
+// Also draws the magenta placeholder box for missing models (u_placeholder).
+#ifdef VERTEX_SHADER
+uniform mat4 u_mvp;            // clip <- model (view_proj @ model_matrix)
+uniform float u_blend;         // 0 = pose a, 1 = pose b
+uniform vec3 u_shadevector;    // light direction in model space (quantized entity yaw, as QuakeSpasm)
+uniform float u_ambient;       // Quake light units 0..255
+uniform float u_shade;         // Quake light units 0..255
+
+in vec3 in_pos_a;
+in vec3 in_normal_a;
+in vec3 in_pos_b;
+in vec3 in_normal_b;
+in vec2 in_uv;
+
+out vec2 v_uv;
+out float v_light;
+
+// The anorm_dots table approximated from a normal and the shade vector (MH's fit, used by QuakeSpasm):
+// 1 + d for d >= 0, 1 + d * 13/44 behind.
+float anorm_dot(vec3 n) {
+    float d = dot(n, u_shadevector);
+    return d < 0.0 ? 1.0 + d * (13.0 / 44.0) : 1.0 + d;
+}
+
+void main() {
+    vec3 pos = mix(in_pos_a, in_pos_b, u_blend);
+    float term = mix(anorm_dot(in_normal_a), anorm_dot(in_normal_b), u_blend) - 1.0;   // -0.295 .. 1
+    // Quake light units (128 = the texture as painted) -> a 0..2 multiplier.
+    v_light = clamp((u_ambient + u_shade * term) / 128.0, 0.0, 2.0);
+    v_uv = in_uv;
+    gl_Position = u_mvp * vec4(pos, 1.0);
+}
+#endif
+
+#ifdef FRAGMENT_SHADER
+uniform sampler2DArray u_skin;      // R8: palette indices / 255, one layer per skin picture
+uniform sampler2D u_translation;    // 256x1 R8: translated index / 255 (identity except shirt/pants)
+uniform sampler2D u_palette;        // 256x1 RGBA8
+uniform float u_layer;              // skin picture (layer of u_skin)
+uniform float u_alpha;              // entity alpha, 1 = opaque
+uniform bool u_fullbright;          // whole model unlit (light 1.0)
+uniform bool u_placeholder;         // flat magenta, lit, no texture
+
+in vec2 v_uv;
+in float v_light;
+out vec4 f_color;
+
+void main() {
+    if (u_placeholder) {
+        f_color = vec4(vec3(1.0, 0.0, 1.0) * clamp(v_light, 0.35, 1.0), 1.0);
+        return;
+    }
+    int index = int(texture(u_skin, vec3(v_uv, u_layer)).r * 255.0 + 0.5);
+    int shown = int(texelFetch(u_translation, ivec2(index, 0), 0).r * 255.0 + 0.5);
+    vec3 colour = texelFetch(u_palette, ivec2(shown, 0), 0).rgb;
+    // Fullbright is decided on the skin's own index (as GL engines build their fullbright mask).
+    float light = (u_fullbright || index >= 224) ? 1.0 : v_light;
+    f_color = vec4(min(colour * light, vec3(1.0)), u_alpha);
+}
+#endif

@@ -1,0 +1,92 @@
+"""Game assets a demo segment needs, loaded once from the game filesystem: the map, its models, the palette.
+
+A missing or broken model becomes a placeholder with a warning, never a crash (DESIGN.md, "Errors and bad
+input"); a missing map or palette is an error naming the file, since nothing sensible can be drawn without it.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from assets_loader.bsp import WorldMesh, load_bsp
+from assets_loader.errors import FormatError
+from assets_loader.models import AliasModel, SpriteModel, load_mdl, load_spr
+from assets_loader.palette import Colormap, Palette, load_colormap, load_palette
+from assets_loader.vfs import VirtualFS
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRef:
+    """What model precache entry ``name`` is: ``kind`` is ``"brush"`` (``submodel`` = N of ``*N``, 0 = the map
+    itself), ``"bsp"`` (a separate BSP used as a model, like the health boxes ``maps/b_bh25.bsp``), ``"alias"``,
+    ``"sprite"``, ``"missing"`` or ``"none"`` (the empty entry 0)."""
+
+    name: str
+    kind: str
+    submodel: int = 0
+    alias: AliasModel | None = None
+    sprite: SpriteModel | None = None
+    bsp: WorldMesh | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentAssets:
+    """The map, the models indexed like the segment's model precache, and the palette/colormap."""
+
+    world: WorldMesh
+    models: tuple[ModelRef, ...]
+    palette: Palette
+    colormap: Colormap | None
+
+
+def load_palette_pair(fs: VirtualFS) -> tuple[Palette, Colormap | None]:
+    """``gfx/palette.lmp`` (required) and ``gfx/colormap.lmp`` (optional)."""
+    palette = load_palette(fs.read("gfx/palette.lmp"), name="gfx/palette.lmp")
+    colormap = load_colormap(fs.read("gfx/colormap.lmp"), name="gfx/colormap.lmp") if fs.exists("gfx/colormap.lmp") \
+        else None
+    return palette, colormap
+
+
+def load_world(fs: VirtualFS, map_path: str) -> WorldMesh:
+    """A map with its ``.lit`` when the game dirs have one."""
+    lit_path = str(PurePosixPath(map_path).with_suffix(".lit"))
+    lit = fs.read(lit_path) if fs.exists(lit_path) else None
+    return load_bsp(fs.read(map_path), name=map_path, lit=lit, lit_name=lit_path)
+
+
+def load_model(fs: VirtualFS, name: str) -> ModelRef:
+    """One model precache entry; problems become a ``"missing"`` placeholder and a warning."""
+    if not name:
+        return ModelRef(name, "none")
+    if name.startswith("*"):
+        try:
+            return ModelRef(name, "brush", submodel=int(name[1:]))
+        except ValueError:
+            warnings.warn(f"model {name!r}: not a valid brush model name; drawing a placeholder")
+            return ModelRef(name, "missing")
+    lower = name.lower()
+    try:
+        if lower.endswith(".mdl"):
+            return ModelRef(name, "alias", alias=load_mdl(fs.read(name), name=name))
+        if lower.endswith(".spr"):
+            return ModelRef(name, "sprite", sprite=load_spr(fs.read(name), name=name))
+        if lower.endswith(".bsp"):
+            return ModelRef(name, "bsp", bsp=load_world(fs, name))
+    except FormatError as exc:  # NotFoundError included: the game dirs lack the file
+        warnings.warn(f"{exc}; drawing a placeholder")
+        return ModelRef(name, "missing")
+    warnings.warn(f"model {name!r}: unknown model type; drawing a placeholder")
+    return ModelRef(name, "missing")
+
+
+def load_segment_assets(fs: VirtualFS, model_precache: tuple[str, ...]) -> SegmentAssets:
+    """Everything a map segment draws: ``model_precache[1]`` is the map, the rest its models."""
+    if len(model_precache) < 2 or not model_precache[1]:
+        raise FormatError("<demo>", "demo", None, "a map name as model 1 of the precache list")
+    world = load_world(fs, model_precache[1])
+    palette, colormap = load_palette_pair(fs)
+    models = tuple(ModelRef(n, "brush", submodel=0) if i == 1 else load_model(fs, n)
+                   for i, n in enumerate(model_precache))
+    return SegmentAssets(world, models, palette, colormap)

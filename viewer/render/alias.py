@@ -1,0 +1,284 @@
+"""Drawing Quake alias models (``.mdl``) and the placeholder box for models that failed to load.
+
+Upload once, draw many: :meth:`AliasRenderer.upload` puts every pose of a model in one vertex buffer
+(``f4[P, M, 6]``: position, unit normal per mesh vertex, M = on-seam-split mesh vertices) and every skin picture in
+one ``R8`` texture array of palette indices. :meth:`AliasRenderer.draw` points the pose-a and pose-b attributes at
+two slices of that buffer (no re-upload) and the vertex shader blends them, as QuakeSpasm's GLSL path does.
+
+Colour: the fragment shader reads the skin index, maps it through a 256-entry translation (player shirt/pants,
+:func:`assets_loader.palette.translation_table`; identity when ``None``) and then through the palette (256×1 RGBA).
+Skin indices 224..255 are fullbright (drawn at light 1.0); the mask uses the untranslated skin index, like the
+fullbright textures of GL engines.
+
+Lighting (:class:`AliasLight`) keeps Quake's two numbers in Quake's 0..255 light units:
+
+    light = clamp((ambient + shade * (anorm_dot(n) - 1)) / 128, 0, 2),    colour = min(texel * light, 1)
+
+``anorm_dot`` approximates the ``anorm_dots`` table (``1 + d`` for ``d = n·shadevector ≥ 0``, ``1 + d·13/44``
+behind), the shade vector comes from the entity yaw quantized to 16 steps (``R_SetupAliasLighting``), and the two
+poses' dot terms are blended like their positions. So 128 units draw the skin as painted, 255 about twice as bright
+(clamped per channel to white), and the dot term adds between −0.3 and +1 times ``shade``.
+:meth:`AliasLight.from_level` applies GLQuake's/software Quake's clamps to a light level from ``R_LightPoint``.
+
+Winding: Quake triangles are clockwise when seen from the front (GLQuake culls ``GL_FRONT`` with the default
+counter-clockwise front face), so ``draw`` sets ``front_face='cw'`` and culls back faces.
+
+References: QuakeSpasm ``r_alias.c`` (``GL_DrawAliasFrame``, ``GL_DrawAliasFrame_GLSL``, ``R_SetupAliasFrame``,
+``R_SetupAliasLighting``), GLQuake ``gl_rmain.c`` (``R_DrawAliasModel``: minimum light for the view model and
+players, the ambient ≤ 128 and ambient + shade ≤ 192 clamps, ``shadedots``), software Quake ``r_alias.c``
+(``R_AliasSetupLighting``), ``gl_rmisc.c`` (``R_TranslatePlayerSkin``), ``gl_rmain.c`` (``R_SetupGL``: culling).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import moderngl
+import numpy as np
+
+from assets_loader.models.anorms import normal_vectors
+from assets_loader.models.mdl import AliasModel
+from assets_loader.palette import Palette
+
+from ..camera import gl_bytes
+from .programs import load_program
+
+#: Quantization of the entity yaw for the light direction (``SHADEDOT_QUANT``).
+SHADEDOT_QUANT = 16
+#: Light units drawn as the texture is painted (light multiplier 1.0).
+LIGHT_UNITY = 128.0
+_POSE_VERTEX = np.dtype([("position", "<f4", 3), ("normal", "<f4", 3)])   # 24 bytes
+_IDENTITY = np.arange(256, dtype=np.uint8)
+_PLACEHOLDER_LIGHT = tuple(float(x) for x in np.array([0.5, -0.3, 0.8]) / np.linalg.norm([0.5, -0.3, 0.8]))
+
+
+def shade_vector(yaw: float) -> np.ndarray:
+    """``f4[3]``: the model-space light direction for an entity with ``yaw`` degrees (quantized to 16 steps)."""
+    q = int(yaw * (SHADEDOT_QUANT / 360.0)) & (SHADEDOT_QUANT - 1)
+    a = q / SHADEDOT_QUANT * 2.0 * math.pi
+    v = np.array([math.cos(-a), math.sin(-a), 1.0])
+    return (v / np.linalg.norm(v)).astype(np.float32)
+
+
+@dataclass(frozen=True, slots=True)
+class AliasLight:
+    """How an alias model is lit, in Quake light units (0..255; 128 = the skin as painted).
+
+    ``ambient``: light on every vertex; ``shade``: the directional part, times ``anorm_dot(n) - 1`` (−0.3..1);
+    ``yaw``: the entity yaw in degrees, which picks the light direction (:func:`shade_vector`);
+    ``fullbright``: draw every texel at light 1.0 (``r_fullbright``, or models such as flames)."""
+
+    ambient: float = 128.0
+    shade: float = 64.0
+    yaw: float = 0.0
+    fullbright: bool = False
+
+    @classmethod
+    def from_level(cls, level: float, yaw: float = 0.0, *, view_model: bool = False, player: bool = False,
+                   fullbright: bool = False) -> AliasLight:
+        """The engine's rules for a light ``level`` sampled under the entity (``R_LightPoint`` + dlights).
+
+        The view model gets at least 24, players at least 8; ambient is clamped to 128 and shade to
+        ``192 - ambient``."""
+        ambient = shade = max(float(level), 0.0)
+        if view_model and ambient < 24:
+            ambient = shade = 24.0
+        ambient = min(ambient, 128.0)
+        shade = min(shade, 192.0 - ambient)
+        if player and ambient < 8:
+            ambient = shade = 8.0
+        return cls(ambient, shade, yaw, fullbright)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class AliasHandle:
+    """GPU resources of one uploaded model. ``model`` is kept for pose/skin lookups and bounds."""
+
+    model: AliasModel
+    pose_buffer: moderngl.Buffer      # f4[P, M, 6]: position xyz, normal xyz
+    uv_buffer: moderngl.Buffer        # f4[M, 2]
+    index_buffer: moderngl.Buffer     # u4[T * 3]
+    vao: moderngl.VertexArray
+    skins: moderngl.TextureArray      # R8 [S] x (W, H)
+    palette: moderngl.Texture         # 256x1 RGBA8 (shared by the renderer, not released with the handle)
+    num_mesh_verts: int
+
+    @property
+    def pose_stride(self) -> int:
+        """Bytes from one pose to the next in ``pose_buffer``."""
+        return self.num_mesh_verts * _POSE_VERTEX.itemsize
+
+    def release(self) -> None:
+        for obj in (self.vao, self.skins, self.index_buffer, self.uv_buffer, self.pose_buffer):
+            obj.release()
+
+
+def _box_mesh() -> np.ndarray:
+    """``f4[36, 6]``: the unit cube [0, 1]³ as 12 triangles wound clockwise seen from outside (Quake order)."""
+    faces = (  # (normal, four corners counter-clockwise seen from outside)
+        ((1, 0, 0), ((1, 0, 0), (1, 1, 0), (1, 1, 1), (1, 0, 1))),
+        ((-1, 0, 0), ((0, 1, 0), (0, 0, 0), (0, 0, 1), (0, 1, 1))),
+        ((0, 1, 0), ((1, 1, 0), (0, 1, 0), (0, 1, 1), (1, 1, 1))),
+        ((0, -1, 0), ((0, 0, 0), (1, 0, 0), (1, 0, 1), (0, 0, 1))),
+        ((0, 0, 1), ((0, 0, 1), (1, 0, 1), (1, 1, 1), (0, 1, 1))),
+        ((0, 0, -1), ((0, 1, 0), (1, 1, 0), (1, 0, 0), (0, 0, 0))),
+    )
+    rows = []
+    for normal, (a, b, c, d) in faces:
+        for corner in (a, c, b, a, d, c):   # reversed → clockwise from outside
+            rows.append((*corner, *normal))
+    return np.array(rows, dtype=np.float32)
+
+
+class AliasRenderer:
+    """Draws uploaded alias models into whatever framebuffer is bound (depth test on, back faces culled)."""
+
+    def __init__(self, ctx: moderngl.Context) -> None:
+        self.ctx = ctx
+        self.program = load_program(ctx, "alias")
+        for name, unit in (("u_skin", 0), ("u_translation", 1), ("u_palette", 2)):
+            self.program[name] = unit
+        self._locations = {name: self.program[name].location
+                           for name in ("in_pos_a", "in_normal_a", "in_pos_b", "in_normal_b")}
+        self._translation = ctx.texture((256, 1), 1, _IDENTITY.tobytes(), dtype="f1")
+        self._translation.filter = (moderngl.NEAREST, moderngl.NEAREST)
+        self._translation_bytes = _IDENTITY.tobytes()
+        self._palettes: dict[bytes, moderngl.Texture] = {}
+        self._box = ctx.buffer(_box_mesh().tobytes())
+        self._box_uv = ctx.buffer(np.zeros((36, 2), np.float32).tobytes())
+        self._box_vao = ctx.vertex_array(self.program, [
+            (self._box, "3f 3f", "in_pos_a", "in_normal_a"),
+            (self._box, "3f 3f", "in_pos_b", "in_normal_b"),
+            (self._box_uv, "2f", "in_uv"),
+        ])
+
+    # -- resources ---------------------------------------------------------------------------------------------
+
+    def _palette_texture(self, palette: Palette) -> moderngl.Texture:
+        key = np.ascontiguousarray(palette.rgb, dtype=np.uint8).tobytes()
+        tex = self._palettes.get(key)
+        if tex is None:
+            tex = self.ctx.texture((256, 1), 4, palette.rgba_table().tobytes())
+            tex.filter = (moderngl.NEAREST, moderngl.NEAREST)
+            self._palettes[key] = tex
+        return tex
+
+    def upload(self, model: AliasModel, palette: Palette) -> AliasHandle:
+        """Copy every pose, the texture coordinates, the triangles and every skin picture to the GPU once."""
+        mesh = model.mesh
+        m = len(mesh.vertex_index)
+        poses = np.empty((model.num_poses, m), dtype=_POSE_VERTEX)
+        poses["position"] = model.positions[:, mesh.vertex_index]
+        poses["normal"] = normal_vectors(model.normals[:, mesh.vertex_index])
+        pose_buffer = self.ctx.buffer(poses.tobytes())
+        uv_buffer = self.ctx.buffer(np.ascontiguousarray(mesh.uv, dtype=np.float32).tobytes())
+        index_buffer = self.ctx.buffer(np.ascontiguousarray(mesh.indices, dtype=np.uint32).tobytes())
+        vao = self.ctx.vertex_array(self.program, [
+            (pose_buffer, "3f 3f", "in_pos_a", "in_normal_a"),
+            (pose_buffer, "3f 3f", "in_pos_b", "in_normal_b"),
+            (uv_buffer, "2f", "in_uv"),
+        ], index_buffer=index_buffer, index_element_size=4)
+        s, h, w = model.skin_images.shape
+        skins = self.ctx.texture_array((w, h, s), 1, np.ascontiguousarray(model.skin_images).tobytes(),
+                                       alignment=1, dtype="f1")
+        skins.filter = (moderngl.NEAREST, moderngl.NEAREST)
+        skins.repeat_x = skins.repeat_y = True   # Quake skins wrap (seam-shifted s may reach the edge)
+        return AliasHandle(model, pose_buffer, uv_buffer, index_buffer, vao, skins, self._palette_texture(palette), m)
+
+    def release(self) -> None:
+        """Free the renderer's own objects (handles are released separately)."""
+        for obj in (self._box_vao, self._box_uv, self._box, self._translation, self.program, *self._palettes.values()):
+            obj.release()
+        self._palettes.clear()
+
+    # -- drawing -------------------------------------------------------------------------------------------------
+
+    def _set_state(self, alpha: float) -> None:
+        ctx = self.ctx
+        ctx.enable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
+        ctx.front_face = "cw"
+        ctx.cull_face = "back"
+        if alpha < 1.0:
+            ctx.enable(moderngl.BLEND)
+            ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+            ctx.fbo.depth_mask = False
+        else:
+            ctx.disable(moderngl.BLEND)
+
+    def _restore_state(self, alpha: float) -> None:
+        if alpha < 1.0:
+            self.ctx.fbo.depth_mask = True
+            self.ctx.disable(moderngl.BLEND)
+
+    def _set_light(self, light: AliasLight) -> None:
+        prog = self.program
+        prog["u_ambient"] = float(light.ambient)
+        prog["u_shade"] = float(light.shade)
+        prog["u_shadevector"] = tuple(float(x) for x in shade_vector(light.yaw))
+        prog["u_fullbright"] = bool(light.fullbright)
+
+    def _set_translation(self, translation: np.ndarray | None) -> None:
+        data = _IDENTITY.tobytes() if translation is None else np.asarray(translation, dtype=np.uint8).tobytes()
+        if len(data) != 256:
+            raise ValueError(f"a colour translation has 256 entries, got {len(data)}")
+        if data != self._translation_bytes:
+            self._translation.write(data)
+            self._translation_bytes = data
+
+    def draw(self, handle: AliasHandle, view_proj: np.ndarray, model_matrix: np.ndarray,
+             pose_a: int, pose_b: int | None = None, blend: float = 0.0, *, skin: int = 0, time: float = 0.0,
+             translation: np.ndarray | None = None, light: AliasLight = AliasLight(), alpha: float = 1.0) -> None:
+        """Draw ``handle`` between poses ``pose_a`` and ``pose_b`` (indices into the model's poses).
+
+        ``view_proj``/``model_matrix``: ``f4[4, 4]`` column-vector matrices (``view_projection``,
+        ``entity_matrix``); ``blend`` 0 shows pose a, 1 pose b (``pose_b=None`` means ``pose_a``); ``skin`` is the
+        skin number and ``time`` the client time + sync base that picks a skin group's picture
+        (:meth:`AliasModel.skin_image_at`); ``translation``: ``u1[256]`` player colours or ``None``; ``alpha`` < 1
+        blends without writing depth. Out-of-range poses fall back to pose 0.
+        """
+        if alpha <= 0.0:
+            return
+        model = handle.model
+        pose_b = pose_a if pose_b is None else pose_b
+        pose_a = pose_a if 0 <= pose_a < model.num_poses else 0
+        pose_b = pose_b if 0 <= pose_b < model.num_poses else 0
+        stride = _POSE_VERTEX.itemsize
+        vao = handle.vao
+        for suffix, pose in (("a", pose_a), ("b", pose_b)):
+            base = pose * handle.pose_stride
+            vao.bind(self._locations[f"in_pos_{suffix}"], "f", handle.pose_buffer, "3f", offset=base, stride=stride)
+            vao.bind(self._locations[f"in_normal_{suffix}"], "f", handle.pose_buffer, "3f", offset=base + 12,
+                     stride=stride)
+        prog = self.program
+        prog["u_mvp"].write(gl_bytes(np.asarray(view_proj, np.float32) @ np.asarray(model_matrix, np.float32)))
+        prog["u_blend"] = float(min(max(blend, 0.0), 1.0)) if pose_a != pose_b else 0.0
+        prog["u_layer"] = float(model.skin_image_at(skin, time))
+        prog["u_alpha"] = float(min(alpha, 1.0))
+        prog["u_placeholder"] = False
+        self._set_light(light)
+        self._set_translation(translation)
+        handle.skins.use(0)
+        self._translation.use(1)
+        handle.palette.use(2)
+        self._set_state(alpha)
+        vao.render(moderngl.TRIANGLES)
+        self._restore_state(alpha)
+
+    def draw_placeholder(self, view_proj: np.ndarray, model_matrix: np.ndarray, mins, maxs) -> None:
+        """A lit magenta box from ``mins`` to ``maxs`` (model space, ``[3]`` each) for a model that is missing."""
+        lo = np.minimum(np.asarray(mins, np.float64), np.asarray(maxs, np.float64))
+        size = np.maximum(np.asarray(mins, np.float64), np.asarray(maxs, np.float64)) - lo
+        size = np.where(np.abs(size) < 1e-3, 1.0, size)
+        box = np.eye(4)
+        box[:3, :3] = np.diag(size)
+        box[:3, 3] = lo
+        prog = self.program
+        prog["u_mvp"].write(gl_bytes(np.asarray(view_proj, np.float64) @ np.asarray(model_matrix, np.float64) @ box))
+        prog["u_blend"] = 0.0
+        prog["u_alpha"] = 1.0
+        prog["u_placeholder"] = True
+        self._set_light(AliasLight(ambient=40.0, shade=80.0))
+        prog["u_shadevector"] = _PLACEHOLDER_LIGHT   # every face of the box a different shade
+        self._set_state(1.0)
+        self._box_vao.render(moderngl.TRIANGLES)
