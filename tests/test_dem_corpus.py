@@ -94,3 +94,12 @@ def test_report(demo):
     assert evs and all(e["kind"] == "lightstyle" and "style" in e and "time" in e for e in evs)
     with pytest.raises(ValueError):
         events_list(tl, ["nonsense"])
+
+
+def test_demo3_cutscene_camera_uses_the_camera_entity_angles():
+    """demo3 is a cutscene: at 15 s QuakeSpasm looks down from (816, 290, 477) along the entity's angles."""
+    tl = load_demo(LQ1 / "demo3.dem")
+    s = tl.sample(tl.start_time + 15)
+    assert s.view_origin.tolist() == pytest.approx([816, 290, 477], abs=1)
+    assert s.view_angles[0] == pytest.approx(18.9, abs=0.2)
+    assert s.view_angles[1] % 360 == pytest.approx(137.6, abs=0.2)

@@ -143,3 +143,17 @@ def test_timeline_arrays_are_read_only():
         tl.times[0] = 5
     with pytest.raises(ValueError):
         tl.frame_entities(0).origin[0, 0] = 5
+
+
+@pytest.mark.parametrize("message", ["intermission", "cutscene"])
+def test_intermission_view_is_the_view_entity_itself(message):
+    """V_CalcIntermissionRefdef: no view height, and the entity's angles instead of the block's."""
+    w = DemWriter()
+    w.block(w.serverinfo("maps/t.bsp", ["progs/a.mdl"]), w.setview(1))
+    w.block(w.time(1.0), w.update(entity=1, model=2, origin=(0, 0, 0), angles=(10, 90, 0)), angles=(0, 0, 0))
+    start = getattr(w, message)() if message == "intermission" else w.cutscene("")
+    w.block(w.time(1.1), start, w.update(entity=1, model=2, origin=(64, 0, 0), angles=(20, 180, 0)),
+            angles=(0, 0, 0))
+    s = sample(load_demo(w.build()), 1.1)
+    assert s.view_origin.tolist() == pytest.approx([64, 0, 0], abs=0.01)
+    assert s.view_angles.tolist() == pytest.approx([20, 180, 0], abs=0.01)

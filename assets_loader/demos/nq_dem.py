@@ -225,7 +225,7 @@ class _Decoder:
         self.static_sounds: list[StaticSound] = []
         self.stats = [0] * (15 + _STAT_EXTRA)
         self.viewentity = 0
-        self.view_org = [0.0, 0.0, 0.0]
+        self.view_pose = (0.0,) * 6   # the view entity's origin and angles
         self.scores: list[list] = []
         self.lightstyles_set: set[int] = set()
         self.seg_has_time = False
@@ -308,10 +308,17 @@ class _Decoder:
         self.in_frame = True
 
     def _close_frame(self) -> None:
+        """Record the view: the eye at the view entity plus the view height, looking along the block's angles;
+        during an intermission, finale or cutscene the eye is the view entity itself, origin and angles
+        (``V_CalcIntermissionRefdef``)."""
         st = self.stats
-        vo = self.view_org
+        vo = self.view_pose
         self.f_viewent.append(self.viewentity)
-        self.f_vieworg.append((vo[0], vo[1], vo[2] + st[15 + 1]))
+        if st[15 + 9]:
+            self.f_vieworg.append(vo[:3])
+            self.f_angles[-1] = vo[3:]
+        else:
+            self.f_vieworg.append((vo[0], vo[1], vo[2] + st[15 + 1]))
         self.f_stats.append(st[:])
         self.in_frame = False
 
@@ -379,7 +386,7 @@ class _Decoder:
                             upd = plans[bits] = _update_plan(bits, self.protocol, self.flags)
                         num, p = upd(data, p, bl_get, out)
                         if num == viewent:
-                            self.view_org = _ROW.unpack(target[-1])[_OX:_OZ + 1]
+                            self.view_pose = _ROW.unpack(target[-1])[_OX:_AZ + 1]
                         continue
                     fn = table[cmd]
                     if fn is None:
@@ -453,7 +460,7 @@ class _Decoder:
         state[_ALPHA] = 0 if b == 0 else int(round(min(max(b * 254 + 1, 1), 255)))
         out(_ROW.pack(*state))
         if num == self.viewentity:
-            self.view_org = tuple(state[_OX:_OZ + 1])
+            self.view_pose = tuple(state[_OX:_AZ + 1])
         return p
 
     # --- messages (one method per svc, named after the engine's message) ------------------------------------------
@@ -609,7 +616,7 @@ class _Decoder:
         self.stats = [0] * (15 + _STAT_EXTRA)
         self.stats[15 + 1] = P.DEFAULT_VIEWHEIGHT
         self.viewentity = 0
-        self.view_org = [0.0, 0.0, 0.0]
+        self.view_pose = (0.0,) * 6   # the view entity's origin and angles
         self.scores = [["", 0, 0] for _ in range(maxclients)]
         frame = len(self.f_time)
         for style in sorted(self.lightstyles_set):

@@ -131,6 +131,8 @@ class WorldRenderer:
     # -- drawing ----------------------------------------------------------------------------------------------
 
     def _set_frame_uniforms(self, view: WorldView) -> None:
+        self.ctx.enable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
+        self.ctx.front_face = "ccw"  # the loader winds front faces counter-clockwise
         p = self.program
         p["u_view_proj"].write(gl_bytes(view.view_proj))
         p["u_camera"].value = tuple(float(c) for c in view.camera)
@@ -174,13 +176,13 @@ class WorldRenderer:
             self.ctx.disable(moderngl.BLEND)
 
     def draw_brushes(self, view: WorldView, brushes: list[BrushDraw]) -> None:
-        """Draw brush entities (``*N`` submodels) at their own transforms."""
+        """Draw brush entities (``*N`` submodels; 0 for a whole BSP used as a model) at their own transforms."""
         if not brushes:
             return
         self._set_frame_uniforms(view)
         draws = self.world.mesh.draws
         for brush in brushes:
-            if not 0 < brush.submodel < len(self.world.submodels):
+            if not 0 <= brush.submodel < len(self.world.submodels):
                 continue
             sub = self.world.submodels[brush.submodel]
             self.program["u_model"].write(gl_bytes(brush.matrix))

@@ -1,0 +1,149 @@
+"""Draw a :class:`~viewer.scene.SceneFrame` into an offscreen target: world, brush entities, alias models,
+sprites, then the view weapon.
+
+``FrameRenderer`` uploads a segment's assets once (the Q2 ``refexport_t`` idea: register by model index, draw
+a frame description); per frame it only picks poses, samples light under each model and issues draw calls.
+
+References: QuakeSpasm ``gl_rmain.c`` ``R_RenderView`` (draw order), ``R_DrawEntitiesOnList``, ``r_alias.c``
+``R_SetupAliasFrame``/``R_SetupAliasLighting``, ``view.c`` (view model depth range).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import moderngl
+import numpy as np
+
+from assets_loader.bsp.lightpoint import light_point
+from assets_loader.models.mdl import EF_ROTATE
+from assets_loader.palette import translation_table
+
+from ..assets import SegmentAssets
+from ..camera import angle_vectors, entity_matrix, view_projection
+from ..scene import ModelDraw, SceneFrame
+from .alias import AliasLight, AliasRenderer
+from .context import OffscreenTarget
+from .sprites import SpriteRenderer
+from .world import BrushDraw, WorldRenderer, WorldView
+
+#: The view weapon's depth is squeezed into [0, 0.3] so it never pokes through walls (``glDepthRange``).
+_VIEW_MODEL_DEPTH = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0.3, -0.7], [0, 0, 0, 1]], np.float32)
+_PLACEHOLDER_BOX = ((-8.0, -8.0, -8.0), (8.0, 8.0, 8.0))
+#: Quake clears to black; anything outside the map shows through as this.
+CLEAR_COLOR = (0.0, 0.0, 0.0)
+
+
+def _fog_from_worldspawn(worldspawn: dict[str, str]) -> tuple[float, float, float, float]:
+    """The worldspawn ``fog`` key ("density r g b" or "density") as (r, g, b, density); no fog → density 0."""
+    try:
+        values = [float(v) for v in worldspawn.get("fog", "").split()]
+    except ValueError:
+        return (0.0, 0.0, 0.0, 0.0)
+    if len(values) == 4:
+        return (values[1], values[2], values[3], values[0])
+    if len(values) == 1:
+        return (0.3, 0.3, 0.3, values[0])
+    return (0.0, 0.0, 0.0, 0.0)
+
+
+class FrameRenderer:
+    """GPU resources of one map segment and the drawing of whole frames."""
+
+    def __init__(self, ctx: moderngl.Context, assets: SegmentAssets) -> None:
+        self.ctx = ctx
+        self.assets = assets
+        self.world = WorldRenderer(ctx, assets.world, assets.palette)
+        self.alias = AliasRenderer(ctx)
+        self.sprites = SpriteRenderer(ctx)
+        self._handles: list = []
+        for ref in assets.models:
+            if ref.kind == "alias":
+                self._handles.append(self.alias.upload(ref.alias, assets.palette))
+            elif ref.kind == "sprite":
+                self._handles.append(self.sprites.upload(ref.sprite, assets.palette))
+            elif ref.kind == "bsp":
+                self._handles.append(WorldRenderer(ctx, ref.bsp, assets.palette))
+            else:
+                self._handles.append(None)
+        self._world_fog = _fog_from_worldspawn(assets.world.worldspawn)
+        self._warned: set[int] = set()
+
+    def release(self) -> None:
+        for handle in self._handles:
+            if handle is not None:
+                handle.release()
+        self.world.release()
+        self.alias.release()
+        self.sprites.release()
+
+    def draw(self, frame: SceneFrame, target: OffscreenTarget) -> None:
+        """Render ``frame`` into ``target`` (cleared first)."""
+        ctx = self.ctx
+        target.use()
+        ctx.clear(*CLEAR_COLOR, depth=1.0)
+        w, h = target.size
+        view_proj = view_projection(frame.camera, w / h)
+        view = WorldView(view_proj, frame.camera.origin, frame.time, frame.styles, frame.fog or self._world_fog)
+        self.world.draw_world(view)
+        brushes, others, view_models = [], [], []
+        for draw in frame.models:
+            ref = self.assets.models[draw.model] if 0 <= draw.model < len(self.assets.models) else None
+            if ref is None:
+                continue
+            if draw.view_model:
+                view_models.append(draw)
+            elif ref.kind == "brush" and ref.submodel > 0:
+                brushes.append(BrushDraw(ref.submodel, entity_matrix(draw.origin, draw.angles), draw.frame != 0,
+                                         draw.alpha))
+            else:
+                others.append(draw)
+        self.world.draw_brushes(view, brushes)
+        forward, right, up = angle_vectors(frame.camera.angles)
+        for draw in others:
+            self._draw_model(draw, view, view_proj, (forward, right, up))
+        if view_models:
+            weapon_proj = _VIEW_MODEL_DEPTH @ view_proj
+            for draw in view_models:
+                self._draw_model(draw, view, weapon_proj, (forward, right, up))
+
+    def _draw_model(self, draw: ModelDraw, view: WorldView, view_proj: np.ndarray, axes) -> None:
+        ref = self.assets.models[draw.model]
+        handle = self._handles[draw.model]
+        if ref.kind == "bsp":
+            handle.draw_brushes(view, [BrushDraw(0, entity_matrix(draw.origin, draw.angles), False, draw.alpha)])
+        elif ref.kind == "alias":
+            self._draw_alias(draw, handle, view, view_proj)
+        elif ref.kind == "sprite":
+            forward, right, up = axes
+            self.sprites.draw(handle, view_proj, camera_origin=view.camera, camera_forward=forward,
+                              camera_right=right, camera_up=up, origin=draw.origin, angles=draw.angles,
+                              frame=draw.frame, time=view.time, alpha=draw.alpha)
+        elif ref.kind == "missing":
+            if draw.model not in self._warned:
+                self._warned.add(draw.model)
+                warnings.warn(f"model {ref.name!r} is missing; drawing a placeholder")
+            self.alias.draw_placeholder(view_proj, entity_matrix(draw.origin, (0, 0, 0)), *_PLACEHOLDER_BOX)
+
+    def _draw_alias(self, draw: ModelDraw, handle, view: WorldView, view_proj: np.ndarray) -> None:
+        model = handle.model
+        angles = draw.angles
+        if model.flags & EF_ROTATE:
+            angles = (0.0, (100.0 * view.time) % 360.0, 0.0)  # CL_RelinkEntities: bonus items spin
+        light = self._light_level(draw.origin, view.styles)
+        alias_light = AliasLight.from_level(light, float(angles[1]), view_model=draw.view_model,
+                                            player=draw.colors is not None)
+        translation = translation_table(*draw.colors) if draw.colors is not None else None
+        pose_a = model.pose_at(draw.prev_frame, view.time) if 0 <= draw.prev_frame < model.num_frames else 0
+        pose_b = model.pose_at(draw.frame, view.time) if 0 <= draw.frame < model.num_frames else 0
+        self.alias.draw(handle, view_proj, entity_matrix(draw.origin, angles), pose_a, pose_b, draw.blend,
+                        skin=draw.skin, time=view.time, translation=translation, light=alias_light, alpha=draw.alpha)
+
+    def _light_level(self, origin, styles: np.ndarray) -> float:
+        """``R_LightPoint`` at ``origin``: the lightmap under it weighted by the style values (grey level)."""
+        hit = light_point(self.assets.world, origin)
+        if hit is None:
+            return 0.0
+        return float(hit.value(styles).mean())
+
+
