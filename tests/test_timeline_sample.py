@@ -152,8 +152,8 @@ def test_intermission_view_is_the_view_entity_itself(message):
     w.block(w.serverinfo("maps/t.bsp", ["progs/a.mdl"]), w.setview(1))
     w.block(w.time(1.0), w.update(entity=1, model=2, origin=(0, 0, 0), angles=(10, 90, 0)), angles=(0, 0, 0))
     start = getattr(w, message)() if message == "intermission" else w.cutscene("")
-    w.block(w.time(1.1), start, w.update(entity=1, model=2, origin=(64, 0, 0), angles=(20, 180, 0)),
+    w.block(w.time(1.1), start, w.update(entity=1, model=2, origin=(64, 0, 0), angles=(22.5, 45, 0)),
             angles=(0, 0, 0))
     s = sample(load_demo(w.build()), 1.1)
     assert s.view_origin.tolist() == pytest.approx([64, 0, 0], abs=0.01)
-    assert s.view_angles.tolist() == pytest.approx([20, 180, 0], abs=0.01)
+    assert s.view_angles.tolist() == pytest.approx([22.5, 45, 0], abs=0.01)
