@@ -1,0 +1,46 @@
+// Particles: one camera-facing quad per particle (instanced), a round soft-edged disc like QuakeSpasm's
+// particle texture, palette colour, alpha-blended, depth-tested without depth writes.
+// Size follows GLQuake's R_DrawParticles: scale = 1 + 0.004 * depth (1.08 closer than 20 units), the visible
+// disc being about 0.95 * scale units across; u_min_pixels keeps far particles from vanishing on small targets.
+#ifdef VERTEX_SHADER
+uniform mat4 u_view_proj;      // clip <- world
+uniform vec3 u_right;          // camera right (world)
+uniform vec3 u_up;             // camera up (world)
+uniform vec2 u_viewport;       // target size in pixels
+uniform float u_min_pixels;    // smallest on-screen diameter
+uniform sampler2D u_palette;   // 256x1 RGBA8
+
+in vec2 in_corner;             // per vertex: (+-1, +-1)
+in vec3 in_position;           // per instance
+in float in_size;
+in uint in_color;
+
+out vec2 v_uv;
+out vec3 v_color;
+
+void main() {
+    vec4 centre = u_view_proj * vec4(in_position, 1.0);
+    float depth = centre.w;                       // distance along the view direction
+    float scale = depth < 20.0 ? 1.08 : 1.0 + depth * 0.004;
+    float radius = 0.476 * scale * in_size;       // 1.5 * 0.5 (disc in the texture) * 1.27 / 2
+    float px_per_unit = abs((u_view_proj * vec4(u_up, 0.0)).y) / max(depth, 1e-3) * 0.5 * u_viewport.y;
+    radius = max(radius, 0.5 * u_min_pixels / max(px_per_unit, 1e-6));
+    vec3 p = in_position + (in_corner.x * u_right + in_corner.y * u_up) * radius;
+    gl_Position = u_view_proj * vec4(p, 1.0);
+    v_uv = in_corner;
+    v_color = texelFetch(u_palette, ivec2(int(in_color), 0), 0).rgb;
+}
+#endif
+
+#ifdef FRAGMENT_SHADER
+in vec2 v_uv;
+in vec3 v_color;
+out vec4 f_color;
+
+void main() {
+    // R_ParticleTextureLookup: alpha = 8 * (255 - r^2) over a radius-16 circle, clamped
+    float a = clamp(8.0 * (1.0 - dot(v_uv, v_uv)), 0.0, 1.0);
+    if (a <= 0.0) discard;
+    f_color = vec4(v_color, a);
+}
+#endif
