@@ -1,0 +1,256 @@
+"""Drawing a :class:`~viewer.hud.HudLayout`: every picture in an RGBA atlas, all quads in one draw call per page.
+
+Pictures are uploaded lazily, once, the first time a layout uses them: gfx.wad lumps by name (``sbar``,
+``num_0``…) and ``gfx/*.lmp`` pictures through ``lmp_loader``; palette colours with index 255 transparent (qpics),
+``conchars`` as one 128×128 entry (16×16 glyphs of 8×8, index 0 transparent, as ``Draw_Init`` makes it).  Entries
+are shelf-packed into 1024×1024 atlas pages (a new page when one is full), plus one white texel for fills.  A
+picture that cannot be found draws as a magenta/black checker (DESIGN.md: a visible placeholder, never a crash).
+
+:meth:`HudRenderer.draw` builds one vertex array for the layout (6 vertices per quad: screen position, texel
+coordinate, atlas rectangle, colour) and draws it with alpha blending, depth test off, into whatever framebuffer is
+bound; quads are drawn in layout order (consecutive quads on the same page share a draw call).  The fragment
+shader fetches exact texels (``texelFetch``, i.e. nearest filtering) and wraps texel coordinates inside the
+picture's rectangle, which tiles ``backtile``.
+
+References: QuakeSpasm ``gl_draw.c`` (``Draw_Init``: conchars index 0 → transparent; ``Draw_PicFromWad`` /
+``Draw_CachePic``: qpics with index 255 transparent; ``Draw_Pic``, ``Draw_Character``, ``Draw_Fill``,
+``Draw_TileClear``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import moderngl
+import numpy as np
+
+from assets_loader.images import Image
+from assets_loader.palette import TRANSPARENT_INDEX, Palette
+from assets_loader.wad2 import Wad
+
+from ..hud import HudLayout
+from .programs import load_program
+
+ATLAS_SIZE = 1024
+_FLOATS_PER_VERTEX = 12          # pos 2, uv 2, rect 4, colour 4
+_PLACEHOLDER = "<missing>"
+_WHITE = "<white>"
+
+
+@dataclass(frozen=True, slots=True)
+class AtlasEntry:
+    """Where a picture lives: atlas ``page`` and its ``x, y, width, height`` in texels."""
+
+    page: int
+    x: int
+    y: int
+    width: int
+    height: int
+
+
+class _Page:
+    """One atlas texture with a shelf packer."""
+
+    def __init__(self, ctx: moderngl.Context, size: int) -> None:
+        self.size = size
+        self.texture = ctx.texture((size, size), 4)
+        self.texture.filter = (moderngl.NEAREST, moderngl.NEAREST)
+        self.texture.repeat_x = self.texture.repeat_y = False
+        self.texture.write(np.zeros((size, size, 4), np.uint8).tobytes())
+        self.shelf_x = 0
+        self.shelf_y = 0
+        self.shelf_h = 0
+
+    def place(self, w: int, h: int) -> tuple[int, int] | None:
+        if w > self.size or h > self.size:
+            return None
+        if self.shelf_x + w > self.size:
+            self.shelf_y += self.shelf_h
+            self.shelf_x = 0
+            self.shelf_h = 0
+        if self.shelf_y + h > self.size:
+            return None
+        x, y = self.shelf_x, self.shelf_y
+        self.shelf_x += w
+        self.shelf_h = max(self.shelf_h, h)
+        return x, y
+
+
+class HudRenderer:
+    """Draws HUD layouts with the pictures of ``wad`` (gfx.wad) and ``lmp_loader`` (``"gfx/x.lmp"`` → Image or
+    ``None``), coloured by ``palette``."""
+
+    def __init__(self, ctx: moderngl.Context, wad: Wad | None, palette: Palette,
+                 lmp_loader: Callable[[str], Image | None] | None = None, atlas_size: int = ATLAS_SIZE) -> None:
+        self.ctx = ctx
+        self.wad = wad
+        self.palette = palette
+        self.lmp_loader = lmp_loader
+        self.atlas_size = atlas_size
+        self.program = load_program(ctx, "hud")
+        self.program["u_atlas"] = 0
+        self._rgba = palette.rgba_table(TRANSPARENT_INDEX)
+        self._pages: list[_Page] = []
+        self._entries: dict[str, AtlasEntry] = {}
+        self._sizes: dict[str, tuple[int, int] | None] = {}
+        self._vbo: moderngl.Buffer | None = None
+        self._vao: moderngl.VertexArray | None = None
+        self._capacity = 0
+        white = np.full((2, 2, 4), 255, np.uint8)
+        self._add(_WHITE, white)
+        checker = np.zeros((2, 2, 4), np.uint8)
+        checker[..., 3] = 255
+        checker[0, 0, [0, 2]] = 255
+        checker[1, 1, [0, 2]] = 255
+        self._add(_PLACEHOLDER, checker)
+
+    # --- pictures ------------------------------------------------------------------------------------------------
+
+    def _add(self, name: str, rgba: np.ndarray) -> AtlasEntry:
+        h, w = rgba.shape[:2]
+        spot = None
+        for index, page in enumerate(self._pages):
+            spot = page.place(w, h)
+            if spot is not None:
+                break
+        if spot is None:
+            page = _Page(self.ctx, max(self.atlas_size, w, h))
+            self._pages.append(page)
+            index = len(self._pages) - 1
+            spot = page.place(w, h)
+            assert spot is not None
+        x, y = spot
+        if w and h:
+            self._pages[index].texture.write(np.ascontiguousarray(rgba).tobytes(), viewport=(x, y, w, h))
+        entry = AtlasEntry(index, x, y, w, h)
+        self._entries[name] = entry
+        return entry
+
+    def _load(self, name: str) -> Image | None:
+        try:
+            if name.endswith(".lmp"):
+                return self.lmp_loader(name) if self.lmp_loader is not None else None
+            if self.wad is not None and name in self.wad:
+                return self.wad.pic(name)
+        except Exception:  # a broken picture becomes the placeholder, never a crash
+            return None
+        return None
+
+    def entry(self, name: str) -> AtlasEntry:
+        """The atlas entry of picture ``name`` (``"conchars"`` included), uploading it on first use; the placeholder
+        entry if it cannot be loaded."""
+        key = name.lower()
+        found = self._entries.get(key)
+        if found is not None:
+            return found
+        if key in self._sizes and self._sizes[key] is None:
+            return self._entries[_PLACEHOLDER]
+        image = self._load(key)
+        if image is None or image.width == 0 or image.height == 0:
+            self._sizes[key] = None
+            return self._entries[_PLACEHOLDER]
+        indices = np.asarray(image.indices, np.uint8)
+        if key == "conchars":
+            rgba = self._rgba[indices].copy()
+            rgba[indices == 0, 3] = 0      # Draw_Init: conchars' index 0 is transparent
+        else:
+            rgba = self._rgba[indices]
+        self._sizes[key] = (image.width, image.height)
+        return self._add(key, rgba)
+
+    def pic_size(self, name: str) -> tuple[int, int] | None:
+        """``(width, height)`` of picture ``name`` or ``None`` if missing (usable as ``build_hud(pic_sizes=…)``)."""
+        key = name.lower()
+        if key not in self._sizes:
+            self.entry(key)
+        return self._sizes.get(key)
+
+    @property
+    def pages(self) -> tuple[moderngl.Texture, ...]:
+        return tuple(p.texture for p in self._pages)
+
+    # --- drawing -------------------------------------------------------------------------------------------------
+
+    def _vertices(self, layout: HudLayout) -> tuple[np.ndarray, list[tuple[int, int, int]]]:
+        """``f4[6 * N, 12]`` vertices and ``(page, first vertex, count)`` runs in layout order."""
+        quads = layout.quads
+        data = np.empty((len(quads), 6, _FLOATS_PER_VERTEX), np.float32)
+        runs: list[tuple[int, int, int]] = []
+        rgb = self.palette.rgb
+        scale = max(1, layout.scale)
+        font = None
+        for i, q in enumerate(quads):
+            colour = (1.0, 1.0, 1.0, q.alpha)
+            if q.kind == "char":
+                font = font or self.entry("conchars")
+                code = int(q.ref) & 255
+                e = font
+                rect = (e.x + (code & 15) * 8, e.y + (code >> 4) * 8, 8, 8) if e.width >= 128 else \
+                    (e.x, e.y, e.width, e.height)
+                u0, v0, u1, v1 = 0.0, 0.0, float(rect[2]), float(rect[3])
+            elif q.kind == "fill":
+                e = self._entries[_WHITE]
+                c = rgb[int(q.ref) & 255]
+                colour = (c[0] / 255.0, c[1] / 255.0, c[2] / 255.0, q.alpha)
+                rect = (e.x, e.y, 1, 1)
+                u0, v0, u1, v1 = 0.0, 0.0, 1.0, 1.0
+            elif q.kind == "tile":
+                e = self.entry(str(q.ref))
+                rect = (e.x, e.y, e.width, e.height)
+                u0, v0 = q.x / scale, q.y / scale
+                u1, v1 = (q.x + q.w) / scale, (q.y + q.h) / scale
+            else:
+                e = self.entry(str(q.ref))
+                rect = (e.x, e.y, e.width, e.height)
+                u0, v0, u1, v1 = 0.0, 0.0, float(e.width), float(e.height)
+            x0, y0, x1, y1 = float(q.x), float(q.y), float(q.x + q.w), float(q.y + q.h)
+            corners = ((x0, y0, u0, v0), (x1, y0, u1, v0), (x0, y1, u0, v1),
+                       (x0, y1, u0, v1), (x1, y0, u1, v0), (x1, y1, u1, v1))
+            for k, (px, py, u, v) in enumerate(corners):
+                data[i, k] = (px, py, u, v, *rect, *colour)
+            if runs and runs[-1][0] == e.page:
+                page, first, count = runs[-1]
+                runs[-1] = (page, first, count + 6)
+            else:
+                runs.append((e.page, i * 6, 6))
+        return data.reshape(-1, _FLOATS_PER_VERTEX), runs
+
+    def draw(self, layout: HudLayout, screen_size: tuple[int, int] | None = None) -> None:
+        """Draw ``layout`` over the bound framebuffer of ``screen_size`` pixels (default: the layout's)."""
+        if not layout.quads:
+            return
+        size = screen_size or layout.screen_size
+        vertices, runs = self._vertices(layout)
+        nbytes = vertices.nbytes
+        if self._vbo is None or nbytes > self._capacity:
+            if self._vao is not None:
+                self._vao.release()
+            if self._vbo is not None:
+                self._vbo.release()
+            self._capacity = max(nbytes, 64 * 1024)
+            self._vbo = self.ctx.buffer(reserve=self._capacity, dynamic=True)
+            self._vao = self.ctx.vertex_array(self.program, [
+                (self._vbo, "2f 2f 4f 4f", "in_pos", "in_uv", "in_rect", "in_color")])
+        self._vbo.write(vertices.tobytes())
+        self.program["u_screen"] = (float(size[0]), float(size[1]))
+        ctx = self.ctx
+        ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
+        ctx.enable(moderngl.BLEND)
+        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+        try:
+            for page, first, count in runs:
+                self._pages[page].texture.use(0)
+                self._vao.render(moderngl.TRIANGLES, vertices=count, first=first)
+        finally:
+            ctx.disable(moderngl.BLEND)
+
+    def release(self) -> None:
+        for obj in (self._vao, self._vbo):
+            if obj is not None:
+                obj.release()
+        for page in self._pages:
+            page.texture.release()
+        self._pages.clear()
+        self._entries.clear()
+        self.program.release()
