@@ -35,11 +35,48 @@ def _build_parser() -> argparse.ArgumentParser:
     info.add_argument("demo")
     info.add_argument("--json", action="store_true", help="print JSON")
 
+    shot = sub.add_parser("screenshot", help="render one moment of a demo (or a map) headless into a PNG")
+    shot.add_argument("demo", nargs="?", help="demo file; omit it with --map")
+    shot.add_argument("--map", help="render a map without a demo (a name like lqdm3, or maps/x.bsp)")
+    shot.add_argument("--time", default="0", help="demo time: SS, MM:SS(.s), N%% (default 0)")
+    shot.add_argument("--out", required=True, help="PNG file to write (never overwritten without --force)")
+    shot.add_argument("--size", type=_size, default=(1280, 720), help="WxH (default 1280x720)")
+    shot.add_argument("--camera", choices=("pov", "free"), default=None,
+                      help="pov: the recorder's eyes; free: --pos/--angles (default pov, or free with --pos)")
+    shot.add_argument("--pos", type=_vector, help="camera position x,y,z")
+    shot.add_argument("--angles", type=_vector, help="camera angles pitch,yaw,roll in degrees")
+    shot.add_argument("--fov", type=float, default=90.0, help="horizontal field of view at 4:3 (default 90)")
+    shot.add_argument("--force", action="store_true", help="overwrite an existing --out file")
+    _add_game_args(shot)
+
+    timedemo = sub.add_parser("timedemo", help="render every demo frame offscreen as fast as possible")
+    timedemo.add_argument("demo")
+    timedemo.add_argument("--size", type=_size, default=(1280, 720), help="WxH (default 1280x720)")
+    _add_game_args(timedemo)
+
     events = sub.add_parser("events", help="the events of a demo with their times")
     events.add_argument("demo")
     events.add_argument("--json", action="store_true", help="print JSON")
     events.add_argument("--kind", action="append", help="only events of this kind (repeatable)")
     return parser
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected WxH, e.g. 1280x720") from None
+    if not (16 <= w <= 8192 and 16 <= h <= 8192):
+        raise argparse.ArgumentTypeError(f"{text!r}: width and height must lie in 16..8192")
+    return w, h
+
+
+def _vector(text: str) -> tuple[float, float, float]:
+    try:
+        x, y, z = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected three comma-separated numbers") from None
+    return x, y, z
 
 
 def _add_game_args(p: argparse.ArgumentParser) -> None:
@@ -80,22 +117,87 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.command in ("info", "events"):
         return _run_demo_report(args)
+    if args.command == "screenshot":
+        return _run_screenshot(args)
+    if args.command == "timedemo":
+        return _run_timedemo(args)
     if args.command == "play":
         print("qdv play: the viewer window is not built yet; try `qdv inspect` or `qdv info`.", file=sys.stderr)
         return EXIT_USAGE
     raise _UsageError(f"unknown command {args.command!r}")
 
 
-def _run_demo_report(args: argparse.Namespace) -> int:
+def _load_demo_warning(args: argparse.Namespace):
+    """Load the demo named by ``args.demo``, printing decoder warnings (truncation, corrupt tail) to stderr."""
     from assets_loader.demos import load_demo
-
-    from .demo_report import events_list, format_events, format_info, info_dict, to_json
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         timeline = load_demo(args.demo)
     for w in caught:
         print(f"qdv {args.command}: warning: {w.message}", file=sys.stderr)
+    return timeline
+
+
+def _run_screenshot(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .camera import Camera
+    from .export import ExportError, write_png
+    from .offscreen import DemoRenderer, game_filesystem, map_start_camera, render_map
+    from .timespec import TimespecError, parse_timespec
+
+    out = Path(args.out)
+    if out.exists() and not args.force:  # checked before the slow part; write_png checks again
+        raise ExportError(f"{out}: already exists (use --force to overwrite)")
+    free = args.camera == "free" or (args.camera is None and (args.pos is not None or args.angles is not None))
+    if args.map:
+        if args.demo:
+            raise _UsageError("give either a DEMO or --map, not both")
+        map_path = args.map if "/" in args.map or args.map.endswith(".bsp") else f"maps/{args.map}.bsp"
+        fs = game_filesystem(map_path if Path(map_path).is_file() else None, args.basedir, args.game)
+        start = map_start_camera(fs, map_path, args.fov)
+        camera = Camera(args.pos or start.origin, args.angles or start.angles, args.fov)
+        pixels = render_map(fs, map_path, camera, args.size)
+    else:
+        if not args.demo:
+            raise _UsageError("name a DEMO, or --map NAME")
+        timeline = _load_demo_warning(args)
+        fs = game_filesystem(args.demo, args.basedir, args.game)
+        try:
+            t = timeline.start_time + parse_timespec(args.time, duration=timeline.duration)
+        except TimespecError as exc:
+            raise _UsageError(str(exc)) from None
+        renderer = DemoRenderer(timeline, fs, args.size)
+        try:
+            camera = None
+            if free:
+                pov = renderer.scene(t, fov=args.fov).camera
+                camera = Camera(args.pos or pov.origin, args.angles or pov.angles, args.fov)
+            pixels = renderer.pixels(t, camera, args.fov)
+        finally:
+            renderer.release()
+    write_png(out, pixels, force=args.force)
+    print(f"wrote {out} ({args.size[0]}x{args.size[1]})")
+    return EXIT_OK
+
+
+def _run_timedemo(args: argparse.Namespace) -> int:
+    from .offscreen import DemoRenderer, game_filesystem, timedemo
+
+    timeline = _load_demo_warning(args)
+    renderer = DemoRenderer(timeline, game_filesystem(args.demo, args.basedir, args.game), args.size)
+    try:
+        print(timedemo(renderer))
+    finally:
+        renderer.release()
+    return EXIT_OK
+
+
+def _run_demo_report(args: argparse.Namespace) -> int:
+    from .demo_report import events_list, format_events, format_info, info_dict, to_json
+
+    timeline = _load_demo_warning(args)
     if args.command == "info":
         info = info_dict(timeline, args.demo)
         print(to_json(info) if args.json else format_info(info))
