@@ -3,6 +3,7 @@
 #ifdef VERTEX_SHADER
 uniform mat4 u_view_proj;
 uniform mat4 u_model;
+uniform float u_styles[64];      // light style values (1.0 = normal, 'm')
 in vec3 in_position;
 in vec2 in_uv;
 in vec2 in_lm_uv;
@@ -11,7 +12,7 @@ in uvec4 in_styles;
 out vec2 v_uv;
 out vec2 v_lm_uv;
 flat out float v_lm_step;
-flat out uvec4 v_styles;
+flat out vec4 v_style_weights;   // the current value of each of the face's 4 styles, 0 for unused slots
 out vec3 v_world;
 void main() {
     vec4 world = u_model * vec4(in_position, 1.0);
@@ -19,7 +20,9 @@ void main() {
     v_uv = in_uv;
     v_lm_uv = in_lm_uv;
     v_lm_step = in_lm_step;
-    v_styles = in_styles;
+    for (int k = 0; k < 4; ++k) {
+        v_style_weights[k] = in_styles[k] == 255u ? 0.0 : u_styles[in_styles[k]];
+    }
     gl_Position = u_view_proj * world;
 }
 #endif
@@ -32,7 +35,6 @@ uniform int u_mode;
 uniform sampler2D u_texture;     // RGB colour, A = 1 where the palette index is fullbright
 uniform sampler2D u_lightmap;    // RGB atlas, styles side by side
 uniform sampler2D u_sky_back;    // sky: solid layer (right half of the sky texture)
-uniform float u_styles[64];      // light style values (1.0 = normal, 'm')
 uniform float u_time;
 uniform vec2 u_texture_size;     // texels, for the liquid warp
 uniform vec3 u_camera;
@@ -41,7 +43,7 @@ uniform vec4 u_fog;              // rgb colour, a = density (0 = no fog)
 in vec2 v_uv;
 in vec2 v_lm_uv;
 flat in float v_lm_step;
-flat in uvec4 v_styles;
+flat in vec4 v_style_weights;
 in vec3 v_world;
 out vec4 f_color;
 
@@ -69,10 +71,12 @@ void main() {
         return;
     }
     vec4 tex = texture(u_texture, v_uv);
-    vec3 light = vec3(0.0);
-    for (int k = 0; k < 4; ++k) {
-        if (v_styles[k] == 255u) break;
-        light += texture(u_lightmap, v_lm_uv + vec2(float(k) * v_lm_step, 0.0)).rgb * u_styles[v_styles[k]];
+    // Most faces have one style: skip the other blocks' fetches when their weight is zero.
+    vec3 light = texture(u_lightmap, v_lm_uv).rgb * v_style_weights.x;
+    for (int k = 1; k < 4; ++k) {
+        if (v_style_weights[k] > 0.0) {
+            light += texture(u_lightmap, v_lm_uv + vec2(float(k) * v_lm_step, 0.0)).rgb * v_style_weights[k];
+        }
     }
     // Overbright as QuakeSpasm: a lightmap value of 128 is the texture's own colour, 255 is twice as bright.
     vec3 lit = tex.rgb * min(light * 2.0, vec3(2.0));

@@ -1,8 +1,8 @@
 """Draw a BSP: the world (PVS-culled, batched per texture) and its brush submodels (doors, plats, lifts).
 
 Everything is uploaded once: one vertex buffer, one static index buffer, the lightmap atlas and every
-texture. Per frame only uniforms change (light style values, time) and, when the camera enters another leaf,
-the world's visible index list.
+texture. Per frame only uniforms change (light style values, time) and the world's visible index list is
+rewritten (PVS of the camera's leaf, culled to the view frustum: :mod:`.visibility`).
 
 References: GLQuake ``R_DrawWorld``/``R_RecursiveWorldNode``/``R_MarkLeaves`` (PVS), ``R_DrawBrushModel``,
 ``R_TextureAnimation``; gl_warp.c for sky and water.
@@ -21,6 +21,7 @@ from assets_loader.palette import Palette
 from ..camera import gl_bytes
 from .programs import load_program
 from .textures import indexed_to_rgba, upload_rgba
+from .visibility import frustum_planes, visible_set
 
 MODE_LIT, MODE_LIQUID, MODE_SKY = 0, 1, 2
 _IDENTITY = np.eye(4, dtype=np.float32)
@@ -69,10 +70,15 @@ class WorldRenderer:
         self._lightmap.repeat_x = self._lightmap.repeat_y = False
         draws = mesh.draws
         self._world_draws = draws[draws["model"] == 0]
-        self._visible_leaf: int | None = None
-        self._visible_ibo: moderngl.Buffer | None = None
-        self._visible_vao: moderngl.VertexArray | None = None
-        self._visible_ranges: list[tuple[int, int, int]] = []
+        self._pvs_leaf: int | None = None
+        self._pvs = np.zeros(0, np.int64)
+        # The per-frame index list never exceeds the whole mesh's.
+        self._visible_ibo = ctx.buffer(reserve=max(mesh.indices.nbytes, 4))
+        self._visible_vao = ctx.vertex_array(
+            self.program,
+            [(self._vbo, "3f 2f 2f 1f 4u1", "in_position", "in_uv", "in_lm_uv", "in_lm_step", "in_styles")],
+            index_buffer=self._visible_ibo, index_element_size=4)
+        self._visible_ranges: list[list[int]] = []
 
     def _upload_texture(self, index: int, palette: Palette) -> tuple[moderngl.Texture, moderngl.Texture | None]:
         """The colour texture, plus the solid back layer for a sky (whose front layer has index 0 transparent)."""
@@ -86,8 +92,7 @@ class WorldRenderer:
 
     def release(self) -> None:
         for obj in [self._vao, self._vbo, self._ibo, self._lightmap, self._visible_vao, self._visible_ibo]:
-            if obj is not None:
-                obj.release()
+            obj.release()
         for front, back in self._textures:
             front.release()
             if back is not None:
@@ -95,38 +100,16 @@ class WorldRenderer:
 
     # -- visibility -------------------------------------------------------------------------------------------
 
-    def _update_visibility(self, camera) -> None:
-        """Rebuild the world's index list from the PVS of the camera's leaf (only when the leaf changes)."""
+    def _update_visibility(self, camera, view_proj: np.ndarray) -> None:
+        """Write this frame's index list: the PVS of the camera's leaf (cached per leaf), culled to the frustum."""
         leaf = self.world.point_leaf(camera)
-        if leaf == self._visible_leaf:
-            return
-        self._visible_leaf = leaf
-        mesh = self.world.mesh
-        faces = self.world.visible_faces(leaf) if leaf > 0 else np.arange(self.world.submodels[0].num_faces)
-        counts = mesh.face_count[faces].astype(np.int64)
-        faces, counts = faces[counts > 0], counts[counts > 0]
-        firsts = mesh.face_first[faces].astype(np.int64)
-        order = np.argsort(firsts, kind="stable")  # faces are sorted by texture in the index buffer
-        firsts, counts = firsts[order], counts[order]
-        gather = np.repeat(firsts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
-        indices = mesh.indices[gather]
-        # Map each world draw range to its slice of the compacted list.
-        starts = np.concatenate([[0], np.cumsum(counts)])
-        ranges = []
-        for d in self._world_draws:
-            lo = np.searchsorted(firsts, d["first"])
-            hi = np.searchsorted(firsts, d["first"] + d["count"])
-            if hi > lo:
-                ranges.append((int(d["texture"]), int(starts[lo]), int(starts[hi] - starts[lo])))
-        if self._visible_vao is not None:
-            self._visible_vao.release()
-            self._visible_ibo.release()
-        self._visible_ibo = self.ctx.buffer(np.ascontiguousarray(indices, np.uint32).tobytes() or b"\0\0\0\0")
-        self._visible_vao = self.ctx.vertex_array(
-            self.program,
-            [(self._vbo, "3f 2f 2f 1f 4u1", "in_position", "in_uv", "in_lm_uv", "in_lm_step", "in_styles")],
-            index_buffer=self._visible_ibo, index_element_size=4)
-        self._visible_ranges = ranges
+        if leaf != self._pvs_leaf:
+            self._pvs_leaf = leaf
+            self._pvs = np.flatnonzero(self.world.leaf_pvs(leaf)) if leaf > 0 else \
+                np.arange(1, 1 + min(self.world.submodels[0].visleafs, self.world.num_leafs - 1))
+        visible = visible_set(self.world, self._pvs, frustum_planes(view_proj))
+        self._visible_ibo.write(np.ascontiguousarray(visible.indices, np.uint32).tobytes())
+        self._visible_ranges = visible.ranges.tolist()
 
     # -- drawing ----------------------------------------------------------------------------------------------
 
@@ -160,7 +143,7 @@ class WorldRenderer:
 
     def draw_world(self, view: WorldView) -> None:
         """Draw model 0, culled to the PVS of the camera's leaf; liquids are drawn after the opaque surfaces."""
-        self._update_visibility(view.camera)
+        self._update_visibility(view.camera, view.view_proj)
         self._set_frame_uniforms(view)
         self.program["u_model"].write(gl_bytes(_IDENTITY))
         liquids = []

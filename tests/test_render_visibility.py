@@ -1,0 +1,73 @@
+"""World visibility: frustum planes, box culling, PVS + frustum index lists."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from assets_loader.bsp import load_bsp
+from tests.builders.bsp import build_bsp
+from viewer.camera import Camera, view_projection
+from viewer.render.visibility import boxes_in_frustum, frustum_planes, visible_set
+
+
+def planes_for(camera: Camera) -> np.ndarray:
+    return frustum_planes(view_projection(camera, 1.0))
+
+
+def test_box_ahead_is_inside_and_behind_is_outside() -> None:
+    planes = planes_for(Camera((0, 0, 0), (0, 0, 0)))  # looking along +X
+    mins = np.array([[100, -10, -10], [-200, -10, -10], [100, 500, -10]], float)
+    maxs = mins + 20
+    assert boxes_in_frustum(mins, maxs, planes).tolist() == [True, False, False]
+
+
+def test_box_straddling_a_plane_is_kept() -> None:
+    planes = planes_for(Camera((0, 0, 0), (0, 0, 0)))
+    assert boxes_in_frustum(np.array([[50.0, 40, -5]]), np.array([[60.0, 200, 5]]), planes).tolist() == [True]
+
+
+def test_visible_set_keeps_only_leafs_in_view() -> None:
+    world = load_bsp(build_bsp())
+    all_leafs = np.array([1, 2])
+    both = visible_set(world, all_leafs, None)
+    assert len(both.indices) == 6  # quad A only: quad B is submodel *1's, drawn as a brush entity
+    looking_at_a = planes_for(Camera((32, 32, 40), (90, 0, 0), fov=60))
+    looking_away = planes_for(Camera((32, 32, 40), (-90, 0, 0), fov=60))
+    assert len(visible_set(world, all_leafs, looking_at_a).indices) == 6
+    assert len(visible_set(world, all_leafs, looking_away).indices) == 0
+
+
+def test_ranges_cover_the_index_list_by_texture(lq1_pak) -> None:
+    world = load_bsp(lq1_pak.read("maps/lqdm3.bsp"))
+    start = next(e for e in world.entities if e.get("classname") == "info_player_deathmatch")
+    x, y, z = (float(v) for v in start["origin"].split())
+    camera = Camera((x, y, z + 22), (0.0, float(start.get("angle", 0)), 0.0))
+    pvs = np.flatnonzero(world.leaf_pvs(world.point_leaf(camera.origin)))
+    culled = visible_set(world, pvs, planes_for(camera))
+    unculled = visible_set(world, pvs, None)
+    assert 0 < len(culled.indices) < len(unculled.indices)
+    assert culled.ranges[:, 2].sum() == len(culled.indices)
+    assert (np.diff(culled.ranges[:, 1]) > 0).all()
+    textures = culled.ranges[:, 0]
+    assert len(set(textures.tolist())) == len(textures), "one range per texture"
+
+
+@pytest.mark.parametrize("angles", [(0, 0, 0), (0, 120, 0), (60, 240, 0)])
+def test_culling_keeps_every_triangle_on_screen(lq1_pak, angles) -> None:
+    """Every triangle the unculled set projects into the view is also in the culled set."""
+    world = load_bsp(lq1_pak.read("maps/lq_e0m1.bsp"))
+    start = next(e for e in world.entities if e.get("classname") == "info_player_start")
+    x, y, z = (float(v) for v in start["origin"].split())
+    camera = Camera((x, y, z + 22), angles)
+    vp = view_projection(camera, 1.0)
+    pvs = np.flatnonzero(world.leaf_pvs(world.point_leaf(camera.origin)))
+    kept = set(map(tuple, visible_set(world, pvs, frustum_planes(vp)).indices.reshape(-1, 3).tolist()))
+    tris = visible_set(world, pvs, None).indices.reshape(-1, 3)
+    pos = world.mesh.vertices["position"][tris].astype(np.float64)  # [T, 3, 3]
+    clip = np.einsum("ij,tkj->tki", vp, np.concatenate([pos, np.ones(pos.shape[:2] + (1,))], axis=2))
+    w = clip[..., 3]
+    ndc = clip[..., :2] / np.where(w > 1e-6, w, np.nan)[..., None]
+    inside = ((np.abs(ndc) < 0.9).all(axis=2) & (w > 1)).any(axis=1)
+    missing = [t for t, on in zip(map(tuple, tris.tolist()), inside) if on and t not in kept]
+    assert not missing
