@@ -26,9 +26,9 @@ class VisibleSet:
 
 
 def frustum_planes(view_proj: np.ndarray) -> np.ndarray:
-    """The left, right, bottom and top planes ``f8[4, 4]`` (a, b, c, d; inside where ax + by + cz + d ≥ 0)."""
+    """The left, right, bottom, top and near planes ``f8[5, 4]`` (a, b, c, d; inside where ax + by + cz + d ≥ 0)."""
     m = np.asarray(view_proj, np.float64)
-    return np.stack([m[3] + m[0], m[3] - m[0], m[3] + m[1], m[3] - m[1]])
+    return np.stack([m[3] + m[0], m[3] - m[0], m[3] + m[1], m[3] - m[1], m[3] + m[2]])
 
 
 def boxes_in_frustum(mins: np.ndarray, maxs: np.ndarray, planes: np.ndarray) -> np.ndarray:
