@@ -34,6 +34,11 @@ def info_dict(timeline: DemoTimeline, path: str) -> dict[str, Any]:
     ``duration`` (seconds, last − first frame time), ``frames``, ``blocks``, ``cd_track``, ``players`` (list of
     ``{slot, name, frags, colors: [top, bottom]}`` for named slots at the end), ``events`` (count per kind),
     ``warnings`` (list of strings).
+
+    QuakeWorld demos (``format`` "qwd" / "mvd", ``game`` "quakeworld") add to each player ``team``, ``spectator``,
+    ``ping``, ``pl``, ``userinfo`` (dict) and the keys ``gamedir``, ``serverinfo`` (dict), ``extensions`` (dict of
+    FTE/MVD1 extension bits), ``recorder`` (the .qwd recorder's slot, -1 for .mvd), ``pov_slots`` (slots with player
+    data, the POVs Tab cycles through) and ``default_pov``.
     """
     segments = []
     for seg in timeline.segments:
@@ -43,10 +48,19 @@ def info_dict(timeline: DemoTimeline, path: str) -> dict[str, Any]:
             "models": len(seg.model_precache) - 1, "sounds": len(seg.sound_precache) - 1,
             "maxclients": seg.maxclients,
         })
-    players = [{"slot": p.slot, "name": plain_text(p.name), "frags": p.frags, "colors": [p.top, p.bottom]}
-               for p in timeline.final_scoreboard() if p.name]
+    qw = timeline.game == "quakeworld"
+    players = []
+    for p in timeline.final_scoreboard():
+        if not p.name:
+            continue
+        entry: dict[str, Any] = {"slot": p.slot, "name": plain_text(p.name), "frags": p.frags,
+                                 "colors": [p.top, p.bottom]}
+        if qw:
+            entry.update(team=plain_text(p.team), spectator=p.spectator, ping=p.ping, pl=p.pl,
+                         userinfo={k: plain_text(v) for k, v in p.userinfo})
+        players.append(entry)
     counts = Counter(e.kind for e in timeline.events)
-    return {
+    info: dict[str, Any] = {
         "path": path,
         "format": timeline.format,
         "game": timeline.game,
@@ -65,6 +79,17 @@ def info_dict(timeline: DemoTimeline, path: str) -> dict[str, Any]:
         "events": dict(sorted(counts.items())),
         "warnings": list(timeline.warnings),
     }
+    if qw:
+        meta = timeline.meta
+        info.update(
+            gamedir=meta.get("gamedir", ""),
+            serverinfo={k: plain_text(str(v)) for k, v in dict(meta.get("serverinfo", {})).items()},
+            extensions=dict(meta.get("extensions", {})),
+            recorder=meta.get("recorder", -1),
+            pov_slots=list(timeline.pov_slots),
+            default_pov=timeline.default_pov,
+        )
+    return info
 
 
 def events_list(timeline: DemoTimeline, kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
@@ -96,8 +121,17 @@ def format_info(info: dict[str, Any]) -> str:
     for i, seg in enumerate(info["segments"]):
         lines.append(f"  map {i}: {seg['map']} \"{plain_text(seg['level_name'])}\" {seg['frames']} frames, "
                      f"{seg['models']} models, {seg['sounds']} sounds, maxclients {seg['maxclients']}")
+    if "gamedir" in info:
+        host = info["serverinfo"].get("hostname", "")
+        ext = ", ".join(f"{k} 0x{v:x}" for k, v in info["extensions"].items()) or "none"
+        lines.append(f"  gamedir {info['gamedir']}, server \"{host}\", extensions: {ext}, "
+                     f"recorder slot {info['recorder']}, POV slots {info['pov_slots']}")
     for p in info["players"]:
-        lines.append(f"  player {p['slot']}: {p['name']}  frags {p['frags']}  colors {p['colors'][0]}/{p['colors'][1]}")
+        extra = ""
+        if "team" in p:
+            extra = (f"  team {p['team'] or '-'}  ping {p['ping']}" + ("  spectator" if p["spectator"] else ""))
+        lines.append(f"  player {p['slot']}: {p['name']}  frags {p['frags']}  colors {p['colors'][0]}/{p['colors'][1]}"
+                     + extra)
     if info["events"]:
         lines.append("  events: " + ", ".join(f"{k} {v}" for k, v in info["events"].items()))
     for w in info["warnings"]:

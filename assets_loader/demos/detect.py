@@ -2,8 +2,9 @@
 
 ``load_demo(src)`` accepts a path or bytes.  ``.gz`` files (or any input starting with the gzip magic) are
 decompressed first, with a size cap so a gzip bomb cannot exhaust memory.  The format is chosen from the file
-name (``.dem``, ``.qwd``, ``.mvd``, ``.dm2``, ``.dm_NN``) when there is one, otherwise from the content.  Only
-NetQuake ``.dem`` is decoded so far; the other formats are recognised and reported as unsupported.
+name (``.dem``, ``.qwd``, ``.mvd``, ``.dm2``, ``.dm_NN``) when there is one, otherwise from the content.  NetQuake
+``.dem`` and QuakeWorld ``.qwd`` / ``.mvd`` are decoded; the other formats are recognised and reported as
+unsupported.
 
 References: Uwe Girlich, "The unofficial DEM format description" v1.0.9, section 6.1 (the CD-track line that
 starts every NetQuake demo); RFC 1952 (gzip magic 1f 8b).
@@ -17,6 +18,7 @@ import zlib
 from ..errors import BadMagicError, FormatError, TruncatedError
 from ..source import Source, read_source
 from .nq_dem import decode_dem, parse_cd_track
+from .qw import decode_mvd, decode_qwd, looks_like_mvd, looks_like_qwd
 from .timeline import DemoTimeline
 
 __all__ = ["load_demo", "detect_format", "maybe_gunzip", "MAX_DECOMPRESSED"]
@@ -61,6 +63,10 @@ def detect_format(data: bytes, name: str = "") -> str:
         return "dem"
     except FormatError:
         pass
+    if looks_like_mvd(data):
+        return "mvd"
+    if looks_like_qwd(data):
+        return "qwd"
     raise BadMagicError(name or "<bytes>", "demo", 0, "a Quake-family demo (.dem/.qwd/.mvd/.dm2/.dm_NN)",
                         repr(bytes(data[:8])))
 
@@ -76,4 +82,8 @@ def load_demo(src: Source, name: str | None = None) -> DemoTimeline:
     fmt = detect_format(data, label)
     if fmt == "dem":
         return decode_dem(data, label)
-    raise BadMagicError(label, fmt, 0, "a NetQuake .dem demo (the only format decoded so far)", fmt)
+    if fmt == "qwd":
+        return decode_qwd(data, label)
+    if fmt == "mvd":
+        return decode_mvd(data, label)
+    raise BadMagicError(label, fmt, 0, "a Quake .dem or QuakeWorld .qwd/.mvd demo (the formats decoded so far)", fmt)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Iterable
 
 Vec3 = tuple[float, float, float]
 
@@ -27,7 +27,8 @@ __all__ = [
     "ParticleEvent", "DamageEvent", "SetViewEvent", "SetAngleEvent", "IntermissionEvent", "FinaleEvent",
     "CutsceneEvent", "SellScreenEvent", "KilledMonsterEvent", "FoundSecretEvent", "PauseEvent", "StuffTextEvent",
     "LightStyleEvent", "FogEvent", "SkyboxEvent", "BonusFlashEvent", "CdTrackEvent", "ServerInfoEvent",
-    "DisconnectEvent", "AchievementEvent", "LocalSoundEvent", "EVENT_KINDS", "Obituary", "parse_obituary",
+    "DisconnectEvent", "AchievementEvent", "LocalSoundEvent", "ChatEvent", "ItemPickupEvent", "MuzzleFlashEvent",
+    "SetInfoEvent", "KickEvent", "EVENT_KINDS", "Obituary", "parse_obituary", "parse_chat", "parse_pickup",
     "plain_text", "event_fields",
 ]
 
@@ -44,10 +45,17 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class PrintEvent(Event):
-    """``svc_print``: console/notify text (may contain Quake's coloured characters ≥ 128 and ``\\x01`` markers)."""
+    """``svc_print``: console/notify text (may contain Quake's coloured characters ≥ 128 and ``\\x01`` markers).
+
+    QuakeWorld adds ``level`` (0 low / pickups, 1 medium / obituaries, 2 high, 3 chat; ``None`` in NetQuake) and
+    ``to``: the player slots an MVD message was addressed to (``dem_single`` / ``dem_multiple``), ``None`` when it
+    went to everyone (or, in a ``.qwd``/``.dem``, to the recorder).
+    """
 
     kind: ClassVar[str] = "print"
     text: str
+    level: int | None = None
+    to: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +105,8 @@ class StopSoundEvent(Event):
 class TempEntityEvent(Event):
     """``svc_temp_entity``: ``te`` the TE_* number, ``name`` its lower-case name ("gunshot", "lightning2"…).
 
-    Beams (lightning1..3, beam) have ``entity`` and ``end``; explosion2 has ``color_start`` / ``color_length``.
+    Beams (lightning1..3, beam) have ``entity`` and ``end``; explosion2 has ``color_start`` / ``color_length``;
+    QuakeWorld gunshot / blood have ``count``.
     """
 
     kind: ClassVar[str] = "temp_entity"
@@ -108,6 +117,7 @@ class TempEntityEvent(Event):
     entity: int | None = None
     color_start: int | None = None
     color_length: int | None = None
+    count: int | None = None            # QuakeWorld gunshot / blood particle count
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,12 +269,71 @@ class LocalSoundEvent(Event):
     sound: str
 
 
+@dataclass(frozen=True, slots=True)
+class ChatEvent(Event):
+    """A chat line (QuakeWorld ``svc_print`` level 3 ``PRINT_CHAT``): ``"name: text"``, team chat ``"(name): text"``.
+
+    ``sender`` is the name as printed (``""`` if the line has no ``": "``), ``slot`` the sender's client slot when a
+    scoreboard name matches (else -1), ``team`` true for team chat; ``text`` is the message without the sender and
+    trailing newline; ``to`` as in :class:`PrintEvent`.  The print event is recorded as well.
+    """
+
+    kind: ClassVar[str] = "chat"
+    sender: str
+    slot: int
+    team: bool
+    text: str
+    to: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ItemPickupEvent(Event):
+    """An item pickup seen in a ``"You got …"`` / ``"You receive …"`` print (QuakeWorld level 0).
+
+    ``item`` is the printed item text ("the Rocket Launcher", "25 health"), ``player`` the slot that picked it up (the
+    recorder in a ``.qwd``, the addressee in an ``.mvd``; -1 unknown).
+    """
+
+    kind: ClassVar[str] = "pickup"
+    player: int
+    item: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class MuzzleFlashEvent(Event):
+    """``svc_muzzleflash``: ``entity`` fired (players are slot + 1); that entity gets EF_MUZZLEFLASH for the frame."""
+
+    kind: ClassVar[str] = "muzzleflash"
+    entity: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetInfoEvent(Event):
+    """QuakeWorld ``svc_setinfo`` (``slot`` ≥ 0: one key of that player's userinfo) or ``svc_serverinfo`` (``slot``
+    -1: a server info key) changed."""
+
+    kind: ClassVar[str] = "setinfo"
+    slot: int
+    key: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class KickEvent(Event):
+    """QuakeWorld ``svc_smallkick`` (``pitch`` -2) / ``svc_bigkick`` (-4): the view punch of a weapon shot."""
+
+    kind: ClassVar[str] = "kick"
+    pitch: float
+
+
 EVENT_KINDS: dict[str, type[Event]] = {
     cls.kind: cls for cls in (
         PrintEvent, CenterPrintEvent, ObituaryEvent, SoundEvent, StopSoundEvent, TempEntityEvent, ParticleEvent,
         DamageEvent, SetViewEvent, SetAngleEvent, IntermissionEvent, FinaleEvent, CutsceneEvent, SellScreenEvent,
         KilledMonsterEvent, FoundSecretEvent, PauseEvent, StuffTextEvent, LightStyleEvent, FogEvent, SkyboxEvent,
-        BonusFlashEvent, CdTrackEvent, ServerInfoEvent, DisconnectEvent, AchievementEvent, LocalSoundEvent)
+        BonusFlashEvent, CdTrackEvent, ServerInfoEvent, DisconnectEvent, AchievementEvent, LocalSoundEvent,
+        ChatEvent, ItemPickupEvent, MuzzleFlashEvent, SetInfoEvent, KickEvent)
 }
 
 _BASE_FIELDS = frozenset({"time", "frame", "segment"})
@@ -315,11 +384,49 @@ _PVP: tuple[tuple[str, str, str], ...] = (
     (" was smeared by ", "'s quad rocket", "rocket"),
     (" was body pierced by ", "", "super_nailgun"),
     (" was squished by ", "", "squish"),
+    # QuakeWorld (KTX) wordings
+    (" was perforated by ", "", "super_nailgun"),
+    (" was ventilated by ", "", "super_nailgun"),
+    (" was straw-cuttered by ", "", "nailgun"),
+    (" was axed to pieces by ", "!", "axe"),
+    (" was literally stomped into particles by ", "!", "stomp"),
+    (" softens ", "'s fall", "stomp"),
+    (" tried to catch ", "", "stomp"),
+    (" was jumped by ", "", "stomp"),
+    (" was crushed by ", "", "stomp"),
+    (" was hooked by ", "", "hook"),
+    (" was instagibbed by ", "", "instagib"),
+    (" was lead poisoned by ", "", "shotgun"),
+    (" ate 8 loads of ", "'s buckshot", "super_shotgun"),
+    (" gets a natural disaster from ", "", "lightning"),
+    (" drains ", "'s batteries", "lightning"),
 )
+
+# "KILLER<middle>VICTIM<suffix>" — the killer is named first (KTX).
+_PVP_KILLER_FIRST: tuple[tuple[str, str, str], ...] = (
+    (" squishes ", "", "squish"),
+    (" stomps ", "", "stomp"),
+    (" rips ", " a new one", "rocket"),
+)
+
+# "VICTIM was <verb> by his/her teammate" (KTX): the killer is not named.
+_TEAMMATE_VICTIM: tuple[tuple[str, str], ...] = (
+    (" was telefragged by ", "telefrag"), (" was jumped by ", "stomp"), (" was crushed by ", "stomp"),
+)
+_POSSESSIVE = ("his", "her", "its", "their")
 
 # "VICTIM<suffix>" — killed themself or by the world.
 _SOLO: tuple[tuple[str, str, bool], ...] = (
+    (" somehow becomes bored with life", "suicide", True),
     (" becomes bored with life", "suicide", True),
+    (" suicides", "suicide", True),                          # QuakeWorld "kill" command (KTX)
+    (" discovers blast radius", "rocket", True),
+    (" electrocutes himself", "lightning", True),
+    (" electrocutes herself", "lightning", True),
+    (" electrocutes itself", "lightning", True),
+    (" discharges into the slime", "lightning", True),
+    (" discharges into the lava", "lightning", True),
+    (" heats up the water", "lightning", True),
     (" tries to put the pin back in", "grenade", True),
     (" discharges into the water", "lightning", True),
     (" checks his glasses", "teamkill", False),
@@ -360,7 +467,8 @@ _MONSTER: tuple[tuple[str, str], ...] = (
 )
 
 # "KILLER<suffix>" — team kills name only the killer.
-_TEAMKILL: tuple[str, ...] = (" mows down a teammate", " gets a frag for the other team", " loses another friend")
+_TEAMKILL: tuple[str, ...] = (" mows down a teammate", " gets a frag for the other team", " loses another friend",
+                              " squished a teammate", " checks her glasses")
 
 
 def parse_obituary(text: str) -> Obituary | None:
@@ -375,6 +483,12 @@ def parse_obituary(text: str) -> Obituary | None:
     if line.startswith("Satan's power deflects ") and line.endswith("'s telefrag"):
         victim = line[len("Satan's power deflects "):-len("'s telefrag")]
         return Obituary(victim or None, None, "telefrag", False)
+    if line.endswith(" teammate"):
+        body = line[:-len(" teammate")]
+        for middle, weapon in _TEAMMATE_VICTIM:
+            for pos in _POSSESSIVE:
+                if body.endswith(middle + pos) and len(body) > len(middle + pos):
+                    return Obituary(body[:-len(middle + pos)], None, weapon, False)
     for suffix, monster in _MONSTER:
         if line.endswith(suffix) and len(line) > len(suffix):
             return Obituary(line[:-len(suffix)], monster, "monster", False)
@@ -388,10 +502,57 @@ def parse_obituary(text: str) -> Obituary | None:
     for suffix in _TEAMKILL:
         if line.endswith(suffix) and len(line) > len(suffix):
             return Obituary(None, line[:-len(suffix)], "teamkill", False)
+    for middle, suffix, weapon in _PVP_KILLER_FIRST:
+        if suffix and not line.endswith(suffix):
+            continue
+        body = line[:-len(suffix)] if suffix else line
+        i = body.find(middle)
+        if i > 0 and i + len(middle) < len(body):
+            return Obituary(body[i + len(middle):], body[:i], weapon, False)
     for suffix, weapon, suicide in _SOLO:
         if line.endswith(suffix) and len(line) > len(suffix):
             name = line[:-len(suffix)]
             if weapon == "teamkill":
                 return Obituary(None, name, weapon, False)
             return Obituary(name, None, weapon, suicide)
+    return None
+
+
+# --- QuakeWorld chat and pickups ----------------------------------------------------------------------------------
+
+
+def parse_chat(text: str, names: Iterable[str] = ()) -> tuple[str, bool, str] | None:
+    """Split a QuakeWorld chat print (level 3) into ``(sender, team, message)``; ``None`` without ``": "``.
+
+    ``"Bob: hi\\n"`` → ``("Bob", False, "hi")``; team chat ``"(Bob): hi"`` → ``("Bob", True, "hi")``.  Names may
+    contain ``": "`` themselves, so the known player ``names`` (longest first) are tried before the first ``": "``.
+    The sender is returned as sent (coloured characters kept; use :func:`plain_text` to fold it).
+    """
+    line = text.rstrip("\n")
+    if line.startswith("\x01"):
+        line = line[1:]
+    for name in sorted((n for n in names if n), key=len, reverse=True):
+        if line.startswith(name + ": "):
+            return name, False, line[len(name) + 2:]
+        if line.startswith("(" + name + "): "):
+            return name, True, line[len(name) + 4:]
+    i = line.find(": ")
+    if i <= 0:
+        return None
+    sender, message = line[:i], line[i + 2:]
+    team = sender.startswith("(") and sender.endswith(")") and len(sender) > 2
+    if team:
+        sender = sender[1:-1]
+    return sender, team, message
+
+
+_PICKUP_PREFIXES = ("You got ", "You receive ", "You get ")
+
+
+def parse_pickup(text: str) -> str | None:
+    """The item of a pickup print ("You got the Shotgun" → ``"the Shotgun"``), else ``None``."""
+    line = plain_text(text).strip()
+    for prefix in _PICKUP_PREFIXES:
+        if line.startswith(prefix) and len(line) > len(prefix):
+            return line[len(prefix):]
     return None

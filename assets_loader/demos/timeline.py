@@ -25,6 +25,12 @@ from the older frame ``lo = hi - 1`` with ``frac = (t - times[lo]) / (times[hi] 
 Storage (private): entity states of all frames in flat columns, frame ``f`` owning rows
 ``offsets[f]:offsets[f+1]`` sorted by entity number, so a seek is two slices and a dozen vectorised numpy ops.
 
+Players (QuakeWorld).  ``.qwd`` / ``.mvd`` timelines also carry :class:`PlayerFrames` (``timeline.players``): every
+client slot's origin, view angles, pose, effects and stats per frame, so any player's eye can be sampled
+(``sample(timeline, t, pov=slot)``): origin lerped like an entity, angles on the shortest arc, eye height 22 units
+(``STAT_VIEWHEIGHT`` when the server sends it), -16 when dead, +8 when gibbed (``V_CalcRefdef``).  NetQuake timelines
+have ``players is None``.
+
 References: QuakeSpasm ``cl_main.c`` ``CL_LerpPoint`` / ``CL_RelinkEntities``, ``r_alias.c`` ``R_SetupAliasFrame``
 (pose lerp), ``cl_demo.c`` ``CL_GetDemoMessage`` (message timing during playback).
 """
@@ -40,7 +46,8 @@ import numpy as np
 from .events import Event
 
 __all__ = ["DemoTimeline", "SceneState", "EntityStates", "MapSegment", "PlayerScore", "ScoreChange",
-           "StaticSound", "sample", "STAT_NAMES", "TELEPORT_DISTANCE"]
+           "StaticSound", "PlayerFrames", "sample", "sample_pov", "STAT_NAMES", "TELEPORT_DISTANCE",
+           "PLAYER_DEAD", "PLAYER_GIB", "view_height"]
 
 #: Per-frame stat columns, in order.  The first 15 are Quake's ``cl.stats`` (STAT_HEALTH…STAT_MONSTERS):
 #: ``weaponmodel`` is the view weapon's model index, ``activeweapon`` the IT_* bit of the selected weapon.
@@ -56,6 +63,10 @@ STAT_NAMES: tuple[str, ...] = (
 
 #: An entity that moved more than this on any axis between two messages is snapped, not interpolated.
 TELEPORT_DISTANCE = 100.0
+
+#: :attr:`PlayerFrames.flags` bits (QuakeWorld ``PF_DEAD`` / ``PF_GIB``; MVD ``DF_DEAD`` / ``DF_GIB`` are mapped here).
+PLAYER_DEAD = 1 << 9
+PLAYER_GIB = 1 << 10
 
 _EMPTY_I = np.zeros(0, np.int32)
 _EMPTY_F = np.zeros(0, np.float32)
@@ -155,6 +166,19 @@ class PlayerScore:
     name: str
     frags: int
     colors: int
+    #: QuakeWorld extras (userinfo ``team``, ``*spectator``; ``svc_updateping`` / ``svc_updatepl``; the full userinfo
+    #: as ``(key, value)`` pairs in wire order).  NetQuake slots keep the defaults.
+    team: str = ""
+    spectator: bool = False
+    userid: int = 0
+    ping: int = 0
+    pl: int = 0
+    userinfo: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def info(self) -> dict[str, str]:
+        """The userinfo as a dict (QuakeWorld; empty for NetQuake)."""
+        return dict(self.userinfo)
 
     @property
     def top(self) -> int:
@@ -176,6 +200,51 @@ class ScoreChange:
     name: str
     frags: int
     colors: int
+    team: str = ""
+    spectator: bool = False
+    userid: int = 0
+    ping: int = 0
+    pl: int = 0
+    userinfo: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerFrames:
+    """Per-frame state of every client slot (QuakeWorld ``svc_playerinfo``): F frames × P slots.
+
+    P is the highest slot seen + 1.  ``present`` bool [F, P] (the slot's playerinfo was in that frame), ``origin``
+    f8 [F, P, 3] (entity origin), ``angles`` f8 [F, P, 3] (view angles: pitch, yaw, roll degrees — the drawn model
+    uses ``-pitch / 3``), ``model`` / ``frame`` / ``skin`` / ``effects`` / ``weaponframe`` i4 [F, P], ``flags`` i4 [F, P]
+    (:data:`PLAYER_DEAD`, :data:`PLAYER_GIB`), ``stats`` i4 [F, P, len(STAT_NAMES)] and ``has_stats`` bool [P] (MVD
+    ``dem_stats`` per player; in a ``.qwd`` only the recorder's).  ``recorder`` is the recording client's slot
+    (``.qwd``) or -1 (``.mvd``).
+    """
+
+    present: np.ndarray
+    origin: np.ndarray
+    angles: np.ndarray
+    model: np.ndarray
+    frame: np.ndarray
+    skin: np.ndarray
+    effects: np.ndarray
+    weaponframe: np.ndarray
+    flags: np.ndarray
+    stats: np.ndarray
+    has_stats: np.ndarray
+    recorder: int = -1
+
+    @property
+    def num_slots(self) -> int:
+        return int(self.present.shape[1]) if self.present.ndim == 2 else 0
+
+
+def view_height(flags: int, stat_viewheight: int = 0) -> float:
+    """Eye height above the player origin (``V_CalcRefdef``): +8 gibbed, -16 dead, else STAT_VIEWHEIGHT or 22."""
+    if flags & PLAYER_GIB:
+        return 8.0
+    if flags & PLAYER_DEAD:
+        return -16.0
+    return float(stat_viewheight) if stat_viewheight else 22.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +255,8 @@ class SceneState:
     / ``view_angles`` f8 [3] the recorder's eye (origin includes the view height) and look direction,
     ``entities`` the dynamic entities drawn (includes the view entity: skip it for a first-person camera),
     ``statics`` the segment's static entities, ``stats`` the STAT_NAMES values, ``lightstyles`` the 64 style
-    strings, ``scoreboard`` one entry per client slot of the segment.
+    strings, ``scoreboard`` one entry per client slot of the segment.  ``pov`` is the player slot whose eye the view
+    is (QuakeWorld), or -1 for the recorder's default view.
     """
 
     time: float
@@ -201,6 +271,7 @@ class SceneState:
     stats: Mapping[str, int]
     lightstyles: tuple[str, ...]
     scoreboard: tuple[PlayerScore, ...]
+    pov: int = -1
 
 
 class DemoTimeline:
@@ -209,13 +280,17 @@ class DemoTimeline:
     Built by a decoder (``load_demo``), never by hand.  Public columns (read-only numpy arrays, F = frames):
     ``times`` f8 [F], ``server_times`` f8 [F], ``frame_segment`` i4 [F], ``view_entity`` i4 [F],
     ``view_origin`` f8 [F, 3], ``view_angles`` f8 [F, 3], ``stats[name]`` i4 [F] (names: :data:`STAT_NAMES`).
+
+    QuakeWorld timelines add ``players`` (:class:`PlayerFrames`, else ``None``), ``default_pov`` (the slot the
+    default view follows, -1 if none) and ``meta`` (read-only dict of format facts: ``gamedir``, ``serverinfo``,
+    ``extensions``, ``recorder``…).
     """
 
     __slots__ = ("game", "format", "protocol", "protocol_flags", "path", "segments", "events", "warnings",
                  "block_count", "cd_track", "times", "server_times", "frame_segment", "view_entity", "view_origin",
                  "view_angles", "stats", "lightstyles", "scoreboard_changes",
                  "_offsets", "_cols", "_ls_version", "_ls_snapshots", "_sb_version", "_sb_snapshots",
-                 "_stat_rows", "_statics_cache", "__weakref__")
+                 "_stat_rows", "_statics_cache", "players", "default_pov", "meta", "__weakref__")
 
     def __init__(self, *, game: str, format: str, protocol: int, protocol_flags: int, path: str,
                  segments: Sequence[MapSegment], events: Sequence[Event], warnings: Sequence[str],
@@ -223,7 +298,9 @@ class DemoTimeline:
                  frame_segment: np.ndarray, view_entity: np.ndarray, view_origin: np.ndarray,
                  view_angles: np.ndarray, stat_rows: np.ndarray, entity_offsets: np.ndarray,
                  entity_columns: Mapping[str, np.ndarray], lightstyle_changes: Sequence[tuple[int, int, str]],
-                 score_changes: Sequence[ScoreChange], score_resets: Sequence[tuple[int, int]]) -> None:
+                 score_changes: Sequence[ScoreChange], score_resets: Sequence[tuple[int, int]],
+                 players: PlayerFrames | None = None, default_pov: int = -1,
+                 meta: Mapping[str, object] | None = None) -> None:
         """Internal: decoders pass finished columns.  ``entity_columns`` maps the :class:`EntityStates` field names
         (minus ``frame_blend``) plus ``frame_time`` f8 / ``frame_interval`` f4 to arrays of all frames' rows,
         ``entity_offsets`` i8 [F + 1]; ``lightstyle_changes`` are ``(frame, style, pattern)`` in frame order;
@@ -250,6 +327,9 @@ class DemoTimeline:
         self._offsets = _ro(np.asarray(entity_offsets, np.int64))
         self._cols = {k: _ro(v) for k, v in entity_columns.items()}
         self.scoreboard_changes = tuple(score_changes)
+        self.players = players
+        self.default_pov = int(default_pov)
+        self.meta: Mapping[str, object] = MappingProxyType(dict(meta or {}))
         n = len(self.times)
 
         # Lightstyles: per style the (time, pattern) history, plus one snapshot per change count for sample().
@@ -279,7 +359,9 @@ class DemoTimeline:
             if typ == 0:
                 slots = [PlayerScore(s, "", 0, 0) for s in range(score_resets[i][1])]
             elif change.slot < len(slots):
-                slots[change.slot] = PlayerScore(change.slot, change.name, change.frags, change.colors)
+                slots[change.slot] = PlayerScore(change.slot, change.name, change.frags, change.colors, change.team,
+                                                 change.spectator, change.userid, change.ping, change.pl,
+                                                 change.userinfo)
             snapshots_sb.append(tuple(slots))
             frames_sb.append(frame)
         self._sb_snapshots = tuple(snapshots_sb)
@@ -365,9 +447,16 @@ class DemoTimeline:
     def events_of_kind(self, kind: str) -> tuple[Event, ...]:
         return tuple(e for e in self.events if e.kind == kind)
 
-    def sample(self, t: float) -> SceneState:
-        """Same as :func:`sample` (``sample(self, t)``)."""
-        return sample(self, t)
+    @property
+    def pov_slots(self) -> tuple[int, ...]:
+        """Player slots that can be viewed with ``sample(t, pov=slot)`` (present in some frame); () for NetQuake."""
+        if self.players is None:
+            return ()
+        return tuple(int(s) for s in np.flatnonzero(self.players.present.any(axis=0)))
+
+    def sample(self, t: float, pov: int | None = None) -> SceneState:
+        """Same as :func:`sample` (``sample(self, t, pov)``)."""
+        return sample(self, t, pov)
 
 
 def _lerp_angles(a0: np.ndarray, a1: np.ndarray, frac: float) -> np.ndarray:
@@ -376,8 +465,55 @@ def _lerp_angles(a0: np.ndarray, a1: np.ndarray, frac: float) -> np.ndarray:
     return a0 + frac * d
 
 
-def sample(timeline: DemoTimeline, t: float) -> SceneState:
-    """The scene at time ``t`` — pure and deterministic, any ``t`` in any order (rules: module docstring)."""
+def sample_pov(timeline: DemoTimeline, t: float, slot: int) -> SceneState:
+    """The scene at ``t`` seen from player ``slot``'s eye (QuakeWorld); same as ``sample(timeline, t, pov=slot)``."""
+    return sample(timeline, t, slot)
+
+
+def _pov_view(timeline: DemoTimeline, slot: int, lo: int, hi: int, frac: float) -> tuple[np.ndarray, np.ndarray, int]:
+    """Eye origin / angles of ``slot`` between frames ``lo`` and ``hi`` and the frame whose stats apply."""
+    pl: PlayerFrames = timeline.players  # type: ignore[assignment]  # checked by sample()
+    present = pl.present[:, slot]
+    src = hi
+    if not present[hi]:
+        # Not in this frame (out of the recorder's PVS, disconnected): hold the last known state.
+        before = np.flatnonzero(present[:hi + 1])
+        if len(before):
+            src = int(before[-1])
+        else:
+            after = np.flatnonzero(present[hi:])
+            src = hi + int(after[0]) if len(after) else hi
+        lo = src
+    vh_col = STAT_NAMES.index("viewheight")
+
+    def eye(f: int) -> np.ndarray:
+        vh = int(pl.stats[f, slot, vh_col]) if pl.has_stats[slot] else 0
+        o = pl.origin[f, slot].astype(np.float64)
+        return o + np.array([0.0, 0.0, view_height(int(pl.flags[f, slot]), vh)])
+
+    o1 = eye(src)
+    a1 = pl.angles[src, slot].astype(np.float64)
+    if lo != src and frac < 1.0 and present[lo]:
+        o0 = eye(lo)
+        d = o1 - o0
+        origin = o1 if (np.abs(d) > TELEPORT_DISTANCE).any() else o0 + frac * d
+        angles = _lerp_angles(pl.angles[lo, slot].astype(np.float64), a1, frac)
+    else:
+        origin, angles = o1, a1.copy()
+    return origin, angles, src
+
+
+def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneState:
+    """The scene at time ``t`` — pure and deterministic, any ``t`` in any order (rules: module docstring).
+
+    ``pov`` (QuakeWorld only) is a player slot: the view is that player's eye and the stats are theirs when the demo
+    has them (MVD ``dem_stats``); ``view_entity`` becomes ``slot + 1``.  ``ValueError`` for a slot the timeline has
+    no player data for.
+    """
+    if pov is not None:
+        pl = timeline.players
+        if pl is None or not 0 <= pov < pl.num_slots:
+            raise ValueError(f"no player data for slot {pov} (pov_slots: {timeline.pov_slots})")
     times = timeline.times
     n = len(times)
     t = float(t)
@@ -453,10 +589,17 @@ def sample(timeline: DemoTimeline, t: float) -> SceneState:
         view_origin = vo1.copy()
         view_angles = va1.copy()
 
+    view_entity = int(timeline.view_entity[hi])
     row = timeline._stat_rows[hi].tolist()
+    if pov is not None:
+        pl = timeline.players
+        view_origin, view_angles, src = _pov_view(timeline, pov, lo, hi, float(frac))
+        view_entity = pov + 1
+        if pl.has_stats[pov]:
+            row = pl.stats[src, pov].tolist()
     stats = MappingProxyType(dict(zip(STAT_NAMES, row)))
-    return SceneState(t, hi, seg_hi, float(frac), int(timeline.view_entity[hi]), view_origin, view_angles, entities,
+    return SceneState(t, hi, seg_hi, float(frac), view_entity, view_origin, view_angles, entities,
                       timeline._statics_cache[seg_hi] if seg_hi < len(timeline._statics_cache)
                       else EntityStates.empty(),
                       stats, timeline._ls_snapshots[int(timeline._ls_version[hi])],
-                      timeline._sb_snapshots[int(timeline._sb_version[hi])])
+                      timeline._sb_snapshots[int(timeline._sb_version[hi])], -1 if pov is None else int(pov))
