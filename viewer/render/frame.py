@@ -15,7 +15,7 @@ import warnings
 import moderngl
 import numpy as np
 
-from assets_loader.bsp.lightpoint import light_point
+from assets_loader.bsp.lightpoint import LightSample, light_point
 from assets_loader.models.mdl import EF_ROTATE
 from assets_loader.palette import translation_table
 
@@ -29,6 +29,7 @@ from .world import BrushDraw, WorldRenderer, WorldView
 
 #: The view weapon's depth is squeezed into [0, 0.3] so it never pokes through walls (``glDepthRange``).
 _VIEW_MODEL_DEPTH = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0.3, -0.7], [0, 0, 0, 1]], np.float32)
+_LIGHT_CACHE_SIZE = 8192
 _PLACEHOLDER_BOX = ((-8.0, -8.0, -8.0), (8.0, 8.0, 8.0))
 #: Quake clears to black; anything outside the map shows through as this.
 CLEAR_COLOR = (0.0, 0.0, 0.0)
@@ -68,6 +69,7 @@ class FrameRenderer:
                 self._handles.append(None)
         self._world_fog = _fog_from_worldspawn(assets.world.worldspawn)
         self._warned: set[int] = set()
+        self._light_cache: dict[tuple[int, int, int], LightSample | None] = {}
 
     def release(self) -> None:
         for handle in self._handles:
@@ -140,10 +142,16 @@ class FrameRenderer:
                         skin=draw.skin, time=view.time, translation=translation, light=alias_light, alpha=draw.alpha)
 
     def _light_level(self, origin, styles: np.ndarray) -> float:
-        """``R_LightPoint`` at ``origin``: the lightmap under it weighted by the style values (grey level)."""
-        hit = light_point(self.assets.world, origin)
-        if hit is None:
-            return 0.0
-        return float(hit.value(styles).mean())
+        """``R_LightPoint`` at ``origin``: the lightmap under it weighted by the style values (grey level).
+
+        The lightmap sample under a spot never changes, so it is cached per 4-unit cell; only the style
+        weighting is redone each frame."""
+        key = tuple(int(v) >> 2 for v in origin)
+        if key not in self._light_cache:
+            if len(self._light_cache) >= _LIGHT_CACHE_SIZE:
+                self._light_cache.clear()
+            self._light_cache[key] = light_point(self.assets.world, origin)
+        hit = self._light_cache[key]
+        return 0.0 if hit is None else float(hit.value(styles).mean())
 
 
