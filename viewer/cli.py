@@ -21,10 +21,16 @@ def _build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a demo in a window (default: the bundled sample)")
-    play.add_argument("demo", nargs="?", help="demo file (.dem, .dem.gz)")
+    play.add_argument("demo", nargs="?", help="demo file (.dem, .dem.gz); omitted: the bundled LibreQuake sample")
     _add_game_args(play)
     play.add_argument("--start", default="0", help="start time (SS, MM:SS, N%%)")
-    play.add_argument("--speed", type=float, default=1.0, help="playback speed")
+    play.add_argument("--speed", type=float, default=1.0, help="playback speed (0.1..10; negative: reverse)")
+    _add_window_args(play)
+
+    map_ = sub.add_parser("map", help="fly through a map with the free camera (from the player start)")
+    map_.add_argument("map", help="a map name (lq_e0m1, looked up as maps/NAME.bsp) or a .bsp file")
+    _add_game_args(map_)
+    _add_window_args(map_)
 
     inspect = sub.add_parser("inspect", help="what is inside a pak/bsp/mdl/spr/wad/lmp/demo file")
     inspect.add_argument("file", help="a file path, or a name inside the game dirs with --basedir/--game")
@@ -79,6 +85,16 @@ def _vector(text: str) -> tuple[float, float, float]:
     return x, y, z
 
 
+def _add_window_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--size", type=_size, default=(1280, 720), help="window size WxH (default 1280x720)")
+    p.add_argument("--fullscreen", action="store_true", help="start fullscreen (Alt+Enter toggles)")
+    p.add_argument("--fov", type=float, default=90.0, help="horizontal field of view at 4:3 (default 90)")
+    p.add_argument("--shots", default="screenshots", help="folder for F12 screenshots (default screenshots/)")
+    p.add_argument("--headless", action="store_true",
+                   help="no display: render through EGL into an invisible window (tests, benchmarks)")
+    p.add_argument("--frames", type=int, default=None, help=argparse.SUPPRESS)  # quit after N frames (benchmarks)
+
+
 def _add_game_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--basedir", help="Quake base directory holding id1 and mod dirs")
     p.add_argument("--game", help="mod dir searched before id1 (e.g. lq1)")
@@ -121,9 +137,8 @@ def _run(args: argparse.Namespace) -> int:
         return _run_screenshot(args)
     if args.command == "timedemo":
         return _run_timedemo(args)
-    if args.command == "play":
-        print("qdv play: the viewer window is not built yet; try `qdv inspect` or `qdv info`.", file=sys.stderr)
-        return EXIT_USAGE
+    if args.command in ("play", "map"):
+        return _run_window(args)
     raise _UsageError(f"unknown command {args.command!r}")
 
 
@@ -180,6 +195,65 @@ def _run_screenshot(args: argparse.Namespace) -> int:
     write_png(out, pixels, force=args.force)
     print(f"wrote {out} ({args.size[0]}x{args.size[1]})")
     return EXIT_OK
+
+
+def sample_demo() -> str:
+    """The bundled free sample: LibreQuake's ``demo1_lite.dem`` beside a small ``pak0.pak`` (``viewer/sample/lq1``)."""
+    from importlib import resources
+
+    return str(resources.files("viewer").joinpath("sample", "lq1", "demo1_lite.dem"))
+
+
+def _run_window(args: argparse.Namespace) -> int:
+    import os
+    from pathlib import Path
+
+    from .offscreen import game_filesystem
+    from .timespec import TimespecError, parse_timespec
+
+    if args.command == "play":
+        demo = args.demo or sample_demo()
+        if not Path(demo).is_file():
+            raise FileNotFoundError(f"{demo}: no such demo file")
+        try:
+            parse_timespec(args.start, duration=0.0)
+        except TimespecError as exc:
+            raise _UsageError(str(exc)) from None
+        fs = game_filesystem(demo, args.basedir, args.game)
+        source_kw = dict(demo=demo, start=args.start, speed=args.speed)
+    else:
+        given = args.map
+        map_path = given if "/" in given or given.lower().endswith(".bsp") else f"maps/{given}.bsp"
+        if Path(map_path).is_file():
+            fs = game_filesystem(map_path, args.basedir, args.game)
+            found = fs.game_dirs[-1]
+            map_path = Path(map_path).absolute().relative_to(found.absolute()).as_posix() \
+                if Path(map_path).absolute().is_relative_to(found.absolute()) else map_path
+        elif args.basedir is None:
+            fs = game_filesystem(sample_demo(), None, args.game)  # names inside the bundled sample
+        else:
+            fs = game_filesystem(None, args.basedir, args.game)
+        if not fs.exists(map_path):
+            raise FileNotFoundError(f"{given}: no map {map_path} in {', '.join(str(d) for d in fs.game_dirs)}")
+        source_kw = dict(map_path=map_path)
+    if args.headless:
+        import pyglet
+
+        pyglet.options["headless"] = True
+    elif not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        raise _NoDisplay(f"no display (DISPLAY is not set): run it on a desktop, or use --headless / "
+                         f"`qdv screenshot`")
+    from .app import PlaySource, run
+
+    window = run(PlaySource(fs, fov=args.fov, **source_kw), size=args.size, shots=args.shots,
+                 fullscreen=args.fullscreen, max_frames=args.frames)
+    if args.frames is not None and window.first_frame_seconds is not None:
+        print(f"first frame after {window.first_frame_seconds:.2f} s; {window.frames} frames")
+    return EXIT_OK
+
+
+class _NoDisplay(OSError):
+    """No window system to open a window on."""
 
 
 def _run_timedemo(args: argparse.Namespace) -> int:

@@ -1,0 +1,285 @@
+"""The window's pure state: clock actions, scrubbing, markers, camera modes (never moving the clock), the free
+camera flying while paused, orbit/follow cycling, bar auto-hide and window requests."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+import numpy as np
+import pytest
+
+from assets_loader.demos.timeline import STAT_NAMES, EntityStates, SceneState
+from viewer.camera import Camera
+from viewer.cameras import FreeFly, Orbit
+from viewer.input import Action, Movement
+from viewer.playback import PlaybackClock
+from viewer.ui.timeline import Marker
+from viewer.viewer_state import (BAR_HIDE_DELAY, FrameContext, PovTimeline, TimelineInfo, ViewerState,
+                                 follow_candidates, is_actor_model, player_entities)
+
+TIMES = np.arange(0.0, 60.01, 0.1) + 100.0       # a 60 s demo starting at 100 s, 10 frames a second
+CAM = Camera((10.0, 20.0, 30.0), (5.0, 90.0, 0.0), 90.0)
+
+
+def _state(markers=(), pov_slots=()) -> ViewerState:
+    info = TimelineInfo(100.0, 160.0, TIMES, tuple(markers), tuple(pov_slots))
+    return ViewerState(info, PlaybackClock.for_range(100.0, 160.0), size=(1280, 720))
+
+
+def test_space_pauses_and_the_clock_stops() -> None:
+    s = _state()
+    s.update(1.0)
+    assert s.t == pytest.approx(101.0)
+    s.handle(Action("toggle_pause"))
+    s.update(1.0)
+    assert s.clock.paused and s.t == pytest.approx(101.0)
+
+
+def test_seeks_jumps_home_end() -> None:
+    s = _state()
+    s.handle(Action("seek_by", 5.0))
+    assert s.t == pytest.approx(105.0)
+    s.handle(Action("seek_by", -30.0))
+    assert s.t == 100.0                                   # clamped at the start
+    s.handle(Action("jump_fraction", 0.5))
+    assert s.t == pytest.approx(130.0)
+    s.handle(Action("seek_end"))
+    assert s.t == 160.0
+    s.handle(Action("seek_start"))
+    assert s.t == 100.0
+
+
+def test_end_of_demo_pauses_and_never_quits() -> None:
+    s = _state()
+    s.handle(Action("seek_end"))
+    s.update(0.1)
+    assert s.clock.paused and s.t == 160.0
+    assert s.take_requests() == []
+
+
+def test_speed_and_reverse() -> None:
+    s = _state()
+    s.handle(Action("speed", +1))
+    assert s.clock.speed == 2.0
+    for _ in range(10):
+        s.handle(Action("speed", -1))
+    assert s.clock.speed == pytest.approx(0.1)
+    s.handle(Action("reverse"))
+    assert s.clock.speed == pytest.approx(-0.1)
+    s.handle(Action("jump_fraction", 0.5))
+    s.update(1.0)
+    assert s.t == pytest.approx(129.9)
+
+
+def test_frame_steps_pause_on_frame_times() -> None:
+    s = _state()
+    s.handle(Action("jump_fraction", 0.5))
+    s.handle(Action("step", +1))
+    assert s.clock.paused and s.t == pytest.approx(130.1)
+    s.handle(Action("step", -1))
+    s.handle(Action("step", -1))
+    assert s.t == pytest.approx(129.9)
+
+
+def test_marker_jumps() -> None:
+    s = _state(markers=[Marker(110.0, "frag", "x"), Marker(140.0, "death", "y")])
+    s.handle(Action("marker", +1))
+    assert s.t == pytest.approx(109.0)
+    s.handle(Action("marker", +1))
+    assert s.t == pytest.approx(139.0)
+    s.handle(Action("marker", +1))                        # none left: stays
+    assert s.t == pytest.approx(139.0)
+    s.handle(Action("marker", -1))
+    assert s.t == pytest.approx(109.0)
+
+
+def test_scrubbing_follows_the_mouse_and_holds_the_clock() -> None:
+    s = _state()
+    g = s.geometry()
+    s.handle(Action("scrub_begin", g.x_of(120.0)))
+    assert s.scrubbing and s.t == pytest.approx(120.0, abs=0.05)
+    s.update(1.0)
+    assert s.t == pytest.approx(120.0, abs=0.05)          # the clock waits while the button is held
+    for t in (125.0, 150.0, 110.0):
+        s.handle(Action("scrub_move", g.x_of(t)))
+        assert s.t == pytest.approx(t, abs=0.05)
+    s.handle(Action("scrub_end"))
+    s.update(1.0)
+    assert s.t == pytest.approx(111.0, abs=0.05)
+
+
+def test_bar_auto_hides_while_playing_and_shows_on_mouse_move() -> None:
+    s = _state()
+    assert s.bar_visible
+    s.update(BAR_HIDE_DELAY + 0.1)
+    assert not s.bar_visible
+    s.handle(Action("hover", 100, 100))
+    assert s.bar_visible
+    s.update(BAR_HIDE_DELAY + 0.1)
+    assert not s.bar_visible
+    g = s.geometry()
+    s.handle(Action("hover", 100, g.top + 5))             # resting on the bar keeps it up
+    s.update(BAR_HIDE_DELAY + 0.1)
+    assert s.bar_visible and s.on_bar(100, g.top + 5)
+    s.handle(Action("leave"))
+    assert not s.bar_visible
+    s.handle(Action("toggle_pause"))                      # paused: always shown
+    assert s.bar_visible
+    s.handle(Action("toggle_bar"))                        # B: spoiler-free
+    assert not s.bar_visible and not s.on_bar(100, g.top + 5)
+
+
+def test_free_camera_starts_at_the_view_and_flies_while_paused() -> None:
+    s = _state()
+    s.handle(Action("toggle_pause"))
+    t = s.t
+    s.handle(Action("camera", 1), FrameContext(CAM))
+    assert s.mode == "free" and s.free == FreeFly.from_camera(CAM)
+    assert s.camera_for(None) == FreeFly.from_camera(CAM).camera(90.0)
+    s.update(0.5, Movement(forward=1.0))
+    x, y, z = s.free.origin
+    assert y == pytest.approx(20.0 + 160.0 * np.cos(np.radians(5.0)), abs=1e-3)   # yaw 90: +Y, 320 u/s
+    s.handle(Action("look", 10, 0))
+    assert s.free.angles[1] != CAM.angles[1]
+    assert s.t == t                                        # cameras never move the clock
+    s.handle(Action("camera", 1), FrameContext(CAM))       # F again: back to POV
+    assert s.mode == "pov" and s.camera_for(None) is None
+
+
+def test_free_camera_keeps_flying_while_scrubbing() -> None:
+    s = _state()
+    s.handle(Action("camera", 1), FrameContext(CAM))
+    s.handle(Action("scrub_begin", s.geometry().x_of(130.0)))
+    before = s.free.origin
+    s.update(0.25, Movement(right=1.0, fast=True))
+    assert s.free.origin != before
+
+
+def test_chase_and_orbit_cameras() -> None:
+    s = _state()
+    scene = _scene({1: (0.0, 0.0, 0.0), 5: (100.0, 0.0, 0.0)}, view_entity=1)
+    s.handle(Action("camera", 2), FrameContext(CAM))
+    assert s.mode == "chase"
+    cam = s.camera_for(scene)
+    assert cam is not None and cam.origin[0] < 0                 # behind the eye looking along +X
+    s.handle(Action("zoom", -2))
+    assert s.chase_back == 140.0
+    s.handle(Action("camera", 2), FrameContext(CAM))
+    assert s.mode == "pov"
+    ctx = FrameContext(CAM, (1, 5), (1,))
+    s.handle(Action("orbit_next", +1), ctx)
+    assert s.mode == "orbit" and s.follow == 1
+    assert s.orbit.yaw == CAM.angles[1]                          # starts looking the way the view looked
+    s.handle(Action("orbit_next", +1), ctx)
+    assert s.follow == 5
+    cam = s.camera_for(scene)
+    assert np.linalg.norm(np.subtract(cam.origin, (100.0, 0.0, 16.0))) == pytest.approx(s.orbit.distance)
+    s.handle(Action("orbit_next", +1), ctx)
+    assert s.follow == 1                                          # wraps
+    s.handle(Action("orbit_next", -1), ctx)
+    assert s.follow == 5
+    s.handle(Action("zoom", 1))
+    assert s.orbit.distance < Orbit().distance
+    before = s.orbit
+    s.handle(Action("look", 20, 5))
+    assert s.orbit != before
+    cam = s.camera_for(scene)
+    gone = _scene({1: (0.0, 0.0, 0.0)}, view_entity=1)           # the followed entity vanished: hold position
+    assert s.camera_for(gone) == cam
+    s.handle(Action("camera", 0))
+    assert s.mode == "pov"
+
+
+def test_tab_cycles_pov_slots_when_the_demo_has_them() -> None:
+    s = _state(pov_slots=(0, 2, 3))
+    for expected in (0, 2, 3, 0):
+        s.handle(Action("player", +1))
+        assert s.pov_slot == expected and s.mode == "pov"
+    s.handle(Action("player", -1))
+    assert s.pov_slot == 3
+
+
+def test_tab_follows_players_in_a_netquake_demo() -> None:
+    s = _state()
+    s.handle(Action("player", +1), FrameContext(CAM, (1, 2, 9), (1, 2)))
+    assert s.mode == "orbit" and s.follow == 1
+    s.handle(Action("player", +1), FrameContext(CAM, (1, 2, 9), (1, 2)))
+    assert s.follow == 2
+
+
+def test_toggles_and_requests() -> None:
+    s = _state()
+    for name, attr in (("toggle_scores", "show_scores"), ("toggle_hud", "show_hud"), ("help", "show_help")):
+        before = getattr(s, attr)
+        s.handle(Action(name))
+        assert getattr(s, attr) is not before
+    s.handle(Action("escape"))                  # closes the help first
+    assert not s.show_help and s.take_requests() == []
+    for name in ("screenshot", "fullscreen", "escape", "quit"):
+        s.handle(Action(name))
+    assert s.take_requests() == ["screenshot", "fullscreen", "escape", "quit"]
+    assert s.take_requests() == []
+    s.handle(Action("no_such_action"))          # unknown actions are ignored
+
+
+def test_map_mode_is_free_only_and_has_no_bar() -> None:
+    s = ViewerState.for_map(CAM)
+    assert s.mode == "free" and not s.has_demo and not s.bar_visible
+    s.handle(Action("camera", 0), FrameContext(CAM))
+    s.handle(Action("toggle_pause"))
+    assert s.mode == "free" and not s.clock.paused
+    s.update(0.1, Movement(up=1.0))
+    assert s.free.origin[2] == pytest.approx(30.0 + 32.0)
+
+
+def test_actor_models_and_candidates() -> None:
+    assert is_actor_model("progs/player.mdl") and is_actor_model("progs/Soldier.mdl")
+    assert not is_actor_model("progs/h_player.mdl") and not is_actor_model("progs/v_shot.mdl")
+    assert not is_actor_model("maps/b_bh25.bsp")
+    precache = ("", "maps/x.bsp", "progs/player.mdl", "progs/dog.mdl", "progs/gib1.mdl")
+    scene = _scene({1: (0, 0, 0), 2: (1, 0, 0), 7: (2, 0, 0), 8: (3, 0, 0)}, view_entity=2,
+                   models={1: 2, 2: 2, 7: 3, 8: 4})
+    assert follow_candidates(scene, precache) == (2, 1, 7)      # recorder, other players, monsters
+    assert player_entities(scene, precache) == (1, 2)
+
+
+def test_for_timeline_starts_at_the_requested_time_and_speed(sample_timeline) -> None:
+    s = ViewerState.for_timeline(sample_timeline, start=12.0, speed=2.0)
+    assert s.t == pytest.approx(sample_timeline.start_time + 12.0)
+    assert s.clock.speed == 2.0 and s.mode == "pov" and s.pov_slot is None
+    assert s.info.end == sample_timeline.end_time
+
+
+def test_pov_timeline_delegates() -> None:
+    class Fake:
+        times = TIMES
+
+        def sample(self, t, pov=None):
+            return (t, pov)
+
+    view = PovTimeline(Fake(), 3)
+    assert view.sample(1.0) == (1.0, 3)
+    assert view.times is TIMES
+
+
+@pytest.fixture(scope="module")
+def sample_timeline():
+    from assets_loader.demos import load_demo
+    from viewer.cli import sample_demo
+
+    return load_demo(sample_demo())
+
+
+def _scene(positions: dict[int, tuple[float, float, float]], view_entity: int = 1,
+           models: dict[int, int] | None = None) -> SceneState:
+    numbers = sorted(positions)
+    n = len(numbers)
+    i4 = lambda vals: np.asarray(vals, np.int32)   # noqa: E731
+    ents = EntityStates(
+        i4(numbers), i4([(models or {}).get(k, 2) for k in numbers]), i4([0] * n), i4([0] * n),
+        np.ones(n, np.float32), i4([0] * n), i4([0] * n), i4([0] * n),
+        np.asarray([positions[k] for k in numbers], np.float32).reshape(n, 3), np.zeros((n, 3), np.float32),
+        np.ones(n, np.float32), np.ones(n, np.float32))
+    stats = MappingProxyType(dict.fromkeys(STAT_NAMES, 0))
+    return SceneState(120.0, 0, 0, 1.0, view_entity, np.array([0.0, 0.0, 22.0]), np.zeros(3), ents,
+                      EntityStates.empty(), stats, ("",) * 64, ())

@@ -1,0 +1,172 @@
+"""Keys and mouse → viewer actions: a pure table, no pyglet import (the window converts pyglet's key symbols to
+names with ``pyglet.window.key.symbol_string`` and passes its modifier bits, which equal :data:`SHIFT`, :data:`CTRL`
+and :data:`ALT`).
+
+:func:`key_action` maps one key press to an :class:`Action`; :func:`movement` reads the keys held down for the free
+camera (WASD, Q/E, Shift); :func:`mouse_press` / :func:`mouse_drag` / :func:`mouse_scroll` say what a mouse event
+means given where it happened (on the timeline bar or over the 3D view). :data:`KEY_HELP` lists every binding for
+the in-window help (F1) and the README.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: pyglet's modifier bits (``pyglet.window.key.MOD_SHIFT`` …).
+SHIFT, CTRL, ALT = 1, 2, 4
+#: pyglet's mouse buttons (``pyglet.window.mouse.LEFT`` …).
+MOUSE_LEFT, MOUSE_MIDDLE, MOUSE_RIGHT = 1, 2, 4
+
+SEEK_STEP, SEEK_BIG_STEP = 5.0, 30.0
+#: Playback speeds ↑/↓ (and ] / [) step through.
+SPEEDS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 10.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Something the user asked for: ``name`` plus up to two numbers (seek seconds, mouse x/y, …)."""
+
+    name: str
+    a: float = 0.0
+    b: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Movement:
+    """Free-camera movement from the held keys: each axis −1, 0 or +1; ``fast`` while Shift is held."""
+
+    forward: float = 0.0
+    right: float = 0.0
+    up: float = 0.0
+    fast: bool = False
+
+    @property
+    def moving(self) -> bool:
+        return bool(self.forward or self.right or self.up)
+
+
+_DIGITS = {f"_{d}": d for d in range(10)} | {f"NUM_{d}": d for d in range(10)} | {str(d): d for d in range(10)}
+
+#: (keys, what they do) — the in-window help and README "Keys" section.
+KEY_HELP: tuple[tuple[str, str], ...] = (
+    ("Space", "pause / play"),
+    ("Left / Right", "seek -5 s / +5 s (Shift: 30 s)"),
+    ("Up / Down, ] / [", "faster / slower (0.1x - 10x)"),
+    ("Backspace", "play in reverse / forwards"),
+    (", / .", "one frame back / forward (pauses)"),
+    ("Home / End", "start / end of the demo"),
+    ("0 - 9", "jump to 0% - 90%"),
+    ("PgDn / PgUp, N / P", "next / previous marker"),
+    ("B", "hide / show the timeline bar and markers"),
+    ("mouse on the bar", "click or drag to scrub; hover: time and event"),
+    ("F", "free camera (again: back to POV)"),
+    ("W A S D, Q / E", "free camera: move, down / up (Shift: fast)"),
+    ("drag in the view", "free camera: look (left or right button)"),
+    ("C", "chase camera (again: back to POV)"),
+    ("O / Shift+O", "orbit the next / previous player or monster"),
+    ("drag / wheel", "orbit: turn around / zoom"),
+    ("Tab / Shift+Tab", "next / previous player (POV in MVD, else orbit)"),
+    ("V", "back to the recorder's eyes (POV)"),
+    ("` (backquote)", "scoreboard on / off"),
+    ("H", "hide / show the HUD"),
+    ("F12", "screenshot into screenshots/ (numbered)"),
+    ("Alt+Enter, F11", "fullscreen on / off"),
+    ("F1, ?", "this help"),
+    ("Esc, Ctrl+Q", "leave fullscreen, else quit"),
+)
+
+
+def key_action(name: str, modifiers: int = 0, *, free_camera: bool = False) -> Action | None:
+    """The action of pressing key ``name`` (a ``pyglet.window.key.symbol_string``) with ``modifiers`` held, or
+    ``None``. With ``free_camera`` the movement keys (W A S D Q E) are taken by the camera and do nothing here."""
+    shift, ctrl, alt = bool(modifiers & SHIFT), bool(modifiers & CTRL), bool(modifiers & ALT)
+    if name in ("RETURN", "ENTER", "NUM_ENTER") and alt:
+        return Action("fullscreen")
+    if name == "Q" and ctrl:
+        return Action("quit")
+    if free_camera and name in ("W", "A", "S", "D", "Q", "E"):
+        return None
+    if name in _DIGITS and not ctrl and not alt:
+        return Action("jump_fraction", _DIGITS[name] / 10)
+    if name == "SLASH" and shift or name == "QUESTION":
+        return Action("help")
+    simple = {
+        "SPACE": Action("toggle_pause"),
+        "UP": Action("speed", +1), "BRACKETRIGHT": Action("speed", +1),
+        "DOWN": Action("speed", -1), "BRACKETLEFT": Action("speed", -1),
+        "BACKSPACE": Action("reverse"),
+        "LEFT": Action("seek_by", -(SEEK_BIG_STEP if shift else SEEK_STEP)),
+        "RIGHT": Action("seek_by", SEEK_BIG_STEP if shift else SEEK_STEP),
+        "HOME": Action("seek_start"), "END": Action("seek_end"),
+        "PERIOD": Action("step", +1), "COMMA": Action("step", -1),
+        "PAGEDOWN": Action("marker", +1), "N": Action("marker", +1),
+        "PAGEUP": Action("marker", -1), "P": Action("marker", -1),
+        "B": Action("toggle_bar"),
+        "F": Action("camera", 1), "C": Action("camera", 2), "V": Action("camera", 0),
+        "O": Action("orbit_next", -1 if shift else +1),
+        "TAB": Action("player", -1 if shift else +1),
+        "GRAVE": Action("toggle_scores"), "QUOTELEFT": Action("toggle_scores"),
+        "H": Action("toggle_hud"),
+        "F12": Action("screenshot"),
+        "F11": Action("fullscreen"),
+        "F1": Action("help"),
+        "ESCAPE": Action("escape"),
+    }
+    return simple.get(name)
+
+
+#: Camera modes by the number :func:`key_action` puts in ``Action("camera", n)``.
+CAMERA_MODES = ("pov", "free", "chase", "orbit")
+
+
+def movement(held: frozenset[str] | set[str]) -> Movement:
+    """Free-camera movement from the key names held down (W/S forward/back, D/A right/left, E/Q up/down)."""
+    def axis(plus: str, minus: str) -> float:
+        return float((plus in held) - (minus in held))
+
+    return Movement(axis("W", "S"), axis("D", "A"), axis("E", "Q"), "LSHIFT" in held or "RSHIFT" in held)
+
+
+def mouse_press(x: float, y: float, button: int, *, on_bar: bool) -> Action | None:
+    """A button pressed at top-left based ``(x, y)``: on the bar the left button starts scrubbing; elsewhere any
+    button starts a look/orbit drag."""
+    if on_bar and button == MOUSE_LEFT:
+        return Action("scrub_begin", x)
+    if not on_bar and button in (MOUSE_LEFT, MOUSE_RIGHT):
+        return Action("drag_begin")
+    return None
+
+
+def mouse_drag(x: float, y: float, dx: float, dy: float, *, scrubbing: bool) -> Action:
+    """Mouse moved with a button down: scrub to ``x`` while scrubbing, else turn the camera by ``dx, dy`` pixels
+    (pyglet's ``dy`` is positive upwards: moving the mouse up looks up; the cameras apply their sensitivity)."""
+    if scrubbing:
+        return Action("scrub_move", x)
+    return Action("look", dx, dy)
+
+
+def mouse_release(button: int, *, scrubbing: bool) -> Action | None:
+    if scrubbing and button == MOUSE_LEFT:
+        return Action("scrub_end")
+    return Action("drag_end")
+
+
+def mouse_scroll(scroll_y: float) -> Action:
+    """Wheel up zooms in (orbit and chase distance)."""
+    return Action("zoom", scroll_y)
+
+
+def next_speed(speed: float, direction: int) -> float:
+    """The next step of :data:`SPEEDS` above (``+1``) or below (``-1``) ``|speed|``, keeping its sign."""
+    sign = -1.0 if speed < 0 else 1.0
+    a = abs(speed)
+    if direction > 0:
+        bigger = [s for s in SPEEDS if s > a + 1e-9]
+        return sign * (bigger[0] if bigger else SPEEDS[-1])
+    smaller = [s for s in SPEEDS if s < a - 1e-9]
+    return sign * (smaller[-1] if smaller else SPEEDS[0])
+
+
+def mouse_motion(x: float, y: float) -> Action:
+    """The mouse moved (no button): wakes the auto-hidden bar and updates the hover tooltip."""
+    return Action("hover", x, y)

@@ -1,0 +1,109 @@
+"""Drawing a :class:`~viewer.ui.timeline.UiLayout`: coloured rectangles, then text in Quake's ``conchars`` font,
+with the small ``shaders/ui.glsl`` program (one vertex array per call, alpha blending, no depth test).
+
+The font is the 128×128 ``conchars`` picture of ``gfx.wad`` (16×16 glyphs of 8×8 texels, palette index 0
+transparent, as ``Draw_Init`` makes it). Without a font only the rectangles are drawn.
+
+References: QuakeSpasm ``gl_draw.c`` (``Draw_Init``, ``Draw_Character``).
+"""
+
+from __future__ import annotations
+
+import moderngl
+import numpy as np
+
+from assets_loader.images import Image
+from assets_loader.palette import Palette
+
+from ..ui.timeline import UiLayout
+from .programs import load_program
+
+_FLOATS_PER_VERTEX = 9          # pos 2, uv 2, colour 4, mode 1
+
+
+def conchars_rgba(conchars: Image, palette: Palette) -> np.ndarray:
+    """``u1[128, 128, 4]``: the font in palette colours, index 0 transparent."""
+    indices = np.asarray(conchars.indices, np.uint8).reshape(conchars.height, conchars.width)
+    rgba = palette.rgba_table()[indices].copy()
+    rgba[indices == 0, 3] = 0
+    return rgba
+
+
+class UiRenderer:
+    """Draws UI layouts into whatever framebuffer is bound; ``font`` is :func:`conchars_rgba` output or ``None``."""
+
+    def __init__(self, ctx: moderngl.Context, font: np.ndarray | None) -> None:
+        self.ctx = ctx
+        self.program = load_program(ctx, "ui")
+        self.program["u_font"] = 0
+        self.has_font = font is not None
+        data = font if font is not None else np.zeros((8, 8, 4), np.uint8)
+        h, w = data.shape[:2]
+        self.font = ctx.texture((w, h), 4, np.ascontiguousarray(data, np.uint8).tobytes())
+        self.font.filter = (moderngl.NEAREST, moderngl.NEAREST)
+        self._vbo: moderngl.Buffer | None = None
+        self._vao: moderngl.VertexArray | None = None
+        self._capacity = 0
+
+    @staticmethod
+    def vertices(layout: UiLayout, has_font: bool = True) -> np.ndarray:
+        """``f4[6 * N, 9]``: two triangles per rectangle and per glyph, rectangles first."""
+        quads: list[tuple[float, float, float, float, float, float, float, float, tuple, float]] = []
+        for r in layout.rects:
+            if r.w > 0 and r.h > 0:
+                quads.append((r.x, r.y, r.x + r.w, r.y + r.h, 0.0, 0.0, 0.0, 0.0, r.color, 0.0))
+        if has_font:
+            for t in layout.texts:
+                for i, ch in enumerate(t.text):
+                    code = ord(ch) & 255
+                    if code == 32:
+                        continue
+                    x = t.x + i * t.size
+                    u, v = (code & 15) / 16.0, (code >> 4) / 16.0
+                    quads.append((x, t.y, x + t.size, t.y + t.size, u, v, u + 1 / 16, v + 1 / 16, t.color, 1.0))
+        if not quads:
+            return np.zeros((0, _FLOATS_PER_VERTEX), np.float32)
+        q = np.array([(x0, y0, x1, y1, u0, v0, u1, v1, *c, mode)
+                      for x0, y0, x1, y1, u0, v0, u1, v1, c, mode in quads], np.float32)   # [N, 13]
+        out = np.empty((len(q), 6, _FLOATS_PER_VERTEX), np.float32)
+        # corner k takes x from column xs[k], y from ys[k] (and the matching texture coordinates)
+        xs, ys = (0, 2, 0, 0, 2, 2), (1, 1, 3, 3, 1, 3)
+        for k in range(6):
+            out[:, k, 0] = q[:, xs[k]]
+            out[:, k, 1] = q[:, ys[k]]
+            out[:, k, 2] = q[:, xs[k] + 4]
+            out[:, k, 3] = q[:, ys[k] + 4]
+        out[:, :, 4:9] = q[:, None, 8:13]
+        return out.reshape(-1, _FLOATS_PER_VERTEX)
+
+    def draw(self, layout: UiLayout, screen_size: tuple[int, int]) -> None:
+        """Draw ``layout`` over the bound framebuffer of ``screen_size`` pixels."""
+        vertices = self.vertices(layout, self.has_font)
+        if not len(vertices):
+            return
+        nbytes = vertices.nbytes
+        if self._vbo is None or nbytes > self._capacity:
+            if self._vao is not None:
+                self._vao.release()
+            if self._vbo is not None:
+                self._vbo.release()
+            self._capacity = max(nbytes, 64 * 1024)
+            self._vbo = self.ctx.buffer(reserve=self._capacity, dynamic=True)
+            self._vao = self.ctx.vertex_array(self.program, [
+                (self._vbo, "2f 2f 4f 1f", "in_pos", "in_uv", "in_color", "in_mode")])
+        self._vbo.write(vertices.tobytes())
+        self.program["u_screen"] = (float(screen_size[0]), float(screen_size[1]))
+        ctx = self.ctx
+        ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
+        ctx.enable(moderngl.BLEND)
+        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+        self.font.use(0)
+        try:
+            self._vao.render(moderngl.TRIANGLES, vertices=len(vertices))
+        finally:
+            ctx.disable(moderngl.BLEND)
+
+    def release(self) -> None:
+        for obj in (self._vao, self._vbo, self.font, self.program):
+            if obj is not None:
+                obj.release()

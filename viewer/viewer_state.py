@@ -1,0 +1,380 @@
+"""Everything the window remembers between frames, as plain Python: the playback clock, the camera mode and its
+controllers, the UI toggles and the mouse interaction in progress. Updated by :class:`~viewer.input.Action` values
+and injected ``dt``; no OpenGL, no window, no wall clock — so every key's effect is unit tested.
+
+The window asks three things of it each frame: :meth:`ViewerState.update` (advance the clock, fly the free camera),
+:meth:`ViewerState.camera_for` (the camera to draw from, ``None`` for the recorder's eyes) and the UI flags
+(:attr:`ViewerState.bar_visible`, ``show_help``…). Side effects only the window can perform (screenshot,
+fullscreen, quit) are queued in :attr:`ViewerState.requests` for it to take.
+
+Switching cameras never touches the clock; the free camera keeps flying while paused and while scrubbing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from assets_loader.demos import DemoTimeline, SceneState
+
+from .camera import Camera
+from .cameras import FreeFly, Orbit, chase_camera
+from .input import CAMERA_MODES, Action, Movement, next_speed
+from .playback import PlaybackClock
+from .ui.timeline import BarGeometry, Marker, bar_geometry, markers_from_events, next_marker_time
+
+#: Seconds without mouse movement after which the bar hides while playing.
+BAR_HIDE_DELAY = 2.0
+#: Orbit cameras look at this height above the followed entity's origin (about chest height of a player).
+ORBIT_TARGET_HEIGHT = 16.0
+#: Chase distance limits and the wheel step (units).
+CHASE_MIN, CHASE_MAX, CHASE_STEP = 40.0, 400.0, 20.0
+
+#: Models that can be followed with the orbit camera: players and monsters (``progs/<name>.mdl``).
+ACTOR_MODELS = frozenset({
+    "player", "soldier", "dog", "ogre", "knight", "hknight", "wizard", "demon", "shambler", "zombie", "fish",
+    "shalrath", "tarbaby", "enforcer", "oldone", "boss"})
+
+
+def is_actor_model(name: str) -> bool:
+    """``progs/soldier.mdl`` → True: a player or monster model (not a head, gib or weapon)."""
+    low = name.lower()
+    if not (low.startswith("progs/") and low.endswith(".mdl")):
+        return False
+    return low[6:-4] in ACTOR_MODELS
+
+
+def follow_candidates(state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
+    """Entity numbers the orbit camera can follow at this moment: the recorder's own entity first, then other
+    players, then monsters, each group by entity number."""
+    ents = state.entities
+    out: list[tuple[int, int]] = []
+    for i in range(len(ents)):
+        model = int(ents.model[i])
+        if not 0 < model < len(model_precache) or not is_actor_model(model_precache[model]):
+            continue
+        number = int(ents.number[i])
+        player = model_precache[model].lower() == "progs/player.mdl"
+        rank = 0 if number == state.view_entity else (1 if player else 2)
+        out.append((rank, number))
+    return tuple(n for _r, n in sorted(out))
+
+
+def player_entities(state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
+    """Entity numbers of the players present (``progs/player.mdl``), by number."""
+    ents = state.entities
+    return tuple(sorted(int(ents.number[i]) for i in range(len(ents))
+                        if 0 < int(ents.model[i]) < len(model_precache)
+                        and model_precache[int(ents.model[i])].lower() == "progs/player.mdl"))
+
+
+class PovTimeline:
+    """A view of a timeline whose ``sample(t)`` is player ``slot``'s eye (``sample(t, pov=slot)``), for
+    :func:`viewer.scene.build_scene`, which samples the default view."""
+
+    def __init__(self, timeline: DemoTimeline, slot: int) -> None:
+        self._timeline = timeline
+        self.slot = slot
+
+    def sample(self, t: float, pov: int | None = None):
+        return self._timeline.sample(t, pov=self.slot if pov is None else pov)
+
+    def __getattr__(self, name: str):
+        return getattr(self._timeline, name)
+
+
+@dataclass(frozen=True, slots=True)
+class FrameContext:
+    """What the window knows about the picture on screen when an action arrives: the ``camera`` it was drawn from,
+    the entities that can be followed (:func:`follow_candidates`) and the players (:func:`player_entities`)."""
+
+    camera: Camera | None = None
+    followable: tuple[int, ...] = ()
+    players: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TimelineInfo:
+    """The facts of a demo the state needs: time range, frame times (for frame steps), markers, POV slots."""
+
+    start: float
+    end: float
+    frame_times: np.ndarray
+    markers: tuple[Marker, ...] = ()
+    pov_slots: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, timeline: DemoTimeline) -> TimelineInfo:
+        return cls(timeline.start_time, timeline.end_time, timeline.times,
+                   markers_from_events(timeline.events, _recorder_name(timeline)), tuple(timeline.pov_slots))
+
+    @classmethod
+    def empty(cls) -> TimelineInfo:
+        """No demo (``qdv map``): a zero-length range."""
+        return cls(0.0, 0.0, np.zeros(1))
+
+
+def _recorder_name(timeline: DemoTimeline) -> str | None:
+    """The recording player's name (scoreboard slot of the view entity) at the end of the demo."""
+    if not len(timeline.times):
+        return None
+    slot = int(timeline.view_entity[-1]) - 1
+    board = timeline.final_scoreboard()
+    return board[slot].name if 0 <= slot < len(board) and board[slot].name else None
+
+
+@dataclass
+class ViewerState:
+    """The window's state (see the module docstring). ``info`` describes the demo (``TimelineInfo.empty()`` for a
+    map without a demo: the camera starts free and the bar stays hidden)."""
+
+    info: TimelineInfo
+    clock: PlaybackClock
+    fov: float = 90.0
+    size: tuple[int, int] = (1280, 720)
+    sbar_lines: int = 0
+    mode: str = "pov"
+    free: FreeFly | None = None
+    orbit: Orbit = field(default_factory=Orbit)
+    follow: int | None = None
+    chase_back: float = 100.0
+    pov_slot: int | None = None
+    show_help: bool = False
+    show_bar: bool = True
+    show_scores: bool = False
+    show_hud: bool = True
+    idle: float = 0.0
+    scrubbing: bool = False
+    dragging: bool = False
+    hover: tuple[float, float] | None = None
+    last_target: tuple[float, float, float] | None = None
+    requests: list[str] = field(default_factory=list)
+
+    @classmethod
+    def for_timeline(cls, timeline: DemoTimeline, *, start: float = 0.0, speed: float = 1.0, fov: float = 90.0,
+                     size: tuple[int, int] = (1280, 720)) -> ViewerState:
+        """A state playing ``timeline`` from ``start`` seconds after its first frame at ``speed``."""
+        info = TimelineInfo.of(timeline)
+        clock = PlaybackClock.for_range(info.start, info.end, info.start + start).with_speed(speed)
+        slot = timeline.default_pov if timeline.default_pov >= 0 and info.pov_slots else None
+        return cls(info, clock, fov=fov, size=size, pov_slot=slot)
+
+    @classmethod
+    def for_map(cls, camera: Camera, *, size: tuple[int, int] = (1280, 720)) -> ViewerState:
+        """A state flying through a map from ``camera`` (no demo)."""
+        info = TimelineInfo.empty()
+        clock = PlaybackClock.for_range(0.0, 0.0)
+        return cls(info, clock, fov=camera.fov, size=size, mode="free", free=FreeFly.from_camera(camera),
+                   show_bar=False)
+
+    # --- queries -------------------------------------------------------------------------------------------------
+
+    @property
+    def has_demo(self) -> bool:
+        return self.info.end > self.info.start
+
+    @property
+    def t(self) -> float:
+        return self.clock.t
+
+    def geometry(self) -> BarGeometry:
+        """Where the timeline bar is in the current window."""
+        return bar_geometry(self.size, self.info.start, self.info.end, self.sbar_lines)
+
+    @property
+    def bar_visible(self) -> bool:
+        """Drawn (and clickable) now: enabled with B, and paused, scrubbing, under the mouse, or the mouse moved in
+        the last :data:`BAR_HIDE_DELAY` seconds."""
+        if not (self.show_bar and self.has_demo):
+            return False
+        if self.clock.paused or self.scrubbing or self.idle < BAR_HIDE_DELAY:
+            return True
+        return self.hover is not None and self.geometry().contains(*self.hover)
+
+    def on_bar(self, x: float, y: float) -> bool:
+        """Is the (top-left based) point on the visible bar?"""
+        return self.bar_visible and self.geometry().contains(x, y)
+
+    def camera_for(self, scene: SceneState | None, world=None) -> Camera | None:
+        """The camera to draw ``scene`` from: ``None`` for the recorder's eyes (the view weapon is drawn), else the
+        free, chase or orbit camera. ``world`` (a ``WorldMesh``) keeps chase and orbit cameras out of walls."""
+        if self.mode == "free" and self.free is not None:
+            return self.free.camera(self.fov)
+        if scene is None:
+            return None
+        if self.mode == "chase":
+            return chase_camera(world, scene.view_origin, scene.view_angles, back=self.chase_back, fov=self.fov)
+        if self.mode == "orbit":
+            target = self._orbit_target(scene)
+            if target is not None:
+                return self.orbit.camera(world, target, self.fov)
+        return None
+
+    def _orbit_target(self, scene: SceneState) -> tuple[float, float, float] | None:
+        if self.follow is not None:
+            row = scene.entities.index_of(self.follow)
+            if row is not None:
+                o = scene.entities.origin[row]
+                self.last_target = (float(o[0]), float(o[1]), float(o[2]) + ORBIT_TARGET_HEIGHT)
+        return self.last_target
+
+    # --- time and input ------------------------------------------------------------------------------------------
+
+    def update(self, dt: float, move: Movement = Movement()) -> None:
+        """One frame of ``dt`` wall seconds: the clock advances (held still while scrubbing), the free camera flies
+        by the held keys (also while paused or scrubbing), the bar's idle timer runs."""
+        self.idle += max(dt, 0.0)
+        if not self.scrubbing:
+            self.clock = self.clock.advance(dt)
+        if self.mode == "free" and self.free is not None and move.moving:
+            self.free = self.free.move(dt, move.forward, move.right, move.up, move.fast)
+
+    def handle(self, action: Action, ctx: FrameContext = FrameContext()) -> None:
+        """Apply one user action (see :mod:`viewer.input` for what produces them)."""
+        handler = getattr(self, f"_on_{action.name}", None)
+        if handler is not None:
+            handler(action, ctx)
+
+    # clock
+    def _on_toggle_pause(self, a: Action, ctx: FrameContext) -> None:
+        if self.has_demo:
+            self.clock = self.clock.toggle_pause()
+
+    def _on_speed(self, a: Action, ctx: FrameContext) -> None:
+        self.clock = self.clock.with_speed(next_speed(self.clock.speed, int(a.a)))
+
+    def _on_reverse(self, a: Action, ctx: FrameContext) -> None:
+        self.clock = self.clock.reversed()
+
+    def _on_seek_by(self, a: Action, ctx: FrameContext) -> None:
+        self.clock = self.clock.seek(self.clock.t + a.a)
+
+    def _on_seek_start(self, a: Action, ctx: FrameContext) -> None:
+        self.clock = self.clock.seek(self.info.start)
+
+    def _on_seek_end(self, a: Action, ctx: FrameContext) -> None:
+        self.clock = self.clock.seek(self.info.end)
+
+    def _on_jump_fraction(self, a: Action, ctx: FrameContext) -> None:
+        self.clock = self.clock.seek(self.info.start + a.a * (self.info.end - self.info.start))
+
+    def _on_step(self, a: Action, ctx: FrameContext) -> None:
+        if self.has_demo:
+            self.clock = self.clock.step_frame(self.info.frame_times, int(a.a))
+
+    def _on_marker(self, a: Action, ctx: FrameContext) -> None:
+        t = next_marker_time(self.info.markers, self.clock.t, int(a.a))
+        if t is not None:
+            self.clock = self.clock.seek(t)
+
+    # the bar
+    def _on_scrub_begin(self, a: Action, ctx: FrameContext) -> None:
+        self.scrubbing = True
+        self.idle = 0.0
+        self.clock = self.clock.seek(self.geometry().time_at(a.a))
+
+    def _on_scrub_move(self, a: Action, ctx: FrameContext) -> None:
+        self.idle = 0.0
+        self.clock = self.clock.seek(self.geometry().time_at(a.a))
+
+    def _on_scrub_end(self, a: Action, ctx: FrameContext) -> None:
+        self.scrubbing = False
+
+    def _on_hover(self, a: Action, ctx: FrameContext) -> None:
+        self.idle = 0.0
+        self.hover = (a.a, a.b)
+
+    def _on_leave(self, a: Action, ctx: FrameContext) -> None:
+        self.hover = None
+
+    # toggles
+    def _on_toggle_bar(self, a: Action, ctx: FrameContext) -> None:
+        self.show_bar = not self.show_bar
+
+    def _on_toggle_scores(self, a: Action, ctx: FrameContext) -> None:
+        self.show_scores = not self.show_scores
+
+    def _on_toggle_hud(self, a: Action, ctx: FrameContext) -> None:
+        self.show_hud = not self.show_hud
+
+    def _on_help(self, a: Action, ctx: FrameContext) -> None:
+        self.show_help = not self.show_help
+
+    # cameras
+    def _on_camera(self, a: Action, ctx: FrameContext) -> None:
+        wanted = CAMERA_MODES[int(a.a)]
+        if not self.has_demo:
+            return  # a map without a demo has only the free camera
+        if wanted == self.mode and wanted != "pov":
+            wanted = "pov"  # F or C again: back to the recorder's eyes
+        if wanted == "free":
+            self.free = FreeFly.from_camera(ctx.camera) if ctx.camera is not None else self.free
+            if self.free is None:
+                return
+        self.mode = wanted
+
+    def _on_orbit_next(self, a: Action, ctx: FrameContext) -> None:
+        if not self.has_demo or not ctx.followable:
+            return
+        self._follow(ctx.followable, int(a.a), ctx)
+
+    def _on_player(self, a: Action, ctx: FrameContext) -> None:
+        slots = self.info.pov_slots
+        if len(slots) > 1:
+            current = slots.index(self.pov_slot) if self.pov_slot in slots else -1
+            self.pov_slot = slots[(current + int(a.a)) % len(slots)]
+            self.mode = "pov"
+        elif self.has_demo and ctx.players:
+            self._follow(ctx.players, int(a.a), ctx)
+
+    def _follow(self, numbers: tuple[int, ...], direction: int, ctx: FrameContext) -> None:
+        if self.mode == "orbit" and self.follow in numbers:
+            i = (numbers.index(self.follow) + direction) % len(numbers)
+        else:
+            i = 0 if direction > 0 else len(numbers) - 1
+            if self.mode != "orbit" and ctx.camera is not None:
+                self.orbit = Orbit(float(ctx.camera.angles[1]), 20.0, self.orbit.distance)
+        self.follow = numbers[i]
+        self.last_target = None
+        self.mode = "orbit"
+
+    def _on_drag_begin(self, a: Action, ctx: FrameContext) -> None:
+        self.dragging = True
+
+    def _on_drag_end(self, a: Action, ctx: FrameContext) -> None:
+        self.dragging = False
+
+    def _on_look(self, a: Action, ctx: FrameContext) -> None:
+        if self.mode == "free" and self.free is not None:
+            self.free = self.free.look(a.a, a.b)
+        elif self.mode == "orbit":
+            self.orbit = self.orbit.look(a.a, a.b)
+
+    def _on_zoom(self, a: Action, ctx: FrameContext) -> None:
+        if self.mode == "orbit":
+            self.orbit = self.orbit.zoom(a.a)
+        elif self.mode == "chase":
+            self.chase_back = min(max(self.chase_back - a.a * CHASE_STEP, CHASE_MIN), CHASE_MAX)
+
+    # requests for the window
+    def _on_screenshot(self, a: Action, ctx: FrameContext) -> None:
+        self.requests.append("screenshot")
+
+    def _on_fullscreen(self, a: Action, ctx: FrameContext) -> None:
+        self.requests.append("fullscreen")
+
+    def _on_escape(self, a: Action, ctx: FrameContext) -> None:
+        if self.show_help:
+            self.show_help = False
+        else:
+            self.requests.append("escape")
+
+    def _on_quit(self, a: Action, ctx: FrameContext) -> None:
+        self.requests.append("quit")
+
+    def take_requests(self) -> list[str]:
+        """The queued window requests, oldest first (the queue is emptied)."""
+        out, self.requests = self.requests, []
+        return out
