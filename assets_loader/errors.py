@@ -40,3 +40,7 @@ class BadIndexError(FormatError):
 
 class NotFoundError(FormatError):
     """A file named inside a game filesystem or pak does not exist."""
+
+    def __init__(self, path: str, fmt: str, offset: int | None, expected: str, found: str | None = None) -> None:
+        super().__init__(path, fmt, offset, expected, found)
+        self.args = (f"{path}: {fmt} not found: expected {expected}",)

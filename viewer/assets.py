@@ -10,8 +10,10 @@ import warnings
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+import numpy as np
+
 from assets_loader.bsp import WorldMesh, load_bsp
-from assets_loader.errors import FormatError
+from assets_loader.errors import FormatError, NotFoundError
 from assets_loader.models import AliasModel, SpriteModel, load_mdl, load_spr
 from assets_loader.palette import Colormap, Palette, load_colormap, load_palette
 from assets_loader.vfs import VirtualFS
@@ -33,12 +35,17 @@ class ModelRef:
 
 @dataclass(frozen=True, slots=True)
 class SegmentAssets:
-    """The map, the models indexed like the segment's model precache, and the palette/colormap."""
+    """The map (``None`` when the game dirs lack it: the viewer then shows the entities in an empty world),
+    the models indexed like the segment's model precache, and the palette/colormap."""
 
-    world: WorldMesh
+    world: WorldMesh | None
     models: tuple[ModelRef, ...]
     palette: Palette
     colormap: Colormap | None
+
+    def model_flags(self) -> np.ndarray:
+        """MDL flags (rotate, trails) by model index, ``i4 [M]``; 0 for everything that is not an alias model."""
+        return np.array([ref.alias.flags if ref.alias is not None else 0 for ref in self.models], np.int32)
 
 
 def load_palette_pair(fs: VirtualFS) -> tuple[Palette, Colormap | None]:
@@ -85,7 +92,11 @@ def load_segment_assets(fs: VirtualFS, model_precache: tuple[str, ...]) -> Segme
     """Everything a map segment draws: ``model_precache[1]`` is the map, the rest its models."""
     if len(model_precache) < 2 or not model_precache[1]:
         raise FormatError("<demo>", "demo", None, "a map name as model 1 of the precache list")
-    world = load_world(fs, model_precache[1])
+    try:
+        world = load_world(fs, model_precache[1])
+    except NotFoundError as exc:
+        warnings.warn(f"{exc}; showing the entities without the map")
+        world = None
     palette, colormap = load_palette_pair(fs)
     models = tuple(ModelRef(n, "brush", submodel=0) if i == 1 else load_model(fs, n)
                    for i, n in enumerate(model_precache))

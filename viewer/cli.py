@@ -107,9 +107,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return _run(args)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                return _run(args)
+            finally:
+                for message in dict.fromkeys(str(w.message) for w in caught):
+                    print(f"qdv {args.command}: warning: {message}", file=sys.stderr)
     except BrokenPipeError:
         return EXIT_OK
     except (FormatError, OSError) as exc:
@@ -142,20 +146,10 @@ def _run(args: argparse.Namespace) -> int:
     raise _UsageError(f"unknown command {args.command!r}")
 
 
-def _load_demo_warning(args: argparse.Namespace):
-    """Load the demo named by ``args.demo``, printing decoder warnings (truncation, corrupt tail) to stderr."""
-    from assets_loader.demos import load_demo
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        timeline = load_demo(args.demo)
-    for w in caught:
-        print(f"qdv {args.command}: warning: {w.message}", file=sys.stderr)
-    return timeline
-
-
 def _run_screenshot(args: argparse.Namespace) -> int:
     from pathlib import Path
+
+    from assets_loader.demos import load_demo
 
     from .camera import Camera
     from .export import ExportError, write_png
@@ -177,7 +171,7 @@ def _run_screenshot(args: argparse.Namespace) -> int:
     else:
         if not args.demo:
             raise _UsageError("name a DEMO, or --map NAME")
-        timeline = _load_demo_warning(args)
+        timeline = load_demo(args.demo)
         fs = game_filesystem(args.demo, args.basedir, args.game)
         try:
             t = timeline.start_time + parse_timespec(args.time, duration=timeline.duration)
@@ -257,9 +251,11 @@ class _NoDisplay(OSError):
 
 
 def _run_timedemo(args: argparse.Namespace) -> int:
+    from assets_loader.demos import load_demo
+
     from .offscreen import DemoRenderer, game_filesystem, timedemo
 
-    timeline = _load_demo_warning(args)
+    timeline = load_demo(args.demo)
     renderer = DemoRenderer(timeline, game_filesystem(args.demo, args.basedir, args.game), args.size)
     try:
         print(timedemo(renderer))
@@ -269,9 +265,11 @@ def _run_timedemo(args: argparse.Namespace) -> int:
 
 
 def _run_demo_report(args: argparse.Namespace) -> int:
+    from assets_loader.demos import load_demo
+
     from .demo_report import events_list, format_events, format_info, info_dict, to_json
 
-    timeline = _load_demo_warning(args)
+    timeline = load_demo(args.demo)
     if args.command == "info":
         info = info_dict(timeline, args.demo)
         print(to_json(info) if args.json else format_info(info))

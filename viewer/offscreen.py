@@ -21,6 +21,7 @@ from .camera import Camera
 from .render.context import OffscreenTarget, create_headless_context
 from .render.frame import FrameRenderer
 from .scene import SceneFrame, build_scene
+from .scene_effects import SceneEffects
 
 
 def game_filesystem(path: str | None, basedir: str | None, game: str | None) -> VirtualFS:
@@ -44,6 +45,8 @@ class DemoRenderer:
         self.target = OffscreenTarget(self.ctx, size)
         self._segment = -1
         self._frame_renderer: FrameRenderer | None = None
+        self.effects = SceneEffects.for_timeline(timeline)
+        self._model_flags: list[np.ndarray] = [np.zeros(0, np.int32)] * len(timeline.segments)
 
     def _renderer_for(self, segment: int) -> FrameRenderer:
         if segment != self._segment or self._frame_renderer is None:
@@ -52,10 +55,16 @@ class DemoRenderer:
             assets = load_segment_assets(self.fs, self.timeline.segments[segment].model_precache)
             self._frame_renderer = FrameRenderer(self.ctx, assets)
             self._segment = segment
+            self._model_flags[segment] = assets.model_flags()
         return self._frame_renderer
 
     def scene(self, t: float, camera: Camera | None = None, fov: float = 90.0) -> SceneFrame:
-        return build_scene(self.timeline, t, camera, fov)
+        """The scene at ``t`` with particles, lights and beams (loading the segment's assets if needed)."""
+        segment = max(int(self.timeline.frame_segment[self.timeline.frame_at(t)]), 0) if len(self.timeline) else 0
+        self._renderer_for(segment)
+        names = self.timeline.segments[segment].model_precache if self.timeline.segments else ()
+        return build_scene(self.timeline, t, camera, fov, effects=self.effects, model_flags=self._model_flags,
+                           model_names=names)
 
     def render(self, frame: SceneFrame) -> None:
         self._renderer_for(max(frame.segment, 0)).draw(frame, self.target)

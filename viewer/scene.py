@@ -18,6 +18,8 @@ import numpy as np
 from assets_loader.demos import DemoTimeline, SceneState
 
 from .camera import Camera
+from .effects import Lights, Particles
+from .scene_effects import SceneEffects
 
 #: ``cl.stats[STAT_INTERMISSION]``-style values the timeline records.
 INTERMISSION, FINALE, CUTSCENE = 1, 2, 3
@@ -56,6 +58,8 @@ class SceneFrame:
     styles: np.ndarray
     fog: tuple[float, float, float, float] | None = None
     state: SceneState | None = field(default=None, compare=False)
+    particles: Particles | None = field(default=None, compare=False)
+    lights: Lights | None = field(default=None, compare=False)
 
 
 def style_values(patterns: tuple[str, ...], t: float) -> np.ndarray:
@@ -90,9 +94,17 @@ def _entity_colors(state: SceneState, colormap: int) -> tuple[int, int] | None:
     return None
 
 
-def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, fov: float = 90.0) -> SceneFrame:
-    """The scene at ``t``: from the recorder's eyes (with the view weapon), or from ``camera`` when given."""
-    state = timeline.sample(t)
+def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, fov: float = 90.0,
+                pov: int | None = None, effects: SceneEffects | None = None,
+                model_flags: list[np.ndarray] | None = None, model_names: tuple[str, ...] = ()) -> SceneFrame:
+    """The scene at ``t``: from the recorder's eyes (with the view weapon), or from ``camera`` when given.
+
+    ``pov`` picks a player slot's eyes in multi-view demos (MVD). With ``effects`` (prepared once per timeline)
+    the frame also carries particles, dynamic lights and lightning beams; ``model_flags[segment]`` (MDL flags by
+    model index) adds trails and rocket lights, and ``model_names`` (the segment's model precache) lets beams find
+    their bolt models.
+    """
+    state = timeline.sample(t, pov=pov)
     first_person = camera is None
     cam = pov_camera(state, fov) if first_person else camera
     ents = state.entities
@@ -114,8 +126,16 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
     weapon = _view_model(state) if first_person else None
     if weapon is not None:
         draws.append(weapon)
+    particles = lights = None
+    if effects is not None:
+        for piece in effects.beam_pieces(state, t):
+            if piece.model in model_names:
+                draws.append(ModelDraw(model_names.index(piece.model), piece.origin, piece.angles))
+        particles = effects.particles(timeline, t, model_flags)
+        segment_flags = model_flags[state.segment] if model_flags and 0 <= state.segment < len(model_flags) else None
+        lights = effects.lights(state, t, segment_flags)
     return SceneFrame(float(t), state.segment, cam, tuple(draws),
-                      style_values(state.lightstyles, t), fog_at(timeline, t), state)
+                      style_values(state.lightstyles, t), fog_at(timeline, t), state, particles, lights)
 
 
 def _view_model(state: SceneState) -> ModelDraw | None:

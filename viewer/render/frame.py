@@ -21,15 +21,19 @@ from assets_loader.palette import translation_table
 
 from ..assets import SegmentAssets
 from ..camera import angle_vectors, entity_matrix, view_projection
+from ..effects import Lights
 from ..scene import ModelDraw, SceneFrame
 from .alias import AliasLight, AliasRenderer
 from .context import OffscreenTarget
+from .particles import ParticleRenderer
 from .sprites import SpriteRenderer
 from .world import BrushDraw, WorldRenderer, WorldView
 
 #: The view weapon's depth is squeezed into [0, 0.3] so it never pokes through walls (``glDepthRange``).
 _VIEW_MODEL_DEPTH = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0.3, -0.7], [0, 0, 0, 1]], np.float32)
 _LIGHT_CACHE_SIZE = 8192
+#: Light level for models when the map is missing, so they stay visible in the empty world.
+_NO_MAP_LIGHT = 128.0
 _PLACEHOLDER_BOX = ((-8.0, -8.0, -8.0), (8.0, 8.0, 8.0))
 #: Quake clears to black; anything outside the map shows through as this.
 CLEAR_COLOR = (0.0, 0.0, 0.0)
@@ -54,9 +58,10 @@ class FrameRenderer:
     def __init__(self, ctx: moderngl.Context, assets: SegmentAssets) -> None:
         self.ctx = ctx
         self.assets = assets
-        self.world = WorldRenderer(ctx, assets.world, assets.palette)
+        self.world = WorldRenderer(ctx, assets.world, assets.palette) if assets.world is not None else None
         self.alias = AliasRenderer(ctx)
         self.sprites = SpriteRenderer(ctx)
+        self.particles = ParticleRenderer(ctx, assets.palette)
         self._handles: list = []
         for ref in assets.models:
             if ref.kind == "alias":
@@ -67,17 +72,20 @@ class FrameRenderer:
                 self._handles.append(WorldRenderer(ctx, ref.bsp, assets.palette))
             else:
                 self._handles.append(None)
-        self._world_fog = _fog_from_worldspawn(assets.world.worldspawn)
+        self._world_fog = _fog_from_worldspawn(assets.world.worldspawn if assets.world is not None else {})
         self._warned: set[int] = set()
         self._light_cache: dict[tuple[int, int, int], LightSample | None] = {}
+        self._lights: Lights | None = None
 
     def release(self) -> None:
         for handle in self._handles:
             if handle is not None:
                 handle.release()
-        self.world.release()
+        if self.world is not None:
+            self.world.release()
         self.alias.release()
         self.sprites.release()
+        self.particles.release()
 
     def draw(self, frame: SceneFrame, target: OffscreenTarget) -> None:
         """Render ``frame`` into ``target`` (cleared first)."""
@@ -87,7 +95,8 @@ class FrameRenderer:
         w, h = target.size
         view_proj = view_projection(frame.camera, w / h)
         view = WorldView(view_proj, frame.camera.origin, frame.time, frame.styles, frame.fog or self._world_fog)
-        self.world.draw_world(view)
+        if self.world is not None:
+            self.world.draw_world(view)
         brushes, others, view_models = [], [], []
         for draw in frame.models:
             ref = self.assets.models[draw.model] if 0 <= draw.model < len(self.assets.models) else None
@@ -100,10 +109,14 @@ class FrameRenderer:
                                          draw.alpha))
             else:
                 others.append(draw)
-        self.world.draw_brushes(view, brushes)
+        if self.world is not None:
+            self.world.draw_brushes(view, brushes)
         forward, right, up = angle_vectors(frame.camera.angles)
+        self._lights = frame.lights
         for draw in others:
             self._draw_model(draw, view, view_proj, (forward, right, up))
+        if frame.particles is not None and len(frame.particles):
+            self.particles.draw(frame.particles, view_proj, right, up)
         if view_models:
             weapon_proj = _VIEW_MODEL_DEPTH @ view_proj
             for draw in view_models:
@@ -146,12 +159,23 @@ class FrameRenderer:
 
         The lightmap sample under a spot never changes, so it is cached per 4-unit cell; only the style
         weighting is redone each frame."""
+        if self.assets.world is None:
+            return _NO_MAP_LIGHT
         key = tuple(int(v) >> 2 for v in origin)
         if key not in self._light_cache:
             if len(self._light_cache) >= _LIGHT_CACHE_SIZE:
                 self._light_cache.clear()
             self._light_cache[key] = light_point(self.assets.world, origin)
         hit = self._light_cache[key]
-        return 0.0 if hit is None else float(hit.value(styles).mean())
+        level = 0.0 if hit is None else float(hit.value(styles).mean())
+        return level + _dynamic_light_at(self._lights, origin)
 
 
+def _dynamic_light_at(lights: Lights | None, origin) -> float:
+    """Light the dynamic lights add at ``origin``: ``radius − distance`` of each light that reaches it
+    (``R_LightPoint``'s dlight term, grey)."""
+    if lights is None or len(lights) == 0:
+        return 0.0
+    dist = np.linalg.norm(lights.origins - np.asarray(origin, np.float32), axis=1)
+    add = lights.radius - dist
+    return float(np.clip(add, 0, None).sum())

@@ -1,0 +1,107 @@
+"""The effects a scene needs beyond entities: particles, dynamic lights and lightning beams at time ``t``.
+
+:class:`SceneEffects` is prepared once per timeline (the particle emitters and the beam list), then sampled for
+any ``t`` in any order, like the timeline itself.
+
+References: QuakeSpasm ``cl_tent.c`` (``CL_ParseBeam`` — a newer beam of the same entity replaces the older,
+beams live 0.2 s; ``CL_UpdateTEnts`` — a beam is drawn as its model repeated every 30 units with a random roll,
+starting at the view origin when the beam belongs to the view entity), ``r_part.c`` and ``cl_main.c`` via
+:mod:`viewer.effects`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from assets_loader.demos import DemoTimeline, SceneState
+
+from .effects import Emitters, Lights, Particles, build_emitters, dynamic_lights, particles_at, \
+    trails_from_timeline
+
+BEAM_LIFE = 0.2
+BEAM_STEP = 30.0
+#: The model each beam temp entity draws (``CL_ParseTEnt``).
+BEAM_MODELS = {"lightning1": "progs/bolt.mdl", "lightning2": "progs/bolt2.mdl", "lightning3": "progs/bolt3.mdl",
+               "beam": "progs/beam.mdl"}
+
+
+@dataclass(frozen=True, slots=True)
+class Beam:
+    """A beam event: ``time``, ``segment``, the owning ``entity``, ``start``/``end`` ``[3]`` and its model name."""
+
+    time: float
+    segment: int
+    entity: int
+    start: tuple[float, float, float]
+    end: tuple[float, float, float]
+    model: str
+
+
+@dataclass(frozen=True, slots=True)
+class BeamPiece:
+    """One drawn copy of a beam model: model name, origin and angles."""
+
+    model: str
+    origin: np.ndarray
+    angles: np.ndarray
+
+
+@dataclass(frozen=True, slots=True)
+class SceneEffects:
+    """Particle emitters and beams of one timeline, prepared once."""
+
+    emitters: Emitters
+    beams: tuple[Beam, ...]
+    beam_times: np.ndarray
+
+    @classmethod
+    def for_timeline(cls, timeline: DemoTimeline) -> SceneEffects:
+        beams = tuple(Beam(e.time, e.segment, int(e.entity or 0), tuple(e.origin), tuple(e.end), BEAM_MODELS[e.name])
+                      for e in timeline.events_of_kind("temp_entity")
+                      if e.name in BEAM_MODELS and e.end is not None)
+        return cls(build_emitters(timeline.events, timeline=timeline), beams,
+                   np.array([b.time for b in beams], np.float64))
+
+    def particles(self, timeline: DemoTimeline, t: float, model_flags: list[np.ndarray] | None) -> Particles:
+        """Effect particles plus the trails of rockets, grenades, gibs and tracers alive at ``t``."""
+        trails = trails_from_timeline(timeline, t, model_flags) if model_flags is not None else ()
+        return particles_at(self.emitters, t, trails)
+
+    def lights(self, state: SceneState, t: float, model_flags: np.ndarray | None) -> Lights:
+        """Dynamic lights at ``t``: explosions, muzzle flashes, bright/dim light effects, rockets."""
+        flags = None
+        if model_flags is not None and len(model_flags):
+            flags = model_flags[np.clip(state.entities.model, 0, len(model_flags) - 1)]
+        return dynamic_lights(self.emitters, state.entities, t, model_flags=flags)
+
+    def beam_pieces(self, state: SceneState, t: float) -> list[BeamPiece]:
+        """Every beam model copy to draw at ``t`` (the newest beam of each entity, for 0.2 s)."""
+        lo = int(np.searchsorted(self.beam_times, t - BEAM_LIFE, side="right"))
+        hi = int(np.searchsorted(self.beam_times, t, side="right"))
+        newest: dict[int, int] = {}
+        for i in range(lo, hi):
+            if self.beams[i].segment == state.segment:
+                newest[self.beams[i].entity] = i
+        pieces: list[BeamPiece] = []
+        for i in sorted(newest.values()):
+            beam = self.beams[i]
+            start = np.asarray(state.view_origin if beam.entity == state.view_entity else beam.start, np.float64)
+            pieces.extend(_beam_pieces(beam, start, i))
+        return pieces
+
+
+def _beam_pieces(beam: Beam, start: np.ndarray, seed: int) -> list[BeamPiece]:
+    """Copies of the beam model every 30 units from ``start`` to the beam's end, each with a random roll."""
+    dist = np.asarray(beam.end, np.float64) - start
+    length = float(np.linalg.norm(dist))
+    if length < 1e-3:
+        return []
+    yaw = math.degrees(math.atan2(dist[1], dist[0])) % 360
+    pitch = math.degrees(math.atan2(dist[2], math.hypot(dist[0], dist[1])))
+    step = dist / length * BEAM_STEP
+    rolls = np.random.default_rng(seed).uniform(0, 360, int(length // BEAM_STEP) + 1)
+    return [BeamPiece(beam.model, (start + k * step).astype(np.float32), np.array([pitch, yaw, roll], np.float32))
+            for k, roll in enumerate(rolls)]
