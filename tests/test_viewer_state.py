@@ -14,7 +14,7 @@ from viewer.cameras import FreeFly, Orbit
 from viewer.input import Action, Movement
 from viewer.playback import PlaybackClock
 from viewer.ui.timeline import Marker
-from viewer.viewer_state import (BAR_HIDE_DELAY, FrameContext, PovTimeline, TimelineInfo, ViewerState,
+from viewer.viewer_state import (BAR_HIDE_DELAY, FrameContext, TimelineInfo, ViewerState,
                                  follow_candidates, is_actor_model, player_entities)
 
 TIMES = np.arange(0.0, 60.01, 0.1) + 100.0       # a 60 s demo starting at 100 s, 10 frames a second
@@ -248,18 +248,6 @@ def test_for_timeline_starts_at_the_requested_time_and_speed(sample_timeline) ->
     assert s.t == pytest.approx(sample_timeline.start_time + 12.0)
     assert s.clock.speed == 2.0 and s.mode == "pov" and s.pov_slot is None
     assert s.info.end == sample_timeline.end_time
-
-
-def test_pov_timeline_delegates() -> None:
-    class Fake:
-        times = TIMES
-
-        def sample(self, t, pov=None):
-            return (t, pov)
-
-    view = PovTimeline(Fake(), 3)
-    assert view.sample(1.0) == (1.0, 3)
-    assert view.times is TIMES
 
 
 @pytest.fixture(scope="module")

@@ -44,8 +44,9 @@ from .render.hud import HudRenderer
 from .render.programs import load_program
 from .render.ui import UiRenderer, conchars_rgba
 from .scene import SceneFrame, build_scene
+from .scene_effects import SceneEffects
 from .ui.timeline import BarStatus, UiLayout, text_box_layout, timeline_layout, ui_scale
-from .viewer_state import FrameContext, PovTimeline, ViewerState, follow_candidates, player_entities
+from .viewer_state import FrameContext, ViewerState, follow_candidates, player_entities
 
 #: How long a message ("saved screenshots/qdv0000.png") stays on screen, seconds.
 MESSAGE_TIME = 2.5
@@ -98,7 +99,8 @@ class ViewerWindow(pyglet.window.Window):
                                lambda name: load_lmp(fs.read(name), name) if fs.exists(name) else None)
         self.timeline: DemoTimeline | None = None
         self.state: ViewerState | None = None
-        self._view_timeline = None
+        self._effects: SceneEffects | None = None
+        self._model_flags: list[np.ndarray] = []
         self._renderer: FrameRenderer | None = None
         self._segment = -1
         self._world = None
@@ -136,7 +138,8 @@ class ViewerWindow(pyglet.window.Window):
             start = parse_timespec(src.start, duration=timeline.duration)
             self.timeline = timeline
             self.state = ViewerState.for_timeline(timeline, start=start, speed=src.speed, fov=src.fov, size=size)
-            self._update_view_timeline()
+            self._effects = SceneEffects.for_timeline(timeline)
+            self._model_flags = [np.zeros(0, np.int32)] * len(timeline.segments)
             segment = max(timeline.sample(self.state.t).segment, 0)
             seg = timeline.segments[segment]
             yield f"loading {seg.map_path} and {len(seg.model_precache) - 2} models"
@@ -168,13 +171,9 @@ class ViewerWindow(pyglet.window.Window):
             self._say(f"warning: {w.message}")
         self._world = assets.world
         self._segment = segment
+        self._model_flags[segment] = assets.model_flags()
         self._say(f"map {seg.map_path} ({seg.level_name}) and {len(seg.model_precache) - 2} models "
                   f"({time.perf_counter() - t:.2f} s)")
-
-    def _update_view_timeline(self) -> None:
-        st = self.state
-        tl = self.timeline
-        self._view_timeline = PovTimeline(tl, st.pov_slot) if st.pov_slot is not None else tl
 
     @property
     def ready(self) -> bool:
@@ -245,13 +244,15 @@ class ViewerWindow(pyglet.window.Window):
     def _draw_frame(self, size: tuple[int, int], scale: int) -> None:
         st = self.state
         if self.timeline is not None:
-            tl = self._view_timeline
+            tl = self.timeline
             t = st.t
             sample = None
             if st.mode in ("chase", "orbit"):
-                sample = tl.sample(t)
+                sample = tl.sample(t, pov=st.pov_slot)
             camera = st.camera_for(sample, self._world)
-            frame = build_scene(tl, t, camera, st.fov)
+            names = tl.segments[max(self._segment, 0)].model_precache if tl.segments else ()
+            frame = build_scene(tl, t, camera, st.fov, pov=st.pov_slot, effects=self._effects,
+                                model_flags=self._model_flags, model_names=names)
             self._use_segment(max(frame.segment, 0))
         else:
             frame = SceneFrame(0.0, 0, st.camera_for(None), (), _ONES)
@@ -298,10 +299,7 @@ class ViewerWindow(pyglet.window.Window):
     def _act(self, action: inp.Action | None) -> None:
         if action is None or self.state is None:
             return
-        slot = self.state.pov_slot
         self.state.handle(action, self._frame_context())
-        if self.state.pov_slot != slot:
-            self._update_view_timeline()
         for request in self.state.take_requests():
             if request == "screenshot":
                 self._screenshot = True

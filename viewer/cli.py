@@ -235,8 +235,8 @@ def _run_window(args: argparse.Namespace) -> int:
 
         pyglet.options["headless"] = True
     elif not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-        raise _NoDisplay(f"no display (DISPLAY is not set): run it on a desktop, or use --headless / "
-                         f"`qdv screenshot`")
+        raise _NoDisplay("no display (DISPLAY is not set): run it on a desktop, or use --headless / "
+                         "`qdv screenshot`")
     from .app import PlaySource, run
 
     window = run(PlaySource(fs, fov=args.fov, **source_kw), size=args.size, shots=args.shots,

@@ -70,21 +70,6 @@ def player_entities(state: SceneState, model_precache: Sequence[str]) -> tuple[i
                         and model_precache[int(ents.model[i])].lower() == "progs/player.mdl"))
 
 
-class PovTimeline:
-    """A view of a timeline whose ``sample(t)`` is player ``slot``'s eye (``sample(t, pov=slot)``), for
-    :func:`viewer.scene.build_scene`, which samples the default view."""
-
-    def __init__(self, timeline: DemoTimeline, slot: int) -> None:
-        self._timeline = timeline
-        self.slot = slot
-
-    def sample(self, t: float, pov: int | None = None):
-        return self._timeline.sample(t, pov=self.slot if pov is None else pov)
-
-    def __getattr__(self, name: str):
-        return getattr(self._timeline, name)
-
-
 @dataclass(frozen=True, slots=True)
 class FrameContext:
     """What the window knows about the picture on screen when an action arrives: the ``camera`` it was drawn from,

@@ -910,8 +910,7 @@ class _Decoder:
                 if count >= limit:
                     raise _Corrupt(f"at most {limit - 1} model precaches")
                 self._set_precache(self.models, count, name.lstrip("/") if name.startswith("/") else name)
-            _next = data[p]
-            p += 1
+            p += 1  # the index to continue from: the lists arrive in order, so it adds nothing
         else:
             count = 0
             while True:
@@ -944,8 +943,7 @@ class _Decoder:
                 if count >= P.MAX_SOUNDS:
                     raise _Corrupt(f"at most {P.MAX_SOUNDS - 1} sound precaches")
                 self._set_precache(self.sounds, count, name[1:] if name.startswith("/") else name)
-            _next = data[p]
-            p += 1
+            p += 1  # the index to continue from: the lists arrive in order, so it adds nothing
         else:
             count = 0
             while True:
@@ -1025,10 +1023,8 @@ class _Decoder:
         return p + 2
 
     def parse_svc_setangle(self, data: bytes, p: int, end: int) -> int:
-        slot = -1
         if self.mvd or self.mvd1 & P.MVD_PEXT1_HIGHLAGTELEPORT:
-            slot = data[p]
-            p += 1
+            p += 1  # the player slot the angles are for: only the recorder's view turns
         a0, p = self._angle(data, p)
         a1, p = self._angle(data, p)
         a2, p = self._angle(data, p)
@@ -1278,8 +1274,7 @@ class _Decoder:
         if self.fte & P.FTE_PEXT_CHUNKEDDOWNLOADS:
             raise _Corrupt("a svc_download without FTE chunked downloads (not supported)")
         size, = _S16.unpack_from(data, p)
-        _percent = data[p + 2]
-        p += 3
+        p += 3  # size, then the percentage done
         self.counters["downloads"] += 1
         if size > 0:
             if p + size > end:
