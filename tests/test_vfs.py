@@ -76,3 +76,10 @@ def test_demo_inside_a_game_dir_finds_its_data() -> None:
     assert game_dir_of(LQ1 / "demo3.dem") == (QUAKE1, "lq1")
     basedir, game = game_dir_of(LQ1 / "demo3.dem")
     assert VirtualFS(basedir, game).exists("progs/player.mdl")
+
+
+def test_demo_in_a_base_directory_uses_its_id1() -> None:
+    from tests.conftest import QUAKEWORLD
+
+    assert game_dir_of(QUAKEWORLD / "lq_lqdm2_ranger.qwd") == (QUAKEWORLD, "id1")
+    assert VirtualFS(*game_dir_of(QUAKEWORLD / "lq_lqdm2_ranger.qwd")).exists("maps/lqdm2.bsp")
