@@ -9,8 +9,8 @@ import pytest
 from assets_loader.bsp import load_bsp
 from assets_loader.palette import Palette, load_palette
 from tests.builders.bsp import build_bsp
-from tests.conftest import LQ1
 from viewer.camera import Camera, entity_matrix, view_projection
+from viewer.effects import Lights
 from viewer.render.context import OffscreenTarget, create_headless_context
 from viewer.render.world import BrushDraw, WorldRenderer, WorldView
 
@@ -31,13 +31,14 @@ def grey_palette() -> Palette:
     return Palette(rgb)
 
 
-def render(ctx, world, camera: Camera, styles: np.ndarray, brushes=()) -> np.ndarray:
+def render(ctx, world, camera: Camera, styles: np.ndarray, brushes=(), lights: Lights | None = None,
+           fog=(0.0, 0.0, 0.0, 0.0)) -> np.ndarray:
     target = OffscreenTarget(ctx, SIZE)
     renderer = WorldRenderer(ctx, world, grey_palette())
     target.use()
     ctx.clear(0, 0, 0)
     ctx.enable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
-    view = WorldView(view_projection(camera, 1.0), camera.origin, 0.0, styles)
+    view = WorldView(view_projection(camera, 1.0), camera.origin, 0.0, styles, fog, lights=lights)
     renderer.draw_world(view)
     renderer.draw_brushes(view, list(brushes))
     pixels = target.read_rgb()
@@ -104,3 +105,46 @@ def test_real_map_from_the_player_start_is_textured_and_varied(ctx, lq1_pak, nam
     assert magenta.mean() < 0.01, "the camera inside the map sees walls everywhere"
     assert len(np.unique(pixels.reshape(-1, 3) // 16, axis=0)) > 20
     assert 15 < pixels.mean() < 240
+
+
+def light_at(origin, radius: float, color=(1.0, 1.0, 1.0)) -> Lights:
+    return Lights(np.array([origin], np.float32), np.array([radius], np.float32), np.array([color], np.float32))
+
+
+def test_dynamic_light_above_brightens_the_surface_under_it(ctx) -> None:
+    world = load_bsp(build_bsp())
+    styles = np.full(64, 0.25, np.float32)  # leave headroom below the overbright clamp
+    base = render(ctx, world, looking_down_at(32), styles)
+    lit = render(ctx, world, looking_down_at(32), styles, lights=light_at((32, 32, 24), 200))
+    assert lit[16, 16].sum() > base[16, 16].sum() + 30
+    far = render(ctx, world, looking_down_at(32), styles, lights=light_at((32, 32, 500), 200))
+    assert np.array_equal(far, base), "a light whose radius does not reach the plane adds nothing"
+
+
+def test_dynamic_light_is_coloured_and_falls_off_with_distance(ctx) -> None:
+    world = load_bsp(build_bsp())
+    styles = np.full(64, 0.25, np.float32)
+    base = render(ctx, world, looking_down_at(32), styles)
+    red = render(ctx, world, looking_down_at(32), styles, lights=light_at((32, 32, 24), 120, (1.0, 0.0, 0.0)))
+    gain = red[16, 16] - base[16, 16]
+    assert gain[0] > 20 and abs(gain[1]) <= 1 and abs(gain[2]) <= 1
+    near = render(ctx, world, looking_down_at(32), styles, lights=light_at((32, 32, 8), 120))
+    high = render(ctx, world, looking_down_at(32), styles, lights=light_at((32, 32, 60), 120))
+    assert near[16, 16].sum() > high[16, 16].sum() > base[16, 16].sum()
+
+
+def test_no_dynamic_lights_leaves_the_picture_unchanged(ctx) -> None:
+    world = load_bsp(build_bsp())
+    styles = np.full(64, 0.25, np.float32)
+    without = render(ctx, world, looking_down_at(32), styles)
+    empty = render(ctx, world, looking_down_at(32), styles, lights=Lights.empty())
+    assert np.array_equal(without, empty)
+
+
+def test_fog_blends_towards_its_colour_with_depth(ctx) -> None:
+    world = load_bsp(build_bsp())
+    styles = np.ones(64, np.float32)
+    clear = render(ctx, world, looking_down_at(32), styles)
+    foggy = render(ctx, world, looking_down_at(32), styles, fog=(1.0, 0.0, 0.0, 2.0))
+    assert foggy[16, 16, 0] > clear[16, 16, 0] + 30
+    assert foggy[16, 16, 1] < clear[16, 16, 1]

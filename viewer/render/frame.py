@@ -94,7 +94,8 @@ class FrameRenderer:
         ctx.clear(*CLEAR_COLOR, depth=1.0)
         w, h = target.size
         view_proj = view_projection(frame.camera, w / h)
-        view = WorldView(view_proj, frame.camera.origin, frame.time, frame.styles, frame.fog or self._world_fog)
+        view = WorldView(view_proj, frame.camera.origin, frame.time, frame.styles, frame.fog or self._world_fog,
+                         lights=frame.lights)
         if self.world is not None:
             self.world.draw_world(view)
         brushes, others, view_models = [], [], []

@@ -1,8 +1,14 @@
 """Draw a BSP: the world (PVS-culled, batched per texture) and its brush submodels (doors, plats, lifts).
 
 Everything is uploaded once: one vertex buffer, one static index buffer, the lightmap atlas and every
-texture. Per frame only uniforms change (light style values, time) and the world's visible index list is
-rewritten (PVS of the camera's leaf, culled to the view frustum: :mod:`.visibility`).
+texture. Per frame only uniforms change (light style values, time, dynamic lights) and the world's visible index
+list is rewritten when the view changed (PVS of the camera's leaf, culled to the view frustum and sorted front to
+back: :mod:`.visibility`).
+
+Speed on a software rasterizer (Mesa llvmpipe) is per-fragment work: it runs every branch of a shader with lane
+masks, so ``world.glsl`` is compiled into one small program per kind of surface (lit with one light style, lit
+with several, liquid, sky; fog and dynamic lights only when present), chosen per draw; and faces are drawn front to
+back so hidden fragments fail the depth test before shading.
 
 References: GLQuake ``R_DrawWorld``/``R_RecursiveWorldNode``/``R_MarkLeaves`` (PVS), ``R_DrawBrushModel``,
 ``R_TextureAnimation``; gl_warp.c for sky and water.
@@ -10,6 +16,7 @@ References: GLQuake ``R_DrawWorld``/``R_RecursiveWorldNode``/``R_MarkLeaves`` (P
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 import moderngl
@@ -19,12 +26,33 @@ from assets_loader.bsp import WorldMesh, animated_texture
 from assets_loader.palette import Palette
 
 from ..camera import gl_bytes
-from .programs import load_program
+from ..effects import Lights
+from .dlights import write_light_uniforms
+from .programs import shader_source
 from .textures import indexed_to_rgba, upload_rgba
-from .visibility import frustum_planes, visible_set
+from .visibility import WorldVisibility
 
-MODE_LIT, MODE_LIQUID, MODE_SKY = 0, 1, 2
+KIND_LIT, KIND_MULTISTYLE, KIND_LIQUID, KIND_SKY = "LIT", "MULTISTYLE", "LIQUID", "SKY"
 _IDENTITY = np.eye(4, dtype=np.float32)
+_VERSION = "#version 330 core\n"
+_LAYOUT = "3f 2f 2f 1f 4u1"
+_ATTRIBUTES = ("in_position", "in_uv", "in_lm_uv", "in_lm_step", "in_styles")
+#: Compiled world programs per context (shared by the map and every BSP model of a segment).
+_PROGRAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def world_program(ctx: moderngl.Context, kind: str, fog: bool = False, dlights: bool = False) -> moderngl.Program:
+    """The ``world.glsl`` variant for one kind of surface (``KIND_*``), with or without fog and dynamic lights."""
+    cache = _PROGRAMS.setdefault(ctx, {})
+    key = (kind, fog and kind != KIND_SKY, dlights and kind in (KIND_LIT, KIND_MULTISTYLE))
+    if key not in cache:
+        defines = {KIND_LIT: ["LIT"], KIND_MULTISTYLE: ["LIT", "MULTISTYLE"], KIND_LIQUID: ["LIQUID"],
+                   KIND_SKY: ["SKY"]}[kind] + (["FOG"] if key[1] else []) + (["DLIGHTS"] if key[2] else [])
+        header = _VERSION + "".join(f"#define {d}\n" for d in defines)
+        src = shader_source("world")
+        cache[key] = ctx.program(vertex_shader=header + "#define VERTEX_SHADER\n" + src,
+                                 fragment_shader=header + "#define FRAGMENT_SHADER\n" + src)
+    return cache[key]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +67,8 @@ class BrushDraw:
 
 @dataclass(frozen=True, slots=True)
 class WorldView:
-    """Per-frame inputs: ``view_proj [4, 4]``, camera origin, time in seconds, style values ``[64]``, fog."""
+    """Per-frame inputs: ``view_proj [4, 4]``, camera origin, time in seconds, style values ``[64]``, fog, and the
+    dynamic lights lighting the world (``None`` or empty: none)."""
 
     view_proj: np.ndarray
     camera: tuple[float, float, float]
@@ -47,6 +76,7 @@ class WorldView:
     styles: np.ndarray
     fog: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
     liquid_alpha: float = 1.0
+    lights: Lights | None = None
 
 
 class WorldRenderer:
@@ -55,30 +85,37 @@ class WorldRenderer:
     def __init__(self, ctx: moderngl.Context, world: WorldMesh, palette: Palette) -> None:
         self.ctx = ctx
         self.world = world
-        self.program = load_program(ctx, "world")
         mesh = world.mesh
         self._vbo = ctx.buffer(mesh.vertices.tobytes())
         self._ibo = ctx.buffer(mesh.indices.tobytes())
-        self._vao = ctx.vertex_array(
-            self.program,
-            [(self._vbo, "3f 2f 2f 1f 4u1", "in_position", "in_uv", "in_lm_uv", "in_lm_step", "in_styles")],
-            index_buffer=self._ibo, index_element_size=4)
         self._textures = [self._upload_texture(i, palette) for i in range(len(world.textures))]
         self._lightmap = ctx.texture((world.lightmap.width, world.lightmap.height), 3,
                                      np.ascontiguousarray(world.lightmap.atlas).tobytes())
         self._lightmap.filter = (moderngl.LINEAR, moderngl.LINEAR)
         self._lightmap.repeat_x = self._lightmap.repeat_y = False
-        draws = mesh.draws
-        self._world_draws = draws[draws["model"] == 0]
-        self._pvs_leaf: int | None = None
-        self._pvs = np.zeros(0, np.int64)
+        # Faces lit by more than one light style need the (4-fetch) multi-style program; the rest the lean one.
+        multistyle = (np.asarray(world.lightmap.num_styles) > 1).astype(np.int64)
+        self._visibility = WorldVisibility(world, multistyle)
+        self._draw_multistyle = self._draws_with_multistyle(multistyle)
         # The per-frame index list never exceeds the whole mesh's.
         self._visible_ibo = ctx.buffer(reserve=max(mesh.indices.nbytes, 4))
-        self._visible_vao = ctx.vertex_array(
-            self.program,
-            [(self._vbo, "3f 2f 2f 1f 4u1", "in_position", "in_uv", "in_lm_uv", "in_lm_step", "in_styles")],
-            index_buffer=self._visible_ibo, index_element_size=4)
         self._visible_ranges: list[list[int]] = []
+        self._vaos: dict[tuple[int, bool], moderngl.VertexArray] = {}
+        self._members: dict[int, set[str]] = {}
+        self._prepared: dict[int, list] = {}  # program → [model matrix bytes] written during this draw call
+        self._bound: list = [None, None, None]
+
+    def _draws_with_multistyle(self, multistyle: np.ndarray) -> np.ndarray:
+        """``bool [D]``: which static draws (``mesh.draws``) hold a face with several light styles."""
+        mesh = self.world.mesh
+        out = np.zeros(len(mesh.draws), bool)
+        faces = np.flatnonzero((multistyle > 0) & (mesh.face_count > 0))
+        if len(faces) and len(mesh.draws):
+            order = np.argsort(mesh.draws["first"], kind="stable")
+            slot = np.searchsorted(mesh.draws["first"][order].astype(np.int64),
+                                   mesh.face_first[faces].astype(np.int64), side="right") - 1
+            out[order[slot[slot >= 0]]] = True
+        return out
 
     def _upload_texture(self, index: int, palette: Palette) -> tuple[moderngl.Texture, moderngl.Texture | None]:
         """The colour texture, plus the solid back layer for a sky (whose front layer has index 0 transparent)."""
@@ -91,8 +128,9 @@ class WorldRenderer:
         return upload_rgba(self.ctx, indexed_to_rgba(tex.mips[0], palette)), None
 
     def release(self) -> None:
-        for obj in [self._vao, self._vbo, self._ibo, self._lightmap, self._visible_vao, self._visible_ibo]:
+        for obj in [*self._vaos.values(), self._vbo, self._ibo, self._lightmap, self._visible_ibo]:
             obj.release()
+        self._vaos.clear()
         for front, back in self._textures:
             front.release()
             if back is not None:
@@ -101,74 +139,122 @@ class WorldRenderer:
     # -- visibility -------------------------------------------------------------------------------------------
 
     def _update_visibility(self, camera, view_proj: np.ndarray) -> None:
-        """Write this frame's index list: the PVS of the camera's leaf (cached per leaf), culled to the frustum."""
-        leaf = self.world.point_leaf(camera)
-        if leaf != self._pvs_leaf:
-            self._pvs_leaf = leaf
-            self._pvs = np.flatnonzero(self.world.leaf_pvs(leaf)) if leaf > 0 else \
-                np.arange(1, 1 + min(self.world.submodels[0].visleafs, self.world.num_leafs - 1))
-        visible = visible_set(self.world, self._pvs, frustum_planes(view_proj))
-        self._visible_ibo.write(np.ascontiguousarray(visible.indices, np.uint32).tobytes())
-        self._visible_ranges = visible.ranges.tolist()
+        """This frame's index list: the PVS of the camera's leaf, culled to the frustum, sorted front to back
+        (rewritten only when the view changed)."""
+        visible, changed = self._visibility.update(camera, view_proj)
+        if changed:
+            if len(visible.indices):
+                self._visible_ibo.write(np.ascontiguousarray(visible.indices, np.uint32).tobytes())
+            self._visible_ranges = visible.ranges.tolist()
 
     # -- drawing ----------------------------------------------------------------------------------------------
 
-    def _set_frame_uniforms(self, view: WorldView) -> None:
+    def _kind(self, texture: int, multistyle: bool) -> str:
+        if self._textures[texture][1] is not None:
+            return KIND_SKY
+        if self.world.textures[texture].is_liquid:
+            return KIND_LIQUID
+        return KIND_MULTISTYLE if multistyle else KIND_LIT
+
+    def _begin(self) -> None:
+        """Start a draw call: programs are shared, so each gets this call's uniforms on first use."""
         self.ctx.enable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
         self.ctx.front_face = "ccw"  # the loader winds front faces counter-clockwise
-        p = self.program
-        p["u_view_proj"].write(gl_bytes(view.view_proj))
-        p["u_camera"].value = tuple(float(c) for c in view.camera)
-        p["u_time"].value = float(view.time)
-        p["u_styles"].write(np.asarray(view.styles, np.float32).tobytes())
-        p["u_fog"].value = tuple(float(c) for c in view.fog)
-        p["u_liquid_alpha"].value = float(view.liquid_alpha)
-        p["u_texture"].value = 0
-        p["u_lightmap"].value = 1
-        p["u_sky_back"].value = 2
+        self._prepared = {}
+        self._bound = [None, None, None]
         self._lightmap.use(1)
 
-    def _draw_range(self, vao: moderngl.VertexArray, texture: int, first: int, count: int, view: WorldView,
-                    alternate: bool) -> None:
-        tex = self.world.textures[texture]
+    def _program(self, kind: str, view: WorldView, model: bytes) -> moderngl.Program:
+        fog = view.fog[3] > 0
+        dlights = view.lights is not None and len(view.lights) > 0
+        p = world_program(self.ctx, kind, fog, dlights)
+        state = self._prepared.get(p.glo)
+        if state is None:
+            members = self._members.get(p.glo)
+            if members is None:
+                members = self._members[p.glo] = set(p)
+            p["u_view_proj"].write(gl_bytes(view.view_proj))
+            p["u_texture"].value = 0
+            if "u_lightmap" in members:
+                p["u_lightmap"].value = 1
+                p["u_styles"].write(np.asarray(view.styles, np.float32).tobytes())
+            if "u_sky_back" in members:
+                p["u_sky_back"].value = 2
+            if "u_camera" in members:
+                p["u_camera"].value = tuple(float(c) for c in view.camera)
+            if "u_time" in members:
+                p["u_time"].value = float(view.time)
+            if "u_fog" in members:
+                p["u_fog"].value = tuple(float(c) for c in view.fog)
+            if "u_liquid_alpha" in members:
+                p["u_liquid_alpha"].value = float(view.liquid_alpha)
+            if "u_dlight_count" in members:
+                write_light_uniforms(p, view.lights, view.camera)
+            state = self._prepared[p.glo] = [None]
+        if state[0] != model:
+            p["u_model"].write(model)
+            state[0] = model
+        return p
+
+    def _vao(self, program: moderngl.Program, visible: bool) -> moderngl.VertexArray:
+        vao = self._vaos.get((program.glo, visible))
+        if vao is None:
+            vao = self._vaos[(program.glo, visible)] = self.ctx.vertex_array(
+                program, [(self._vbo, _LAYOUT, *_ATTRIBUTES)],
+                index_buffer=self._visible_ibo if visible else self._ibo, index_element_size=4, skip_errors=True)
+        return vao
+
+    def _draw_range(self, visible: bool, texture: int, first: int, count: int, multistyle: bool, view: WorldView,
+                    model: bytes, alternate: bool) -> None:
+        kind = self._kind(texture, multistyle)
+        program = self._program(kind, view, model)
         front, back = self._textures[animated_texture(self.world.textures, texture, view.time, alternate)]
-        mode = MODE_SKY if back is not None else MODE_LIQUID if tex.is_liquid else MODE_LIT
-        self.program["u_mode"].value = mode
-        if mode == MODE_LIQUID:
-            self.program["u_texture_size"].value = (float(tex.width), float(tex.height))
-        front.use(0)
-        if back is not None:
+        if kind == KIND_LIQUID:
+            tex = self.world.textures[texture]
+            program["u_texture_size"].value = (float(tex.width), float(tex.height))
+        if self._bound[0] is not front:
+            front.use(0)
+            self._bound[0] = front
+        if back is not None and self._bound[2] is not back:
             back.use(2)
-        vao.render(moderngl.TRIANGLES, vertices=count, first=first)
+            self._bound[2] = back
+        self._vao(program, visible).render(moderngl.TRIANGLES, vertices=count, first=first)
 
     def draw_world(self, view: WorldView) -> None:
-        """Draw model 0, culled to the PVS of the camera's leaf; liquids are drawn after the opaque surfaces."""
+        """Draw model 0, culled to the PVS of the camera's leaf, front to back; then sky, then liquids (blended
+        last when translucent)."""
         self._update_visibility(view.camera, view.view_proj)
-        self._set_frame_uniforms(view)
-        self.program["u_model"].write(gl_bytes(_IDENTITY))
-        liquids = []
-        for texture, first, count in self._visible_ranges:
-            if self.world.textures[texture].is_liquid and view.liquid_alpha < 1:
-                liquids.append((texture, first, count))
+        self._begin()
+        model = gl_bytes(_IDENTITY)
+        later, liquids = [], []
+        for texture, first, count, key in self._visible_ranges:
+            tex = self.world.textures[texture]
+            if tex.is_liquid and view.liquid_alpha < 1:
+                liquids.append((texture, first, count, key))
+            elif self._textures[texture][1] is not None:
+                later.append((texture, first, count, key))
             else:
-                self._draw_range(self._visible_vao, texture, first, count, view, False)
+                self._draw_range(True, texture, first, count, key > 0, view, model, False)
+        for texture, first, count, key in later:
+            self._draw_range(True, texture, first, count, key > 0, view, model, False)
         if liquids:
             self.ctx.enable(moderngl.BLEND)
-            for texture, first, count in liquids:
-                self._draw_range(self._visible_vao, texture, first, count, view, False)
+            for texture, first, count, key in liquids:
+                self._draw_range(True, texture, first, count, key > 0, view, model, False)
             self.ctx.disable(moderngl.BLEND)
 
     def draw_brushes(self, view: WorldView, brushes: list[BrushDraw]) -> None:
         """Draw brush entities (``*N`` submodels; 0 for a whole BSP used as a model) at their own transforms."""
         if not brushes:
             return
-        self._set_frame_uniforms(view)
+        self._begin()
         draws = self.world.mesh.draws
         for brush in brushes:
             if not 0 <= brush.submodel < len(self.world.submodels):
                 continue
             sub = self.world.submodels[brush.submodel]
-            self.program["u_model"].write(gl_bytes(brush.matrix))
-            for d in draws[sub.first_draw:sub.first_draw + sub.num_draws]:
-                self._draw_range(self._vao, int(d["texture"]), int(d["first"]), int(d["count"]), view,
-                                 brush.alternate)
+            model = gl_bytes(brush.matrix)
+            for i in range(sub.first_draw, sub.first_draw + sub.num_draws):
+                d = draws[i]
+                self._draw_range(False, int(d["texture"]), int(d["first"]), int(d["count"]),
+                                 bool(self._draw_multistyle[i]), view, model, brush.alternate)
