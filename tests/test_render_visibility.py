@@ -8,7 +8,8 @@ import pytest
 from assets_loader.bsp import load_bsp
 from tests.builders.bsp import build_bsp
 from viewer.camera import Camera, view_projection
-from viewer.render.visibility import boxes_in_frustum, frustum_planes, visible_set
+from viewer.render.visibility import (WorldVisibility, box_distances, boxes_in_frustum, face_boxes, frustum_planes,
+                                      visible_set)
 
 
 def planes_for(camera: Camera) -> np.ndarray:
@@ -71,3 +72,85 @@ def test_culling_keeps_every_triangle_on_screen(lq1_pak, angles) -> None:
     inside = ((np.abs(ndc) < 0.9).all(axis=2) & (w > 1)).any(axis=1)
     missing = [t for t, on in zip(map(tuple, tris.tolist()), inside) if on and t not in kept]
     assert not missing
+
+
+def test_box_culling_matches_testing_every_corner() -> None:
+    rng = np.random.default_rng(1)
+    planes = planes_for(Camera((0, 0, 0), (10, 30, 0)))
+    mins = rng.uniform(-500, 500, (400, 3))
+    maxs = mins + rng.uniform(1, 100, (400, 3))
+    corners = np.stack([np.where(np.array([(i >> k) & 1 for k in range(3)], bool), maxs, mins) for i in range(8)], 1)
+    outside_any = ((corners @ planes[:, :3].T + planes[:, 3]) < 0).all(axis=1).any(axis=1)
+    assert (boxes_in_frustum(mins, maxs, planes) == ~outside_any).all()
+
+
+def start_view(world, classname="info_player_deathmatch", angles=None):
+    start = next(e for e in world.entities if e.get("classname") == classname)
+    x, y, z = (float(v) for v in start["origin"].split())
+    camera = Camera((x, y, z + 22), angles or (0.0, float(start.get("angle", 0)), 0.0))
+    pvs = np.flatnonzero(world.leaf_pvs(world.point_leaf(camera.origin)))
+    return camera, pvs
+
+
+def triangles(indices: np.ndarray) -> set:
+    return set(map(tuple, indices.reshape(-1, 3).tolist()))
+
+
+def test_front_to_back_order_keeps_the_set_and_sorts_by_distance(lq1_pak) -> None:
+    world = load_bsp(lq1_pak.read("maps/lqdm3.bsp"))
+    camera, pvs = start_view(world)
+    planes = planes_for(camera)
+    boxes = face_boxes(world)
+    plain = visible_set(world, pvs, planes, boxes=boxes)
+    ordered = visible_set(world, pvs, planes, camera=camera.origin, boxes=boxes)
+    assert triangles(ordered.indices) == triangles(plain.indices)
+    assert sorted(ordered.ranges[:, 0].tolist()) == sorted(plain.ranges[:, 0].tolist())
+    assert ordered.ranges[:, 2].sum() == len(ordered.indices)
+    assert (np.diff(ordered.ranges[:, 1]) > 0).all()
+    # Map every index-list position back to its face to check the order.
+    mesh = world.mesh
+    faces = np.flatnonzero(mesh.face_count > 0)
+    dist = box_distances(boxes[0][faces], boxes[1][faces], camera.origin)
+    tri_face = {}
+    for f in faces:
+        for t in triangles(mesh.indices[mesh.face_first[f]:mesh.face_first[f] + mesh.face_count[f]]):
+            tri_face[t] = f
+    face_dist = dict(zip(faces.tolist(), dist.tolist()))
+    nearest = []
+    for texture, first, count, _key in ordered.ranges.tolist():
+        d = [face_dist[tri_face[t]] for t in map(tuple, ordered.indices[first:first + count].reshape(-1, 3).tolist())]
+        assert d == sorted(d), f"texture {texture} is not front to back"
+        nearest.append(d[0])
+    assert nearest == sorted(nearest), "textures are drawn nearest first"
+
+
+def test_keys_split_each_texture_range(lq1_pak) -> None:
+    world = load_bsp(lq1_pak.read("maps/lqdm3.bsp"))
+    camera, pvs = start_view(world)
+    keys = (world.lightmap.num_styles > 1).astype(np.int64)
+    split = visible_set(world, pvs, planes_for(camera), keys=keys)
+    pairs = [tuple(r) for r in split.ranges[:, [0, 3]].tolist()]
+    assert len(set(pairs)) == len(pairs), "one range per (texture, key)"
+    assert {k for _, k in pairs} == {0, 1}, "the start sees faces with one and with several light styles"
+    mesh = world.mesh
+    faces = np.flatnonzero(mesh.face_count > 0)
+    vertex_face = np.full(len(mesh.vertices), -1)
+    for f in faces:  # every face has its own vertices (its own lightmap coordinates)
+        vertex_face[mesh.indices[mesh.face_first[f]:mesh.face_first[f] + mesh.face_count[f]]] = f
+    for _texture, first, count, key in split.ranges.tolist():
+        assert (keys[vertex_face[split.indices[first:first + count]]] == key).all()
+
+
+def test_world_visibility_reuses_the_set_while_the_view_is_unchanged(lq1_pak) -> None:
+    world = load_bsp(lq1_pak.read("maps/lq_e0m1.bsp"))
+    camera, pvs = start_view(world, "info_player_start")
+    vis = WorldVisibility(world)
+    vp = view_projection(camera, 16 / 9)
+    first, changed = vis.update(camera.origin, vp)
+    assert changed
+    again, changed = vis.update(camera.origin, vp)
+    assert not changed and again is first
+    assert triangles(first.indices) == triangles(visible_set(world, pvs, frustum_planes(vp)).indices)
+    turned = Camera(camera.origin, (0.0, camera.angles[1] + 90, 0.0))
+    other, changed = vis.update(turned.origin, view_projection(turned, 16 / 9))
+    assert changed and triangles(other.indices) != triangles(first.indices)

@@ -133,10 +133,15 @@ def visible_set(world: WorldMesh, pvs_leafs: np.ndarray, planes: np.ndarray | No
 
     Culls per face box (``boxes``, computed when not given). ``keys`` / ``camera``: see :func:`ordered_set`.
     """
-    faces = pvs_faces(world, pvs_leafs)
+    return cull_and_order(world, pvs_faces(world, pvs_leafs), planes, keys, camera,
+                          boxes if boxes is not None else face_boxes(world))
+
+
+def cull_and_order(world: WorldMesh, faces: np.ndarray, planes: np.ndarray | None, keys: np.ndarray | None,
+                   camera, boxes: tuple[np.ndarray, np.ndarray]) -> VisibleSet:
+    """:func:`ordered_set` of the ``faces`` whose box (``boxes`` = :func:`face_boxes`) meets the frustum."""
     if planes is not None and len(faces):
-        mins, maxs = boxes if boxes is not None else face_boxes(world)
-        boxes = (mins, maxs)
+        mins, maxs = boxes
         faces = faces[boxes_in_frustum(mins[faces], maxs[faces], planes)]
     return ordered_set(world, faces, keys, camera, boxes)
 
@@ -154,7 +159,6 @@ class WorldVisibility:
         self.boxes = face_boxes(world)
         self._leaf: int | None = None
         self._faces = np.zeros(0, np.int64)
-        self._mins = self._maxs = np.zeros((0, 3))
         self._last: tuple[int, bytes] | None = None
         self._set = VisibleSet(np.zeros(0, np.uint32), np.zeros((0, 4), np.int64))
 
@@ -173,9 +177,6 @@ class WorldVisibility:
         if leaf != self._leaf:
             self._leaf = leaf
             self._faces = pvs_faces(self.world, self.pvs_leafs(leaf))
-            self._mins, self._maxs = self.boxes[0][self._faces], self.boxes[1][self._faces]
-        keep = boxes_in_frustum(self._mins, self._maxs, frustum_planes(view_proj)) if len(self._faces) else \
-            np.zeros(0, bool)
-        self._set = ordered_set(self.world, self._faces[keep], self.keys, camera, self.boxes)
+        self._set = cull_and_order(self.world, self._faces, frustum_planes(view_proj), self.keys, camera, self.boxes)
         self._last = state
         return self._set, True
