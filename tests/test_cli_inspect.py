@@ -96,3 +96,17 @@ def test_bsp_on_disk_finds_its_lit_beside_it(tmp_path: Path, capsys, lq1_pak) ->
     (tmp_path / "e0.lit").write_bytes(lq1_pak.read("maps/lq_e0m1.lit"))
     report = run_json(capsys, str(tmp_path / "e0.bsp"))
     assert report["lit"] is True and report["models"] == 24
+
+
+@pytest.mark.parametrize("name", ["lq_lqdm2_ranger.qwd", "lq_lqdm2_mvd.mvd"])
+def test_quakeworld_demos(capsys, name: str) -> None:
+    from tests.conftest import QUAKEWORLD
+
+    report = run_json(capsys, str(QUAKEWORLD / name))
+    assert report["format"] == name.rsplit(".", 1)[1] and report["maps"] == ["lqdm2"]
+
+
+def test_dem_by_content_without_extension(tmp_path: Path, capsys) -> None:
+    demo = tmp_path / "recording"
+    demo.write_bytes((LQ1 / "demo3.dem").read_bytes())
+    assert run_json(capsys, str(demo))["protocol"] == 999

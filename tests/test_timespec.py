@@ -25,7 +25,8 @@ def test_percent_of_duration() -> None:
         parse_timespec("50%")
 
 
-@pytest.mark.parametrize("text", ["", "abc", "1:", ":5", "1:60", "1:2:3:4", "150%", "x%", "--3"])
+@pytest.mark.parametrize("text", ["", "abc", "1:", ":5", "1:60", "1:2:3:4", "150%", "x%", "--3", "nan", "inf",
+                                  "1e400", "nan%", "+inf"])
 def test_rejects_malformed(text: str) -> None:
     with pytest.raises(TimespecError):
         parse_timespec(text, duration=10)

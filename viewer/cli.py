@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import warnings
 from collections.abc import Sequence
@@ -21,10 +22,11 @@ def _build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a demo in a window (default: the bundled sample)")
-    play.add_argument("demo", nargs="?", help="demo file (.dem, .dem.gz); omitted: the bundled LibreQuake sample")
+    play.add_argument("demo", nargs="?", help="demo file (.dem, .dem.gz, .qwd, .mvd); omitted: the bundled "
+                                              "LibreQuake sample")
     _add_game_args(play)
     play.add_argument("--start", default="0", help="start time (SS, MM:SS, N%%)")
-    play.add_argument("--speed", type=float, default=1.0, help="playback speed (0.1..10; negative: reverse)")
+    play.add_argument("--speed", type=_number_in(0.1, 10, absolute=True), default=1.0, help="playback speed (0.1..10; negative: reverse)")
     _add_window_args(play)
 
     map_ = sub.add_parser("map", help="fly through a map with the free camera (from the player start)")
@@ -51,7 +53,7 @@ def _build_parser() -> argparse.ArgumentParser:
                       help="pov: the recorder's eyes; free: --pos/--angles (default pov, or free with --pos)")
     shot.add_argument("--pos", type=_vector, help="camera position x,y,z")
     shot.add_argument("--angles", type=_vector, help="camera angles pitch,yaw,roll in degrees")
-    shot.add_argument("--fov", type=float, default=90.0, help="horizontal field of view at 4:3 (default 90)")
+    shot.add_argument("--fov", type=_FOV, default=90.0, help="horizontal field of view at 4:3 (default 90)")
     shot.add_argument("--force", action="store_true", help="overwrite an existing --out file")
     _add_game_args(shot)
 
@@ -82,17 +84,36 @@ def _vector(text: str) -> tuple[float, float, float]:
         x, y, z = (float(v) for v in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r}: expected three comma-separated numbers") from None
+    if not all(math.isfinite(v) for v in (x, y, z)):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected finite numbers")
     return x, y, z
+
+
+def _number_in(lo: float, hi: float, absolute: bool = False):
+    """An argparse type: a finite number within ``lo..hi`` (of its absolute value when ``absolute``)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r}: expected a number") from None
+        if not math.isfinite(value) or not lo <= (abs(value) if absolute else value) <= hi:
+            raise argparse.ArgumentTypeError(f"{text!r}: expected a number {'of size ' if absolute else ''}"
+                                             f"within {lo:g}..{hi:g}")
+        return value
+    return parse
 
 
 def _add_window_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--size", type=_size, default=(1280, 720), help="window size WxH (default 1280x720)")
     p.add_argument("--fullscreen", action="store_true", help="start fullscreen (Alt+Enter toggles)")
-    p.add_argument("--fov", type=float, default=90.0, help="horizontal field of view at 4:3 (default 90)")
+    p.add_argument("--fov", type=_FOV, default=90.0, help="horizontal field of view at 4:3 (default 90)")
     p.add_argument("--shots", default="screenshots", help="folder for F12 screenshots (default screenshots/)")
     p.add_argument("--headless", action="store_true",
                    help="no display: render through EGL into an invisible window (tests, benchmarks)")
     p.add_argument("--frames", type=int, default=None, help=argparse.SUPPRESS)  # quit after N frames (benchmarks)
+
+
+_FOV = _number_in(1, 179)
 
 
 def _add_game_args(p: argparse.ArgumentParser) -> None:
@@ -163,8 +184,7 @@ def _run_screenshot(args: argparse.Namespace) -> int:
     if args.map:
         if args.demo:
             raise _UsageError("give either a DEMO or --map, not both")
-        map_path = args.map if "/" in args.map or args.map.endswith(".bsp") else f"maps/{args.map}.bsp"
-        fs = game_filesystem(map_path if Path(map_path).is_file() else None, args.basedir, args.game)
+        fs, map_path = _resolve_map(args.map, args.basedir, args.game)
         start = map_start_camera(fs, map_path, args.fov)
         camera = Camera(args.pos or start.origin, args.angles or start.angles, args.fov)
         pixels = render_map(fs, map_path, camera, args.size)
@@ -198,6 +218,30 @@ def sample_demo() -> str:
     return str(resources.files("viewer").joinpath("sample", "lq1", "demo1_lite.dem"))
 
 
+def _resolve_map(given: str, basedir: str | None, game: str | None):
+    """``(VirtualFS, map path inside it)`` for a map name (``lqdm3`` → ``maps/lqdm3.bsp``) or a ``.bsp`` file.
+
+    A file inside a game dir uses that game dir; a bare name without ``--basedir`` is looked up in the bundled
+    sample."""
+    from pathlib import Path
+
+    from .offscreen import game_filesystem
+
+    map_path = given if "/" in given or given.lower().endswith(".bsp") else f"maps/{given}.bsp"
+    if Path(map_path).is_file():
+        fs = game_filesystem(map_path, basedir, game)
+        found = fs.game_dirs[-1].absolute()
+        if Path(map_path).absolute().is_relative_to(found):
+            map_path = Path(map_path).absolute().relative_to(found).as_posix()
+    elif basedir is None:
+        fs = game_filesystem(sample_demo(), None, game)  # names inside the bundled sample
+    else:
+        fs = game_filesystem(None, basedir, game)
+    if not fs.exists(map_path):
+        raise FileNotFoundError(f"{given}: no map {map_path} in {', '.join(str(d) for d in fs.game_dirs)}")
+    return fs, map_path
+
+
 def _run_window(args: argparse.Namespace) -> int:
     import os
     from pathlib import Path
@@ -216,19 +260,7 @@ def _run_window(args: argparse.Namespace) -> int:
         fs = game_filesystem(demo, args.basedir, args.game)
         source_kw = dict(demo=demo, start=args.start, speed=args.speed)
     else:
-        given = args.map
-        map_path = given if "/" in given or given.lower().endswith(".bsp") else f"maps/{given}.bsp"
-        if Path(map_path).is_file():
-            fs = game_filesystem(map_path, args.basedir, args.game)
-            found = fs.game_dirs[-1]
-            map_path = Path(map_path).absolute().relative_to(found.absolute()).as_posix() \
-                if Path(map_path).absolute().is_relative_to(found.absolute()) else map_path
-        elif args.basedir is None:
-            fs = game_filesystem(sample_demo(), None, args.game)  # names inside the bundled sample
-        else:
-            fs = game_filesystem(None, args.basedir, args.game)
-        if not fs.exists(map_path):
-            raise FileNotFoundError(f"{given}: no map {map_path} in {', '.join(str(d) for d in fs.game_dirs)}")
+        fs, map_path = _resolve_map(args.map, args.basedir, args.game)
         source_kw = dict(map_path=map_path)
     if args.headless:
         import pyglet

@@ -9,13 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from assets_loader.demos.detect import detect_format
 from assets_loader.errors import FormatError, NotFoundError
 from assets_loader.vfs import VirtualFS
 
 _MAGIC_TYPES = {b"PACK": "pak", b"IDPO": "mdl", b"IDSP": "spr", b"WAD2": "wad", b"BSP2": "bsp", b"2PSB": "bsp",
                 b"\x1d\x00\x00\x00": "bsp"}
-_EXT_TYPES = {".pak": "pak", ".bsp": "bsp", ".mdl": "mdl", ".spr": "spr", ".wad": "wad", ".lmp": "lmp",
-              ".dem": "demo", ".gz": "demo"}
+_EXT_TYPES = {".pak": "pak", ".bsp": "bsp", ".mdl": "mdl", ".spr": "spr", ".wad": "wad", ".lmp": "lmp"}
 
 
 def inspect_file(name: str, basedir: str | None = None, game: str | None = None) -> dict[str, Any]:
@@ -45,7 +45,12 @@ def _file_type(name: str, data: bytes) -> str:
             return kind
     if data[:4] in _MAGIC_TYPES:
         return _MAGIC_TYPES[data[:4]]
-    raise FormatError(name, "file", 0, "a .pak, .bsp, .mdl, .spr, .wad, .lmp or demo file", repr(data[:4]))
+    try:
+        detect_format(data, name)  # a demo by its name (.dem, .qwd, .mvd, .dm2, .gz …) or its content
+    except FormatError:
+        raise FormatError(name, "inspected", 0, "a .pak, .bsp, .mdl, .spr, .wad, .lmp or demo file",
+                          repr(data[:4])) from None
+    return "demo"
 
 
 def _describe_pak(data: bytes, name: str, path: Path | None, fs: VirtualFS | None) -> dict[str, Any]:

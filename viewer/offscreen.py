@@ -29,7 +29,7 @@ def game_filesystem(path: str | None, basedir: str | None, game: str | None) -> 
         return VirtualFS(basedir, game)
     found = game_dir_of(path) if path else None
     if found is None:
-        raise NotFoundError(str(path), "game data", None,
+        raise NotFoundError(str(path or "the map"), "game data", None,
                             "the file inside a game dir (with pak0.pak or maps/), or --basedir DIR [--game MOD]")
     return VirtualFS(found[0], game or found[1])
 
@@ -103,8 +103,13 @@ def map_start_camera(fs: VirtualFS, map_path: str, fov: float = 90.0) -> Camera:
     if not starts:
         mins, maxs = world.bounds
         return Camera(tuple(float(v) for v in (mins + maxs) / 2), (0.0, 0.0, 0.0), fov)
-    x, y, z = (float(v) for v in starts[0].get("origin", "0 0 0").split())
-    return Camera((x, y, z + 22.0), (0.0, float(starts[0].get("angle", 0)), 0.0), fov)
+    try:
+        x, y, z = (float(v) for v in starts[0].get("origin", "0 0 0").split())
+        yaw = float(starts[0].get("angle", 0))
+    except ValueError:  # a malformed entity: look from the middle of the map instead
+        mins, maxs = world.bounds
+        return Camera(tuple(float(v) for v in (mins + maxs) / 2), (0.0, 0.0, 0.0), fov)
+    return Camera((x, y, z + 22.0), (0.0, yaw, 0.0), fov)
 
 
 @dataclass(frozen=True, slots=True)

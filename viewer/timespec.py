@@ -6,6 +6,8 @@ Mirrors Q2PRO's demo timespec (``demo_seek``): plain seconds, colon-separated mi
 
 from __future__ import annotations
 
+import math
+
 
 class TimespecError(ValueError):
     """A time specification that cannot be read."""
@@ -27,7 +29,7 @@ def parse_timespec(text: str, *, current: float = 0.0, duration: float | None = 
             pct = float(s[:-1])
         except ValueError:
             raise TimespecError(f"{text!r}: expected N% with a number N") from None
-        if not 0 <= pct <= 100:
+        if not 0 <= pct <= 100:  # also false for nan
             raise TimespecError(f"{text!r}: a percentage must lie in 0..100")
         return duration * pct / 100.0
     sign = 0
@@ -41,6 +43,8 @@ def parse_timespec(text: str, *, current: float = 0.0, duration: float | None = 
         values = [float(p) for p in parts]
     except ValueError:
         raise TimespecError(f"{text!r}: expected digits in SS, MM:SS(.s) or H:MM:SS(.s)") from None
+    if not all(math.isfinite(v) for v in values):
+        raise TimespecError(f"{text!r}: expected finite numbers")
     if any(v < 0 for v in values) or any(v >= 60 for v in values[1:]):
         raise TimespecError(f"{text!r}: minutes and seconds after a colon must lie in 0..59")
     seconds = 0.0
