@@ -1,4 +1,4 @@
-"""A bounds-checked little-endian cursor over a ``memoryview`` (DESIGN.md, style rule 3).
+"""A bounds-checked little-endian cursor over a ``memoryview`` (docs/DESIGN.md, style rule 3).
 
 Every read checks the remaining bytes first and raises :class:`~assets_loader.errors.TruncatedError`
 naming the file, format and offset, so corrupt counts never turn into ``struct.error`` or huge allocations.
@@ -12,13 +12,9 @@ import numpy as np
 
 from .errors import BadIndexError, TruncatedError
 
-_S8 = struct.Struct("<b")
-_U8 = struct.Struct("<B")
-_S16 = struct.Struct("<h")
 _U16 = struct.Struct("<H")
 _S32 = struct.Struct("<i")
 _U32 = struct.Struct("<I")
-_F32 = struct.Struct("<f")
 
 
 class BinReader:
@@ -57,24 +53,11 @@ class BinReader:
             raise TruncatedError(self.path, self.fmt, pos, "an offset inside the file", f"size {len(self.data)}")
         self.pos = pos
 
-    def skip(self, size: int, what: str = "data") -> None:
-        self.need(size, what)
-        self.pos += size
-
     def _unpack(self, st: struct.Struct, what: str):
         self.need(st.size, what)
         value = st.unpack_from(self.data, self.pos)[0]
         self.pos += st.size
         return value
-
-    def s8(self, what: str = "int8") -> int:
-        return self._unpack(_S8, what)
-
-    def u8(self, what: str = "byte") -> int:
-        return self._unpack(_U8, what)
-
-    def s16(self, what: str = "int16") -> int:
-        return self._unpack(_S16, what)
 
     def u16(self, what: str = "uint16") -> int:
         return self._unpack(_U16, what)
@@ -84,9 +67,6 @@ class BinReader:
 
     def u32(self, what: str = "uint32") -> int:
         return self._unpack(_U32, what)
-
-    def f32(self, what: str = "float") -> float:
-        return self._unpack(_F32, what)
 
     def struct(self, st: struct.Struct, what: str) -> tuple:
         self.need(st.size, what)
@@ -106,15 +86,6 @@ class BinReader:
         self.pos += size
         return out
 
-    def cstring(self, what: str = "string") -> str:
-        """A NUL-terminated string (the NUL is consumed); Latin-1 so every byte maps to one character."""
-        end = self.raw.find(b"\0", self.pos)
-        if end < 0:
-            raise TruncatedError(self.path, self.fmt, self.pos, f"a NUL-terminated {what}", "end of data")
-        out = bytes(self.data[self.pos:end]).decode("latin-1")
-        self.pos = end + 1
-        return out
-
     def fixed_string(self, size: int, what: str = "name") -> str:
         """A NUL-padded string field of ``size`` bytes."""
         raw = self.bytes(size, what)
@@ -128,7 +99,3 @@ class BinReader:
         self.pos += count * dtype.itemsize
         return out
 
-
-def fixed_name(raw: bytes) -> str:
-    """Decode a NUL-padded name field."""
-    return raw.split(b"\0", 1)[0].decode("latin-1")

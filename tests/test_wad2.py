@@ -136,8 +136,9 @@ def test_real_quakeworld_gfx_wad():
     from tests.conftest import QUAKEWORLD
 
     wad = load_wad(load_pak(QUAKEWORLD / "id1" / "pak0.pak").read("gfx.wad"))
-    for lump in wad.lumps:
-        wad.pic(lump.name)
+    assert len(wad.lumps) > 100
+    sizes = {lump.name: (pic.width, pic.height) for lump in wad.lumps for pic in [wad.pic(lump.name)]}
+    assert sizes["sbar"] == (320, 24) and sizes["conchars"] == (128, 128)
 
 
 def test_real_lmp_qpics(lq1_pak):

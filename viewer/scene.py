@@ -1,6 +1,6 @@
 """From the timeline's state at ``t`` to a :class:`SceneFrame`: what to draw and from where.
 
-Pure functions of the timeline and ``t`` (DESIGN.md, "Key types"): the camera (the recorder's eyes, or a given
+Pure functions of the timeline and ``t`` (docs/DESIGN.md, "Key types"): the camera (the recorder's eyes, or a given
 position), the entity draw list (dynamic entities, static entities, the view weapon), light style values and
 fog. Model-specific work that needs loaded assets (poses, lighting, colours) is done by the renderer.
 
@@ -21,8 +21,6 @@ from .camera import Camera
 from .effects import Lights, Particles
 from .scene_effects import SceneEffects
 
-#: ``cl.stats[STAT_INTERMISSION]``-style values the timeline records.
-INTERMISSION, FINALE, CUTSCENE = 1, 2, 3
 #: Light styles animate at 10 Hz; 'a' is dark, 'm' normal, 'z' double bright (``R_AnimateLight``).
 STYLE_RATE = 10.0
 EF_NODRAW = 16  # FitzQuake: entity sent but not drawn

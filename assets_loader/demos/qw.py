@@ -246,7 +246,6 @@ class _Decoder:
         self.ring: list[tuple[int, list] | None] = [None] * P.UPDATE_BACKUP
         self.current: list[tuple] = []             # (num, state, row) of the latest packet set, sorted by number
         self.incoming_seq = 0
-        self.outgoing_seq = 0
         self.playernum = 0
         self.spectator = False
         self.pstate: list[list | None] = [None] * P.MAX_CLIENTS   # last playerinfo per slot
@@ -524,13 +523,12 @@ class _Decoder:
                 if not all(abs(v) < _TIME_LIMIT for v in (v0, v1, v2)):
                     return blocks, FormatError(self.path, self.fmt, body, "finite view angles", repr((v0, v1, v2)))
                 self.view_angles = (v0, v1, v2)
-                self.outgoing_seq += 1
                 pos = body + 36
             elif typ == P.dem_set:
                 if n - body < 8:
                     self._truncated(pos, "an 8-byte dem_set block", n - body)
                     break
-                self.outgoing_seq, self.incoming_seq = _II.unpack_from(data, body)
+                _outgoing, self.incoming_seq = _II.unpack_from(data, body)
                 pos = body + 8
             else:
                 return blocks, BadMagicError(self.path, self.fmt, pos + 4, "a block type 0, 1 or 2", str(typ))
@@ -540,7 +538,7 @@ class _Decoder:
     def _qwd_packet(self, data: bytes, start: int, end: int, t: float, block: int) -> None:
         length = end - start
         if length >= 4 and data[start:start + 4] == b"\xff\xff\xff\xff":
-            self._connectionless(data, start + 4, end, t, block)
+            self._connectionless(data, start + 4, end, block)
             return
         if length < 8:
             return                                    # runt packet: the engine ignores it
@@ -554,7 +552,7 @@ class _Decoder:
         if self.dirty:
             self._commit_frame(t)
 
-    def _connectionless(self, data: bytes, p: int, end: int, t: float, block: int) -> None:
+    def _connectionless(self, data: bytes, p: int, end: int, block: int) -> None:
         if p >= end:
             return
         c = data[p]

@@ -1,4 +1,4 @@
-"""The game-agnostic, immutable :class:`DemoTimeline` and the pure ``sample(timeline, t)`` (DESIGN.md, "The one idea").
+"""The game-agnostic, immutable :class:`DemoTimeline` and the pure ``sample(timeline, t)`` (docs/DESIGN.md, "The one idea").
 
 A decoder parses a demo once into numpy columns; everything interactive is then a pure function of time.
 
@@ -399,12 +399,6 @@ class DemoTimeline:
     def maps(self) -> tuple[str, ...]:
         return tuple(s.map_name for s in self.segments)
 
-    @property
-    def entity_state_count(self) -> int:
-        return int(self._offsets[-1]) if len(self._offsets) else 0
-
-    # --- per-frame access ---------------------------------------------------------------------------------------
-
     def frame_at(self, t: float) -> int:
         """Index of the newer bracketing frame for time ``t`` (clamped to the demo)."""
         n = len(self.times)
@@ -423,23 +417,6 @@ class DemoTimeline:
         return EntityStates(c["number"][a:b], c["model"][a:b], c["frame"][a:b], c["prev_frame"][a:b],
                             np.ones(b - a, np.float32), c["skin"][a:b], c["colormap"][a:b], c["effects"][a:b],
                             c["origin"][a:b], c["angles"][a:b], c["alpha"][a:b], c["scale"][a:b])
-
-    def frame_times_of_pose(self, frame: int) -> np.ndarray:
-        """``frame_time`` f8 [N] of ``frame``'s entity rows (when each one's pose last changed)."""
-        a, b = int(self._offsets[frame]), int(self._offsets[frame + 1])
-        return self._cols["frame_time"][a:b]
-
-    def entity_track(self, number: int) -> tuple[np.ndarray, np.ndarray]:
-        """``(frames i8 [K], origins f4 [K, 3])``: every frame where entity ``number`` was present."""
-        rows = np.flatnonzero(self._cols["number"] == number)
-        frames = np.searchsorted(self._offsets, rows, side="right") - 1
-        return frames, self._cols["origin"][rows]
-
-    def lightstyles_at_frame(self, frame: int) -> tuple[str, ...]:
-        return self._ls_snapshots[int(self._ls_version[frame])]
-
-    def scoreboard_at_frame(self, frame: int) -> tuple[PlayerScore, ...]:
-        return self._sb_snapshots[int(self._sb_version[frame])]
 
     def final_scoreboard(self) -> tuple[PlayerScore, ...]:
         return self._sb_snapshots[-1]

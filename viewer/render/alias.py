@@ -46,8 +46,6 @@ from .programs import load_program
 
 #: Quantization of the entity yaw for the light direction (``SHADEDOT_QUANT``).
 SHADEDOT_QUANT = 16
-#: Light units drawn as the texture is painted (light multiplier 1.0).
-LIGHT_UNITY = 128.0
 _POSE_VERTEX = np.dtype([("position", "<f4", 3), ("normal", "<f4", 3)])   # 24 bytes
 _IDENTITY = np.arange(256, dtype=np.uint8)
 _PLACEHOLDER_LIGHT = tuple(float(x) for x in np.array([0.5, -0.3, 0.8]) / np.linalg.norm([0.5, -0.3, 0.8]))

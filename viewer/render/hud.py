@@ -4,7 +4,7 @@ Pictures are uploaded lazily, once, the first time a layout uses them: gfx.wad l
 ``num_0``…) and ``gfx/*.lmp`` pictures through ``lmp_loader``; palette colours with index 255 transparent (qpics),
 ``conchars`` as one 128×128 entry (16×16 glyphs of 8×8, index 0 transparent, as ``Draw_Init`` makes it).  Entries
 are shelf-packed into 1024×1024 atlas pages (a new page when one is full), plus one white texel for fills.  A
-picture that cannot be found draws as a magenta/black checker (DESIGN.md: a visible placeholder, never a crash).
+picture that cannot be found draws as a magenta/black checker (docs/DESIGN.md: a visible placeholder, never a crash).
 
 :meth:`HudRenderer.draw` builds one vertex array for the layout (6 vertices per quad: screen position, texel
 coordinate, atlas rectangle, colour) and draws it with alpha blending, depth test off, into whatever framebuffer is
@@ -165,10 +165,6 @@ class HudRenderer:
         if key not in self._sizes:
             self.entry(key)
         return self._sizes.get(key)
-
-    @property
-    def pages(self) -> tuple[moderngl.Texture, ...]:
-        return tuple(p.texture for p in self._pages)
 
     # --- drawing -------------------------------------------------------------------------------------------------
 

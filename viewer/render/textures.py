@@ -1,7 +1,7 @@
 """Palette-indexed pictures → GL textures.
 
 Colour textures keep the fullbright mask (palette indices 224–255) in alpha so one sampler gives both the
-colour and whether the lightmap applies (DESIGN.md, "Rendering notes": fullbright range via a mask).
+colour and whether the lightmap applies (docs/DESIGN.md, "Rendering notes": fullbright range via a mask).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from assets_loader.palette import Palette
 def indexed_to_rgba(indices: np.ndarray, palette: Palette, alpha: str = "fullbright") -> np.ndarray:
     """``uint8 [H, W, 4]`` for palette ``indices [H, W]``.
 
-    ``alpha`` is ``"fullbright"`` (255 where the index is fullbright), ``"opaque"``, or ``"index0"``/``"index255"``
-    (0 where the index is 0/255: the sky's transparent front layer, sprites and fences).
+    ``alpha`` is ``"fullbright"`` (255 where the index is fullbright), ``"opaque"``, or ``"index0"`` (0 where the
+    index is 0: the sky's transparent front layer).
     """
     rgba = np.empty(indices.shape + (4,), np.uint8)
     rgba[..., :3] = palette.rgb[indices]
@@ -26,8 +26,6 @@ def indexed_to_rgba(indices: np.ndarray, palette: Palette, alpha: str = "fullbri
         rgba[..., 3] = 255
     elif alpha == "index0":
         rgba[..., 3] = np.where(indices == 0, 0, 255)
-    elif alpha == "index255":
-        rgba[..., 3] = np.where(indices == 255, 0, 255)
     else:
         raise ValueError(f"unknown alpha mode {alpha!r}")
     return rgba
