@@ -6,21 +6,16 @@ the version line is added here so each stage compiles on its own.
 
 from __future__ import annotations
 
-from importlib import resources
-
 import moderngl
+
+import shaders
 
 _VERSION = "#version 330 core\n"
 
 
-def shader_source(name: str) -> str:
-    """The text of ``shaders/<name>.glsl``."""
-    return resources.files("shaders").joinpath(f"{name}.glsl").read_text(encoding="utf-8")
-
-
 def load_program(ctx: moderngl.Context, name: str) -> moderngl.Program:
     """Compile and link ``shaders/<name>.glsl``."""
-    src = shader_source(name)
+    src = shaders.source(name)
     return ctx.program(
         vertex_shader=_VERSION + "#define VERTEX_SHADER\n" + src,
         fragment_shader=_VERSION + "#define FRAGMENT_SHADER\n" + src,

@@ -22,13 +22,13 @@ from dataclasses import dataclass
 import moderngl
 import numpy as np
 
+import shaders
 from assets_loader.bsp import WorldMesh, animated_texture
 from assets_loader.palette import Palette
 
 from ..camera import gl_bytes
 from ..effects import Lights
 from .dlights import write_light_uniforms
-from .programs import shader_source
 from .textures import indexed_to_rgba, upload_rgba
 from .visibility import WorldVisibility
 
@@ -49,7 +49,7 @@ def world_program(ctx: moderngl.Context, kind: str, fog: bool = False, dlights: 
         defines = {KIND_LIT: ["LIT"], KIND_MULTISTYLE: ["LIT", "MULTISTYLE"], KIND_LIQUID: ["LIQUID"],
                    KIND_SKY: ["SKY"]}[kind] + (["FOG"] if key[1] else []) + (["DLIGHTS"] if key[2] else [])
         header = _VERSION + "".join(f"#define {d}\n" for d in defines)
-        src = shader_source("world")
+        src = shaders.source("world")
         cache[key] = ctx.program(vertex_shader=header + "#define VERTEX_SHADER\n" + src,
                                  fragment_shader=header + "#define FRAGMENT_SHADER\n" + src)
     return cache[key]
