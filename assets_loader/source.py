@@ -1,4 +1,4 @@
-"""Accept bytes or a filesystem path wherever a loader takes a file (DESIGN.md, "Python API")."""
+"""Accept bytes or a filesystem path wherever a loader takes a file (docs/DESIGN.md, "Python API")."""
 
 from __future__ import annotations
 

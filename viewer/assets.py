@@ -1,6 +1,6 @@
 """Game assets a demo segment needs, loaded once from the game filesystem: the map, its models, the palette.
 
-A missing or broken model becomes a placeholder with a warning, never a crash (DESIGN.md, "Errors and bad
+A missing or broken model becomes a placeholder with a warning, never a crash (docs/DESIGN.md, "Errors and bad
 input"); a missing map or palette is an error naming the file, since nothing sensible can be drawn without it.
 """
 

@@ -1,7 +1,7 @@
 """OpenGL contexts and the offscreen target every frame is drawn into.
 
 Each frame is rendered into an offscreen framebuffer, then blitted to the window or read back for a PNG: reading
-the window's default framebuffer raises GL_INVALID_OPERATION on Mesa through pyglet (DESIGN.md,
+the window's default framebuffer raises GL_INVALID_OPERATION on Mesa through pyglet (docs/DESIGN.md,
 "Rendering notes").
 """
 
