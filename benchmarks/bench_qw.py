@@ -14,17 +14,9 @@ from pathlib import Path
 import numpy as np
 
 from assets_loader.demos import load_demo, sample
+from timing import best_of  # benchmarks/timing.py, beside this script
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "quakeworld"
-
-
-def best_of(fn, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def latencies(fn, args) -> tuple[float, float]:

@@ -29,17 +29,9 @@ from viewer.camera import view_projection
 from viewer.offscreen import DemoRenderer, game_filesystem
 from viewer.render.context import OffscreenTarget
 from viewer.render.world import WorldView
+from timing import best_of  # benchmarks/timing.py, beside this script
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "quake1" / "lq1"
-
-
-def _best(fn, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def bench_demo(path: Path, size: tuple[int, int], stride: int, repeat: int, world_only: bool = False) -> None:
@@ -76,15 +68,15 @@ def bench_demo(path: Path, size: tuple[int, int], stride: int, repeat: int, worl
             world._update_visibility(s.camera.origin, view_projection(s.camera, w / h))
 
     if world_only:
-        world_s = _best(lambda: worlds(renderer.target), repeat)
+        world_s = best_of(lambda: worlds(renderer.target), repeat)
         renderer.release()
         print(f"{path.name} ({n} frames) world {1000 * world_s / n:6.2f} ms")
         return
     small = OffscreenTarget(ctx, (320, 180))
-    frame_s = _best(frames, repeat)
-    world_s = _best(lambda: worlds(renderer.target), repeat)
-    world_small_s = _best(lambda: worlds(small), repeat)
-    vis_s = _best(visibility, repeat)
+    frame_s = best_of(frames, repeat)
+    world_s = best_of(lambda: worlds(renderer.target), repeat)
+    world_small_s = best_of(lambda: worlds(small), repeat)
+    vis_s = best_of(visibility, repeat)
     small.release()
     renderer.release()
 

@@ -30,3 +30,13 @@ def lq1_pak():
     from assets_loader.pak import load_pak
 
     return load_pak(LQ1 / "pak0.pak")
+
+
+@pytest.fixture(scope="module")
+def ctx():
+    """A headless OpenGL 3.3 context (EGL, Mesa llvmpipe works) for one test module."""
+    from viewer.render.context import create_headless_context
+
+    context = create_headless_context()
+    yield context
+    context.release()

@@ -11,7 +11,7 @@ from assets_loader.palette import Palette, load_palette, translation_table
 from tests.builders.models import MdlSpec, build_mdl
 from viewer.camera import Camera, entity_matrix, view_projection
 from viewer.render.alias import AliasLight, AliasRenderer, shade_vector
-from viewer.render.context import OffscreenTarget, create_headless_context
+from viewer.render.context import OffscreenTarget
 
 SIZE = 64
 CAMERA = Camera((-64.0, 0.0, 0.0), (0.0, 0.0, 0.0))   # looks along +X; screen right is world -Y, up is +Z
@@ -50,13 +50,6 @@ def _model(skins: list, poses=(0.0,), reverse: bool = False):
 
 def _fill(index: int) -> np.ndarray:
     return np.full((4, 8), index, np.uint8)
-
-
-@pytest.fixture(scope="module")
-def ctx():
-    context = create_headless_context()
-    yield context
-    context.release()
 
 
 @pytest.fixture(scope="module")

@@ -9,15 +9,8 @@ import pytest
 from PIL import Image
 
 from viewer.export import ExportError, next_numbered_path, write_png
-from viewer.render.context import OffscreenTarget, create_headless_context
+from viewer.render.context import OffscreenTarget
 from viewer.render.programs import load_program
-
-
-@pytest.fixture(scope="module")
-def ctx():
-    context = create_headless_context()
-    yield context
-    context.release()
 
 
 def test_blit_copies_a_texture_top_row_first(ctx) -> None:

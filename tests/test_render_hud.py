@@ -13,18 +13,11 @@ from assets_loader.images import load_lmp
 from assets_loader.palette import load_palette
 from assets_loader.wad2 import load_wad
 from viewer.hud import IT_ARMOR1, IT_AXE, IT_SHELLS, IT_SHOTGUN, HudLayout, HudQuad, build_hud
-from viewer.render.context import OffscreenTarget, create_headless_context
+from viewer.render.context import OffscreenTarget
 from viewer.render.hud import HudRenderer
 
 SIZE = (640, 480)
 GREY = (128, 128, 128)
-
-
-@pytest.fixture(scope="module")
-def ctx():
-    context = create_headless_context()
-    yield context
-    context.release()
 
 
 @pytest.fixture(scope="module")

@@ -7,17 +7,10 @@ import pytest
 
 from viewer.camera import Camera, angle_vectors, view_projection
 from viewer.effects import Particles, build_emitters, particles_at
-from viewer.render.context import OffscreenTarget, create_headless_context
+from viewer.render.context import OffscreenTarget
 from viewer.render.particles import ParticleRenderer
 
 SIZE = (64, 64)
-
-
-@pytest.fixture(scope="module")
-def ctx():
-    context = create_headless_context()
-    yield context
-    context.release()
 
 
 def palette() -> np.ndarray:

@@ -11,20 +11,13 @@ from assets_loader.models import (SPR_FACING_UPRIGHT, SPR_ORIENTED, SPR_VP_PARAL
 from assets_loader.palette import Palette, load_palette
 from tests.builders.models import build_spr
 from viewer.camera import Camera, angle_vectors, view_projection
-from viewer.render.context import OffscreenTarget, create_headless_context
+from viewer.render.context import OffscreenTarget
 from viewer.render.sprites import SpriteRenderer, sprite_axes
 
 SIZE = 64
 TOLERANCE = 3
 PALETTE = Palette(np.stack([np.arange(256) % 200 + 40, (np.arange(256) * 3) % 200 + 40,
                             (np.arange(256) * 7 + 90) % 200 + 40], axis=1).astype(np.uint8))
-
-
-@pytest.fixture(scope="module")
-def ctx():
-    context = create_headless_context()
-    yield context
-    context.release()
 
 
 @pytest.fixture(scope="module")

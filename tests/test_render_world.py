@@ -11,17 +11,10 @@ from assets_loader.palette import Palette, load_palette
 from tests.builders.bsp import build_bsp
 from viewer.camera import Camera, entity_matrix, view_projection
 from viewer.effects import Lights
-from viewer.render.context import OffscreenTarget, create_headless_context
+from viewer.render.context import OffscreenTarget
 from viewer.render.world import BrushDraw, WorldRenderer, WorldView
 
 SIZE = (32, 32)
-
-
-@pytest.fixture(scope="module")
-def ctx():
-    context = create_headless_context()
-    yield context
-    context.release()
 
 
 def grey_palette() -> Palette:
