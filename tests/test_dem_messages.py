@@ -362,3 +362,15 @@ def test_obituary_event_and_chat_ignored():
     o = only(tl, "obituary")
     assert (o.victim, o.killer, o.weapon) == ("Bob", "Alice", "grenade")
     assert parse_obituary("You got the shells\n") is None
+
+
+def test_baseline_only_update_follows_a_changed_baseline():
+    """An update that sends only the entity number is the baseline, even after the baseline is respawned."""
+    w = DemWriter()
+    w.block(w.serverinfo("maps/t.bsp", ["progs/a.mdl", "progs/b.mdl"]), w.spawnbaseline(2, model=2, origin=(8, 0, 0)))
+    w.block(w.time(1.0), w.update(entity=2))
+    w.block(w.time(1.1), w.update(entity=2))
+    w.block(w.spawnbaseline(2, model=3, origin=(16, 0, 0)), w.time(1.2), w.update(entity=2))
+    tl = load_demo(w.build())
+    got = [(int(tl.frame_entities(f).model[0]), float(tl.frame_entities(f).origin[0, 0])) for f in range(3)]
+    assert got == [(2, 8.0), (2, 8.0), (3, 16.0)]

@@ -221,6 +221,7 @@ class _Decoder:
         self.maxclients = 1
         # client state
         self.baselines: dict[int, list] = {}
+        self.baseline_rows: dict[int, bytes] = {}   # packed state rows of baseline-only updates, by entity
         self.statics: list[list] = []
         self.static_sounds: list[StaticSound] = []
         self.stats = [0] * (15 + _STAT_EXTRA)
@@ -333,6 +334,7 @@ class _Decoder:
         rows = self.rows
         sink: list[bytes] = []          # rows of updates outside a frame (signon): parsed, then dropped
         plans = self.plans
+        baseline_rows = self.baseline_rows
         blocks = 0
         error: FormatError | None = None
         while pos < n and not self.ended:
@@ -380,11 +382,22 @@ class _Decoder:
                             if p > end:
                                 raise _Corrupt("the entity update to end inside its block")
                             continue
+                        if bits == 0 and p < end:  # only the entity number: the state is its baseline
+                            num = data[p]
+                            row = baseline_rows.get(num)
+                            if row is not None:
+                                out(row)
+                                p += 1
+                                if num == viewent:
+                                    self.view_pose = _ROW.unpack(row)[_OX:_AZ + 1]
+                                continue
                         try:
                             upd = plans[bits]
                         except KeyError:
                             upd = plans[bits] = _update_plan(bits, self.protocol, self.flags)
                         num, p = upd(data, p, bl_get, out)
+                        if bits == 0:
+                            baseline_rows[num] = target[-1]
                         if num == viewent:
                             self.view_pose = _ROW.unpack(target[-1])[_OX:_AZ + 1]
                         continue
@@ -611,6 +624,7 @@ class _Decoder:
                                   start_frame=len(self.f_time), time_offset=0.0))
         # CL_ClearState: baselines, statics, scoreboard, lightstyles, stats start fresh.
         self.baselines = {}
+        self.baseline_rows.clear()
         self.statics = []
         self.static_sounds = []
         self.stats = [0] * (15 + _STAT_EXTRA)
@@ -800,6 +814,7 @@ class _Decoder:
         state, p = self._baseline(data, p + 2, version)
         state[_NUM] = num
         self.baselines[num] = state
+        self.baseline_rows.pop(num, None)
         return p
 
     def parse_svc_spawnbaseline2(self, data: bytes, p: int, end: int) -> int:
