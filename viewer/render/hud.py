@@ -30,6 +30,7 @@ from assets_loader.palette import TRANSPARENT_INDEX, Palette
 from assets_loader.wad2 import Wad
 
 from ..hud import HudLayout
+from .overlay import DynamicVertices, overlay_state
 from .programs import load_program
 
 ATLAS_SIZE = 1024
@@ -94,9 +95,8 @@ class HudRenderer:
         self._pages: list[_Page] = []
         self._entries: dict[str, AtlasEntry] = {}
         self._sizes: dict[str, tuple[int, int] | None] = {}
-        self._vbo: moderngl.Buffer | None = None
-        self._vao: moderngl.VertexArray | None = None
-        self._capacity = 0
+        self._vertices_buffer = DynamicVertices(ctx, self.program, ("2f 2f 4f 4f", "in_pos", "in_uv", "in_rect",
+                                                                     "in_color"))
         white = np.full((2, 2, 4), 255, np.uint8)
         self._add(_WHITE, white)
         checker = np.zeros((2, 2, 4), np.uint8)
@@ -218,33 +218,15 @@ class HudRenderer:
             return
         size = screen_size or layout.screen_size
         vertices, runs = self._vertices(layout)
-        nbytes = vertices.nbytes
-        if self._vbo is None or nbytes > self._capacity:
-            if self._vao is not None:
-                self._vao.release()
-            if self._vbo is not None:
-                self._vbo.release()
-            self._capacity = max(nbytes, 64 * 1024)
-            self._vbo = self.ctx.buffer(reserve=self._capacity, dynamic=True)
-            self._vao = self.ctx.vertex_array(self.program, [
-                (self._vbo, "2f 2f 4f 4f", "in_pos", "in_uv", "in_rect", "in_color")])
-        self._vbo.write(vertices.tobytes())
+        vao = self._vertices_buffer.upload(vertices)
         self.program["u_screen"] = (float(size[0]), float(size[1]))
-        ctx = self.ctx
-        ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
-        ctx.enable(moderngl.BLEND)
-        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
-        try:
+        with overlay_state(self.ctx):
             for page, first, count in runs:
                 self._pages[page].texture.use(0)
-                self._vao.render(moderngl.TRIANGLES, vertices=count, first=first)
-        finally:
-            ctx.disable(moderngl.BLEND)
+                vao.render(moderngl.TRIANGLES, vertices=count, first=first)
 
     def release(self) -> None:
-        for obj in (self._vao, self._vbo):
-            if obj is not None:
-                obj.release()
+        self._vertices_buffer.release()
         for page in self._pages:
             page.texture.release()
         self._pages.clear()

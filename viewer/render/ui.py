@@ -16,6 +16,7 @@ from assets_loader.images import Image
 from assets_loader.palette import Palette
 
 from ..ui.timeline import UiLayout
+from .overlay import DynamicVertices, overlay_state
 from .programs import load_program
 
 _FLOATS_PER_VERTEX = 9          # pos 2, uv 2, colour 4, mode 1
@@ -41,9 +42,8 @@ class UiRenderer:
         h, w = data.shape[:2]
         self.font = ctx.texture((w, h), 4, np.ascontiguousarray(data, np.uint8).tobytes())
         self.font.filter = (moderngl.NEAREST, moderngl.NEAREST)
-        self._vbo: moderngl.Buffer | None = None
-        self._vao: moderngl.VertexArray | None = None
-        self._capacity = 0
+        self._vertices_buffer = DynamicVertices(ctx, self.program, ("2f 2f 4f 1f", "in_pos", "in_uv", "in_color",
+                                                                     "in_mode"))
 
     @staticmethod
     def vertices(layout: UiLayout, has_font: bool = True) -> np.ndarray:
@@ -81,29 +81,13 @@ class UiRenderer:
         vertices = self.vertices(layout, self.has_font)
         if not len(vertices):
             return
-        nbytes = vertices.nbytes
-        if self._vbo is None or nbytes > self._capacity:
-            if self._vao is not None:
-                self._vao.release()
-            if self._vbo is not None:
-                self._vbo.release()
-            self._capacity = max(nbytes, 64 * 1024)
-            self._vbo = self.ctx.buffer(reserve=self._capacity, dynamic=True)
-            self._vao = self.ctx.vertex_array(self.program, [
-                (self._vbo, "2f 2f 4f 1f", "in_pos", "in_uv", "in_color", "in_mode")])
-        self._vbo.write(vertices.tobytes())
+        vao = self._vertices_buffer.upload(vertices)
         self.program["u_screen"] = (float(screen_size[0]), float(screen_size[1]))
-        ctx = self.ctx
-        ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
-        ctx.enable(moderngl.BLEND)
-        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
-        self.font.use(0)
-        try:
-            self._vao.render(moderngl.TRIANGLES, vertices=len(vertices))
-        finally:
-            ctx.disable(moderngl.BLEND)
+        with overlay_state(self.ctx):
+            self.font.use(0)
+            vao.render(moderngl.TRIANGLES, vertices=len(vertices))
 
     def release(self) -> None:
-        for obj in (self._vao, self._vbo, self.font, self.program):
-            if obj is not None:
-                obj.release()
+        self._vertices_buffer.release()
+        for obj in (self.font, self.program):
+            obj.release()

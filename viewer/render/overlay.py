@@ -1,0 +1,54 @@
+"""What the 2D overlays (HUD, timeline bar, help) share: a vertex buffer refilled every frame, and the blend
+state they are drawn with over the 3D picture."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import moderngl
+import numpy as np
+
+_MIN_CAPACITY = 64 * 1024
+
+
+class DynamicVertices:
+    """A vertex buffer for ``program`` with the attribute ``layout`` (e.g. ``("2f 2f 4f", "in_pos", …)``),
+    rewritten each frame and grown (never shrunk) when a frame needs more room."""
+
+    def __init__(self, ctx: moderngl.Context, program: moderngl.Program, layout: tuple[str, ...]) -> None:
+        self.ctx = ctx
+        self.program = program
+        self.layout = layout
+        self._vbo: moderngl.Buffer | None = None
+        self._vao: moderngl.VertexArray | None = None
+        self._capacity = 0
+
+    def upload(self, vertices: np.ndarray) -> moderngl.VertexArray:
+        """Write ``vertices`` (float32 rows matching the layout) and return the vertex array drawing them."""
+        nbytes = vertices.nbytes
+        if self._vao is None or nbytes > self._capacity:
+            self.release()
+            self._capacity = max(nbytes, _MIN_CAPACITY)
+            self._vbo = self.ctx.buffer(reserve=self._capacity, dynamic=True)
+            self._vao = self.ctx.vertex_array(self.program, [(self._vbo, *self.layout)])
+        self._vbo.write(np.ascontiguousarray(vertices, np.float32).tobytes())
+        return self._vao
+
+    def release(self) -> None:
+        for obj in (self._vao, self._vbo):
+            if obj is not None:
+                obj.release()
+        self._vao = self._vbo = None
+
+
+@contextmanager
+def overlay_state(ctx: moderngl.Context) -> Iterator[None]:
+    """No depth test or culling, alpha blending on (and off again afterwards)."""
+    ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
+    ctx.enable(moderngl.BLEND)
+    ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+    try:
+        yield
+    finally:
+        ctx.disable(moderngl.BLEND)
