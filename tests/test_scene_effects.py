@@ -89,3 +89,28 @@ def test_missing_map_gives_an_empty_world_with_a_warning(tmp_path) -> None:
     assert any("maps/gone.bsp" in str(w.message) for w in caught)
     assert assets.models[2].kind == "alias"
     assert np.array_equal(assets.model_flags(), [0, 0, assets.models[2].alias.flags])
+
+
+def test_quakeworld_explosions_show_the_sprite_for_six_frames() -> None:
+    from tests.conftest import QUAKEWORLD
+
+    tl = load_demo(QUAKEWORLD / "2on2_sf_vs_red[frobodm2]220104-0915.mvd")
+    effects = SceneEffects.for_timeline(tl)
+    times = effects.explosion_times
+    gaps = np.diff(times)
+    lone = next(i for i in range(1, len(times) - 1) if gaps[i - 1] > 1 and gaps[i] > 1)  # no other explosion near
+    first = float(times[lone])
+    assert [m.frame for m in effects.explosion_sprites(tl.sample(first + 0.25), first + 0.25)] == [2]
+    assert effects.explosion_sprites(tl.sample(first + 0.61), first + 0.61) == []
+    sprites = effects.explosion_sprites(tl.sample(first + 0.25), first + 0.25)
+    assert sprites and {m.model for m in sprites} == {"progs/s_explod.spr"}
+    assert all(0 <= m.frame < 6 for m in sprites)
+    names = tl.segments[0].model_precache
+    frame = build_scene(tl, first + 0.25, effects=effects, model_names=names)
+    assert any(d.model == names.index("progs/s_explod.spr") for d in frame.models)
+
+
+def test_netquake_explosions_make_no_sprite() -> None:
+    w = DemWriter()
+    tl = demo_with((1.0, (w.temp_entity(P.TE_EXPLOSION, (0, 0, 50)),)), (1.1, ()))
+    assert SceneEffects.for_timeline(tl).explosion_sprites(tl.sample(1.1), 1.1) == []

@@ -98,9 +98,9 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
     """The scene at ``t``: from the recorder's eyes (with the view weapon), or from ``camera`` when given.
 
     ``pov`` picks a player slot's eyes in multi-view demos (MVD). With ``effects`` (prepared once per timeline)
-    the frame also carries particles, dynamic lights and lightning beams; ``model_flags[segment]`` (MDL flags by
-    model index) adds trails and rocket lights, and ``model_names`` (the segment's model precache) lets beams find
-    their bolt models.
+    the frame also carries particles, dynamic lights, beams and explosion sprites; ``model_flags[segment]`` (MDL
+    flags by model index) adds trails and rocket lights, and ``model_names`` (the segment's model precache) lets
+    beams and sprites find their models.
     """
     state = timeline.sample(t, pov=pov)
     first_person = camera is None
@@ -126,9 +126,10 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
         draws.append(weapon)
     particles = lights = None
     if effects is not None:
-        for piece in effects.beam_pieces(state, t):
+        for piece in effects.models(state, t):
             if piece.model in model_names:
-                draws.append(ModelDraw(model_names.index(piece.model), piece.origin, piece.angles))
+                draws.append(ModelDraw(model_names.index(piece.model), piece.origin, piece.angles, piece.frame,
+                                       piece.frame))
         particles = effects.particles(timeline, t, model_flags)
         segment_flags = model_flags[state.segment] if model_flags and 0 <= state.segment < len(model_flags) else None
         lights = effects.lights(state, t, segment_flags)

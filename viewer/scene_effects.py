@@ -1,12 +1,14 @@
-"""The effects a scene needs beyond entities: particles, dynamic lights and lightning beams at time ``t``.
+"""The effects a scene needs beyond entities: particles, dynamic lights, lightning beams and (QuakeWorld)
+explosion sprites at time ``t``.
 
 :class:`SceneEffects` is prepared once per timeline (the particle emitters and the beam list), then sampled for
 any ``t`` in any order, like the timeline itself.
 
 References: QuakeSpasm ``cl_tent.c`` (``CL_ParseBeam`` — a newer beam of the same entity replaces the older,
 beams live 0.2 s; ``CL_UpdateTEnts`` — a beam is drawn as its model repeated every 30 units with a random roll,
-starting at the view origin when the beam belongs to the view entity), ``r_part.c`` and ``cl_main.c`` via
-:mod:`viewer.effects`.
+starting at the view origin when the beam belongs to the view entity); QuakeWorld ``cl_tent.c``
+(``CL_UpdateExplosions`` — ``TE_EXPLOSION`` also shows ``progs/s_explod.spr``, one frame per 0.1 s);
+``r_part.c`` and ``cl_main.c`` via :mod:`viewer.effects`.
 """
 
 from __future__ import annotations
@@ -26,6 +28,10 @@ BEAM_STEP = 30.0
 #: The model each beam temp entity draws (``CL_ParseTEnt``).
 BEAM_MODELS = {"lightning1": "progs/bolt.mdl", "lightning2": "progs/bolt2.mdl", "lightning3": "progs/bolt3.mdl",
                "beam": "progs/beam.mdl"}
+EXPLOSION_SPRITE = "progs/s_explod.spr"
+EXPLOSION_FPS = 10.0
+#: Frames of id's (and LibreQuake's) ``s_explod.spr``: the explosion is removed after the last one.
+EXPLOSION_FRAMES = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,29 +47,39 @@ class Beam:
 
 
 @dataclass(frozen=True, slots=True)
-class BeamPiece:
-    """One drawn copy of a beam model: model name, origin and angles."""
+class EffectModel:
+    """A model an effect draws: a copy of a beam model, or an explosion sprite (model name, origin, angles,
+    frame)."""
 
     model: str
     origin: np.ndarray
     angles: np.ndarray
+    frame: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class SceneEffects:
-    """Particle emitters and beams of one timeline, prepared once."""
+    """Particle emitters, beams and explosion sprites of one timeline, prepared once."""
 
     emitters: Emitters
     beams: tuple[Beam, ...]
     beam_times: np.ndarray
+    explosion_times: np.ndarray
+    explosion_origins: np.ndarray
+    explosion_segments: np.ndarray
 
     @classmethod
     def for_timeline(cls, timeline: DemoTimeline) -> SceneEffects:
         beams = tuple(Beam(e.time, e.segment, int(e.entity or 0), tuple(e.origin), tuple(e.end), BEAM_MODELS[e.name])
                       for e in timeline.events_of_kind("temp_entity")
                       if e.name in BEAM_MODELS and e.end is not None)
+        sprites = [e for e in timeline.events_of_kind("temp_entity")
+                   if e.name == "explosion" and timeline.game == "quakeworld"]
         return cls(build_emitters(timeline.events, timeline=timeline), beams,
-                   np.array([b.time for b in beams], np.float64))
+                   np.array([b.time for b in beams], np.float64),
+                   np.array([e.time for e in sprites], np.float64),
+                   np.array([e.origin for e in sprites], np.float32).reshape(-1, 3),
+                   np.array([e.segment for e in sprites], np.int32))
 
     def particles(self, timeline: DemoTimeline, t: float, model_flags: list[np.ndarray] | None) -> Particles:
         """Effect particles plus the trails of rockets, grenades, gibs and tracers alive at ``t``."""
@@ -77,7 +93,20 @@ class SceneEffects:
             flags = model_flags[np.clip(state.entities.model, 0, len(model_flags) - 1)]
         return dynamic_lights(self.emitters, state.entities, t, model_flags=flags)
 
-    def beam_pieces(self, state: SceneState, t: float) -> list[BeamPiece]:
+    def models(self, state: SceneState, t: float) -> list[EffectModel]:
+        """Every beam copy and explosion sprite to draw at ``t``."""
+        return self.beam_pieces(state, t) + self.explosion_sprites(state, t)
+
+    def explosion_sprites(self, state: SceneState, t: float) -> list[EffectModel]:
+        """QuakeWorld explosion sprites alive at ``t``, each at its frame (``CL_UpdateExplosions``)."""
+        life = EXPLOSION_FRAMES / EXPLOSION_FPS
+        lo = int(np.searchsorted(self.explosion_times, t - life, side="right"))
+        hi = int(np.searchsorted(self.explosion_times, t, side="right"))
+        return [EffectModel(EXPLOSION_SPRITE, self.explosion_origins[i], np.zeros(3, np.float32),
+                            int((t - self.explosion_times[i]) * EXPLOSION_FPS))
+                for i in range(lo, hi) if self.explosion_segments[i] == state.segment]
+
+    def beam_pieces(self, state: SceneState, t: float) -> list[EffectModel]:
         """Every beam model copy to draw at ``t`` (the newest beam of each entity, for 0.2 s)."""
         lo = int(np.searchsorted(self.beam_times, t - BEAM_LIFE, side="right"))
         hi = int(np.searchsorted(self.beam_times, t, side="right"))
@@ -85,7 +114,7 @@ class SceneEffects:
         for i in range(lo, hi):
             if self.beams[i].segment == state.segment:
                 newest[self.beams[i].entity] = i
-        pieces: list[BeamPiece] = []
+        pieces: list[EffectModel] = []
         for i in sorted(newest.values()):
             beam = self.beams[i]
             start = np.asarray(state.view_origin if beam.entity == state.view_entity else beam.start, np.float64)
@@ -93,7 +122,7 @@ class SceneEffects:
         return pieces
 
 
-def _beam_pieces(beam: Beam, start: np.ndarray, seed: int) -> list[BeamPiece]:
+def _beam_pieces(beam: Beam, start: np.ndarray, seed: int) -> list[EffectModel]:
     """Copies of the beam model every 30 units from ``start`` to the beam's end, each with a random roll."""
     dist = np.asarray(beam.end, np.float64) - start
     length = float(np.linalg.norm(dist))
@@ -103,5 +132,5 @@ def _beam_pieces(beam: Beam, start: np.ndarray, seed: int) -> list[BeamPiece]:
     pitch = math.degrees(math.atan2(dist[2], math.hypot(dist[0], dist[1])))
     step = dist / length * BEAM_STEP
     rolls = np.random.default_rng(seed).uniform(0, 360, int(length // BEAM_STEP) + 1)
-    return [BeamPiece(beam.model, (start + k * step).astype(np.float32), np.array([pitch, yaw, roll], np.float32))
+    return [EffectModel(beam.model, (start + k * step).astype(np.float32), np.array([pitch, yaw, roll], np.float32))
             for k, roll in enumerate(rolls)]
