@@ -271,3 +271,20 @@ def _scene(positions: dict[int, tuple[float, float, float]], view_entity: int = 
     stats = MappingProxyType(dict.fromkeys(STAT_NAMES, 0))
     return SceneState(120.0, 0, 0, 1.0, view_entity, np.array([0.0, 0.0, 22.0]), np.zeros(3), ents,
                       EntityStates.empty(), stats, ("",) * 64, ())
+
+
+def test_mvd_markers_follow_the_watched_player() -> None:
+    """In an MVD, a frag of the watched player is a frag; the same event is a death from the victim's eyes."""
+    from assets_loader.demos import load_demo
+    from tests.conftest import QUAKEWORLD
+
+    tl = load_demo(QUAKEWORLD / "2on2_sf_vs_red[frobodm2]220104-0915.mvd")
+    info = TimelineInfo.of(tl)
+    board = {p.name: p.slot for p in tl.final_scoreboard()}
+    kill = next(e for e in tl.events_of_kind("obituary")
+                if e.killer in board and e.victim in board and board[e.killer] in info.pov_slots
+                and board[e.victim] in info.pov_slots and e.killer != e.victim)
+    def kind_at(slot):
+        return next(m.kind for m in info.markers_for(slot) if abs(m.time - kill.time) < 1e-9 and m.kind != "kill")
+    assert kind_at(board[kill.killer]) == "frag"
+    assert kind_at(board[kill.victim]) == "death"

@@ -268,7 +268,7 @@ class ViewerWindow(pyglet.window.Window):
                 self.hud.draw(layout, size)
             if st.bar_visible:
                 hover = st.hover
-                layers += timeline_layout(st.geometry(), st.info.markers, st.t,
+                layers += timeline_layout(st.geometry(), st.info.markers_for(st.pov_slot), st.t,
                                           BarStatus(st.clock.speed, st.clock.paused, st.mode), hover)
         if st.show_help:
             layers += text_box_layout([f"{k:<20} {v}" for k, v in inp.KEY_HELP], size, scale)

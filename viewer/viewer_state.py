@@ -13,7 +13,7 @@ Switching cameras never touches the clock; the free camera keeps flying while pa
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -89,11 +89,22 @@ class TimelineInfo:
     frame_times: np.ndarray
     markers: tuple[Marker, ...] = ()
     pov_slots: tuple[int, ...] = ()
+    pov_markers: Mapping[int, tuple[Marker, ...]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, timeline: DemoTimeline) -> TimelineInfo:
+        """The facts of ``timeline``; frag/death markers are coloured for the recorder, and for each player whose
+        eyes can be watched (MVD) from that player's side."""
+        board = timeline.final_scoreboard()
+        pov_markers = {slot: markers_from_events(timeline.events, board[slot].name if slot < len(board) else None)
+                       for slot in timeline.pov_slots}
         return cls(timeline.start_time, timeline.end_time, timeline.times,
-                   markers_from_events(timeline.events, _recorder_name(timeline)), tuple(timeline.pov_slots))
+                   markers_from_events(timeline.events, _recorder_name(timeline)), tuple(timeline.pov_slots),
+                   pov_markers)
+
+    def markers_for(self, pov_slot: int | None) -> tuple[Marker, ...]:
+        """The markers as seen by the player in ``pov_slot`` (``None``: the recorder)."""
+        return self.pov_markers.get(pov_slot, self.markers) if pov_slot is not None else self.markers
 
     @classmethod
     def empty(cls) -> TimelineInfo:
@@ -250,7 +261,7 @@ class ViewerState:
             self.clock = self.clock.step_frame(self.info.frame_times, int(a.a))
 
     def _on_marker(self, a: Action, ctx: FrameContext) -> None:
-        t = next_marker_time(self.info.markers, self.clock.t, int(a.a))
+        t = next_marker_time(self.info.markers_for(self.pov_slot), self.clock.t, int(a.a))
         if t is not None:
             self.clock = self.clock.seek(t)
 
