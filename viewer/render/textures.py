@@ -12,22 +12,10 @@ import numpy as np
 from assets_loader.palette import Palette
 
 
-def indexed_to_rgba(indices: np.ndarray, palette: Palette, alpha: str = "fullbright") -> np.ndarray:
-    """``uint8 [H, W, 4]`` for palette ``indices [H, W]``.
-
-    ``alpha`` is ``"fullbright"`` (255 where the index is fullbright), ``"opaque"``, or ``"index0"`` (0 where the
-    index is 0: the sky's transparent front layer).
-    """
-    rgba = np.empty(indices.shape + (4,), np.uint8)
-    rgba[..., :3] = palette.rgb[indices]
-    if alpha == "fullbright":
-        rgba[..., 3] = np.where(palette.fullbright[indices], 255, 0)
-    elif alpha == "opaque":
-        rgba[..., 3] = 255
-    elif alpha == "index0":
-        rgba[..., 3] = np.where(indices == 0, 0, 255)
-    else:
-        raise ValueError(f"unknown alpha mode {alpha!r}")
+def fullbright_rgba(indices: np.ndarray, palette: Palette) -> np.ndarray:
+    """``uint8 [H, W, 4]`` colours of palette ``indices [H, W]``, alpha 255 where the index is fullbright."""
+    rgba = palette.to_rgba(indices)
+    rgba[..., 3] = np.where(palette.fullbright[indices], 255, 0)
     return rgba
 
 

@@ -29,7 +29,7 @@ from assets_loader.palette import Palette
 from ..camera import gl_bytes
 from ..effects import Lights
 from .dlights import write_light_uniforms
-from .textures import indexed_to_rgba, upload_rgba
+from .textures import fullbright_rgba, upload_rgba
 from .visibility import WorldVisibility
 
 KIND_LIT, KIND_MULTISTYLE, KIND_LIQUID, KIND_SKY = "LIT", "MULTISTYLE", "LIQUID", "SKY"
@@ -122,10 +122,10 @@ class WorldRenderer:
         tex = self.world.textures[index]
         if tex.is_sky and tex.width >= 2:
             half = tex.width // 2
-            front = upload_rgba(self.ctx, indexed_to_rgba(tex.mips[0][:, :half], palette, "index0"))
-            back = upload_rgba(self.ctx, indexed_to_rgba(tex.mips[0][:, half:], palette, "opaque"))
+            front = upload_rgba(self.ctx, palette.to_rgba(tex.mips[0][:, :half], alpha_index=0))
+            back = upload_rgba(self.ctx, palette.to_rgba(tex.mips[0][:, half:]))
             return front, back
-        return upload_rgba(self.ctx, indexed_to_rgba(tex.mips[0], palette)), None
+        return upload_rgba(self.ctx, fullbright_rgba(tex.mips[0], palette)), None
 
     def release(self) -> None:
         for obj in [*self._vaos.values(), self._vbo, self._ibo, self._lightmap, self._visible_ibo]:
