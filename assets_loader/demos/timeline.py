@@ -290,7 +290,7 @@ class DemoTimeline:
                  "block_count", "cd_track", "times", "server_times", "frame_segment", "view_entity", "view_origin",
                  "view_angles", "stats", "lightstyles", "scoreboard_changes",
                  "_offsets", "_cols", "_ls_version", "_ls_snapshots", "_sb_version", "_sb_snapshots",
-                 "_stat_rows", "_statics_cache", "players", "default_pov", "meta", "__weakref__")
+                 "_stat_rows", "_statics_cache", "_events_by_kind", "players", "default_pov", "meta", "__weakref__")
 
     def __init__(self, *, game: str, format: str, protocol: int, protocol_flags: int, path: str,
                  segments: Sequence[MapSegment], events: Sequence[Event], warnings: Sequence[str],
@@ -312,6 +312,10 @@ class DemoTimeline:
         self.path = path
         self.segments = tuple(segments)
         self.events = tuple(events)
+        by_kind: dict[str, list[Event]] = {}
+        for e in self.events:
+            by_kind.setdefault(e.kind, []).append(e)
+        self._events_by_kind = {kind: tuple(group) for kind, group in by_kind.items()}
         self.warnings = tuple(warnings)
         self.block_count = block_count
         self.cd_track = cd_track
@@ -422,7 +426,8 @@ class DemoTimeline:
         return self._sb_snapshots[-1]
 
     def events_of_kind(self, kind: str) -> tuple[Event, ...]:
-        return tuple(e for e in self.events if e.kind == kind)
+        """The events of one ``kind``, in demo order (grouped once when the timeline is built)."""
+        return self._events_by_kind.get(kind, ())
 
     @property
     def pov_slots(self) -> tuple[int, ...]:
