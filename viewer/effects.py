@@ -1,4 +1,5 @@
-"""Particle effects, entity trails and dynamic lights as pure functions of time (docs/DESIGN.md: parse once, sample many).
+"""Particle effects, entity trails and dynamic lights as pure functions of time (docs/DESIGN.md: parse once,
+sample many).
 
 NetQuake's client spawns particles when a message arrives (temp entities, ``svc_particle``) or while an entity
 with a trail-leaving model moves, then integrates them frame by frame (``CL_RunParticles``).  Here every effect is

@@ -1,4 +1,5 @@
-"""The game-agnostic, immutable :class:`DemoTimeline` and the pure ``sample(timeline, t)`` (docs/DESIGN.md, "The one idea").
+"""The game-agnostic, immutable :class:`DemoTimeline` and the pure ``sample(timeline, t)``
+(docs/DESIGN.md, "The one idea").
 
 A decoder parses a demo once into numpy columns; everything interactive is then a pure function of time.
 
