@@ -25,8 +25,8 @@ from pathlib import Path
 import numpy as np
 
 from assets_loader.demos import load_demo
-from viewer.camera import view_projection
-from viewer.offscreen import DemoRenderer, game_filesystem
+from viewer.render.view_math import view_projection
+from viewer.headless import DemoRenderer, game_filesystem
 from viewer.render.context import OffscreenTarget
 from viewer.render.world import WorldView
 from timing import best_of  # benchmarks/timing.py, beside this script

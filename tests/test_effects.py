@@ -1,4 +1,4 @@
-"""Particle effects, trails and dynamic lights as pure functions of time (viewer.effects)."""
+"""Particle effects, trails and dynamic lights as pure functions of time (viewer.games.quake.fx)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from assets_loader.demos.events import ParticleEvent, PrintEvent, TempEntityEvent
-from viewer.effects import (
+from viewer.games.quake.fx import (
     EF_BRIGHTLIGHT, EF_DIMLIGHT, EF_MUZZLEFLASH, RAMP1, RAMP2, RAMP3, EffectKind, Particles, Trail,
     brightfield_particles, build_emitters, dynamic_lights, muzzle_flashes_from_timeline, particles_at,
     trail_particles, trail_type_for_flags, trails_from_timeline,
@@ -322,7 +322,7 @@ def test_muzzle_flash_from_timeline_lasts_0_1_s_after_the_message() -> None:
 
 
 def test_packed_keeps_the_lights_nearest_the_camera() -> None:
-    from viewer.effects import Lights
+    from viewer.games.quake.fx import Lights
     n = 40
     origins = np.zeros((n, 3), np.float32)
     origins[:, 0] = np.arange(n) * 100.0

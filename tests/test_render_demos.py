@@ -12,7 +12,7 @@ from assets_loader.bsp.trace import point_contents
 from assets_loader.demos import load_demo
 from tests.conftest import LQ1, QUAKEWORLD
 from viewer.cli import main
-from viewer.offscreen import DemoRenderer, game_filesystem
+from viewer.headless import DemoRenderer, game_filesystem
 
 CONTENTS_SOLID = -2
 DEMOS = [(LQ1 / "demo1_lite.dem", None), (LQ1 / "demo3.dem", None),

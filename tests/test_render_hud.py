@@ -12,9 +12,9 @@ from assets_loader.demos.timeline import STAT_NAMES, EntityStates, SceneState
 from assets_loader.images import load_lmp
 from assets_loader.palette import load_palette
 from assets_loader.wad2 import load_wad
-from viewer.hud import IT_ARMOR1, IT_AXE, IT_SHELLS, IT_SHOTGUN, HudLayout, HudQuad, build_hud
+from viewer.games.quake.hud import IT_ARMOR1, IT_AXE, IT_SHELLS, IT_SHOTGUN, HudLayout, HudQuad, build_hud
 from viewer.render.context import OffscreenTarget
-from viewer.render.hud import HudRenderer
+from viewer.render.hud_overlay import HudRenderer
 
 SIZE = (640, 480)
 GREY = (128, 128, 128)

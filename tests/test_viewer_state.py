@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from assets_loader.demos.timeline import STAT_NAMES, EntityStates, SceneState
-from viewer.camera import Camera
+from viewer.render.view_math import Camera
 from viewer.cameras import FreeFly, Orbit
 from viewer.input import Action, Movement
 from viewer.playback import PlaybackClock
-from viewer.ui.timeline import Marker
+from viewer.ui.timeline_bar import Marker
 from viewer.viewer_state import (BAR_HIDE_DELAY, FrameContext, TimelineInfo, ViewerState,
                                  follow_candidates, is_actor_model, player_entities)
 

@@ -3,7 +3,7 @@
 Events → :mod:`viewer.input` actions → :class:`~viewer.viewer_state.ViewerState`; each frame the state gives the
 time and camera, :func:`~viewer.scene.build_scene` the scene, :class:`~viewer.render.frame.FrameRenderer` draws it
 into an :class:`~viewer.render.context.OffscreenTarget` the size of the window's framebuffer, the HUD
-(:func:`~viewer.hud.build_hud`) and the UI (timeline bar, help, messages) are drawn over it in the same target, and
+(:func:`~viewer.games.quake.hud.build_hud`) and the UI (timeline bar, help, messages) are drawn over it in the same target, and
 the target is blitted to the window (reading the window's own framebuffer fails on Mesa through pyglet). F12 reads
 the target back into a numbered PNG.
 
@@ -36,16 +36,16 @@ from assets_loader.wad2 import load_wad
 from . import input as inp
 from .assets import SegmentAssets, load_palette_pair, load_segment_assets, load_world
 from .export import next_numbered_path, write_png
-from .hud import build_hud
-from .offscreen import map_start_camera
+from .games.quake.hud import build_hud
+from .headless import map_start_camera
 from .render.context import OffscreenTarget
 from .render.frame import FrameRenderer
-from .render.hud import HudRenderer
+from .render.hud_overlay import HudRenderer
 from .render.programs import load_program
-from .render.ui import UiRenderer, conchars_rgba
+from .render.ui_overlay import UiRenderer, conchars_rgba
 from .scene import SceneFrame, build_scene
-from .scene_effects import SceneEffects
-from .ui.timeline import BarStatus, UiLayout, text_box_layout, timeline_layout, ui_scale
+from .games.quake.tents import SceneEffects
+from .ui.timeline_bar import BarStatus, UiLayout, text_box_layout, timeline_layout, ui_scale
 from .viewer_state import FrameContext, ViewerState, follow_candidates, player_entities
 
 #: How long a message ("saved screenshots/qdv0000.png") stays on screen, seconds.

@@ -1,7 +1,7 @@
 """Camera controllers: a free-flying camera, the engine's chase camera, and an orbit around any point.
 
 Everything here is pure: controllers are frozen dataclasses whose methods return new controllers, and the
-camera functions map (map, target, angles) to a :class:`~viewer.camera.Camera`. The window feeds them mouse
+camera functions map (map, target, angles) to a :class:`~viewer.render.view_math.Camera`. The window feeds them mouse
 deltas, key states and ``dt``; nothing reads the clock or keeps state between frames.
 
 - :class:`FreeFly` flies like ``noclip`` (JoeQuake/ezQuake free-fly spectating): mouse look, forward follows the
@@ -27,7 +27,7 @@ import numpy as np
 from assets_loader.bsp.trace import trace_line
 from assets_loader.bsp.world import WorldMesh
 
-from .camera import Camera, angle_vectors
+from .render.view_math import Camera, angle_vectors
 
 #: Pitch limits of the mouse-driven cameras (degrees; positive looks down).
 PITCH_LIMIT = 89.0

@@ -172,9 +172,9 @@ def _run_screenshot(args: argparse.Namespace) -> int:
 
     from assets_loader.demos import load_demo
 
-    from .camera import Camera
+    from .render.view_math import Camera
     from .export import ExportError, write_png
-    from .offscreen import DemoRenderer, game_filesystem, map_start_camera, render_map
+    from .headless import DemoRenderer, game_filesystem, map_start_camera, render_map
     from .timespec import TimespecError, parse_timespec
 
     out = Path(args.out)
@@ -225,7 +225,7 @@ def _resolve_map(given: str, basedir: str | None, game: str | None):
     sample."""
     from pathlib import Path
 
-    from .offscreen import game_filesystem
+    from .headless import game_filesystem
 
     map_path = given if "/" in given or given.lower().endswith(".bsp") else f"maps/{given}.bsp"
     if Path(map_path).is_file():
@@ -246,7 +246,7 @@ def _run_window(args: argparse.Namespace) -> int:
     import os
     from pathlib import Path
 
-    from .offscreen import game_filesystem
+    from .headless import game_filesystem
     from .timespec import TimespecError, parse_timespec
 
     if args.command == "play":
@@ -285,7 +285,7 @@ class _NoDisplay(OSError):
 def _run_timedemo(args: argparse.Namespace) -> int:
     from assets_loader.demos import load_demo
 
-    from .offscreen import DemoRenderer, game_filesystem, timedemo
+    from .headless import DemoRenderer, game_filesystem, timedemo
 
     timeline = load_demo(args.demo)
     renderer = DemoRenderer(timeline, game_filesystem(args.demo, args.basedir, args.game), args.size)

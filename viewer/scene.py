@@ -17,9 +17,9 @@ import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
 
-from .camera import Camera
-from .effects import Lights, Particles
-from .scene_effects import SceneEffects
+from .render.view_math import Camera
+from .games.quake.fx import Lights, Particles
+from .games.quake.tents import SceneEffects
 
 #: Light styles animate at 10 Hz; 'a' is dark, 'm' normal, 'z' double bright (``R_AnimateLight``).
 STYLE_RATE = 10.0

@@ -19,11 +19,11 @@ import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
 
-from .camera import Camera
+from .render.view_math import Camera
 from .cameras import FreeFly, Orbit, chase_camera
 from .input import CAMERA_MODES, Action, Movement, next_speed
 from .playback import PlaybackClock
-from .ui.timeline import BarGeometry, Marker, bar_geometry, markers_from_events, next_marker_time
+from .ui.timeline_bar import BarGeometry, Marker, bar_geometry, markers_from_events, next_marker_time
 
 #: Seconds without mouse movement after which the bar hides while playing.
 BAR_HIDE_DELAY = 2.0

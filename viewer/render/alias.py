@@ -41,7 +41,7 @@ from assets_loader.models.anorms import normal_vectors
 from assets_loader.models.mdl import AliasModel
 from assets_loader.palette import Palette
 
-from ..camera import gl_bytes
+from .view_math import gl_bytes
 from .programs import load_program
 
 #: Quantization of the entity yaw for the light direction (``SHADEDOT_QUANT``).

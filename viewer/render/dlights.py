@@ -1,4 +1,4 @@
-"""Uploading :class:`viewer.effects.Lights` to a program's dynamic-light uniform arrays.
+"""Uploading :class:`viewer.games.quake.fx.Lights` to a program's dynamic-light uniform arrays.
 
 The world shader takes up to 32 lights as ``uniform vec4 <origins>[32]`` (xyz origin, w radius),
 ``uniform vec3 <colors>[32]`` and ``uniform int <count>``; :meth:`Lights.packed` chooses which lights fit (those
@@ -11,7 +11,7 @@ from typing import Any
 
 import moderngl
 
-from ..effects import Lights
+from ..games.quake.fx import Lights
 
 __all__ = ["MAX_DLIGHTS", "write_light_uniforms"]
 

@@ -20,8 +20,8 @@ from assets_loader.models.mdl import EF_ROTATE
 from assets_loader.palette import translation_table
 
 from ..assets import SegmentAssets
-from ..camera import angle_vectors, entity_matrix, view_projection
-from ..effects import Lights
+from .view_math import angle_vectors, entity_matrix, view_projection
+from ..games.quake.fx import Lights
 from ..scene import ModelDraw, SceneFrame
 from .alias import AliasLight, AliasRenderer
 from .context import OffscreenTarget

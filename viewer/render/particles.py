@@ -1,4 +1,4 @@
-"""Drawing :class:`viewer.effects.Particles`: instanced camera-facing quads with a round alpha disc.
+"""Drawing :class:`viewer.games.quake.fx.Particles`: instanced camera-facing quads with a round alpha disc.
 
 One static 4-vertex quad and one per-instance buffer (position, size, palette index; 20 bytes a particle) that is
 orphaned and refilled every frame, grown by doubling when a frame has more particles.  Colours are palette
@@ -21,8 +21,8 @@ from typing import Any
 import moderngl
 import numpy as np
 
-from ..camera import gl_bytes
-from ..effects import Particles
+from .view_math import gl_bytes
+from ..games.quake.fx import Particles
 from .programs import load_program
 
 __all__ = ["ParticleRenderer", "PARTICLE_VERTEX"]

@@ -26,8 +26,8 @@ import shaders
 from assets_loader.bsp import WorldMesh, animated_texture
 from assets_loader.palette import Palette
 
-from ..camera import gl_bytes
-from ..effects import Lights
+from .view_math import gl_bytes
+from ..games.quake.fx import Lights
 from .dlights import write_light_uniforms
 from .textures import fullbright_rgba, upload_rgba
 from .visibility import WorldVisibility

@@ -1,7 +1,7 @@
 """The timeline bar as a pure layout: rectangles, marker ticks and text in window pixels, plus hit-testing.
 
 Nothing here touches OpenGL or the window: :func:`timeline_layout` turns (the demo's time range and markers, the
-current time, the window size) into a :class:`UiLayout` that :class:`viewer.render.ui.UiRenderer` draws, and the
+current time, the window size) into a :class:`UiLayout` that :class:`viewer.render.ui_overlay.UiRenderer` draws, and the
 same :class:`BarGeometry` converts mouse positions back to times, so what is drawn and what is clicked always agree.
 Coordinates are pixels from the window's top-left corner (pyglet's mouse ``y`` counts from the bottom: flip it
 with ``height - y`` first).

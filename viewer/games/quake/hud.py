@@ -2,7 +2,7 @@
 
 Pure and GL-free: :func:`build_hud` turns the recorder's stats at ``t`` (a :class:`SceneState`) and the demo's
 events into a :class:`HudLayout`, a tuple of :class:`HudQuad` in screen pixels (top-left origin) drawn in order by
-:class:`viewer.render.hud.HudRenderer`.  Everything is a function of ``t`` and the timeline only (no frame counters,
+:class:`viewer.render.hud_overlay.HudRenderer`.  Everything is a function of ``t`` and the timeline only (no frame counters,
 no wall clock), so scrubbing backwards gives exactly what forward playback gave.
 
 Layout follows the engine's 320-pixel virtual screens, each scaled by the integer ``scale``:

@@ -8,7 +8,7 @@ References: QuakeSpasm ``cl_tent.c`` (``CL_ParseBeam`` — a newer beam of the s
 beams live 0.2 s; ``CL_UpdateTEnts`` — a beam is drawn as its model repeated every 30 units with a random roll,
 starting at the view origin when the beam belongs to the view entity); QuakeWorld ``cl_tent.c``
 (``CL_UpdateExplosions`` — ``TE_EXPLOSION`` also shows ``progs/s_explod.spr``, one frame per 0.1 s);
-``r_part.c`` and ``cl_main.c`` via :mod:`viewer.effects`.
+``r_part.c`` and ``cl_main.c`` via :mod:`viewer.games.quake.fx`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
 
-from .effects import Emitters, Lights, Particles, build_emitters, dynamic_lights, particles_at, \
+from .fx import Emitters, Lights, Particles, build_emitters, dynamic_lights, particles_at, \
     trails_from_timeline
 
 BEAM_LIFE = 0.2

@@ -1,4 +1,4 @@
-"""Drawing a :class:`~viewer.hud.HudLayout`: every picture in an RGBA atlas, all quads in one draw call per page.
+"""Drawing a :class:`~viewer.games.quake.hud.HudLayout`: every picture in an RGBA atlas, all quads in one draw call per page.
 
 Pictures are uploaded lazily, once, the first time a layout uses them: gfx.wad lumps by name (``sbar``,
 ``num_0``…) and ``gfx/*.lmp`` pictures through ``lmp_loader``; palette colours with index 255 transparent (qpics),
@@ -29,7 +29,7 @@ from assets_loader.images import Image
 from assets_loader.palette import TRANSPARENT_INDEX, Palette
 from assets_loader.wad2 import Wad
 
-from ..hud import HudLayout
+from ..games.quake.hud import HudLayout
 from .overlay import DynamicVertices, overlay_state
 from .programs import load_program
 
