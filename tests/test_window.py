@@ -22,13 +22,12 @@ import pytest
 from PIL import Image
 
 REPO = Path(__file__).resolve().parents[1]
-DRIVER = REPO / "tests" / "window_driver.py"
 TIMEOUT = 60
 
 
 def _drive(shots: Path, display: str | None) -> dict:
     env = dict(os.environ)
-    args = [sys.executable, str(DRIVER), str(shots)]
+    args = [sys.executable, "-m", "tests.window_driver", str(shots)]
     if display is None:
         args.append("--headless")
         env.pop("DISPLAY", None)
