@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from viewer.render.view_math import Camera, angle_vectors, view_projection
+from viewer.render.view_math import angle_vectors, view_projection
+from viewer.render.refdef import Camera
 from viewer.games.quake.fx import Particles, build_emitters, particles_at
 from viewer.render.context import OffscreenTarget
 from viewer.render.particles import ParticleRenderer

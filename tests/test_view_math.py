@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from viewer.render.view_math import Camera, angle_vectors, projection_matrix, vertical_fov, view_matrix, view_projection
+from viewer.render.view_math import angle_vectors, projection_matrix, vertical_fov, view_matrix, view_projection
+from viewer.render.refdef import Camera
 
 
 def test_yaw_zero_looks_along_x_and_yaw_90_along_y() -> None:

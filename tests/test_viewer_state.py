@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from assets_loader.demos.timeline import STAT_NAMES, EntityStates, SceneState
-from viewer.render.view_math import Camera
+from viewer.render.refdef import Camera
 from viewer.cameras import FreeFly, Orbit
 from viewer.input import Action, Movement
 from viewer.playback import PlaybackClock

@@ -28,23 +28,23 @@ import numpy as np
 import pyglet
 from pyglet.window import key
 
-from assets_loader.demos import DemoTimeline, load_demo
-from assets_loader.images import load_lmp
+from assets_loader.demos import DemoTimeline, SceneState, load_demo
 from assets_loader.vfs import VirtualFS
-from assets_loader.wad2 import load_wad
 
 from . import input as inp
 from .assets import SegmentAssets, load_palette_pair, load_segment_assets, load_world
 from .export import next_numbered_path, write_png
 from .games.quake.hud import build_hud
+from .games.quake.hud_pics import load_hud_pics
+from .games.quake.tents import SceneEffects
 from .headless import map_start_camera
 from .render.blit import ScreenBlit
 from .render.context import OffscreenTarget
 from .render.frame import FrameRenderer
 from .render.hud_overlay import HudRenderer
 from .render.ui_overlay import UiRenderer, conchars_rgba
-from .scene import SceneFrame, build_scene
-from .games.quake.tents import SceneEffects
+from .render.refdef import SceneFrame
+from .scene import build_scene
 from .ui.timeline_bar import BarStatus, UiLayout, text_box_layout, timeline_layout, ui_scale
 from .viewer_state import FrameContext, ViewerState, follow_candidates, player_entities
 
@@ -90,11 +90,10 @@ class ViewerWindow(pyglet.window.Window):
         self._blit = ScreenBlit(self.ctx)
         fs = source.fs
         self.palette, _colormap = load_palette_pair(fs)
-        wad = load_wad(fs.read("gfx.wad"), "gfx.wad") if fs.exists("gfx.wad") else None
-        font = conchars_rgba(wad.conchars(), self.palette) if wad is not None and "conchars" in wad else None
+        pics = load_hud_pics(fs)
+        font = conchars_rgba(pics["conchars"], self.palette) if "conchars" in pics else None
         self.ui = UiRenderer(self.ctx, font)
-        self.hud = HudRenderer(self.ctx, wad, self.palette,
-                               lambda name: load_lmp(fs.read(name), name) if fs.exists(name) else None)
+        self.hud = HudRenderer(self.ctx, self.palette, pics)
         self.timeline: DemoTimeline | None = None
         self.state: ViewerState | None = None
         self._effects: SceneEffects | None = None
@@ -104,6 +103,7 @@ class ViewerWindow(pyglet.window.Window):
         self._world = None
         self._held: set[str] = set()
         self._last: SceneFrame | None = None
+        self._last_state: SceneState | None = None
         self._screenshot = False
         self._message = ("", 0.0)
         self._loading_text = f"loading {source.title}"
@@ -241,22 +241,22 @@ class ViewerWindow(pyglet.window.Window):
         if self.timeline is not None:
             tl = self.timeline
             t = st.t
-            sample = None
-            if st.mode in ("chase", "orbit"):
-                sample = tl.sample(t, pov=st.pov_slot)
+            sample = tl.sample(t, pov=st.pov_slot)
             camera = st.camera_for(sample, self._world)
             names = tl.segments[max(self._segment, 0)].model_precache if tl.segments else ()
             frame = build_scene(tl, t, camera, st.fov, pov=st.pov_slot, effects=self._effects,
-                                model_flags=self._model_flags, model_names=names)
+                                model_flags=self._model_flags, model_names=names, state=sample)
             self._use_segment(max(frame.segment, 0))
         else:
+            sample = None
             frame = SceneFrame(0.0, 0, st.camera_for(None), (), _ONES)
         self._renderer.draw(frame, self.target)
         self._last = frame
+        self._last_state = sample
         layers = UiLayout()
-        if self.timeline is not None and frame.state is not None:
-            seg = self.timeline.segments[max(frame.state.segment, 0)]
-            layout = build_hud(frame.state, self.timeline.events, size, scale, segment=seg,
+        if self.timeline is not None and sample is not None:
+            seg = self.timeline.segments[max(sample.segment, 0)]
+            layout = build_hud(sample, self.timeline.events, size, scale, segment=seg,
                                show_scores=st.show_scores, pic_sizes=self.hud.pic_size)
             st.sbar_lines = layout.sbar_lines if st.show_hud else 0
             if st.show_hud:
@@ -284,12 +284,11 @@ class ViewerWindow(pyglet.window.Window):
     # --- input ---------------------------------------------------------------------------------------------------
 
     def _frame_context(self) -> FrameContext:
-        frame = self._last
-        if frame is None or frame.state is None or self.timeline is None:
+        frame, state = self._last, self._last_state
+        if frame is None or state is None or self.timeline is None:
             return FrameContext(frame.camera if frame is not None else None)
-        precache = self.timeline.segments[max(frame.state.segment, 0)].model_precache
-        return FrameContext(frame.camera, follow_candidates(frame.state, precache),
-                            player_entities(frame.state, precache))
+        precache = self.timeline.segments[max(state.segment, 0)].model_precache
+        return FrameContext(frame.camera, follow_candidates(state, precache), player_entities(state, precache))
 
     def _act(self, action: inp.Action | None) -> None:
         if action is None or self.state is None:

@@ -7,45 +7,15 @@ input"); a missing map or palette is an error naming the file, since nothing sen
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
 from pathlib import PurePosixPath
-
-import numpy as np
 
 from assets_loader.bsp import WorldMesh, load_bsp
 from assets_loader.errors import FormatError, NotFoundError
-from assets_loader.models import AliasModel, SpriteModel, load_mdl, load_spr
+from assets_loader.models import load_mdl, load_spr
 from assets_loader.palette import Colormap, Palette, load_colormap, load_palette
 from assets_loader.vfs import VirtualFS
 
-
-@dataclass(frozen=True, slots=True)
-class ModelRef:
-    """What model precache entry ``name`` is: ``kind`` is ``"brush"`` (``submodel`` = N of ``*N``, 0 = the map
-    itself), ``"bsp"`` (a separate BSP used as a model, like the health boxes ``maps/b_bh25.bsp``), ``"alias"``,
-    ``"sprite"``, ``"missing"`` or ``"none"`` (the empty entry 0)."""
-
-    name: str
-    kind: str
-    submodel: int = 0
-    alias: AliasModel | None = None
-    sprite: SpriteModel | None = None
-    bsp: WorldMesh | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SegmentAssets:
-    """The map (``None`` when the game dirs lack it: the viewer then shows the entities in an empty world),
-    the models indexed like the segment's model precache, and the palette/colormap."""
-
-    world: WorldMesh | None
-    models: tuple[ModelRef, ...]
-    palette: Palette
-    colormap: Colormap | None
-
-    def model_flags(self) -> np.ndarray:
-        """MDL flags (rotate, trails) by model index, ``i4 [M]``; 0 for everything that is not an alias model."""
-        return np.array([ref.alias.flags if ref.alias is not None else 0 for ref in self.models], np.int32)
+from .render.refdef import ModelRef, SegmentAssets
 
 
 def load_palette_pair(fs: VirtualFS) -> tuple[Palette, Colormap | None]:

@@ -27,7 +27,8 @@ import numpy as np
 from assets_loader.bsp.trace import trace_line
 from assets_loader.bsp.world import WorldMesh
 
-from .render.view_math import Camera, angle_vectors
+from .render.view_math import angle_vectors
+from .render.refdef import Camera
 
 #: Pitch limits of the mouse-driven cameras (degrees; positive looks down).
 PITCH_LIMIT = 89.0

@@ -172,7 +172,7 @@ def _run_screenshot(args: argparse.Namespace) -> int:
 
     from assets_loader.demos import load_demo
 
-    from .render.view_math import Camera
+    from .render.refdef import Camera
     from .export import ExportError, write_png
     from .headless import DemoRenderer, game_filesystem, map_start_camera, render_map
     from .timespec import TimespecError, parse_timespec

@@ -16,10 +16,11 @@ from assets_loader.errors import NotFoundError
 from assets_loader.vfs import VirtualFS, game_dir_of
 
 from .assets import SegmentAssets, load_palette_pair, load_segment_assets, load_world
-from .render.view_math import Camera
+from .render.refdef import Camera
 from .render.context import OffscreenTarget, create_headless_context
 from .render.frame import FrameRenderer
-from .scene import SceneFrame, build_scene
+from .render.refdef import SceneFrame
+from .scene import build_scene
 from .games.quake.tents import SceneEffects
 
 

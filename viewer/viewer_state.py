@@ -19,7 +19,7 @@ import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
 
-from .render.view_math import Camera
+from .render.refdef import Camera
 from .cameras import FreeFly, Orbit, chase_camera
 from .input import CAMERA_MODES, Action, Movement, next_speed
 from .playback import PlaybackClock

@@ -41,8 +41,8 @@ from assets_loader.models.anorms import normal_vectors
 from assets_loader.models.mdl import AliasModel
 from assets_loader.palette import Palette
 
-from .view_math import gl_bytes
 from .programs import load_program
+from .view_math import gl_bytes
 
 #: Quantization of the entity yaw for the light direction (``SHADEDOT_QUANT``).
 SHADEDOT_QUANT = 16

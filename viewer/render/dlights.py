@@ -11,7 +11,7 @@ from typing import Any
 
 import moderngl
 
-from ..games.quake.fx import Lights
+from .refdef import Lights
 
 __all__ = ["MAX_DLIGHTS", "write_light_uniforms"]
 

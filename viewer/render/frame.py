@@ -19,14 +19,12 @@ from assets_loader.bsp.lightpoint import LightSample, light_point
 from assets_loader.models.mdl import EF_ROTATE
 from assets_loader.palette import translation_table
 
-from ..assets import SegmentAssets
-from .view_math import angle_vectors, entity_matrix, view_projection
-from ..games.quake.fx import Lights
-from ..scene import ModelDraw, SceneFrame
 from .alias import AliasLight, AliasRenderer
 from .context import OffscreenTarget
 from .particles import ParticleRenderer
+from .refdef import EntityDraw, Lights, SceneFrame, SegmentAssets
 from .sprites import SpriteRenderer
+from .view_math import angle_vectors, entity_matrix, view_projection
 from .world import BrushDraw, WorldRenderer, WorldView
 
 #: The view weapon's depth is squeezed into [0, 0.3] so it never pokes through walls (``glDepthRange``).
@@ -40,10 +38,13 @@ CLEAR_COLOR = (0.0, 0.0, 0.0)
 
 
 def _fog_from_worldspawn(worldspawn: dict[str, str]) -> tuple[float, float, float, float]:
-    """The worldspawn ``fog`` key ("density r g b" or "density") as (r, g, b, density); no fog → density 0."""
+    """The worldspawn ``fog`` key ("density r g b" or "density") as (r, g, b, density); no fog → density 0
+    (a key that is not numbers is reported with a warning and ignored, as the engine's ``sscanf`` would)."""
+    text = worldspawn.get("fog", "")
     try:
-        values = [float(v) for v in worldspawn.get("fog", "").split()]
+        values = [float(v) for v in text.split()]
     except ValueError:
+        warnings.warn(f"worldspawn fog {text!r} is not numbers; drawing without fog")
         return (0.0, 0.0, 0.0, 0.0)
     if len(values) == 4:
         return (values[1], values[2], values[3], values[0])
@@ -123,7 +124,7 @@ class FrameRenderer:
             for draw in view_models:
                 self._draw_model(draw, view, weapon_proj, (forward, right, up))
 
-    def _draw_model(self, draw: ModelDraw, view: WorldView, view_proj: np.ndarray, axes) -> None:
+    def _draw_model(self, draw: EntityDraw, view: WorldView, view_proj: np.ndarray, axes) -> None:
         ref = self.assets.models[draw.model]
         handle = self._handles[draw.model]
         if ref.kind == "bsp":
@@ -141,7 +142,7 @@ class FrameRenderer:
                 warnings.warn(f"model {ref.name!r} is missing; drawing a placeholder")
             self.alias.draw_placeholder(view_proj, entity_matrix(draw.origin, (0, 0, 0)), *_PLACEHOLDER_BOX)
 
-    def _draw_alias(self, draw: ModelDraw, handle, view: WorldView, view_proj: np.ndarray) -> None:
+    def _draw_alias(self, draw: EntityDraw, handle, view: WorldView, view_proj: np.ndarray) -> None:
         model = handle.model
         angles = draw.angles
         if model.flags & EF_ROTATE:

@@ -21,9 +21,9 @@ from typing import Any
 import moderngl
 import numpy as np
 
-from .view_math import gl_bytes
-from ..games.quake.fx import Particles
 from .programs import load_program
+from .refdef import Particles
+from .view_math import gl_bytes
 
 __all__ = ["ParticleRenderer", "PARTICLE_VERTEX"]
 

@@ -15,9 +15,9 @@ import numpy as np
 from assets_loader.images import Image
 from assets_loader.palette import Palette
 
-from ..ui.timeline_bar import UiLayout
 from .overlay import DynamicVertices, overlay_state
 from .programs import load_program
+from .refdef import UiLayout
 
 _FLOATS_PER_VERTEX = 9          # pos 2, uv 2, colour 4, mode 1
 

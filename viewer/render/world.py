@@ -26,10 +26,10 @@ import shaders
 from assets_loader.bsp import WorldMesh, animated_texture
 from assets_loader.palette import Palette
 
-from .view_math import gl_bytes
-from ..games.quake.fx import Lights
 from .dlights import write_light_uniforms
+from .refdef import Lights
 from .textures import fullbright_rgba, upload_rgba
+from .view_math import gl_bytes
 from .visibility import WorldVisibility
 
 KIND_LIT, KIND_MULTISTYLE, KIND_LIQUID, KIND_SKY = "LIT", "MULTISTYLE", "LIQUID", "SKY"

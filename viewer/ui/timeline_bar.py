@@ -21,6 +21,8 @@ from typing import Sequence
 
 from assets_loader.demos.events import Event
 
+from ..render.refdef import Rect, Text, UiLayout
+
 #: RGBA colours (0..1) of each marker kind; ``kill`` is an obituary naming neither side as the recorder.
 MARKER_COLORS: dict[str, tuple[float, float, float, float]] = {
     "frag": (0.35, 0.95, 0.35, 1.0),
@@ -58,39 +60,6 @@ class Marker:
     time: float
     kind: str
     label: str
-
-
-@dataclass(frozen=True, slots=True)
-class Rect:
-    """A filled rectangle: top-left ``x, y``, size ``w, h`` (pixels), ``color`` RGBA 0..1."""
-
-    x: float
-    y: float
-    w: float
-    h: float
-    color: tuple[float, float, float, float]
-
-
-@dataclass(frozen=True, slots=True)
-class Text:
-    """A line of Quake text (``conchars`` codes 0..255 as ``chr``) at top-left ``x, y``, glyphs ``size`` px square."""
-
-    x: float
-    y: float
-    text: str
-    size: float
-    color: tuple[float, float, float, float] = TEXT_COLOR
-
-
-@dataclass(frozen=True, slots=True)
-class UiLayout:
-    """What to draw, in order: ``rects`` first, then ``texts``."""
-
-    rects: tuple[Rect, ...] = ()
-    texts: tuple[Text, ...] = ()
-
-    def __add__(self, other: UiLayout) -> UiLayout:
-        return UiLayout(self.rects + other.rects, self.texts + other.texts)
 
 
 @dataclass(frozen=True, slots=True)

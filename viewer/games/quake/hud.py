@@ -46,8 +46,10 @@ from typing import Callable, Mapping, Sequence
 from assets_loader.demos.events import Event
 from assets_loader.demos.timeline import MapSegment, PlayerScore, SceneState
 
+from ...render.refdef import HudLayout, HudQuad
+
 __all__ = [
-    "HudQuad", "HudLayout", "CenterPrint", "build_hud", "notify_lines", "centerprint_at", "console_lines",
+    "CenterPrint", "build_hud", "notify_lines", "centerprint_at", "console_lines",
     "sorted_scores", "face_pic", "number_pics", "quake_chars", "DEFAULT_LMP_SIZES",
     "IT_SHOTGUN", "IT_SUPER_SHOTGUN", "IT_NAILGUN", "IT_SUPER_NAILGUN", "IT_GRENADE_LAUNCHER",
     "IT_ROCKET_LAUNCHER", "IT_LIGHTNING", "IT_SHELLS", "IT_NAILS", "IT_ROCKETS", "IT_CELLS", "IT_AXE",
@@ -102,48 +104,6 @@ _TEXT_KINDS = frozenset({"centerprint", "finale", "cutscene"})
 
 
 # --- layout records --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class HudQuad:
-    """One screen rectangle, in pixels from the top-left corner.
-
-    ``kind``: ``"pic"`` (``ref`` a gfx.wad lump name such as ``"sbar"``/``"num_1"``, or a ``"gfx/….lmp"`` path;
-    the picture is stretched over ``w``×``h``), ``"char"`` (``ref`` a ``conchars`` code 0..255, ≥ 128 the bronze
-    half), ``"fill"`` (``ref`` a palette index: a solid rectangle, ``Draw_Fill``) or ``"tile"`` (``ref`` a lump name
-    repeated from the screen origin at ``scale`` screen pixels per texel, ``Draw_TileClear``).
-    """
-
-    kind: str
-    ref: str | int
-    x: int
-    y: int
-    w: int
-    h: int
-    alpha: float = 1.0
-
-
-@dataclass(frozen=True, slots=True)
-class HudLayout:
-    """A finished overlay: ``quads`` in drawing order; ``sbar_lines`` is how many screen rows at the bottom the
-    status bar covers (0 during intermissions), i.e. what the 3D view may leave out (``sb_lines``)."""
-
-    screen_size: tuple[int, int]
-    scale: int
-    quads: tuple[HudQuad, ...]
-    sbar_lines: int = 0
-
-    def pic_names(self) -> tuple[str, ...]:
-        """Names of the pictures used (``pic`` and ``tile`` quads), in first-use order."""
-        seen: dict[str, None] = {}
-        for q in self.quads:
-            if q.kind in ("pic", "tile"):
-                seen.setdefault(str(q.ref), None)
-        return tuple(seen)
-
-    def chars(self) -> tuple[int, ...]:
-        """The character codes drawn, in drawing order."""
-        return tuple(int(q.ref) for q in self.quads if q.kind == "char")
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,8 +20,8 @@ import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
 
-from .fx import Emitters, Lights, Particles, build_emitters, dynamic_lights, particles_at, \
-    trails_from_timeline
+from ...render.refdef import Lights, Particles
+from .fx import Emitters, build_emitters, dynamic_lights, particles_at, trails_from_timeline
 
 BEAM_LIFE = 0.2
 BEAM_STEP = 30.0
