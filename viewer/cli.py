@@ -23,7 +23,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play a demo in a window (default: the bundled sample)")
     play.add_argument("demo", nargs="?", help="demo file (.dem, .dem.gz, .qwd, .mvd); omitted: the bundled "
-                                              "LibreQuake sample")
+                                              "LibreQuake deathmatch sample")
     _add_game_args(play)
     play.add_argument("--start", default="0", help="start time (SS, MM:SS, N%%)")
     play.add_argument("--speed", type=_number_in(0.1, 10, absolute=True), default=1.0, help="playback speed (0.1..10; negative: reverse)")
@@ -211,18 +211,26 @@ def _run_screenshot(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def sample_demo() -> str:
-    """The bundled free sample: LibreQuake's ``demo1_lite.dem`` beside a small ``pak0.pak`` (``viewer/sample/lq1``)."""
+#: The bundled free samples (``tools/make_sample.py``): name → demo path inside ``viewer/sample``.
+SAMPLE_DEMOS = {
+    "lqdm2": ("lqdm2", "lq_lqdm2_mvd.mvd"),    # two-player QuakeWorld deathmatch (MVD): frags, chat, Tab between players
+    "lq1": ("lq1", "demo1_lite.dem"),          # LibreQuake's single-player cutscene demo
+}
+DEFAULT_SAMPLE = "lqdm2"
+
+
+def sample_demo(name: str = DEFAULT_SAMPLE) -> str:
+    """A bundled free sample demo (default: the deathmatch MVD, ``viewer/sample/lqdm2``)."""
     from importlib import resources
 
-    return str(resources.files("viewer").joinpath("sample", "lq1", "demo1_lite.dem"))
+    return str(resources.files("viewer").joinpath("sample", *SAMPLE_DEMOS[name]))
 
 
 def _resolve_map(given: str, basedir: str | None, game: str | None):
     """``(VirtualFS, map path inside it)`` for a map name (``lqdm3`` → ``maps/lqdm3.bsp``) or a ``.bsp`` file.
 
     A file inside a game dir uses that game dir; a bare name without ``--basedir`` is looked up in the bundled
-    sample."""
+    samples."""
     from pathlib import Path
 
     from .headless import game_filesystem
@@ -233,8 +241,9 @@ def _resolve_map(given: str, basedir: str | None, game: str | None):
         found = fs.game_dirs[-1].absolute()
         if Path(map_path).absolute().is_relative_to(found):
             map_path = Path(map_path).absolute().relative_to(found).as_posix()
-    elif basedir is None:
-        fs = game_filesystem(sample_demo(), None, game)  # names inside the bundled sample
+    elif basedir is None:  # a name inside one of the bundled samples
+        candidates = [game_filesystem(sample_demo(name), None, game) for name in SAMPLE_DEMOS]
+        fs = next((c for c in candidates if c.exists(map_path)), candidates[0])
     else:
         fs = game_filesystem(None, basedir, game)
     if not fs.exists(map_path):
