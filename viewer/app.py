@@ -3,7 +3,7 @@
 Events → :mod:`viewer.input` actions → :class:`~viewer.viewer_state.ViewerState`; each frame the state gives the
 time and camera, :func:`~viewer.scene.build_scene` the scene, :class:`~viewer.render.frame.FrameRenderer` draws it
 into an :class:`~viewer.render.context.OffscreenTarget` the size of the window's framebuffer, the HUD
-(:func:`~viewer.games.quake.hud.build_hud`) and the UI (timeline bar, help, messages) are drawn over it in the same target, and
+(the game's :meth:`~viewer.games.base.GameView.hud_layout`) and the UI (timeline bar, help, messages) are drawn over it in the same target, and
 the target is blitted to the window (reading the window's own framebuffer fails on Mesa through pyglet). F12 reads
 the target back into a numbered PNG.
 
@@ -34,9 +34,8 @@ from assets_loader.vfs import VirtualFS
 from . import input as inp
 from .assets import SegmentAssets, load_palette_pair, load_segment_assets, load_world
 from .export import next_numbered_path, write_png
-from .games.quake.hud import build_hud
-from .games.quake.hud_pics import load_hud_pics
-from .games.quake.tents import SceneEffects
+from .games.base import GameEffects, GameView
+from .games.registry import MAP_GAME, game_view
 from .headless import map_start_camera
 from .render.blit import ScreenBlit
 from .render.context import OffscreenTarget
@@ -46,7 +45,7 @@ from .render.ui_overlay import UiRenderer, conchars_rgba
 from .render.refdef import SceneFrame
 from .scene import build_scene
 from .ui.timeline_bar import BarStatus, UiLayout, text_box_layout, timeline_layout, ui_scale
-from .viewer_state import FrameContext, ViewerState, follow_candidates, player_entities
+from .viewer_state import FrameContext, ViewerState
 
 #: How long a message ("saved screenshots/qdv0000.png") stays on screen, seconds.
 MESSAGE_TIME = 2.5
@@ -88,15 +87,12 @@ class ViewerWindow(pyglet.window.Window):
         self._screen_fb = self.ctx.detect_framebuffer()
         self.target = OffscreenTarget(self.ctx, self._fb_size())
         self._blit = ScreenBlit(self.ctx)
-        fs = source.fs
-        self.palette, _colormap = load_palette_pair(fs)
-        pics = load_hud_pics(fs)
-        font = conchars_rgba(pics["conchars"], self.palette) if "conchars" in pics else None
-        self.ui = UiRenderer(self.ctx, font)
-        self.hud = HudRenderer(self.ctx, self.palette, pics)
+        self.palette, _colormap = load_palette_pair(source.fs)
+        self.game: GameView = game_view(MAP_GAME)  # until a demo says which game it is
+        self.ui, self.hud = self._overlays()
         self.timeline: DemoTimeline | None = None
         self.state: ViewerState | None = None
-        self._effects: SceneEffects | None = None
+        self._effects: GameEffects | None = None
         self._model_flags: list[np.ndarray] = []
         self._renderer: FrameRenderer | None = None
         self._segment = -1
@@ -111,6 +107,12 @@ class ViewerWindow(pyglet.window.Window):
         self.frames = 0
         self.first_frame_seconds: float | None = None
         self.last_screenshot: Path | None = None
+
+    def _overlays(self) -> tuple[UiRenderer, HudRenderer]:
+        """The UI and HUD renderers with the pictures of the current game (its ``conchars`` is the UI font)."""
+        pics = self.game.load_hud_pics(self.source.fs)
+        font = conchars_rgba(pics["conchars"], self.palette) if "conchars" in pics else None
+        return UiRenderer(self.ctx, font), HudRenderer(self.ctx, self.palette, pics)
 
     # --- loading -------------------------------------------------------------------------------------------------
 
@@ -136,7 +138,13 @@ class ViewerWindow(pyglet.window.Window):
             start = parse_timespec(src.start, duration=timeline.duration)
             self.timeline = timeline
             self.state = ViewerState.for_timeline(timeline, start=start, speed=src.speed, fov=src.fov, size=size)
-            self._effects = SceneEffects.for_timeline(timeline)
+            game = game_view(timeline.game)
+            if game != self.game:
+                self.game = game
+                for overlay in (self.ui, self.hud):
+                    overlay.release()
+                self.ui, self.hud = self._overlays()
+            self._effects = game.prepare_effects(timeline)
             self._model_flags = [np.zeros(0, np.int32)] * len(timeline.segments)
             segment = max(timeline.sample(self.state.t).segment, 0)
             seg = timeline.segments[segment]
@@ -255,9 +263,8 @@ class ViewerWindow(pyglet.window.Window):
         self._last_state = sample
         layers = UiLayout()
         if self.timeline is not None and sample is not None:
-            seg = self.timeline.segments[max(sample.segment, 0)]
-            layout = build_hud(sample, self.timeline.events, size, scale, segment=seg,
-                               show_scores=st.show_scores, pic_sizes=self.hud.pic_size)
+            layout = self.game.hud_layout(sample, self.timeline, size, scale, show_scores=st.show_scores,
+                                          pic_sizes=self.hud.pic_size)
             st.sbar_lines = layout.sbar_lines if st.show_hud else 0
             if st.show_hud:
                 self.hud.draw(layout, size)
@@ -288,7 +295,8 @@ class ViewerWindow(pyglet.window.Window):
         if frame is None or state is None or self.timeline is None:
             return FrameContext(frame.camera if frame is not None else None)
         precache = self.timeline.segments[max(state.segment, 0)].model_precache
-        return FrameContext(frame.camera, follow_candidates(state, precache), player_entities(state, precache))
+        return FrameContext(frame.camera, self.game.follow_candidates(state, precache),
+                            self.game.player_entities(state, precache))
 
     def _act(self, action: inp.Action | None) -> None:
         if action is None or self.state is None:

@@ -21,7 +21,7 @@ from .render.context import OffscreenTarget, create_headless_context
 from .render.frame import FrameRenderer
 from .render.refdef import SceneFrame
 from .scene import build_scene
-from .games.quake.tents import SceneEffects
+from .games.registry import game_view
 
 
 def game_filesystem(path: str | None, basedir: str | None, game: str | None) -> VirtualFS:
@@ -45,7 +45,8 @@ class DemoRenderer:
         self.target = OffscreenTarget(self.ctx, size)
         self._segment = -1
         self._frame_renderer: FrameRenderer | None = None
-        self.effects = SceneEffects.for_timeline(timeline)
+        self.game = game_view(timeline.game)
+        self.effects = self.game.prepare_effects(timeline)
         self._model_flags: list[np.ndarray] = [np.zeros(0, np.int32)] * len(timeline.segments)
 
     def _renderer_for(self, segment: int) -> FrameRenderer:
@@ -64,7 +65,7 @@ class DemoRenderer:
         self._renderer_for(segment)
         names = self.timeline.segments[segment].model_precache if self.timeline.segments else ()
         return build_scene(self.timeline, t, camera, fov, effects=self.effects, model_flags=self._model_flags,
-                           model_names=names)
+                           model_names=names, game=self.game)
 
     def render(self, frame: SceneFrame) -> None:
         self._renderer_for(max(frame.segment, 0)).draw(frame, self.target)

@@ -1,4 +1,4 @@
-"""Uploading :class:`viewer.games.quake.fx.Lights` to a program's dynamic-light uniform arrays.
+"""Uploading :class:`~viewer.render.refdef.Lights` to a program's dynamic-light uniform arrays.
 
 The world shader takes up to 32 lights as ``uniform vec4 <origins>[32]`` (xyz origin, w radius),
 ``uniform vec3 <colors>[32]`` and ``uniform int <count>``; :meth:`Lights.packed` chooses which lights fit (those

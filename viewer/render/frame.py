@@ -1,4 +1,4 @@
-"""Draw a :class:`~viewer.scene.SceneFrame` into an offscreen target: world, brush entities, alias models,
+"""Draw a :class:`~viewer.render.refdef.SceneFrame` into an offscreen target: world, brush entities, alias models,
 sprites, then the view weapon.
 
 ``FrameRenderer`` uploads a segment's assets once (the Q2 ``refexport_t`` idea: register by model index, draw

@@ -1,4 +1,4 @@
-"""Drawing :class:`viewer.games.quake.fx.Particles`: instanced camera-facing quads with a round alpha disc.
+"""Drawing :class:`~viewer.render.refdef.Particles`: instanced camera-facing quads with a round alpha disc.
 
 One static 4-vertex quad and one per-instance buffer (position, size, palette index; 20 bytes a particle) that is
 orphaned and refilled every frame, grown by doubling when a frame has more particles.  Colours are palette

@@ -21,6 +21,7 @@ import numpy as np
 from assets_loader.demos import DemoTimeline, SceneState
 
 from ...render.refdef import Lights, Particles
+from ..base import EffectModel
 from .fx import Emitters, build_emitters, dynamic_lights, particles_at, trails_from_timeline
 
 BEAM_LIFE = 0.2
@@ -44,17 +45,6 @@ class Beam:
     start: tuple[float, float, float]
     end: tuple[float, float, float]
     model: str
-
-
-@dataclass(frozen=True, slots=True)
-class EffectModel:
-    """A model an effect draws: a copy of a beam model, or an explosion sprite (model name, origin, angles,
-    frame)."""
-
-    model: str
-    origin: np.ndarray
-    angles: np.ndarray
-    frame: int = 0
 
 
 @dataclass(frozen=True, slots=True)
