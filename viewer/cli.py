@@ -138,11 +138,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except (FormatError, OSError) as exc:
-        print(f"qdv {args.command}: {exc}", file=sys.stderr)
+        print(f"qdv {args.command}: {_describe(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except _UsageError as exc:
         print(f"qdv {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def _describe(exc: Exception) -> str:
+    """One line for an error: the file first, then what is wrong (``[Errno 2] …`` becomes ``PATH: no such file``)."""
+    if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
+        if isinstance(exc, IsADirectoryError):
+            return f"{exc.filename}: is a directory, expected a file"
+        if isinstance(exc, FileNotFoundError):
+            return f"{exc.filename}: no such file"
+        return f"{exc.filename}: {exc.strerror[0].lower()}{exc.strerror[1:]}"
+    return str(exc)
 
 
 class _UsageError(Exception):
