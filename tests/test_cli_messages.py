@@ -55,3 +55,32 @@ def test_a_renamed_quake2_demo_says_what_it_is(capsys, tmp_path) -> None:
     assert code == 1
     assert "Errno" not in err and "CD-track" not in err
     assert "Quake II demo" in err and str(renamed) in err
+
+
+def test_events_count_from_the_demo_start_with_the_server_time_beside(capsys) -> None:
+    import json
+
+    from assets_loader.demos import load_demo
+
+    demo = LQ1 / "demo1_lite.dem"
+    timeline = load_demo(str(demo))
+    code = main(["events", str(demo), "--json"])
+    events = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert events[0]["time"] == 0.0 and events[0]["server_time"] == pytest.approx(timeline.start_time, abs=1e-5)
+    assert max(e["time"] for e in events) <= timeline.duration + 1e-6
+    for e in events:
+        assert e["server_time"] - e["time"] == pytest.approx(timeline.start_time, abs=1e-5)   # one map: one offset
+    code = main(["info", str(demo), "--json"])
+    info = json.loads(capsys.readouterr().out)
+    assert info["segments"][0]["start"] == 0.0
+    assert info["segments"][0]["end"] == pytest.approx(info["duration"])
+    assert info["server_start_time"] == pytest.approx(timeline.start_time)
+
+
+def test_a_screenshot_time_outside_the_demo_is_a_warning(capsys, tmp_path) -> None:
+    code = main(["screenshot", str(LQ1 / "demo3.dem"), "--time", "91.2", "--size", "32x32",
+                 "--out", str(tmp_path / "x.png")])
+    err = capsys.readouterr().err
+    assert code == 0 and (tmp_path / "x.png").is_file()
+    assert "91.200 s is outside the demo (0 .. 30.228 s" in err and "showing its end" in err

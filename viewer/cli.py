@@ -205,9 +205,15 @@ def _run_screenshot(args: argparse.Namespace) -> int:
         timeline = load_demo(args.demo)
         fs = game_filesystem(args.demo, args.basedir, args.game)
         try:
-            t = timeline.start_time + parse_timespec(args.time, duration=timeline.duration)
+            rel = parse_timespec(args.time, duration=timeline.duration)
         except TimespecError as exc:
             raise _UsageError(str(exc)) from None
+        if not 0.0 <= rel <= timeline.duration:
+            edge = "start" if rel < 0 else "end"
+            warnings.warn(f"--time {args.time}: {rel:.3f} s is outside the demo (0 .. {timeline.duration:.3f} s, "
+                          f"times count from the demo's start); showing its {edge}", stacklevel=1)
+            rel = min(max(rel, 0.0), timeline.duration)
+        t = timeline.start_time + rel
         renderer = DemoRenderer(timeline, fs, args.size)
         try:
             camera = None
