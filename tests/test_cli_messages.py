@@ -84,3 +84,17 @@ def test_a_screenshot_time_outside_the_demo_is_a_warning(capsys, tmp_path) -> No
     err = capsys.readouterr().err
     assert code == 0 and (tmp_path / "x.png").is_file()
     assert "91.200 s is outside the demo (0 .. 30.228 s" in err and "showing its end" in err
+
+
+def test_version(capsys) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.startswith("qdv ")
+
+
+def test_timedemo_shows_progress_on_stderr(capsys) -> None:
+    code = main(["timedemo", str(LQ1 / "demo3.dem"), "--size", "32x18"])
+    out, err = capsys.readouterr()
+    assert code == 0 and out.startswith("1233 frames ")
+    assert "timedemo" in err and "/1233" in err

@@ -17,8 +17,18 @@ from assets_loader.errors import FormatError
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("quake-demo-viewer")
+    except PackageNotFoundError:  # run from a source tree that is not installed
+        return "(not installed)"
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="qdv", description="Quake-family demo viewer.")
+    parser.add_argument("--version", action="version", version=f"qdv {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a demo in a window (default: the bundled sample)")
@@ -313,10 +323,15 @@ def _run_timedemo(args: argparse.Namespace) -> int:
 
     from .offscreen import DemoRenderer, game_filesystem, timedemo
 
+    from tqdm import tqdm
+
     timeline = load_demo(args.demo)
     renderer = DemoRenderer(timeline, game_filesystem(args.demo, args.basedir, args.game), args.size)
     try:
-        print(timedemo(renderer))
+        with tqdm(total=timeline.num_frames, unit="frame", desc="timedemo", file=sys.stderr, leave=False,
+                  mininterval=1.0) as bar:
+            result = timedemo(renderer, progress=lambda done, total: bar.update(done - bar.n))
+        print(result)
     finally:
         renderer.release()
     return EXIT_OK
