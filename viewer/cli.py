@@ -17,8 +17,18 @@ from assets_loader.errors import FormatError
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("quake-demo-viewer")
+    except PackageNotFoundError:  # run from a source tree that is not installed
+        return "(not installed)"
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="qdv", description="Quake-family demo viewer.")
+    parser.add_argument("--version", action="version", version=f"qdv {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a demo in a window (default: the bundled sample)")
@@ -138,11 +148,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except (FormatError, OSError) as exc:
-        print(f"qdv {args.command}: {exc}", file=sys.stderr)
+        print(f"qdv {args.command}: {_describe(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except _UsageError as exc:
         print(f"qdv {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def _describe(exc: Exception) -> str:
+    """One line for an error: the file first, then what is wrong (``[Errno 2] …`` becomes ``PATH: no such file``)."""
+    if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
+        if isinstance(exc, IsADirectoryError):
+            return f"{exc.filename}: is a directory, expected a file"
+        if isinstance(exc, FileNotFoundError):
+            return f"{exc.filename}: no such file"
+        return f"{exc.filename}: {exc.strerror[0].lower()}{exc.strerror[1:]}"
+    return str(exc)
 
 
 class _UsageError(Exception):
@@ -194,9 +215,15 @@ def _run_screenshot(args: argparse.Namespace) -> int:
         timeline = load_demo(args.demo)
         fs = game_filesystem(args.demo, args.basedir, args.game)
         try:
-            t = timeline.start_time + parse_timespec(args.time, duration=timeline.duration)
+            rel = parse_timespec(args.time, duration=timeline.duration)
         except TimespecError as exc:
             raise _UsageError(str(exc)) from None
+        if not 0.0 <= rel <= timeline.duration:
+            edge = "start" if rel < 0 else "end"
+            warnings.warn(f"--time {args.time}: {rel:.3f} s is outside the demo (0 .. {timeline.duration:.3f} s, "
+                          f"times count from the demo's start); showing its {edge}", stacklevel=1)
+            rel = min(max(rel, 0.0), timeline.duration)
+        t = timeline.start_time + rel
         renderer = DemoRenderer(timeline, fs, args.size)
         try:
             camera = None
@@ -296,10 +323,15 @@ def _run_timedemo(args: argparse.Namespace) -> int:
 
     from .headless import DemoRenderer, game_filesystem, timedemo
 
+    from tqdm import tqdm
+
     timeline = load_demo(args.demo)
     renderer = DemoRenderer(timeline, game_filesystem(args.demo, args.basedir, args.game), args.size)
     try:
-        print(timedemo(renderer))
+        with tqdm(total=timeline.num_frames, unit="frame", desc="timedemo", file=sys.stderr, leave=False,
+                  mininterval=1.0) as bar:
+            result = timedemo(renderer, progress=lambda done, total: bar.update(done - bar.n))
+        print(result)
     finally:
         renderer.release()
     return EXIT_OK
