@@ -195,7 +195,10 @@ def _run_screenshot(args: argparse.Namespace) -> int:
 
     from .render.refdef import Camera
     from .export import ExportError, write_png
-    from .headless import DemoRenderer, game_filesystem, map_start_camera, render_map
+    from .assets import load_map_assets
+    from .cameras import map_start_camera
+    from .headless import DemoRenderer, render_map
+    from .session import game_filesystem
     from .timespec import TimespecError, parse_timespec
 
     out = Path(args.out)
@@ -206,9 +209,10 @@ def _run_screenshot(args: argparse.Namespace) -> int:
         if args.demo:
             raise _UsageError("give either a DEMO or --map, not both")
         fs, map_path = _resolve_map(args.map, args.basedir, args.game)
-        start = map_start_camera(fs, map_path, args.fov)
+        assets = load_map_assets(fs, map_path)
+        start = map_start_camera(assets.world, args.fov)
         camera = Camera(args.pos or start.origin, args.angles or start.angles, args.fov)
-        pixels = render_map(fs, map_path, camera, args.size)
+        pixels = render_map(assets, camera, args.size)
     else:
         if not args.demo:
             raise _UsageError("name a DEMO, or --map NAME")
@@ -260,7 +264,7 @@ def _resolve_map(given: str, basedir: str | None, game: str | None):
     samples."""
     from pathlib import Path
 
-    from .headless import game_filesystem
+    from .session import game_filesystem
 
     map_path = given if "/" in given or given.lower().endswith(".bsp") else f"maps/{given}.bsp"
     if Path(map_path).is_file():
@@ -282,7 +286,7 @@ def _run_window(args: argparse.Namespace) -> int:
     import os
     from pathlib import Path
 
-    from .headless import game_filesystem
+    from .session import game_filesystem
     from .timespec import TimespecError, parse_timespec
 
     if args.command == "play":
@@ -321,7 +325,8 @@ class _NoDisplay(OSError):
 def _run_timedemo(args: argparse.Namespace) -> int:
     from assets_loader.demos import load_demo
 
-    from .headless import DemoRenderer, game_filesystem, timedemo
+    from .headless import DemoRenderer, timedemo
+    from .session import game_filesystem
 
     from tqdm import tqdm
 
