@@ -258,8 +258,12 @@ def test_trails_from_timeline_split_at_model_change_and_gaps() -> None:
         t = 0.1 * f
         numbers, models, origins = [], [], []
         if f != 5:                              # entity 20 vanishes in frame 5
-            numbers.append(20); models.append(2); origins.append((f * 50.0, 0, 0))
-        numbers.append(30); models.append(3 if f < 7 else 4); origins.append((0, f * 20.0, 0))
+            numbers.append(20)
+            models.append(2)
+            origins.append((f * 50.0, 0, 0))
+        numbers.append(30)
+        models.append(3 if f < 7 else 4)
+        origins.append((0, f * 20.0, 0))
         frames.append((t, ents(numbers, models, origins=origins)))
     tl = FakeTimeline(frames)
     trails = trails_from_timeline(tl, 0.9, flags)

@@ -41,7 +41,7 @@ def load_model(fs: VirtualFS, name: str) -> ModelRef:
         try:
             return ModelRef(name, "brush", submodel=int(name[1:]))
         except ValueError:
-            warnings.warn(f"model {name!r}: not a valid brush model name; drawing a placeholder")
+            warnings.warn(f"model {name!r}: not a valid brush model name; drawing a placeholder", stacklevel=2)
             return ModelRef(name, "missing")
     lower = name.lower()
     try:
@@ -52,9 +52,9 @@ def load_model(fs: VirtualFS, name: str) -> ModelRef:
         if lower.endswith(".bsp"):
             return ModelRef(name, "bsp", bsp=load_world(fs, name))
     except FormatError as exc:  # NotFoundError included: the game dirs lack the file
-        warnings.warn(f"{exc}; drawing a placeholder")
+        warnings.warn(f"{exc}; drawing a placeholder", stacklevel=2)
         return ModelRef(name, "missing")
-    warnings.warn(f"model {name!r}: unknown model type; drawing a placeholder")
+    warnings.warn(f"model {name!r}: unknown model type; drawing a placeholder", stacklevel=2)
     return ModelRef(name, "missing")
 
 
@@ -65,7 +65,7 @@ def load_segment_assets(fs: VirtualFS, model_precache: tuple[str, ...]) -> Segme
     try:
         world = load_world(fs, model_precache[1])
     except NotFoundError as exc:
-        warnings.warn(f"{exc}; showing the entities without the map")
+        warnings.warn(f"{exc}; showing the entities without the map", stacklevel=2)
         world = None
     palette, colormap = load_palette_pair(fs)
     models = tuple(ModelRef(n, "brush", submodel=0) if i == 1 else load_model(fs, n)

@@ -36,7 +36,8 @@ def _build_parser() -> argparse.ArgumentParser:
                                               "LibreQuake deathmatch sample")
     _add_game_args(play)
     play.add_argument("--start", default="0", help="start time (SS, MM:SS, N%%)")
-    play.add_argument("--speed", type=_number_in(0.1, 10, absolute=True), default=1.0, help="playback speed (0.1..10; negative: reverse)")
+    play.add_argument("--speed", type=_number_in(0.1, 10, absolute=True), default=1.0,
+                      help="playback speed (0.1..10; negative: reverse)")
     _add_window_args(play)
 
     map_ = sub.add_parser("map", help="fly through a map with the free camera (from the player start)")
@@ -246,7 +247,7 @@ def _run_screenshot(args: argparse.Namespace) -> int:
 
 #: The bundled free samples (``tools/make_sample.py``): name → demo path inside ``viewer/sample``.
 SAMPLE_DEMOS = {
-    "lqdm2": ("lqdm2", "lq_lqdm2_mvd.mvd"),    # two-player QuakeWorld deathmatch (MVD): frags, chat, Tab between players
+    "lqdm2": ("lqdm2", "lq_lqdm2_mvd.mvd"),    # two-player QuakeWorld deathmatch (MVD): frags, chat, Tab
     "lq1": ("lq1", "demo1_lite.dem"),          # LibreQuake's single-player cutscene demo
 }
 DEFAULT_SAMPLE = "lqdm2"

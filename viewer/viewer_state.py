@@ -12,8 +12,8 @@ Switching cameras never touches the clock; the free camera keeps flying while pa
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 import numpy as np
 

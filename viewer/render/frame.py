@@ -44,7 +44,7 @@ def _fog_from_worldspawn(worldspawn: dict[str, str]) -> tuple[float, float, floa
     try:
         values = [float(v) for v in text.split()]
     except ValueError:
-        warnings.warn(f"worldspawn fog {text!r} is not numbers; drawing without fog")
+        warnings.warn(f"worldspawn fog {text!r} is not numbers; drawing without fog", stacklevel=2)
         return (0.0, 0.0, 0.0, 0.0)
     if len(values) == 4:
         return (values[1], values[2], values[3], values[0])
@@ -65,11 +65,11 @@ class FrameRenderer:
         self.particles = ParticleRenderer(ctx, assets.palette)
         self._handles: list = []
         for ref in assets.models:
-            if ref.kind == "alias":
+            if ref.kind == "alias" and ref.alias is not None:
                 self._handles.append(self.alias.upload(ref.alias, assets.palette))
-            elif ref.kind == "sprite":
+            elif ref.kind == "sprite" and ref.sprite is not None:
                 self._handles.append(self.sprites.upload(ref.sprite, assets.palette))
-            elif ref.kind == "bsp":
+            elif ref.kind == "bsp" and ref.bsp is not None:
                 self._handles.append(WorldRenderer(ctx, ref.bsp, assets.palette))
             else:
                 self._handles.append(None)
@@ -139,14 +139,14 @@ class FrameRenderer:
         elif ref.kind == "missing":
             if draw.model not in self._warned:
                 self._warned.add(draw.model)
-                warnings.warn(f"model {ref.name!r} is missing; drawing a placeholder")
+                warnings.warn(f"model {ref.name!r} is missing; drawing a placeholder", stacklevel=2)
             self.alias.draw_placeholder(view_proj, entity_matrix(draw.origin, (0, 0, 0)), *_PLACEHOLDER_BOX)
 
     def _draw_alias(self, draw: EntityDraw, handle, view: WorldView, view_proj: np.ndarray) -> None:
         model = handle.model
         angles = draw.angles
         if model.flags & EF_ROTATE:
-            angles = (0.0, (100.0 * view.time) % 360.0, 0.0)  # CL_RelinkEntities: bonus items spin
+            angles = np.array([0.0, (100.0 * view.time) % 360.0, 0.0])  # CL_RelinkEntities: bonus items spin
         light = self._light_level(draw.origin, view.styles)
         alias_light = AliasLight.from_level(light, float(angles[1]), view_model=draw.view_model,
                                             player=draw.colors is not None)
@@ -163,7 +163,7 @@ class FrameRenderer:
         weighting is redone each frame."""
         if self.assets.world is None:
             return _NO_MAP_LIGHT
-        key = tuple(int(v) >> 2 for v in origin)
+        key = (int(origin[0]) >> 2, int(origin[1]) >> 2, int(origin[2]) >> 2)
         if key not in self._light_cache:
             if len(self._light_cache) >= _LIGHT_CACHE_SIZE:
                 self._light_cache.clear()

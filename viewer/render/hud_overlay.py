@@ -108,19 +108,15 @@ class HudRenderer:
 
     def _add(self, name: str, rgba: np.ndarray) -> AtlasEntry:
         h, w = rgba.shape[:2]
-        spot = None
-        for index, page in enumerate(self._pages):
-            spot = page.place(w, h)
-            if spot is not None:
-                break
-        if spot is None:
+        found = next(((i, spot) for i, page in enumerate(self._pages) if (spot := page.place(w, h)) is not None), None)
+        if found is None:
             page = _Page(self.ctx, max(self.atlas_size, w, h))
             self._pages.append(page)
-            index = len(self._pages) - 1
             spot = page.place(w, h)
-        if spot is None:
-            raise ValueError(f"HUD picture {name!r} ({w}x{h}) does not fit an atlas page")
-        x, y = spot
+            if spot is None:
+                raise ValueError(f"HUD picture {name!r} ({w}x{h}) does not fit an empty atlas page")
+            found = (len(self._pages) - 1, spot)
+        index, (x, y) = found
         if w and h:
             self._pages[index].texture.write(np.ascontiguousarray(rgba).tobytes(), viewport=(x, y, w, h))
         entry = AtlasEntry(index, x, y, w, h)

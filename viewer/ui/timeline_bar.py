@@ -16,8 +16,8 @@ The bar sits at the bottom of the window, just above Quake's status bar (``botto
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from assets_loader.demos.events import Event
 

@@ -63,9 +63,10 @@ References: QuakeSpasm ``r_part.c`` (``R_ParticleExplosion``, ``R_ParticleExplos
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -30,7 +30,7 @@ def _add(pics: dict[str, Image], name: str, load: Callable[[], Image]) -> None:
     try:
         pics[name] = load()
     except FormatError as exc:
-        warnings.warn(f"{exc}; the HUD draws a placeholder for {name!r}")
+        warnings.warn(f"{exc}; the HUD draws a placeholder for {name!r}", stacklevel=2)
 
 
 def load_hud_pics(fs: VirtualFS) -> dict[str, Image]:
