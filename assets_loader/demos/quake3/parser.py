@@ -175,7 +175,8 @@ class _Decoder:
         client_num = r.read_long()
         checksum_feed = r.read_long()
         numbers = sorted(self.baselines)
-        raw = np.array([self.baselines[n] for n in numbers], np.int64).reshape(len(numbers), -1).astype(np.int32)
+        raw = np.array([self.baselines[n] for n in numbers], np.int64).reshape(len(numbers), len(self.null_entity))
+        raw = raw.astype(np.int32)
         self.gamestates.append(GameState(
             message=r.message, first_snapshot=len(self.out.server_time), command_sequence=command_sequence,
             configstrings=MappingProxyType(dict(self.configstrings)),
