@@ -35,7 +35,7 @@ def main(argv: list[str]) -> None:
         data = path.read_bytes()
         demo = parse_demo(data, path.name)
         span = float(demo.snapshots.server_time[-1] - demo.snapshots.server_time[0]) / 1000
-        dec = best_of(lambda: parse_demo(data, path.name), 5)
+        dec = best_of(lambda data=data, name=path.name: parse_demo(data, name), 5)
         mb = len(data) / 1e6
         print(f"{path.name[:27]:<28}{mb:6.2f}{len(demo.snapshots):7d}{span:8.1f}{dec:10.3f}{span / dec:8.0f}"
               f"{mb / dec:7.2f}   {hot_spots(data, path.name)}")

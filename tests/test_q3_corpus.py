@@ -143,3 +143,9 @@ def test_truncated_corpus_demo_plays_to_the_cut():
     assert demo.truncated and 0 < len(demo.snapshots) < 2250
     assert demo.num_messages == len(demo.snapshots) + 1
     assert struct.unpack_from("<i", data, len(data) - 8)[0] == -1
+
+
+def test_protocol_from_serverinfo_when_the_name_has_no_extension():
+    assert parse_demo(PLAYER.read_bytes(), "no-extension").protocol == 71
+    with pytest.warns(UserWarning, match="truncated"):
+        assert parse_demo(FOLLOW.read_bytes()[:40000], "cut").protocol == 68

@@ -34,7 +34,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from ...errors import BadMagicError
+from ...errors import BadMagicError, FormatError
 from .bitstream import BIG_INFO_STRING, FMT, BitReader
 from .commands import (
     BigConfigstring,
@@ -56,9 +56,9 @@ from .fields import (
 )
 from .framing import split_messages
 from .huffman import decode_table
-from .records import GameState, Quake3Demo, Snapshots
+from .records import CS_SERVERINFO, GameState, Quake3Demo, Snapshots
 
-__all__ = ["parse_demo", "protocol_from_name"]
+__all__ = ["parse_demo", "protocol_from_name", "protocol_from_serverinfo"]
 
 SVC_NOP, SVC_GAMESTATE, SVC_CONFIGSTRING, SVC_BASELINE, SVC_SERVERCOMMAND, SVC_DOWNLOAD, SVC_SNAPSHOT, SVC_EOF = \
     range(1, 9)
@@ -320,15 +320,42 @@ class _Decoder:
             entities=entity_records(numbers, raw, self.tables.entity))
 
 
+def protocol_from_serverinfo(data: bytes, path: str = "<bytes>") -> int | None:
+    """The protocol the first gamestate's serverinfo names (``protocol`` or ``com_protocol``), for a demo whose
+    name has no ``.dm_NN`` extension; ``None`` if the first message does not decode as a 1.32 gamestate."""
+    framing = split_messages(data, path)
+    if not framing.blocks:
+        return None
+    tables = tables_for(68)
+    assert tables is not None
+    decoder = _Decoder(path, 68, tables)
+    block = framing.blocks[0]
+    reader = BitReader(data[block.offset:block.offset + block.length], path=path, sequence=block.sequence,
+                       file_offset=block.offset, table=decoder.table)
+    try:
+        reader.run(decoder.message)
+    except FormatError:
+        return None
+    if not decoder.gamestates:
+        return None
+    fields = decoder.gamestates[0].configstrings.get(CS_SERVERINFO, "").split("\\")[1:]
+    info = dict(zip(fields[::2], fields[1::2]))
+    value = info.get("protocol", info.get("com_protocol", ""))
+    return int(value) if value.isdigit() else None
+
+
 def parse_demo(data: bytes, path: str = "<bytes>", protocol: int | None = None) -> Quake3Demo:
     """Decode a whole Quake III demo.  ``protocol`` defaults to the one the ``.dm_NN`` extension of ``path``
-    names; see the module docstring for what is decoded and how bad input is reported."""
+    names, else to the one the serverinfo names; see the module docstring for what is decoded and how bad input
+    is reported."""
     if protocol is None:
         protocol = protocol_from_name(path)
+    if protocol is None:
+        protocol = protocol_from_serverinfo(data, path)
     tables = tables_for(protocol) if protocol is not None else None
     if protocol is None or tables is None:
-        raise BadMagicError(path, FMT, None, "a demo of protocol 66, 67, 68 or 71 (named by its .dm_NN extension)",
-                            "no protocol" if protocol is None else f"protocol {protocol}")
+        raise BadMagicError(path, FMT, None, "a demo of protocol 66, 67, 68 or 71 (named by its .dm_NN extension "
+                            "or its serverinfo)", "no protocol" if protocol is None else f"protocol {protocol}")
     framing = split_messages(data, path)
     decoder = _Decoder(path, protocol, tables)
     for index, block in enumerate(framing.blocks):
