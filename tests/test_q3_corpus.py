@@ -149,3 +149,15 @@ def test_protocol_from_serverinfo_when_the_name_has_no_extension():
     assert parse_demo(PLAYER.read_bytes(), "no-extension").protocol == 71
     with pytest.warns(UserWarning, match="truncated"):
         assert parse_demo(FOLLOW.read_bytes()[:40000], "cut").protocol == 68
+
+
+def test_players_and_configstrings_over_time(follow):
+    s = follow.snapshots
+    ents = s.entities
+    players = ents[(ents["eType"] == ET_PLAYER) & (ents["number"] < 64)]  # 64+: the body queue (corpses)
+    assert len(players) > 1000 and (players["clientNum"] == players["number"]).all()
+    first, last = follow.configstrings_at(0), follow.configstrings_at(len(s) - 1)
+    assert info(first[CS_PLAYERS])["n"] == "Sarge"
+    scores = [c for c in follow.configstring_changes if c.index in (6, 7)]  # CS_SCORES1 / CS_SCORES2
+    assert scores and last[scores[-1].index] == scores[-1].value
+    assert follow.configstrings_at(scores[0].snapshot - 1).get(scores[0].index) != scores[0].value

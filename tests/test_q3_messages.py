@@ -189,3 +189,20 @@ def test_corrupt_message_names_message_and_bit():
     with pytest.raises(MessageFormatError, match="area mask") as info:
         parse_demo(demo_file([(1, gamestate_message({})), (2, m.data())]), "c.dm_68")
     assert info.value.message == 1 and info.value.sequence == 2 and info.value.bit > 0
+
+
+def test_voip_packets_are_skipped_with_a_warning():
+    m = Q3Message()
+    m.long(0)
+    m.byte(10)  # svc_voipOpus
+    for value, bits in ((3, 16), (1, 8), (77, 32), (2, 8), (5, 16), (1, 2)):
+        m.write_bits(value, bits)
+    for b in b"\x01\x02\x03\x04\x05":
+        m.byte(b)
+    m.snapshot(ES, PS, server_time=9, delta=0, old_player={}, player={"commandTime": 8}, old_entities={},
+               entities={}, baselines={})
+    m.byte(SVC_EOF)
+    demo = parse_demo(demo_file([(1, gamestate_message({})), (2, m.data())]), "v.dm_71")
+    assert demo.snapshots.server_time.tolist() == [9]
+    assert demo.snapshots.player["commandTime"].tolist() == [8]
+    assert "1 VoIP packets skipped" in demo.warnings[-1]

@@ -17,7 +17,9 @@ UberDemoTools ``message.cpp`` (one table for 66/67/68).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 
@@ -99,7 +101,7 @@ _PLAYER_68 = _table(
 _Q3_132 = ProtocolTables(_ENTITY_68, _PLAYER_68)
 
 #: Protocol number → its tables.  71 is OpenArena's number for the unchanged 1.32 (68) wire format.
-PROTOCOLS: dict[int, ProtocolTables] = {66: _Q3_132, 67: _Q3_132, 68: _Q3_132, 71: _Q3_132}
+PROTOCOLS: Mapping[int, ProtocolTables] = MappingProxyType({66: _Q3_132, 67: _Q3_132, 68: _Q3_132, 71: _Q3_132})
 
 
 def tables_for(protocol: int) -> ProtocolTables | None:

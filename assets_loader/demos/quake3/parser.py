@@ -4,9 +4,9 @@ message, gamestates, snapshots resolved against the snapshot ring, and reliable 
 Message (``CL_ParseServerMessage``): the ``reliableAcknowledge`` long, then commands until ``svc_EOF``:
 ``svc_nop``, ``svc_gamestate`` (command sequence, ``svc_configstring`` index + big string and ``svc_baseline``
 entity number + delta from the zero state until ``svc_EOF``, then client number and checksum feed),
-``svc_serverCommand`` (command number + string; numbers already seen are dropped) and ``svc_snapshot``
+``svc_serverCommand`` (command number + string; numbers already seen are dropped), ``svc_snapshot``
 (server time, delta number as a byte back from this message's sequence, snapFlags, area mask length + bytes,
-player-state delta, packet entities).  A gamestate clears the snapshot ring, baselines and configstrings
+player-state delta, packet entities) and ioquake3's VoIP packets (skipped).  A gamestate clears the snapshot ring, baselines and configstrings
 (``CL_ClearState``).
 
 Snapshot ring (``CL_ParseSnapshot``): snapshots are kept by ``sequence & 31``; a snapshot delta-coded from a
@@ -20,8 +20,8 @@ sequence, bit offset); a file cut short returns what was decoded, ``truncated`` 
 other than 66/67/68/71 raises :class:`~assets_loader.errors.BadMagicError`.
 
 References: ioquake3 ``code/client/cl_parse.c`` (``CL_ParseServerMessage``, ``CL_ParseGamestate``,
-``CL_ParseSnapshot``, ``CL_ParsePacketEntities``, ``CL_DeltaEntity``, ``CL_ParseCommandString``),
-``code/client/cl_cgame.c`` (``CL_GetServerCommand``), ``code/qcommon/qcommon.h`` (``svc_ops_e``,
+``CL_ParseSnapshot``, ``CL_ParsePacketEntities``, ``CL_DeltaEntity``, ``CL_ParseCommandString``,
+``CL_ParseVoip``), ``code/client/cl_cgame.c`` (``CL_GetServerCommand``), ``code/qcommon/qcommon.h`` (``svc_ops_e``,
 ``PACKET_BACKUP``); spec 004 sections 8–10.
 """
 
@@ -62,6 +62,9 @@ __all__ = ["parse_demo", "protocol_from_name", "protocol_from_serverinfo"]
 
 SVC_NOP, SVC_GAMESTATE, SVC_CONFIGSTRING, SVC_BASELINE, SVC_SERVERCOMMAND, SVC_DOWNLOAD, SVC_SNAPSHOT, SVC_EOF = \
     range(1, 9)
+#: ioquake3's VoIP extension commands (Speex, then Opus): skipped, their audio is not decoded.
+SVC_VOIP_SPEEX, SVC_VOIP_OPUS = 9, 10
+VOIP_FLAGCNT = 2
 MAX_CONFIGSTRINGS = 1024
 PACKET_BACKUP = 32
 MAX_SNAPSHOT_ENTITIES = 256
@@ -119,6 +122,7 @@ class _Decoder:
         self.changes: list[ConfigstringChange] = []
         self.warnings: list[str] = []
         self.received_commands = 0
+        self.voip_packets = 0
         self._clear_state()
         self.command_sequence = 0
         self.big_configstring = BigConfigstring()
@@ -144,6 +148,8 @@ class _Decoder:
                 self.server_command(r)
             elif cmd == SVC_GAMESTATE:
                 self.gamestate(r)
+            elif cmd in (SVC_VOIP_SPEEX, SVC_VOIP_OPUS):
+                self.voip(r)
             elif cmd != SVC_NOP:
                 raise r.error("a server command byte (svc_nop, svc_gamestate, svc_serverCommand, svc_snapshot or "
                               "svc_EOF)", str(cmd))
@@ -182,6 +188,15 @@ class _Decoder:
             configstrings=MappingProxyType(dict(self.configstrings)),
             baselines=entity_records(np.array(numbers, np.int32), raw, self.tables.entity),
             client_num=client_num, checksum_feed=checksum_feed))
+
+    def voip(self, r: BitReader) -> None:
+        """``CL_ParseVoip``: sender, generation, sequence, frames, size and flags, then ``size`` bytes of audio;
+        a header cut by the end of the message ends it early, like the engine."""
+        header = (r.read_short(), r.read_byte(), r.read_long(), r.read_byte(), r.read_short())
+        r.read_bits(VOIP_FLAGCNT)
+        self.voip_packets += 1
+        if min(header) >= 0:
+            r.read_data(header[-1])
 
     def server_command(self, r: BitReader) -> None:
         sequence = r.read_long()
@@ -362,6 +377,8 @@ def parse_demo(data: bytes, path: str = "<bytes>", protocol: int | None = None) 
         reader = BitReader(data[block.offset:block.offset + block.length], path=path, message=index,
                            sequence=block.sequence, file_offset=block.offset, table=decoder.table)
         reader.run(decoder.message)
+    if decoder.voip_packets:
+        decoder.warnings.append(f"{path}: {decoder.voip_packets} VoIP packets skipped (audio not decoded)")
     if framing.cut is not None:
         message = f"{path}: demo is truncated: {framing.cut}; decoded the {len(framing.blocks)} complete messages"
         decoder.warnings.insert(0, message)

@@ -94,3 +94,16 @@ class Quake3Demo:
     configstring_changes: tuple[ConfigstringChange, ...]
     truncated: bool
     warnings: tuple[str, ...]
+
+    def configstrings_at(self, snapshot: int) -> dict[int, str]:
+        """The configstrings in force when snapshot ``snapshot`` is shown: its gamestate's, with every change
+        received before it applied (player names, models, scores, warmup … over time)."""
+        starts = [g for g in self.gamestates if g.first_snapshot <= snapshot]
+        if not starts:
+            return {}
+        gamestate = starts[-1]
+        strings = dict(gamestate.configstrings)
+        for change in self.configstring_changes:
+            if change.message > gamestate.message and change.snapshot <= snapshot:
+                strings[change.index] = change.value
+        return strings
