@@ -206,3 +206,9 @@ def test_voip_packets_are_skipped_with_a_warning():
     assert demo.snapshots.server_time.tolist() == [9]
     assert demo.snapshots.player["commandTime"].tolist() == [8]
     assert "1 VoIP packets skipped" in demo.warnings[-1]
+
+
+def test_gamestate_larger_than_max_gamestate_chars_is_an_error():
+    big = {i: "x" * 4000 for i in range(10, 15)}
+    with pytest.raises(MessageFormatError, match="16000"):
+        parse_demo(demo_file([(1, gamestate_message({}, configstrings=big))]), "big.dm_68")

@@ -66,6 +66,7 @@ SVC_NOP, SVC_GAMESTATE, SVC_CONFIGSTRING, SVC_BASELINE, SVC_SERVERCOMMAND, SVC_D
 SVC_VOIP_SPEEX, SVC_VOIP_OPUS = 9, 10
 VOIP_FLAGCNT = 2
 MAX_CONFIGSTRINGS = 1024
+MAX_GAMESTATE_CHARS = 16000
 PACKET_BACKUP = 32
 MAX_SNAPSHOT_ENTITIES = 256
 MAX_PARSE_ENTITIES = PACKET_BACKUP * MAX_SNAPSHOT_ENTITIES
@@ -81,7 +82,7 @@ def protocol_from_name(name: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class _Frame:
     """A ring entry (``clSnapshot_t``): the sequence it was received in and its full states."""
 
@@ -158,6 +159,7 @@ class _Decoder:
         self._clear_state()
         self.command_sequence = r.read_long()
         command_sequence = self.command_sequence
+        data_count = 1  # gameState_t.dataCount: every configstring and its terminator
         while True:
             cmd = r.read_byte()
             if cmd == SVC_EOF:
@@ -166,7 +168,11 @@ class _Decoder:
                 index = r.read_short()
                 if not 0 <= index < MAX_CONFIGSTRINGS:
                     raise r.error(f"a configstring index in 0..{MAX_CONFIGSTRINGS - 1}", str(index))
-                self.configstrings[index] = r.read_string(BIG_INFO_STRING)
+                text = r.read_string(BIG_INFO_STRING)
+                data_count += len(text) + 1
+                if data_count > MAX_GAMESTATE_CHARS:
+                    raise r.error(f"configstrings of at most {MAX_GAMESTATE_CHARS} characters in all")
+                self.configstrings[index] = text
             elif cmd == SVC_BASELINE:
                 number = r.read_bits(GENTITYNUM_BITS)
                 if number >= MAX_GENTITIES:
@@ -186,7 +192,7 @@ class _Decoder:
         self.gamestates.append(GameState(
             message=r.message, first_snapshot=len(self.out.server_time), command_sequence=command_sequence,
             configstrings=MappingProxyType(dict(self.configstrings)),
-            baselines=entity_records(np.array(numbers, np.int32), raw, self.tables.entity),
+            baselines=_read_only(entity_records(np.array(numbers, np.int32), raw, self.tables.entity)),
             client_num=client_num, checksum_feed=checksum_feed))
 
     def voip(self, r: BitReader) -> None:
@@ -328,11 +334,16 @@ class _Decoder:
         offsets = np.zeros(count + 1, np.int64)
         np.cumsum(out.entity_counts, out=offsets[1:])
         return Snapshots(
-            message=np.array(out.message, np.int32), sequence=np.array(out.sequence, np.int32),
-            server_time=np.array(out.server_time, np.int32), delta_num=np.array(out.delta_num, np.int32),
-            flags=np.array(out.flags, np.int32), areamask=areamask,
-            player=player_records(players, self.tables.player), entity_offsets=offsets,
-            entities=entity_records(numbers, raw, self.tables.entity))
+            message=_read_only(np.array(out.message, np.int32)), sequence=_read_only(np.array(out.sequence, np.int32)),
+            server_time=_read_only(np.array(out.server_time, np.int32)),
+            delta_num=_read_only(np.array(out.delta_num, np.int32)), flags=_read_only(np.array(out.flags, np.int32)),
+            areamask=_read_only(areamask), player=_read_only(player_records(players, self.tables.player)),
+            entity_offsets=_read_only(offsets), entities=_read_only(entity_records(numbers, raw, self.tables.entity)))
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
 
 
 def protocol_from_serverinfo(data: bytes, path: str = "<bytes>") -> int | None:
