@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 
 from assets_loader.demos.quake3 import parse_demo
+from assets_loader.demos.quake3.fields import PLAYER_ARRAYS, tables_for
 from assets_loader.demos.quake3.framing import split_messages
+from tests.builders.q3 import SVC_EOF, Q3Message, demo_file
 from tests.conftest import QUAKE3
 
 FOLLOW = QUAKE3 / "demos" / "oa_dm1_follow_p68.dm_68"
@@ -176,10 +178,8 @@ def test_corpus_states_survive_a_re_encoding_without_deltas(player):
     """Every decoded state of the first 100 snapshots, written again by the test encoder against the baselines
     only (no snapshot deltas), decodes to the same records: the corpus values (negative shorts, raw 32-bit
     floats, 32-bit times) take the same paths in both directions."""
-    from assets_loader.demos.quake3.fields import PLAYER_ARRAYS, tables_for
-    from tests.builders.q3 import SVC_EOF, Q3Message, demo_file
-
     tables = tables_for(71)
+    assert tables is not None
     s = player.snapshots
     gs = player.gamestates[0]
     baselines = {int(b["number"]): _as_state(b, tables.entity) for b in gs.baselines}
