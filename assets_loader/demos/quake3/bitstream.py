@@ -35,6 +35,8 @@ MAX_STRING_CHARS = 1024
 BIG_INFO_STRING = 8192
 
 _CODE_MASK = (1 << MAX_CODE_BITS) - 1
+#: For a read of n bits, the bit positions of its Huffman-coded bytes (after the n & 7 raw bits).
+_BYTE_SHIFTS: tuple[tuple[int, ...], ...] = tuple(tuple(range(n & 7, n, 8)) for n in range(33))
 _T = TypeVar("_T")
 
 
@@ -106,10 +108,13 @@ class BitReader:
         windows = self.windows
         p = self.pos
         raw = n & 7
-        value = (windows[p >> 3] >> (p & 7)) & ((1 << raw) - 1) if raw else 0
-        p += raw
+        if raw:
+            value = (windows[p >> 3] >> (p & 7)) & ((1 << raw) - 1)
+            p += raw
+        else:
+            value = 0
         table = self._table
-        for shift in range(raw, n, 8):
+        for shift in _BYTE_SHIFTS[n]:
             entry = table[(windows[p >> 3] >> (p & 7)) & _CODE_MASK]
             value |= (entry >> 4) << shift
             p += entry & 15
@@ -128,9 +133,13 @@ class BitReader:
         return self.bits[p]
 
     def read_byte(self) -> int:
-        """``MSG_ReadByte``: 0..255, or -1 once the message is exhausted."""
-        c = self.read_bits(8) & 0xFF
-        return -1 if self.overflowed() else c
+        """``MSG_ReadByte``: 0..255, or -1 once the message is exhausted (one Huffman code: 8 bits have no raw
+        part)."""
+        p = self.pos
+        entry = self._table[(self.windows[p >> 3] >> (p & 7)) & _CODE_MASK]
+        p += entry & 15
+        self.pos = p
+        return -1 if p >= self.size << 3 else (entry >> 4) & 0xFF
 
     def read_short(self) -> int:
         """``MSG_ReadShort``: a signed 16-bit value, or -1 once the message is exhausted."""

@@ -282,11 +282,12 @@ class _Decoder:
         old_index = 0
         old_count = len(old)
         old_num = old[0][0] if old_count else _NO_ENTITY
+        end = r.size << 3  # r.overflowed(), inlined
         while True:
             number = r.read_bits(GENTITYNUM_BITS)
             if number == ENTITYNUM_NONE:
                 break
-            if r.overflowed():
+            if r.pos >= end:
                 raise r.error("the end (entity 1023) of the packet entities before the end of the message")
             if number >= MAX_GENTITIES:
                 raise r.error(f"an entity number below {MAX_GENTITIES}", str(number))
