@@ -9,7 +9,7 @@ import struct
 import numpy as np
 import pytest
 
-from assets_loader.demos.quake3 import parse_demo
+from assets_loader.demos.quake3 import MessageFormatError, parse_demo
 from assets_loader.demos.quake3.fields import PLAYER_ARRAYS, tables_for
 from assets_loader.demos.quake3.framing import split_messages
 from tests.builders.q3 import SVC_EOF, Q3Message, demo_file
@@ -202,3 +202,16 @@ def test_corpus_states_survive_a_re_encoding_without_deltas(player):
     again = parse_demo(demo_file(blocks), "again.dm_68").snapshots
     assert np.array_equal(again.player.view(np.int32), s.player[:100].view(np.int32))
     assert np.array_equal(again.entities, s.entities[: s.entity_offsets[100]])
+
+
+def test_corrupt_message_raises_or_ends_the_demo_there():
+    data = bytearray(FOLLOW.read_bytes())
+    block = split_messages(bytes(data), FOLLOW.name).blocks[1000]
+    data[block.offset + 3: block.offset + block.length] = bytes(block.length - 3)  # zeros: svc_bad
+    with pytest.raises(MessageFormatError) as info:
+        parse_demo(bytes(data), FOLLOW.name)
+    assert info.value.message == 1000 and info.value.sequence == block.sequence
+    with pytest.warns(UserWarning, match="message 1000 does not decode"):
+        demo = parse_demo(bytes(data), FOLLOW.name, keep_before_error=True)
+    assert demo.truncated and demo.num_messages == 1000 and len(demo.snapshots) == 999
+    assert demo.snapshots.message[-1] == 999

@@ -1,4 +1,5 @@
-"""Mutated Quake III corpus bytes raise only FormatError (or decode with warnings), in bounded time."""
+"""Mutated Quake III corpus bytes raise only FormatError (or decode with warnings), in bounded time; with
+``keep_before_error`` a corrupt message ends the demo instead of raising."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import warnings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from assets_loader.demos.quake3 import parse_demo
+from assets_loader.demos.quake3 import MessageFormatError, parse_demo
 from assets_loader.demos.quake3.framing import split_messages
 from assets_loader.errors import FormatError
 from tests.conftest import QUAKE3
@@ -21,10 +22,15 @@ _HEAD = _DATA[: split_messages(_DATA, _DEMO.name).blocks[60].offset - 8]
 def _decode(data: bytes) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        try:
-            parse_demo(data, "fuzz.dm_68")
-        except FormatError:
-            pass
+        for keep in (False, True):
+            try:
+                demo = parse_demo(data, "fuzz.dm_68", keep_before_error=keep)
+            except MessageFormatError:
+                assert not keep  # kept: a corrupt message ends the demo instead
+            except FormatError:
+                pass
+            else:
+                assert demo.snapshots.entity_offsets[-1] == len(demo.snapshots.entities)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -16,8 +16,9 @@ numbers in increasing order, each a delta from the delta snapshot's state of tha
 if it was not there; old entities not named are copied; 1023 ends the list.
 
 Bad input: a message that does not decode raises :class:`~.bitstream.MessageFormatError` (message index,
-sequence, bit offset); a file cut short returns what was decoded, ``truncated`` set and a warning; a protocol
-other than 66/67/68/71 raises :class:`~assets_loader.errors.BadMagicError`.
+sequence, bit offset), or with ``keep_before_error`` ends the demo there like a cut file; a file cut short
+returns what was decoded, ``truncated`` set and a warning; a protocol other than 66/67/68/71 raises
+:class:`~assets_loader.errors.BadMagicError`.
 
 References: ioquake3 ``code/client/cl_parse.c`` (``CL_ParseServerMessage``, ``CL_ParseGamestate``,
 ``CL_ParseSnapshot``, ``CL_ParsePacketEntities``, ``CL_DeltaEntity``, ``CL_ParseCommandString``,
@@ -35,7 +36,7 @@ from types import MappingProxyType
 import numpy as np
 
 from ...errors import BadMagicError, FormatError
-from .bitstream import BIG_INFO_STRING, FMT, BitReader
+from .bitstream import BIG_INFO_STRING, FMT, BitReader, MessageFormatError
 from .commands import (
     BigConfigstring,
     ConfigstringChange,
@@ -133,6 +134,22 @@ class _Decoder:
         self.baselines: dict[int, list[int]] = {}
         self.configstrings: dict[int, str] = {}
         self.parse_entities = 0
+
+    # -- keeping the messages before a corrupt one ------------------------------------------------------------------
+    def _columns(self) -> tuple[list, ...]:
+        out = self.out
+        return (out.message, out.sequence, out.server_time, out.delta_num, out.flags, out.areamask, out.player,
+                out.entity_counts, out.entities, self.gamestates, self.commands, self.changes, self.warnings)
+
+    def mark(self) -> tuple[int, ...]:
+        """Where every output column and count ends now (before a message)."""
+        return (*(len(c) for c in self._columns()), self.received_commands, self.voip_packets)
+
+    def rewind(self, mark: tuple[int, ...]) -> None:
+        """Forget the output of a message that did not decode to its end."""
+        *lengths, self.received_commands, self.voip_packets = mark
+        for column, length in zip(self._columns(), lengths):
+            del column[length:]
 
     # -- message loop ---------------------------------------------------------------------------------------------
     def message(self, r: BitReader) -> None:
@@ -371,10 +388,12 @@ def protocol_from_serverinfo(data: bytes, path: str = "<bytes>") -> int | None:
     return int(value) if value.isdigit() else None
 
 
-def parse_demo(data: bytes, path: str = "<bytes>", protocol: int | None = None) -> Quake3Demo:
+def parse_demo(data: bytes, path: str = "<bytes>", protocol: int | None = None, *,
+               keep_before_error: bool = False) -> Quake3Demo:
     """Decode a whole Quake III demo.  ``protocol`` defaults to the one the ``.dm_NN`` extension of ``path``
     names, else to the one the serverinfo names; see the module docstring for what is decoded and how bad input
-    is reported."""
+    is reported.  With ``keep_before_error`` a message that does not decode ends the demo instead of raising:
+    the messages before it are returned, ``truncated`` set, the error text among the warnings."""
     if protocol is None:
         protocol = protocol_from_name(path)
     if protocol is None:
@@ -385,18 +404,27 @@ def parse_demo(data: bytes, path: str = "<bytes>", protocol: int | None = None) 
                             "or its serverinfo)", "no protocol" if protocol is None else f"protocol {protocol}")
     framing = split_messages(data, path)
     decoder = _Decoder(path, protocol, tables)
+    decoded = len(framing.blocks)
+    cut = framing.cut
     for index, block in enumerate(framing.blocks):
         reader = BitReader(data[block.offset:block.offset + block.length], path=path, message=index,
                            sequence=block.sequence, file_offset=block.offset, table=decoder.table)
-        reader.run(decoder.message)
+        mark = decoder.mark()
+        try:
+            reader.run(decoder.message)
+        except MessageFormatError as error:
+            if not keep_before_error:
+                raise
+            decoder.rewind(mark)
+            decoded, cut = index, f"message {index} does not decode ({error})"
+            break
     if decoder.voip_packets:
         decoder.warnings.append(f"{path}: {decoder.voip_packets} VoIP packets skipped (audio not decoded)")
-    if framing.cut is not None:
-        message = f"{path}: demo is truncated: {framing.cut}; decoded the {len(framing.blocks)} complete messages"
+    if cut is not None:
+        message = f"{path}: demo is truncated: {cut}; decoded the {decoded} messages before"
         decoder.warnings.insert(0, message)
         warnings.warn(message, stacklevel=2)
     return Quake3Demo(
-        path=path, protocol=protocol, num_messages=len(framing.blocks), gamestates=tuple(decoder.gamestates),
+        path=path, protocol=protocol, num_messages=decoded, gamestates=tuple(decoder.gamestates),
         snapshots=decoder.snapshots(), commands=tuple(decoder.commands), received_commands=decoder.received_commands,
-        configstring_changes=tuple(decoder.changes), truncated=framing.cut is not None,
-        warnings=tuple(decoder.warnings))
+        configstring_changes=tuple(decoder.changes), truncated=cut is not None, warnings=tuple(decoder.warnings))
