@@ -13,6 +13,7 @@ References: Unofficial Quake Specs 3.2, chapter 3 "The BSP files"; Quake ``Mod_L
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import BadIndexError, BadMagicError, FormatError, TruncatedError
 from ..source import Source, read_source
@@ -73,8 +74,8 @@ class _Bsp:
     def raw(self, index: int) -> memoryview:
         return memoryview(self.data)[self.ofs[index]:self.ofs[index] + self.lens[index]]
 
-    def bad_index(self, index: int, dtype: np.dtype, bad: np.ndarray, field: str, expected: str,
-                  values: np.ndarray) -> None:
+    def bad_index(self, index: int, dtype: np.dtype, bad: npt.NDArray[np.bool_] | np.bool_, field: str,
+                  expected: str, values: np.ndarray) -> None:
         """Raise ``BadIndexError`` for the first record flagged in ``bad`` (no-op if none)."""
         if not bad.any():
             return
@@ -190,7 +191,7 @@ def Mod_LoadLeafs(bsp: _Bsp, nummarksurfaces: int, vislen: int) -> np.ndarray:
         bsp.bad_index(L, lt, (visofs < -1) | (visofs >= vislen), "visofs",
                       f"-1 or inside the {vislen}-byte visibility lump", visofs)
     out = np.zeros(len(raw), D.M_LEAF)
-    for name in D.M_LEAF.names:
+    for name in D.M_LEAF.names or ():
         out[name] = raw[name]
     return out
 
@@ -392,7 +393,10 @@ def _submodels(models: np.ndarray, draws: np.ndarray) -> tuple[Submodel, ...]:
     for i, m in enumerate(models):
         lo = int(np.searchsorted(dm, i, "left"))
         hi = int(np.searchsorted(dm, i, "right"))
-        out.append(Submodel(i, tuple(float(x) for x in m["mins"]), tuple(float(x) for x in m["maxs"]),
-                            tuple(float(x) for x in m["origin"]), tuple(int(x) for x in m["headnode"]),
+        mins, maxs, origin, head = m["mins"], m["maxs"], m["origin"], m["headnode"]
+        out.append(Submodel(i, (float(mins[0]), float(mins[1]), float(mins[2])),
+                            (float(maxs[0]), float(maxs[1]), float(maxs[2])),
+                            (float(origin[0]), float(origin[1]), float(origin[2])),
+                            (int(head[0]), int(head[1]), int(head[2]), int(head[3])),
                             int(m["visleafs"]), int(m["firstface"]), int(m["numfaces"]), lo, hi - lo))
     return tuple(out)
