@@ -1,10 +1,16 @@
 """The game filesystem: a basedir with game dirs, paks and loose files, searched the way Quake does.
 
 Search order (highest priority first), as ``COM_AddGameDirectory`` builds it: the mod dir's loose files,
-then its ``pakN.pak`` from the highest N down to ``pak0.pak``, then the same for ``id1``. Lookups are
-case-insensitive, like id's own pak lookups on a case-folding filesystem.
+then its ``pakN.pak`` from the highest N down to ``pak0.pak``, then the same for the base game (``id1``). Lookups
+are case-insensitive, like id's own pak lookups on a case-folding filesystem.
 
-References: Quake ``common.c`` (``COM_AddGameDirectory``, ``COM_FindFile``); Unofficial Quake Specs 3.2, 3.1.
+A :class:`GameLayout` names the base game and says which paks a game dir mounts: Quake (:data:`QUAKE`) reads
+``pak0.pak``, ``pak1.pak``… up to the first gap; Quake II (:data:`QUAKE2`, base game ``baseq2``) does the same
+and then, as Q2PRO and Yamagi Quake II do, every other ``*.pak`` of the dir in alphabetical order (a later one
+overriding an earlier one), so community paks such as ``aq_terminal.pak`` mount without renaming.
+
+References: Quake ``common.c`` (``COM_AddGameDirectory``, ``COM_FindFile``); Unofficial Quake Specs 3.2, 3.1;
+Quake II ``qcommon/files.c`` (``FS_AddGameDirectory``) and Q2PRO's / Yamagi's versions of it.
 """
 
 from __future__ import annotations
@@ -20,6 +26,19 @@ from .pak import PakFile
 
 BASE_GAME = "id1"
 _PAK_NAME = re.compile(r"^pak(\d+)\.pak$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class GameLayout:
+    """How a game lays out its files: ``base_game`` is the dir always searched last (``id1``, ``baseq2``);
+    ``all_paks`` mounts every ``*.pak`` of a game dir (after the numbered ones), not only ``pakN.pak``."""
+
+    base_game: str
+    all_paks: bool = False
+
+
+QUAKE = GameLayout(BASE_GAME)
+QUAKE2 = GameLayout("baseq2", all_paks=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,17 +64,19 @@ class _LooseDir:
 
 
 class VirtualFS:
-    """Files of a Quake installation: ``VirtualFS(basedir, game="lq1")``.
+    """Files of a game installation: ``VirtualFS(basedir, game="lq1")``, ``VirtualFS(basedir, "action", QUAKE2)``.
 
-    ``basedir`` holds the game dirs (``id1``, mods). ``game`` is an optional mod dir searched before
-    ``id1``. Game dirs that do not exist are skipped; at least one must exist.
+    ``basedir`` holds the game dirs (the layout's base game, mods). ``game`` is an optional mod dir searched
+    before the base game. Game dirs that do not exist are skipped; at least one must exist.
     """
 
-    def __init__(self, basedir: str | os.PathLike, game: str | None = None) -> None:
+    def __init__(self, basedir: str | os.PathLike, game: str | None = None, layout: GameLayout = QUAKE) -> None:
         self.basedir = Path(basedir)
+        self.layout = layout
         if not self.basedir.is_dir():
             raise NotFoundError(str(self.basedir), "game directory", None, "an existing base directory")
-        names = [BASE_GAME] + ([game] if game and game.lower() != BASE_GAME else [])
+        base = layout.base_game
+        names = [base] + ([game] if game and game.lower() != base.lower() else [])
         self.game_dirs: list[Path] = [d for d in (_find_dir(self.basedir, n) for n in names) if d is not None]
         if not self.game_dirs:
             wanted = " or ".join(repr(n) for n in names)
@@ -65,11 +86,11 @@ class VirtualFS:
         self._search: list[_LooseDir | PakFile] = []
         for gamedir in reversed(self.game_dirs):
             self._search.append(_LooseDir(gamedir))
-            self._search.extend(reversed(_game_paks(gamedir)))
+            self._search.extend(reversed(_game_paks(gamedir, layout.all_paks)))
 
     @property
     def game(self) -> str:
-        """The name of the highest-priority game dir (the mod, or ``id1``)."""
+        """The name of the highest-priority game dir (the mod, or the base game)."""
         return self.game_dirs[-1].name
 
     def _locate(self, name: str) -> tuple[_LooseDir | PakFile, str] | None:
@@ -131,15 +152,34 @@ def _find_dir(parent: Path, name: str) -> Path | None:
     return None
 
 
-def _game_paks(gamedir: Path) -> list[PakFile]:
-    """``pak0.pak``, ``pak1.pak``, … in numeric order, stopping at the first gap as Quake does."""
-    found = {int(m.group(1)): p for p in gamedir.iterdir() if (m := _PAK_NAME.match(p.name)) and p.is_file()}
-    paks = []
+def _game_paks(gamedir: Path, all_paks: bool = False) -> list[PakFile]:
+    """``pak0.pak``, ``pak1.pak``, … in numeric order, stopping at the first gap as Quake does; with
+    ``all_paks`` then every other ``*.pak`` by lower-cased name. Lowest priority first."""
+    files = sorted((p for p in gamedir.iterdir() if p.suffix.lower() == ".pak" and p.is_file()),
+                   key=lambda p: p.name.lower())
+    found = {int(m.group(1)): p for p in files if (m := _PAK_NAME.match(p.name))}
+    paths = []
     n = 0
     while n in found:
-        paks.append(PakFile(found[n]))
+        paths.append(found[n])
         n += 1
-    return paks
+    if all_paks:
+        paths.extend(p for p in files if p not in paths)
+    return [PakFile(p) for p in paths]
+
+
+def detect_layout(basedir: str | os.PathLike, game: str | None = None) -> GameLayout:
+    """The layout of an installation: Quake when ``basedir`` holds ``id1``, Quake II when it holds ``baseq2``;
+    with neither, Quake II when the mod dir ``game`` has a ``*.pak`` not named ``pakN.pak``, else Quake."""
+    base = Path(basedir)
+    if not base.is_dir() or _find_dir(base, QUAKE.base_game) is not None:
+        return QUAKE
+    if _find_dir(base, QUAKE2.base_game) is not None:
+        return QUAKE2
+    mod = _find_dir(base, game) if game else None
+    if mod is not None and any(p.suffix.lower() == ".pak" and not _PAK_NAME.match(p.name) for p in mod.iterdir()):
+        return QUAKE2
+    return QUAKE
 
 
 def game_dir_of(path: str | os.PathLike) -> tuple[Path, str] | None:

@@ -18,9 +18,10 @@ from ..errors import BadIndexError, BadMagicError, FormatError, TruncatedError
 from ..source import Source, read_source
 from . import dtypes as D
 from .entities import parse_entities
-from .lightmap import Lightmap, build_lightmap, calc_surface_extents
-from .mesh import VERTEX, MeshData, draw_ranges, fan_triangles
-from .textures import Texture, Mod_LoadTextures, placeholder_texture
+from .lightmap import build_lightmap, calc_surface_extents, lightmap_samples
+from .mesh import (MeshData, build_vertices, draw_ranges, face_polygons, fan_triangles, sort_faces,
+                   texture_st)
+from .textures import Mod_LoadTextures, placeholder_texture
 from .world import FACE, Submodel, WorldMesh
 
 LIT_MAGIC = b"QLIT"
@@ -246,18 +247,6 @@ def Mod_LoadSubmodels(bsp: _Bsp, numfaces: int, numnodes: int, numleafs: int) ->
     return models
 
 
-def _face_vertices(faces: np.ndarray, surfedges: np.ndarray, edges: np.ndarray) -> tuple[
-        np.ndarray, np.ndarray, np.ndarray]:
-    """``(vertex index int64 [N], face starts [F], counts [F])`` of every face's polygon in surfedge order."""
-    counts = faces["numedges"].astype(np.int64)
-    starts = np.cumsum(counts) - counts
-    total = int(counts.sum())
-    local = np.arange(total, dtype=np.int64) - np.repeat(starts, counts)
-    e = surfedges[np.repeat(faces["firstedge"].astype(np.int64), counts) + local]
-    vidx = np.where(e >= 0, edges[np.abs(e), 0], edges[np.abs(e), 1])
-    return vidx, starts, counts
-
-
 def load_bsp(src: Source, name: str | None = None, lit: Source | None = None,
              lit_name: str | None = None) -> WorldMesh:
     """Load a BSP29, BSP2 or 2PSB map from bytes or a path.
@@ -301,26 +290,19 @@ def load_bsp(src: Source, name: str | None = None, lit: Source | None = None,
     special = (is_sky | is_liquid)[face_tex] if nf else np.zeros(0, bool)
 
     # polygon vertices and the engine's surface extents
-    vidx, vstart, vcount = _face_vertices(faces_raw, surfedges, edges)
+    vidx, vstart, vcount = face_polygons(faces_raw["firstedge"], faces_raw["numedges"], surfedges, edges)
     fid = np.repeat(np.arange(nf), vcount)
     pos = vertexes[vidx]
-    vecs = texinfo["vecs"][face_ti][fid].astype(np.float64)  # [N, 2, 4]
-    p64 = pos.astype(np.float64)
+    st64 = texture_st(pos, texinfo["vecs"][face_ti][fid])
     with np.errstate(all="ignore"):
-        st64 = (p64[:, None, 0] * vecs[:, :, 0] + p64[:, None, 1] * vecs[:, :, 1]
-                + p64[:, None, 2] * vecs[:, :, 2] + vecs[:, :, 3])
-        st = st64.astype(np.float32)
-        texturemins, extents = calc_surface_extents(st, vstart, vcount)
+        texturemins, extents = calc_surface_extents(st64.astype(np.float32), vstart, vcount)
 
     # lightmaps: which faces have one, and are their samples inside the lump?
     lightofs = faces_raw["lightofs"].astype(np.int64)
     styles = np.ascontiguousarray(faces_raw["styles"])
     nlight = 0 if samples is None else len(samples)
     has_light = (lightofs >= 0) & ~special & (samples is not None)
-    smax = (extents[:, 0].astype(np.int64) >> 4) + 1
-    tmax = (extents[:, 1].astype(np.int64) >> 4) + 1
-    nstyles = np.argmax(np.concatenate([styles, np.full((nf, 1), 255, np.uint8)], axis=1) == 255, axis=1)
-    need = np.where(has_light, smax * tmax * nstyles, 0)
+    need = lightmap_samples(extents, styles, has_light)
     bsp.bad_index(D.LUMP_FACES, bsp.face_t, has_light & (lightofs + need > nlight), "lightofs",
                   f"with its styles x extents samples inside the {nlight}-sample lighting lump", lightofs)
     if int(need.sum()) > 64 * nlight + (1 << 20):
@@ -332,14 +314,14 @@ def load_bsp(src: Source, name: str | None = None, lit: Source | None = None,
     face_model = np.full(nf, -1, np.int32)
     for m, (first, count) in enumerate(zip(models["firstface"].tolist(), models["numfaces"].tolist())):
         face_model[first:first + count] = m
-    in_model = np.flatnonzero(face_model >= 0)
-    order = in_model[np.lexsort((face_tex[in_model], face_model[in_model]))]
+    order = sort_faces(face_model, face_tex)
     # Quake lists a face's vertices clockwise seen from its front: flip every fan to counter-clockwise
     flip = np.ones(nf, bool)
     indices, face_first, face_count = fan_triangles(vstart, vcount, order, flip)
     draws = draw_ranges(order, face_model, face_tex.astype(np.int32), face_first, face_count)
 
-    vertices = _build_vertices(p64, st64, fid, face_tex, textures, lightmap, texturemins, styles, has_light)
+    sizes = np.array([(t.width, t.height) for t in textures], np.float64).reshape(-1, 2)
+    vertices = build_vertices(pos, st64, fid, face_tex, sizes, lightmap, texturemins, styles, has_light)
     mesh = MeshData(vertices, indices, draws, face_first, face_count)
 
     face_info = np.zeros(nf, FACE)
@@ -362,28 +344,6 @@ def load_bsp(src: Source, name: str | None = None, lit: Source | None = None,
     return WorldMesh(path, bsp.version, mesh, tuple(textures), submodels, entities, lightmap, face_info, texinfo,
                      planes, nodes, leafs, marksurfaces, bytes(bsp.raw(D.LUMP_VISIBILITY)), bsp.ofs[D.LUMP_VISIBILITY],
                      lit_bytes is not None)
-
-
-def _build_vertices(p64: np.ndarray, st64: np.ndarray, fid: np.ndarray, face_tex: np.ndarray,
-                    textures: list[Texture], lightmap: Lightmap, texturemins: np.ndarray, styles: np.ndarray,
-                    has_light: np.ndarray) -> np.ndarray:
-    """Fill the ``VERTEX`` array: positions, texture uv, lightmap uv / step and styles (see :mod:`.mesh`)."""
-    n = len(fid)
-    out = np.zeros(n, VERTEX)
-    out["position"] = p64
-    sizes = np.array([(t.width, t.height) for t in textures], np.float64).reshape(-1, 2)
-    with np.errstate(all="ignore"):
-        out["uv"] = st64 / sizes[face_tex][fid]
-        W, H = lightmap.width, lightmap.height
-        rect = lightmap.rects[fid].astype(np.float64)
-        lit_v = has_light[fid]
-        rel = (st64 - texturemins[fid] + 8.0) / 16.0
-        rel = np.where(lit_v[:, None], rel, 0.5)
-        out["lm_uv"] = (rect[:, :2] + rel) / (W, H)
-        out["lm_step"] = np.where(lit_v, rect[:, 2] / W, 0.0)
-    face_styles = np.where(has_light[:, None], styles, np.array([0, 255, 255, 255], np.uint8))
-    out["styles"] = face_styles[fid]
-    return out
 
 
 def _submodels(models: np.ndarray, draws: np.ndarray) -> tuple[Submodel, ...]:

@@ -8,7 +8,7 @@ set, points to), OpenGL's default front face. Texture uv is ``(dot(pos, vecs[k][
 ``(block + (s - texturemins + 8) / 16) / atlas_size``; see :mod:`.lightmap` for the style layout.
 
 Faces are sorted by (submodel, texture), so each submodel's faces of one texture are one contiguous range of
-the index buffer: ``draws`` lists those ranges.
+the index buffer: ``draws`` lists those ranges. The helpers below serve Quake's and Quake II's loaders alike.
 
 References: Unofficial Quake Specs 3.2, chapter 3.2.5-3.2.8 (faces, edges, texinfo); Quake
 ``BuildSurfaceDisplayList`` (gl_rsurf.c) and ``R_DrawBrushModel``'s texture chains.
@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
+from .lightmap import Lightmap
 
 #: One vertex: position, texture uv (in texture repeats), lightmap uv of style 0, the u distance between
 #: a face's style blocks in the atlas, and the face's 4 light styles (255 = unused).
@@ -95,4 +97,57 @@ def draw_ranges(order: np.ndarray, face_model: np.ndarray, face_texture: np.ndar
     out["texture"] = t[starts][keep]
     out["first"] = face_first[order][starts][keep]
     out["count"] = counts[keep]
+    return out
+
+
+def face_polygons(firstedge: np.ndarray, numedges: np.ndarray, surfedges: np.ndarray, edges: np.ndarray) -> tuple[
+        np.ndarray, np.ndarray, np.ndarray]:
+    """``(vertex index int64 [N], face starts [F], counts [F])`` of every face's polygon in surfedge order.
+
+    ``edges`` is int64 ``[E, 2]``; every index has been checked by the caller."""
+    counts = numedges.astype(np.int64)
+    starts = np.cumsum(counts) - counts
+    total = int(counts.sum())
+    local = np.arange(total, dtype=np.int64) - np.repeat(starts, counts)
+    e = surfedges[np.repeat(firstedge.astype(np.int64), counts) + local]
+    vidx = np.where(e >= 0, edges[np.abs(e), 0], edges[np.abs(e), 1])
+    return vidx, starts, counts
+
+
+def texture_st(positions: np.ndarray, vecs: np.ndarray) -> np.ndarray:
+    """float64 ``[N, 2]``: ``dot(pos, vecs[k][:3]) + vecs[k][3]`` per vertex (``positions`` ``[N, 3]``, ``vecs``
+    ``[N, 2, 4]``), in double precision as QuakeSpasm's ``CalcSurfaceExtents`` does."""
+    p = positions.astype(np.float64)
+    v = vecs.astype(np.float64)
+    with np.errstate(all="ignore"):
+        return p[:, None, 0] * v[:, :, 0] + p[:, None, 1] * v[:, :, 1] + p[:, None, 2] * v[:, :, 2] + v[:, :, 3]
+
+
+def sort_faces(face_model: np.ndarray, face_texture: np.ndarray) -> np.ndarray:
+    """Indices of the faces that belong to a submodel (``face_model >= 0``), sorted by (model, texture)."""
+    in_model = np.flatnonzero(face_model >= 0)
+    return in_model[np.lexsort((face_texture[in_model], face_model[in_model]))]
+
+
+def build_vertices(positions: np.ndarray, st: np.ndarray, fid: np.ndarray, face_tex: np.ndarray,
+                   texture_sizes: np.ndarray, lightmap: Lightmap, texturemins: np.ndarray, styles: np.ndarray,
+                   has_light: np.ndarray) -> np.ndarray:
+    """Fill the ``VERTEX`` array: positions, texture uv, lightmap uv / step and styles.
+
+    ``fid``: each vertex's face; ``texture_sizes``: float ``[T, 2]`` (width, height) by texture index; ``st``:
+    float64 ``[N, 2]`` from :func:`texture_st`. Faces without a lightmap sample the centre of their 1x1 block.
+    """
+    out = np.zeros(len(fid), VERTEX)
+    out["position"] = positions
+    with np.errstate(all="ignore"):
+        out["uv"] = st / texture_sizes[face_tex][fid]
+        W, H = lightmap.width, lightmap.height
+        rect = lightmap.rects[fid].astype(np.float64)
+        lit_v = has_light[fid]
+        rel = (st - texturemins[fid] + 8.0) / 16.0
+        rel = np.where(lit_v[:, None], rel, 0.5)
+        out["lm_uv"] = (rect[:, :2] + rel) / (W, H)
+        out["lm_step"] = np.where(lit_v, rect[:, 2] / W, 0.0)
+    face_styles = np.where(has_light[:, None], styles, np.array([0, 255, 255, 255], np.uint8))
+    out["styles"] = face_styles[fid]
     return out
