@@ -19,71 +19,34 @@ from ..source import Source, read_source
 from . import dtypes as D
 from .entities import parse_entities
 from .lightmap import build_lightmap, calc_surface_extents, lightmap_samples
+from .lumps import LumpReader
 from .mesh import (MeshData, build_vertices, draw_ranges, face_polygons, fan_triangles, sort_faces,
                    texture_st)
 from .textures import Mod_LoadTextures, placeholder_texture
-from .world import FACE, Submodel, WorldMesh
+from .world import FACE, WorldMesh, build_submodels
 
 LIT_MAGIC = b"QLIT"
 
 
-class _Bsp:
+class _Bsp(LumpReader):
     """Parsing state for one file: the bytes, its name, version and lump directory."""
 
     def __init__(self, data: bytes, path: str) -> None:
-        self.data = data
-        self.path = path
         size = len(data)
         if size < 4:
             raise TruncatedError(path, "BSP", 0, "a 4-byte BSP version", f"{size} bytes")
         magic = data[:4]
         if magic == D.BSP2_MAGIC:
-            self.version = "BSP2"
+            version = "BSP2"
         elif magic == D.BSP2RMQ_MAGIC:
-            self.version = "2PSB"
+            version = "2PSB"
         elif int.from_bytes(magic, "little", signed=True) == D.BSPVERSION:
-            self.version = "BSP29"
+            version = "BSP29"
         else:
             raise BadMagicError(path, "BSP", 0, "version 29, 'BSP2' or '2PSB'",
                                 f"{int.from_bytes(magic, 'little', signed=True)} ({magic!r})")
-        if size < D.D_HEADER.itemsize:
-            raise TruncatedError(path, self.version, 4, f"{D.HEADER_LUMPS} lump entries", f"{size - 4} bytes")
-        lumps = np.frombuffer(data, D.D_LUMP, D.HEADER_LUMPS, 4)
-        ofs = lumps["fileofs"].astype(np.int64)
-        lens = lumps["filelen"].astype(np.int64)
-        bad = (ofs < 0) | (lens < 0) | (ofs + lens > size)
-        if bad.any():
-            i = int(np.argmax(bad))
-            raise TruncatedError(path, self.version, 4 + 8 * i,
-                                 f"the {D.LUMP_NAMES[i]} lump inside the file (size {size})",
-                                 f"offset {int(ofs[i])} length {int(lens[i])}")
-        self.ofs = ofs.tolist()
-        self.lens = lens.tolist()
+        super().__init__(data, path, version, D.LUMP_NAMES, 4)
         self.face_t, self.edge_t, self.node_t, self.leaf_t, self.mark_t = D.LAYOUTS[self.version]
-
-    def lump(self, index: int, dtype: np.dtype) -> np.ndarray:
-        """Lump ``index`` as an array of ``dtype`` records (a read-only view)."""
-        dtype = np.dtype(dtype)
-        length = self.lens[index]
-        if length % dtype.itemsize:
-            raise TruncatedError(self.path, self.version, 4 + 8 * index + 4,
-                                 f"a {D.LUMP_NAMES[index]} lump size that is a multiple of {dtype.itemsize}",
-                                 str(length))
-        return np.frombuffer(self.data, dtype, length // dtype.itemsize, self.ofs[index])
-
-    def raw(self, index: int) -> memoryview:
-        return memoryview(self.data)[self.ofs[index]:self.ofs[index] + self.lens[index]]
-
-    def bad_index(self, index: int, dtype: np.dtype, bad: np.ndarray, field: str, expected: str,
-                  values: np.ndarray) -> None:
-        """Raise ``BadIndexError`` for the first record flagged in ``bad`` (no-op if none)."""
-        if not bad.any():
-            return
-        i = int(np.argmax(bad))
-        dtype = np.dtype(dtype)
-        field_ofs = dtype.fields[field][1] if dtype.fields and field in dtype.fields else 0
-        raise BadIndexError(self.path, self.version, self.ofs[index] + i * dtype.itemsize + field_ofs,
-                            f"{D.LUMP_NAMES[index]}[{i}].{field} {expected}", str(values[i]))
 
 
 def Mod_LoadVertexes(bsp: _Bsp) -> np.ndarray:
@@ -337,22 +300,10 @@ def load_bsp(src: Source, name: str | None = None, lit: Source | None = None,
     face_info["texturemins"] = texturemins
     face_info["extents"] = extents
 
-    submodels = _submodels(models, draws)
+    submodels = build_submodels(models, draws)
     for arr in (face_info, leafs, nodes, marksurfaces, vertices, indices, draws, lightmap.atlas,
                 lightmap.rects, lightmap.num_styles, face_first, face_count):
         arr.flags.writeable = False
     return WorldMesh(path, bsp.version, mesh, tuple(textures), submodels, entities, lightmap, face_info, texinfo,
                      planes, nodes, leafs, marksurfaces, bytes(bsp.raw(D.LUMP_VISIBILITY)), bsp.ofs[D.LUMP_VISIBILITY],
                      lit_bytes is not None)
-
-
-def _submodels(models: np.ndarray, draws: np.ndarray) -> tuple[Submodel, ...]:
-    dm = draws["model"]
-    out = []
-    for i, m in enumerate(models):
-        lo = int(np.searchsorted(dm, i, "left"))
-        hi = int(np.searchsorted(dm, i, "right"))
-        out.append(Submodel(i, tuple(float(x) for x in m["mins"]), tuple(float(x) for x in m["maxs"]),
-                            tuple(float(x) for x in m["origin"]), tuple(int(x) for x in m["headnode"]),
-                            int(m["visleafs"]), int(m["firstface"]), int(m["numfaces"]), lo, hi - lo))
-    return tuple(out)

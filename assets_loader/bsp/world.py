@@ -31,16 +31,18 @@ FACE = np.dtype([("model", "<i4"), ("texture", "<i4"), ("texinfo", "<i4"), ("pla
 class Submodel:
     """Model ``index`` of the BSP: 0 is the world, ``*1..*N`` are doors, lifts, triggers...
 
-    ``mins``/``maxs``/``origin``: float ``(x, y, z)``; ``headnode``: the 4 hull roots (hull 0 is the drawing
-    tree; a negative value is ``-(leaf + 1)``); ``first_face``/``num_faces``: its range in the face lump;
-    ``first_draw``/``num_draws``: its range in ``MeshData.draws``.
+    ``mins``/``maxs``/``origin``: float ``(x, y, z)``; ``headnode``: the hull roots, 4 in Quake (hull 0 is the
+    drawing tree), 1 in Quake II (whose collision uses brushes); a negative value is ``-(leaf + 1)``;
+    ``visleafs``: Quake's leaf count for the PVS (0 in Quake II, whose PVS is by cluster);
+    ``first_face``/``num_faces``: its range in the face lump; ``first_draw``/``num_draws``: its range in
+    ``MeshData.draws``.
     """
 
     index: int
     mins: tuple[float, float, float]
     maxs: tuple[float, float, float]
     origin: tuple[float, float, float]
-    headnode: tuple[int, int, int, int]
+    headnode: tuple[int, ...]
     visleafs: int
     first_face: int
     num_faces: int
@@ -51,6 +53,26 @@ class Submodel:
     def name(self) -> str:
         """``"*N"`` as entities' ``model`` keys name it (the world is ``"*0"``)."""
         return f"*{self.index}"
+
+
+def build_submodels(models: np.ndarray, draws: np.ndarray) -> tuple[Submodel, ...]:
+    """A :class:`Submodel` per ``dmodel_t`` record (Quake's, with 4 head nodes and ``visleafs``, or Quake II's,
+    with one head node), with its range in ``draws`` (sorted by model)."""
+    dm = draws["model"]
+    has_visleafs = "visleafs" in (models.dtype.names or ())
+    out = []
+    for i, m in enumerate(models):
+        lo = int(np.searchsorted(dm, i, "left"))
+        hi = int(np.searchsorted(dm, i, "right"))
+        out.append(Submodel(i, _vec3(m["mins"]), _vec3(m["maxs"]), _vec3(m["origin"]),
+                            tuple(int(x) for x in np.atleast_1d(m["headnode"])),
+                            int(m["visleafs"]) if has_visleafs else 0, int(m["firstface"]), int(m["numfaces"]),
+                            lo, hi - lo))
+    return tuple(out)
+
+
+def _vec3(v: np.ndarray) -> tuple[float, float, float]:
+    return float(v[0]), float(v[1]), float(v[2])
 
 
 @dataclass(frozen=True, slots=True)
