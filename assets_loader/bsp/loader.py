@@ -20,8 +20,15 @@ from . import dtypes as D
 from .entities import parse_entities
 from .lightmap import build_lightmap, calc_surface_extents, lightmap_samples
 from .lumps import LumpReader
-from .mesh import (MeshData, build_vertices, draw_ranges, face_polygons, fan_triangles, sort_faces,
-                   texture_st)
+from .mesh import (
+    MeshData,
+    build_vertices,
+    draw_ranges,
+    face_polygons,
+    fan_triangles,
+    sort_faces,
+    texture_st,
+)
 from .textures import Mod_LoadTextures, placeholder_texture
 from .world import FACE, WorldMesh, build_submodels
 

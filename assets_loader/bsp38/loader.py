@@ -26,7 +26,15 @@ from ..bsp.dtypes import M_NODE
 from ..bsp.entities import parse_entities
 from ..bsp.lightmap import build_lightmap, calc_surface_extents, lightmap_samples
 from ..bsp.lumps import LumpReader
-from ..bsp.mesh import MeshData, build_vertices, draw_ranges, face_polygons, fan_triangles, sort_faces, texture_st
+from ..bsp.mesh import (
+    MeshData,
+    build_vertices,
+    draw_ranges,
+    face_polygons,
+    fan_triangles,
+    sort_faces,
+    texture_st,
+)
 from ..bsp.textures import Texture, placeholder_texture
 from ..bsp.world import build_submodels
 from ..errors import BadIndexError, BadMagicError, FormatError, TruncatedError
