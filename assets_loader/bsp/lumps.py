@@ -53,10 +53,10 @@ class LumpReader:
     def raw(self, index: int) -> memoryview:
         return memoryview(self.data)[self.ofs[index]:self.ofs[index] + self.lens[index]]
 
-    def bad_index(self, index: int, dtype: np.dtype, bad: np.ndarray, field: str, expected: str,
+    def bad_index(self, index: int, dtype: np.dtype, bad: np.ndarray | np.bool_, field: str, expected: str,
                   values) -> None:
         """Raise ``BadIndexError`` for the first record flagged in ``bad`` (no-op if none)."""
-        if not bad.any():
+        if not np.any(bad):
             return
         i = int(np.argmax(bad))
         dtype = np.dtype(dtype)

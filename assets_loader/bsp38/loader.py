@@ -178,7 +178,7 @@ def Mod_LoadNodes(bsp: _Bsp38, numplanes: int, numleafs: int, numfaces: int) -> 
                   c.tolist())
     bsp.ranges(L, nt, raw, "firstface", "numfaces", numfaces, "faces")
     out = np.zeros(n, M_NODE)
-    for name in M_NODE.names:
+    for name in ("planenum", "children", "mins", "maxs", "firstface", "numfaces"):
         out[name] = raw[name]
     return out
 
