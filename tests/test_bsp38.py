@@ -11,10 +11,22 @@ import pytest
 from assets_loader.bsp38 import ANIM_FPS, FACE38, World38, load_bsp38
 from assets_loader.bsp38 import dtypes as D
 from assets_loader.bsp38.trace import point_contents, trace_line
-from assets_loader.errors import BadIndexError, BadMagicError, FormatError, TruncatedError
+from assets_loader.errors import (
+    BadIndexError,
+    BadMagicError,
+    FormatError,
+    TruncatedError,
+)
 from assets_loader.pak import D_PACKFILE
 from assets_loader.vfs import QUAKE2, VirtualFS
-from tests.builders.bsp38 import Bsp38Spec, assemble, build_bsp38, build_lumps, lump_offset, sample_rgb
+from tests.builders.bsp38 import (
+    Bsp38Spec,
+    assemble,
+    build_bsp38,
+    build_lumps,
+    lump_offset,
+    sample_rgb,
+)
 from tests.builders.quake2_images import build_wal
 from tests.conftest import QUAKE2 as QUAKE2_DATA
 

@@ -11,7 +11,7 @@ import struct
 import numpy as np
 
 
-def test_palette() -> np.ndarray:
+def ramp_palette() -> np.ndarray:
     """``u1[256, 3]``: index ``i`` is ``(i, 255 - i, i // 2)``."""
     i = np.arange(256)
     return np.stack([i, 255 - i, i // 2], axis=1).astype(np.uint8)
@@ -35,14 +35,14 @@ def _rle_row(row: bytes) -> bytes:
 
 def build_pcx(indices: np.ndarray, palette: np.ndarray | None = None, version: int = 5, bits: int = 8,
               planes: int = 1, marker: int = 0x0C) -> bytes:
-    """An 8-bit run-length coded PCX of ``indices`` ``u1[H, W]`` with ``palette`` (default :func:`test_palette`)."""
+    """An 8-bit run-length coded PCX of ``indices`` ``u1[H, W]`` with ``palette`` (default :func:`ramp_palette`)."""
     height, width = indices.shape
     pitch = width + (width & 1)
     header = struct.pack("<4B6H48sBBHH58s", 10, version, 1, bits, 0, 0, width - 1, height - 1, 72, 72, bytes(48),
                          0, planes, pitch, 1, bytes(58))
     rows = b"".join(_rle_row(np.ascontiguousarray(r, np.uint8).tobytes() + b"\0" * (pitch - width))
                     for r in indices)
-    pal = test_palette() if palette is None else palette
+    pal = ramp_palette() if palette is None else palette
     return header + rows + bytes((marker,)) + np.ascontiguousarray(pal, np.uint8).tobytes()
 
 
