@@ -196,16 +196,16 @@ def load_md2(src: Source, name: str | None = None) -> Md2Model:
 
 def load_md2_skins(model: Md2Model, fs: VirtualFS) -> tuple[np.ndarray, tuple[str, ...]]:
     """The model's skins from ``fs`` as ``u1[S, skin_height, skin_width]`` palette indices, and the skin names
-    that could not be used (missing or not a readable PCX), which get a checker placeholder.
+    that could not be used (missing or not a readable PCX), which get the 2x2 checker of missing textures.
 
     A skin of another size than the header's is resampled (nearest texel): texture coordinates are fractions
     of the skin, so the engines draw any size the same way. A model without skins gets one placeholder.
     """
+    from ..bsp.textures import placeholder_texture
     from ..pcx import load_pcx
 
     h, w = model.skin_height, model.skin_width
-    yy, xx = np.mgrid[0:h, 0:w]
-    checker = np.where(((yy // 8) + (xx // 8)) % 2 == 0, 0, 15).astype(np.uint8)
+    checker = placeholder_texture("", w, h).mips[0]
     if not model.skin_names:
         return checker[None], ()
     images, missing = [], []
