@@ -135,7 +135,7 @@ def test_quake2_pictures_and_models(capsys) -> None:
     md2 = run_json(capsys, *in_action("players/sydney/tris.md2"))
     assert (md2["format"], md2["frames"], md2["skins"]) == ("md2", 198, [])
     sp2 = run_json(capsys, *in_action("sprites/lsight.sp2"))
-    assert sp2["format"] == "sp2" and [f["name"] for f in sp2["frames"]][0] == "sprites/lsight.pcx"
+    assert sp2["format"] == "sp2" and sp2["frames"][0]["name"] == "sprites/lsight.pcx"
 
 
 def test_quake2_files_by_path_and_magic(tmp_path: Path, capsys) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import struct
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
@@ -81,7 +81,7 @@ def _encoded(fmt: str) -> bytes:
     return buf.getvalue()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _samples() -> dict[str, tuple[str, bytes]]:
     fs = VirtualFS(QUAKE2_DATA, "action", QUAKE2)
     return {

@@ -94,11 +94,11 @@ def load_sp2(src: Source, name: str | None = None) -> Sprite2Model:
         raise BadIndexError(path, "SP2", 8, "at least one frame", str(numframes))
     at = r.pos
     raw = r.array(D_SPRFRAME, numframes, f"{numframes} sprite frames")
-    for field in ("width", "height"):
+    for field, field_at in (("width", 0), ("height", 4)):
         bad = (raw[field] < 0) | (raw[field] > MAX_IMAGE_SIDE)
         if bad.any():
             i = int(np.argmax(bad))
-            raise BadIndexError(path, "SP2", at + i * D_SPRFRAME.itemsize + D_SPRFRAME.fields[field][1],
+            raise BadIndexError(path, "SP2", at + i * D_SPRFRAME.itemsize + field_at,
                                 f"frame {i}'s {field} in 0..{MAX_IMAGE_SIDE}", str(int(raw[field][i])))
     frames = tuple(Sprite2Frame(n.split(b"\0", 1)[0].decode("latin-1"), int(w), int(h), int(x), int(y))
                    for n, w, h, x, y in zip(raw["name"].tolist(), raw["width"].tolist(), raw["height"].tolist(),
