@@ -29,6 +29,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import BadIndexError
+from .lumps import LumpReader
+
 WHITE_BLOCK = 0  # index of the reserved white 1x1 block in the packing order
 BLACK_BLOCK = 1
 
@@ -93,6 +96,18 @@ def lightmap_samples(extents: np.ndarray, styles: np.ndarray, lit: np.ndarray) -
     return np.where(lit, smax * tmax * count_styles(styles), 0)
 
 
+def check_light_samples(bsp: LumpReader, faces_lump: int, face_t: np.dtype, lightofs: np.ndarray, need: np.ndarray,
+                        available: int, unit: str) -> None:
+    """Raise ``BadIndexError`` unless every face's ``lightofs + need`` lies inside the ``available`` samples
+    (or bytes) of the lighting lump, and the lightmaps together stay near the lump's size (no huge atlas)."""
+    lit = need > 0
+    bsp.bad_index(faces_lump, face_t, lit & (lightofs + need > available), "lightofs",
+                  f"with its styles x extents {unit} inside the {available}-{unit[:-1]} lighting lump", lightofs)
+    if int(need.sum()) > 64 * available + (1 << 20):
+        raise BadIndexError(bsp.path, bsp.version, bsp.ofs[faces_lump], "lightmaps that fit the lighting lump",
+                            f"{int(need.sum())} {unit} in all")
+
+
 def pack_shelves(widths: np.ndarray, heights: np.ndarray, min_width: int = 256,
                  max_width: int = 4096) -> tuple[np.ndarray, np.ndarray, int, int]:
     """Pack rectangles on shelves, tallest first. Returns ``(x, y, W, H)``; ``W`` is a power of two."""
@@ -122,8 +137,7 @@ def pack_shelves(widths: np.ndarray, heights: np.ndarray, min_width: int = 256,
         ox[i] = x
         oy[i] = y
         x += w
-        if hs[i] > shelf_h:
-            shelf_h = hs[i]
+        shelf_h = max(shelf_h, hs[i])
     xs[order] = ox
     ys[order] = oy
     height = max(y + shelf_h, 1)

@@ -18,19 +18,11 @@ from ..errors import BadIndexError, BadMagicError, FormatError, TruncatedError
 from ..source import Source, read_source
 from . import dtypes as D
 from .entities import parse_entities
-from .lightmap import build_lightmap, calc_surface_extents, lightmap_samples
+from .lightmap import build_lightmap, check_light_samples, lightmap_samples
 from .lumps import LumpReader
-from .mesh import (
-    MeshData,
-    build_vertices,
-    draw_ranges,
-    face_polygons,
-    fan_triangles,
-    sort_faces,
-    texture_st,
-)
+from .mesh import build_mesh, face_geometry, face_models
 from .textures import Mod_LoadTextures, placeholder_texture
-from .world import FACE, WorldMesh, build_submodels
+from .world import FACE, WorldMesh, build_submodels, face_table
 
 LIT_MAGIC = b"QLIT"
 
@@ -259,53 +251,25 @@ def load_bsp(src: Source, name: str | None = None, lit: Source | None = None,
     is_liquid = np.array([t.is_liquid for t in textures], bool)
     special = (is_sky | is_liquid)[face_tex] if nf else np.zeros(0, bool)
 
-    # polygon vertices and the engine's surface extents
-    vidx, vstart, vcount = face_polygons(faces_raw["firstedge"], faces_raw["numedges"], surfedges, edges)
-    fid = np.repeat(np.arange(nf), vcount)
-    pos = vertexes[vidx]
-    st64 = texture_st(pos, texinfo["vecs"][face_ti][fid])
-    with np.errstate(all="ignore"):
-        texturemins, extents = calc_surface_extents(st64.astype(np.float32), vstart, vcount)
+    geom = face_geometry(faces_raw["firstedge"], faces_raw["numedges"], surfedges, edges, vertexes,
+                         texinfo["vecs"][face_ti])
 
     # lightmaps: which faces have one, and are their samples inside the lump?
     lightofs = faces_raw["lightofs"].astype(np.int64)
     styles = np.ascontiguousarray(faces_raw["styles"])
-    nlight = 0 if samples is None else len(samples)
     has_light = (lightofs >= 0) & ~special & (samples is not None)
-    need = lightmap_samples(extents, styles, has_light)
-    bsp.bad_index(D.LUMP_FACES, bsp.face_t, has_light & (lightofs + need > nlight), "lightofs",
-                  f"with its styles x extents samples inside the {nlight}-sample lighting lump", lightofs)
-    if int(need.sum()) > 64 * nlight + (1 << 20):
-        raise BadIndexError(path, bsp.version, bsp.ofs[D.LUMP_FACES], "lightmaps that fit the lighting lump",
-                            f"{int(need.sum())} samples in all")
-    lightmap = build_lightmap(samples, lightofs, styles, extents, has_light, special)
+    need = lightmap_samples(geom.extents, styles, has_light)
+    check_light_samples(bsp, D.LUMP_FACES, bsp.face_t, lightofs, need, 0 if samples is None else len(samples),
+                        "samples")
+    lightmap = build_lightmap(samples, lightofs, styles, geom.extents, has_light, special)
 
-    # submodel of each face, then the sorted index buffer
-    face_model = np.full(nf, -1, np.int32)
-    for m, (first, count) in enumerate(zip(models["firstface"].tolist(), models["numfaces"].tolist())):
-        face_model[first:first + count] = m
-    order = sort_faces(face_model, face_tex)
-    # Quake lists a face's vertices clockwise seen from its front: flip every fan to counter-clockwise
-    flip = np.ones(nf, bool)
-    indices, face_first, face_count = fan_triangles(vstart, vcount, order, flip)
-    draws = draw_ranges(order, face_model, face_tex.astype(np.int32), face_first, face_count)
-
+    face_model = face_models(models["firstface"], models["numfaces"], nf)
     sizes = np.array([(t.width, t.height) for t in textures], np.float64).reshape(-1, 2)
-    vertices = build_vertices(pos, st64, fid, face_tex, sizes, lightmap, texturemins, styles, has_light)
-    mesh = MeshData(vertices, indices, draws, face_first, face_count)
-
-    face_info = np.zeros(nf, FACE)
-    face_info["model"] = face_model
-    face_info["texture"] = face_tex
-    face_info["texinfo"] = face_ti
-    face_info["planenum"] = faces_raw["planenum"]
-    face_info["side"] = faces_raw["side"]
-    face_info["firstvertex"] = vstart
-    face_info["numverts"] = vcount
-    face_info["styles"] = styles
-    face_info["lightofs"] = np.where(has_light, lightofs, -1)
-    face_info["texturemins"] = texturemins
-    face_info["extents"] = extents
+    mesh = build_mesh(geom, face_model, face_tex, sizes, lightmap, styles, has_light)
+    face_info = face_table(FACE, geom, faces_raw, face_model, face_tex, face_ti, styles,
+                           np.where(has_light, lightofs, -1))
+    vertices, indices, draws = mesh.vertices, mesh.indices, mesh.draws
+    face_first, face_count = mesh.face_first, mesh.face_count
 
     submodels = build_submodels(models, draws)
     for arr in (face_info, leafs, nodes, marksurfaces, vertices, indices, draws, lightmap.atlas,

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .lightmap import Lightmap
+from .lightmap import Lightmap, calc_surface_extents
 
 #: One vertex: position, texture uv (in texture repeats), lightmap uv of style 0, the u distance between
 #: a face's style blocks in the atlas, and the face's 4 light styles (255 = unused).
@@ -151,3 +151,51 @@ def build_vertices(positions: np.ndarray, st: np.ndarray, fid: np.ndarray, face_
     face_styles = np.where(has_light[:, None], styles, np.array([0, 255, 255, 255], np.uint8))
     out["styles"] = face_styles[fid]
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class FaceGeometry:
+    """Every face's polygon: ``starts``/``counts`` int64 ``[F]`` (each face's vertex range), ``face_of_vertex``
+    ``[N]``, ``positions`` float32 ``[N, 3]``, ``st`` float64 ``[N, 2]`` texture coordinates in texels, and the
+    engine's ``texturemins`` / ``extents`` int32 ``[F, 2]``."""
+
+    starts: np.ndarray
+    counts: np.ndarray
+    face_of_vertex: np.ndarray
+    positions: np.ndarray
+    st: np.ndarray
+    texturemins: np.ndarray
+    extents: np.ndarray
+
+
+def face_geometry(firstedge: np.ndarray, numedges: np.ndarray, surfedges: np.ndarray, edges: np.ndarray,
+                  vertexes: np.ndarray, face_vecs: np.ndarray) -> FaceGeometry:
+    """Polygons, texture coordinates and lightmap extents of all faces; ``face_vecs``: each face's texinfo
+    ``vecs`` ``[F, 2, 4]``. Every index has been checked by the caller."""
+    vidx, starts, counts = face_polygons(firstedge, numedges, surfedges, edges)
+    fid = np.repeat(np.arange(len(counts)), counts)
+    positions = vertexes[vidx]
+    st = texture_st(positions, face_vecs[fid])
+    with np.errstate(all="ignore"):
+        texturemins, extents = calc_surface_extents(st.astype(np.float32), starts, counts)
+    return FaceGeometry(starts, counts, fid, positions, st, texturemins, extents)
+
+
+def face_models(firstface: np.ndarray, numfaces: np.ndarray, num_faces: int) -> np.ndarray:
+    """int32 ``[F]``: the submodel each face belongs to (-1 for faces in none), from the models' face ranges."""
+    out = np.full(num_faces, -1, np.int32)
+    for m, (first, count) in enumerate(zip(firstface.tolist(), numfaces.tolist())):
+        out[first:first + count] = m
+    return out
+
+
+def build_mesh(geom: FaceGeometry, face_model: np.ndarray, face_tex: np.ndarray, texture_sizes: np.ndarray,
+               lightmap: Lightmap, styles: np.ndarray, has_light: np.ndarray) -> MeshData:
+    """Sort the faces by (model, texture), fan them into triangles (flipped to counter-clockwise: the BSP lists
+    a face's vertices clockwise seen from its front) and fill the vertex array."""
+    order = sort_faces(face_model, face_tex)
+    indices, face_first, face_count = fan_triangles(geom.starts, geom.counts, order, np.ones(len(geom.starts), bool))
+    draws = draw_ranges(order, face_model, face_tex.astype(np.int32), face_first, face_count)
+    vertices = build_vertices(geom.positions, geom.st, geom.face_of_vertex, face_tex, texture_sizes, lightmap,
+                              geom.texturemins, styles, has_light)
+    return MeshData(vertices, indices, draws, face_first, face_count)

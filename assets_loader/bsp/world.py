@@ -15,7 +15,7 @@ import numpy as np
 
 from ..errors import BadIndexError
 from .lightmap import Lightmap
-from .mesh import MeshData
+from .mesh import FaceGeometry, MeshData
 from .pvs import decompress_vis, point_in_leaf
 from .textures import Texture
 
@@ -25,6 +25,25 @@ from .textures import Texture
 FACE = np.dtype([("model", "<i4"), ("texture", "<i4"), ("texinfo", "<i4"), ("planenum", "<i4"), ("side", "<i4"),
                  ("firstvertex", "<u4"), ("numverts", "<u4"), ("styles", "u1", (4,)), ("lightofs", "<i4"),
                  ("texturemins", "<i4", (2,)), ("extents", "<i4", (2,))])
+
+
+def face_table(dtype: np.dtype, geom: FaceGeometry, faces_raw: np.ndarray, face_model: np.ndarray,
+               face_tex: np.ndarray, face_texinfo: np.ndarray, styles: np.ndarray, lightofs: np.ndarray) -> np.ndarray:
+    """The ``FACE`` columns of ``dtype`` (``FACE`` or an extension of it) filled for every face; ``lightofs``
+    is -1 for faces without a lightmap."""
+    out = np.zeros(len(faces_raw), dtype)
+    out["model"] = face_model
+    out["texture"] = face_tex
+    out["texinfo"] = face_texinfo
+    out["planenum"] = faces_raw["planenum"]
+    out["side"] = faces_raw["side"]
+    out["firstvertex"] = geom.starts
+    out["numverts"] = geom.counts
+    out["styles"] = styles
+    out["lightofs"] = lightofs
+    out["texturemins"] = geom.texturemins
+    out["extents"] = geom.extents
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +94,44 @@ def _vec3(v: np.ndarray) -> tuple[float, float, float]:
     return float(v[0]), float(v[1]), float(v[2])
 
 
+class MapQueries:
+    """Questions every loaded map answers the same way (Quake's :class:`WorldMesh`, Quake II's ``World38``):
+    its bounds, counts and ``worldspawn``. A mixin without state for the frozen map records."""
+
+    __slots__ = ()
+    submodels: tuple[Submodel, ...]
+    entities: tuple[dict[str, str], ...]
+    faces: np.ndarray
+    leafs: np.ndarray
+
+    @property
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """World ``(mins, maxs)``, float32 ``[3]`` each (model 0's box)."""
+        w = self.submodels[0]
+        return np.array(w.mins, np.float32), np.array(w.maxs, np.float32)
+
+    @property
+    def num_faces(self) -> int:
+        return len(self.faces)
+
+    @property
+    def num_leafs(self) -> int:
+        return len(self.leafs)
+
+    @property
+    def num_models(self) -> int:
+        return len(self.submodels)
+
+    @property
+    def worldspawn(self) -> dict[str, str]:
+        for ent in self.entities:
+            if ent.get("classname") == "worldspawn":
+                return ent
+        return {}
+
+
 @dataclass(frozen=True, slots=True)
-class WorldMesh:
+class WorldMesh(MapQueries):
     """A loaded BSP.
 
     ``version``: ``"BSP29"``, ``"BSP2"`` or ``"2PSB"``. ``mesh``: all faces as triangles. ``textures``: indexed
@@ -105,31 +160,6 @@ class WorldMesh:
     visdata: bytes
     vis_offset: int
     lit: bool
-
-    @property
-    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """World ``(mins, maxs)``, float32 ``[3]`` each (model 0's box)."""
-        w = self.submodels[0]
-        return np.array(w.mins, np.float32), np.array(w.maxs, np.float32)
-
-    @property
-    def num_faces(self) -> int:
-        return len(self.faces)
-
-    @property
-    def num_leafs(self) -> int:
-        return len(self.leafs)
-
-    @property
-    def num_models(self) -> int:
-        return len(self.submodels)
-
-    @property
-    def worldspawn(self) -> dict[str, str]:
-        for ent in self.entities:
-            if ent.get("classname") == "worldspawn":
-                return ent
-        return {}
 
     def point_leaf(self, point, model: int = 0) -> int:
         """Index of the leaf of ``model``'s drawing tree that contains ``point`` (``Mod_PointInLeaf``)."""

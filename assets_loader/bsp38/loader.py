@@ -24,19 +24,11 @@ import numpy as np
 
 from ..bsp.dtypes import M_NODE
 from ..bsp.entities import parse_entities
-from ..bsp.lightmap import build_lightmap, calc_surface_extents, lightmap_samples
+from ..bsp.lightmap import build_lightmap, check_light_samples, lightmap_samples
 from ..bsp.lumps import LumpReader
-from ..bsp.mesh import (
-    MeshData,
-    build_vertices,
-    draw_ranges,
-    face_polygons,
-    fan_triangles,
-    sort_faces,
-    texture_st,
-)
+from ..bsp.mesh import build_mesh, face_geometry, face_models
 from ..bsp.textures import Texture, placeholder_texture
-from ..bsp.world import build_submodels
+from ..bsp.world import build_submodels, face_table
 from ..errors import BadIndexError, BadMagicError, FormatError, TruncatedError
 from ..source import Source, read_source
 from ..vfs import VirtualFS
@@ -300,12 +292,8 @@ def load_bsp38(src: Source, name: str | None = None, fs: VirtualFS | None = None
     face_tex = texinfo_tex[face_ti]
     face_flags = texinfo["flags"][face_ti]
 
-    vidx, vstart, vcount = face_polygons(faces_raw["firstedge"], faces_raw["numedges"], surfedges, edges)
-    fid = np.repeat(np.arange(nf), vcount)
-    pos = vertexes[vidx]
-    st64 = texture_st(pos, texinfo["vecs"][face_ti][fid])
-    with np.errstate(all="ignore"):
-        texturemins, extents = calc_surface_extents(st64.astype(np.float32), vstart, vcount)
+    geom = face_geometry(faces_raw["firstedge"], faces_raw["numedges"], surfedges, edges, vertexes,
+                         texinfo["vecs"][face_ti])
 
     # lightmaps: RGB bytes, lightofs in bytes; sample k of a face is bytes lightofs + 3k .. + 3k + 2
     lighting = np.frombuffer(data, np.uint8, bsp.lens[D.LUMP_LIGHTING], bsp.ofs[D.LUMP_LIGHTING])
@@ -313,40 +301,19 @@ def load_bsp38(src: Source, name: str | None = None, fs: VirtualFS | None = None
     lightofs = faces_raw["lightofs"].astype(np.int64)
     styles = np.ascontiguousarray(faces_raw["styles"])
     has_light = (lightofs >= 0) & ((face_flags & D.SURF_NO_LIGHTMAP) == 0) & (samples is not None)
-    need = lightmap_samples(extents, styles, has_light)
-    bsp.bad_index(D.LUMP_FACES, D.dface_t, has_light & (lightofs + 3 * need > len(lighting)), "lightofs",
-                  f"with its styles x extents RGB samples inside the {len(lighting)}-byte lighting lump", lightofs)
-    if int(need.sum()) > 64 * len(lighting) + (1 << 20):
-        raise BadIndexError(path, VERSION, bsp.ofs[D.LUMP_FACES], "lightmaps that fit the lighting lump",
-                            f"{int(need.sum())} samples in all")
-    lightmap = build_lightmap(samples, lightofs, styles, extents, has_light, np.ones(nf, bool), sample_step=3)
+    need = lightmap_samples(geom.extents, styles, has_light)
+    check_light_samples(bsp, D.LUMP_FACES, D.dface_t, lightofs, 3 * need, len(lighting), "bytes")
+    lightmap = build_lightmap(samples, lightofs, styles, geom.extents, has_light, np.ones(nf, bool), sample_step=3)
 
-    face_model = np.full(nf, -1, np.int32)
-    for m, (first, count) in enumerate(zip(models["firstface"].tolist(), models["numfaces"].tolist())):
-        face_model[first:first + count] = m
-    order = sort_faces(face_model, face_tex)
-    indices, face_first, face_count = fan_triangles(vstart, vcount, order, np.ones(nf, bool))
-    draws = draw_ranges(order, face_model, face_tex, face_first, face_count)
+    face_model = face_models(models["firstface"], models["numfaces"], nf)
     sizes = np.array([(t.width, t.height) for t in textures], np.float64).reshape(-1, 2)
-    vertices = build_vertices(pos, st64, fid, face_tex, sizes, lightmap, texturemins, styles, has_light)
-
-    face_info = np.zeros(nf, FACE38)
-    face_info["model"] = face_model
-    face_info["texture"] = face_tex
-    face_info["texinfo"] = face_ti
-    face_info["planenum"] = faces_raw["planenum"]
-    face_info["side"] = faces_raw["side"]
-    face_info["firstvertex"] = vstart
-    face_info["numverts"] = vcount
-    face_info["styles"] = styles
-    face_info["lightofs"] = np.where(has_light, lightofs, -1)
-    face_info["texturemins"] = texturemins
-    face_info["extents"] = extents
+    mesh = build_mesh(geom, face_model, face_tex, sizes, lightmap, styles, has_light)
+    face_info = face_table(FACE38, geom, faces_raw, face_model, face_tex, face_ti, styles,
+                           np.where(has_light, lightofs, -1))
     face_info["flags"] = face_flags
-    for arr in (face_info, nodes, leaffaces, leafbrushes, vertices, indices, draws, lightmap.atlas, lightmap.rects,
-                lightmap.num_styles, face_first, face_count, texinfo_tex, vis_rows):
+    for arr in (face_info, nodes, leaffaces, leafbrushes, mesh.vertices, mesh.indices, mesh.draws, lightmap.atlas,
+                lightmap.rects, lightmap.num_styles, mesh.face_first, mesh.face_count, texinfo_tex, vis_rows):
         arr.flags.writeable = False
-    return World38(path, VERSION, MeshData(vertices, indices, draws, face_first, face_count), tuple(textures),
-                   build_submodels(models, draws), entities, lightmap, face_info, texinfo, texinfo_tex, missing,
+    return World38(path, VERSION, mesh, tuple(textures), build_submodels(models, mesh.draws), entities, lightmap, face_info, texinfo, texinfo_tex, missing,
                    planes, nodes, leafs, leaffaces, leafbrushes, brushes, brushsides, areas, areaportals,
                    bytes(bsp.raw(D.LUMP_VISIBILITY)), bsp.ofs[D.LUMP_VISIBILITY], vis_rows)

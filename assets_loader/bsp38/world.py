@@ -21,7 +21,7 @@ from ..bsp.lightmap import Lightmap
 from ..bsp.mesh import MeshData
 from ..bsp.pvs import decompress_vis, point_in_leaf
 from ..bsp.textures import Texture
-from ..bsp.world import FACE, Submodel
+from ..bsp.world import FACE, MapQueries, Submodel
 from ..errors import BadIndexError
 from .dtypes import DVIS_PHS, DVIS_PVS
 
@@ -33,7 +33,7 @@ ANIM_FPS = 2.0
 
 
 @dataclass(frozen=True, slots=True)
-class World38:
+class World38(MapQueries):
     """A loaded ``IBSP`` version 38 map.
 
     Drawing: ``mesh``, ``textures`` (indexed by ``mesh.draws["texture"]``; ``Texture.anim_frames`` follows the
@@ -73,33 +73,8 @@ class World38:
     vis_rows: np.ndarray
 
     @property
-    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """World ``(mins, maxs)``, float32 ``[3]`` each (model 0's box)."""
-        w = self.submodels[0]
-        return np.array(w.mins, np.float32), np.array(w.maxs, np.float32)
-
-    @property
-    def num_faces(self) -> int:
-        return len(self.faces)
-
-    @property
-    def num_leafs(self) -> int:
-        return len(self.leafs)
-
-    @property
-    def num_models(self) -> int:
-        return len(self.submodels)
-
-    @property
     def num_clusters(self) -> int:
         return len(self.vis_rows)
-
-    @property
-    def worldspawn(self) -> dict[str, str]:
-        for ent in self.entities:
-            if ent.get("classname") == "worldspawn":
-                return ent
-        return {}
 
     def point_leaf(self, point, model: int = 0) -> int:
         """Index of the leaf of ``model``'s tree that contains ``point`` (the renderer's ``Mod_PointInLeaf``)."""
