@@ -94,14 +94,30 @@ def _vec3(v: np.ndarray) -> tuple[float, float, float]:
     return float(v[0]), float(v[1]), float(v[2])
 
 
-class MapQueries:
-    """Questions every loaded map answers the same way (Quake's :class:`WorldMesh`, Quake II's ``World38``):
-    its bounds, counts and ``worldspawn``. A mixin without state for the frozen map records."""
+@dataclass(frozen=True, slots=True)
+class BspWorld:
+    """What every loaded map holds and answers the same way, Quake's :class:`WorldMesh` and Quake II's
+    ``World38`` alike, so a renderer can draw either.
 
-    __slots__ = ()
+    ``name``: the file; ``version``: the format (``"BSP29"``, ``"BSP2"``, ``"2PSB"``, ``"IBSP38"``); ``mesh``: all
+    faces as triangles; ``textures``: indexed by ``MeshData.draws["texture"]`` (missing ones are placeholders with
+    ``is_missing``); ``submodels``: model 0 (world) first; ``entities``: the entity lump, ``worldspawn`` normally
+    first; ``lightmap``: the RGB atlas; ``faces``: ``FACE`` ``[F]`` (or an extension of it); ``texinfo``: the
+    format's texinfo records; ``planes``: ``D_PLANE`` ``[P]``; ``nodes``: ``M_NODE`` ``[N]`` (children ``< 0``
+    are ``-(leaf + 1)``); ``leafs``: the format's leaf records.
+    """
+
+    name: str
+    version: str
+    mesh: MeshData
+    textures: tuple[Texture, ...]
     submodels: tuple[Submodel, ...]
     entities: tuple[dict[str, str], ...]
+    lightmap: Lightmap
     faces: np.ndarray
+    texinfo: np.ndarray
+    planes: np.ndarray
+    nodes: np.ndarray
     leafs: np.ndarray
 
     @property
@@ -129,42 +145,26 @@ class MapQueries:
                 return ent
         return {}
 
-
-@dataclass(frozen=True, slots=True)
-class WorldMesh(MapQueries):
-    """A loaded BSP.
-
-    ``version``: ``"BSP29"``, ``"BSP2"`` or ``"2PSB"``. ``mesh``: all faces as triangles. ``textures``: indexed
-    by ``MeshData.draws["texture"]`` (may end with a placeholder for texinfos naming no texture).
-    ``submodels``: model 0 (world) first. ``entities``: the entity lump, ``worldspawn`` normally first.
-    ``lightmap``: the RGB atlas. ``faces``: ``FACE`` ``[F]``. ``texinfo``: ``D_TEXINFO`` ``[T]``.
-    ``planes``: ``D_PLANE`` ``[P]``; ``nodes``:
-    ``M_NODE`` ``[N]``; ``leafs``: ``M_LEAF`` ``[L]`` (leaf 0 is the shared solid leaf); ``marksurfaces``:
-    uint32 ``[M]`` face indices listed by leafs; ``visdata``: the compressed visibility lump; ``lit``: whether
-    coloured ``.lit`` lighting was used.
-    """
-
-    name: str
-    version: str
-    mesh: MeshData
-    textures: tuple[Texture, ...]
-    submodels: tuple[Submodel, ...]
-    entities: tuple[dict[str, str], ...]
-    lightmap: Lightmap
-    faces: np.ndarray
-    texinfo: np.ndarray
-    planes: np.ndarray
-    nodes: np.ndarray
-    leafs: np.ndarray
-    marksurfaces: np.ndarray
-    visdata: bytes
-    vis_offset: int
-    lit: bool
-
     def point_leaf(self, point, model: int = 0) -> int:
         """Index of the leaf of ``model``'s drawing tree that contains ``point`` (``Mod_PointInLeaf``)."""
         head = self.submodels[model].headnode[0]
         return point_in_leaf(point, self.nodes, self.planes, head, self.name)
+
+
+@dataclass(frozen=True, slots=True)
+class WorldMesh(BspWorld):
+    """A loaded Quake BSP (fields shared with every map: :class:`BspWorld`).
+
+    ``faces``: ``FACE`` ``[F]``; ``texinfo``: ``D_TEXINFO`` ``[T]``; ``leafs``: ``M_LEAF`` ``[L]`` (leaf 0 is the
+    shared solid leaf); ``marksurfaces``: uint32 ``[M]`` face indices listed by leafs; ``visdata``: the compressed
+    visibility lump at file offset ``vis_offset``; ``lit``: whether coloured ``.lit`` lighting was used.
+    ``textures`` may end with a placeholder for texinfos naming no texture.
+    """
+
+    marksurfaces: np.ndarray
+    visdata: bytes
+    vis_offset: int
+    lit: bool
 
     def leaf_pvs(self, leaf: int) -> np.ndarray:
         """Leafs potentially visible from ``leaf``: bool ``[num_leafs]`` indexed by leaf number.

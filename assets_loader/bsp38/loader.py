@@ -314,6 +314,7 @@ def load_bsp38(src: Source, name: str | None = None, fs: VirtualFS | None = None
     for arr in (face_info, nodes, leaffaces, leafbrushes, mesh.vertices, mesh.indices, mesh.draws, lightmap.atlas,
                 lightmap.rects, lightmap.num_styles, mesh.face_first, mesh.face_count, texinfo_tex, vis_rows):
         arr.flags.writeable = False
-    return World38(path, VERSION, mesh, tuple(textures), build_submodels(models, mesh.draws), entities, lightmap, face_info, texinfo, texinfo_tex, missing,
-                   planes, nodes, leafs, leaffaces, leafbrushes, brushes, brushsides, areas, areaportals,
-                   bytes(bsp.raw(D.LUMP_VISIBILITY)), bsp.ofs[D.LUMP_VISIBILITY], vis_rows)
+    return World38(path, VERSION, mesh, tuple(textures), build_submodels(models, mesh.draws), entities, lightmap,
+                   face_info, texinfo, planes, nodes, leafs, texinfo_tex, missing, leaffaces, leafbrushes, brushes,
+                   brushsides, areas, areaportals, bytes(bsp.raw(D.LUMP_VISIBILITY)), bsp.ofs[D.LUMP_VISIBILITY],
+                   vis_rows)

@@ -17,11 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..bsp.lightmap import Lightmap
-from ..bsp.mesh import MeshData
-from ..bsp.pvs import decompress_vis, point_in_leaf
-from ..bsp.textures import Texture
-from ..bsp.world import FACE, MapQueries, Submodel
+from ..bsp.pvs import decompress_vis
+from ..bsp.world import FACE, BspWorld
 from ..errors import BadIndexError
 from .dtypes import DVIS_PHS, DVIS_PVS
 
@@ -33,35 +30,21 @@ ANIM_FPS = 2.0
 
 
 @dataclass(frozen=True, slots=True)
-class World38(MapQueries):
-    """A loaded ``IBSP`` version 38 map.
+class World38(BspWorld):
+    """A loaded ``IBSP`` version 38 map (fields shared with every map: :class:`~assets_loader.bsp.world.BspWorld`).
 
-    Drawing: ``mesh``, ``textures`` (indexed by ``mesh.draws["texture"]``; ``Texture.anim_frames`` follows the
-    texinfo ``nexttexinfo`` chain from the texture's first texinfo), ``submodels``, ``entities``, ``lightmap``,
-    ``faces`` (``FACE38`` ``[F]``), ``texinfo`` (``texinfo_t`` ``[T]``: flags, value, texture name, next) and
-    ``texinfo_texture`` (int32 ``[T]``: index into ``textures``). ``missing_textures``: names (as in texinfo)
-    with no ``textures/<name>.wal``, drawn with placeholders.
-    Tree and visibility: ``planes`` (``dplane_t``), ``nodes`` (Quake's normalised ``M_NODE``: children ``< 0`` are
-    ``-(leaf + 1)``), ``leafs`` (``dleaf_t``), ``leaffaces`` / ``leafbrushes`` (uint32), ``vis`` (the visibility
-    lump) at file offset ``vis_offset``, ``vis_rows`` (int64 ``[C, 2]``: each cluster's PVS and PHS offsets).
-    Areas: ``areas`` (``darea_t``), ``areaportals`` (``dareaportal_t``). Collision: ``brushes`` (``dbrush_t``) and
-    ``brushsides`` (``dbrushside_t``).
+    Drawing: ``textures`` (``Texture.anim_frames`` follows the texinfo ``nexttexinfo`` chain from the texture's
+    first texinfo), ``faces`` (``FACE38`` ``[F]``), ``texinfo`` (``texinfo_t`` ``[T]``: flags, value, texture
+    name, next), ``texinfo_texture`` (int32 ``[T]``: index into ``textures``), ``missing_textures``: names (as in
+    texinfo) with no ``textures/<name>.wal``, drawn with placeholders.
+    Tree and visibility: ``leafs`` (``dleaf_t``), ``leaffaces`` / ``leafbrushes`` (uint32), ``vis`` (the
+    visibility lump) at file offset ``vis_offset``, ``vis_rows`` (int64 ``[C, 2]``: each cluster's PVS and PHS
+    offsets). Areas: ``areas`` (``darea_t``), ``areaportals`` (``dareaportal_t``). Collision: ``brushes``
+    (``dbrush_t``) and ``brushsides`` (``dbrushside_t``).
     """
 
-    name: str
-    version: str
-    mesh: MeshData
-    textures: tuple[Texture, ...]
-    submodels: tuple[Submodel, ...]
-    entities: tuple[dict[str, str], ...]
-    lightmap: Lightmap
-    faces: np.ndarray
-    texinfo: np.ndarray
     texinfo_texture: np.ndarray
     missing_textures: tuple[str, ...]
-    planes: np.ndarray
-    nodes: np.ndarray
-    leafs: np.ndarray
     leaffaces: np.ndarray
     leafbrushes: np.ndarray
     brushes: np.ndarray
@@ -75,10 +58,6 @@ class World38(MapQueries):
     @property
     def num_clusters(self) -> int:
         return len(self.vis_rows)
-
-    def point_leaf(self, point, model: int = 0) -> int:
-        """Index of the leaf of ``model``'s tree that contains ``point`` (the renderer's ``Mod_PointInLeaf``)."""
-        return point_in_leaf(point, self.nodes, self.planes, self.submodels[model].headnode[0], self.name)
 
     def cluster_pvs(self, cluster: int) -> np.ndarray:
         """Clusters potentially visible from ``cluster``: bool ``[num_clusters]`` (all for -1 or no vis data)."""

@@ -8,7 +8,7 @@ coordinates, triangles, GL commands and frames, then the file offset of each tab
 (3 packed bytes + a normal index into the same 162-normal table as Quake, :mod:`.anorms`); the position is
 ``scale * packed + translate`` (per frame, where Quake's ``.mdl`` has one scale for the whole model).
 
-The result has the shape of Quake's :class:`~.mdl.AliasModel` where a renderer reads it: every frame is one pose
+The result is a :class:`~.mdl.PosedModel` like Quake's :class:`~.mdl.AliasModel`: every frame is one pose
 (``positions[P, V, 3]``, ``normals[P, V]``), ``frames`` are :class:`~.mdl.AliasFrame` records without groups,
 ``pose_at`` picks a pose the same way, and ``mesh`` is an :class:`~.mdl.AliasMesh`: the unique (vertex,
 texture coordinate) corners with uv ``st / skin size`` (Q2PRO's reading of the ``st`` table), so a renderer
@@ -31,7 +31,7 @@ from ..errors import BadIndexError, BadMagicError, FormatError
 from ..images import MAX_IMAGE_SIDE
 from ..source import Source, read_source
 from ..vfs import VirtualFS
-from .mdl import AliasFrame, AliasMesh
+from .mdl import AliasFrame, AliasMesh, PosedModel
 
 IDALIASHEADER = b"IDP2"
 ALIAS_VERSION = 8
@@ -52,45 +52,19 @@ TRIVERTX_SIZE = 4
 
 
 @dataclass(frozen=True, slots=True)
-class Md2Model:
-    """A decoded ``.md2``.
+class Md2Model(PosedModel):
+    """A decoded ``.md2`` (poses and mesh: :class:`~.mdl.PosedModel`; ``st`` is ``i4[S, 2]``, its own table).
 
-    ``skin_width``/``skin_height``: the header's skin size; ``skin_names``: the skins' ``.pcx`` paths.
-    Geometry: ``st`` ``i4[S, 2]`` (texture coordinates in skin pixels), ``triangles`` ``i4[T, 3]`` (vertex
-    indices), ``triangle_st`` ``i4[T, 3]`` (indices into ``st``), ``num_glcmds`` (the GL command list is not kept).
-    Animation: ``frames`` (one pose each), ``positions`` ``f4[P, V, 3]``, ``normals`` ``u1[P, V]`` (indices into
-    :data:`~assets_loader.models.anorms.ANORMS`), ``pose_names``, ``pose_bbox_min``/``pose_bbox_max`` ``f4[P, 3]``,
-    ``frame_scale``/``frame_translate`` ``f4[P, 3]``. Rendering: ``mesh``.
+    ``skin_names``: the skins' ``.pcx`` paths; ``triangle_st`` ``i4[T, 3]``: each corner's index into ``st``;
+    ``num_glcmds`` (the GL command list is not kept); ``frame_scale``/``frame_translate`` ``f4[P, 3]``: each
+    frame's decoding of its packed vertices.
     """
 
-    path: str
-    version: int
-    skin_width: int
-    skin_height: int
     skin_names: tuple[str, ...]
-    num_verts: int
-    num_tris: int
     num_glcmds: int
-    st: np.ndarray
-    triangles: np.ndarray
     triangle_st: np.ndarray
-    frames: tuple[AliasFrame, ...]
-    positions: np.ndarray
-    normals: np.ndarray
-    pose_names: tuple[str, ...]
-    pose_bbox_min: np.ndarray
-    pose_bbox_max: np.ndarray
     frame_scale: np.ndarray
     frame_translate: np.ndarray
-    mesh: AliasMesh
-
-    @property
-    def num_frames(self) -> int:
-        return len(self.frames)
-
-    @property
-    def num_poses(self) -> int:
-        return int(self.positions.shape[0])
 
     def pose_at(self, frame: int, time: float) -> int:
         """The pose shown for frame number ``frame`` (``time`` is unused: MD2 has no frame groups).
@@ -190,8 +164,11 @@ def load_md2(src: Source, name: str | None = None) -> Md2Model:
     for a in (st, triangles, triangle_st, positions, normals, pose_min, pose_max, scale, translate,
               mesh.vertex_index, mesh.uv, mesh.indices):
         a.setflags(write=False)
-    return Md2Model(path, version, skinwidth, skinheight, skin_names, num_xyz, num_tris, num_glcmds, st, triangles,
-                    triangle_st, frames, positions, normals, names, pose_min, pose_max, scale, translate, mesh)
+    return Md2Model(path=path, version=version, skin_width=skinwidth, skin_height=skinheight, num_verts=num_xyz,
+                    num_tris=num_tris, st=st, triangles=triangles, frames=frames, positions=positions, normals=normals,
+                    pose_names=names, pose_bbox_min=pose_min, pose_bbox_max=pose_max, mesh=mesh,
+                    skin_names=skin_names, num_glcmds=num_glcmds, triangle_st=triangle_st, frame_scale=scale,
+                    frame_translate=translate)
 
 
 def load_md2_skins(model: Md2Model, fs: VirtualFS) -> tuple[np.ndarray, tuple[str, ...]]:
