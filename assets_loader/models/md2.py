@@ -107,18 +107,14 @@ def load_md2(src: Source, name: str | None = None) -> Md2Model:
      num_frames, ofs_skins, ofs_st, ofs_tris, ofs_frames, ofs_glcmds, _ofs_end) = r.struct(MD2_HEADER, "MD2 header")
     if version != ALIAS_VERSION:
         raise BadMagicError(path, "MD2", 4, f"version {ALIAS_VERSION}", str(version))
-    for offset, what, value, low, high in (
-            (8, "skin width", skinwidth, 1, MAX_IMAGE_SIDE),
-            (12, "skin height", skinheight, 1, MAX_IMAGE_SIDE),
-            (20, "skin count", num_skins, 0, MAX_MD2SKINS),
-            (24, "vertex count", num_xyz, 1, MAX_VERTS),
-            (28, "texture coordinate count", num_st, 1, None),
-            (32, "triangle count", num_tris, 1, MAX_TRIANGLES),
-            (36, "GL command count", num_glcmds, 0, None),
-            (40, "frame count", num_frames, 1, MAX_FRAMES)):
-        if value < low or (high is not None and value > high):
-            bound = f"{low}..{high}" if high is not None else f">= {low}"
-            raise BadIndexError(path, "MD2", offset, f"a {what} {bound}", str(value))
+    r.check_ranges(((8, "skin width", skinwidth, 1, MAX_IMAGE_SIDE),
+                    (12, "skin height", skinheight, 1, MAX_IMAGE_SIDE),
+                    (20, "skin count", num_skins, 0, MAX_MD2SKINS),
+                    (24, "vertex count", num_xyz, 1, MAX_VERTS),
+                    (28, "texture coordinate count", num_st, 1, None),
+                    (32, "triangle count", num_tris, 1, MAX_TRIANGLES),
+                    (36, "GL command count", num_glcmds, 0, None),
+                    (40, "frame count", num_frames, 1, MAX_FRAMES)))
     min_frame = D_FRAME_HEADER.itemsize + TRIVERTX_SIZE * num_xyz
     if framesize < min_frame:
         raise BadIndexError(path, "MD2", 16, f"a frame size of at least {min_frame} bytes for {num_xyz} vertices",

@@ -279,20 +279,16 @@ def load_mdl(src: Source, name: str | None = None) -> AliasModel:
     r = BinReader(data, path, "MDL")
     if len(data) >= 4 and data[:4] != IDPOLYHEADER:
         raise BadMagicError(path, "MDL", 0, "magic 'IDPO'", repr(data[:4]))
-    (ident, version, sx, sy, sz, ox, oy, oz, radius, ex, ey, ez, numskins, skinwidth, skinheight, numverts,
+    (_ident, version, sx, sy, sz, ox, oy, oz, radius, ex, ey, ez, numskins, skinwidth, skinheight, numverts,
      numtris, numframes, synctype, flags, size) = r.struct(MDL_HEADER, "MDL header")
     if version != ALIAS_VERSION:
         raise BadMagicError(path, "MDL", 4, f"version {ALIAS_VERSION}", str(version))
-    for offset, what, value, low, high in (
-            (48, "skin count", numskins, 1, None),
-            (52, "skin width", skinwidth, 1, MAX_IMAGE_SIDE),
-            (56, "skin height", skinheight, 1, MAX_IMAGE_SIDE),
-            (60, "vertex count", numverts, 1, None),
-            (64, "triangle count", numtris, 1, None),
-            (68, "frame count", numframes, 1, None)):
-        if value < low or (high is not None and value > high):
-            bound = f"{low}..{high}" if high is not None else f">= {low}"
-            raise BadIndexError(path, "MDL", offset, f"a {what} {bound}", str(value))
+    r.check_ranges(((48, "skin count", numskins, 1, None),
+                    (52, "skin width", skinwidth, 1, MAX_IMAGE_SIDE),
+                    (56, "skin height", skinheight, 1, MAX_IMAGE_SIDE),
+                    (60, "vertex count", numverts, 1, None),
+                    (64, "triangle count", numtris, 1, None),
+                    (68, "frame count", numframes, 1, None)))
     # Every count must fit in what is left before anything is allocated (each skin/frame at its smallest).
     minimum = (numskins * (4 + skinwidth * skinheight) + numverts * D_STVERT.itemsize
                + numtris * D_TRIANGLE.itemsize + numframes * (4 + FRAME_HEADER_SIZE + TRIVERTX_SIZE * numverts))

@@ -15,7 +15,8 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 
-HEADER_LUMPS = 19
+from tests.builders.bsp import pack_lumps
+
 SURF_LIGHT, SURF_WARP, SURF_TRANS33 = 0x1, 0x8, 0x10
 CONTENTS_SOLID = 1
 
@@ -101,15 +102,7 @@ def build_lumps(spec: Bsp38Spec) -> list[bytes]:
 
 def assemble(lumps: list[bytes], version: int = 38) -> bytes:
     """``"IBSP"``, version, 19 lump entries, then the lumps (each padded to 4 bytes)."""
-    pos = 8 + 8 * HEADER_LUMPS
-    directory = b""
-    body = b""
-    for lump in lumps:
-        directory += struct.pack("<ii", pos, len(lump))
-        pad = (-len(lump)) % 4
-        body += lump + b"\0" * pad
-        pos += len(lump) + pad
-    return b"IBSP" + struct.pack("<i", version) + directory + body
+    return pack_lumps(b"IBSP" + struct.pack("<i", version), lumps)
 
 
 def build_bsp38(spec: Bsp38Spec | None = None, **overrides) -> bytes:
