@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from assets_loader.bsp import BspWorld
 from assets_loader.bsp38 import ANIM_FPS, FACE38, World38, load_bsp38
 from assets_loader.bsp38 import dtypes as D
 from assets_loader.bsp38.trace import point_contents, trace_line
@@ -321,3 +322,23 @@ def test_terminal_visibility_culls(terminal: tuple[World38, bytes]) -> None:
     assert visible and max(visible) <= clustered and min(visible) < clustered
     phs = w.cluster_phs(0)
     assert phs.shape == (w.num_clusters,) and (phs | ~w.cluster_pvs(0)).all()  # the PHS contains the PVS
+
+
+def test_terminal_is_drawable_like_a_quake_map(terminal: tuple[World38, bytes]) -> None:
+    """The invariants Quake's renderer relies on: draws sorted by (model, texture) and contiguous, lightmap blocks
+    inside the atlas and disjoint, lightmap uv inside the atlas."""
+    w, _ = terminal
+    assert isinstance(w, BspWorld)
+    d = w.mesh.draws
+    key = d["model"].astype(np.int64) * 1_000_000 + d["texture"]
+    assert (np.diff(key) > 0).all() and (d["first"][1:] == (d["first"] + d["count"])[:-1]).all()
+    lm = w.lightmap
+    n = lm.num_styles.astype(int)
+    cover = np.zeros(lm.atlas.shape[:2], np.int32)
+    for i in np.flatnonzero(n):
+        x, y, smax, tmax = lm.rects[i]
+        assert x + smax * n[i] <= lm.width and y + tmax <= lm.height
+        cover[y:y + tmax, x:x + smax * n[i]] += 1
+    assert cover.max() == 1
+    uv = w.mesh.vertices["lm_uv"]
+    assert (uv >= 0).all() and (uv <= 1).all()
