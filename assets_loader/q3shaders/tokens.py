@@ -32,7 +32,7 @@ def tokenize(text: str) -> list[Token]:
         chunk = m.group()
         first = chunk[0]
         newlines = chunk.count("\n")
-        if first.isspace() or chunk.startswith("//") or chunk.startswith("/*"):
+        if first.isspace() or chunk.startswith(("//", "/*")):
             line += newlines
             continue
         word = chunk[1:].removesuffix('"') if first == '"' else chunk
