@@ -4,8 +4,8 @@ A pk3 is a plain zip file. The directory is read once; member names are looked u
 engine's pack hash. Before anything is inflated the declared sizes are checked: the sum of every member's
 uncompressed size must stay under ``max_total_bytes``, no member may exceed ``max_member_bytes`` and no
 member may declare more than ``max_ratio`` times its compressed size (deflate cannot exceed about 1032:1, so a
-larger ratio means a crafted archive). Reads are incremental and stop at the declared size, so a member that
-lies about its size cannot inflate further. Every problem is a :class:`~assets_loader.errors.FormatError`.
+larger ratio means a crafted archive). Reads are incremental; :mod:`zipfile` stops at the declared size and
+checks the CRC, so a member that lies about its size cannot inflate further. Every problem is a :class:`~assets_loader.errors.FormatError`.
 
 References: ioquake3 ``qcommon/files.c`` (``FS_LoadZipFile``, ``FS_AddGameDirectory``); PKWARE APPNOTE.TXT
 (local file header, central directory).
@@ -102,13 +102,9 @@ class Pk3File:
             raise NotFoundError(self.path, "PK3", None, f"a member named {name!r}")
         out = bytearray()
         try:
-            with self._zip.open(info) as member:
+            with self._zip.open(info) as member:  # yields at most the declared size, then checks the CRC
                 while chunk := member.read(_CHUNK):
                     out += chunk
-                    if len(out) > info.file_size:
-                        raise ZipBombError(self.path, "PK3", info.header_offset,
-                                           f"member {info.filename!r} of its declared {info.file_size} bytes",
-                                           f"more than {len(out) - len(chunk)}")
         except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError, OSError) as exc:
             raise TruncatedError(self.path, "PK3", info.header_offset, f"member {info.filename!r} intact",
                                  str(exc)) from None
