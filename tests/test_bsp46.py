@@ -8,14 +8,21 @@ import struct
 import numpy as np
 import pytest
 
-from assets_loader.bsp46 import (LIGHTMAP_BY_VERTEX, MST_FLARE, MST_PATCH, MST_PLANAR, MST_TRIANGLE_SOUP, color_shift,
-                                 load_bsp46, tessellate)
+from assets_loader.bsp46 import (
+    LIGHTMAP_BY_VERTEX,
+    MST_FLARE,
+    MST_PATCH,
+    MST_PLANAR,
+    MST_TRIANGLE_SOUP,
+    color_shift,
+    load_bsp46,
+    tessellate,
+)
 from assets_loader.bsp46.materials import load_world_materials
 from assets_loader.errors import BadIndexError, BadMagicError, FormatError, TruncatedError
 from assets_loader.q3images import ImageLoader
 from assets_loader.q3shaders import load_shader_library
-from tests.builders.bsp46 import (GRID_CELL, LM0_RGB, LM1_RGB, Bsp46Spec, build_bsp46, patch_verts, quad_verts,
-                                  surface)
+from tests.builders.bsp46 import GRID_CELL, LM0_RGB, LM1_RGB, Bsp46Spec, build_bsp46, patch_verts, quad_verts, surface
 
 
 @pytest.fixture(scope="module")

@@ -11,8 +11,18 @@ import pytest
 from assets_loader.bsp46 import LIGHTMAP_NONE
 from assets_loader.errors import BadIndexError, BadMagicError, FormatError, TruncatedError
 from assets_loader.models.md3 import decode_normals, lerp_vertices, load_md3
-from assets_loader.models.q3player import (ANIM, WEAPON_MODELS, Animation, animation_frame, animation_number, attach,
-                                           load_player, parse_animation_cfg, parse_skin, pose_player)
+from assets_loader.models.q3player import (
+    ANIM,
+    WEAPON_MODELS,
+    Animation,
+    animation_frame,
+    animation_number,
+    attach,
+    load_player,
+    parse_animation_cfg,
+    parse_skin,
+    pose_player,
+)
 from assets_loader.q3images import ImageLoader, default_image
 from assets_loader.q3shaders import load_shader_library
 from tests.builders.md3 import Md3Spec, build_md3, triangle_surface
@@ -47,7 +57,9 @@ def test_frame_and_tag_lerp() -> None:
     md3 = load_md3(_tagged_model())
     pos, nrm = lerp_vertices(md3.surfaces[0], 0, 1, 0.25)
     assert pos[0].tolist() == [0.25, 0, 0] and nrm[0].tolist() == [0, 0, 1]
-    origin, axis = md3.lerp_tag("tag_torso", 0, 1, 0.5)
+    tag = md3.lerp_tag("tag_torso", 0, 1, 0.5)
+    assert tag is not None
+    origin, axis = tag
     assert origin.tolist() == [0, 0, 15]
     assert np.linalg.norm(axis, axis=1) == pytest.approx([1, 1, 1])
     assert md3.lerp_tag("tag_none", 0, 1, 0.5) is None
@@ -155,10 +167,11 @@ def test_demo_player_models_assemble(q3_fs, q3_shaders, name) -> None:
     assert max(legs[:2]) < player.lower.num_frames and max(torso[:2]) < player.upper.num_frames
     yaw90 = np.array(ROT_Z90, np.float32)
     pose = pose_player(player, (100, 200, 24), yaw90, legs, torso)
-    legs_origin, legs_axis = pose.transforms["lower"]
-    torso_origin, torso_axis = pose.transforms["upper"]
-    head_origin, _ = pose.transforms["head"]
+    legs_origin = pose.transforms["lower"][0]
+    torso_origin = pose.transforms["upper"][0]
+    head_origin = pose.transforms["head"][0]
     tag = player.lower.lerp_tag("tag_torso", *legs)
+    assert tag is not None
     assert torso_origin == pytest.approx(legs_origin + tag[0] @ yaw90, abs=1e-4)
     assert head_origin[2] > legs_origin[2]  # the head sits above the legs' origin
     assert pose.weapon is not None

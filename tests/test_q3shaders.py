@@ -8,9 +8,24 @@ import warnings
 import pytest
 
 from assets_loader.bsp46 import LIGHTMAP_BY_VERTEX, LIGHTMAP_NONE
-from assets_loader.q3shaders import (ShaderSyntaxError, default_shader, load_shader_library, parse_shader_text,
-                                     shader_key)
-from assets_loader.q3shaders.records import SORT_BLEND0, SORT_ENVIRONMENT, SORT_FOG, SORT_OPAQUE, SORT_SEE_THROUGH
+from assets_loader.q3shaders import (
+    ShaderSyntaxError,
+    default_shader,
+    load_shader_library,
+    parse_shader_text,
+    shader_key,
+)
+from assets_loader.q3shaders.records import (
+    SORT_BLEND0,
+    SORT_ENVIRONMENT,
+    SORT_FOG,
+    SORT_OPAQUE,
+    SORT_SEE_THROUGH,
+    Deform,
+    FogParms,
+    SkyParms,
+    Wave,
+)
 from assets_loader.q3shaders.tokens import tokenize
 from assets_loader.vfs import VirtualFS
 from tests.builders.q3text import build_pk3, shader_script
@@ -41,18 +56,18 @@ def test_every_keyword_of_a_stage() -> None:
     assert shader.surface_parms == {"nolightmap", "trans"} and shader.cull == "none"
     assert shader.no_picmip and shader.polygon_offset and shader.sort == 6.0
     wave, sprite, move = shader.deforms
-    assert (wave.kind, wave.params, wave.wave.func, wave.wave.amplitude, wave.wave.frequency) == \
-        ("wave", (64.0,), "sin", 2.0, 0.5)
-    assert sprite.kind == "autosprite2" and (move.kind, move.params, move.wave.func) == ("move", (0, 0, 4), "square")
+    assert wave == Deform("wave", (64.0,), Wave("sin", 0.0, 2.0, 0.0, 0.5))
+    assert sprite == Deform("autosprite2")
+    assert move == Deform("move", (0.0, 0.0, 4.0), Wave("square", 0.0, 1.0, 0.0, 0.25))
     lm, tex, anim, white = shader.stages
     assert lm.is_lightmap and lm.tc_gen == "lightmap" and lm.rgb_gen == "identity" and lm.blend is None
     assert tex.images == ("textures/test/wall.tga",) and tex.clamp
     assert tex.blend == ("GL_DST_COLOR", "GL_ZERO") and not tex.depth_write
-    assert tex.rgb_gen == "wave" and tex.rgb_wave.func == "triangle"
+    assert tex.rgb_gen == "wave" and tex.rgb_wave == Wave("triangle", 0.5, 0.5, 0.0, 1.0)
     assert [(m.kind, m.params) for m in tex.tc_mods] == [
         ("scroll", (0.5, -1.0)), ("scale", (2.0, 2.0)), ("rotate", (30.0,)), ("turb", (0.0, 0.1, 0.0, 0.2)),
         ("stretch", ()), ("transform", (1.0, 0.0, 0.0, 1.0, 0.5, 0.0))]
-    assert tex.tc_mods[4].wave.func == "sin"
+    assert tex.tc_mods[4].wave == Wave("sin", 1.0, 0.1, 0.0, 1.0)
     assert (tex.alpha_func, tex.depth_func) == ("GE128", "equal")
     assert anim.images == ("a.tga", "b.tga", "c.tga") and anim.anim_frequency == 10.0
     assert anim.blend == ("GL_ONE", "GL_ONE") and anim.tc_gen == "environment" and anim.alpha_gen == "wave"
@@ -71,10 +86,9 @@ def test_sky_fog_and_derived_sorts() -> None:
         "opaque_onezero": ([], [["map w.tga", "blendfunc GL_ONE GL_ZERO"]]),
     })
     s = parse_shader_text(text)
-    assert s["sky"].sort == SORT_ENVIRONMENT and s["sky"].sky.outer_box == "env/space"
-    assert s["sky"].sky.cloud_height == 512.0 and s["sky"].sky.inner_box is None
+    assert s["sky"].sort == SORT_ENVIRONMENT and s["sky"].sky == SkyParms("env/space", 512.0, None)
     assert s["sky"].image_names()[1:] == tuple(f"env/space_{x}.tga" for x in ("rt", "bk", "lf", "ft", "up", "dn"))
-    assert s["fog"].sort == SORT_FOG and s["fog"].fog.color == (0.5, 0.2, 0.1) and s["fog"].fog.depth_for_opaque == 300
+    assert s["fog"].sort == SORT_FOG and s["fog"].fog == FogParms((0.5, 0.2, 0.1), 300.0)
     assert s["grate"].sort == SORT_SEE_THROUGH and s["glass"].sort == SORT_BLEND0
     one_zero = s["opaque_onezero"].stages[0]
     assert s["opaque_onezero"].sort == SORT_OPAQUE and one_zero.blend is None and one_zero.depth_write
@@ -118,7 +132,8 @@ def test_library_later_file_overrides_and_bad_file_is_ignored(tmp_path) -> None:
         warnings.simplefilter("always")
         lib = load_shader_library(VirtualFS(tmp_path, base="baseq3"))
     assert lib.rejected == ("scripts/c.shader",) and len(caught) == 1
-    assert lib.get("S").stages[0].images == ("from_b.tga",) and lib.get("only_a") is not None
+    overridden = lib.get("S")
+    assert overridden is not None and overridden.stages[0].images == ("from_b.tga",) and lib.get("only_a") is not None
     assert not lib.find("textures/none", 0).explicit
 
 
@@ -133,7 +148,8 @@ def test_every_real_script_parses(q3_fs) -> None:
         "unknown blend destination 'GL_ONE_MINUS_DST_COLOR'"]
     assert len(caught) == 1
     lava = lib.get("textures/liquids/lavahell")
-    assert lava.fog is not None and lava.cull == "none" and lava.deforms[0].kind == "wave"
+    assert lava is not None and lava.fog is not None and lava.cull == "none" and lava.deforms[0].kind == "wave"
     assert {"fog", "lava", "trans"} <= lava.surface_parms
     sky = lib.get("textures/skies/moonsky")
-    assert sky.is_sky and sky.sort == SORT_ENVIRONMENT and sky.sky.cloud_height == 800.0
+    assert sky is not None and sky.sky is not None
+    assert sky.sort == SORT_ENVIRONMENT and sky.sky.cloud_height == 800.0

@@ -7,8 +7,8 @@ Quake III shader name in that filesystem's ``scripts/*.shader``.
 
 from __future__ import annotations
 
-from pathlib import Path
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 from assets_loader.demos.detect import detect_format

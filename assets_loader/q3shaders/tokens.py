@@ -10,13 +10,15 @@ References: ioquake3 ``qcommon/q_shared.c`` (``COM_ParseExt``, ``SkipWhitespace`
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
-_TOKEN = re.compile(r'\s+|//[^\n]*|/\*.*?(?:\*/|\Z)|"[^"]*"?|[^\s]+', re.DOTALL)
+import numpy as np
+
+_NEWLINE = re.compile("\n")
+_TOKEN = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|"[^"]*"?|[^\s]+', re.DOTALL)
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
     """``text`` (quotes removed), the 1-based ``line`` it starts on and the line it ends on."""
 
     text: str
@@ -26,18 +28,18 @@ class Token:
 
 def tokenize(text: str) -> list[Token]:
     """Every token of ``text`` in order."""
-    out: list[Token] = []
-    line = 1
-    for m in _TOKEN.finditer(text):
-        chunk = m.group()
-        first = chunk[0]
-        newlines = chunk.count("\n")
-        if first.isspace() or chunk.startswith(("//", "/*")):
-            line += newlines
-            continue
-        word = chunk[1:].removesuffix('"') if first == '"' else chunk
-        out.append(Token(word, line, line + newlines))
-        line += newlines
+    matches = [m for m in _TOKEN.finditer(text) if m.group()[:2] not in ("//", "/*")]
+    if not matches:
+        return []
+    newlines = np.fromiter((m.start() for m in _NEWLINE.finditer(text)), np.int64)
+    starts = np.searchsorted(newlines, [m.start() for m in matches]) + 1
+    ends = np.searchsorted(newlines, [m.end() - 1 for m in matches]) + 1
+    out = []
+    for m, line, end_line in zip(matches, starts.tolist(), ends.tolist(), strict=True):
+        word = m.group()
+        if word[0] == '"':
+            word = word[1:].removesuffix('"')
+        out.append(Token(word, line, end_line))
     return out
 
 

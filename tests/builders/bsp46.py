@@ -70,14 +70,12 @@ def _default_surfaces() -> list[bytes]:
 
 
 def _axial_planes(mins, maxs) -> list[tuple[tuple[float, float, float], float]]:
-    out = []
+    """The six planes of a box in ``R_LoadFogs`` order: -x, +x, -y, +y, -z, +z (normals facing out)."""
+    out: list[tuple[tuple[float, float, float], float]] = []
     for axis in range(3):
-        n = [0.0, 0.0, 0.0]
-        n[axis] = -1.0
-        out.append((tuple(n), -mins[axis]))
-        p = [0.0, 0.0, 0.0]
-        p[axis] = 1.0
-        out.append((tuple(p), maxs[axis]))
+        unit = tuple(1.0 if i == axis else 0.0 for i in range(3))
+        out.append(((-unit[0], -unit[1], -unit[2]), -mins[axis]))
+        out.append(((unit[0], unit[1], unit[2]), maxs[axis]))
     return out
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+from collections.abc import Mapping
 
 
 def shader_script(shaders: dict[str, tuple[list[str], list[list[str]]]]) -> str:
@@ -26,8 +27,8 @@ def animation_cfg(rows: list[tuple[int, int, int, int]], header: str = "sex m\n"
     return header + "".join(f"{a}\t{b}\t{c}\t{d}\t\t// row {i}\n" for i, (a, b, c, d) in enumerate(rows))
 
 
-def build_pk3(files: dict[str, bytes], compression: int = zipfile.ZIP_DEFLATED) -> bytes:
-    """A zip holding ``files`` (name → bytes) in order."""
+def build_pk3(files: Mapping[str, bytes | str], compression: int = zipfile.ZIP_DEFLATED) -> bytes:
+    """A zip holding ``files`` (name → bytes or text) in order."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", compression) as zf:
         for name, data in files.items():
