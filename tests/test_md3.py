@@ -98,9 +98,9 @@ ROWS = ([(0, 30, 0, 25), (29, 1, 0, 25)] * 3 + [(90, 40, 0, 20), (130, 6, 0, 15)
 
 
 def test_animation_cfg_legs_torso_split() -> None:
-    cfg = parse_animation_cfg(animation_cfg(ROWS, "sex f\nfootsteps boot\nheadoffset 0 0 -4\nfixedtorso\n"))
+    cfg = parse_animation_cfg(animation_cfg(ROWS, "sex f\nfootsteps boot\nheadoffset 0 0.5 -4\nfixedtorso\n"))
     a = cfg.animations
-    assert (cfg.sex, cfg.footsteps, cfg.head_offset, cfg.fixed_torso) == ("f", "boot", (0, 0, -4), True)
+    assert (cfg.sex, cfg.footsteps, cfg.head_offset, cfg.fixed_torso) == ("f", "boot", (0, 0.5, -4), True)
     assert a[ANIM["TORSO_GESTURE"]] == Animation(90, 40, 0, 50)
     skip = 153 - 90  # LEGS_WALKCR.first - TORSO_GESTURE.first
     assert a[ANIM["LEGS_WALKCR"]].first_frame == 153 - skip and a[ANIM["LEGS_RUN"]].first_frame == 173 - skip

@@ -80,11 +80,18 @@ class AnimationConfig:
     fixed_torso: bool = False
 
 
-def _int(tok: str, path: str, what: str) -> int:
+def _float(tok: str, path: str, what: str) -> float:
     try:
-        return int(float(tok))
+        value = float(tok)
     except ValueError:
         raise FormatError(path, "animation.cfg", None, f"a number for {what}", repr(tok)) from None
+    if not math.isfinite(value):
+        raise FormatError(path, "animation.cfg", None, f"a finite number for {what}", repr(tok))
+    return value
+
+
+def _int(tok: str, path: str, what: str) -> int:
+    return int(_float(tok, path, what))
 
 
 def parse_animation_cfg(text: str | bytes, path: str = "animation.cfg") -> AnimationConfig:
@@ -103,8 +110,7 @@ def parse_animation_cfg(text: str | bytes, path: str = "animation.cfg") -> Anima
         if low == "footsteps":
             opts["footsteps"] = ts.next().lower()
         elif low == "headoffset":
-            vals = [ts.next() for _ in range(3)]
-            opts["head_offset"] = tuple(float(_int(v, path, "headoffset")) for v in vals)
+            opts["head_offset"] = tuple(_float(ts.next(), path, "headoffset") for _ in range(3))
         elif low == "sex":
             opts["sex"] = ts.next()[:1].lower() or "m"
         elif low == "fixedlegs":
@@ -127,11 +133,7 @@ def parse_animation_cfg(text: str | bytes, path: str = "animation.cfg") -> Anima
             first -= skip
         count = _int(ts.next(), path, ANIMATION_NAMES[i])
         loop = _int(ts.next(), path, ANIMATION_NAMES[i])
-        fps_tok = ts.next()
-        try:
-            fps = float(fps_tok) or 1.0
-        except ValueError:
-            raise FormatError(path, "animation.cfg", None, f"fps for {ANIMATION_NAMES[i]}", repr(fps_tok)) from None
+        fps = _float(ts.next(), path, ANIMATION_NAMES[i]) or 1.0
         anims.append(Animation(first, abs(count), loop, int(1000 / fps), reversed=count < 0))
     walkcr, walk = anims[ANIM["LEGS_WALKCR"]], anims[ANIM["LEGS_WALK"]]
     anims.append(Animation(walkcr.first_frame, walkcr.num_frames, walkcr.loop_frames, walkcr.frame_lerp, True))

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 import warnings
-from dataclasses import dataclass, field
 
 from ..errors import FormatError
 from .records import (
@@ -59,24 +58,16 @@ class ShaderSyntaxError(FormatError):
     """A shader script whose blocks do not open or close."""
 
 
-@dataclass
-class _Warnings:
-    items: list[str] = field(default_factory=list)
-
-    def add(self, msg: str) -> None:
-        self.items.append(msg)
-
-
 def _float(tok: str) -> float:
     """``atof``: the leading number of ``tok``, 0 when there is none."""
     m = _NUMBER.match(tok)
     return float(m.group()) if m else 0.0
 
 
-def _wave(ts: TokenStream, warn: _Warnings) -> Wave:
+def _wave(ts: TokenStream, warn: list[str]) -> Wave:
     func = ts.next_on_line().lower()
     if func not in WAVE_FUNCS:
-        warn.add(f"unknown wave function {func!r}")
+        warn.append(f"unknown wave function {func!r}")
     nums = [_float(ts.next_on_line()) for _ in range(4)]
     return Wave(func, nums[0], nums[1], nums[2], nums[3])
 
@@ -94,7 +85,7 @@ def _vector(ts: TokenStream, count: int) -> tuple[float, ...]:
     return tuple(values)
 
 
-def _tc_mod(ts: TokenStream, warn: _Warnings) -> TexMod | None:
+def _tc_mod(ts: TokenStream, warn: list[str]) -> TexMod | None:
     kind = ts.next_on_line().lower()
     if kind in ("scroll", "scale"):
         return TexMod(kind, (_float(ts.next_on_line()), _float(ts.next_on_line())))
@@ -108,12 +99,12 @@ def _tc_mod(ts: TokenStream, warn: _Warnings) -> TexMod | None:
         return TexMod(kind, tuple(_float(ts.next_on_line()) for _ in range(6)))
     if kind == "entitytranslate":
         return TexMod("entityTranslate")
-    warn.add(f"unknown tcMod {kind!r}")
+    warn.append(f"unknown tcMod {kind!r}")
     ts.rest_of_line()
     return None
 
 
-def _stage(ts: TokenStream, warn: _Warnings) -> Stage:
+def _stage(ts: TokenStream, warn: list[str]) -> Stage:
     images: tuple[str, ...] = ()
     kw: dict = {}
     blend: tuple[str, str] | None = None
@@ -130,7 +121,7 @@ def _stage(ts: TokenStream, warn: _Warnings) -> Stage:
         if low in ("map", "clampmap"):
             name = ts.next_on_line()
             if not name:
-                warn.add(f"missing image for {tok!r}")
+                warn.append(f"missing image for {tok!r}")
                 continue
             images = (name.lower() if name.startswith("$") else name,)
             kw["clamp"] = low == "clampmap"
@@ -142,30 +133,30 @@ def _stage(ts: TokenStream, warn: _Warnings) -> Stage:
         elif low == "alphafunc":
             func = ALPHA_FUNCS.get(ts.next_on_line().lower())
             if func is None:
-                warn.add("unknown alphaFunc")
+                warn.append("unknown alphaFunc")
             kw["alpha_func"] = func
         elif low == "depthfunc":
             func = ts.next_on_line().lower()
             if func in ("lequal", "equal"):
                 kw["depth_func"] = func
             else:
-                warn.add(f"unknown depthFunc {func!r}")
+                warn.append(f"unknown depthFunc {func!r}")
         elif low == "detail":
             kw["detail"] = True
         elif low == "blendfunc":
             first = ts.next_on_line()
             if not first:
-                warn.add("missing blendFunc parameter")
+                warn.append("missing blendFunc parameter")
                 continue
             if first.lower() in NAMED_BLENDS:
                 blend = NAMED_BLENDS[first.lower()]
             else:
                 src, dst = first.upper(), ts.next_on_line().upper()
                 if src not in SRC_BLENDS:
-                    warn.add(f"unknown blend source {first!r}")
+                    warn.append(f"unknown blend source {first!r}")
                     src = "GL_ONE"
                 if dst not in DST_BLENDS:
-                    warn.add(f"unknown blend destination {dst!r}")
+                    warn.append(f"unknown blend destination {dst!r}")
                     dst = "GL_ONE"
                 blend = (src, dst)
             if not depth_explicit:
@@ -178,7 +169,7 @@ def _stage(ts: TokenStream, warn: _Warnings) -> Stage:
                 c = _vector(ts, 3)
                 kw["rgb_const"] = (c[0], c[1], c[2])
             elif gen not in RGB_GENS:
-                warn.add(f"unknown rgbGen {gen!r}")
+                warn.append(f"unknown rgbGen {gen!r}")
                 continue
             kw["rgb_gen"] = gen
         elif low == "alphagen":
@@ -188,7 +179,7 @@ def _stage(ts: TokenStream, warn: _Warnings) -> Stage:
             elif gen == "const" or gen == "portal":
                 kw["alpha_const"] = _float(ts.next_on_line())
             elif gen not in ALPHA_GENS:
-                warn.add(f"unknown alphaGen {gen!r}")
+                warn.append(f"unknown alphaGen {gen!r}")
                 continue
             kw["alpha_gen"] = gen
         elif low in ("tcgen", "texgen"):
@@ -199,7 +190,7 @@ def _stage(ts: TokenStream, warn: _Warnings) -> Stage:
                 s, t = _vector(ts, 3), _vector(ts, 3)
                 kw["tc_gen_vectors"] = ((s[0], s[1], s[2]), (t[0], t[1], t[2]))
             elif gen not in ("texture", "lightmap", "environment"):
-                warn.add(f"unknown tcGen {gen!r}")
+                warn.append(f"unknown tcGen {gen!r}")
                 continue
             kw["tc_gen"] = gen
         elif low == "tcmod":
@@ -210,7 +201,7 @@ def _stage(ts: TokenStream, warn: _Warnings) -> Stage:
             depth_write = True
             depth_explicit = True
         else:
-            warn.add(f"unknown stage keyword {tok!r}")
+            warn.append(f"unknown stage keyword {tok!r}")
             ts.rest_of_line()
     if blend == ("GL_ONE", "GL_ZERO"):
         blend, depth_write = None, True
@@ -221,7 +212,7 @@ def _stage(ts: TokenStream, warn: _Warnings) -> Stage:
     return Stage(images, blend=blend, depth_write=depth_write, tc_mods=tuple(tc_mods), **kw)
 
 
-def _deform(ts: TokenStream, warn: _Warnings) -> Deform | None:
+def _deform(ts: TokenStream, warn: list[str]) -> Deform | None:
     kind = ts.next_on_line()
     low = kind.lower()
     if low in ("projectionshadow", "autosprite", "autosprite2") or (low.startswith("text") and len(low) == 5):
@@ -236,7 +227,7 @@ def _deform(ts: TokenStream, warn: _Warnings) -> Deform | None:
     if low == "move":
         vec = tuple(_float(ts.next_on_line()) for _ in range(3))
         return Deform(low, vec, _wave(ts, warn))
-    warn.add(f"unknown deformVertexes {kind!r}")
+    warn.append(f"unknown deformVertexes {kind!r}")
     ts.rest_of_line()
     return None
 
@@ -267,7 +258,7 @@ def _derived_sort(stages: list[Stage], explicit: float, sky: bool, polygon_offse
 
 
 def _shader_body(name: str, ts: TokenStream, source: str) -> Shader:
-    warn = _Warnings()
+    warn: list[str] = []
     stages: list[Stage] = []
     deforms: list[Deform] = []
     parms: set[str] = set()
@@ -293,7 +284,7 @@ def _shader_body(name: str, ts: TokenStream, source: str) -> Shader:
             if mode in CULL_NAMES:
                 kw["cull"] = CULL_NAMES[mode]
             else:
-                warn.add(f"invalid cull {mode!r}")
+                warn.append(f"invalid cull {mode!r}")
         elif low == "skyparms":
             kw["sky"] = _sky(ts)
         elif low == "deformvertexes":
@@ -322,13 +313,13 @@ def _shader_body(name: str, ts: TokenStream, source: str) -> Shader:
         elif low in ("light", "clamptime"):
             ts.next_on_line()
         else:
-            warn.add(f"unknown keyword {tok!r}")
+            warn.append(f"unknown keyword {tok!r}")
             ts.rest_of_line()
     final_sort = _derived_sort(stages, sort, "sky" in kw, kw.get("polygon_offset", False), "fog" in parms)
-    if warn.items:
-        warnings.warn(f"{source}: shader {name!r}: skipped {'; '.join(warn.items)}", stacklevel=4)
+    if warn:
+        warnings.warn(f"{source}: shader {name!r}: skipped {'; '.join(warn)}", stacklevel=4)
     return Shader(name, tuple(stages), frozenset(parms), deforms=tuple(deforms), sort=final_sort, source=source,
-                  warnings=tuple(warn.items), **kw)
+                  warnings=tuple(warn), **kw)
 
 
 def shader_key(name: str) -> str:
