@@ -113,6 +113,11 @@ def test_pvs_and_point_leaf(world) -> None:
     assert world.visible_surfaces((10, 0, 0)).tolist() == [0, 1, 2, 3]
 
 
+def test_without_vis_data_everything_is_visible() -> None:
+    world = load_bsp46(build_bsp46(Bsp46Spec(visibility=b"")))
+    assert world.num_clusters == 0 and world.visible_surfaces((100, 0, 0)).tolist() == [0, 1, 2, 3]
+
+
 def test_fog_models_entities(world) -> None:
     (fog,) = world.fogs
     assert (fog.shader, fog.brush, fog.mins, fog.maxs) == ("textures/test/fog", 0, (0, 0, 0), (32, 32, 32))

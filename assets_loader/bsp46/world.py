@@ -125,12 +125,15 @@ class Bsp46World:
         return np.unpackbits(row, bitorder="little")[:n].astype(bool)
 
     def visible_surfaces(self, point) -> np.ndarray:
-        """Sorted unique surface numbers in leafs whose cluster the cluster at ``point`` can see."""
-        cluster = int(self.leafs["cluster"][self.point_leaf(point)])
-        pvs = self.cluster_pvs(cluster)
+        """Sorted unique surface numbers in leafs whose cluster the cluster at ``point`` can see (every leaf's
+        surfaces when the map has no vis data)."""
         clusters = self.leafs["cluster"]
-        ok = (clusters >= 0) & (clusters < len(pvs))
-        ok[ok] = pvs[clusters[ok]]
+        if self.visdata:
+            pvs = self.cluster_pvs(int(clusters[self.point_leaf(point)]))
+            ok = (clusters >= 0) & (clusters < len(pvs))
+            ok[ok] = pvs[clusters[ok]]
+        else:
+            ok = np.ones(len(clusters), bool)
         first = self.leafs["firstLeafSurface"][ok].astype(np.int64)
         count = self.leafs["numLeafSurfaces"][ok].astype(np.int64)
         if count.sum() == 0:
