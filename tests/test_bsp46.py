@@ -104,6 +104,12 @@ def test_light_grid(world) -> None:
     assert near_wall.ambient == pytest.approx(tuple(amb * 0.6))
 
 
+@pytest.mark.parametrize("gridsize", ["nan 1 1", "1e-300 1 1", "0 64 128", "-1 2 3"])
+def test_unusable_gridsize_means_no_light_grid(gridsize) -> None:
+    entities = '{\n"classname" "worldspawn"\n"gridsize" "' + gridsize + '"\n}\n'
+    assert load_bsp46(build_bsp46(Bsp46Spec(entities=entities))).light_grid is None
+
+
 def test_pvs_and_point_leaf(world) -> None:
     assert world.point_leaf((100, 0, 0)) == 0 and world.point_leaf((10, 0, 0)) == 1
     assert world.cluster_pvs(0).tolist() == [True, False]

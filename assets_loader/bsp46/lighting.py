@@ -161,11 +161,14 @@ def build_light_grid(raw: bytes | memoryview, world_mins, world_maxs,
                      shift: int = DEFAULT_OVERBRIGHT_SHIFT) -> LightGrid | None:
     """The light grid over the world box, or ``None`` when the lump does not match it (the engine then warns
     "light grid mismatch" and lights models without it)."""
-    if min(size) <= 0 or not np.isfinite(np.concatenate([world_mins, world_maxs])).all():
+    if not (np.isfinite(size).all() and min(size) > 0 and np.isfinite(np.concatenate([world_mins, world_maxs])).all()):
         return None
-    origin = tuple(size[i] * math.ceil(float(world_mins[i]) / size[i]) for i in range(3))
-    maxs = tuple(size[i] * math.floor(float(world_maxs[i]) / size[i]) for i in range(3))
-    bounds = tuple(int((maxs[i] - origin[i]) / size[i]) + 1 for i in range(3))
+    try:
+        origin = tuple(size[i] * math.ceil(float(world_mins[i]) / size[i]) for i in range(3))
+        maxs = tuple(size[i] * math.floor(float(world_maxs[i]) / size[i]) for i in range(3))
+        bounds = tuple(int((maxs[i] - origin[i]) / size[i]) + 1 for i in range(3))
+    except (OverflowError, ValueError):  # a grid size so small the cell count is not a finite number
+        return None
     if min(bounds) <= 0 or len(raw) != bounds[0] * bounds[1] * bounds[2] * D_LIGHTGRID.itemsize:
         return None
     cells = np.frombuffer(raw, D_LIGHTGRID).copy().reshape(bounds[2], bounds[1], bounds[0])
