@@ -31,7 +31,10 @@ def default_image() -> np.ndarray:
 
 
 def decode_image(data: bytes, name: str) -> np.ndarray:
-    """RGBA uint8 ``[H, W, 4]`` with row 0 at the top, from TGA, JPEG, PNG, PCX or BMP bytes."""
+    """RGBA uint8 ``[H, W, 4]`` with row 0 at the top, from TGA, JPEG, PNG, PCX or BMP bytes.
+
+    Quake III uploads images top row first and its texture ``t`` grows downwards, so these rows can be uploaded
+    as they are and sampled with the map's and models' ``st`` unchanged."""
     try:
         with Image.open(io.BytesIO(data)) as im:
             w, h = im.size

@@ -185,6 +185,12 @@ def test_demo_player_models_assemble(q3_fs, q3_shaders, name) -> None:
                 assert q3_fs.find_image(image) is not None, (shader_name, image)
 
 
+def test_unknown_skin_falls_back_to_default(q3_fs) -> None:
+    player = load_player(q3_fs, "Sarge/NoSuchSkin")
+    assert (player.model, player.skin) == ("sarge", "default")
+    assert player.skins["upper"] == {"u_torso": "models/players/grism/enkiskin.tga"}
+
+
 def test_missing_images_fall_back_to_the_default_grid(q3_fs) -> None:
     # SOURCES.md: these are registered by the game but shipped by no OpenArena pk3.
     loader = ImageLoader(q3_fs)
