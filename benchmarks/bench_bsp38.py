@@ -13,7 +13,7 @@ from pathlib import Path
 from timing import best_of  # benchmarks/timing.py, beside this script
 
 from assets_loader.bsp38 import load_bsp38
-from assets_loader.vfs import QUAKE2, VirtualFS
+from assets_loader.vfs import QUAKE2_BASE_GAME, VirtualFS
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "quake2"
 
@@ -22,7 +22,7 @@ class _MemoryFS(VirtualFS):
     """The game filesystem with every file read once, so the timing measures the loader, not the disk."""
 
     def __init__(self, basedir: Path, game: str) -> None:
-        super().__init__(basedir, game, QUAKE2)
+        super().__init__(basedir, game, base=QUAKE2_BASE_GAME)
         self._cache: dict[str, bytes] = {}
 
     def read(self, name: str) -> bytes:

@@ -19,7 +19,7 @@ from assets_loader.errors import (
     TruncatedError,
 )
 from assets_loader.pak import D_PACKFILE
-from assets_loader.vfs import QUAKE2, VirtualFS
+from assets_loader.vfs import QUAKE2_BASE_GAME, VirtualFS
 from tests.builders.bsp38 import (
     Bsp38Spec,
     assemble,
@@ -40,7 +40,7 @@ RECORD_SIZES = {"planes": 20, "vertexes": 12, "nodes": 28, "texinfo": 76, "faces
 
 @pytest.fixture(scope="module")
 def fs() -> VirtualFS:
-    return VirtualFS(QUAKE2_DATA, "action", QUAKE2)
+    return VirtualFS(QUAKE2_DATA, "action", base=QUAKE2_BASE_GAME)
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +54,7 @@ def _install(tmp_path: Path, textures: dict[str, bytes]) -> VirtualFS:
         path = tmp_path / "baseq2" / "textures" / f"{name}.wal"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
-    return VirtualFS(tmp_path, None, QUAKE2)
+    return VirtualFS(tmp_path, None, base=QUAKE2_BASE_GAME)
 
 
 def _with_lump(index: int, lump: bytes, spec: Bsp38Spec | None = None) -> bytes:

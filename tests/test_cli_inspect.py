@@ -150,7 +150,7 @@ def test_quake2_files_by_path_and_magic(tmp_path: Path, capsys) -> None:
     assert run_json(capsys, str(tmp_path / "model.bin"))["format"] == "md2"
 
 
-def test_md3_named_md2_is_one_line_exit_1(capsys) -> None:
-    assert main(["inspect", *in_action("models/items/band/tris.md2")]) == 1
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "IDP3" in err and "MD3" in err
+def test_md3_named_md2_is_described_as_md3(capsys) -> None:
+    """AQtion ships some Quake III models as ``tris.md2``; inspect goes by the magic, as Q2PRO loads them."""
+    report = run_json(capsys, *in_action("models/items/band/tris.md2"))
+    assert report["format"] == "md3" and report["frames"] >= 1 and report["surfaces"]

@@ -12,9 +12,10 @@ import pytest
 from assets_loader.errors import BadIndexError, BadMagicError, TruncatedError
 from assets_loader.models import AliasModel, load_mdl
 from assets_loader.models.md2 import load_md2, load_md2_skins
+from assets_loader.models.md3 import load_md3
 from assets_loader.models.sp2 import load_sp2
 from assets_loader.pcx import load_pcx
-from assets_loader.vfs import QUAKE2, VirtualFS
+from assets_loader.vfs import QUAKE2_BASE_GAME, VirtualFS
 from tests.builders.models import build_mdl
 from tests.builders.quake2_images import build_pcx
 from tests.builders.quake2_models import Md2Spec, build_md2, build_sp2, default_md2
@@ -23,7 +24,7 @@ from tests.conftest import QUAKE2 as QUAKE2_DATA
 
 @pytest.fixture(scope="module")
 def fs() -> VirtualFS:
-    return VirtualFS(QUAKE2_DATA, "action", QUAKE2)
+    return VirtualFS(QUAKE2_DATA, "action", base=QUAKE2_BASE_GAME)
 
 
 # --- MD2 from the builder --------------------------------------------------------------------------------------------
@@ -103,7 +104,7 @@ def test_md2_skins_from_a_game_dir(tmp_path: Path) -> None:
     path = tmp_path / "baseq2" / "models" / "test" / "skin.pcx"
     path.parent.mkdir(parents=True)
     path.write_bytes(build_pcx(skin))
-    fs = VirtualFS(tmp_path, None, QUAKE2)
+    fs = VirtualFS(tmp_path, None, base=QUAKE2_BASE_GAME)
     spec = default_md2(skins=["models/test/skin.pcx", "models/test/gone.pcx"])
     images, missing = load_md2_skins(load_md2(build_md2(spec)), fs)
     assert images.shape == (2, 4, 8) and missing == ("models/test/gone.pcx",)
@@ -139,14 +140,17 @@ def test_sp2_bad_input() -> None:
 
 # --- the real pak ----------------------------------------------------------------------------------------------------
 
-def test_every_md2_of_the_pak_loads_or_is_an_md3(fs: VirtualFS) -> None:
-    """Some AQtion ``tris.md2`` files are Quake III MD3 models (``IDP3``) under an .md2 name."""
-    loaded = 0
+def test_every_md2_of_the_pak_loads(fs: VirtualFS) -> None:
+    """Some AQtion ``tris.md2`` files are Quake III MD3 models (``IDP3``) under an .md2 name: the MD2 loader names
+    them, the MD3 loader reads them (Q2PRO picks the loader by magic)."""
+    loaded = md3 = 0
     for name in fs.list("*.md2"):
         data = fs.read(name)
         if data[:4] == b"IDP3":
             with pytest.raises(BadMagicError, match="MD3"):
                 load_md2(data, name)
+            assert load_md3(data, name).num_frames >= 1
+            md3 += 1
             continue
         m = load_md2(data, name)
         loaded += 1
@@ -155,7 +159,7 @@ def test_every_md2_of_the_pak_loads_or_is_an_md3(fs: VirtualFS) -> None:
         images, missing = load_md2_skins(m, fs)
         assert images.shape[1:] == (m.skin_height, m.skin_width)
         assert set(missing) == {n for n in m.skin_names if not fs.exists(n)}
-    assert loaded >= 30
+    assert loaded >= 30 and md3 >= 1 and loaded + md3 == len(fs.list("*.md2"))
 
 
 def test_player_models_have_the_198_standard_frames(fs: VirtualFS) -> None:

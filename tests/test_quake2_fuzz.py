@@ -19,7 +19,7 @@ from assets_loader.models.md2 import load_md2
 from assets_loader.models.sp2 import load_sp2
 from assets_loader.pcx import load_pcx
 from assets_loader.truecolor import load_rgba
-from assets_loader.vfs import QUAKE2, VirtualFS
+from assets_loader.vfs import QUAKE2_BASE_GAME, VirtualFS
 from assets_loader.wal import load_wal
 from tests.builders.bsp38 import build_bsp38
 from tests.builders.images import pattern
@@ -83,7 +83,7 @@ def _encoded(fmt: str) -> bytes:
 
 @cache
 def _samples() -> dict[str, tuple[str, bytes]]:
-    fs = VirtualFS(QUAKE2_DATA, "action", QUAKE2)
+    fs = VirtualFS(QUAKE2_DATA, "action", base=QUAKE2_BASE_GAME)
     return {
         "tiny.bsp": ("bsp", build_bsp38()),
         "tiny.pcx": ("pcx", build_pcx(pattern(9, 5))),
@@ -150,7 +150,7 @@ def test_md2_header_int_fields_with_extreme_values(values, where):
 
 def test_terminal_header_words_with_hostile_values():
     """Deterministic sweep over the real map's lump directory."""
-    data = VirtualFS(QUAKE2_DATA, "action", QUAKE2).read("maps/terminal.bsp")
+    data = VirtualFS(QUAKE2_DATA, "action", base=QUAKE2_BASE_GAME).read("maps/terminal.bsp")
     for word in range(2, 2 + 2 * 19, 3):
         for value in (-1, 0, 7, 1 << 30):
             mutated = bytearray(data)

@@ -13,7 +13,7 @@ from PIL import Image as PilImage
 from assets_loader.errors import BadIndexError, BadMagicError, TruncatedError
 from assets_loader.pcx import load_pcx
 from assets_loader.truecolor import load_rgba
-from assets_loader.vfs import QUAKE2, VirtualFS
+from assets_loader.vfs import QUAKE2_BASE_GAME, VirtualFS
 from assets_loader.wal import load_wal
 from tests.builders.images import pattern
 from tests.builders.quake2_images import build_pcx, build_wal, ramp_palette
@@ -22,7 +22,7 @@ from tests.conftest import QUAKE2 as QUAKE2_DATA
 
 @pytest.fixture(scope="module")
 def fs() -> VirtualFS:
-    return VirtualFS(QUAKE2_DATA, "action", QUAKE2)
+    return VirtualFS(QUAKE2_DATA, "action", base=QUAKE2_BASE_GAME)
 
 
 # --- PCX -------------------------------------------------------------------------------------------------------------

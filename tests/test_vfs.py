@@ -7,7 +7,13 @@ from pathlib import Path
 import pytest
 
 from assets_loader.errors import NotFoundError
-from assets_loader.vfs import QUAKE, QUAKE2, VirtualFS, detect_layout, game_dir_of
+from assets_loader.vfs import (
+    BASE_GAME,
+    QUAKE2_BASE_GAME,
+    VirtualFS,
+    detect_base_game,
+    game_dir_of,
+)
 from tests.builders.pak import build_pak
 from tests.conftest import LQ1, QUAKE1
 from tests.conftest import QUAKE2 as QUAKE2_DATA
@@ -102,8 +108,8 @@ def q2_install(tmp_path: Path) -> Path:
 
 
 def test_quake2_layout_mounts_baseq2_and_every_pak(q2_install: Path) -> None:
-    fs = VirtualFS(q2_install, "action", QUAKE2)
-    assert (fs.game, fs.layout.base_game) == ("action", "baseq2")
+    fs = VirtualFS(q2_install, "action", base=QUAKE2_BASE_GAME)
+    assert fs.game == "action" and fs.game_dirs[0].name == "baseq2"
     assert fs.read("a.txt") == b"baseq2-pak1"        # numbered paks in order
     assert fs.read("b.txt") == b"baseq2-extra"       # other paks after them, so they win
     assert fs.read("c.txt") == b"aq_b"               # alphabetically (case-insensitive) later wins
@@ -117,15 +123,15 @@ def test_quake_layout_ignores_paks_not_named_pakN(q2_install: Path) -> None:
     assert fs.read("c.txt") == b"mod-pak0" and not fs.exists("b.txt")
 
 
-def test_detect_layout(q2_install: Path, tmp_path: Path) -> None:
-    assert detect_layout(q2_install, "action") == QUAKE2
-    assert detect_layout(QUAKE1, "lq1") == QUAKE
-    assert detect_layout(QUAKE2_DATA, "action") == QUAKE2  # a mod dir alone whose pak is not pakN.pak
-    assert detect_layout(tmp_path / "nowhere") == QUAKE
+def test_detect_base_game(q2_install: Path, tmp_path: Path) -> None:
+    assert detect_base_game(q2_install, "action") == QUAKE2_BASE_GAME
+    assert detect_base_game(QUAKE1, "lq1") == BASE_GAME
+    assert detect_base_game(QUAKE2_DATA, "action") == QUAKE2_BASE_GAME  # a mod dir alone whose pak is not pakN.pak
+    assert detect_base_game(tmp_path / "nowhere") == BASE_GAME
 
 
 def test_real_quake2_mod_dir() -> None:
-    fs = VirtualFS(QUAKE2_DATA, "action", detect_layout(QUAKE2_DATA, "action"))
+    fs = VirtualFS(QUAKE2_DATA, "action", base=detect_base_game(QUAKE2_DATA, "action"))
     assert fs.read("maps/terminal.bsp")[:4] == b"IBSP"
     in_pak = set(fs.list("*")) - {"aq_terminal.pak", "aq_terminal.pak.txt"}  # the dir's own loose files
     assert len(in_pak) == 209 and fs.find("pics/colormap.pcx").container.endswith("aq_terminal.pak")
