@@ -1,11 +1,13 @@
-"""True-colour pictures (``.tga``, ``.jpg``, ``.png``) through Pillow, as RGBA arrays.
+"""Pictures decoded to RGBA through Pillow: ``.tga``, ``.jpg``, ``.png`` (and ``.pcx``/``.bmp``, which Quake III's
+image fallback also tries), row 0 at the top.
 
-Quake II's sky boxes (``env/<sky><side>.tga``) and the replacement textures of modern engines come in these
-formats; Pillow decodes them and every decoder failure becomes a :class:`~assets_loader.errors.FormatError`.
-Sizes are checked before the pixels are decoded.
+Quake II's sky boxes (``env/<sky><side>.tga``) and Quake III's textures come in these formats; Pillow decodes them
+and every decoder failure becomes a :class:`~assets_loader.errors.FormatError`. Sizes are checked before the
+pixels are decoded. The format named by the extension is tried first, then the others (TGA, which has no magic
+number, last).
 
 References: Quake II ``LoadTGA`` (ref_gl/gl_image.c) and ``R_SetSky`` (ref_gl/gl_warp.c) for where skies come from;
-Pillow's TGA, JPEG and PNG plugins for the decoding.
+ioquake3 ``R_LoadImage`` (renderergl1/tr_image.c); Pillow's TGA, JPEG, PNG, PCX and BMP plugins for the decoding.
 """
 
 from __future__ import annotations
@@ -20,26 +22,28 @@ from .errors import BadIndexError, BadMagicError, TruncatedError
 from .images import MAX_IMAGE_SIDE
 from .source import Source, read_source
 
-#: Pillow format names by file extension.
-FORMATS = {".tga": "TGA", ".jpg": "JPEG", ".jpeg": "JPEG", ".png": "PNG"}
+#: Pillow format names by file extension; the order of the values is the order tried for other names.
+FORMATS = {".jpg": "JPEG", ".jpeg": "JPEG", ".png": "PNG", ".pcx": "PCX", ".bmp": "BMP", ".tga": "TGA"}
 
 
 def load_rgba(src: Source, name: str | None = None) -> np.ndarray:
-    """Decode a TGA, JPG or PNG (bytes or a path) into ``u1[height, width, 4]`` RGBA, top row first.
+    """Decode a TGA, JPG, PNG, PCX or BMP (bytes or a path) into read-only ``u1[height, width, 4]`` RGBA, top row
+    first.
 
-    The format comes from ``name``'s extension when it has a known one, else from the content.
     Raises ``BadMagicError`` (not a picture Pillow reads), ``BadIndexError`` (a side above
     ``MAX_IMAGE_SIDE``), ``TruncatedError`` (pixel data cut short or corrupt).
     """
     data, path = read_source(src, name)
     ext = path[path.rfind("."):].lower() if "." in path else ""
-    formats = [FORMATS[ext]] if ext in FORMATS else sorted(set(FORMATS.values()))
+    formats = list(dict.fromkeys(([FORMATS[ext]] if ext in FORMATS else []) + list(FORMATS.values())))
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", PilImage.DecompressionBombWarning)
             pic = PilImage.open(io.BytesIO(data), formats=formats)
-    except (OSError, ValueError, SyntaxError, EOFError, PilImage.DecompressionBombWarning) as exc:
-        raise BadMagicError(path, "picture", 0, f"a {' or '.join(formats)} picture", str(exc)) from None
+    except (OSError, ValueError, SyntaxError, EOFError, PilImage.DecompressionBombWarning,
+            PilImage.DecompressionBombError) as exc:
+        raise BadMagicError(path, "picture", 0, f"a {formats[0]} (or {', '.join(formats[1:])}) picture",
+                            str(exc)) from None
     with pic:
         width, height = pic.size
         if not (0 < width <= MAX_IMAGE_SIDE and 0 < height <= MAX_IMAGE_SIDE):

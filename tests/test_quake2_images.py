@@ -161,3 +161,12 @@ def test_sky_faces_in_pcx_and_tga(fs: VirtualFS) -> None:
         pcx = load_pcx(fs.read(f"env/wnight{side}.pcx"), f"env/wnight{side}.pcx")
         assert tga.shape[2] == 4 and tga.shape[0] == tga.shape[1] >= 64
         assert pcx.width == pcx.height >= 64
+
+
+def test_truecolor_reads_pcx_and_content_not_matching_the_extension() -> None:
+    pic = pattern(6, 3)
+    rgba = load_rgba(build_pcx(pic), "skin.pcx")
+    assert np.array_equal(rgba[..., :3], ramp_palette()[pic]) and (rgba[..., 3] == 255).all()
+    buf = io.BytesIO()
+    PilImage.new("RGB", (4, 4), (9, 8, 7)).save(buf, "PNG")
+    assert load_rgba(buf.getvalue(), "mislabelled.jpg")[0, 0].tolist() == [9, 8, 7, 255]
