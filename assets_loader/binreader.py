@@ -102,9 +102,9 @@ class BinReader:
 
     def array(self, dtype: npt.DTypeLike, count: int, what: str) -> np.ndarray:
         """``count`` records of ``dtype`` as a read-only numpy view (no copy)."""
-        record = np.dtype(dtype)
-        self.check_count(count, record.itemsize, what)
-        out = np.frombuffer(self.data, dtype=record, count=count, offset=self.pos)
-        self.pos += count * record.itemsize
+        dt = np.dtype(dtype)
+        self.check_count(count, dt.itemsize, what)
+        out = np.frombuffer(self.data, dtype=dt, count=count, offset=self.pos)
+        self.pos += count * dt.itemsize
         return out
 
