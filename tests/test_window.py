@@ -139,3 +139,23 @@ def test_window_commands_report_bad_input() -> None:
     no_display = _qdv("play")
     assert no_display.returncode == 1 and "no display" in no_display.stderr
     assert _qdv("play", "--start", "1:99", "--headless").returncode == 2
+
+
+def test_qdv_play_without_a_demo_opens_the_deathmatch_sample() -> None:
+    done = _qdv("play", "--headless", "--frames", "2")
+    assert done.returncode == 0, done.stderr
+    assert "lq_lqdm2_mvd.mvd" in done.stderr and "lqdm2" in done.stderr
+    assert "first frame after" in done.stdout
+
+
+def test_the_deathmatch_sample_has_frags_chat_and_two_players() -> None:
+    from assets_loader.demos import load_demo
+    from viewer.cli import sample_demo
+
+    timeline = load_demo(sample_demo())
+    assert timeline.segments[0].map_name == "lqdm2"
+    kinds = {e.kind for e in timeline.events}
+    assert {"obituary", "chat"} <= kinds
+    assert timeline.players is not None
+    names = {s.name for s in timeline.final_scoreboard() if s.name}
+    assert {"LQ_Ranger", "LQ_Warden"} <= names

@@ -29,7 +29,7 @@ DT = 1 / 60
 
 def main() -> None:
     shots = sys.argv[1]
-    demo = sample_demo()
+    demo = sample_demo("lq1")
     w = ViewerWindow(PlaySource(game_filesystem(demo, None, None), demo=demo), size=(1280, 720), shots=shots,
                      quiet=True)
     out: dict = {}
