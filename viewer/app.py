@@ -35,6 +35,7 @@ from assets_loader.wad2 import load_wad
 
 from . import input as inp
 from .assets import SegmentAssets, load_palette_pair, load_segment_assets, load_world
+from .audio.output import SOUND_KEYS, AudioOutput, listener_for, open_output
 from .export import next_numbered_path, write_png
 from .hud import build_hud
 from .offscreen import map_start_camera
@@ -105,6 +106,7 @@ class ViewerWindow(pyglet.window.Window):
         self._renderer: FrameRenderer | None = None
         self._segment = -1
         self._world = None
+        self._sound: AudioOutput | None = None
         self._held: set[str] = set()
         self._last: SceneFrame | None = None
         self._screenshot = False
@@ -146,6 +148,9 @@ class ViewerWindow(pyglet.window.Window):
             seg = timeline.segments[segment]
             yield f"loading {seg.map_path} and {len(seg.model_precache) - 2} models"
             self._use_segment(segment)
+            yield "loading sounds"
+            self._sound = open_output(timeline, src.fs, lambda s: self._world if s == self._segment else None,
+                                      self._say)
         else:
             yield f"loading {src.map_path}"
             t = time.perf_counter()
@@ -194,6 +199,10 @@ class ViewerWindow(pyglet.window.Window):
             return
         held = frozenset(self._held) if self.state.mode == "free" else frozenset()
         self.state.update(dt, inp.movement(held))
+        if self._sound is not None:
+            st = self.state
+            self._sound.update(st.t, st.clock.speed, st.clock.paused, st.scrubbing,
+                               listener_for(self._last, st.mode == "free"))
         text, left = self._message
         self._message = (text, left - dt)
 
@@ -323,6 +332,10 @@ class ViewerWindow(pyglet.window.Window):
         name = key.symbol_string(symbol)
         self._held.add(name)
         free = self.state is not None and self.state.mode == "free"
+        if name in SOUND_KEYS and not modifiers & (inp.SHIFT | inp.CTRL | inp.ALT) and self.timeline is not None:
+            said = self._sound.key(name) if self._sound is not None else "no sound (no audio device)"
+            self._message = (said or "", MESSAGE_TIME)
+            return pyglet.event.EVENT_HANDLED
         self._act(inp.key_action(name, modifiers, free_camera=free))
         return pyglet.event.EVENT_HANDLED
 
@@ -388,6 +401,9 @@ class ViewerWindow(pyglet.window.Window):
 
     def on_close(self) -> None:
         pyglet.clock.unschedule(self.update)
+        if self._sound is not None:
+            self._sound.close()
+            self._sound = None
         super().on_close()
 
     def close(self) -> None:
