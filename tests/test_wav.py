@@ -14,7 +14,14 @@ from hypothesis import strategies as st
 from assets_loader.errors import BadMagicError, FormatError, TruncatedError
 from assets_loader.pak import load_pak
 from assets_loader.wav import load_wav
-from tests.builders.wav import build_wav, chunk, cue_chunk, fmt_chunk, mark_chunk, pcm_bytes
+from tests.builders.wav import (
+    build_wav,
+    chunk,
+    cue_chunk,
+    fmt_chunk,
+    mark_chunk,
+    pcm_bytes,
+)
 from tests.conftest import LQ1, QUAKEWORLD
 
 RAMP = (np.arange(-64, 64, dtype=np.int16) * 256).astype(np.int16)
