@@ -199,8 +199,8 @@ class ViewerWindow(pyglet.window.Window):
             return
         held = frozenset(self._held) if self.state.mode == "free" else frozenset()
         self.state.update(dt, inp.movement(held))
-        if self._sound is not None:
-            st = self.state
+        st = self.state
+        if self._sound is not None and st is not None:
             self._sound.update(st.t, st.clock.speed, st.clock.paused, st.scrubbing,
                                listener_for(self._last, st.mode == "free"))
         text, left = self._message

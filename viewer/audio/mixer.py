@@ -114,8 +114,8 @@ class Mixer:
                 cut[j] = min(cut[j], t)
             playing[key] = i
         starts = cmd["sound"] != STOP
-        cut = np.minimum(cut, track.segment_end[np.clip(cmd["segment"], 0, max(len(track.segment_end) - 1, 0))]
-                         if len(track.segment_end) else cut)
+        if len(track.segment_end):      # a new level stops everything
+            cut = np.minimum(cut, track.segment_end[np.clip(cmd["segment"], 0, len(track.segment_end) - 1)])
         lengths = np.array([len(s) if s is not None else 0 for s in self.sounds], np.int64)
         looped = np.array([s is not None and s.loop_start is not None for s in self.sounds], bool)
         keep = np.flatnonzero(starts & (lengths[np.maximum(cmd["sound"], 0)] > 0))
