@@ -54,6 +54,7 @@ ListenerPath = Listener | Callable[[float], Listener]
 
 
 def listener_at(path: ListenerPath, t: float) -> Listener:
+    """The listener of ``path`` at time ``t``."""
     return path if isinstance(path, Listener) else path(t)
 
 

@@ -40,7 +40,7 @@ from assets_loader.bsp import WorldMesh
 from assets_loader.demos import DemoTimeline
 
 from .ambient import AMBIENT_SOUNDS, AMBIENT_STEP, ambient_volumes
-from .listener import NOMINAL_CLIP_DISTANCE, Listener, ListenerPath, spatialize
+from .listener import NOMINAL_CLIP_DISTANCE, ListenerPath, listener_at, spatialize
 from .sounds import MixSound, SoundBank
 from .track import LOCAL_ENTITY, STOP, SoundTrack, entity_origins, sound_track
 
@@ -227,8 +227,7 @@ class _Grid:
         self.k0 = n0 // GAIN_BLOCK
         k1 = -(-n1 // GAIN_BLOCK)
         self.times = np.arange(self.k0, k1 + 1) * (GAIN_BLOCK / rate)
-        ears = [listener] * len(self.times) if isinstance(listener, Listener) else [listener(float(t))
-                                                                                     for t in self.times]
+        ears = [listener_at(listener, float(t)) for t in self.times]
         self.origin = np.array([e.origin for e in ears], np.float64)
         self.right = np.array([e.right for e in ears], np.float64)
         self.entity = np.array([_NO_ENTITY if e.entity is None else e.entity for e in ears], np.int64)
@@ -254,7 +253,7 @@ class _Grid:
 
 def _audible_at_start(v: _Voices, rows: np.ndarray, listener: ListenerPath) -> np.ndarray:
     """Which of ``rows`` had a non-zero volume on some side when they started (``S_StartSound``)."""
-    ears = [listener if isinstance(listener, Listener) else listener(float(t)) for t in v.time[rows].tolist()]
+    ears = [listener_at(listener, t) for t in v.time[rows].tolist()]
     origin = np.array([e.origin for e in ears], np.float64)
     right = np.array([e.right for e in ears], np.float64)
     own = (v.entity[rows] == LOCAL_ENTITY) | np.array([e.entity == ent for e, ent in zip(ears, v.entity[rows])])
