@@ -8,6 +8,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from assets_loader.bsp import load_bsp
 from assets_loader.demos import load_demo
@@ -315,3 +317,20 @@ def test_sound_track_table():
     (static,) = track.statics
     assert (static["sound"], static["attenuation"], static["origin"].tolist()) == (1, 2.0, [4, 5, 6])
     assert track.segment_at(0.0) == 0 and track.maps == ("maps/test.bsp",)
+
+
+_BUSY = demo({1.0: [sound(snd=LOOP)], 1.2: [sound(entity=6, channel=0, snd=SHORT, origin=(200, -100, 0))],
+              1.4: [sound(entity=5, channel=1, snd=MINUS, origin=(-300, 50, 0)), sound(entity=7, snd=SHORT)],
+              2.0: [W.stopsound(5, 1)]},
+             signon=(W.spawnstaticsound((100, 0, 0), LOOP, 255, 64),),
+             entity_path=lambda t: (100 * t, 0, 0))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(0.5, 3.0), st.floats(0.0, 1.0), st.floats(0.0, 1.0))
+def test_any_split_gives_the_same_samples(t0, a, b):
+    mixer = Mixer(_BUSY, bank())
+    t1 = t0 + 1.5 * a
+    tm = t0 + (t1 - t0) * b
+    whole = mixer.mix(t0, t1, EAR)
+    np.testing.assert_array_equal(np.concatenate([mixer.mix(t0, tm, EAR), mixer.mix(tm, t1, EAR)]), whole)
