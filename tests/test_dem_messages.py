@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from assets_loader.demos import DemoTimeline, load_demo
-from assets_loader.demos import nq_protocol as P
+from assets_loader.demos.quake import protocol as P
 from assets_loader.demos.events import parse_obituary
 from assets_loader.errors import BadMagicError, FormatError
 from tests.builders.dem import DemWriter

@@ -17,8 +17,8 @@ import zlib
 
 from ..errors import BadMagicError, FormatError, TruncatedError
 from ..source import Source, read_source
-from .nq_dem import decode_dem, parse_cd_track
-from .qw import decode_mvd, decode_qwd, looks_like_mvd, looks_like_qwd
+from .quake import decode_dem, parse_cd_track
+from .quakeworld import decode_mvd, decode_qwd, looks_like_mvd, looks_like_qwd
 from .timeline import DemoTimeline
 
 __all__ = ["load_demo", "detect_format", "maybe_gunzip", "MAX_DECOMPRESSED"]

@@ -45,29 +45,10 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from .events import Event
+from .schema import GameSchema, view_height
 
 __all__ = ["DemoTimeline", "SceneState", "EntityStates", "MapSegment", "PlayerScore", "ScoreChange",
-           "StaticSound", "PlayerFrames", "sample", "sample_pov", "STAT_NAMES", "TELEPORT_DISTANCE",
-           "PLAYER_DEAD", "PLAYER_GIB", "view_height"]
-
-#: Per-frame stat columns, in order.  The first 15 are Quake's ``cl.stats`` (STAT_HEALTH…STAT_MONSTERS):
-#: ``weaponmodel`` is the view weapon's model index, ``activeweapon`` the IT_* bit of the selected weapon.
-#: The rest come from ``svc_clientdata``: ``items`` (IT_* bits), ``viewheight``, ``idealpitch``, ``punch_*``
-#: (punch angles, degrees), ``onground`` / ``inwater`` (0/1), ``weaponalpha`` (666/999 alpha byte, 0 = default);
-#: ``intermission`` is 0 in play, 1 intermission, 2 finale, 3 cutscene.
-STAT_NAMES: tuple[str, ...] = (
-    "health", "frags", "weaponmodel", "ammo", "armor", "weaponframe", "shells", "nails", "rockets", "cells",
-    "activeweapon", "totalsecrets", "totalmonsters", "secrets", "monsters",
-    "items", "viewheight", "idealpitch", "punch_pitch", "punch_yaw", "punch_roll", "onground", "inwater",
-    "weaponalpha", "intermission",
-)
-
-#: An entity that moved more than this on any axis between two messages is snapped, not interpolated.
-TELEPORT_DISTANCE = 100.0
-
-#: :attr:`PlayerFrames.flags` bits (QuakeWorld ``PF_DEAD`` / ``PF_GIB``; MVD ``DF_DEAD`` / ``DF_GIB`` are mapped here).
-PLAYER_DEAD = 1 << 9
-PLAYER_GIB = 1 << 10
+           "StaticSound", "PlayerFrames", "sample", "sample_pov"]
 
 _EMPTY_I = np.zeros(0, np.int32)
 _EMPTY_F = np.zeros(0, np.float32)
@@ -131,9 +112,9 @@ class StaticSound:
 class MapSegment:
     """One level of the demo: everything a ``svc_serverinfo`` starts.
 
-    ``model_precache[i]`` / ``sound_precache[i]`` name model/sound index ``i`` (index 0 is ``""``; model 1 is the
-    map).  Frames ``start_frame:end_frame`` belong to the segment; ``time_offset`` converts server time to timeline
-    time (``timeline = server + time_offset``).
+    ``model_precache[i]`` / ``sound_precache[i]`` name model/sound index ``i`` (index 0 is ``""``).  ``map_path`` is
+    the world model (``maps/e1m1.bsp``; ``""`` when unknown).  Frames ``start_frame:end_frame`` belong to the segment;
+    ``time_offset`` converts server time to timeline time (``timeline = server + time_offset``).
     """
 
     index: int
@@ -153,10 +134,7 @@ class MapSegment:
     baselines: EntityStates
     statics: EntityStates
     static_sounds: tuple[StaticSound, ...]
-
-    @property
-    def map_path(self) -> str:
-        return self.model_precache[1] if len(self.model_precache) > 1 else ""
+    map_path: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,7 +194,7 @@ class PlayerFrames:
     P is the highest slot seen + 1.  ``present`` bool [F, P] (the slot's playerinfo was in that frame), ``origin``
     f8 [F, P, 3] (entity origin), ``angles`` f8 [F, P, 3] (view angles: pitch, yaw, roll degrees — the drawn model
     uses ``-pitch / 3``), ``model`` / ``frame`` / ``skin`` / ``effects`` / ``weaponframe`` i4 [F, P], ``flags`` i4 [F, P]
-    (:data:`PLAYER_DEAD`, :data:`PLAYER_GIB`), ``stats`` i4 [F, P, len(STAT_NAMES)] and ``has_stats`` bool [P] (MVD
+    (:data:`~.schema.PLAYER_DEAD`, :data:`~.schema.PLAYER_GIB`), ``stats`` i4 [F, P, stats] and ``has_stats`` bool [P] (MVD
     ``dem_stats`` per player; in a ``.qwd`` only the recorder's).  ``recorder`` is the recording client's slot
     (``.qwd``) or -1 (``.mvd``).
     """
@@ -239,15 +217,6 @@ class PlayerFrames:
         return int(self.present.shape[1]) if self.present.ndim == 2 else 0
 
 
-def view_height(flags: int, stat_viewheight: int = 0) -> float:
-    """Eye height above the player origin (``V_CalcRefdef``): +8 gibbed, -16 dead, else STAT_VIEWHEIGHT or 22."""
-    if flags & PLAYER_GIB:
-        return 8.0
-    if flags & PLAYER_DEAD:
-        return -16.0
-    return float(stat_viewheight) if stat_viewheight else 22.0
-
-
 @dataclass(frozen=True, slots=True)
 class SceneState:
     """Everything drawable at time ``t`` (see the module docstring for the rules).
@@ -255,7 +224,7 @@ class SceneState:
     ``frame`` is the newer bracketing frame, ``lerp`` the interpolation factor from the older one, ``view_origin``
     / ``view_angles`` f8 [3] the recorder's eye (origin includes the view height) and look direction,
     ``entities`` the dynamic entities drawn (includes the view entity: skip it for a first-person camera),
-    ``statics`` the segment's static entities, ``stats`` the STAT_NAMES values, ``lightstyles`` the 64 style
+    ``statics`` the segment's static entities, ``stats`` the game's stat values (by the schema's stat names), ``lightstyles`` the 64 style
     strings, ``scoreboard`` one entry per client slot of the segment.  ``pov`` is the player slot whose eye the view
     is (QuakeWorld), or -1 for the recorder's default view.
     """
@@ -280,20 +249,21 @@ class DemoTimeline:
 
     Built by a decoder (``load_demo``), never by hand.  Public columns (read-only numpy arrays, F = frames):
     ``times`` f8 [F], ``server_times`` f8 [F], ``frame_segment`` i4 [F], ``view_entity`` i4 [F],
-    ``view_origin`` f8 [F, 3], ``view_angles`` f8 [F, 3], ``stats[name]`` i4 [F] (names: :data:`STAT_NAMES`).
+    ``view_origin`` f8 [F, 3], ``view_angles`` f8 [F, 3], ``stats[name]`` i4 [F] (names: ``schema.stat_names``).
+    ``schema`` is the game's :class:`~.schema.GameSchema` (``game`` is its name).
 
     QuakeWorld timelines add ``players`` (:class:`PlayerFrames`, else ``None``), ``default_pov`` (the slot the
     default view follows, -1 if none) and ``meta`` (read-only dict of format facts: ``gamedir``, ``serverinfo``,
     ``extensions``, ``recorder``…).
     """
 
-    __slots__ = ("game", "format", "protocol", "protocol_flags", "path", "segments", "events", "warnings",
+    __slots__ = ("schema", "game", "format", "protocol", "protocol_flags", "path", "segments", "events", "warnings",
                  "block_count", "cd_track", "times", "server_times", "frame_segment", "view_entity", "view_origin",
                  "view_angles", "stats", "lightstyles", "scoreboard_changes",
                  "_offsets", "_cols", "_ls_version", "_ls_snapshots", "_sb_version", "_sb_snapshots",
                  "_stat_rows", "_statics_cache", "_events_by_kind", "players", "default_pov", "meta", "__weakref__")
 
-    def __init__(self, *, game: str, format: str, protocol: int, protocol_flags: int, path: str,
+    def __init__(self, *, schema: GameSchema, format: str, protocol: int, protocol_flags: int, path: str,
                  segments: Sequence[MapSegment], events: Sequence[Event], warnings: Sequence[str],
                  block_count: int, cd_track: int, times: np.ndarray, server_times: np.ndarray,
                  frame_segment: np.ndarray, view_entity: np.ndarray, view_origin: np.ndarray,
@@ -306,7 +276,8 @@ class DemoTimeline:
         (minus ``frame_blend``) plus ``frame_time`` f8 / ``frame_interval`` f4 to arrays of all frames' rows,
         ``entity_offsets`` i8 [F + 1]; ``lightstyle_changes`` are ``(frame, style, pattern)`` in frame order;
         ``score_resets`` ``(frame, maxclients)`` mark segment starts."""
-        self.game = game
+        self.schema = schema
+        self.game = schema.game
         self.format = format
         self.protocol = protocol
         self.protocol_flags = protocol_flags
@@ -326,9 +297,10 @@ class DemoTimeline:
         self.view_entity = _ro(np.asarray(view_entity, np.int32))
         self.view_origin = _ro(np.asarray(view_origin, np.float64).reshape(-1, 3))
         self.view_angles = _ro(np.asarray(view_angles, np.float64).reshape(-1, 3))
-        self._stat_rows = _ro(np.asarray(stat_rows, np.int32).reshape(-1, len(STAT_NAMES)))
+        names = schema.stat_names
+        self._stat_rows = _ro(np.asarray(stat_rows, np.int32).reshape(-1, len(names)))
         self.stats: Mapping[str, np.ndarray] = MappingProxyType(
-            {name: self._stat_rows[:, i] for i, name in enumerate(STAT_NAMES)})
+            {name: self._stat_rows[:, i] for i, name in enumerate(names)})
         self._offsets = _ro(np.asarray(entity_offsets, np.int64))
         self._cols = {k: _ro(v) for k, v in entity_columns.items()}
         self.scoreboard_changes = tuple(score_changes)
@@ -467,7 +439,8 @@ def _pov_view(timeline: DemoTimeline, slot: int, lo: int, hi: int, frac: float) 
             after = np.flatnonzero(present[hi:])
             src = hi + int(after[0]) if len(after) else hi
         lo = src
-    vh_col = STAT_NAMES.index("viewheight")
+    vh_col = timeline.schema.stat_index("viewheight")
+    teleport = timeline.schema.teleport_distance
 
     def eye(f: int) -> np.ndarray:
         vh = int(pl.stats[f, slot, vh_col]) if pl.has_stats[slot] else 0
@@ -479,7 +452,7 @@ def _pov_view(timeline: DemoTimeline, slot: int, lo: int, hi: int, frac: float) 
     if lo != src and frac < 1.0 and present[lo]:
         o0 = eye(lo)
         d = o1 - o0
-        origin = o1 if (np.abs(d) > TELEPORT_DISTANCE).any() else o0 + frac * d
+        origin = o1 if (np.abs(d) > teleport).any() else o0 + frac * d
         angles = _lerp_angles(pl.angles[lo, slot].astype(np.float64), a1, frac)
     else:
         origin, angles = o1, a1.copy()
@@ -517,6 +490,7 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
         dt = times[hi] - t0
         frac = 1.0 if dt <= 0 else min(max((t - t0) / dt, 0.0), 1.0)
 
+    teleport = timeline.schema.teleport_distance
     off = timeline._offsets
     c = timeline._cols
     a, b = int(off[hi]), int(off[hi + 1])
@@ -537,7 +511,7 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
             ang0 = c["angles"][a0:b0][idx]
             delta = org1 - org0
             snap = ((num0[idx] != num1) | (c["model"][a0:b0][idx] != model1)
-                    | (np.abs(delta) > TELEPORT_DISTANCE).any(axis=1))
+                    | (np.abs(delta) > teleport).any(axis=1))
             origin = org0 + np.float32(frac) * delta
             angles = _lerp_angles(ang0, ang1, np.float32(frac)).astype(np.float32, copy=False)
             if snap.any():
@@ -566,7 +540,7 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
     if lo != hi and frac < 1.0:
         vo0 = timeline.view_origin[lo]
         d = vo1 - vo0
-        view_origin = vo1.copy() if (np.abs(d) > TELEPORT_DISTANCE).any() else vo0 + frac * d
+        view_origin = vo1.copy() if (np.abs(d) > teleport).any() else vo0 + frac * d
         view_angles = _lerp_angles(timeline.view_angles[lo], va1, frac)
     else:
         view_origin = vo1.copy()
@@ -580,7 +554,7 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
         view_entity = pov + 1
         if pl.has_stats[pov]:
             row = pl.stats[src, pov].tolist()
-    stats = MappingProxyType(dict(zip(STAT_NAMES, row)))
+    stats = MappingProxyType(dict(zip(timeline.schema.stat_names, row)))
     return SceneState(t, hi, seg_hi, float(frac), view_entity, view_origin, view_angles, entities,
                       timeline._statics_cache[seg_hi] if seg_hi < len(timeline._statics_cache)
                       else EntityStates.empty(),

@@ -2,7 +2,7 @@
 packet-entity bits, protocol-extension magics, print levels, stats and temp-entity kinds.
 
 Names follow the engine headers so a reader can grep both sides (``svc_deltapacketentities``, ``PF_COMMAND``,
-``DF_WEAPONFRAME``, ``U_MOREBITS``).  Only facts live here; :mod:`.qw` turns them into parse plans.
+``DF_WEAPONFRAME``, ``U_MOREBITS``).  Only facts live here; :mod:`.parse` turns them into field tables and handlers.
 
 References: Uwe Girlich, "The unofficial QWD format description" (block types, messages 0x00–0x35);
 QW-Group ``qwprot`` ``protocol.h`` (svc numbers up to svc_nails2, PF_/DF_/U_ bits, FTE/MVD1 extension magics,

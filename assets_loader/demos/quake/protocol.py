@@ -2,7 +2,7 @@
 RMQ protocol flags and temp-entity kinds.
 
 Names follow the engine headers so a reader can grep both sides (``svc_spawnbaseline2``, ``U_LERPFINISH``,
-``PRFL_INT32COORD``).  Only facts live here; the decoder in :mod:`.nq_dem` turns them into parse plans.
+``PRFL_INT32COORD``).  Only facts live here; :mod:`.parse` turns them into field tables and handlers.
 
 References: Uwe Girlich, "The unofficial DEM format description" v1.0.9, section 7 (message list);
 QuakeSpasm ``protocol.h`` (PROTOCOL_FITZQUAKE 666 / PROTOCOL_RMQ 999 additions).
@@ -184,11 +184,6 @@ B_SCALE: Final = 1 << 3
 
 ENTALPHA_DEFAULT: Final = 0
 ENTSCALE_DEFAULT: Final = 16
-
-
-def entalpha_decode(a: int) -> float:
-    """Alpha byte → opacity (``ENTALPHA_DEFAULT`` 0 means fully opaque / engine default)."""
-    return 1.0 if a == ENTALPHA_DEFAULT else (a - 1) / 254.0
 
 
 # --- cl.stats indices (svc_updatestat) ----------------------------------------------------------------------------
