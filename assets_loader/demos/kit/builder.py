@@ -151,7 +151,9 @@ class TimelineBuilder:
 
     def emit(self, cls: type, *args: object) -> None:
         """Record an event of class ``cls`` (fields after time/frame/segment) at the current frame."""
-        self.events.append((self.event_frame(), max(self.segment, 0), cls, args))
+        n = len(self.times)
+        frame = n - 1 if (self.frames_open_at_start and self.segment_has_frames and n) else n
+        self.events.append((frame, max(self.segment, 0), cls, args))
 
     def lightstyle(self, style: int, pattern: str) -> None:
         self.lightstyles_set.add(style)
@@ -211,10 +213,11 @@ class TimelineBuilder:
         nframes = len(times)
         offsets = np.asarray(self.offsets + [len(self.rows)], np.int64)
         raw = self.layout.read(b"".join(self.rows))
+        self.rows.clear()                        # the packed rows now live in ``raw``: free them at once
         frame_of_row = np.repeat(np.arange(nframes), np.diff(offsets))
         nums = self.layout.numbers(raw)
         # Sort each frame's rows by entity number (stable), so sample() can match frames with searchsorted.
-        unsorted = np.flatnonzero(nums[1:] <= nums[:-1]) + 1           # rows where the number does not go up ...
+        unsorted = np.flatnonzero(nums[1:] < nums[:-1]) + 1            # rows where the number goes down ...
         if np.any(np.isin(unsorted, offsets[1:-1], invert=True)):      # ... other than at a frame start
             raw = raw[np.lexsort((nums, frame_of_row))]
         cols = self.layout.columns(raw)

@@ -13,7 +13,7 @@ References: ezQuake ``cl_ents.c`` ``CL_ParsePacketEntities`` / ``FlushEntityPack
 
 from __future__ import annotations
 
-from typing import Any, Callable, Generic, TypeVar
+from typing import Any, Callable, Generic, Mapping, TypeVar
 
 from .messages import Corrupt
 
@@ -26,8 +26,9 @@ T = TypeVar("T")
 
 def merge_packet_entities(data: bytes, p: int, end: int, old: EntitySet,
                           read_header: Callable[[bytes, int, int], tuple[int, Callable | None, int]],
-                          baseline_of: Callable[[int], Any], max_entities: int) -> tuple[EntitySet, int]:
-    """The new entity set from ``old`` and the deltas at ``data[p:end]``, and the position after the list."""
+                          baselines: Mapping[int, Any], null_state: Any, max_entities: int) -> tuple[EntitySet, int]:
+    """The new entity set from ``old`` and the deltas at ``data[p:end]``, and the position after the list; a new
+    entity starts from ``baselines[number]``, else ``null_state``."""
     new: EntitySet = []
     append = new.append
     oi = 0
@@ -51,7 +52,7 @@ def merge_packet_entities(data: bytes, p: int, end: int, old: EntitySet,
             oi += 1
             oldnum = old[oi][0] if oi < nold else _END
         else:
-            base = baseline_of(num)
+            base = baselines.get(num, null_state)
         state, row, p = plan(data, p, base, num)
         if len(new) >= max_entities:
             raise Corrupt(f"at most {max_entities} packet entities")

@@ -24,7 +24,7 @@ import numpy as np
 from .. import events as ev
 from ..kit.builder import TimelineBuilder, map_name_of
 from ..kit.deltas import DeltaPlans, Field, Op
-from ..kit.messages import Corrupt, handler_table, read_string
+from ..kit.messages import DECODE_ERRORS, Corrupt, MessageError, handler_table, read_string
 from ..kit.rows import RowLayout, decode_entalpha, states_from_rows
 from ..schema import QUAKE
 from ..timeline import DemoTimeline, StaticSound
@@ -155,13 +155,12 @@ class DemParser:
         self.viewentity = 0
         self.view_pose = (0.0,) * 6   # the view entity's origin and angles
         self.in_frame = False
+        self.rows_kept = 0            # rows after this one were updates outside a frame (signon): dropped
         self.block_angles = (0.0, 0.0, 0.0)
-        self.sink: list[bytes] = []   # rows of updates outside a frame (signon): parsed, then dropped
-        self.target = self.sink
         self.ended = False
-        self._set_encodings()
         self.table = handler_table(self, P.SVC_NAMES, 256)
-        self.table[0x80:] = [self.parse_fast_update] * 0x80
+        self._emit = self.b.emit
+        self._set_encodings()
 
     def _set_encodings(self) -> None:
         f = self.flags
@@ -171,9 +170,7 @@ class DemParser:
         self.extended = self.protocol != P.PROTOCOL_NETQUAKE
         self.plans = DeltaPlans(update_fields(self.protocol, f), _NCOL, _ROW, number="B", wide_number="H",
                                 wide_bit=P.U_LONGENTITY, default=_DEFAULT_STATE)
-
-    def _emit(self, cls: type, *args: object) -> None:
-        self.b.emit(cls, *args)
+        self.table[0x80:] = [self._fast_update_handler()] * 0x80
 
     def _sound_name(self, index: int) -> str:
         return self.sound_precache[index] if 0 <= index < len(self.sound_precache) else ""
@@ -186,24 +183,22 @@ class DemParser:
     def end_block(self) -> None:
         if self.in_frame:
             self._close_frame()
-        self.sink.clear()
+        del self.b.rows[self.rows_kept:]
 
     def drop_open_frame(self) -> None:
         """The block did not parse: forget the frame it opened."""
         if self.in_frame:
             self.b.drop_from(self.b.num_frames - 1)
-            self._set_in_frame(False)
-
-    def _set_in_frame(self, value: bool) -> None:
-        self.in_frame = value
-        self.target = self.b.rows if value else self.sink
+            self.in_frame = False
+        del self.b.rows[self.rows_kept:]
 
     def _open_frame(self, server_time: float) -> None:
         if self.in_frame:
             self._close_frame()
+        del self.b.rows[self.rows_kept:]
         self.b.open_frame(server_time)
         self.b.view_angles.append(self.block_angles)
-        self._set_in_frame(True)
+        self.in_frame = True
 
     def _close_frame(self) -> None:
         """Record the view: the eye at the view entity plus the view height, looking along the block's angles;
@@ -219,42 +214,68 @@ class DemParser:
         else:
             b.view_origin.append((vo[0], vo[1], vo[2] + st[_ST_VIEWHEIGHT]))
         b.stat_rows.append(st[:])
-        self._set_in_frame(False)
+        self.in_frame = False
+        self.rows_kept = len(b.rows)
 
     # --- the fast entity update -----------------------------------------------------------------------------------
 
-    def parse_fast_update(self, data: bytes, p: int, end: int) -> int:
-        bits = data[p - 1] & 0x7F
-        if bits & 1:
-            bits |= data[p] << 8
-            p += 1
-        if self.extended:
-            if bits & 0x8000:
-                bits |= data[p] << 16
-                p += 1
-            if bits & 0x800000:
-                bits |= data[p] << 24
-                p += 1
-        elif bits & 0x8000:      # U_TRANS (Nehahra)
-            p = self._nehahra_update(data, p, bits)
+    def _fast_update_handler(self) -> Callable[[bytes, int, int], int]:
+        """The handler of message bytes 0x80..0xFF for the current protocol and baselines (a closure: this is the
+        hot path, one call per entity update)."""
+        plans = self.plans
+        extended = self.extended
+        baseline_of = self.baselines.get
+        baseline_rows = self.baseline_rows
+        rows = self.b.rows
+        out = rows.append
+        unpack_row = _ROW.unpack
+        nehahra = self._nehahra_update
+
+        def fast_updates(data: bytes, p: int, end: int) -> int:
+            # A run of consecutive updates in one call (this loop is the hot path); errors name the failing one.
+            viewent = self.viewentity
+            mpos = p - 1
+            try:
+                while True:
+                    bits = data[mpos] & 0x7F
+                    if bits & 1:
+                        bits |= data[p] << 8
+                        p += 1
+                    if extended:
+                        if bits & 0x8000:
+                            bits |= data[p] << 16
+                            p += 1
+                        if bits & 0x800000:
+                            bits |= data[p] << 24
+                            p += 1
+                    elif bits & 0x8000:      # U_TRANS (Nehahra)
+                        p = nehahra(data, p, bits)
+                        bits = -1
+                    if bits == 0 and p < end and data[p] in baseline_rows:
+                        # Only the entity number: the state is its baseline, packed once.
+                        num = data[p]
+                        row = baseline_rows[num]
+                        out(row)
+                        p += 1
+                        if num == viewent:
+                            self.view_pose = unpack_row(row)[_OX:_AZ + 1]
+                    elif bits >= 0:
+                        num, p = plans[bits](data, p, baseline_of, out)
+                        if bits == 0:
+                            baseline_rows[num] = rows[-1]
+                        if num == viewent:
+                            self.view_pose = unpack_row(rows[-1])[_OX:_AZ + 1]
+                    if p >= end or data[p] < 0x80:
+                        break
+                    mpos = p
+                    p += 1
+            except DECODE_ERRORS as exc:
+                raise MessageError(exc, mpos, data[mpos]) from None
             if p > end:
-                raise Corrupt("the entity update to end inside its block")
+                raise MessageError(Corrupt("the entity update to end inside its block"), mpos, data[mpos])
             return p
-        target = self.target
-        if bits == 0 and p < end:  # only the entity number: the state is its baseline
-            num = data[p]
-            row = self.baseline_rows.get(num)
-            if row is not None:
-                target.append(row)
-                if num == self.viewentity:
-                    self.view_pose = _ROW.unpack(row)[_OX:_AZ + 1]
-                return p + 1
-        num, p = self.plans[bits](data, p, self.baselines.get, target.append)
-        if bits == 0:
-            self.baseline_rows[num] = target[-1]
-        if num == self.viewentity:
-            self.view_pose = _ROW.unpack(target[-1])[_OX:_AZ + 1]
-        return p
+
+        return fast_updates
 
     def _nehahra_update(self, data: bytes, p: int, bits: int) -> int:
         """Protocol 15 with U_TRANS (bit 15, Nehahra): the usual fields, then 2 or 3 transparency floats."""
@@ -264,7 +285,7 @@ class DemParser:
         p += 12 if a == 2 else 8
         state = list(_ROW.unpack(row[0]))
         state[_ALPHA] = 0 if b == 0 else int(round(min(max(b * 254 + 1, 1), 255)))
-        self.target.append(_ROW.pack(*state))
+        self.b.rows.append(_ROW.pack(*state))
         if num == self.viewentity:
             self.view_pose = tuple(state[_OX:_AZ + 1])
         return p
@@ -401,7 +422,6 @@ class DemParser:
         self.protocol, self.flags = version, flags
         if self.first_protocol is None:
             self.first_protocol, self.first_flags = version, flags
-        self._set_encodings()
         self.model_precache = tuple(models)
         self.sound_precache = tuple(sounds)
         world = models[1] if len(models) > 1 else ""
@@ -410,6 +430,7 @@ class DemParser:
                              model_precache=self.model_precache, sound_precache=self.sound_precache)
         # CL_ClearState: baselines, statics, stats start fresh (the builder resets lightstyles and scores).
         self.baselines = {}
+        self._set_encodings()
         self.baseline_rows.clear()
         self.statics = []
         self.static_sounds = []
@@ -716,8 +737,7 @@ class DemParser:
     # --- the timeline ---------------------------------------------------------------------------------------------
 
     def finish(self, blocks: int, cd_track: int) -> DemoTimeline:
-        if self.in_frame:
-            self._close_frame()
+        self.end_block()
         self.end_segment()
         return self.b.finish(protocol=self.first_protocol or P.PROTOCOL_NETQUAKE, protocol_flags=self.first_flags,
                              block_count=blocks, cd_track=cd_track)

@@ -171,6 +171,7 @@ class QuakeWorldParser:
         self.path = path
         self.b = TimelineBuilder(path, self.FMT, QUAKEWORLD, ROW_LAYOUT, frames_open_at_start=False,
                                  shift_segments=False)
+        self._emit = self.b.emit
         # protocol
         self.protocol = P.PROTOCOL_VERSION
         self.first_protocol: int | None = None
@@ -232,6 +233,7 @@ class QuakeWorldParser:
         self.plans = DeltaPlans(delta_fields(self.ent_coord_float, self.angle16, bool(self.fte & P.FTE_PEXT_MODELDBL)),
                                 _NCOL, _ROW)
         self.entity_dbl = bool(self.fte & (P.FTE_PEXT_ENTITYDBL | P.FTE_PEXT_ENTITYDBL2))
+        self.entity_header = self._entity_header_reader()
 
     def _coords(self, data: bytes, p: int) -> tuple[tuple[float, float, float], int]:
         x, y, z = self.coord3.unpack_from(data, p)
@@ -243,9 +245,6 @@ class QuakeWorldParser:
             return _S16.unpack_from(data, p)[0] * _ANGLE16, p + 2
         v = data[p]
         return (v - 256 if v > 127 else v) * _ANGLE8, p + 1
-
-    def _emit(self, cls: type, *args: object) -> None:
-        self.b.emit(cls, *args)
 
     def _sound_name(self, index: int) -> str:
         return self.sounds[index] if 0 <= index < len(self.sounds) else ""
@@ -987,31 +986,36 @@ class QuakeWorldParser:
                 key |= (even & (P.U_FTE_MODELDBL | P.U_FTE_TRANS | P.U_FTE_COLOURMOD)) << 16
         return num, key, p
 
-    def _entity_header(self, data: bytes, p: int, end: int) -> tuple[int, Callable | None, int]:
-        """One update word: ``(number, delta reader or None for a removal, p)``; number -1 ends the list."""
-        if p + 2 > end:
-            raise Corrupt("a zero word ending the entity list inside the block")
-        word = data[p] | data[p + 1] << 8
-        p += 2
-        if not word:
-            return -1, None, p
-        if word & P.U_REMOVE:
-            num = word & P.U_ENTITY_MASK
-            if word & P.U_MOREBITS and self.entity_dbl:
-                more = data[p]
-                p += 1
-                if more & P.U_FTE_EVENMORE:
-                    even = data[p]
-                    p += 1
-                    num += (512 if even & P.U_FTE_ENTITYDBL else 0) + (1024 if even & P.U_FTE_ENTITYDBL2 else 0)
-            return num, None, p
-        if word & P.U_MOREBITS:
-            num, key, p = self._read_bits(data, p, word)
-            return num, self.plans[key], p
-        return word & P.U_ENTITY_MASK, self.plans[word & 0xFE00], p
+    def _entity_header_reader(self) -> Callable[[bytes, int, int], tuple[int, Callable | None, int]]:
+        """The reader of one update word for the current extensions: ``(number, delta reader or None for a removal,
+        p)``; number -1 ends the list (a closure: one call per entity update)."""
+        plans = self.plans
+        entity_dbl = self.entity_dbl
+        read_bits = self._read_bits
 
-    def _baseline_of(self, num: int) -> tuple:
-        return self.baselines.get(num, _NULL_STATE)
+        def entity_header(data: bytes, p: int, end: int) -> tuple[int, Callable | None, int]:
+            if p + 2 > end:
+                raise Corrupt("a zero word ending the entity list inside the block")
+            word = data[p] | data[p + 1] << 8
+            p += 2
+            if not word:
+                return -1, None, p
+            if word & P.U_REMOVE:
+                num = word & P.U_ENTITY_MASK
+                if word & P.U_MOREBITS and entity_dbl:
+                    more = data[p]
+                    p += 1
+                    if more & P.U_FTE_EVENMORE:
+                        even = data[p]
+                        p += 1
+                        num += (512 if even & P.U_FTE_ENTITYDBL else 0) + (1024 if even & P.U_FTE_ENTITYDBL2 else 0)
+                return num, None, p
+            if word & P.U_MOREBITS:
+                num, key, p = read_bits(data, p, word)
+                return num, plans[key], p
+            return word & P.U_ENTITY_MASK, plans[word & 0xFE00], p
+
+        return entity_header
 
     def parse_svc_packetentities(self, data: bytes, p: int, end: int, delta: bool = False) -> int:
         self._need_segment()
@@ -1019,7 +1023,7 @@ class QuakeWorldParser:
         if delta:
             old = self._delta_source(data[p])
             p += 1
-        new, p = merge_packet_entities(data, p, end, old or [], self._entity_header, self._baseline_of,
+        new, p = merge_packet_entities(data, p, end, old or [], self.entity_header, self.baselines, _NULL_STATE,
                                        P.MAX_PACKET_ENTITIES)
         if old is None:
             self.counters["delta_from_mismatch"] += 1
