@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, ClassVar, Iterable
+from types import MappingProxyType
+from typing import Any, ClassVar, Iterable, Mapping
 
 Vec3 = tuple[float, float, float]
 
 __all__ = [
     "Event", "PrintEvent", "CenterPrintEvent", "ObituaryEvent", "SoundEvent", "StopSoundEvent", "TempEntityEvent",
+    "TEMP_ENTITIES",
     "ParticleEvent", "DamageEvent", "SetViewEvent", "SetAngleEvent", "IntermissionEvent", "FinaleEvent",
     "CutsceneEvent", "SellScreenEvent", "KilledMonsterEvent", "FoundSecretEvent", "PauseEvent", "StuffTextEvent",
     "LightStyleEvent", "FogEvent", "SkyboxEvent", "BonusFlashEvent", "CdTrackEvent", "ServerInfoEvent",
@@ -101,16 +103,37 @@ class StopSoundEvent(Event):
     channel: int
 
 
+#: The neutral temp-entity vocabulary: every decoder translates its wire codes into these names, so nothing after
+#: the decoder sees a protocol number.  Name → what the engine shows (``CL_ParseTEnt``).
+TEMP_ENTITIES: Mapping[str, str] = MappingProxyType({
+    "spike": "nail hitting a wall: 10 dark particles",
+    "superspike": "super nail hitting a wall: 20 dark particles",
+    "gunshot": "bullet hitting a wall: 20 dark particles (QuakeWorld sends a count)",
+    "explosion": "rocket / grenade explosion: 1024 particles, a light, in QuakeWorld the s_explod sprite",
+    "tarexplosion": "tarbaby explosion: a purple blob of particles",
+    "lightning1": "Shambler lightning beam (progs/bolt.mdl)",
+    "lightning2": "player lightning gun beam (progs/bolt2.mdl)",
+    "lightning3": "Chthon lightning beam (progs/bolt3.mdl)",
+    "wizspike": "Scrag spit hitting a wall: green particles",
+    "knightspike": "Hell Knight fire hitting a wall: orange particles",
+    "lavasplash": "Chthon's lava splash",
+    "teleport": "teleport splash",
+    "explosion2": "colour-mapped explosion (palette range) with a light",
+    "beam": "grappling-hook beam (progs/beam.mdl)",
+    "blood": "bullets hitting a body: red particles, 20 per count",
+    "lightningblood": "lightning hitting a body: 50 red particles",
+})
+
+
 @dataclass(frozen=True, slots=True)
 class TempEntityEvent(Event):
-    """``svc_temp_entity``: ``te`` the TE_* number, ``name`` its lower-case name ("gunshot", "lightning2"…).
+    """``svc_temp_entity``: ``name`` is one of :data:`TEMP_ENTITIES` ("gunshot", "blood", "lightning2"…).
 
     Beams (lightning1..3, beam) have ``entity`` and ``end``; explosion2 has ``color_start`` / ``color_length``;
     QuakeWorld gunshot / blood have ``count``.
     """
 
     kind: ClassVar[str] = "temp_entity"
-    te: int
     name: str
     origin: Vec3
     end: Vec3 | None = None

@@ -631,14 +631,14 @@ class DemParser:
             ent, = _S16.unpack_from(data, p)
             start, p = self.rd_c3(data, p + 2)
             stop, p = self.rd_c3(data, p)
-            self._emit(ev.TempEntityEvent, te, name, start, stop, ent)
+            self._emit(ev.TempEntityEvent, name, start, stop, ent)
         elif shape == "explosion2":
             origin, p = self.rd_c3(data, p)
-            self._emit(ev.TempEntityEvent, te, name, origin, None, None, data[p], data[p + 1])
+            self._emit(ev.TempEntityEvent, name, origin, None, None, data[p], data[p + 1])
             p += 2
         else:
             origin, p = self.rd_c3(data, p)
-            self._emit(ev.TempEntityEvent, te, name, origin)
+            self._emit(ev.TempEntityEvent, name, origin)
         return p
 
     def parse_svc_setpause(self, data: bytes, p: int, end: int) -> int:

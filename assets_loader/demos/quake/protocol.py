@@ -230,6 +230,7 @@ TE_SHAPES: Final[Mapping[int, str]] = MappingProxyType({
     TE_TELEPORT: "point", TE_LIGHTNING1: "beam", TE_LIGHTNING2: "beam", TE_LIGHTNING3: "beam", TE_BEAM: "beam",
     TE_EXPLOSION2: "explosion2",
 })
+#: Wire code → the neutral name decoders emit (:data:`assets_loader.demos.events.TEMP_ENTITIES`).
 TE_NAMES: Final[Mapping[int, str]] = MappingProxyType({
     value: name[3:].lower() for name, value in globals().items() if name.startswith("TE_") and isinstance(value, int)
 })

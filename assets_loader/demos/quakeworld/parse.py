@@ -814,14 +814,14 @@ class QuakeWorldParser:
             ent, = _S16.unpack_from(data, p)
             start, p = self._coords(data, p + 2)
             stop, p = self._coords(data, p)
-            self._emit(ev.TempEntityEvent, te, name, start, stop, ent)
+            self._emit(ev.TempEntityEvent, name, start, stop, ent)
         elif shape == "count":
             count = data[p]
             origin, p = self._coords(data, p + 1)
-            self._emit(ev.TempEntityEvent, te, name, origin, None, None, None, None, count)
+            self._emit(ev.TempEntityEvent, name, origin, None, None, None, None, count)
         else:
             origin, p = self._coords(data, p)
-            self._emit(ev.TempEntityEvent, te, name, origin)
+            self._emit(ev.TempEntityEvent, name, origin)
         return p
 
     def parse_svc_setpause(self, data: bytes, p: int, end: int) -> int:

@@ -298,6 +298,7 @@ TE_SHAPES: Final[Mapping[int, str]] = MappingProxyType({
     TE_KNIGHTSPIKE: "point", TE_LIGHTNING3: "beam", TE_LAVASPLASH: "point", TE_TELEPORT: "point",
     TE_BLOOD: "count", TE_LIGHTNINGBLOOD: "point",
 })
+#: Wire code → the neutral name decoders emit (:data:`assets_loader.demos.events.TEMP_ENTITIES`).
 TE_NAMES: Final[Mapping[int, str]] = MappingProxyType({
     value: name[3:].lower() for name, value in globals().items() if name.startswith("TE_") and isinstance(value, int)
 })
