@@ -101,8 +101,7 @@ def pack_shelves(widths: np.ndarray, heights: np.ndarray, min_width: int = 256,
         ox[i] = x
         oy[i] = y
         x += w
-        if hs[i] > shelf_h:
-            shelf_h = hs[i]
+        shelf_h = max(shelf_h, hs[i])
     xs[order] = ox
     ys[order] = oy
     height = max(y + shelf_h, 1)

@@ -73,7 +73,7 @@ class _Bsp:
     def raw(self, index: int) -> memoryview:
         return memoryview(self.data)[self.ofs[index]:self.ofs[index] + self.lens[index]]
 
-    def bad_index(self, index: int, dtype: np.dtype, bad: np.ndarray, field: str, expected: str,
+    def bad_index(self, index: int, dtype: np.dtype, bad: np.ndarray | np.bool_, field: str, expected: str,
                   values: np.ndarray) -> None:
         """Raise ``BadIndexError`` for the first record flagged in ``bad`` (no-op if none)."""
         if not bad.any():
@@ -190,7 +190,7 @@ def Mod_LoadLeafs(bsp: _Bsp, nummarksurfaces: int, vislen: int) -> np.ndarray:
         bsp.bad_index(L, lt, (visofs < -1) | (visofs >= vislen), "visofs",
                       f"-1 or inside the {vislen}-byte visibility lump", visofs)
     out = np.zeros(len(raw), D.M_LEAF)
-    for name in D.M_LEAF.names:
+    for name in D.M_LEAF.names or ():
         out[name] = raw[name]
     return out
 
@@ -392,7 +392,8 @@ def _submodels(models: np.ndarray, draws: np.ndarray) -> tuple[Submodel, ...]:
     for i, m in enumerate(models):
         lo = int(np.searchsorted(dm, i, "left"))
         hi = int(np.searchsorted(dm, i, "right"))
-        out.append(Submodel(i, tuple(float(x) for x in m["mins"]), tuple(float(x) for x in m["maxs"]),
-                            tuple(float(x) for x in m["origin"]), tuple(int(x) for x in m["headnode"]),
+        mins, maxs, origin, head = m["mins"].tolist(), m["maxs"].tolist(), m["origin"].tolist(), m["headnode"].tolist()
+        out.append(Submodel(i, (mins[0], mins[1], mins[2]), (maxs[0], maxs[1], maxs[2]),
+                            (origin[0], origin[1], origin[2]), (head[0], head[1], head[2], head[3]),
                             int(m["visleafs"]), int(m["firstface"]), int(m["numfaces"]), lo, hi - lo))
     return tuple(out)

@@ -103,8 +103,7 @@ def sniff_format(data: bytes, name: str = "") -> str | None:
 
 def _format_from_name(name: str) -> str | None:
     lower = name.lower()
-    if lower.endswith(".gz"):
-        lower = lower[:-3]
+    lower = lower.removesuffix(".gz")
     for ext, fmt in _EXTENSIONS.items():
         if lower.endswith(ext):
             return fmt

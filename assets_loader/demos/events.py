@@ -19,7 +19,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, ClassVar, Iterable, Mapping
+from typing import Any, ClassVar
+from collections.abc import Iterable, Mapping
 
 Vec3 = tuple[float, float, float]
 
@@ -369,8 +370,8 @@ def event_fields(event: Event) -> dict[str, Any]:
 
 # --- Quake text ---------------------------------------------------------------------------------------------------
 
-_PLAIN = {i: (i & 0x7F) for i in range(128, 256)}
-_PLAIN.update({i: None for i in range(0, 32) if i != 10})
+_PLAIN: dict[int, int | None] = {i: (i & 0x7F) for i in range(128, 256)}
+_PLAIN.update({i: None for i in range(32) if i != 10})
 
 
 def plain_text(text: str) -> str:
@@ -439,7 +440,7 @@ _TEAMMATE_VICTIM: tuple[tuple[str, str], ...] = (
 _POSSESSIVE = ("his", "her", "its", "their")
 
 # "VICTIM<suffix>" — killed themself or by the world.
-_SOLO: tuple[tuple[str, str, bool], ...] = (
+_SOLO: tuple[tuple[str, str | None, bool], ...] = (
     (" somehow becomes bored with life", "suicide", True),
     (" becomes bored with life", "suicide", True),
     (" suicides", "suicide", True),                          # QuakeWorld "kill" command (KTX)
@@ -532,12 +533,12 @@ def parse_obituary(text: str) -> Obituary | None:
         i = body.find(middle)
         if i > 0 and i + len(middle) < len(body):
             return Obituary(body[i + len(middle):], body[:i], weapon, False)
-    for suffix, weapon, suicide in _SOLO:
+    for suffix, cause, suicide in _SOLO:
         if line.endswith(suffix) and len(line) > len(suffix):
             name = line[:-len(suffix)]
-            if weapon == "teamkill":
-                return Obituary(None, name, weapon, False)
-            return Obituary(name, None, weapon, suicide)
+            if cause == "teamkill":
+                return Obituary(None, name, cause, False)
+            return Obituary(name, None, cause, suicide)
     return None
 
 
@@ -552,8 +553,7 @@ def parse_chat(text: str, names: Iterable[str] = ()) -> tuple[str, bool, str] | 
     The sender is returned as sent (coloured characters kept; use :func:`plain_text` to fold it).
     """
     line = text.rstrip("\n")
-    if line.startswith("\x01"):
-        line = line[1:]
+    line = line.removeprefix("\x01")
     for name in sorted((n for n in names if n), key=len, reverse=True):
         if line.startswith(name + ": "):
             return name, False, line[len(name) + 2:]

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -87,7 +87,7 @@ class EntityStates:
         return len(self.number)
 
     @staticmethod
-    def empty() -> "EntityStates":
+    def empty() -> EntityStates:
         return EntityStates(_EMPTY_I, _EMPTY_I, _EMPTY_I, _EMPTY_I, _EMPTY_F, _EMPTY_I, _EMPTY_I, _EMPTY_I,
                             _EMPTY_V, _EMPTY_V, _EMPTY_F, _EMPTY_F)
 
@@ -329,13 +329,12 @@ class DemoTimeline:
         slots: list[PlayerScore] = []
         snapshots_sb: list[tuple[PlayerScore, ...]] = [()]
         frames_sb: list[int] = []
-        merged = sorted([(f, 0, i, None) for i, (f, _m) in enumerate(score_resets)]
-                        + [(c.frame, 1, i, c) for i, c in enumerate(self.scoreboard_changes)],
-                        key=lambda x: (x[0], x[1], x[2]))
-        for frame, typ, i, change in merged:
+        merged = sorted([(f, 0, i) for i, (f, _m) in enumerate(score_resets)]
+                        + [(c.frame, 1, i) for i, c in enumerate(self.scoreboard_changes)])
+        for frame, typ, i in merged:
             if typ == 0:
                 slots = [PlayerScore(s, "", 0, 0) for s in range(score_resets[i][1])]
-            elif change.slot < len(slots):
+            elif (change := self.scoreboard_changes[i]).slot < len(slots):
                 slots[change.slot] = PlayerScore(change.slot, change.name, change.frags, change.colors, change.team,
                                                  change.spectator, change.userid, change.ping, change.pl,
                                                  change.userinfo)
@@ -414,7 +413,7 @@ class DemoTimeline:
         return sample(self, t, pov)
 
 
-def _lerp_angles(a0: np.ndarray, a1: np.ndarray, frac: float) -> np.ndarray:
+def _lerp_angles(a0: np.ndarray, a1: np.ndarray, frac: float | np.floating) -> np.ndarray:
     d = a1 - a0
     d = (d + 180.0) % 360.0 - 180.0
     return a0 + frac * d
@@ -548,7 +547,7 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
 
     view_entity = int(timeline.view_entity[hi])
     row = timeline._stat_rows[hi].tolist()
-    if pov is not None:
+    if pov is not None and timeline.players is not None:
         pl = timeline.players
         view_origin, view_angles, src = _pov_view(timeline, pov, lo, hi, float(frac))
         view_entity = pov + 1

@@ -271,7 +271,7 @@ def load_mdl(src: Source, name: str | None = None) -> AliasModel:
     r = BinReader(data, path, "MDL")
     if len(data) >= 4 and data[:4] != IDPOLYHEADER:
         raise BadMagicError(path, "MDL", 0, "magic 'IDPO'", repr(data[:4]))
-    (ident, version, sx, sy, sz, ox, oy, oz, radius, ex, ey, ez, numskins, skinwidth, skinheight, numverts,
+    (_ident, version, sx, sy, sz, ox, oy, oz, radius, ex, ey, ez, numskins, skinwidth, skinheight, numverts,
      numtris, numframes, synctype, flags, size) = r.struct(MDL_HEADER, "MDL header")
     if version != ALIAS_VERSION:
         raise BadMagicError(path, "MDL", 4, f"version {ALIAS_VERSION}", str(version))

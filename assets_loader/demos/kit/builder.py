@@ -24,7 +24,8 @@ References: QuakeSpasm ``cl_main.c`` ``CL_ClearState``, ``cl_demo.c`` ``CL_GetDe
 from __future__ import annotations
 
 import warnings
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -47,7 +48,8 @@ def map_name_of(world_model: str) -> str:
 
 
 def _fresh_score() -> dict[str, Any]:
-    return dict(name="", frags=0, colors=0, team="", spectator=False, userid=0, ping=0, pl=0, userinfo=())
+    return {"name": "", "frags": 0, "colors": 0, "team": "", "spectator": False, "userid": 0, "ping": 0, "pl": 0,
+            "userinfo": ()}
 
 
 class TimelineBuilder:
@@ -110,8 +112,7 @@ class TimelineBuilder:
             seg["has_frames"] = True
             self.segment_has_frames = True
         t = server_time + self.time_offset
-        if t < self.last_time:
-            t = self.last_time
+        t = max(t, self.last_time)
         self.last_time = t
         self.times.append(t)
         self.server_times.append(server_time)

@@ -21,7 +21,8 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 __all__ = ["Op", "Field", "compile_delta", "DeltaPlans"]
 

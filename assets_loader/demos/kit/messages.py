@@ -15,7 +15,7 @@ ioquake3 ``cl_parse.c`` ``CL_ParseServerMessage`` (the same loop in each engine)
 from __future__ import annotations
 
 import struct
-from typing import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ...errors import FormatError
 

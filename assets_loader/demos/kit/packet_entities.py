@@ -13,7 +13,8 @@ References: ezQuake ``cl_ents.c`` ``CL_ParsePacketEntities`` / ``FlushEntityPack
 
 from __future__ import annotations
 
-from typing import Any, Callable, Generic, Mapping, TypeVar
+from typing import Any, Generic, TypeVar
+from collections.abc import Callable, Mapping
 
 from .messages import Corrupt
 

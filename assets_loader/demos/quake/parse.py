@@ -16,8 +16,9 @@ References: Uwe Girlich, "The unofficial DEM format description" v1.0.9, section
 
 from __future__ import annotations
 
+import math
 import struct
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -284,7 +285,7 @@ class DemParser:
         a, b = struct.unpack_from("<ff", data, p)
         p += 12 if a == 2 else 8
         state = list(_ROW.unpack(row[0]))
-        state[_ALPHA] = 0 if b == 0 else int(round(min(max(b * 254 + 1, 1), 255)))
+        state[_ALPHA] = 0 if b == 0 else round(min(max(b * 254 + 1, 1), 255))
         self.b.rows.append(_ROW.pack(*state))
         if num == self.viewentity:
             self.view_pose = tuple(state[_OX:_AZ + 1])
@@ -356,7 +357,7 @@ class DemParser:
 
     def parse_svc_time(self, data: bytes, p: int, end: int) -> int:
         t, = _F32.unpack_from(data, p)
-        if t != t or abs(t) > 1e9:
+        if math.isnan(t) or abs(t) > 1e9:
             raise Corrupt(f"a finite server time, found {t}")
         self._open_frame(t)
         return p + 4
@@ -646,7 +647,7 @@ class DemParser:
         return p + 1
 
     def parse_svc_signonnum(self, data: bytes, p: int, end: int) -> int:
-        data[p]  # noqa: B018 - bounds check; the signon stage has no effect on playback
+        data[p]
         return p + 1
 
     def parse_svc_centerprint(self, data: bytes, p: int, end: int) -> int:
@@ -673,7 +674,8 @@ class DemParser:
             snd = data[p]
             p += 1
         vol, atten = data[p], data[p + 1]
-        self.static_sounds.append(StaticSound(origin, snd, self._sound_name(snd), vol / 255.0, atten / 64.0))
+        x, y, z = origin
+        self.static_sounds.append(StaticSound((x, y, z), snd, self._sound_name(snd), vol / 255.0, atten / 64.0))
         return p + 2
 
     def parse_svc_spawnstaticsound2(self, data: bytes, p: int, end: int) -> int:

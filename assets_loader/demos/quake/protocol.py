@@ -11,7 +11,8 @@ QuakeSpasm ``protocol.h`` (PROTOCOL_FITZQUAKE 666 / PROTOCOL_RMQ 999 additions).
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Final, Mapping
+from typing import Final
+from collections.abc import Mapping
 
 # --- protocol versions (svc_serverinfo / svc_version) -------------------------------------------------------------
 

@@ -26,6 +26,7 @@ References: Uwe Girlich, "The unofficial QWD format description" (blocks); ezQua
 
 from __future__ import annotations
 
+import math
 import struct
 from typing import Any
 
@@ -35,14 +36,21 @@ from ...errors import BadIndexError, BadMagicError, FormatError
 from .. import events as ev
 from ..kit.messages import DECODE_ERRORS, Corrupt, MessageError, message_error
 from ..kit.packet_entities import EntitySet
-from ..schema import PLAYER_DEAD, PLAYER_GIB
+from ..schema import PLAYER_DEAD, PLAYER_GIB, QUAKEWORLD
 from ..timeline import DemoTimeline, PlayerFrames
 from . import protocol as P
-from .parse import _ANGLE16, _F32, _NSTAT, _S16, _S32, _ST_PUNCH, _ST_VIEWHEIGHT, _U16, _U32, QuakeWorldParser, \
-    _fresh_stats, _string, hold_last
+from .parse import QuakeWorldParser, fresh_stats, hold_last, read_qw_string
 
 __all__ = ["decode_qwd", "decode_mvd", "looks_like_qwd", "looks_like_mvd"]
 
+_F32 = struct.Struct("<f")
+_S16 = struct.Struct("<h")
+_U16 = struct.Struct("<H")
+_S32 = struct.Struct("<i")
+_U32 = struct.Struct("<I")
+_ANGLE16 = 360.0 / 65536.0
+_NSTAT = len(QUAKEWORLD.stat_names)
+_ST_VIEWHEIGHT, _ST_PUNCH = (QUAKEWORLD.stat_index(n) for n in ("viewheight", "punch_pitch"))
 _QWD_HEAD = struct.Struct("<fB")
 _QWD_CMD = struct.Struct("<B3x3f3hBB3f")
 _II = struct.Struct("<II")
@@ -54,7 +62,7 @@ def looks_like_qwd(data: bytes) -> bool:
     pos, n, seen = 0, len(data), 0
     while pos + 5 <= n and seen < 8:
         t, typ = _QWD_HEAD.unpack_from(data, pos)
-        if t != t or abs(t) > _TIME_LIMIT:
+        if math.isnan(t) or abs(t) > _TIME_LIMIT:
             return False
         pos += 5
         if typ == P.dem_cmd:
@@ -104,7 +112,7 @@ class QwdParser(QuakeWorldParser):
                 self.b.truncated(pos, "a 5-byte block header", n - pos)
                 break
             t, typ = head(data, pos)
-            if t != t or abs(t) > _TIME_LIMIT:
+            if math.isnan(t) or abs(t) > _TIME_LIMIT:
                 return FormatError(self.path, self.FMT, pos, "a finite block time", repr(t))
             body = pos + 5
             if typ == P.dem_read:
@@ -166,7 +174,7 @@ class QwdParser(QuakeWorldParser):
         try:
             if c in (ord("n"), ord("B")):
                 body = data[p + 1:end] + b"\0"        # the text may run to the end of the packet
-                text, _ = _string(body, 0, len(body))
+                text, _ = read_qw_string(body, 0, len(body))
                 if c == ord("n"):
                     self._emit(ev.PrintEvent, text, None, None)
                 else:
@@ -417,7 +425,7 @@ class MvdParser(QuakeWorldParser):
         return self.target_slot if self.target_type in (P.dem_single, P.dem_stats) else 0
 
     def _stats_for_message(self) -> list[int]:
-        return self.pstats.setdefault(self._addressee(), _fresh_stats())
+        return self.pstats.setdefault(self._addressee(), fresh_stats())
 
     def _player_header(self, data: bytes, p: int) -> tuple[int, bool, float, int]:
         demotime, = _F32.unpack_from(data, p)
@@ -427,7 +435,7 @@ class MvdParser(QuakeWorldParser):
         # mvdsv appends "EndOfDemo"; a multi-map MVD goes on with the next svc_serverdata.
         self._emit(ev.DisconnectEvent)
         if p < end:
-            _text, p = _string(data, p, end)
+            _text, p = read_qw_string(data, p, end)
         if end >= len(self.data):
             self.ended = True
             return end
@@ -453,18 +461,18 @@ class MvdParser(QuakeWorldParser):
             view_origin[:, 2] += hold_last(vh.astype(np.float64), players.present[:, pov])
             view_angles = hold_last(players.angles[:, pov], players.present[:, pov])
             stat_rows = (players.stats[:, pov] if players.has_stats[pov]
-                         else np.tile(np.asarray(_fresh_stats(), np.int32), (nframes, 1)))
+                         else np.tile(np.asarray(fresh_stats(), np.int32), (nframes, 1)))
         else:
             view_origin = np.zeros((nframes, 3))
             view_angles = np.zeros((nframes, 3))
-            stat_rows = np.tile(np.asarray(_fresh_stats(), np.int32), (nframes, 1))
-        return pov, dict(view_entity=view_entity, view_origin=view_origin, view_angles=view_angles,
-                         stat_rows=stat_rows)
+            stat_rows = np.tile(np.asarray(fresh_stats(), np.int32), (nframes, 1))
+        return pov, {"view_entity": view_entity, "view_origin": view_origin, "view_angles": view_angles,
+                     "stat_rows": stat_rows}
 
     def _default_pov(self, players: PlayerFrames) -> int:
         """The slot an MVD view follows by default: the first named, non-spectator player that is ever present."""
         final = self.b.scores or []
-        seen = players.present.any(axis=0)
+        seen = np.asarray(players.present.any(axis=0), bool)
         for slot in range(players.num_slots):
             if seen[slot] and slot < len(final) and final[slot]["name"] and not final[slot]["spectator"]:
                 return slot

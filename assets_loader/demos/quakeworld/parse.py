@@ -28,7 +28,8 @@ References: Uwe Girlich, "The unofficial QWD format description" (messages 0x00â
 from __future__ import annotations
 
 import struct
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 
@@ -43,7 +44,8 @@ from ..schema import QUAKEWORLD
 from ..timeline import DemoTimeline, PlayerFrames, StaticSound
 from . import protocol as P
 
-__all__ = ["QuakeWorldParser", "NAIL_NUMBER_BASE", "ROW_LAYOUT", "delta_fields", "parse_info"]
+__all__ = ["QuakeWorldParser", "NAIL_NUMBER_BASE", "ROW_LAYOUT", "delta_fields", "parse_info", "fresh_stats",
+           "hold_last", "read_qw_string"]
 
 #: Entity numbers of nails in the timeline start here (above any edict number).  ``svc_nails2`` (MVD) nails keep their
 #: server id (``base + id``) so they interpolate; ``svc_nails`` (QWD) nails get a fresh number every frame.
@@ -132,13 +134,14 @@ def _int(text: str, default: int = 0) -> int:
         return default
 
 
-def _string(data: bytes, pos: int, end: int) -> tuple[str, int]:
+def read_qw_string(data: bytes, pos: int, end: int) -> tuple[str, int]:
     """``MSG_ReadString``, which skips 0xFF bytes."""
     text, pos = read_string(data, pos, end)
     return (text.replace("\xff", "") if "\xff" in text else text), pos
 
 
-def _fresh_stats() -> list[int]:
+def fresh_stats() -> list[int]:
+    """A stat row at a level start: zeros, the default view height."""
     st = [0] * _NSTAT
     st[_ST_VIEWHEIGHT] = P.DEFAULT_VIEWHEIGHT
     return st
@@ -203,7 +206,7 @@ class QuakeWorldParser:
         self.nails: list[tuple[int, float, float, float, float, float]] = []
         self.nail_counter = 0
         self.flashes: set[int] = set()
-        self.stats = _fresh_stats()
+        self.stats = fresh_stats()
         self.pstats: dict[int, list[int]] = {}
         self.view_angles = (0.0, 0.0, 0.0)
         self.view_org = (0.0, 0.0, 0.0)
@@ -360,7 +363,7 @@ class QuakeWorldParser:
 
     def parse_svc_print(self, data: bytes, p: int, end: int) -> int:
         level = data[p]
-        text, p = _string(data, p + 1, end)
+        text, p = read_qw_string(data, p + 1, end)
         if not text:
             self.counters["empty_prints"] = self.counters.get("empty_prints", 0) + 1
             return p
@@ -412,12 +415,12 @@ class QuakeWorldParser:
         return -1
 
     def parse_svc_centerprint(self, data: bytes, p: int, end: int) -> int:
-        text, p = _string(data, p, end)
+        text, p = read_qw_string(data, p, end)
         self._emit(ev.CenterPrintEvent, text)
         return p
 
     def parse_svc_stufftext(self, data: bytes, p: int, end: int) -> int:
-        text, p = _string(data, p, end)
+        text, p = read_qw_string(data, p, end)
         self._emit(ev.StuffTextEvent, text)
         for line in text.split("\n"):
             if line.startswith("fullserverinfo "):
@@ -456,9 +459,9 @@ class QuakeWorldParser:
         else:
             raise Corrupt("a protocol version after at most 7 extension prefixes")
         servercount, = _S32.unpack_from(data, p)
-        gamedir, p = _string(data, p + 4, end)
+        gamedir, p = read_qw_string(data, p + 4, end)
         playernum, spectator, demotime, p = self._player_header(data, p)
-        level_name, p = _string(data, p, end)
+        level_name, p = read_qw_string(data, p, end)
         movevars: dict[str, float] = {}
         if version >= 25:
             names = ("gravity", "stopspeed", "maxspeed", "spectatormaxspeed", "accelerate", "airaccelerate",
@@ -505,7 +508,7 @@ class QuakeWorldParser:
         self.psent = set()
         self.nails = []
         self.flashes = set()
-        self.stats = _fresh_stats()
+        self.stats = fresh_stats()
         self.pstats = {}
         self.intermission_view = None
         self._emit(ev.ServerInfoEvent, None, level_name, version, P.MAX_CLIENTS)
@@ -539,7 +542,7 @@ class QuakeWorldParser:
                 p += 1
             limit = P.MAX_MODELS if (self.fte & P.FTE_PEXT_MODELDBL) else 256
             while True:
-                name, p = _string(data, p, end)
+                name, p = read_qw_string(data, p, end)
                 if not name:
                     break
                 count += 1
@@ -550,7 +553,7 @@ class QuakeWorldParser:
         else:
             count = 0
             while True:
-                name, p = _string(data, p, end)
+                name, p = read_qw_string(data, p, end)
                 if not name:
                     break
                 count += 1
@@ -572,18 +575,18 @@ class QuakeWorldParser:
             count = data[p]
             p += 1
             while True:
-                name, p = _string(data, p, end)
+                name, p = read_qw_string(data, p, end)
                 if not name:
                     break
                 count += 1
                 if count >= P.MAX_SOUNDS:
                     raise Corrupt(f"at most {P.MAX_SOUNDS - 1} sound precaches")
-                self._set_precache(self.sounds, count, name[1:] if name.startswith("/") else name)
+                self._set_precache(self.sounds, count, name.removeprefix("/"))
             p += 1  # the index to continue from: the lists arrive in order, so it adds nothing
         else:
             count = 0
             while True:
-                name, p = _string(data, p, end)
+                name, p = read_qw_string(data, p, end)
                 if not name:
                     break
                 count += 1
@@ -665,7 +668,7 @@ class QuakeWorldParser:
         style = data[p]
         if style >= P.MAX_LIGHTSTYLES:
             raise Corrupt(f"a lightstyle below {P.MAX_LIGHTSTYLES}, found {style}")
-        pattern, p = _string(data, p + 1, end)
+        pattern, p = read_qw_string(data, p + 1, end)
         self.b.lightstyle(style, pattern)
         self._emit(ev.LightStyleEvent, style, pattern)
         return p
@@ -703,7 +706,7 @@ class QuakeWorldParser:
     def parse_svc_updateuserinfo(self, data: bytes, p: int, end: int) -> int:
         slot = data[p]
         userid, = _S32.unpack_from(data, p + 1)
-        text, p = _string(data, p + 5, end)
+        text, p = read_qw_string(data, p + 5, end)
         s = self._slot(slot, "svc_updateuserinfo")
         s["userid"] = userid
         self._apply_userinfo(slot, parse_info(text))
@@ -711,8 +714,8 @@ class QuakeWorldParser:
 
     def parse_svc_setinfo(self, data: bytes, p: int, end: int) -> int:
         slot = data[p]
-        key, p = _string(data, p + 1, end)
-        value, p = _string(data, p, end)
+        key, p = read_qw_string(data, p + 1, end)
+        value, p = read_qw_string(data, p, end)
         s = self._slot(slot, "svc_setinfo")
         info = dict(s["userinfo"])
         if value:
@@ -734,8 +737,8 @@ class QuakeWorldParser:
         self.b.score_changed(slot)
 
     def parse_svc_serverinfo(self, data: bytes, p: int, end: int) -> int:
-        key, p = _string(data, p, end)
-        value, p = _string(data, p, end)
+        key, p = read_qw_string(data, p, end)
+        value, p = read_qw_string(data, p, end)
         if value:
             self.serverinfo[key] = value
         else:
@@ -862,7 +865,7 @@ class QuakeWorldParser:
             st[_ST_INTERMISSION] = value
 
     def parse_svc_finale(self, data: bytes, p: int, end: int) -> int:
-        text, p = _string(data, p, end)
+        text, p = read_qw_string(data, p, end)
         self._set_intermission(2)
         self._emit(ev.FinaleEvent, text)
         return p

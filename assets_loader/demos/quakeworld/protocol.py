@@ -12,7 +12,8 @@ dem_* block types, hidden MVD message types); ezQuake ``cl_parse.c`` ``CL_ParseS
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Final, Mapping
+from typing import Final
+from collections.abc import Mapping
 
 # --- protocol versions (svc_serverdata) ---------------------------------------------------------------------------
 
