@@ -90,12 +90,10 @@ def columns_digest(tl: DemoTimeline) -> str:
     for name in sorted(tl._cols):
         d.array(f"entity.{name}", tl._cols[name])
     if tl.players is not None:
-        for field in dataclasses.fields(tl.players):
-            value = getattr(tl.players, field.name)
-            if isinstance(value, np.ndarray):
-                d.array(f"players.{field.name}", value)
-            else:
-                d.text(f"players.{field.name}", value)
+        for name in ("present", "origin", "angles", "model", "frame", "skin", "effects", "weaponframe", "flags",
+                     "stats", "has_stats"):
+            d.array(f"players.{name}", getattr(tl.players, name))     # the dense [F, P] views
+        d.text("players.recorder", tl.players.recorder)
     d.text("default_pov", tl.default_pov)
     for seg in tl.segments:
         for name in ("index", "map_name", "level_name", "protocol", "protocol_flags", "maxclients", "gametype",

@@ -48,7 +48,7 @@ from .events import Event
 from .schema import GameSchema, view_height
 
 __all__ = ["DemoTimeline", "SceneState", "EntityStates", "MapSegment", "PlayerScore", "ScoreChange",
-           "StaticSound", "PlayerFrames", "sample", "sample_pov"]
+           "StaticSound", "PlayerFrames", "PLAYER_INTS", "sample", "sample_pov"]
 
 _EMPTY_I = np.zeros(0, np.int32)
 _EMPTY_F = np.zeros(0, np.float32)
@@ -187,34 +187,126 @@ class ScoreChange:
     userinfo: tuple[tuple[str, str], ...] = ()
 
 
+#: The integer columns of a player row (:attr:`PlayerFrames.row_ints`), in order.
+PLAYER_INTS = ("model", "frame", "skin", "effects", "weaponframe", "flags")
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerFrames:
-    """Per-frame state of every client slot (QuakeWorld ``svc_playerinfo``): F frames × P slots.
+    """Per-frame state of every client slot (QuakeWorld ``svc_playerinfo``), stored as rows — one per slot and frame
+    the slot was in — so memory follows what the demo sent, not frames × slots.
 
-    P is the highest slot seen + 1.  ``present`` bool [F, P] (the slot's playerinfo was in that frame), ``origin``
-    f8 [F, P, 3] (entity origin), ``angles`` f8 [F, P, 3] (view angles: pitch, yaw, roll degrees — the drawn model
-    uses ``-pitch / 3``), ``model`` / ``frame`` / ``skin`` / ``effects`` / ``weaponframe`` i4 [F, P], ``flags`` i4 [F, P]
-    (:data:`~.schema.PLAYER_DEAD`, :data:`~.schema.PLAYER_GIB`), ``stats`` i4 [F, P, stats] and ``has_stats`` bool [P] (MVD
-    ``dem_stats`` per player; in a ``.qwd`` only the recorder's).  ``recorder`` is the recording client's slot
-    (``.qwd``) or -1 (``.mvd``).
+    F = ``num_frames``, P = ``num_slots`` (the highest slot seen + 1).  The rows of slot ``s`` are
+    ``slot_start[s]:slot_start[s + 1]`` (i8 [P + 1]), in frame order: ``row_frame`` i4 [R], ``row_origin`` f4 [R, 3]
+    (entity origin), ``row_angles`` f4 [R, 3] (view angles: pitch, yaw, roll degrees — the drawn model uses
+    ``-pitch / 3``), ``row_ints`` i4 [R, 6] (:data:`PLAYER_INTS`; ``flags`` holds :data:`~.schema.PLAYER_DEAD` /
+    :data:`~.schema.PLAYER_GIB`).  Stats are stored when they change: the rows of slot ``s`` are
+    ``stat_start[s]:stat_start[s + 1]``, ``stat_frame`` i4 [S], ``stat_values`` i4 [S, stats]; a slot's stats at
+    frame ``f`` are those of its last change at or before ``f`` (before the first change, the first).
+    ``has_stats`` bool [P] (MVD ``dem_stats`` per player; in a ``.qwd`` only the recorder's).  ``recorder`` is the
+    recording client's slot (``.qwd``) or -1 (``.mvd``).
+
+    The dense views ``present`` bool [F, P], ``origin`` / ``angles`` f8 [F, P, 3], ``model`` … ``flags`` i4 [F, P] and
+    ``stats`` i4 [F, P, stats] are built on each access (zeros where a slot was absent): for reports and tests.
     """
 
-    present: np.ndarray
-    origin: np.ndarray
-    angles: np.ndarray
-    model: np.ndarray
-    frame: np.ndarray
-    skin: np.ndarray
-    effects: np.ndarray
-    weaponframe: np.ndarray
-    flags: np.ndarray
-    stats: np.ndarray
+    num_frames: int
+    slot_start: np.ndarray
+    row_frame: np.ndarray
+    row_origin: np.ndarray
+    row_angles: np.ndarray
+    row_ints: np.ndarray
+    stat_start: np.ndarray
+    stat_frame: np.ndarray
+    stat_values: np.ndarray
     has_stats: np.ndarray
     recorder: int = -1
 
     @property
     def num_slots(self) -> int:
-        return int(self.present.shape[1]) if self.present.ndim == 2 else 0
+        return len(self.slot_start) - 1
+
+    def seen_slots(self) -> np.ndarray:
+        """The slots with at least one row."""
+        return np.flatnonzero(np.diff(self.slot_start) > 0)
+
+    def row_near(self, slot: int, frame: int) -> tuple[int, bool]:
+        """``(row, exact)``: the row of ``slot`` at ``frame``, else its last row before, else its first after
+        (``row`` -1 when the slot has none)."""
+        a, b = int(self.slot_start[slot]), int(self.slot_start[slot + 1])
+        if a == b:
+            return -1, False
+        i = a + int(np.searchsorted(self.row_frame[a:b], frame, side="right")) - 1
+        if i < a:
+            return a, False
+        return i, bool(self.row_frame[i] == frame)
+
+    def stats_at(self, slot: int, frame: int) -> np.ndarray:
+        """i4 [stats]: the stats of ``slot`` at ``frame`` (zeros if it has none)."""
+        a, b = int(self.stat_start[slot]), int(self.stat_start[slot + 1])
+        if a == b:
+            return np.zeros(self.stat_values.shape[1], np.int32)
+        i = max(int(np.searchsorted(self.stat_frame[a:b], frame, side="right")) - 1, 0)
+        return self.stat_values[a + i]
+
+    def slot_stats(self, slot: int) -> np.ndarray:
+        """i4 [F, stats]: the stats of ``slot`` at every frame."""
+        a, b = int(self.stat_start[slot]), int(self.stat_start[slot + 1])
+        if a == b:
+            return np.zeros((self.num_frames, self.stat_values.shape[1]), np.int32)
+        idx = np.searchsorted(self.stat_frame[a:b], np.arange(self.num_frames), side="right") - 1
+        return self.stat_values[a + np.maximum(idx, 0)]
+
+    def _row_slots(self) -> np.ndarray:
+        return np.repeat(np.arange(self.num_slots), np.diff(self.slot_start))
+
+    def _dense(self, values: np.ndarray, dtype: type) -> np.ndarray:
+        out: np.ndarray = np.zeros((self.num_frames, self.num_slots) + values.shape[1:], dtype)
+        out[self.row_frame, self._row_slots()] = values
+        return out
+
+    @property
+    def present(self) -> np.ndarray:
+        return self._dense(np.ones(len(self.row_frame), bool), bool)
+
+    @property
+    def origin(self) -> np.ndarray:
+        return self._dense(self.row_origin, np.float64)
+
+    @property
+    def angles(self) -> np.ndarray:
+        return self._dense(self.row_angles, np.float64)
+
+    @property
+    def model(self) -> np.ndarray:
+        return self._dense(self.row_ints[:, 0], np.int32)
+
+    @property
+    def frame(self) -> np.ndarray:
+        return self._dense(self.row_ints[:, 1], np.int32)
+
+    @property
+    def skin(self) -> np.ndarray:
+        return self._dense(self.row_ints[:, 2], np.int32)
+
+    @property
+    def effects(self) -> np.ndarray:
+        return self._dense(self.row_ints[:, 3], np.int32)
+
+    @property
+    def weaponframe(self) -> np.ndarray:
+        return self._dense(self.row_ints[:, 4], np.int32)
+
+    @property
+    def flags(self) -> np.ndarray:
+        return self._dense(self.row_ints[:, 5], np.int32)
+
+    @property
+    def stats(self) -> np.ndarray:
+        out = np.zeros((self.num_frames, self.num_slots, self.stat_values.shape[1]), np.int32)
+        for slot in range(self.num_slots):
+            out[:, slot] = self.slot_stats(slot)
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,7 +498,7 @@ class DemoTimeline:
         """Player slots that can be viewed with ``sample(t, pov=slot)`` (present in some frame); () for NetQuake."""
         if self.players is None:
             return ()
-        return tuple(int(s) for s in np.flatnonzero(self.players.present.any(axis=0)))
+        return tuple(int(s) for s in self.players.seen_slots())
 
     def sample(self, t: float, pov: int | None = None) -> SceneState:
         """Same as :func:`sample` (``sample(self, t, pov)``)."""
@@ -427,32 +519,30 @@ def sample_pov(timeline: DemoTimeline, t: float, slot: int) -> SceneState:
 def _pov_view(timeline: DemoTimeline, slot: int, lo: int, hi: int, frac: float) -> tuple[np.ndarray, np.ndarray, int]:
     """Eye origin / angles of ``slot`` between frames ``lo`` and ``hi`` and the frame whose stats apply."""
     pl: PlayerFrames = timeline.players  # type: ignore[assignment]  # checked by sample()
-    present = pl.present[:, slot]
-    src = hi
-    if not present[hi]:
-        # Not in this frame (out of the recorder's PVS, disconnected): hold the last known state.
-        before = np.flatnonzero(present[:hi + 1])
-        if len(before):
-            src = int(before[-1])
-        else:
-            after = np.flatnonzero(present[hi:])
-            src = hi + int(after[0]) if len(after) else hi
-        lo = src
     vh_col = timeline.schema.stat_index("viewheight")
     teleport = timeline.schema.teleport_distance
 
-    def eye(f: int) -> np.ndarray:
-        vh = int(pl.stats[f, slot, vh_col]) if pl.has_stats[slot] else 0
-        o = pl.origin[f, slot].astype(np.float64)
-        return o + np.array([0.0, 0.0, view_height(int(pl.flags[f, slot]), vh)])
+    def eye(row: int, f: int) -> np.ndarray:
+        vh = int(pl.stats_at(slot, f)[vh_col]) if pl.has_stats[slot] else 0
+        if row < 0:
+            return np.array([0.0, 0.0, view_height(0, vh)])
+        o = pl.row_origin[row].astype(np.float64)
+        return o + np.array([0.0, 0.0, view_height(int(pl.row_ints[row, 5]), vh)])
 
-    o1 = eye(src)
-    a1 = pl.angles[src, slot].astype(np.float64)
-    if lo != src and frac < 1.0 and present[lo]:
-        o0 = eye(lo)
+    row1, exact = pl.row_near(slot, hi)
+    src = hi
+    if not exact:
+        # Not in this frame (out of the recorder's PVS, disconnected): hold the last known state.
+        src = int(pl.row_frame[row1]) if row1 >= 0 else hi
+        lo = src
+    o1 = eye(row1, src)
+    a1 = pl.row_angles[row1].astype(np.float64) if row1 >= 0 else np.zeros(3)
+    row0, present0 = pl.row_near(slot, lo) if lo != src and frac < 1.0 else (-1, False)
+    if present0:
+        o0 = eye(row0, lo)
         d = o1 - o0
         origin = o1 if (np.abs(d) > teleport).any() else o0 + frac * d
-        angles = _lerp_angles(pl.angles[lo, slot].astype(np.float64), a1, frac)
+        angles = _lerp_angles(pl.row_angles[row0].astype(np.float64), a1, frac)
     else:
         origin, angles = o1, a1.copy()
     return origin, angles, src
@@ -552,7 +642,7 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
         view_origin, view_angles, src = _pov_view(timeline, pov, lo, hi, float(frac))
         view_entity = pov + 1
         if pl.has_stats[pov]:
-            row = pl.stats[src, pov].tolist()
+            row = pl.stats_at(pov, src).tolist()
     stats = MappingProxyType(dict(zip(timeline.schema.stat_names, row)))
     return SceneState(t, hi, seg_hi, float(frac), view_entity, view_origin, view_angles, entities,
                       timeline._statics_cache[seg_hi] if seg_hi < len(timeline._statics_cache)

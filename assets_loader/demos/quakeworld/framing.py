@@ -39,7 +39,7 @@ from ..kit.packet_entities import EntitySet
 from ..schema import PLAYER_DEAD, PLAYER_GIB, QUAKEWORLD
 from ..timeline import DemoTimeline, PlayerFrames
 from . import protocol as P
-from .parse import QuakeWorldParser, fresh_stats, hold_last, read_qw_string
+from .parse import QuakeWorldParser, fresh_stats, read_qw_string
 
 __all__ = ["decode_qwd", "decode_mvd", "looks_like_qwd", "looks_like_mvd"]
 
@@ -225,10 +225,12 @@ class QwdParser(QuakeWorldParser):
     def _view_columns(self, players: PlayerFrames, nframes: int) -> tuple[int, dict[str, Any]]:
         return (self.b.segments[0]["playernum"] if self.b.segments else 0), {}
 
-    def _fill_player_stats(self, stats: np.ndarray, has_stats: np.ndarray, shape: tuple[int, int]) -> None:
-        rec = self.playernum
-        stats[:, rec] = np.asarray(self.b.stat_rows, np.int64).astype(np.int32).reshape(-1, _NSTAT)
-        has_stats[rec] = True
+    def _stat_changes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        stats = np.asarray(self.b.stat_rows, np.int64).astype(np.int32).reshape(-1, _NSTAT)
+        changed = np.ones(len(stats), bool)
+        changed[1:] = (stats[1:] != stats[:-1]).any(axis=1)
+        frames = np.flatnonzero(changed).astype(np.int32)
+        return frames, np.full(len(frames), self.playernum, np.int64), stats[changed]
 
     def _playerinfo(self, data: bytes, p: int, num: int) -> int:
         flags, = _U16.unpack_from(data, p)
@@ -445,50 +447,49 @@ class MvdParser(QuakeWorldParser):
         return self.current
 
     def _record_view(self, frame: int) -> None:
+        last = self.last_stats
         for slot, pst in self.pstats.items():
-            self.ps_rows.append((frame, slot, tuple(pst)))
+            values = tuple(pst)
+            if last.get(slot) != values:                 # stats are stored when they change
+                self.ps_rows.append((frame, slot, values))
+                last[slot] = values
             pst[_ST_PUNCH] = 0
 
     def _view_columns(self, players: PlayerFrames, nframes: int) -> tuple[int, dict[str, Any]]:
         pov = self._default_pov(players)
         view_entity = np.full(nframes, pov + 1 if pov >= 0 else 0, np.int32)
-        if pov >= 0:
-            vh = np.where(players.flags[:, pov] & PLAYER_GIB, 8.0,
-                          np.where(players.flags[:, pov] & PLAYER_DEAD, -16.0, 0.0))
-            stat_vh = players.stats[:, pov, _ST_VIEWHEIGHT] if players.has_stats[pov] else 0
-            vh = np.where(vh != 0, vh, np.where(stat_vh != 0, stat_vh, P.DEFAULT_VIEWHEIGHT))
-            view_origin = hold_last(players.origin[:, pov], players.present[:, pov]).copy()
-            view_origin[:, 2] += hold_last(vh.astype(np.float64), players.present[:, pov])
-            view_angles = hold_last(players.angles[:, pov], players.present[:, pov])
-            stat_rows = (players.stats[:, pov] if players.has_stats[pov]
-                         else np.tile(np.asarray(fresh_stats(), np.int32), (nframes, 1)))
-        else:
-            view_origin = np.zeros((nframes, 3))
-            view_angles = np.zeros((nframes, 3))
+        if pov < 0:
             stat_rows = np.tile(np.asarray(fresh_stats(), np.int32), (nframes, 1))
-        return pov, {"view_entity": view_entity, "view_origin": view_origin, "view_angles": view_angles,
-                     "stat_rows": stat_rows}
+            return pov, {"view_entity": view_entity, "view_origin": np.zeros((nframes, 3)),
+                         "view_angles": np.zeros((nframes, 3)), "stat_rows": stat_rows}
+        # Each frame shows the slot's row of that frame, else its last row before (its first row before any).
+        a, b = int(players.slot_start[pov]), int(players.slot_start[pov + 1])
+        frames = players.row_frame[a:b]
+        rows = a + np.maximum(np.searchsorted(frames, np.arange(nframes), side="right") - 1, 0)
+        flags = players.row_ints[rows, 5]
+        stats = players.slot_stats(pov)
+        vh = np.where(flags & PLAYER_GIB, 8.0, np.where(flags & PLAYER_DEAD, -16.0, 0.0))
+        stat_vh = stats[players.row_frame[rows], _ST_VIEWHEIGHT] if players.has_stats[pov] else 0
+        vh = np.where(vh != 0, vh, np.where(stat_vh != 0, stat_vh, P.DEFAULT_VIEWHEIGHT))
+        view_origin = players.row_origin[rows].astype(np.float64)
+        view_origin[:, 2] += vh
+        stat_rows = stats if players.has_stats[pov] else np.tile(np.asarray(fresh_stats(), np.int32), (nframes, 1))
+        return pov, {"view_entity": view_entity, "view_origin": view_origin,
+                     "view_angles": players.row_angles[rows].astype(np.float64), "stat_rows": stat_rows}
 
     def _default_pov(self, players: PlayerFrames) -> int:
         """The slot an MVD view follows by default: the first named, non-spectator player that is ever present."""
         final = self.b.scores or []
-        seen = np.asarray(players.present.any(axis=0), bool)
-        for slot in range(players.num_slots):
-            if seen[slot] and slot < len(final) and final[slot]["name"] and not final[slot]["spectator"]:
-                return slot
-        hits = np.flatnonzero(seen)
-        return int(hits[0]) if len(hits) else -1
+        seen = players.seen_slots()
+        for slot in seen:
+            if slot < len(final) and final[slot]["name"] and not final[slot]["spectator"]:
+                return int(slot)
+        return int(seen[0]) if len(seen) else -1
 
-    def _fill_player_stats(self, stats: np.ndarray, has_stats: np.ndarray, shape: tuple[int, int]) -> None:
-        if self.ps_rows:
-            f = np.asarray([r[0] for r in self.ps_rows], np.int64)
-            s = np.asarray([r[1] for r in self.ps_rows], np.int64)
-            stats[f, s] = np.asarray([r[2] for r in self.ps_rows], np.int64).astype(np.int32)
-            seen = np.zeros(shape, bool)
-            seen[f, s] = True
-            for slot in np.unique(s):
-                has_stats[slot] = True
-                stats[:, slot] = hold_last(stats[:, slot], seen[:, slot])
+    def _stat_changes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        rows = sorted(self.ps_rows, key=lambda r: r[1])              # by slot, then (stable) by frame
+        return (np.asarray([r[0] for r in rows], np.int32), np.asarray([r[1] for r in rows], np.int64),
+                np.asarray([r[2] for r in rows], np.int64).astype(np.int32).reshape(-1, _NSTAT))
 
     def _playerinfo(self, data: bytes, p: int, num: int) -> int:
         prev = self.pstate[num]

@@ -45,7 +45,7 @@ from ..timeline import DemoTimeline, PlayerFrames, StaticSound
 from . import protocol as P
 
 __all__ = ["QuakeWorldParser", "NAIL_NUMBER_BASE", "ROW_LAYOUT", "delta_fields", "parse_info", "fresh_stats",
-           "hold_last", "read_qw_string"]
+           "read_qw_string"]
 
 #: Entity numbers of nails in the timeline start here (above any edict number).  ``svc_nails2`` (MVD) nails keep their
 #: server id (``base + id``) so they interpolate; ``svc_nails`` (QWD) nails get a fresh number every frame.
@@ -86,6 +86,10 @@ def _row_columns(raw: np.ndarray) -> dict[str, np.ndarray]:
 ROW_LAYOUT = RowLayout(_ROW, np.dtype([("i", "<i4", 6), ("f", "<f4", 6), ("t", "<i4")]), lambda raw: raw["i"][:, 0],
                        _row_columns)
 
+# Player row (timeline PlayerFrames): frame, slot, origin, angles, model, frame, skin, effects, weaponframe, flags.
+_PLAYER_ROW = struct.Struct("<ii3f3f6i")
+_PLAYER_DTYPE = np.dtype([("frame", "<i4"), ("slot", "<i4"), ("origin", "<f4", 3), ("angles", "<f4", 3),
+                          ("ints", "<i4", 6)])
 _NSTAT = len(QUAKEWORLD.stat_names)
 _ST_VIEWHEIGHT, _ST_PUNCH, _ST_INTERMISSION, _ST_MONSTERS, _ST_SECRETS = (
     QUAKEWORLD.stat_index(n) for n in ("viewheight", "punch_pitch", "intermission", "monsters", "secrets"))
@@ -147,18 +151,6 @@ def fresh_stats() -> list[int]:
     return st
 
 
-def hold_last(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
-    """``values`` with rows where ``valid`` is false replaced by the last valid row (the first valid before it)."""
-    n = len(valid)
-    if n == 0 or valid.all():
-        return values
-    idx = np.where(valid, np.arange(n), -1)
-    np.maximum.accumulate(idx, out=idx)
-    first = int(np.argmax(valid)) if valid.any() else 0
-    idx[idx < 0] = first
-    return values[idx]
-
-
 class QuakeWorldParser:
     """The client state of one QuakeWorld demo pass and a handler per message (``table``).  Subclasses
     (:mod:`.framing`) read the blocks and handle what differs between a client's and a server's recording."""
@@ -218,8 +210,9 @@ class QuakeWorldParser:
         self.hidden_counts: dict[str, int] = {}
         self.last_print: tuple | None = None
         self.counters = {"delta_from_mismatch": 0, "dropped_packets": 0, "chokecount": 0, "downloads": 0}
-        self.p_rows: list[tuple] = []
-        self.ps_rows: list[tuple] = []               # (frame, slot, stats tuple)
+        self.p_rows = bytearray()                   # one packed _PLAYER_ROW per player and frame
+        self.ps_rows: list[tuple] = []               # (frame, slot, stats tuple) when a slot's stats changed
+        self.last_stats: dict[int, tuple] = {}       # the last stats tuple in ps_rows, by slot
         self.ended = False
         self.blocks = 0
         self.table = handler_table(self, P.SVC_NAMES, 256)
@@ -319,7 +312,8 @@ class QuakeWorldParser:
                 pitch, yaw, roll = self.view_angles
             if slot + 1 in flashes:
                 effects |= P.EF_MUZZLEFLASH
-            self.p_rows.append((fi, slot, ox, oy, oz, pitch, yaw, roll, model, frame, skin, effects, wframe, flags))
+            self.p_rows += _PLAYER_ROW.pack(fi, slot, ox, oy, oz, pitch, yaw, roll, model, frame, skin, effects, wframe,
+                                            flags)
             if model:
                 rows.append(pack(slot + 1, model, frame, slot + 1, skin, effects, ox, oy, oz, -pitch / 3.0, yaw,
                                  0.0, 0))
@@ -1065,31 +1059,22 @@ class QuakeWorldParser:
                         frameless_at_end=True, players=players, default_pov=pov, meta=meta, **view)
 
     def _players_table(self, nframes: int) -> PlayerFrames:
-        rows = self.p_rows
-        nslots = 1 + max((r[1] for r in rows), default=-1)
+        rows = np.frombuffer(bytes(self.p_rows), _PLAYER_DTYPE)
+        self.p_rows = bytearray()
+        rows = rows[np.lexsort((rows["frame"], rows["slot"]))]
+        stat_frame, stat_slot, stat_values = self._stat_changes()
+        nslots = 1 + max(int(rows["slot"].max(initial=-1)), int(stat_slot.max(initial=-1)))
         if self.has_recorder:
             nslots = max(nslots, self.playernum + 1)
-        nslots = max(nslots, 1 + max(self.pstats, default=-1))
-        shape = (nframes, nslots)
-        present = np.zeros(shape, bool)
-        origin = np.zeros(shape + (3,))
-        angles = np.zeros(shape + (3,))
-        ints = np.zeros((6,) + shape, np.int32)
-        if rows:
-            a = np.asarray(rows, np.float64)
-            f = a[:, 0].astype(np.int64)
-            s = a[:, 1].astype(np.int64)
-            present[f, s] = True
-            origin[f, s] = a[:, 2:5]
-            angles[f, s] = a[:, 5:8]
-            ints[:, f, s] = a[:, 8:14].T.astype(np.int32)
-        stats = np.zeros(shape + (_NSTAT,), np.int32)
         has_stats = np.zeros(nslots, bool)
-        self._fill_player_stats(stats, has_stats, shape)
-        return PlayerFrames(present=present, origin=origin, angles=angles, model=ints[0], frame=ints[1],
-                            skin=ints[2], effects=ints[3], weaponframe=ints[4], flags=ints[5], stats=stats,
-                            has_stats=has_stats, recorder=self.playernum if self.has_recorder else -1)
+        has_stats[stat_slot] = True
+        return PlayerFrames(
+            num_frames=nframes, slot_start=np.searchsorted(rows["slot"], np.arange(nslots + 1)).astype(np.int64),
+            row_frame=np.ascontiguousarray(rows["frame"]), row_origin=np.ascontiguousarray(rows["origin"]),
+            row_angles=np.ascontiguousarray(rows["angles"]), row_ints=np.ascontiguousarray(rows["ints"]),
+            stat_start=np.searchsorted(stat_slot, np.arange(nslots + 1)).astype(np.int64), stat_frame=stat_frame,
+            stat_values=stat_values, has_stats=has_stats, recorder=self.playernum if self.has_recorder else -1)
 
-    def _fill_player_stats(self, stats: np.ndarray, has_stats: np.ndarray, shape: tuple[int, int]) -> None:
-        """Fill the per-player stat columns ``stats`` [F, P, stats] and ``has_stats`` [P]."""
+    def _stat_changes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(frame, slot, values)`` of every stat change, sorted by slot then frame (values i4 [S, stats])."""
         raise NotImplementedError
