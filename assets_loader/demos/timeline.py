@@ -38,7 +38,8 @@ References: QuakeSpasm ``cl_main.c`` ``CL_LerpPoint`` / ``CL_RelinkEntities``, `
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import pairwise
 from types import MappingProxyType
 from collections.abc import Mapping, Sequence
 
@@ -221,6 +222,15 @@ class PlayerFrames:
     stat_values: np.ndarray
     has_stats: np.ndarray
     recorder: int = -1
+    # Per slot: (first row, its rows' frames) and (first stat row, their frames) — views for quick look-ups.
+    _rows_by_slot: tuple[tuple[int, np.ndarray], ...] = field(init=False, repr=False, compare=False)
+    _stats_by_slot: tuple[tuple[int, np.ndarray], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        rows = self.slot_start.tolist()
+        stats = self.stat_start.tolist()
+        object.__setattr__(self, "_rows_by_slot", tuple((a, self.row_frame[a:b]) for a, b in pairwise(rows)))
+        object.__setattr__(self, "_stats_by_slot", tuple((a, self.stat_frame[a:b]) for a, b in pairwise(stats)))
 
     @property
     def num_slots(self) -> int:
@@ -233,21 +243,20 @@ class PlayerFrames:
     def row_near(self, slot: int, frame: int) -> tuple[int, bool]:
         """``(row, exact)``: the row of ``slot`` at ``frame``, else its last row before, else its first after
         (``row`` -1 when the slot has none)."""
-        a, b = int(self.slot_start[slot]), int(self.slot_start[slot + 1])
-        if a == b:
+        a, frames = self._rows_by_slot[slot]
+        if not len(frames):
             return -1, False
-        i = a + int(np.searchsorted(self.row_frame[a:b], frame, side="right")) - 1
-        if i < a:
+        i = int(frames.searchsorted(frame, side="right")) - 1
+        if i < 0:
             return a, False
-        return i, bool(self.row_frame[i] == frame)
+        return a + i, bool(frames[i] == frame)
 
     def stats_at(self, slot: int, frame: int) -> np.ndarray:
         """i4 [stats]: the stats of ``slot`` at ``frame`` (zeros if it has none)."""
-        a, b = int(self.stat_start[slot]), int(self.stat_start[slot + 1])
-        if a == b:
+        a, frames = self._stats_by_slot[slot]
+        if not len(frames):
             return np.zeros(self.stat_values.shape[1], np.int32)
-        i = max(int(np.searchsorted(self.stat_frame[a:b], frame, side="right")) - 1, 0)
-        return self.stat_values[a + i]
+        return self.stat_values[a + max(int(frames.searchsorted(frame, side="right")) - 1, 0)]
 
     def slot_stats(self, slot: int) -> np.ndarray:
         """i4 [F, stats]: the stats of ``slot`` at every frame."""
@@ -516,18 +525,22 @@ def sample_pov(timeline: DemoTimeline, t: float, slot: int) -> SceneState:
     return sample(timeline, t, slot)
 
 
-def _pov_view(timeline: DemoTimeline, slot: int, lo: int, hi: int, frac: float) -> tuple[np.ndarray, np.ndarray, int]:
-    """Eye origin / angles of ``slot`` between frames ``lo`` and ``hi`` and the frame whose stats apply."""
+def _pov_view(timeline: DemoTimeline, slot: int, lo: int, hi: int, frac: float
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Eye origin / angles of ``slot`` between frames ``lo`` and ``hi`` and its stats (``None`` without stats)."""
     pl: PlayerFrames = timeline.players  # type: ignore[assignment]  # checked by sample()
-    vh_col = timeline.schema.stat_index("viewheight")
     teleport = timeline.schema.teleport_distance
+    has_stats = bool(pl.has_stats[slot])
+    vh_col = timeline.schema.stat_index("viewheight")
+    origins, angles_rows, ints = pl.row_origin, pl.row_angles, pl.row_ints
 
-    def eye(row: int, f: int) -> np.ndarray:
-        vh = int(pl.stats_at(slot, f)[vh_col]) if pl.has_stats[slot] else 0
+    def eye(row: int, stats: np.ndarray | None) -> np.ndarray:
+        vh = int(stats[vh_col]) if stats is not None else 0
         if row < 0:
             return np.array([0.0, 0.0, view_height(0, vh)])
-        o = pl.row_origin[row].astype(np.float64)
-        return o + np.array([0.0, 0.0, view_height(int(pl.row_ints[row, 5]), vh)])
+        o = origins[row].astype(np.float64)
+        o[2] += view_height(int(ints[row, 5]), vh)
+        return o
 
     row1, exact = pl.row_near(slot, hi)
     src = hi
@@ -535,17 +548,18 @@ def _pov_view(timeline: DemoTimeline, slot: int, lo: int, hi: int, frac: float) 
         # Not in this frame (out of the recorder's PVS, disconnected): hold the last known state.
         src = int(pl.row_frame[row1]) if row1 >= 0 else hi
         lo = src
-    o1 = eye(row1, src)
-    a1 = pl.row_angles[row1].astype(np.float64) if row1 >= 0 else np.zeros(3)
+    stats1 = pl.stats_at(slot, src) if has_stats else None
+    o1 = eye(row1, stats1)
+    a1 = angles_rows[row1].astype(np.float64) if row1 >= 0 else np.zeros(3)
     row0, present0 = pl.row_near(slot, lo) if lo != src and frac < 1.0 else (-1, False)
     if present0:
-        o0 = eye(row0, lo)
+        o0 = eye(row0, pl.stats_at(slot, lo) if has_stats else None)
         d = o1 - o0
         origin = o1 if (np.abs(d) > teleport).any() else o0 + frac * d
-        angles = _lerp_angles(pl.row_angles[row0].astype(np.float64), a1, frac)
+        angles = _lerp_angles(angles_rows[row0].astype(np.float64), a1, frac)
     else:
         origin, angles = o1, a1.copy()
-    return origin, angles, src
+    return origin, angles, stats1
 
 
 def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneState:
@@ -639,10 +653,10 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
     row = timeline._stat_rows[hi].tolist()
     if pov is not None and timeline.players is not None:
         pl = timeline.players
-        view_origin, view_angles, src = _pov_view(timeline, pov, lo, hi, float(frac))
+        view_origin, view_angles, pov_stats = _pov_view(timeline, pov, lo, hi, float(frac))
         view_entity = pov + 1
-        if pl.has_stats[pov]:
-            row = pl.stats_at(pov, src).tolist()
+        if pov_stats is not None:
+            row = pov_stats.tolist()
     stats = MappingProxyType(dict(zip(timeline.schema.stat_names, row)))
     return SceneState(t, hi, seg_hi, float(frac), view_entity, view_origin, view_angles, entities,
                       timeline._statics_cache[seg_hi] if seg_hi < len(timeline._statics_cache)
