@@ -24,6 +24,7 @@ References: QuakeSpasm ``cl_main.c`` ``CL_ClearState``, ``cl_demo.c`` ``CL_GetDe
 from __future__ import annotations
 
 import warnings
+from array import array
 from typing import Any
 from collections.abc import Mapping
 
@@ -65,10 +66,11 @@ class TimelineBuilder:
         self.shift_segments = shift_segments
         self.warnings: list[str] = []
         # frames
-        self.times: list[float] = []
-        self.server_times: list[float] = []
-        self.frame_segment: list[int] = []
-        self.offsets: list[int] = []
+        # per-frame columns as typed arrays (8 bytes a time, not a Python float and a list slot)
+        self.times = array("d")
+        self.server_times = array("d")
+        self.frame_segment = array("i")
+        self.offsets = array("q")                    # first row of each frame
         self.rows: list[bytes] = []                  # one packed layout row per entity state
         self.view_entity: list[int] = []
         self.view_origin: list[tuple[float, float, float]] = []
@@ -124,8 +126,9 @@ class TimelineBuilder:
         """Forget frame ``frame`` and later ones, and everything recorded for them (a block that did not parse)."""
         if frame < len(self.times):
             del self.rows[self.offsets[frame]:]
-        for column in (self.times, self.server_times, self.frame_segment, self.offsets, self.view_entity,
-                       self.view_origin, self.view_angles, self.stat_rows):
+        columns: tuple[Any, ...] = (self.times, self.server_times, self.frame_segment, self.offsets, self.view_entity,
+                                    self.view_origin, self.view_angles, self.stat_rows)
+        for column in columns:
             del column[frame:]
         self.last_time = self.times[-1] if self.times else -np.inf
         self.events = [e for e in self.events if e[0] < frame]
@@ -212,7 +215,7 @@ class TimelineBuilder:
 
     def _entity_columns(self, times: np.ndarray, frame_segment: np.ndarray) -> tuple[np.ndarray, dict]:
         nframes = len(times)
-        offsets = np.asarray(self.offsets + [len(self.rows)], np.int64)
+        offsets = np.append(np.frombuffer(self.offsets, np.int64), len(self.rows))
         raw = self.layout.read(b"".join(self.rows))
         self.rows.clear()                        # the packed rows now live in ``raw``: free them at once
         frame_of_row = np.repeat(np.arange(nframes), np.diff(offsets))
@@ -251,9 +254,9 @@ class TimelineBuilder:
                meta: Mapping[str, object] | None = None) -> DemoTimeline:
         """The timeline.  View and stat columns default to the ones appended per frame; a level without frames
         keeps its place (``frameless_at_end`` False) or sorts after the last frame."""
-        times = np.asarray(self.times, np.float64)
+        times = np.array(self.times, np.float64)
         nframes = len(times)
-        fseg = np.asarray(self.frame_segment, np.int32)
+        fseg = np.array(self.frame_segment, np.int32)
         offsets, cols = self._entity_columns(times, fseg)
         segs = self._map_segments(times, frameless_at_end)
 
@@ -275,7 +278,7 @@ class TimelineBuilder:
         return DemoTimeline(
             schema=self.schema, format=self.fmt.lower(), protocol=protocol, protocol_flags=protocol_flags,
             path=self.path, segments=segs, events=events, warnings=self.warnings, block_count=block_count,
-            cd_track=cd_track, times=times, server_times=np.asarray(self.server_times, np.float64),
+            cd_track=cd_track, times=times, server_times=np.array(self.server_times, np.float64),
             frame_segment=fseg,
             view_entity=np.asarray(self.view_entity, np.int32) if view_entity is None else view_entity,
             view_origin=(np.asarray(self.view_origin, np.float64).reshape(-1, 3) if view_origin is None
