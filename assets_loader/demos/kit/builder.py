@@ -65,8 +65,7 @@ class TimelineBuilder:
         self.frames_open_at_start = frames_open_at_start
         self.shift_segments = shift_segments
         self.warnings: list[str] = []
-        # frames
-        # per-frame columns as typed arrays (8 bytes a time, not a Python float and a list slot)
+        # frames: per-frame columns as typed arrays (8 bytes a time, not a Python float and a list slot)
         self.times = array("d")
         self.server_times = array("d")
         self.frame_segment = array("i")
