@@ -60,7 +60,7 @@ class Pk3File:
         try:
             self._zip = self._open_zip()
             infos = [i for i in self._zip.infolist() if not i.is_dir()]
-        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError) as exc:
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError, ValueError) as exc:
             raise FormatError(self.path, "PK3", None, "a zip archive", str(exc)) from None
         total = 0
         for info in infos:

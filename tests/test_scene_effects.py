@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from assets_loader.demos import load_demo
-from assets_loader.demos import nq_protocol as P
+from assets_loader.demos.quake import protocol as P
 from tests.builders.dem import DemWriter
 from tests.builders.pak import build_pak
 from viewer.assets import load_segment_assets

@@ -18,8 +18,8 @@ import zlib
 
 from ..errors import BadMagicError, FormatError, TruncatedError, UnsupportedFormatError
 from ..source import Source, read_source
-from .nq_dem import decode_dem, parse_cd_track
-from .qw import decode_mvd, decode_qwd, looks_like_mvd, looks_like_qwd
+from .quake import decode_dem, parse_cd_track
+from .quakeworld import decode_mvd, decode_qwd, looks_like_mvd, looks_like_qwd
 from .timeline import DemoTimeline
 
 __all__ = ["load_demo", "detect_format", "sniff_format", "maybe_gunzip", "MAX_DECOMPRESSED", "FORMAT_NAMES"]
@@ -103,8 +103,7 @@ def sniff_format(data: bytes, name: str = "") -> str | None:
 
 def _format_from_name(name: str) -> str | None:
     lower = name.lower()
-    if lower.endswith(".gz"):
-        lower = lower[:-3]
+    lower = lower.removesuffix(".gz")
     for ext, fmt in _EXTENSIONS.items():
         if lower.endswith(ext):
             return fmt
