@@ -50,7 +50,8 @@ def maybe_gunzip(data: bytes, name: str) -> bytes:
 
 #: What each format is, for messages.
 FORMAT_NAMES = {
-    "dem": "a Quake demo (.dem)", "qwd": "a QuakeWorld client demo (.qwd)", "mvd": "a QuakeWorld multi-view demo (.mvd)",
+    "dem": "a Quake demo (.dem)", "qwd": "a QuakeWorld client demo (.qwd)",
+    "mvd": "a QuakeWorld multi-view demo (.mvd)",
     "dm2": "a Quake II demo (.dm2)", "dm_NN": "a Quake III demo (.dm_NN)",
 }
 _Q2_SVC_SERVERDATA = 12
@@ -146,5 +147,6 @@ def load_demo(src: Source, name: str | None = None) -> DemoTimeline:
     if fmt == "mvd":
         return decode_mvd(data, label)
     what = FORMAT_NAMES.get(fmt, FORMAT_NAMES["dm_NN"])
-    raise UnsupportedFormatError(label, fmt, 0, "a Quake .dem or QuakeWorld .qwd/.mvd demo (the formats decoded so far)",
+    raise UnsupportedFormatError(label, fmt, 0,
+                                 "a Quake .dem or QuakeWorld .qwd/.mvd demo (the formats decoded so far)",
                                  f"{what}, which qdv cannot decode yet")

@@ -28,7 +28,8 @@ STAT_NAMES: tuple[str, ...] = (
     "weaponalpha", "intermission",
 )
 
-#: Player flag bits of ``PlayerFrames.flags`` (QuakeWorld ``PF_DEAD`` / ``PF_GIB``; MVD ``DF_DEAD`` / ``DF_GIB`` map here).
+#: Player flag bits of ``PlayerFrames.flags`` (QuakeWorld ``PF_DEAD`` / ``PF_GIB``; MVD ``DF_DEAD`` / ``DF_GIB``
+#: map here).
 PLAYER_DEAD = 1 << 9
 PLAYER_GIB = 1 << 10
 

@@ -325,7 +325,8 @@ class SceneState:
     ``frame`` is the newer bracketing frame, ``lerp`` the interpolation factor from the older one, ``view_origin``
     / ``view_angles`` f8 [3] the recorder's eye (origin includes the view height) and look direction,
     ``entities`` the dynamic entities drawn (includes the view entity: skip it for a first-person camera),
-    ``statics`` the segment's static entities, ``stats`` the game's stat values (by the schema's stat names), ``lightstyles`` the 64 style
+    ``statics`` the segment's static entities, ``stats`` the game's stat values (by the schema's stat names),
+    ``lightstyles`` the 64 style
     strings, ``scoreboard`` one entry per client slot of the segment.  ``pov`` is the player slot whose eye the view
     is (QuakeWorld), or -1 for the recorder's default view.
     """
