@@ -29,8 +29,10 @@ def _ncols(row: struct.Struct) -> int:
 
 
 def _outcome(reader, *args):
+    """What a reader returns, or ``"short"`` when the payload ran out; ``repr`` so that a NaN decoded from random
+    bytes compares equal to itself."""
     try:
-        return reader(*args)
+        return repr(reader(*args))
     except struct.error:
         return "short"
 

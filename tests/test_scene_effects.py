@@ -11,7 +11,7 @@ from assets_loader.demos import load_demo
 from assets_loader.demos.quake import protocol as P
 from tests.builders.dem import DemWriter
 from tests.builders.pak import build_pak
-from viewer.assets import load_segment_assets
+from viewer.games.quake.assets import load_segment_assets
 from viewer.scene import build_scene
 from viewer.games.quake.tents import BEAM_STEP, SceneEffects
 
