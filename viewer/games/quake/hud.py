@@ -50,7 +50,8 @@ from ...render.refdef import HudLayout, HudQuad
 from .chat_markup import ColouredText, Colour, chat_text, colour_runs
 
 __all__ = [
-    "CenterPrint", "build_hud", "notify_lines", "notify_rows", "coloured_console_lines", "centerprint_at", "console_lines",
+    "CenterPrint", "build_hud", "notify_lines", "notify_rows", "coloured_console_lines", "centerprint_at",
+    "console_lines",
     "sorted_scores", "face_pic", "number_pics", "quake_chars", "DEFAULT_LMP_SIZES",
     "IT_SHOTGUN", "IT_SUPER_SHOTGUN", "IT_NAILGUN", "IT_SUPER_NAILGUN", "IT_GRENADE_LAUNCHER",
     "IT_ROCKET_LAUNCHER", "IT_LIGHTNING", "IT_SHELLS", "IT_NAILS", "IT_ROCKETS", "IT_CELLS", "IT_AXE",
