@@ -47,6 +47,7 @@ from assets_loader.demos.events import Event
 from assets_loader.demos.timeline import MapSegment, PlayerScore, SceneState
 
 from ...render.refdef import HudLayout, HudQuad
+from . import qw_scoreboard
 from .chat_markup import ColouredText, Colour, chat_text, colour_runs
 
 __all__ = [
@@ -556,8 +557,8 @@ def _center_string(b: _Builder, cp: CenterPrint, reveal: int | None) -> None:
 
 def build_hud(state: SceneState, recent_events: Sequence[Event], screen_size: tuple[int, int], scale: int = 1, *,
               segment: MapSegment | None = None, show_scores: bool = False,
-              pic_sizes: Mapping[str, tuple[int, int]] | Callable[[str], tuple[int, int] | None] | None = None
-              ) -> HudLayout:
+              pic_sizes: Mapping[str, tuple[int, int]] | Callable[[str], tuple[int, int] | None] | None = None,
+              quakeworld: bool = False) -> HudLayout:
     """The overlay at ``state.time`` for a ``screen_size`` (width, height) screen with virtual pixels ``scale``
     screen pixels wide (an integer ≥ 1).
 
@@ -568,7 +569,8 @@ def build_hud(state: SceneState, recent_events: Sequence[Event], screen_size: tu
     ``gametype`` (deathmatch layout), the level name and the server clock; without it, single player is assumed.
     ``show_scores``: the scoreboard key (``+showscores``) is held.  ``pic_sizes``: ``name → (width, height)`` (a
     mapping or a callable such as ``HudRenderer.pic_size``) of the ``gfx/*.lmp`` pictures the overlays centre; their
-    size depends on the game data (fallback: :data:`DEFAULT_LMP_SIZES`).
+    size depends on the game data (fallback: :data:`DEFAULT_LMP_SIZES`).  ``quakeworld``: QuakeWorld's score
+    bar and scoreboards (:mod:`~viewer.games.quake.qw_scoreboard`: ping/pl/time/team columns, team totals).
     """
     scale = max(1, int(scale))
     sw, sh = int(screen_size[0]), int(screen_size[1])
@@ -592,6 +594,17 @@ def build_hud(state: SceneState, recent_events: Sequence[Event], screen_size: tu
     menu_oy = (sh - MENU_HEIGHT * scale) // 2
     sbar_lines = 0
 
+    qw_minutes = int(max(0.0, t - segment.start_time) // 60) if segment is not None else 0
+    ranking = sizes.get("gfx/ranking.lmp", (86, 28))
+    team_game = quakeworld and qw_scoreboard.is_team_game(scores)
+
+    if intermission == 1 and quakeworld:
+        b.canvas(menu_ox, 0)      # QuakeWorld's overlays start at the top of the screen
+        if team_game and not show_scores:
+            qw_scoreboard.team_overlay(b, scores, view_slot, qw_minutes, ranking, bottom=sh // scale)
+        else:
+            qw_scoreboard.deathmatch_overlay(b, scores, view_slot, qw_minutes, ranking, bottom=sh // scale)
+        return HudLayout((sw, sh), scale, tuple(b.quads), 0)
     if intermission == 1:
         b.canvas(menu_ox, menu_oy)
         if deathmatch:
@@ -629,7 +642,14 @@ def build_hud(state: SceneState, recent_events: Sequence[Event], screen_size: tu
         b.canvas(ox, top)
         _inventory(b, stats, items, scores, maxclients, view_slot)
         health = int(stats.get("health", 0))
-        if show_scores or health <= 0:
+        if quakeworld and (show_scores or health <= 0):
+            qw_scoreboard.solo_scoreboard(b, t - time_offset, SBAR_HEIGHT)
+            b.canvas(menu_ox, 0)
+            if team_game and not show_scores:
+                qw_scoreboard.team_overlay(b, scores, view_slot, qw_minutes, ranking, bottom=sh // scale)
+            else:
+                qw_scoreboard.deathmatch_overlay(b, scores, view_slot, qw_minutes, ranking, bottom=sh // scale)
+        elif show_scores or health <= 0:
             _solo_scoreboard(b, stats, t - time_offset, level_name)
             if deathmatch:
                 b.canvas(menu_ox, menu_oy)
@@ -638,7 +658,10 @@ def build_hud(state: SceneState, recent_events: Sequence[Event], screen_size: tu
             dmg = _last_of_kind(events, end, {"damage"}, since=t - FACE_ANIM_TIME - 1.0)
             pain = dmg is not None and t <= dmg.time + FACE_ANIM_TIME
             _status(b, stats, items, pain)
-        if deathmatch and sw // scale >= 512:
+        if quakeworld:
+            b.canvas(0, top)
+            qw_scoreboard.mini_overlay(b, scores, view_slot, sw // scale)
+        elif deathmatch and sw // scale >= 512:
             b.canvas(0, top)
             _mini_deathmatch_overlay(b, scores, view_slot)
 
