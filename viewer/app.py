@@ -17,6 +17,7 @@ Import this module only after choosing pyglet's headless mode (``pyglet.options[
 from __future__ import annotations
 
 import sys
+import textwrap
 import time
 import warnings
 from collections import deque
@@ -30,6 +31,7 @@ import pyglet
 from pyglet.window import key
 
 from assets_loader.demos import SceneState, load_demo
+from assets_loader.errors import FormatError, NotFoundError
 from assets_loader.vfs import VirtualFS
 
 from . import input as inp
@@ -122,6 +124,7 @@ class ViewerWindow(pyglet.window.Window):
         self._draw_times: deque[float] = deque(maxlen=FPS_FRAMES)
         self.picker: Picker | None = Picker.of(source.folder) if source.folder else None
         self.failed: str | None = None
+        self.last_layers = UiLayout()   # the UI drawn last (bar, readout, notice, help, picker): for tests
         self._loading_text = f"loading {source.title}"
         self._loader: Iterator[str] | None = self._load()
         self.frames = 0
@@ -214,7 +217,7 @@ class ViewerWindow(pyglet.window.Window):
                 self._loading_text = next(self._loader)
             except StopIteration:
                 self._loader = None
-            except (OSError, ValueError) as exc:   # FormatError is a ValueError: a demo opened from the window
+            except (OSError, ValueError, FormatError) as exc:   # a broken demo opened from the window
                 if self.frames == 0 and self.source.folder is None and not self._opened_later:
                     raise
                 self._loader = None
@@ -265,11 +268,14 @@ class ViewerWindow(pyglet.window.Window):
         if not self.ready or self.state is None:
             target.use()
             self.ctx.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)
+            columns = max(size[0] // (8 * scale) - 4, 20)
             lines = [self._loading_text + " ..."] if not self.ready else \
-                [self.failed or "no demo", "Ctrl+O: open another demo, or drop one on the window"]
+                [*textwrap.wrap(self.failed or "no demo", columns),
+                 "Ctrl+O: open another demo, or drop one on the window"]
             layers = text_box_layout(lines, size, scale)
             if self.picker is not None:
                 layers += picker_layout(self.picker, size, scale)
+            self.last_layers = layers
             self.ui.draw(layers, size)
         else:
             self._draw_frame(size, scale)
@@ -326,6 +332,7 @@ class ViewerWindow(pyglet.window.Window):
             layers += text_box_layout([f"{k:<20} {v}" for k, v in inp.KEY_HELP], size, scale)
         if self.picker is not None:
             layers += picker_layout(self.picker, size, scale)
+        self.last_layers = layers
         if layers.rects or layers.texts:
             self.target.use()
             self.ui.draw(layers, size)
@@ -519,7 +526,9 @@ class ViewerWindow(pyglet.window.Window):
         self.picker = None
         try:
             fs = game_filesystem(str(path), self.source.basedir, self.source.game)
-        except (OSError, ValueError) as exc:
+        except NotFoundError:
+            fs = self.source.fs         # a demo outside any game dir: the game data in use so far
+        except (OSError, ValueError, FormatError) as exc:
             self._message = (f"cannot open {path.name}: {exc}", MESSAGE_TIME * 2)
             return
         self.save_settings()
