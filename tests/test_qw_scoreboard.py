@@ -107,3 +107,9 @@ def test_real_2on2_mvd_scoreboard() -> None:
     for name in ("Timber", "Sujoy", "MrJustice"):
         assert name in text
     assert "Kills" not in text
+
+
+def test_scoreboard_key_in_a_team_game_shows_team_totals() -> None:
+    rows = _rows_of(_layout(_players(True), show=True))
+    assert rows[0] == "low/avg/high team total players"
+    assert any(r.endswith("red  Carol") for r in rows)

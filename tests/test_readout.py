@@ -34,4 +34,4 @@ def test_missing_data_notice_from_loader_warnings() -> None:
     assert missing_data_notice(["something else"]) == ()
     layout = notice_layout(lines, (1280, 720), 2)
     (box,) = layout.rects
-    assert abs(box.x + box.w / 2 - 640) < 1 and box.y == 8
+    assert abs(box.x + box.w / 2 - 640) < 1 and box.y == 96        # below the notify lines and readout

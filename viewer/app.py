@@ -326,7 +326,7 @@ class ViewerWindow(pyglet.window.Window):
             below = max((r.y + r.h for r in message.rects), default=0.0)
             layers += readout_layout(lines, size, scale, top=below)
         notice, left = self._notice
-        if left > 0 and notice:
+        if left > 0 and notice and not st.show_scores:
             layers += notice_layout(notice, size, scale)
         if st.show_help:
             layers += text_box_layout([f"{k:<20} {v}" for k, v in inp.KEY_HELP], size, scale)
@@ -393,8 +393,12 @@ class ViewerWindow(pyglet.window.Window):
                 self._screenshot = True
             elif request == "capture_mouse":
                 self.set_exclusive_mouse(True)
+                self._message = ("mouse look: Esc or right click releases the mouse", MESSAGE_TIME)
+                self._say("mouse look on")
             elif request == "release_mouse":
                 self.set_exclusive_mouse(False)
+                self._message = ("mouse released", MESSAGE_TIME)
+                self._say("mouse look off")
             elif request == "fullscreen":
                 self.set_fullscreen(not self.fullscreen)
             elif request == "escape" and self.fullscreen:

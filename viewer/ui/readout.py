@@ -3,7 +3,7 @@
 The readout sits in the top-right corner while the timeline bar is hidden (it auto-hides while playing): the time
 and duration, the speed (``paused``), the camera mode and the player being watched (the POV slot of an MVD, or the
 player an orbit camera follows); with the frame rate toggled on (:data:`viewer.input.KEY_HELP`) a ``fps`` line
-is added, also while the bar shows.  The notice is a box at the top centre saying which game data is missing
+is added, also while the bar shows.  The notice is a box near the top centre saying which game data is missing
 (the map, models), built from the warnings the asset loaders give.
 """
 
@@ -77,8 +77,12 @@ def missing_data_notice(warnings: Sequence[str]) -> tuple[str, ...]:
     return tuple(lines)
 
 
+#: The notice's top in virtual pixels: below the four notify lines and the corner readout.
+NOTICE_TOP = 48
+
+
 def notice_layout(lines: Sequence[str], size: tuple[int, int], scale: int) -> UiLayout:
-    """The notice box centred at the top of the window."""
+    """The notice box centred near the top of the window, below the notify lines and the readout."""
     if not lines:
         return UiLayout()
     s = max(1, scale)
@@ -86,6 +90,6 @@ def notice_layout(lines: Sequence[str], size: tuple[int, int], scale: int) -> Ui
     pad = 4 * s
     w = max(len(line) for line in lines) * ch + 2 * pad
     h = len(lines) * (ch + 2 * s) + 2 * pad - 2 * s
-    x, y = (size[0] - w) / 2, 4 * s
+    x, y = (size[0] - w) / 2, NOTICE_TOP * s
     texts = tuple(Text(x + pad, y + pad + i * (ch + 2 * s), line, ch, NOTICE_COLOR) for i, line in enumerate(lines))
     return UiLayout((Rect(x, y, w, h, TOOLTIP_COLOR),), texts)

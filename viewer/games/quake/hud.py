@@ -600,7 +600,7 @@ def build_hud(state: SceneState, recent_events: Sequence[Event], screen_size: tu
 
     if intermission == 1 and quakeworld:
         b.canvas(menu_ox, 0)      # QuakeWorld's overlays start at the top of the screen
-        if team_game and not show_scores:
+        if team_game:
             qw_scoreboard.team_overlay(b, scores, view_slot, qw_minutes, ranking, bottom=sh // scale)
         else:
             qw_scoreboard.deathmatch_overlay(b, scores, view_slot, qw_minutes, ranking, bottom=sh // scale)
@@ -645,7 +645,7 @@ def build_hud(state: SceneState, recent_events: Sequence[Event], screen_size: tu
         if quakeworld and (show_scores or health <= 0):
             qw_scoreboard.solo_scoreboard(b, t - time_offset, SBAR_HEIGHT)
             b.canvas(menu_ox, 0)
-            if team_game and not show_scores:
+            if team_game:
                 qw_scoreboard.team_overlay(b, scores, view_slot, qw_minutes, ranking, bottom=sh // scale)
             else:
                 qw_scoreboard.deathmatch_overlay(b, scores, view_slot, qw_minutes, ranking, bottom=sh // scale)

@@ -9,7 +9,9 @@
   pixels wide), and the team totals to its right in team games;
 * :func:`solo_scoreboard` — QuakeWorld's ``Sbar_SoloScoreboard``: only the time on the score bar.
 
-Team games: any playing slot has a ``team`` userinfo (the serverinfo ``teamplay`` is not kept by the timeline).
+Team games: any playing slot has a ``team`` userinfo (the serverinfo ``teamplay`` is not kept by the timeline);
+there the scoreboard key shows the team totals above the player table (the engine keeps those for its separate
+``+showteamscores`` key, and for the dead and the intermission).
 The ``time`` column counts minutes since the map started (``svc_updateentertime`` is not kept either).
 
 References: QuakeWorld ``sbar.c`` (``Sbar_SortFrags``, ``Sbar_SortTeams``, ``Sbar_DeathmatchOverlay``,
