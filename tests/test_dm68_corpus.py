@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from assets_loader.demos.quake3 import MessageFormatError, parse_demo
-from assets_loader.demos.quake3.fields import PLAYER_ARRAYS, tables_for
 from assets_loader.demos.quake3.framing import split_messages
+from assets_loader.demos.quake3.protocol import PLAYER_ARRAYS, tables_for
 from tests.builders.q3 import SVC_EOF, Q3Message, demo_file
 from tests.conftest import QUAKE3
 

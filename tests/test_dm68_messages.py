@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from assets_loader.demos.quake3 import MessageFormatError, parse_demo
-from assets_loader.demos.quake3.fields import PLAYER_ARRAYS, tables_for
+from assets_loader.demos.quake3.protocol import PLAYER_ARRAYS, tables_for
 from assets_loader.errors import BadMagicError, FormatError
 from tests.builders.q3 import SVC_EOF, SVC_SNAPSHOT, Q3Message, demo_file
 
