@@ -1,5 +1,5 @@
 """Quake III message decoding on synthetic demos: gamestate, server commands, configstrings and snapshots whose
-entity and player deltas are checked against the states they were written from (tests/builders/q3.py)."""
+entity and player deltas are checked against the states they were written from (tests/builders/dm68.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from assets_loader.demos.quake3 import MessageFormatError, parse_demo
 from assets_loader.demos.quake3.protocol import PLAYER_ARRAYS, tables_for
 from assets_loader.errors import BadMagicError, FormatError
-from tests.builders.q3 import SVC_EOF, SVC_SNAPSHOT, Q3Message, demo_file
+from tests.builders.dm68 import SVC_EOF, SVC_SNAPSHOT, Q3Message, demo_file
 
 TABLES = tables_for(68)
 assert TABLES is not None
