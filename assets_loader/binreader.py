@@ -9,6 +9,7 @@ from __future__ import annotations
 import struct
 
 import numpy as np
+import numpy.typing as npt
 
 from .errors import BadIndexError, TruncatedError
 
@@ -47,6 +48,14 @@ class BinReader:
         if count < 0:
             raise BadIndexError(self.path, self.fmt, self.pos, f"a non-negative count of {what}", str(count))
         self.need(count * item_size, what)
+
+    def check_ranges(self, fields) -> None:
+        """Raise ``BadIndexError`` for the first ``(offset, what, value, low, high)`` of ``fields`` whose value lies
+        outside ``low..high`` (``high`` ``None``: no upper bound); ``offset`` is where the field sits."""
+        for offset, what, value, low, high in fields:
+            if value < low or (high is not None and value > high):
+                bound = f"{low}..{high}" if high is not None else f">= {low}"
+                raise BadIndexError(self.path, self.fmt, offset, f"a {what} {bound}", str(value))
 
     def seek(self, pos: int) -> None:
         if not 0 <= pos <= len(self.data):
@@ -91,11 +100,11 @@ class BinReader:
         raw = self.bytes(size, what)
         return raw.split(b"\0", 1)[0].decode("latin-1")
 
-    def array(self, dtype: np.dtype, count: int, what: str) -> np.ndarray:
+    def array(self, dtype: npt.DTypeLike, count: int, what: str) -> np.ndarray:
         """``count`` records of ``dtype`` as a read-only numpy view (no copy)."""
-        dtype = np.dtype(dtype)
-        self.check_count(count, dtype.itemsize, what)
-        out = np.frombuffer(self.data, dtype=dtype, count=count, offset=self.pos)
-        self.pos += count * dtype.itemsize
+        dt = np.dtype(dtype)
+        self.check_count(count, dt.itemsize, what)
+        out = np.frombuffer(self.data, dtype=dt, count=count, offset=self.pos)
+        self.pos += count * dt.itemsize
         return out
 
