@@ -23,6 +23,7 @@ from pyglet.window import key, mouse  # noqa: E402  (after choosing headless mod
 from viewer.app import PlaySource, ViewerWindow  # noqa: E402
 from viewer.cli import sample_demo  # noqa: E402
 from viewer.session import game_filesystem  # noqa: E402
+from viewer.settings import Settings, SettingsFile  # noqa: E402
 
 DT = 1 / 60
 
@@ -31,7 +32,12 @@ def main() -> None:
     work = Path(sys.argv[1])
     first = sample_demo("lq1")
     mvd = sample_demo()
-    w = ViewerWindow(PlaySource(game_filesystem(first, None, None), demo=first, sensitivity=4.0),
+    remembered = work / "remembered"
+    remembered.mkdir()
+    shutil.copy(first, remembered / "old.dem")
+    settings = SettingsFile(work / "settings.toml", Settings(mouse_sensitivity=7.0, invert_mouse=True,
+                                                              last_dir=str(remembered)), writable=True)
+    w = ViewerWindow(PlaySource(game_filesystem(first, None, None), demo=first, settings=settings, sensitivity=4.0),
                      size=(1280, 720), shots=work / "shots", quiet=True)
     out: dict = {}
 
@@ -54,7 +60,13 @@ def main() -> None:
         return [t.text for t in w.last_layers.texts]
 
     until_ready()
-    out["first"] = {"demo": w.source.demo, "end": w.state.info.end}
+    out["first"] = {"demo": w.source.demo, "end": w.state.info.end, "sensitivity": w.state.sensitivity,
+                    "invert": w.state.invert_mouse}
+
+    # Ctrl+O at first: the remembered folder of the settings
+    press(key.O, key.MOD_CTRL)
+    out["remembered"] = [p.name for p in w.picker.files]
+    press(key.ESCAPE)
 
     # a demo dropped on the window replaces the session
     w.dispatch_event("on_file_drop", 10, 10, [mvd])
@@ -123,10 +135,11 @@ def main() -> None:
     ticks()
     st = w.state
     look = {"captured": st.mouse_look, "mode": st.mode, "sensitivity": st.sensitivity,
-            "yaw0": st.free.angles[1] if st.free else None}
-    w.dispatch_event("on_mouse_motion", 640, 360, 50, 0)
+            "yaw0": st.free.angles[1] if st.free else None, "pitch0": st.free.angles[0] if st.free else None}
+    w.dispatch_event("on_mouse_motion", 640, 360, 50, 10)
     ticks()
     look["yaw1"] = st.free.angles[1]
+    look["pitch1"] = st.free.angles[0]
     press(key.ESCAPE)
     look["after_esc"] = {"captured": st.mouse_look, "alive": not w.has_exit}
     w.dispatch_event("on_mouse_motion", 640, 360, 50, 0)

@@ -31,6 +31,11 @@ def run(display, tmp_path_factory) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def test_mouse_settings_with_the_flag_winning_and_ctrl_o_on_the_remembered_folder(run) -> None:
+    assert run["first"]["sensitivity"] == 4.0 and run["first"]["invert"] is True   # --sensitivity 4, file: 7
+    assert run["remembered"] == ["old.dem"]
+
+
 def test_dropped_demo_replaces_the_session(run) -> None:
     assert run["first"]["demo"].endswith("demo1_lite.dem")
     dropped = run["dropped"]
@@ -70,6 +75,7 @@ def test_right_click_captures_the_mouse_and_esc_releases_it(run) -> None:
     assert look["captured"] and look["mode"] == "free" and look["sensitivity"] == 4.0
     turned = (look["yaw0"] - look["yaw1"]) % 360
     assert turned == pytest.approx(50 * 4.0 * 0.022)
+    assert look["pitch1"] - look["pitch0"] == pytest.approx(10 * 4.0 * 0.022)     # inverted: up looks down
     assert look["after_esc"] == {"captured": False, "alive": True}
     assert look["yaw2"] == look["yaw1"]                              # released: motion no longer turns
 

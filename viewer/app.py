@@ -129,6 +129,7 @@ class ViewerWindow(pyglet.window.Window):
         self._loader: Iterator[str] | None = self._load()
         self.frames = 0
         self._opened_later = False
+        self._last_dir: Path | None = Path(source.folder) if source.folder else None
         self.first_frame_seconds: float | None = None
         self.last_screenshot: Path | None = None
 
@@ -510,17 +511,19 @@ class ViewerWindow(pyglet.window.Window):
         return pyglet.event.EVENT_HANDLED
 
     def open_picker(self) -> None:
-        """Ctrl+O: the picker on the remembered folder (else the open demo's, else the working directory)."""
-        folder = ""
-        if self.source.settings is not None:
-            folder = self.source.settings.settings.last_dir
-        if not folder or not Path(folder).is_dir():
-            folder = str(Path(self.source.demo).resolve().parent) if self.source.demo else "."
-        self._show_picker(Path(folder))
+        """Ctrl+O: the picker on the last folder — the remembered one (settings) until a demo or folder is opened
+        from the window, then that one; without either the open demo's folder, else the working directory."""
+        folder = self._last_dir
+        if folder is None and self.source.settings is not None and self.source.settings.settings.last_dir:
+            folder = Path(self.source.settings.settings.last_dir)
+        if folder is None or not folder.is_dir():
+            folder = Path(self.source.demo).resolve().parent if self.source.demo else Path(".")
+        self._show_picker(folder)
 
     def _show_picker(self, folder: Path) -> None:
         if self.state is not None and self.state.mouse_look:
             self._act(inp.Action("mouse_look"))
+        self._last_dir = folder
         self.picker = Picker.of(folder)
         self._say(f"{len(self.picker.files)} demos in {folder}")
 
@@ -538,6 +541,7 @@ class ViewerWindow(pyglet.window.Window):
         self.save_settings()
         self._close_demo()
         self._opened_later = True
+        self._last_dir = path.resolve().parent
         self.failed = None
         self.source = replace(self.source, fs=fs, demo=str(path), map_path=None, start="0", speed=1.0,
                               fov=self.state.fov if self.state is not None else self.source.fov, folder=None)
