@@ -323,7 +323,7 @@ class ViewerWindow(pyglet.window.Window):
         message = text_box_layout([text], size, scale, anchor="topright") if left > 0 and text else UiLayout()
         layers += message
         if sample is not None:
-            lines = readout_lines(self._readout(sample), with_clock=not st.bar_visible)
+            lines = readout_lines(self._readout(st, sample), with_clock=not st.bar_visible)
             below = max((r.y + r.h for r in message.rects), default=0.0)
             layers += readout_layout(lines, size, scale, top=below)
         notice, left = self._notice
@@ -346,22 +346,9 @@ class ViewerWindow(pyglet.window.Window):
             return None
         return (len(times) - 1) / (times[-1] - times[0])
 
-    def _readout(self, sample: SceneState) -> Readout:
-        st = self.state
+    def _readout(self, st: ViewerState, sample: SceneState) -> Readout:
         return Readout(st.t - st.info.start, st.info.end - st.info.start, st.clock.speed, st.clock.paused, st.mode,
-                       self._watching(sample), self.fps if st.show_fps else None)
-
-    def _watching(self, sample: SceneState) -> str:
-        """The name of the player whose eyes are shown (POV) or whom the orbit camera follows, else ``""``."""
-        st = self.state
-        if st.mode == "orbit" and st.follow is not None:
-            slot = st.follow - 1
-        elif st.mode == "pov":
-            slot = st.pov_slot if st.pov_slot is not None else sample.view_entity - 1
-        else:
-            return ""
-        board = sample.scoreboard
-        return board[slot].name if 0 <= slot < len(board) else ""
+                       _watching(st, sample), self.fps if st.show_fps else None)
 
     def _save_screenshot(self) -> None:
         pixels = self.target.read_rgb()
@@ -604,6 +591,18 @@ class ViewerWindow(pyglet.window.Window):
                 obj.release()
         self.session = self._map_renderer = None
         self.target.release()
+
+
+def _watching(st: ViewerState, sample: SceneState) -> str:
+    """The name of the player whose eyes are shown (POV) or whom the orbit camera follows, else ``""``."""
+    if st.mode == "orbit" and st.follow is not None:
+        slot = st.follow - 1
+    elif st.mode == "pov":
+        slot = st.pov_slot if st.pov_slot is not None else sample.view_entity - 1
+    else:
+        return ""
+    board = sample.scoreboard
+    return board[slot].name if 0 <= slot < len(board) else ""
 
 
 _ONES = np.ones(64, np.float32)  # light style values of a map without a demo: all normal
