@@ -32,7 +32,7 @@ def _xdotool(display: str, *args: str) -> None:
 
 
 def _start(display: str, config: Path, *args: str):
-    env = dict(os.environ, DISPLAY=display, XDG_CONFIG_HOME=str(config))
+    env = dict(os.environ, DISPLAY=display, QDV_CONFIG_DIR=str(config))
     proc = subprocess.Popen([sys.executable, "-m", "viewer.cli", "play", *args, "--size", "1280x720"], cwd=REPO,
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.monotonic() + STARTUP_TIMEOUT

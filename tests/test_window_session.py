@@ -24,7 +24,7 @@ TIMEOUT = 120
 @pytest.fixture(scope="module")
 def run(display, tmp_path_factory) -> dict:
     work = tmp_path_factory.mktemp("session")
-    env = dict(os.environ, DISPLAY=display, XDG_CONFIG_HOME=str(work / "config"))
+    env = dict(os.environ, DISPLAY=display, QDV_CONFIG_DIR=str(work / "config"))
     done = subprocess.run([sys.executable, "-m", "tests.session_driver", str(work)], capture_output=True, text=True,
                           env=env, cwd=REPO, timeout=TIMEOUT)
     assert done.returncode == 0, f"session driver failed:\n{done.stderr[-4000:]}"
