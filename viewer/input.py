@@ -79,7 +79,7 @@ KEY_HELP: tuple[tuple[str, str], ...] = (
     ("F12", "screenshot into screenshots/ (numbered)"),
     ("Alt+Enter, F11", "fullscreen on / off"),
     ("F1, ?", "this help"),
-    ("Esc, Ctrl+Q", "leave fullscreen, else quit"),
+    ("Esc, Ctrl+Q", "release the mouse / close a list, leave fullscreen, else quit"),
 )
 
 

@@ -85,7 +85,7 @@ def picker_layout(picker: Picker, size: tuple[int, int], scale: int) -> UiLayout
     names = [_short(p.name) for p in shown] or ["(no demos in this folder)"]
     folder = _short(str(picker.folder))
     hint = "Up/Down: choose  Enter: open  Esc: close"
-    count = f"{len(picker.files)} demos"
+    count = f"{len(picker.files)} demo{'' if len(picker.files) == 1 else 's'}"
     cols = max(len(folder), len(hint), len(count), *(len(n) + 2 for n in names))
     pad = 6 * s
     w = cols * ch + 2 * pad
