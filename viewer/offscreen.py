@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from assets_loader.bsp import WorldMesh
 from assets_loader.demos import DemoTimeline
 from assets_loader.errors import NotFoundError
 from assets_loader.vfs import VirtualFS, game_dir_of
@@ -57,20 +58,25 @@ class DemoRenderer:
             self._model_flags[segment] = assets.model_flags()
         return self._frame_renderer
 
-    def scene(self, t: float, camera: Camera | None = None, fov: float = 90.0) -> SceneFrame:
-        """The scene at ``t`` with particles, lights and beams (loading the segment's assets if needed)."""
+    def world(self, segment: int) -> WorldMesh | None:
+        """The map of ``segment`` (loading its assets if needed); ``None`` when the game dirs lack it."""
+        return self._renderer_for(segment).assets.world
+
+    def scene(self, t: float, camera: Camera | None = None, fov: float = 90.0, pov: int | None = None) -> SceneFrame:
+        """The scene at ``t`` with particles, lights and beams (loading the segment's assets if needed); ``pov``
+        picks a player slot's eyes in multi-view demos."""
         segment = max(int(self.timeline.frame_segment[self.timeline.frame_at(t)]), 0) if len(self.timeline) else 0
         self._renderer_for(segment)
         names = self.timeline.segments[segment].model_precache if self.timeline.segments else ()
-        return build_scene(self.timeline, t, camera, fov, effects=self.effects, model_flags=self._model_flags,
-                           model_names=names)
+        return build_scene(self.timeline, t, camera, fov, pov=pov, effects=self.effects,
+                           model_flags=self._model_flags, model_names=names)
 
     def render(self, frame: SceneFrame) -> None:
         self._renderer_for(max(frame.segment, 0)).draw(frame, self.target)
 
-    def pixels(self, t: float, camera: Camera | None = None, fov: float = 90.0) -> np.ndarray:
+    def pixels(self, t: float, camera: Camera | None = None, fov: float = 90.0, pov: int | None = None) -> np.ndarray:
         """The picture at ``t`` as ``uint8 [H, W, 3]``."""
-        self.render(self.scene(t, camera, fov))
+        self.render(self.scene(t, camera, fov, pov))
         return self.target.read_rgb()
 
     def release(self) -> None:
