@@ -322,8 +322,9 @@ def _run_timedemo(args: argparse.Namespace) -> int:
 
 
 def _run_render(args: argparse.Namespace) -> int:
+    from tqdm import tqdm  # type: ignore[import-untyped]
+
     from assets_loader.demos import load_demo
-    from tqdm import tqdm
 
     from .offscreen import DemoRenderer, game_filesystem
     from .timespec import TimespecError, parse_timespec

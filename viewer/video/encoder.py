@@ -58,10 +58,12 @@ class VideoWriter:
                 raise ExportError(f"{self.path}: already exists (use --force to overwrite)") from None
         try:
             self.container = av.open(str(self.path), mode="w", format=output.container)
-            self.stream = self.container.add_stream(output.codec.encoder, rate=fps)
-            self.stream.width, self.stream.height = size
-            self.stream.pix_fmt = output.codec.pix_fmt
-            self.stream.options = output.encoder_options()
+            stream = self.container.add_stream(output.codec.encoder, rate=fps)
+            assert isinstance(stream, av.VideoStream)
+            stream.width, stream.height = size
+            stream.pix_fmt = output.codec.pix_fmt
+            stream.options = dict(output.encoder_options())
+            self.stream = stream
         except (av.FFmpegError, OSError) as exc:
             self.discard()
             raise EncodeError(f"{self.path}: cannot start the {output.codec.name} encoder: {exc}") from exc
@@ -144,13 +146,13 @@ class BackgroundEncoder:
                 start = time.perf_counter()
                 try:
                     self.writer.write(pixels)
-                except BaseException as exc:  # handed to the render loop by put()/finish()
+                except BaseException as exc:  # noqa: BLE001 - every error goes to the render loop via put()
                     self._fail(exc)
                 self.encode_seconds += time.perf_counter() - start
         if self._error is None and not self._cancelled.is_set():
             try:
                 self.writer.close()
-            except BaseException as exc:
+            except BaseException as exc:  # noqa: BLE001 - raised in the render loop by finish()
                 self._fail(exc)
 
     def put(self, pixels: np.ndarray) -> None:
