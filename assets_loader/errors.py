@@ -44,3 +44,11 @@ class NotFoundError(FormatError):
     def __init__(self, path: str, fmt: str, offset: int | None, expected: str, found: str | None = None) -> None:
         super().__init__(path, fmt, offset, expected, found)
         self.args = (f"{path}: {fmt} not found: expected {expected}",)
+
+
+class UnsupportedFormatError(FormatError):
+    """A well-formed file of a kind (or version) qdv recognises but does not read: ``found`` says what it is."""
+
+    def __init__(self, path: str, fmt: str, offset: int | None, expected: str, found: str | None = None) -> None:
+        super().__init__(path, fmt, offset, expected, found)
+        self.args = (f"{path}: {found}; expected {expected}",)

@@ -6,6 +6,9 @@ integration test.
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -40,3 +43,42 @@ def ctx():
     context = create_headless_context()
     yield context
     context.release()
+
+
+@pytest.fixture(scope="session")
+def display():
+    """The X display to open windows on: ``$DISPLAY``, else a private Xvfb for the test session (Xvfb picks a free
+    display number itself and reports it through ``-displayfd``, so parallel runs never collide)."""
+    if os.environ.get("DISPLAY"):
+        yield os.environ["DISPLAY"]
+        return
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        pytest.fail("Xvfb is not installed and DISPLAY is not set: the window tests need an X server "
+                    "(apt-get install xvfb; .ci/run installs it)", pytrace=False)
+    read_fd, write_fd = os.pipe()
+    proc = subprocess.Popen([xvfb, "-displayfd", str(write_fd), "-screen", "0", "1280x720x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, pass_fds=(write_fd,))
+    os.close(write_fd)
+    number = b""
+    try:
+        while not number.endswith(b"\n"):
+            chunk = os.read(read_fd, 16)   # Xvfb writes "N\n" once it accepts connections; EOF if it died
+            if not chunk:
+                break
+            number += chunk
+    finally:
+        os.close(read_fd)
+    if not number.strip().isdigit():
+        proc.kill()
+        err = proc.stderr.read().decode(errors="replace")[-2000:]
+        pytest.fail(f"Xvfb did not start: {err}", pytrace=False)
+    try:
+        yield f":{int(number)}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -255,7 +255,7 @@ def sample_timeline():
     from assets_loader.demos import load_demo
     from viewer.cli import sample_demo
 
-    return load_demo(sample_demo())
+    return load_demo(sample_demo("lq1"))
 
 
 def _scene(positions: dict[int, tuple[float, float, float]], view_entity: int = 1,

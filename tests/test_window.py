@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -23,52 +22,12 @@ import pytest
 from PIL import Image
 
 REPO = Path(__file__).resolve().parents[1]
-DRIVER = REPO / "tests" / "window_driver.py"
 TIMEOUT = 60
-
-
-@pytest.fixture(scope="module")
-def display():
-    """The X display to open windows on: ``$DISPLAY``, else a private Xvfb for this module (Xvfb picks a free
-    display number itself and reports it through ``-displayfd``, so parallel runs never collide)."""
-    if os.environ.get("DISPLAY"):
-        yield os.environ["DISPLAY"]
-        return
-    xvfb = shutil.which("Xvfb")
-    if xvfb is None:
-        pytest.fail("Xvfb is not installed and DISPLAY is not set: the window tests need an X server "
-                    "(apt-get install xvfb; .ci/run installs it)", pytrace=False)
-    read_fd, write_fd = os.pipe()
-    proc = subprocess.Popen([xvfb, "-displayfd", str(write_fd), "-screen", "0", "1280x720x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, pass_fds=(write_fd,))
-    os.close(write_fd)
-    number = b""
-    try:
-        while not number.endswith(b"\n"):
-            chunk = os.read(read_fd, 16)   # Xvfb writes "N\n" once it accepts connections; EOF if it died
-            if not chunk:
-                break
-            number += chunk
-    finally:
-        os.close(read_fd)
-    if not number.strip().isdigit():
-        proc.kill()
-        err = proc.stderr.read().decode(errors="replace")[-2000:]
-        pytest.fail(f"Xvfb did not start: {err}", pytrace=False)
-    try:
-        yield f":{int(number)}"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def _drive(shots: Path, display: str | None) -> dict:
     env = dict(os.environ)
-    args = [sys.executable, str(DRIVER), str(shots)]
+    args = [sys.executable, "-m", "tests.window_driver", str(shots)]
     if display is None:
         args.append("--headless")
         env.pop("DISPLAY", None)
@@ -180,3 +139,23 @@ def test_window_commands_report_bad_input() -> None:
     no_display = _qdv("play")
     assert no_display.returncode == 1 and "no display" in no_display.stderr
     assert _qdv("play", "--start", "1:99", "--headless").returncode == 2
+
+
+def test_qdv_play_without_a_demo_opens_the_deathmatch_sample() -> None:
+    done = _qdv("play", "--headless", "--frames", "2")
+    assert done.returncode == 0, done.stderr
+    assert "lq_lqdm2_mvd.mvd" in done.stderr and "lqdm2" in done.stderr
+    assert "first frame after" in done.stdout
+
+
+def test_the_deathmatch_sample_has_frags_chat_and_two_players() -> None:
+    from assets_loader.demos import load_demo
+    from viewer.cli import sample_demo
+
+    timeline = load_demo(sample_demo())
+    assert timeline.segments[0].map_name == "lqdm2"
+    kinds = {e.kind for e in timeline.events}
+    assert {"obituary", "chat"} <= kinds
+    assert timeline.players is not None
+    names = {s.name for s in timeline.final_scoreboard() if s.name}
+    assert {"LQ_Ranger", "LQ_Warden"} <= names

@@ -5,7 +5,7 @@ it, never with the pytest process. Input goes through pyglet's own event dispatc
 (``window.dispatch_event('on_key_press', …)``: queued, then handled by ``dispatch_events`` in the next tick, as
 real X events are).
 
-    python tests/window_driver.py SHOTS_DIR [--headless]
+    python -m tests.window_driver SHOTS_DIR [--headless]   (from the repo root)
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ DT = 1 / 60
 
 def main() -> None:
     shots = sys.argv[1]
-    demo = sample_demo()
+    demo = sample_demo("lq1")
     w = ViewerWindow(PlaySource(game_filesystem(demo, None, None), demo=demo), size=(1280, 720), shots=shots,
                      quiet=True)
     out: dict = {}

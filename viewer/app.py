@@ -38,10 +38,10 @@ from .assets import SegmentAssets, load_palette_pair, load_segment_assets, load_
 from .export import next_numbered_path, write_png
 from .hud import build_hud
 from .offscreen import map_start_camera
+from .render.blit import ScreenBlit
 from .render.context import OffscreenTarget
 from .render.frame import FrameRenderer
 from .render.hud import HudRenderer
-from .render.programs import load_program
 from .render.ui import UiRenderer, conchars_rgba
 from .scene import SceneFrame, build_scene
 from .scene_effects import SceneEffects
@@ -87,9 +87,7 @@ class ViewerWindow(pyglet.window.Window):
         self.ctx = moderngl.create_context()
         self._screen_fb = self.ctx.detect_framebuffer()
         self.target = OffscreenTarget(self.ctx, self._fb_size())
-        self._blit = load_program(self.ctx, "blit")
-        self._blit["u_image"] = 0
-        self._blit_vao = self.ctx.vertex_array(self._blit, [])
+        self._blit = ScreenBlit(self.ctx)
         fs = source.fs
         self.palette, _colormap = load_palette_pair(fs)
         wad = load_wad(fs.read("gfx.wad"), "gfx.wad") if fs.exists("gfx.wad") else None
@@ -236,10 +234,7 @@ class ViewerWindow(pyglet.window.Window):
             self._save_screenshot()
         self._screen_fb.use()
         fw, fh = self._fb_size()
-        self.ctx.viewport = (0, 0, fw, fh)
-        self.ctx.disable(moderngl.BLEND | moderngl.DEPTH_TEST)
-        target.color.use(0)
-        self._blit_vao.render(moderngl.TRIANGLES, vertices=3)
+        self._blit.draw(target.color, (0, 0, fw, fh))
 
     def _draw_frame(self, size: tuple[int, int], scale: int) -> None:
         st = self.state
@@ -368,7 +363,7 @@ class ViewerWindow(pyglet.window.Window):
 
     def release(self) -> None:
         """Free the GPU objects (before closing the window)."""
-        for obj in (self._renderer, self.hud, self.ui):
+        for obj in (self._renderer, self.hud, self.ui, self._blit):
             if obj is not None:
                 obj.release()
         self._renderer = None

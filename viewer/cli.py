@@ -17,13 +17,23 @@ from assets_loader.errors import FormatError
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("quake-demo-viewer")
+    except PackageNotFoundError:  # run from a source tree that is not installed
+        return "(not installed)"
+
+
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="qdv", description="Quake-family demo viewer.")
+    parser.add_argument("--version", action="version", version=f"qdv {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a demo in a window (default: the bundled sample)")
     play.add_argument("demo", nargs="?", help="demo file (.dem, .dem.gz, .qwd, .mvd); omitted: the bundled "
-                                              "LibreQuake sample")
+                                              "LibreQuake deathmatch sample")
     _add_game_args(play)
     play.add_argument("--start", default="0", help="start time (SS, MM:SS, N%%)")
     play.add_argument("--speed", type=_number_in(0.1, 10, absolute=True), default=1.0, help="playback speed (0.1..10; negative: reverse)")
@@ -161,11 +171,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except (FormatError, OSError) as exc:
-        print(f"qdv {args.command}: {exc}", file=sys.stderr)
+        print(f"qdv {args.command}: {_describe(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except _UsageError as exc:
         print(f"qdv {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def _describe(exc: Exception) -> str:
+    """One line for an error: the file first, then what is wrong (``[Errno 2] …`` becomes ``PATH: no such file``)."""
+    if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
+        if isinstance(exc, IsADirectoryError):
+            return f"{exc.filename}: is a directory, expected a file"
+        if isinstance(exc, FileNotFoundError):
+            return f"{exc.filename}: no such file"
+        return f"{exc.filename}: {exc.strerror[0].lower()}{exc.strerror[1:]}"
+    return str(exc)
 
 
 class _UsageError(Exception):
@@ -219,9 +240,15 @@ def _run_screenshot(args: argparse.Namespace) -> int:
         timeline = load_demo(args.demo)
         fs = game_filesystem(args.demo, args.basedir, args.game)
         try:
-            t = timeline.start_time + parse_timespec(args.time, duration=timeline.duration)
+            rel = parse_timespec(args.time, duration=timeline.duration)
         except TimespecError as exc:
             raise _UsageError(str(exc)) from None
+        if not 0.0 <= rel <= timeline.duration:
+            edge = "start" if rel < 0 else "end"
+            warnings.warn(f"--time {args.time}: {rel:.3f} s is outside the demo (0 .. {timeline.duration:.3f} s, "
+                          f"times count from the demo's start); showing its {edge}", stacklevel=1)
+            rel = min(max(rel, 0.0), timeline.duration)
+        t = timeline.start_time + rel
         renderer = DemoRenderer(timeline, fs, args.size)
         try:
             camera = None
@@ -236,18 +263,26 @@ def _run_screenshot(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def sample_demo() -> str:
-    """The bundled free sample: LibreQuake's ``demo1_lite.dem`` beside a small ``pak0.pak`` (``viewer/sample/lq1``)."""
+#: The bundled free samples (``tools/make_sample.py``): name → demo path inside ``viewer/sample``.
+SAMPLE_DEMOS = {
+    "lqdm2": ("lqdm2", "lq_lqdm2_mvd.mvd"),    # two-player QuakeWorld deathmatch (MVD): frags, chat, Tab between players
+    "lq1": ("lq1", "demo1_lite.dem"),          # LibreQuake's single-player cutscene demo
+}
+DEFAULT_SAMPLE = "lqdm2"
+
+
+def sample_demo(name: str = DEFAULT_SAMPLE) -> str:
+    """A bundled free sample demo (default: the deathmatch MVD, ``viewer/sample/lqdm2``)."""
     from importlib import resources
 
-    return str(resources.files("viewer").joinpath("sample", "lq1", "demo1_lite.dem"))
+    return str(resources.files("viewer").joinpath("sample", *SAMPLE_DEMOS[name]))
 
 
 def _resolve_map(given: str, basedir: str | None, game: str | None):
     """``(VirtualFS, map path inside it)`` for a map name (``lqdm3`` → ``maps/lqdm3.bsp``) or a ``.bsp`` file.
 
     A file inside a game dir uses that game dir; a bare name without ``--basedir`` is looked up in the bundled
-    sample."""
+    samples."""
     from pathlib import Path
 
     from .offscreen import game_filesystem
@@ -258,8 +293,9 @@ def _resolve_map(given: str, basedir: str | None, game: str | None):
         found = fs.game_dirs[-1].absolute()
         if Path(map_path).absolute().is_relative_to(found):
             map_path = Path(map_path).absolute().relative_to(found).as_posix()
-    elif basedir is None:
-        fs = game_filesystem(sample_demo(), None, game)  # names inside the bundled sample
+    elif basedir is None:  # a name inside one of the bundled samples
+        candidates = [game_filesystem(sample_demo(name), None, game) for name in SAMPLE_DEMOS]
+        fs = next((c for c in candidates if c.exists(map_path)), candidates[0])
     else:
         fs = game_filesystem(None, basedir, game)
     if not fs.exists(map_path):
@@ -312,10 +348,15 @@ def _run_timedemo(args: argparse.Namespace) -> int:
 
     from .offscreen import DemoRenderer, game_filesystem, timedemo
 
+    from tqdm import tqdm
+
     timeline = load_demo(args.demo)
     renderer = DemoRenderer(timeline, game_filesystem(args.demo, args.basedir, args.game), args.size)
     try:
-        print(timedemo(renderer))
+        with tqdm(total=timeline.num_frames, unit="frame", desc="timedemo", file=sys.stderr, leave=False,
+                  mininterval=1.0) as bar:
+            result = timedemo(renderer, progress=lambda done, total: bar.update(done - bar.n))
+        print(result)
     finally:
         renderer.release()
     return EXIT_OK

@@ -30,8 +30,9 @@ def info_dict(timeline: DemoTimeline, path: str) -> dict[str, Any]:
 
     Keys: ``path``, ``format`` ("dem"), ``game`` ("quake"), ``protocol``, ``protocol_flags`` (int),
     ``protocol_flag_names`` (list), ``maps`` (map names, one per segment, e.g. ``["lqdm3"]``), ``segments`` (list of
-    ``{map, level_name, start_time, end_time, frames, models, sounds, maxclients}``), ``start_time``, ``end_time``,
-    ``duration`` (seconds, last − first frame time), ``frames``, ``blocks``, ``cd_track``, ``players`` (list of
+    ``{map, level_name, start, end, server_start_time, server_end_time, frames, models, sounds, maxclients}``),
+    ``duration`` (seconds, last − first frame time), ``server_start_time``, ``server_end_time``, ``frames``,
+    ``blocks``, ``cd_track``, ``players`` (list of
     ``{slot, name, frags, colors: [top, bottom]}`` for named slots at the end), ``events`` (count per kind),
     ``warnings`` (list of strings).
 
@@ -43,8 +44,10 @@ def info_dict(timeline: DemoTimeline, path: str) -> dict[str, Any]:
     segments = []
     for seg in timeline.segments:
         segments.append({
-            "map": seg.map_name, "level_name": seg.level_name, "start_time": round(seg.start_time, 6),
-            "end_time": round(seg.end_time, 6), "frames": seg.end_frame - seg.start_frame,
+            "map": seg.map_name, "level_name": seg.level_name,
+            "start": round(seg.start_time - timeline.start_time, 6), "end": round(seg.end_time - timeline.start_time, 6),
+            "server_start_time": round(seg.start_time - seg.time_offset, 6),
+            "server_end_time": round(seg.end_time - seg.time_offset, 6), "frames": seg.end_frame - seg.start_frame,
             "models": len(seg.model_precache) - 1, "sounds": len(seg.sound_precache) - 1,
             "maxclients": seg.maxclients,
         })
@@ -69,9 +72,10 @@ def info_dict(timeline: DemoTimeline, path: str) -> dict[str, Any]:
         "protocol_flag_names": list(protocol_flag_names(timeline.protocol_flags)),
         "maps": list(timeline.maps),
         "segments": segments,
-        "start_time": round(timeline.start_time, 6),
-        "end_time": round(timeline.end_time, 6),
         "duration": round(timeline.duration, 6),
+        "server_start_time": round(timeline.start_time - (timeline.segments[0].time_offset if timeline.segments else 0.0), 6),
+        "server_end_time": round(timeline.end_time - timeline.segments[-1].time_offset, 6)
+        if timeline.segments else round(timeline.end_time, 6),
         "frames": timeline.num_frames,
         "blocks": timeline.block_count,
         "cd_track": timeline.cd_track,
@@ -93,7 +97,9 @@ def info_dict(timeline: DemoTimeline, path: str) -> dict[str, Any]:
 
 
 def events_list(timeline: DemoTimeline, kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
-    """Events as dicts ``{time, frame, segment, kind, **fields}`` in demo order, optionally only of ``kinds``.
+    """Events as dicts ``{time, server_time, frame, segment, kind, **fields}`` in demo order, optionally only of
+    ``kinds``. ``time`` counts from the demo's start (the base of ``--time``, ``--start`` and the timeline bar);
+    ``server_time`` is the server's clock of that map.
 
     Raises ``ValueError`` for an unknown kind (the message lists the known ones).
     """
@@ -104,7 +110,9 @@ def events_list(timeline: DemoTimeline, kinds: Collection[str] | None = None) ->
     for e in timeline.events:
         if kinds and e.kind not in kinds:
             continue
-        d: dict[str, Any] = {"time": round(e.time, 6), "frame": e.frame, "segment": e.segment, "kind": e.kind}
+        offset = timeline.segments[e.segment].time_offset if 0 <= e.segment < len(timeline.segments) else 0.0
+        d: dict[str, Any] = {"time": round(e.time - timeline.start_time, 6), "server_time": round(e.time - offset, 6),
+                             "frame": e.frame, "segment": e.segment, "kind": e.kind}
         d.update({k: _jsonable(v) for k, v in event_fields(e).items()})
         out.append(d)
     return out
@@ -115,7 +123,8 @@ def format_info(info: dict[str, Any]) -> str:
     flags = ", ".join(info["protocol_flag_names"]) or "none"
     lines = [
         f"{info['path']}: {info['format']} ({info['game']}), protocol {info['protocol']} (flags: {flags})",
-        f"  duration {info['duration']:.3f} s ({info['start_time']:.3f} .. {info['end_time']:.3f}), "
+        f"  duration {info['duration']:.3f} s (server time {info['server_start_time']:.3f} .. "
+        f"{info['server_end_time']:.3f}), "
         f"{info['frames']} frames, {info['blocks']} blocks, cd track {info['cd_track']}",
     ]
     for i, seg in enumerate(info["segments"]):
@@ -145,7 +154,7 @@ def format_events(events: list[dict[str, Any]]) -> str:
     for e in events:
         fields = []
         for k, v in e.items():
-            if k in ("time", "frame", "segment", "kind"):
+            if k in ("time", "server_time", "frame", "segment", "kind"):
                 continue
             if isinstance(v, str):
                 v = json.dumps(plain_text(v))

@@ -13,15 +13,16 @@ starts every NetQuake demo); RFC 1952 (gzip magic 1f 8b).
 from __future__ import annotations
 
 import re
+import warnings
 import zlib
 
-from ..errors import BadMagicError, FormatError, TruncatedError
+from ..errors import BadMagicError, FormatError, TruncatedError, UnsupportedFormatError
 from ..source import Source, read_source
 from .nq_dem import decode_dem, parse_cd_track
 from .qw import decode_mvd, decode_qwd, looks_like_mvd, looks_like_qwd
 from .timeline import DemoTimeline
 
-__all__ = ["load_demo", "detect_format", "maybe_gunzip", "MAX_DECOMPRESSED"]
+__all__ = ["load_demo", "detect_format", "sniff_format", "maybe_gunzip", "MAX_DECOMPRESSED", "FORMAT_NAMES"]
 
 #: Largest decompressed demo accepted from a ``.gz`` (real demos are a few MB; this stops gzip bombs).
 MAX_DECOMPRESSED = 1 << 30
@@ -47,8 +48,60 @@ def maybe_gunzip(data: bytes, name: str) -> bytes:
     return out
 
 
-def detect_format(data: bytes, name: str = "") -> str:
-    """``"dem"``, ``"qwd"``, ``"mvd"``, ``"dm2"`` or ``"dm_NN"`` from the name, else sniffed from the content."""
+#: What each format is, for messages.
+FORMAT_NAMES = {
+    "dem": "a Quake demo (.dem)", "qwd": "a QuakeWorld client demo (.qwd)", "mvd": "a QuakeWorld multi-view demo (.mvd)",
+    "dm2": "a Quake II demo (.dm2)", "dm_NN": "a Quake III demo (.dm_NN)",
+}
+_Q2_SVC_SERVERDATA = 12
+_Q2_PROTOCOLS = (25, 26, 34, 35, 36, 2023)
+_Q3_MAX_MSGLEN = 16384
+
+
+def _looks_like_dm2(data: bytes) -> bool:
+    """The first block (int32 length) starts with ``svc_serverdata`` and a Quake II protocol number."""
+    if len(data) < 9:
+        return False
+    length = int.from_bytes(data[0:4], "little", signed=True)
+    protocol = int.from_bytes(data[5:9], "little", signed=True)
+    return 0 < length <= 0x10000 and data[4] == _Q2_SVC_SERVERDATA and protocol in _Q2_PROTOCOLS
+
+
+def _looks_like_dm_q3(data: bytes) -> bool:
+    """The first two message headers (int32 sequence, int32 length) are sane and the sequence increases."""
+    if len(data) < 16:
+        return False
+    seq = int.from_bytes(data[0:4], "little", signed=True)
+    length = int.from_bytes(data[4:8], "little", signed=True)
+    if seq < 0 or not 0 < length <= _Q3_MAX_MSGLEN or 8 + length > len(data):
+        return False
+    nxt = 8 + length
+    if nxt + 8 > len(data):
+        return True
+    seq2 = int.from_bytes(data[nxt:nxt + 4], "little", signed=True)
+    length2 = int.from_bytes(data[nxt + 4:nxt + 8], "little", signed=True)
+    return (seq2, length2) == (-1, -1) or (seq2 > seq and 0 < length2 <= _Q3_MAX_MSGLEN)
+
+
+def sniff_format(data: bytes, name: str = "") -> str | None:
+    """The demo format the content shows (``"dem"``, ``"qwd"``, ``"mvd"``, ``"dm2"``, ``"dm_NN"``), or ``None``."""
+    try:
+        parse_cd_track(data[:16], name)
+        return "dem"
+    except FormatError:
+        pass
+    if _looks_like_dm2(data):
+        return "dm2"
+    if looks_like_mvd(data):
+        return "mvd"
+    if looks_like_qwd(data):
+        return "qwd"
+    if _looks_like_dm_q3(data):
+        return "dm_NN"
+    return None
+
+
+def _format_from_name(name: str) -> str | None:
     lower = name.lower()
     if lower.endswith(".gz"):
         lower = lower[:-3]
@@ -56,19 +109,26 @@ def detect_format(data: bytes, name: str = "") -> str:
         if lower.endswith(ext):
             return fmt
     m = _DM_Q3.search(lower)
-    if m:
-        return f"dm_{m.group(1)}"
-    try:
-        parse_cd_track(data[:16], name)
-        return "dem"
-    except FormatError:
-        pass
-    if looks_like_mvd(data):
-        return "mvd"
-    if looks_like_qwd(data):
-        return "qwd"
-    raise BadMagicError(name or "<bytes>", "demo", 0, "a Quake-family demo (.dem/.qwd/.mvd/.dm2/.dm_NN)",
-                        repr(bytes(data[:8])))
+    return f"dm_{m.group(1)}" if m else None
+
+
+def detect_format(data: bytes, name: str = "") -> str:
+    """``"dem"``, ``"qwd"``, ``"mvd"``, ``"dm2"`` or ``"dm_NN"``: from the content first, else from the name.
+
+    A name whose extension says another format than the content gets a warning; the content wins."""
+    by_name = _format_from_name(name)
+    sniffed = sniff_format(data, name)
+    if sniffed is None:
+        if by_name is None:
+            raise BadMagicError(name or "<bytes>", "demo", 0, "a Quake-family demo (.dem/.qwd/.mvd/.dm2/.dm_NN)",
+                                repr(bytes(data[:8])))
+        return by_name
+    if sniffed == "dm_NN" and by_name is not None and by_name.startswith("dm_"):
+        return by_name
+    if by_name is not None and by_name != sniffed:
+        warnings.warn(f"{name}: the name says {FORMAT_NAMES.get(by_name, FORMAT_NAMES['dm_NN'])} but the content is "
+                      f"{FORMAT_NAMES[sniffed]}; reading it as such", stacklevel=2)
+    return sniffed
 
 
 def load_demo(src: Source, name: str | None = None) -> DemoTimeline:
@@ -86,4 +146,6 @@ def load_demo(src: Source, name: str | None = None) -> DemoTimeline:
         return decode_qwd(data, label)
     if fmt == "mvd":
         return decode_mvd(data, label)
-    raise BadMagicError(label, fmt, 0, "a Quake .dem or QuakeWorld .qwd/.mvd demo (the formats decoded so far)", fmt)
+    what = FORMAT_NAMES.get(fmt, FORMAT_NAMES["dm_NN"])
+    raise UnsupportedFormatError(label, fmt, 0, "a Quake .dem or QuakeWorld .qwd/.mvd demo (the formats decoded so far)",
+                                 f"{what}, which qdv cannot decode yet")

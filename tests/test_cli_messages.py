@@ -1,0 +1,100 @@
+"""One clear line for a wrong input: missing files, folders, and demos whose name says another format than their
+content (formats are detected by content first)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from assets_loader.demos.detect import detect_format, sniff_format
+from viewer.cli import main
+
+from .conftest import LQ1, QUAKE2, QUAKE3, QUAKEWORLD
+
+CORPUS_FORMATS = [
+    (LQ1 / "demo3.dem", "dem"),
+    (QUAKEWORLD / "lq_lqdm2_ranger.qwd", "qwd"),
+    (QUAKEWORLD / "lq_lqdm2_mvd.mvd", "mvd"),
+    (QUAKE2 / "demos" / "AQtion-demo-guide.dm2", "dm2"),
+    (QUAKE2 / "demos" / "libq2-testduel.dm2", "dm2"),
+    (QUAKE3 / "demos" / "oa_dm1_follow_p68.dm_68", "dm_NN"),
+    (QUAKE3 / "demos" / "oa_dm1_player_p71.dm_71", "dm_NN"),
+]
+
+
+@pytest.mark.parametrize(("path", "fmt"), CORPUS_FORMATS, ids=lambda v: getattr(v, "name", v))
+def test_every_corpus_demo_is_recognised_by_its_content(path: Path, fmt: str) -> None:
+    assert sniff_format(path.read_bytes()[:65536]) == fmt
+
+
+def test_the_content_wins_over_a_wrong_extension() -> None:
+    data = (QUAKE2 / "demos" / "AQtion-demo-guide.dm2").read_bytes()
+    with pytest.warns(UserWarning, match="name says a Quake demo .* content is a Quake II demo"):
+        assert detect_format(data, "renamed.dem") == "dm2"
+    assert detect_format((QUAKE3 / "demos" / "oa_dm1_player_p71.dm_71").read_bytes(), "x.dm_71") == "dm_71"
+
+
+def _run(capsys, *argv: str) -> tuple[int, str]:
+    code = main(list(argv))
+    return code, capsys.readouterr().err
+
+
+def test_missing_file_and_directory_are_one_line_each(capsys, tmp_path) -> None:
+    code, err = _run(capsys, "info", str(tmp_path / "nothing.dem"))
+    assert code == 1 and err.strip() == f"qdv info: {tmp_path / 'nothing.dem'}: no such file"
+    code, err = _run(capsys, "events", str(tmp_path))
+    assert code == 1 and err.strip() == f"qdv events: {tmp_path}: is a directory, expected a file"
+
+
+def test_a_renamed_quake2_demo_says_what_it_is(capsys, tmp_path) -> None:
+    renamed = tmp_path / "duel.dem"
+    shutil.copyfile(QUAKE2 / "demos" / "libq2-testduel.dm2", renamed)
+    code, err = _run(capsys, "info", str(renamed))
+    assert code == 1
+    assert "Errno" not in err and "CD-track" not in err
+    assert "Quake II demo" in err and str(renamed) in err
+
+
+def test_events_count_from_the_demo_start_with_the_server_time_beside(capsys) -> None:
+    import json
+
+    from assets_loader.demos import load_demo
+
+    demo = LQ1 / "demo1_lite.dem"
+    timeline = load_demo(str(demo))
+    code = main(["events", str(demo), "--json"])
+    events = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert events[0]["time"] == 0.0 and events[0]["server_time"] == pytest.approx(timeline.start_time, abs=1e-5)
+    assert max(e["time"] for e in events) <= timeline.duration + 1e-6
+    for e in events:
+        assert e["server_time"] - e["time"] == pytest.approx(timeline.start_time, abs=1e-5)   # one map: one offset
+    code = main(["info", str(demo), "--json"])
+    info = json.loads(capsys.readouterr().out)
+    assert info["segments"][0]["start"] == 0.0
+    assert info["segments"][0]["end"] == pytest.approx(info["duration"])
+    assert info["server_start_time"] == pytest.approx(timeline.start_time)
+
+
+def test_a_screenshot_time_outside_the_demo_is_a_warning(capsys, tmp_path) -> None:
+    code = main(["screenshot", str(LQ1 / "demo3.dem"), "--time", "91.2", "--size", "32x32",
+                 "--out", str(tmp_path / "x.png")])
+    err = capsys.readouterr().err
+    assert code == 0 and (tmp_path / "x.png").is_file()
+    assert "91.200 s is outside the demo (0 .. 30.228 s" in err and "showing its end" in err
+
+
+def test_version(capsys) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.startswith("qdv ")
+
+
+def test_timedemo_shows_progress_on_stderr(capsys) -> None:
+    code = main(["timedemo", str(LQ1 / "demo3.dem"), "--size", "32x18"])
+    out, err = capsys.readouterr()
+    assert code == 0 and out.startswith("1233 frames ")
+    assert "timedemo" in err and "/1233" in err
