@@ -163,6 +163,8 @@ def test_multi_view_demo_follows_the_player_named(tmp_path: Path) -> None:
     (["--out", "{tmp}/x.mp4", "--codec", "mpeg2"], "unknown codec"),
     (["--out", "{tmp}/x.mp4", "--codec", "ffv1"], "cannot go into"),
     (["--out", "{tmp}/x.webm", "--codec", "h264"], "cannot go into"),
+    (["--out", "{tmp}/x.mkv", "--codec", "png"], "cannot go into"),
+    (["--out", "{tmp}/", "--codec", "h264"], "cannot go into numbered PNGs"),
     (["--out", "{tmp}/missing/x.mp4"], "does not exist"),
     (["--out", "{tmp}/missing/"], "does not exist"),
     (["--out", "{tmp}/x_%d.jpg"], "must end in .png"),

@@ -399,7 +399,7 @@ def _run_render(args: argparse.Namespace) -> int:
                             progress=lambda done: bar.update(done - bar.n))
     finally:
         renderer.release()
-    where = f"{output.path.parent}/ as {output.path.name}" if output.is_sequence else str(output.path)
+    where = output.path
     if result.removed:
         print(f"interrupted before any frame was written: removed the empty {where}", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -64,7 +64,7 @@ class VideoWriter:
             stream.pix_fmt = output.codec.pix_fmt
             stream.options = dict(output.encoder_options())
             self.stream = stream
-        except (av.FFmpegError, OSError) as exc:
+        except (av.FFmpegError, OSError, ValueError) as exc:  # ValueError: PyAV refuses the codec/container pair
             self.discard()
             raise EncodeError(f"{self.path}: cannot start the {output.codec.name} encoder: {exc}") from exc
 

@@ -54,7 +54,7 @@ CODECS = {
 CONTAINER_CODECS = {
     "mp4": ("h264", "vp9", "av1"),
     "mov": ("h264", "png"),
-    "matroska": ("h264", "vp9", "av1", "ffv1", "png"),
+    "matroska": ("h264", "vp9", "av1", "ffv1"),
     "webm": ("vp9", "av1"),
     PNG_SEQUENCE: ("png",),
 }
