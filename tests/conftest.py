@@ -27,6 +27,13 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         raise pytest.UsageError(f"the test corpus is missing: expected {LQ1 / 'pak0.pak'} (../shared/data beside the repo)")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def private_settings(tmp_path_factory) -> None:
+    """The window's remembered settings live in a folder of this test session (child processes inherit it), so
+    the user's own settings neither change the tests nor get changed by them."""
+    os.environ["QDV_CONFIG_DIR"] = str(tmp_path_factory.mktemp("qdv-config"))
+
+
 @pytest.fixture(scope="session")
 def lq1_pak():
     """The LibreQuake ``pak0.pak`` opened once for the whole session."""

@@ -468,8 +468,9 @@ def test_report_keys():
     assert info["pov_slots"] == [0] and info["players"][1]["name"] == "Bob"
     assert {"team", "spectator", "ping", "pl", "userinfo"} <= set(info["players"][0])
     evs = events_list(tl, ["chat"])
-    assert evs == [{"time": 2.0, "frame": 0, "segment": 0, "kind": "chat", "sender": "Bob", "slot": 1, "team": False,
-                    "text": "hi", "to": None}]
+    assert tl.start_time == 2.0
+    assert evs == [{"time": 0.0, "server_time": 2.0, "frame": 0, "segment": 0, "kind": "chat", "sender": "Bob",
+                    "slot": 1, "team": False, "text": "hi", "to": None}]
 
 
 def test_content_sniffing_without_extension():

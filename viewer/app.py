@@ -20,7 +20,7 @@ import sys
 import time
 import warnings
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import moderngl
@@ -45,6 +45,7 @@ from .render.hud import HudRenderer
 from .render.ui import UiRenderer, conchars_rgba
 from .scene import SceneFrame, build_scene
 from .scene_effects import SceneEffects
+from .settings import SettingsFile, save_settings
 from .ui.timeline import BarStatus, UiLayout, text_box_layout, timeline_layout, ui_scale
 from .viewer_state import FrameContext, ViewerState, follow_candidates, player_entities
 
@@ -62,6 +63,7 @@ class PlaySource:
     start: str = "0"
     speed: float = 1.0
     fov: float = 90.0
+    settings: SettingsFile | None = None
 
     @property
     def title(self) -> str:
@@ -79,6 +81,7 @@ class ViewerWindow(pyglet.window.Window):
     def __init__(self, source: PlaySource, *, size: tuple[int, int] = (1280, 720), shots: str | Path = "screenshots",
                  fullscreen: bool = False, visible: bool = True, quiet: bool = False) -> None:
         self._t0 = time.perf_counter()
+        self._closed_once = False
         super().__init__(size[0], size[1], caption=f"qdv — {source.title}", resizable=True, visible=visible,
                          fullscreen=fullscreen)
         self.source = source
@@ -136,6 +139,7 @@ class ViewerWindow(pyglet.window.Window):
             start = parse_timespec(src.start, duration=timeline.duration)
             self.timeline = timeline
             self.state = ViewerState.for_timeline(timeline, start=start, speed=src.speed, fov=src.fov, size=size)
+            self._apply_settings()
             self._effects = SceneEffects.for_timeline(timeline)
             self._model_flags = [np.zeros(0, np.int32)] * len(timeline.segments)
             segment = max(timeline.sample(self.state.t).segment, 0)
@@ -152,6 +156,7 @@ class ViewerWindow(pyglet.window.Window):
             self._segment = 0
             camera = map_start_camera(src.fs, src.map_path, src.fov)
             self.state = ViewerState.for_map(camera, size=size)
+            self._apply_settings()
             self._say(f"map {src.map_path}: {len(world.entities)} entities ({time.perf_counter() - t:.2f} s)")
 
     def _use_segment(self, segment: int) -> None:
@@ -357,9 +362,40 @@ class ViewerWindow(pyglet.window.Window):
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float):
         self._act(inp.mouse_scroll(scroll_y))
 
+    def _apply_settings(self) -> None:
+        """The remembered HUD visibility (the bar's only for demos: a map has no timeline)."""
+        if self.source.settings is not None and self.state is not None:
+            self.state.show_hud = self.source.settings.settings.show_hud
+            if self.source.demo is not None:
+                self.state.show_bar = self.source.settings.settings.show_bar
+
+    def save_settings(self) -> None:
+        """Remember the window size, fov, HUD/bar visibility and the demo's folder for the next run."""
+        file = self.source.settings
+        if file is None or self.state is None:
+            return
+        remembered = replace(file.settings, fov=self.state.fov, show_hud=self.state.show_hud)
+        if not self.fullscreen:
+            width, height = self.get_size()
+            remembered = replace(remembered, width=width, height=height)
+        if self.source.demo is not None:
+            remembered = replace(remembered, show_bar=self.state.show_bar,
+                                 last_dir=str(Path(self.source.demo).resolve().parent))
+        try:
+            save_settings(file, remembered)
+        except OSError as exc:
+            _log(f"warning: settings not saved: {exc}")
+
     def on_close(self) -> None:
         pyglet.clock.unschedule(self.update)
         super().on_close()
+
+    def close(self) -> None:
+        """Remember the settings, then close (every way out passes here: the close button, Esc, Ctrl+Q)."""
+        if not self._closed_once:
+            self._closed_once = True
+            self.save_settings()
+        super().close()
 
     def release(self) -> None:
         """Free the GPU objects (before closing the window)."""

@@ -137,9 +137,11 @@ def _number_in(lo: float, hi: float, absolute: bool = False):
 
 
 def _add_window_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--size", type=_size, default=(1280, 720), help="window size WxH (default 1280x720)")
+    p.add_argument("--size", type=_size, help="window size WxH (default: the remembered size, else 1280x720)")
     p.add_argument("--fullscreen", action="store_true", help="start fullscreen (Alt+Enter toggles)")
-    p.add_argument("--fov", type=_FOV, default=90.0, help="horizontal field of view at 4:3 (default 90)")
+    p.add_argument("--fov", type=_FOV, help="horizontal field of view at 4:3 (default: the remembered fov, else 90)")
+    p.add_argument("--reset-settings", action="store_true",
+                   help="start from the default settings (window size, fov, HUD, bar) and remember those")
     p.add_argument("--shots", default="screenshots", help="folder for F12 screenshots (default screenshots/)")
     p.add_argument("--headless", action="store_true",
                    help="no display: render through EGL into an invisible window (tests, benchmarks)")
@@ -332,7 +334,14 @@ def _run_window(args: argparse.Namespace) -> int:
                          "`qdv screenshot`")
     from .app import PlaySource, run
 
-    window = run(PlaySource(fs, fov=args.fov, **source_kw), size=args.size, shots=args.shots,
+    from .settings import load_settings
+
+    settings = load_settings(reset=args.reset_settings)
+    if settings.problem:
+        warnings.warn(settings.problem, stacklevel=1)
+    size = args.size or settings.settings.size
+    fov = args.fov or settings.settings.fov
+    window = run(PlaySource(fs, fov=fov, settings=settings, **source_kw), size=size, shots=args.shots,
                  fullscreen=args.fullscreen, max_frames=args.frames)
     if args.frames is not None and window.first_frame_seconds is not None:
         print(f"first frame after {window.first_frame_seconds:.2f} s; {window.frames} frames")
