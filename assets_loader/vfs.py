@@ -1,10 +1,14 @@
 """The game filesystem: a basedir with game dirs, paks and loose files, searched the way Quake does.
 
 Search order (highest priority first), as ``COM_AddGameDirectory`` builds it: the mod dir's loose files,
-then its ``pakN.pak`` from the highest N down to ``pak0.pak``, then the same for ``id1``. Lookups are
-case-insensitive, like id's own pak lookups on a case-folding filesystem.
+then its ``pakN.pak`` from the highest N down to ``pak0.pak``, then the same for the base game (``id1``).
+Quake III game dirs (base ``baseq3`` or ``baseoa``) hold ``*.pk3`` zips instead: they are searched in reverse
+name order (a later name overrides an earlier one) after the dir's loose files, as ``FS_AddGameDirectory`` does.
+Lookups are case-insensitive, like id's own pak lookups on a case-folding filesystem.
 
-References: Quake ``common.c`` (``COM_AddGameDirectory``, ``COM_FindFile``); Unofficial Quake Specs 3.2, 3.1.
+References: Quake ``common.c`` (``COM_AddGameDirectory``, ``COM_FindFile``); Unofficial Quake Specs 3.2, 3.1;
+ioquake3 ``qcommon/files.c`` (``FS_AddGameDirectory``, ``FS_FOpenFileReadDir``) and ``renderergl1/tr_image.c``
+(``R_LoadImage`` for the image extension fallback).
 """
 
 from __future__ import annotations
@@ -17,9 +21,12 @@ from pathlib import Path
 
 from .errors import NotFoundError
 from .pak import PakFile
+from .pk3 import Pk3File
 
 BASE_GAME = "id1"
 _PAK_NAME = re.compile(r"^pak(\d+)\.pak$", re.IGNORECASE)
+#: Image extensions in the order ioquake3's ``R_LoadImage`` tries them when the named file is missing.
+IMAGE_EXTENSIONS = (".tga", ".png", ".jpg", ".jpeg", ".pcx", ".bmp")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,22 +54,23 @@ class _LooseDir:
 class VirtualFS:
     """Files of a Quake installation: ``VirtualFS(basedir, game="lq1")``.
 
-    ``basedir`` holds the game dirs (``id1``, mods). ``game`` is an optional mod dir searched before
-    ``id1``. Game dirs that do not exist are skipped; at least one must exist.
+    ``basedir`` holds the game dirs (``id1``, mods). ``game`` is an optional mod dir searched before the base
+    game dir ``base`` (``"id1"``; ``"baseq3"`` or ``"baseoa"`` for Quake III). Game dirs that do not exist are
+    skipped; at least one must exist.
     """
 
-    def __init__(self, basedir: str | os.PathLike, game: str | None = None) -> None:
+    def __init__(self, basedir: str | os.PathLike, game: str | None = None, base: str = BASE_GAME) -> None:
         self.basedir = Path(basedir)
         if not self.basedir.is_dir():
             raise NotFoundError(str(self.basedir), "game directory", None, "an existing base directory")
-        names = [BASE_GAME] + ([game] if game and game.lower() != BASE_GAME else [])
+        names = [base] + ([game] if game and game.lower() != base.lower() else [])
         self.game_dirs: list[Path] = [d for d in (_find_dir(self.basedir, n) for n in names) if d is not None]
         if not self.game_dirs:
             wanted = " or ".join(repr(n) for n in names)
             raise NotFoundError(str(self.basedir), "game directory", None, f"a game dir {wanted} inside it")
         # Search path, highest priority first: the last game dir added wins, loose files beat its paks,
         # and a later pak beats an earlier one.
-        self._search: list[_LooseDir | PakFile] = []
+        self._search: list[_LooseDir | PakFile | Pk3File] = []
         for gamedir in reversed(self.game_dirs):
             self._search.append(_LooseDir(gamedir))
             self._search.extend(reversed(_game_paks(gamedir)))
@@ -72,7 +80,7 @@ class VirtualFS:
         """The name of the highest-priority game dir (the mod, or ``id1``)."""
         return self.game_dirs[-1].name
 
-    def _locate(self, name: str) -> tuple[_LooseDir | PakFile, str] | None:
+    def _locate(self, name: str) -> tuple[_LooseDir | PakFile | Pk3File, str] | None:
         key = name.replace("\\", "/").lstrip("/").lower()
         for place in self._search:
             if isinstance(place, _LooseDir):
@@ -106,6 +114,21 @@ class VirtualFS:
             return place.files[key].read_bytes()
         return place.read(key)
 
+    def find_image(self, name: str) -> str | None:
+        """The file an image name resolves to, trying other extensions as ``R_LoadImage`` does, or ``None``.
+
+        ``"textures/base/wall"`` or ``"textures/base/wall.tga"`` may resolve to ``textures/base/wall.jpg``.
+        """
+        if self.exists(name):
+            return name
+        stem, dot, ext = name.rpartition(".")
+        if not dot or "/" in ext:
+            stem = name
+        for alt in IMAGE_EXTENSIONS:
+            if self.exists(stem + alt):
+                return stem + alt
+        return None
+
     def list(self, pattern: str = "*") -> list[str]:
         """Sorted lower-case names of every visible file matching the glob ``pattern`` (e.g. ``maps/*.bsp``)."""
         names: set[str] = set()
@@ -131,14 +154,18 @@ def _find_dir(parent: Path, name: str) -> Path | None:
     return None
 
 
-def _game_paks(gamedir: Path) -> list[PakFile]:
-    """``pak0.pak``, ``pak1.pak``, … in numeric order, stopping at the first gap as Quake does."""
+def _game_paks(gamedir: Path) -> list[PakFile | Pk3File]:
+    """Packs in increasing priority: ``pak0.pak``, ``pak1.pak``, … (stopping at the first gap as Quake does),
+    then every ``*.pk3`` sorted by lower-case name."""
     found = {int(m.group(1)): p for p in gamedir.iterdir() if (m := _PAK_NAME.match(p.name)) and p.is_file()}
-    paks = []
+    paks: list[PakFile | Pk3File] = []
     n = 0
     while n in found:
         paks.append(PakFile(found[n]))
         n += 1
+    pk3s = sorted((p for p in gamedir.iterdir() if p.suffix.lower() == ".pk3" and p.is_file()),
+                  key=lambda p: p.name.lower())
+    paks.extend(Pk3File(p) for p in pk3s)
     return paks
 
 

@@ -89,3 +89,20 @@ def display():
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+@pytest.fixture(scope="session")
+def q3_basedir(tmp_path_factory) -> Path:
+    """A basedir whose game dir ``baseoa`` holds only ``oa_dm1_assets.pk3`` (linked), as SOURCES.md says to mount it."""
+    base = tmp_path_factory.mktemp("q3base")
+    (base / "baseoa").mkdir()
+    (base / "baseoa" / "oa_dm1_assets.pk3").symlink_to(QUAKE3 / "oa_dm1_assets.pk3")
+    return base
+
+
+@pytest.fixture(scope="session")
+def q3_fs(q3_basedir):
+    """The game filesystem of ``q3_basedir`` with ``baseoa`` as the game."""
+    from assets_loader.vfs import VirtualFS
+
+    return VirtualFS(q3_basedir, "baseoa")

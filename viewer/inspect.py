@@ -1,11 +1,13 @@
 """``qdv inspect``: what is inside a Quake file, as a JSON-ready dict (keys documented in README).
 
 The file type comes from the extension, falling back to the magic bytes; a name that is not a path on disk is
-looked up in the game filesystem given by ``--basedir``/``--game``.
+looked up in the game filesystem given by ``--basedir``/``--game``, and, when no file has that name, as a
+Quake III shader name in that filesystem's ``scripts/*.shader``.
 """
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +16,9 @@ from assets_loader.errors import FormatError, NotFoundError
 from assets_loader.vfs import VirtualFS
 
 _MAGIC_TYPES = {b"PACK": "pak", b"IDPO": "mdl", b"IDSP": "spr", b"WAD2": "wad", b"BSP2": "bsp", b"2PSB": "bsp",
-                b"\x1d\x00\x00\x00": "bsp"}
-_EXT_TYPES = {".pak": "pak", ".bsp": "bsp", ".mdl": "mdl", ".spr": "spr", ".wad": "wad", ".lmp": "lmp"}
+                b"\x1d\x00\x00\x00": "bsp", b"IBSP": "bsp46", b"IDP3": "md3", b"PK\x03\x04": "pk3"}
+_EXT_TYPES = {".pak": "pak", ".bsp": "bsp", ".mdl": "mdl", ".spr": "spr", ".wad": "wad", ".lmp": "lmp", ".pk3": "pk3",
+              ".md3": "md3"}
 
 
 def inspect_file(name: str, basedir: str | None = None, game: str | None = None) -> dict[str, Any]:
@@ -25,6 +28,8 @@ def inspect_file(name: str, basedir: str | None = None, game: str | None = None)
         data, fs = path.read_bytes(), None
     elif basedir is not None:
         fs = VirtualFS(basedir, game)
+        if not fs.exists(name):
+            return _describe_shader(name, fs)
         data = fs.read(name)
     else:
         raise NotFoundError(name, "file", None, "an existing file (or a game-dir name with --basedir/--game)")
@@ -36,6 +41,8 @@ def inspect_file(name: str, basedir: str | None = None, game: str | None = None)
 
 def _file_type(name: str, data: bytes) -> str:
     base = Path(name).name.lower()
+    if data[:4] == b"IBSP":
+        return "bsp46"
     if base == "palette.lmp":
         return "palette"
     if base == "colormap.lmp":
@@ -48,7 +55,7 @@ def _file_type(name: str, data: bytes) -> str:
     try:
         detect_format(data, name)  # a demo by its name (.dem, .qwd, .mvd, .dm2, .gz …) or its content
     except FormatError:
-        raise FormatError(name, "inspected", 0, "a .pak, .bsp, .mdl, .spr, .wad, .lmp or demo file",
+        raise FormatError(name, "inspected", 0, "a .pak, .pk3, .bsp, .mdl, .md3, .spr, .wad, .lmp or demo file",
                           repr(data[:4])) from None
     return "demo"
 
@@ -127,6 +134,63 @@ def _describe_spr(data: bytes, name: str, path: Path | None, fs: VirtualFS | Non
             "max_size": [spr.max_width, spr.max_height]}
 
 
+def _describe_pk3(data: bytes, name: str, path: Path | None, fs: VirtualFS | None) -> dict[str, Any]:
+    from assets_loader.pk3 import load_pk3
+
+    pk3 = load_pk3(data, name=name)
+    return {"entries": [{"name": e.name, "size": e.size, "compressed": e.compressed_size} for e in pk3.entries]}
+
+
+def _describe_bsp46(data: bytes, name: str, path: Path | None, fs: VirtualFS | None) -> dict[str, Any]:
+    import numpy as np
+
+    from assets_loader.bsp46 import SURFACE_KINDS, load_bsp46
+
+    world = load_bsp46(data, name=name)
+    kinds = np.bincount(world.surfaces["kind"], minlength=len(SURFACE_KINDS))
+    grid = world.light_grid
+    return {"version": 46, "shaders": len(world.shader_names), "surfaces": len(world.surfaces),
+            "surface_kinds": {k: int(n) for k, n in zip(SURFACE_KINDS, kinds, strict=False) if k != "bad"},
+            "vertices": len(world.vertices), "triangles": len(world.indices) // 3, "batches": len(world.batches),
+            "lightmaps": world.lightmaps.count, "light_grid": list(grid.bounds) if grid else None,
+            "clusters": world.num_clusters, "leafs": len(world.leafs), "models": len(world.models),
+            "brushes": len(world.brushes), "fogs": [f.shader for f in world.fogs], "entities": len(world.entities),
+            "bounds": [list(world.models[0].mins), list(world.models[0].maxs)], "worldspawn": world.worldspawn}
+
+
+def _describe_md3(data: bytes, name: str, path: Path | None, fs: VirtualFS | None) -> dict[str, Any]:
+    from assets_loader.models.md3 import load_md3
+
+    md3 = load_md3(data, name=name)
+    return {"name": md3.name, "frames": md3.num_frames, "tags": list(md3.tag_names),
+            "surfaces": [{"name": s.name, "shaders": list(s.shaders), "vertices": len(s.st),
+                          "triangles": len(s.triangles)} for s in md3.surfaces]}
+
+
+def _describe_shader(name: str, fs: VirtualFS) -> dict[str, Any]:
+    from assets_loader.q3shaders import load_shader_library
+
+    shader = load_shader_library(fs).get(name)
+    if shader is None:
+        raise NotFoundError(name, "game file or shader", None,
+                            "a file in the game dirs or a shader in their scripts/*.shader")
+    report = _json_ready(asdict(shader))
+    report["stages"] = [dict(st, is_lightmap=s.is_lightmap) for st, s in zip(report["stages"], shader.stages,
+                                                                           strict=True)]
+    return {"file": name, "format": "shader", **report}
+
+
+def _json_ready(value: Any) -> Any:
+    """Tuples → lists, frozensets → sorted lists, recursively (for ``json.dumps``)."""
+    if isinstance(value, dict):
+        return {k: _json_ready(v) for k, v in value.items()}
+    if isinstance(value, frozenset):
+        return sorted(value)
+    if isinstance(value, (list, tuple)):
+        return [_json_ready(v) for v in value]
+    return value
+
+
 _SPRITE_TYPES = {0: "vp_parallel_upright", 1: "facing_upright", 2: "vp_parallel", 3: "oriented",
                  4: "vp_parallel_oriented"}
 
@@ -141,6 +205,9 @@ _DESCRIBERS = {
     "mdl": _describe_mdl,
     "spr": _describe_spr,
     "demo": _describe_demo,
+    "pk3": _describe_pk3,
+    "bsp46": _describe_bsp46,
+    "md3": _describe_md3,
 }
 
 

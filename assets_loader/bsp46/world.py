@@ -1,0 +1,142 @@
+"""The loaded Quake III map as a renderer sees it: :class:`Bsp46World` and its records.
+
+Everything is numpy arrays and frozen records; no file access. ``vertices``/``indices`` are ready to upload:
+patches are already tessellated, vertex colours overbright-shifted and lightmap coordinates point into the
+atlas. ``indices`` are sorted into ``batches`` (one per model, shader, lightmap mode and fog), so each batch is
+one draw call; ``surfaces`` keeps each surface's own range inside its batch for visibility culling.
+
+References: ioquake3 ``renderergl1/tr_local.h`` (``world_t``, ``msurface_t``, ``mnode_t``, ``fog_t``,
+``bmodel_t``); ``tr_world.c`` (``R_PointInLeaf``, ``R_ClusterPVS``); ``tr_bsp.c`` (``R_LoadFogs``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import BadIndexError
+from .lighting import LightGrid, LightmapAtlas
+
+#: A renderer-ready vertex (``drawVert_t`` after loading).
+DRAW_VERTEX = np.dtype([("position", "<f4", (3,)), ("st", "<f4", (2,)), ("lightmap", "<f4", (2,)),
+                        ("normal", "<f4", (3,)), ("color", "u1", (4,))])
+#: One ``dsurface_t`` after loading: its model, shader, fog (-1 none), kind (``MST_*``), the lightmap number the
+#: engine finds its shader with (``>= 0`` or ``LIGHTMAP_*``), its index and vertex ranges in the output arrays
+#: (0 indices for flares and nodraw surfaces), and for patches the control grid size.
+SURFACE = np.dtype([("model", "<i4"), ("shader", "<i4"), ("fog", "<i4"), ("kind", "<i4"), ("lightmap", "<i4"),
+                    ("first_index", "<u4"), ("num_indices", "<u4"), ("first_vertex", "<u4"),
+                    ("num_vertices", "<u4"), ("patch_size", "<i4", (2,))])
+#: Consecutive indices sharing model, shader, lightmap mode (0 = lightmapped, else ``LIGHTMAP_*``) and fog.
+BATCH = np.dtype([("model", "<i4"), ("shader", "<i4"), ("lightmap", "<i4"), ("fog", "<i4"),
+                  ("first_index", "<u4"), ("num_indices", "<u4")])
+
+
+@dataclass(frozen=True, slots=True)
+class Submodel46:
+    """``dmodel_t`` ``index``: 0 is the world, ``*1..`` doors and platforms; its surfaces, brushes and batches."""
+
+    index: int
+    mins: tuple[float, float, float]
+    maxs: tuple[float, float, float]
+    first_surface: int
+    num_surfaces: int
+    first_brush: int
+    num_brushes: int
+    first_batch: int
+    num_batches: int
+
+
+@dataclass(frozen=True, slots=True)
+class Fog:
+    """``fog_t``: a fog volume's shader name, brush and box, and the plane of its visible surface (the brush
+    side numbered ``visible_side``, facing out), or ``None`` when the fog has no visible side."""
+
+    shader: str
+    brush: int
+    mins: tuple[float, float, float]
+    maxs: tuple[float, float, float]
+    surface_plane: tuple[float, float, float, float] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Bsp46World:
+    """A loaded IBSP v46 map.
+
+    ``shaders``: ``D_SHADER [S]`` (``shader_names`` decoded). ``planes``/``nodes``/``leafs``/``brushes``/
+    ``brush_sides``: the lumps as read. ``leaf_surfaces``/``leaf_brushes``: int32 lists. ``vertices``:
+    ``DRAW_VERTEX [V]``; ``indices``: uint32 ``[I]`` triangles into ``vertices``. ``surfaces``: ``SURFACE``;
+    ``batches``: ``BATCH``. ``lightmaps``: the atlas. ``light_grid``: ``None`` if the map has none.
+    ``num_clusters``/``cluster_bytes``/``visdata``: the uncompressed PVS (empty = everything visible).
+    """
+
+    name: str
+    entities: tuple[dict[str, str], ...]
+    shaders: np.ndarray
+    shader_names: tuple[str, ...]
+    planes: np.ndarray
+    nodes: np.ndarray
+    leafs: np.ndarray
+    leaf_surfaces: np.ndarray
+    leaf_brushes: np.ndarray
+    models: tuple[Submodel46, ...]
+    brushes: np.ndarray
+    brush_sides: np.ndarray
+    fogs: tuple[Fog, ...]
+    surfaces: np.ndarray
+    vertices: np.ndarray
+    indices: np.ndarray
+    batches: np.ndarray
+    lightmaps: LightmapAtlas
+    light_grid: LightGrid | None
+    num_clusters: int
+    cluster_bytes: int
+    visdata: bytes
+    overbright_shift: int
+
+    @property
+    def worldspawn(self) -> dict[str, str]:
+        for ent in self.entities:
+            if ent.get("classname") == "worldspawn":
+                return ent
+        return {}
+
+    def point_leaf(self, point) -> int:
+        """The leaf holding ``point`` (``R_PointInLeaf``): walk the nodes from the root."""
+        node = 0
+        normals = self.planes["normal"]
+        dists = self.planes["dist"]
+        for _ in range(len(self.nodes) + 1):
+            if node < 0:
+                return -node - 1
+            rec = self.nodes[node]
+            plane = int(rec["planeNum"])
+            d = float(np.dot(normals[plane], point)) - float(dists[plane])
+            node = int(rec["children"][0 if d > 0 else 1])
+        raise BadIndexError(self.name, "BSP46", None, "a node tree without loops", f"more than {len(self.nodes)} steps")
+
+    def cluster_pvs(self, cluster: int) -> np.ndarray:
+        """Clusters potentially visible from ``cluster``: bool ``[num_clusters]`` (all, without vis data or for
+        a point outside the map, ``cluster < 0``; ``R_ClusterPVS``)."""
+        n = self.num_clusters
+        if cluster < 0 or not self.visdata or cluster >= n:
+            return np.ones(n, bool)
+        row = np.frombuffer(self.visdata, np.uint8, self.cluster_bytes, cluster * self.cluster_bytes)
+        return np.unpackbits(row, bitorder="little")[:n].astype(bool)
+
+    def visible_surfaces(self, point) -> np.ndarray:
+        """Sorted unique surface numbers in leafs whose cluster the cluster at ``point`` can see (every leaf's
+        surfaces when the map has no vis data)."""
+        clusters = self.leafs["cluster"]
+        if self.visdata:
+            pvs = self.cluster_pvs(int(clusters[self.point_leaf(point)]))
+            ok = (clusters >= 0) & (clusters < len(pvs))
+            ok[ok] = pvs[clusters[ok]]
+        else:
+            ok = np.ones(len(clusters), bool)
+        first = self.leafs["firstLeafSurface"][ok].astype(np.int64)
+        count = self.leafs["numLeafSurfaces"][ok].astype(np.int64)
+        if count.sum() == 0:
+            return np.zeros(0, np.int32)
+        idx = np.repeat(first - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
+        return np.unique(self.leaf_surfaces[idx])

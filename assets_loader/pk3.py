@@ -1,0 +1,116 @@
+"""PK3 packs: Quake III's zip archives, opened with :mod:`zipfile` and guarded against zip bombs.
+
+A pk3 is a plain zip file. The directory is read once; member names are looked up case-insensitively, like the
+engine's pack hash. Before anything is inflated the declared sizes are checked: the sum of every member's
+uncompressed size must stay under ``max_total_bytes``, no member may exceed ``max_member_bytes`` and no
+member may declare more than ``max_ratio`` times its compressed size (deflate cannot exceed about 1032:1, so a
+larger ratio means a crafted archive). Reads are incremental; :mod:`zipfile` stops at the declared size and
+checks the CRC, so a member that lies about its size cannot inflate further. Every problem is a :class:`~assets_loader.errors.FormatError`.
+
+References: ioquake3 ``qcommon/files.c`` (``FS_LoadZipFile``, ``FS_AddGameDirectory``); PKWARE APPNOTE.TXT
+(local file header, central directory).
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import FormatError, NotFoundError, TruncatedError
+
+#: Default bounds: far above real packs (OpenArena's largest pk3 is ~300 MB inflated), far below a bomb.
+MAX_TOTAL_BYTES = 2 << 30
+MAX_MEMBER_BYTES = 512 << 20
+MAX_RATIO = 1100
+_CHUNK = 1 << 20
+
+
+class ZipBombError(FormatError):
+    """A pk3 declares more inflated bytes (in total, per member, or per compressed byte) than allowed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pk3Entry:
+    """One member of a pk3: its name (as stored), uncompressed and compressed size."""
+
+    name: str
+    size: int
+    compressed_size: int
+
+
+class Pk3File:
+    """An open pk3: ``entries``, ``name in pk3`` (case-insensitive), :meth:`read`.
+
+    ``src`` is a path or the archive's bytes (``path`` then names it in errors). The zip directory is parsed
+    once and the archive stays open; members are inflated on demand.
+    """
+
+    def __init__(self, src: str | Path | bytes, path: str | None = None, *, max_total_bytes: int = MAX_TOTAL_BYTES,
+                 max_member_bytes: int = MAX_MEMBER_BYTES, max_ratio: float = MAX_RATIO) -> None:
+        if isinstance(src, (bytes, bytearray, memoryview)):
+            self.path = path or "<bytes>"
+            self._data: bytes | None = bytes(src)
+        else:
+            self.path = path or str(src)
+            self._data = None
+        self._max_member = max_member_bytes
+        try:
+            self._zip = self._open_zip()
+            infos = [i for i in self._zip.infolist() if not i.is_dir()]
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError) as exc:
+            raise FormatError(self.path, "PK3", None, "a zip archive", str(exc)) from None
+        total = 0
+        for info in infos:
+            if info.file_size > max_member_bytes:
+                raise ZipBombError(self.path, "PK3", info.header_offset,
+                                   f"member {info.filename!r} at most {max_member_bytes} bytes", str(info.file_size))
+            if info.file_size > max_ratio * max(info.compress_size, 1):
+                raise ZipBombError(self.path, "PK3", info.header_offset,
+                                   f"member {info.filename!r} inflating at most {max_ratio:g}x",
+                                   f"{info.file_size} bytes from {info.compress_size}")
+            total += info.file_size
+            if total > max_total_bytes:
+                raise ZipBombError(self.path, "PK3", info.header_offset,
+                                   f"at most {max_total_bytes} uncompressed bytes in all", f"{total} so far")
+        self.entries: tuple[Pk3Entry, ...] = tuple(Pk3Entry(i.filename, i.file_size, i.compress_size) for i in infos)
+        self._infos = {i.filename.lower(): i for i in infos}
+
+    def _open_zip(self) -> zipfile.ZipFile:
+        if self._data is not None:
+            return zipfile.ZipFile(io.BytesIO(self._data))
+        try:
+            return zipfile.ZipFile(self.path)
+        except OSError as exc:
+            raise NotFoundError(self.path, "PK3", None, "a readable file", str(exc)) from None
+
+    def __contains__(self, name: str) -> bool:
+        return name.lower() in self._infos
+
+    def entry(self, name: str) -> Pk3Entry:
+        info = self._infos.get(name.lower())
+        if info is None:
+            raise NotFoundError(self.path, "PK3", None, f"a member named {name!r}")
+        return Pk3Entry(info.filename, info.file_size, info.compress_size)
+
+    def read(self, name: str) -> bytes:
+        """The inflated bytes of member ``name`` (case-insensitive), read in chunks up to its declared size."""
+        info = self._infos.get(name.lower())
+        if info is None:
+            raise NotFoundError(self.path, "PK3", None, f"a member named {name!r}")
+        out = bytearray()
+        try:
+            with self._zip.open(info) as member:  # yields at most the declared size, then checks the CRC
+                while chunk := member.read(_CHUNK):
+                    out += chunk
+        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError, OSError) as exc:
+            raise TruncatedError(self.path, "PK3", info.header_offset, f"member {info.filename!r} intact",
+                                 str(exc)) from None
+        return bytes(out)
+
+
+def load_pk3(src: str | Path | bytes, name: str | None = None) -> Pk3File:
+    """Open a pk3 from a path or from bytes."""
+    return Pk3File(src, name)

@@ -1,0 +1,59 @@
+"""Decode speed of the Quake III demo parser (protocol layer: Huffman bit reader, deltas, snapshot ring).
+
+Run: ``python benchmarks/bench_dm68.py [DEMO ...]`` (defaults to the corpus in ../shared/data/quake3/demos).
+Prints per demo: best-of-N decode time (wall clock, and this process's CPU time, which other jobs on a shared
+machine disturb less), × real time (serverTime span / wall decode time), MB/s, and where the time goes (one
+cProfile run: the three functions with the most own time).  Target: ≥ 300× real time.
+"""
+
+from __future__ import annotations
+
+import cProfile
+import pstats
+import sys
+import time
+from pathlib import Path
+
+from timing import best_of  # benchmarks/timing.py, beside this script
+
+from assets_loader.demos.quake3 import parse_demo
+
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "quake3" / "demos"
+
+
+def hot_spots(data: bytes, name: str, count: int = 3) -> str:
+    profile = cProfile.Profile()
+    profile.runcall(parse_demo, data, name)
+    stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
+    total = sum(v[2] for v in stats.values())
+    top = sorted(stats.items(), key=lambda kv: kv[1][2], reverse=True)[:count]
+    return ", ".join(f"{func[2]} {100 * v[2] / total:.0f}%" for func, v in top)
+
+
+def best_cpu(fn, repeat: int) -> float:
+    """The least process CPU time of ``repeat`` calls of ``fn()``, in seconds."""
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.process_time()
+        fn()
+        best = min(best, time.process_time() - t0)
+    return best
+
+
+def main(argv: list[str]) -> None:
+    paths = [Path(a) for a in argv] or sorted(CORPUS.glob("*.dm_*"))
+    print(f"{'demo':<28}{'MB':>6}{'snaps':>7}{'span s':>8}{'decode s':>10}{'cpu s':>7}{'x real':>8}{'MB/s':>7}"
+          "   hot spots")
+    for path in paths:
+        data = path.read_bytes()
+        demo = parse_demo(data, path.name)
+        span = float(demo.snapshots.server_time[-1] - demo.snapshots.server_time[0]) / 1000
+        dec = best_of(lambda data=data, name=path.name: parse_demo(data, name), 5)
+        cpu = best_cpu(lambda data=data, name=path.name: parse_demo(data, name), 5)
+        mb = len(data) / 1e6
+        print(f"{path.name[:27]:<28}{mb:6.2f}{len(demo.snapshots):7d}{span:8.1f}{dec:10.3f}{cpu:7.3f}{span / dec:8.0f}"
+              f"{mb / dec:7.2f}   {hot_spots(data, path.name)}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
