@@ -8,6 +8,8 @@ import re
 import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import av
@@ -21,6 +23,7 @@ from assets_loader.demos import load_demo
 from tests.conftest import LQ1, QUAKEWORLD, REPO
 from viewer.cli import main
 from viewer.offscreen import DemoRenderer, game_filesystem
+from viewer.video.encoder import BackgroundEncoder
 from viewer.video.output import plan_output
 from viewer.video.recorder import ShotCamera, record
 from viewer.video.timing import FrameTimes, RangeError
@@ -297,6 +300,36 @@ def test_sigint_finalises_the_container_and_says_so(tmp_path: Path) -> None:
     frames, times, _ = decode(out)
     assert 30 <= len(frames) == written < total
     assert times == pytest.approx([k / 60 for k in range(written)])
+
+
+class _SlowWriter:
+    """A frame writer that presses Ctrl+C (SIGINT to the main thread) while writing its second frame."""
+
+    def __init__(self) -> None:
+        self.path = Path("slow.mp4")
+        self.frames = 0
+        self.closed = False
+
+    def write(self, pixels: np.ndarray) -> None:
+        self.frames += 1
+        if self.frames == 2:
+            signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+            time.sleep(0.2)  # still writing when the main thread gets the KeyboardInterrupt
+
+    def close(self) -> None:
+        self.closed = True
+
+    def discard(self) -> bool:
+        return False
+
+
+def test_ctrl_c_while_finalising_drops_the_queue_and_still_closes() -> None:
+    writer = _SlowWriter()
+    encoder = BackgroundEncoder(writer, depth=8)
+    for _ in range(6):
+        encoder.put(np.zeros((2, 2, 3), np.uint8))
+    assert encoder.finish() is True
+    assert writer.closed and writer.frames == 2
 
 
 @given(first=st.floats(0, 29), length=st.floats(0.01, 30), speed=st.floats(0.1, 10), fps=st.floats(1, 240))

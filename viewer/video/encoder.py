@@ -121,7 +121,9 @@ def open_writer(output: Output, size: tuple[int, int], fps: Fraction) -> FrameWr
 class BackgroundEncoder:
     """Runs ``writer`` on its own thread behind a queue of at most ``depth`` frames.
 
-    ``encode_seconds`` is the time the thread spent inside the writer (converting, encoding, writing).
+    ``encode_seconds`` is the time the thread spent inside the writer (converting, encoding, writing). Once
+    ``dropping`` is set, frames still queued are skipped; the output is finalised all the same unless the writer
+    failed.
     """
 
     def __init__(self, writer: FrameWriter, depth: int = 4) -> None:
@@ -129,7 +131,8 @@ class BackgroundEncoder:
         self.encode_seconds = 0.0
         self._queue: queue.Queue[np.ndarray | None] = queue.Queue(maxsize=depth)
         self._error: BaseException | None = None
-        self._cancelled = threading.Event()
+        self._dropping = threading.Event()
+        self._done = threading.Event()  # waited on instead of join(): a join interrupted by Ctrl+C can end early
         self._thread = threading.Thread(target=self._run, name="qdv-encoder", daemon=True)
         self._thread.start()
 
@@ -141,15 +144,21 @@ class BackgroundEncoder:
             self._error = exc
 
     def _run(self) -> None:
+        try:
+            self._encode_all()
+        finally:
+            self._done.set()
+
+    def _encode_all(self) -> None:
         while (pixels := self._queue.get()) is not None:
-            if self._error is None and not self._cancelled.is_set():  # else drain, so put() never blocks
+            if self._error is None and not self._dropping.is_set():  # else drain, so put() never blocks
                 start = time.perf_counter()
                 try:
                     self.writer.write(pixels)
                 except BaseException as exc:  # noqa: BLE001 - every error goes to the render loop via put()
                     self._fail(exc)
                 self.encode_seconds += time.perf_counter() - start
-        if self._error is None and not self._cancelled.is_set():
+        if self._error is None:
             try:
                 self.writer.close()
             except BaseException as exc:  # noqa: BLE001 - raised in the render loop by finish()
@@ -161,16 +170,28 @@ class BackgroundEncoder:
             raise self._error
         self._queue.put(pixels)
 
-    def finish(self) -> None:
-        """Write what is queued, finalise the output and stop the thread; raises the writer's error, if any."""
+    def finish(self) -> bool:
+        """Write what is queued, finalise the output and stop the thread; raises the writer's error, if any.
+
+        Ctrl+C while waiting drops the frames still queued and waits for the output to be finalised (the encoder
+        cannot be stopped in the middle of a frame); the result is then True."""
         self._queue.put(None)
+        interrupted = False
+        while not self._done.is_set():
+            try:
+                self._done.wait()
+            except KeyboardInterrupt:
+                self._dropping.set()
+                interrupted = True
         self._thread.join()
         if self._error is not None:
             raise self._error
+        return interrupted
 
     def cancel(self) -> None:
-        """Stop without writing what is queued or finalising the output (the export is being discarded)."""
-        self._cancelled.set()
-        if self._thread.is_alive():
+        """Stop after the frame being written, skipping the queued ones (the export is being discarded)."""
+        self._dropping.set()
+        if not self._done.is_set():
             self._queue.put(None)
-            self._thread.join()
+            self._done.wait()
+        self._thread.join()

@@ -2,7 +2,8 @@
 (:meth:`~viewer.offscreen.DemoRenderer.pixels`), handed to the background encoder.
 
 Ctrl+C (``KeyboardInterrupt``) stops between frames: what was rendered is encoded and the container finalised, so
-the file plays with the frames written; with no frame written the empty file is removed. An encoder or disk error
+the file plays with the frames written (Ctrl+C again while finalising drops the frames still queued); with no frame
+written the empty file is removed. An encoder or disk error
 removes the partial video and is raised as :class:`~viewer.video.encoder.EncodeError` saying so.
 
 References: QuakeSpasm ``chase.c`` (the chase camera), Quake ``host.c`` ``Host_FilterTime`` with
@@ -137,7 +138,7 @@ def record(renderer: DemoRenderer, shot: ShotCamera, times: FrameTimes, output: 
                     progress(k + 1)
         except KeyboardInterrupt:
             interrupted = True
-        encoder.finish()
+        interrupted = encoder.finish() or interrupted
     except EncodeError as exc:
         encoder.cancel()
         if writer.discard():
