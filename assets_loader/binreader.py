@@ -48,6 +48,14 @@ class BinReader:
             raise BadIndexError(self.path, self.fmt, self.pos, f"a non-negative count of {what}", str(count))
         self.need(count * item_size, what)
 
+    def check_ranges(self, fields) -> None:
+        """Raise ``BadIndexError`` for the first ``(offset, what, value, low, high)`` of ``fields`` whose value lies
+        outside ``low..high`` (``high`` ``None``: no upper bound); ``offset`` is where the field sits."""
+        for offset, what, value, low, high in fields:
+            if value < low or (high is not None and value > high):
+                bound = f"{low}..{high}" if high is not None else f">= {low}"
+                raise BadIndexError(self.path, self.fmt, offset, f"a {what} {bound}", str(value))
+
     def seek(self, pos: int) -> None:
         if not 0 <= pos <= len(self.data):
             raise TruncatedError(self.path, self.fmt, pos, "an offset inside the file", f"size {len(self.data)}")

@@ -83,16 +83,26 @@ def read_miptex(r: BinReader, size: int, what: str = "miptex") -> MipTex:
     name = r.fixed_string(16, f"{what} name").lower()
     width, height = r.u32(f"{what} width"), r.u32(f"{what} height")
     offsets = [r.u32(f"{what} mip offset") for _ in range(MIPLEVELS)]
-    check_dimensions(r, width, height, base + 16, what)
+    mips = read_mip_levels(r, base, width, height, offsets, 40, size, 16, what)
+    r.seek(base + size)
+    return MipTex(name, width, height, mips)
+
+
+def read_mip_levels(r: BinReader, base: int, width: int, height: int, offsets: list[int], header_size: int,
+                    size: int, size_at: int, what: str) -> tuple[Image, ...]:
+    """The 4 mip levels of a mip texture at ``base`` (a ``miptex_t``: Quake's BSP/WAD2 one or Quake II's
+    ``.wal``): level ``i`` is ``(width >> i) x (height >> i)`` indices at ``base + offsets[i]``, which must lie
+    between the ``header_size``-byte header and the end of the ``size``-byte texture. ``size_at`` is the offset
+    of the width field (for errors); the offsets follow it right after the height."""
+    check_dimensions(r, width, height, base + size_at, what)
     if width == 0 or height == 0:
-        raise BadIndexError(r.path, r.fmt, base + 16, f"a non-zero {what} size", f"{width}x{height}")
+        raise BadIndexError(r.path, r.fmt, base + size_at, f"a non-zero {what} size", f"{width}x{height}")
     mips = []
     for level, offset in enumerate(offsets):
         w, h = width >> level, height >> level
-        if offset < 40 or offset + w * h > size:
-            raise BadIndexError(r.path, r.fmt, base + 24 + 4 * level,
+        if offset < header_size or offset + w * h > size:
+            raise BadIndexError(r.path, r.fmt, base + size_at + 8 + 4 * level,
                                 f"mip level {level} ({w}x{h}) inside the {size}-byte {what}", f"offset {offset}")
         r.seek(base + offset)
         mips.append(read_pixels(r, w, h, f"{what} mip {level}"))
-    r.seek(base + size)
-    return MipTex(name, width, height, tuple(mips))
+    return tuple(mips)

@@ -1,5 +1,8 @@
-"""Quake III images: TGA/JPG/PNG files decoded to RGBA through Pillow, found by name with the engine's extension
-fallback, and the engine's placeholder for a missing image.
+"""Quake III images: TGA/JPG/PNG files decoded to RGBA (:func:`~assets_loader.truecolor.load_rgba`), found by
+name with the engine's extension fallback, and the engine's placeholder for a missing image.
+
+Quake III uploads images top row first and its texture ``t`` grows downwards, so the decoded rows can be uploaded
+as they are and sampled with the map's and models' ``st`` unchanged.
 
 A missing name warns once per :class:`ImageLoader` and resolves to :func:`default_image`, the 16×16 dark grid
 cell with a white border that ``R_CreateDefaultImage`` makes so mapping coordinates stay visible.
@@ -10,14 +13,12 @@ References: ioquake3 ``renderergl1/tr_image.c`` (``R_LoadImage``, ``R_FindImageF
 
 from __future__ import annotations
 
-import io
 import warnings
 
 import numpy as np
-from PIL import Image, UnidentifiedImageError
 
 from .errors import FormatError
-from .images import MAX_IMAGE_SIDE
+from .truecolor import load_rgba
 from .vfs import VirtualFS
 
 DEFAULT_SIZE = 16
@@ -28,21 +29,6 @@ def default_image() -> np.ndarray:
     img = np.full((DEFAULT_SIZE, DEFAULT_SIZE, 4), 32, np.uint8)
     img[0, :] = img[-1, :] = img[:, 0] = img[:, -1] = 255
     return img
-
-
-def decode_image(data: bytes, name: str) -> np.ndarray:
-    """RGBA uint8 ``[H, W, 4]`` with row 0 at the top, from TGA, JPEG, PNG, PCX or BMP bytes.
-
-    Quake III uploads images top row first and its texture ``t`` grows downwards, so these rows can be uploaded
-    as they are and sampled with the map's and models' ``st`` unchanged."""
-    try:
-        with Image.open(io.BytesIO(data)) as im:
-            w, h = im.size
-            if not (0 < w <= MAX_IMAGE_SIDE and 0 < h <= MAX_IMAGE_SIDE):
-                raise FormatError(name, "image", 0, f"a size up to {MAX_IMAGE_SIDE}", f"{w}x{h}")
-            return np.asarray(im.convert("RGBA"))
-    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, Image.DecompressionBombError) as exc:
-        raise FormatError(name, "image", None, "a TGA, JPEG or PNG image", str(exc)) from None
 
 
 class ImageLoader:
@@ -65,7 +51,7 @@ class ImageLoader:
             pixels = default_image()
         else:
             try:
-                pixels = decode_image(self.fs.read(found), found)
+                pixels = load_rgba(self.fs.read(found), found)
             except FormatError as exc:
                 warnings.warn(f"{exc}; drawing the default grid", stacklevel=2)
                 self.missing.append(key)

@@ -4,9 +4,13 @@ Search order (highest priority first), as ``COM_AddGameDirectory`` builds it: th
 then its ``pakN.pak`` from the highest N down to ``pak0.pak``, then the same for the base game (``id1``).
 Quake III game dirs (base ``baseq3`` or ``baseoa``) hold ``*.pk3`` zips instead: they are searched in reverse
 name order (a later name overrides an earlier one) after the dir's loose files, as ``FS_AddGameDirectory`` does.
+Quake II installations (base ``baseq2``) mount, after ``pak0.pak``…``pakN.pak``, every other ``*.pak`` of a game
+dir in name order (a later one overriding an earlier one), as Q2PRO and Yamagi Quake II do, so community paks
+such as ``aq_terminal.pak`` mount without renaming.
 Lookups are case-insensitive, like id's own pak lookups on a case-folding filesystem.
 
 References: Quake ``common.c`` (``COM_AddGameDirectory``, ``COM_FindFile``); Unofficial Quake Specs 3.2, 3.1;
+Quake II ``qcommon/files.c`` (``FS_AddGameDirectory``) and Q2PRO's / Yamagi's versions of it;
 ioquake3 ``qcommon/files.c`` (``FS_AddGameDirectory``, ``FS_FOpenFileReadDir``) and ``renderergl1/tr_image.c``
 (``R_LoadImage`` for the image extension fallback).
 """
@@ -24,6 +28,8 @@ from .pak import PakFile
 from .pk3 import Pk3File
 
 BASE_GAME = "id1"
+#: Quake II's base game dir; its installations mount every ``*.pak`` of a game dir, not only ``pakN.pak``.
+QUAKE2_BASE_GAME = "baseq2"
 _PAK_NAME = re.compile(r"^pak(\d+)\.pak$", re.IGNORECASE)
 #: Image extensions in the order ioquake3's ``R_LoadImage`` tries them when the named file is missing.
 IMAGE_EXTENSIONS = (".tga", ".png", ".jpg", ".jpeg", ".pcx", ".bmp")
@@ -55,8 +61,8 @@ class VirtualFS:
     """Files of a Quake installation: ``VirtualFS(basedir, game="lq1")``.
 
     ``basedir`` holds the game dirs (``id1``, mods). ``game`` is an optional mod dir searched before the base
-    game dir ``base`` (``"id1"``; ``"baseq3"`` or ``"baseoa"`` for Quake III). Game dirs that do not exist are
-    skipped; at least one must exist.
+    game dir ``base`` (``"id1"``; ``"baseq2"`` for Quake II, which also mounts paks not named ``pakN.pak``;
+    ``"baseq3"`` or ``"baseoa"`` for Quake III). Game dirs that do not exist are skipped; at least one must exist.
     """
 
     def __init__(self, basedir: str | os.PathLike, game: str | None = None, base: str = BASE_GAME) -> None:
@@ -73,7 +79,7 @@ class VirtualFS:
         self._search: list[_LooseDir | PakFile | Pk3File] = []
         for gamedir in reversed(self.game_dirs):
             self._search.append(_LooseDir(gamedir))
-            self._search.extend(reversed(_game_paks(gamedir)))
+            self._search.extend(reversed(_game_paks(gamedir, all_paks=base.lower() == QUAKE2_BASE_GAME)))
 
     @property
     def game(self) -> str:
@@ -154,19 +160,35 @@ def _find_dir(parent: Path, name: str) -> Path | None:
     return None
 
 
-def _game_paks(gamedir: Path) -> list[PakFile | Pk3File]:
+def _game_paks(gamedir: Path, all_paks: bool = False) -> list[PakFile | Pk3File]:
     """Packs in increasing priority: ``pak0.pak``, ``pak1.pak``, … (stopping at the first gap as Quake does),
-    then every ``*.pk3`` sorted by lower-case name."""
-    found = {int(m.group(1)): p for p in gamedir.iterdir() if (m := _PAK_NAME.match(p.name)) and p.is_file()}
+    with ``all_paks`` every other ``*.pak``, then every ``*.pk3``, each sorted by lower-case name."""
+    files = sorted((p for p in gamedir.iterdir() if p.is_file()), key=lambda p: p.name.lower())
+    found = {int(m.group(1)): p for p in files if (m := _PAK_NAME.match(p.name))}
     paks: list[PakFile | Pk3File] = []
     n = 0
     while n in found:
         paks.append(PakFile(found[n]))
         n += 1
-    pk3s = sorted((p for p in gamedir.iterdir() if p.suffix.lower() == ".pk3" and p.is_file()),
-                  key=lambda p: p.name.lower())
-    paks.extend(Pk3File(p) for p in pk3s)
+    if all_paks:
+        paks.extend(PakFile(p) for p in files if p.suffix.lower() == ".pak" and not _PAK_NAME.match(p.name))
+    paks.extend(Pk3File(p) for p in files if p.suffix.lower() == ".pk3")
     return paks
+
+
+def detect_base_game(basedir: str | os.PathLike, game: str | None = None) -> str:
+    """The base game of an installation: ``id1`` when ``basedir`` holds it, ``baseq2`` when it holds that; with
+    neither, ``baseq2`` when the mod dir ``game`` has a ``*.pak`` not named ``pakN.pak`` (a Quake II mod dir on its
+    own), else ``id1``."""
+    base = Path(basedir)
+    if not base.is_dir() or _find_dir(base, BASE_GAME) is not None:
+        return BASE_GAME
+    if _find_dir(base, QUAKE2_BASE_GAME) is not None:
+        return QUAKE2_BASE_GAME
+    mod = _find_dir(base, game) if game else None
+    if mod is not None and any(p.suffix.lower() == ".pak" and not _PAK_NAME.match(p.name) for p in mod.iterdir()):
+        return QUAKE2_BASE_GAME
+    return BASE_GAME
 
 
 def game_dir_of(path: str | os.PathLike) -> tuple[Path, str] | None:

@@ -7,9 +7,16 @@ from pathlib import Path
 import pytest
 
 from assets_loader.errors import NotFoundError
-from assets_loader.vfs import VirtualFS, game_dir_of
+from assets_loader.vfs import (
+    BASE_GAME,
+    QUAKE2_BASE_GAME,
+    VirtualFS,
+    detect_base_game,
+    game_dir_of,
+)
 from tests.builders.pak import build_pak
 from tests.conftest import LQ1, QUAKE1
+from tests.conftest import QUAKE2 as QUAKE2_DATA
 
 
 @pytest.fixture()
@@ -83,3 +90,48 @@ def test_demo_in_a_base_directory_uses_its_id1() -> None:
 
     assert game_dir_of(QUAKEWORLD / "lq_lqdm2_ranger.qwd") == (QUAKEWORLD, "id1")
     assert VirtualFS(*game_dir_of(QUAKEWORLD / "lq_lqdm2_ranger.qwd")).exists("maps/lqdm2.bsp")
+
+
+@pytest.fixture()
+def q2_install(tmp_path: Path) -> Path:
+    base = tmp_path / "baseq2"
+    base.mkdir()
+    (base / "pak0.pak").write_bytes(build_pak({"a.txt": b"baseq2-pak0", "pics/colormap.pcx": b"pal"}))
+    (base / "pak1.pak").write_bytes(build_pak({"a.txt": b"baseq2-pak1", "b.txt": b"baseq2-pak1"}))
+    (base / "zzz_extra.pak").write_bytes(build_pak({"b.txt": b"baseq2-extra"}))
+    mod = tmp_path / "action"
+    mod.mkdir()
+    (mod / "aq_b.pak").write_bytes(build_pak({"c.txt": b"aq_b", "d.txt": b"aq_b"}))
+    (mod / "AQ_A.pak").write_bytes(build_pak({"c.txt": b"aq_a"}))
+    (mod / "pak0.pak").write_bytes(build_pak({"c.txt": b"mod-pak0", "d.txt": b"mod-pak0", "e.txt": b"mod-pak0"}))
+    return tmp_path
+
+
+def test_quake2_layout_mounts_baseq2_and_every_pak(q2_install: Path) -> None:
+    fs = VirtualFS(q2_install, "action", base=QUAKE2_BASE_GAME)
+    assert fs.game == "action" and fs.game_dirs[0].name == "baseq2"
+    assert fs.read("a.txt") == b"baseq2-pak1"        # numbered paks in order
+    assert fs.read("b.txt") == b"baseq2-extra"       # other paks after them, so they win
+    assert fs.read("c.txt") == b"aq_b"               # alphabetically (case-insensitive) later wins
+    assert fs.read("d.txt") == b"aq_b" and fs.read("e.txt") == b"mod-pak0"
+    assert fs.exists("pics/colormap.pcx")
+
+
+def test_quake_layout_ignores_paks_not_named_pakN(q2_install: Path) -> None:
+    (q2_install / "id1").mkdir()
+    fs = VirtualFS(q2_install, "action")
+    assert fs.read("c.txt") == b"mod-pak0" and not fs.exists("b.txt")
+
+
+def test_detect_base_game(q2_install: Path, tmp_path: Path) -> None:
+    assert detect_base_game(q2_install, "action") == QUAKE2_BASE_GAME
+    assert detect_base_game(QUAKE1, "lq1") == BASE_GAME
+    assert detect_base_game(QUAKE2_DATA, "action") == QUAKE2_BASE_GAME  # a mod dir alone whose pak is not pakN.pak
+    assert detect_base_game(tmp_path / "nowhere") == BASE_GAME
+
+
+def test_real_quake2_mod_dir() -> None:
+    fs = VirtualFS(QUAKE2_DATA, "action", base=detect_base_game(QUAKE2_DATA, "action"))
+    assert fs.read("maps/terminal.bsp")[:4] == b"IBSP"
+    in_pak = set(fs.list("*")) - {"aq_terminal.pak", "aq_terminal.pak.txt"}  # the dir's own loose files
+    assert len(in_pak) == 209 and fs.find("pics/colormap.pcx").container.endswith("aq_terminal.pak")

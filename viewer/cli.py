@@ -44,7 +44,8 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_game_args(map_)
     _add_window_args(map_)
 
-    inspect = sub.add_parser("inspect", help="what is inside a pak/pk3/bsp/mdl/md3/spr/wad/lmp/demo file, or a Quake III shader")
+    inspect = sub.add_parser("inspect", help="what is inside a pak/pk3/bsp/mdl/md2/md3/spr/sp2/wad/lmp/wal/pcx/demo "
+                                              "file, or a Quake III shader")
     inspect.add_argument("file", help="a file path, or a name inside the game dirs (or a Quake III shader name) "
                                       "with --basedir/--game")
     inspect.add_argument("--json", action="store_true", help="print JSON")

@@ -1,4 +1,4 @@
-"""``qdv inspect``: what is inside a Quake file, as a JSON-ready dict (keys documented in README).
+"""``qdv inspect``: what is inside a Quake, Quake II or Quake III file, as a JSON-ready dict (keys documented in README).
 
 The file type comes from the extension, falling back to the magic bytes; a name that is not a path on disk is
 looked up in the game filesystem given by ``--basedir``/``--game``, and, when no file has that name, as a
@@ -13,12 +13,12 @@ from typing import Any
 
 from assets_loader.demos.detect import detect_format
 from assets_loader.errors import FormatError, NotFoundError
-from assets_loader.vfs import VirtualFS
+from assets_loader.vfs import VirtualFS, detect_base_game, game_dir_of
 
 _MAGIC_TYPES = {b"PACK": "pak", b"IDPO": "mdl", b"IDSP": "spr", b"WAD2": "wad", b"BSP2": "bsp", b"2PSB": "bsp",
-                b"\x1d\x00\x00\x00": "bsp", b"IBSP": "bsp46", b"IDP3": "md3", b"PK\x03\x04": "pk3"}
+                b"\x1d\x00\x00\x00": "bsp", b"IDP2": "md2", b"IDS2": "sp2", b"IDP3": "md3", b"PK\x03\x04": "pk3"}
 _EXT_TYPES = {".pak": "pak", ".bsp": "bsp", ".mdl": "mdl", ".spr": "spr", ".wad": "wad", ".lmp": "lmp", ".pk3": "pk3",
-              ".md3": "md3"}
+              ".md3": "md3", ".wal": "wal", ".pcx": "pcx", ".md2": "md2", ".sp2": "sp2"}
 
 
 def inspect_file(name: str, basedir: str | None = None, game: str | None = None) -> dict[str, Any]:
@@ -27,7 +27,7 @@ def inspect_file(name: str, basedir: str | None = None, game: str | None = None)
     if path.is_file():
         data, fs = path.read_bytes(), None
     elif basedir is not None:
-        fs = VirtualFS(basedir, game)
+        fs = VirtualFS(basedir, game, base=detect_base_game(basedir, game))
         if not fs.exists(name):
             return _describe_shader(name, fs)
         data = fs.read(name)
@@ -41,8 +41,10 @@ def inspect_file(name: str, basedir: str | None = None, game: str | None = None)
 
 def _file_type(name: str, data: bytes) -> str:
     base = Path(name).name.lower()
-    if data[:4] == b"IBSP":
-        return "bsp46"
+    if data[:4] == b"IBSP":  # Quake II (version 38) and Quake III (46, 47) share the magic
+        return "bsp38" if data[4:8] == (38).to_bytes(4, "little") else "bsp46"
+    if data[:4] == b"IDP3":  # an MD3 under any name (AQtion ships some as tris.md2; Q2PRO loads them by magic)
+        return "md3"
     if base == "palette.lmp":
         return "palette"
     if base == "colormap.lmp":
@@ -55,7 +57,8 @@ def _file_type(name: str, data: bytes) -> str:
     try:
         detect_format(data, name)  # a demo by its name (.dem, .qwd, .mvd, .dm2, .gz …) or its content
     except FormatError:
-        raise FormatError(name, "inspected", 0, "a .pak, .pk3, .bsp, .mdl, .md3, .spr, .wad, .lmp or demo file",
+        raise FormatError(name, "inspected", 0, "a .pak, .pk3, .bsp, .mdl, .md2, .md3, .spr, .sp2, .wad, .lmp, .wal, "
+                          ".pcx or demo file",
                           repr(data[:4])) from None
     return "demo"
 
@@ -134,6 +137,68 @@ def _describe_spr(data: bytes, name: str, path: Path | None, fs: VirtualFS | Non
             "max_size": [spr.max_width, spr.max_height]}
 
 
+def _game_fs(path: Path | None, fs: VirtualFS | None) -> VirtualFS | None:
+    """The game filesystem a file belongs to: the one given, or the game dir a file on disk sits in."""
+    if fs is not None or path is None:
+        return fs
+    found = game_dir_of(path)
+    if found is None:
+        return None
+    basedir, game = found
+    return VirtualFS(basedir, game, base=detect_base_game(basedir, game))
+
+
+def _describe_bsp38(data: bytes, name: str, path: Path | None, fs: VirtualFS | None) -> dict[str, Any]:
+    from assets_loader.bsp38 import load_bsp38
+    from assets_loader.bsp38.dtypes import SURF_NAMES
+
+    world = load_bsp38(data, name=name, fs=_game_fs(path, fs))
+    mins, maxs = world.bounds
+    flags = world.faces["flags"]
+    return {"version": world.version, "faces": world.num_faces, "textures": len(world.textures),
+            "missing_textures": list(world.missing_textures), "models": world.num_models,
+            "entities": len(world.entities), "leafs": world.num_leafs, "clusters": world.num_clusters,
+            "areas": len(world.areas), "area_portals": len(world.areaportals), "brushes": len(world.brushes),
+            "triangles": world.mesh.num_triangles, "bounds": [mins.tolist(), maxs.tolist()],
+            "lightmap_size": [world.lightmap.width, world.lightmap.height],
+            "surface_flags": {label: int(((flags & bit) != 0).sum()) for bit, label in SURF_NAMES.items()},
+            "worldspawn": world.worldspawn}
+
+
+def _describe_wal(data: bytes, name: str, path: Path | None, fs: VirtualFS | None) -> dict[str, Any]:
+    from assets_loader.bsp38.dtypes import SURF_NAMES
+    from assets_loader.wal import load_wal
+
+    wal = load_wal(data, name=name)
+    return {"name": wal.name, "width": wal.width, "height": wal.height, "next": wal.next_name, "flags": wal.flags,
+            "flag_names": [label for bit, label in SURF_NAMES.items() if wal.flags & bit],
+            "contents": wal.contents, "value": wal.value}
+
+
+def _describe_pcx(data: bytes, name: str, path: Path | None, fs: VirtualFS | None) -> dict[str, Any]:
+    from assets_loader.pcx import load_pcx
+
+    pic = load_pcx(data, name=name)
+    return {"width": pic.width, "height": pic.height}
+
+
+def _describe_md2(data: bytes, name: str, path: Path | None, fs: VirtualFS | None) -> dict[str, Any]:
+    from assets_loader.models import load_md2
+
+    md2 = load_md2(data, name=name)
+    return {"frames": md2.num_frames, "vertices": md2.num_verts, "triangles": md2.num_tris,
+            "texcoords": len(md2.st), "glcmds": md2.num_glcmds, "skin_size": [md2.skin_width, md2.skin_height],
+            "skins": list(md2.skin_names), "frame_names": [md2.pose_names[0], md2.pose_names[-1]]}
+
+
+def _describe_sp2(data: bytes, name: str, path: Path | None, fs: VirtualFS | None) -> dict[str, Any]:
+    from assets_loader.models import load_sp2
+
+    sp2 = load_sp2(data, name=name)
+    return {"frames": [{"name": f.name, "width": f.width, "height": f.height, "origin": [f.origin_x, f.origin_y]}
+                       for f in sp2.frames]}
+
+
 def _describe_pk3(data: bytes, name: str, path: Path | None, fs: VirtualFS | None) -> dict[str, Any]:
     from assets_loader.pk3 import load_pk3
 
@@ -205,6 +270,11 @@ _DESCRIBERS = {
     "mdl": _describe_mdl,
     "spr": _describe_spr,
     "demo": _describe_demo,
+    "bsp38": _describe_bsp38,
+    "wal": _describe_wal,
+    "pcx": _describe_pcx,
+    "md2": _describe_md2,
+    "sp2": _describe_sp2,
     "pk3": _describe_pk3,
     "bsp46": _describe_bsp46,
     "md3": _describe_md3,

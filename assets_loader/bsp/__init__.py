@@ -9,7 +9,7 @@ from .loader import load_bsp
 from .mesh import DRAW, VERTEX, MeshData
 from .pvs import decompress_vis
 from .textures import Texture, animated_texture
-from .world import FACE, Submodel, WorldMesh
+from .world import FACE, BspWorld, Submodel, WorldMesh
 
-__all__ = ["load_bsp", "WorldMesh", "MeshData", "Submodel", "Texture", "Lightmap", "VERTEX", "DRAW", "FACE",
+__all__ = ["load_bsp", "BspWorld", "WorldMesh", "MeshData", "Submodel", "Texture", "Lightmap", "VERTEX", "DRAW", "FACE",
            "parse_entities", "decompress_vis", "animated_texture"]

@@ -14,6 +14,10 @@ filtering never reaches a neighbouring block. Two 1x1 reserved blocks hold white
 lighting, and sky/liquid faces, which are never lightmapped) and black (faces with ``lightofs == -1`` in a
 lit map, which the engine leaves dark).
 
+Quake stores one grey byte per sample (``.lit`` files and Quake II three RGB bytes); the atlas is always RGB.
+Quake II's ``lightofs`` counts bytes of its RGB lump, so its faces' samples are read ``sample_step = 3`` entries
+apart from a byte-wise view (see :func:`build_lightmap`).
+
 References: Unofficial Quake Specs 3.2, chapter 3.2.9 "Light maps"; Quake ``CalcSurfaceExtents``
 (gl_model.c, with QuakeSpasm's precision fix), ``GL_CreateSurfaceLightmap`` / ``BuildSurfaceDisplayList``
 and ``R_BuildLightMap`` (gl_rsurf.c).
@@ -24,6 +28,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
+from ..errors import BadIndexError
+from .lumps import LumpReader
 
 WHITE_BLOCK = 0  # index of the reserved white 1x1 block in the packing order
 BLACK_BLOCK = 1
@@ -72,6 +79,35 @@ def calc_surface_extents(st: np.ndarray, starts: np.ndarray, counts: np.ndarray)
     return texturemins, extents
 
 
+def count_styles(styles: np.ndarray) -> np.ndarray:
+    """int64 ``[F]``: how many of each face's 4 ``styles`` are used, counting up to the first 255 as the engine's
+    loops do."""
+    nf = len(styles)
+    if not nf:
+        return np.zeros(0, np.int64)
+    padded = np.concatenate([styles, np.full((nf, 1), 255, np.uint8)], axis=1)
+    return np.argmax(padded == 255, axis=1).astype(np.int64)
+
+
+def lightmap_samples(extents: np.ndarray, styles: np.ndarray, lit: np.ndarray) -> np.ndarray:
+    """int64 ``[F]``: light samples each face reads (``smax * tmax * styles``; 0 where ``lit`` is False)."""
+    smax = (extents[:, 0].astype(np.int64) >> 4) + 1
+    tmax = (extents[:, 1].astype(np.int64) >> 4) + 1
+    return np.where(lit, smax * tmax * count_styles(styles), 0)
+
+
+def check_light_samples(bsp: LumpReader, faces_lump: int, face_t: np.dtype, lightofs: np.ndarray, need: np.ndarray,
+                        available: int, unit: str) -> None:
+    """Raise ``BadIndexError`` unless every face's ``lightofs + need`` lies inside the ``available`` samples
+    (or bytes) of the lighting lump, and the lightmaps together stay near the lump's size (no huge atlas)."""
+    lit = need > 0
+    bsp.bad_index(faces_lump, face_t, lit & (lightofs + need > available), "lightofs",
+                  f"with its styles x extents {unit} inside the {available}-{unit[:-1]} lighting lump", lightofs)
+    if int(need.sum()) > 64 * available + (1 << 20):
+        raise BadIndexError(bsp.path, bsp.version, bsp.ofs[faces_lump], "lightmaps that fit the lighting lump",
+                            f"{int(need.sum())} {unit} in all")
+
+
 def pack_shelves(widths: np.ndarray, heights: np.ndarray, min_width: int = 256,
                  max_width: int = 4096) -> tuple[np.ndarray, np.ndarray, int, int]:
     """Pack rectangles on shelves, tallest first. Returns ``(x, y, W, H)``; ``W`` is a power of two."""
@@ -101,8 +137,7 @@ def pack_shelves(widths: np.ndarray, heights: np.ndarray, min_width: int = 256,
         ox[i] = x
         oy[i] = y
         x += w
-        if hs[i] > shelf_h:
-            shelf_h = hs[i]
+        shelf_h = max(shelf_h, hs[i])
     xs[order] = ox
     ys[order] = oy
     height = max(y + shelf_h, 1)
@@ -111,7 +146,7 @@ def pack_shelves(widths: np.ndarray, heights: np.ndarray, min_width: int = 256,
 
 
 def build_lightmap(samples: np.ndarray | None, lightofs: np.ndarray, styles: np.ndarray, extents: np.ndarray,
-                   lit: np.ndarray, special: np.ndarray) -> Lightmap:
+                   lit: np.ndarray, special: np.ndarray, sample_step: int = 1) -> Lightmap:
     """Pack every lit face's style blocks into one RGB atlas.
 
     ``samples``: uint8 ``[L, 3]`` light samples (grey expanded to RGB, or the ``.lit`` colours), ``None`` when
@@ -119,15 +154,12 @@ def build_lightmap(samples: np.ndarray | None, lightofs: np.ndarray, styles: np.
     ``extents`` int ``[F, 2]``, ``lit`` bool ``[F]``: faces that have a lightmap (the caller has checked that
     every lit face's blocks lie inside ``samples``), ``special`` bool ``[F]``: unlit faces that point at the
     white texel (sky, liquids); other unlit faces point at the black one (all white if ``samples`` is None).
+    Sample ``k`` of a face is ``samples[lightofs + k * sample_step]``.
     """
     nf = len(lightofs)
     smax = (extents[:, 0].astype(np.int64) >> 4) + 1
     tmax = (extents[:, 1].astype(np.int64) >> 4) + 1
-    nstyles = np.zeros(nf, np.int64)
-    if nf:
-        # count styles up to the first 255, as the engine's loops do
-        nstyles = np.argmax(np.concatenate([styles, np.full((nf, 1), 255, np.uint8)], axis=1) == 255, axis=1)
-    nstyles = np.where(lit, nstyles, 0)
+    nstyles = np.where(lit, count_styles(styles), 0)
     lit = lit & (nstyles > 0)
     lit_idx = np.flatnonzero(lit)
     bw = np.concatenate([[1, 1], smax[lit_idx] * nstyles[lit_idx]])
@@ -162,6 +194,6 @@ def build_lightmap(samples: np.ndarray | None, lightofs: np.ndarray, styles: np.
         t, s = np.divmod(r, sm)
         dst_y = ys[2:][fid] + t
         dst_x = xs[2:][fid] + k * sm + s
-        src = lightofs[lit_idx].astype(np.int64)[fid] + local
+        src = lightofs[lit_idx].astype(np.int64)[fid] + local * sample_step
         atlas[dst_y, dst_x] = samples[src]
     return Lightmap(atlas, rects, nstyles.astype(np.uint8), white, black)

@@ -18,71 +18,34 @@ from ..errors import BadIndexError, BadMagicError, FormatError, TruncatedError
 from ..source import Source, read_source
 from . import dtypes as D
 from .entities import parse_entities
-from .lightmap import Lightmap, build_lightmap, calc_surface_extents
-from .mesh import VERTEX, MeshData, draw_ranges, fan_triangles
-from .textures import Texture, Mod_LoadTextures, placeholder_texture
-from .world import FACE, Submodel, WorldMesh
+from .lightmap import build_lightmap, check_light_samples, lightmap_samples
+from .lumps import LumpReader
+from .mesh import build_mesh, face_geometry, face_models
+from .textures import Mod_LoadTextures, placeholder_texture
+from .world import FACE, WorldMesh, build_submodels, face_table
 
 LIT_MAGIC = b"QLIT"
 
 
-class _Bsp:
+class _Bsp(LumpReader):
     """Parsing state for one file: the bytes, its name, version and lump directory."""
 
     def __init__(self, data: bytes, path: str) -> None:
-        self.data = data
-        self.path = path
         size = len(data)
         if size < 4:
             raise TruncatedError(path, "BSP", 0, "a 4-byte BSP version", f"{size} bytes")
         magic = data[:4]
         if magic == D.BSP2_MAGIC:
-            self.version = "BSP2"
+            version = "BSP2"
         elif magic == D.BSP2RMQ_MAGIC:
-            self.version = "2PSB"
+            version = "2PSB"
         elif int.from_bytes(magic, "little", signed=True) == D.BSPVERSION:
-            self.version = "BSP29"
+            version = "BSP29"
         else:
             raise BadMagicError(path, "BSP", 0, "version 29, 'BSP2' or '2PSB'",
                                 f"{int.from_bytes(magic, 'little', signed=True)} ({magic!r})")
-        if size < D.D_HEADER.itemsize:
-            raise TruncatedError(path, self.version, 4, f"{D.HEADER_LUMPS} lump entries", f"{size - 4} bytes")
-        lumps = np.frombuffer(data, D.D_LUMP, D.HEADER_LUMPS, 4)
-        ofs = lumps["fileofs"].astype(np.int64)
-        lens = lumps["filelen"].astype(np.int64)
-        bad = (ofs < 0) | (lens < 0) | (ofs + lens > size)
-        if bad.any():
-            i = int(np.argmax(bad))
-            raise TruncatedError(path, self.version, 4 + 8 * i,
-                                 f"the {D.LUMP_NAMES[i]} lump inside the file (size {size})",
-                                 f"offset {int(ofs[i])} length {int(lens[i])}")
-        self.ofs = ofs.tolist()
-        self.lens = lens.tolist()
+        super().__init__(data, path, version, D.LUMP_NAMES, 4)
         self.face_t, self.edge_t, self.node_t, self.leaf_t, self.mark_t = D.LAYOUTS[self.version]
-
-    def lump(self, index: int, dtype: np.dtype) -> np.ndarray:
-        """Lump ``index`` as an array of ``dtype`` records (a read-only view)."""
-        dtype = np.dtype(dtype)
-        length = self.lens[index]
-        if length % dtype.itemsize:
-            raise TruncatedError(self.path, self.version, 4 + 8 * index + 4,
-                                 f"a {D.LUMP_NAMES[index]} lump size that is a multiple of {dtype.itemsize}",
-                                 str(length))
-        return np.frombuffer(self.data, dtype, length // dtype.itemsize, self.ofs[index])
-
-    def raw(self, index: int) -> memoryview:
-        return memoryview(self.data)[self.ofs[index]:self.ofs[index] + self.lens[index]]
-
-    def bad_index(self, index: int, dtype: np.dtype, bad: np.ndarray, field: str, expected: str,
-                  values: np.ndarray) -> None:
-        """Raise ``BadIndexError`` for the first record flagged in ``bad`` (no-op if none)."""
-        if not bad.any():
-            return
-        i = int(np.argmax(bad))
-        dtype = np.dtype(dtype)
-        field_ofs = dtype.fields[field][1] if dtype.fields and field in dtype.fields else 0
-        raise BadIndexError(self.path, self.version, self.ofs[index] + i * dtype.itemsize + field_ofs,
-                            f"{D.LUMP_NAMES[index]}[{i}].{field} {expected}", str(values[i]))
 
 
 def Mod_LoadVertexes(bsp: _Bsp) -> np.ndarray:
@@ -246,18 +209,6 @@ def Mod_LoadSubmodels(bsp: _Bsp, numfaces: int, numnodes: int, numleafs: int) ->
     return models
 
 
-def _face_vertices(faces: np.ndarray, surfedges: np.ndarray, edges: np.ndarray) -> tuple[
-        np.ndarray, np.ndarray, np.ndarray]:
-    """``(vertex index int64 [N], face starts [F], counts [F])`` of every face's polygon in surfedge order."""
-    counts = faces["numedges"].astype(np.int64)
-    starts = np.cumsum(counts) - counts
-    total = int(counts.sum())
-    local = np.arange(total, dtype=np.int64) - np.repeat(starts, counts)
-    e = surfedges[np.repeat(faces["firstedge"].astype(np.int64), counts) + local]
-    vidx = np.where(e >= 0, edges[np.abs(e), 0], edges[np.abs(e), 1])
-    return vidx, starts, counts
-
-
 def load_bsp(src: Source, name: str | None = None, lit: Source | None = None,
              lit_name: str | None = None) -> WorldMesh:
     """Load a BSP29, BSP2 or 2PSB map from bytes or a path.
@@ -300,99 +251,30 @@ def load_bsp(src: Source, name: str | None = None, lit: Source | None = None,
     is_liquid = np.array([t.is_liquid for t in textures], bool)
     special = (is_sky | is_liquid)[face_tex] if nf else np.zeros(0, bool)
 
-    # polygon vertices and the engine's surface extents
-    vidx, vstart, vcount = _face_vertices(faces_raw, surfedges, edges)
-    fid = np.repeat(np.arange(nf), vcount)
-    pos = vertexes[vidx]
-    vecs = texinfo["vecs"][face_ti][fid].astype(np.float64)  # [N, 2, 4]
-    p64 = pos.astype(np.float64)
-    with np.errstate(all="ignore"):
-        st64 = (p64[:, None, 0] * vecs[:, :, 0] + p64[:, None, 1] * vecs[:, :, 1]
-                + p64[:, None, 2] * vecs[:, :, 2] + vecs[:, :, 3])
-        st = st64.astype(np.float32)
-        texturemins, extents = calc_surface_extents(st, vstart, vcount)
+    geom = face_geometry(faces_raw["firstedge"], faces_raw["numedges"], surfedges, edges, vertexes,
+                         texinfo["vecs"][face_ti])
 
     # lightmaps: which faces have one, and are their samples inside the lump?
     lightofs = faces_raw["lightofs"].astype(np.int64)
     styles = np.ascontiguousarray(faces_raw["styles"])
-    nlight = 0 if samples is None else len(samples)
     has_light = (lightofs >= 0) & ~special & (samples is not None)
-    smax = (extents[:, 0].astype(np.int64) >> 4) + 1
-    tmax = (extents[:, 1].astype(np.int64) >> 4) + 1
-    nstyles = np.argmax(np.concatenate([styles, np.full((nf, 1), 255, np.uint8)], axis=1) == 255, axis=1)
-    need = np.where(has_light, smax * tmax * nstyles, 0)
-    bsp.bad_index(D.LUMP_FACES, bsp.face_t, has_light & (lightofs + need > nlight), "lightofs",
-                  f"with its styles x extents samples inside the {nlight}-sample lighting lump", lightofs)
-    if int(need.sum()) > 64 * nlight + (1 << 20):
-        raise BadIndexError(path, bsp.version, bsp.ofs[D.LUMP_FACES], "lightmaps that fit the lighting lump",
-                            f"{int(need.sum())} samples in all")
-    lightmap = build_lightmap(samples, lightofs, styles, extents, has_light, special)
+    need = lightmap_samples(geom.extents, styles, has_light)
+    check_light_samples(bsp, D.LUMP_FACES, bsp.face_t, lightofs, need, 0 if samples is None else len(samples),
+                        "samples")
+    lightmap = build_lightmap(samples, lightofs, styles, geom.extents, has_light, special)
 
-    # submodel of each face, then the sorted index buffer
-    face_model = np.full(nf, -1, np.int32)
-    for m, (first, count) in enumerate(zip(models["firstface"].tolist(), models["numfaces"].tolist())):
-        face_model[first:first + count] = m
-    in_model = np.flatnonzero(face_model >= 0)
-    order = in_model[np.lexsort((face_tex[in_model], face_model[in_model]))]
-    # Quake lists a face's vertices clockwise seen from its front: flip every fan to counter-clockwise
-    flip = np.ones(nf, bool)
-    indices, face_first, face_count = fan_triangles(vstart, vcount, order, flip)
-    draws = draw_ranges(order, face_model, face_tex.astype(np.int32), face_first, face_count)
+    face_model = face_models(models["firstface"], models["numfaces"], nf)
+    sizes = np.array([(t.width, t.height) for t in textures], np.float64).reshape(-1, 2)
+    mesh = build_mesh(geom, face_model, face_tex, sizes, lightmap, styles, has_light)
+    face_info = face_table(FACE, geom, faces_raw, face_model, face_tex, face_ti, styles,
+                           np.where(has_light, lightofs, -1))
+    vertices, indices, draws = mesh.vertices, mesh.indices, mesh.draws
+    face_first, face_count = mesh.face_first, mesh.face_count
 
-    vertices = _build_vertices(p64, st64, fid, face_tex, textures, lightmap, texturemins, styles, has_light)
-    mesh = MeshData(vertices, indices, draws, face_first, face_count)
-
-    face_info = np.zeros(nf, FACE)
-    face_info["model"] = face_model
-    face_info["texture"] = face_tex
-    face_info["texinfo"] = face_ti
-    face_info["planenum"] = faces_raw["planenum"]
-    face_info["side"] = faces_raw["side"]
-    face_info["firstvertex"] = vstart
-    face_info["numverts"] = vcount
-    face_info["styles"] = styles
-    face_info["lightofs"] = np.where(has_light, lightofs, -1)
-    face_info["texturemins"] = texturemins
-    face_info["extents"] = extents
-
-    submodels = _submodels(models, draws)
+    submodels = build_submodels(models, draws)
     for arr in (face_info, leafs, nodes, marksurfaces, vertices, indices, draws, lightmap.atlas,
                 lightmap.rects, lightmap.num_styles, face_first, face_count):
         arr.flags.writeable = False
     return WorldMesh(path, bsp.version, mesh, tuple(textures), submodels, entities, lightmap, face_info, texinfo,
                      planes, nodes, leafs, marksurfaces, bytes(bsp.raw(D.LUMP_VISIBILITY)), bsp.ofs[D.LUMP_VISIBILITY],
                      lit_bytes is not None)
-
-
-def _build_vertices(p64: np.ndarray, st64: np.ndarray, fid: np.ndarray, face_tex: np.ndarray,
-                    textures: list[Texture], lightmap: Lightmap, texturemins: np.ndarray, styles: np.ndarray,
-                    has_light: np.ndarray) -> np.ndarray:
-    """Fill the ``VERTEX`` array: positions, texture uv, lightmap uv / step and styles (see :mod:`.mesh`)."""
-    n = len(fid)
-    out = np.zeros(n, VERTEX)
-    out["position"] = p64
-    sizes = np.array([(t.width, t.height) for t in textures], np.float64).reshape(-1, 2)
-    with np.errstate(all="ignore"):
-        out["uv"] = st64 / sizes[face_tex][fid]
-        W, H = lightmap.width, lightmap.height
-        rect = lightmap.rects[fid].astype(np.float64)
-        lit_v = has_light[fid]
-        rel = (st64 - texturemins[fid] + 8.0) / 16.0
-        rel = np.where(lit_v[:, None], rel, 0.5)
-        out["lm_uv"] = (rect[:, :2] + rel) / (W, H)
-        out["lm_step"] = np.where(lit_v, rect[:, 2] / W, 0.0)
-    face_styles = np.where(has_light[:, None], styles, np.array([0, 255, 255, 255], np.uint8))
-    out["styles"] = face_styles[fid]
-    return out
-
-
-def _submodels(models: np.ndarray, draws: np.ndarray) -> tuple[Submodel, ...]:
-    dm = draws["model"]
-    out = []
-    for i, m in enumerate(models):
-        lo = int(np.searchsorted(dm, i, "left"))
-        hi = int(np.searchsorted(dm, i, "right"))
-        out.append(Submodel(i, tuple(float(x) for x in m["mins"]), tuple(float(x) for x in m["maxs"]),
-                            tuple(float(x) for x in m["origin"]), tuple(int(x) for x in m["headnode"]),
-                            int(m["visleafs"]), int(m["firstface"]), int(m["numfaces"]), lo, hi - lo))
-    return tuple(out)

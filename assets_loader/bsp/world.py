@@ -15,7 +15,7 @@ import numpy as np
 
 from ..errors import BadIndexError
 from .lightmap import Lightmap
-from .mesh import MeshData
+from .mesh import FaceGeometry, MeshData
 from .pvs import decompress_vis, point_in_leaf
 from .textures import Texture
 
@@ -27,20 +27,41 @@ FACE = np.dtype([("model", "<i4"), ("texture", "<i4"), ("texinfo", "<i4"), ("pla
                  ("texturemins", "<i4", (2,)), ("extents", "<i4", (2,))])
 
 
+def face_table(dtype: np.dtype, geom: FaceGeometry, faces_raw: np.ndarray, face_model: np.ndarray,
+               face_tex: np.ndarray, face_texinfo: np.ndarray, styles: np.ndarray, lightofs: np.ndarray) -> np.ndarray:
+    """The ``FACE`` columns of ``dtype`` (``FACE`` or an extension of it) filled for every face; ``lightofs``
+    is -1 for faces without a lightmap."""
+    out = np.zeros(len(faces_raw), dtype)
+    out["model"] = face_model
+    out["texture"] = face_tex
+    out["texinfo"] = face_texinfo
+    out["planenum"] = faces_raw["planenum"]
+    out["side"] = faces_raw["side"]
+    out["firstvertex"] = geom.starts
+    out["numverts"] = geom.counts
+    out["styles"] = styles
+    out["lightofs"] = lightofs
+    out["texturemins"] = geom.texturemins
+    out["extents"] = geom.extents
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Submodel:
     """Model ``index`` of the BSP: 0 is the world, ``*1..*N`` are doors, lifts, triggers...
 
-    ``mins``/``maxs``/``origin``: float ``(x, y, z)``; ``headnode``: the 4 hull roots (hull 0 is the drawing
-    tree; a negative value is ``-(leaf + 1)``); ``first_face``/``num_faces``: its range in the face lump;
-    ``first_draw``/``num_draws``: its range in ``MeshData.draws``.
+    ``mins``/``maxs``/``origin``: float ``(x, y, z)``; ``headnode``: the hull roots, 4 in Quake (hull 0 is the
+    drawing tree), 1 in Quake II (whose collision uses brushes); a negative value is ``-(leaf + 1)``;
+    ``visleafs``: Quake's leaf count for the PVS (0 in Quake II, whose PVS is by cluster);
+    ``first_face``/``num_faces``: its range in the face lump; ``first_draw``/``num_draws``: its range in
+    ``MeshData.draws``.
     """
 
     index: int
     mins: tuple[float, float, float]
     maxs: tuple[float, float, float]
     origin: tuple[float, float, float]
-    headnode: tuple[int, int, int, int]
+    headnode: tuple[int, ...]
     visleafs: int
     first_face: int
     num_faces: int
@@ -53,18 +74,37 @@ class Submodel:
         return f"*{self.index}"
 
 
-@dataclass(frozen=True, slots=True)
-class WorldMesh:
-    """A loaded BSP.
+def build_submodels(models: np.ndarray, draws: np.ndarray) -> tuple[Submodel, ...]:
+    """A :class:`Submodel` per ``dmodel_t`` record (Quake's, with 4 head nodes and ``visleafs``, or Quake II's,
+    with one head node), with its range in ``draws`` (sorted by model)."""
+    dm = draws["model"]
+    has_visleafs = "visleafs" in (models.dtype.names or ())
+    out = []
+    for i, m in enumerate(models):
+        lo = int(np.searchsorted(dm, i, "left"))
+        hi = int(np.searchsorted(dm, i, "right"))
+        out.append(Submodel(i, _vec3(m["mins"]), _vec3(m["maxs"]), _vec3(m["origin"]),
+                            tuple(int(x) for x in np.atleast_1d(m["headnode"])),
+                            int(m["visleafs"]) if has_visleafs else 0, int(m["firstface"]), int(m["numfaces"]),
+                            lo, hi - lo))
+    return tuple(out)
 
-    ``version``: ``"BSP29"``, ``"BSP2"`` or ``"2PSB"``. ``mesh``: all faces as triangles. ``textures``: indexed
-    by ``MeshData.draws["texture"]`` (may end with a placeholder for texinfos naming no texture).
-    ``submodels``: model 0 (world) first. ``entities``: the entity lump, ``worldspawn`` normally first.
-    ``lightmap``: the RGB atlas. ``faces``: ``FACE`` ``[F]``. ``texinfo``: ``D_TEXINFO`` ``[T]``.
-    ``planes``: ``D_PLANE`` ``[P]``; ``nodes``:
-    ``M_NODE`` ``[N]``; ``leafs``: ``M_LEAF`` ``[L]`` (leaf 0 is the shared solid leaf); ``marksurfaces``:
-    uint32 ``[M]`` face indices listed by leafs; ``visdata``: the compressed visibility lump; ``lit``: whether
-    coloured ``.lit`` lighting was used.
+
+def _vec3(v: np.ndarray) -> tuple[float, float, float]:
+    return float(v[0]), float(v[1]), float(v[2])
+
+
+@dataclass(frozen=True, slots=True)
+class BspWorld:
+    """What every loaded map holds and answers the same way, Quake's :class:`WorldMesh` and Quake II's
+    ``World38`` alike, so a renderer can draw either.
+
+    ``name``: the file; ``version``: the format (``"BSP29"``, ``"BSP2"``, ``"2PSB"``, ``"IBSP38"``); ``mesh``: all
+    faces as triangles; ``textures``: indexed by ``MeshData.draws["texture"]`` (missing ones are placeholders with
+    ``is_missing``); ``submodels``: model 0 (world) first; ``entities``: the entity lump, ``worldspawn`` normally
+    first; ``lightmap``: the RGB atlas; ``faces``: ``FACE`` ``[F]`` (or an extension of it); ``texinfo``: the
+    format's texinfo records; ``planes``: ``D_PLANE`` ``[P]``; ``nodes``: ``M_NODE`` ``[N]`` (children ``< 0``
+    are ``-(leaf + 1)``); ``leafs``: the format's leaf records.
     """
 
     name: str
@@ -79,10 +119,6 @@ class WorldMesh:
     planes: np.ndarray
     nodes: np.ndarray
     leafs: np.ndarray
-    marksurfaces: np.ndarray
-    visdata: bytes
-    vis_offset: int
-    lit: bool
 
     @property
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
@@ -113,6 +149,22 @@ class WorldMesh:
         """Index of the leaf of ``model``'s drawing tree that contains ``point`` (``Mod_PointInLeaf``)."""
         head = self.submodels[model].headnode[0]
         return point_in_leaf(point, self.nodes, self.planes, head, self.name)
+
+
+@dataclass(frozen=True, slots=True)
+class WorldMesh(BspWorld):
+    """A loaded Quake BSP (fields shared with every map: :class:`BspWorld`).
+
+    ``faces``: ``FACE`` ``[F]``; ``texinfo``: ``D_TEXINFO`` ``[T]``; ``leafs``: ``M_LEAF`` ``[L]`` (leaf 0 is the
+    shared solid leaf); ``marksurfaces``: uint32 ``[M]`` face indices listed by leafs; ``visdata``: the compressed
+    visibility lump at file offset ``vis_offset``; ``lit``: whether coloured ``.lit`` lighting was used.
+    ``textures`` may end with a placeholder for texinfos naming no texture.
+    """
+
+    marksurfaces: np.ndarray
+    visdata: bytes
+    vis_offset: int
+    lit: bool
 
     def leaf_pvs(self, leaf: int) -> np.ndarray:
         """Leafs potentially visible from ``leaf``: bool ``[num_leafs]`` indexed by leaf number.

@@ -109,40 +109,25 @@ class AliasMesh:
 
 
 @dataclass(frozen=True, slots=True)
-class AliasModel:
-    """A decoded ``.mdl``.
+class PosedModel:
+    """What a renderer reads from any vertex-animated model (Quake's ``.mdl``, Quake II's ``.md2``): every frame
+    stored as whole poses of ``num_verts`` (V) vertices, drawn by blending two poses.
 
-    Header: ``scale``/``origin``/``eye_position`` ``f4[3]``, ``bounding_radius``, ``skin_width``/``skin_height``,
-    ``num_verts`` (V), ``num_tris`` (T), ``synctype`` (``ST_SYNC``/``ST_RAND``), ``flags`` (``EF_*`` bits; engine
-    extensions may set higher bits), ``size``.
-    Skins: ``skins`` per skin number, ``skin_images`` ``u1[S, H, W]`` (S = all pictures, groups flattened).
-    Geometry: ``st`` ``i4[V, 2]`` (s, t in skin pixels), ``onseam`` ``bool[V]``, ``triangles`` ``i4[T, 3]``,
-    ``faces_front`` ``bool[T]``.
-    Animation: ``frames`` per frame number; poses (P = all simple frames, groups flattened): ``positions``
-    ``f4[P, V, 3]``, ``normals`` ``u1[P, V]`` (indices into :data:`~assets_loader.models.anorms.ANORMS`),
-    ``pose_names`` (P names), ``pose_bbox_min``/``pose_bbox_max`` ``f4[P, 3]``.
-    Rendering: ``mesh`` (:class:`AliasMesh`).
+    ``skin_width``/``skin_height``: the skin size the texture coordinates refer to; ``st``: texture coordinates in
+    skin pixels; ``triangles`` ``i4[T, 3]`` vertex indices (``num_tris`` = T). Animation: ``frames`` per frame
+    number; poses: ``positions`` ``f4[P, V, 3]``, ``normals`` ``u1[P, V]`` (indices into
+    :data:`~assets_loader.models.anorms.ANORMS`), ``pose_names`` (P names), ``pose_bbox_min``/``pose_bbox_max``
+    ``f4[P, 3]``. Rendering: ``mesh`` (:class:`AliasMesh`).
     """
 
     path: str
     version: int
-    scale: np.ndarray
-    origin: np.ndarray
-    bounding_radius: float
-    eye_position: np.ndarray
     skin_width: int
     skin_height: int
     num_verts: int
     num_tris: int
-    synctype: int
-    flags: int
-    size: float
-    skins: tuple[AliasSkin, ...]
-    skin_images: np.ndarray
     st: np.ndarray
-    onseam: np.ndarray
     triangles: np.ndarray
-    faces_front: np.ndarray
     frames: tuple[AliasFrame, ...]
     positions: np.ndarray
     normals: np.ndarray
@@ -158,6 +143,29 @@ class AliasModel:
     @property
     def num_poses(self) -> int:
         return int(self.positions.shape[0])
+
+
+@dataclass(frozen=True, slots=True)
+class AliasModel(PosedModel):
+    """A decoded ``.mdl`` (poses and mesh: :class:`PosedModel`; ``st`` is ``i4[V, 2]``, one per vertex).
+
+    Header: ``scale``/``origin``/``eye_position`` ``f4[3]``, ``bounding_radius``, ``synctype``
+    (``ST_SYNC``/``ST_RAND``), ``flags`` (``EF_*`` bits; engine extensions may set higher bits), ``size``.
+    Skins: ``skins`` per skin number, ``skin_images`` ``u1[S, H, W]`` (S = all pictures, groups flattened).
+    Geometry: ``onseam`` ``bool[V]``, ``faces_front`` ``bool[T]``. Poses: P = all simple frames, groups flattened.
+    """
+
+    scale: np.ndarray
+    origin: np.ndarray
+    bounding_radius: float
+    eye_position: np.ndarray
+    synctype: int
+    flags: int
+    size: float
+    skins: tuple[AliasSkin, ...]
+    skin_images: np.ndarray
+    onseam: np.ndarray
+    faces_front: np.ndarray
 
     def pose_at(self, frame: int, time: float) -> int:
         """The pose shown for frame number ``frame`` at ``time`` (client time + entity sync base), seconds.
@@ -271,20 +279,16 @@ def load_mdl(src: Source, name: str | None = None) -> AliasModel:
     r = BinReader(data, path, "MDL")
     if len(data) >= 4 and data[:4] != IDPOLYHEADER:
         raise BadMagicError(path, "MDL", 0, "magic 'IDPO'", repr(data[:4]))
-    (ident, version, sx, sy, sz, ox, oy, oz, radius, ex, ey, ez, numskins, skinwidth, skinheight, numverts,
+    (_ident, version, sx, sy, sz, ox, oy, oz, radius, ex, ey, ez, numskins, skinwidth, skinheight, numverts,
      numtris, numframes, synctype, flags, size) = r.struct(MDL_HEADER, "MDL header")
     if version != ALIAS_VERSION:
         raise BadMagicError(path, "MDL", 4, f"version {ALIAS_VERSION}", str(version))
-    for offset, what, value, low, high in (
-            (48, "skin count", numskins, 1, None),
-            (52, "skin width", skinwidth, 1, MAX_IMAGE_SIDE),
-            (56, "skin height", skinheight, 1, MAX_IMAGE_SIDE),
-            (60, "vertex count", numverts, 1, None),
-            (64, "triangle count", numtris, 1, None),
-            (68, "frame count", numframes, 1, None)):
-        if value < low or (high is not None and value > high):
-            bound = f"{low}..{high}" if high is not None else f">= {low}"
-            raise BadIndexError(path, "MDL", offset, f"a {what} {bound}", str(value))
+    r.check_ranges(((48, "skin count", numskins, 1, None),
+                    (52, "skin width", skinwidth, 1, MAX_IMAGE_SIDE),
+                    (56, "skin height", skinheight, 1, MAX_IMAGE_SIDE),
+                    (60, "vertex count", numverts, 1, None),
+                    (64, "triangle count", numtris, 1, None),
+                    (68, "frame count", numframes, 1, None)))
     # Every count must fit in what is left before anything is allocated (each skin/frame at its smallest).
     minimum = (numskins * (4 + skinwidth * skinheight) + numverts * D_STVERT.itemsize
                + numtris * D_TRIANGLE.itemsize + numframes * (4 + FRAME_HEADER_SIZE + TRIVERTX_SIZE * numverts))

@@ -125,10 +125,10 @@ def build_lumps(spec: BspSpec) -> list[bytes]:
             marksurfaces, b"".join(edges), struct.pack(f"<{len(surfedges)}i", *surfedges), models]
 
 
-def assemble(version: str, lumps: list[bytes]) -> bytes:
-    """Header + lumps (each padded to 4 bytes) → file bytes."""
-    magic = struct.pack("<i", 29) if version == "BSP29" else version.encode("ascii")
-    pos = 4 + 8 * HEADER_LUMPS
+def pack_lumps(magic: bytes, lumps: list[bytes]) -> bytes:
+    """``magic`` (the bytes before the lump directory), the ``lump_t`` directory, then the lumps, each padded to
+    4 bytes → file bytes (Quake's and Quake II's layout)."""
+    pos = len(magic) + 8 * len(lumps)
     directory = b""
     body = b""
     for lump in lumps:
@@ -137,6 +137,11 @@ def assemble(version: str, lumps: list[bytes]) -> bytes:
         body += lump + b"\0" * pad
         pos += len(lump) + pad
     return magic + directory + body
+
+
+def assemble(version: str, lumps: list[bytes]) -> bytes:
+    """Header + lumps (each padded to 4 bytes) → file bytes."""
+    return pack_lumps(struct.pack("<i", 29) if version == "BSP29" else version.encode("ascii"), lumps)
 
 
 def build_bsp(spec: BspSpec | None = None, **overrides) -> bytes:
