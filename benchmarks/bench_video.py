@@ -1,6 +1,7 @@
 """Export throughput of ``qdv render`` beside ``qdv timedemo`` at the same size, with where the time goes.
 
-Run: ``/work/venv/bin/python benchmarks/bench_video.py [DEMO] [--size WxH] [--fps N] [--seconds S] [--codec C]``
+Run: ``/work/venv/bin/python benchmarks/bench_video.py [DEMO] [--basedir DIR] [--size WxH] [--fps N] [--seconds S]
+[--codec C]``
 (default: ``demo3.dem`` of the shared lq1 data, 1280x720, 60 fps, h264, the whole demo: the frames timedemo draws).
 
 Printed figures:
@@ -37,6 +38,7 @@ DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "quake1" / "lq1
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("demo", nargs="?", default=str(DATA / "demo3.dem"))
+    parser.add_argument("--basedir", help="game base directory when the demo is not inside a game dir")
     parser.add_argument("--size", default="1280x720")
     parser.add_argument("--fps", type=float, default=60.0)
     parser.add_argument("--seconds", type=float, default=None, help="demo seconds to export (default: all)")
@@ -47,7 +49,7 @@ def main() -> None:
     assert len(size) == 2
     w, h = size
     timeline = load_demo(args.demo)
-    renderer = DemoRenderer(timeline, game_filesystem(args.demo, None, None), (w, h))
+    renderer = DemoRenderer(timeline, game_filesystem(args.demo, args.basedir, None), (w, h))
     try:
         cpu = time.process_time()
         demo = timedemo(renderer)
