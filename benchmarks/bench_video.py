@@ -69,7 +69,8 @@ def main() -> None:
         result, cpu, size_mb = min(runs, key=lambda run: run[0].seconds)
         print(f"export {w}x{h} {args.fps:g} fps {args.codec}: {result.frames} frames in {result.seconds:.1f} s = "
               f"{result.fps:.1f} frames/s ({result.fps / demo.fps:.2f}x timedemo), {size_mb:.1f} MB, "
-              f"cpu {cpu / result.frames * 1000:.1f} ms/frame (timedemo/export cpu {demo_cpu * result.frames / cpu:.2f}); "
+              f"cpu {cpu / result.frames * 1000:.1f} ms/frame "
+              f"(timedemo/export cpu {demo_cpu * result.frames / cpu:.2f}); "
               "runs: "
               + ", ".join(f"{run.fps:.1f}" for run, _, _ in runs) + " frames/s")
         ctx = renderer.ctx

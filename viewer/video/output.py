@@ -42,8 +42,9 @@ class Codec:
         return self.pix_fmt.endswith("420p")
 
 
-#: x264 runs ``superfast``: on moving 720p footage it costs about 11 ms of CPU a frame against 19 for ``veryfast``
-#: (for twice the bytes at the same CRF), so encoding stays below rendering's share (benchmarks/bench_video.py).
+#: x264 runs ``superfast``: on moving 720p footage it costs about 11 ms of CPU a frame against 19 for
+#: ``veryfast`` (for twice the bytes at the same CRF), so encoding stays below rendering's share
+#: (benchmarks/bench_video.py).
 CODECS = {
     "h264": Codec("h264", "libx264", "yuv420p", (0, 51), 18, (("preset", "superfast"),)),
     "vp9": Codec("vp9", "libvpx-vp9", "yuv420p", (0, 63), 32,
@@ -53,9 +54,7 @@ CODECS = {
     "png": Codec("png", "png", "rgb24"),
 }
 #: Which codecs each container can hold; the first is its default.
-CONTAINER_#: x264 runs ``superfast``: on moving 720p footage it costs about 11 ms of CPU a frame against 19 for ``veryfast``
-#: (for twice the bytes at the same CRF), so encoding stays below rendering's share (benchmarks/bench_video.py).
-CODECS = {
+CONTAINER_CODECS = {
     "mp4": ("h264", "vp9", "av1"),
     "mov": ("h264", "png"),
     "matroska": ("h264", "vp9", "av1", "ffv1"),
