@@ -20,9 +20,15 @@ from typing import Protocol
 
 import av
 import numpy as np
+from av.video.reformatter import Colorspace
 
 from ..export import ExportError, write_png
 from .output import Output
+
+
+#: ``AVCOL_SPC_BT709`` = ``AVCOL_PRI_BT709`` = ``AVCOL_TRC_BT709``, and ``AVCOL_RANGE_MPEG`` (16..235).
+BT709 = 1
+LIMITED_RANGE = 1
 
 
 class EncodeError(OSError):
@@ -46,7 +52,8 @@ class FrameWriter(Protocol):
 
 class VideoWriter:
     """One video stream in a PyAV container at ``output.path``; frame ``k`` gets ``pts = k`` in a ``1/fps`` time
-    base."""
+    base. YUV streams are converted with BT.709 coefficients in limited range and tagged so (what players assume for
+    HD video when nothing is said, and swscale's BT.601 default would shift the colours)."""
 
     def __init__(self, output: Output, size: tuple[int, int], fps: Fraction) -> None:
         self.path = output.path
@@ -63,6 +70,11 @@ class VideoWriter:
             stream.width, stream.height = size
             stream.pix_fmt = output.codec.pix_fmt
             stream.options = dict(output.encoder_options())
+            self.yuv = output.codec.pix_fmt.startswith("yuv")
+            if self.yuv:
+                context = stream.codec_context
+                context.colorspace = context.color_primaries = context.color_trc = BT709
+                context.color_range = LIMITED_RANGE
             self.stream = stream
         except (av.FFmpegError, OSError, ValueError) as exc:  # ValueError: PyAV refuses the codec/container pair
             self.discard()
@@ -70,6 +82,8 @@ class VideoWriter:
 
     def write(self, pixels: np.ndarray) -> None:
         frame = av.VideoFrame.from_ndarray(pixels, format="rgb24")
+        if self.yuv:
+            frame = frame.reformat(format=self.stream.pix_fmt, dst_colorspace=Colorspace.ITU709)
         frame.pts = self.frames
         self.container.mux(self.stream.encode(frame))
         self.frames += 1
