@@ -25,7 +25,6 @@ from av.video.reformatter import Colorspace
 from ..export import ExportError, write_png
 from .output import Output
 
-
 #: ``AVCOL_SPC_BT709`` = ``AVCOL_PRI_BT709`` = ``AVCOL_TRC_BT709``, and ``AVCOL_RANGE_MPEG`` (16..235).
 BT709 = 1
 LIMITED_RANGE = 1
