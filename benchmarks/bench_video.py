@@ -1,22 +1,21 @@
 """Export throughput of ``qdv render`` beside ``qdv timedemo`` at the same size, with where the time goes.
 
 Run: ``/work/venv/bin/python benchmarks/bench_video.py [DEMO] [--basedir DIR] [--size WxH] [--fps N] [--seconds S]
-[--codec C]``
-(default: ``demo3.dem`` of the shared lq1 data, 1280x720, 60 fps, h264, the whole demo: the frames timedemo draws).
+[--codec C] [--chunk S]`` (default: ``demo3.dem`` of the shared lq1 data, 1280x720, 60 fps, h264, the whole demo).
 
-Printed figures:
+The machine is shared and its load swings within minutes, so the two figures are measured interleaved: the range is
+cut into ``--chunk``-second pieces and each piece is run both ways, alternating which goes first:
 
-- ``timedemo``: every demo frame rendered offscreen as fast as possible (no read-back), what ``qdv timedemo``
-  prints;
-- ``export``: :func:`viewer.video.recorder.record` on the range (render, read back, encode on the background
-  thread), output frames per second and its ratio to the timedemo figure (target ≥ 0.8);
-- the breakdown, measured one stage at a time on the same frames: ``render`` (scene + draw + ``ctx.finish()``),
-  ``read back`` (``OffscreenTarget.read_rgb``), ``encode`` (the encoder thread's busy time during the export:
-  rgb→yuv conversion, encoding, muxing), each in ms per frame and as a share of their sum. With encoding
-  overlapped, the export's ms per frame approaches render + read back, not the sum of all three.
+- ``timedemo``: the demo's own frames in the piece rendered offscreen as fast as possible, no read-back (what
+  ``qdv timedemo`` does);
+- ``export``: :func:`viewer.video.recorder.record` of the piece at ``--fps`` (render, read back, encode on the
+  background thread) into a file; output frames per second and the ratio to timedemo's (target ≥ 0.8).
 
-The machine is shared, so wall-clock figures move with its load: the export runs ``--repeat`` times (best kept) and
-the process CPU time per frame (all threads: llvmpipe's, the encoder's) is printed beside each wall figure.
+The process CPU time per frame (all threads: llvmpipe's, the encoder's) is printed beside each wall figure. Then
+the breakdown, one stage at a time on every 4th output frame: ``render`` (scene + draw + ``ctx.finish()``), ``read
+back`` (``OffscreenTarget.read_rgb``), and ``encode`` (the encoder thread's busy time during the exports: rgb→yuv
+conversion, encoding, muxing), in ms per frame and as shares of their sum. With encoding overlapped the export's ms
+per frame approaches render + read back rather than the sum of all three.
 """
 
 from __future__ import annotations
@@ -26,13 +25,56 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 from assets_loader.demos import load_demo
-from viewer.offscreen import DemoRenderer, game_filesystem, timedemo
+from viewer.offscreen import DemoRenderer, game_filesystem
 from viewer.video.output import plan_output
 from viewer.video.recorder import ShotCamera, record
 from viewer.video.timing import FrameTimes
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "quake1" / "lq1"
+SUFFIX = {"vp9": ".webm", "ffv1": ".mkv", "png": ".mov"}
+
+
+class Totals:
+    """Frames, wall seconds and CPU seconds added up over the pieces."""
+
+    def __init__(self) -> None:
+        self.frames = 0
+        self.wall = 0.0
+        self.cpu = 0.0
+
+    def fps(self) -> float:
+        return self.frames / self.wall if self.wall > 0 else 0.0
+
+    def line(self) -> str:
+        return (f"{self.frames} frames in {self.wall:.1f} s = {self.fps():.1f} frames/s, "
+                f"cpu {self.cpu / max(self.frames, 1) * 1000:.1f} ms/frame")
+
+
+def run_timedemo(renderer: DemoRenderer, times: np.ndarray, totals: Totals) -> None:
+    renderer.ctx.finish()
+    wall, cpu = time.perf_counter(), time.process_time()
+    for t in times:
+        renderer.render(renderer.scene(float(t)))
+    renderer.ctx.finish()
+    totals.frames += len(times)
+    totals.wall += time.perf_counter() - wall
+    totals.cpu += time.process_time() - cpu
+
+
+def run_export(renderer: DemoRenderer, times: FrameTimes, codec: str, folder: str, totals: Totals) -> float:
+    """Export one piece; returns the encoder thread's busy seconds."""
+    size = renderer.target.size
+    output = plan_output(str(Path(folder) / f"piece{times.first:.3f}{SUFFIX.get(codec, '.mp4')}"), size, codec)
+    cpu = time.process_time()
+    result = record(renderer, ShotCamera(), times, output)
+    totals.frames += result.frames
+    totals.wall += result.seconds
+    totals.cpu += time.process_time() - cpu
+    output.path.unlink()
+    return result.encode_seconds
 
 
 def main() -> None:
@@ -43,52 +85,49 @@ def main() -> None:
     parser.add_argument("--fps", type=float, default=60.0)
     parser.add_argument("--seconds", type=float, default=None, help="demo seconds to export (default: all)")
     parser.add_argument("--codec", default="h264")
-    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--chunk", type=float, default=3.0, help="seconds per interleaved piece")
     args = parser.parse_args()
-    size = tuple(int(v) for v in args.size.split("x"))
-    assert len(size) == 2
-    w, h = size
+    w, h = (int(v) for v in args.size.split("x"))
     timeline = load_demo(args.demo)
     renderer = DemoRenderer(timeline, game_filesystem(args.demo, args.basedir, None), (w, h))
+    length = min(args.seconds or timeline.duration, timeline.duration)
+    demo_times = timeline.times - timeline.start_time
+    demo, export = Totals(), Totals()
+    encode_s = 0.0
     try:
-        cpu = time.process_time()
-        demo = timedemo(renderer)
-        cpu = time.process_time() - cpu
-        demo_cpu = cpu / demo.frames
-        print(f"timedemo {w}x{h}: {demo} (cpu {demo_cpu * 1000:.1f} ms/frame)")
-        times = FrameTimes.for_range(timeline.start_time, timeline.duration, 0.0,
-                                     min(args.seconds or timeline.duration, timeline.duration), 1.0, args.fps)
-        suffix = ".webm" if args.codec == "vp9" else ".mkv" if args.codec == "ffv1" else ".mp4"
-        runs = []
-        for _ in range(args.repeat):
-            with tempfile.TemporaryDirectory() as tmp:
-                output = plan_output(str(Path(tmp) / f"bench{suffix}"), (w, h), args.codec)
-                cpu = time.process_time()
-                result = record(renderer, ShotCamera(), times, output)
-                runs.append((result, time.process_time() - cpu, output.path.stat().st_size / 1e6))
-        result, cpu, size_mb = min(runs, key=lambda run: run[0].seconds)
-        print(f"export {w}x{h} {args.fps:g} fps {args.codec}: {result.frames} frames in {result.seconds:.1f} s = "
-              f"{result.fps:.1f} frames/s ({result.fps / demo.fps:.2f}x timedemo), {size_mb:.1f} MB, "
-              f"cpu {cpu / result.frames * 1000:.1f} ms/frame "
-              f"(timedemo/export cpu {demo_cpu * result.frames / cpu:.2f}); "
-              "runs: "
-              + ", ".join(f"{run.fps:.1f}" for run, _, _ in runs) + " frames/s")
-        ctx = renderer.ctx
+        renderer.render(renderer.scene(timeline.start_time))  # load the map outside the timed loops
+        with tempfile.TemporaryDirectory() as folder:
+            for i, first in enumerate(np.arange(0.0, length, args.chunk)):
+                last = min(first + args.chunk, length)
+                own = timeline.times[(demo_times >= first) & (demo_times < last)]
+                piece = FrameTimes.for_range(timeline.start_time, timeline.duration, float(first), float(last),
+                                             1.0, args.fps)
+                if i % 2:
+                    encode_s += run_export(renderer, piece, args.codec, folder, export)
+                    run_timedemo(renderer, own, demo)
+                else:
+                    run_timedemo(renderer, own, demo)
+                    encode_s += run_export(renderer, piece, args.codec, folder, export)
+        print(f"timedemo {w}x{h}: {demo.line()}")
+        cpu_ratio = (demo.cpu / demo.frames) / (export.cpu / export.frames)
+        print(f"export {w}x{h} {args.fps:g} fps {args.codec}: {export.line()}; "
+              f"{export.fps() / demo.fps():.2f}x timedemo (cpu per frame {cpu_ratio:.2f}x)")
+        all_times = FrameTimes.for_range(timeline.start_time, timeline.duration, 0.0, length, 1.0, args.fps)
         render_s = read_s = 0.0
-        for k in range(times.count):
-            t = times.time(k)
+        sampled = range(0, all_times.count, 4)
+        for k in sampled:
             start = time.perf_counter()
-            renderer.render(renderer.scene(t))
-            ctx.finish()
+            renderer.render(renderer.scene(all_times.time(k)))
+            renderer.ctx.finish()
             middle = time.perf_counter()
             renderer.target.read_rgb()
             render_s += middle - start
             read_s += time.perf_counter() - middle
-        stages = {"render": render_s, "read back": read_s, "encode": result.encode_seconds}
-        total = sum(stages.values())
-        n = times.count
-        print("breakdown: " + ", ".join(f"{name} {s / n * 1000:.1f} ms ({s / total:.0%})" for name, s in stages.items())
-              + f"; export {result.seconds / n * 1000:.1f} ms/frame vs sum {total / n * 1000:.1f} ms")
+        per_frame = {"render": render_s / len(sampled), "read back": read_s / len(sampled),
+                     "encode": encode_s / export.frames}
+        total = sum(per_frame.values())
+        print("breakdown: " + ", ".join(f"{name} {s * 1000:.1f} ms ({s / total:.0%})" for name, s in per_frame.items())
+              + f"; export {export.wall / export.frames * 1000:.1f} ms/frame vs sum {total * 1000:.1f} ms")
     finally:
         renderer.release()
 
