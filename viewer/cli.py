@@ -76,24 +76,30 @@ def _build_parser() -> argparse.ArgumentParser:
 
     render = sub.add_parser("render", help="export a demo (or a range of it) headless to a video or numbered PNGs")
     render.add_argument("demo", help="demo file (.dem, .dem.gz, .qwd, .mvd)")
-    render.add_argument("--out", required=True, help="video file (.mp4 .mkv .webm .mov), a folder or a "
-                                                     "frames/%%05d.png pattern for numbered PNGs")
-    render.add_argument("--from", dest="start", default="0", help="range start: SS, MM:SS(.s), N%% (default 0)")
-    render.add_argument("--to", dest="end", default="100%", help="range end (default: the end of the demo)")
-    render.add_argument("--fps", default="60", help="output frames per second (default 60)")
-    render.add_argument("--size", default="1920x1080", help="WxH (default 1920x1080; even for h264/vp9/av1)")
-    render.add_argument("--camera", help="pov (default), free (--pos/--angles), chase, orbit (--angles pitch,yaw)")
-    render.add_argument("--pov", help="the player to watch in a multi-view demo (name or slot number)")
-    render.add_argument("--pos", help="free camera position x,y,z (default: the player's eye at --from)")
-    render.add_argument("--angles", help="camera angles pitch,yaw,roll in degrees")
-    render.add_argument("--fov", default="90", help="horizontal field of view at 4:3 (default 90)")
-    render.add_argument("--speed", default="1", help="demo seconds per video second (default 1)")
-    render.add_argument("--motion-blur", default="1", help="sub-frames averaged per frame over a 180° shutter "
-                                                           "(default 1: off)")
+    render.add_argument("--out", required=True, metavar="FILE",
+                        help="video file (.mp4 .mkv .webm .mov), a folder or a frames/%%05d.png pattern for PNGs")
+    render.add_argument("--from", dest="start", default="0", metavar="T",
+                        help="range start: SS, MM:SS(.s), N%% (default 0)")
+    render.add_argument("--to", dest="end", default="100%", metavar="T",
+                        help="range end (default: the end of the demo)")
+    render.add_argument("--fps", default="60", metavar="N", help="output frames per second (default 60)")
+    render.add_argument("--size", default="1920x1080", metavar="WxH",
+                        help="WxH (default 1920x1080; even for h264/vp9/av1)")
+    render.add_argument("--camera", metavar="MODE",
+                        help="pov (default), free (--pos/--angles), chase, orbit (--angles pitch,yaw)")
+    render.add_argument("--pov", metavar="PLAYER",
+                        help="the player to watch in a multi-view demo (name or slot number)")
+    render.add_argument("--pos", metavar="X,Y,Z",
+                        help="free camera position (default: the player's eye at --from)")
+    render.add_argument("--angles", metavar="P,Y,R", help="camera angles pitch,yaw,roll in degrees")
+    render.add_argument("--fov", default="90", metavar="DEG", help="horizontal field of view at 4:3 (default 90)")
+    render.add_argument("--speed", default="1", metavar="X", help="demo seconds per video second (default 1)")
+    render.add_argument("--motion-blur", default="1", metavar="N",
+                        help="sub-frames averaged per frame over a 180° shutter (default 1: off)")
     render.add_argument("--hud", action=argparse.BooleanOptionalAction, default=False,
                         help="draw the status bar (not drawn headless yet: --no-hud is the default)")
-    render.add_argument("--codec", help="h264, vp9, av1, ffv1 or png (default: h264; vp9 for .webm)")
-    render.add_argument("--crf", help="quality for h264/vp9/av1: lower is better (defaults 18/32/35)")
+    render.add_argument("--codec", metavar="NAME", help="h264, vp9, av1, ffv1 or png (default: h264; vp9 for .webm)")
+    render.add_argument("--crf", metavar="N", help="quality for h264/vp9/av1: lower is better (defaults 18/32/35)")
     render.add_argument("--force", action="store_true", help="overwrite existing output files")
     _add_game_args(render)
 
