@@ -99,7 +99,8 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             for i, first in enumerate(np.arange(0.0, length, args.chunk)):
                 last = min(first + args.chunk, length)
-                own = timeline.times[(demo_times >= first) & (demo_times < last)]
+                in_piece = (demo_times >= first) & ((demo_times < last) | (last >= length))  # the end's frames too
+                own = timeline.times[in_piece]
                 piece = FrameTimes.for_range(timeline.start_time, timeline.duration, float(first), float(last),
                                              1.0, args.fps)
                 if i % 2:
