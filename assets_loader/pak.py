@@ -49,7 +49,8 @@ class PakFile:
                                  f"offset {dir_offset} length {dir_length}")
         raw = self._read(dir_offset, dir_length)
         table = np.frombuffer(raw, dtype=D_PACKFILE)
-        bad = (table["filepos"] < 0) | (table["filelen"] < 0) | (table["filepos"].astype(np.int64) + table["filelen"] > size)
+        end = table["filepos"].astype(np.int64) + table["filelen"]
+        bad = (table["filepos"] < 0) | (table["filelen"] < 0) | (end > size)
         if bad.any():
             i = int(np.argmax(bad))
             raise TruncatedError(self.path, "PAK", dir_offset + i * D_PACKFILE.itemsize,

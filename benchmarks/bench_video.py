@@ -28,7 +28,8 @@ from pathlib import Path
 import numpy as np
 
 from assets_loader.demos import load_demo
-from viewer.offscreen import DemoRenderer, game_filesystem
+from viewer.headless import DemoRenderer
+from viewer.session import game_filesystem
 from viewer.video.output import plan_output
 from viewer.video.recorder import ShotCamera, record
 from viewer.video.timing import FrameTimes

@@ -22,7 +22,8 @@ from PIL import Image
 from assets_loader.demos import load_demo
 from tests.conftest import LQ1, QUAKEWORLD, REPO
 from viewer.cli import main
-from viewer.offscreen import DemoRenderer, game_filesystem
+from viewer.headless import DemoRenderer
+from viewer.session import game_filesystem
 from viewer.video.encoder import BackgroundEncoder
 from viewer.video.output import plan_output
 from viewer.video.recorder import ShotCamera, record

@@ -1,5 +1,5 @@
 """Recording a demo range: frame ``k`` rendered at its fixed time through ``qdv screenshot``'s offscreen path
-(:meth:`~viewer.offscreen.DemoRenderer.pixels`), handed to the background encoder.
+(:meth:`~viewer.headless.DemoRenderer.pixels`), handed to the background encoder.
 
 Ctrl+C (``KeyboardInterrupt``) stops between frames: what was rendered is encoded and the container finalised, so
 the file plays with the frames written (Ctrl+C again while finalising drops the frames still queued); with no frame
@@ -20,9 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..camera import Camera
 from ..cameras import chase_camera, orbit_camera
-from ..offscreen import DemoRenderer
+from ..headless import DemoRenderer
+from ..render.refdef import Camera
 from .encoder import BackgroundEncoder, EncodeError, open_writer
 from .output import Output
 from .timing import FrameTimes
@@ -66,7 +66,7 @@ class ShotCamera:
             assert self.origin is not None and self.angles is not None
             return Camera(self.origin, self.angles, self.fov)
         state = renderer.timeline.sample(t, pov=self.pov)
-        world = renderer.world(max(state.segment, 0))
+        world = renderer.session.use_segment(max(state.segment, 0)).assets.world
         if self.mode == "chase":
             return chase_camera(world, state.view_origin, state.view_angles, back=self.chase_back, fov=self.fov)
         assert self.angles is not None
