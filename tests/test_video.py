@@ -34,7 +34,7 @@ GAME = ["--basedir", str(QUAKEWORLD)]
 SIZE = "320x180"
 FPS = 10
 FIRST = 2.0  # seconds after the demo start: the player runs and turns around
-COMMON = ["--size", SIZE, "--fps", str(FPS), "--from", str(FIRST), "--to", str(FIRST + 2), *GAME]
+COMMON = ["--size", SIZE, "--fps", str(FPS), "--from", str(FIRST), "--to", str(FIRST + 2), "--no-hud", *GAME]
 
 
 def decode(path: Path) -> tuple[list[np.ndarray], list[float], av.video.stream.VideoStream]:
@@ -101,6 +101,17 @@ def test_two_exports_are_identical(exports, tmp_path: Path) -> None:
     assert len(first) == len(second) and all(np.array_equal(a, b) for a, b in zip(first, second))
 
 
+def test_hud_is_drawn_over_the_bottom_unless_no_hud(exports, tmp_path: Path) -> None:
+    out = tmp_path / "hud.mkv"
+    assert main(["render", str(DEMO), "--out", str(out), "--codec", "ffv1", "--size", SIZE, "--fps", str(FPS),
+                 "--from", str(FIRST), "--to", str(FIRST + 0.5), *GAME]) == 0  # --hud is the default
+    hud, _, _ = decode(out)
+    clean, _, _ = decode(exports["ffv1"])
+    for k in (0, 4):
+        assert np.array_equal(hud[k][:90], clean[k][:90])  # the status bar covers only the bottom rows
+        assert np.abs(hud[k][-24:].astype(int) - clean[k][-24:]).mean() > 10
+
+
 def test_png_pattern_and_speed(tmp_path: Path) -> None:
     assert main(["render", str(DEMO), "--out", str(tmp_path / "f_%03d.png"), "--size", "64x36", "--fps", "5",
                  "--from", "5", "--to", "7", "--speed", "2", *GAME]) == 0
@@ -134,7 +145,7 @@ def test_motion_blur_frame_is_the_mean_of_its_sub_frames(tmp_path: Path) -> None
 def test_other_cameras_see_the_scene_from_elsewhere(mode: str, exports, tmp_path: Path) -> None:
     out = tmp_path / f"{mode}.mkv"
     assert main(["render", str(DEMO), "--out", str(out), "--camera", mode, "--codec", "ffv1", "--size", SIZE,
-                 "--fps", str(FPS), "--from", str(FIRST), "--to", str(FIRST + 0.5), *GAME]) == 0
+                 "--fps", str(FPS), "--from", str(FIRST), "--to", str(FIRST + 0.5), "--no-hud", *GAME]) == 0
     frames, _, _ = decode(out)
     pov, _, _ = decode(exports["ffv1"])
     assert len(frames) == 5
@@ -146,7 +157,7 @@ def test_free_camera_frames_match_screenshots_with_the_same_camera(tmp_path: Pat
     out = tmp_path / "free.mkv"
     place = ["--pos=-400,150,250", "--angles", "10,300,0"]
     assert main(["render", str(DEMO), "--out", str(out), "--codec", "ffv1", "--size", SIZE, "--fps", str(FPS),
-                 "--from", str(FIRST), "--to", str(FIRST + 0.5), *GAME, *place]) == 0
+                 "--from", str(FIRST), "--to", str(FIRST + 0.5), "--no-hud", *GAME, *place]) == 0
     frames, _, _ = decode(out)
     assert frames[3].mean() > 10 and np.array_equal(frames[3], screenshot(tmp_path, 3, *place))
 
@@ -189,7 +200,6 @@ def test_multi_view_demo_follows_the_player_named(tmp_path: Path) -> None:
     (["--out", "{tmp}/x.mp4", "--camera", "top"], "--camera"),
     (["--out", "{tmp}/x.mp4", "--camera", "chase", "--pos", "0,0,0"], "do not steer"),
     (["--out", "{tmp}/x.mp4", "--pov", "someone"], "no such player"),
-    (["--out", "{tmp}/x.mp4", "--hud"], "HUD"),
 ])
 def test_bad_input_exits_2_with_one_line(args: list[str], words: str, tmp_path: Path, capsys) -> None:
     argv = ["render", str(DEMO), *(a.replace("{tmp}", str(tmp_path)) for a in args)]

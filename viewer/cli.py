@@ -97,8 +97,8 @@ def _build_parser() -> argparse.ArgumentParser:
     render.add_argument("--speed", default="1", metavar="X", help="demo seconds per video second (default 1)")
     render.add_argument("--motion-blur", default="1", metavar="N",
                         help="sub-frames averaged per frame over a 180° shutter (default 1: off)")
-    render.add_argument("--hud", action=argparse.BooleanOptionalAction, default=False,
-                        help="draw the status bar (not drawn headless yet: --no-hud is the default)")
+    render.add_argument("--hud", action=argparse.BooleanOptionalAction, default=True,
+                        help="draw the HUD as the window does (default); --no-hud for clean footage")
     render.add_argument("--codec", metavar="NAME", help="h264, vp9, av1, ffv1 or png (default: h264; vp9 for .webm)")
     render.add_argument("--crf", metavar="N", help="quality for h264/vp9/av1: lower is better (defaults 18/32/35)")
     render.add_argument("--force", action="store_true", help="overwrite existing output files")
@@ -405,8 +405,6 @@ def _run_render(args: argparse.Namespace) -> int:
         mode = opt.parse_camera(args.camera, pos is not None or angles is not None)
         if pos is not None and mode != "free" or angles is not None and mode not in ("free", "orbit"):
             raise opt.OptionError(f"--pos/--angles do not steer --camera {mode}")
-        if args.hud:
-            raise opt.OptionError("--hud: the headless renderer does not draw the HUD yet; use --no-hud")
         output = plan_output(args.out, size, args.codec, opt.parse_crf(args.crf), args.force)
         timeline = load_demo(args.demo)
         pov = opt.resolve_pov(timeline, args.pov)
@@ -416,7 +414,7 @@ def _run_render(args: argparse.Namespace) -> int:
     except (opt.OptionError, TimespecError, RangeError) as exc:
         raise _UsageError(str(exc)) from None
     output.check_free(times.count)  # before the slow part; the writer claims the file again
-    renderer = DemoRenderer(timeline, game_filesystem(args.demo, args.basedir, args.game), size)
+    renderer = DemoRenderer(timeline, game_filesystem(args.demo, args.basedir, args.game), size, hud=args.hud)
     try:
         with tqdm(total=times.count, unit="frame", desc=output.path.name, dynamic_ncols=True) as bar:
             result = record(renderer, ShotCamera(mode, pov, fov, pos, angles), times, output, blur=blur,
