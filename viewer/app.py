@@ -33,6 +33,7 @@ from assets_loader.vfs import VirtualFS
 
 from . import input as inp
 from .assets import load_map_assets, load_palette_pair
+from .audio.output import SOUND_KEYS, AudioOutput, listener_for, open_output
 from .cameras import map_start_camera
 from .export import next_numbered_path, write_png
 from .games.base import GameView
@@ -96,6 +97,7 @@ class ViewerWindow(pyglet.window.Window):
         self.session: DemoSession | None = None
         self.state: ViewerState | None = None
         self._map_renderer: FrameRenderer | None = None
+        self._sound: AudioOutput | None = None
         self._held: set[str] = set()
         self._last: SceneFrame | None = None
         self._last_state: SceneState | None = None
@@ -147,6 +149,10 @@ class ViewerWindow(pyglet.window.Window):
             seg = timeline.segments[segment]
             yield f"loading {seg.map_path} and {len(seg.model_precache) - 2} models"
             self._use_segment(segment)
+            yield "loading sounds"
+            session = self.session
+            self._sound = open_output(timeline, src.fs, lambda s: session.world if s == session.segment else None,
+                                      self._say)
         else:
             yield f"loading {src.map_path}"
             t = time.perf_counter()
@@ -189,6 +195,10 @@ class ViewerWindow(pyglet.window.Window):
             return
         held = frozenset(self._held) if self.state.mode == "free" else frozenset()
         self.state.update(dt, inp.movement(held))
+        st = self.state
+        if self._sound is not None:
+            self._sound.update(st.t, st.clock.speed, st.clock.paused, st.scrubbing,
+                               listener_for(self._last, self._last_state, st.mode == "free"))
         text, left = self._message
         self._message = (text, left - dt)
 
@@ -316,6 +326,10 @@ class ViewerWindow(pyglet.window.Window):
         name = key.symbol_string(symbol)
         self._held.add(name)
         free = self.state is not None and self.state.mode == "free"
+        if name in SOUND_KEYS and not modifiers & (inp.SHIFT | inp.CTRL | inp.ALT) and self.session is not None:
+            said = self._sound.key(name) if self._sound is not None else "no sound (no audio device)"
+            self._message = (said or "", MESSAGE_TIME)
+            return pyglet.event.EVENT_HANDLED
         self._act(inp.key_action(name, modifiers, free_camera=free))
         return pyglet.event.EVENT_HANDLED
 
@@ -381,6 +395,9 @@ class ViewerWindow(pyglet.window.Window):
 
     def on_close(self) -> None:
         pyglet.clock.unschedule(self.update)
+        if self._sound is not None:
+            self._sound.close()
+            self._sound = None
         super().on_close()
 
     def close(self) -> None:
