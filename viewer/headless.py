@@ -1,4 +1,4 @@
-"""Headless rendering of demos and maps: ``qdv screenshot`` and ``qdv timedemo``.
+"""Headless rendering of demos and maps: ``qdv screenshot``, ``qdv timedemo`` and the frames of ``qdv render``.
 
 One EGL context and one offscreen target; a demo is drawn through the same :class:`~viewer.session.DemoSession`
 the window uses.
