@@ -3,8 +3,8 @@
 
 Ctrl+C (``KeyboardInterrupt``) stops between frames: what was rendered is encoded and the container finalised, so
 the file plays with the frames written (Ctrl+C again while finalising drops the frames still queued); with no frame
-written the empty file is removed. An encoder or disk error
-removes the partial video and is raised as :class:`~viewer.video.encoder.EncodeError` saying so.
+written the empty file is removed. An encoder or disk error removes the partial video and is raised as
+:class:`~viewer.video.encoder.EncodeError` saying so.
 
 References: QuakeSpasm ``chase.c`` (the chase camera), Quake ``host.c`` ``Host_FilterTime`` with
 ``host_framerate`` (a fixed time step per frame, as demo-to-video tools use).
