@@ -42,11 +42,11 @@ class Codec:
         return self.pix_fmt.endswith("420p")
 
 
-#: x264 runs ``superfast``: on moving 720p footage it costs about 11 ms of CPU a frame against 19 for
-#: ``veryfast`` (for twice the bytes at the same CRF), so encoding stays below rendering's share
-#: (benchmarks/bench_video.py).
+#: x264 runs ``ultrafast``: on moving 720p footage the whole export costs about 24 ms of CPU a frame against 29 with
+#: ``superfast`` and 35 with ``veryfast`` (rendering alone: 16), for 1.2x / 2.4x the bytes at the same CRF; on two
+#: cores shared with llvmpipe the encoder's CPU is what limits throughput (benchmarks/bench_video.py).
 CODECS = {
-    "h264": Codec("h264", "libx264", "yuv420p", (0, 51), 18, (("preset", "superfast"),)),
+    "h264": Codec("h264", "libx264", "yuv420p", (0, 51), 18, (("preset", "ultrafast"),)),
     "vp9": Codec("vp9", "libvpx-vp9", "yuv420p", (0, 63), 32,
                  (("b", "0"), ("deadline", "realtime"), ("cpu-used", "8"), ("row-mt", "1"))),
     "av1": Codec("av1", "libsvtav1", "yuv420p", (0, 63), 35, (("preset", "10"),)),
