@@ -5,7 +5,8 @@ engine's pack hash. Before anything is inflated the declared sizes are checked: 
 uncompressed size must stay under ``max_total_bytes``, no member may exceed ``max_member_bytes`` and no
 member may declare more than ``max_ratio`` times its compressed size (deflate cannot exceed about 1032:1, so a
 larger ratio means a crafted archive). Reads are incremental; :mod:`zipfile` stops at the declared size and
-checks the CRC, so a member that lies about its size cannot inflate further. Every problem is a :class:`~assets_loader.errors.FormatError`.
+checks the CRC, so a member that lies about its size cannot inflate further. Every problem is a
+:class:`~assets_loader.errors.FormatError`.
 
 References: ioquake3 ``qcommon/files.c`` (``FS_LoadZipFile``, ``FS_AddGameDirectory``); PKWARE APPNOTE.TXT
 (local file header, central directory).
@@ -60,7 +61,7 @@ class Pk3File:
         try:
             self._zip = self._open_zip()
             infos = [i for i in self._zip.infolist() if not i.is_dir()]
-        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError) as exc:
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError, ValueError) as exc:
             raise FormatError(self.path, "PK3", None, "a zip archive", str(exc)) from None
         total = 0
         for info in infos:

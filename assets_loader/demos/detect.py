@@ -18,8 +18,8 @@ import zlib
 
 from ..errors import BadMagicError, FormatError, TruncatedError, UnsupportedFormatError
 from ..source import Source, read_source
-from .nq_dem import decode_dem, parse_cd_track
-from .qw import decode_mvd, decode_qwd, looks_like_mvd, looks_like_qwd
+from .quake import decode_dem, parse_cd_track
+from .quakeworld import decode_mvd, decode_qwd, looks_like_mvd, looks_like_qwd
 from .timeline import DemoTimeline
 
 __all__ = ["load_demo", "detect_format", "sniff_format", "maybe_gunzip", "MAX_DECOMPRESSED", "FORMAT_NAMES"]
@@ -50,7 +50,8 @@ def maybe_gunzip(data: bytes, name: str) -> bytes:
 
 #: What each format is, for messages.
 FORMAT_NAMES = {
-    "dem": "a Quake demo (.dem)", "qwd": "a QuakeWorld client demo (.qwd)", "mvd": "a QuakeWorld multi-view demo (.mvd)",
+    "dem": "a Quake demo (.dem)", "qwd": "a QuakeWorld client demo (.qwd)",
+    "mvd": "a QuakeWorld multi-view demo (.mvd)",
     "dm2": "a Quake II demo (.dm2)", "dm_NN": "a Quake III demo (.dm_NN)",
 }
 _Q2_SVC_SERVERDATA = 12
@@ -103,8 +104,7 @@ def sniff_format(data: bytes, name: str = "") -> str | None:
 
 def _format_from_name(name: str) -> str | None:
     lower = name.lower()
-    if lower.endswith(".gz"):
-        lower = lower[:-3]
+    lower = lower.removesuffix(".gz")
     for ext, fmt in _EXTENSIONS.items():
         if lower.endswith(ext):
             return fmt
@@ -147,5 +147,6 @@ def load_demo(src: Source, name: str | None = None) -> DemoTimeline:
     if fmt == "mvd":
         return decode_mvd(data, label)
     what = FORMAT_NAMES.get(fmt, FORMAT_NAMES["dm_NN"])
-    raise UnsupportedFormatError(label, fmt, 0, "a Quake .dem or QuakeWorld .qwd/.mvd demo (the formats decoded so far)",
+    raise UnsupportedFormatError(label, fmt, 0,
+                                 "a Quake .dem or QuakeWorld .qwd/.mvd demo (the formats decoded so far)",
                                  f"{what}, which qdv cannot decode yet")
