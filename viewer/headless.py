@@ -15,7 +15,6 @@ import numpy as np
 from assets_loader.demos import DemoTimeline
 from assets_loader.vfs import VirtualFS
 
-from .assets import load_palette_pair
 from .render.context import OffscreenTarget, create_headless_context
 from .render.frame import FrameRenderer
 from .render.hud_overlay import HudRenderer
@@ -37,8 +36,8 @@ class DemoRenderer:
         self.session = DemoSession(timeline, fs, self.ctx)
         self.hud: HudRenderer | None = None
         if hud:
-            palette, _colormap = load_palette_pair(fs)
-            self.hud = HudRenderer(self.ctx, palette, self.session.game.load_hud_pics(fs))
+            game = self.session.game
+            self.hud = HudRenderer(self.ctx, game.load_palette(fs), game.load_hud_pics(fs))
 
     def scene(self, t: float, camera: Camera | None = None, fov: float = 90.0, pov: int | None = None) -> SceneFrame:
         """The scene at ``t`` with particles, lights and beams (loading the segment's assets if needed); ``pov``
