@@ -23,11 +23,11 @@ import moderngl
 import numpy as np
 
 import shaders
-from assets_loader.bsp import WorldMesh, animated_texture
+from assets_loader.bsp import animated_texture
 from assets_loader.palette import Palette
 
 from .dlights import write_light_uniforms
-from .refdef import Lights
+from .refdef import Lights, MapWorld
 from .program_members import uniform
 from .textures import fullbright_rgba, upload_rgba
 from .view_math import gl_bytes
@@ -83,7 +83,7 @@ class WorldView:
 class WorldRenderer:
     """GPU resources of one map and the draw calls for its world and brush entities."""
 
-    def __init__(self, ctx: moderngl.Context, world: WorldMesh, palette: Palette) -> None:
+    def __init__(self, ctx: moderngl.Context, world: MapWorld, palette: Palette) -> None:
         self.ctx = ctx
         self.world = world
         mesh = world.mesh
