@@ -35,12 +35,17 @@ def test_terminal_is_a_quake2_map_with_its_sky_and_palette(fs: VirtualFS) -> Non
     assert np.array_equal(view.load_palette(fs).rgb, pcx.palette.rgb)
 
 
-def test_the_player_md2_is_an_alias_model_with_its_skin(fs: VirtualFS) -> None:
-    ref = assets.load_model(fs, "players/sydney/tris.md2")
+def test_the_player_md2_is_an_alias_model_with_the_skins_it_is_given(fs: VirtualFS) -> None:
+    with pytest.warns(UserWarning, match="none named"):   # player models name no skin of their own
+        assert assets.load_model(fs, "players/sydney/tris.md2").alias is not None
+    with pytest.warns(UserWarning, match="x.pcx"):
+        ref = assets.load_model(fs, "players/sydney/tris.md2", ("players/sydney/sydney.pcx", "players/sydney/x.pcx"))
     assert ref.kind == "alias" and isinstance(ref.alias, AliasModel)
     md2 = __import__("assets_loader.models", fromlist=["load_md2"]).load_md2(fs.read("players/sydney/tris.md2"))
     assert ref.alias.num_frames == md2.num_frames and ref.alias.num_poses == md2.num_poses
-    assert ref.alias.skin_images.shape == (len(md2.skin_names) or 1, md2.skin_height, md2.skin_width)
+    assert ref.alias.skin_images.shape == (2, md2.skin_height, md2.skin_width)
+    sydney = load_pcx(fs.read("players/sydney/sydney.pcx")).indices
+    assert ref.alias.skin_images[0][0, 0] == sydney[0, 0] and len(np.unique(ref.alias.skin_images[0])) > 50
     assert [ref.alias.pose_at(f, 0.0) for f in (0, 5, md2.num_frames - 1)] == [0, 5, md2.num_frames - 1]
     assert ref.alias.skin_image_at(0, 3.0) == 0
 

@@ -15,6 +15,7 @@ the palette is ``pics/colormap.pcx``'s), ``R_BeginRegistration`` (``maps/<name>.
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 
 import numpy as np
@@ -140,10 +141,14 @@ def sprite_from_sp2(sprite: Sprite2Model, fs: VirtualFS) -> SpriteModel:
                        0, tuple(frames))
 
 
-def load_model(fs: VirtualFS, name: str) -> ModelRef:
+def load_model(fs: VirtualFS, name: str, skins: tuple[str, ...] = ()) -> ModelRef:
     """One model configstring: ``*N`` brush models, ``.md2`` with skins, ``.sp2`` with pictures; problems become
     a ``"missing"`` placeholder and a warning. ``#``-names (player view weapons) are resolved by the game code
-    and stay placeholders here."""
+    and stay placeholders here.
+
+    ``skins``: more skin pictures after the ones the MD2 names (a player model names none: its skins are
+    ``players/<model>/<skin>.pcx`` from the players' configstrings); skin number ``n`` of an entity is the
+    ``n``-th of them all."""
     if not name:
         return ModelRef(name, "none")
     if name.startswith("*"):
@@ -156,10 +161,13 @@ def load_model(fs: VirtualFS, name: str) -> ModelRef:
     try:
         if lower.endswith(".md2"):
             md2 = load_md2(fs.read(name), name=name)
-            skins, missing = load_md2_skins(md2, fs)
-            if missing:
-                warnings.warn(f"{name}: skins {', '.join(missing)} missing; drawing a checker", stacklevel=2)
-            return ModelRef(name, "alias", alias=alias_from_md2(md2, skins))
+            if skins:
+                md2 = dataclasses.replace(md2, skin_names=md2.skin_names + skins)
+            images, missing = load_md2_skins(md2, fs)
+            if missing or not md2.skin_names:
+                warnings.warn(f"{name}: skins {', '.join(missing) or '(none named)'} missing; drawing a checker",
+                              stacklevel=2)
+            return ModelRef(name, "alias", alias=alias_from_md2(md2, images))
         if lower.endswith(".sp2"):
             return ModelRef(name, "sprite", sprite=sprite_from_sp2(load_sp2(fs.read(name), name=name), fs))
     except FormatError as exc:  # NotFoundError included: the game dirs lack the file
