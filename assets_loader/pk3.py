@@ -19,7 +19,8 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import FormatError, NotFoundError, TruncatedError
+from .errors import FormatError, NotFoundError, TooLargeError, TruncatedError
+from .source import check_file
 
 #: Default bounds: far above real packs (OpenArena's largest pk3 is ~300 MB inflated), far below a bomb.
 MAX_TOTAL_BYTES = 2 << 30
@@ -28,7 +29,7 @@ MAX_RATIO = 1100
 _CHUNK = 1 << 20
 
 
-class ZipBombError(FormatError):
+class ZipBombError(TooLargeError):
     """A pk3 declares more inflated bytes (in total, per member, or per compressed byte) than allowed."""
 
 
@@ -81,6 +82,7 @@ class Pk3File:
     def _open_zip(self) -> zipfile.ZipFile:
         if self._data is not None:
             return zipfile.ZipFile(io.BytesIO(self._data))
+        check_file(self.path, "pk3")  # a regular file within the pk3 limit, before zipfile opens it
         try:
             return zipfile.ZipFile(self.path)
         except OSError as exc:

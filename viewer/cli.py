@@ -13,6 +13,7 @@ import warnings
 from collections.abc import Sequence
 
 from assets_loader.errors import FormatError
+from assets_loader.source import LimitSettingError
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
 
@@ -154,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (FormatError, OSError) as exc:
         print(f"qdv {args.command}: {_describe(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except _UsageError as exc:
+    except (_UsageError, LimitSettingError) as exc:
         print(f"qdv {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE
 
