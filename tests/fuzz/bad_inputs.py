@@ -97,13 +97,23 @@ def _qdv(*args: str) -> list[str]:
     return [sys.executable, "-m", "viewer.cli", *args]
 
 
+#: Call ``LOADER(path)`` from Python: a ``FormatError`` is printed as ``TYPE: message`` with exit status 1.
+_CALL = """import sys, importlib
+from assets_loader.errors import FormatError
+module, _, function = sys.argv[1].rpartition(".")
+try:
+    getattr(importlib.import_module(module), function)(sys.argv[2])
+except FormatError as exc:
+    sys.exit(f"{type(exc).__name__}: {exc}")
+"""
+
+
 def _load_demo(path: str) -> list[str]:
-    return [sys.executable, "-c", "import sys; from assets_loader.demos import load_demo; load_demo(sys.argv[1])",
-            path]
+    return [sys.executable, "-c", _CALL, "assets_loader.demos.load_demo", path]
 
 
 def _load_pak(path: str) -> list[str]:
-    return [sys.executable, "-c", "import sys; from assets_loader.pak import load_pak; load_pak(sys.argv[1])", path]
+    return [sys.executable, "-c", _CALL, "assets_loader.pak.load_pak", path]
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,8 +147,6 @@ CASES: tuple[Case, ...] = (
                         "320x240")),
     Case("gzbomb_1G_zeros.dem.gz: load_demo", lambda s: _load_demo(str(BAD / "gzbomb_1G_zeros.dem.gz"))),
     Case("gzbomb_1G.dem.gz: qdv info", lambda s: _qdv("info", str(BAD / "gzbomb_1G.dem.gz"))),
-    Case("mvd_frames_100000.mvd: qdv info", lambda s: _qdv("info", str(BAD / "mvd_frames_100000.mvd"))),
-    Case("plan_bomb_20000.dem: qdv info", lambda s: _qdv("info", str(BAD / "plan_bomb_20000.dem"))),
     Case("/dev/zero: qdv info", lambda s: _qdv("info", "/dev/zero")),
     Case("/dev/zero: qdv events", lambda s: _qdv("events", "/dev/zero")),
     Case("/dev/zero: qdv screenshot",
@@ -161,4 +169,10 @@ CASES: tuple[Case, ...] = (
          lambda s: _qdv("screenshot", "--map", "lq_e0m1", "--out", str(s.root / "a-directory.png"), *_SHOT)),
     Case("screenshot --out /dev/full (a full disk)",
          lambda s: _qdv("screenshot", "--map", "lq_e0m1", "--out", "/dev/full", *_SHOT)),
+)
+
+#: The two cases that need the demo decoders bounded (issue 19 items 3 and 4): measured, not yet asserted.
+DECODER_CASES: tuple[Case, ...] = (
+    Case("mvd_frames_100000.mvd: qdv info", lambda s: _qdv("info", str(BAD / "mvd_frames_100000.mvd"))),
+    Case("plan_bomb_20000.dem: qdv info", lambda s: _qdv("info", str(BAD / "plan_bomb_20000.dem"))),
 )
