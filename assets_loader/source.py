@@ -93,7 +93,8 @@ def check_file(path: str | os.PathLike, kind: str, max_size: int | None = None, 
 
 def _within(kind: str, limit: int, given: int | None) -> str:
     how = "" if given is not None else f" (raise it with QDV_MAX_{kind.upper()}_SIZE)"
-    return f"a {kind} file of at most {limit} bytes{how}"
+    article = "an" if kind[0] in "aeiou" else "a"
+    return f"{article} {kind} file of at most {limit} bytes{how}"
 
 
 def read_source(src: Source, name: str | None = None, kind: str | None = None,

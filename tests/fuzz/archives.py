@@ -7,23 +7,17 @@ import zipfile
 
 from assets_loader.pak import load_pak
 from assets_loader.pk3 import load_pk3
+from tests.builders.pak import build_pak
 
 from .corpus import AQ_PAK, LQ1_PAK, OA_PK3, from_pak, from_pk3
 from .engine import Target
 
 
 def _small_pak() -> list[tuple[str, bytes]]:
-    """A real-sized PAK directory with real members: a few files of the corpus PAKs packed again."""
+    """A few files of the corpus PAKs packed again."""
     files = from_pak(LQ1_PAK, "gfx/box_bl.lmp", "progs/bolt.mdl", "progs/s_bubble.spr")
     files += from_pak(AQ_PAK, "sprites/lsight.sp2", "sprites/null.pcx")
-    body = b"".join(data for _, data in files)
-    directory = bytearray()
-    offset = 12
-    for name, data in files:
-        directory += name.encode().ljust(56, b"\0") + offset.to_bytes(4, "little") + len(data).to_bytes(4, "little")
-        offset += len(data)
-    header = b"PACK" + offset.to_bytes(4, "little") + len(directory).to_bytes(4, "little")
-    return [("small.pak", header + body + bytes(directory))]
+    return [("small.pak", build_pak(dict(files)))]
 
 
 def _small_pk3() -> list[tuple[str, bytes]]:
