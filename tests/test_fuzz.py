@@ -9,9 +9,10 @@ from __future__ import annotations
 import pytest
 
 from tests.fuzz.__main__ import MAX_PEAK_MB, run_family
+from tests.fuzz.engine import INPUT_MB
 from tests.fuzz.run import FAMILIES
 
-EXAMPLES = 800
+EXAMPLES = 1500
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
@@ -21,4 +22,4 @@ def test_family_gives_results_or_format_errors_in_bounds(family):
     assert report["inputs"] >= EXAMPLES
     assert report["results"] + report["format_errors"] == report["inputs"]
     assert report["results"] > 0 and report["format_errors"] > 0  # mutations reach past the header checks
-    assert measurement.peak_mb < MAX_PEAK_MB
+    assert measurement.peak_mb < MAX_PEAK_MB and report["largest_mb"] < INPUT_MB

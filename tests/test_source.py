@@ -12,7 +12,14 @@ from assets_loader.demos import load_demo
 from assets_loader.errors import NotAFileError, TooLargeError
 from assets_loader.pak import load_pak
 from assets_loader.pk3 import load_pk3
-from assets_loader.source import SIZE_LIMITS, LimitSettingError, check_file, kind_of, parse_size, read_source
+from assets_loader.source import (
+    SIZE_LIMITS,
+    LimitSettingError,
+    check_file,
+    kind_of,
+    parse_size,
+    read_source,
+)
 from tests.builders.pak import build_pak
 
 

@@ -51,7 +51,8 @@ def main() -> int:
             print(f"{family}: FAILED ({m.summary()})\n{m.stdout}\n{m.stderr}", flush=True)
             continue
         print(f"{family:13s} {report['inputs']:7d} inputs: {report['results']} results, {report['format_errors']} "
-              f"FormatErrors; slowest {report['slowest_cpu']:.3f} s CPU ({report['slowest_input']}); "
+              f"FormatErrors; slowest {report['slowest_cpu']:.3f} s CPU ({report['slowest_input']}); largest "
+              f"{report['largest_mb']:.1f} MB ({report['largest_input']}); "
               f"{m.cpu_seconds:.1f} s CPU, {m.peak_mb:.0f} MB peak", flush=True)
     return 1 if failed else 0
 

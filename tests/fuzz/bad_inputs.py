@@ -163,7 +163,7 @@ CASES: tuple[Case, ...] = (
          lambda s: _qdv("screenshot", "--map", str(s.sparse_bsp), "--basedir", str(s.root), "--game", "lq1",
                         "--out", str(s.out_png), *_SHOT)),
     Case("30 s demo: qdv screenshot --time 99:00:00",
-         lambda s: _qdv("screenshot", str(LQ1 / "demo1_lite.dem"), "--time", "99:00:00", "--out", str(s.out_png),
+         lambda s: _qdv("screenshot", str(LQ1 / "demo3.dem"), "--time", "99:00:00", "--out", str(s.out_png),
                         *_SHOT)),
     Case("screenshot --out a directory",
          lambda s: _qdv("screenshot", "--map", "lq_e0m1", "--out", str(s.root / "a-directory.png"), *_SHOT)),

@@ -4,8 +4,10 @@
 Mutations (a hypothesis strategy, so a failure shrinks to a short list of edits on one seed): overwrite a byte,
 write an extreme 32-bit value (0, -1, 2^31-1, -2^31, a large count), cut the file, delete, duplicate or insert
 a run of bytes. Each input gets :data:`CPU_SECONDS` of CPU time, enforced with ``ITIMER_PROF`` (CPU time, so a
-busy machine does not make it flaky); memory is capped for the whole child process by the caller
-(``RLIMIT_AS``, :func:`tests.fuzz.measure.run_measured`), so an input that would allocate too much surfaces as a
+busy machine does not make it flaky), and may raise the process's peak resident size by at most :data:`INPUT_MB`
+(the kernel's ``VmHWM``, reset before each input through ``/proc/self/clear_refs``, so numpy's allocations
+count too); the whole child process is also capped by the caller (``RLIMIT_AS``,
+:func:`tests.fuzz.measure.run_measured`), so an allocation too large to make at all surfaces as a
 ``MemoryError`` failure. Anything else than a result or a ``FormatError`` is a failure.
 """
 
@@ -25,6 +27,10 @@ from assets_loader.errors import FormatError
 
 #: CPU seconds one input may take (real files load in well under a second).
 CPU_SECONDS = 10.0
+#: Most memory one input may add to the process's peak resident size.
+INPUT_MB = 512
+_CLEAR_REFS = "/proc/self/clear_refs"
+_STATUS = "/proc/self/status"
 _EXTREMES = (0, 0xFFFFFFFF, 0x7FFFFFFF, 0x80000000, 0x00100000, 0x7FFF, 0xFFFF, 1)
 
 
@@ -51,6 +57,8 @@ class Stats:
     format_errors: int = 0
     slowest_cpu: float = 0.0
     slowest_input: str = ""
+    largest_mb: float = 0.0
+    largest_input: str = ""
     by_target: dict[str, int] = field(default_factory=dict)
 
 
@@ -85,12 +93,29 @@ def mutate(data: bytes, edits: Sequence[tuple[int, int, int, int]]) -> bytes:
     return bytes(out)
 
 
+def _status_mb(field: str) -> float:
+    """A size line of ``/proc/self/status`` (``VmRSS``, ``VmHWM``) in MB."""
+    with open(_STATUS, "rb") as f:
+        for line in f:
+            if line.startswith(field.encode() + b":"):
+                return int(line.split()[1]) / 1024
+    raise OSError(f"{_STATUS} has no {field}")
+
+
+def _reset_peak_rss() -> float:
+    """Reset the kernel's peak-RSS mark (``VmHWM``) to the current size and return that size in MB."""
+    with open(_CLEAR_REFS, "wb") as f:
+        f.write(b"5")
+    return _status_mb("VmRSS")
+
+
 def _on_cpu_limit(signum, frame) -> None:
     raise CpuTimeExceeded(f"more than {CPU_SECONDS} s of CPU")
 
 
 def check_one(target: Target, data: bytes, name: str, stats: Stats) -> None:
     """Load ``data`` once; raise ``AssertionError`` unless it gives a result or a ``FormatError`` in budget."""
+    base = _reset_peak_rss()
     start = time.process_time()
     signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
     try:
@@ -105,10 +130,15 @@ def check_one(target: Target, data: bytes, name: str, stats: Stats) -> None:
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
     spent = time.process_time() - start
+    allocated = _status_mb("VmHWM") - base
+    if allocated > INPUT_MB:
+        raise AssertionError(f"{target.name} on a mutated {name}: allocated {allocated:.0f} MB (> {INPUT_MB})")
     stats.inputs += 1
     stats.by_target[target.name] = stats.by_target.get(target.name, 0) + 1
     if spent > stats.slowest_cpu:
         stats.slowest_cpu, stats.slowest_input = spent, f"{target.name} on a mutated {name}"
+    if allocated > stats.largest_mb:
+        stats.largest_mb, stats.largest_input = allocated, f"{target.name} on a mutated {name}"
 
 
 def fuzz(targets: Sequence[Target], examples: int, start_seed: int, deadline: float | None = None) -> Stats:
