@@ -13,7 +13,7 @@ import warnings
 from collections.abc import Sequence
 
 from assets_loader.errors import FormatError
-from assets_loader.source import LimitSettingError
+from assets_loader.source import LimitSettingError, check_file
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
 
@@ -292,8 +292,9 @@ def _run_window(args: argparse.Namespace) -> int:
 
     if args.command == "play":
         demo = args.demo or sample_demo()
-        if not Path(demo).is_file():
+        if not Path(demo).exists():
             raise FileNotFoundError(f"{demo}: no such demo file")
+        check_file(demo, "demo")  # a FIFO, a device or a file over the limit: said now, not in the window
         try:
             parse_timespec(args.start, duration=0.0)
         except TimespecError as exc:
