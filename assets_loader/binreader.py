@@ -9,6 +9,7 @@ from __future__ import annotations
 import struct
 
 import numpy as np
+import numpy.typing as npt
 
 from .errors import BadIndexError, TruncatedError
 
@@ -99,11 +100,11 @@ class BinReader:
         raw = self.bytes(size, what)
         return raw.split(b"\0", 1)[0].decode("latin-1")
 
-    def array(self, dtype: np.dtype, count: int, what: str) -> np.ndarray:
+    def array(self, dtype: npt.DTypeLike, count: int, what: str) -> np.ndarray:
         """``count`` records of ``dtype`` as a read-only numpy view (no copy)."""
-        dtype = np.dtype(dtype)
-        self.check_count(count, dtype.itemsize, what)
-        out = np.frombuffer(self.data, dtype=dtype, count=count, offset=self.pos)
-        self.pos += count * dtype.itemsize
+        dt = np.dtype(dtype)
+        self.check_count(count, dt.itemsize, what)
+        out = np.frombuffer(self.data, dtype=dt, count=count, offset=self.pos)
+        self.pos += count * dt.itemsize
         return out
 

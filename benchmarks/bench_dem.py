@@ -42,7 +42,7 @@ def main(argv: list[str]) -> None:
     for path in paths:
         data = path.read_bytes()
         tl = load_demo(data, str(path))
-        dec = best_of(lambda: load_demo(data, str(path)), 7)
+        dec = best_of(lambda data=data, path=path: load_demo(data, str(path)), 7)
         ts = rng.uniform(tl.start_time - 0.5, tl.end_time + 0.5, 10000)
         lat = np.empty(len(ts))
         for i, t in enumerate(ts):

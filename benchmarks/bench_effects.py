@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 from assets_loader.demos.events import ParticleEvent, TempEntityEvent
-from viewer.effects import Trail, build_emitters, dynamic_lights, particles_at, trail_particles
+from viewer.games.quake.fx import Trail, build_emitters, dynamic_lights, particles_at, trail_particles
 
 
 def scene(minutes: float, rate: float, seed: int = 0):

@@ -37,12 +37,12 @@ def main(argv: list[str]) -> None:
     for path in paths:
         data = path.read_bytes()
         tl = load_demo(data, path.name)
-        dec = best_of(lambda: load_demo(data, path.name), 7)
+        dec = best_of(lambda data=data, path=path: load_demo(data, path.name), 7)
         ts = rng.uniform(tl.start_time - 0.5, tl.end_time + 0.5, 5000)
-        s50, s99 = latencies(lambda t: sample(tl, t), [(t,) for t in ts])
+        s50, s99 = latencies(lambda t, tl=tl: sample(tl, t), [(t,) for t in ts])
         slots = tl.pov_slots or (None,)
         povs = [(t, slots[i % len(slots)]) for i, t in enumerate(rng.uniform(tl.start_time, tl.end_time, 5000))]
-        p50, p99 = latencies(lambda t, s: sample(tl, t, s), povs)
+        p50, p99 = latencies(lambda t, s, tl=tl: sample(tl, t, s), povs)
         mb = len(data) / 1e6
         print(f"{path.name[:41]:<42}{mb:6.2f}{tl.num_frames:8d}{dec:10.3f}{tl.duration / dec:8.0f}{mb / dec:7.2f}"
               f"{s50:9.3f}{s99:9.3f}{p50:9.3f}{p99:9.3f}")

@@ -25,10 +25,11 @@ from pathlib import Path
 import numpy as np
 
 from assets_loader.demos import load_demo
-from viewer.camera import view_projection
-from viewer.offscreen import DemoRenderer, game_filesystem
+from viewer.render.view_math import view_projection
+from viewer.headless import DemoRenderer
 from viewer.render.context import OffscreenTarget
 from viewer.render.world import WorldView
+from viewer.session import game_filesystem
 from timing import best_of  # benchmarks/timing.py, beside this script
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "quake1" / "lq1"
@@ -54,7 +55,7 @@ def bench_demo(path: Path, size: tuple[int, int], stride: int, repeat: int, worl
     def worlds(target: OffscreenTarget) -> None:
         w, h = target.size
         for s in scenes:
-            fr = renderer._renderer_for(max(s.segment, 0))
+            fr = renderer.session.use_segment(max(s.segment, 0))
             target.use()
             ctx.clear(0.0, 0.0, 0.0, depth=1.0)
             fr.world.draw_world(WorldView(view_projection(s.camera, w / h), s.camera.origin, s.time, s.styles,
@@ -64,7 +65,7 @@ def bench_demo(path: Path, size: tuple[int, int], stride: int, repeat: int, worl
     def visibility() -> None:
         w, h = size
         for s in scenes:
-            world = renderer._renderer_for(max(s.segment, 0)).world
+            world = renderer.session.use_segment(max(s.segment, 0)).world
             world._update_visibility(s.camera.origin, view_projection(s.camera, w / h))
 
     if world_only:

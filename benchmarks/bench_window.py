@@ -55,7 +55,7 @@ def scrubbing(seeks: int, headless: bool, size: tuple[int, int]) -> list[float]:
 
     from viewer.app import PlaySource, ViewerWindow
     from viewer.cli import sample_demo
-    from viewer.offscreen import game_filesystem
+    from viewer.session import game_filesystem
 
     demo = sample_demo("lq1")
     w = ViewerWindow(PlaySource(game_filesystem(demo, None, None), demo=demo), size=size, shots="/tmp", quiet=True)

@@ -24,7 +24,8 @@ QUAKE3 = DATA / "quake3"
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     if not (LQ1 / "pak0.pak").is_file():
-        raise pytest.UsageError(f"the test corpus is missing: expected {LQ1 / 'pak0.pak'} (../shared/data beside the repo)")
+        raise pytest.UsageError(
+            f"the test corpus is missing: expected {LQ1 / 'pak0.pak'} (../shared/data beside the repo)")
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -11,7 +11,8 @@ import pytest
 from assets_loader.bsp import WorldMesh, load_bsp
 from assets_loader.bsp.dtypes import CONTENTS_SKY, CONTENTS_SOLID
 from assets_loader.bsp.trace import point_contents, trace_line
-from viewer.camera import Camera, angle_vectors
+from viewer.render.view_math import angle_vectors
+from viewer.render.refdef import Camera
 from viewer.cameras import FreeFly, Orbit, chase_camera, orbit_camera
 
 approx = pytest.approx

@@ -137,7 +137,7 @@ def test_two_segments_monotonic_time():
 
 def test_lightstyle():
     w = DemWriter()
-    tl = make(signon=(w.lightstyle(0, "m"),), *[w.lightstyle(1, "az")])
+    tl = make(w.lightstyle(1, "az"), signon=(w.lightstyle(0, "m"),))
     assert tl.lightstyles[0][0][1] == "m" and tl.lightstyles[1][0][1] == "az"
     assert tl.sample(1.05).lightstyles[:2] == ("m", "az")
 

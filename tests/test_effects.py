@@ -1,4 +1,4 @@
-"""Particle effects, trails and dynamic lights as pure functions of time (viewer.effects)."""
+"""Particle effects, trails and dynamic lights as pure functions of time (viewer.games.quake.fx)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from assets_loader.demos.events import ParticleEvent, PrintEvent, TempEntityEvent
-from viewer.effects import (
+from viewer.games.quake.fx import (
     EF_BRIGHTLIGHT, EF_DIMLIGHT, EF_MUZZLEFLASH, RAMP1, RAMP2, RAMP3, EffectKind, Particles, Trail,
     brightfield_particles, build_emitters, dynamic_lights, muzzle_flashes_from_timeline, particles_at,
     trail_particles, trail_type_for_flags, trails_from_timeline,
@@ -258,8 +258,12 @@ def test_trails_from_timeline_split_at_model_change_and_gaps() -> None:
         t = 0.1 * f
         numbers, models, origins = [], [], []
         if f != 5:                              # entity 20 vanishes in frame 5
-            numbers.append(20); models.append(2); origins.append((f * 50.0, 0, 0))
-        numbers.append(30); models.append(3 if f < 7 else 4); origins.append((0, f * 20.0, 0))
+            numbers.append(20)
+            models.append(2)
+            origins.append((f * 50.0, 0, 0))
+        numbers.append(30)
+        models.append(3 if f < 7 else 4)
+        origins.append((0, f * 20.0, 0))
         frames.append((t, ents(numbers, models, origins=origins)))
     tl = FakeTimeline(frames)
     trails = trails_from_timeline(tl, 0.9, flags)
@@ -322,7 +326,7 @@ def test_muzzle_flash_from_timeline_lasts_0_1_s_after_the_message() -> None:
 
 
 def test_packed_keeps_the_lights_nearest_the_camera() -> None:
-    from viewer.effects import Lights
+    from viewer.games.quake.fx import Lights
     n = 40
     origins = np.zeros((n, 3), np.float32)
     origins[:, 0] = np.arange(n) * 100.0

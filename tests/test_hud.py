@@ -12,10 +12,11 @@ from assets_loader.demos.events import (CenterPrintEvent, CutsceneEvent, DamageE
                                         PrintEvent, SoundEvent)
 from assets_loader.demos.timeline import STAT_NAMES, EntityStates, MapSegment, PlayerScore, SceneState
 from tests.conftest import LQ1
-from viewer.hud import (IT_AXE, IT_CELLS, IT_INVISIBILITY, IT_INVULNERABILITY, IT_KEY1, IT_KEY2, IT_LIGHTNING,
-                        IT_NAILGUN, IT_NAILS, IT_QUAD, IT_SHELLS, IT_SHOTGUN, IT_SIGIL1, IT_SUIT, HudLayout,
-                        build_hud, centerprint_at, console_lines, face_pic, notify_lines, number_pics,
-                        sorted_scores)
+from viewer.games.quake.hud import (IT_AXE, IT_CELLS, IT_INVISIBILITY, IT_INVULNERABILITY, IT_KEY1, IT_KEY2,
+                                    IT_LIGHTNING, IT_NAILGUN, IT_NAILS, IT_QUAD, IT_SHELLS, IT_SHOTGUN, IT_SIGIL1,
+                                    IT_SUIT, build_hud, centerprint_at, console_lines, face_pic, notify_lines,
+                                    number_pics, sorted_scores)
+from viewer.render.refdef import HudLayout
 
 SCREEN = (640, 480)
 SCALE = 2

@@ -8,7 +8,7 @@ with flipped bytes or cut short must either load or raise a ``FormatError`` subc
 from __future__ import annotations
 
 import struct
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
@@ -60,7 +60,7 @@ def _only_format_errors(loader, data: bytes) -> None:
         pass
 
 
-@lru_cache(maxsize=None)
+@cache
 def _samples() -> dict[str, bytes]:
     pak = load_pak(LQ1 / "pak0.pak")
     spec = default_spec()

@@ -119,7 +119,7 @@ def test_mvd_full_updates_equal_the_delta_chain():
                 before = {e[0]: e[1] for e in self.current}
                 p = super().parse_svc_packetentities(data, p, end, delta)
                 if not delta and before:
-                    checks.append((before, {e[0]: e[1] for e in self.current}))
+                    checks.append((before, {e[0]: e[1] for e in self.current}))  # noqa: B023 (used in this loop)
                 return p
 
         Probe((QUAKEWORLD / name).read_bytes(), name, True).run()

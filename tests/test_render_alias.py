@@ -9,7 +9,8 @@ import pytest
 from assets_loader.models import ANORMS, load_mdl
 from assets_loader.palette import Palette, load_palette, translation_table
 from tests.builders.models import MdlSpec, build_mdl
-from viewer.camera import Camera, entity_matrix, view_projection
+from viewer.render.view_math import entity_matrix, view_projection
+from viewer.render.refdef import Camera
 from viewer.render.alias import AliasLight, AliasRenderer, shade_vector
 from viewer.render.context import OffscreenTarget
 

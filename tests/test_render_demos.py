@@ -12,7 +12,8 @@ from assets_loader.bsp.trace import point_contents
 from assets_loader.demos import load_demo
 from tests.conftest import LQ1, QUAKEWORLD
 from viewer.cli import main
-from viewer.offscreen import DemoRenderer, game_filesystem
+from viewer.headless import DemoRenderer
+from viewer.session import game_filesystem
 
 CONTENTS_SOLID = -2
 DEMOS = [(LQ1 / "demo1_lite.dem", None), (LQ1 / "demo3.dem", None),
@@ -32,7 +33,7 @@ def test_corpus_demo_frames_are_varied_and_seen_from_inside_the_map(path: Path, 
             colours = len(np.unique(pixels.reshape(-1, 3) // 8, axis=0))
             assert colours > 30, f"{path.name} at {t:.1f}: only {colours} colours"
             assert pixels.mean() > 3, f"{path.name} at {t:.1f}: black picture"
-            world = renderer._frame_renderer.assets.world
+            world = renderer.session.world
             assert point_contents(world, frame.camera.origin) != CONTENTS_SOLID
     finally:
         renderer.release()
@@ -45,7 +46,7 @@ def test_demo_without_its_map_still_renders_its_entities() -> None:
     try:
         with pytest.warns(UserWarning, match="lq_e1m4"):
             frame = renderer.scene(timeline.start_time + 10)
-        assert renderer._frame_renderer.world is None
+        assert renderer.session.renderer.world is None
         lit = 0
         for fraction in np.linspace(0.1, 0.9, 9):
             renderer.render(renderer.scene(timeline.start_time + fraction * timeline.duration))

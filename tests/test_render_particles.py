@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from viewer.camera import Camera, angle_vectors, view_projection
-from viewer.effects import Particles, build_emitters, particles_at
+from viewer.render.view_math import angle_vectors, view_projection
+from viewer.render.refdef import Camera
+from viewer.games.quake.fx import Particles, build_emitters, particles_at
 from viewer.render.context import OffscreenTarget
 from viewer.render.particles import ParticleRenderer
 

@@ -10,7 +10,8 @@ from assets_loader.models import (SPR_FACING_UPRIGHT, SPR_ORIENTED, SPR_VP_PARAL
                                   SPR_VP_PARALLEL_UPRIGHT, load_spr)
 from assets_loader.palette import Palette, load_palette
 from tests.builders.models import build_spr
-from viewer.camera import Camera, angle_vectors, view_projection
+from viewer.render.view_math import angle_vectors, view_projection
+from viewer.render.refdef import Camera
 from viewer.render.context import OffscreenTarget
 from viewer.render.sprites import SpriteRenderer, sprite_axes
 

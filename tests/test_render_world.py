@@ -10,8 +10,9 @@ from assets_loader.bsp import load_bsp
 from assets_loader.palette import Palette, load_palette
 from tests.builders.bsp import build_bsp
 from tests.conftest import DATA
-from viewer.camera import Camera, entity_matrix, view_projection
-from viewer.effects import Lights
+from viewer.render.view_math import entity_matrix, view_projection
+from viewer.render.refdef import Camera
+from viewer.games.quake.fx import Lights
 from viewer.render.context import OffscreenTarget
 from viewer.render.world import BrushDraw, WorldRenderer, WorldView
 

@@ -13,7 +13,7 @@ from tests.builders.dem import DemWriter
 from tests.builders.pak import build_pak
 from viewer.assets import load_segment_assets
 from viewer.scene import build_scene
-from viewer.scene_effects import BEAM_STEP, SceneEffects
+from viewer.games.quake.tents import BEAM_STEP, SceneEffects
 
 MODELS = ["progs/player.mdl", "progs/bolt2.mdl"]
 

@@ -22,7 +22,8 @@ from tests.conftest import QUAKE2 as QUAKE2_DATA
 @pytest.fixture()
 def install(tmp_path: Path) -> Path:
     (tmp_path / "id1").mkdir()
-    (tmp_path / "id1" / "pak0.pak").write_bytes(build_pak({"a.txt": b"id1-pak0", "b.txt": b"id1-pak0", "only_id1.txt": b"x"}))
+    (tmp_path / "id1" / "pak0.pak").write_bytes(
+        build_pak({"a.txt": b"id1-pak0", "b.txt": b"id1-pak0", "only_id1.txt": b"x"}))
     (tmp_path / "id1" / "pak1.pak").write_bytes(build_pak({"b.txt": b"id1-pak1"}))
     (tmp_path / "id1" / "pak3.pak").write_bytes(build_pak({"b.txt": b"after-a-gap"}))
     mod = tmp_path / "mymod"

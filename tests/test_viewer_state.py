@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 from assets_loader.demos.timeline import STAT_NAMES, EntityStates, SceneState
-from viewer.camera import Camera
+from viewer.render.refdef import Camera
 from viewer.cameras import FreeFly, Orbit
 from viewer.input import Action, Movement
 from viewer.playback import PlaybackClock
-from viewer.ui.timeline import Marker
-from viewer.viewer_state import (BAR_HIDE_DELAY, FrameContext, TimelineInfo, ViewerState,
-                                 follow_candidates, is_actor_model, player_entities)
+from viewer.ui.timeline_bar import Marker
+from viewer.games.quake.actors import follow_candidates, is_actor_model, player_entities
+from viewer.viewer_state import BAR_HIDE_DELAY, FrameContext, TimelineInfo, ViewerState
 
 TIMES = np.arange(0.0, 60.01, 0.1) + 100.0       # a 60 s demo starting at 100 s, 10 frames a second
 CAM = Camera((10.0, 20.0, 30.0), (5.0, 90.0, 0.0), 90.0)

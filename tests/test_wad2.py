@@ -115,7 +115,7 @@ def test_wad_compressed_lump_is_refused():
 def test_real_gfx_wad(lq1_pak):
     wad = load_wad(lq1_pak.read("gfx.wad"), "gfx.wad")
     assert len(wad.lumps) == 149
-    assert "ibar.bak" in wad and all(l.name == l.name.lower() for l in wad.lumps)
+    assert "ibar.bak" in wad and all(lump.name == lump.name.lower() for lump in wad.lumps)
     for lump in wad.lumps:
         if lump.name == "conchars":
             img = wad.conchars()

@@ -22,7 +22,7 @@ from pyglet.window import key, mouse  # noqa: E402  (after choosing headless mod
 
 from viewer.app import PlaySource, ViewerWindow  # noqa: E402
 from viewer.cli import sample_demo  # noqa: E402
-from viewer.offscreen import game_filesystem  # noqa: E402
+from viewer.session import game_filesystem  # noqa: E402
 
 DT = 1 / 60
 

@@ -1,11 +1,11 @@
 """The viewer window (``qdv play``, ``qdv map``): a pyglet window that wires the pieces together and nothing else.
 
 Events → :mod:`viewer.input` actions → :class:`~viewer.viewer_state.ViewerState`; each frame the state gives the
-time and camera, :func:`~viewer.scene.build_scene` the scene, :class:`~viewer.render.frame.FrameRenderer` draws it
-into an :class:`~viewer.render.context.OffscreenTarget` the size of the window's framebuffer, the HUD
-(:func:`~viewer.hud.build_hud`) and the UI (timeline bar, help, messages) are drawn over it in the same target, and
-the target is blitted to the window (reading the window's own framebuffer fails on Mesa through pyglet). F12 reads
-the target back into a numbered PNG.
+time and camera, the open demo's :class:`~viewer.session.DemoSession` builds the scene and draws it into an
+:class:`~viewer.render.context.OffscreenTarget` the size of the window's framebuffer, the HUD (the game's
+:meth:`~viewer.games.base.GameView.hud_layout`) and the UI (timeline bar, help, messages) are drawn over it in the
+same target, and the target is blitted to the window (reading the window's own framebuffer fails on Mesa through
+pyglet). F12 reads the target back into a numbered PNG.
 
 Loading happens in steps between frames (the window shows "loading …" and the terminal prints progress), so the
 window appears at once and the first picture follows as soon as the map is uploaded.
@@ -28,26 +28,26 @@ import numpy as np
 import pyglet
 from pyglet.window import key
 
-from assets_loader.demos import DemoTimeline, load_demo
-from assets_loader.images import load_lmp
+from assets_loader.demos import SceneState, load_demo
 from assets_loader.vfs import VirtualFS
-from assets_loader.wad2 import load_wad
 
 from . import input as inp
-from .assets import SegmentAssets, load_palette_pair, load_segment_assets, load_world
+from .assets import load_map_assets, load_palette_pair
+from .audio.output import SOUND_KEYS, AudioOutput, listener_for, open_output
+from .cameras import map_start_camera
 from .export import next_numbered_path, write_png
-from .hud import build_hud
-from .offscreen import map_start_camera
+from .games.base import GameView
+from .games.registry import MAP_GAME, game_view
 from .render.blit import ScreenBlit
 from .render.context import OffscreenTarget
 from .render.frame import FrameRenderer
-from .render.hud import HudRenderer
-from .render.ui import UiRenderer, conchars_rgba
-from .scene import SceneFrame, build_scene
-from .scene_effects import SceneEffects
+from .render.hud_overlay import HudRenderer
+from .render.refdef import SceneFrame
+from .render.ui_overlay import UiRenderer, conchars_rgba
+from .session import DemoSession
 from .settings import SettingsFile, save_settings
-from .ui.timeline import BarStatus, UiLayout, text_box_layout, timeline_layout, ui_scale
-from .viewer_state import FrameContext, ViewerState, follow_candidates, player_entities
+from .ui.timeline_bar import BarStatus, UiLayout, text_box_layout, timeline_layout, ui_scale
+from .viewer_state import FrameContext, ViewerState
 
 #: How long a message ("saved screenshots/qdv0000.png") stays on screen, seconds.
 MESSAGE_TIME = 2.5
@@ -91,22 +91,16 @@ class ViewerWindow(pyglet.window.Window):
         self._screen_fb = self.ctx.detect_framebuffer()
         self.target = OffscreenTarget(self.ctx, self._fb_size())
         self._blit = ScreenBlit(self.ctx)
-        fs = source.fs
-        self.palette, _colormap = load_palette_pair(fs)
-        wad = load_wad(fs.read("gfx.wad"), "gfx.wad") if fs.exists("gfx.wad") else None
-        font = conchars_rgba(wad.conchars(), self.palette) if wad is not None and "conchars" in wad else None
-        self.ui = UiRenderer(self.ctx, font)
-        self.hud = HudRenderer(self.ctx, wad, self.palette,
-                               lambda name: load_lmp(fs.read(name), name) if fs.exists(name) else None)
-        self.timeline: DemoTimeline | None = None
+        self.palette, _colormap = load_palette_pair(source.fs)
+        self.game: GameView = game_view(MAP_GAME)  # until a demo says which game it is
+        self.ui, self.hud = self._overlays()
+        self.session: DemoSession | None = None
         self.state: ViewerState | None = None
-        self._effects: SceneEffects | None = None
-        self._model_flags: list[np.ndarray] = []
-        self._renderer: FrameRenderer | None = None
-        self._segment = -1
-        self._world = None
+        self._map_renderer: FrameRenderer | None = None
+        self._sound: AudioOutput | None = None
         self._held: set[str] = set()
         self._last: SceneFrame | None = None
+        self._last_state: SceneState | None = None
         self._screenshot = False
         self._message = ("", 0.0)
         self._loading_text = f"loading {source.title}"
@@ -114,6 +108,12 @@ class ViewerWindow(pyglet.window.Window):
         self.frames = 0
         self.first_frame_seconds: float | None = None
         self.last_screenshot: Path | None = None
+
+    def _overlays(self) -> tuple[UiRenderer, HudRenderer]:
+        """The UI and HUD renderers with the pictures of the current game (its ``conchars`` is the UI font)."""
+        pics = self.game.load_hud_pics(self.source.fs)
+        font = conchars_rgba(pics["conchars"], self.palette) if "conchars" in pics else None
+        return UiRenderer(self.ctx, font), HudRenderer(self.ctx, self.palette, pics)
 
     # --- loading -------------------------------------------------------------------------------------------------
 
@@ -137,44 +137,45 @@ class ViewerWindow(pyglet.window.Window):
                       f"maps {', '.join(timeline.maps)} ({time.perf_counter() - t:.2f} s)")
             from .timespec import parse_timespec  # local: only the demo path needs it
             start = parse_timespec(src.start, duration=timeline.duration)
-            self.timeline = timeline
             self.state = ViewerState.for_timeline(timeline, start=start, speed=src.speed, fov=src.fov, size=size)
             self._apply_settings()
-            self._effects = SceneEffects.for_timeline(timeline)
-            self._model_flags = [np.zeros(0, np.int32)] * len(timeline.segments)
+            self.session = DemoSession(timeline, src.fs, self.ctx)
+            if self.session.game != self.game:
+                self.game = self.session.game
+                for overlay in (self.ui, self.hud):
+                    overlay.release()
+                self.ui, self.hud = self._overlays()
             segment = max(timeline.sample(self.state.t).segment, 0)
             seg = timeline.segments[segment]
             yield f"loading {seg.map_path} and {len(seg.model_precache) - 2} models"
             self._use_segment(segment)
+            yield "loading sounds"
+            session = self.session
+            self._sound = open_output(timeline, src.fs, lambda s: session.world if s == session.segment else None,
+                                      self._say)
         else:
             yield f"loading {src.map_path}"
             t = time.perf_counter()
-            world = load_world(src.fs, src.map_path)
-            palette, colormap = load_palette_pair(src.fs)
-            self._renderer = FrameRenderer(self.ctx, SegmentAssets(world, (), palette, colormap))
-            self._world = world
-            self._segment = 0
-            camera = map_start_camera(src.fs, src.map_path, src.fov)
-            self.state = ViewerState.for_map(camera, size=size)
+            assets = load_map_assets(src.fs, src.map_path)
+            self._map_renderer = FrameRenderer(self.ctx, assets)
+            world = assets.world
+            self.state = ViewerState.for_map(map_start_camera(world, src.fov), size=size)
             self._apply_settings()
             self._say(f"map {src.map_path}: {len(world.entities)} entities ({time.perf_counter() - t:.2f} s)")
 
     def _use_segment(self, segment: int) -> None:
-        if segment == self._segment and self._renderer is not None:
+        """Switch the session to map segment ``segment`` when it is not the loaded one, printing what was loaded and
+        the warnings (missing models, a missing map) in the terminal."""
+        session = self.session
+        if segment == session.segment:
             return
-        seg = self.timeline.segments[segment]
+        seg = session.timeline.segments[segment]
         t = time.perf_counter()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            assets = load_segment_assets(self.source.fs, seg.model_precache)
-            if self._renderer is not None:
-                self._renderer.release()
-            self._renderer = FrameRenderer(self.ctx, assets)
+            session.use_segment(segment)
         for w in caught:
             self._say(f"warning: {w.message}")
-        self._world = assets.world
-        self._segment = segment
-        self._model_flags[segment] = assets.model_flags()
         self._say(f"map {seg.map_path} ({seg.level_name}) and {len(seg.model_precache) - 2} models "
                   f"({time.perf_counter() - t:.2f} s)")
 
@@ -194,6 +195,10 @@ class ViewerWindow(pyglet.window.Window):
             return
         held = frozenset(self._held) if self.state.mode == "free" else frozenset()
         self.state.update(dt, inp.movement(held))
+        st = self.state
+        if self._sound is not None:
+            self._sound.update(st.t, st.clock.speed, st.clock.paused, st.scrubbing,
+                               listener_for(self._last, self._last_state, st.mode == "free"))
         text, left = self._message
         self._message = (text, left - dt)
 
@@ -243,26 +248,24 @@ class ViewerWindow(pyglet.window.Window):
 
     def _draw_frame(self, size: tuple[int, int], scale: int) -> None:
         st = self.state
-        if self.timeline is not None:
-            tl = self.timeline
+        session = self.session
+        if session is not None:
             t = st.t
+            sample = session.timeline.sample(t, pov=st.pov_slot)
+            self._use_segment(max(sample.segment, 0))
+            camera = st.camera_for(sample, session.world)
+            frame = session.scene(t, camera, st.fov, pov=st.pov_slot, state=sample)
+            session.draw(frame, self.target)
+        else:  # a map without a demo
             sample = None
-            if st.mode in ("chase", "orbit"):
-                sample = tl.sample(t, pov=st.pov_slot)
-            camera = st.camera_for(sample, self._world)
-            names = tl.segments[max(self._segment, 0)].model_precache if tl.segments else ()
-            frame = build_scene(tl, t, camera, st.fov, pov=st.pov_slot, effects=self._effects,
-                                model_flags=self._model_flags, model_names=names)
-            self._use_segment(max(frame.segment, 0))
-        else:
             frame = SceneFrame(0.0, 0, st.camera_for(None), (), _ONES)
-        self._renderer.draw(frame, self.target)
+            self._map_renderer.draw(frame, self.target)
         self._last = frame
+        self._last_state = sample
         layers = UiLayout()
-        if self.timeline is not None and frame.state is not None:
-            seg = self.timeline.segments[max(frame.state.segment, 0)]
-            layout = build_hud(frame.state, self.timeline.events, size, scale, segment=seg,
-                               show_scores=st.show_scores, pic_sizes=self.hud.pic_size)
+        if session is not None and sample is not None:
+            layout = self.game.hud_layout(sample, session.timeline, size, scale, show_scores=st.show_scores,
+                                          pic_sizes=self.hud.pic_size)
             st.sbar_lines = layout.sbar_lines if st.show_hud else 0
             if st.show_hud:
                 self.hud.draw(layout, size)
@@ -294,12 +297,12 @@ class ViewerWindow(pyglet.window.Window):
     # --- input ---------------------------------------------------------------------------------------------------
 
     def _frame_context(self) -> FrameContext:
-        frame = self._last
-        if frame is None or frame.state is None or self.timeline is None:
+        frame, state = self._last, self._last_state
+        if frame is None or state is None or self.session is None:
             return FrameContext(frame.camera if frame is not None else None)
-        precache = self.timeline.segments[max(frame.state.segment, 0)].model_precache
-        return FrameContext(frame.camera, follow_candidates(frame.state, precache),
-                            player_entities(frame.state, precache))
+        precache = self.session.timeline.segments[max(state.segment, 0)].model_precache
+        return FrameContext(frame.camera, self.game.follow_candidates(state, precache),
+                            self.game.player_entities(state, precache))
 
     def _act(self, action: inp.Action | None) -> None:
         if action is None or self.state is None:
@@ -328,6 +331,10 @@ class ViewerWindow(pyglet.window.Window):
         name = key.symbol_string(symbol)
         self._held.add(name)
         free = self.state is not None and self.state.mode == "free"
+        if name in SOUND_KEYS and not modifiers & (inp.SHIFT | inp.CTRL | inp.ALT) and self.session is not None:
+            said = self._sound.key(name) if self._sound is not None else "no sound (no audio device)"
+            self._message = (said or "", MESSAGE_TIME)
+            return pyglet.event.EVENT_HANDLED
         self._act(inp.key_action(name, modifiers, free_camera=free))
         return pyglet.event.EVENT_HANDLED
 
@@ -393,6 +400,9 @@ class ViewerWindow(pyglet.window.Window):
 
     def on_close(self) -> None:
         pyglet.clock.unschedule(self.update)
+        if self._sound is not None:
+            self._sound.close()
+            self._sound = None
         super().on_close()
 
     def close(self) -> None:
@@ -404,10 +414,10 @@ class ViewerWindow(pyglet.window.Window):
 
     def release(self) -> None:
         """Free the GPU objects (before closing the window)."""
-        for obj in (self._renderer, self.hud, self.ui, self._blit):
+        for obj in (self.session, self._map_renderer, self.hud, self.ui, self._blit):
             if obj is not None:
                 obj.release()
-        self._renderer = None
+        self.session = self._map_renderer = None
         self.target.release()
 
 

@@ -7,45 +7,15 @@ input"); a missing map or palette is an error naming the file, since nothing sen
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
 from pathlib import PurePosixPath
-
-import numpy as np
 
 from assets_loader.bsp import WorldMesh, load_bsp
 from assets_loader.errors import FormatError, NotFoundError
-from assets_loader.models import AliasModel, SpriteModel, load_mdl, load_spr
+from assets_loader.models import load_mdl, load_spr
 from assets_loader.palette import Colormap, Palette, load_colormap, load_palette
 from assets_loader.vfs import VirtualFS
 
-
-@dataclass(frozen=True, slots=True)
-class ModelRef:
-    """What model precache entry ``name`` is: ``kind`` is ``"brush"`` (``submodel`` = N of ``*N``, 0 = the map
-    itself), ``"bsp"`` (a separate BSP used as a model, like the health boxes ``maps/b_bh25.bsp``), ``"alias"``,
-    ``"sprite"``, ``"missing"`` or ``"none"`` (the empty entry 0)."""
-
-    name: str
-    kind: str
-    submodel: int = 0
-    alias: AliasModel | None = None
-    sprite: SpriteModel | None = None
-    bsp: WorldMesh | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SegmentAssets:
-    """The map (``None`` when the game dirs lack it: the viewer then shows the entities in an empty world),
-    the models indexed like the segment's model precache, and the palette/colormap."""
-
-    world: WorldMesh | None
-    models: tuple[ModelRef, ...]
-    palette: Palette
-    colormap: Colormap | None
-
-    def model_flags(self) -> np.ndarray:
-        """MDL flags (rotate, trails) by model index, ``i4 [M]``; 0 for everything that is not an alias model."""
-        return np.array([ref.alias.flags if ref.alias is not None else 0 for ref in self.models], np.int32)
+from .render.refdef import ModelRef, SegmentAssets
 
 
 def load_palette_pair(fs: VirtualFS) -> tuple[Palette, Colormap | None]:
@@ -71,7 +41,7 @@ def load_model(fs: VirtualFS, name: str) -> ModelRef:
         try:
             return ModelRef(name, "brush", submodel=int(name[1:]))
         except ValueError:
-            warnings.warn(f"model {name!r}: not a valid brush model name; drawing a placeholder")
+            warnings.warn(f"model {name!r}: not a valid brush model name; drawing a placeholder", stacklevel=2)
             return ModelRef(name, "missing")
     lower = name.lower()
     try:
@@ -82,9 +52,9 @@ def load_model(fs: VirtualFS, name: str) -> ModelRef:
         if lower.endswith(".bsp"):
             return ModelRef(name, "bsp", bsp=load_world(fs, name))
     except FormatError as exc:  # NotFoundError included: the game dirs lack the file
-        warnings.warn(f"{exc}; drawing a placeholder")
+        warnings.warn(f"{exc}; drawing a placeholder", stacklevel=2)
         return ModelRef(name, "missing")
-    warnings.warn(f"model {name!r}: unknown model type; drawing a placeholder")
+    warnings.warn(f"model {name!r}: unknown model type; drawing a placeholder", stacklevel=2)
     return ModelRef(name, "missing")
 
 
@@ -95,9 +65,15 @@ def load_segment_assets(fs: VirtualFS, model_precache: tuple[str, ...]) -> Segme
     try:
         world = load_world(fs, model_precache[1])
     except NotFoundError as exc:
-        warnings.warn(f"{exc}; showing the entities without the map")
+        warnings.warn(f"{exc}; showing the entities without the map", stacklevel=2)
         world = None
     palette, colormap = load_palette_pair(fs)
     models = tuple(ModelRef(n, "brush", submodel=0) if i == 1 else load_model(fs, n)
                    for i, n in enumerate(model_precache))
     return SegmentAssets(world, models, palette, colormap)
+
+
+def load_map_assets(fs: VirtualFS, map_path: str) -> SegmentAssets:
+    """A map shown without a demo (``qdv map``): the map itself and no models."""
+    palette, colormap = load_palette_pair(fs)
+    return SegmentAssets(load_world(fs, map_path), (), palette, colormap)

@@ -1,7 +1,7 @@
 """Camera controllers: a free-flying camera, the engine's chase camera, and an orbit around any point.
 
 Everything here is pure: controllers are frozen dataclasses whose methods return new controllers, and the
-camera functions map (map, target, angles) to a :class:`~viewer.camera.Camera`. The window feeds them mouse
+camera functions map (map, target, angles) to a :class:`~viewer.render.view_math.Camera`. The window feeds them mouse
 deltas, key states and ``dt``; nothing reads the clock or keeps state between frames.
 
 - :class:`FreeFly` flies like ``noclip`` (JoeQuake/ezQuake free-fly spectating): mouse look, forward follows the
@@ -11,6 +11,7 @@ deltas, key states and ``dt``; nothing reads the clock or keeps state between fr
   wall, then turned to look at the spot the player aims at.
 - :func:`orbit_camera` / :class:`Orbit` circle a point (an entity being followed) at a distance, clipped the
   same way.
+- :func:`map_start_camera` stands at a map's player start (``qdv map``).
 
 References: QuakeSpasm ``chase.c`` (``Chase_UpdateForDrawing``, ``TraceLine``), ``mathlib.c``
 (``AngleVectors``, ``VectorAngles``); Quake ``sv_user.c`` (``SV_NoclipMove``: the wish speed is clamped to
@@ -27,7 +28,8 @@ import numpy as np
 from assets_loader.bsp.trace import trace_line
 from assets_loader.bsp.world import WorldMesh
 
-from .camera import Camera, angle_vectors
+from .render.view_math import angle_vectors
+from .render.refdef import Camera
 
 #: Pitch limits of the mouse-driven cameras (degrees; positive looks down).
 PITCH_LIMIT = 89.0
@@ -203,3 +205,20 @@ class Orbit:
     def camera(self, world: WorldMesh | None, target, fov: float = 90.0) -> Camera:
         """:func:`orbit_camera` around ``target`` with this state."""
         return orbit_camera(world, target, self.yaw, self.pitch, self.distance, fov)
+
+
+def map_start_camera(world: WorldMesh, fov: float = 90.0) -> Camera:
+    """The eye of the map's first player start (``info_player_start``, else any ``info_player_*``; 22 units above
+    its origin, looking along its ``angle``), or the middle of the map when it has none (or a malformed one)."""
+    starts = sorted((e for e in world.entities if e.get("classname", "").startswith("info_player")),
+                    key=lambda e: e.get("classname") != "info_player_start")
+    mins, maxs = world.bounds
+    middle = Camera(_vec((mins + maxs) / 2), (0.0, 0.0, 0.0), fov)
+    if not starts:
+        return middle
+    try:
+        x, y, z = (float(v) for v in starts[0].get("origin", "0 0 0").split())
+        yaw = float(starts[0].get("angle", 0))
+    except ValueError:
+        return middle
+    return Camera((x, y, z + 22.0), (0.0, yaw, 0.0), fov)

@@ -37,7 +37,8 @@ def _build_parser() -> argparse.ArgumentParser:
                                               "LibreQuake deathmatch sample")
     _add_game_args(play)
     play.add_argument("--start", default="0", help="start time (SS, MM:SS, N%%)")
-    play.add_argument("--speed", type=_number_in(0.1, 10, absolute=True), default=1.0, help="playback speed (0.1..10; negative: reverse)")
+    play.add_argument("--speed", type=_number_in(0.1, 10, absolute=True), default=1.0,
+                      help="playback speed (0.1..10; negative: reverse)")
     _add_window_args(play)
 
     map_ = sub.add_parser("map", help="fly through a map with the free camera (from the player start)")
@@ -198,9 +199,12 @@ def _run_screenshot(args: argparse.Namespace) -> int:
 
     from assets_loader.demos import load_demo
 
-    from .camera import Camera
+    from .render.refdef import Camera
     from .export import ExportError, write_png
-    from .offscreen import DemoRenderer, game_filesystem, map_start_camera, render_map
+    from .assets import load_map_assets
+    from .cameras import map_start_camera
+    from .headless import DemoRenderer, render_map
+    from .session import game_filesystem
     from .timespec import TimespecError, parse_timespec
 
     out = Path(args.out)
@@ -211,9 +215,10 @@ def _run_screenshot(args: argparse.Namespace) -> int:
         if args.demo:
             raise _UsageError("give either a DEMO or --map, not both")
         fs, map_path = _resolve_map(args.map, args.basedir, args.game)
-        start = map_start_camera(fs, map_path, args.fov)
+        assets = load_map_assets(fs, map_path)
+        start = map_start_camera(assets.world, args.fov)
         camera = Camera(args.pos or start.origin, args.angles or start.angles, args.fov)
-        pixels = render_map(fs, map_path, camera, args.size)
+        pixels = render_map(assets, camera, args.size)
     else:
         if not args.demo:
             raise _UsageError("name a DEMO, or --map NAME")
@@ -245,7 +250,7 @@ def _run_screenshot(args: argparse.Namespace) -> int:
 
 #: The bundled free samples (``tools/make_sample.py``): name → demo path inside ``viewer/sample``.
 SAMPLE_DEMOS = {
-    "lqdm2": ("lqdm2", "lq_lqdm2_mvd.mvd"),    # two-player QuakeWorld deathmatch (MVD): frags, chat, Tab between players
+    "lqdm2": ("lqdm2", "lq_lqdm2_mvd.mvd"),    # two-player QuakeWorld deathmatch (MVD): frags, chat, Tab
     "lq1": ("lq1", "demo1_lite.dem"),          # LibreQuake's single-player cutscene demo
 }
 DEFAULT_SAMPLE = "lqdm2"
@@ -265,7 +270,7 @@ def _resolve_map(given: str, basedir: str | None, game: str | None):
     samples."""
     from pathlib import Path
 
-    from .offscreen import game_filesystem
+    from .session import game_filesystem
 
     map_path = given if "/" in given or given.lower().endswith(".bsp") else f"maps/{given}.bsp"
     if Path(map_path).is_file():
@@ -287,7 +292,7 @@ def _run_window(args: argparse.Namespace) -> int:
     import os
     from pathlib import Path
 
-    from .offscreen import game_filesystem
+    from .session import game_filesystem
     from .timespec import TimespecError, parse_timespec
 
     if args.command == "play":
@@ -334,7 +339,8 @@ class _NoDisplay(OSError):
 def _run_timedemo(args: argparse.Namespace) -> int:
     from assets_loader.demos import load_demo
 
-    from .offscreen import DemoRenderer, game_filesystem, timedemo
+    from .headless import DemoRenderer, timedemo
+    from .session import game_filesystem
 
     from tqdm import tqdm
 

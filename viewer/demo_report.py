@@ -45,7 +45,8 @@ def info_dict(timeline: DemoTimeline, path: str) -> dict[str, Any]:
     for seg in timeline.segments:
         segments.append({
             "map": seg.map_name, "level_name": seg.level_name,
-            "start": round(seg.start_time - timeline.start_time, 6), "end": round(seg.end_time - timeline.start_time, 6),
+            "start": round(seg.start_time - timeline.start_time, 6),
+            "end": round(seg.end_time - timeline.start_time, 6),
             "server_start_time": round(seg.start_time - seg.time_offset, 6),
             "server_end_time": round(seg.end_time - seg.time_offset, 6), "frames": seg.end_frame - seg.start_frame,
             "models": len(seg.model_precache) - 1, "sounds": len(seg.sound_precache) - 1,
@@ -73,7 +74,8 @@ def info_dict(timeline: DemoTimeline, path: str) -> dict[str, Any]:
         "maps": list(timeline.maps),
         "segments": segments,
         "duration": round(timeline.duration, 6),
-        "server_start_time": round(timeline.start_time - (timeline.segments[0].time_offset if timeline.segments else 0.0), 6),
+        "server_start_time": round(
+            timeline.start_time - (timeline.segments[0].time_offset if timeline.segments else 0.0), 6),
         "server_end_time": round(timeline.end_time - timeline.segments[-1].time_offset, 6)
         if timeline.segments else round(timeline.end_time, 6),
         "frames": timeline.num_frames,

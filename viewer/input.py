@@ -69,6 +69,8 @@ KEY_HELP: tuple[tuple[str, str], ...] = (
     ("V", "back to the recorder's eyes (POV)"),
     ("` (backquote)", "scoreboard on / off"),
     ("H", "hide / show the HUD"),
+    ("M", "sound off / on"),
+    ("- / =", "sound volume down / up"),
     ("F12", "screenshot into screenshots/ (numbered)"),
     ("Alt+Enter, F11", "fullscreen on / off"),
     ("F1, ?", "this help"),

@@ -1,4 +1,5 @@
-"""``qdv inspect``: what is inside a Quake, Quake II or Quake III file, as a JSON-ready dict (keys documented in README).
+"""``qdv inspect``: what is inside a Quake, Quake II or Quake III file, as a JSON-ready dict (keys documented in
+README).
 
 The file type comes from the extension, falling back to the magic bytes; a name that is not a path on disk is
 looked up in the game filesystem given by ``--basedir``/``--game``, and, when no file has that name, as a

@@ -12,18 +12,18 @@ Switching cameras never touches the clock; the free camera keeps flying while pa
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
 
-from .camera import Camera
+from .render.refdef import Camera
 from .cameras import FreeFly, Orbit, chase_camera
 from .input import CAMERA_MODES, Action, Movement, next_speed
 from .playback import PlaybackClock
-from .ui.timeline import BarGeometry, Marker, bar_geometry, markers_from_events, next_marker_time
+from .ui.timeline_bar import BarGeometry, Marker, bar_geometry, markers_from_events, next_marker_time
 
 #: Seconds without mouse movement after which the bar hides while playing.
 BAR_HIDE_DELAY = 2.0
@@ -32,48 +32,11 @@ ORBIT_TARGET_HEIGHT = 16.0
 #: Chase distance limits and the wheel step (units).
 CHASE_MIN, CHASE_MAX, CHASE_STEP = 40.0, 400.0, 20.0
 
-#: Models that can be followed with the orbit camera: players and monsters (``progs/<name>.mdl``).
-ACTOR_MODELS = frozenset({
-    "player", "soldier", "dog", "ogre", "knight", "hknight", "wizard", "demon", "shambler", "zombie", "fish",
-    "shalrath", "tarbaby", "enforcer", "oldone", "boss"})
-
-
-def is_actor_model(name: str) -> bool:
-    """``progs/soldier.mdl`` → True: a player or monster model (not a head, gib or weapon)."""
-    low = name.lower()
-    if not (low.startswith("progs/") and low.endswith(".mdl")):
-        return False
-    return low[6:-4] in ACTOR_MODELS
-
-
-def follow_candidates(state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
-    """Entity numbers the orbit camera can follow at this moment: the recorder's own entity first, then other
-    players, then monsters, each group by entity number."""
-    ents = state.entities
-    out: list[tuple[int, int]] = []
-    for i in range(len(ents)):
-        model = int(ents.model[i])
-        if not 0 < model < len(model_precache) or not is_actor_model(model_precache[model]):
-            continue
-        number = int(ents.number[i])
-        player = model_precache[model].lower() == "progs/player.mdl"
-        rank = 0 if number == state.view_entity else (1 if player else 2)
-        out.append((rank, number))
-    return tuple(n for _r, n in sorted(out))
-
-
-def player_entities(state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
-    """Entity numbers of the players present (``progs/player.mdl``), by number."""
-    ents = state.entities
-    return tuple(sorted(int(ents.number[i]) for i in range(len(ents))
-                        if 0 < int(ents.model[i]) < len(model_precache)
-                        and model_precache[int(ents.model[i])].lower() == "progs/player.mdl"))
-
-
 @dataclass(frozen=True, slots=True)
 class FrameContext:
     """What the window knows about the picture on screen when an action arrives: the ``camera`` it was drawn from,
-    the entities that can be followed (:func:`follow_candidates`) and the players (:func:`player_entities`)."""
+    the entities that can be followed and the players (asked of the game's
+    :class:`~viewer.games.base.GameView`)."""
 
     camera: Camera | None = None
     followable: tuple[int, ...] = ()

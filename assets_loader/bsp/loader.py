@@ -153,7 +153,7 @@ def Mod_LoadLeafs(bsp: _Bsp, nummarksurfaces: int, vislen: int) -> np.ndarray:
         bsp.bad_index(L, lt, (visofs < -1) | (visofs >= vislen), "visofs",
                       f"-1 or inside the {vislen}-byte visibility lump", visofs)
     out = np.zeros(len(raw), D.M_LEAF)
-    for name in D.M_LEAF.names:
+    for name in D.M_LEAF.names or ():
         out[name] = raw[name]
     return out
 

@@ -14,7 +14,7 @@ Coordinates and angles are encoded with the writer's protocol flags (as ``MSG_Wr
 from __future__ import annotations
 
 import struct
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from assets_loader.demos import nq_protocol as P
 
@@ -56,7 +56,7 @@ class DemWriter:
 
     # --- file -----------------------------------------------------------------------------------------------------
 
-    def block(self, *messages: bytes, angles: Sequence[float] = (0.0, 0.0, 0.0)) -> "DemWriter":
+    def block(self, *messages: bytes, angles: Sequence[float] = (0.0, 0.0, 0.0)) -> DemWriter:
         body = b"".join(messages)
         self.blocks.append(struct.pack("<i3f", len(body), *angles) + body)
         return self
@@ -164,7 +164,7 @@ class DemWriter:
                     bits |= hibit
         body += struct.pack("<hB", health, ammo & 0xFF) + bytes([shells & 0xFF, nails & 0xFF, rockets & 0xFF,
                                                                   cells & 0xFF, activeweapon])
-        for bit, value, stat_bit in ((P.SU_WEAPON2, weapon, 0), (P.SU_ARMOR2, armor, 0), (P.SU_AMMO2, ammo, 0),
+        for bit, value, _stat_bit in ((P.SU_WEAPON2, weapon, 0), (P.SU_ARMOR2, armor, 0), (P.SU_AMMO2, ammo, 0),
                                      (P.SU_SHELLS2, shells, 0), (P.SU_NAILS2, nails, 0),
                                      (P.SU_ROCKETS2, rockets, 0), (P.SU_CELLS2, cells, 0),
                                      (P.SU_WEAPONFRAME2, weaponframe, 0)):

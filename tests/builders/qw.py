@@ -20,7 +20,7 @@ Each message method returns the encoded bytes (opcode included), so tests can al
 from __future__ import annotations
 
 import struct
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from assets_loader.demos import qw_protocol as P
 
@@ -370,7 +370,7 @@ class QWDWriter:
         self.seq = 0
 
     def packet(self, t: float, *messages: bytes, seq: int | None = None, ack: int | None = None,
-               reliable: bool = False) -> "QWDWriter":
+               reliable: bool = False) -> QWDWriter:
         """A server packet; sequence numbers count up from 1 unless given."""
         if seq is None:
             seq = self.seq + 1
@@ -380,24 +380,24 @@ class QWDWriter:
         self.blocks.append(struct.pack("<fBi", t, P.dem_read, len(body)) + body)
         return self
 
-    def connectionless(self, t: float, payload: bytes) -> "QWDWriter":
+    def connectionless(self, t: float, payload: bytes) -> QWDWriter:
         body = b"\xff\xff\xff\xff" + payload
         self.blocks.append(struct.pack("<fBi", t, P.dem_read, len(body)) + body)
         return self
 
     def cmd(self, t: float, viewangles: Sequence[float] = (0, 0, 0), angles: Sequence[float] | None = None,
-            buttons: int = 0, impulse: int = 0, msec: int = 13) -> "QWDWriter":
+            buttons: int = 0, impulse: int = 0, msec: int = 13) -> QWDWriter:
         a = angles if angles is not None else viewangles
         self.blocks.append(struct.pack("<fB", t, P.dem_cmd)
                            + struct.pack("<B3x3f3hBB3f", msec, *a, 0, 0, 0, buttons, impulse, *viewangles))
         return self
 
-    def set(self, t: float, outgoing: int, incoming: int) -> "QWDWriter":
+    def set(self, t: float, outgoing: int, incoming: int) -> QWDWriter:
         self.blocks.append(struct.pack("<fBII", t, P.dem_set, outgoing, incoming))
         self.seq = incoming
         return self
 
-    def raw(self, data: bytes) -> "QWDWriter":
+    def raw(self, data: bytes) -> QWDWriter:
         self.blocks.append(data)
         return self
 
@@ -411,7 +411,7 @@ class MVDWriter:
     def __init__(self) -> None:
         self.blocks: list[bytes] = []
 
-    def block(self, msec: int, *messages: bytes, to: str | tuple = "all") -> "MVDWriter":
+    def block(self, msec: int, *messages: bytes, to: str | tuple = "all") -> MVDWriter:
         """``to``: "all", ("single", slot), ("stats", slot) or ("multiple", mask)."""
         body = b"".join(messages)
         if to == "all":
@@ -427,7 +427,7 @@ class MVDWriter:
         self.blocks.append(head + struct.pack("<i", len(body)) + body)
         return self
 
-    def raw(self, data: bytes) -> "MVDWriter":
+    def raw(self, data: bytes) -> MVDWriter:
         self.blocks.append(data)
         return self
 

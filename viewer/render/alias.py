@@ -41,8 +41,9 @@ from assets_loader.models.anorms import normal_vectors
 from assets_loader.models.mdl import AliasModel
 from assets_loader.palette import Palette
 
-from ..camera import gl_bytes
 from .programs import load_program
+from .program_members import attribute, uniform
+from .view_math import gl_bytes
 
 #: Quantization of the entity yaw for the light direction (``SHADEDOT_QUANT``).
 SHADEDOT_QUANT = 16
@@ -137,7 +138,7 @@ class AliasRenderer:
         self.program = load_program(ctx, "alias")
         for name, unit in (("u_skin", 0), ("u_translation", 1), ("u_palette", 2)):
             self.program[name] = unit
-        self._locations = {name: self.program[name].location
+        self._locations = {name: attribute(self.program, name).location
                            for name in ("in_pos_a", "in_normal_a", "in_pos_b", "in_normal_b")}
         self._translation = ctx.texture((256, 1), 1, _IDENTITY.tobytes(), dtype="f1")
         self._translation.filter = (moderngl.NEAREST, moderngl.NEAREST)
@@ -186,7 +187,9 @@ class AliasRenderer:
 
     def release(self) -> None:
         """Free the renderer's own objects (handles are released separately)."""
-        for obj in (self._box_vao, self._box_uv, self._box, self._translation, self.program, *self._palettes.values()):
+        objects: list[moderngl.VertexArray | moderngl.Buffer | moderngl.Texture | moderngl.Program] = [
+            self._box_vao, self._box_uv, self._box, self._translation, self.program, *self._palettes.values()]
+        for obj in objects:
             obj.release()
         self._palettes.clear()
 
@@ -249,7 +252,7 @@ class AliasRenderer:
             vao.bind(self._locations[f"in_normal_{suffix}"], "f", handle.pose_buffer, "3f", offset=base + 12,
                      stride=stride)
         prog = self.program
-        prog["u_mvp"].write(gl_bytes(np.asarray(view_proj, np.float32) @ np.asarray(model_matrix, np.float32)))
+        uniform(prog, "u_mvp").write(gl_bytes(np.asarray(view_proj, np.float32) @ np.asarray(model_matrix, np.float32)))
         prog["u_blend"] = float(min(max(blend, 0.0), 1.0)) if pose_a != pose_b else 0.0
         prog["u_layer"] = float(model.skin_image_at(skin, time))
         prog["u_alpha"] = float(min(alpha, 1.0))
@@ -272,7 +275,8 @@ class AliasRenderer:
         box[:3, :3] = np.diag(size)
         box[:3, 3] = lo
         prog = self.program
-        prog["u_mvp"].write(gl_bytes(np.asarray(view_proj, np.float64) @ np.asarray(model_matrix, np.float64) @ box))
+        mvp = np.asarray(view_proj, np.float64) @ np.asarray(model_matrix, np.float64) @ box
+        uniform(prog, "u_mvp").write(gl_bytes(mvp))
         prog["u_blend"] = 0.0
         prog["u_alpha"] = 1.0
         prog["u_placeholder"] = True

@@ -7,6 +7,8 @@ the window's default framebuffer raises GL_INVALID_OPERATION on Mesa through pyg
 
 from __future__ import annotations
 
+from typing import Any
+
 import moderngl
 import numpy as np
 
@@ -20,7 +22,8 @@ class RenderError(RuntimeError):
 def create_headless_context() -> moderngl.Context:
     """A standalone OpenGL 3.3 core context through EGL (no display needed; Mesa llvmpipe works)."""
     try:
-        return moderngl.create_standalone_context(require=GL_VERSION, backend="egl")
+        settings: dict[str, Any] = {"backend": "egl"}  # moderngl's stub types every keyword setting as a dict
+        return moderngl.create_standalone_context(require=GL_VERSION, **settings)
     except Exception as exc:  # moderngl reports missing EGL/GL libraries with plain Exceptions
         raise RenderError(f"cannot create a headless OpenGL {GL_VERSION // 100}.{GL_VERSION % 100 // 10} context "
                           f"through EGL ({exc}); install libegl1 libgl1-mesa-dri libegl-mesa0") from exc

@@ -1,4 +1,4 @@
-"""Uploading :class:`viewer.effects.Lights` to a program's dynamic-light uniform arrays.
+"""Uploading :class:`~viewer.render.refdef.Lights` to a program's dynamic-light uniform arrays.
 
 The world shader takes up to 32 lights as ``uniform vec4 <origins>[32]`` (xyz origin, w radius),
 ``uniform vec3 <colors>[32]`` and ``uniform int <count>``; :meth:`Lights.packed` chooses which lights fit (those
@@ -11,7 +11,8 @@ from typing import Any
 
 import moderngl
 
-from ..effects import Lights
+from .refdef import Lights
+from .program_members import uniform
 
 __all__ = ["MAX_DLIGHTS", "write_light_uniforms"]
 
@@ -26,9 +27,9 @@ def write_light_uniforms(program: moderngl.Program, lights: Lights, camera_origi
     packed, rgb, n = lights.packed(max_lights, camera_origin)
     members = set(program)
     if origins in members:
-        program[origins].write(packed.tobytes())
+        uniform(program, origins).write(packed.tobytes())
     if colors in members:
-        program[colors].write(rgb.tobytes())
+        uniform(program, colors).write(rgb.tobytes())
     if count in members:
-        program[count].value = n
+        uniform(program, count).value = n
     return n

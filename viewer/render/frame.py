@@ -1,4 +1,4 @@
-"""Draw a :class:`~viewer.scene.SceneFrame` into an offscreen target: world, brush entities, alias models,
+"""Draw a :class:`~viewer.render.refdef.SceneFrame` into an offscreen target: world, brush entities, alias models,
 sprites, then the view weapon.
 
 ``FrameRenderer`` uploads a segment's assets once (the Q2 ``refexport_t`` idea: register by model index, draw
@@ -19,14 +19,12 @@ from assets_loader.bsp.lightpoint import LightSample, light_point
 from assets_loader.models.mdl import EF_ROTATE
 from assets_loader.palette import translation_table
 
-from ..assets import SegmentAssets
-from ..camera import angle_vectors, entity_matrix, view_projection
-from ..effects import Lights
-from ..scene import ModelDraw, SceneFrame
 from .alias import AliasLight, AliasRenderer
 from .context import OffscreenTarget
 from .particles import ParticleRenderer
+from .refdef import EntityDraw, Lights, SceneFrame, SegmentAssets
 from .sprites import SpriteRenderer
+from .view_math import angle_vectors, entity_matrix, view_projection
 from .world import BrushDraw, WorldRenderer, WorldView
 
 #: The view weapon's depth is squeezed into [0, 0.3] so it never pokes through walls (``glDepthRange``).
@@ -40,10 +38,13 @@ CLEAR_COLOR = (0.0, 0.0, 0.0)
 
 
 def _fog_from_worldspawn(worldspawn: dict[str, str]) -> tuple[float, float, float, float]:
-    """The worldspawn ``fog`` key ("density r g b" or "density") as (r, g, b, density); no fog → density 0."""
+    """The worldspawn ``fog`` key ("density r g b" or "density") as (r, g, b, density); no fog → density 0
+    (a key that is not numbers is reported with a warning and ignored, as the engine's ``sscanf`` would)."""
+    text = worldspawn.get("fog", "")
     try:
-        values = [float(v) for v in worldspawn.get("fog", "").split()]
+        values = [float(v) for v in text.split()]
     except ValueError:
+        warnings.warn(f"worldspawn fog {text!r} is not numbers; drawing without fog", stacklevel=2)
         return (0.0, 0.0, 0.0, 0.0)
     if len(values) == 4:
         return (values[1], values[2], values[3], values[0])
@@ -64,11 +65,11 @@ class FrameRenderer:
         self.particles = ParticleRenderer(ctx, assets.palette)
         self._handles: list = []
         for ref in assets.models:
-            if ref.kind == "alias":
+            if ref.kind == "alias" and ref.alias is not None:
                 self._handles.append(self.alias.upload(ref.alias, assets.palette))
-            elif ref.kind == "sprite":
+            elif ref.kind == "sprite" and ref.sprite is not None:
                 self._handles.append(self.sprites.upload(ref.sprite, assets.palette))
-            elif ref.kind == "bsp":
+            elif ref.kind == "bsp" and ref.bsp is not None:
                 self._handles.append(WorldRenderer(ctx, ref.bsp, assets.palette))
             else:
                 self._handles.append(None)
@@ -123,7 +124,7 @@ class FrameRenderer:
             for draw in view_models:
                 self._draw_model(draw, view, weapon_proj, (forward, right, up))
 
-    def _draw_model(self, draw: ModelDraw, view: WorldView, view_proj: np.ndarray, axes) -> None:
+    def _draw_model(self, draw: EntityDraw, view: WorldView, view_proj: np.ndarray, axes) -> None:
         ref = self.assets.models[draw.model]
         handle = self._handles[draw.model]
         if ref.kind == "bsp":
@@ -138,14 +139,14 @@ class FrameRenderer:
         elif ref.kind == "missing":
             if draw.model not in self._warned:
                 self._warned.add(draw.model)
-                warnings.warn(f"model {ref.name!r} is missing; drawing a placeholder")
+                warnings.warn(f"model {ref.name!r} is missing; drawing a placeholder", stacklevel=2)
             self.alias.draw_placeholder(view_proj, entity_matrix(draw.origin, (0, 0, 0)), *_PLACEHOLDER_BOX)
 
-    def _draw_alias(self, draw: ModelDraw, handle, view: WorldView, view_proj: np.ndarray) -> None:
+    def _draw_alias(self, draw: EntityDraw, handle, view: WorldView, view_proj: np.ndarray) -> None:
         model = handle.model
         angles = draw.angles
         if model.flags & EF_ROTATE:
-            angles = (0.0, (100.0 * view.time) % 360.0, 0.0)  # CL_RelinkEntities: bonus items spin
+            angles = np.array([0.0, (100.0 * view.time) % 360.0, 0.0])  # CL_RelinkEntities: bonus items spin
         light = self._light_level(draw.origin, view.styles)
         alias_light = AliasLight.from_level(light, float(angles[1]), view_model=draw.view_model,
                                             player=draw.colors is not None)
@@ -162,7 +163,7 @@ class FrameRenderer:
         weighting is redone each frame."""
         if self.assets.world is None:
             return _NO_MAP_LIGHT
-        key = tuple(int(v) >> 2 for v in origin)
+        key = (int(origin[0]) >> 2, int(origin[1]) >> 2, int(origin[2]) >> 2)
         if key not in self._light_cache:
             if len(self._light_cache) >= _LIGHT_CACHE_SIZE:
                 self._light_cache.clear()

@@ -27,13 +27,14 @@ class DynamicVertices:
     def upload(self, vertices: np.ndarray) -> moderngl.VertexArray:
         """Write ``vertices`` (float32 rows matching the layout) and return the vertex array drawing them."""
         nbytes = vertices.nbytes
-        if self._vao is None or nbytes > self._capacity:
+        vbo, vao = self._vbo, self._vao
+        if vbo is None or vao is None or nbytes > self._capacity:
             self.release()
             self._capacity = max(nbytes, _MIN_CAPACITY)
-            self._vbo = self.ctx.buffer(reserve=self._capacity, dynamic=True)
-            self._vao = self.ctx.vertex_array(self.program, [(self._vbo, *self.layout)])
-        self._vbo.write(np.ascontiguousarray(vertices, np.float32).tobytes())
-        return self._vao
+            vbo = self._vbo = self.ctx.buffer(reserve=self._capacity, dynamic=True)
+            vao = self._vao = self.ctx.vertex_array(self.program, [(vbo, *self.layout)])
+        vbo.write(np.ascontiguousarray(vertices, np.float32).tobytes())
+        return vao
 
     def release(self) -> None:
         for obj in (self._vao, self._vbo):

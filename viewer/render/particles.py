@@ -1,4 +1,4 @@
-"""Drawing :class:`viewer.effects.Particles`: instanced camera-facing quads with a round alpha disc.
+"""Drawing :class:`~viewer.render.refdef.Particles`: instanced camera-facing quads with a round alpha disc.
 
 One static 4-vertex quad and one per-instance buffer (position, size, palette index; 20 bytes a particle) that is
 orphaned and refilled every frame, grown by doubling when a frame has more particles.  Colours are palette
@@ -21,9 +21,10 @@ from typing import Any
 import moderngl
 import numpy as np
 
-from ..camera import gl_bytes
-from ..effects import Particles
 from .programs import load_program
+from .program_members import uniform
+from .refdef import Particles
+from .view_math import gl_bytes
 
 __all__ = ["ParticleRenderer", "PARTICLE_VERTEX"]
 
@@ -70,21 +71,23 @@ class ParticleRenderer:
             rgba = rgb.reshape(256, 4)
         self._palette.write(np.ascontiguousarray(rgba).tobytes())
 
-    def _reserve(self, n: int) -> None:
-        if n <= self._capacity:
-            return
-        cap = max(n, 2 * self._capacity)
-        if self._vao is not None:
-            self._vao.release()
-        if self._instances is not None:
-            self._instances.release()
-        self._instances = self.ctx.buffer(reserve=cap * PARTICLE_VERTEX.itemsize, dynamic=True)
-        self._vao = self.ctx.vertex_array(self.program, [
-            (self._corners, "2f4", "in_corner"),
-            (self._instances, _FORMAT, "in_position", "in_size", "in_color"),
-        ])
-        self._staging = np.zeros(cap, PARTICLE_VERTEX)
-        self._capacity = cap
+    def _reserve(self, n: int) -> tuple[moderngl.Buffer, moderngl.VertexArray]:
+        """The instance buffer and vertex array, grown (by doubling) to hold ``n`` particles."""
+        instances, vao = self._instances, self._vao
+        if instances is None or vao is None or n > self._capacity:
+            cap = max(n, 2 * self._capacity)
+            if vao is not None:
+                vao.release()
+            if instances is not None:
+                instances.release()
+            instances = self._instances = self.ctx.buffer(reserve=cap * PARTICLE_VERTEX.itemsize, dynamic=True)
+            vao = self._vao = self.ctx.vertex_array(self.program, [
+                (self._corners, "2f4", "in_corner"),
+                (instances, _FORMAT, "in_position", "in_size", "in_color"),
+            ])
+            self._staging = np.zeros(cap, PARTICLE_VERTEX)
+            self._capacity = cap
+        return instances, vao
 
     def draw(self, particles: Particles, view_proj: np.ndarray, camera_right: Any, camera_up: Any) -> None:
         """Draw ``particles`` seen through ``view_proj`` (f4 [4, 4], column-vector convention, ``P @ V``);
@@ -92,21 +95,21 @@ class ParticleRenderer:
         n = len(particles)
         if n == 0:
             return
-        self._reserve(n)
+        instances, vao = self._reserve(n)
         buf = self._staging[:n]
         buf["position"] = particles.positions
         buf["size"] = particles.sizes
         buf["color"] = particles.colors
-        self._instances.orphan(self._capacity * PARTICLE_VERTEX.itemsize)
-        self._instances.write(buf.tobytes())
+        instances.orphan(self._capacity * PARTICLE_VERTEX.itemsize)
+        instances.write(buf.tobytes())
 
         prog = self.program
-        prog["u_view_proj"].write(gl_bytes(view_proj))
-        prog["u_right"].value = tuple(float(x) for x in np.asarray(camera_right).ravel()[:3])
-        prog["u_up"].value = tuple(float(x) for x in np.asarray(camera_up).ravel()[:3])
-        prog["u_viewport"].value = tuple(float(v) for v in self.ctx.viewport[2:4])
-        prog["u_min_pixels"].value = self.min_pixels
-        prog["u_palette"].value = 0
+        uniform(prog, "u_view_proj").write(gl_bytes(view_proj))
+        uniform(prog, "u_right").value = tuple(float(x) for x in np.asarray(camera_right).ravel()[:3])
+        uniform(prog, "u_up").value = tuple(float(x) for x in np.asarray(camera_up).ravel()[:3])
+        uniform(prog, "u_viewport").value = tuple(float(v) for v in self.ctx.viewport[2:4])
+        uniform(prog, "u_min_pixels").value = self.min_pixels
+        uniform(prog, "u_palette").value = 0
         self._palette.use(0)
 
         ctx = self.ctx
@@ -116,7 +119,7 @@ class ParticleRenderer:
         ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
         fbo.depth_mask = False
         try:
-            self._vao.render(moderngl.TRIANGLE_STRIP, vertices=4, instances=n)
+            vao.render(moderngl.TRIANGLE_STRIP, vertices=4, instances=n)
         finally:
             fbo.depth_mask = True
             ctx.disable(moderngl.BLEND)

@@ -34,8 +34,9 @@ from assets_loader.models.spr import (SPR_FACING_UPRIGHT, SPR_ORIENTED, SPR_VP_P
                                       SPR_VP_PARALLEL_UPRIGHT, SpriteImage, SpriteModel)
 from assets_loader.palette import TRANSPARENT_INDEX, Palette
 
-from ..camera import angle_vectors, gl_bytes
 from .programs import load_program
+from .program_members import uniform
+from .view_math import angle_vectors, gl_bytes
 
 _Z = np.array([0.0, 0.0, 1.0])
 
@@ -128,7 +129,7 @@ class SpriteRenderer:
         image = sprite.frames[f].images[pick]
         up, right = sprite_axes(sprite.type, camera_origin, camera_forward, camera_right, camera_up, origin, angles)
         prog = self.program
-        prog["u_view_proj"].write(gl_bytes(np.asarray(view_proj, np.float32)))
+        uniform(prog, "u_view_proj").write(gl_bytes(np.asarray(view_proj, np.float32)))
         prog["u_origin"] = tuple(float(x) for x in origin)
         prog["u_up"] = tuple(float(x) * scale for x in up)
         prog["u_right"] = tuple(float(x) * scale for x in right)

@@ -159,7 +159,7 @@ class WorldVisibility:
         self.boxes = face_boxes(world)
         self._leaf: int | None = None
         self._faces = np.zeros(0, np.int64)
-        self._last: tuple[int, bytes] | None = None
+        self._last: tuple[int, bytes, tuple[float, ...]] | None = None
         self._set = VisibleSet(np.zeros(0, np.uint32), np.zeros((0, 4), np.int64))
 
     def pvs_leafs(self, leaf: int) -> np.ndarray:

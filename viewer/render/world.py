@@ -27,10 +27,11 @@ import shaders
 from assets_loader.bsp import WorldMesh, animated_texture
 from assets_loader.palette import Palette
 
-from ..camera import gl_bytes
-from ..effects import Lights
 from .dlights import write_light_uniforms
+from .refdef import Lights
+from .program_members import uniform
 from .textures import fullbright_rgba, upload_rgba
+from .view_math import gl_bytes
 from .visibility import WorldVisibility
 
 KIND_LIT, KIND_MULTISTYLE, KIND_LIQUID, KIND_SKY = "LIT", "MULTISTYLE", "LIQUID", "SKY"
@@ -132,7 +133,9 @@ class WorldRenderer:
         return upload_rgba(self.ctx, fullbright_rgba(tex.mips[0], palette)), None
 
     def release(self) -> None:
-        for obj in [*self._vaos.values(), self._vbo, self._ibo, self._lightmap, self._visible_ibo]:
+        objects: list[moderngl.VertexArray | moderngl.Buffer | moderngl.Texture] = [
+            *self._vaos.values(), self._vbo, self._ibo, self._lightmap, self._visible_ibo]
+        for obj in objects:
             obj.release()
         self._vaos.clear()
         for front, back in self._textures:
@@ -177,26 +180,26 @@ class WorldRenderer:
             members = self._members.get(p.glo)
             if members is None:
                 members = self._members[p.glo] = set(p)
-            p["u_view_proj"].write(gl_bytes(view.view_proj))
-            p["u_texture"].value = 0
+            uniform(p, "u_view_proj").write(gl_bytes(view.view_proj))
+            uniform(p, "u_texture").value = 0
             if "u_lightmap" in members:
-                p["u_lightmap"].value = 1
-                p["u_styles"].write(np.asarray(view.styles, np.float32).tobytes())
+                uniform(p, "u_lightmap").value = 1
+                uniform(p, "u_styles").write(np.asarray(view.styles, np.float32).tobytes())
             if "u_sky_back" in members:
-                p["u_sky_back"].value = 2
+                uniform(p, "u_sky_back").value = 2
             if "u_camera" in members:
-                p["u_camera"].value = tuple(float(c) for c in view.camera)
+                uniform(p, "u_camera").value = tuple(float(c) for c in view.camera)
             if "u_time" in members:
-                p["u_time"].value = float(view.time)
+                uniform(p, "u_time").value = float(view.time)
             if "u_fog" in members:
-                p["u_fog"].value = tuple(float(c) for c in view.fog)
+                uniform(p, "u_fog").value = tuple(float(c) for c in view.fog)
             if "u_liquid_alpha" in members:
-                p["u_liquid_alpha"].value = float(view.liquid_alpha)
-            if "u_dlight_count" in members:
+                uniform(p, "u_liquid_alpha").value = float(view.liquid_alpha)
+            if view.lights is not None and "u_dlight_count" in members:
                 write_light_uniforms(p, view.lights, view.camera)
             state = self._prepared[p.glo] = [None]
         if state[0] != model:
-            p["u_model"].write(model)
+            uniform(p, "u_model").write(model)
             state[0] = model
         return p
 
@@ -215,7 +218,7 @@ class WorldRenderer:
         front, back = self._textures[animated_texture(self.world.textures, texture, view.time, alternate)]
         if kind == KIND_LIQUID:
             tex = self.world.textures[texture]
-            program["u_texture_size"].value = (float(tex.width), float(tex.height))
+            uniform(program, "u_texture_size").value = (float(tex.width), float(tex.height))
         if self._bound[0] is not front:
             front.use(0)
             self._bound[0] = front

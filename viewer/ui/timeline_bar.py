@@ -1,7 +1,7 @@
 """The timeline bar as a pure layout: rectangles, marker ticks and text in window pixels, plus hit-testing.
 
 Nothing here touches OpenGL or the window: :func:`timeline_layout` turns (the demo's time range and markers, the
-current time, the window size) into a :class:`UiLayout` that :class:`viewer.render.ui.UiRenderer` draws, and the
+current time, the window size) into a :class:`UiLayout` that :class:`viewer.render.ui_overlay.UiRenderer` draws, and the
 same :class:`BarGeometry` converts mouse positions back to times, so what is drawn and what is clicked always agree.
 Coordinates are pixels from the window's top-left corner (pyglet's mouse ``y`` counts from the bottom: flip it
 with ``height - y`` first).
@@ -16,10 +16,12 @@ The bar sits at the bottom of the window, just above Quake's status bar (``botto
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from assets_loader.demos.events import Event
+
+from ..render.refdef import Rect, Text, UiLayout
 
 #: RGBA colours (0..1) of each marker kind; ``kill`` is an obituary naming neither side as the recorder.
 MARKER_COLORS: dict[str, tuple[float, float, float, float]] = {
@@ -58,39 +60,6 @@ class Marker:
     time: float
     kind: str
     label: str
-
-
-@dataclass(frozen=True, slots=True)
-class Rect:
-    """A filled rectangle: top-left ``x, y``, size ``w, h`` (pixels), ``color`` RGBA 0..1."""
-
-    x: float
-    y: float
-    w: float
-    h: float
-    color: tuple[float, float, float, float]
-
-
-@dataclass(frozen=True, slots=True)
-class Text:
-    """A line of Quake text (``conchars`` codes 0..255 as ``chr``) at top-left ``x, y``, glyphs ``size`` px square."""
-
-    x: float
-    y: float
-    text: str
-    size: float
-    color: tuple[float, float, float, float] = TEXT_COLOR
-
-
-@dataclass(frozen=True, slots=True)
-class UiLayout:
-    """What to draw, in order: ``rects`` first, then ``texts``."""
-
-    rects: tuple[Rect, ...] = ()
-    texts: tuple[Text, ...] = ()
-
-    def __add__(self, other: UiLayout) -> UiLayout:
-        return UiLayout(self.rects + other.rects, self.texts + other.texts)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,10 +1,12 @@
-"""Drawing a :class:`~viewer.hud.HudLayout`: every picture in an RGBA atlas, all quads in one draw call per page.
+"""Drawing a :class:`~viewer.render.refdef.HudLayout`: every picture in an RGBA atlas, all quads in one draw call
+per page.
 
-Pictures are uploaded lazily, once, the first time a layout uses them: gfx.wad lumps by name (``sbar``,
-``num_0``…) and ``gfx/*.lmp`` pictures through ``lmp_loader``; palette colours with index 255 transparent (qpics),
-``conchars`` as one 128×128 entry (16×16 glyphs of 8×8, index 0 transparent, as ``Draw_Init`` makes it).  Entries
-are shelf-packed into 1024×1024 atlas pages (a new page when one is full), plus one white texel for fills.  A
-picture that cannot be found draws as a magenta/black checker (docs/DESIGN.md: a visible placeholder, never a crash).
+The caller loads the game's pictures (gfx.wad lumps such as ``sbar``/``num_0``, ``gfx/*.lmp`` files) and passes
+them in by name; this module reads no files.  Pictures are uploaded lazily, once, the first time a layout uses them:
+palette colours with index 255 transparent (qpics), ``conchars`` as one 128×128 entry (16×16 glyphs of 8×8, index 0
+transparent, as ``Draw_Init`` makes it).  Entries are shelf-packed into 1024×1024 atlas pages (a new page when one
+is full), plus one white texel for fills.  A name the caller has no picture for draws as a magenta/black checker
+(docs/DESIGN.md: a visible placeholder, never a crash).
 
 :meth:`HudRenderer.draw` builds one vertex array for the layout (6 vertices per quad: screen position, texel
 coordinate, atlas rectangle, colour) and draws it with alpha blending, depth test off, into whatever framebuffer is
@@ -19,19 +21,18 @@ References: QuakeSpasm ``gl_draw.c`` (``Draw_Init``: conchars index 0 → transp
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Callable
 
 import moderngl
 import numpy as np
 
 from assets_loader.images import Image
 from assets_loader.palette import TRANSPARENT_INDEX, Palette
-from assets_loader.wad2 import Wad
 
-from ..hud import HudLayout
 from .overlay import DynamicVertices, overlay_state
 from .programs import load_program
+from .refdef import HudLayout
 
 ATLAS_SIZE = 1024
 _FLOATS_PER_VERTEX = 12          # pos 2, uv 2, rect 4, colour 4
@@ -79,22 +80,20 @@ class _Page:
 
 
 class HudRenderer:
-    """Draws HUD layouts with the pictures of ``wad`` (gfx.wad) and ``lmp_loader`` (``"gfx/x.lmp"`` → Image or
-    ``None``), coloured by ``palette``."""
+    """Draws HUD layouts with ``pics`` (lower-case picture name → indexed image, ``"conchars"`` included),
+    coloured by ``palette``."""
 
-    def __init__(self, ctx: moderngl.Context, wad: Wad | None, palette: Palette,
-                 lmp_loader: Callable[[str], Image | None] | None = None, atlas_size: int = ATLAS_SIZE) -> None:
+    def __init__(self, ctx: moderngl.Context, palette: Palette, pics: Mapping[str, Image],
+                 atlas_size: int = ATLAS_SIZE) -> None:
         self.ctx = ctx
-        self.wad = wad
         self.palette = palette
-        self.lmp_loader = lmp_loader
+        self.pics = pics
         self.atlas_size = atlas_size
         self.program = load_program(ctx, "hud")
         self.program["u_atlas"] = 0
         self._rgba = palette.rgba_table(TRANSPARENT_INDEX)
         self._pages: list[_Page] = []
         self._entries: dict[str, AtlasEntry] = {}
-        self._sizes: dict[str, tuple[int, int] | None] = {}
         self._vertices_buffer = DynamicVertices(ctx, self.program, ("2f 2f 4f 4f", "in_pos", "in_uv", "in_rect",
                                                                      "in_color"))
         white = np.full((2, 2, 4), 255, np.uint8)
@@ -109,46 +108,30 @@ class HudRenderer:
 
     def _add(self, name: str, rgba: np.ndarray) -> AtlasEntry:
         h, w = rgba.shape[:2]
-        spot = None
-        for index, page in enumerate(self._pages):
-            spot = page.place(w, h)
-            if spot is not None:
-                break
-        if spot is None:
+        found = next(((i, spot) for i, page in enumerate(self._pages) if (spot := page.place(w, h)) is not None), None)
+        if found is None:
             page = _Page(self.ctx, max(self.atlas_size, w, h))
             self._pages.append(page)
-            index = len(self._pages) - 1
             spot = page.place(w, h)
-            assert spot is not None
-        x, y = spot
+            if spot is None:
+                raise ValueError(f"HUD picture {name!r} ({w}x{h}) does not fit an empty atlas page")
+            found = (len(self._pages) - 1, spot)
+        index, (x, y) = found
         if w and h:
             self._pages[index].texture.write(np.ascontiguousarray(rgba).tobytes(), viewport=(x, y, w, h))
         entry = AtlasEntry(index, x, y, w, h)
         self._entries[name] = entry
         return entry
 
-    def _load(self, name: str) -> Image | None:
-        try:
-            if name.endswith(".lmp"):
-                return self.lmp_loader(name) if self.lmp_loader is not None else None
-            if self.wad is not None and name in self.wad:
-                return self.wad.pic(name)
-        except Exception:  # a broken picture becomes the placeholder, never a crash
-            return None
-        return None
-
     def entry(self, name: str) -> AtlasEntry:
         """The atlas entry of picture ``name`` (``"conchars"`` included), uploading it on first use; the placeholder
-        entry if it cannot be loaded."""
+        entry if the caller gave no such picture (or an empty one)."""
         key = name.lower()
         found = self._entries.get(key)
         if found is not None:
             return found
-        if key in self._sizes and self._sizes[key] is None:
-            return self._entries[_PLACEHOLDER]
-        image = self._load(key)
+        image = self.pics.get(key)
         if image is None or image.width == 0 or image.height == 0:
-            self._sizes[key] = None
             return self._entries[_PLACEHOLDER]
         indices = np.asarray(image.indices, np.uint8)
         if key == "conchars":
@@ -156,15 +139,14 @@ class HudRenderer:
             rgba[indices == 0, 3] = 0      # Draw_Init: conchars' index 0 is transparent
         else:
             rgba = self._rgba[indices]
-        self._sizes[key] = (image.width, image.height)
         return self._add(key, rgba)
 
     def pic_size(self, name: str) -> tuple[int, int] | None:
         """``(width, height)`` of picture ``name`` or ``None`` if missing (usable as ``build_hud(pic_sizes=…)``)."""
-        key = name.lower()
-        if key not in self._sizes:
-            self.entry(key)
-        return self._sizes.get(key)
+        image = self.pics.get(name.lower())
+        if image is None or image.width == 0 or image.height == 0:
+            return None
+        return image.width, image.height
 
     # --- drawing -------------------------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Drawing a :class:`~viewer.ui.timeline.UiLayout`: coloured rectangles, then text in Quake's ``conchars`` font,
+"""Drawing a :class:`~viewer.ui.timeline_bar.UiLayout`: coloured rectangles, then text in Quake's ``conchars`` font,
 with the small ``shaders/ui.glsl`` program (one vertex array per call, alpha blending, no depth test).
 
 The font is the 128×128 ``conchars`` picture of ``gfx.wad`` (16×16 glyphs of 8×8 texels, palette index 0
@@ -15,9 +15,9 @@ import numpy as np
 from assets_loader.images import Image
 from assets_loader.palette import Palette
 
-from ..ui.timeline import UiLayout
 from .overlay import DynamicVertices, overlay_state
 from .programs import load_program
+from .refdef import UiLayout
 
 _FLOATS_PER_VERTEX = 9          # pos 2, uv 2, colour 4, mode 1
 

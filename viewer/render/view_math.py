@@ -11,21 +11,13 @@ QuakeSpasm ``AdaptFovx``/``CalcFovy`` for widescreen field of view.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
+from .refdef import Camera
+
 NEAR_CLIP = 4.0
 FAR_CLIP = 16384.0
-
-
-@dataclass(frozen=True, slots=True)
-class Camera:
-    """Where the picture is taken from: origin ``[3]``, angles ``[3]`` (pitch, yaw, roll), horizontal fov at 4:3."""
-
-    origin: tuple[float, float, float]
-    angles: tuple[float, float, float]
-    fov: float = 90.0
 
 
 def angle_vectors(angles) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -8,9 +8,9 @@ import pytest
 
 from assets_loader.demos.events import (CenterPrintEvent, CutsceneEvent, IntermissionEvent, ObituaryEvent,
                                         PrintEvent, ServerInfoEvent)
-from viewer.render.ui import UiRenderer
-from viewer.ui import timeline as tl
-from viewer.ui.timeline import (BarStatus, Marker, bar_geometry, format_time, markers_from_events, nearest_marker,
+from viewer.render.ui_overlay import UiRenderer
+from viewer.ui import timeline_bar as tl
+from viewer.ui.timeline_bar import (BarStatus, Marker, bar_geometry, format_time, markers_from_events, nearest_marker,
                                 next_marker_time, text_box_layout, timeline_layout)
 
 SIZE = (1280, 720)

@@ -63,14 +63,17 @@ References: QuakeSpasm ``r_part.c`` (``R_ParticleExplosion``, ``R_ParticleExplos
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
+from ...render.refdef import Lights, Particles
+
 __all__ = [
-    "EffectKind", "ParticleType", "Emitters", "TimedLights", "Particles", "Trail", "Lights",
+    "EffectKind", "ParticleType", "Emitters", "TimedLights", "Trail",
     "build_emitters", "particles_at", "trail_particles", "trail_type_for_flags", "trails_from_timeline",
     "muzzle_flashes_from_timeline", "dynamic_lights", "brightfield_particles", "emitter_particle_count",
     "RAMP1", "RAMP2", "RAMP3", "DEFAULT_GRAVITY", "DEFAULT_MAX_PARTICLES", "GLQUAKE_MAX_PARTICLES", "FLICKER_HZ",
@@ -234,50 +237,6 @@ class Emitters:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class Particles:
-    """Particles to draw, N rows: ``positions`` f4 [N, 3], ``colors`` u1 [N] palette indices, ``sizes`` f4 [N]
-    (multiplier of GLQuake's distance-scaled size; 1 for every Quake particle), ``spawn`` f8 [N] spawn times
-    (what the pool cap keeps: the oldest)."""
-
-    positions: np.ndarray
-    colors: np.ndarray
-    sizes: np.ndarray
-    spawn: np.ndarray
-
-    def __len__(self) -> int:
-        return len(self.colors)
-
-    @staticmethod
-    def empty() -> Particles:
-        return Particles(np.zeros((0, 3), np.float32), np.zeros(0, np.uint8), np.zeros(0, np.float32),
-                         np.zeros(0, np.float64))
-
-    @staticmethod
-    def concat(parts: Sequence[Particles]) -> Particles:
-        parts = [p for p in parts if len(p)]
-        if not parts:
-            return Particles.empty()
-        if len(parts) == 1:
-            return parts[0]
-        return Particles(np.concatenate([p.positions for p in parts]), np.concatenate([p.colors for p in parts]),
-                         np.concatenate([p.sizes for p in parts]), np.concatenate([p.spawn for p in parts]))
-
-    def rgba(self, palette: Any) -> np.ndarray:
-        """f4 [N, 4] colours 0..1 through ``palette`` (an ``assets_loader.palette.Palette`` or u1 [256, 3])."""
-        rgb = np.asarray(getattr(palette, "rgb", palette), np.float32).reshape(256, 3) / 255.0
-        out = np.ones((len(self), 4), np.float32)
-        out[:, :3] = rgb[self.colors]
-        return out
-
-    def limited(self, max_particles: int) -> Particles:
-        """At most ``max_particles``: the oldest-spawned kept (a full engine pool refuses new spawns)."""
-        if len(self) <= max_particles:
-            return self
-        keep = np.sort(np.argsort(self.spawn, kind="stable")[:max(0, max_particles)])
-        return Particles(self.positions[keep], self.colors[keep], self.sizes[keep], self.spawn[keep])
-
-
-@dataclass(frozen=True, slots=True, eq=False)
 class Trail:
     """The recent path of one trail-leaving entity, as the caller knows it.
 
@@ -294,47 +253,6 @@ class Trail:
     type: int
     times: np.ndarray
     origins: np.ndarray
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Lights:
-    """Dynamic lights at one time: ``origins`` f4 [N, 3], ``radius`` f4 [N] (world units), ``colors`` f4 [N, 3]
-    (1 = white, QuakeSpasm's default colour)."""
-
-    origins: np.ndarray
-    radius: np.ndarray
-    colors: np.ndarray
-
-    def __len__(self) -> int:
-        return len(self.radius)
-
-    @staticmethod
-    def empty() -> Lights:
-        return Lights(np.zeros((0, 3), np.float32), np.zeros(0, np.float32), np.zeros((0, 3), np.float32))
-
-    def packed(self, max_lights: int = 32, camera_origin: Any = None) -> tuple[np.ndarray, np.ndarray, int]:
-        """``(f4[max_lights, 4] origin+radius, f4[max_lights, 3] colour, count)`` for a uniform array.
-
-        With more lights than room, keeps those whose sphere comes nearest to ``camera_origin`` (distance − radius,
-        ties to the larger radius), or the largest without a camera.  Unused rows are zero.
-        """
-        n = len(self)
-        if n > max_lights:
-            if camera_origin is not None:
-                d = np.linalg.norm(self.origins - np.asarray(camera_origin, np.float32), axis=1) - self.radius
-                order = np.lexsort((-self.radius, d))
-            else:
-                order = np.argsort(-self.radius, kind="stable")
-            pick = order[:max_lights]
-        else:
-            pick = np.arange(n)
-        count = len(pick)
-        a = np.zeros((max_lights, 4), np.float32)
-        c = np.zeros((max_lights, 3), np.float32)
-        a[:count, :3] = self.origins[pick]
-        a[:count, 3] = self.radius[pick]
-        c[:count] = self.colors[pick]
-        return a, c, count
 
 
 # --- building emitters ------------------------------------------------------------------------------------------

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from viewer.camera import Camera, angle_vectors, projection_matrix, vertical_fov, view_matrix, view_projection
+from viewer.render.view_math import angle_vectors, projection_matrix, vertical_fov, view_matrix, view_projection
+from viewer.render.refdef import Camera
 
 
 def test_yaw_zero_looks_along_x_and_yaw_90_along_y() -> None:
@@ -56,14 +57,14 @@ def test_projection_maps_near_and_far_planes() -> None:
 
 
 def test_entity_matrix_yaw_turns_model_x_to_world_y_and_translates() -> None:
-    from viewer.camera import entity_matrix
+    from viewer.render.view_math import entity_matrix
 
     m = entity_matrix((10, 20, 30), (0, 90, 0))
     np.testing.assert_allclose(m @ np.array([1.0, 0, 0, 1]), [10, 21, 30, 1], atol=1e-5)
 
 
 def test_entity_matrix_positive_pitch_tilts_nose_up_like_glquake() -> None:
-    from viewer.camera import entity_matrix
+    from viewer.render.view_math import entity_matrix
 
     m = entity_matrix((0, 0, 0), (30, 0, 0))
     assert (m @ np.array([1.0, 0, 0, 1]))[2] > 0

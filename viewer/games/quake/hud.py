@@ -2,8 +2,8 @@
 
 Pure and GL-free: :func:`build_hud` turns the recorder's stats at ``t`` (a :class:`SceneState`) and the demo's
 events into a :class:`HudLayout`, a tuple of :class:`HudQuad` in screen pixels (top-left origin) drawn in order by
-:class:`viewer.render.hud.HudRenderer`.  Everything is a function of ``t`` and the timeline only (no frame counters,
-no wall clock), so scrubbing backwards gives exactly what forward playback gave.
+:class:`viewer.render.hud_overlay.HudRenderer`.  Everything is a function of ``t`` and the timeline only (no frame
+counters, no wall clock), so scrubbing backwards gives exactly what forward playback gave.
 
 Layout follows the engine's 320-pixel virtual screens, each scaled by the integer ``scale``:
 
@@ -40,14 +40,16 @@ References: QuakeSpasm ``sbar.c`` (``Sbar_Draw``, ``Sbar_DrawInventory``, ``Sbar
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
 
 from assets_loader.demos.events import Event
 from assets_loader.demos.timeline import MapSegment, PlayerScore, SceneState
 
+from ...render.refdef import HudLayout, HudQuad
+
 __all__ = [
-    "HudQuad", "HudLayout", "CenterPrint", "build_hud", "notify_lines", "centerprint_at", "console_lines",
+    "CenterPrint", "build_hud", "notify_lines", "centerprint_at", "console_lines",
     "sorted_scores", "face_pic", "number_pics", "quake_chars", "DEFAULT_LMP_SIZES",
     "IT_SHOTGUN", "IT_SUPER_SHOTGUN", "IT_NAILGUN", "IT_SUPER_NAILGUN", "IT_GRENADE_LAUNCHER",
     "IT_ROCKET_LAUNCHER", "IT_LIGHTNING", "IT_SHELLS", "IT_NAILS", "IT_ROCKETS", "IT_CELLS", "IT_AXE",
@@ -105,48 +107,6 @@ _TEXT_KINDS = frozenset({"centerprint", "finale", "cutscene"})
 
 
 @dataclass(frozen=True, slots=True)
-class HudQuad:
-    """One screen rectangle, in pixels from the top-left corner.
-
-    ``kind``: ``"pic"`` (``ref`` a gfx.wad lump name such as ``"sbar"``/``"num_1"``, or a ``"gfx/….lmp"`` path;
-    the picture is stretched over ``w``×``h``), ``"char"`` (``ref`` a ``conchars`` code 0..255, ≥ 128 the bronze
-    half), ``"fill"`` (``ref`` a palette index: a solid rectangle, ``Draw_Fill``) or ``"tile"`` (``ref`` a lump name
-    repeated from the screen origin at ``scale`` screen pixels per texel, ``Draw_TileClear``).
-    """
-
-    kind: str
-    ref: str | int
-    x: int
-    y: int
-    w: int
-    h: int
-    alpha: float = 1.0
-
-
-@dataclass(frozen=True, slots=True)
-class HudLayout:
-    """A finished overlay: ``quads`` in drawing order; ``sbar_lines`` is how many screen rows at the bottom the
-    status bar covers (0 during intermissions), i.e. what the 3D view may leave out (``sb_lines``)."""
-
-    screen_size: tuple[int, int]
-    scale: int
-    quads: tuple[HudQuad, ...]
-    sbar_lines: int = 0
-
-    def pic_names(self) -> tuple[str, ...]:
-        """Names of the pictures used (``pic`` and ``tile`` quads), in first-use order."""
-        seen: dict[str, None] = {}
-        for q in self.quads:
-            if q.kind in ("pic", "tile"):
-                seen.setdefault(str(q.ref), None)
-        return tuple(seen)
-
-    def chars(self) -> tuple[int, ...]:
-        """The character codes drawn, in drawing order."""
-        return tuple(int(q.ref) for q in self.quads if q.kind == "char")
-
-
-@dataclass(frozen=True, slots=True)
 class CenterPrint:
     """The centerprint shown at some time: its ``text`` and when it arrived (``time``, timeline seconds)."""
 
@@ -198,10 +158,10 @@ def console_lines(prints: Sequence[tuple[float, str]], width: int = 38) -> list[
         while i < n:
             c = codes[i]
             # word length: up to the first control/space/high character (C's signed char ≤ ' ')
-            l = 0
-            while l < width and i + l < n and 32 < codes[i + l] < 128:
-                l += 1
-            if l != width and x + l > width:
+            word = 0
+            while word < width and i + word < n and 32 < codes[i + word] < 128:
+                word += 1
+            if word != width and x + word > width:
                 x = 0
             i += 1
             if cr:
@@ -477,7 +437,7 @@ def _solo_scoreboard(b: _Builder, stats: Mapping[str, int], server_time: float, 
 
 
 def _deathmatch_overlay(b: _Builder, scores: Sequence[PlayerScore], view_slot: int,
-                        sizes: "_Sizes") -> None:
+                        sizes: _Sizes) -> None:
     """``Sbar_DeathmatchOverlay`` on the menu canvas: ``gfx/ranking.lmp`` and one row per player."""
     w, h = sizes.get("gfx/ranking.lmp", (86, 28))
     b.pic((MENU_WIDTH - w) // 2, 8, "gfx/ranking.lmp", w, h)
@@ -526,7 +486,7 @@ def _intermission_number(b: _Builder, x: int, y: int, num: int) -> None:
 
 
 def _intermission_overlay(b: _Builder, stats: Mapping[str, int], completed: float,
-                          sizes: "_Sizes") -> None:
+                          sizes: _Sizes) -> None:
     """``Sbar_IntermissionOverlay`` (single player / coop) on the menu canvas."""
     w, h = sizes.get("gfx/complete.lmp", (192, 24))
     b.pic(64, 24, "gfx/complete.lmp", w, h)
@@ -578,9 +538,9 @@ def build_hud(state: SceneState, recent_events: Sequence[Event], screen_size: tu
     count as arrived when their ``frame`` is ≤ ``state.frame`` (the frame ``sample`` shows).  ``segment``: the
     map segment of ``state`` (``timeline.segments[state.segment]``) — gives ``maxclients`` (frags in the bar),
     ``gametype`` (deathmatch layout), the level name and the server clock; without it, single player is assumed.
-    ``show_scores``: the scoreboard key (``+showscores``) is held.  ``pic_sizes``: ``name → (width, height)`` (a mapping or a
-    callable such as ``HudRenderer.pic_size``) of the ``gfx/*.lmp`` pictures the overlays centre; their size
-    depends on the game data (fallback: :data:`DEFAULT_LMP_SIZES`).
+    ``show_scores``: the scoreboard key (``+showscores``) is held.  ``pic_sizes``: ``name → (width, height)`` (a
+    mapping or a callable such as ``HudRenderer.pic_size``) of the ``gfx/*.lmp`` pictures the overlays centre; their
+    size depends on the game data (fallback: :data:`DEFAULT_LMP_SIZES`).
     """
     scale = max(1, int(scale))
     sw, sh = int(screen_size[0]), int(screen_size[1])

@@ -8,7 +8,7 @@ References: QuakeSpasm ``cl_tent.c`` (``CL_ParseBeam`` — a newer beam of the s
 beams live 0.2 s; ``CL_UpdateTEnts`` — a beam is drawn as its model repeated every 30 units with a random roll,
 starting at the view origin when the beam belongs to the view entity); QuakeWorld ``cl_tent.c``
 (``CL_UpdateExplosions`` — ``TE_EXPLOSION`` also shows ``progs/s_explod.spr``, one frame per 0.1 s);
-``r_part.c`` and ``cl_main.c`` via :mod:`viewer.effects`.
+``r_part.c`` and ``cl_main.c`` via :mod:`viewer.games.quake.fx`.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
 
-from .effects import Emitters, Lights, Particles, build_emitters, dynamic_lights, particles_at, \
-    trails_from_timeline
+from ...render.refdef import Lights, Particles
+from ..base import EffectModel
+from .fx import Emitters, build_emitters, dynamic_lights, particles_at, trails_from_timeline
 
 BEAM_LIFE = 0.2
 BEAM_STEP = 30.0
@@ -44,17 +45,6 @@ class Beam:
     start: tuple[float, float, float]
     end: tuple[float, float, float]
     model: str
-
-
-@dataclass(frozen=True, slots=True)
-class EffectModel:
-    """A model an effect draws: a copy of a beam model, or an explosion sprite (model name, origin, angles,
-    frame)."""
-
-    model: str
-    origin: np.ndarray
-    angles: np.ndarray
-    frame: int = 0
 
 
 @dataclass(frozen=True, slots=True)

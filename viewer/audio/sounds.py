@@ -1,0 +1,83 @@
+"""The sounds a mix needs, loaded once from the game filesystem and resampled to the output rate.
+
+A precache name ``"weapons/rocket1i.wav"`` is read from ``sound/weapons/rocket1i.wav`` (``S_LoadSound``) and
+resampled with linear interpolation to :data:`OUTPUT_RATE`; the length and loop start scale like ``ResampleSfx``
+scales them (truncated).  A sound that is missing or cannot be decoded is skipped: one warning names it, later uses
+are silent.
+
+References: QuakeSpasm ``snd_mem.c`` (``S_LoadSound``, ``ResampleSfx``).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from assets_loader.errors import FormatError, NotFoundError
+from assets_loader.vfs import VirtualFS
+from assets_loader.wav import WaveSound, load_wav
+
+#: Samples per second of every mix (one stereo frame per sample).
+OUTPUT_RATE = 48000
+
+
+@dataclass(frozen=True, slots=True)
+class MixSound:
+    """A sound ready to mix: ``samples`` f4 [N] at the output rate (int16 scale), ``loop_start`` (``None``: plays
+    once) and ``width`` (1 for 8-bit files: the engine clamps their per-side volume at 255)."""
+
+    name: str
+    samples: np.ndarray = field(repr=False)
+    loop_start: int | None
+    width: int
+
+    def __len__(self) -> int:
+        return len(self.samples)
+
+
+def resample(sound: WaveSound, rate: int = OUTPUT_RATE) -> MixSound:
+    """``sound`` at ``rate``: linear interpolation, ``ResampleSfx``'s length and loop start scaling."""
+    step = sound.rate / rate
+    count = max(int(sound.num_samples / step), 1)
+    src = sound.samples.astype(np.float32)
+    if sound.rate == rate:
+        out = src
+    else:
+        out = np.interp(np.arange(count) * step, np.arange(len(src)), src).astype(np.float32)
+    loop = None if sound.loop_start is None else min(int(sound.loop_start / step), count - 1)
+    return MixSound(sound.name, out, loop, sound.width)
+
+
+class SoundBank:
+    """Sounds by precache name from ``files`` (a :class:`VirtualFS`, or a mapping of ``"sound/…"`` paths to bytes),
+    loaded on first use and kept."""
+
+    def __init__(self, files: VirtualFS | Mapping[str, bytes], rate: int = OUTPUT_RATE) -> None:
+        self.files = files
+        self.rate = rate
+        self._loaded: dict[str, MixSound | None] = {}
+
+    def get(self, name: str) -> MixSound | None:
+        """The sound, or ``None`` (with one warning the first time) if it is missing or bad."""
+        if name in self._loaded:
+            return self._loaded[name]
+        sound = None
+        if name:
+            path = "sound/" + name
+            try:
+                sound = resample(load_wav(self._read(path), path), self.rate)
+            except FormatError as error:
+                warnings.warn(f"sound {name} skipped: {error}", stacklevel=2)
+        self._loaded[name] = sound
+        return sound
+
+    def _read(self, path: str) -> bytes:
+        if isinstance(self.files, VirtualFS):
+            return self.files.read(path)
+        for key, data in self.files.items():
+            if key.lower() == path.lower():
+                return data
+        raise NotFoundError(path, "game file", None, "the file in the sound set")

@@ -1,0 +1,1 @@
+"""Per-game viewer packages: how a game's entities, effects and HUD look."""

@@ -1,0 +1,84 @@
+"""What a game package gives the generic viewer: the :class:`GameView` seam.
+
+The scene builder, the session and the window know only this interface; each game package
+(``viewer/games/quake/`` for Quake and QuakeWorld, later ``quake2/`` and ``quake3/``) implements it with its own
+rules: which entities are drawn and how (``CL_RelinkEntities``, ``CL_AddPacketEntities``), the particle and light
+effects of its temp entities, its status bar, and which models are actors worth following. The game is picked by
+``DemoTimeline.game`` in :mod:`viewer.games.registry`.
+
+References: Quake III's ``cgame`` split (the engine draws a ``refdef_t``; game code decides what goes in it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from assets_loader.demos import DemoTimeline, SceneState
+from assets_loader.images import Image
+from assets_loader.vfs import VirtualFS
+
+from ..render.refdef import EntityDraw, HudLayout, Lights, Particles
+
+#: ``name → (width, height) | None`` of the HUD pictures, or a mapping of them.
+PicSizes = Mapping[str, tuple[int, int]] | Callable[[str], tuple[int, int] | None]
+
+
+@dataclass(frozen=True, slots=True)
+class EffectModel:
+    """A model an effect draws (a copy of a beam model, an explosion sprite): the model by precache ``model``
+    name, ``origin`` ``[3]``, ``angles`` ``[3]`` and ``frame``."""
+
+    model: str
+    origin: np.ndarray
+    angles: np.ndarray
+    frame: int = 0
+
+
+class GameEffects(Protocol):
+    """A timeline's effects, prepared once (:meth:`GameView.prepare_effects`) and sampled at any time."""
+
+    def particles(self, timeline: DemoTimeline, t: float, model_flags: list[np.ndarray] | None) -> Particles:
+        """Particles alive at ``t``; ``model_flags[segment]``: MDL flags by model index (trails)."""
+        ...
+
+    def lights(self, state: SceneState, t: float, model_flags: np.ndarray | None) -> Lights:
+        """Dynamic lights at ``t``; ``model_flags``: this segment's MDL flags by model index."""
+        ...
+
+    def models(self, state: SceneState, t: float) -> list[EffectModel]:
+        """Models the effects draw at ``t`` (beams, explosion sprites)."""
+        ...
+
+
+class GameView(Protocol):
+    """How one game's demos look (see the module docstring)."""
+
+    def entity_draws(self, state: SceneState, first_person: bool) -> list[EntityDraw]:
+        """The entities of ``state`` to draw; ``first_person``: seen through the recorder's eyes (hide its own
+        body, add the view weapon)."""
+        ...
+
+    def prepare_effects(self, timeline: DemoTimeline) -> GameEffects:
+        """The particle, light and model effects of ``timeline``, prepared once."""
+        ...
+
+    def load_hud_pics(self, fs: VirtualFS) -> Mapping[str, Image]:
+        """The pictures the HUD draws (lower-case name → image; ``"conchars"`` is also the UI font)."""
+        ...
+
+    def hud_layout(self, state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
+                   show_scores: bool = False, pic_sizes: PicSizes | None = None) -> HudLayout:
+        """The HUD at ``state.time`` for a ``screen_size`` screen of virtual pixels ``scale`` wide."""
+        ...
+
+    def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
+        """Entity numbers an orbit camera can follow: the recorder first, then players, then monsters."""
+        ...
+
+    def player_entities(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
+        """Entity numbers of the players present, by number."""
+        ...

@@ -1,0 +1,41 @@
+"""Quake's and QuakeWorld's :class:`~viewer.games.base.GameView`: the package's pieces behind the one seam."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from assets_loader.demos import DemoTimeline, SceneState
+from assets_loader.images import Image
+from assets_loader.vfs import VirtualFS
+
+from ...render.refdef import EntityDraw, HudLayout
+from ..base import PicSizes
+from . import actors, hud, hud_pics, link
+from .tents import SceneEffects
+
+
+@dataclass(frozen=True, slots=True)
+class QuakeView:
+    """Quake (``.dem``) and QuakeWorld (``.qwd``/``.mvd``): id's models, ``r_part.c`` effects, ``sbar.c``."""
+
+    def entity_draws(self, state: SceneState, first_person: bool) -> list[EntityDraw]:
+        return link.entity_draws(state, first_person)
+
+    def prepare_effects(self, timeline: DemoTimeline) -> SceneEffects:
+        return SceneEffects.for_timeline(timeline)
+
+    def load_hud_pics(self, fs: VirtualFS) -> Mapping[str, Image]:
+        return hud_pics.load_hud_pics(fs)
+
+    def hud_layout(self, state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
+                   show_scores: bool = False, pic_sizes: PicSizes | None = None) -> HudLayout:
+        segment = timeline.segments[max(state.segment, 0)] if timeline.segments else None
+        return hud.build_hud(state, timeline.events, screen_size, scale, segment=segment, show_scores=show_scores,
+                             pic_sizes=pic_sizes)
+
+    def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
+        return actors.follow_candidates(state, model_precache)
+
+    def player_entities(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
+        return actors.player_entities(state, model_precache)

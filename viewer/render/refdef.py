@@ -1,0 +1,261 @@
+"""The render contract: everything ``viewer.render`` is given, as plain frozen records.
+
+In the spirit of Quake II's ``refdef_t`` / ``refexport_t``: a map segment's assets are registered once
+(:class:`SegmentAssets`, model handles = indices into its model list), then each frame is one description
+(:class:`SceneFrame`: camera, entity draws, particles, dynamic lights, light styles, fog) and the 2D layers are
+finished layouts (:class:`HudLayout`, :class:`UiLayout`). Games and the scene builder produce these records; the
+renderer only reads them, so it never sees a demo, an event or a game rule.
+
+Arrays are numpy with the shapes given per field. Nothing here reads files or touches OpenGL.
+
+References: Quake II ``ref.h`` (``refdef_t``, ``entity_t``, ``particle_t``, ``dlight_t``, ``refexport_t``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from assets_loader.bsp import WorldMesh
+from assets_loader.models import AliasModel, SpriteModel
+from assets_loader.palette import Colormap, Palette
+
+# --- registration ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRef:
+    """What model precache entry ``name`` is: ``kind`` is ``"brush"`` (``submodel`` = N of ``*N``, 0 = the map
+    itself), ``"bsp"`` (a separate BSP used as a model, like the health boxes ``maps/b_bh25.bsp``), ``"alias"``,
+    ``"sprite"``, ``"missing"`` or ``"none"`` (the empty entry 0)."""
+
+    name: str
+    kind: str
+    submodel: int = 0
+    alias: AliasModel | None = None
+    sprite: SpriteModel | None = None
+    bsp: WorldMesh | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentAssets:
+    """The map (``None`` when the game dirs lack it: the viewer then shows the entities in an empty world),
+    the models indexed like the segment's model precache, and the palette/colormap."""
+
+    world: WorldMesh | None
+    models: tuple[ModelRef, ...]
+    palette: Palette
+    colormap: Colormap | None
+
+    def model_flags(self) -> np.ndarray:
+        """MDL flags (rotate, trails) by model index, ``i4 [M]``; 0 for everything that is not an alias model."""
+        return np.array([ref.alias.flags if ref.alias is not None else 0 for ref in self.models], np.int32)
+
+
+# --- one frame ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Camera:
+    """Where the picture is taken from: origin ``[3]``, angles ``[3]`` (pitch, yaw, roll), horizontal fov at 4:3."""
+
+    origin: tuple[float, float, float]
+    angles: tuple[float, float, float]
+    fov: float = 90.0
+
+
+@dataclass(frozen=True, slots=True)
+class EntityDraw:
+    """One model to draw (``entity_t``): ``model`` indexes the segment's :attr:`SegmentAssets.models`;
+    ``frame``/``prev_frame``/``blend`` pose alias models (sprites show ``frame``, brush models use frame 1 for
+    their alternate textures); ``colors`` (top, bottom) translate the skin's shirt and pants ranges when the entity
+    wears a player's colours; ``view_model`` is the first-person weapon (drawn last, squeezed in depth)."""
+
+    model: int
+    origin: np.ndarray
+    angles: np.ndarray
+    frame: int = 0
+    prev_frame: int = 0
+    blend: float = 1.0
+    skin: int = 0
+    colors: tuple[int, int] | None = None
+    alpha: float = 1.0
+    effects: int = 0
+    entity: int = -1
+    view_model: bool = False
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Particles:
+    """Particles to draw, N rows: ``positions`` f4 [N, 3], ``colors`` u1 [N] palette indices, ``sizes`` f4 [N]
+    (multiplier of GLQuake's distance-scaled size; 1 for every Quake particle), ``spawn`` f8 [N] spawn times
+    (what the pool cap keeps: the oldest)."""
+
+    positions: np.ndarray
+    colors: np.ndarray
+    sizes: np.ndarray
+    spawn: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.colors)
+
+    @staticmethod
+    def empty() -> Particles:
+        return Particles(np.zeros((0, 3), np.float32), np.zeros(0, np.uint8), np.zeros(0, np.float32),
+                         np.zeros(0, np.float64))
+
+    @staticmethod
+    def concat(parts: Sequence[Particles]) -> Particles:
+        parts = [p for p in parts if len(p)]
+        if not parts:
+            return Particles.empty()
+        if len(parts) == 1:
+            return parts[0]
+        return Particles(np.concatenate([p.positions for p in parts]), np.concatenate([p.colors for p in parts]),
+                         np.concatenate([p.sizes for p in parts]), np.concatenate([p.spawn for p in parts]))
+
+    def limited(self, max_particles: int) -> Particles:
+        """At most ``max_particles``: the oldest-spawned kept (a full engine pool refuses new spawns)."""
+        if len(self) <= max_particles:
+            return self
+        keep = np.sort(np.argsort(self.spawn, kind="stable")[:max(0, max_particles)])
+        return Particles(self.positions[keep], self.colors[keep], self.sizes[keep], self.spawn[keep])
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Lights:
+    """Dynamic lights at one time (``dlight_t``): ``origins`` f4 [N, 3], ``radius`` f4 [N] (world units),
+    ``colors`` f4 [N, 3] (1 = white, QuakeSpasm's default colour)."""
+
+    origins: np.ndarray
+    radius: np.ndarray
+    colors: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.radius)
+
+    @staticmethod
+    def empty() -> Lights:
+        return Lights(np.zeros((0, 3), np.float32), np.zeros(0, np.float32), np.zeros((0, 3), np.float32))
+
+    def packed(self, max_lights: int = 32, camera_origin: Any = None) -> tuple[np.ndarray, np.ndarray, int]:
+        """``(f4[max_lights, 4] origin+radius, f4[max_lights, 3] colour, count)`` for a uniform array.
+
+        With more lights than room, keeps those whose sphere comes nearest to ``camera_origin`` (distance − radius,
+        ties to the larger radius), or the largest without a camera.  Unused rows are zero.
+        """
+        n = len(self)
+        if n > max_lights:
+            if camera_origin is not None:
+                d = np.linalg.norm(self.origins - np.asarray(camera_origin, np.float32), axis=1) - self.radius
+                order = np.lexsort((-self.radius, d))
+            else:
+                order = np.argsort(-self.radius, kind="stable")
+            pick = order[:max_lights]
+        else:
+            pick = np.arange(n)
+        count = len(pick)
+        a = np.zeros((max_lights, 4), np.float32)
+        c = np.zeros((max_lights, 3), np.float32)
+        a[:count, :3] = self.origins[pick]
+        a[:count, 3] = self.radius[pick]
+        c[:count] = self.colors[pick]
+        return a, c, count
+
+
+@dataclass(frozen=True, slots=True)
+class SceneFrame:
+    """A frame description for the renderer (``refdef_t``): ``time`` (for animated textures, skies, spinning
+    items), ``segment`` (which registered assets), ``camera``, ``models``, light style values ``f4[64]``
+    (1.0 = 'm'), ``fog`` (r, g, b, density) or ``None`` for the map's own, ``particles`` and ``lights``."""
+
+    time: float
+    segment: int
+    camera: Camera
+    models: tuple[EntityDraw, ...]
+    styles: np.ndarray
+    fog: tuple[float, float, float, float] | None = None
+    particles: Particles | None = None
+    lights: Lights | None = None
+
+
+# --- 2D layers ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HudQuad:
+    """One screen rectangle of a game's HUD, in pixels from the top-left corner.
+
+    ``kind``: ``"pic"`` (``ref`` a picture name such as ``"sbar"``/``"num_1"`` or ``"gfx/….lmp"``, stretched
+    over ``w``×``h``), ``"char"`` (``ref`` a ``conchars`` code 0..255, ≥ 128 the bronze half), ``"fill"``
+    (``ref`` a palette index: a solid rectangle, ``Draw_Fill``) or ``"tile"`` (``ref`` a picture name repeated from
+    the screen origin at ``scale`` screen pixels per texel, ``Draw_TileClear``).
+    """
+
+    kind: str
+    ref: str | int
+    x: int
+    y: int
+    w: int
+    h: int
+    alpha: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class HudLayout:
+    """A finished HUD: ``quads`` in drawing order; ``sbar_lines`` is how many screen rows at the bottom the
+    status bar covers (0 during intermissions), i.e. what the 3D view may leave out (``sb_lines``)."""
+
+    screen_size: tuple[int, int]
+    scale: int
+    quads: tuple[HudQuad, ...]
+    sbar_lines: int = 0
+
+    def pic_names(self) -> tuple[str, ...]:
+        """Names of the pictures used (``pic`` and ``tile`` quads), in first-use order."""
+        seen: dict[str, None] = {}
+        for q in self.quads:
+            if q.kind in ("pic", "tile"):
+                seen.setdefault(str(q.ref), None)
+        return tuple(seen)
+
+    def chars(self) -> tuple[int, ...]:
+        """The character codes drawn, in drawing order."""
+        return tuple(int(q.ref) for q in self.quads if q.kind == "char")
+
+
+@dataclass(frozen=True, slots=True)
+class Rect:
+    """A filled rectangle of the viewer's UI: top-left ``x, y``, size ``w, h`` (pixels), ``color`` RGBA 0..1."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    color: tuple[float, float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A line of Quake text (``conchars`` codes 0..255 as ``chr``) at top-left ``x, y``, glyphs ``size`` px square."""
+
+    x: float
+    y: float
+    text: str
+    size: float
+    color: tuple[float, float, float, float] = (1.0, 1.0, 1.0, 1.0)
+
+
+@dataclass(frozen=True, slots=True)
+class UiLayout:
+    """The viewer's own 2D interface (timeline bar, help, messages), drawn in order: ``rects`` first, then
+    ``texts``."""
+
+    rects: tuple[Rect, ...] = ()
+    texts: tuple[Text, ...] = ()
+
+    def __add__(self, other: UiLayout) -> UiLayout:
+        return UiLayout(self.rects + other.rects, self.texts + other.texts)
