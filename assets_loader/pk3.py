@@ -5,7 +5,9 @@ engine's pack hash. Before anything is inflated the declared sizes are checked: 
 uncompressed size must stay under ``max_total_bytes``, no member may exceed ``max_member_bytes`` and no
 member may declare more than ``max_ratio`` times its compressed size (deflate cannot exceed about 1032:1, so a
 larger ratio means a crafted archive). Reads are incremental; :mod:`zipfile` stops at the declared size and
-checks the CRC, so a member that lies about its size cannot inflate further. Every problem is a :class:`~assets_loader.errors.FormatError`.
+checks the CRC, so a member that lies about its size cannot inflate further. A path must be a regular file within
+the pk3 size limit (:mod:`assets_loader.source`). Every problem is a :class:`~assets_loader.errors.FormatError`
+(bounds: :class:`ZipBombError`, a :class:`~assets_loader.errors.TooLargeError`).
 
 References: ioquake3 ``qcommon/files.c`` (``FS_LoadZipFile``, ``FS_AddGameDirectory``); PKWARE APPNOTE.TXT
 (local file header, central directory).

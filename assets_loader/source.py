@@ -32,8 +32,8 @@ SIZE_LIMITS = MappingProxyType({
     "demo": 512 << 20, "map": 256 << 20, "pak": 2 << 30, "pk3": 4 << 30, "asset": 64 << 20,
 })
 _KIND_OF_EXTENSION = MappingProxyType({
-    ".dem": "demo", ".qwd": "demo", ".mvd": "demo", ".dm2": "demo", ".gz": "demo", ".bsp": "map", ".lit": "map", ".pak": "pak",
-    ".pk3": "pk3",
+    ".dem": "demo", ".qwd": "demo", ".mvd": "demo", ".dm2": "demo", ".gz": "demo", ".bsp": "map", ".lit": "map",
+    ".pak": "pak", ".pk3": "pk3",
 })
 _DM_Q3 = re.compile(r"\.dm_\d+$", re.IGNORECASE)
 _SIZE = re.compile(r"^\s*(\d+)\s*([KMG]?)i?B?\s*$", re.IGNORECASE)

@@ -55,8 +55,9 @@ def test_a_sparse_file_over_the_limit_is_refused_from_its_size(tmp_path):
     path = tmp_path / "huge.dem"
     path.write_bytes(b"-1\n")
     os.truncate(path, SIZE_LIMITS["demo"] + 1)  # sparse: no disk space used
-    with pytest.raises(TooLargeError, match=f"a file of {SIZE_LIMITS['demo'] + 1} bytes; expected a demo file of "
-                                            f"at most {SIZE_LIMITS['demo']} bytes \\(raise it with QDV_MAX_DEMO_SIZE\\)"):
+    limit = SIZE_LIMITS["demo"]
+    with pytest.raises(TooLargeError, match=f"a file of {limit + 1} bytes; expected a demo file of "
+                                            f"at most {limit} bytes \\(raise it with QDV_MAX_DEMO_SIZE\\)"):
         load_demo(path)
 
 

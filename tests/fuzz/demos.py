@@ -15,8 +15,9 @@ _HEAD = 96 << 10
 
 def _seeds() -> list[tuple[str, bytes]]:
     dem = whole(DATA / "quake1" / "lq1" / "demo3.dem")
+    qw = DATA / "quakeworld"
     return [dem, ("demo3.dem.gz", gzip.compress(dem[1][:_HEAD])),
-            head(DATA / "quakeworld" / "lq_lqdm2_mvd.mvd", _HEAD), head(DATA / "quakeworld" / "lq_lqdm2_ranger.qwd", _HEAD),
+            head(qw / "lq_lqdm2_mvd.mvd", _HEAD), head(qw / "lq_lqdm2_ranger.qwd", _HEAD),
             head(DATA / "quake2" / "demos" / "AQtion-demo-guide.dm2", 16 << 10)]
 
 
