@@ -81,7 +81,8 @@ def stage(root: Path) -> Staged:
 @contextmanager
 def endless_writer(fifo: Path) -> Iterator[None]:
     """A process writing zeros into ``fifo`` for as long as someone reads it (killed afterwards)."""
-    writer = subprocess.Popen(["sh", "-c", f"cat /dev/zero > '{fifo}'"], stderr=subprocess.DEVNULL)
+    copy = "import shutil, sys; shutil.copyfileobj(open('/dev/zero', 'rb'), open(sys.argv[1], 'wb'))"
+    writer = subprocess.Popen([sys.executable, "-c", copy, str(fifo)], stderr=subprocess.DEVNULL)
     try:
         yield
     finally:
