@@ -62,9 +62,13 @@ class Pk3File:
         self._max_member = max_member_bytes
         try:
             self._zip = self._open_zip()
-            infos = [i for i in self._zip.infolist() if not i.is_dir()]
+            members = self._zip.infolist()
         except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError) as exc:
             raise FormatError(self.path, "PK3", None, "a zip archive", str(exc)) from None
+        unnamed = next((i for i in members if not i.filename), None)
+        if unnamed is not None:  # zipfile's is_dir() would fail on it
+            raise FormatError(self.path, "PK3", unnamed.header_offset, "a member name", "an empty name")
+        infos = [i for i in members if not i.is_dir()]
         total = 0
         for info in infos:
             if info.file_size > max_member_bytes:
