@@ -29,6 +29,7 @@ MAX_TOTAL_BYTES = 2 << 30
 MAX_MEMBER_BYTES = 512 << 20
 MAX_RATIO = 1100
 _CHUNK = 1 << 20
+_ENCRYPTED = 0x1  # general purpose bit flag 0 (APPNOTE 4.4.4)
 
 
 class ZipBombError(TooLargeError):
@@ -63,12 +64,16 @@ class Pk3File:
         try:
             self._zip = self._open_zip()
             members = self._zip.infolist()
-        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError) as exc:
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, NotImplementedError) as exc:
             raise FormatError(self.path, "PK3", None, "a zip archive", str(exc)) from None
         unnamed = next((i for i in members if not i.filename), None)
         if unnamed is not None:  # zipfile's is_dir() would fail on it
             raise FormatError(self.path, "PK3", unnamed.header_offset, "a member name", "an empty name")
         infos = [i for i in members if not i.is_dir()]
+        encrypted = next((i for i in infos if i.flag_bits & _ENCRYPTED), None)
+        if encrypted is not None:  # zipfile would need a password (RuntimeError); Quake III never encrypts
+            raise FormatError(self.path, "PK3", encrypted.header_offset,
+                              f"member {encrypted.filename!r} not encrypted", "the encryption flag")
         total = 0
         for info in infos:
             if info.file_size > max_member_bytes:

@@ -116,3 +116,21 @@ def test_a_member_with_an_empty_name_is_a_format_error() -> None:
     data = data[:end + 12] + size.to_bytes(4, "little") + data[end + 16:]
     with pytest.raises(FormatError, match=r"t\.pk3: bad PK3 file at offset 0: expected a member name, found an empty"):
         load_pk3(data, "t.pk3")
+
+
+def test_a_zip_version_zipfile_cannot_read_is_a_format_error() -> None:
+    """A fuzz find: a central-directory "version needed" above what :mod:`zipfile` reads (NotImplementedError)."""
+    data = bytearray(build_pk3({"a.txt": "x"}))
+    c = data.index(b"PK\x01\x02")
+    data[c + 6:c + 8] = (64).to_bytes(2, "little")  # version needed to extract: 6.4
+    with pytest.raises(FormatError, match=r"t\.pk3: bad PK3 file: expected a zip archive, found zip file version 6\.4"):
+        load_pk3(bytes(data), "t.pk3")
+
+
+def test_an_encrypted_member_is_a_format_error() -> None:
+    """A fuzz find: the encryption flag set on a member (zipfile raised RuntimeError when reading it)."""
+    data = bytearray(build_pk3({"a.txt": "x"}))
+    c = data.index(b"PK\x01\x02")
+    data[c + 8] |= 1  # general purpose flag bit 0
+    with pytest.raises(FormatError, match=r"expected member 'a\.txt' not encrypted, found the encryption flag"):
+        load_pk3(bytes(data), "t.pk3")
