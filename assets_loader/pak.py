@@ -18,7 +18,7 @@ import numpy as np
 
 from .binreader import BinReader
 from .errors import BadMagicError, NotFoundError, TooLargeError, TruncatedError
-from .source import check_file
+from .source import check_file, check_size, kind_of
 
 #: ``dpackfile_t``: 56-byte NUL-padded name, file offset, file length.
 D_PACKFILE = np.dtype([("name", "S56"), ("filepos", "<i4"), ("filelen", "<i4")])
@@ -102,8 +102,9 @@ class PakFile:
             raise NotFoundError(self.path, "PAK", None, f"an entry named {name!r}") from None
 
     def read(self, name: str) -> bytes:
-        """The bytes of entry ``name`` (case-insensitive)."""
+        """The bytes of entry ``name`` (case-insensitive), within the size limit of its kind."""
         e = self.entry(name)
+        check_size(self.path, kind_of(e.name), e.size, what=f"member {e.name!r}")
         return self._read(e.offset, e.size)
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import FormatError, NotFoundError, TooLargeError, TruncatedError
-from .source import check_file
+from .source import check_file, check_size, kind_of
 
 #: Default bounds: far above real packs (OpenArena's largest pk3 is ~300 MB inflated), far below a bomb.
 MAX_TOTAL_BYTES = 2 << 30
@@ -113,6 +113,7 @@ class Pk3File:
         info = self._infos.get(name.lower())
         if info is None:
             raise NotFoundError(self.path, "PK3", None, f"a member named {name!r}")
+        check_size(self.path, kind_of(info.filename), info.file_size, what=f"member {info.filename!r}")
         out = bytearray()
         try:
             with self._zip.open(info) as member:  # yields at most the declared size, then checks the CRC

@@ -4,7 +4,8 @@ A path must name a regular file (a FIFO, a character device such as ``/dev/zero`
 its ``stat``, before it is opened) no larger than the limit for its kind, so a 2 GB file is rejected without
 reading it and an endless stream never starts. The file is then read with that limit as an upper bound, so a
 file that grows, or reports a wrong size (``/proc``), cannot exceed it either. PAK archives are not read whole:
-:class:`~assets_loader.pak.PakFile` checks their size here and reads entries on demand.
+:class:`~assets_loader.pak.PakFile` checks their size here and reads entries on demand, each within the limit
+of its own kind (a PAK or pk3 member ``maps/x.bsp`` is a map), as :class:`~assets_loader.pk3.Pk3File` does.
 
 Limits per kind (:data:`SIZE_LIMITS`), far above real files: demo 512 MiB (the largest real demos are tens of
 MB), map 256 MiB, PAK 2 GiB (its offsets are 32-bit signed), pk3 4 GiB (only its zip directory is read up
@@ -85,10 +86,16 @@ def check_file(path: str | os.PathLike, kind: str, max_size: int | None = None, 
     for test, what in _NOT_REGULAR:
         if test(st.st_mode):
             raise NotAFileError(label, kind, None, f"a regular {kind} file", what)
-    limit = size_limit(kind) if max_size is None else max_size
-    if st.st_size > limit:
-        raise TooLargeError(label, kind, None, _within(kind, limit, max_size), f"a file of {st.st_size} bytes")
+    check_size(label, kind, st.st_size, max_size)
     return st.st_size
+
+
+def check_size(label: str, kind: str, size: int, max_size: int | None = None, what: str = "a file") -> None:
+    """Raise :class:`TooLargeError` if ``size`` bytes exceed the limit for ``kind`` (``max_size`` if given);
+    archives call it with the member's declared size before reading it (``what`` names the member)."""
+    limit = size_limit(kind) if max_size is None else max_size
+    if size > limit:
+        raise TooLargeError(label, kind, None, _within(kind, limit, max_size), f"{what} of {size} bytes")
 
 
 def _within(kind: str, limit: int, given: int | None) -> str:

@@ -107,3 +107,16 @@ def test_pak_directory_read_in_chunks_keeps_every_entry(tmp_path):
         type(pak)(path, max_entries=9999)
     with pytest.raises(TooLargeError, match="expected a pak file of at most 100 bytes$"):
         load_pak(path, max_size=100)
+
+
+def test_an_archive_member_is_read_within_the_limit_of_its_kind(tmp_path):
+    path = tmp_path / "pak1.pak"
+    big = (SIZE_LIMITS["map"] + 1)
+    directory = b"maps/big.bsp".ljust(56, b"\0") + (12).to_bytes(4, "little") + big.to_bytes(4, "little")
+    with open(path, "wb") as f:
+        f.write(b"PACK" + (12 + big).to_bytes(4, "little") + len(directory).to_bytes(4, "little"))
+        f.seek(12 + big)
+        f.write(directory)  # a sparse 256 MB member: no disk space used
+    pak = load_pak(path)
+    with pytest.raises(TooLargeError, match=f"pak1.pak: member 'maps/big.bsp' of {big} bytes; expected a map file"):
+        pak.read("maps/big.bsp")
