@@ -82,7 +82,7 @@ def load_palette(src: Source, name: str | None = None) -> Palette:
     """Read ``gfx/palette.lmp`` (768 bytes: 256 × RGB). Longer data is rejected; shorter raises ``TruncatedError``."""
     data, path = read_source(src, name)
     if len(data) != PALETTE_SIZE:
-        raise TruncatedError(path, "palette", len(data) if len(data) < PALETTE_SIZE else PALETTE_SIZE,
+        raise TruncatedError(path, "palette", min(PALETTE_SIZE, len(data)),
                              f"{PALETTE_SIZE} bytes (256 RGB triples)", f"{len(data)} bytes")
     rgb = np.frombuffer(data, dtype=np.uint8).reshape(256, 3)
     return Palette(rgb)

@@ -14,6 +14,7 @@ import time
 import numpy as np
 
 from assets_loader.demos.events import ParticleEvent, TempEntityEvent
+from assets_loader.demos.quake import protocol as NQ
 from viewer.games.quake.fx import Trail, build_emitters, dynamic_lights, particles_at, trail_particles
 
 
@@ -29,7 +30,7 @@ def scene(minutes: float, rate: float, seed: int = 0):
         if k == -1:
             events.append(ParticleEvent(float(t), 0, 0, o, (0.0, 0.0, 1.0), 20, 73))
         else:
-            events.append(TempEntityEvent(float(t), 0, 0, int(k), "x", o))
+            events.append(TempEntityEvent(float(t), 0, 0, NQ.TE_NAMES[int(k)], o))
     return events, duration
 
 

@@ -25,7 +25,7 @@ from assets_loader.vfs import VirtualFS
 from viewer.audio import Listener, Mixer, SoundBank
 
 pyglet.options["headless"] = True       # the stream's module imports pyglet.media, which opens a GL context
-from viewer.audio.output import MixerStream
+from viewer.audio.output import MixerStream  # noqa: E402  (after choosing headless mode)
 
 PULL_FRAMES = 4096
 

@@ -12,8 +12,8 @@ from tests.test_audio_mixer import EAR, demo, sound
 from viewer.audio import OUTPUT_RATE, Mixer, SoundBank
 
 pyglet.options["headless"] = True        # pyglet.media imports pyglet.gl: no X display in the test process
-from viewer.audio import output
-from viewer.audio.output import LEAD, AudioOutput, MixerStream, audible, open_output
+from viewer.audio import output  # noqa: E402  (after choosing headless mode)
+from viewer.audio.output import LEAD, AudioOutput, MixerStream, audible, open_output  # noqa: E402
 
 R = OUTPUT_RATE
 RAMP = (np.arange(R * 3) % 2000 * 10).astype(np.int16)

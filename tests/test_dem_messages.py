@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from assets_loader.demos import DemoTimeline, load_demo
-from assets_loader.demos import nq_protocol as P
+from assets_loader.demos.quake import protocol as P
 from assets_loader.demos.events import parse_obituary
 from assets_loader.errors import BadMagicError, FormatError
 from tests.builders.dem import DemWriter
@@ -224,7 +224,7 @@ def test_temp_entity_kinds(te):
     w = DemWriter()
     e = only(make(w.temp_entity(te, (1, 2, 3), end=(4, 5, 6), entity=7, color_start=10, color_length=5)),
              "temp_entity")
-    assert e.te == te and e.name == P.TE_NAMES[te] and e.origin == (1, 2, 3)
+    assert e.name == P.TE_NAMES[te] and e.origin == (1, 2, 3)
     if P.TE_SHAPES[te] == "beam":
         assert e.end == (4, 5, 6) and e.entity == 7
     elif P.TE_SHAPES[te] == "explosion2":

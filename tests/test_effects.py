@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from assets_loader.demos.events import ParticleEvent, PrintEvent, TempEntityEvent
+from assets_loader.demos.quake import protocol as NQ
 from viewer.games.quake.fx import (
     EF_BRIGHTLIGHT, EF_DIMLIGHT, EF_MUZZLEFLASH, RAMP1, RAMP2, RAMP3, EffectKind, Particles, Trail,
     brightfield_particles, build_emitters, dynamic_lights, muzzle_flashes_from_timeline, particles_at,
@@ -16,7 +17,8 @@ from viewer.games.quake.fx import (
 
 
 def te(time: float, te_num: int, origin=(0.0, 0.0, 0.0), **kw) -> TempEntityEvent:
-    return TempEntityEvent(time, 0, 0, te_num, "x", origin, **kw)
+    """A temp entity by its NetQuake wire code, named as the decoder names it."""
+    return TempEntityEvent(time, 0, 0, NQ.TE_NAMES[te_num], origin, **kw)
 
 
 def explosion_emitters(time: float = 1.0, origin=(0.0, 0.0, 0.0)):

@@ -5,16 +5,28 @@ from __future__ import annotations
 import pytest
 
 from assets_loader.demos import load_demo
-from tests.conftest import LQ1, QUAKEWORLD
+from tests.conftest import LQ1, QUAKE2, QUAKE3, QUAKEWORLD
 from viewer.games.quake.view import QuakeView
-from viewer.games.registry import GAME_VIEWS, MAP_GAME, game_view
+from viewer.games.registry import DEFAULT_GAME, GAME_VIEWS, game_view, map_game
 from viewer.scene import build_scene
 
 
 def test_quake_and_quakeworld_demos_use_the_quake_view() -> None:
     for path in (LQ1 / "demo3.dem", QUAKEWORLD / "lq_lqdm2_ranger.qwd"):
         assert isinstance(game_view(load_demo(path).game), QuakeView)
-    assert isinstance(game_view(MAP_GAME), QuakeView)
+    assert isinstance(game_view(DEFAULT_GAME), QuakeView)
+
+
+def test_maps_name_their_game_by_their_header() -> None:
+    from assets_loader.pak import load_pak
+    from assets_loader.pk3 import load_pk3
+
+    assert map_game(load_pak(LQ1 / "pak0.pak").read("maps/lqdm3.bsp")[:8]) == "quake"
+    q2 = load_pak(QUAKE2 / "action" / "aq_terminal.pak").read("maps/terminal.bsp")
+    assert map_game(q2[:8]) == "quake2"
+    assert map_game(load_pk3(QUAKE3 / "oa_dm1_assets.pk3").read("maps/oa_dm1.bsp")[:8]) == "quake3"
+    with pytest.raises(ValueError, match="not a Quake, Quake II or Quake III map"):
+        map_game(b"PACK\0\0\0\0")
 
 
 def test_an_unknown_game_is_named_with_the_known_ones() -> None:

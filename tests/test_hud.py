@@ -10,7 +10,8 @@ import pytest
 
 from assets_loader.demos.events import (CenterPrintEvent, CutsceneEvent, DamageEvent, IntermissionEvent,
                                         PrintEvent, SoundEvent)
-from assets_loader.demos.timeline import STAT_NAMES, EntityStates, MapSegment, PlayerScore, SceneState
+from assets_loader.demos.schema import STAT_NAMES
+from assets_loader.demos.timeline import EntityStates, MapSegment, PlayerScore, SceneState
 from tests.conftest import LQ1
 from viewer.games.quake.hud import (IT_AXE, IT_CELLS, IT_INVISIBILITY, IT_INVULNERABILITY, IT_KEY1, IT_KEY2,
                                     IT_LIGHTNING, IT_NAILGUN, IT_NAILS, IT_QUAD, IT_SHELLS, IT_SHOTGUN, IT_SIGIL1,

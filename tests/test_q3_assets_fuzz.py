@@ -11,7 +11,7 @@ import struct
 import warnings
 from functools import cache
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from assets_loader.bsp46 import load_bsp46
@@ -124,6 +124,7 @@ def _read_all_pk3(data: bytes) -> None:
 
 @FUZZ
 @given(flips, cuts)
+@example(flip=[(1506, 64)], cut=None)   # a central directory asking for zip version 6.4 (NotImplementedError)
 def test_pk3_mutated(flip, cut) -> None:
     _only_format_errors(_read_all_pk3, _mutate(_pk3(), flip, cut))
 

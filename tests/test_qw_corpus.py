@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from assets_loader.demos import load_demo
-from assets_loader.demos import qw
+from assets_loader.demos.quakeworld.framing import MvdParser
 from assets_loader.demos.events import plain_text
 from tests.conftest import QUAKEWORLD
 from viewer.demo_report import events_list, format_info, info_dict
@@ -114,7 +114,7 @@ def test_mvd_full_updates_equal_the_delta_chain():
     for name in (MVD, MATCH):
         checks = []
 
-        class Probe(qw._Decoder):
+        class Probe(MvdParser):
             def parse_svc_packetentities(self, data, p, end, delta=False):
                 before = {e[0]: e[1] for e in self.current}
                 p = super().parse_svc_packetentities(data, p, end, delta)
@@ -122,7 +122,7 @@ def test_mvd_full_updates_equal_the_delta_chain():
                     checks.append((before, {e[0]: e[1] for e in self.current}))  # noqa: B023 (used in this loop)
                 return p
 
-        Probe((QUAKEWORLD / name).read_bytes(), name, True).run()
+        Probe((QUAKEWORLD / name).read_bytes(), name).read_blocks()
         assert len(checks) >= 10
         for before, full in checks:
             assert len(set(before) ^ set(full)) <= 1

@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from assets_loader.demos.qw import decode_mvd, decode_qwd
+from assets_loader.demos.quakeworld import decode_mvd, decode_qwd
 from assets_loader.errors import FormatError
 from tests.conftest import QUAKEWORLD
 

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from assets_loader.demos import DemoTimeline, load_demo
-from assets_loader.demos import qw_protocol as P
+from assets_loader.demos.quakeworld import protocol as P
 from assets_loader.demos.events import parse_chat, parse_obituary, parse_pickup
-from assets_loader.demos.qw import NAIL_NUMBER_BASE, decode_mvd, decode_qwd
-from assets_loader.demos.timeline import PLAYER_DEAD, PLAYER_GIB
+from assets_loader.demos.quakeworld import NAIL_NUMBER_BASE, decode_mvd, decode_qwd
+from assets_loader.demos.schema import PLAYER_DEAD, PLAYER_GIB
 from assets_loader.errors import BadMagicError, FormatError, TruncatedError
 from tests.builders.qw import MODELS, MVDWriter, QWDWriter, QWMessages, mvd_signon, qwd_signon
 from viewer.demo_report import events_list, info_dict

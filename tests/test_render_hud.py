@@ -8,7 +8,8 @@ from types import MappingProxyType
 import numpy as np
 import pytest
 
-from assets_loader.demos.timeline import STAT_NAMES, EntityStates, SceneState
+from assets_loader.demos.schema import STAT_NAMES
+from assets_loader.demos.timeline import EntityStates, SceneState
 from assets_loader.palette import load_palette
 from assets_loader.vfs import VirtualFS
 from assets_loader.wad2 import load_wad

@@ -98,4 +98,4 @@ def test_an_explosion_renders_and_the_buffer_grows(ctx) -> None:
 
 def _explosion():
     from assets_loader.demos.events import TempEntityEvent
-    return TempEntityEvent(0.0, 0, 0, 3, "explosion", (0.0, 0.0, 0.0))
+    return TempEntityEvent(0.0, 0, 0, "explosion", (0.0, 0.0, 0.0))

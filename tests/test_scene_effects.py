@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from assets_loader.demos import load_demo
-from assets_loader.demos import nq_protocol as P
+from assets_loader.demos.quake import protocol as P
 from tests.builders.dem import DemWriter
 from tests.builders.pak import build_pak
-from viewer.assets import load_segment_assets
+from viewer.games.quake.assets import load_segment_assets
 from viewer.scene import build_scene
 from viewer.games.quake.tents import BEAM_STEP, SceneEffects
 

@@ -11,7 +11,7 @@ from assets_loader.vfs import VirtualFS
 from tests.builders.dem import DemWriter
 from tests.builders.pak import build_pak
 from tests.conftest import LQ1
-from viewer.assets import load_map_assets
+from viewer.games.quake.assets import load_map_assets
 from viewer.cameras import map_start_camera
 from viewer.render.context import OffscreenTarget
 from viewer.session import DemoSession

@@ -32,19 +32,18 @@ from assets_loader.demos import SceneState, load_demo
 from assets_loader.vfs import VirtualFS
 
 from . import input as inp
-from .assets import load_map_assets, load_palette_pair
 from .audio.output import SOUND_KEYS, AudioOutput, listener_for, open_output
 from .cameras import map_start_camera
 from .export import next_numbered_path, write_png
 from .games.base import GameView
-from .games.registry import MAP_GAME, game_view
+from .games.registry import DEFAULT_GAME, game_view
 from .render.blit import ScreenBlit
 from .render.context import OffscreenTarget
 from .render.frame import FrameRenderer
 from .render.hud_overlay import HudRenderer
 from .render.refdef import SceneFrame
 from .render.ui_overlay import UiRenderer, conchars_rgba
-from .session import DemoSession
+from .session import DemoSession, map_game_view
 from .settings import SettingsFile, save_settings
 from .ui.timeline_bar import BarStatus, UiLayout, text_box_layout, timeline_layout, ui_scale
 from .viewer_state import FrameContext, ViewerState
@@ -91,8 +90,8 @@ class ViewerWindow(pyglet.window.Window):
         self._screen_fb = self.ctx.detect_framebuffer()
         self.target = OffscreenTarget(self.ctx, self._fb_size())
         self._blit = ScreenBlit(self.ctx)
-        self.palette, _colormap = load_palette_pair(source.fs)
-        self.game: GameView = game_view(MAP_GAME)  # until a demo says which game it is
+        self.game: GameView = map_game_view(source.fs, source.map_path) if source.map_path else game_view(DEFAULT_GAME)
+        self.palette = self.game.load_palette(source.fs)   # a demo's own game may change it once it is decoded
         self.ui, self.hud = self._overlays()
         self.session: DemoSession | None = None
         self.state: ViewerState | None = None
@@ -142,6 +141,7 @@ class ViewerWindow(pyglet.window.Window):
             self.session = DemoSession(timeline, src.fs, self.ctx)
             if self.session.game != self.game:
                 self.game = self.session.game
+                self.palette = self.game.load_palette(src.fs)
                 for overlay in (self.ui, self.hud):
                     overlay.release()
                 self.ui, self.hud = self._overlays()
@@ -156,7 +156,7 @@ class ViewerWindow(pyglet.window.Window):
         else:
             yield f"loading {src.map_path}"
             t = time.perf_counter()
-            assets = load_map_assets(src.fs, src.map_path)
+            assets = self.game.load_map_assets(src.fs, src.map_path)
             self._map_renderer = FrameRenderer(self.ctx, assets)
             world = assets.world
             self.state = ViewerState.for_map(map_start_camera(world, src.fov), size=size)

@@ -201,10 +201,9 @@ def _run_screenshot(args: argparse.Namespace) -> int:
 
     from .render.refdef import Camera
     from .export import ExportError, write_png
-    from .assets import load_map_assets
     from .cameras import map_start_camera
     from .headless import DemoRenderer, render_map
-    from .session import game_filesystem
+    from .session import game_filesystem, map_game_view
     from .timespec import TimespecError, parse_timespec
 
     out = Path(args.out)
@@ -215,7 +214,7 @@ def _run_screenshot(args: argparse.Namespace) -> int:
         if args.demo:
             raise _UsageError("give either a DEMO or --map, not both")
         fs, map_path = _resolve_map(args.map, args.basedir, args.game)
-        assets = load_map_assets(fs, map_path)
+        assets = map_game_view(fs, map_path).load_map_assets(fs, map_path)
         start = map_start_camera(assets.world, args.fov)
         camera = Camera(args.pos or start.origin, args.angles or start.angles, args.fov)
         pixels = render_map(assets, camera, args.size)

@@ -11,7 +11,7 @@ from collections.abc import Collection
 from typing import Any
 
 from assets_loader.demos.events import EVENT_KINDS, event_fields, plain_text
-from assets_loader.demos.nq_protocol import protocol_flag_names
+from assets_loader.demos.quake.protocol import protocol_flag_names
 from assets_loader.demos.timeline import DemoTimeline
 
 __all__ = ["info_dict", "events_list", "format_info", "format_events", "to_json"]

@@ -49,7 +49,7 @@ class DemoRenderer:
 
 
 def render_map(assets: SegmentAssets, camera: Camera, size: tuple[int, int]) -> np.ndarray:
-    """A map without a demo (``assets`` from :func:`viewer.assets.load_map_assets`), seen from ``camera``:
+    """A map without a demo (``assets`` from a game's ``load_map_assets``), seen from ``camera``:
     ``uint8 [H, W, 3]``."""
     ctx = create_headless_context()
     try:

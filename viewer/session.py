@@ -14,11 +14,11 @@ import numpy as np
 
 from assets_loader.bsp import WorldMesh
 from assets_loader.demos import DemoTimeline, SceneState
-from assets_loader.errors import NotFoundError
-from assets_loader.vfs import VirtualFS, game_dir_of
+from assets_loader.errors import NotFoundError, UnsupportedFormatError
+from assets_loader.vfs import VirtualFS, detect_base_game, game_dir_of
 
-from .assets import load_segment_assets
-from .games.registry import game_view
+from .games.base import GameView
+from .games.registry import game_view, map_game
 from .render.context import OffscreenTarget
 from .render.frame import FrameRenderer
 from .render.refdef import Camera, SceneFrame
@@ -26,14 +26,24 @@ from .scene import build_scene
 
 
 def game_filesystem(path: str | None, basedir: str | None, game: str | None) -> VirtualFS:
-    """The game data for a demo or map file: its own game dir when it sits in one, else ``--basedir``/``--game``."""
-    if basedir is not None:
-        return VirtualFS(basedir, game)
-    found = game_dir_of(path) if path else None
-    if found is None:
-        raise NotFoundError(str(path or "the map"), "game data", None,
-                            "the file inside a game dir (with pak0.pak or maps/), or --basedir DIR [--game MOD]")
-    return VirtualFS(found[0], game or found[1])
+    """The game data for a demo or map file: its own game dir when it sits in one, else ``--basedir``/``--game``;
+    the base game (``id1``, ``baseq2``) is the one the installation holds."""
+    if basedir is None:
+        found = game_dir_of(path) if path else None
+        if found is None:
+            raise NotFoundError(str(path or "the map"), "game data", None,
+                                "the file inside a game dir (with pak0.pak or maps/), or --basedir DIR [--game MOD]")
+        basedir, game = str(found[0]), game or found[1]
+    return VirtualFS(basedir, game, base=detect_base_game(basedir, game))
+
+
+def map_game_view(fs: VirtualFS, map_path: str) -> GameView:
+    """The view of the game a map file belongs to (by its header); :class:`UnsupportedFormatError` naming the file
+    when qdv cannot show it."""
+    try:
+        return game_view(map_game(fs.read(map_path)[:8]))
+    except ValueError as exc:
+        raise UnsupportedFormatError(map_path, "map", 0, "a map of a game qdv can show", str(exc)) from None
 
 
 class DemoSession:
@@ -56,9 +66,9 @@ class DemoSession:
 
     def use_segment(self, segment: int) -> FrameRenderer:
         """The renderer of map segment ``segment``, loading its map and models first when another segment (or none)
-        is loaded. Missing models and maps are reported as warnings (see :mod:`viewer.assets`)."""
+        is loaded. Missing models and maps are reported as warnings (each game's ``load_segment_assets``)."""
         if segment != self.segment or self.renderer is None:
-            assets = load_segment_assets(self.fs, self.timeline.segments[segment].model_precache)
+            assets = self.game.load_segment_assets(self.fs, self.timeline.segments[segment])
             if self.renderer is not None:
                 self.renderer.release()
             self.renderer = FrameRenderer(self.ctx, assets)

@@ -1,4 +1,10 @@
-"""Demo decoders → the game-agnostic, immutable :class:`DemoTimeline`; :func:`sample` gives the scene at a time."""
+"""Demo decoders → the game-agnostic, immutable :class:`DemoTimeline`; :func:`sample` gives the scene at a time.
+
+Layout: :mod:`.timeline` (the timeline and ``sample``), :mod:`.schema` (per-game stat names and lerp rules),
+:mod:`.events` (event records and the neutral temp-entity vocabulary), :mod:`.detect` (``load_demo``); the shared
+decoder kit in :mod:`.kit` (timeline builder, message loop, delta compiler, packet-entities merge); one package per
+protocol with ``framing``, ``protocol`` (tables) and ``parse`` (handlers): :mod:`.quake`, :mod:`.quakeworld`.
+"""
 
 from .detect import detect_format, load_demo
 from .events import Event, event_fields

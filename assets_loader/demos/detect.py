@@ -20,8 +20,8 @@ import warnings
 from ..errors import BadMagicError, FormatError, UnsupportedFormatError
 from ..inflate import GZIP_MAGIC, byte_chunks, gunzip_bounded
 from ..source import Source, read_source, size_limit
-from .nq_dem import decode_dem, parse_cd_track
-from .qw import decode_mvd, decode_qwd, looks_like_mvd, looks_like_qwd
+from .quake import decode_dem, parse_cd_track
+from .quakeworld import decode_mvd, decode_qwd, looks_like_mvd, looks_like_qwd
 from .timeline import DemoTimeline
 
 __all__ = ["FORMAT_NAMES", "detect_format", "load_demo", "maybe_gunzip", "sniff_format"]
@@ -40,7 +40,8 @@ def maybe_gunzip(data: bytes, name: str, max_size: int | None = None) -> bytes:
 
 #: What each format is, for messages.
 FORMAT_NAMES = {
-    "dem": "a Quake demo (.dem)", "qwd": "a QuakeWorld client demo (.qwd)", "mvd": "a QuakeWorld multi-view demo (.mvd)",
+    "dem": "a Quake demo (.dem)", "qwd": "a QuakeWorld client demo (.qwd)",
+    "mvd": "a QuakeWorld multi-view demo (.mvd)",
     "dm2": "a Quake II demo (.dm2)", "dm_NN": "a Quake III demo (.dm_NN)",
 }
 _Q2_SVC_SERVERDATA = 12
@@ -138,5 +139,6 @@ def load_demo(src: Source, name: str | None = None, max_size: int | None = None)
     if fmt == "mvd":
         return decode_mvd(data, label)
     what = FORMAT_NAMES.get(fmt, FORMAT_NAMES["dm_NN"])
-    raise UnsupportedFormatError(label, fmt, 0, "a Quake .dem or QuakeWorld .qwd/.mvd demo (the formats decoded so far)",
+    raise UnsupportedFormatError(label, fmt, 0,
+                                 "a Quake .dem or QuakeWorld .qwd/.mvd demo (the formats decoded so far)",
                                  f"{what}, which qdv cannot decode yet")

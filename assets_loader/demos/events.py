@@ -18,12 +18,15 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, ClassVar, Iterable
+from types import MappingProxyType
+from typing import Any, ClassVar
+from collections.abc import Iterable, Mapping
 
 Vec3 = tuple[float, float, float]
 
 __all__ = [
     "Event", "PrintEvent", "CenterPrintEvent", "ObituaryEvent", "SoundEvent", "StopSoundEvent", "TempEntityEvent",
+    "TEMP_ENTITIES",
     "ParticleEvent", "DamageEvent", "SetViewEvent", "SetAngleEvent", "IntermissionEvent", "FinaleEvent",
     "CutsceneEvent", "SellScreenEvent", "KilledMonsterEvent", "FoundSecretEvent", "PauseEvent", "StuffTextEvent",
     "LightStyleEvent", "FogEvent", "SkyboxEvent", "BonusFlashEvent", "CdTrackEvent", "ServerInfoEvent",
@@ -101,16 +104,37 @@ class StopSoundEvent(Event):
     channel: int
 
 
+#: The neutral temp-entity vocabulary: every decoder translates its wire codes into these names, so nothing after
+#: the decoder sees a protocol number.  Name → what the engine shows (``CL_ParseTEnt``).
+TEMP_ENTITIES: Mapping[str, str] = MappingProxyType({
+    "spike": "nail hitting a wall: 10 dark particles",
+    "superspike": "super nail hitting a wall: 20 dark particles",
+    "gunshot": "bullet hitting a wall: 20 dark particles (QuakeWorld sends a count)",
+    "explosion": "rocket / grenade explosion: 1024 particles, a light, in QuakeWorld the s_explod sprite",
+    "tarexplosion": "tarbaby explosion: a purple blob of particles",
+    "lightning1": "Shambler lightning beam (progs/bolt.mdl)",
+    "lightning2": "player lightning gun beam (progs/bolt2.mdl)",
+    "lightning3": "Chthon lightning beam (progs/bolt3.mdl)",
+    "wizspike": "Scrag spit hitting a wall: green particles",
+    "knightspike": "Hell Knight fire hitting a wall: orange particles",
+    "lavasplash": "Chthon's lava splash",
+    "teleport": "teleport splash",
+    "explosion2": "colour-mapped explosion (palette range) with a light",
+    "beam": "grappling-hook beam (progs/beam.mdl)",
+    "blood": "bullets hitting a body: red particles, 20 per count",
+    "lightningblood": "lightning hitting a body: 50 red particles",
+})
+
+
 @dataclass(frozen=True, slots=True)
 class TempEntityEvent(Event):
-    """``svc_temp_entity``: ``te`` the TE_* number, ``name`` its lower-case name ("gunshot", "lightning2"…).
+    """``svc_temp_entity``: ``name`` is one of :data:`TEMP_ENTITIES` ("gunshot", "blood", "lightning2"…).
 
     Beams (lightning1..3, beam) have ``entity`` and ``end``; explosion2 has ``color_start`` / ``color_length``;
     QuakeWorld gunshot / blood have ``count``.
     """
 
     kind: ClassVar[str] = "temp_entity"
-    te: int
     name: str
     origin: Vec3
     end: Vec3 | None = None
@@ -346,8 +370,8 @@ def event_fields(event: Event) -> dict[str, Any]:
 
 # --- Quake text ---------------------------------------------------------------------------------------------------
 
-_PLAIN = {i: (i & 0x7F) for i in range(128, 256)}
-_PLAIN.update({i: None for i in range(0, 32) if i != 10})
+_PLAIN: dict[int, int | None] = {i: (i & 0x7F) for i in range(128, 256)}
+_PLAIN.update({i: None for i in range(32) if i != 10})
 
 
 def plain_text(text: str) -> str:
@@ -416,7 +440,7 @@ _TEAMMATE_VICTIM: tuple[tuple[str, str], ...] = (
 _POSSESSIVE = ("his", "her", "its", "their")
 
 # "VICTIM<suffix>" — killed themself or by the world.
-_SOLO: tuple[tuple[str, str, bool], ...] = (
+_SOLO: tuple[tuple[str, str | None, bool], ...] = (
     (" somehow becomes bored with life", "suicide", True),
     (" becomes bored with life", "suicide", True),
     (" suicides", "suicide", True),                          # QuakeWorld "kill" command (KTX)
@@ -509,12 +533,12 @@ def parse_obituary(text: str) -> Obituary | None:
         i = body.find(middle)
         if i > 0 and i + len(middle) < len(body):
             return Obituary(body[i + len(middle):], body[:i], weapon, False)
-    for suffix, weapon, suicide in _SOLO:
+    for suffix, cause, suicide in _SOLO:
         if line.endswith(suffix) and len(line) > len(suffix):
             name = line[:-len(suffix)]
-            if weapon == "teamkill":
-                return Obituary(None, name, weapon, False)
-            return Obituary(name, None, weapon, suicide)
+            if cause == "teamkill":
+                return Obituary(None, name, cause, False)
+            return Obituary(name, None, cause, suicide)
     return None
 
 
@@ -529,8 +553,7 @@ def parse_chat(text: str, names: Iterable[str] = ()) -> tuple[str, bool, str] | 
     The sender is returned as sent (coloured characters kept; use :func:`plain_text` to fold it).
     """
     line = text.rstrip("\n")
-    if line.startswith("\x01"):
-        line = line[1:]
+    line = line.removeprefix("\x01")
     for name in sorted((n for n in names if n), key=len, reverse=True):
         if line.startswith(name + ": "):
             return name, False, line[len(name) + 2:]

@@ -38,36 +38,18 @@ References: QuakeSpasm ``cl_main.c`` ``CL_LerpPoint`` / ``CL_RelinkEntities``, `
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import pairwise
 from types import MappingProxyType
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
 from .events import Event
+from .schema import GameSchema, view_height
 
 __all__ = ["DemoTimeline", "SceneState", "EntityStates", "MapSegment", "PlayerScore", "ScoreChange",
-           "StaticSound", "PlayerFrames", "sample", "sample_pov", "STAT_NAMES", "TELEPORT_DISTANCE",
-           "PLAYER_DEAD", "PLAYER_GIB", "view_height"]
-
-#: Per-frame stat columns, in order.  The first 15 are Quake's ``cl.stats`` (STAT_HEALTH…STAT_MONSTERS):
-#: ``weaponmodel`` is the view weapon's model index, ``activeweapon`` the IT_* bit of the selected weapon.
-#: The rest come from ``svc_clientdata``: ``items`` (IT_* bits), ``viewheight``, ``idealpitch``, ``punch_*``
-#: (punch angles, degrees), ``onground`` / ``inwater`` (0/1), ``weaponalpha`` (666/999 alpha byte, 0 = default);
-#: ``intermission`` is 0 in play, 1 intermission, 2 finale, 3 cutscene.
-STAT_NAMES: tuple[str, ...] = (
-    "health", "frags", "weaponmodel", "ammo", "armor", "weaponframe", "shells", "nails", "rockets", "cells",
-    "activeweapon", "totalsecrets", "totalmonsters", "secrets", "monsters",
-    "items", "viewheight", "idealpitch", "punch_pitch", "punch_yaw", "punch_roll", "onground", "inwater",
-    "weaponalpha", "intermission",
-)
-
-#: An entity that moved more than this on any axis between two messages is snapped, not interpolated.
-TELEPORT_DISTANCE = 100.0
-
-#: :attr:`PlayerFrames.flags` bits (QuakeWorld ``PF_DEAD`` / ``PF_GIB``; MVD ``DF_DEAD`` / ``DF_GIB`` are mapped here).
-PLAYER_DEAD = 1 << 9
-PLAYER_GIB = 1 << 10
+           "StaticSound", "PlayerFrames", "PLAYER_INTS", "sample", "sample_pov"]
 
 _EMPTY_I = np.zeros(0, np.int32)
 _EMPTY_F = np.zeros(0, np.float32)
@@ -106,7 +88,7 @@ class EntityStates:
         return len(self.number)
 
     @staticmethod
-    def empty() -> "EntityStates":
+    def empty() -> EntityStates:
         return EntityStates(_EMPTY_I, _EMPTY_I, _EMPTY_I, _EMPTY_I, _EMPTY_F, _EMPTY_I, _EMPTY_I, _EMPTY_I,
                             _EMPTY_V, _EMPTY_V, _EMPTY_F, _EMPTY_F)
 
@@ -131,9 +113,9 @@ class StaticSound:
 class MapSegment:
     """One level of the demo: everything a ``svc_serverinfo`` starts.
 
-    ``model_precache[i]`` / ``sound_precache[i]`` name model/sound index ``i`` (index 0 is ``""``; model 1 is the
-    map).  Frames ``start_frame:end_frame`` belong to the segment; ``time_offset`` converts server time to timeline
-    time (``timeline = server + time_offset``).
+    ``model_precache[i]`` / ``sound_precache[i]`` name model/sound index ``i`` (index 0 is ``""``).  ``map_path`` is
+    the world model (``maps/e1m1.bsp``; ``""`` when unknown).  Frames ``start_frame:end_frame`` belong to the segment;
+    ``time_offset`` converts server time to timeline time (``timeline = server + time_offset``).
     """
 
     index: int
@@ -153,10 +135,7 @@ class MapSegment:
     baselines: EntityStates
     statics: EntityStates
     static_sounds: tuple[StaticSound, ...]
-
-    @property
-    def map_path(self) -> str:
-        return self.model_precache[1] if len(self.model_precache) > 1 else ""
+    map_path: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,43 +188,134 @@ class ScoreChange:
     userinfo: tuple[tuple[str, str], ...] = ()
 
 
+#: The integer columns of a player row (:attr:`PlayerFrames.row_ints`), in order.
+PLAYER_INTS = ("model", "frame", "skin", "effects", "weaponframe", "flags")
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerFrames:
-    """Per-frame state of every client slot (QuakeWorld ``svc_playerinfo``): F frames × P slots.
+    """Per-frame state of every client slot (QuakeWorld ``svc_playerinfo``), stored as rows — one per slot and frame
+    the slot was in — so memory follows what the demo sent, not frames × slots.
 
-    P is the highest slot seen + 1.  ``present`` bool [F, P] (the slot's playerinfo was in that frame), ``origin``
-    f8 [F, P, 3] (entity origin), ``angles`` f8 [F, P, 3] (view angles: pitch, yaw, roll degrees — the drawn model
-    uses ``-pitch / 3``), ``model`` / ``frame`` / ``skin`` / ``effects`` / ``weaponframe`` i4 [F, P], ``flags`` i4 [F, P]
-    (:data:`PLAYER_DEAD`, :data:`PLAYER_GIB`), ``stats`` i4 [F, P, len(STAT_NAMES)] and ``has_stats`` bool [P] (MVD
-    ``dem_stats`` per player; in a ``.qwd`` only the recorder's).  ``recorder`` is the recording client's slot
-    (``.qwd``) or -1 (``.mvd``).
+    F = ``num_frames``, P = ``num_slots`` (the highest slot seen + 1).  The rows of slot ``s`` are
+    ``slot_start[s]:slot_start[s + 1]`` (i8 [P + 1]), in frame order: ``row_frame`` i4 [R], ``row_origin`` f4 [R, 3]
+    (entity origin), ``row_angles`` f4 [R, 3] (view angles: pitch, yaw, roll degrees — the drawn model uses
+    ``-pitch / 3``), ``row_ints`` i4 [R, 6] (:data:`PLAYER_INTS`; ``flags`` holds :data:`~.schema.PLAYER_DEAD` /
+    :data:`~.schema.PLAYER_GIB`).  Stats are stored when they change: the rows of slot ``s`` are
+    ``stat_start[s]:stat_start[s + 1]``, ``stat_frame`` i4 [S], ``stat_values`` i4 [S, stats]; a slot's stats at
+    frame ``f`` are those of its last change at or before ``f`` (before the first change, the first).
+    ``has_stats`` bool [P] (MVD ``dem_stats`` per player; in a ``.qwd`` only the recorder's).  ``recorder`` is the
+    recording client's slot (``.qwd``) or -1 (``.mvd``).
+
+    The dense views ``present`` bool [F, P], ``origin`` / ``angles`` f8 [F, P, 3], ``model`` … ``flags`` i4 [F, P] and
+    ``stats`` i4 [F, P, stats] are built on each access (zeros where a slot was absent): for reports and tests.
     """
 
-    present: np.ndarray
-    origin: np.ndarray
-    angles: np.ndarray
-    model: np.ndarray
-    frame: np.ndarray
-    skin: np.ndarray
-    effects: np.ndarray
-    weaponframe: np.ndarray
-    flags: np.ndarray
-    stats: np.ndarray
+    num_frames: int
+    slot_start: np.ndarray
+    row_frame: np.ndarray
+    row_origin: np.ndarray
+    row_angles: np.ndarray
+    row_ints: np.ndarray
+    stat_start: np.ndarray
+    stat_frame: np.ndarray
+    stat_values: np.ndarray
     has_stats: np.ndarray
     recorder: int = -1
+    # Per slot: (first row, its rows' frames) and (first stat row, their frames) — views for quick look-ups.
+    _rows_by_slot: tuple[tuple[int, np.ndarray], ...] = field(init=False, repr=False, compare=False)
+    _stats_by_slot: tuple[tuple[int, np.ndarray], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        rows = self.slot_start.tolist()
+        stats = self.stat_start.tolist()
+        object.__setattr__(self, "_rows_by_slot", tuple((a, self.row_frame[a:b]) for a, b in pairwise(rows)))
+        object.__setattr__(self, "_stats_by_slot", tuple((a, self.stat_frame[a:b]) for a, b in pairwise(stats)))
 
     @property
     def num_slots(self) -> int:
-        return int(self.present.shape[1]) if self.present.ndim == 2 else 0
+        return len(self.slot_start) - 1
 
+    def seen_slots(self) -> np.ndarray:
+        """The slots with at least one row."""
+        return np.flatnonzero(np.diff(self.slot_start) > 0)
 
-def view_height(flags: int, stat_viewheight: int = 0) -> float:
-    """Eye height above the player origin (``V_CalcRefdef``): +8 gibbed, -16 dead, else STAT_VIEWHEIGHT or 22."""
-    if flags & PLAYER_GIB:
-        return 8.0
-    if flags & PLAYER_DEAD:
-        return -16.0
-    return float(stat_viewheight) if stat_viewheight else 22.0
+    def row_near(self, slot: int, frame: int) -> tuple[int, bool]:
+        """``(row, exact)``: the row of ``slot`` at ``frame``, else its last row before, else its first after
+        (``row`` -1 when the slot has none)."""
+        a, frames = self._rows_by_slot[slot]
+        if not len(frames):
+            return -1, False
+        i = int(frames.searchsorted(frame, side="right")) - 1
+        if i < 0:
+            return a, False
+        return a + i, bool(frames[i] == frame)
+
+    def stats_at(self, slot: int, frame: int) -> np.ndarray:
+        """i4 [stats]: the stats of ``slot`` at ``frame`` (zeros if it has none)."""
+        a, frames = self._stats_by_slot[slot]
+        if not len(frames):
+            return np.zeros(self.stat_values.shape[1], np.int32)
+        return self.stat_values[a + max(int(frames.searchsorted(frame, side="right")) - 1, 0)]
+
+    def slot_stats(self, slot: int) -> np.ndarray:
+        """i4 [F, stats]: the stats of ``slot`` at every frame."""
+        a, b = int(self.stat_start[slot]), int(self.stat_start[slot + 1])
+        if a == b:
+            return np.zeros((self.num_frames, self.stat_values.shape[1]), np.int32)
+        idx = np.searchsorted(self.stat_frame[a:b], np.arange(self.num_frames), side="right") - 1
+        return self.stat_values[a + np.maximum(idx, 0)]
+
+    def _row_slots(self) -> np.ndarray:
+        return np.repeat(np.arange(self.num_slots), np.diff(self.slot_start))
+
+    def _dense(self, values: np.ndarray, dtype: type) -> np.ndarray:
+        out: np.ndarray = np.zeros((self.num_frames, self.num_slots) + values.shape[1:], dtype)
+        out[self.row_frame, self._row_slots()] = values
+        return out
+
+    @property
+    def present(self) -> np.ndarray:
+        return self._dense(np.ones(len(self.row_frame), bool), bool)
+
+    @property
+    def origin(self) -> np.ndarray:
+        return self._dense(self.row_origin, np.float64)
+
+    @property
+    def angles(self) -> np.ndarray:
+        return self._dense(self.row_angles, np.float64)
+
+    @property
+    def model(self) -> np.ndarray:
+        return self._dense(self.row_ints[:, 0], np.int32)
+
+    @property
+    def frame(self) -> np.ndarray:
+        return self._dense(self.row_ints[:, 1], np.int32)
+
+    @property
+    def skin(self) -> np.ndarray:
+        return self._dense(self.row_ints[:, 2], np.int32)
+
+    @property
+    def effects(self) -> np.ndarray:
+        return self._dense(self.row_ints[:, 3], np.int32)
+
+    @property
+    def weaponframe(self) -> np.ndarray:
+        return self._dense(self.row_ints[:, 4], np.int32)
+
+    @property
+    def flags(self) -> np.ndarray:
+        return self._dense(self.row_ints[:, 5], np.int32)
+
+    @property
+    def stats(self) -> np.ndarray:
+        out = np.zeros((self.num_frames, self.num_slots, self.stat_values.shape[1]), np.int32)
+        for slot in range(self.num_slots):
+            out[:, slot] = self.slot_stats(slot)
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +325,8 @@ class SceneState:
     ``frame`` is the newer bracketing frame, ``lerp`` the interpolation factor from the older one, ``view_origin``
     / ``view_angles`` f8 [3] the recorder's eye (origin includes the view height) and look direction,
     ``entities`` the dynamic entities drawn (includes the view entity: skip it for a first-person camera),
-    ``statics`` the segment's static entities, ``stats`` the STAT_NAMES values, ``lightstyles`` the 64 style
+    ``statics`` the segment's static entities, ``stats`` the game's stat values (by the schema's stat names),
+    ``lightstyles`` the 64 style
     strings, ``scoreboard`` one entry per client slot of the segment.  ``pov`` is the player slot whose eye the view
     is (QuakeWorld), or -1 for the recorder's default view.
     """
@@ -280,20 +351,21 @@ class DemoTimeline:
 
     Built by a decoder (``load_demo``), never by hand.  Public columns (read-only numpy arrays, F = frames):
     ``times`` f8 [F], ``server_times`` f8 [F], ``frame_segment`` i4 [F], ``view_entity`` i4 [F],
-    ``view_origin`` f8 [F, 3], ``view_angles`` f8 [F, 3], ``stats[name]`` i4 [F] (names: :data:`STAT_NAMES`).
+    ``view_origin`` f8 [F, 3], ``view_angles`` f8 [F, 3], ``stats[name]`` i4 [F] (names: ``schema.stat_names``).
+    ``schema`` is the game's :class:`~.schema.GameSchema` (``game`` is its name).
 
     QuakeWorld timelines add ``players`` (:class:`PlayerFrames`, else ``None``), ``default_pov`` (the slot the
     default view follows, -1 if none) and ``meta`` (read-only dict of format facts: ``gamedir``, ``serverinfo``,
     ``extensions``, ``recorder``…).
     """
 
-    __slots__ = ("game", "format", "protocol", "protocol_flags", "path", "segments", "events", "warnings",
+    __slots__ = ("schema", "game", "format", "protocol", "protocol_flags", "path", "segments", "events", "warnings",
                  "block_count", "cd_track", "times", "server_times", "frame_segment", "view_entity", "view_origin",
                  "view_angles", "stats", "lightstyles", "scoreboard_changes",
                  "_offsets", "_cols", "_ls_version", "_ls_snapshots", "_sb_version", "_sb_snapshots",
                  "_stat_rows", "_statics_cache", "_events_by_kind", "players", "default_pov", "meta", "__weakref__")
 
-    def __init__(self, *, game: str, format: str, protocol: int, protocol_flags: int, path: str,
+    def __init__(self, *, schema: GameSchema, format: str, protocol: int, protocol_flags: int, path: str,
                  segments: Sequence[MapSegment], events: Sequence[Event], warnings: Sequence[str],
                  block_count: int, cd_track: int, times: np.ndarray, server_times: np.ndarray,
                  frame_segment: np.ndarray, view_entity: np.ndarray, view_origin: np.ndarray,
@@ -306,7 +378,8 @@ class DemoTimeline:
         (minus ``frame_blend``) plus ``frame_time`` f8 / ``frame_interval`` f4 to arrays of all frames' rows,
         ``entity_offsets`` i8 [F + 1]; ``lightstyle_changes`` are ``(frame, style, pattern)`` in frame order;
         ``score_resets`` ``(frame, maxclients)`` mark segment starts."""
-        self.game = game
+        self.schema = schema
+        self.game = schema.game
         self.format = format
         self.protocol = protocol
         self.protocol_flags = protocol_flags
@@ -326,9 +399,10 @@ class DemoTimeline:
         self.view_entity = _ro(np.asarray(view_entity, np.int32))
         self.view_origin = _ro(np.asarray(view_origin, np.float64).reshape(-1, 3))
         self.view_angles = _ro(np.asarray(view_angles, np.float64).reshape(-1, 3))
-        self._stat_rows = _ro(np.asarray(stat_rows, np.int32).reshape(-1, len(STAT_NAMES)))
+        names = schema.stat_names
+        self._stat_rows = _ro(np.asarray(stat_rows, np.int32).reshape(-1, len(names)))
         self.stats: Mapping[str, np.ndarray] = MappingProxyType(
-            {name: self._stat_rows[:, i] for i, name in enumerate(STAT_NAMES)})
+            {name: self._stat_rows[:, i] for i, name in enumerate(names)})
         self._offsets = _ro(np.asarray(entity_offsets, np.int64))
         self._cols = {k: _ro(v) for k, v in entity_columns.items()}
         self.scoreboard_changes = tuple(score_changes)
@@ -357,13 +431,12 @@ class DemoTimeline:
         slots: list[PlayerScore] = []
         snapshots_sb: list[tuple[PlayerScore, ...]] = [()]
         frames_sb: list[int] = []
-        merged = sorted([(f, 0, i, None) for i, (f, _m) in enumerate(score_resets)]
-                        + [(c.frame, 1, i, c) for i, c in enumerate(self.scoreboard_changes)],
-                        key=lambda x: (x[0], x[1], x[2]))
-        for frame, typ, i, change in merged:
+        merged = sorted([(f, 0, i) for i, (f, _m) in enumerate(score_resets)]
+                        + [(c.frame, 1, i) for i, c in enumerate(self.scoreboard_changes)])
+        for frame, typ, i in merged:
             if typ == 0:
                 slots = [PlayerScore(s, "", 0, 0) for s in range(score_resets[i][1])]
-            elif change.slot < len(slots):
+            elif (change := self.scoreboard_changes[i]).slot < len(slots):
                 slots[change.slot] = PlayerScore(change.slot, change.name, change.frags, change.colors, change.team,
                                                  change.spectator, change.userid, change.ping, change.pl,
                                                  change.userinfo)
@@ -435,14 +508,14 @@ class DemoTimeline:
         """Player slots that can be viewed with ``sample(t, pov=slot)`` (present in some frame); () for NetQuake."""
         if self.players is None:
             return ()
-        return tuple(int(s) for s in np.flatnonzero(self.players.present.any(axis=0)))
+        return tuple(int(s) for s in self.players.seen_slots())
 
     def sample(self, t: float, pov: int | None = None) -> SceneState:
         """Same as :func:`sample` (``sample(self, t, pov)``)."""
         return sample(self, t, pov)
 
 
-def _lerp_angles(a0: np.ndarray, a1: np.ndarray, frac: float) -> np.ndarray:
+def _lerp_angles(a0: np.ndarray, a1: np.ndarray, frac: float | np.floating) -> np.ndarray:
     d = a1 - a0
     d = (d + 180.0) % 360.0 - 180.0
     return a0 + frac * d
@@ -453,37 +526,41 @@ def sample_pov(timeline: DemoTimeline, t: float, slot: int) -> SceneState:
     return sample(timeline, t, slot)
 
 
-def _pov_view(timeline: DemoTimeline, slot: int, lo: int, hi: int, frac: float) -> tuple[np.ndarray, np.ndarray, int]:
-    """Eye origin / angles of ``slot`` between frames ``lo`` and ``hi`` and the frame whose stats apply."""
+def _pov_view(timeline: DemoTimeline, slot: int, lo: int, hi: int, frac: float
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Eye origin / angles of ``slot`` between frames ``lo`` and ``hi`` and its stats (``None`` without stats)."""
     pl: PlayerFrames = timeline.players  # type: ignore[assignment]  # checked by sample()
-    present = pl.present[:, slot]
+    teleport = timeline.schema.teleport_distance
+    has_stats = bool(pl.has_stats[slot])
+    vh_col = timeline.schema.stat_index("viewheight")
+    origins, angles_rows, ints = pl.row_origin, pl.row_angles, pl.row_ints
+
+    def eye(row: int, stats: np.ndarray | None) -> np.ndarray:
+        vh = int(stats[vh_col]) if stats is not None else 0
+        if row < 0:
+            return np.array([0.0, 0.0, view_height(0, vh)])
+        o = origins[row].astype(np.float64)
+        o[2] += view_height(int(ints[row, 5]), vh)
+        return o
+
+    row1, exact = pl.row_near(slot, hi)
     src = hi
-    if not present[hi]:
+    if not exact:
         # Not in this frame (out of the recorder's PVS, disconnected): hold the last known state.
-        before = np.flatnonzero(present[:hi + 1])
-        if len(before):
-            src = int(before[-1])
-        else:
-            after = np.flatnonzero(present[hi:])
-            src = hi + int(after[0]) if len(after) else hi
+        src = int(pl.row_frame[row1]) if row1 >= 0 else hi
         lo = src
-    vh_col = STAT_NAMES.index("viewheight")
-
-    def eye(f: int) -> np.ndarray:
-        vh = int(pl.stats[f, slot, vh_col]) if pl.has_stats[slot] else 0
-        o = pl.origin[f, slot].astype(np.float64)
-        return o + np.array([0.0, 0.0, view_height(int(pl.flags[f, slot]), vh)])
-
-    o1 = eye(src)
-    a1 = pl.angles[src, slot].astype(np.float64)
-    if lo != src and frac < 1.0 and present[lo]:
-        o0 = eye(lo)
+    stats1 = pl.stats_at(slot, src) if has_stats else None
+    o1 = eye(row1, stats1)
+    a1 = angles_rows[row1].astype(np.float64) if row1 >= 0 else np.zeros(3)
+    row0, present0 = pl.row_near(slot, lo) if lo != src and frac < 1.0 else (-1, False)
+    if present0:
+        o0 = eye(row0, pl.stats_at(slot, lo) if has_stats else None)
         d = o1 - o0
-        origin = o1 if (np.abs(d) > TELEPORT_DISTANCE).any() else o0 + frac * d
-        angles = _lerp_angles(pl.angles[lo, slot].astype(np.float64), a1, frac)
+        origin = o1 if (np.abs(d) > teleport).any() else o0 + frac * d
+        angles = _lerp_angles(angles_rows[row0].astype(np.float64), a1, frac)
     else:
         origin, angles = o1, a1.copy()
-    return origin, angles, src
+    return origin, angles, stats1
 
 
 def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneState:
@@ -517,6 +594,7 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
         dt = times[hi] - t0
         frac = 1.0 if dt <= 0 else min(max((t - t0) / dt, 0.0), 1.0)
 
+    teleport = timeline.schema.teleport_distance
     off = timeline._offsets
     c = timeline._cols
     a, b = int(off[hi]), int(off[hi + 1])
@@ -537,7 +615,7 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
             ang0 = c["angles"][a0:b0][idx]
             delta = org1 - org0
             snap = ((num0[idx] != num1) | (c["model"][a0:b0][idx] != model1)
-                    | (np.abs(delta) > TELEPORT_DISTANCE).any(axis=1))
+                    | (np.abs(delta) > teleport).any(axis=1))
             origin = org0 + np.float32(frac) * delta
             angles = _lerp_angles(ang0, ang1, np.float32(frac)).astype(np.float32, copy=False)
             if snap.any():
@@ -566,7 +644,7 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
     if lo != hi and frac < 1.0:
         vo0 = timeline.view_origin[lo]
         d = vo1 - vo0
-        view_origin = vo1.copy() if (np.abs(d) > TELEPORT_DISTANCE).any() else vo0 + frac * d
+        view_origin = vo1.copy() if (np.abs(d) > teleport).any() else vo0 + frac * d
         view_angles = _lerp_angles(timeline.view_angles[lo], va1, frac)
     else:
         view_origin = vo1.copy()
@@ -574,13 +652,13 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
 
     view_entity = int(timeline.view_entity[hi])
     row = timeline._stat_rows[hi].tolist()
-    if pov is not None:
+    if pov is not None and timeline.players is not None:
         pl = timeline.players
-        view_origin, view_angles, src = _pov_view(timeline, pov, lo, hi, float(frac))
+        view_origin, view_angles, pov_stats = _pov_view(timeline, pov, lo, hi, float(frac))
         view_entity = pov + 1
-        if pl.has_stats[pov]:
-            row = pl.stats[src, pov].tolist()
-    stats = MappingProxyType(dict(zip(STAT_NAMES, row)))
+        if pov_stats is not None:
+            row = pov_stats.tolist()
+    stats = MappingProxyType(dict(zip(timeline.schema.stat_names, row)))
     return SceneState(t, hi, seg_hi, float(frac), view_entity, view_origin, view_angles, entities,
                       timeline._statics_cache[seg_hi] if seg_hi < len(timeline._statics_cache)
                       else EntityStates.empty(),

@@ -130,7 +130,7 @@ def load_spr(src: Source, name: str | None = None) -> SpriteModel:
     r = BinReader(data, path, "SPR")
     if len(data) >= 4 and data[:4] != IDSPRITEHEADER:
         raise BadMagicError(path, "SPR", 0, "magic 'IDSP'", repr(data[:4]))
-    ident, version, sprtype, radius, width, height, numframes, beamlength, synctype = r.struct(
+    _ident, version, sprtype, radius, width, height, numframes, beamlength, synctype = r.struct(
         SPR_HEADER, "SPR header")
     if version != SPRITE_VERSION:
         raise BadMagicError(path, "SPR", 4, f"version {SPRITE_VERSION} (Quake; 2 is Half-Life)", str(version))

@@ -237,7 +237,8 @@ def _sky(ts: TokenStream) -> SkyParms:
     height = ts.next_on_line()
     inner = ts.next_on_line()
     cloud = _float(height) if height and height != "-" else 0.0
-    return SkyParms(outer if outer and outer != "-" else None, cloud or 512.0, inner if inner and inner != "-" else None)
+    return SkyParms(outer if outer and outer != "-" else None, cloud or 512.0,
+                    inner if inner and inner != "-" else None)
 
 
 def _derived_sort(stages: list[Stage], explicit: float, sky: bool, polygon_offset: bool, fog_only: bool) -> float:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Iterable, Sequence
 
-from assets_loader.demos import nq_protocol as P
+from assets_loader.demos.quake import protocol as P
 
 
 def _s(text: str) -> bytes:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Iterable, Sequence
 
-from assets_loader.demos import qw_protocol as P
+from assets_loader.demos.quakeworld import protocol as P
 
 
 def _s(text: str) -> bytes:

@@ -17,11 +17,12 @@ from typing import Protocol
 
 import numpy as np
 
-from assets_loader.demos import DemoTimeline, SceneState
+from assets_loader.demos import DemoTimeline, MapSegment, SceneState
 from assets_loader.images import Image
+from assets_loader.palette import Palette
 from assets_loader.vfs import VirtualFS
 
-from ..render.refdef import EntityDraw, HudLayout, Lights, Particles
+from ..render.refdef import EntityDraw, HudLayout, Lights, Particles, SegmentAssets
 
 #: ``name → (width, height) | None`` of the HUD pictures, or a mapping of them.
 PicSizes = Mapping[str, tuple[int, int]] | Callable[[str], tuple[int, int] | None]
@@ -56,6 +57,19 @@ class GameEffects(Protocol):
 
 class GameView(Protocol):
     """How one game's demos look (see the module docstring)."""
+
+    def load_segment_assets(self, fs: VirtualFS, segment: MapSegment) -> SegmentAssets:
+        """Everything a map segment of a demo draws: its map and the models of its precache list (missing ones as
+        placeholders with a warning; a missing map leaves the entities in an empty world)."""
+        ...
+
+    def load_map_assets(self, fs: VirtualFS, map_path: str) -> SegmentAssets:
+        """A map shown without a demo (``qdv map``, ``qdv screenshot --map``)."""
+        ...
+
+    def load_palette(self, fs: VirtualFS) -> Palette:
+        """The palette that turns the game's 8-bit pictures (HUD, font) into colours."""
+        ...
 
     def entity_draws(self, state: SceneState, first_person: bool) -> list[EntityDraw]:
         """The entities of ``state`` to draw; ``first_person``: seen through the recorder's eyes (hide its own

@@ -13,8 +13,20 @@ from .quake.view import QuakeView
 
 #: ``DemoTimeline.game`` → its view. QuakeWorld shares Quake's models, effects and status bar.
 GAME_VIEWS: Mapping[str, GameView] = MappingProxyType({"quake": QuakeView(), "quakeworld": QuakeView()})
-#: The game of a map opened without a demo (``qdv map``): the only map format qdv reads is Quake's BSP.
-MAP_GAME = "quake"
+#: The game whose pictures the window shows before it knows what it plays (the loading screen).
+DEFAULT_GAME = "quake"
+
+
+def map_game(header: bytes) -> str:
+    """The game a map belongs to, from its first 8 bytes: BSP29 / BSP2 / 2PSB are Quake's, IBSP version 38
+    Quake II's, IBSP 46 Quake III's (``ValueError`` for anything else)."""
+    if header[:4] in (b"BSP2", b"2PSB") or header[:4] == (29).to_bytes(4, "little"):
+        return "quake"
+    if header[:4] == b"IBSP" and len(header) >= 8:
+        version = int.from_bytes(header[4:8], "little")
+        if version in (38, 46):
+            return {38: "quake2", 46: "quake3"}[version]
+    raise ValueError(f"not a Quake, Quake II or Quake III map (header {header[:8]!r})")
 
 
 def game_view(game: str) -> GameView:

@@ -2,7 +2,8 @@
 
 A demo message is a bit stream read least-significant bit first, in Huffman mode from its first bit
 (``CL_ParseServerMessage`` calls ``MSG_Bitstream`` before reading anything): a read of ``n`` bits takes the low
-``n & 7`` bits raw and the remaining ``n >> 3`` bytes as Huffman codes (:mod:`.huffman`), low byte first.  A negative ``n`` reads ``-n`` bits and sign-extends them.  The engine's end-of-message test is
+``n & 7`` bits raw and the remaining ``n >> 3`` bytes as Huffman codes (:mod:`.huffman`), low byte first.  A
+negative ``n`` reads ``-n`` bits and sign-extends them.  The engine's end-of-message test is
 ``readcount > cursize`` with ``readcount = (bit >> 3) + 1``, i.e. the bit position has reached the last byte's
 end (:meth:`BitReader.overflowed`).
 

@@ -6,7 +6,8 @@ Message (``CL_ParseServerMessage``): the ``reliableAcknowledge`` long, then comm
 entity number + delta from the zero state until ``svc_EOF``, then client number and checksum feed),
 ``svc_serverCommand`` (command number + string; numbers already seen are dropped), ``svc_snapshot``
 (server time, delta number as a byte back from this message's sequence, snapFlags, area mask length + bytes,
-player-state delta, packet entities) and ioquake3's VoIP packets (skipped).  A gamestate clears the snapshot ring, baselines and configstrings
+player-state delta, packet entities) and ioquake3's VoIP packets (skipped).  A gamestate clears the snapshot ring,
+baselines and configstrings
 (``CL_ClearState``).
 
 Snapshot ring (``CL_ParseSnapshot``): snapshots are kept by ``sequence & 31``; a snapshot delta-coded from a

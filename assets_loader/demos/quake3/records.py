@@ -79,7 +79,8 @@ class Quake3Demo:
 
     ``num_messages`` counts the framed messages decoded; ``commands`` are the reliable server commands in order
     (duplicates dropped like the engine does), ``received_commands`` counts every ``svc_serverCommand`` including
-    the server's resends of commands not yet acknowledged; ``configstring_changes`` the ``cs`` / ``bcs*`` updates after each
+    the server's resends of commands not yet acknowledged; ``configstring_changes`` the ``cs`` / ``bcs*`` updates
+    after each
     gamestate, already split into index and value.  ``truncated`` is set when the file ends early, with a line in
     ``warnings`` (which also lists snapshots the engine would drop, e.g. delta-coded from a lost frame).
     """

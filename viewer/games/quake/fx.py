@@ -148,20 +148,23 @@ _MAX_KIND_LIFE = float(_KIND_LIFE.max())
 _FIXED_COUNT = {EffectKind.EXPLOSION: 1024, EffectKind.EXPLOSION2: 512, EffectKind.BLOB: 1024,
                 EffectKind.LAVASPLASH: 1024, EffectKind.TELEPORT: 8 * 8 * 14}
 
-# Temp entity number → (kind, colour, count) for the point effects; beams make no particles.
-_TE_EFFECTS: dict[int, tuple[EffectKind, int, int]] = {
-    0: (EffectKind.RUN, 0, 10),        # TE_SPIKE
-    1: (EffectKind.RUN, 0, 20),        # TE_SUPERSPIKE
-    2: (EffectKind.RUN, 0, 20),        # TE_GUNSHOT
-    3: (EffectKind.EXPLOSION, 0, 1024),  # TE_EXPLOSION (+ light)
-    4: (EffectKind.BLOB, 0, 1024),     # TE_TAREXPLOSION
-    7: (EffectKind.RUN, 20, 30),       # TE_WIZSPIKE
-    8: (EffectKind.RUN, 226, 20),      # TE_KNIGHTSPIKE
-    10: (EffectKind.LAVASPLASH, 0, 1024),
-    11: (EffectKind.TELEPORT, 0, 896),
-    12: (EffectKind.EXPLOSION2, 0, 512),  # TE_EXPLOSION2 (+ light)
+# Temp entity name → (kind, colour, count) for the point effects; beams make no particles.  ``blood`` spawns
+# 20 particles per count its event carries (QuakeWorld ``CL_ParseTEnt``).
+_TE_EFFECTS: dict[str, tuple[EffectKind, int, int]] = {
+    "spike": (EffectKind.RUN, 0, 10),
+    "superspike": (EffectKind.RUN, 0, 20),
+    "gunshot": (EffectKind.RUN, 0, 20),
+    "explosion": (EffectKind.EXPLOSION, 0, 1024),      # + light
+    "tarexplosion": (EffectKind.BLOB, 0, 1024),
+    "wizspike": (EffectKind.RUN, 20, 30),
+    "knightspike": (EffectKind.RUN, 226, 20),
+    "lavasplash": (EffectKind.LAVASPLASH, 0, 1024),
+    "teleport": (EffectKind.TELEPORT, 0, 896),
+    "explosion2": (EffectKind.EXPLOSION2, 0, 512),     # + light
+    "blood": (EffectKind.RUN, 73, 20),
+    "lightningblood": (EffectKind.RUN, 225, 50),
 }
-_TE_EXPLOSION, _TE_EXPLOSION2 = 3, 12
+_LIT_TEMP_ENTITIES = frozenset({"explosion", "explosion2"})
 #: Explosion dlight (``CL_ParseTEnt``): radius 350, shrinking 300 units/s, gone after 0.5 s.
 EXPLOSION_LIGHT = (350.0, 300.0, 0.5)
 #: Muzzle flash dlight (``CL_RelinkEntities``): 200 + (rand()&31), 0.1 s after the last message with the bit,
@@ -267,7 +270,7 @@ def build_emitters(events: Iterable[Any], *, timeline: Any = None, base_seed: in
     """One emitter per particle effect of ``events`` (``TempEntityEvent`` / ``ParticleEvent`` records; other kinds
     are ignored) and one timed light per explosion.
 
-    Events are matched by their ``kind`` string (``"temp_entity"``: ``te``, ``origin``, ``color_start``,
+    Events are matched by their ``kind`` string (``"temp_entity"``: ``name``, ``origin``, ``count``, ``color_start``,
     ``color_length``; ``"particle"``: ``origin``, ``direction``, ``count``, ``color``).  With ``timeline`` (a
     ``DemoTimeline``), muzzle flashes are found in the entity states (:func:`muzzle_flashes_from_timeline`).
     ``seeds[i]`` derive from ``(base_seed, i)`` in time order.
@@ -277,16 +280,18 @@ def build_emitters(events: Iterable[Any], *, timeline: Any = None, base_seed: in
     for e in events:
         kind = getattr(e, "kind", None)
         if kind == "temp_entity":
-            spec = _TE_EFFECTS.get(int(e.te))
+            spec = _TE_EFFECTS.get(e.name)
             if spec is None:
                 continue
             k, color, count = spec
+            if e.name == "blood" and e.count is not None:
+                count *= int(e.count)
             length = 0
             if k == EffectKind.EXPLOSION2:
                 color = int(e.color_start or 0)
                 length = max(1, int(e.color_length or 0))
             rows.append((float(e.time), int(k), tuple(e.origin), (0.0, 0.0, 0.0), count, color, length))
-            if int(e.te) in (_TE_EXPLOSION, _TE_EXPLOSION2):
+            if e.name in _LIT_TEMP_ENTITIES:
                 r, decay, life = EXPLOSION_LIGHT
                 lights.append((float(e.time), float(e.time) + life, tuple(e.origin), r, decay, _WHITE, -1))
         elif kind == "particle":

@@ -5,19 +5,29 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from assets_loader.demos import DemoTimeline, SceneState
+from assets_loader.demos import DemoTimeline, MapSegment, SceneState
 from assets_loader.images import Image
+from assets_loader.palette import Palette
 from assets_loader.vfs import VirtualFS
 
-from ...render.refdef import EntityDraw, HudLayout
+from ...render.refdef import EntityDraw, HudLayout, SegmentAssets
 from ..base import PicSizes
-from . import actors, hud, hud_pics, link
+from . import actors, assets, hud, hud_pics, link
 from .tents import SceneEffects
 
 
 @dataclass(frozen=True, slots=True)
 class QuakeView:
     """Quake (``.dem``) and QuakeWorld (``.qwd``/``.mvd``): id's models, ``r_part.c`` effects, ``sbar.c``."""
+
+    def load_segment_assets(self, fs: VirtualFS, segment: MapSegment) -> SegmentAssets:
+        return assets.load_segment_assets(fs, segment.model_precache)
+
+    def load_map_assets(self, fs: VirtualFS, map_path: str) -> SegmentAssets:
+        return assets.load_map_assets(fs, map_path)
+
+    def load_palette(self, fs: VirtualFS) -> Palette:
+        return assets.load_palette_pair(fs)[0]
 
     def entity_draws(self, state: SceneState, first_person: bool) -> list[EntityDraw]:
         return link.entity_draws(state, first_person)

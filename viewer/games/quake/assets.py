@@ -1,4 +1,4 @@
-"""Game assets a demo segment needs, loaded once from the game filesystem: the map, its models, the palette.
+"""Quake's game assets a demo segment needs, loaded once from the game filesystem: the map, its models, the palette.
 
 A missing or broken model becomes a placeholder with a warning, never a crash (docs/DESIGN.md, "Errors and bad
 input"); a missing map or palette is an error naming the file, since nothing sensible can be drawn without it.
@@ -15,7 +15,7 @@ from assets_loader.models import load_mdl, load_spr
 from assets_loader.palette import Colormap, Palette, load_colormap, load_palette
 from assets_loader.vfs import VirtualFS
 
-from .render.refdef import ModelRef, SegmentAssets
+from ...render.refdef import ModelRef, SegmentAssets
 
 
 def load_palette_pair(fs: VirtualFS) -> tuple[Palette, Colormap | None]:

@@ -2,7 +2,7 @@
 RMQ protocol flags and temp-entity kinds.
 
 Names follow the engine headers so a reader can grep both sides (``svc_spawnbaseline2``, ``U_LERPFINISH``,
-``PRFL_INT32COORD``).  Only facts live here; the decoder in :mod:`.nq_dem` turns them into parse plans.
+``PRFL_INT32COORD``).  Only facts live here; :mod:`.parse` turns them into field tables and handlers.
 
 References: Uwe Girlich, "The unofficial DEM format description" v1.0.9, section 7 (message list);
 QuakeSpasm ``protocol.h`` (PROTOCOL_FITZQUAKE 666 / PROTOCOL_RMQ 999 additions).
@@ -11,7 +11,8 @@ QuakeSpasm ``protocol.h`` (PROTOCOL_FITZQUAKE 666 / PROTOCOL_RMQ 999 additions).
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Final, Mapping
+from typing import Final
+from collections.abc import Mapping
 
 # --- protocol versions (svc_serverinfo / svc_version) -------------------------------------------------------------
 
@@ -186,11 +187,6 @@ ENTALPHA_DEFAULT: Final = 0
 ENTSCALE_DEFAULT: Final = 16
 
 
-def entalpha_decode(a: int) -> float:
-    """Alpha byte → opacity (``ENTALPHA_DEFAULT`` 0 means fully opaque / engine default)."""
-    return 1.0 if a == ENTALPHA_DEFAULT else (a - 1) / 254.0
-
-
 # --- cl.stats indices (svc_updatestat) ----------------------------------------------------------------------------
 
 STAT_HEALTH: Final = 0
@@ -235,6 +231,7 @@ TE_SHAPES: Final[Mapping[int, str]] = MappingProxyType({
     TE_TELEPORT: "point", TE_LIGHTNING1: "beam", TE_LIGHTNING2: "beam", TE_LIGHTNING3: "beam", TE_BEAM: "beam",
     TE_EXPLOSION2: "explosion2",
 })
+#: Wire code → the neutral name decoders emit (:data:`assets_loader.demos.events.TEMP_ENTITIES`).
 TE_NAMES: Final[Mapping[int, str]] = MappingProxyType({
     value: name[3:].lower() for name, value in globals().items() if name.startswith("TE_") and isinstance(value, int)
 })

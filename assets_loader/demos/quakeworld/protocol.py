@@ -2,7 +2,7 @@
 packet-entity bits, protocol-extension magics, print levels, stats and temp-entity kinds.
 
 Names follow the engine headers so a reader can grep both sides (``svc_deltapacketentities``, ``PF_COMMAND``,
-``DF_WEAPONFRAME``, ``U_MOREBITS``).  Only facts live here; :mod:`.qw` turns them into parse plans.
+``DF_WEAPONFRAME``, ``U_MOREBITS``).  Only facts live here; :mod:`.parse` turns them into field tables and handlers.
 
 References: Uwe Girlich, "The unofficial QWD format description" (block types, messages 0x00–0x35);
 QW-Group ``qwprot`` ``protocol.h`` (svc numbers up to svc_nails2, PF_/DF_/U_ bits, FTE/MVD1 extension magics,
@@ -12,7 +12,8 @@ dem_* block types, hidden MVD message types); ezQuake ``cl_parse.c`` ``CL_ParseS
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Final, Mapping
+from typing import Final
+from collections.abc import Mapping
 
 # --- protocol versions (svc_serverdata) ---------------------------------------------------------------------------
 
@@ -298,6 +299,7 @@ TE_SHAPES: Final[Mapping[int, str]] = MappingProxyType({
     TE_KNIGHTSPIKE: "point", TE_LIGHTNING3: "beam", TE_LAVASPLASH: "point", TE_TELEPORT: "point",
     TE_BLOOD: "count", TE_LIGHTNINGBLOOD: "point",
 })
+#: Wire code → the neutral name decoders emit (:data:`assets_loader.demos.events.TEMP_ENTITIES`).
 TE_NAMES: Final[Mapping[int, str]] = MappingProxyType({
     value: name[3:].lower() for name, value in globals().items() if name.startswith("TE_") and isinstance(value, int)
 })

@@ -1,0 +1,292 @@
+"""The timeline builder every demo decoder fills: frames, map segments, entity rows, the recorder's view and stats,
+events, lightstyles, the scoreboard, the truncation policy and the final assembly into a :class:`DemoTimeline`.
+
+A decoder says *when* a frame starts (:meth:`TimelineBuilder.open_frame`) and appends its entity rows
+(``builder.rows``, one packed :class:`~.rows.RowLayout` row each) and view columns; everything else about frames is
+here.  Frames come in two styles, after the protocol: NetQuake opens a frame at ``svc_time`` and the messages after
+it belong to it (``frames_open_at_start``); QuakeWorld closes a frame at the end of a packet and the messages before
+it belong to it.  Events, lightstyle and score changes are recorded against that frame and resolved to times at the
+end.
+
+Segments: ``begin_segment`` starts a level (``CL_ClearState``: lightstyles and scoreboard start empty), the decoder
+fills the segment's fields (``map_path`` — the world model, precache entry 1 — ``model_precache``, ``baselines``…)
+and ``finish`` turns each into a :class:`MapSegment`.  With ``shift_segments`` each later level's clock is shifted to
+start where the previous one ended (NetQuake's server time restarts at every level); the playback clock never
+decreases.
+
+Bad input (one policy for every protocol): :meth:`truncated` records a cut file, :meth:`stop` a corrupt message —
+both keep the timeline up to the last complete frame with a warning, or raise when no frame was decoded.
+
+References: QuakeSpasm ``cl_main.c`` ``CL_ClearState``, ``cl_demo.c`` ``CL_GetDemoMessage``; ezQuake ``cl_demo.c``
+``CL_GetDemoMessage`` (frame timing); ioquake3 ``cl_parse.c`` ``CL_ParseSnapshot``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from array import array
+from typing import Any
+from collections.abc import Mapping
+
+import numpy as np
+
+from ...errors import FormatError, TruncatedError
+from .. import events as ev
+from ..schema import GameSchema
+from ..timeline import DemoTimeline, EntityStates, MapSegment, PlayerFrames, ScoreChange
+from .messages import Corrupt
+from .rows import RowLayout, pose_history
+
+__all__ = ["TimelineBuilder", "map_name_of"]
+
+_SCORE_FIELDS = ("name", "frags", "colors", "team", "spectator", "userid", "ping", "pl", "userinfo")
+
+
+def map_name_of(world_model: str) -> str:
+    """``maps/e1m1.bsp`` → ``e1m1`` (the world model's base name without ``.bsp``)."""
+    name = world_model.rsplit("/", 1)[-1]
+    return name[:-4] if name.lower().endswith(".bsp") else name
+
+
+def _fresh_score() -> dict[str, Any]:
+    return {"name": "", "frags": 0, "colors": 0, "team": "", "spectator": False, "userid": 0, "ping": 0, "pl": 0,
+            "userinfo": ()}
+
+
+class TimelineBuilder:
+    """Mutable while a demo decodes; :meth:`finish` makes the immutable :class:`DemoTimeline`."""
+
+    def __init__(self, path: str, fmt: str, schema: GameSchema, layout: RowLayout, *, frames_open_at_start: bool,
+                 shift_segments: bool) -> None:
+        self.path = path
+        self.fmt = fmt
+        self.schema = schema
+        self.layout = layout
+        self.frames_open_at_start = frames_open_at_start
+        self.shift_segments = shift_segments
+        self.warnings: list[str] = []
+        # frames: per-frame columns as typed arrays (8 bytes a time, not a Python float and a list slot)
+        self.times = array("d")
+        self.server_times = array("d")
+        self.frame_segment = array("i")
+        self.offsets = array("q")                    # first row of each frame
+        self.rows: list[bytes] = []                  # one packed layout row per entity state
+        self.view_entity: list[int] = []
+        self.view_origin: list[tuple[float, float, float]] = []
+        self.view_angles: list[tuple[float, float, float]] = []
+        self.stat_rows: list[list[int]] = []
+        self.last_time = -np.inf
+        self.time_offset = 0.0
+        # segments
+        self.segments: list[dict[str, Any]] = []
+        self.segment = -1
+        self.segment_has_frames = False
+        # histories: (frame, segment, ...) resolved to times at the end
+        self.events: list[tuple[int, int, type, tuple]] = []
+        self.ls_changes: list[tuple[int, int, str]] = []
+        self.lightstyles_set: set[int] = set()
+        self.scores: list[dict[str, Any]] = []
+        self.score_changes: list[tuple] = []
+        self.score_resets: list[tuple[int, int]] = []
+
+    # --- frames ---------------------------------------------------------------------------------------------------
+
+    @property
+    def num_frames(self) -> int:
+        return len(self.times)
+
+    def event_frame(self) -> int:
+        """The frame a message arriving now belongs to (see the module docstring)."""
+        n = len(self.times)
+        return n - 1 if (self.frames_open_at_start and self.segment_has_frames and n) else n
+
+    def open_frame(self, server_time: float) -> int:
+        """Start frame ``num_frames`` at ``server_time``; its rows are the ones appended from now on."""
+        if self.segment < 0:
+            raise Corrupt("a level start (serverinfo) before the first frame")
+        seg = self.segments[self.segment]
+        if not self.segment_has_frames:
+            if self.shift_segments:
+                self.time_offset = 0.0 if self.segment == 0 or not self.times else self.last_time - server_time
+            seg["time_offset"] = self.time_offset
+            seg["start_frame"] = len(self.times)
+            seg["has_frames"] = True
+            self.segment_has_frames = True
+        t = server_time + self.time_offset
+        t = max(t, self.last_time)
+        self.last_time = t
+        self.times.append(t)
+        self.server_times.append(server_time)
+        self.frame_segment.append(self.segment)
+        self.offsets.append(len(self.rows))
+        return len(self.times) - 1
+
+    def drop_from(self, frame: int) -> None:
+        """Forget frame ``frame`` and later ones, and everything recorded for them (a block that did not parse)."""
+        if frame < len(self.times):
+            del self.rows[self.offsets[frame]:]
+        columns: tuple[Any, ...] = (self.times, self.server_times, self.frame_segment, self.offsets, self.view_entity,
+                                    self.view_origin, self.view_angles, self.stat_rows)
+        for column in columns:
+            del column[frame:]
+        self.last_time = self.times[-1] if self.times else -np.inf
+        self.events = [e for e in self.events if e[0] < frame]
+        self.ls_changes = [c for c in self.ls_changes if c[0] < frame]
+        self.score_changes = [c for c in self.score_changes if c[0] < frame]
+        self.score_resets = [c for c in self.score_resets if c[0] < frame or c[0] == 0]
+
+    # --- segments, events, lightstyles, scores --------------------------------------------------------------------
+
+    def begin_segment(self, maxslots: int, **fields: Any) -> dict[str, Any]:
+        """A new level (``CL_ClearState``): its segment record (the decoder fills in the rest), lightstyles reset,
+        ``maxslots`` empty scoreboard slots."""
+        self.segment += 1
+        self.segment_has_frames = False
+        seg: dict[str, Any] = dict(index=self.segment, start_frame=len(self.times), time_offset=0.0, **fields)
+        self.segments.append(seg)
+        frame = len(self.times)
+        for style in sorted(self.lightstyles_set):
+            self.ls_changes.append((frame, style, ""))
+        self.lightstyles_set = set()
+        self.reset_scores(maxslots)
+        self.score_resets.append((frame, maxslots))
+        return seg
+
+    def emit(self, cls: type, *args: object) -> None:
+        """Record an event of class ``cls`` (fields after time/frame/segment) at the current frame."""
+        n = len(self.times)
+        frame = n - 1 if (self.frames_open_at_start and self.segment_has_frames and n) else n
+        self.events.append((frame, max(self.segment, 0), cls, args))
+
+    def lightstyle(self, style: int, pattern: str) -> None:
+        self.lightstyles_set.add(style)
+        self.ls_changes.append((self.event_frame(), style, pattern))
+
+    def reset_scores(self, maxslots: int) -> None:
+        self.scores = [_fresh_score() for _ in range(maxslots)]
+
+    def score(self, slot: int, what: str) -> dict[str, Any]:
+        """Scoreboard slot ``slot`` (a dict of :class:`PlayerScore` fields) for message ``what``."""
+        if slot >= len(self.scores):
+            raise Corrupt(f"a player slot below {len(self.scores)} in {what}, found {slot}")
+        return self.scores[slot]
+
+    def score_changed(self, slot: int) -> None:
+        s = self.scores[slot]
+        self.score_changes.append((self.event_frame(), max(self.segment, 0), slot)
+                                  + tuple(s[k] for k in _SCORE_FIELDS))
+
+    # --- bad input ------------------------------------------------------------------------------------------------
+
+    def truncated(self, pos: int, what: str, have: int, stacklevel: int = 4) -> None:
+        """The file is cut at ``pos`` where ``what`` was expected (only ``have`` bytes left)."""
+        msg = (f"{self.path}: demo is truncated at offset {pos}: expected {what}, found {have} bytes; "
+               f"the timeline ends at the previous block")
+        self.warnings.append(msg)
+        if self.times:
+            warnings.warn(msg, stacklevel=stacklevel)
+
+    def stop(self, error: FormatError, kept: str, stacklevel: int = 4) -> None:
+        """Decoding stopped at ``error``: raise it when no frame was decoded, else keep ``kept`` with a warning."""
+        if not self.times:
+            raise error
+        msg = f"{error}; decoding stopped there, the timeline ends at {kept}"
+        self.warnings.append(msg)
+        warnings.warn(msg, stacklevel=stacklevel)
+
+    def require_frames(self, pos: int, what: str) -> None:
+        if not self.times:
+            raise TruncatedError(self.path, self.fmt, pos, what,
+                                 "none" if not self.warnings else "a cut before the first frame")
+
+    # --- assembling the timeline ----------------------------------------------------------------------------------
+
+    def drop_frameless_levels(self) -> None:
+        """Drop trailing levels whose signon arrived but no frame, with what they announced."""
+        nf = len(self.times)
+        while len(self.segments) > 1 and not self.segments[-1].get("has_frames"):
+            gone = len(self.segments) - 1
+            self.segments.pop()
+            self.events = [e for e in self.events if e[1] != gone]
+            self.score_changes = [c for c in self.score_changes if c[1] != gone]
+            self.score_resets = [c for c in self.score_resets if c[0] < nf]
+            self.ls_changes = [c for c in self.ls_changes if c[0] < nf]
+
+    def _entity_columns(self, times: np.ndarray, frame_segment: np.ndarray) -> tuple[np.ndarray, dict]:
+        nframes = len(times)
+        offsets = np.append(np.frombuffer(self.offsets, np.int64), len(self.rows))
+        raw = self.layout.read(b"".join(self.rows))
+        self.rows.clear()                        # the packed rows now live in ``raw``: free them at once
+        frame_of_row = np.repeat(np.arange(nframes), np.diff(offsets))
+        nums = self.layout.numbers(raw)
+        # Sort each frame's rows by entity number (stable), so sample() can match frames with searchsorted.
+        unsorted = np.flatnonzero(nums[1:] < nums[:-1]) + 1            # rows where the number goes down ...
+        if np.any(np.isin(unsorted, offsets[1:-1], invert=True)):      # ... other than at a frame start
+            raw = raw[np.lexsort((nums, frame_of_row))]
+        cols = self.layout.columns(raw)
+        cols["prev_frame"], cols["frame_time"] = pose_history(cols["number"], cols["model"], cols["frame"],
+                                                              frame_of_row, times, frame_segment)
+        return offsets, cols
+
+    def _map_segments(self, times: np.ndarray, frameless_at_end: bool) -> list[MapSegment]:
+        nframes = len(times)
+        out = []
+        for i, s in enumerate(self.segments):
+            start = s["start_frame"] if (s.get("has_frames") or not frameless_at_end) else nframes
+            stop = self.segments[i + 1]["start_frame"] if i + 1 < len(self.segments) else nframes
+            stop = max(stop, start)
+            out.append(MapSegment(
+                index=i, map_name=map_name_of(s.get("map_path", "")), level_name=s["level_name"],
+                protocol=s["protocol"], protocol_flags=s.get("protocol_flags", 0), maxclients=s["maxclients"],
+                gametype=s["gametype"], model_precache=s.get("model_precache", ("",)),
+                sound_precache=s.get("sound_precache", ("",)), start_frame=start, end_frame=stop,
+                start_time=float(times[start]) if start < stop else 0.0,
+                end_time=float(times[stop - 1]) if start < stop else 0.0, time_offset=s["time_offset"],
+                baselines=s.get("baselines", EntityStates.empty()), statics=s.get("statics", EntityStates.empty()),
+                static_sounds=s.get("static_sounds", ()), map_path=s.get("map_path", "")))
+        return out
+
+    def finish(self, *, protocol: int, protocol_flags: int, block_count: int, cd_track: int = -1,
+               frameless_at_end: bool = False, view_entity: np.ndarray | None = None,
+               view_origin: np.ndarray | None = None, view_angles: np.ndarray | None = None,
+               stat_rows: np.ndarray | None = None, players: PlayerFrames | None = None, default_pov: int = -1,
+               meta: Mapping[str, object] | None = None) -> DemoTimeline:
+        """The timeline.  View and stat columns default to the ones appended per frame; a level without frames
+        keeps its place (``frameless_at_end`` False) or sorts after the last frame."""
+        times = np.array(self.times, np.float64)
+        nframes = len(times)
+        fseg = np.array(self.frame_segment, np.int32)
+        offsets, cols = self._entity_columns(times, fseg)
+        segs = self._map_segments(times, frameless_at_end)
+
+        def when(frame: int) -> tuple[int, float]:
+            f = min(frame, nframes - 1)
+            return f, float(times[f])
+
+        events = []
+        for frame, seg, cls, args in self.events:
+            f, t = when(frame)
+            if cls is ev.ServerInfoEvent and args[0] is None:      # the map is known once its model list arrived
+                args = (segs[seg].map_name if seg < len(segs) else "",) + tuple(args[1:])
+            events.append(cls(t, f, seg, *args))
+        score_changes = []
+        for frame, seg, slot, *rest in self.score_changes:
+            f, t = when(frame)
+            score_changes.append(ScoreChange(t, f, seg, slot, *rest))
+        nstat = len(self.schema.stat_names)
+        return DemoTimeline(
+            schema=self.schema, format=self.fmt.lower(), protocol=protocol, protocol_flags=protocol_flags,
+            path=self.path, segments=segs, events=events, warnings=self.warnings, block_count=block_count,
+            cd_track=cd_track, times=times, server_times=np.array(self.server_times, np.float64),
+            frame_segment=fseg,
+            view_entity=np.asarray(self.view_entity, np.int32) if view_entity is None else view_entity,
+            view_origin=(np.asarray(self.view_origin, np.float64).reshape(-1, 3) if view_origin is None
+                         else view_origin),
+            view_angles=(np.asarray(self.view_angles, np.float64).reshape(-1, 3) if view_angles is None
+                         else view_angles),
+            stat_rows=(np.asarray(self.stat_rows, np.int64).astype(np.int32).reshape(-1, nstat) if stat_rows is None
+                       else stat_rows),
+            entity_offsets=offsets, entity_columns=cols,
+            lightstyle_changes=[(min(f, nframes - 1), style, pat) for f, style, pat in self.ls_changes],
+            score_changes=score_changes, score_resets=[(min(f, nframes - 1), m) for f, m in self.score_resets],
+            players=players, default_pov=default_pov, meta=meta)

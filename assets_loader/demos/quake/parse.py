@@ -1,0 +1,745 @@
+"""NetQuake server messages (protocols 15, 666 FitzQuake, 999 RMQ): one handler per ``svc_*`` and the fast entity
+update, filling a :class:`~..kit.builder.TimelineBuilder`.
+
+Entity updates (message byte with the high bit set) read the fields their bits name, in ``CL_ParseUpdate`` order
+(:func:`update_fields`, a field table for :mod:`..kit.deltas`); fields not sent come from the entity's baseline.
+Frames: each ``svc_time`` opens one; it collects the entities updated after it (until the next ``svc_time`` or the end
+of the block) and closes at the end of the block with the stats, view entity and view origin of that moment.  Blocks
+without a ``svc_time`` (the signon) make no frame; entities updated outside a frame only refresh the baselines'
+shortcut rows.  ``svc_disconnect`` ends the demo, as in the engine.
+
+References: Uwe Girlich, "The unofficial DEM format description" v1.0.9, section 7 (messages); QuakeSpasm
+``cl_parse.c`` ``CL_ParseServerMessage``, ``CL_ParseServerInfo``, ``CL_ParseUpdate``, ``CL_ParseBaseline``,
+``CL_ParseClientdata``, ``CL_ParseStatic``, ``CL_ParseStaticSound``, ``CL_ParseStartSoundPacket``; ``cl_tent.c``
+``CL_ParseTEnt``; ``gl_fog.c`` ``Fog_ParseServerMessage``; ``common.c`` ``MSG_ReadCoord`` / ``MSG_ReadAngle``.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Callable
+
+import numpy as np
+
+from .. import events as ev
+from ..kit.builder import TimelineBuilder, map_name_of
+from ..kit.deltas import DeltaPlans, Field, Op
+from ..kit.messages import DECODE_ERRORS, Corrupt, MessageError, handler_table, read_string
+from ..kit.rows import RowLayout, decode_entalpha, states_from_rows
+from ..schema import QUAKE
+from ..timeline import DemoTimeline, StaticSound
+from . import protocol as P
+
+__all__ = ["DemParser", "ROW_LAYOUT", "update_fields"]
+
+_S8 = struct.Struct("<b")
+_S16 = struct.Struct("<h")
+_U16 = struct.Struct("<H")
+_S32 = struct.Struct("<i")
+_F32 = struct.Struct("<f")
+_FOG = struct.Struct("<BBBBh")
+_PARTICLE_TAIL = struct.Struct("<bbbBB")
+
+# Entity state row: 15 doubles (baselines, updates and the rows appended per frame).
+(_NUM, _MODEL, _FRAME, _COLORMAP, _SKIN, _EFFECTS, _OX, _OY, _OZ, _AX, _AY, _AZ, _ALPHA, _SCALE,
+ _INTERVAL) = range(15)
+_NCOL = 15
+_ROW = struct.Struct(f"<{_NCOL}d")
+_DEFAULT_STATE = (0, 0, 0, 0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0, P.ENTSCALE_DEFAULT, QUAKE.pose_interval)
+_NSTAT = len(QUAKE.stat_names)
+_ST_ITEMS, _ST_VIEWHEIGHT, _ST_INTERMISSION = (QUAKE.stat_index(n) for n in ("items", "viewheight", "intermission"))
+
+
+def _row_columns(raw: np.ndarray) -> dict[str, np.ndarray]:
+    rows = raw["v"]
+    return {
+        "number": rows[:, _NUM].astype(np.int32),
+        "model": rows[:, _MODEL].astype(np.int32),
+        "frame": rows[:, _FRAME].astype(np.int32),
+        "colormap": rows[:, _COLORMAP].astype(np.int32),
+        "skin": rows[:, _SKIN].astype(np.int32),
+        "effects": rows[:, _EFFECTS].astype(np.int32),
+        "origin": np.ascontiguousarray(rows[:, _OX:_OZ + 1], np.float32),
+        "angles": np.ascontiguousarray(rows[:, _AX:_AZ + 1], np.float32),
+        "alpha": decode_entalpha(rows[:, _ALPHA]),
+        "scale": (rows[:, _SCALE] / P.ENTSCALE_DEFAULT).astype(np.float32),
+        "frame_interval": rows[:, _INTERVAL].astype(np.float32),
+    }
+
+
+ROW_LAYOUT = RowLayout(_ROW, np.dtype([("v", "<f8", (_NCOL,))]), lambda raw: raw["v"][:, _NUM], _row_columns)
+
+
+# --- coordinate / angle encodings and the update field table ------------------------------------------------------
+
+def _coord_parts(flags: int) -> list[tuple[str, float, Op]]:
+    """Struct codes for one coordinate: ``(code, scale, op)`` parts (24-bit coords are two parts)."""
+    if flags & P.PRFL_FLOATCOORD:
+        return [("f", 1.0, Op.SET)]
+    if flags & P.PRFL_INT32COORD:
+        return [("i", 1.0 / 16.0, Op.SET)]
+    if flags & P.PRFL_24BITCOORD:
+        return [("h", 1.0, Op.SET), ("B", 1.0 / 255.0, Op.ADD)]
+    return [("h", 1.0 / 8.0, Op.SET)]
+
+
+def _angle_parts(flags: int) -> list[tuple[str, float, Op]]:
+    if flags & P.PRFL_FLOATANGLE:
+        return [("f", 1.0, Op.SET)]
+    if flags & P.PRFL_SHORTANGLE:
+        return [("h", 360.0 / 65536.0, Op.SET)]
+    return [("b", 360.0 / 256.0, Op.SET)]
+
+
+def update_fields(protocol: int, flags: int) -> tuple[Field, ...]:
+    """The fast-update fields in ``CL_ParseUpdate`` read order for ``protocol`` and RMQ ``flags``."""
+    out = [Field(P.U_MODEL, "B", _MODEL), Field(P.U_FRAME, "B", _FRAME), Field(P.U_COLORMAP, "B", _COLORMAP),
+           Field(P.U_SKIN, "B", _SKIN), Field(P.U_EFFECTS, "B", _EFFECTS)]
+    coord, angle = _coord_parts(flags), _angle_parts(flags)
+    for obit, abit, oidx, aidx in ((P.U_ORIGIN1, P.U_ANGLE1, _OX, _AX), (P.U_ORIGIN2, P.U_ANGLE2, _OY, _AY),
+                                   (P.U_ORIGIN3, P.U_ANGLE3, _OZ, _AZ)):
+        out += [Field(obit, code, oidx, scale, op) for code, scale, op in coord]
+        out += [Field(abit, code, aidx, scale, op) for code, scale, op in angle]
+    if protocol != P.PROTOCOL_NETQUAKE:
+        out += [Field(P.U_ALPHA, "B", _ALPHA), Field(P.U_SCALE, "B", _SCALE),
+                Field(P.U_FRAME2, "B", _FRAME, op=Op.HIGH_BYTE), Field(P.U_MODEL2, "B", _MODEL, op=Op.HIGH_BYTE),
+                Field(P.U_LERPFINISH, "B", _INTERVAL, 1.0 / 255.0, Op.INTERVAL)]
+    return tuple(out)
+
+
+def _group_reader(spec: str, flags: int) -> Callable[[bytes, int], tuple[tuple[float, ...], int]]:
+    """A reader for a fixed group of coords (``c``) and angles (``a``): ``read(data, pos) -> (values, pos)``."""
+    fmt = "<"
+    outs: list[list[tuple[int, float]]] = []
+    vi = 0
+    for ch in spec:
+        parts = _coord_parts(flags) if ch == "c" else _angle_parts(flags)
+        out = []
+        for code, scale, _op in parts:
+            fmt += code
+            out.append((vi, scale))
+            vi += 1
+        outs.append(out)
+    st = struct.Struct(fmt)
+    size = st.size
+    unpack = st.unpack_from
+    if all(len(o) == 1 for o in outs):
+        scales = [o[0][1] for o in outs]
+
+        def read(data: bytes, pos: int) -> tuple[tuple[float, ...], int]:
+            return tuple([v * s for v, s in zip(unpack(data, pos), scales)]), pos + size
+    else:
+        def read(data: bytes, pos: int) -> tuple[tuple[float, ...], int]:
+            v = unpack(data, pos)
+            return tuple(sum(v[i] * s for i, s in o) for o in outs), pos + size
+    return read
+
+
+class DemParser:
+    """The client state of one NetQuake demo pass and a handler per message (``table``)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.b = TimelineBuilder(path, "DEM", QUAKE, ROW_LAYOUT, frames_open_at_start=True, shift_segments=True)
+        self.protocol = P.PROTOCOL_NETQUAKE
+        self.flags = 0
+        self.first_protocol: int | None = None
+        self.first_flags = 0
+        self.model_precache: tuple[str, ...] = ("",)
+        self.sound_precache: tuple[str, ...] = ("",)
+        self.baselines: dict[int, list] = {}
+        self.baseline_rows: dict[int, bytes] = {}   # packed state rows of baseline-only updates, by entity
+        self.statics: list[list] = []
+        self.static_sounds: list[StaticSound] = []
+        self.stats = [0] * _NSTAT
+        self.viewentity = 0
+        self.view_pose = (0.0,) * 6   # the view entity's origin and angles
+        self.in_frame = False
+        self.rows_kept = 0            # rows after this one were updates outside a frame (signon): dropped
+        self.block_angles = (0.0, 0.0, 0.0)
+        self.ended = False
+        self.table = handler_table(self, P.SVC_NAMES, 256)
+        self._emit = self.b.emit
+        self._set_encodings()
+
+    def _set_encodings(self) -> None:
+        f = self.flags
+        self.rd_c3 = _group_reader("ccc", f)
+        self.rd_a3 = _group_reader("aaa", f)
+        self.rd_ca3 = _group_reader("cacaca", f)
+        self.extended = self.protocol != P.PROTOCOL_NETQUAKE
+        self.plans = DeltaPlans(update_fields(self.protocol, f), _NCOL, _ROW, number="B", wide_number="H",
+                                wide_bit=P.U_LONGENTITY, default=_DEFAULT_STATE)
+        self.table[0x80:] = [self._fast_update_handler()] * 0x80
+
+    def _sound_name(self, index: int) -> str:
+        return self.sound_precache[index] if 0 <= index < len(self.sound_precache) else ""
+
+    # --- frames ---------------------------------------------------------------------------------------------------
+
+    def begin_block(self, angles: tuple[float, float, float]) -> None:
+        self.block_angles = angles
+
+    def end_block(self) -> None:
+        if self.in_frame:
+            self._close_frame()
+        del self.b.rows[self.rows_kept:]
+
+    def drop_open_frame(self) -> None:
+        """The block did not parse: forget the frame it opened."""
+        if self.in_frame:
+            self.b.drop_from(self.b.num_frames - 1)
+            self.in_frame = False
+        del self.b.rows[self.rows_kept:]
+
+    def _open_frame(self, server_time: float) -> None:
+        if self.in_frame:
+            self._close_frame()
+        del self.b.rows[self.rows_kept:]
+        self.b.open_frame(server_time)
+        self.b.view_angles.append(self.block_angles)
+        self.in_frame = True
+
+    def _close_frame(self) -> None:
+        """Record the view: the eye at the view entity plus the view height, looking along the block's angles;
+        during an intermission, finale or cutscene the eye is the view entity itself, origin and angles
+        (``V_CalcIntermissionRefdef``)."""
+        b = self.b
+        st = self.stats
+        vo = self.view_pose
+        b.view_entity.append(self.viewentity)
+        if st[_ST_INTERMISSION]:
+            b.view_origin.append(vo[:3])
+            b.view_angles[-1] = vo[3:]
+        else:
+            b.view_origin.append((vo[0], vo[1], vo[2] + st[_ST_VIEWHEIGHT]))
+        b.stat_rows.append(st[:])
+        self.in_frame = False
+        self.rows_kept = len(b.rows)
+
+    # --- the fast entity update -----------------------------------------------------------------------------------
+
+    def _fast_update_handler(self) -> Callable[[bytes, int, int], int]:
+        """The handler of message bytes 0x80..0xFF for the current protocol and baselines (a closure: this is the
+        hot path, one call per entity update)."""
+        plans = self.plans
+        extended = self.extended
+        baseline_of = self.baselines.get
+        baseline_rows = self.baseline_rows
+        rows = self.b.rows
+        out = rows.append
+        unpack_row = _ROW.unpack
+        nehahra = self._nehahra_update
+
+        def fast_updates(data: bytes, p: int, end: int) -> int:
+            # A run of consecutive updates in one call (this loop is the hot path); errors name the failing one.
+            viewent = self.viewentity
+            mpos = p - 1
+            try:
+                while True:
+                    bits = data[mpos] & 0x7F
+                    if bits & 1:
+                        bits |= data[p] << 8
+                        p += 1
+                    if extended:
+                        if bits & 0x8000:
+                            bits |= data[p] << 16
+                            p += 1
+                        if bits & 0x800000:
+                            bits |= data[p] << 24
+                            p += 1
+                    elif bits & 0x8000:      # U_TRANS (Nehahra)
+                        p = nehahra(data, p, bits)
+                        bits = -1
+                    if bits == 0 and p < end and data[p] in baseline_rows:
+                        # Only the entity number: the state is its baseline, packed once.
+                        num = data[p]
+                        row = baseline_rows[num]
+                        out(row)
+                        p += 1
+                        if num == viewent:
+                            self.view_pose = unpack_row(row)[_OX:_AZ + 1]
+                    elif bits >= 0:
+                        num, p = plans[bits](data, p, baseline_of, out)
+                        if bits == 0:
+                            baseline_rows[num] = rows[-1]
+                        if num == viewent:
+                            self.view_pose = unpack_row(rows[-1])[_OX:_AZ + 1]
+                    if p >= end or data[p] < 0x80:
+                        break
+                    mpos = p
+                    p += 1
+            except DECODE_ERRORS as exc:
+                raise MessageError(exc, mpos, data[mpos]) from None
+            if p > end:
+                raise MessageError(Corrupt("the entity update to end inside its block"), mpos, data[mpos])
+            return p
+
+        return fast_updates
+
+    def _nehahra_update(self, data: bytes, p: int, bits: int) -> int:
+        """Protocol 15 with U_TRANS (bit 15, Nehahra): the usual fields, then 2 or 3 transparency floats."""
+        row: list[bytes] = []
+        num, p = self.plans[bits & ~P.U_TRANS](data, p, self.baselines.get, row.append)
+        a, b = struct.unpack_from("<ff", data, p)
+        p += 12 if a == 2 else 8
+        state = list(_ROW.unpack(row[0]))
+        state[_ALPHA] = 0 if b == 0 else round(min(max(b * 254 + 1, 1), 255))
+        self.b.rows.append(_ROW.pack(*state))
+        if num == self.viewentity:
+            self.view_pose = tuple(state[_OX:_AZ + 1])
+        return p
+
+    # --- messages (one method per svc, named after the engine's message) ------------------------------------------
+
+    def parse_svc_nop(self, data: bytes, p: int, end: int) -> int:
+        return p
+
+    def parse_svc_disconnect(self, data: bytes, p: int, end: int) -> int:
+        self._emit(ev.DisconnectEvent)
+        self.ended = True
+        return end
+
+    def parse_svc_updatestat(self, data: bytes, p: int, end: int) -> int:
+        i = data[p]
+        value, = _S32.unpack_from(data, p + 1)
+        if i >= P.MAX_CL_STATS:
+            raise Corrupt(f"a stat index below {P.MAX_CL_STATS}, found {i}")
+        if i < 15:
+            self.stats[i] = value
+        return p + 5
+
+    def parse_svc_version(self, data: bytes, p: int, end: int) -> int:
+        version, = _S32.unpack_from(data, p)
+        if version not in P.SUPPORTED_PROTOCOLS:
+            raise Corrupt(f"protocol 15, 666 or 999, found {version}")
+        self.protocol = version
+        self._set_encodings()
+        return p + 4
+
+    def parse_svc_setview(self, data: bytes, p: int, end: int) -> int:
+        ent, = _U16.unpack_from(data, p)
+        self.viewentity = ent
+        self._emit(ev.SetViewEvent, ent)
+        return p + 2
+
+    def parse_svc_sound(self, data: bytes, p: int, end: int) -> int:
+        mask = data[p]
+        p += 1
+        volume = 255
+        atten = 1.0
+        if mask & P.SND_VOLUME:
+            volume = data[p]
+            p += 1
+        if mask & P.SND_ATTENUATION:
+            atten = data[p] / 64.0
+            p += 1
+        if mask & P.SND_LARGEENTITY:
+            ent, = _U16.unpack_from(data, p)
+            channel = data[p + 2]
+            p += 3
+        else:
+            ch, = _U16.unpack_from(data, p)
+            p += 2
+            ent, channel = ch >> 3, ch & 7
+        if mask & P.SND_LARGESOUND:
+            snd, = _U16.unpack_from(data, p)
+            p += 2
+        else:
+            snd = data[p]
+            p += 1
+        if snd >= P.MAX_SOUNDS:
+            raise Corrupt(f"a sound index below {P.MAX_SOUNDS}, found {snd}")
+        origin, p = self.rd_c3(data, p)
+        self._emit(ev.SoundEvent, ent, channel, snd, self._sound_name(snd), volume / 255.0, atten, origin)
+        return p
+
+    def parse_svc_time(self, data: bytes, p: int, end: int) -> int:
+        t, = _F32.unpack_from(data, p)
+        if math.isnan(t) or abs(t) > 1e9:
+            raise Corrupt(f"a finite server time, found {t}")
+        self._open_frame(t)
+        return p + 4
+
+    def parse_svc_print(self, data: bytes, p: int, end: int) -> int:
+        text, p = read_string(data, p, end)
+        self._emit(ev.PrintEvent, text)
+        if not text.startswith("\x01"):      # \x01 marks chat: never an obituary
+            obit = ev.parse_obituary(text)
+            if obit is not None:
+                self._emit(ev.ObituaryEvent, obit.victim, obit.killer, obit.weapon, obit.suicide, text)
+        return p
+
+    def parse_svc_stufftext(self, data: bytes, p: int, end: int) -> int:
+        text, p = read_string(data, p, end)
+        self._emit(ev.StuffTextEvent, text)
+        return p
+
+    def parse_svc_setangle(self, data: bytes, p: int, end: int) -> int:
+        angles, p = self.rd_a3(data, p)
+        self._emit(ev.SetAngleEvent, angles)
+        return p
+
+    def parse_svc_serverinfo(self, data: bytes, p: int, end: int) -> int:
+        version, = _S32.unpack_from(data, p)
+        p += 4
+        if version not in P.SUPPORTED_PROTOCOLS:
+            raise Corrupt(f"protocol 15, 666 or 999, found {version}")
+        flags = 0
+        if version == P.PROTOCOL_RMQ:
+            flags, = struct.unpack_from("<I", data, p)
+            p += 4
+        maxclients = data[p]
+        gametype = data[p + 1]
+        p += 2
+        if not 1 <= maxclients <= P.MAX_SCOREBOARD:
+            raise Corrupt(f"maxclients 1..{P.MAX_SCOREBOARD}, found {maxclients}")
+        level_name, p = read_string(data, p, end)
+        models = [""]
+        while True:
+            name, p = read_string(data, p, end)
+            if not name:
+                break
+            if len(models) >= P.MAX_MODELS:
+                raise Corrupt(f"at most {P.MAX_MODELS} model precaches")
+            models.append(name)
+        sounds = [""]
+        while True:
+            name, p = read_string(data, p, end)
+            if not name:
+                break
+            if len(sounds) >= P.MAX_SOUNDS:
+                raise Corrupt(f"at most {P.MAX_SOUNDS} sound precaches")
+            sounds.append(name)
+        self._new_segment(version, flags, maxclients, gametype, level_name, models, sounds)
+        return p
+
+    def _new_segment(self, version: int, flags: int, maxclients: int, gametype: int, level_name: str,
+                     models: list[str], sounds: list[str]) -> None:
+        if self.in_frame:
+            self._close_frame()
+        self.end_segment()
+        self.protocol, self.flags = version, flags
+        if self.first_protocol is None:
+            self.first_protocol, self.first_flags = version, flags
+        self.model_precache = tuple(models)
+        self.sound_precache = tuple(sounds)
+        world = models[1] if len(models) > 1 else ""
+        self.b.begin_segment(maxclients, map_path=world, level_name=level_name, protocol=version,
+                             protocol_flags=flags, maxclients=maxclients, gametype=gametype,
+                             model_precache=self.model_precache, sound_precache=self.sound_precache)
+        # CL_ClearState: baselines, statics, stats start fresh (the builder resets lightstyles and scores).
+        self.baselines = {}
+        self._set_encodings()
+        self.baseline_rows.clear()
+        self.statics = []
+        self.static_sounds = []
+        self.stats = [0] * _NSTAT
+        self.stats[_ST_VIEWHEIGHT] = P.DEFAULT_VIEWHEIGHT
+        self.viewentity = 0
+        self.view_pose = (0.0,) * 6
+        self._emit(ev.ServerInfoEvent, map_name_of(world), level_name, version, maxclients)
+
+    def end_segment(self) -> None:
+        if self.b.segment < 0:
+            return
+        seg = self.b.segments[self.b.segment]
+        seg["baselines"] = states_from_rows(ROW_LAYOUT, sorted(self.baselines.items()))
+        seg["statics"] = states_from_rows(ROW_LAYOUT, [(-1, s) for s in self.statics])
+        seg["static_sounds"] = tuple(self.static_sounds)
+
+    def parse_svc_lightstyle(self, data: bytes, p: int, end: int) -> int:
+        style = data[p]
+        if style >= P.MAX_LIGHTSTYLES:
+            raise Corrupt(f"a lightstyle below {P.MAX_LIGHTSTYLES}, found {style}")
+        pattern, p = read_string(data, p + 1, end)
+        self.b.lightstyle(style, pattern)
+        self._emit(ev.LightStyleEvent, style, pattern)
+        return p
+
+    def _score(self, slot: int, what: str, key: str, value: object) -> None:
+        self.b.score(slot, what)[key] = value
+        self.b.score_changed(slot)
+
+    def parse_svc_updatename(self, data: bytes, p: int, end: int) -> int:
+        slot = data[p]
+        name, p = read_string(data, p + 1, end)
+        self._score(slot, "svc_updatename", "name", name)
+        return p
+
+    def parse_svc_updatefrags(self, data: bytes, p: int, end: int) -> int:
+        slot = data[p]
+        frags, = _S16.unpack_from(data, p + 1)
+        self._score(slot, "svc_updatefrags", "frags", frags)
+        return p + 3
+
+    def parse_svc_updatecolors(self, data: bytes, p: int, end: int) -> int:
+        self._score(data[p], "svc_updatecolors", "colors", data[p + 1])
+        return p + 2
+
+    def parse_svc_clientdata(self, data: bytes, p: int, end: int) -> int:
+        bits, = _U16.unpack_from(data, p)
+        p += 2
+        if bits & P.SU_EXTEND1:
+            bits |= data[p] << 16
+            p += 1
+        if bits & P.SU_EXTEND2:
+            bits |= data[p] << 24
+            p += 1
+        st = self.stats
+        x = _ST_ITEMS
+        if bits & P.SU_VIEWHEIGHT:
+            st[x + 1] = _S8.unpack_from(data, p)[0]
+            p += 1
+        else:
+            st[x + 1] = P.DEFAULT_VIEWHEIGHT
+        if bits & P.SU_IDEALPITCH:
+            st[x + 2] = _S8.unpack_from(data, p)[0]
+            p += 1
+        else:
+            st[x + 2] = 0
+        for i in range(3):
+            if bits & (P.SU_PUNCH1 << i):
+                st[x + 3 + i] = _S8.unpack_from(data, p)[0]
+                p += 1
+            else:
+                st[x + 3 + i] = 0
+            if bits & (P.SU_VELOCITY1 << i):
+                p += 1
+        items, = _S32.unpack_from(data, p)
+        st[x + 0] = items
+        p += 4
+        st[x + 6] = 1 if bits & P.SU_ONGROUND else 0
+        st[x + 7] = 1 if bits & P.SU_INWATER else 0
+        if bits & P.SU_WEAPONFRAME:
+            st[P.STAT_WEAPONFRAME] = data[p]
+            p += 1
+        else:
+            st[P.STAT_WEAPONFRAME] = 0
+        if bits & P.SU_ARMOR:
+            st[P.STAT_ARMOR] = data[p]
+            p += 1
+        else:
+            st[P.STAT_ARMOR] = 0
+        if bits & P.SU_WEAPON:
+            st[P.STAT_WEAPON] = data[p]
+            p += 1
+        else:
+            st[P.STAT_WEAPON] = 0
+        st[P.STAT_HEALTH], = _S16.unpack_from(data, p)
+        st[P.STAT_AMMO] = data[p + 2]
+        st[P.STAT_SHELLS] = data[p + 3]
+        st[P.STAT_NAILS] = data[p + 4]
+        st[P.STAT_ROCKETS] = data[p + 5]
+        st[P.STAT_CELLS] = data[p + 6]
+        st[P.STAT_ACTIVEWEAPON] = data[p + 7]
+        p += 8
+        if bits & 0xFF0000 or bits & P.SU_WEAPONFRAME2 or bits & P.SU_WEAPONALPHA:
+            for bit, stat in ((P.SU_WEAPON2, P.STAT_WEAPON), (P.SU_ARMOR2, P.STAT_ARMOR),
+                              (P.SU_AMMO2, P.STAT_AMMO), (P.SU_SHELLS2, P.STAT_SHELLS),
+                              (P.SU_NAILS2, P.STAT_NAILS), (P.SU_ROCKETS2, P.STAT_ROCKETS),
+                              (P.SU_CELLS2, P.STAT_CELLS), (P.SU_WEAPONFRAME2, P.STAT_WEAPONFRAME)):
+                if bits & bit:
+                    st[stat] |= data[p] << 8
+                    p += 1
+        if bits & P.SU_WEAPONALPHA:
+            st[x + 8] = data[p]
+            p += 1
+        else:
+            st[x + 8] = 0
+        return p
+
+    def parse_svc_stopsound(self, data: bytes, p: int, end: int) -> int:
+        v, = _U16.unpack_from(data, p)
+        self._emit(ev.StopSoundEvent, v >> 3, v & 7)
+        return p + 2
+
+    def parse_svc_particle(self, data: bytes, p: int, end: int) -> int:
+        origin, p = self.rd_c3(data, p)
+        dx, dy, dz, count, color = _PARTICLE_TAIL.unpack_from(data, p)
+        self._emit(ev.ParticleEvent, origin, (dx / 16.0, dy / 16.0, dz / 16.0), 1024 if count == 255 else count,
+                   color)
+        return p + 5
+
+    def parse_svc_damage(self, data: bytes, p: int, end: int) -> int:
+        armor, blood = data[p], data[p + 1]
+        origin, p = self.rd_c3(data, p + 2)
+        self._emit(ev.DamageEvent, armor, blood, origin)
+        return p
+
+    def _baseline(self, data: bytes, p: int, version: int) -> tuple[list, int]:
+        bits = 0
+        if version == 2:
+            bits = data[p]
+            p += 1
+        if bits & P.B_LARGEMODEL:
+            model, = _U16.unpack_from(data, p)
+            p += 2
+        else:
+            model = data[p]
+            p += 1
+        if bits & P.B_LARGEFRAME:
+            frame, = _U16.unpack_from(data, p)
+            p += 2
+        else:
+            frame = data[p]
+            p += 1
+        colormap, skin = data[p], data[p + 1]
+        ca, p = self.rd_ca3(data, p + 2)
+        alpha = 0
+        scale = P.ENTSCALE_DEFAULT
+        if bits & P.B_ALPHA:
+            alpha = data[p]
+            p += 1
+        if bits & P.B_SCALE:
+            scale = data[p]
+            p += 1
+        return [0, model, frame, colormap, skin, 0, ca[0], ca[2], ca[4], ca[1], ca[3], ca[5], alpha, scale,
+                QUAKE.pose_interval], p
+
+    def parse_svc_spawnbaseline(self, data: bytes, p: int, end: int, version: int = 1) -> int:
+        num, = _U16.unpack_from(data, p)
+        if num >= P.MAX_EDICTS:
+            raise Corrupt(f"an entity number below {P.MAX_EDICTS}, found {num}")
+        state, p = self._baseline(data, p + 2, version)
+        state[_NUM] = num
+        self.baselines[num] = state
+        self.baseline_rows.pop(num, None)
+        return p
+
+    def parse_svc_spawnbaseline2(self, data: bytes, p: int, end: int) -> int:
+        return self.parse_svc_spawnbaseline(data, p, end, 2)
+
+    def parse_svc_spawnstatic(self, data: bytes, p: int, end: int, version: int = 1) -> int:
+        if len(self.statics) >= P.MAX_STATIC_ENTITIES:
+            raise Corrupt(f"at most {P.MAX_STATIC_ENTITIES} static entities")
+        state, p = self._baseline(data, p, version)
+        self.statics.append(state)
+        return p
+
+    def parse_svc_spawnstatic2(self, data: bytes, p: int, end: int) -> int:
+        return self.parse_svc_spawnstatic(data, p, end, 2)
+
+    def parse_svc_temp_entity(self, data: bytes, p: int, end: int) -> int:
+        te = data[p]
+        p += 1
+        shape = P.TE_SHAPES.get(te)
+        if shape is None:
+            raise Corrupt(f"a temp entity kind 0..13, found {te}")
+        name = P.TE_NAMES[te]
+        if shape == "beam":
+            ent, = _S16.unpack_from(data, p)
+            start, p = self.rd_c3(data, p + 2)
+            stop, p = self.rd_c3(data, p)
+            self._emit(ev.TempEntityEvent, name, start, stop, ent)
+        elif shape == "explosion2":
+            origin, p = self.rd_c3(data, p)
+            self._emit(ev.TempEntityEvent, name, origin, None, None, data[p], data[p + 1])
+            p += 2
+        else:
+            origin, p = self.rd_c3(data, p)
+            self._emit(ev.TempEntityEvent, name, origin)
+        return p
+
+    def parse_svc_setpause(self, data: bytes, p: int, end: int) -> int:
+        self._emit(ev.PauseEvent, bool(data[p]))
+        return p + 1
+
+    def parse_svc_signonnum(self, data: bytes, p: int, end: int) -> int:
+        data[p]
+        return p + 1
+
+    def parse_svc_centerprint(self, data: bytes, p: int, end: int) -> int:
+        text, p = read_string(data, p, end)
+        self._emit(ev.CenterPrintEvent, text)
+        return p
+
+    def parse_svc_killedmonster(self, data: bytes, p: int, end: int) -> int:
+        self.stats[P.STAT_MONSTERS] += 1
+        self._emit(ev.KilledMonsterEvent, self.stats[P.STAT_MONSTERS])
+        return p
+
+    def parse_svc_foundsecret(self, data: bytes, p: int, end: int) -> int:
+        self.stats[P.STAT_SECRETS] += 1
+        self._emit(ev.FoundSecretEvent, self.stats[P.STAT_SECRETS])
+        return p
+
+    def parse_svc_spawnstaticsound(self, data: bytes, p: int, end: int, version: int = 1) -> int:
+        origin, p = self.rd_c3(data, p)
+        if version == 2:
+            snd, = _U16.unpack_from(data, p)
+            p += 2
+        else:
+            snd = data[p]
+            p += 1
+        vol, atten = data[p], data[p + 1]
+        x, y, z = origin
+        self.static_sounds.append(StaticSound((x, y, z), snd, self._sound_name(snd), vol / 255.0, atten / 64.0))
+        return p + 2
+
+    def parse_svc_spawnstaticsound2(self, data: bytes, p: int, end: int) -> int:
+        return self.parse_svc_spawnstaticsound(data, p, end, 2)
+
+    def parse_svc_intermission(self, data: bytes, p: int, end: int) -> int:
+        self.stats[_ST_INTERMISSION] = 1
+        self._emit(ev.IntermissionEvent)
+        return p
+
+    def parse_svc_finale(self, data: bytes, p: int, end: int) -> int:
+        text, p = read_string(data, p, end)
+        self.stats[_ST_INTERMISSION] = 2
+        self._emit(ev.FinaleEvent, text)
+        return p
+
+    def parse_svc_cdtrack(self, data: bytes, p: int, end: int) -> int:
+        self._emit(ev.CdTrackEvent, data[p], data[p + 1])
+        return p + 2
+
+    def parse_svc_sellscreen(self, data: bytes, p: int, end: int) -> int:
+        self._emit(ev.SellScreenEvent)
+        return p
+
+    def parse_svc_cutscene(self, data: bytes, p: int, end: int) -> int:
+        text, p = read_string(data, p, end)
+        self.stats[_ST_INTERMISSION] = 3
+        self._emit(ev.CutsceneEvent, text)
+        return p
+
+    def parse_svc_skybox(self, data: bytes, p: int, end: int) -> int:
+        name, p = read_string(data, p, end)
+        self._emit(ev.SkyboxEvent, name)
+        return p
+
+    def parse_svc_bf(self, data: bytes, p: int, end: int) -> int:
+        self._emit(ev.BonusFlashEvent)
+        return p
+
+    def parse_svc_fog(self, data: bytes, p: int, end: int) -> int:
+        density, r, g, b, time = _FOG.unpack_from(data, p)
+        self._emit(ev.FogEvent, density / 255.0, (r / 255.0, g / 255.0, b / 255.0), max(time / 100.0, 0.0))
+        return p + _FOG.size
+
+    def parse_svc_achievement(self, data: bytes, p: int, end: int) -> int:
+        name, p = read_string(data, p, end)
+        self._emit(ev.AchievementEvent, name)
+        return p
+
+    def parse_svc_localsound(self, data: bytes, p: int, end: int) -> int:
+        mask = data[p]
+        if mask & P.SND_LARGESOUND:
+            snd, = _U16.unpack_from(data, p + 1)
+            p += 3
+        else:
+            snd = data[p + 1]
+            p += 2
+        self._emit(ev.LocalSoundEvent, snd, self._sound_name(snd))
+        return p
+
+    # --- the timeline ---------------------------------------------------------------------------------------------
+
+    def finish(self, blocks: int, cd_track: int) -> DemoTimeline:
+        self.end_block()
+        self.end_segment()
+        return self.b.finish(protocol=self.first_protocol or P.PROTOCOL_NETQUAKE, protocol_flags=self.first_flags,
+                             block_count=blocks, cd_track=cd_track)

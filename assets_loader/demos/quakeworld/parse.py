@@ -1,0 +1,1080 @@
+"""QuakeWorld server messages: one handler per ``svc_*``, shared by ``.qwd`` and ``.mvd`` (their framing and the
+few messages whose layout or addressee differ live in :mod:`.framing`), filling a
+:class:`~..kit.builder.TimelineBuilder`.
+
+Entities come in ``svc_packetentities`` (a full set against the baselines) or ``svc_deltapacketentities`` (against
+an earlier set), merged by :func:`~..kit.packet_entities.merge_packet_entities`.  Each update word holds the entity
+number and flag bits; the fields a flag combination names (:func:`delta_fields`, a field table) are compiled once per
+combination by :mod:`..kit.deltas`.
+
+A timeline frame holds every entity of the current packet set, every player present in it (``svc_playerinfo``) as
+entity ``slot + 1`` with ``colormap = slot + 1`` and the model from the playerinfo (``progs/player.mdl`` by default),
+and the nails (``svc_nails`` / ``svc_nails2``) as ``progs/spike.mdl`` entities numbered from
+:data:`NAIL_NUMBER_BASE`.  ``svc_muzzleflash`` sets ``EF_MUZZLEFLASH`` on that entity for the frame.  Per-player
+columns (origin, view angles, pose, flags, stats) go to :class:`~..timeline.PlayerFrames`.
+
+Protocol extensions in ``svc_serverdata`` (``FTEX``, ``FTE2``, ``MVD1``) are recorded in
+``timeline.meta["extensions"]``; the FTE bits that change message layouts (float coords, entity / model index
+doubling, transparency, colour mod, spawnstatic2) are honoured, other FTE messages are rejected as unknown.
+
+References: Uwe Girlich, "The unofficial QWD format description" (messages 0x00–0x35); ezQuake ``cl_parse.c``
+``CL_ParseServerMessage``, ``CL_ParseServerData``, ``CL_ParseModellist``, ``CL_ParseSoundlist``,
+``CL_ParseStartSoundPacket``, ``CL_SetStat``, ``CL_UpdateUserinfo``; ``cl_ents.c`` ``CL_ParsePacketEntities``,
+``CL_ParseDelta``, ``CL_ParsePlayerinfo``, ``CL_ParseProjectiles``, ``CL_LinkPlayers``; ``cl_tent.c``
+``CL_ParseTEnt``; ``com_msg.c`` ``MSG_ReadDeltaUsercmd``; mvdsv ``sv_ents.c`` ``SV_EmitNailUpdate``; QW-Group
+``qwprot`` ``protocol.h``.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+from collections.abc import Callable
+
+import numpy as np
+
+from .. import events as ev
+from ..kit.builder import TimelineBuilder
+from ..kit.deltas import DeltaPlans, Field, Op
+from ...errors import FormatError
+from ..kit.messages import Corrupt, MessageError, handler_table, message_error, parse_messages, read_string
+from ..kit.packet_entities import EntitySet, FrameRing, merge_packet_entities
+from ..kit.rows import RowLayout, decode_fte_trans, states_from_rows
+from ..schema import QUAKEWORLD
+from ..timeline import DemoTimeline, PlayerFrames, StaticSound
+from . import protocol as P
+
+__all__ = ["QuakeWorldParser", "NAIL_NUMBER_BASE", "ROW_LAYOUT", "delta_fields", "parse_info", "fresh_stats",
+           "read_qw_string"]
+
+#: Entity numbers of nails in the timeline start here (above any edict number).  ``svc_nails2`` (MVD) nails keep their
+#: server id (``base + id``) so they interpolate; ``svc_nails`` (QWD) nails get a fresh number every frame.
+NAIL_NUMBER_BASE = 1 << 16
+_QWD_NAIL_BASE = NAIL_NUMBER_BASE + 256
+
+_F32 = struct.Struct("<f")
+_S16 = struct.Struct("<h")
+_U16 = struct.Struct("<H")
+_S32 = struct.Struct("<i")
+_U32 = struct.Struct("<I")
+
+# Entity state row: number, model, frame, colormap, skin, effects, origin xyz, angles xyz, trans (FTE alpha byte).
+_ROW = struct.Struct("<6i6fi")
+_NCOL = 13
+(_NUM, _MODEL, _FRAME, _COLORMAP, _SKIN, _EFFECTS, _OX, _OY, _OZ, _AX, _AY, _AZ, _TRANS) = range(_NCOL)
+_NULL_STATE = (0, 0, 0, 0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0)
+
+
+def _row_columns(raw: np.ndarray) -> dict[str, np.ndarray]:
+    ints, flts = raw["i"], raw["f"]
+    n = len(raw)
+    return {
+        "number": np.ascontiguousarray(ints[:, 0]),
+        "model": np.ascontiguousarray(ints[:, 1]),
+        "frame": np.ascontiguousarray(ints[:, 2]),
+        "colormap": np.ascontiguousarray(ints[:, 3]),
+        "skin": np.ascontiguousarray(ints[:, 4]),
+        "effects": np.ascontiguousarray(ints[:, 5]),
+        "origin": np.ascontiguousarray(flts[:, 0:3]),
+        "angles": np.ascontiguousarray(flts[:, 3:6]),
+        "alpha": decode_fte_trans(raw["t"]),
+        "scale": np.ones(n, np.float32),
+        "frame_interval": np.full(n, QUAKEWORLD.pose_interval, np.float32),
+    }
+
+
+ROW_LAYOUT = RowLayout(_ROW, np.dtype([("i", "<i4", 6), ("f", "<f4", 6), ("t", "<i4")]), lambda raw: raw["i"][:, 0],
+                       _row_columns)
+
+# Player row (timeline PlayerFrames): frame, slot, origin, angles, model, frame, skin, effects, weaponframe, flags.
+_PLAYER_ROW = struct.Struct("<ii3f3f6i")
+_PLAYER_DTYPE = np.dtype([("frame", "<i4"), ("slot", "<i4"), ("origin", "<f4", 3), ("angles", "<f4", 3),
+                          ("ints", "<i4", 6)])
+_NSTAT = len(QUAKEWORLD.stat_names)
+_ST_VIEWHEIGHT, _ST_PUNCH, _ST_INTERMISSION, _ST_MONSTERS, _ST_SECRETS = (
+    QUAKEWORLD.stat_index(n) for n in ("viewheight", "punch_pitch", "intermission", "monsters", "secrets"))
+
+_ANGLE8 = 360.0 / 256.0
+_ANGLE16 = 360.0 / 65536.0
+
+
+def delta_fields(coord_float: bool, angle16: bool, model_dbl: bool) -> tuple[Field, ...]:
+    """The entity-delta fields in ``CL_ParseDelta`` read order.  A bit mask is the word's flag bits | the MOREBITS
+    byte | the FTE EVENMORE bits << 16."""
+    dbl = P.U_FTE_MODELDBL << 16
+    out: list[Field] = []
+    if model_dbl:
+        out += [Field(P.U_MODEL | dbl, "B", _MODEL, offset=256), Field(P.U_MODEL, "B", _MODEL, unless=dbl),
+                Field(dbl, "H", _MODEL, unless=P.U_MODEL)]
+    else:
+        out.append(Field(P.U_MODEL, "B", _MODEL))
+    out += [Field(P.U_FRAME, "B", _FRAME), Field(P.U_COLORMAP, "B", _COLORMAP), Field(P.U_SKIN, "B", _SKIN),
+            Field(P.U_EFFECTS, "B", _EFFECTS)]
+    coord = ("f", 1.0) if coord_float else ("h", 0.125)
+    angle = ("h", _ANGLE16) if angle16 else ("b", _ANGLE8)
+    for obit, abit, oi, ai in ((P.U_ORIGIN1, P.U_ANGLE1, _OX, _AX), (P.U_ORIGIN2, P.U_ANGLE2, _OY, _AY),
+                               (P.U_ORIGIN3, P.U_ANGLE3, _OZ, _AZ)):
+        out += [Field(obit, coord[0], oi, coord[1]), Field(abit, angle[0], ai, angle[1])]
+    out.append(Field(P.U_FTE_TRANS << 16, "B", _TRANS))
+    out += [Field(P.U_FTE_COLOURMOD << 16, "B", op=Op.SKIP)] * 3
+    return tuple(out)
+
+
+def parse_info(text: str) -> list[tuple[str, str]]:
+    """``\\\\key\\\\value\\\\key2\\\\value2`` → ordered ``(key, value)`` pairs (later duplicates replace earlier)."""
+    parts = text.split("\\")
+    if parts and parts[0] == "":
+        parts = parts[1:]
+    out: dict[str, str] = {}
+    for i in range(0, len(parts) - 1, 2):
+        out[parts[i]] = parts[i + 1]
+    return list(out.items())
+
+
+def _int(text: str, default: int = 0) -> int:
+    try:
+        return int(float(text.strip() or default))
+    except (ValueError, OverflowError):
+        return default
+
+
+def read_qw_string(data: bytes, pos: int, end: int) -> tuple[str, int]:
+    """``MSG_ReadString``, which skips 0xFF bytes."""
+    text, pos = read_string(data, pos, end)
+    return (text.replace("\xff", "") if "\xff" in text else text), pos
+
+
+def fresh_stats() -> list[int]:
+    """A stat row at a level start: zeros, the default view height."""
+    st = [0] * _NSTAT
+    st[_ST_VIEWHEIGHT] = P.DEFAULT_VIEWHEIGHT
+    return st
+
+
+class QuakeWorldParser:
+    """The client state of one QuakeWorld demo pass and a handler per message (``table``).  Subclasses
+    (:mod:`.framing`) read the blocks and handle what differs between a client's and a server's recording."""
+
+    FMT = "QWD"
+    #: Whether the recording client's view and stats are the default view (``.qwd``; an ``.mvd`` has no recorder).
+    has_recorder = True
+    #: Whether ``svc_setangle`` names the player it turns (MVD, or the MVD1 high-lag teleport extension).
+    setangle_has_slot = False
+
+    def __init__(self, data: bytes, path: str) -> None:
+        self.data = data
+        self.path = path
+        self.b = TimelineBuilder(path, self.FMT, QUAKEWORLD, ROW_LAYOUT, frames_open_at_start=False,
+                                 shift_segments=False)
+        self._emit = self.b.emit
+        # protocol
+        self.protocol = P.PROTOCOL_VERSION
+        self.first_protocol: int | None = None
+        self.fte = 0
+        self.fte2 = 0
+        self.mvd1 = 0
+        self.extensions: dict[str, int] = {}
+        self._set_encodings()
+        # level
+        self.models: list[str] = [""]
+        self.sounds: list[str] = [""]
+        self.player_model = 0
+        self.spike_model = 0
+        self.gamedir = ""
+        self.serverinfo: dict[str, str] = {}
+        self.movevars: dict[str, float] = {}
+        # client state
+        self.baselines: dict[int, tuple] = {}
+        self.statics: list[tuple] = []
+        self.static_sounds: list[StaticSound] = []
+        self.ring: FrameRing[EntitySet] = FrameRing(P.UPDATE_BACKUP)
+        self.current: EntitySet = []               # (num, state, row) of the latest packet set, sorted by number
+        self.incoming_seq = 0
+        self.playernum = 0
+        self.spectator = False
+        self.pstate: list[list | None] = [None] * P.MAX_CLIENTS   # last playerinfo per slot
+        self.pframe = [-1] * P.MAX_CLIENTS                        # frame index of that playerinfo
+        self.psent: set[int] = set()
+        self.nails: list[tuple[int, float, float, float, float, float]] = []
+        self.nail_counter = 0
+        self.flashes: set[int] = set()
+        self.stats = fresh_stats()
+        self.pstats: dict[int, list[int]] = {}
+        self.view_angles = (0.0, 0.0, 0.0)
+        self.view_org = (0.0, 0.0, 0.0)
+        self.intermission_view: tuple[tuple, tuple] | None = None
+        self.dirty = False
+        self.target: tuple[int, ...] | None = None     # MVD: slots the current block is addressed to
+        self.target_type = P.dem_all
+        self.target_slot = 0
+        self.hidden_counts: dict[str, int] = {}
+        self.last_print: tuple | None = None
+        self.counters = {"delta_from_mismatch": 0, "dropped_packets": 0, "chokecount": 0, "downloads": 0}
+        self.p_rows = bytearray()                   # one packed _PLAYER_ROW per player and frame
+        self.ps_rows: list[tuple] = []               # (frame, slot, stats tuple) when a slot's stats changed
+        self.last_stats: dict[int, tuple] = {}       # the last stats tuple in ps_rows, by slot
+        self.ended = False
+        self.blocks = 0
+        self.table = handler_table(self, P.SVC_NAMES, 256)
+
+    # --- helpers --------------------------------------------------------------------------------------------------
+
+    def _set_encodings(self) -> None:
+        fte_float = bool(self.fte & P.FTE_PEXT_FLOATCOORDS)
+        self.coord_float = fte_float
+        self.ent_coord_float = fte_float or bool(self.mvd1 & P.MVD_PEXT1_FLOATCOORDS)
+        self.angle16 = fte_float
+        self.coord3 = struct.Struct("<3f" if fte_float else "<3h")
+        self.coord_scale = 1.0 if fte_float else 0.125
+        self.plans = DeltaPlans(delta_fields(self.ent_coord_float, self.angle16, bool(self.fte & P.FTE_PEXT_MODELDBL)),
+                                _NCOL, _ROW)
+        self.entity_dbl = bool(self.fte & (P.FTE_PEXT_ENTITYDBL | P.FTE_PEXT_ENTITYDBL2))
+        self.entity_header = self._entity_header_reader()
+
+    def _coords(self, data: bytes, p: int) -> tuple[tuple[float, float, float], int]:
+        x, y, z = self.coord3.unpack_from(data, p)
+        s = self.coord_scale
+        return (x * s, y * s, z * s), p + self.coord3.size
+
+    def _angle(self, data: bytes, p: int) -> tuple[float, int]:
+        if self.angle16:
+            return _S16.unpack_from(data, p)[0] * _ANGLE16, p + 2
+        v = data[p]
+        return (v - 256 if v > 127 else v) * _ANGLE8, p + 1
+
+    def _sound_name(self, index: int) -> str:
+        return self.sounds[index] if 0 <= index < len(self.sounds) else ""
+
+    def _slot(self, slot: int, what: str) -> dict[str, Any]:
+        if not self.b.scores:
+            self.b.reset_scores(P.MAX_CLIENTS)
+        return self.b.score(slot, what)
+
+    # --- what differs between a .qwd and an .mvd (overridden in .framing) -------------------------------------------
+
+    def _addressee(self) -> int:
+        """The player slot a stat / print is for."""
+        return self.playernum
+
+    def _stats_for_message(self) -> list[int]:
+        """The stat row a stat message changes."""
+        return self.stats
+
+    def _player_header(self, data: bytes, p: int) -> tuple[int, bool, float, int]:
+        """``svc_serverdata`` after the game dir: ``(playernum, spectator, demotime, p)``."""
+        raise NotImplementedError
+
+    def _playerinfo(self, data: bytes, p: int, num: int) -> int:
+        raise NotImplementedError
+
+    def _delta_source(self, frm: int) -> EntitySet | None:
+        """The set a ``svc_deltapacketentities`` from ``frm`` applies to, ``None`` if it is gone."""
+        raise NotImplementedError
+
+    def _store_set(self, entities: EntitySet) -> None:
+        self.current = entities
+
+    def _record_view(self, frame: int) -> None:
+        """Append the frame's view and stats columns (or keep what :meth:`_view_columns` needs)."""
+        raise NotImplementedError
+
+    def _view_columns(self, players: PlayerFrames, nframes: int) -> tuple[int, dict[str, Any]]:
+        """The default view slot and the ``finish`` view / stat columns."""
+        raise NotImplementedError
+
+    def read_blocks(self) -> FormatError | None:
+        """Run every block of the demo (counting them in ``blocks``); the error that stopped it, if any."""
+        raise NotImplementedError
+
+    def run_messages(self, data: bytes, start: int, end: int, block: int) -> None:
+        try:
+            parse_messages(self.table, data, start, end, P.svc_name)
+        except MessageError as exc:
+            raise message_error(exc, self.path, self.FMT, P.svc_name, block) from None
+
+    # --- frames ---------------------------------------------------------------------------------------------------
+
+    def commit_frame(self, t: float) -> None:
+        """Close the frame being built at time ``t``: entity rows, players, view, stats."""
+        b = self.b
+        fi = b.open_frame(max(t, b.last_time))   # a demo's clock is its only clock: server time = playback time
+        rows = b.rows
+        pack = _ROW.pack
+        flashes = self.flashes
+        recorder = self.playernum if self.has_recorder else -1
+        # players (entities 1..32)
+        for slot in sorted(self.psent):
+            st = self.pstate[slot]
+            if st is None:
+                continue
+            ox, oy, oz, pitch, yaw, roll, model, frame, skin, effects, wframe, flags = st
+            if slot == recorder:
+                pitch, yaw, roll = self.view_angles
+            if slot + 1 in flashes:
+                effects |= P.EF_MUZZLEFLASH
+            self.p_rows += _PLAYER_ROW.pack(fi, slot, ox, oy, oz, pitch, yaw, roll, model, frame, skin, effects, wframe,
+                                            flags)
+            if model:
+                rows.append(pack(slot + 1, model, frame, slot + 1, skin, effects, ox, oy, oz, -pitch / 3.0, yaw,
+                                 0.0, 0))
+        # packet entities
+        if flashes:
+            for num, state, row in self.current:
+                if num in flashes:
+                    s = list(state)
+                    s[_EFFECTS] |= P.EF_MUZZLEFLASH
+                    rows.append(pack(*s))
+                else:
+                    rows.append(row)
+        else:
+            rows.extend([e[2] for e in self.current])
+        # nails
+        if self.nails and self.spike_model:
+            spike = self.spike_model
+            for num, x, y, z, pitch, yaw in sorted(self.nails):
+                rows.append(pack(num, spike, 0, 0, 0, 0, x, y, z, pitch, yaw, 0.0, 0))
+        self._record_view(fi)
+        self.psent = set()
+        self.nails = []
+        self.flashes = set()
+        self.dirty = False
+
+    # --- messages (one method per svc, named after the engine's message) ------------------------------------------
+
+    def parse_svc_nop(self, data: bytes, p: int, end: int) -> int:
+        return p
+
+    def parse_svc_bad(self, data: bytes, p: int, end: int) -> int:
+        raise Corrupt("a message type other than svc_bad (0)")
+
+    def parse_svc_disconnect(self, data: bytes, p: int, end: int) -> int:
+        self._emit(ev.DisconnectEvent)
+        self.ended = True
+        return end
+
+    def parse_svc_nq_time(self, data: bytes, p: int, end: int) -> int:
+        return p + 4
+
+    def parse_svc_print(self, data: bytes, p: int, end: int) -> int:
+        level = data[p]
+        text, p = read_qw_string(data, p + 1, end)
+        if not text:
+            self.counters["empty_prints"] = self.counters.get("empty_prints", 0) + 1
+            return p
+        to = self.target
+        if to is not None and self._merge_print(text, level, to):
+            return p
+        first = len(self.b.events)
+        self._emit(ev.PrintEvent, text, level, to)
+        if level == P.PRINT_CHAT:
+            chat = ev.parse_chat(text, [sc["name"] for sc in self.b.scores])
+            if chat is not None:
+                sender, team, message = chat
+                slot = self._slot_of_name(sender)
+                self._emit(ev.ChatEvent, sender, slot, team, message, to)
+            if to is not None:
+                self.last_print = ((len(self.b.times), text, level), first, len(self.b.events))
+            return p
+        obit = ev.parse_obituary(text)
+        if obit is not None:
+            self._emit(ev.ObituaryEvent, obit.victim, obit.killer, obit.weapon, obit.suicide, text)
+            return p
+        if level == P.PRINT_LOW:
+            item = ev.parse_pickup(text)
+            if item is not None:
+                self._emit(ev.ItemPickupEvent, self._addressee(), item, text)
+        return p
+
+    def _merge_print(self, text: str, level: int, to: tuple[int, ...]) -> bool:
+        """MVD: the same print sent to several players one by one (chat, notices) becomes one event whose ``to`` lists
+        them all.  True if ``text`` was merged into the previous print."""
+        last = self.last_print
+        if last is None or last[0] != (len(self.b.times), text, level) or last[2] != len(self.b.events):
+            return False
+        merged = False
+        for i in range(last[1], last[2]):
+            frame, seg, cls, args = self.b.events[i]
+            old = args[-1]
+            if old is None or set(to) <= set(old):
+                return False
+            self.b.events[i] = (frame, seg, cls, args[:-1] + (tuple(sorted(set(old) | set(to))),))
+            merged = True
+        return merged
+
+    def _slot_of_name(self, name: str) -> int:
+        plain = ev.plain_text(name)
+        for i, s in enumerate(self.b.scores):
+            if s["name"] and (s["name"] == name or ev.plain_text(s["name"]) == plain):
+                return i
+        return -1
+
+    def parse_svc_centerprint(self, data: bytes, p: int, end: int) -> int:
+        text, p = read_qw_string(data, p, end)
+        self._emit(ev.CenterPrintEvent, text)
+        return p
+
+    def parse_svc_stufftext(self, data: bytes, p: int, end: int) -> int:
+        text, p = read_qw_string(data, p, end)
+        self._emit(ev.StuffTextEvent, text)
+        for line in text.split("\n"):
+            if line.startswith("fullserverinfo "):
+                arg = line[len("fullserverinfo "):].strip()
+                if len(arg) >= 2 and arg[0] == '"' and arg[-1] == '"':
+                    arg = arg[1:-1]
+                self.serverinfo = dict(parse_info(arg))
+        return p
+
+    def parse_svc_damage(self, data: bytes, p: int, end: int) -> int:
+        armor, blood = data[p], data[p + 1]
+        origin, p = self._coords(data, p + 2)
+        self._emit(ev.DamageEvent, armor, blood, origin)
+        return p
+
+    def parse_svc_serverdata(self, data: bytes, p: int, end: int) -> int:
+        fte = fte2 = mvd1 = 0
+        extensions: dict[str, int] = {}
+        for _ in range(8):
+            version, = _U32.unpack_from(data, p)
+            p += 4
+            if version in P.EXTENSION_NAMES:
+                bits, = _U32.unpack_from(data, p)
+                p += 4
+                extensions[P.EXTENSION_NAMES[version]] = bits
+                if version == P.PROTOCOL_VERSION_FTE:
+                    fte = bits
+                elif version == P.PROTOCOL_VERSION_FTE2:
+                    fte2 = bits
+                else:
+                    mvd1 = bits
+                continue
+            if version == P.PROTOCOL_VERSION or version in P.OLD_PROTOCOLS:
+                break
+            raise Corrupt(f"protocol {P.PROTOCOL_VERSION} (or 24..27, FTEX/FTE2/MVD1 prefixes), found {version}")
+        else:
+            raise Corrupt("a protocol version after at most 7 extension prefixes")
+        servercount, = _S32.unpack_from(data, p)
+        gamedir, p = read_qw_string(data, p + 4, end)
+        playernum, spectator, demotime, p = self._player_header(data, p)
+        level_name, p = read_qw_string(data, p, end)
+        movevars: dict[str, float] = {}
+        if version >= 25:
+            names = ("gravity", "stopspeed", "maxspeed", "spectatormaxspeed", "accelerate", "airaccelerate",
+                     "wateraccelerate", "friction", "waterfriction", "entgravity")
+            values = struct.unpack_from("<10f", data, p)
+            p += 40
+            movevars = dict(zip(names, values))
+        self._new_segment(version, fte, fte2, mvd1, extensions, servercount, gamedir, playernum, spectator,
+                          level_name, movevars, demotime)
+        return p
+
+    def _new_segment(self, version: int, fte: int, fte2: int, mvd1: int, extensions: dict[str, int],
+                     servercount: int, gamedir: str, playernum: int, spectator: bool, level_name: str,
+                     movevars: dict[str, float], demotime: float) -> None:
+        if self.dirty and self.b.segment >= 0:
+            self.commit_frame(self.b.last_time if self.b.times else 0.0)
+        self.end_segment()
+        self.protocol = version
+        if self.first_protocol is None:
+            self.first_protocol = version
+        self.fte, self.fte2, self.mvd1 = fte, fte2, mvd1
+        self.extensions.update(extensions)
+        self._set_encodings()
+        self.models = [""]
+        self.sounds = [""]
+        self.player_model = 0
+        self.spike_model = 0
+        self.gamedir = gamedir
+        self.movevars = movevars
+        self.playernum = playernum
+        self.spectator = spectator
+        self.b.begin_segment(P.MAX_CLIENTS, level_name=level_name, protocol=version, maxclients=P.MAX_CLIENTS,
+                             servercount=servercount, gamedir=gamedir, playernum=playernum, spectator=spectator,
+                             demotime=demotime)
+        # CL_ClearState: baselines, statics, entities, players, stats start fresh (the builder resets lightstyles
+        # and scores).
+        self.baselines = {}
+        self.statics = []
+        self.static_sounds = []
+        self.ring = FrameRing(P.UPDATE_BACKUP)
+        self.current = []
+        self.pstate = [None] * P.MAX_CLIENTS
+        self.pframe = [-1] * P.MAX_CLIENTS
+        self.psent = set()
+        self.nails = []
+        self.flashes = set()
+        self.stats = fresh_stats()
+        self.pstats = {}
+        self.intermission_view = None
+        self._emit(ev.ServerInfoEvent, None, level_name, version, P.MAX_CLIENTS)
+
+    def end_segment(self) -> None:
+        if self.b.segment < 0:
+            return
+        seg = self.b.segments[self.b.segment]
+        seg["model_precache"] = tuple(self.models)
+        seg["sound_precache"] = tuple(self.sounds)
+        seg["map_path"] = self.models[1] if len(self.models) > 1 else ""
+        # Baselines without a model (recorders send one for every edict slot) are left out of the summary.
+        seg["baselines"] = states_from_rows(ROW_LAYOUT, sorted((k, v) for k, v in self.baselines.items() if v[_MODEL]))
+        seg["statics"] = states_from_rows(ROW_LAYOUT, [(-1, s) for s in self.statics])
+        seg["static_sounds"] = tuple(self.static_sounds)
+        seg["serverinfo"] = dict(self.serverinfo)
+        seg["gametype"] = 1 if _int(self.serverinfo.get("deathmatch", "1")) else 0
+
+    def _need_segment(self) -> None:
+        if self.b.segment < 0:
+            raise Corrupt("svc_serverdata before this message")
+
+    def parse_svc_modellist(self, data: bytes, p: int, end: int, extended: bool = False) -> int:
+        self._need_segment()
+        if self.protocol >= 26:
+            if extended:
+                count, = _U16.unpack_from(data, p)
+                p += 2
+            else:
+                count = data[p]
+                p += 1
+            limit = P.MAX_MODELS if (self.fte & P.FTE_PEXT_MODELDBL) else 256
+            while True:
+                name, p = read_qw_string(data, p, end)
+                if not name:
+                    break
+                count += 1
+                if count >= limit:
+                    raise Corrupt(f"at most {limit - 1} model precaches")
+                self._set_precache(self.models, count, name.lstrip("/") if name.startswith("/") else name)
+            p += 1  # the index to continue from: the lists arrive in order, so it adds nothing
+        else:
+            count = 0
+            while True:
+                name, p = read_qw_string(data, p, end)
+                if not name:
+                    break
+                count += 1
+                if count > 255:
+                    raise Corrupt("at most 255 model precaches")
+                self._set_precache(self.models, count, name)
+        self.player_model = self._index_of(self.models, P.PLAYER_MODEL)
+        self.spike_model = self._index_of(self.models, P.SPIKE_MODEL)
+        return p
+
+    def parse_svc_fte_modellistshort(self, data: bytes, p: int, end: int) -> int:
+        if not self.fte & P.FTE_PEXT_MODELDBL:
+            raise Corrupt("svc_fte_modellistshort only with the FTE MODELDBL extension")
+        return self.parse_svc_modellist(data, p, end, True)
+
+    def parse_svc_soundlist(self, data: bytes, p: int, end: int) -> int:
+        self._need_segment()
+        if self.protocol >= 26:
+            count = data[p]
+            p += 1
+            while True:
+                name, p = read_qw_string(data, p, end)
+                if not name:
+                    break
+                count += 1
+                if count >= P.MAX_SOUNDS:
+                    raise Corrupt(f"at most {P.MAX_SOUNDS - 1} sound precaches")
+                self._set_precache(self.sounds, count, name.removeprefix("/"))
+            p += 1  # the index to continue from: the lists arrive in order, so it adds nothing
+        else:
+            count = 0
+            while True:
+                name, p = read_qw_string(data, p, end)
+                if not name:
+                    break
+                count += 1
+                if count > 255:
+                    raise Corrupt("at most 255 sound precaches")
+                self._set_precache(self.sounds, count, name)
+        return p
+
+    @staticmethod
+    def _set_precache(table: list[str], index: int, name: str) -> None:
+        while len(table) <= index:
+            table.append("")
+        table[index] = name
+
+    @staticmethod
+    def _index_of(table: list[str], name: str) -> int:
+        try:
+            return table.index(name)
+        except ValueError:
+            return 0
+
+    def parse_svc_updatestat(self, data: bytes, p: int, end: int, long: bool = False) -> int:
+        i = data[p]
+        if long:
+            value, = _S32.unpack_from(data, p + 1)
+            p += 5
+        else:
+            value = data[p + 1]
+            p += 2
+        if i >= P.MAX_CL_STATS:
+            raise Corrupt(f"a stat index below {P.MAX_CL_STATS}, found {i}")
+        if i < 16:
+            col = i
+        elif i == P.STAT_VIEWHEIGHT:
+            col = _ST_VIEWHEIGHT
+        else:
+            return p                                   # STAT_TIME, match start time…: not timeline stats
+        self._stats_for_message()[col] = value
+        return p
+
+    def parse_svc_updatestatlong(self, data: bytes, p: int, end: int) -> int:
+        return self.parse_svc_updatestat(data, p, end, True)
+
+    def parse_svc_sound(self, data: bytes, p: int, end: int) -> int:
+        channel, = _U16.unpack_from(data, p)
+        p += 2
+        volume = P.DEFAULT_SOUND_PACKET_VOLUME
+        atten = 1.0
+        if channel & P.SND_VOLUME:
+            volume = data[p]
+            p += 1
+        if channel & P.SND_ATTENUATION:
+            atten = data[p] / 64.0
+            p += 1
+        snd = data[p]
+        origin, p = self._coords(data, p + 1)
+        ent = (channel >> 3) & 1023
+        if ent > P.MAX_EDICTS:
+            raise Corrupt(f"a sound entity up to {P.MAX_EDICTS}, found {ent}")
+        self._emit(ev.SoundEvent, ent, channel & 7, snd, self._sound_name(snd), volume / 255.0, atten, origin)
+        return p
+
+    def parse_svc_stopsound(self, data: bytes, p: int, end: int) -> int:
+        v, = _U16.unpack_from(data, p)
+        self._emit(ev.StopSoundEvent, v >> 3, v & 7)
+        return p + 2
+
+    def parse_svc_setangle(self, data: bytes, p: int, end: int) -> int:
+        if self.setangle_has_slot or self.mvd1 & P.MVD_PEXT1_HIGHLAGTELEPORT:
+            p += 1  # the player slot the angles are for: only the recorder's view turns
+        a0, p = self._angle(data, p)
+        a1, p = self._angle(data, p)
+        a2, p = self._angle(data, p)
+        self.view_angles = (a0, a1, a2)
+        self._emit(ev.SetAngleEvent, (a0, a1, a2))
+        return p
+
+    def parse_svc_lightstyle(self, data: bytes, p: int, end: int) -> int:
+        style = data[p]
+        if style >= P.MAX_LIGHTSTYLES:
+            raise Corrupt(f"a lightstyle below {P.MAX_LIGHTSTYLES}, found {style}")
+        pattern, p = read_qw_string(data, p + 1, end)
+        self.b.lightstyle(style, pattern)
+        self._emit(ev.LightStyleEvent, style, pattern)
+        return p
+
+    def parse_svc_updatefrags(self, data: bytes, p: int, end: int) -> int:
+        slot = data[p]
+        frags, = _S16.unpack_from(data, p + 1)
+        self._slot(slot, "svc_updatefrags")["frags"] = frags
+        self.b.score_changed(slot)
+        return p + 3
+
+    def parse_svc_updateping(self, data: bytes, p: int, end: int) -> int:
+        slot = data[p]
+        ping, = _S16.unpack_from(data, p + 1)
+        s = self._slot(slot, "svc_updateping")
+        if s["ping"] != ping:
+            s["ping"] = ping
+            self.b.score_changed(slot)
+        return p + 3
+
+    def parse_svc_updatepl(self, data: bytes, p: int, end: int) -> int:
+        slot = data[p]
+        pl = data[p + 1]
+        s = self._slot(slot, "svc_updatepl")
+        if s["pl"] != pl:
+            s["pl"] = pl
+            self.b.score_changed(slot)
+        return p + 2
+
+    def parse_svc_updateentertime(self, data: bytes, p: int, end: int) -> int:
+        self._slot(data[p], "svc_updateentertime")
+        _F32.unpack_from(data, p + 1)
+        return p + 5
+
+    def parse_svc_updateuserinfo(self, data: bytes, p: int, end: int) -> int:
+        slot = data[p]
+        userid, = _S32.unpack_from(data, p + 1)
+        text, p = read_qw_string(data, p + 5, end)
+        s = self._slot(slot, "svc_updateuserinfo")
+        s["userid"] = userid
+        self._apply_userinfo(slot, parse_info(text))
+        return p
+
+    def parse_svc_setinfo(self, data: bytes, p: int, end: int) -> int:
+        slot = data[p]
+        key, p = read_qw_string(data, p + 1, end)
+        value, p = read_qw_string(data, p, end)
+        s = self._slot(slot, "svc_setinfo")
+        info = dict(s["userinfo"])
+        if value:
+            info[key] = value
+        else:
+            info.pop(key, None)
+        self._apply_userinfo(slot, list(info.items()))
+        self._emit(ev.SetInfoEvent, slot, key, value)
+        return p
+
+    def _apply_userinfo(self, slot: int, pairs: list[tuple[str, str]]) -> None:
+        s = self.b.scores[slot]
+        info = dict(pairs)
+        s["userinfo"] = tuple(pairs)
+        s["name"] = info.get("name", "")
+        s["team"] = info.get("team", "")
+        s["spectator"] = info.get("*spectator", "") not in ("", "0")
+        s["colors"] = ((_int(info.get("topcolor", "0")) & 15) << 4) | (_int(info.get("bottomcolor", "0")) & 15)
+        self.b.score_changed(slot)
+
+    def parse_svc_serverinfo(self, data: bytes, p: int, end: int) -> int:
+        key, p = read_qw_string(data, p, end)
+        value, p = read_qw_string(data, p, end)
+        if value:
+            self.serverinfo[key] = value
+        else:
+            self.serverinfo.pop(key, None)
+        self._emit(ev.SetInfoEvent, -1, key, value)
+        return p
+
+    def _baseline(self, data: bytes, p: int) -> tuple[tuple, int]:
+        model, frame, colormap, skin = data[p], data[p + 1], data[p + 2], data[p + 3]
+        p += 4
+        ox, p = self._coord1(data, p)
+        ax, p = self._angle(data, p)
+        oy, p = self._coord1(data, p)
+        ay, p = self._angle(data, p)
+        oz, p = self._coord1(data, p)
+        az, p = self._angle(data, p)
+        return (0, model, frame, colormap, skin, 0, ox, oy, oz, ax, ay, az, 0), p
+
+    def _coord1(self, data: bytes, p: int) -> tuple[float, int]:
+        if self.coord_float:
+            return _F32.unpack_from(data, p)[0], p + 4
+        return _S16.unpack_from(data, p)[0] * 0.125, p + 2
+
+    def parse_svc_spawnbaseline(self, data: bytes, p: int, end: int) -> int:
+        self._need_segment()
+        num, = _U16.unpack_from(data, p)
+        if num >= P.MAX_EDICTS:
+            raise Corrupt(f"an entity number below {P.MAX_EDICTS}, found {num}")
+        state, p = self._baseline(data, p + 2)
+        self.baselines[num] = (num,) + state[1:]
+        return p
+
+    def parse_svc_spawnstatic(self, data: bytes, p: int, end: int) -> int:
+        self._need_segment()
+        if len(self.statics) >= P.MAX_STATIC_ENTITIES:
+            raise Corrupt(f"at most {P.MAX_STATIC_ENTITIES} static entities")
+        state, p = self._baseline(data, p)
+        self.statics.append(state)
+        return p
+
+    def _null_delta(self, data: bytes, p: int) -> tuple[tuple, int]:
+        word, = _U16.unpack_from(data, p)
+        p += 2
+        num, key, p = self._read_bits(data, p, word)
+        state, _row, p = self.plans[key](data, p, _NULL_STATE, num)
+        return state, p
+
+    def parse_svc_fte_spawnstatic2(self, data: bytes, p: int, end: int) -> int:
+        self._need_segment()
+        if not self.fte & P.FTE_PEXT_SPAWNSTATIC2:
+            raise Corrupt("svc_fte_spawnstatic2 only with the FTE SPAWNSTATIC2 extension")
+        if len(self.statics) >= P.MAX_STATIC_ENTITIES:
+            raise Corrupt(f"at most {P.MAX_STATIC_ENTITIES} static entities")
+        state, p = self._null_delta(data, p)
+        self.statics.append(state)
+        return p
+
+    def parse_svc_fte_spawnbaseline2(self, data: bytes, p: int, end: int) -> int:
+        self._need_segment()
+        if not self.fte & P.FTE_PEXT_SPAWNSTATIC2:
+            raise Corrupt("svc_fte_spawnbaseline2 only with the FTE SPAWNSTATIC2 extension")
+        state, p = self._null_delta(data, p)
+        if state[_NUM] >= P.MAX_EDICTS:
+            raise Corrupt(f"an entity number below {P.MAX_EDICTS}, found {state[_NUM]}")
+        self.baselines[state[_NUM]] = state
+        return p
+
+    def parse_svc_temp_entity(self, data: bytes, p: int, end: int) -> int:
+        te = data[p]
+        p += 1
+        shape = P.TE_SHAPES.get(te)
+        if shape is None:
+            raise Corrupt(f"a temp entity kind 0..13, found {te}")
+        name = P.TE_NAMES[te]
+        if shape == "beam":
+            ent, = _S16.unpack_from(data, p)
+            start, p = self._coords(data, p + 2)
+            stop, p = self._coords(data, p)
+            self._emit(ev.TempEntityEvent, name, start, stop, ent)
+        elif shape == "count":
+            count = data[p]
+            origin, p = self._coords(data, p + 1)
+            self._emit(ev.TempEntityEvent, name, origin, None, None, None, None, count)
+        else:
+            origin, p = self._coords(data, p)
+            self._emit(ev.TempEntityEvent, name, origin)
+        return p
+
+    def parse_svc_setpause(self, data: bytes, p: int, end: int) -> int:
+        self._emit(ev.PauseEvent, bool(data[p]))
+        return p + 1
+
+    def parse_svc_killedmonster(self, data: bytes, p: int, end: int) -> int:
+        st = self._stats_for_message()
+        st[_ST_MONSTERS] += 1
+        self._emit(ev.KilledMonsterEvent, st[_ST_MONSTERS])
+        return p
+
+    def parse_svc_foundsecret(self, data: bytes, p: int, end: int) -> int:
+        st = self._stats_for_message()
+        st[_ST_SECRETS] += 1
+        self._emit(ev.FoundSecretEvent, st[_ST_SECRETS])
+        return p
+
+    def parse_svc_spawnstaticsound(self, data: bytes, p: int, end: int) -> int:
+        origin, p = self._coords(data, p)
+        snd, vol, atten = data[p], data[p + 1], data[p + 2]
+        self.static_sounds.append(StaticSound(origin, snd, self._sound_name(snd), vol / 255.0, atten / 64.0))
+        return p + 3
+
+    def parse_svc_intermission(self, data: bytes, p: int, end: int) -> int:
+        origin, p = self._coords(data, p)
+        a0, p = self._angle(data, p)
+        a1, p = self._angle(data, p)
+        a2, p = self._angle(data, p)
+        self.intermission_view = (origin, (a0, a1, a2))
+        self._set_intermission(1)
+        self._emit(ev.IntermissionEvent)
+        return p
+
+    def _set_intermission(self, value: int) -> None:
+        self.stats[_ST_INTERMISSION] = value
+        for st in self.pstats.values():
+            st[_ST_INTERMISSION] = value
+
+    def parse_svc_finale(self, data: bytes, p: int, end: int) -> int:
+        text, p = read_qw_string(data, p, end)
+        self._set_intermission(2)
+        self._emit(ev.FinaleEvent, text)
+        return p
+
+    def parse_svc_cdtrack(self, data: bytes, p: int, end: int) -> int:
+        self._emit(ev.CdTrackEvent, data[p], data[p])
+        return p + 1
+
+    def parse_svc_sellscreen(self, data: bytes, p: int, end: int) -> int:
+        self._emit(ev.SellScreenEvent)
+        return p
+
+    def _kick(self, pitch: int) -> None:
+        self._stats_for_message()[_ST_PUNCH] = pitch
+        self._emit(ev.KickEvent, float(pitch))
+
+    def parse_svc_smallkick(self, data: bytes, p: int, end: int) -> int:
+        self._kick(-2)
+        return p
+
+    def parse_svc_bigkick(self, data: bytes, p: int, end: int) -> int:
+        self._kick(-4)
+        return p
+
+    def parse_svc_muzzleflash(self, data: bytes, p: int, end: int) -> int:
+        ent, = _U16.unpack_from(data, p)
+        self.flashes.add(ent)
+        self._emit(ev.MuzzleFlashEvent, ent)
+        return p + 2
+
+    def parse_svc_download(self, data: bytes, p: int, end: int) -> int:
+        if self.fte & P.FTE_PEXT_CHUNKEDDOWNLOADS:
+            raise Corrupt("a svc_download without FTE chunked downloads (not supported)")
+        size, = _S16.unpack_from(data, p)
+        p += 3  # size, then the percentage done
+        self.counters["downloads"] += 1
+        if size > 0:
+            if p + size > end:
+                raise Corrupt(f"{size} download bytes inside the block")
+            p += size
+        return p
+
+    def parse_svc_chokecount(self, data: bytes, p: int, end: int) -> int:
+        self.counters["chokecount"] += data[p]
+        return p + 1
+
+    def parse_svc_maxspeed(self, data: bytes, p: int, end: int) -> int:
+        self.movevars["maxspeed"], = _F32.unpack_from(data, p)
+        return p + 4
+
+    def parse_svc_entgravity(self, data: bytes, p: int, end: int) -> int:
+        self.movevars["entgravity"], = _F32.unpack_from(data, p)
+        return p + 4
+
+    def parse_svc_qizmovoice(self, data: bytes, p: int, end: int) -> int:
+        if p + 34 > end:
+            raise Corrupt("34 bytes of Qizmo voice data")
+        return p + 34
+
+    # --- players ----------------------------------------------------------------------------------------------------
+
+    def parse_svc_playerinfo(self, data: bytes, p: int, end: int) -> int:
+        self._need_segment()
+        num = data[p]
+        if num >= P.MAX_CLIENTS:
+            raise Corrupt(f"a player number below {P.MAX_CLIENTS}, found {num}")
+        p = self._playerinfo(data, p + 1, num)
+        self.psent.add(num)
+        self.pframe[num] = len(self.b.times)
+        self.dirty = True
+        return p
+
+    # --- nails ------------------------------------------------------------------------------------------------------
+
+    def parse_svc_nails(self, data: bytes, p: int, end: int, indexed: bool = False) -> int:
+        count = data[p]
+        p += 1
+        size = 7 if indexed else 6
+        if p + count * size > end:
+            raise Corrupt(f"{count} nails of {size} bytes inside the block")
+        nails = self.nails
+        for _ in range(count):
+            if indexed:
+                num = NAIL_NUMBER_BASE + data[p]
+                p += 1
+            else:
+                self.nail_counter += 1
+                num = _QWD_NAIL_BASE + self.nail_counter
+            b0, b1, b2, b3, b4, b5 = data[p:p + 6]
+            p += 6
+            x = ((b0 + ((b1 & 15) << 8)) << 1) - 4096
+            y = (((b1 >> 4) + (b2 << 4)) << 1) - 4096
+            z = ((b3 + ((b4 & 15) << 8)) << 1) - 4096
+            nails.append((num, float(x), float(y), float(z), 360.0 * (b4 >> 4) / 16.0, 360.0 * b5 / 256.0))
+        self.dirty = True
+        return p
+
+    def parse_svc_nails2(self, data: bytes, p: int, end: int) -> int:
+        return self.parse_svc_nails(data, p, end, True)
+
+    # --- packet entities ----------------------------------------------------------------------------------------------
+
+    def _read_bits(self, data: bytes, p: int, word: int) -> tuple[int, int, int]:
+        """Number and plan key of an update word (MOREBITS and FTE EVENMORE bytes consumed)."""
+        num = word & P.U_ENTITY_MASK
+        key = word & ~P.U_ENTITY_MASK & 0xFFFF
+        if word & P.U_MOREBITS:
+            more = data[p]
+            p += 1
+            key |= more
+            if more & P.U_FTE_EVENMORE and self.fte:
+                even = data[p]
+                p += 1
+                if even & P.U_FTE_YETMORE:
+                    even |= data[p] << 8
+                    p += 1
+                if even & P.U_FTE_ENTITYDBL:
+                    num += 512
+                if even & P.U_FTE_ENTITYDBL2:
+                    num += 1024
+                key |= (even & (P.U_FTE_MODELDBL | P.U_FTE_TRANS | P.U_FTE_COLOURMOD)) << 16
+        return num, key, p
+
+    def _entity_header_reader(self) -> Callable[[bytes, int, int], tuple[int, Callable | None, int]]:
+        """The reader of one update word for the current extensions: ``(number, delta reader or None for a removal,
+        p)``; number -1 ends the list (a closure: one call per entity update)."""
+        plans = self.plans
+        entity_dbl = self.entity_dbl
+        read_bits = self._read_bits
+
+        def entity_header(data: bytes, p: int, end: int) -> tuple[int, Callable | None, int]:
+            if p + 2 > end:
+                raise Corrupt("a zero word ending the entity list inside the block")
+            word = data[p] | data[p + 1] << 8
+            p += 2
+            if not word:
+                return -1, None, p
+            if word & P.U_REMOVE:
+                num = word & P.U_ENTITY_MASK
+                if word & P.U_MOREBITS and entity_dbl:
+                    more = data[p]
+                    p += 1
+                    if more & P.U_FTE_EVENMORE:
+                        even = data[p]
+                        p += 1
+                        num += (512 if even & P.U_FTE_ENTITYDBL else 0) + (1024 if even & P.U_FTE_ENTITYDBL2 else 0)
+                return num, None, p
+            if word & P.U_MOREBITS:
+                num, key, p = read_bits(data, p, word)
+                return num, plans[key], p
+            return word & P.U_ENTITY_MASK, plans[word & 0xFE00], p
+
+        return entity_header
+
+    def parse_svc_packetentities(self, data: bytes, p: int, end: int, delta: bool = False) -> int:
+        self._need_segment()
+        old: EntitySet | None = []
+        if delta:
+            old = self._delta_source(data[p])
+            p += 1
+        new, p = merge_packet_entities(data, p, end, old or [], self.entity_header, self.baselines, _NULL_STATE,
+                                       P.MAX_PACKET_ENTITIES)
+        if old is None:
+            self.counters["delta_from_mismatch"] += 1
+            return p                                # FlushEntityPacket: parsed, the old set stays
+        self._store_set(new)
+        self.dirty = True
+        return p
+
+    def parse_svc_deltapacketentities(self, data: bytes, p: int, end: int) -> int:
+        return self.parse_svc_packetentities(data, p, end, True)
+
+    # --- the timeline ---------------------------------------------------------------------------------------------
+
+    def finish(self, blocks: int) -> DemoTimeline:
+        self.end_segment()
+        b = self.b
+        b.drop_frameless_levels()
+        nframes = b.num_frames
+        players = self._players_table(nframes)
+        pov, view = self._view_columns(players, nframes)
+        first = b.segments[0] if b.segments else {}
+        meta = {
+            "gamedir": first.get("gamedir", ""),
+            "serverinfo": dict(first.get("serverinfo", {})),
+            "extensions": dict(self.extensions),
+            "recorder": int(first.get("playernum", 0)) if self.has_recorder else -1,
+            "recorder_spectator": bool(first.get("spectator", False)) if self.has_recorder else None,
+            "servercount": first.get("servercount", 0),
+            "movevars": dict(self.movevars),
+            "hidden_messages": dict(self.hidden_counts),
+            "delta_from_mismatch": self.counters["delta_from_mismatch"],
+            "dropped_packets": self.counters["dropped_packets"],
+            "empty_prints": self.counters.get("empty_prints", 0),
+        }
+        return b.finish(protocol=self.first_protocol or P.PROTOCOL_VERSION, protocol_flags=0, block_count=blocks,
+                        frameless_at_end=True, players=players, default_pov=pov, meta=meta, **view)
+
+    def _players_table(self, nframes: int) -> PlayerFrames:
+        rows = np.frombuffer(bytes(self.p_rows), _PLAYER_DTYPE)
+        self.p_rows = bytearray()
+        rows = rows[np.lexsort((rows["frame"], rows["slot"]))]
+        stat_frame, stat_slot, stat_values = self._stat_changes()
+        nslots = 1 + max(int(rows["slot"].max(initial=-1)), int(stat_slot.max(initial=-1)))
+        if self.has_recorder:
+            nslots = max(nslots, self.playernum + 1)
+        has_stats = np.zeros(nslots, bool)
+        has_stats[stat_slot] = True
+        return PlayerFrames(
+            num_frames=nframes, slot_start=np.searchsorted(rows["slot"], np.arange(nslots + 1)).astype(np.int64),
+            row_frame=np.ascontiguousarray(rows["frame"]), row_origin=np.ascontiguousarray(rows["origin"]),
+            row_angles=np.ascontiguousarray(rows["angles"]), row_ints=np.ascontiguousarray(rows["ints"]),
+            stat_start=np.searchsorted(stat_slot, np.arange(nslots + 1)).astype(np.int64), stat_frame=stat_frame,
+            stat_values=stat_values, has_stats=has_stats, recorder=self.playernum if self.has_recorder else -1)
+
+    def _stat_changes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(frame, slot, values)`` of every stat change, sorted by slot then frame (values i4 [S, stats])."""
+        raise NotImplementedError

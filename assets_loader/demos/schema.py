@@ -1,0 +1,65 @@
+"""Per-game timeline schema: the stat columns, the interpolation rules and the entity-row layout a game's decoders
+fill, so :mod:`.timeline` stays game-neutral.
+
+A :class:`GameSchema` names its game (``DemoTimeline.game``), its per-frame stat columns in order, the teleport
+distance beyond which ``sample`` snaps instead of lerping, the default alias-pose interval, and a ``trajectory``
+hook: the name of a per-entity trajectory rule (Quake III ``trType``) that ``sample`` evaluates instead of lerping
+origins; ``None`` for games whose entities are plain snapshots.
+
+References: QuakeSpasm ``client.h`` (``cl.stats``, ``STAT_*``), ``cl_main.c`` ``CL_RelinkEntities`` (teleport snap
+at 100 units); ezQuake ``cl_ents.c`` ``CL_LinkPlayers``; ioquake3 ``q_shared.h`` ``trajectory_t`` (the hook).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["GameSchema", "QUAKE", "QUAKEWORLD", "STAT_NAMES", "PLAYER_DEAD", "PLAYER_GIB", "view_height"]
+
+#: Quake's per-frame stat columns, in order.  The first 15 are ``cl.stats`` (STAT_HEALTH…STAT_MONSTERS):
+#: ``weaponmodel`` is the view weapon's model index, ``activeweapon`` the IT_* bit of the selected weapon.
+#: The rest come from ``svc_clientdata``: ``items`` (IT_* bits), ``viewheight``, ``idealpitch``, ``punch_*``
+#: (punch angles, degrees), ``onground`` / ``inwater`` (0/1), ``weaponalpha`` (666/999 alpha byte, 0 = default);
+#: ``intermission`` is 0 in play, 1 intermission, 2 finale, 3 cutscene.
+STAT_NAMES: tuple[str, ...] = (
+    "health", "frags", "weaponmodel", "ammo", "armor", "weaponframe", "shells", "nails", "rockets", "cells",
+    "activeweapon", "totalsecrets", "totalmonsters", "secrets", "monsters",
+    "items", "viewheight", "idealpitch", "punch_pitch", "punch_yaw", "punch_roll", "onground", "inwater",
+    "weaponalpha", "intermission",
+)
+
+#: Player flag bits of ``PlayerFrames.flags`` (QuakeWorld ``PF_DEAD`` / ``PF_GIB``; MVD ``DF_DEAD`` / ``DF_GIB``
+#: map here).
+PLAYER_DEAD = 1 << 9
+PLAYER_GIB = 1 << 10
+
+
+@dataclass(frozen=True, slots=True)
+class GameSchema:
+    """What a game's timeline holds and how ``sample`` interpolates it."""
+
+    game: str
+    stat_names: tuple[str, ...]
+    #: An entity that moved more than this on any axis between two frames is snapped, not interpolated.
+    teleport_distance: float = 100.0
+    #: Seconds an alias-model pose blend takes when the wire does not say (``frame_interval``).
+    pose_interval: float = 0.1
+    #: Name of the per-entity trajectory rule ``sample`` evaluates (Quake III), ``None`` = lerp snapshots.
+    trajectory: str | None = None
+
+    def stat_index(self, name: str) -> int:
+        """Column of stat ``name`` (``ValueError`` if this game has no such stat)."""
+        return self.stat_names.index(name)
+
+
+QUAKE = GameSchema("quake", STAT_NAMES)
+QUAKEWORLD = GameSchema("quakeworld", STAT_NAMES)
+
+
+def view_height(flags: int, stat_viewheight: int = 0) -> float:
+    """Eye height above the player origin (``V_CalcRefdef``): +8 gibbed, -16 dead, else STAT_VIEWHEIGHT or 22."""
+    if flags & PLAYER_GIB:
+        return 8.0
+    if flags & PLAYER_DEAD:
+        return -16.0
+    return float(stat_viewheight) if stat_viewheight else 22.0

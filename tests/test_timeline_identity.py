@@ -1,0 +1,125 @@
+"""Every corpus demo decodes to exactly the same timeline as before the decoder kit restructuring (issue 9).
+
+The hashes below were computed on the decoders as they were before the move (commit "Timeline identity hashes").
+``columns`` covers every numpy column of a timeline (frames, view, stats, entity rows, players), the map segments
+(precaches, baselines, statics), the lightstyle history and the scoreboard history; ``events`` covers the canonical
+text of every event.  A column hash must never change; an event hash changes only in a commit that changes the event
+representation on purpose and says so.  Event hash history: temp entities lost their wire code (``te``) when decoders
+started naming them in the neutral vocabulary (the three QuakeWorld demos; the Quake demos have no temp entities).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+
+import numpy as np
+import pytest
+
+from assets_loader.demos import DemoTimeline, load_demo
+from tests.conftest import LQ1, QUAKEWORLD, REPO
+
+CORPUS = {
+    "demo1.dem": LQ1 / "demo1.dem",
+    "demo1_lite.dem": LQ1 / "demo1_lite.dem",
+    "demo3.dem": LQ1 / "demo3.dem",
+    "sample/demo1_lite.dem": REPO / "viewer" / "sample" / "lq1" / "demo1_lite.dem",
+    "lq_lqdm2_ranger.qwd": QUAKEWORLD / "lq_lqdm2_ranger.qwd",
+    "lq_lqdm2_mvd.mvd": QUAKEWORLD / "lq_lqdm2_mvd.mvd",
+    "2on2.mvd": QUAKEWORLD / "2on2_sf_vs_red[frobodm2]220104-0915.mvd",
+}
+
+#: name → (columns sha256, events sha256), computed before the restructuring.
+EXPECTED = {
+    "2on2.mvd": ("40aa67116c67e0ee9e2c9fc6e5e234576991f284bfb09f818143036dd1d41a7b",
+                "d3dfc55ff23b1c9dd428c4d43ef98cbfcd133356c44fd83b401ade2b90849174"),
+    "demo1.dem": ("38871668cc5acf9ca2cf92cb7f263ee179d970d5c9b0fe8cd635521ee1f0d74e",
+                 "b8138855acc6f102c8c50505a36e27fcdf73fe6a060be996a91ff58dfbb90dfe"),
+    "demo1_lite.dem": ("23e51727074478ab82663d7ac4f25f6dae4e072c0cdd8b71f9c2b7ccc6918f4e",
+                      "569da30878ca0712003e297d6c4def8a7e9d515cda990277d42e840ef0f15793"),
+    "demo3.dem": ("2a14b80ca9f22b0a46bcbdfa54e71133d6cc5d2a2ec6259f376a0cfe5e6fe865",
+                 "3f646256089f06d8d7b78b2ae9036be2f78d56806d62391e34a8c2bd090006ba"),
+    "lq_lqdm2_mvd.mvd": ("d2ae98fbe37770020dd292c159f0f1f067d8481fcae5e93aa663572f8057c5a1",
+                        "888999369f063729c00acac6a7a2032a356947af7756bd3131c9998111191f2f"),
+    "lq_lqdm2_ranger.qwd": ("ac4cda640b38cebc90789f797c5eb162b31398ae0ad1d14c9b677be79d78336b",
+                           "072bd4a784b7fe96beca56d5485644d67b2d76149058b287a2d4801e12546905"),
+    "sample/demo1_lite.dem": ("23e51727074478ab82663d7ac4f25f6dae4e072c0cdd8b71f9c2b7ccc6918f4e",
+                             "569da30878ca0712003e297d6c4def8a7e9d515cda990277d42e840ef0f15793"),
+}
+
+
+class _Digest:
+    """A sha256 fed with labelled arrays and texts (dtype and shape included, so a cast or reshape shows)."""
+
+    def __init__(self) -> None:
+        self._h = hashlib.sha256()
+
+    def array(self, label: str, a: np.ndarray) -> None:
+        a = np.ascontiguousarray(a)
+        self._h.update(f"{label}:{a.dtype.str}:{a.shape}\n".encode())
+        self._h.update(a.tobytes())
+
+    def text(self, label: str, value: object) -> None:
+        self._h.update(f"{label}={value!r}\n".encode())
+
+    def hexdigest(self) -> str:
+        return self._h.hexdigest()
+
+
+def _states(d: _Digest, label: str, states: object) -> None:
+    for field in dataclasses.fields(states):  # type: ignore[arg-type]
+        d.array(f"{label}.{field.name}", getattr(states, field.name))
+
+
+def columns_digest(tl: DemoTimeline) -> str:
+    """sha256 over every numpy column, segment, lightstyle and scoreboard state of ``tl``.
+
+    The entity rows, lightstyle and scoreboard snapshots are read from the timeline's storage (``_cols``,
+    ``_ls_snapshots``…): that storage is what ``sample`` reads, and this test exists to pin it.
+    """
+    d = _Digest()
+    for name in ("game", "format", "protocol", "protocol_flags", "block_count", "cd_track", "warnings"):
+        d.text(name, getattr(tl, name))
+    d.text("meta", dict(tl.meta))
+    for name in ("times", "server_times", "frame_segment", "view_entity", "view_origin", "view_angles"):
+        d.array(name, getattr(tl, name))
+    d.text("stat_names", tuple(tl.stats))
+    for name in tl.stats:
+        d.array(f"stats.{name}", tl.stats[name])
+    d.array("entity_offsets", tl._offsets)
+    for name in sorted(tl._cols):
+        d.array(f"entity.{name}", tl._cols[name])
+    if tl.players is not None:
+        for name in ("present", "origin", "angles", "model", "frame", "skin", "effects", "weaponframe", "flags",
+                     "stats", "has_stats"):
+            d.array(f"players.{name}", getattr(tl.players, name))     # the dense [F, P] views
+        d.text("players.recorder", tl.players.recorder)
+    d.text("default_pov", tl.default_pov)
+    for seg in tl.segments:
+        for name in ("index", "map_name", "level_name", "protocol", "protocol_flags", "maxclients", "gametype",
+                     "model_precache", "sound_precache", "start_frame", "end_frame", "start_time", "end_time",
+                     "time_offset", "static_sounds", "map_path"):
+            d.text(f"segment{seg.index}.{name}", getattr(seg, name))
+        _states(d, f"segment{seg.index}.baselines", seg.baselines)
+        _states(d, f"segment{seg.index}.statics", seg.statics)
+    d.text("lightstyles", sorted(tl.lightstyles.items()))
+    d.array("lightstyle_version", tl._ls_version)
+    d.text("lightstyle_snapshots", tl._ls_snapshots)
+    d.text("scoreboard_changes", tl.scoreboard_changes)
+    d.array("scoreboard_version", tl._sb_version)
+    d.text("scoreboard_snapshots", tl._sb_snapshots)
+    return d.hexdigest()
+
+
+def events_digest(tl: DemoTimeline) -> str:
+    """sha256 over the canonical text of every event (its class name and every field, in order)."""
+    d = _Digest()
+    for e in tl.events:
+        d.text(type(e).__name__, tuple(getattr(e, f.name) for f in dataclasses.fields(e)))
+    return d.hexdigest()
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS))
+def test_timeline_is_unchanged(name: str) -> None:
+    tl = load_demo(CORPUS[name])
+    assert (columns_digest(tl), events_digest(tl)) == EXPECTED[name]
