@@ -11,7 +11,7 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from tests.fuzz.bad_inputs import CASES, DECODER_CASES, stage
+from tests.fuzz.bad_inputs import CASES, stage
 from tests.fuzz.measure import REPO
 
 
@@ -22,7 +22,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="qdv-bad-") as tmp:
         staged = stage(Path(tmp))
-        for case in CASES + DECODER_CASES:
+        for case in CASES:
             if args.only and args.only not in case.name:
                 continue
             m = case.run(staged, args.repo, max_address_mb=4096)
