@@ -76,3 +76,16 @@ def test_zlib_level_does_not_matter():
     for level in (1, 9):
         co = zlib.compressobj(level, wbits=16 + zlib.MAX_WBITS)
         assert _gunzip(co.compress(DEMO) + co.flush()) == DEMO
+
+
+def test_inspect_reads_a_gzipped_demo_without_sniffing_the_compressed_bytes(tmp_path):
+    import warnings
+
+    from viewer.inspect import inspect_file
+
+    path = tmp_path / "demo3.dem.gz"
+    path.write_bytes(gzip.compress(DEMO))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "the name says … but the content is …" about the gzip bytes
+        report = inspect_file(str(path))
+    assert report["format"] == "dem"

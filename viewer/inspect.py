@@ -14,6 +14,7 @@ from typing import Any
 
 from assets_loader.demos.detect import detect_format
 from assets_loader.errors import FormatError, NotFoundError
+from assets_loader.inflate import GZIP_MAGIC
 from assets_loader.source import check_file, kind_of, read_source
 from assets_loader.vfs import VirtualFS, detect_base_game, game_dir_of
 
@@ -67,6 +68,8 @@ def _file_type(name: str, data: bytes) -> str:
             return kind
     if data[:4] in _MAGIC_TYPES:
         return _MAGIC_TYPES[data[:4]]
+    if data[:2] == GZIP_MAGIC:  # a gzipped demo: its format shows only once load_demo has inflated it
+        return "demo"
     try:
         detect_format(data, name)  # a demo by its name (.dem, .qwd, .mvd, .dm2, .gz …) or its content
     except FormatError:
