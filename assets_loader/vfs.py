@@ -26,6 +26,7 @@ from pathlib import Path
 from .errors import NotFoundError
 from .pak import PakFile
 from .pk3 import Pk3File
+from .source import kind_of, read_source
 
 BASE_GAME = "id1"
 #: Quake II's base game dir; its installations mount every ``*.pak`` of a game dir, not only ``pakN.pak``.
@@ -117,7 +118,7 @@ class VirtualFS:
             raise self._missing(name)
         place, key = hit
         if isinstance(place, _LooseDir):
-            return place.files[key].read_bytes()
+            return read_source(place.files[key], kind=kind_of(key))[0]
         return place.read(key)
 
     def find_image(self, name: str) -> str | None:

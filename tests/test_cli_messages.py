@@ -98,3 +98,19 @@ def test_timedemo_shows_progress_on_stderr(capsys) -> None:
     out, err = capsys.readouterr()
     assert code == 0 and out.startswith("1233 frames ")
     assert "timedemo" in err and "/1233" in err
+
+
+def test_a_fifo_and_a_bad_size_limit_are_one_line_each(capsys, tmp_path, monkeypatch) -> None:
+    import os
+
+    fifo = tmp_path / "stream.dem"
+    os.mkfifo(fifo)
+    for command in ("info", "play", "timedemo"):
+        code, err = _run(capsys, command, str(fifo))
+        assert code == 1 and err.strip() == f"qdv {command}: {fifo}: a FIFO (named pipe); expected a regular demo file"
+    monkeypatch.setenv("QDV_MAX_DEMO_SIZE", "lots")
+    code, err = _run(capsys, "info", str(LQ1 / "demo3.dem"))
+    assert code == 2 and err.strip() == "qdv info: QDV_MAX_DEMO_SIZE: 'lots': expected a size such as 600M or 2G"
+    monkeypatch.setenv("QDV_MAX_DEMO_SIZE", "1K")
+    code, err = _run(capsys, "info", str(LQ1 / "demo3.dem"))
+    assert code == 1 and "demo3.dem: a file of 79763 bytes; expected a demo file of at most 1024 bytes" in err

@@ -352,7 +352,12 @@ class ViewerWindow(pyglet.window.Window):
 
     def _save_screenshot(self) -> None:
         pixels = self.target.read_rgb()
-        path = write_png(next_numbered_path(self.shots), pixels)
+        try:
+            path = write_png(next_numbered_path(self.shots), pixels)
+        except OSError as exc:  # a full disk, a shots "folder" that is a file: said on screen, never a crash
+            self._message = (f"screenshot not saved: {exc}", MESSAGE_TIME)
+            self._say(f"screenshot not saved: {exc}")
+            return
         self.last_screenshot = path
         self._message = (f"saved {path}", MESSAGE_TIME)
         self._say(f"screenshot {path}")

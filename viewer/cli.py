@@ -13,6 +13,7 @@ import warnings
 from collections.abc import Sequence
 
 from assets_loader.errors import FormatError
+from assets_loader.source import LimitSettingError, check_file
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -190,7 +191,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (FormatError, OSError) as exc:
         print(f"qdv {args.command}: {_describe(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except _UsageError as exc:
+    except (_UsageError, LimitSettingError) as exc:
         print(f"qdv {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE
 
@@ -335,8 +336,9 @@ def _run_window(args: argparse.Namespace) -> int:
         demo = args.demo or sample_demo()
         if Path(demo).is_dir():
             folder, demo = demo, _list_folder(demo)
-        if not Path(demo).is_file():
+        if not Path(demo).exists():
             raise FileNotFoundError(f"{demo}: no such demo file")
+        check_file(demo, "demo")  # a FIFO, a device or a file over the limit: said now, not in the window
         try:
             parse_timespec(args.start, duration=0.0)
         except TimespecError as exc:

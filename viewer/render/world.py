@@ -22,6 +22,7 @@ References: GLQuake ``R_DrawWorld``/``R_RecursiveWorldNode``/``R_MarkLeaves`` (P
 
 from __future__ import annotations
 
+import warnings
 import weakref
 from dataclasses import dataclass
 
@@ -106,8 +107,11 @@ class WorldRenderer:
         self.lighting = lighting
         self.sky_box = sky_box
         mesh = world.mesh
-        self._vbo = ctx.buffer(mesh.vertices.tobytes())
-        self._ibo = ctx.buffer(mesh.indices.tobytes())
+        if mesh.num_triangles == 0:  # a valid map can hold no drawable face: show an empty world, never fail
+            warnings.warn(f"{world.name}: the map has no drawable faces; rendering an empty world", stacklevel=2)
+        # OpenGL buffers cannot be empty: an empty mesh gets a 4-byte placeholder that no draw call reads.
+        self._vbo = ctx.buffer(mesh.vertices.tobytes() or bytes(4))
+        self._ibo = ctx.buffer(mesh.indices.tobytes() or bytes(4))
         self._face_flags = face_flags(world)
         self._texture_flags = texture_flags(world)
         self._textures = [self._upload_texture(i, palette) for i in range(len(world.textures))]
