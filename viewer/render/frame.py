@@ -22,6 +22,7 @@ from assets_loader.palette import translation_table
 from .alias import AliasLight, AliasRenderer
 from .context import OffscreenTarget
 from .particles import ParticleRenderer
+from .q3world import Q3View, Quake3WorldRenderer
 from .refdef import EntityDraw, Lights, SceneFrame, SegmentAssets
 from .sprites import SpriteRenderer
 from .view_math import angle_vectors, entity_matrix, view_projection
@@ -60,6 +61,7 @@ class FrameRenderer:
         self.ctx = ctx
         self.assets = assets
         self.world = WorldRenderer(ctx, assets.world, assets.palette) if assets.world is not None else None
+        self.q3_world = Quake3WorldRenderer(ctx, assets.q3_world) if assets.q3_world is not None else None
         self.alias = AliasRenderer(ctx)
         self.sprites = SpriteRenderer(ctx)
         self.particles = ParticleRenderer(ctx, assets.palette)
@@ -84,6 +86,8 @@ class FrameRenderer:
                 handle.release()
         if self.world is not None:
             self.world.release()
+        if self.q3_world is not None:
+            self.q3_world.release()
         self.alias.release()
         self.sprites.release()
         self.particles.release()
@@ -99,6 +103,8 @@ class FrameRenderer:
                          lights=frame.lights)
         if self.world is not None:
             self.world.draw_world(view)
+        if self.q3_world is not None:
+            self.q3_world.draw(Q3View(view_proj, frame.camera.origin, frame.time))
         brushes, others, view_models = [], [], []
         for draw in frame.models:
             ref = self.assets.models[draw.model] if 0 <= draw.model < len(self.assets.models) else None
