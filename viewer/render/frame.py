@@ -22,6 +22,7 @@ from assets_loader.palette import translation_table
 from .alias import AliasLight, AliasRenderer
 from .context import OffscreenTarget
 from .particles import ParticleRenderer
+from .q3models import Md3Renderer
 from .q3world import Q3View, Quake3WorldRenderer
 from .refdef import EntityDraw, Lights, SceneFrame, SegmentAssets
 from .sprites import SpriteRenderer
@@ -62,6 +63,8 @@ class FrameRenderer:
         self.assets = assets
         self.world = WorldRenderer(ctx, assets.world, assets.palette) if assets.world is not None else None
         self.q3_world = Quake3WorldRenderer(ctx, assets.q3_world) if assets.q3_world is not None else None
+        grid = assets.q3_world.world.light_grid if assets.q3_world is not None else None
+        self.q3_models = Md3Renderer(ctx, assets.q3_models, grid) if assets.q3_models is not None else None
         self.alias = AliasRenderer(ctx)
         self.sprites = SpriteRenderer(ctx)
         self.particles = ParticleRenderer(ctx, assets.palette)
@@ -88,6 +91,8 @@ class FrameRenderer:
             self.world.release()
         if self.q3_world is not None:
             self.q3_world.release()
+        if self.q3_models is not None:
+            self.q3_models.release()
         self.alias.release()
         self.sprites.release()
         self.particles.release()
@@ -103,8 +108,11 @@ class FrameRenderer:
                          lights=frame.lights)
         if self.world is not None:
             self.world.draw_world(view)
+        q3_view = Q3View(view_proj, frame.camera.origin, frame.time)
         if self.q3_world is not None:
-            self.q3_world.draw(Q3View(view_proj, frame.camera.origin, frame.time))
+            self.q3_world.draw(q3_view)
+        if self.q3_models is not None and frame.md3:
+            self.q3_models.draw(frame.md3, q3_view)
         brushes, others, view_models = [], [], []
         for draw in frame.models:
             ref = self.assets.models[draw.model] if 0 <= draw.model < len(self.assets.models) else None
