@@ -108,7 +108,7 @@ class FrameRenderer:
                          lights=frame.lights)
         if self.world is not None:
             self.world.draw_world(view)
-        q3_view = Q3View(view_proj, frame.camera.origin, frame.time)
+        q3_view = Q3View(view_proj, frame.camera.origin, frame.time, frame.camera.angles)
         if self.q3_world is not None:
             self.q3_world.draw(q3_view)
         if self.q3_models is not None and frame.md3:

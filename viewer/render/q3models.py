@@ -95,7 +95,9 @@ class Md3Renderer:
         camera_local = axis @ (np.asarray(view.camera, np.float64) - np.asarray(draw.origin, np.float64))
         light_at = draw.light_origin if draw.light_origin is not None else draw.origin
         light = grid_light(self.grid, light_at, axis)
-        pass_view = Q3View(_VIEW_MODEL_DEPTH @ view.view_proj, view.camera, view.time) if draw.view_model else view
+        pass_view = view
+        if draw.view_model:
+            pass_view = Q3View(_VIEW_MODEL_DEPTH @ view.view_proj, view.camera, view.time, view.angles)
         self.ctx.enable(moderngl.DEPTH_TEST)
         self.ctx.front_face = "cw"
         for index, surface in enumerate(model.surfaces):

@@ -26,10 +26,11 @@ from assets_loader.q3shaders import Shader, Stage
 from assets_loader.q3shaders.records import SORT_OPAQUE
 
 from .program_members import uniform
+from .q3deform import autosprite, autosprite2
 from .q3refdef import Quake3World
 from .q3stages import ALPHA_FUNCS, WAVE_FUNCS, anim_frame, blend_factors, collapse, eval_wave, stage_color, \
     tc_chain, uses_vertex_color
-from .view_math import gl_bytes
+from .view_math import angle_vectors, gl_bytes
 
 _VERSION = "#version 330 core\n"
 _LAYOUT = "3f 2f 2f 3f 4f1"
@@ -57,11 +58,12 @@ def stage_program(ctx: moderngl.Context, collapsed: bool = False, alpha_func: in
 
 @dataclass(frozen=True, slots=True)
 class Q3View:
-    """Per-frame inputs: ``view_proj [4, 4]``, camera origin and time in seconds."""
+    """Per-frame inputs: ``view_proj [4, 4]``, camera origin, time in seconds and the camera angles."""
 
     view_proj: np.ndarray
     camera: tuple[float, float, float]
     time: float
+    angles: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,6 +262,8 @@ class Quake3WorldRenderer:
         self._centers = self._batch_centers()
         self._cluster: int | None = None
         self._ranges: list[tuple[int, int, int]] = []  # (batch, first index, count) of the visible list
+        self._sprites = {int(b): SpriteBatch(ctx, level, int(b)) for b in self._world_batches
+                         if _sprite_kind(level.shaders[int(b)]) is not None}
 
     def _batch_centers(self) -> np.ndarray:
         """``f4 [B, 3]``: the middle of each batch's vertices (for back-to-front ordering of blended batches)."""
@@ -277,6 +281,8 @@ class Quake3WorldRenderer:
         for vao in self._vaos.values():
             vao.release()
         self._vaos.clear()
+        for sprite in self._sprites.values():
+            sprite.release()
         self.painter.release()
         for obj in (self._vbo, self._ibo, self._lightmap):
             obj.release()
@@ -332,5 +338,71 @@ class Quake3WorldRenderer:
             return (sort, dist if sort <= SORT_OPAQUE else -dist)
 
         for batch, first, count in sorted(self._ranges, key=key):
-            self.painter.draw(self._vao, shaders_[batch], view, _IDENTITY, view.camera, count, first)
+            sprite = self._sprites.get(batch)
+            if sprite is not None:
+                sprite.update(view.angles)
+                self.painter.draw(sprite.vao, shaders_[batch], view, _IDENTITY, view.camera, sprite.count)
+            else:
+                self.painter.draw(self._vao, shaders_[batch], view, _IDENTITY, view.camera, count, first)
         ctx.front_face = "ccw"
+
+
+def _sprite_kind(shader: Shader) -> str | None:
+    """``autosprite`` or ``autosprite2`` when the shader turns its quads to the viewer, else ``None``."""
+    return next((d.kind for d in shader.deforms if d.kind in ("autosprite", "autosprite2")), None)
+
+
+class SpriteBatch:
+    """A batch whose quads face the viewer: its own vertices, rewritten each frame (``RB_DeformTessGeometry``)."""
+
+    def __init__(self, ctx: moderngl.Context, level: Quake3World, batch: int) -> None:
+        self.ctx = ctx
+        world = level.world
+        self.kind = _sprite_kind(level.shaders[batch])
+        rec = world.batches[batch]
+        lo, hi = int(rec["first_index"]), int(rec["first_index"]) + int(rec["num_indices"])
+        surfs = world.surfaces[(world.surfaces["first_index"] >= lo) & (world.surfaces["first_index"] < hi)
+                               & (world.surfaces["num_indices"] > 0) & (world.surfaces["num_vertices"] % 4 == 0)]
+        ids = [np.arange(int(s["first_vertex"]), int(s["first_vertex"]) + int(s["num_vertices"])) for s in surfs]
+        self._ids = np.concatenate(ids) if ids else np.zeros(0, np.int64)
+        self.vertices = np.array(world.vertices[self._ids])
+        if self.kind == "autosprite":
+            quad = np.array([0, 1, 3, 3, 1, 2], np.uint32)
+            indices = (quad[None, :] + 4 * np.arange(len(self._ids) // 4, dtype=np.uint32)[:, None]).ravel()
+        else:
+            local = np.full(len(world.vertices), -1, np.int64)
+            local[self._ids] = np.arange(len(self._ids))
+            parts = [local[world.indices[int(s["first_index"]):int(s["first_index"]) + int(s["num_indices"])]]
+                     for s in surfs]
+            indices = np.concatenate(parts).astype(np.uint32) if parts else np.zeros(0, np.uint32)
+        self.count = len(indices)
+        self._vbo = ctx.buffer(reserve=max(self.vertices.nbytes, 4), dynamic=True)
+        self._ibo = ctx.buffer(indices.tobytes() if len(indices) else b"\0" * 4)
+        self._vaos: dict[int, moderngl.VertexArray] = {}
+
+    def update(self, angles) -> None:
+        """Turn the quads to a view with ``angles`` (pitch, yaw, roll)."""
+        if not len(self.vertices):
+            return
+        verts = self.vertices.copy()
+        forward, right, up = angle_vectors(angles)
+        left = -np.asarray(right)
+        if self.kind == "autosprite":
+            verts["position"], verts["st"] = autosprite(self.vertices["position"], left, up)
+        else:
+            verts["position"] = autosprite2(self.vertices["position"], forward)
+        self._vbo.write(verts.tobytes())
+
+    def vao(self, program: moderngl.Program) -> moderngl.VertexArray:
+        vao = self._vaos.get(program.glo)
+        if vao is None:
+            vao = self._vaos[program.glo] = self.ctx.vertex_array(
+                program, [(self._vbo, _LAYOUT, *_ATTRIBUTES)], index_buffer=self._ibo, index_element_size=4,
+                skip_errors=True)
+        return vao
+
+    def release(self) -> None:
+        for vao in self._vaos.values():
+            vao.release()
+        self._vbo.release()
+        self._ibo.release()
