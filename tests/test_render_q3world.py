@@ -136,3 +136,35 @@ def test_oa_dm1_screenshot_from_the_player_start(tmp_path) -> None:
     assert (pixels.sum(axis=2) > 0).mean() > 0.95   # walls and floor nearly everywhere (a few are black)
     assert 15 < pixels.mean() < 120
     assert pixels[..., 0].mean() > pixels[..., 2].mean()  # the brown-red gothic textures, lit
+
+
+def test_a_sky_shows_its_box_side_and_adds_its_cloud_layer(ctx) -> None:
+    colours = {"rt": (255, 0, 0), "bk": (0, 255, 0), "lf": (0, 0, 255), "ft": (255, 255, 0), "up": (0, 255, 255),
+               "dn": (120, 60, 30)}
+    images = {f"env/test_{k}.tga": _solid(v) for k, v in colours.items()}
+    images["textures/test/cloud"] = _solid((64, 64, 64))
+    box = "textures/test/floor\n{\n surfaceparm sky\n skyParms env/test 512 -\n}\n"
+    clouds = ("textures/test/floor\n{\n surfaceparm sky\n skyParms env/test 512 -\n"
+              " { map textures/test/cloud\n blendFunc GL_ONE GL_ONE\n tcMod scroll 0.1 0 }\n}\n")
+    looking_down = _render(ctx, _world(build_bsp46(), box, images), ABOVE_QUAD)
+    assert np.abs(looking_down[32, 32] - np.array(colours["dn"])).max() <= 2
+    with_clouds = _render(ctx, _world(build_bsp46(), clouds, images), ABOVE_QUAD)
+    assert np.abs(with_clouds[32, 32] - np.array(colours["dn"]) - 64).max() <= 3
+
+
+def test_missing_images_draw_the_default_grid_with_one_warning_each(ctx, tmp_path) -> None:
+    from viewer.games.quake3.view import Quake3View
+    from viewer.session import game_filesystem
+
+    (tmp_path / "baseoa" / "maps").mkdir(parents=True)
+    (tmp_path / "baseoa" / "maps" / "test.bsp").write_bytes(build_bsp46())
+    fs = game_filesystem(None, str(tmp_path), "baseoa")
+    with pytest.warns(UserWarning) as caught:
+        assets = Quake3View().load_map_assets(fs, "maps/test.bsp")
+    floor = [str(w.message) for w in caught if "textures/test/floor" in str(w.message)]
+    assert len(floor) == 1 and "default grid" in floor[0]
+    assert "textures/test/floor" in assets.q3_world.missing
+    pixels = _render(ctx, assets.q3_world, ABOVE_QUAD)
+    # the 16×16 placeholder (grey 32 with a white border) repeats over the 64-unit quad: dark cells, bright lines
+    centre = pixels[8:56, 8:56].sum(axis=2)
+    assert centre.min() < 100 and centre.max() > 300
