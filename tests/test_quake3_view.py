@@ -1,5 +1,6 @@
 """The Quake III game package: maps of IBSP 46 load through :class:`Quake3View` with a shader per batch, the CLI's
-filesystem accepts the corpus layout, and the other seam methods answer empty."""
+filesystem accepts the corpus layout and ``qdv screenshot --map oa_dm1`` draws it (this module has no shared GL
+context: the CLI makes its own)."""
 
 from __future__ import annotations
 
@@ -51,3 +52,18 @@ def test_the_palette_and_hud_pictures_are_empty_stand_ins(q3_fs) -> None:
     view = Quake3View()
     assert view.load_hud_pics(q3_fs) == {}
     assert np.array_equal(view.load_palette(q3_fs).rgb[:, 0], np.arange(256))
+
+
+def test_oa_dm1_screenshot_from_the_player_start(tmp_path) -> None:
+    from viewer.cli import main
+
+    out = tmp_path / "oa_dm1.png"
+    assert main(["screenshot", "--map", "oa_dm1", "--basedir", str(QUAKE3), "--game", "baseoa",
+                 "--size", "320x180", "--out", str(out)]) == 0
+    from PIL import Image
+
+    pixels = np.asarray(Image.open(out).convert("RGB")).astype(np.int32)
+    assert pixels.shape == (180, 320, 3)
+    assert (pixels.sum(axis=2) > 0).mean() > 0.95   # walls and floor nearly everywhere (a few are black)
+    assert 15 < pixels.mean() < 120
+    assert pixels[..., 0].mean() > pixels[..., 2].mean()  # the brown-red gothic textures, lit
