@@ -151,3 +151,25 @@ def test_missing_images_draw_the_default_grid_with_one_warning_each(ctx, tmp_pat
     # the 16×16 placeholder (grey 32 with a white border) repeats over the 64-unit quad: dark cells, bright lines
     centre = pixels[8:56, 8:56].sum(axis=2)
     assert centre.min() < 100 and centre.max() > 300
+
+
+def test_a_brush_entity_draws_its_submodel_where_the_entity_stands(ctx) -> None:
+    from viewer.render.refdef import EntityDraw, ModelRef
+
+    spec = Bsp46Spec()
+    spec.shaders[2] = ("textures/test/door", 0, 1)  # the builder's *1 quad, drawable instead of nodraw
+    level = _world(build_bsp46(spec), "textures/test/door\n{\n { map $whiteimage }\n}\n")
+    assets = SegmentAssets(None, (ModelRef("", "none"), ModelRef("*1", "brush", submodel=1)), GREY_PALETTE, None,
+                           q3_world=level)
+    target = OffscreenTarget(ctx, SIZE)
+    renderer = FrameRenderer(ctx, assets)
+    try:
+        pictures = []
+        for offset in ((0.0, 0.0, 0.0), (-84.0, 16.0, 1.0)):  # *1 spans x 200..232, y 0..32: moved under the camera
+            door = EntityDraw(1, np.array(offset), np.zeros(3))
+            renderer.draw(SceneFrame(0.0, 0, ABOVE_QUAD, (door,), np.ones(64, np.float32)), target)
+            pictures.append(target.read_rgb().astype(np.int32))
+    finally:
+        renderer.release()
+        target.release()
+    assert pictures[0][32, 32].min() < 250 and pictures[1][32, 32].min() >= 250

@@ -127,6 +127,8 @@ class FrameRenderer:
                 others.append(draw)
         if self.world is not None:
             self.world.draw_brushes(view, brushes)
+        if self.q3_world is not None and brushes:
+            self.q3_world.draw_submodels(q3_view, [(b.submodel, b.matrix) for b in brushes])
         forward, right, up = angle_vectors(frame.camera.angles)
         self._lights = frame.lights
         for draw in others:

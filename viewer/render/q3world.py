@@ -251,12 +251,13 @@ class Quake3WorldRenderer:
         world = level.world
         self._vbo = ctx.buffer(np.ascontiguousarray(world.vertices).tobytes())
         self._ibo = ctx.buffer(reserve=max(world.indices.nbytes, 4))
+        self._static_ibo = ctx.buffer(np.ascontiguousarray(world.indices, np.uint32).tobytes() or b"\0" * 4)
         atlas = world.lightmaps.pixels
         self._lightmap = ctx.texture((atlas.shape[1], atlas.shape[0]), 4, np.ascontiguousarray(atlas).tobytes())
         self._lightmap.filter = (moderngl.LINEAR, moderngl.LINEAR)
         self._lightmap.repeat_x = self._lightmap.repeat_y = False
         self.painter = ShaderPainter(ctx, level.images, self._lightmap)
-        self._vaos: dict[int, moderngl.VertexArray] = {}
+        self._vaos: dict[tuple[int, bool], moderngl.VertexArray] = {}
         batches = world.batches
         self._world_batches = np.flatnonzero(batches["model"] == 0)
         self._centers = self._batch_centers()
@@ -284,16 +285,38 @@ class Quake3WorldRenderer:
         for sprite in self._sprites.values():
             sprite.release()
         self.painter.release()
-        for obj in (self._vbo, self._ibo, self._lightmap):
+        for obj in (self._vbo, self._ibo, self._static_ibo, self._lightmap):
             obj.release()
 
-    def _vao(self, program: moderngl.Program) -> moderngl.VertexArray:
-        vao = self._vaos.get(program.glo)
+    def _vao(self, program: moderngl.Program, static: bool = False) -> moderngl.VertexArray:
+        """The vertex array of ``program`` over the visible index list, or over all indices (``static``)."""
+        vao = self._vaos.get((program.glo, static))
         if vao is None:
-            vao = self._vaos[program.glo] = self.ctx.vertex_array(
-                program, [(self._vbo, _LAYOUT, *_ATTRIBUTES)], index_buffer=self._ibo, index_element_size=4,
-                skip_errors=True)
+            vao = self._vaos[(program.glo, static)] = self.ctx.vertex_array(
+                program, [(self._vbo, _LAYOUT, *_ATTRIBUTES)],
+                index_buffer=self._static_ibo if static else self._ibo, index_element_size=4, skip_errors=True)
         return vao
+
+    def _static_vao(self, program: moderngl.Program) -> moderngl.VertexArray:
+        return self._vao(program, static=True)
+
+    def draw_submodels(self, view: Q3View, submodels: list[tuple[int, np.ndarray]]) -> None:
+        """Draw brush entities: ``(submodel N of *N, model matrix [4, 4])`` each, every batch of it with its
+        shader (``R_AddBrushModelSurfaces``)."""
+        world = self.level.world
+        self.ctx.enable(moderngl.DEPTH_TEST)
+        self.ctx.front_face = "cw"
+        for index, matrix in submodels:
+            if not 0 < index < len(world.models):
+                continue
+            sub = world.models[index]
+            inverse = np.linalg.inv(np.asarray(matrix, np.float64))
+            camera_local = (inverse @ np.array([*view.camera, 1.0]))[:3]
+            for b in range(sub.first_batch, sub.first_batch + sub.num_batches):
+                rec = world.batches[b]
+                self.painter.draw(self._static_vao, self.level.shaders[b], view, matrix, camera_local,
+                                  int(rec["num_indices"]), int(rec["first_index"]))
+        self.ctx.front_face = "ccw"
 
     def _update_visibility(self, camera) -> None:
         """The index list of the surfaces the camera's cluster can see, grouped by batch (``R_MarkLeaves``)."""

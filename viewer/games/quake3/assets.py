@@ -72,6 +72,13 @@ def load_models(fs: VirtualFS, names: tuple[str, ...], library: ShaderLibrary, i
     return Quake3Models(md3, library, {n.lower(): images.load(n) for n in used}, loaded)
 
 
+def model_ref(name: str, models: Quake3Models) -> ModelRef:
+    """What a model configstring names: a brush entity ``*N`` of the map, a loaded MD3, or nothing drawable."""
+    if name.startswith("*") and name[1:].isdigit():
+        return ModelRef(name, "brush", submodel=int(name[1:]))
+    return ModelRef(name, "md3" if name in models.md3 else "none")
+
+
 def load_segment_assets(fs: VirtualFS, map_path: str, model_names: tuple[str, ...],
                         players: tuple[str, ...] = ()) -> SegmentAssets:
     """A demo segment: the map (``None`` with a warning when the game dirs lack it), its models and the player
@@ -84,7 +91,7 @@ def load_segment_assets(fs: VirtualFS, map_path: str, model_names: tuple[str, ..
         warnings.warn(f"{exc}; showing the entities without the map", stacklevel=2)
         world = None
     models = load_models(fs, model_names, library, images, players)
-    refs = tuple(ModelRef(n, "md3" if n in models.md3 else "none") for n in model_names)
+    refs = tuple(model_ref(n, models) for n in model_names)
     return SegmentAssets(None, refs, GREY_PALETTE, None, q3_world=world, q3_models=models)
 
 
