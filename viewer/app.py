@@ -158,10 +158,11 @@ class ViewerWindow(pyglet.window.Window):
             t = time.perf_counter()
             assets = self.game.load_map_assets(src.fs, src.map_path)
             self._map_renderer = FrameRenderer(self.ctx, assets)
-            world = assets.world
+            world = assets.level
             self.state = ViewerState.for_map(map_start_camera(world, src.fov), size=size)
             self._apply_settings()
-            self._say(f"map {src.map_path}: {len(world.entities)} entities ({time.perf_counter() - t:.2f} s)")
+            entities = len(world.entities) if world is not None else 0
+            self._say(f"map {src.map_path}: {entities} entities ({time.perf_counter() - t:.2f} s)")
 
     def _use_segment(self, segment: int) -> None:
         """Switch the session to map segment ``segment`` when it is not the loaded one, printing what was loaded and

@@ -20,8 +20,11 @@ from typing import Any
 import numpy as np
 
 from assets_loader.bsp import WorldMesh
+from assets_loader.bsp46 import Bsp46World
 from assets_loader.models import AliasModel, SpriteModel
 from assets_loader.palette import Colormap, Palette
+
+from .q3refdef import Md3Draw, Quake3Models, Quake3World
 
 # --- registration ------------------------------------------------------------------------------------------------
 
@@ -43,12 +46,22 @@ class ModelRef:
 @dataclass(frozen=True, slots=True)
 class SegmentAssets:
     """The map (``None`` when the game dirs lack it: the viewer then shows the entities in an empty world),
-    the models indexed like the segment's model precache, and the palette/colormap."""
+    the models indexed like the segment's model precache, and the palette/colormap. A Quake III segment has no
+    ``world`` but a ``q3_world`` (shaded map, :mod:`.q3refdef`) and its ``q3_models``."""
 
     world: WorldMesh | None
     models: tuple[ModelRef, ...]
     palette: Palette
     colormap: Colormap | None
+    q3_world: Quake3World | None = None
+    q3_models: Quake3Models | None = None
+
+    @property
+    def level(self) -> WorldMesh | Bsp46World | None:
+        """The map whose entities and bounds place cameras (Quake/Quake II ``world`` or the Quake III map)."""
+        if self.world is not None:
+            return self.world
+        return self.q3_world.world if self.q3_world is not None else None
 
     def model_flags(self) -> np.ndarray:
         """MDL flags (rotate, trails) by model index, ``i4 [M]``; 0 for everything that is not an alias model."""
@@ -170,7 +183,8 @@ class Lights:
 class SceneFrame:
     """A frame description for the renderer (``refdef_t``): ``time`` (for animated textures, skies, spinning
     items), ``segment`` (which registered assets), ``camera``, ``models``, light style values ``f4[64]``
-    (1.0 = 'm'), ``fog`` (r, g, b, density) or ``None`` for the map's own, ``particles`` and ``lights``."""
+    (1.0 = 'm'), ``fog`` (r, g, b, density) or ``None`` for the map's own, ``particles`` and ``lights``;
+    ``md3``: Quake III models (:class:`~.q3refdef.Md3Draw`)."""
 
     time: float
     segment: int
@@ -180,6 +194,7 @@ class SceneFrame:
     fog: tuple[float, float, float, float] | None = None
     particles: Particles | None = None
     lights: Lights | None = None
+    md3: tuple[Md3Draw, ...] = ()
 
 
 # --- 2D layers ---------------------------------------------------------------------------------------------------

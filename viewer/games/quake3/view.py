@@ -1,0 +1,70 @@
+"""Quake III's :class:`~viewer.games.base.GameView`: assets for maps and demo segments.
+
+Entity drawing, effects and the HUD are left empty here (the world draws, nothing moves in it yet); the Quake III
+demo decoder brings the states those need, and each method is one small function to replace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from assets_loader.demos import DemoTimeline, MapSegment, SceneState
+from assets_loader.images import Image
+from assets_loader.palette import Palette
+from assets_loader.vfs import VirtualFS
+
+from ...render.refdef import EntityDraw, HudLayout, Lights, Particles, SegmentAssets
+from ..base import EffectModel, PicSizes
+from . import assets
+
+
+@dataclass(frozen=True, slots=True)
+class NoEffects:
+    """A timeline without particle, light or model effects."""
+
+    def particles(self, timeline: DemoTimeline, t: float, model_flags: list[np.ndarray] | None) -> Particles:
+        return Particles.empty()
+
+    def lights(self, state: SceneState, t: float, model_flags: np.ndarray | None) -> Lights:
+        return Lights.empty()
+
+    def models(self, state: SceneState, t: float) -> list[EffectModel]:
+        return []
+
+
+@dataclass(frozen=True, slots=True)
+class Quake3View:
+    """Quake III Arena / OpenArena demos (``.dm_68``, ``.dm_71``) and IBSP 46 maps."""
+
+    def load_segment_assets(self, fs: VirtualFS, segment: MapSegment) -> SegmentAssets:
+        names = segment.model_precache
+        map_path = segment.map_path or (names[1] if len(names) > 1 else "")
+        return assets.load_segment_assets(fs, map_path, names)
+
+    def load_map_assets(self, fs: VirtualFS, map_path: str) -> SegmentAssets:
+        return assets.load_map_assets(fs, map_path)
+
+    def load_palette(self, fs: VirtualFS) -> Palette:
+        return assets.GREY_PALETTE
+
+    def entity_draws(self, state: SceneState, first_person: bool) -> list[EntityDraw]:
+        return []
+
+    def prepare_effects(self, timeline: DemoTimeline) -> NoEffects:
+        return NoEffects()
+
+    def load_hud_pics(self, fs: VirtualFS) -> Mapping[str, Image]:
+        return {}
+
+    def hud_layout(self, state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
+                   show_scores: bool = False, pic_sizes: PicSizes | None = None) -> HudLayout:
+        return HudLayout(screen_size, scale, ())
+
+    def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
+        return ()
+
+    def player_entities(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
+        return ()
