@@ -72,13 +72,14 @@ QUAKE3_STAT_NAMES: tuple[str, ...] = (
 )
 
 #: The ``entityState_t`` members a Quake III timeline keeps per entity beside the common columns (``origin`` /
-#: ``angles`` are the trajectories evaluated at the snapshot; ``state_origin`` / ``state_angles`` the raw members).
+#: ``angles`` are the trajectories evaluated at the snapshot; ``state_origin`` / ``state_angles`` the raw members;
+#: ``legsAnimTime`` / ``torsoAnimTime``: the timeline time an animation value last changed, when it started).
 QUAKE3_ENTITY_FIELDS: tuple[str, ...] = (
     "eType", "eFlags", "pos_trType", "pos_trTime", "pos_trDuration", "pos_trBase", "pos_trDelta",
     "apos_trType", "apos_trTime", "apos_trDuration", "apos_trBase", "apos_trDelta", "time", "time2",
     "state_origin", "origin2", "state_angles", "angles2", "otherEntityNum", "otherEntityNum2", "groundEntityNum",
     "constantLight", "loopSound", "modelindex2", "clientNum", "solid", "event", "eventParm", "powerups", "weapon",
-    "legsAnim", "torsoAnim", "generic1",
+    "legsAnim", "torsoAnim", "generic1", "legsAnimTime", "torsoAnimTime",
 )
 
 #: Quake III: stats of the followed client, entities on trajectories, players snapped when their teleport bit

@@ -138,6 +138,8 @@ class MapSegment:
     statics: EntityStates
     static_sounds: tuple[StaticSound, ...]
     map_path: str = ""
+    #: Quake III: the player models (``model/skin`` of ``CS_PLAYERS``) the segment's clients use at any time.
+    player_models: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

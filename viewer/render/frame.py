@@ -23,6 +23,7 @@ from .alias import AliasLight, AliasRenderer
 from .context import OffscreenTarget
 from .particles import ParticleRenderer
 from .q3models import Md3Renderer
+from .q3players import player_md3_draws
 from .q3world import Q3View, Quake3WorldRenderer
 from .refdef import EntityDraw, Lights, SceneFrame, SegmentAssets
 from .sprites import SpriteRenderer
@@ -111,8 +112,9 @@ class FrameRenderer:
         q3_view = Q3View(view_proj, frame.camera.origin, frame.time, frame.camera.angles)
         if self.q3_world is not None:
             self.q3_world.draw(q3_view)
-        if self.q3_models is not None and frame.md3:
-            self.q3_models.draw(frame.md3, q3_view)
+        if self.q3_models is not None and (frame.md3 or frame.players):
+            posed = [d for player in frame.players for d in player_md3_draws(self.q3_models.models, player)]
+            self.q3_models.draw((*frame.md3, *posed), q3_view)
         brushes, others, view_models = [], [], []
         for draw in frame.models:
             ref = self.assets.models[draw.model] if 0 <= draw.model < len(self.assets.models) else None

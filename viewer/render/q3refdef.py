@@ -63,3 +63,23 @@ class Md3Draw:
     shaders: Mapping[str, str] = field(default_factory=dict)
     light_origin: np.ndarray | None = None
     view_model: bool = False
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PlayerDraw:
+    """A Quake III player to pose and draw (``CG_Player``): ``player`` names an entry of
+    :attr:`Quake3Models.players` (``model/skin``); ``origin`` ``[3]``; ``legs_angles`` / ``torso_angles`` /
+    ``head_angles`` (pitch, yaw, roll degrees, in the world); ``legs_anim`` / ``torso_anim`` are animation numbers
+    (toggle bit cleared) that started ``legs_ms`` / ``torso_ms`` ago; ``weapon`` the weapon model on
+    ``tag_weapon`` (``""`` for none)."""
+
+    player: str
+    origin: np.ndarray
+    legs_angles: tuple[float, float, float]
+    torso_angles: tuple[float, float, float]
+    head_angles: tuple[float, float, float]
+    legs_anim: int
+    legs_ms: float
+    torso_anim: int
+    torso_ms: float
+    weapon: str = ""

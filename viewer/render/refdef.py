@@ -24,7 +24,7 @@ from assets_loader.bsp46 import Bsp46World
 from assets_loader.models import AliasModel, SpriteModel
 from assets_loader.palette import Colormap, Palette
 
-from .q3refdef import Md3Draw, Quake3Models, Quake3World
+from .q3refdef import Md3Draw, PlayerDraw, Quake3Models, Quake3World
 
 # --- registration ------------------------------------------------------------------------------------------------
 
@@ -184,7 +184,8 @@ class SceneFrame:
     """A frame description for the renderer (``refdef_t``): ``time`` (for animated textures, skies, spinning
     items), ``segment`` (which registered assets), ``camera``, ``models``, light style values ``f4[64]``
     (1.0 = 'm'), ``fog`` (r, g, b, density) or ``None`` for the map's own, ``particles`` and ``lights``;
-    ``md3``: Quake III models (:class:`~.q3refdef.Md3Draw`)."""
+    ``md3``: Quake III models (:class:`~.q3refdef.Md3Draw`), ``players``: Quake III players to pose
+    (:class:`~.q3refdef.PlayerDraw`)."""
 
     time: float
     segment: int
@@ -195,6 +196,7 @@ class SceneFrame:
     particles: Particles | None = None
     lights: Lights | None = None
     md3: tuple[Md3Draw, ...] = ()
+    players: tuple[PlayerDraw, ...] = ()
 
 
 # --- 2D layers ---------------------------------------------------------------------------------------------------

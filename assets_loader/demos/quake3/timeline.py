@@ -128,7 +128,11 @@ def _entity_columns(demo: Quake3Demo, times: np.ndarray, frame_segment: np.ndarr
         "frame_interval": np.full(n, QUAKE3.pose_interval, np.float32),
     }
     cols["prev_frame"], cols["frame_time"] = pose_history(number, model, frame, frame_of_row, times, frame_segment)
+    for anim in ("legsAnim", "torsoAnim"):
+        _, cols[f"{anim}Time"] = pose_history(number, model, rows[anim], frame_of_row, times, frame_segment)
     for name in QUAKE3.entity_fields:
+        if name in cols:
+            continue
         source = {"state_origin": "origin", "state_angles": "angles"}.get(name, name)
         cols[name] = np.ascontiguousarray(rows[source])
     return offsets, cols, frame_of_row
@@ -221,6 +225,17 @@ def _parse_scores(args: Sequence[str]) -> list[tuple[int, int, int]]:
     return []
 
 
+def _player_models(demo: Quake3Demo, gamestate: int) -> tuple[str, ...]:
+    """The ``model`` values of every ``CS_PLAYERS`` string of one gamestate and its later changes."""
+    gs = demo.gamestates[gamestate]
+    end = demo.gamestates[gamestate + 1].message if gamestate + 1 < len(demo.gamestates) else 1 << 62
+    infos = [v for k, v in gs.configstrings.items() if 0 <= k - g.CS_PLAYERS < g.MAX_CLIENTS]
+    infos += [c.value for c in demo.configstring_changes
+              if gs.message < c.message < end and 0 <= c.index - g.CS_PLAYERS < g.MAX_CLIENTS]
+    models = (dict(g.info_pairs(info)).get("model", "") for info in infos)
+    return tuple(sorted({m.lower() for m in models if m}))
+
+
 def _segments(demo: Quake3Demo, times: np.ndarray, offsets: np.ndarray) -> list[MapSegment]:
     out = []
     nframes = len(times)
@@ -247,7 +262,7 @@ def _segments(demo: Quake3Demo, times: np.ndarray, offsets: np.ndarray) -> list[
             start_time=float(times[start]) if start < stop else 0.0,
             end_time=float(times[stop - 1]) if start < stop else 0.0, time_offset=float(offsets[k]),
             baselines=EntityStates.empty(), statics=EntityStates.empty(), static_sounds=(),
-            map_path=f"maps/{mapname}.bsp" if mapname else ""))
+            map_path=f"maps/{mapname}.bsp" if mapname else "", player_models=_player_models(demo, k)))
     return out
 
 

@@ -1,7 +1,6 @@
-"""Quake III's :class:`~viewer.games.base.GameView`: assets for maps and demo segments.
-
-Entity drawing, effects and the HUD are left empty here (the world draws, nothing moves in it yet); the Quake III
-demo decoder brings the states those need, and each method is one small function to replace.
+"""Quake III's :class:`~viewer.games.base.GameView`: assets for maps and demo segments (the map, the item, weapon
+and missile models of :mod:`.items`, the players' models of the segment), entity drawing (:mod:`.link`: players,
+items, missiles as MD3 draws), Tab / orbit over the players.  Effects and the HUD are still empty.
 """
 
 from __future__ import annotations
@@ -16,9 +15,11 @@ from assets_loader.images import Image
 from assets_loader.palette import Palette
 from assets_loader.vfs import VirtualFS
 
+from ...render.q3refdef import Md3Draw, PlayerDraw
 from ...render.refdef import EntityDraw, HudLayout, Lights, Particles, SegmentAssets
 from ..base import EffectModel, PicSizes
-from . import assets
+from . import assets, link
+from .items import segment_models
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +43,9 @@ class Quake3View:
     def load_segment_assets(self, fs: VirtualFS, segment: MapSegment) -> SegmentAssets:
         names = segment.model_precache
         map_path = segment.map_path or (names[1] if len(names) > 1 else "")
-        return assets.load_segment_assets(fs, map_path, names)
+        extra = tuple(m for m in segment_models() if fs.exists(m))
+        players = tuple(m if "/" in m else f"{m}/default" for m in segment.player_models)
+        return assets.load_segment_assets(fs, map_path, names + extra, players)
 
     def load_map_assets(self, fs: VirtualFS, map_path: str) -> SegmentAssets:
         return assets.load_map_assets(fs, map_path)
@@ -52,6 +55,9 @@ class Quake3View:
 
     def entity_draws(self, state: SceneState, first_person: bool) -> list[EntityDraw]:
         return []
+
+    def md3_draws(self, state: SceneState, first_person: bool) -> tuple[tuple[Md3Draw, ...], tuple[PlayerDraw, ...]]:
+        return link.md3_draws(state, first_person)
 
     def prepare_effects(self, timeline: DemoTimeline) -> NoEffects:
         return NoEffects()
@@ -64,7 +70,11 @@ class Quake3View:
         return HudLayout(screen_size, scale, ())
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
-        return ()
+        players = self.player_entities(state, model_precache)
+        return tuple(sorted(players, key=lambda n: n != state.view_entity))
 
     def player_entities(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
-        return ()
+        fields = state.entity_fields
+        if not fields:
+            return ()
+        return tuple(int(n) for n, kind in zip(state.entities.number, fields["eType"]) if kind == link.ET_PLAYER)
