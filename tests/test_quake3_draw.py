@@ -69,3 +69,21 @@ def test_demo_screenshot_renders_the_map_and_its_models(tmp_path) -> None:
                      "--out", str(out)]) == 0
     pixels = np.asarray(Image.open(out).convert("RGB"), np.float32)
     assert pixels.std() > 10
+
+
+def _text_of(layout, y_min: int, y_max: int) -> str:
+    chars = sorted((q.x, chr(int(q.ref))) for q in layout.quads if q.kind == "char" and y_min <= q.y < y_max)
+    return "".join(c for _, c in chars)
+
+
+def test_the_hud_shows_health_armor_following_and_frag_messages(follow) -> None:
+    view = game_view("quake3")
+    state = follow.sample(follow.start_time + 0.6)
+    layout = view.hud_layout(state, follow, (640, 480), 1, pic_sizes={"gfx/2d/crosshairb": (32, 32)})
+    assert "following" in _text_of(layout, 20, 40) and "Sarge" in _text_of(layout, 40, 80)
+    bottom = _text_of(layout, 430, 480)
+    assert str(state.stats["health"]) in bottom and str(state.stats["armor"]) in bottom
+    assert "AngelysswaskilledbyGrunt" in _text_of(layout, 0, 20)       # spaces draw nothing
+    assert any(q.kind == "pic" and q.ref == "gfx/2d/crosshairb" for q in layout.quads)
+    later = view.hud_layout(follow.sample(follow.start_time + 50.0), follow, (640, 480), 1)
+    assert "Grunt" in _text_of(later, 40, 80)

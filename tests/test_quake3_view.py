@@ -48,9 +48,13 @@ def test_the_map_camera_starts_at_a_player_spawn(q3_fs) -> None:
     assert camera.origin == (x, y, z + 22.0) and camera.angles[1] == float(start["angle"])
 
 
-def test_the_palette_and_hud_pictures_are_empty_stand_ins(q3_fs) -> None:
+def test_the_palette_is_a_grey_ramp_and_the_hud_font_comes_from_bigchars(q3_fs) -> None:
     view = Quake3View()
-    assert view.load_hud_pics(q3_fs) == {}
+    pics = view.load_hud_pics(q3_fs)
+    font = pics["conchars"]
+    assert (font.width, font.height) == (128, 128)
+    assert font.indices[16:24, 0:8].max() == 0             # glyph 32 (space) is blank: transparent
+    assert font.indices[32:40, 8:16].max() > 100           # glyph 'A' (65) is drawn
     assert np.array_equal(view.load_palette(q3_fs).rgb[:, 0], np.arange(256))
 
 

@@ -1,6 +1,7 @@
 """Quake III's :class:`~viewer.games.base.GameView`: assets for maps and demo segments (the map, the item, weapon
 and missile models of :mod:`.items`, the players' models of the segment), entity drawing (:mod:`.link`: players,
-items, missiles as MD3 draws), Tab / orbit over the players.  Effects and the HUD are still empty.
+items, missiles as MD3 draws), the HUD (:mod:`.hud`, :mod:`.hud_pics`), Tab / orbit over the players.  Effects
+are still empty.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from assets_loader.vfs import VirtualFS
 from ...render.q3refdef import Md3Draw, PlayerDraw
 from ...render.refdef import EntityDraw, HudLayout, Lights, Particles, SegmentAssets
 from ..base import EffectModel, PicSizes
-from . import assets, link
+from . import assets, hud, hud_pics, link
 from .items import segment_models
 
 
@@ -63,11 +64,11 @@ class Quake3View:
         return NoEffects()
 
     def load_hud_pics(self, fs: VirtualFS) -> Mapping[str, Image]:
-        return {}
+        return hud_pics.load_hud_pics(fs)
 
     def hud_layout(self, state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
                    show_scores: bool = False, pic_sizes: PicSizes | None = None) -> HudLayout:
-        return HudLayout(screen_size, scale, ())
+        return hud.hud_layout(state, timeline, screen_size, scale, show_scores=show_scores, pic_sizes=pic_sizes)
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
         players = self.player_entities(state, model_precache)
