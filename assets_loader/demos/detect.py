@@ -23,7 +23,8 @@ from .quake3.timeline import decode_quake3
 from .quakeworld import decode_mvd, decode_qwd, looks_like_mvd, looks_like_qwd
 from .timeline import DemoTimeline
 
-__all__ = ["load_demo", "detect_format", "sniff_format", "maybe_gunzip", "MAX_DECOMPRESSED", "FORMAT_NAMES"]
+__all__ = ["load_demo", "detect_format", "sniff_format", "maybe_gunzip", "demo_game", "MAX_DECOMPRESSED",
+           "FORMAT_NAMES"]
 
 #: Largest decompressed demo accepted from a ``.gz`` (real demos are a few MB; this stops gzip bombs).
 MAX_DECOMPRESSED = 1 << 30
@@ -130,6 +131,19 @@ def detect_format(data: bytes, name: str = "") -> str:
         warnings.warn(f"{name}: the name says {FORMAT_NAMES.get(by_name, FORMAT_NAMES['dm_NN'])} but the content is "
                       f"{FORMAT_NAMES[sniffed]}; reading it as such", stacklevel=2)
     return sniffed
+
+
+def demo_game(data: bytes, name: str = "") -> str:
+    """The game a demo's timeline will name (``DemoTimeline.game``), from its first bytes and name, without decoding
+    it: ``quake``, ``quakeworld``, ``quake2`` or ``quake3`` (``quake`` when the format is not recognised)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fmt = detect_format(b"" if data[:2] == b"\x1f\x8b" else data, name)   # gzip: the name says it
+    except FormatError:
+        return "quake"
+    return {"qwd": "quakeworld", "mvd": "quakeworld", "dm2": "quake2"}.get(
+        fmt, "quake3" if fmt.startswith("dm_") else "quake")
 
 
 def load_demo(src: Source, name: str | None = None) -> DemoTimeline:

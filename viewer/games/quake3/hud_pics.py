@@ -1,6 +1,6 @@
 """The pictures the Quake III HUD names, as the indexed images the HUD overlay draws: ``conchars`` made from
 ``gfx/2d/bigchars`` (16×16 glyphs, shrunk to the overlay's 128×128 font; transparent texels → index 0) and the
-crosshair (transparent texels → index 255).  Quake III art is truecolour: each texel becomes its grey level in
+crosshair (transparent and near-black texels → index 255).  Quake III art is truecolour: each texel becomes its grey level in
 the stand-in palette, so the HUD draws in greys.
 
 References: ioquake3 ``code/cgame/cg_main.c`` (``CG_RegisterGraphics``: ``gfx/2d/bigchars``, crosshairs),
@@ -32,10 +32,14 @@ def _rgba(fs: VirtualFS, name: str) -> np.ndarray | None:
     return None
 
 
-def _indexed(rgba: np.ndarray, transparent: int) -> Image:
+def _indexed(rgba: np.ndarray, transparent: int, dark_is_clear: bool = False) -> Image:
+    """Grey indices; texels with alpha < 128 (and, with ``dark_is_clear``, near-black ones: the crosshairs are
+    drawn additively by the engine) become ``transparent``."""
     grey = (rgba[..., :3].astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)).astype(np.uint8)
-    grey = np.clip(grey, 1, 254)
-    indices = np.where(rgba[..., 3] >= 128, grey, transparent).astype(np.uint8)
+    clear = rgba[..., 3] < 128
+    if dark_is_clear:
+        clear |= grey < 48
+    indices = np.where(clear, transparent, np.clip(grey, 1, 254)).astype(np.uint8)
     return Image(indices.shape[1], indices.shape[0], indices)
 
 
@@ -50,5 +54,5 @@ def load_hud_pics(fs: VirtualFS) -> Mapping[str, Image]:
         out["conchars"] = _indexed(small, 0)
     crosshair = _rgba(fs, CROSSHAIR)
     if crosshair is not None:
-        out[CROSSHAIR] = _indexed(crosshair, 255)
+        out[CROSSHAIR] = _indexed(crosshair, 255, dark_is_clear=True)
     return out
