@@ -1,7 +1,7 @@
 """The pictures the Quake III HUD names, as the indexed images the HUD overlay draws: ``conchars`` made from
 ``gfx/2d/bigchars`` (16×16 glyphs, shrunk to the overlay's 128×128 font; transparent texels → index 0) and the
-crosshair (transparent and near-black texels → index 255).  Quake III art is truecolour: each texel becomes its grey level in
-the stand-in palette, so the HUD draws in greys.
+crosshair (transparent and near-black texels → index 255).  Quake III art is truecolour: each texel becomes its
+grey level in the stand-in palette, so the HUD draws in greys.
 
 References: ioquake3 ``code/cgame/cg_main.c`` (``CG_RegisterGraphics``: ``gfx/2d/bigchars``, crosshairs),
 ``code/renderergl1/tr_image.c`` (``R_FindImageFile``: ``.tga`` then ``.jpg``).
