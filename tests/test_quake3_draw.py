@@ -87,3 +87,12 @@ def test_the_hud_shows_health_armor_following_and_frag_messages(follow) -> None:
     assert any(q.kind == "pic" and q.ref == "gfx/2d/crosshairb" for q in layout.quads)
     later = view.hud_layout(follow.sample(follow.start_time + 50.0), follow, (640, 480), 1)
     assert "Grunt" in _text_of(later, 40, 80)
+
+
+@pytest.mark.parametrize(("t", "ammo", "health", "armor"), [(12.3, 100, 109, 10), (24.3, 17, 93, 2)])
+def test_hud_numbers_match_the_reference_frames(follow, t, ammo, health, armor) -> None:
+    """reference/playback_oa_dm1_follow_p68_t12s / _t24s show these numbers (ammo, health, armor) under
+    "following Sarge"."""
+    layout = game_view("quake3").hud_layout(follow.sample(follow.start_time + t), follow, (640, 480), 1)
+    assert _text_of(layout, 430, 480) == f"{ammo}{health}{armor}"
+    assert _text_of(layout, 40, 80) == "Sarge"

@@ -1,7 +1,7 @@
-"""The Quake III HUD as a pure :class:`~viewer.render.refdef.HudLayout`, after the cgame's 2D drawing: health,
-armor and ammo of the followed client in big digits along the bottom, its score and the leader's at the
-bottom right, "following NAME" at the top while a spectator follows, the last frag messages and chat lines at the
-top left, the level timer at the top right and the crosshair in the middle.
+"""The Quake III HUD as a pure :class:`~viewer.render.refdef.HudLayout`, after the cgame's 2D drawing: ammo,
+health and armor of the followed client in big digits along the bottom (left, middle, right, as OpenArena has
+them), its score and the leader's at the bottom right, "following NAME" at the top while a spectator follows, the
+last frag messages and chat lines at the top left, the level timer at the top right and the crosshair in the middle.
 
 Text uses the ``conchars`` font (:mod:`.hud_pics` makes it from ``gfx/2d/bigchars``); colours are the grey ramp
 of the stand-in palette.  Sizes follow the cgame's 640×480 virtual screen (``BIGCHAR_WIDTH`` 16, numbers 32 wide,
@@ -53,10 +53,10 @@ def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int
     if not spectator:
         big, y = 32 * u, sh - 40 * u
         health, armor = stats.get("health", 0), stats.get("armor", 0)
-        _text(quads, f"{health:>3}", sw / 2 - 180 * u * sw / sh / 1.333, y, big)
-        _text(quads, f"{armor:>3}" if armor else "", sw / 2 - 48 * u, y, big)
         if stats.get("weapon", 0) > 1:
-            _text(quads, f"{stats.get('ammo', 0):>3}", sw / 2 + 100 * u * sw / sh / 1.333, y, big)
+            _text(quads, f"{stats.get('ammo', 0):>3}", 8 * u, y, big)
+        _text(quads, f"{health:>3}", sw / 2 - 48 * u, y, big)
+        _text(quads, f"{armor:>3}" if armor else "", sw - 200 * u, y, big)
         mine = stats.get("score", 0)
         client = stats.get("clientNum", -1)
         best = max((p.frags for p in state.scoreboard if not p.spectator and p.name), default=mine)
