@@ -31,6 +31,7 @@ import pyglet
 from pyglet.window import key
 
 from assets_loader.demos import SceneState, load_demo
+from assets_loader.demos.detect import demo_game
 from assets_loader.errors import FormatError, NotFoundError
 from assets_loader.vfs import VirtualFS
 
@@ -87,6 +88,19 @@ class PlaySource:
         return Path(self.demo).name if self.demo else str(self.map_path)
 
 
+def _demo_view(demo: str | None) -> GameView:
+    """The view of the game ``demo`` belongs to (from its first bytes), so the palette and HUD pictures loaded
+    before it is decoded are that game's; the default game's for no demo or a game qdv cannot show."""
+    if demo is None:
+        return game_view(DEFAULT_GAME)
+    with open(demo, "rb") as f:
+        head = f.read(65536)
+    try:
+        return game_view(demo_game(head, str(demo)))
+    except ValueError:
+        return game_view(DEFAULT_GAME)
+
+
 def _log(text: str) -> None:
     print(f"qdv: {text}", file=sys.stderr, flush=True)
 
@@ -108,7 +122,8 @@ class ViewerWindow(pyglet.window.Window):
         self._screen_fb = self.ctx.detect_framebuffer()
         self.target = OffscreenTarget(self.ctx, self._fb_size())
         self._blit = ScreenBlit(self.ctx)
-        self.game: GameView = map_game_view(source.fs, source.map_path) if source.map_path else game_view(DEFAULT_GAME)
+        self.game: GameView = (map_game_view(source.fs, source.map_path) if source.map_path
+                               else _demo_view(source.demo))
         self.palette = self.game.load_palette(source.fs)   # a demo's own game may change it once it is decoded
         self.ui, self.hud = self._overlays()
         self.session: DemoSession | None = None
@@ -183,10 +198,11 @@ class ViewerWindow(pyglet.window.Window):
             t = time.perf_counter()
             assets = self.game.load_map_assets(src.fs, src.map_path)
             self._map_renderer = FrameRenderer(self.ctx, assets)
-            world = assets.world
+            world = assets.level
             self.state = ViewerState.for_map(map_start_camera(world, src.fov), size=size)
             self._apply_settings()
-            self._say(f"map {src.map_path}: {len(world.entities)} entities ({time.perf_counter() - t:.2f} s)")
+            entities = len(world.entities) if world is not None else 0
+            self._say(f"map {src.map_path}: {entities} entities ({time.perf_counter() - t:.2f} s)")
 
     def _use_segment(self, segment: int) -> None:
         """Switch the session to map segment ``segment`` when it is not the loaded one, printing what was loaded and

@@ -63,7 +63,9 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
         state = timeline.sample(t, pov=pov)
     first_person = camera is None
     cam = pov_camera(state, fov) if first_person else camera
-    draws = (game or game_view(timeline.game)).entity_draws(state, first_person)
+    view = game or game_view(timeline.game)
+    draws = view.entity_draws(state, first_person)
+    md3, players = view.md3_draws(state, first_person)
     particles = lights = None
     if effects is not None:
         for piece in effects.models(state, t):
@@ -73,6 +75,6 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
         particles = effects.particles(timeline, t, model_flags)
         segment_flags = model_flags[state.segment] if model_flags and 0 <= state.segment < len(model_flags) else None
         lights = effects.lights(state, t, segment_flags)
-    return SceneFrame(float(t), state.segment, cam, tuple(draws),
-                      style_values(state.lightstyles, t), fog_at(timeline, t), particles, lights)
+    return SceneFrame(float(t), state.segment, cam, tuple(draws), style_values(state.lightstyles, t),
+                      fog=fog_at(timeline, t), particles=particles, lights=lights, md3=md3, players=players)
 

@@ -5,8 +5,8 @@
 incrementally within the same limit and a ratio limit (:mod:`assets_loader.inflate`), so a gzip bomb is a
 ``TooLargeError`` after a few MB.  The format is chosen from the file
 name (``.dem``, ``.qwd``, ``.mvd``, ``.dm2``, ``.dm_NN``) when there is one, otherwise from the content.  NetQuake
-``.dem`` and QuakeWorld ``.qwd`` / ``.mvd`` are decoded; the other formats are recognised and reported as
-unsupported.
+``.dem``, QuakeWorld ``.qwd`` / ``.mvd`` and Quake III ``.dm_NN`` are decoded; Quake II ``.dm2`` is recognised
+and reported as unsupported.
 
 References: Uwe Girlich, "The unofficial DEM format description" v1.0.9, section 6.1 (the CD-track line that
 starts every NetQuake demo); RFC 1952 (gzip magic 1f 8b).
@@ -21,10 +21,11 @@ from ..errors import BadMagicError, FormatError, UnsupportedFormatError
 from ..inflate import GZIP_MAGIC, byte_chunks, gunzip_bounded
 from ..source import Source, read_source, size_limit
 from .quake import decode_dem, parse_cd_track
+from .quake3.timeline import decode_quake3
 from .quakeworld import decode_mvd, decode_qwd, looks_like_mvd, looks_like_qwd
 from .timeline import DemoTimeline
 
-__all__ = ["FORMAT_NAMES", "detect_format", "load_demo", "maybe_gunzip", "sniff_format"]
+__all__ = ["FORMAT_NAMES", "demo_game", "detect_format", "load_demo", "maybe_gunzip", "sniff_format"]
 
 _EXTENSIONS = {".dem": "dem", ".qwd": "qwd", ".mvd": "mvd", ".dm2": "dm2"}
 _DM_Q3 = re.compile(r"\.dm_(\d+)$")
@@ -121,6 +122,19 @@ def detect_format(data: bytes, name: str = "") -> str:
     return sniffed
 
 
+def demo_game(data: bytes, name: str = "") -> str:
+    """The game a demo's timeline will name (``DemoTimeline.game``), from its first bytes and name, without decoding
+    it: ``quake``, ``quakeworld``, ``quake2`` or ``quake3`` (``quake`` when the format is not recognised)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fmt = detect_format(b"" if data[:2] == b"\x1f\x8b" else data, name)   # gzip: the name says it
+    except FormatError:
+        return "quake"
+    return {"qwd": "quakeworld", "mvd": "quakeworld", "dm2": "quake2"}.get(
+        fmt, "quake3" if fmt.startswith("dm_") else "quake")
+
+
 def load_demo(src: Source, name: str | None = None, max_size: int | None = None) -> DemoTimeline:
     """Decode a demo file (path or bytes, optionally gzipped) into a :class:`DemoTimeline`.
 
@@ -138,7 +152,10 @@ def load_demo(src: Source, name: str | None = None, max_size: int | None = None)
         return decode_qwd(data, label)
     if fmt == "mvd":
         return decode_mvd(data, label)
+    if fmt.startswith("dm_"):
+        return decode_quake3(data, label)
     what = FORMAT_NAMES.get(fmt, FORMAT_NAMES["dm_NN"])
     raise UnsupportedFormatError(label, fmt, 0,
-                                 "a Quake .dem or QuakeWorld .qwd/.mvd demo (the formats decoded so far)",
+                                 "a Quake .dem, QuakeWorld .qwd/.mvd or Quake III .dm_NN demo "
+                                 "(the formats decoded so far)",
                                  f"{what}, which qdv cannot decode yet")

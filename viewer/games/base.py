@@ -22,6 +22,7 @@ from assets_loader.images import Image
 from assets_loader.palette import Palette
 from assets_loader.vfs import VirtualFS
 
+from ..render.q3refdef import Md3Draw, PlayerDraw
 from ..render.refdef import EntityDraw, HudLayout, Lights, Particles, SegmentAssets
 
 #: ``name → (width, height) | None`` of the HUD pictures, or a mapping of them.
@@ -74,6 +75,11 @@ class GameView(Protocol):
     def entity_draws(self, state: SceneState, first_person: bool) -> list[EntityDraw]:
         """The entities of ``state`` to draw; ``first_person``: seen through the recorder's eyes (hide its own
         body, add the view weapon)."""
+        ...
+
+    def md3_draws(self, state: SceneState, first_person: bool) -> tuple[tuple[Md3Draw, ...], tuple[PlayerDraw, ...]]:
+        """Quake III: the MD3 models (items, missiles) and players of ``state`` to draw; ``((), ())`` for games
+        whose models are all :class:`EntityDraw` records."""
         ...
 
     def prepare_effects(self, timeline: DemoTimeline) -> GameEffects:

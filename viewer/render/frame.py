@@ -22,6 +22,9 @@ from assets_loader.palette import translation_table
 from .alias import AliasLight, AliasRenderer
 from .context import OffscreenTarget
 from .particles import ParticleRenderer
+from .q3models import Md3Renderer
+from .q3players import player_md3_draws
+from .q3world import Q3View, Quake3WorldRenderer
 from .refdef import EntityDraw, Lights, SceneFrame, SegmentAssets
 from .sprites import SpriteRenderer
 from .view_math import angle_vectors, entity_matrix, view_projection
@@ -61,6 +64,9 @@ class FrameRenderer:
         self.assets = assets
         self.world = WorldRenderer(ctx, assets.world, assets.palette, assets.lighting, assets.sky_box) \
             if assets.world is not None else None
+        self.q3_world = Quake3WorldRenderer(ctx, assets.q3_world) if assets.q3_world is not None else None
+        grid = assets.q3_world.world.light_grid if assets.q3_world is not None else None
+        self.q3_models = Md3Renderer(ctx, assets.q3_models, grid) if assets.q3_models is not None else None
         self.alias = AliasRenderer(ctx)
         self.sprites = SpriteRenderer(ctx)
         self.particles = ParticleRenderer(ctx, assets.palette)
@@ -85,6 +91,10 @@ class FrameRenderer:
                 handle.release()
         if self.world is not None:
             self.world.release()
+        if self.q3_world is not None:
+            self.q3_world.release()
+        if self.q3_models is not None:
+            self.q3_models.release()
         self.alias.release()
         self.sprites.release()
         self.particles.release()
@@ -100,6 +110,12 @@ class FrameRenderer:
                          lights=frame.lights, areabits=frame.areabits)
         if self.world is not None:
             self.world.draw_world(view)
+        q3_view = Q3View(view_proj, frame.camera.origin, frame.time, frame.camera.angles)
+        if self.q3_world is not None:
+            self.q3_world.draw(q3_view)
+        if self.q3_models is not None and (frame.md3 or frame.players):
+            posed = [d for player in frame.players for d in player_md3_draws(self.q3_models.models, player)]
+            self.q3_models.draw((*frame.md3, *posed), q3_view)
         brushes, others, view_models = [], [], []
         for draw in frame.models:
             ref = self.assets.models[draw.model] if 0 <= draw.model < len(self.assets.models) else None
@@ -114,6 +130,8 @@ class FrameRenderer:
                 others.append(draw)
         if self.world is not None:
             self.world.draw_brushes(view, brushes)
+        if self.q3_world is not None and brushes:
+            self.q3_world.draw_submodels(q3_view, [(b.submodel, b.matrix) for b in brushes])
         forward, right, up = angle_vectors(frame.camera.angles)
         self._lights = frame.lights
         for draw in others:

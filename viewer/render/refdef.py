@@ -21,8 +21,11 @@ import numpy as np
 
 from assets_loader.bsp import WorldMesh
 from assets_loader.bsp38 import World38
+from assets_loader.bsp46 import Bsp46World
 from assets_loader.models import AliasModel, SpriteModel
 from assets_loader.palette import Colormap, Palette
+
+from .q3refdef import Md3Draw, PlayerDraw, Quake3Models, Quake3World
 
 #: A map the world renderer draws: Quake's (BSP29/BSP2) or Quake II's (IBSP 38).
 MapWorld = WorldMesh | World38
@@ -77,7 +80,8 @@ QUAKE_LIGHTING = Lighting()
 class SegmentAssets:
     """The map (``None`` when the game dirs lack it: the viewer then shows the entities in an empty world),
     the models indexed like the segment's model precache, the palette/colormap, the game's ``lighting`` rule and
-    the sky box (``None``: Quake's scrolling two-layer sky, or no sky)."""
+    the sky box (``None``: Quake's scrolling two-layer sky, or no sky). A Quake III segment has no ``world`` but a
+    ``q3_world`` (shaded map, :mod:`.q3refdef`) and its ``q3_models``."""
 
     world: MapWorld | None
     models: tuple[ModelRef, ...]
@@ -85,6 +89,15 @@ class SegmentAssets:
     colormap: Colormap | None
     lighting: Lighting = QUAKE_LIGHTING
     sky_box: SkyBox | None = None
+    q3_world: Quake3World | None = None
+    q3_models: Quake3Models | None = None
+
+    @property
+    def level(self) -> MapWorld | Bsp46World | None:
+        """The map whose entities and bounds place cameras (Quake/Quake II ``world`` or the Quake III map)."""
+        if self.world is not None:
+            return self.world
+        return self.q3_world.world if self.q3_world is not None else None
 
     def model_flags(self) -> np.ndarray:
         """MDL flags (rotate, trails) by model index, ``i4 [M]``; 0 for everything that is not an alias model."""
@@ -208,7 +221,8 @@ class SceneFrame:
     items), ``segment`` (which registered assets), ``camera``, ``models``, light style values ``f4[64]``
     (1.0 = 'm'), ``fog`` (r, g, b, density) or ``None`` for the map's own, ``particles`` and ``lights``;
     ``areabits``: the frame's area bit field (Quake II ``refdef_t.areabits``: bit ``a`` set = area ``a`` may be
-    seen), ``None`` to draw every area."""
+    seen), ``None`` to draw every area; ``md3``: Quake III models (:class:`~.q3refdef.Md3Draw`), ``players``:
+    Quake III players to pose (:class:`~.q3refdef.PlayerDraw`)."""
 
     time: float
     segment: int
@@ -219,6 +233,8 @@ class SceneFrame:
     particles: Particles | None = None
     lights: Lights | None = None
     areabits: bytes | None = None
+    md3: tuple[Md3Draw, ...] = ()
+    players: tuple[PlayerDraw, ...] = ()
 
 
 # --- 2D layers ---------------------------------------------------------------------------------------------------
