@@ -7,7 +7,8 @@
 //
 // The per-vertex choices run in the vertex shader; the fragment shader is compiled per variant (q3world.py):
 //   COLLAPSED  multiply a second texture sampled at v_st2;   ALPHA_FUNC 1 GT0, 2 LT128, 3 GE128;
-//   SKYBOX     sample the six sky box sides by direction (no vertex work beyond the direction).
+//   SKYBOX     sample the six sky box sides by direction (no vertex work beyond the direction);
+//   FOG        a fog volume's pass: its colour, opaque in proportion to the length of the view ray inside it.
 #ifdef VERTEX_SHADER
 uniform mat4 u_view_proj;
 uniform mat4 u_model;
@@ -122,7 +123,23 @@ uniform sampler2D u_texture2;
 #ifdef SKYBOX
 uniform sampler2D u_sides[6];   // rt bk lf ft up dn
 #endif
+#ifdef FOG
+uniform vec3 u_fog_camera;      // the eye in the same space as v_dir
+uniform vec4 u_fog_plane;       // normal (into the fog) and distance of the fog's visible side
+uniform vec4 u_fog_color;       // rgb and the distance at which the fog is opaque
+#endif
 void main() {
+#ifdef FOG
+    vec3 pos = u_fog_camera + v_dir;
+    float eye = dot(u_fog_camera, u_fog_plane.xyz) - u_fog_plane.w;
+    float depth = dot(pos, u_fog_plane.xyz) - u_fog_plane.w;
+    float inside = length(v_dir);
+    if (eye < 0.0) {
+        inside = depth <= 0.0 ? 0.0 : inside * depth / (depth - eye);
+    }
+    frag_color = vec4(u_fog_color.rgb, clamp(inside / u_fog_color.a, 0.0, 1.0));
+    return;
+#endif
 #ifdef SKYBOX
     vec3 d = v_dir;
     vec3 a = abs(d);

@@ -22,7 +22,7 @@ import moderngl
 import numpy as np
 
 import shaders
-from assets_loader.q3shaders import Shader, Stage
+from assets_loader.q3shaders import FogParms, Shader, Stage
 from assets_loader.q3shaders.records import SORT_OPAQUE
 
 from .program_members import uniform
@@ -43,13 +43,13 @@ _PROGRAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def stage_program(ctx: moderngl.Context, collapsed: bool = False, alpha_func: int = 0,
-                  skybox: bool = False) -> moderngl.Program:
-    """The ``q3stage.glsl`` variant for a pass (two textures or one, alpha test, or the sky box)."""
+                  skybox: bool = False, fog: bool = False) -> moderngl.Program:
+    """The ``q3stage.glsl`` variant for a pass (two textures or one, alpha test, the sky box or a fog volume)."""
     cache = _PROGRAMS.setdefault(ctx, {})
-    key = (collapsed, alpha_func, skybox)
+    key = (collapsed, alpha_func, skybox, fog)
     if key not in cache:
         header = _VERSION + f"#define ALPHA_FUNC {alpha_func}\n" + ("#define COLLAPSED\n" if collapsed else "") + \
-            ("#define SKYBOX\n" if skybox else "")
+            ("#define SKYBOX\n" if skybox else "") + ("#define FOG\n" if fog else "")
         src = shaders.source("q3stage")
         cache[key] = ctx.program(vertex_shader=header + "#define VERTEX_SHADER\n" + src,
                                  fragment_shader=header + "#define FRAGMENT_SHADER\n" + src)
@@ -119,8 +119,8 @@ class ShaderPainter:
             self._textures[key] = tex
         return tex
 
-    def _program(self, collapsed: bool, alpha_func: int, skybox: bool = False) -> moderngl.Program:
-        p = stage_program(self.ctx, collapsed, alpha_func, skybox)
+    def _program(self, collapsed: bool, alpha_func: int, skybox: bool = False, fog: bool = False) -> moderngl.Program:
+        p = stage_program(self.ctx, collapsed, alpha_func, skybox, fog)
         if p.glo not in self._members:
             self._members[p.glo] = set(p)
         return p
@@ -218,6 +218,27 @@ class ShaderPainter:
         self.ctx.fbo.depth_mask = True
         self.ctx.disable(moderngl.BLEND)
         self.ctx.depth_func = "<="
+
+    def draw_fog(self, vao_for, view: Q3View, count: int, first: int, plane: tuple[float, float, float, float],
+                 fog: FogParms) -> None:
+        """The fog pass over surfaces drawn just before inside fog volume ``plane`` (``RB_FogPass``): the fog
+        colour blended over them as opaque as the length of the view ray inside the fog makes it."""
+        p = self._program(False, 0, fog=True)
+        self._common(p, view, _IDENTITY, view.camera)
+        self._set(p, "u_deform", 0)
+        self._set(p, "u_move", (0.0, 0.0, 0.0))
+        self._set(p, "u_fog_camera", tuple(float(c) for c in view.camera))
+        self._set(p, "u_fog_plane", tuple(float(c) for c in plane))
+        self._set(p, "u_fog_color", (*fog.color, max(float(fog.depth_for_opaque), 1.0)))
+        ctx = self.ctx
+        ctx.enable(moderngl.BLEND)
+        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+        ctx.depth_func = "=="
+        ctx.fbo.depth_mask = False
+        vao_for(p).render(moderngl.TRIANGLES, vertices=count, first=first)
+        ctx.fbo.depth_mask = True
+        ctx.disable(moderngl.BLEND)
+        ctx.depth_func = "<="
 
     def _draw_skybox(self, vao_for, shader: Shader, view: Q3View, model: np.ndarray, camera_local, count: int,
                      first: int) -> None:
@@ -367,7 +388,20 @@ class Quake3WorldRenderer:
                 self.painter.draw(sprite.vao, shaders_[batch], view, _IDENTITY, view.camera, sprite.count)
             else:
                 self.painter.draw(self._vao, shaders_[batch], view, _IDENTITY, view.camera, count, first)
+                self._fog_pass(batch, view, count, first)
         ctx.front_face = "ccw"
+
+    def _fog_pass(self, batch: int, view: Q3View, count: int, first: int) -> None:
+        """Fog a batch inside a fog volume with a visible side, unless it is a sky or the fog's own surface."""
+        fog_index = int(self.level.world.batches[batch]["fog"])
+        if not 0 <= fog_index < len(self.level.fog_shaders):
+            return
+        fog_shader = self.level.fog_shaders[fog_index]
+        plane = self.level.world.fogs[fog_index].surface_plane
+        shader = self.level.shaders[batch]
+        if fog_shader is None or fog_shader.fog is None or plane is None or shader.is_sky or shader.fog is not None:
+            return
+        self.painter.draw_fog(self._vao, view, count, first, plane, fog_shader.fog)
 
 
 def _sprite_kind(shader: Shader) -> str | None:
