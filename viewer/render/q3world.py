@@ -367,8 +367,9 @@ class Quake3WorldRenderer:
             ranges.append((int(b), int(starts[sel][0]), int(count[sel].sum())))
         self._ranges = ranges
 
-    def draw(self, view: Q3View) -> None:
-        """Draw the world model as seen from ``view``."""
+    def draw(self, view: Q3View, translucent: bool | None = None) -> None:
+        """Draw the world model as seen from ``view``: every batch, or only those sorted up to opaque
+        (``translucent=False``: before the models, as their sort places them) or only those after it (``True``)."""
         self._update_visibility(view.camera)
         ctx = self.ctx
         ctx.enable(moderngl.DEPTH_TEST)
@@ -382,6 +383,8 @@ class Quake3WorldRenderer:
             return (sort, dist if sort <= SORT_OPAQUE else -dist)
 
         for batch, first, count in sorted(self._ranges, key=key):
+            if translucent is not None and (shaders_[batch].sort > SORT_OPAQUE) != translucent:
+                continue
             sprite = self._sprites.get(batch)
             if sprite is not None:
                 sprite.update(view.angles)
