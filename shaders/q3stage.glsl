@@ -29,7 +29,8 @@ uniform vec2 u_turb;            // amplitude, phase + time x frequency
 uniform mat3 u_tc_post;
 uniform int u_tcgen2;           // second texture of a collapsed pass: 0 texture, 1 lightmap
 uniform vec4 u_color;           // constant rgba of the stage
-uniform int u_rgb_vertex;       // 1: multiply the vertex colour in; 2: diffuse light (u_ambient, u_directed)
+uniform int u_rgb_vertex;       // 1: multiply the vertex colour in; 2: diffuse light (u_ambient, u_directed);
+                                // 3: multiply one minus the vertex colour in
 uniform int u_alpha_vertex;
 uniform vec3 u_ambient;
 uniform vec3 u_directed;
@@ -98,6 +99,8 @@ void main() {
     vec4 color = u_color;
     if (u_rgb_vertex == 1) {
         color.rgb *= in_color.rgb;
+    } else if (u_rgb_vertex == 3) {
+        color.rgb *= vec3(1.0) - in_color.rgb;
     } else if (u_rgb_vertex == 2) {
         color.rgb *= min(u_ambient + u_directed * max(dot(in_normal, u_light_dir), 0.0), vec3(1.0));
     }

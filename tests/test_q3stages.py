@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from assets_loader.q3shaders import Stage, TexMod, Wave, default_shader, parse_shader_text
-from viewer.render.q3stages import anim_frame, blend_factors, collapse, eval_wave, stage_color, tc_chain
+from viewer.render.q3stages import anim_frame, blend_factors, collapse, eval_wave, stage_color, tc_chain, \
+    vertex_color_mode
 
 
 def _apply(chain, s: float, t: float) -> tuple[float, float]:
@@ -63,3 +64,10 @@ def test_texture_times_lightmap_is_one_pass_but_scripted_extras_stay_passes() ->
                                " { map glow\n blendFunc add\n tcMod scroll 1 0 }\n}\n")["s"]
     passes = collapse(script.stages)
     assert [p[1] is not None for p in passes] == [True, False]
+
+
+def test_vertex_colour_modes_follow_rgbgen() -> None:
+    modes = {gen: vertex_color_mode(Stage(("x",), rgb_gen=gen))
+             for gen in ("identity", "vertex", "exactvertex", "lightingdiffuse", "oneminusvertex", "wave")}
+    assert modes == {"identity": 0, "vertex": 1, "exactvertex": 1, "lightingdiffuse": 2, "oneminusvertex": 3,
+                     "wave": 0}

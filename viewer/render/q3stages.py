@@ -129,9 +129,11 @@ def stage_color(stage: Stage, time: float) -> tuple[float, float, float, float]:
     return (float(rgb[0]), float(rgb[1]), float(rgb[2]), float(alpha))
 
 
-def uses_vertex_color(stage: Stage) -> bool:
-    """Whether the stage multiplies the vertex colour in (``rgbGen vertex/exactVertex``)."""
-    return stage.rgb_gen in ("vertex", "exactvertex", "oneminusvertex")
+def vertex_color_mode(stage: Stage) -> int:
+    """How the stage's colour uses the vertex colour (``q3stage.glsl`` ``u_rgb_vertex``): 1 multiplied in
+    (``rgbGen vertex/exactVertex``), 2 diffuse light instead (``lightingDiffuse``), 3 one minus it
+    (``oneMinusVertex``), 0 not at all."""
+    return {"vertex": 1, "exactvertex": 1, "lightingdiffuse": 2, "oneminusvertex": 3}.get(stage.rgb_gen, 0)
 
 
 def anim_frame(stage: Stage, time: float) -> str:

@@ -29,7 +29,7 @@ from .program_members import uniform
 from .q3deform import autosprite, autosprite2
 from .q3refdef import Quake3World
 from .q3stages import ALPHA_FUNCS, WAVE_FUNCS, anim_frame, blend_factors, collapse, eval_wave, stage_color, \
-    tc_chain, uses_vertex_color
+    tc_chain, vertex_color_mode
 from .view_math import angle_vectors, gl_bytes
 
 _VERSION = "#version 330 core\n"
@@ -200,7 +200,7 @@ class ShaderPainter:
             self._set(p, "u_tc_post", tuple(chain.post.astype(np.float32).T.ravel()))
             self._set(p, "u_color", stage_color(stage, view.time))
             diffuse = stage.rgb_gen == "lightingdiffuse"
-            self._set(p, "u_rgb_vertex", 2 if diffuse else int(uses_vertex_color(stage)))
+            self._set(p, "u_rgb_vertex", vertex_color_mode(stage))
             self._set(p, "u_alpha_vertex", int(stage.alpha_gen == "vertex"))
             if diffuse:
                 lit = light or StageLight()
