@@ -17,6 +17,7 @@ from assets_loader.vfs import VirtualFS
 
 from .render.context import OffscreenTarget, create_headless_context
 from .render.frame import FrameRenderer
+from .render.frames_in_flight import FramesInFlight
 from .render.refdef import Camera, SceneFrame, SegmentAssets
 from .session import DemoSession
 
@@ -29,13 +30,16 @@ class DemoRenderer:
         self.ctx = create_headless_context()
         self.target = OffscreenTarget(self.ctx, size)
         self.session = DemoSession(timeline, fs, self.ctx)
+        self.in_flight = FramesInFlight(self.ctx)
 
     def scene(self, t: float, camera: Camera | None = None, fov: float = 90.0) -> SceneFrame:
         """The scene at ``t`` with particles, lights and beams (loading the segment's assets if needed)."""
         return self.session.scene(t, camera, fov)
 
     def render(self, frame: SceneFrame) -> None:
-        self.session.draw(frame, self.target)
+        """Draw ``frame`` into the target (with at most two frames queued in the driver: memory stays flat)."""
+        with self.in_flight.frame():
+            self.session.draw(frame, self.target)
 
     def pixels(self, t: float, camera: Camera | None = None, fov: float = 90.0) -> np.ndarray:
         """The picture at ``t`` as ``uint8 [H, W, 3]``."""
@@ -43,6 +47,7 @@ class DemoRenderer:
         return self.target.read_rgb()
 
     def release(self) -> None:
+        self.in_flight.drain()
         self.session.release()
         self.target.release()
         self.ctx.release()
