@@ -63,7 +63,11 @@ def test_texture_times_lightmap_is_one_pass_but_scripted_extras_stay_passes() ->
     script = parse_shader_text("s\n{\n { map $lightmap\n rgbGen identity }\n { map t\n blendFunc filter }\n"
                                " { map glow\n blendFunc add\n tcMod scroll 1 0 }\n}\n")["s"]
     passes = collapse(script.stages)
-    assert [p[1] is not None for p in passes] == [True, False]
+    assert [(p[1] is not None, p[2] is not None) for p in passes] == [(True, False), (False, False)]
+    detailed = parse_shader_text("d\n{\n { map t }\n { map $lightmap\n blendFunc filter }\n"
+                                 " { map detail\n blendFunc GL_DST_COLOR GL_SRC_COLOR\n tcMod scale 9 9 }\n}\n")["d"]
+    (only,) = collapse(detailed.stages)
+    assert only[1] is not None and only[1].is_lightmap and only[2] is not None and only[2].images == ("detail",)
 
 
 def test_vertex_colour_modes_follow_rgbgen() -> None:

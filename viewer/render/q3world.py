@@ -43,13 +43,15 @@ _PROGRAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def stage_program(ctx: moderngl.Context, collapsed: bool = False, alpha_func: int = 0,
-                  skybox: bool = False, fog: bool = False) -> moderngl.Program:
-    """The ``q3stage.glsl`` variant for a pass (two textures or one, alpha test, the sky box or a fog volume)."""
+                  skybox: bool = False, fog: bool = False, detail: bool = False) -> moderngl.Program:
+    """The ``q3stage.glsl`` variant for a pass (one, two or three textures, alpha test, the sky box or a fog
+    volume)."""
     cache = _PROGRAMS.setdefault(ctx, {})
-    key = (collapsed, alpha_func, skybox, fog)
+    key = (collapsed, alpha_func, skybox, fog, detail)
     if key not in cache:
         header = _VERSION + f"#define ALPHA_FUNC {alpha_func}\n" + ("#define COLLAPSED\n" if collapsed else "") + \
-            ("#define SKYBOX\n" if skybox else "") + ("#define FOG\n" if fog else "")
+            ("#define SKYBOX\n" if skybox else "") + ("#define FOG\n" if fog else "") + \
+            ("#define DETAIL\n" if detail else "")
         src = shaders.source("q3stage")
         cache[key] = ctx.program(vertex_shader=header + "#define VERTEX_SHADER\n" + src,
                                  fragment_shader=header + "#define FRAGMENT_SHADER\n" + src)
@@ -119,8 +121,9 @@ class ShaderPainter:
             self._textures[key] = tex
         return tex
 
-    def _program(self, collapsed: bool, alpha_func: int, skybox: bool = False, fog: bool = False) -> moderngl.Program:
-        p = stage_program(self.ctx, collapsed, alpha_func, skybox, fog)
+    def _program(self, collapsed: bool, alpha_func: int, skybox: bool = False, fog: bool = False,
+                 detail: bool = False) -> moderngl.Program:
+        p = stage_program(self.ctx, collapsed, alpha_func, skybox, fog, detail)
         if p.glo not in self._members:
             self._members[p.glo] = set(p)
         return p
@@ -183,8 +186,8 @@ class ShaderPainter:
             return
         if shader.sky is not None and shader.sky.outer_box:
             self._draw_skybox(vao_for, shader, view, model, camera_local, count, first)
-        for stage, second in collapse(shader.stages):
-            p = self._program(second is not None, ALPHA_FUNCS.get(stage.alpha_func, 0))
+        for stage, second, detail in collapse(shader.stages):
+            p = self._program(second is not None, ALPHA_FUNCS.get(stage.alpha_func, 0), detail=detail is not None)
             self._common(p, view, model, camera_local)
             self._deforms(p, shader, view.time)
             tcgen = _TCGEN_CLOUDS if shader.sky is not None else _TCGEN.get(stage.tc_gen, 0)
@@ -213,6 +216,11 @@ class ShaderPainter:
                 self.texture(anim_frame(second, view.time), second.clamp).use(1)
                 self._set(p, "u_texture2", 1)
                 self._set(p, "u_tcgen2", int(second.tc_gen == "lightmap"))
+            if detail is not None:
+                self.texture(anim_frame(detail, view.time), detail.clamp).use(2)
+                self._set(p, "u_texture3", 2)
+                tc3 = tc_chain(detail.tc_mods, view.time).pre
+                self._set(p, "u_tc3", tuple(tc3.astype(np.float32).T.ravel()))
             self._state(shader, stage)
             vao_for(p).render(moderngl.TRIANGLES, vertices=count, first=first)
         self.ctx.fbo.depth_mask = True
