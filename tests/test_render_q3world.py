@@ -189,3 +189,17 @@ def test_a_surface_in_a_fog_volume_is_fogged_by_the_ray_length_inside(ctx) -> No
     assert np.abs(pixels[32, 32] - np.array([255, 128, 128])).max() <= 4, pixels[32, 32]
     clear = _render(ctx, _world(build_bsp46(), script), ABOVE_QUAD)
     assert clear[32, 32].min() >= 250
+
+
+def test_a_detail_stage_doubles_its_texture_times_the_lit_surface(ctx) -> None:
+    script = ("textures/test/floor\n{\n { map textures/test/grey\n rgbGen identity }\n"
+              " { map $lightmap\n blendFunc GL_DST_COLOR GL_ZERO\n rgbGen identity }\n"
+              " { map textures/test/detail\n blendFunc GL_DST_COLOR GL_SRC_COLOR\n tcMod scale 4 4 }\n}\n")
+    level = _world(build_bsp46(), script, {"textures/test/grey": _solid((128, 128, 128)),
+                                           "textures/test/detail": _solid((160, 96, 128))})
+    pixels = _render(ctx, level, ABOVE_QUAD)
+    atlas = level.world.lightmaps
+    x, y = atlas.tiles[0]
+    lit = atlas.pixels[int(y) + 64, int(x) + 64, :3] / 255 * 128 / 255
+    expected = np.minimum(2 * lit * np.array([160, 96, 128]) / 255, 1) * 255
+    assert np.abs(pixels[32, 32] - expected).max() <= 3, (pixels[32, 32], expected)
