@@ -1,6 +1,6 @@
 """The ``qdv`` command line: argument parsing and exit codes only; the work lives in other modules.
 
-Exit codes: 0 ok, 1 bad input (the message names the file and what is wrong), 2 usage.
+Exit codes: 0 ok, 1 bad input (the message names the file and what is wrong), 2 usage, 130 interrupted (Ctrl+C).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from assets_loader.errors import FormatError
 
-EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 def _version() -> str:
@@ -32,7 +32,8 @@ def _build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a demo in a window (default: the bundled sample)")
-    play.add_argument("demo", nargs="?", help="demo file (.dem, .dem.gz, .qwd, .mvd); omitted: the bundled "
+    play.add_argument("demo", nargs="?", help="demo file (.dem, .dem.gz, .qwd, .mvd) or a folder of demos (listed, "
+                                              "and picked from in the window); omitted: the bundled "
                                               "LibreQuake deathmatch sample")
     _add_game_args(play)
     play.add_argument("--start", default="0", help="start time (SS, MM:SS, N%%)")
@@ -74,6 +75,35 @@ def _build_parser() -> argparse.ArgumentParser:
     timedemo.add_argument("demo")
     timedemo.add_argument("--size", type=_size, default=(1280, 720), help="WxH (default 1280x720)")
     _add_game_args(timedemo)
+
+    render = sub.add_parser("render", help="export a demo (or a range of it) headless to a video or numbered PNGs")
+    render.add_argument("demo", help="demo file (.dem, .dem.gz, .qwd, .mvd)")
+    render.add_argument("--out", required=True, metavar="FILE",
+                        help="video file (.mp4 .mkv .webm .mov), a folder or a frames/%%05d.png pattern for PNGs")
+    render.add_argument("--from", dest="start", default="0", metavar="T",
+                        help="range start: SS, MM:SS(.s), N%% (default 0)")
+    render.add_argument("--to", dest="end", default="100%", metavar="T",
+                        help="range end (default: the end of the demo)")
+    render.add_argument("--fps", default="60", metavar="N", help="output frames per second (default 60)")
+    render.add_argument("--size", default="1920x1080", metavar="WxH",
+                        help="WxH (default 1920x1080; even for h264/vp9/av1)")
+    render.add_argument("--camera", metavar="MODE",
+                        help="pov (default), free (--pos/--angles), chase, orbit (--angles pitch,yaw)")
+    render.add_argument("--pov", metavar="PLAYER",
+                        help="the player to watch in a multi-view demo (name or slot number)")
+    render.add_argument("--pos", metavar="X,Y,Z",
+                        help="free camera position (default: the player's eye at --from)")
+    render.add_argument("--angles", metavar="P,Y,R", help="camera angles pitch,yaw,roll in degrees")
+    render.add_argument("--fov", default="90", metavar="DEG", help="horizontal field of view at 4:3 (default 90)")
+    render.add_argument("--speed", default="1", metavar="X", help="demo seconds per video second (default 1)")
+    render.add_argument("--motion-blur", default="1", metavar="N",
+                        help="sub-frames averaged per frame over a 180° shutter (default 1: off)")
+    render.add_argument("--hud", action=argparse.BooleanOptionalAction, default=True,
+                        help="draw the HUD as the window does (default); --no-hud for clean footage")
+    render.add_argument("--codec", metavar="NAME", help="h264, vp9, av1, ffv1 or png (default: h264; vp9 for .webm)")
+    render.add_argument("--crf", metavar="N", help="quality for h264/vp9/av1: lower is better (defaults 18/32/35)")
+    render.add_argument("--force", action="store_true", help="overwrite existing output files")
+    _add_game_args(render)
 
     events = sub.add_parser("events", help="the events of a demo with their times")
     events.add_argument("demo")
@@ -123,6 +153,11 @@ def _add_window_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reset-settings", action="store_true",
                    help="start from the default settings (window size, fov, HUD, bar) and remember those")
     p.add_argument("--shots", default="screenshots", help="folder for F12 screenshots (default screenshots/)")
+    p.add_argument("--sensitivity", type=_number_in(0.05, 50),
+                   help="mouse-look sensitivity, Quake's (degrees per count / 0.022; default: the remembered one, "
+                        "else 3)")
+    p.add_argument("--invert-mouse", action=argparse.BooleanOptionalAction, default=None,
+                   help="mouse look: moving the mouse up looks down (default: the remembered setting, else off)")
     p.add_argument("--headless", action="store_true",
                    help="no display: render through EGL into an invisible window (tests, benchmarks)")
     p.add_argument("--frames", type=int, default=None, help=argparse.SUPPRESS)  # quit after N frames (benchmarks)
@@ -188,6 +223,8 @@ def _run(args: argparse.Namespace) -> int:
         return _run_screenshot(args)
     if args.command == "timedemo":
         return _run_timedemo(args)
+    if args.command == "render":
+        return _run_render(args)
     if args.command in ("play", "map"):
         return _run_window(args)
     raise _UsageError(f"unknown command {args.command!r}")
@@ -293,8 +330,11 @@ def _run_window(args: argparse.Namespace) -> int:
     from .session import game_filesystem
     from .timespec import TimespecError, parse_timespec
 
+    folder = None
     if args.command == "play":
         demo = args.demo or sample_demo()
+        if Path(demo).is_dir():
+            folder, demo = demo, _list_folder(demo)
         if not Path(demo).is_file():
             raise FileNotFoundError(f"{demo}: no such demo file")
         try:
@@ -302,7 +342,7 @@ def _run_window(args: argparse.Namespace) -> int:
         except TimespecError as exc:
             raise _UsageError(str(exc)) from None
         fs = game_filesystem(demo, args.basedir, args.game)
-        source_kw = dict(demo=demo, start=args.start, speed=args.speed)
+        source_kw = dict(demo=demo, start=args.start, speed=args.speed, folder=folder)
     else:
         fs, map_path = _resolve_map(args.map, args.basedir, args.game)
         source_kw = dict(map_path=map_path)
@@ -322,11 +362,26 @@ def _run_window(args: argparse.Namespace) -> int:
         warnings.warn(settings.problem, stacklevel=1)
     size = args.size or settings.settings.size
     fov = args.fov or settings.settings.fov
-    window = run(PlaySource(fs, fov=fov, settings=settings, **source_kw), size=size, shots=args.shots,
+    source = PlaySource(fs, fov=fov, settings=settings, basedir=args.basedir, game=args.game,
+                        sensitivity=args.sensitivity, invert_mouse=args.invert_mouse, **source_kw)
+    window = run(source, size=size, shots=args.shots,
                  fullscreen=args.fullscreen, max_frames=args.frames)
     if args.frames is not None and window.first_frame_seconds is not None:
         print(f"first frame after {window.first_frame_seconds:.2f} s; {window.frames} frames")
     return EXIT_OK
+
+
+def _list_folder(folder: str) -> str:
+    """``qdv play DIR``: print the demos of ``DIR`` and return the first (the window opens its picker on them)."""
+    from .ui.picker import demo_files
+
+    files = demo_files(folder)
+    if not files:
+        raise FileNotFoundError(f"{folder}: a folder without demos (.dem, .dem.gz, .qwd, .mvd, .dm2, .dm_6x)")
+    print(f"{len(files)} demos in {folder}:")
+    for i, path in enumerate(files, 1):
+        print(f"{i:4d}  {path.name}  ({path.stat().st_size / 1e6:.1f} MB)")
+    return str(files[0])
 
 
 class _NoDisplay(OSError):
@@ -350,6 +405,54 @@ def _run_timedemo(args: argparse.Namespace) -> int:
         print(result)
     finally:
         renderer.release()
+    return EXIT_OK
+
+
+def _run_render(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from assets_loader.demos import load_demo
+
+    from .headless import DemoRenderer
+    from .session import game_filesystem
+    from .timespec import TimespecError, parse_timespec
+    from .video import options as opt
+    from .video.output import plan_output
+    from .video.recorder import ShotCamera, record
+    from .video.timing import FrameTimes, RangeError
+
+    try:
+        size, fps, speed = opt.parse_size(args.size), opt.parse_fps(args.fps), opt.parse_speed(args.speed)
+        blur, fov = opt.parse_blur(args.motion_blur), opt.parse_fov(args.fov)
+        pos, angles = opt.parse_vector("--pos", args.pos), opt.parse_vector("--angles", args.angles)
+        mode = opt.parse_camera(args.camera, pos is not None or angles is not None)
+        if pos is not None and mode != "free" or angles is not None and mode not in ("free", "orbit"):
+            raise opt.OptionError(f"--pos/--angles do not steer --camera {mode}")
+        output = plan_output(args.out, size, args.codec, opt.parse_crf(args.crf), args.force)
+        timeline = load_demo(args.demo)
+        pov = opt.resolve_pov(timeline, args.pov)
+        first = parse_timespec(args.start, duration=timeline.duration)
+        last = parse_timespec(args.end, duration=timeline.duration)
+        times = FrameTimes.for_range(timeline.start_time, timeline.duration, first, last, speed, fps)
+    except (opt.OptionError, TimespecError, RangeError) as exc:
+        raise _UsageError(str(exc)) from None
+    output.check_free(times.count)  # before the slow part; the writer claims the file again
+    renderer = DemoRenderer(timeline, game_filesystem(args.demo, args.basedir, args.game), size, hud=args.hud)
+    try:
+        with tqdm(total=times.count, unit="frame", desc=output.path.name, dynamic_ncols=True) as bar:
+            result = record(renderer, ShotCamera(mode, pov, fov, pos, angles), times, output, blur=blur,
+                            progress=lambda done: bar.update(done - bar.n))
+    finally:
+        renderer.release()
+    where = output.path
+    if result.removed:
+        print(f"interrupted before any frame was written: removed the empty {where}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if result.interrupted:
+        print(f"interrupted: {where} is playable with {result.frames} of {result.total} frames", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    print(f"wrote {where}: {result.frames} frames {size[0]}x{size[1]} at {fps:g} fps ({output.codec.name}) "
+          f"in {result.seconds:.1f} s, {result.fps:.1f} frames/s")
     return EXIT_OK
 
 
