@@ -7,7 +7,9 @@
 //
 // The per-vertex choices run in the vertex shader; the fragment shader is compiled per variant (q3world.py):
 //   COLLAPSED  multiply a second texture sampled at v_st2;   ALPHA_FUNC 1 GT0, 2 LT128, 3 GE128;
-//   SKYBOX     sample the six sky box sides by direction (no vertex work beyond the direction).
+//   DETAIL     (with COLLAPSED) then twice a detail texture sampled at v_st3 (blendFunc GL_DST_COLOR GL_SRC_COLOR);
+//   SKYBOX     sample the six sky box sides by direction (no vertex work beyond the direction);
+//   FOG        a fog volume's pass: its colour, opaque in proportion to the length of the view ray inside it.
 #ifdef VERTEX_SHADER
 uniform mat4 u_view_proj;
 uniform mat4 u_model;
@@ -27,8 +29,10 @@ uniform mat3 u_tc_pre;
 uniform vec2 u_turb;            // amplitude, phase + time x frequency
 uniform mat3 u_tc_post;
 uniform int u_tcgen2;           // second texture of a collapsed pass: 0 texture, 1 lightmap
+uniform mat3 u_tc3;             // the detail texture's tcMod chain
 uniform vec4 u_color;           // constant rgba of the stage
-uniform int u_rgb_vertex;       // 1: multiply the vertex colour in; 2: diffuse light (u_ambient, u_directed)
+uniform int u_rgb_vertex;       // 1: multiply the vertex colour in; 2: diffuse light (u_ambient, u_directed);
+                                // 3: multiply one minus the vertex colour in
 uniform int u_alpha_vertex;
 uniform vec3 u_ambient;
 uniform vec3 u_directed;
@@ -40,6 +44,7 @@ in vec3 in_normal;
 in vec4 in_color;
 out vec2 v_st;
 out vec2 v_st2;
+out vec2 v_st3;
 out vec4 v_color;
 out vec3 v_dir;
 
@@ -94,9 +99,12 @@ void main() {
     }
     v_st = tc_apply(u_tc_post, st);
     v_st2 = u_tcgen2 == 1 ? in_lm : in_st;
+    v_st3 = tc_apply(u_tc3, in_st);
     vec4 color = u_color;
     if (u_rgb_vertex == 1) {
         color.rgb *= in_color.rgb;
+    } else if (u_rgb_vertex == 3) {
+        color.rgb *= vec3(1.0) - in_color.rgb;
     } else if (u_rgb_vertex == 2) {
         color.rgb *= min(u_ambient + u_directed * max(dot(in_normal, u_light_dir), 0.0), vec3(1.0));
     }
@@ -113,16 +121,36 @@ void main() {
 uniform sampler2D u_texture;
 in vec2 v_st;
 in vec2 v_st2;
+in vec2 v_st3;
 in vec4 v_color;
 in vec3 v_dir;
 out vec4 frag_color;
 #ifdef COLLAPSED
 uniform sampler2D u_texture2;
 #endif
+#ifdef DETAIL
+uniform sampler2D u_texture3;
+#endif
 #ifdef SKYBOX
 uniform sampler2D u_sides[6];   // rt bk lf ft up dn
 #endif
+#ifdef FOG
+uniform vec3 u_fog_camera;      // the eye in the same space as v_dir
+uniform vec4 u_fog_plane;       // normal (into the fog) and distance of the fog's visible side
+uniform vec4 u_fog_color;       // rgb and the distance at which the fog is opaque
+#endif
 void main() {
+#ifdef FOG
+    vec3 pos = u_fog_camera + v_dir;
+    float eye = dot(u_fog_camera, u_fog_plane.xyz) - u_fog_plane.w;
+    float depth = dot(pos, u_fog_plane.xyz) - u_fog_plane.w;
+    float inside = length(v_dir);
+    if (eye < 0.0) {
+        inside = depth <= 0.0 ? 0.0 : inside * depth / (depth - eye);
+    }
+    frag_color = vec4(u_fog_color.rgb, clamp(inside / u_fog_color.a, 0.0, 1.0));
+    return;
+#endif
 #ifdef SKYBOX
     vec3 d = v_dir;
     vec3 a = abs(d);
@@ -152,6 +180,9 @@ void main() {
     vec4 color = texture(u_texture, v_st) * v_color;
 #ifdef COLLAPSED
     color.rgb *= texture(u_texture2, v_st2).rgb;
+#endif
+#ifdef DETAIL
+    color.rgb = min(color.rgb, vec3(1.0)) * 2.0 * texture(u_texture3, v_st3).rgb;
 #endif
 #if ALPHA_FUNC == 1
     if (color.a <= 0.0) discard;

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from assets_loader.q3shaders import Stage, TexMod, Wave, default_shader, parse_shader_text
-from viewer.render.q3stages import anim_frame, blend_factors, collapse, eval_wave, stage_color, tc_chain
+from viewer.render.q3stages import anim_frame, blend_factors, collapse, eval_wave, stage_color, tc_chain, \
+    vertex_color_mode
 
 
 def _apply(chain, s: float, t: float) -> tuple[float, float]:
@@ -62,4 +63,15 @@ def test_texture_times_lightmap_is_one_pass_but_scripted_extras_stay_passes() ->
     script = parse_shader_text("s\n{\n { map $lightmap\n rgbGen identity }\n { map t\n blendFunc filter }\n"
                                " { map glow\n blendFunc add\n tcMod scroll 1 0 }\n}\n")["s"]
     passes = collapse(script.stages)
-    assert [p[1] is not None for p in passes] == [True, False]
+    assert [(p[1] is not None, p[2] is not None) for p in passes] == [(True, False), (False, False)]
+    detailed = parse_shader_text("d\n{\n { map t }\n { map $lightmap\n blendFunc filter }\n"
+                                 " { map detail\n blendFunc GL_DST_COLOR GL_SRC_COLOR\n tcMod scale 9 9 }\n}\n")["d"]
+    (only,) = collapse(detailed.stages)
+    assert only[1] is not None and only[1].is_lightmap and only[2] is not None and only[2].images == ("detail",)
+
+
+def test_vertex_colour_modes_follow_rgbgen() -> None:
+    modes = {gen: vertex_color_mode(Stage(("x",), rgb_gen=gen))
+             for gen in ("identity", "vertex", "exactvertex", "lightingdiffuse", "oneminusvertex", "wave")}
+    assert modes == {"identity": 0, "vertex": 1, "exactvertex": 1, "lightingdiffuse": 2, "oneminusvertex": 3,
+                     "wave": 0}

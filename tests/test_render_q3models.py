@@ -13,7 +13,7 @@ from viewer.games.quake3.players import player_draws
 from viewer.render.context import OffscreenTarget
 from viewer.render.frame import FrameRenderer
 from viewer.render.q3models import grid_light
-from viewer.render.refdef import Camera, SceneFrame
+from viewer.render.refdef import Camera, SceneFrame, SegmentAssets
 
 CAMERA = Camera((193.6, 1119.4, -93.9), (0.0, 90.0, 0.0), 74.0)
 
@@ -62,3 +62,32 @@ def test_grid_light_turns_the_direction_into_the_model_axes() -> None:
     assert np.allclose(light.ambient, np.minimum(np.asarray(sample.ambient) / 255, 1)) and light.ambient[0] > 0
     assert np.allclose(light.direction, (0.0, -1.0, 0.0), atol=1e-6)
     assert math.isclose(sum(c * c for c in light.direction), 1.0, abs_tol=1e-6)
+
+
+def test_blended_map_surfaces_draw_over_the_models_behind_them(ctx) -> None:
+    """A model under an additive floor: the model first (sort opaque), then the floor's glow added on top."""
+    from assets_loader.models.md3 import load_md3
+    from assets_loader.q3shaders import ShaderLibrary, parse_shader_text
+    from viewer.render.q3refdef import Md3Draw, Quake3Models
+
+    from .builders.bsp46 import build_bsp46
+    from .builders.md3 import build_md3
+    from .test_render_q3world import ABOVE_QUAD, SIZE, _world
+
+    script = ("textures/test/floor\n{\n { map $whiteimage\n blendFunc GL_ONE GL_ONE\n"
+              " rgbGen const ( 0.25 0.25 0.25 ) }\n}\n"
+              "models/test/skin\n{\n cull none\n { map $whiteimage\n rgbGen const ( 0.5 0 0 ) }\n}\n")
+    level = _world(build_bsp46(), script)
+    library = ShaderLibrary(parse_shader_text(script), (), ())
+    models = Quake3Models({"models/test.md3": load_md3(build_md3(), "models/test.md3")}, library)
+    assets = SegmentAssets(None, (), q3assets.GREY_PALETTE, None, q3_world=level, q3_models=models)
+    draw = Md3Draw("models/test.md3", np.array([126.0, 26.0, -10.0]), np.eye(3, dtype=np.float32))
+    target = OffscreenTarget(ctx, SIZE)
+    renderer = FrameRenderer(ctx, assets)
+    try:
+        renderer.draw(SceneFrame(0.0, 0, ABOVE_QUAD, (), np.ones(64, np.float32), md3=(draw,)), target)
+        pixel = target.read_rgb().astype(np.int32)[32, 32]
+    finally:
+        renderer.release()
+        target.release()
+    assert np.abs(pixel - np.array([192, 64, 64])).max() <= 3, pixel

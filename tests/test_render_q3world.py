@@ -29,7 +29,8 @@ def _world(bsp: bytes, scripts: str = "", images: dict[str, np.ndarray] | None =
     shaders = tuple(scripted.get(world.shader_names[int(b["shader"])].lower())
                     or default_shader(world.shader_names[int(b["shader"])].lower(), int(b["lightmap"]))
                     for b in world.batches)
-    return Quake3World(world, shaders, images or {})
+    fogs = tuple(scripted.get(fog.shader.lower()) for fog in world.fogs)
+    return Quake3World(world, shaders, images or {}, (), fogs)
 
 
 def _render(ctx, level: Quake3World, camera: Camera, t: float = 0.0, size=SIZE) -> np.ndarray:
@@ -173,3 +174,32 @@ def test_a_brush_entity_draws_its_submodel_where_the_entity_stands(ctx) -> None:
         renderer.release()
         target.release()
     assert pictures[0][32, 32].min() < 250 and pictures[1][32, 32].min() >= 250
+
+
+def test_a_surface_in_a_fog_volume_is_fogged_by_the_ray_length_inside(ctx) -> None:
+    """The floor quad (z = 0) in the builder's fog (visible side z = 32): from z = 40 straight down the ray runs
+    32 units inside the fog; fogParms opaque at 64 units → half fog colour."""
+    spec = Bsp46Spec()
+    spec.surfaces[0] = surface(0, 1, 0, 4, 0, 6, lightmap=0, fog=0)
+    script = ("textures/test/floor\n{\n { map $whiteimage }\n}\n"
+              "textures/test/fog\n{\n fogparms ( 1 0 0 ) 64\n surfaceparm fog\n}\n")
+    level = _world(build_bsp46(spec), script)
+    assert level.fog_shaders[0] is not None and level.fog_shaders[0].fog is not None
+    pixels = _render(ctx, level, ABOVE_QUAD)
+    assert np.abs(pixels[32, 32] - np.array([255, 128, 128])).max() <= 4, pixels[32, 32]
+    clear = _render(ctx, _world(build_bsp46(), script), ABOVE_QUAD)
+    assert clear[32, 32].min() >= 250
+
+
+def test_a_detail_stage_doubles_its_texture_times_the_lit_surface(ctx) -> None:
+    script = ("textures/test/floor\n{\n { map textures/test/grey\n rgbGen identity }\n"
+              " { map $lightmap\n blendFunc GL_DST_COLOR GL_ZERO\n rgbGen identity }\n"
+              " { map textures/test/detail\n blendFunc GL_DST_COLOR GL_SRC_COLOR\n tcMod scale 4 4 }\n}\n")
+    level = _world(build_bsp46(), script, {"textures/test/grey": _solid((128, 128, 128)),
+                                           "textures/test/detail": _solid((160, 96, 128))})
+    pixels = _render(ctx, level, ABOVE_QUAD)
+    atlas = level.world.lightmaps
+    x, y = atlas.tiles[0]
+    lit = atlas.pixels[int(y) + 64, int(x) + 64, :3] / 255 * 128 / 255
+    expected = np.minimum(2 * lit * np.array([160, 96, 128]) / 255, 1) * 255
+    assert np.abs(pixels[32, 32] - expected).max() <= 3, (pixels[32, 32], expected)

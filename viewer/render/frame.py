@@ -112,7 +112,7 @@ class FrameRenderer:
             self.world.draw_world(view)
         q3_view = Q3View(view_proj, frame.camera.origin, frame.time, frame.camera.angles)
         if self.q3_world is not None:
-            self.q3_world.draw(q3_view)
+            self.q3_world.draw(q3_view, translucent=False)
         if self.q3_models is not None and (frame.md3 or frame.players):
             posed = [d for player in frame.players for d in player_md3_draws(self.q3_models.models, player)]
             self.q3_models.draw((*frame.md3, *posed), q3_view)
@@ -130,8 +130,10 @@ class FrameRenderer:
                 others.append(draw)
         if self.world is not None:
             self.world.draw_brushes(view, brushes)
-        if self.q3_world is not None and brushes:
-            self.q3_world.draw_submodels(q3_view, [(b.submodel, b.matrix) for b in brushes])
+        if self.q3_world is not None:
+            if brushes:
+                self.q3_world.draw_submodels(q3_view, [(b.submodel, b.matrix) for b in brushes])
+            self.q3_world.draw(q3_view, translucent=True)  # blended map surfaces over the models (sort order)
         forward, right, up = angle_vectors(frame.camera.angles)
         self._lights = frame.lights
         for draw in others:

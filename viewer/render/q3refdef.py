@@ -26,12 +26,14 @@ from assets_loader.q3shaders import Shader, ShaderLibrary
 class Quake3World:
     """A loaded Quake III map ready to draw: ``shaders[b]`` draws ``world.batches[b]``; ``images`` holds every
     image those shaders name (lower-case name → RGBA ``u1 [H, W, 4]``, rows top first); ``missing``: names that
-    resolved to the engine's default grid (each reported once by the loader)."""
+    resolved to the engine's default grid (each reported once by the loader); ``fog_shaders[f]``: the shader of
+    ``world.fogs[f]`` (its ``fogParms`` colour and opaque distance), ``None`` when no script defines it."""
 
     world: Bsp46World
     shaders: tuple[Shader, ...]
     images: Mapping[str, np.ndarray]
     missing: tuple[str, ...] = ()
+    fog_shaders: tuple[Shader | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -129,9 +129,11 @@ def stage_color(stage: Stage, time: float) -> tuple[float, float, float, float]:
     return (float(rgb[0]), float(rgb[1]), float(rgb[2]), float(alpha))
 
 
-def uses_vertex_color(stage: Stage) -> bool:
-    """Whether the stage multiplies the vertex colour in (``rgbGen vertex/exactVertex``)."""
-    return stage.rgb_gen in ("vertex", "exactvertex", "oneminusvertex")
+def vertex_color_mode(stage: Stage) -> int:
+    """How the stage's colour uses the vertex colour (``q3stage.glsl`` ``u_rgb_vertex``): 1 multiplied in
+    (``rgbGen vertex/exactVertex``), 2 diffuse light instead (``lightingDiffuse``), 3 one minus it
+    (``oneMinusVertex``), 0 not at all."""
+    return {"vertex": 1, "exactvertex": 1, "lightingdiffuse": 2, "oneminusvertex": 3}.get(stage.rgb_gen, 0)
 
 
 def anim_frame(stage: Stage, time: float) -> str:
@@ -154,21 +156,37 @@ def _plain(stage: Stage) -> bool:
             and stage.alpha_func is None and len(stage.images) == 1 and stage.tc_gen in ("texture", "lightmap"))
 
 
-def collapse(stages: tuple[Stage, ...]) -> tuple[tuple[Stage, Stage | None], ...]:
-    """Stages as draw passes: an opaque stage followed by a plain ``GL_DST_COLOR GL_ZERO`` (or ``GL_ZERO
-    GL_SRC_COLOR``) stage becomes one pass that multiplies the two textures, as ``CollapseMultitexture`` makes
-    the texture × lightmap pair one multitextured pass."""
-    out: list[tuple[Stage, Stage | None]] = []
+def _detail(stage: Stage) -> bool:
+    """A detail stage (``blendFunc GL_DST_COLOR GL_SRC_COLOR``: twice the texture times what is drawn) with a plain
+    colour and only affine ``tcMod``s, which can be multiplied on in the same pass."""
+    return (stage.blend == ("GL_DST_COLOR", "GL_SRC_COLOR") and stage.rgb_gen in ("identity", "identitylighting")
+            and stage.alpha_gen == "identity" and stage.alpha_func is None and len(stage.images) == 1
+            and stage.tc_gen == "texture" and all(m.kind in ("scale", "scroll", "rotate", "transform", "stretch")
+                                                  for m in stage.tc_mods))
+
+
+def collapse(stages: tuple[Stage, ...]) -> tuple[tuple[Stage, Stage | None, Stage | None], ...]:
+    """Stages as draw passes ``(stage, second, detail)``: an opaque stage followed by a plain ``GL_DST_COLOR
+    GL_ZERO`` (or ``GL_ZERO GL_SRC_COLOR``) stage becomes one pass that multiplies the two textures, as
+    ``CollapseMultitexture`` makes the texture × lightmap pair one multitextured pass; a detail stage right after
+    such a pair is multiplied on in the same pass too (the same colours up to the rounding of the skipped
+    framebuffer write)."""
+    out: list[tuple[Stage, Stage | None, Stage | None]] = []
     i = 0
     while i < len(stages):
         first = stages[i]
         second = stages[i + 1] if i + 1 < len(stages) else None
         if (second is not None and blend_factors(first) is None and _plain(first) and _plain(second)
                 and second.blend in (("GL_DST_COLOR", "GL_ZERO"), ("GL_ZERO", "GL_SRC_COLOR"))
-                and first.rgb_gen == "identity" and second.rgb_gen == "identity"):
-            out.append((first, second))
-            i += 2
+                and (second.rgb_gen == "identity" or IDENTITY_LIGHT == 1.0)):
+            third = stages[i + 2] if i + 2 < len(stages) else None
+            if third is not None and _detail(third):
+                out.append((first, second, third))
+                i += 3
+            else:
+                out.append((first, second, None))
+                i += 2
         else:
-            out.append((first, None))
+            out.append((first, None, None))
             i += 1
     return tuple(out)

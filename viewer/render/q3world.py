@@ -22,14 +22,14 @@ import moderngl
 import numpy as np
 
 import shaders
-from assets_loader.q3shaders import Shader, Stage
+from assets_loader.q3shaders import FogParms, Shader, Stage
 from assets_loader.q3shaders.records import SORT_OPAQUE
 
 from .program_members import uniform
 from .q3deform import autosprite, autosprite2
 from .q3refdef import Quake3World
 from .q3stages import ALPHA_FUNCS, WAVE_FUNCS, anim_frame, blend_factors, collapse, eval_wave, stage_color, \
-    tc_chain, uses_vertex_color
+    tc_chain, vertex_color_mode
 from .view_math import angle_vectors, gl_bytes
 
 _VERSION = "#version 330 core\n"
@@ -43,13 +43,15 @@ _PROGRAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def stage_program(ctx: moderngl.Context, collapsed: bool = False, alpha_func: int = 0,
-                  skybox: bool = False) -> moderngl.Program:
-    """The ``q3stage.glsl`` variant for a pass (two textures or one, alpha test, or the sky box)."""
+                  skybox: bool = False, fog: bool = False, detail: bool = False) -> moderngl.Program:
+    """The ``q3stage.glsl`` variant for a pass (one, two or three textures, alpha test, the sky box or a fog
+    volume)."""
     cache = _PROGRAMS.setdefault(ctx, {})
-    key = (collapsed, alpha_func, skybox)
+    key = (collapsed, alpha_func, skybox, fog, detail)
     if key not in cache:
         header = _VERSION + f"#define ALPHA_FUNC {alpha_func}\n" + ("#define COLLAPSED\n" if collapsed else "") + \
-            ("#define SKYBOX\n" if skybox else "")
+            ("#define SKYBOX\n" if skybox else "") + ("#define FOG\n" if fog else "") + \
+            ("#define DETAIL\n" if detail else "")
         src = shaders.source("q3stage")
         cache[key] = ctx.program(vertex_shader=header + "#define VERTEX_SHADER\n" + src,
                                  fragment_shader=header + "#define FRAGMENT_SHADER\n" + src)
@@ -119,8 +121,9 @@ class ShaderPainter:
             self._textures[key] = tex
         return tex
 
-    def _program(self, collapsed: bool, alpha_func: int, skybox: bool = False) -> moderngl.Program:
-        p = stage_program(self.ctx, collapsed, alpha_func, skybox)
+    def _program(self, collapsed: bool, alpha_func: int, skybox: bool = False, fog: bool = False,
+                 detail: bool = False) -> moderngl.Program:
+        p = stage_program(self.ctx, collapsed, alpha_func, skybox, fog, detail)
         if p.glo not in self._members:
             self._members[p.glo] = set(p)
         return p
@@ -183,8 +186,8 @@ class ShaderPainter:
             return
         if shader.sky is not None and shader.sky.outer_box:
             self._draw_skybox(vao_for, shader, view, model, camera_local, count, first)
-        for stage, second in collapse(shader.stages):
-            p = self._program(second is not None, ALPHA_FUNCS.get(stage.alpha_func, 0))
+        for stage, second, detail in collapse(shader.stages):
+            p = self._program(second is not None, ALPHA_FUNCS.get(stage.alpha_func, 0), detail=detail is not None)
             self._common(p, view, model, camera_local)
             self._deforms(p, shader, view.time)
             tcgen = _TCGEN_CLOUDS if shader.sky is not None else _TCGEN.get(stage.tc_gen, 0)
@@ -200,7 +203,7 @@ class ShaderPainter:
             self._set(p, "u_tc_post", tuple(chain.post.astype(np.float32).T.ravel()))
             self._set(p, "u_color", stage_color(stage, view.time))
             diffuse = stage.rgb_gen == "lightingdiffuse"
-            self._set(p, "u_rgb_vertex", 2 if diffuse else int(uses_vertex_color(stage)))
+            self._set(p, "u_rgb_vertex", vertex_color_mode(stage))
             self._set(p, "u_alpha_vertex", int(stage.alpha_gen == "vertex"))
             if diffuse:
                 lit = light or StageLight()
@@ -213,11 +216,37 @@ class ShaderPainter:
                 self.texture(anim_frame(second, view.time), second.clamp).use(1)
                 self._set(p, "u_texture2", 1)
                 self._set(p, "u_tcgen2", int(second.tc_gen == "lightmap"))
+            if detail is not None:
+                self.texture(anim_frame(detail, view.time), detail.clamp).use(2)
+                self._set(p, "u_texture3", 2)
+                tc3 = tc_chain(detail.tc_mods, view.time).pre
+                self._set(p, "u_tc3", tuple(tc3.astype(np.float32).T.ravel()))
             self._state(shader, stage)
             vao_for(p).render(moderngl.TRIANGLES, vertices=count, first=first)
         self.ctx.fbo.depth_mask = True
         self.ctx.disable(moderngl.BLEND)
         self.ctx.depth_func = "<="
+
+    def draw_fog(self, vao_for, view: Q3View, count: int, first: int, plane: tuple[float, float, float, float],
+                 fog: FogParms) -> None:
+        """The fog pass over surfaces drawn just before inside fog volume ``plane`` (``RB_FogPass``): the fog
+        colour blended over them as opaque as the length of the view ray inside the fog makes it."""
+        p = self._program(False, 0, fog=True)
+        self._common(p, view, _IDENTITY, view.camera)
+        self._set(p, "u_deform", 0)
+        self._set(p, "u_move", (0.0, 0.0, 0.0))
+        self._set(p, "u_fog_camera", tuple(float(c) for c in view.camera))
+        self._set(p, "u_fog_plane", tuple(float(c) for c in plane))
+        self._set(p, "u_fog_color", (*fog.color, max(float(fog.depth_for_opaque), 1.0)))
+        ctx = self.ctx
+        ctx.enable(moderngl.BLEND)
+        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+        ctx.depth_func = "=="
+        ctx.fbo.depth_mask = False
+        vao_for(p).render(moderngl.TRIANGLES, vertices=count, first=first)
+        ctx.fbo.depth_mask = True
+        ctx.disable(moderngl.BLEND)
+        ctx.depth_func = "<="
 
     def _draw_skybox(self, vao_for, shader: Shader, view: Q3View, model: np.ndarray, camera_local, count: int,
                      first: int) -> None:
@@ -346,8 +375,9 @@ class Quake3WorldRenderer:
             ranges.append((int(b), int(starts[sel][0]), int(count[sel].sum())))
         self._ranges = ranges
 
-    def draw(self, view: Q3View) -> None:
-        """Draw the world model as seen from ``view``."""
+    def draw(self, view: Q3View, translucent: bool | None = None) -> None:
+        """Draw the world model as seen from ``view``: every batch, or only those sorted up to opaque
+        (``translucent=False``: before the models, as their sort places them) or only those after it (``True``)."""
         self._update_visibility(view.camera)
         ctx = self.ctx
         ctx.enable(moderngl.DEPTH_TEST)
@@ -361,13 +391,28 @@ class Quake3WorldRenderer:
             return (sort, dist if sort <= SORT_OPAQUE else -dist)
 
         for batch, first, count in sorted(self._ranges, key=key):
+            if translucent is not None and (shaders_[batch].sort > SORT_OPAQUE) != translucent:
+                continue
             sprite = self._sprites.get(batch)
             if sprite is not None:
                 sprite.update(view.angles)
                 self.painter.draw(sprite.vao, shaders_[batch], view, _IDENTITY, view.camera, sprite.count)
             else:
                 self.painter.draw(self._vao, shaders_[batch], view, _IDENTITY, view.camera, count, first)
+                self._fog_pass(batch, view, count, first)
         ctx.front_face = "ccw"
+
+    def _fog_pass(self, batch: int, view: Q3View, count: int, first: int) -> None:
+        """Fog a batch inside a fog volume with a visible side, unless it is a sky or the fog's own surface."""
+        fog_index = int(self.level.world.batches[batch]["fog"])
+        if not 0 <= fog_index < len(self.level.fog_shaders):
+            return
+        fog_shader = self.level.fog_shaders[fog_index]
+        plane = self.level.world.fogs[fog_index].surface_plane
+        shader = self.level.shaders[batch]
+        if fog_shader is None or fog_shader.fog is None or plane is None or shader.is_sky or shader.fog is not None:
+            return
+        self.painter.draw_fog(self._vao, view, count, first, plane, fog_shader.fog)
 
 
 def _sprite_kind(shader: Shader) -> str | None:

@@ -39,7 +39,8 @@ def load_world(fs: VirtualFS, map_path: str, library: ShaderLibrary, images: Ima
     """The map at ``map_path`` with the shader of each batch and every image they name."""
     world = load_bsp46(fs.read(map_path), name=map_path)
     materials = load_world_materials(world, library, images)
-    return Quake3World(world, materials.shaders, materials.images, materials.missing)
+    fog_shaders = tuple(library.get(fog.shader) for fog in world.fogs)
+    return Quake3World(world, materials.shaders, materials.images, materials.missing, fog_shaders)
 
 
 def load_models(fs: VirtualFS, names: tuple[str, ...], library: ShaderLibrary, images: ImageLoader,
