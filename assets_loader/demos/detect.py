@@ -3,8 +3,8 @@
 ``load_demo(src)`` accepts a path or bytes.  ``.gz`` files (or any input starting with the gzip magic) are
 decompressed first, with a size cap so a gzip bomb cannot exhaust memory.  The format is chosen from the file
 name (``.dem``, ``.qwd``, ``.mvd``, ``.dm2``, ``.dm_NN``) when there is one, otherwise from the content.  NetQuake
-``.dem`` and QuakeWorld ``.qwd`` / ``.mvd`` are decoded; the other formats are recognised and reported as
-unsupported.
+``.dem``, QuakeWorld ``.qwd`` / ``.mvd`` and Quake II ``.dm2`` are decoded; Quake III ``.dm_NN`` is recognised and
+reported as unsupported.
 
 References: Uwe Girlich, "The unofficial DEM format description" v1.0.9, section 6.1 (the CD-track line that
 starts every NetQuake demo); RFC 1952 (gzip magic 1f 8b).
@@ -19,6 +19,7 @@ import zlib
 from ..errors import BadMagicError, FormatError, TruncatedError, UnsupportedFormatError
 from ..source import Source, read_source
 from .quake import decode_dem, parse_cd_track
+from .quake2 import decode_dm2
 from .quakeworld import decode_mvd, decode_qwd, looks_like_mvd, looks_like_qwd
 from .timeline import DemoTimeline
 
@@ -146,7 +147,9 @@ def load_demo(src: Source, name: str | None = None) -> DemoTimeline:
         return decode_qwd(data, label)
     if fmt == "mvd":
         return decode_mvd(data, label)
+    if fmt == "dm2":
+        return decode_dm2(data, label)
     what = FORMAT_NAMES.get(fmt, FORMAT_NAMES["dm_NN"])
     raise UnsupportedFormatError(label, fmt, 0,
-                                 "a Quake .dem or QuakeWorld .qwd/.mvd demo (the formats decoded so far)",
+                                 "a Quake .dem, QuakeWorld .qwd/.mvd or Quake II .dm2 demo (the formats decoded)",
                                  f"{what}, which qdv cannot decode yet")

@@ -54,6 +54,11 @@ __all__ = ["DemoTimeline", "SceneState", "EntityStates", "MapSegment", "PlayerSc
 _EMPTY_I = np.zeros(0, np.int32)
 _EMPTY_F = np.zeros(0, np.float32)
 _EMPTY_V = np.zeros((0, 3), np.float32)
+_NO_EXTRA: Mapping[str, np.ndarray] = MappingProxyType({})
+#: The entity columns every timeline has; a decoder may add more (Quake II ``model2``, ``renderfx``, ``old_origin``…),
+#: which ``sample`` slices into :attr:`EntityStates.extra`.
+STANDARD_COLUMNS = frozenset({"number", "model", "frame", "prev_frame", "skin", "colormap", "effects", "origin",
+                              "angles", "alpha", "scale", "frame_time", "frame_interval"})
 
 
 def _ro(a: np.ndarray) -> np.ndarray:
@@ -68,7 +73,9 @@ class EntityStates:
     ``number`` i4 [N] (static entities: -1), ``model`` i4 [N] (index into the segment's ``model_precache``),
     ``frame`` / ``prev_frame`` i4 [N], ``frame_blend`` f4 [N] (0 = prev_frame, 1 = frame), ``skin``, ``colormap``
     (0 = none, else scoreboard slot + 1), ``effects`` (EF_* bits) i4 [N], ``origin`` / ``angles`` f4 [N, 3]
-    (pitch, yaw, roll degrees), ``alpha`` f4 [N] (1 = opaque), ``scale`` f4 [N] (1 = normal).
+    (pitch, yaw, roll degrees), ``alpha`` f4 [N] (1 = opaque), ``scale`` f4 [N] (1 = normal).  ``extra`` holds a
+    game's further columns by name, each [N] or [N, 3] (Quake II: ``model2``…``model4``, ``renderfx``, ``sound``,
+    ``event``, ``solid``, ``old_origin``); empty for games without.
     """
 
     number: np.ndarray
@@ -83,6 +90,7 @@ class EntityStates:
     angles: np.ndarray
     alpha: np.ndarray
     scale: np.ndarray
+    extra: Mapping[str, np.ndarray] = field(default_factory=lambda: _NO_EXTRA)
 
     def __len__(self) -> int:
         return len(self.number)
@@ -363,7 +371,8 @@ class DemoTimeline:
                  "block_count", "cd_track", "times", "server_times", "frame_segment", "view_entity", "view_origin",
                  "view_angles", "stats", "lightstyles", "scoreboard_changes",
                  "_offsets", "_cols", "_ls_version", "_ls_snapshots", "_sb_version", "_sb_snapshots",
-                 "_stat_rows", "_statics_cache", "_events_by_kind", "players", "default_pov", "meta", "__weakref__")
+                 "_stat_rows", "_statics_cache", "_events_by_kind", "players", "default_pov", "meta", "_extra_keys",
+                 "__weakref__")
 
     def __init__(self, *, schema: GameSchema, format: str, protocol: int, protocol_flags: int, path: str,
                  segments: Sequence[MapSegment], events: Sequence[Event], warnings: Sequence[str],
@@ -405,6 +414,7 @@ class DemoTimeline:
             {name: self._stat_rows[:, i] for i, name in enumerate(names)})
         self._offsets = _ro(np.asarray(entity_offsets, np.int64))
         self._cols = {k: _ro(v) for k, v in entity_columns.items()}
+        self._extra_keys = tuple(k for k in self._cols if k not in STANDARD_COLUMNS)
         self.scoreboard_changes = tuple(score_changes)
         self.players = players
         self.default_pov = int(default_pov)
@@ -494,7 +504,13 @@ class DemoTimeline:
         c = self._cols
         return EntityStates(c["number"][a:b], c["model"][a:b], c["frame"][a:b], c["prev_frame"][a:b],
                             np.ones(b - a, np.float32), c["skin"][a:b], c["colormap"][a:b], c["effects"][a:b],
-                            c["origin"][a:b], c["angles"][a:b], c["alpha"][a:b], c["scale"][a:b])
+                            c["origin"][a:b], c["angles"][a:b], c["alpha"][a:b], c["scale"][a:b],
+                            self._extra_slices(a, b))
+
+    def _extra_slices(self, a: int, b: int) -> Mapping[str, np.ndarray]:
+        if not self._extra_keys:
+            return _NO_EXTRA
+        return MappingProxyType({k: self._cols[k][a:b] for k in self._extra_keys})
 
     def final_scoreboard(self) -> tuple[PlayerScore, ...]:
         return self._sb_snapshots[-1]
@@ -619,8 +635,16 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
             origin = org0 + np.float32(frac) * delta
             angles = _lerp_angles(ang0, ang1, np.float32(frac)).astype(np.float32, copy=False)
             if snap.any():
-                origin[snap] = org1[snap]
+                if "old_origin" in c:
+                    # Quake II (CL_DeltaEntity): a new, changed or teleported entity lerps from its old_origin.
+                    old = c["old_origin"][a:b][snap]
+                    origin[snap] = old + np.float32(frac) * (org1[snap] - old)
+                else:
+                    origin[snap] = org1[snap]
                 angles[snap] = ang1[snap]
+        elif "old_origin" in c:                      # nothing in the older frame: every entity is new
+            old = c["old_origin"][a:b]
+            origin, angles = old + np.float32(frac) * (org1 - old), ang1
         else:
             origin, angles = org1, ang1
     else:
@@ -636,7 +660,8 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
         blend = np.ones(b - a, np.float32)
 
     entities = EntityStates(num1, model1, frame1, prev1, blend, c["skin"][a:b], c["colormap"][a:b],
-                            c["effects"][a:b], origin, angles, c["alpha"][a:b], c["scale"][a:b])
+                            c["effects"][a:b], origin, angles, c["alpha"][a:b], c["scale"][a:b],
+                            timeline._extra_slices(a, b))
 
     # The recorder's eye.
     vo1 = timeline.view_origin[hi]
