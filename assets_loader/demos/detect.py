@@ -23,7 +23,8 @@ from .quake2 import decode_dm2
 from .quakeworld import decode_mvd, decode_qwd, looks_like_mvd, looks_like_qwd
 from .timeline import DemoTimeline
 
-__all__ = ["load_demo", "detect_format", "sniff_format", "maybe_gunzip", "MAX_DECOMPRESSED", "FORMAT_NAMES"]
+__all__ = ["load_demo", "demo_game_dir", "detect_format", "sniff_format", "maybe_gunzip", "MAX_DECOMPRESSED",
+           "FORMAT_NAMES"]
 
 #: Largest decompressed demo accepted from a ``.gz`` (real demos are a few MB; this stops gzip bombs).
 MAX_DECOMPRESSED = 1 << 30
@@ -153,3 +154,17 @@ def load_demo(src: Source, name: str | None = None) -> DemoTimeline:
     raise UnsupportedFormatError(label, fmt, 0,
                                  "a Quake .dem, QuakeWorld .qwd/.mvd or Quake II .dm2 demo (the formats decoded)",
                                  f"{what}, which qdv cannot decode yet")
+
+
+def demo_game_dir(path: str) -> str | None:
+    """The game directory a demo file names in its header (Quake II ``svc_serverdata``: ``"action"``), or ``None``
+    when it names none or cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(1024)
+    except OSError:
+        return None
+    if not _looks_like_dm2(head):
+        return None
+    end = head.find(b"\0", 14)
+    return (head[14:end].decode("latin-1") or None) if end >= 0 else None
