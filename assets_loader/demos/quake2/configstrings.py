@@ -85,8 +85,18 @@ class ConfigStrings:
 
     @staticmethod
     def status_bar(strings: dict[int, str]) -> str:
-        """The status bar layout program (``CS_STATUSBAR`` … ``CS_AIRACCEL - 1`` concatenated)."""
-        return "".join(strings.get(i, "") for i in range(P.CS_STATUSBAR, P.CS_AIRACCEL))
+        """The status bar layout program.  It is longer than one configstring: the client copies each string into
+        its fixed 64-byte slot and lets it run on into the next ones, and reads the program from ``CS_STATUSBAR``
+        up to the first NUL; the slots are replayed in index order the same way."""
+        memory = bytearray(P.MAX_QPATH * (P.CS_AIRACCEL - P.CS_STATUSBAR))
+        for i in range(P.CS_STATUSBAR, P.CS_AIRACCEL):
+            text = strings.get(i)
+            if text is None:
+                continue
+            at = (i - P.CS_STATUSBAR) * P.MAX_QPATH
+            raw = text.encode("latin-1")[:len(memory) - at - 1] + b"\0"
+            memory[at:at + len(raw)] = raw
+        return memory.split(b"\0", 1)[0].decode("latin-1")
 
 
 def _list(strings: dict[int, str], base: int, count: int) -> tuple[str, ...]:

@@ -11,7 +11,10 @@ frame in its block (sounds, temp entities) belong to it.
 The recorder's view is the pmove origin + view offset, its angles the view angles + kick angles
 (``CL_CalcViewValues``).  Stats and the rest of the player state go to the stat columns of
 :data:`~..schema.QUAKE2`.  Configstrings are kept over time (``meta["configstring_changes"]``, see
-:mod:`.configstrings`); player names come from the player-skin configstrings.
+:mod:`.configstrings`); player names come from the player-skin configstrings.  A segment's ``model_precache`` is
+the model configstrings padded to 256 entries, then one entry per client slot (model ``256 + slot``): the picture
+of its skin, ``players/<model>/<skin>.pcx`` (its model is ``tris.md2`` beside it), for the entities drawn with
+model index 255 (``CL_ParseClientinfo``).
 
 References: Uwe Girlich, "The unofficial DM2 format description" v1.0.1, section 3; Quake II 3.20
 ``client/cl_parse.c`` ``CL_ParseServerMessage``, ``CL_ParseServerData``, ``CL_ParseConfigString``,
@@ -266,12 +269,18 @@ class Quake2Parser:
         if self.level_started:
             if P.CS_PLAYERSKINS <= index < P.CS_PLAYERSKINS + P.MAX_CLIENTS:
                 self._set_player(index - P.CS_PLAYERSKINS, text)
-            elif P.CS_MODELS <= index < P.CS_SOUNDS + P.MAX_SOUNDS:
+            if P.CS_MODELS <= index < P.CS_SOUNDS + P.MAX_SOUNDS or P.CS_PLAYERSKINS <= index < P.CS_GENERAL:
                 self._set_precache(self.b.segments[-1])
         return p
 
     def _set_precache(self, seg: dict[str, Any]) -> None:
-        seg["model_precache"] = ConfigStrings.models(self.configstrings)
+        models = ConfigStrings.models(self.configstrings)
+        skins = ConfigStrings.player_skins(self.configstrings)
+        if skins:            # client slot s: model 256 + s, its skin picture (the model is tris.md2 beside it)
+            models += ("",) * (P.MAX_MODELS - len(models))
+            models += tuple(f"players/{skins[s].model}/{skins[s].skin}.pcx" if s in skins else ""
+                            for s in range(max(skins) + 1))
+        seg["model_precache"] = models
         seg["sound_precache"] = ConfigStrings.sounds(self.configstrings)
         seg["map_path"] = self.configstrings.get(P.CS_MODELS + 1, "")
 

@@ -154,6 +154,7 @@ CS_ITEMS: Final = 1056
 CS_PLAYERSKINS: Final = 1312
 CS_GENERAL: Final = 1568
 MAX_CONFIGSTRINGS: Final = 2080
+MAX_QPATH: Final = 64                # bytes of one configstring slot
 MAX_MODELS: Final = 256
 MAX_SOUNDS: Final = 256
 MAX_IMAGES: Final = 256

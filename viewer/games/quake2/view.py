@@ -1,7 +1,7 @@
 """Quake II's :class:`~viewer.games.base.GameView`: the package's pieces behind the one seam.
 
-Asset loading is complete (:mod:`.assets`). Entity linking, effects and the HUD are minimal placeholders (no
-entities, no effects, an empty HUD) until the ``.dm2`` decoder's game code fills them in.
+Asset loading (:mod:`.assets`), entity linking (:mod:`.link`), effects (:mod:`.fx`) and the HUD (:mod:`.hud`,
+:mod:`.hud_pics`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from assets_loader.vfs import VirtualFS
 
 from ...render.refdef import EntityDraw, HudLayout, Lights, Particles, SegmentAssets
 from ..base import EffectModel, PicSizes
-from . import assets
+from . import assets, link
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +49,7 @@ class Quake2View:
         return assets.load_palette(fs)
 
     def entity_draws(self, state: SceneState, first_person: bool) -> list[EntityDraw]:
-        return []
+        return link.entity_draws(state, first_person)
 
     def prepare_effects(self, timeline: DemoTimeline) -> NoEffects:
         return NoEffects()
@@ -62,7 +62,7 @@ class Quake2View:
         return HudLayout(screen_size, scale, ())
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
-        return ()
+        return link.follow_candidates(state)
 
     def player_entities(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
-        return ()
+        return link.player_entities(state)
