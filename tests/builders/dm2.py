@@ -95,7 +95,7 @@ class DM2Messages:
                 continue
             if value >= 0x10000:
                 bits |= b8 | b16
-                body += struct.pack("<i", value)
+                body += struct.pack("<I", value & 0xFFFFFFFF)
             elif value >= 0x100:
                 bits |= b16
                 body += struct.pack("<H", value)
