@@ -38,9 +38,9 @@ from ..kit.builder import TimelineBuilder
 from ..kit.deltas import DeltaPlans, Field, Op
 from ..kit.messages import Corrupt, handler_table, read_string
 from ..kit.packet_entities import EntitySet, FrameRing, merge_packet_entities
-from ..kit.rows import RowLayout
+from ..kit.rows import RowLayout, states_from_rows
 from ..schema import QUAKE2
-from ..timeline import DemoTimeline, EntityStates
+from ..timeline import DemoTimeline
 from . import protocol as P
 from .configstrings import ConfigStrings, parse_player_skin
 from .monster_flashes import monster_flash_name
@@ -299,15 +299,7 @@ class Quake2Parser:
         seg = self.b.begin_segment(maxclients, level_name=self.level_name, protocol=self.protocol,
                                    maxclients=maxclients, gametype=1 if maxclients > 1 else 0)
         self._set_precache(seg)
-        items = sorted(self.baselines.items())
-        if items:
-            pack = _ROW.pack
-            cols = ROW_LAYOUT.columns(ROW_LAYOUT.read(b"".join(pack(*s) for _, s in items)))
-            frame = cols["frame"]
-            seg["baselines"] = EntityStates(cols["number"], cols["model"], frame, frame.copy(),
-                                            np.ones(len(items), np.float32), cols["skin"], cols["colormap"],
-                                            cols["effects"], cols["origin"], cols["angles"], cols["alpha"],
-                                            cols["scale"])
+        seg["baselines"] = states_from_rows(ROW_LAYOUT, sorted(self.baselines.items()))
         self.b.emit(ev.ServerInfoEvent, None, self.level_name, self.protocol or 0, maxclients)
         for index, text in sorted(self.configstrings.items()):
             if P.CS_PLAYERSKINS <= index < P.CS_PLAYERSKINS + P.MAX_CLIENTS:
