@@ -24,7 +24,7 @@ def _timeline(*msgs: bytes, ents: tuple[bytes, ...] = ()):
 
 def test_the_status_bar_program_draws_stats_pics_and_strings() -> None:
     tl = _timeline(M.text(P.svc_centerprint, "Fight!"))
-    layout = hud.build_hud(tl.sample(tl.start_time), tl, (640, 480), 2, pic_sizes={"num_0": (24, 24)})
+    layout = hud.build_hud(tl.sample(tl.start_time), tl, (640, 480), 2, pic_sizes={"num_0": (24, 24), "ch1": (8, 8)})
     pics = [q for q in layout.quads if q.kind == "pic"]
     names = [q.ref for q in pics]
     # health -5 (dead): red digits, the flashing field behind (STAT_FLASHES bit 1); the health icon; frags -7

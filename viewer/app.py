@@ -36,7 +36,7 @@ from .audio.output import SOUND_KEYS, AudioOutput, listener_for, open_output
 from .cameras import map_start_camera
 from .export import next_numbered_path, write_png
 from .games.base import GameView
-from .games.registry import DEFAULT_GAME, game_view
+from .games.registry import loading_game
 from .render.blit import ScreenBlit
 from .render.context import OffscreenTarget
 from .render.frame import FrameRenderer
@@ -90,8 +90,12 @@ class ViewerWindow(pyglet.window.Window):
         self._screen_fb = self.ctx.detect_framebuffer()
         self.target = OffscreenTarget(self.ctx, self._fb_size())
         self._blit = ScreenBlit(self.ctx)
-        self.game: GameView = map_game_view(source.fs, source.map_path) if source.map_path else game_view(DEFAULT_GAME)
-        self.palette = self.game.load_palette(source.fs)   # a demo's own game may change it once it is decoded
+        self.game: GameView
+        if source.map_path:
+            self.game = map_game_view(source.fs, source.map_path)
+            self.palette = self.game.load_palette(source.fs)
+        else:                                              # a demo's own game may change it once it is decoded
+            self.game, self.palette = loading_game(source.fs)
         self.ui, self.hud = self._overlays()
         self.session: DemoSession | None = None
         self.state: ViewerState | None = None

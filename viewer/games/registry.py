@@ -8,6 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from assets_loader.errors import FormatError
+from assets_loader.palette import Palette
+from assets_loader.vfs import VirtualFS
+
 from .base import GameView
 from .quake2.view import Quake2View
 from .quake.view import QuakeView
@@ -37,3 +41,16 @@ def game_view(game: str) -> GameView:
     if view is None:
         raise ValueError(f"qdv cannot show {game!r} demos yet (it knows {', '.join(sorted(GAME_VIEWS))})")
     return view
+
+
+def loading_game(fs: VirtualFS) -> tuple[GameView, Palette]:
+    """The view and palette the window shows before it knows what it plays: :data:`DEFAULT_GAME`'s, else those of
+    the first game whose palette the game dirs hold (a Quake II mod dir has no ``gfx/palette.lmp``)."""
+    names = [DEFAULT_GAME] + [g for g in GAME_VIEWS if g != DEFAULT_GAME]
+    for name in names:
+        view = GAME_VIEWS[name]
+        try:
+            return view, view.load_palette(fs)
+        except FormatError as exc:
+            error = exc
+    raise error

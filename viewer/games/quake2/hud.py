@@ -10,7 +10,7 @@ high-bit characters), ``if S`` … ``endif`` a block drawn only when stat ``S`` 
 scoreboard line.  Coordinates are virtual pixels, each ``scale`` screen pixels.
 
 References: Quake II 3.20 ``client/cl_scrn.c`` ``SCR_ExecuteLayoutString``, ``SCR_DrawField``, ``DrawHUDString``,
-``SCR_DrawCenterString`` (35 % down, ``scr_centertime`` 2.5 s), ``SCR_DrawCrosshair``; ``client/console.c``
+``SCR_DrawCenterString`` (35 % down, ``scr_centertime`` 2.5 s), ``SCR_DrawCrosshair`` (``ch1``); ``client/console.c``
 ``Con_DrawNotify`` (4 lines, ``con_notifytime`` 3 s).
 """
 
@@ -50,9 +50,12 @@ class _Builder:
         self.sizes = sizes
         self.quads: list[HudQuad] = []
 
+    def known(self, name: str) -> tuple[int, int] | None:
+        """The size of picture ``name``, ``None`` when the game dirs lack it."""
+        return self.sizes.get(name) if isinstance(self.sizes, Mapping) else (self.sizes(name) if self.sizes else None)
+
     def size(self, name: str) -> tuple[int, int]:
-        got = self.sizes.get(name) if isinstance(self.sizes, Mapping) else (self.sizes(name) if self.sizes else None)
-        return got or DEFAULT_PIC
+        return self.known(name) or DEFAULT_PIC
 
     def pic(self, x: int, y: int, name: str) -> None:
         w, h = self.size(name)
@@ -228,8 +231,9 @@ def build_hud(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int,
     serverframe = round(float(timeline.server_times[state.frame]) * 10) if state.frame >= 0 else 0
     playernum = int(timeline.meta.get("playernum", 0))  # type: ignore[call-overload]
     intermission = bool(state.stats.get("intermission", 0))
-    if not intermission:
-        b.pic(width // 2 - 4, height // 2 - 4, CROSSHAIR)
+    cross = b.known(CROSSHAIR)
+    if cross and not intermission:                   # SCR_DrawCrosshair, when the game has the picture
+        b.pic((width - cross[0]) // 2, (height - cross[1]) // 2, CROSSHAIR)
     run_layout(b, ConfigStrings.status_bar(strings), stats, strings, (width, height), serverframe, playernum)
     if stats[P.STAT_LAYOUTS] & 1 or show_scores:
         layout = _last_before(timeline.events_of_kind("layout"), state.time)
