@@ -1,4 +1,4 @@
-"""Headless rendering of demos and maps: ``qdv screenshot`` and ``qdv timedemo``.
+"""Headless rendering of demos and maps: ``qdv screenshot``, ``qdv timedemo`` and the frames of ``qdv render``.
 
 One EGL context and one offscreen target; a demo is drawn through the same :class:`~viewer.session.DemoSession`
 the window uses.
@@ -17,32 +17,56 @@ from assets_loader.vfs import VirtualFS
 
 from .render.context import OffscreenTarget, create_headless_context
 from .render.frame import FrameRenderer
+from .render.frames_in_flight import FramesInFlight
+from .render.hud_overlay import HudRenderer
 from .render.refdef import Camera, SceneFrame, SegmentAssets
 from .session import DemoSession
+from .ui.timeline_bar import ui_scale
 
 
 class DemoRenderer:
-    """Renders any time of a demo offscreen; its :attr:`session` loads each map segment when it is first needed."""
+    """Renders any time of a demo offscreen; its :attr:`session` loads each map segment when it is first needed.
 
-    def __init__(self, timeline: DemoTimeline, fs: VirtualFS, size: tuple[int, int]) -> None:
+    With ``hud``, :meth:`pixels` draws the game's HUD over the picture as the window does (its default view: no
+    scoreboard)."""
+
+    def __init__(self, timeline: DemoTimeline, fs: VirtualFS, size: tuple[int, int], hud: bool = False) -> None:
         self.timeline = timeline
         self.ctx = create_headless_context()
         self.target = OffscreenTarget(self.ctx, size)
         self.session = DemoSession(timeline, fs, self.ctx)
+        self.in_flight = FramesInFlight(self.ctx)
+        self.hud: HudRenderer | None = None
+        if hud:
+            game = self.session.game
+            self.hud = HudRenderer(self.ctx, game.load_palette(fs), game.load_hud_pics(fs))
 
-    def scene(self, t: float, camera: Camera | None = None, fov: float = 90.0) -> SceneFrame:
-        """The scene at ``t`` with particles, lights and beams (loading the segment's assets if needed)."""
-        return self.session.scene(t, camera, fov)
+    def scene(self, t: float, camera: Camera | None = None, fov: float = 90.0, pov: int | None = None) -> SceneFrame:
+        """The scene at ``t`` with particles, lights and beams (loading the segment's assets if needed); ``pov``
+        picks a player slot's eyes in multi-view demos."""
+        return self.session.scene(t, camera, fov, pov=pov)
 
     def render(self, frame: SceneFrame) -> None:
-        self.session.draw(frame, self.target)
+        """Draw ``frame`` into the target (with at most two frames queued in the driver: memory stays flat)."""
+        with self.in_flight.frame():
+            self.session.draw(frame, self.target)
 
-    def pixels(self, t: float, camera: Camera | None = None, fov: float = 90.0) -> np.ndarray:
-        """The picture at ``t`` as ``uint8 [H, W, 3]``."""
-        self.render(self.scene(t, camera, fov))
+    def pixels(self, t: float, camera: Camera | None = None, fov: float = 90.0, pov: int | None = None) -> np.ndarray:
+        """The picture at ``t`` as ``uint8 [H, W, 3]`` (with the HUD when asked for)."""
+        state = self.timeline.sample(t, pov=pov)
+        self.render(self.session.scene(t, camera, fov, pov=pov, state=state))
+        if self.hud is not None:
+            size = self.target.size
+            layout = self.session.game.hud_layout(state, self.timeline, size, ui_scale(size),
+                                                  pic_sizes=self.hud.pic_size)
+            self.target.use()
+            self.hud.draw(layout, size)
         return self.target.read_rgb()
 
     def release(self) -> None:
+        self.in_flight.drain()
+        if self.hud is not None:
+            self.hud.release()
         self.session.release()
         self.target.release()
         self.ctx.release()
