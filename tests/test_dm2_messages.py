@@ -97,6 +97,15 @@ def test_a_new_entity_lerps_from_its_old_origin() -> None:
     assert s.entities.origin[0, 0] == pytest.approx(50)
 
 
+def test_a_teleport_event_snaps_to_the_new_place() -> None:
+    f1 = frame(1, -1, ents=(M.entity(5, model=2, origin=(0, 0, 0)),))
+    f2 = frame(2, 1, ents=(M.entity(5, origin=(200, 0, 0), old_origin=(200, 0, 0), event=P.EV_PLAYER_TELEPORT),))
+    f3 = frame(3, 2, ents=(M.entity(5, origin=(300, 0, 0)),))
+    tl = decode(dm2(signon(), f1, f2, f3))
+    assert tl.sample(0.15).entities.origin[0, 0] == pytest.approx(200)     # snapped, not lerped from 0
+    assert tl.sample(0.25).entities.origin[0, 0] == pytest.approx(250)     # the next move lerps again
+
+
 def test_muzzle_flashes_player_and_monster() -> None:
     tl = decode(dm2(signon(), frame(1, -1, M.muzzleflash(1, 6 | P.MZ_SILENCED), M.muzzleflash(9, 1, monster=True))))
     a, b = tl.events_of_kind("muzzleflash")

@@ -47,6 +47,8 @@ class GameSchema:
     pose_interval: float = 0.1
     #: Name of the per-entity trajectory rule ``sample`` evaluates (Quake III), ``None`` = lerp snapshots.
     trajectory: str | None = None
+    #: Values of an ``event`` entity column that make ``sample`` snap the entity (Quake II teleport events).
+    snap_events: tuple[int, ...] = ()
 
     def stat_index(self, name: str) -> int:
         """Column of stat ``name`` (``ValueError`` if this game has no such stat)."""
@@ -70,8 +72,9 @@ QUAKE2_STAT_NAMES: tuple[str, ...] = (
     "kick_pitch4", "kick_yaw4", "kick_roll4", "gunoffset_x4", "gunoffset_y4", "gunoffset_z4",
     "gunangles_pitch4", "gunangles_yaw4", "gunangles_roll4", "intermission",
 )
-#: Quake II: 10 Hz server frames, entities moving over 512 units snap (``CL_DeltaEntity``).
-QUAKE2 = GameSchema("quake2", QUAKE2_STAT_NAMES, teleport_distance=512.0)
+#: Quake II: 10 Hz server frames; entities moving over 512 units or with a teleport event (``EV_PLAYER_TELEPORT`` 6,
+#: ``EV_OTHER_TELEPORT`` 7) snap (``CL_DeltaEntity``).
+QUAKE2 = GameSchema("quake2", QUAKE2_STAT_NAMES, teleport_distance=512.0, snap_events=(6, 7))
 
 
 def view_height(flags: int, stat_viewheight: int = 0) -> float:

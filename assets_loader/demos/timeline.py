@@ -632,6 +632,8 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
             delta = org1 - org0
             snap = ((num0[idx] != num1) | (c["model"][a0:b0][idx] != model1)
                     | (np.abs(delta) > teleport).any(axis=1))
+            if timeline.schema.snap_events and "event" in c:
+                snap |= np.isin(c["event"][a:b], timeline.schema.snap_events)
             origin = org0 + np.float32(frac) * delta
             angles = _lerp_angles(ang0, ang1, np.float32(frac)).astype(np.float32, copy=False)
             if snap.any():
