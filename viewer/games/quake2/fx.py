@@ -275,7 +275,7 @@ class Quake2Effects:
             k = ents.index_of(f.entity)
             if k is None:
                 continue
-            origins.append(ents.origin[k].astype(np.float32) + np.float32([0, 0, 16]))
+            origins.append(ents.origin[k].astype(np.float32) + np.array([0, 0, 16], np.float32))
             radius.append(200.0 if not f.silenced else 100.0)
             colors.append(FLASH_COLORS.get(f.name or "", (1.0, 1.0, 0.0)))
         for j in np.flatnonzero(ents.effects & (EF_ROCKET | EF_BLASTER | EF_HYPERBLASTER | EF_BFG)):
