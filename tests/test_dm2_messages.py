@@ -204,10 +204,16 @@ def test_protocol_26_frames_have_no_suppress_count() -> None:
     assert tl.frame_entities(0).number.tolist() == [3]
 
 
-@pytest.mark.parametrize("protocol", [35, 36, 2023, 31])
+@pytest.mark.parametrize("protocol", [35, 36, 2023, 31, 25])
 def test_other_protocols_are_unsupported_by_number(protocol: int) -> None:
     with pytest.raises(UnsupportedFormatError, match=f"unsupported protocol {protocol}"):
         decode(dm2([M.serverdata(protocol=protocol)], frame(1, -1)))
+
+
+def test_a_protocol_25_demo_is_recognised_by_its_own_serverdata_byte() -> None:
+    data = dm2([bytes([P.SVC_SERVERDATA_TEST]) + M.serverdata(protocol=25)[1:]], frame(1, -1))
+    with pytest.raises(UnsupportedFormatError, match="unsupported protocol 25"):
+        decode(data)
 
 
 def test_a_file_cut_inside_a_block_plays_to_the_cut_with_a_warning() -> None:

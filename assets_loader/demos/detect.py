@@ -57,17 +57,20 @@ FORMAT_NAMES = {
     "dm2": "a Quake II demo (.dm2)", "dm_NN": "a Quake III demo (.dm_NN)",
 }
 _Q2_SVC_SERVERDATA = 12
+_Q2_SVC_SERVERDATA_300 = 7
 _Q2_PROTOCOLS = (25, 26, 34, 35, 36, 2023)
 _Q3_MAX_MSGLEN = 16384
 
 
 def _looks_like_dm2(data: bytes) -> bool:
-    """The first block (int32 length) starts with ``svc_serverdata`` and a Quake II protocol number."""
+    """The first block (int32 length) starts with ``svc_serverdata`` and a Quake II protocol number (3.00's
+    protocol 25 numbers that message 7)."""
     if len(data) < 9:
         return False
     length = int.from_bytes(data[0:4], "little", signed=True)
     protocol = int.from_bytes(data[5:9], "little", signed=True)
-    return 0 < length <= 0x10000 and data[4] == _Q2_SVC_SERVERDATA and protocol in _Q2_PROTOCOLS
+    serverdata = data[4] == _Q2_SVC_SERVERDATA or (data[4] == _Q2_SVC_SERVERDATA_300 and protocol == 25)
+    return 0 < length <= 0x10000 and serverdata and protocol in _Q2_PROTOCOLS
 
 
 def _looks_like_dm_q3(data: bytes) -> bool:

@@ -1,6 +1,7 @@
-"""Quake II (``.dm2``, protocols 34, 26 and 25): framing (:mod:`.framing`), protocol tables (:mod:`.protocol`,
-:mod:`.monster_flashes`), message handlers (:mod:`.parse`), configstrings over time (:mod:`.configstrings`) and death
-messages (:mod:`.obituaries`) on the shared decoder kit."""
+"""Quake II (``.dm2``, protocols 34 and 26; 3.00's protocol 25 is recognised and reported as unsupported):
+framing (:mod:`.framing`), protocol tables (:mod:`.protocol`, :mod:`.monster_flashes`), message handlers
+(:mod:`.parse`), configstrings over time (:mod:`.configstrings`) and death messages (:mod:`.obituaries`) on the
+shared decoder kit."""
 
 from .configstrings import ConfigStrings, PlayerSkin, parse_player_skin
 from .framing import decode_dm2

@@ -241,7 +241,7 @@ class Quake2Parser:
         self.counts["serverdata"] += 1
         protocol = _S32.unpack_from(data, p)[0]
         if protocol not in P.SUPPORTED_PROTOCOLS:
-            raise UnsupportedFormatError(self.path, FMT, p, "Quake II protocol 25, 26 or 34",
+            raise UnsupportedFormatError(self.path, FMT, p, "Quake II protocol 26 or 34",
                                          f"unsupported protocol {protocol}")
         if self.frame_open:
             raise Corrupt("svc_playerinfo and svc_packetentities before the next svc_serverdata")

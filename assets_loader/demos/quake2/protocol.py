@@ -18,9 +18,12 @@ from collections.abc import Mapping
 # --- protocol versions (svc_serverdata) ----------------------------------------------------------------------------
 
 PROTOCOL_OLD: Final = 26            # 3.05 / 3.06: svc_frame has no suppress-count byte
-PROTOCOL_TEST: Final = 25           # 3.00 test release, same messages as 26 in this decoder
+#: 3.00 test release: other message numbers (its svc_serverdata is byte 7), which the format description leaves out
+#: on purpose; no such demo is known outside id's retail pak, so it is reported as unsupported.
+PROTOCOL_TEST: Final = 25
+SVC_SERVERDATA_TEST: Final = 7
 PROTOCOL_VERSION: Final = 34        # 3.19 .. 3.24
-SUPPORTED_PROTOCOLS: Final = frozenset({PROTOCOL_TEST, PROTOCOL_OLD, PROTOCOL_VERSION})
+SUPPORTED_PROTOCOLS: Final = frozenset({PROTOCOL_OLD, PROTOCOL_VERSION})
 
 # --- serverdata attractloop / isdemo -------------------------------------------------------------------------------
 
