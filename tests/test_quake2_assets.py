@@ -98,3 +98,13 @@ def test_a_synthetic_md2_with_a_missing_skin_gets_a_checker(tmp_path) -> None:
     with pytest.warns(UserWarning):
         ref = assets.load_model(fs, "models/m.md2")
     assert ref.kind == "alias" and ref.alias is not None and ref.alias.skin_images.shape[0] >= 1
+
+
+def test_a_segment_takes_its_sky_from_the_configstrings(fs: VirtualFS) -> None:
+    loaded = assets.load_segment_assets(fs, ("", "maps/terminal.bsp", "*1"), sky=("wnight", "2.5", "0 1 0"))
+    assert loaded.sky_box is not None and (loaded.sky_box.rotate, loaded.sky_box.axis) == (2.5, (0.0, 1.0, 0.0))
+    assert [m.kind for m in loaded.models] == ["none", "brush", "brush"] and loaded.models[2].submodel == 1
+    odd = assets.sky_from_strings(fs, "wnight", "fast", "0 0 0")
+    assert odd is not None and (odd.rotate, odd.axis) == (0.0, (0.0, 0.0, 1.0))
+    with pytest.warns(UserWarning, match="nosuchsky"):
+        assert assets.load_segment_assets(fs, ("", "maps/terminal.bsp"), sky=("nosuchsky", "0", "")).sky_box is None

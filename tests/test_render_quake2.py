@@ -18,7 +18,8 @@ from viewer.render.frame import FrameRenderer
 from viewer.render.refdef import QUAKE_LIGHTING, Camera, EntityDraw, Lighting, SceneFrame, SegmentAssets, SkyBox
 from viewer.render.surfaces import flow_scroll, sky_rotation, surface_alpha
 from viewer.render.view_math import view_projection
-from viewer.render.world import WorldRenderer, WorldView
+from viewer.render.view_math import entity_matrix
+from viewer.render.world import BrushDraw, WorldRenderer, WorldView
 from viewer.session import game_filesystem
 
 SIZE = (32, 32)
@@ -92,6 +93,29 @@ def test_translucent_surfaces_blend_after_the_opaque_world(ctx) -> None:
     blended = draw(ctx, world, above_quad_a(), palette=flat_palette(200), clear=blue)
     # 33 % of the unlit texture over 67 % of the blue behind it
     assert np.abs(blended[16, 16] - np.array((0.33 * 200, 0.33 * 200, 0.33 * 200 + 0.67 * 255))).max() <= 3
+
+
+def test_translucent_brush_entities_wait_for_the_translucent_pass(ctx) -> None:
+    """Quad B is submodel *1 (x 128..192): with a SURF_TRANS33 texture it is blended after the entities."""
+    world = load_bsp38(build_bsp38(texinfo=[("test/wall", 0, 0, -1), ("test/glass", SURF_TRANS33, 0, -1)]))
+    target = OffscreenTarget(ctx, SIZE)
+    renderer = WorldRenderer(ctx, world, flat_palette(200), assets.QUAKE2_LIGHTING)
+    camera = Camera((160.0, 32.0, 40.0), (90.0, 0.0, 0.0), fov=60)
+    view = WorldView(view_projection(camera, 1.0), camera.origin, 0.0, np.ones(64, np.float32))
+    target.use()
+    ctx.clear(0.0, 0.0, 1.0, depth=1.0)
+    renderer.draw_world(view)
+    renderer.draw_brushes(view, [BrushDraw(1, entity_matrix((0, 0, 0), (0, 0, 0)))])
+    before = target.read_rgb().astype(int)[16, 16]
+    renderer.draw_translucent(view)
+    after = target.read_rgb().astype(int)[16, 16]
+    renderer.draw_translucent(view)   # drawn once: the deferred list is used up
+    again = target.read_rgb().astype(int)[16, 16]
+    renderer.release()
+    target.release()
+    assert tuple(before) == (0, 0, 255)
+    assert np.abs(after - np.array((0.33 * 200, 0.33 * 200, 0.33 * 200 + 0.67 * 255))).max() <= 3
+    assert tuple(again) == tuple(after)
 
 
 def test_warped_surfaces_move_with_time_and_flowing_ones_scroll(ctx) -> None:

@@ -125,6 +125,8 @@ class WorldRenderer:
         multistyle = (np.asarray(world.lightmap.num_styles) > 1).astype(np.int64)
         self._visibility = WorldVisibility(world, multistyle, opaque_faces(self._face_flags))
         self._translucent = WorldVisibility(world, None, translucent_faces(self._face_flags))
+        #: This frame's translucent brush entity ranges: (distance, texture, first, count, model, alternate, alpha).
+        self._brush_translucent: list[tuple[float, int, int, int, bytes, bool, float]] = []
         self._draw_multistyle = self._draws_with_multistyle(multistyle)
         # The per-frame index list never exceeds the whole mesh's.
         self._visible_ibo = ctx.buffer(reserve=max(mesh.indices.nbytes, 4))
@@ -277,6 +279,7 @@ class WorldRenderer:
         """Draw model 0, culled to the PVS of the camera's leaf, front to back; then sky, then liquids (blended
         last when translucent). Quake II's translucent faces wait for :meth:`draw_translucent`."""
         self._update_visibility(view.camera, view.view_proj, view.areabits)
+        self._brush_translucent = []
         self._begin()
         model = gl_bytes(_IDENTITY)
         later, liquids = [], []
@@ -297,28 +300,32 @@ class WorldRenderer:
             self.ctx.disable(moderngl.BLEND)
 
     def draw_translucent(self, view: WorldView) -> None:
-        """Quake II's ``SURF_TRANS33``/``SURF_TRANS66`` world faces in the PVS and the view, blended back to front
-        (``R_DrawAlphaSurfaces``, after the entities), one face per draw."""
+        """Quake II's ``SURF_TRANS33``/``SURF_TRANS66`` surfaces, blended back to front after the entities
+        (``R_DrawAlphaSurfaces``): the world's faces in the PVS and the view, one face per draw, and the translucent
+        textures of the brush entities :meth:`draw_brushes` drew this frame, by their distance."""
         world = self.world
         leaf = int(world.point_leaf(view.camera))
         faces = self._translucent.pvs_faces(leaf, view.areabits)
-        if len(faces) == 0:
-            return
         mins, maxs = self._translucent.boxes
         faces = faces[boxes_in_frustum(mins[faces], maxs[faces], frustum_planes(view.view_proj))]
-        faces = faces[np.argsort(-box_distances(mins[faces], maxs[faces], view.camera), kind="stable")]
+        identity = gl_bytes(_IDENTITY)
+        mesh, info = world.mesh, world.faces
+        pieces = [(float(d), int(info["texture"][f]), int(mesh.face_first[f]), int(mesh.face_count[f]), identity,
+                   False, surface_alpha(int(self._face_flags[f])))
+                  for f, d in zip(faces.tolist(), box_distances(mins[faces], maxs[faces], view.camera).tolist())]
+        pieces += self._brush_translucent
+        self._brush_translucent = []
+        if not pieces:
+            return
         self._begin()
         self.ctx.enable(moderngl.BLEND)
-        model = gl_bytes(_IDENTITY)
-        mesh, info = world.mesh, world.faces
-        for face in faces.tolist():
-            self._draw_range(False, int(info["texture"][face]), int(mesh.face_first[face]),
-                             int(mesh.face_count[face]), False, view, model, False,
-                             surface_alpha(int(self._face_flags[face])))
+        for _distance, texture, first, count, model, alternate, alpha in sorted(pieces, key=lambda p: -p[0]):
+            self._draw_range(False, texture, first, count, False, view, model, alternate, alpha)
         self.ctx.disable(moderngl.BLEND)
 
     def draw_brushes(self, view: WorldView, brushes: list[BrushDraw]) -> None:
-        """Draw brush entities (``*N`` submodels; 0 for a whole BSP used as a model) at their own transforms."""
+        """Draw brush entities (``*N`` submodels; 0 for a whole BSP used as a model) at their own transforms; their
+        Quake II translucent textures wait for :meth:`draw_translucent`."""
         if not brushes:
             return
         self._begin()
@@ -328,13 +335,15 @@ class WorldRenderer:
                 continue
             sub = self.world.submodels[brush.submodel]
             model = gl_bytes(brush.matrix)
+            centre = np.asarray(brush.matrix, np.float64) @ np.append((np.add(sub.mins, sub.maxs)) * 0.5, 1.0)
+            distance = float(np.linalg.norm(centre[:3] - np.asarray(view.camera, np.float64)))
             for i in range(sub.first_draw, sub.first_draw + sub.num_draws):
                 d = draws[i]
                 texture = int(d["texture"])
                 alpha = surface_alpha(int(self._texture_flags[texture]))
                 if alpha < 1:
-                    self.ctx.enable(moderngl.BLEND)
+                    self._brush_translucent.append((distance, texture, int(d["first"]), int(d["count"]), model,
+                                                    brush.alternate, alpha))
+                    continue
                 self._draw_range(False, texture, int(d["first"]), int(d["count"]),
-                                 bool(self._draw_multistyle[i]), view, model, brush.alternate, alpha)
-                if alpha < 1:
-                    self.ctx.disable(moderngl.BLEND)
+                                 bool(self._draw_multistyle[i]), view, model, brush.alternate)

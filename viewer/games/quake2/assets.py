@@ -94,15 +94,22 @@ def _floats(text: str, count: int, default: tuple[float, ...]) -> tuple[float, .
     return values if len(values) == count else default
 
 
+def sky_from_strings(fs: VirtualFS, name: str, rotate: str = "0", axis: str = "0 0 1") -> SkyBox | None:
+    """The sky box of the sky configstrings' texts (``CS_SKY``, ``CS_SKYROTATE``, ``CS_SKYAXIS``; unreadable
+    numbers, or a zero axis, mean no rotation about +Z, as ``CL_PrepRefresh``'s ``sscanf`` leaves zeros)."""
+    turn = _floats(rotate, 1, (0.0,))[0]
+    about = _floats(axis, 3, (0.0, 0.0, 1.0))
+    if not any(about):
+        about = (0.0, 0.0, 1.0)
+    return load_sky(fs, name, turn, (about[0], about[1], about[2]))
+
+
 def world_sky(fs: VirtualFS, world: World38) -> SkyBox | None:
     """The sky the worldspawn names (``sky``, ``skyrotate``, ``skyaxis``: what ``SP_worldspawn`` puts in the sky
-    configstrings)."""
+    configstrings; ``unit1_`` when it names none)."""
     spawn = world.worldspawn
-    rotate = _floats(spawn.get("skyrotate", "0"), 1, (0.0,))[0]
-    axis = _floats(spawn.get("skyaxis", "0 0 1"), 3, (0.0, 0.0, 1.0))
-    if not any(axis):
-        axis = (0.0, 0.0, 1.0)
-    return load_sky(fs, spawn.get("sky", "unit1_"), rotate, (axis[0], axis[1], axis[2]))
+    return sky_from_strings(fs, spawn.get("sky", "unit1_"), spawn.get("skyrotate", "0"),
+                            spawn.get("skyaxis", "0 0 1"))
 
 
 def alias_from_md2(model: Md2Model, skins: np.ndarray) -> AliasModel:
@@ -191,9 +198,11 @@ def load_precache_model(fs: VirtualFS, name: str) -> ModelRef:
     return load_model(fs, name)
 
 
-def load_segment_assets(fs: VirtualFS, model_precache: tuple[str, ...], map_path: str = "") -> SegmentAssets:
+def load_segment_assets(fs: VirtualFS, model_precache: tuple[str, ...], map_path: str = "",
+                        sky: tuple[str, str, str] | None = None) -> SegmentAssets:
     """Everything a demo segment draws: the map (``map_path``, else model 1 of the model configstrings, which
-    ``CS_MODELS + 1`` names) and the rest of its models."""
+    ``CS_MODELS + 1`` names) and the rest of its models; ``sky``: the texts of the sky configstrings (name,
+    rotate, axis), else the worldspawn's sky."""
     path = map_path or (model_precache[1] if len(model_precache) > 1 else "")
     if not path:
         raise FormatError("<demo>", "demo", None, "a map name as model 1 of the model configstrings")
@@ -206,8 +215,11 @@ def load_segment_assets(fs: VirtualFS, model_precache: tuple[str, ...], map_path
         world = None
     models = tuple(ModelRef(n, "brush", submodel=0) if i == 1 else load_precache_model(fs, n)
                    for i, n in enumerate(model_precache))
-    sky = world_sky(fs, world) if world is not None else None
-    return SegmentAssets(world, models, palette, None, QUAKE2_LIGHTING, sky)
+    if sky is not None:
+        box = sky_from_strings(fs, *sky)
+    else:
+        box = world_sky(fs, world) if world is not None else None
+    return SegmentAssets(world, models, palette, None, QUAKE2_LIGHTING, box)
 
 
 def load_map_assets(fs: VirtualFS, map_path: str) -> SegmentAssets:
