@@ -48,13 +48,15 @@ def test_missing_file_and_directory_are_one_line_each(capsys, tmp_path) -> None:
     assert code == 1 and err.strip() == f"qdv events: {tmp_path}: is a directory, expected a file"
 
 
-def test_a_renamed_quake2_demo_says_what_it_is(capsys, tmp_path) -> None:
+def test_a_renamed_quake2_demo_decodes_as_quake2_with_a_warning(capsys, tmp_path) -> None:
     renamed = tmp_path / "duel.dem"
     shutil.copyfile(QUAKE2 / "demos" / "libq2-testduel.dm2", renamed)
-    code, err = _run(capsys, "info", str(renamed))
-    assert code == 1
-    assert "Errno" not in err and "CD-track" not in err
-    assert "Quake II demo" in err and str(renamed) in err
+    code = main(["info", str(renamed)])
+    captured = capsys.readouterr()
+    out = captured.out
+    assert code == 0
+    assert "the name says a Quake demo (.dem) but the content is a Quake II demo (.dm2)" in captured.err
+    assert "dm2 (quake2), protocol 34" in out and "q2rdm2" in out and "3199 frames" in out
 
 
 def test_events_count_from_the_demo_start_with_the_server_time_beside(capsys) -> None:
