@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from assets_loader.demos import DemoTimeline
 from assets_loader.errors import FormatError
 
 from .render.refdef import Camera
@@ -256,3 +257,18 @@ def load_path(file: str | Path) -> CameraPath:
 def keys_outside(path: CameraPath, duration: float) -> list[int]:
     """Indices of keys whose time lies outside the demo (0 .. ``duration``): kept, but worth reporting."""
     return [i for i, k in enumerate(path.keys) if not 0.0 <= k.time <= duration]
+
+
+def entity_target(timeline: DemoTimeline, pov: int | None = None) -> TargetLookup:
+    """The :data:`TargetLookup` of a demo: an entity's interpolated origin at a time counted from the demo's start
+    (``None`` while the entity is not in the frame)."""
+
+    def origin(number: int, t: float) -> Vec3 | None:
+        entities = timeline.sample(timeline.start_time + t, pov=pov).entities
+        hit = np.flatnonzero(entities.number == number)
+        if not len(hit):
+            return None
+        o = entities.origin[hit[0]]
+        return (float(o[0]), float(o[1]), float(o[2]))
+
+    return origin
