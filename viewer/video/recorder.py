@@ -25,6 +25,7 @@ from ..camera_path import CameraPath, camera_at, entity_target
 from ..cameras import chase_camera, orbit_camera
 from ..headless import DemoRenderer
 from ..render.refdef import Camera
+from ..scene import pov_camera
 from .encoder import BackgroundEncoder, EncodeError, open_writer
 from .output import Output
 from .soundtrack import FrameSound
@@ -88,7 +89,7 @@ class ShotCamera:
         state = renderer.timeline.sample(t, pov=self.pov)
         camera = self.camera(renderer, t)
         if camera is None:
-            return Listener.from_angles(state.view_origin, state.view_angles, state.view_entity)
+            return Listener.from_camera(pov_camera(state), state.view_entity)
         return Listener.from_camera(camera, None if self.mode in ("free", "path") else state.view_entity)
 
 
