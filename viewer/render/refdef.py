@@ -192,7 +192,8 @@ class HudQuad:
     ``kind``: ``"pic"`` (``ref`` a picture name such as ``"sbar"``/``"num_1"`` or ``"gfx/….lmp"``, stretched
     over ``w``×``h``), ``"char"`` (``ref`` a ``conchars`` code 0..255, ≥ 128 the bronze half), ``"fill"``
     (``ref`` a palette index: a solid rectangle, ``Draw_Fill``) or ``"tile"`` (``ref`` a picture name repeated from
-    the screen origin at ``scale`` screen pixels per texel, ``Draw_TileClear``).
+    the screen origin at ``scale`` screen pixels per texel, ``Draw_TileClear``). ``tint`` multiplies a picture's or
+    character's colours (ezQuake's ``&cRGB`` chat colours).
     """
 
     kind: str
@@ -202,6 +203,7 @@ class HudQuad:
     w: int
     h: int
     alpha: float = 1.0
+    tint: tuple[float, float, float] = (1.0, 1.0, 1.0)
 
 
 @dataclass(frozen=True, slots=True)

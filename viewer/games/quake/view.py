@@ -42,7 +42,7 @@ class QuakeView:
                    show_scores: bool = False, pic_sizes: PicSizes | None = None) -> HudLayout:
         segment = timeline.segments[max(state.segment, 0)] if timeline.segments else None
         return hud.build_hud(state, timeline.events, screen_size, scale, segment=segment, show_scores=show_scores,
-                             pic_sizes=pic_sizes)
+                             pic_sizes=pic_sizes, quakeworld=timeline.game == "quakeworld")
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
         return actors.follow_candidates(state, model_precache)
