@@ -4,6 +4,9 @@ clear error."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import av
@@ -11,7 +14,7 @@ import numpy as np
 import pytest
 
 from assets_loader.demos import load_demo
-from tests.conftest import QUAKEWORLD
+from tests.conftest import QUAKEWORLD, REPO
 from viewer.camera_path import camera_at, entity_target, load_path
 from viewer.cli import main
 from viewer.headless import DemoRenderer
@@ -86,3 +89,40 @@ def test_keys_outside_the_demo_are_kept_with_a_warning(tmp_path: Path, capsys) -
 def test_path_without_a_file_name_is_a_usage_error(tmp_path: Path, capsys) -> None:
     assert main(["render", str(DEMO), "--out", str(tmp_path / "x.mp4"), "--camera", "path:", *GAME]) == 2
     assert "path:FILE" in capsys.readouterr().err
+
+
+def test_the_window_path_mode_uses_the_export_camera(tmp_path: Path) -> None:
+    """``ViewerState`` in ``path`` mode (what ``qdv play --camera-path`` starts on) gives the camera the export
+    renders from at the same time, ``look_at`` included."""
+    from viewer.viewer_state import ViewerState
+
+    timeline = load_demo(DEMO)
+    player = timeline.sample(timeline.start_time + 2.0).view_entity
+    path = load_path(write_path(tmp_path, [
+        {"time": 2.0, "origin": [0, 0, 300], "angles": [30, 0, 0]},
+        {"time": 3.0, "origin": [300, 200, 250], "angles": [10, 170, 0], "fov": 80, "look_at": player}]))
+    state = ViewerState.for_timeline(timeline)
+    state.camera_path, state.mode = path, "path"
+    target = entity_target(timeline)
+    for after in (1.0, 2.3, 2.8, 3.0, 9.0):
+        t = timeline.start_time + after
+        assert state.camera_for(timeline.sample(t)) == camera_at(path, t - timeline.start_time, target)
+    assert state.camera_for(timeline.sample(timeline.start_time + 2.8)) != camera_at(path, 2.8)  # aimed
+
+
+def test_play_refuses_a_malformed_path_before_opening_a_window(tmp_path: Path, capsys) -> None:
+    file = write_path(tmp_path, [{"time": 1, "origin": [0, 0, 0], "angles": [0, 0, 0], "fov": 500}])
+    assert main(["play", str(DEMO), "--camera-path", str(file), "--headless", *GAME]) == 1
+    err = capsys.readouterr().err
+    assert str(file) in err and "keys[0].fov" in err
+
+
+def test_play_starts_on_the_path_headless(tmp_path: Path) -> None:
+    file = write_path(tmp_path, [{"time": 2.0, "origin": [0, 0, 300], "angles": [30, 0, 0]}])
+    env = {key: value for key, value in os.environ.items() if key != "DISPLAY"}
+    env["QDV_CONFIG_DIR"] = str(tmp_path / "config")
+    done = subprocess.run([sys.executable, "-m", "viewer.cli", "play", str(DEMO), "--camera-path", str(file),
+                           "--headless", "--frames", "3", *GAME], capture_output=True, text=True, env=env, cwd=REPO,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "first frame after" in done.stdout

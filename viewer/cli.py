@@ -40,6 +40,8 @@ def _build_parser() -> argparse.ArgumentParser:
                                               "and picked from in the window); omitted: the bundled "
                                               "LibreQuake deathmatch sample")
     _add_game_args(play)
+    play.add_argument("--camera-path", metavar="FILE",
+                      help="a camera path (README \"Camera paths\"): the window starts on its preview")
     play.add_argument("--start", default="0", help="start time (SS, MM:SS, N%%)")
     play.add_argument("--speed", type=_number_in(0.1, 10, absolute=True), default=1.0,
                       help="playback speed (0.1..10; negative: reverse)")
@@ -350,6 +352,10 @@ def _run_window(args: argparse.Namespace) -> int:
             raise _UsageError(str(exc)) from None
         fs = game_filesystem(demo, args.basedir, args.game)
         source_kw = dict(demo=demo, start=args.start, speed=args.speed, folder=folder)
+        if args.camera_path is not None:   # checked before any window opens (keys outside need the duration)
+            from assets_loader.demos import load_demo
+
+            source_kw["camera_path"] = _camera_path(args.camera_path, load_demo(demo).duration)
     else:
         fs, map_path = _resolve_map(args.map, args.basedir, args.game)
         source_kw = dict(map_path=map_path)
