@@ -41,6 +41,7 @@ uniform sampler2D u_palette;        // 256x1 RGBA8
 uniform float u_layer;              // skin picture (layer of u_skin)
 uniform float u_alpha;              // entity alpha, 1 = opaque
 uniform bool u_fullbright;          // whole model unlit (light 1.0)
+uniform int u_first_fullbright;     // skin indices from here on are unlit (224; 256 for none)
 uniform bool u_placeholder;         // flat magenta, lit, no texture
 
 in vec2 v_uv;
@@ -56,7 +57,7 @@ void main() {
     int shown = int(texelFetch(u_translation, ivec2(index, 0), 0).r * 255.0 + 0.5);
     vec3 colour = texelFetch(u_palette, ivec2(shown, 0), 0).rgb;
     // Fullbright is decided on the skin's own index (as GL engines build their fullbright mask).
-    float light = (u_fullbright || index >= 224) ? 1.0 : v_light;
+    float light = (u_fullbright || index >= u_first_fullbright) ? 1.0 : v_light;
     f_color = vec4(min(colour * light, vec3(1.0)), u_alpha);
 }
 #endif

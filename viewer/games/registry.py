@@ -9,10 +9,12 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from .base import GameView
+from .quake2.view import Quake2View
 from .quake.view import QuakeView
 
 #: ``DemoTimeline.game`` → its view. QuakeWorld shares Quake's models, effects and status bar.
-GAME_VIEWS: Mapping[str, GameView] = MappingProxyType({"quake": QuakeView(), "quakeworld": QuakeView()})
+GAME_VIEWS: Mapping[str, GameView] = MappingProxyType({"quake": QuakeView(), "quakeworld": QuakeView(),
+                                                       "quake2": Quake2View()})
 #: The game whose pictures the window shows before it knows what it plays (the loading screen).
 DEFAULT_GAME = "quake"
 

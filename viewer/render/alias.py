@@ -102,6 +102,7 @@ class AliasHandle:
     skins: moderngl.TextureArray      # R8 [S] x (W, H)
     palette: moderngl.Texture         # 256x1 RGBA8 (shared by the renderer, not released with the handle)
     num_mesh_verts: int
+    first_fullbright: int = 224       # skin indices from here on are unlit (256: none, Quake II)
 
     @property
     def pose_stride(self) -> int:
@@ -163,8 +164,9 @@ class AliasRenderer:
             self._palettes[key] = tex
         return tex
 
-    def upload(self, model: AliasModel, palette: Palette) -> AliasHandle:
-        """Copy every pose, the texture coordinates, the triangles and every skin picture to the GPU once."""
+    def upload(self, model: AliasModel, palette: Palette, fullbrights: bool = True) -> AliasHandle:
+        """Copy every pose, the texture coordinates, the triangles and every skin picture to the GPU once;
+        ``fullbrights``: skin indices 224..255 ignore light (Quake; Quake II has no fullbright colours)."""
         mesh = model.mesh
         m = len(mesh.vertex_index)
         poses = np.empty((model.num_poses, m), dtype=_POSE_VERTEX)
@@ -183,7 +185,8 @@ class AliasRenderer:
                                        alignment=1, dtype="f1")
         skins.filter = (moderngl.NEAREST, moderngl.NEAREST)
         skins.repeat_x = skins.repeat_y = True   # Quake skins wrap (seam-shifted s may reach the edge)
-        return AliasHandle(model, pose_buffer, uv_buffer, index_buffer, vao, skins, self._palette_texture(palette), m)
+        return AliasHandle(model, pose_buffer, uv_buffer, index_buffer, vao, skins, self._palette_texture(palette), m,
+                           224 if fullbrights else 256)
 
     def release(self) -> None:
         """Free the renderer's own objects (handles are released separately)."""
@@ -257,6 +260,7 @@ class AliasRenderer:
         prog["u_layer"] = float(model.skin_image_at(skin, time))
         prog["u_alpha"] = float(min(alpha, 1.0))
         prog["u_placeholder"] = False
+        prog["u_first_fullbright"] = handle.first_fullbright
         self._set_light(light)
         self._set_translation(translation)
         handle.skins.use(0)

@@ -1,5 +1,5 @@
 """Draw a :class:`~viewer.render.refdef.SceneFrame` into an offscreen target: world, brush entities, alias models,
-sprites, then the view weapon.
+sprites, particles, the world's translucent surfaces (Quake II), then the view weapon.
 
 ``FrameRenderer`` uploads a segment's assets once (the Q2 ``refexport_t`` idea: register by model index, draw
 a frame description); per frame it only picks poses, samples light under each model and issues draw calls.
@@ -59,18 +59,19 @@ class FrameRenderer:
     def __init__(self, ctx: moderngl.Context, assets: SegmentAssets) -> None:
         self.ctx = ctx
         self.assets = assets
-        self.world = WorldRenderer(ctx, assets.world, assets.palette) if assets.world is not None else None
+        self.world = WorldRenderer(ctx, assets.world, assets.palette, assets.lighting, assets.sky_box) \
+            if assets.world is not None else None
         self.alias = AliasRenderer(ctx)
         self.sprites = SpriteRenderer(ctx)
         self.particles = ParticleRenderer(ctx, assets.palette)
         self._handles: list = []
         for ref in assets.models:
             if ref.kind == "alias" and ref.alias is not None:
-                self._handles.append(self.alias.upload(ref.alias, assets.palette))
+                self._handles.append(self.alias.upload(ref.alias, assets.palette, assets.lighting.fullbrights))
             elif ref.kind == "sprite" and ref.sprite is not None:
                 self._handles.append(self.sprites.upload(ref.sprite, assets.palette))
             elif ref.kind == "bsp" and ref.bsp is not None:
-                self._handles.append(WorldRenderer(ctx, ref.bsp, assets.palette))
+                self._handles.append(WorldRenderer(ctx, ref.bsp, assets.palette, assets.lighting))
             else:
                 self._handles.append(None)
         self._world_fog = _fog_from_worldspawn(assets.world.worldspawn if assets.world is not None else {})
@@ -96,7 +97,7 @@ class FrameRenderer:
         w, h = target.size
         view_proj = view_projection(frame.camera, w / h)
         view = WorldView(view_proj, frame.camera.origin, frame.time, frame.styles, frame.fog or self._world_fog,
-                         lights=frame.lights)
+                         lights=frame.lights, areabits=frame.areabits)
         if self.world is not None:
             self.world.draw_world(view)
         brushes, others, view_models = [], [], []
@@ -119,6 +120,8 @@ class FrameRenderer:
             self._draw_model(draw, view, view_proj, (forward, right, up))
         if frame.particles is not None and len(frame.particles):
             self.particles.draw(frame.particles, view_proj, right, up)
+        if self.world is not None:
+            self.world.draw_translucent(view)
         if view_models:
             weapon_proj = _VIEW_MODEL_DEPTH @ view_proj
             for draw in view_models:

@@ -20,8 +20,12 @@ from typing import Any
 import numpy as np
 
 from assets_loader.bsp import WorldMesh
+from assets_loader.bsp38 import World38
 from assets_loader.models import AliasModel, SpriteModel
 from assets_loader.palette import Colormap, Palette
+
+#: A map the world renderer draws: Quake's (BSP29/BSP2) or Quake II's (IBSP 38).
+MapWorld = WorldMesh | World38
 
 # --- registration ------------------------------------------------------------------------------------------------
 
@@ -37,18 +41,50 @@ class ModelRef:
     submodel: int = 0
     alias: AliasModel | None = None
     sprite: SpriteModel | None = None
-    bsp: WorldMesh | None = None
+    bsp: MapWorld | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SkyBox:
+    """A six-sided sky (Quake II ``R_SetSky``): ``faces`` ``u1[6, H, W, 4]`` in the order rt, bk, lf, ft, up, dn
+    (row 0 = top of each picture), turning ``rotate`` degrees a second about ``axis`` ``[3]``.
+
+    The faces sit on the box axes as Quake II's ``MakeSkyVec`` places them: rt on +X, bk on +Y, lf on −X,
+    ft on −Y, up on +Z, dn on −Z."""
+
+    name: str
+    faces: np.ndarray
+    rotate: float = 0.0
+    axis: tuple[float, float, float] = (0.0, 0.0, 1.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Lighting:
+    """How a game turns texture × lightmap into a colour: ``texture_scale`` brightens textures (clamped at 1:
+    Quake II's ``intensity``), ``lightmap_scale`` multiplies the clamped lightmap (Quake's overbright 2, Quake II's
+    ``gl_modulate``); ``fullbrights``: palette indices 224..255 ignore light (Quake only)."""
+
+    texture_scale: float = 1.0
+    lightmap_scale: float = 2.0
+    fullbrights: bool = True
+
+
+#: Quake's look (QuakeSpasm's overbright lightmaps, fullbright palette range).
+QUAKE_LIGHTING = Lighting()
 
 
 @dataclass(frozen=True, slots=True)
 class SegmentAssets:
     """The map (``None`` when the game dirs lack it: the viewer then shows the entities in an empty world),
-    the models indexed like the segment's model precache, and the palette/colormap."""
+    the models indexed like the segment's model precache, the palette/colormap, the game's ``lighting`` rule and
+    the sky box (``None``: Quake's scrolling two-layer sky, or no sky)."""
 
-    world: WorldMesh | None
+    world: MapWorld | None
     models: tuple[ModelRef, ...]
     palette: Palette
     colormap: Colormap | None
+    lighting: Lighting = QUAKE_LIGHTING
+    sky_box: SkyBox | None = None
 
     def model_flags(self) -> np.ndarray:
         """MDL flags (rotate, trails) by model index, ``i4 [M]``; 0 for everything that is not an alias model."""
@@ -170,7 +206,9 @@ class Lights:
 class SceneFrame:
     """A frame description for the renderer (``refdef_t``): ``time`` (for animated textures, skies, spinning
     items), ``segment`` (which registered assets), ``camera``, ``models``, light style values ``f4[64]``
-    (1.0 = 'm'), ``fog`` (r, g, b, density) or ``None`` for the map's own, ``particles`` and ``lights``."""
+    (1.0 = 'm'), ``fog`` (r, g, b, density) or ``None`` for the map's own, ``particles`` and ``lights``;
+    ``areabits``: the frame's area bit field (Quake II ``refdef_t.areabits``: bit ``a`` set = area ``a`` may be
+    seen), ``None`` to draw every area."""
 
     time: float
     segment: int
@@ -180,6 +218,7 @@ class SceneFrame:
     fog: tuple[float, float, float, float] | None = None
     particles: Particles | None = None
     lights: Lights | None = None
+    areabits: bytes | None = None
 
 
 # --- 2D layers ---------------------------------------------------------------------------------------------------
