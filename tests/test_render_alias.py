@@ -11,7 +11,7 @@ from assets_loader.palette import Palette, load_palette, translation_table
 from tests.builders.models import MdlSpec, build_mdl
 from viewer.render.view_math import entity_matrix, view_projection
 from viewer.render.refdef import Camera
-from viewer.render.alias import AliasLight, AliasRenderer, shade_vector
+from viewer.render.alias import MAX_TRANSLATIONS, AliasLight, AliasRenderer, shade_vector
 from viewer.render.context import OffscreenTarget
 
 SIZE = 64
@@ -216,3 +216,47 @@ def test_real_models_render(ctx, renderer, lq1_pak, name) -> None:
     drawn = _drawn(front)
     assert drawn.sum() > 300
     assert len({tuple(p) for p in front[drawn]}) > 40
+
+
+def test_two_coloured_players_keep_their_colours_with_one_texture_per_pair(ctx, target) -> None:
+    """Each colour pair gets its own cached translation texture: drawing red then blue (then red again) in one
+    frame reads each one's own colours, and a repeated pair makes no new texture."""
+    own = AliasRenderer(ctx)
+    model = _model([_fill(20), _fill(100)])
+    red, blue = translation_table(4, 4), translation_table(13, 13)
+    first_red = _render(ctx, target, own, model, skin=0, translation=red)[32, 32]
+    assert own.translation_count == 1
+    first_blue = _render(ctx, target, own, model, skin=0, translation=blue)[32, 32]
+    assert own.translation_count == 2
+    assert _close(first_red, PALETTE.rgb[red[20]]) and _close(first_blue, PALETTE.rgb[blue[20]])
+    assert not _close(first_red, first_blue)
+    handle = own.upload(model, PALETTE)
+    target.use()
+    ctx.clear(*(c / 255 for c in BACKGROUND), 1.0, depth=1.0)
+    vp = view_projection(CAMERA, 1.0)
+    own.draw(handle, vp, entity_matrix((0, 16, 0), (0, 0, 0)), 0, translation=red, light=UNLIT)
+    own.draw(handle, vp, entity_matrix((0, -16, 0), (0, 0, 0)), 0, translation=blue, light=UNLIT)
+    both = target.read_rgb().astype(int)
+    handle.release()
+    drawn = np.nonzero(_drawn(both))
+    colours = {tuple(int(c) for c in both[y, x]) for y, x in zip(*drawn)}
+    assert any(_close(np.array(c), PALETTE.rgb[red[20]]) for c in colours)
+    assert any(_close(np.array(c), PALETTE.rgb[blue[20]]) for c in colours)
+    assert own.translation_count == 2
+    own.release()
+    assert own.translation_count == 0
+
+
+def test_translation_cache_is_bounded(ctx) -> None:
+    """Every shirt/pants pair fits (pairs with equal tables, like 0/0 and the identity, share one); a table
+    past the bound replaces the oldest."""
+    own = AliasRenderer(ctx)
+    tables = [translation_table(top, bottom) for top in range(16) for bottom in range(16)] + [None]
+    for table in tables:
+        own._translation_texture(table)
+    distinct = {(np.arange(256) if t is None else np.asarray(t)).astype(np.uint8).tobytes() for t in tables}
+    assert own.translation_count == len(distinct) <= MAX_TRANSLATIONS
+    for i in range(MAX_TRANSLATIONS - len(distinct) + 1):
+        own._translation_texture(np.roll(np.arange(256, dtype=np.uint8)[::-1], i))
+    assert own.translation_count == MAX_TRANSLATIONS
+    own.release()

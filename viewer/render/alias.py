@@ -7,6 +7,9 @@ two slices of that buffer (no re-upload) and the vertex shader blends them, as Q
 
 Colour: the fragment shader reads the skin index, maps it through a 256-entry translation (player shirt/pants,
 :func:`assets_loader.palette.translation_table`; identity when ``None``) and then through the palette (256×1 RGBA).
+Each distinct translation gets its own 256×1 texture, made on first use and kept (at most one per shirt/pants pair
+plus the identity, :data:`MAX_TRANSLATIONS`), so drawing binds a texture instead of rewriting a shared one: a
+rewrite makes Mesa finish every queued draw that reads the texture first (issue 20).
 Skin indices 224..255 are fullbright (drawn at light 1.0); the mask uses the untranslated skin index, like the
 fullbright textures of GL engines.
 
@@ -49,6 +52,8 @@ from .view_math import gl_bytes
 SHADEDOT_QUANT = 16
 _POSE_VERTEX = np.dtype([("position", "<f4", 3), ("normal", "<f4", 3)])   # 24 bytes
 _IDENTITY = np.arange(256, dtype=np.uint8)
+#: Translation textures kept at once: one per shirt/pants pair (16 × 16) plus the identity.
+MAX_TRANSLATIONS = 16 * 16 + 1
 _PLACEHOLDER_LIGHT = tuple(float(x) for x in np.array([0.5, -0.3, 0.8]) / np.linalg.norm([0.5, -0.3, 0.8]))
 
 
@@ -141,9 +146,7 @@ class AliasRenderer:
             self.program[name] = unit
         self._locations = {name: attribute(self.program, name).location
                            for name in ("in_pos_a", "in_normal_a", "in_pos_b", "in_normal_b")}
-        self._translation = ctx.texture((256, 1), 1, _IDENTITY.tobytes(), dtype="f1")
-        self._translation.filter = (moderngl.NEAREST, moderngl.NEAREST)
-        self._translation_bytes = _IDENTITY.tobytes()
+        self._translations: dict[bytes, moderngl.Texture] = {}
         self._palettes: dict[bytes, moderngl.Texture] = {}
         self._box = ctx.buffer(_box_mesh().tobytes())
         self._box_uv = ctx.buffer(np.zeros((36, 2), np.float32).tobytes())
@@ -191,10 +194,17 @@ class AliasRenderer:
     def release(self) -> None:
         """Free the renderer's own objects (handles are released separately)."""
         objects: list[moderngl.VertexArray | moderngl.Buffer | moderngl.Texture | moderngl.Program] = [
-            self._box_vao, self._box_uv, self._box, self._translation, self.program, *self._palettes.values()]
+            self._box_vao, self._box_uv, self._box, self.program, *self._palettes.values(),
+            *self._translations.values()]
         for obj in objects:
             obj.release()
         self._palettes.clear()
+        self._translations.clear()
+
+    @property
+    def translation_count(self) -> int:
+        """How many translation textures are cached."""
+        return len(self._translations)
 
     # -- drawing -------------------------------------------------------------------------------------------------
 
@@ -222,13 +232,20 @@ class AliasRenderer:
         prog["u_shadevector"] = tuple(float(x) for x in shade_vector(light.yaw))
         prog["u_fullbright"] = bool(light.fullbright)
 
-    def _set_translation(self, translation: np.ndarray | None) -> None:
+    def _translation_texture(self, translation: np.ndarray | None) -> moderngl.Texture:
+        """The cached 256×1 texture of ``translation`` (made on first use; the oldest is dropped past
+        :data:`MAX_TRANSLATIONS`)."""
         data = _IDENTITY.tobytes() if translation is None else np.asarray(translation, dtype=np.uint8).tobytes()
         if len(data) != 256:
             raise ValueError(f"a colour translation has 256 entries, got {len(data)}")
-        if data != self._translation_bytes:
-            self._translation.write(data)
-            self._translation_bytes = data
+        tex = self._translations.get(data)
+        if tex is None:
+            if len(self._translations) >= MAX_TRANSLATIONS:
+                self._translations.pop(next(iter(self._translations))).release()
+            tex = self.ctx.texture((256, 1), 1, data, dtype="f1")
+            tex.filter = (moderngl.NEAREST, moderngl.NEAREST)
+            self._translations[data] = tex
+        return tex
 
     def draw(self, handle: AliasHandle, view_proj: np.ndarray, model_matrix: np.ndarray,
              pose_a: int, pose_b: int | None = None, blend: float = 0.0, *, skin: int = 0, time: float = 0.0,
@@ -262,9 +279,8 @@ class AliasRenderer:
         prog["u_placeholder"] = False
         prog["u_first_fullbright"] = handle.first_fullbright
         self._set_light(light)
-        self._set_translation(translation)
         handle.skins.use(0)
-        self._translation.use(1)
+        self._translation_texture(translation).use(1)
         handle.palette.use(2)
         self._set_state(alpha)
         vao.render(moderngl.TRIANGLES)
