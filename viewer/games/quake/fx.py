@@ -75,6 +75,7 @@ from ...render.refdef import Lights, Particles
 __all__ = [
     "EffectKind", "ParticleType", "Emitters", "TimedLights", "Trail",
     "build_emitters", "particles_at", "trail_particles", "trail_type_for_flags", "trails_from_timeline",
+    "TrailTracks", "trail_window",
     "muzzle_flashes_from_timeline", "dynamic_lights", "brightfield_particles", "emitter_particle_count",
     "RAMP1", "RAMP2", "RAMP3", "DEFAULT_GRAVITY", "DEFAULT_MAX_PARTICLES", "GLQUAKE_MAX_PARTICLES", "FLICKER_HZ",
     "EF_BRIGHTFIELD", "EF_MUZZLEFLASH", "EF_BRIGHTLIGHT", "EF_DIMLIGHT",
@@ -650,28 +651,18 @@ def trail_particles(trails: Sequence[Trail], t: float, *, gravity: float = DEFAU
                      (col & 255).astype(np.uint8), spawn, t, gravity)
 
 
-def trails_from_timeline(timeline: Any, t: float, model_flags: Sequence[Any], *,
-                         window: float = MAX_TRAIL_LIFE) -> list[Trail]:
-    """The :class:`Trail` of every trail-leaving entity around ``t``, from a ``DemoTimeline``.
-
-    ``model_flags[segment]`` is an integer array (or sequence) of MDL flags by model precache index for each map
-    segment (0 for brush models, sprites and missing models).  Reads the frames from ``t − window`` to the first
-    frame at or after ``t``; a track is split where the entity is absent from a frame, changes model or moves more
-    than 100 units on an axis between two frames (``CL_RelinkEntities`` draws no trail across a teleport/relink).
-    """
-    n = len(timeline.times)
-    if n == 0:
-        return []
-    f_hi = timeline.frame_at(t)
-    f_lo = max(0, int(np.searchsorted(timeline.times, t - window, side="left")) - 1)
+def _entity_tracks(timeline: Any, f_lo: int, f_hi: int,
+                   model_flags: Sequence[Any]) -> list[tuple[int, int, int, np.ndarray, np.ndarray]]:
+    """Every continuous track of a trail-leaving entity in frames ``f_lo..f_hi``, as (entity number, trail type,
+    first frame, times f8 [K], origins f4 [K, 3]) in the order the tracks end, single-frame tracks included."""
     seg_of = timeline.frame_segment
-    tracks: dict[int, tuple[int, int, int, list, list]] = {}   # number → (model, type, last frame, times, origins)
-    done: list[Trail] = []
+    tracks: dict[int, tuple[int, int, int, int, list, list]] = {}   # number → (model, type, first, last, times,
+    #                                                                   origins)
+    done: list[tuple[int, int, int, np.ndarray, np.ndarray]] = []
 
     def close(number: int) -> None:
-        model, ty, _, tm, og = tracks.pop(number)
-        if len(tm) >= 2:
-            done.append(Trail(number, ty, np.array(tm), np.array(og, np.float32)))
+        _, ty, first, _, tm, og = tracks.pop(number)
+        done.append((number, ty, first, np.array(tm), np.array(og, np.float32).reshape(-1, 3)))
 
     for f in range(f_lo, f_hi + 1):
         seg = int(seg_of[f])
@@ -690,24 +681,94 @@ def trails_from_timeline(timeline: Any, t: float, model_flags: Sequence[Any], *,
             number = int(ents.number[row])
             model = int(ents.model[row])
             origin = ents.origin[row]
-            ty = trail_type_for_flags(int(ent_flags[row]))
             cur = tracks.get(number)
-            if cur is not None and (cur[0] != model or cur[2] != f - 1 or int(seg_of[cur[2]]) != seg
-                                    or np.any(np.abs(origin - cur[4][-1]) > 100.0)):
+            if cur is not None and (cur[0] != model or cur[3] != f - 1 or int(seg_of[cur[3]]) != seg
+                                    or np.any(np.abs(origin - cur[5][-1]) > 100.0)):
                 close(number)
                 cur = None
             if cur is None:
-                cur = (model, ty, f, [], [])
-            cur[3].append(tf)
-            cur[4].append(np.asarray(origin, np.float32))
-            tracks[number] = (cur[0], cur[1], f, cur[3], cur[4])
+                cur = (model, trail_type_for_flags(int(ent_flags[row])) or 0, f, f, [], [])
+            cur[4].append(tf)
+            cur[5].append(np.asarray(origin, np.float32))
+            tracks[number] = (cur[0], cur[1], cur[2], f, cur[4], cur[5])
             seen.add(number)
         for number in [k for k in tracks if k not in seen]:
             close(number)
     for number in list(tracks):
         close(number)
+    return done
+
+
+def trail_window(timeline: Any, t: float, window: float = MAX_TRAIL_LIFE) -> tuple[int, int]:
+    """The frames a trail at ``t`` reads: from the last one before ``t − window`` to the first at or after ``t``."""
+    return (max(0, int(np.searchsorted(timeline.times, t - window, side="left")) - 1), timeline.frame_at(t))
+
+
+def trails_from_timeline(timeline: Any, t: float, model_flags: Sequence[Any], *,
+                         window: float = MAX_TRAIL_LIFE) -> list[Trail]:
+    """The :class:`Trail` of every trail-leaving entity around ``t``, from a ``DemoTimeline``.
+
+    ``model_flags[segment]`` is an integer array (or sequence) of MDL flags by model precache index for each map
+    segment (0 for brush models, sprites and missing models).  Reads the frames from ``t − window`` to the first
+    frame at or after ``t``; a track is split where the entity is absent from a frame, changes model or moves more
+    than 100 units on an axis between two frames (``CL_RelinkEntities`` draws no trail across a teleport/relink).
+    Walks the frames each call: :class:`TrailTracks` gives the same trails from tracks made once.
+    """
+    if len(timeline.times) == 0:
+        return []
+    done = [Trail(number, ty, tm, og)
+            for number, ty, _, tm, og in _entity_tracks(timeline, *trail_window(timeline, t, window), model_flags)
+            if len(tm) >= 2]
     done.sort(key=lambda tr: tr.key)
     return done
+
+
+@dataclass(frozen=True, slots=True)
+class TrailTracks:
+    """Every trail track of one map segment, made once (a pure function of the timeline and the segment's model
+    flags) and cut to the window around a time by :meth:`around` — what :func:`trails_from_timeline` gives.
+
+    Track ``i`` is entity ``keys[i]`` leaving trail type ``types[i]`` over frames ``first[i]..last[i]``; its
+    samples are ``times``/``origins`` rows ``offsets[i]..offsets[i] + last[i] − first[i]``.
+    """
+
+    keys: np.ndarray
+    types: np.ndarray
+    first: np.ndarray
+    last: np.ndarray
+    offsets: np.ndarray
+    times: np.ndarray
+    origins: np.ndarray
+
+    @classmethod
+    def for_segment(cls, timeline: Any, segment: int, model_flags: Sequence[Any]) -> TrailTracks:
+        """The tracks in the frames of map segment ``segment`` (``model_flags`` as for
+        :func:`trails_from_timeline`)."""
+        frames = np.flatnonzero(np.asarray(timeline.frame_segment) == segment)
+        tracks = _entity_tracks(timeline, int(frames[0]), int(frames[-1]), model_flags) if len(frames) else []
+        tracks = [tr for tr in tracks if len(tr[3]) >= 2]
+        sizes = np.array([len(tr[3]) for tr in tracks], np.int64)
+        first = np.array([tr[2] for tr in tracks], np.int64)
+        return cls(np.array([tr[0] for tr in tracks], np.int64), np.array([tr[1] for tr in tracks], np.int64),
+                   first, first + sizes - 1,
+                   np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64) if len(sizes) else sizes,
+                   np.concatenate([tr[3] for tr in tracks]) if tracks else np.zeros(0),
+                   np.concatenate([tr[4] for tr in tracks]) if tracks else np.zeros((0, 3), np.float32))
+
+    def around(self, timeline: Any, t: float, window: float = MAX_TRAIL_LIFE) -> list[tuple[int, Trail]]:
+        """(first frame, :class:`Trail`) of every track piece with two samples or more in the frames a trail at
+        ``t`` reads (:func:`trails_from_timeline`)."""
+        if len(timeline.times) == 0:
+            return []
+        f_lo, f_hi = trail_window(timeline, t, window)
+        lo = np.maximum(self.first, f_lo)
+        hi = np.minimum(self.last, f_hi)
+        out = []
+        for i in np.flatnonzero(hi > lo):
+            a = int(self.offsets[i] + lo[i] - self.first[i])
+            b = int(self.offsets[i] + hi[i] - self.first[i]) + 1
+            out.append((int(lo[i]), Trail(int(self.keys[i]), int(self.types[i]), self.times[a:b], self.origins[a:b])))
+        return out
 
 
 def brightfield_particles(entities: Any, t: float) -> Particles:

@@ -14,7 +14,7 @@ starting at the view origin when the beam belongs to the view entity); QuakeWorl
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -22,7 +22,7 @@ from assets_loader.demos import DemoTimeline, SceneState
 
 from ...render.refdef import Lights, Particles
 from ..base import EffectModel
-from .fx import Emitters, build_emitters, dynamic_lights, particles_at, trails_from_timeline
+from .fx import Emitters, Trail, TrailTracks, build_emitters, dynamic_lights, particles_at, trail_window
 
 BEAM_LIFE = 0.2
 BEAM_STEP = 30.0
@@ -57,6 +57,8 @@ class SceneEffects:
     explosion_times: np.ndarray
     explosion_origins: np.ndarray
     explosion_segments: np.ndarray
+    #: segment → (its model flags' bytes, its trail tracks), made on the first frame that needs them
+    trail_tracks: dict[int, tuple[bytes, TrailTracks]] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def for_timeline(cls, timeline: DemoTimeline) -> SceneEffects:
@@ -73,8 +75,26 @@ class SceneEffects:
 
     def particles(self, timeline: DemoTimeline, t: float, model_flags: list[np.ndarray] | None) -> Particles:
         """Effect particles plus the trails of rockets, grenades, gibs and tracers alive at ``t``."""
-        trails = trails_from_timeline(timeline, t, model_flags) if model_flags is not None else ()
+        trails = self.trails(timeline, t, model_flags) if model_flags is not None else []
         return particles_at(self.emitters, t, trails)
+
+    def trails(self, timeline: DemoTimeline, t: float, model_flags: list[np.ndarray]) -> list[Trail]:
+        """The trails around ``t`` (as :func:`trails_from_timeline` walks them), cut from each segment's
+        :class:`TrailTracks`, made once per segment and model flags."""
+        if len(timeline.times) == 0:
+            return []
+        f_lo, f_hi = trail_window(timeline, t)
+        pieces: list[tuple[int, Trail]] = []
+        for segment in np.unique(np.asarray(timeline.frame_segment)[f_lo:f_hi + 1]).tolist():
+            flags = np.asarray(model_flags[segment]) if segment < len(model_flags) else np.zeros(0, np.int64)
+            key = flags.tobytes()
+            cached = self.trail_tracks.get(segment)
+            if cached is None or cached[0] != key:
+                cached = key, TrailTracks.for_segment(timeline, segment, model_flags)
+                self.trail_tracks[segment] = cached
+            pieces.extend(cached[1].around(timeline, t))
+        pieces.sort(key=lambda piece: (piece[1].key, piece[0]))
+        return [trail for _, trail in pieces]
 
     def lights(self, state: SceneState, t: float, model_flags: np.ndarray | None) -> Lights:
         """Dynamic lights at ``t``: explosions, muzzle flashes, bright/dim light effects, rockets."""

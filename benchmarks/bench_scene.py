@@ -1,0 +1,72 @@
+"""``build_scene`` at random times of a real demo, as scrubbing calls it (effects and trails included).
+
+Run: ``PYTHONPATH=. python benchmarks/bench_scene.py [DEMO] [--basedir DIR] [--samples N] [--seed S]`` from the repository
+root (default ``../shared/data/quake1/lq1/demo1_lite.dem``). Prints the one-time preparation (effects, the first
+call, which makes the trail tracks of its segment) and then p50 / p99 / max of ``build_scene`` and, beside it, of
+``timeline.sample`` alone at the same times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+
+from assets_loader.demos import load_demo
+from viewer.games.registry import game_view
+from viewer.scene import build_scene
+from viewer.session import game_filesystem
+
+DEFAULT_DEMO = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "quake1" / "lq1" / "demo1_lite.dem"
+
+
+def stats(seconds: list[float]) -> str:
+    a = np.array(seconds) * 1e3
+    return f"p50 {np.median(a):7.3f} ms   p99 {np.percentile(a, 99):7.3f} ms   max {a.max():7.3f} ms"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("demo", nargs="?", default=str(DEFAULT_DEMO))
+    parser.add_argument("--basedir", default=None)
+    parser.add_argument("--samples", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+
+    timeline = load_demo(args.demo)
+    game = game_view(timeline.game)
+    fs = game_filesystem(args.demo, args.basedir, None)
+    flags = [game.load_segment_assets(fs, segment).model_flags() for segment in timeline.segments]
+    t0 = time.perf_counter()
+    effects = game.prepare_effects(timeline)
+    prepared = time.perf_counter() - t0
+
+    def scene(t: float):
+        state = timeline.sample(t)
+        names = timeline.segments[max(state.segment, 0)].model_precache
+        return build_scene(timeline, t, effects=effects, model_flags=flags, model_names=names, state=state,
+                           game=game)
+
+    t0 = time.perf_counter()
+    scene(timeline.start_time)
+    first = time.perf_counter() - t0
+    times = timeline.start_time + np.random.default_rng(args.seed).uniform(0, timeline.duration, args.samples)
+    built, sampled = [], []
+    for t in times:
+        t0 = time.perf_counter()
+        scene(float(t))
+        built.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        timeline.sample(float(t))
+        sampled.append(time.perf_counter() - t0)
+    print(f"{Path(args.demo).name}: {timeline.num_frames} frames, {timeline.duration:.1f} s, "
+          f"{args.samples} random times")
+    print(f"  prepare effects {prepared * 1e3:8.1f} ms   first build_scene {first * 1e3:8.1f} ms")
+    print(f"  build_scene     {stats(built)}")
+    print(f"  sample          {stats(sampled)}")
+
+
+if __name__ == "__main__":
+    main()
