@@ -1,9 +1,9 @@
 """``build_scene`` at random times of a real demo, as scrubbing calls it (effects and trails included).
 
 Run: ``PYTHONPATH=. python benchmarks/bench_scene.py [DEMO] [--basedir DIR] [--samples N] [--seed S]`` from the
-repository root (default ``../shared/data/quake1/lq1/demo1_lite.dem``). Prints the one-time preparation (effects, the first
-call, which makes the trail tracks of its segment) and then p50 / p99 / max of ``build_scene`` and, beside it, of
-``timeline.sample`` alone at the same times.
+repository root (default ``../shared/data/quake1/lq1/demo1_lite.dem``). Prints the one-time preparation
+(effects, the first call, which makes the trail tracks of its segment) and then p50 / p99 / max of ``build_scene``
+and, beside it, of ``timeline.sample`` alone at the same times.
 """
 
 from __future__ import annotations
