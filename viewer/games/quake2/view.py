@@ -14,6 +14,7 @@ from assets_loader.images import Image
 from assets_loader.palette import Palette
 from assets_loader.vfs import VirtualFS
 
+from ...render.q3refdef import Md3Draw, PlayerDraw
 from ...render.refdef import EntityDraw, HudLayout, SegmentAssets
 from ..base import PicSizes
 from . import assets, fx, hud, hud_pics, link
@@ -34,6 +35,9 @@ class Quake2View:
 
     def entity_draws(self, state: SceneState, first_person: bool) -> list[EntityDraw]:
         return link.entity_draws(state, first_person)
+
+    def md3_draws(self, state: SceneState, first_person: bool) -> tuple[tuple[Md3Draw, ...], tuple[PlayerDraw, ...]]:
+        return (), ()
 
     def prepare_effects(self, timeline: DemoTimeline) -> fx.Quake2Effects:
         return fx.Quake2Effects.of(timeline)
