@@ -8,7 +8,8 @@
 //   SKY         two scrolling layers;                     LIQUID   turbulent warp, translucent;
 //   (neither)   lit: texture x lightmap x light style value, fullbright texels unlit;
 //   MULTISTYLE  lit faces with 2-4 light styles (4 lightmap blocks side by side; most faces have one);
-//   FOG         exp2 fog on the eye depth (1 / gl_FragCoord.w, as fixed-function fog);
+//   FOG         exp2 fog on the eye depth (1 / gl_FragCoord.w, as fixed-function fog); the sky is covered by
+//               u_sky_fog of the fog colour instead (QuakeSpasm r_skyfog);
 //   DLIGHTS     up to 32 dynamic lights added to the lightmap light (only while lights are alive).
 #ifdef VERTEX_SHADER
 uniform mat4 u_view_proj;
@@ -79,6 +80,9 @@ vec3 apply_fog(vec3 color) { return color; }
 #if defined(SKY)
 uniform sampler2D u_sky_back;    // solid layer (right half of the sky texture)
 uniform float u_time;
+#ifdef FOG
+uniform float u_sky_fog;         // share of the fog colour over the sky
+#endif
 in vec3 v_dir;
 void main() {
     vec3 dir = v_dir;
@@ -86,7 +90,11 @@ void main() {
     vec2 st = dir.xy * (6.0 * 63.0 / length(dir)) / 128.0;
     vec4 back = texture(u_sky_back, st + vec2(u_time * 8.0 / 128.0));
     vec4 front = texture(u_texture, st + vec2(u_time * 16.0 / 128.0));
-    f_color = vec4(mix(back.rgb, front.rgb, front.a), 1.0);
+    vec3 color = mix(back.rgb, front.rgb, front.a);
+#ifdef FOG
+    color = mix(color, u_fog.rgb, u_sky_fog);
+#endif
+    f_color = vec4(color, 1.0);
 }
 
 #elif defined(LIQUID)
@@ -103,6 +111,7 @@ void main() {
 
 #else
 uniform sampler2D u_lightmap;    // RGB atlas, styles side by side
+uniform float u_light_max;       // largest light multiplier (Look.light_max)
 in vec2 v_uv;
 in vec2 v_lm_uv;
 #ifdef MULTISTYLE
@@ -149,8 +158,9 @@ void main() {
 #ifdef DLIGHTS
     light += dynamic_light();
 #endif
-    // Overbright as QuakeSpasm: a lightmap value of 128 is the texture's own colour, 255 is twice as bright.
-    vec3 lit = tex.rgb * min(light * 2.0, vec3(2.0));
+    // A lightmap value of 128 is the texture's own colour; u_light_max caps the multiplier (QuakeSpasm's
+    // overbright: 2, a value of 255 twice as bright; GLQuake/ezQuake: 1).
+    vec3 lit = tex.rgb * min(light * 2.0, vec3(u_light_max));
     f_color = vec4(apply_fog(mix(lit, tex.rgb, tex.a)), 1.0);
 }
 #endif

@@ -12,12 +12,15 @@ fullbright textures of GL engines.
 
 Lighting (:class:`AliasLight`) keeps Quake's two numbers in Quake's 0..255 light units:
 
-    light = clamp((ambient + shade * (anorm_dot(n) - 1)) / 128, 0, 2),    colour = min(texel * light, 1)
+    light = clamp((ambient + shade * (anorm_dot(n) - 1)) / 128 * light_colour, 0, light_max),
+    colour = fog(min(texel * light, 1))
 
 ``anorm_dot`` approximates the ``anorm_dots`` table (``1 + d`` for ``d = n·shadevector ≥ 0``, ``1 + d·13/44``
 behind), the shade vector comes from the entity yaw quantized to 16 steps (``R_SetupAliasLighting``), and the two
 poses' dot terms are blended like their positions. So 128 units draw the skin as painted, 255 about twice as bright
-(clamped per channel to white), and the dot term adds between −0.3 and +1 times ``shade``.
+(clamped per channel to white; ``light_max`` 2 is QuakeSpasm's overbright, 1 GLQuake's), and the dot term adds
+between −0.3 and +1 times ``shade``. ``light_colour`` is the ``.lit`` light's RGB over its mean (QuakeSpasm lights
+models with the coloured light); fog is the world's exp2 fog on the eye depth (``Fog_SetupFrame``).
 :meth:`AliasLight.from_level` applies GLQuake's/software Quake's clamps to a light level from ``R_LightPoint``.
 
 Winding: Quake triangles are clockwise when seen from the front (GLQuake culls ``GL_FRONT`` with the default
@@ -66,28 +69,34 @@ class AliasLight:
 
     ``ambient``: light on every vertex; ``shade``: the directional part, times ``anorm_dot(n) - 1`` (−0.3..1);
     ``yaw``: the entity yaw in degrees, which picks the light direction (:func:`shade_vector`);
-    ``fullbright``: draw every texel at light 1.0 (``r_fullbright``, or models such as flames)."""
+    ``fullbright``: draw every texel at light 1.0 (``r_fullbright``, or models such as flames);
+    ``color``: the colour of the light under the model (a ``.lit`` map's RGB light over its mean; white without)."""
 
     ambient: float = 128.0
     shade: float = 64.0
     yaw: float = 0.0
     fullbright: bool = False
+    color: tuple[float, float, float] = (1.0, 1.0, 1.0)
 
     @classmethod
-    def from_level(cls, level: float, yaw: float = 0.0, *, view_model: bool = False, player: bool = False,
-                   fullbright: bool = False) -> AliasLight:
-        """The engine's rules for a light ``level`` sampled under the entity (``R_LightPoint`` + dlights).
+    def from_level(cls, level: float | np.ndarray, yaw: float = 0.0, *, view_model: bool = False,
+                   player: bool = False, fullbright: bool = False) -> AliasLight:
+        """The engine's rules for a light ``level`` sampled under the entity (``R_LightPoint`` + dlights): a grey
+        level, or RGB ``[3]`` whose mean is the level and whose ratios colour the light.
 
         The view model gets at least 24, players at least 8; ambient is clamped to 128 and shade to
         ``192 - ambient``."""
-        ambient = shade = max(float(level), 0.0)
+        rgb = np.maximum(np.broadcast_to(np.asarray(level, np.float64), (3,)), 0.0)
+        mean = float(rgb.mean())
+        color = tuple(float(c) for c in rgb / mean) if mean > 1e-6 else (1.0, 1.0, 1.0)
+        ambient = shade = mean
         if view_model and ambient < 24:
             ambient = shade = 24.0
         ambient = min(ambient, 128.0)
         shade = min(shade, 192.0 - ambient)
         if player and ambient < 8:
             ambient = shade = 8.0
-        return cls(ambient, shade, yaw, fullbright)
+        return cls(ambient, shade, yaw, fullbright, color)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -143,6 +152,7 @@ class AliasRenderer:
         self._translation = ctx.texture((256, 1), 1, _IDENTITY.tobytes(), dtype="f1")
         self._translation.filter = (moderngl.NEAREST, moderngl.NEAREST)
         self._translation_bytes = _IDENTITY.tobytes()
+        self.set_look(2.0, (0.0, 0.0, 0.0, 0.0))
         self._palettes: dict[bytes, moderngl.Texture] = {}
         self._box = ctx.buffer(_box_mesh().tobytes())
         self._box_uv = ctx.buffer(np.zeros((36, 2), np.float32).tobytes())
@@ -212,8 +222,15 @@ class AliasRenderer:
             self.ctx.fbo.depth_mask = True
             self.ctx.disable(moderngl.BLEND)
 
+    def set_look(self, light_max: float, fog: tuple[float, float, float, float]) -> None:
+        """For the draws that follow: the largest light multiplier (``Look.light_max``) and the fog
+        (r, g, b, density; density 0 = none), applied as the world's."""
+        self.program["u_light_max"] = float(light_max)
+        self.program["u_fog"] = tuple(float(c) for c in fog)
+
     def _set_light(self, light: AliasLight) -> None:
         prog = self.program
+        prog["u_light_color"] = light.color
         prog["u_ambient"] = float(light.ambient)
         prog["u_shade"] = float(light.shade)
         prog["u_shadevector"] = tuple(float(x) for x in shade_vector(light.yaw))

@@ -1,11 +1,12 @@
 """Draw a :class:`~viewer.render.refdef.SceneFrame` into an offscreen target: world, brush entities, alias models,
-sprites, then the view weapon.
+sprites, translucent liquids, particles, the view weapon, then the screen blend.
 
 ``FrameRenderer`` uploads a segment's assets once (the Q2 ``refexport_t`` idea: register by model index, draw
 a frame description); per frame it only picks poses, samples light under each model and issues draw calls.
 
-References: QuakeSpasm ``gl_rmain.c`` ``R_RenderView`` (draw order), ``R_DrawEntitiesOnList``, ``r_alias.c``
-``R_SetupAliasFrame``/``R_SetupAliasLighting``, ``view.c`` (view model depth range).
+References: QuakeSpasm ``gl_rmain.c`` ``R_RenderView`` (draw order), ``R_DrawEntitiesOnList``, ``R_PolyBlend``,
+``r_alias.c`` ``R_SetupAliasFrame``/``R_SetupAliasLighting``, ``view.c`` (view model depth range), ``gl_fog.c``,
+``r_world.c`` (``map_wateralpha`` from worldspawn).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from assets_loader.palette import translation_table
 from .alias import AliasLight, AliasRenderer
 from .context import OffscreenTarget
 from .particles import ParticleRenderer
+from .polyblend import PolyBlend
 from .refdef import EntityDraw, Lights, SceneFrame, SegmentAssets
 from .sprites import SpriteRenderer
 from .view_math import angle_vectors, entity_matrix, view_projection
@@ -53,6 +55,18 @@ def _fog_from_worldspawn(worldspawn: dict[str, str]) -> tuple[float, float, floa
     return (0.0, 0.0, 0.0, 0.0)
 
 
+def _water_alpha_from_worldspawn(worldspawn: dict[str, str]) -> float:
+    """The worldspawn ``wateralpha`` (or ``_wateralpha``, the underscore being the mapper's "not for the game" mark
+    the engine strips) clamped to 0..1; 1 (opaque, ``r_wateralpha``'s default) when absent or not a number."""
+    text = worldspawn.get("wateralpha", worldspawn.get("_wateralpha", ""))
+    try:
+        value = float(text.split()[0]) if text.split() else 1.0
+    except ValueError:
+        warnings.warn(f"worldspawn wateralpha {text!r} is not a number; drawing opaque water", stacklevel=2)
+        return 1.0
+    return min(max(value, 0.0), 1.0) if value == value else 1.0
+
+
 class FrameRenderer:
     """GPU resources of one map segment and the drawing of whole frames."""
 
@@ -73,7 +87,10 @@ class FrameRenderer:
                 self._handles.append(WorldRenderer(ctx, ref.bsp, assets.palette))
             else:
                 self._handles.append(None)
-        self._world_fog = _fog_from_worldspawn(assets.world.worldspawn if assets.world is not None else {})
+        self.polyblend = PolyBlend(ctx)
+        worldspawn = assets.world.worldspawn if assets.world is not None else {}
+        self._world_fog = _fog_from_worldspawn(worldspawn)
+        self._world_water_alpha = _water_alpha_from_worldspawn(worldspawn)
         self._warned: set[int] = set()
         self._light_cache: dict[tuple[int, int, int], LightSample | None] = {}
         self._lights: Lights | None = None
@@ -87,6 +104,7 @@ class FrameRenderer:
         self.alias.release()
         self.sprites.release()
         self.particles.release()
+        self.polyblend.release()
 
     def draw(self, frame: SceneFrame, target: OffscreenTarget) -> None:
         """Render ``frame`` into ``target`` (cleared first)."""
@@ -95,8 +113,12 @@ class FrameRenderer:
         ctx.clear(*CLEAR_COLOR, depth=1.0)
         w, h = target.size
         view_proj = view_projection(frame.camera, w / h)
-        view = WorldView(view_proj, frame.camera.origin, frame.time, frame.styles, frame.fog or self._world_fog,
-                         lights=frame.lights)
+        fog = frame.fog or self._world_fog
+        look = self.assets.look
+        water_alpha = self._world_water_alpha if frame.water_alpha is None else frame.water_alpha
+        view = WorldView(view_proj, frame.camera.origin, frame.time, frame.styles, fog,
+                         liquid_alpha=water_alpha, lights=frame.lights, look=look)
+        self.alias.set_look(look.light_max, fog)
         if self.world is not None:
             self.world.draw_world(view)
         brushes, others, view_models = [], [], []
@@ -117,12 +139,16 @@ class FrameRenderer:
         self._lights = frame.lights
         for draw in others:
             self._draw_model(draw, view, view_proj, (forward, right, up))
+        if self.world is not None:
+            self.world.draw_liquids(view)
         if frame.particles is not None and len(frame.particles):
-            self.particles.draw(frame.particles, view_proj, right, up)
+            self.particles.draw(frame.particles, view_proj, right, up, fog=fog)
         if view_models:
             weapon_proj = _VIEW_MODEL_DEPTH @ view_proj
             for draw in view_models:
                 self._draw_model(draw, view, weapon_proj, (forward, right, up))
+        if frame.blend is not None:
+            self.polyblend.draw(frame.blend)
 
     def _draw_model(self, draw: EntityDraw, view: WorldView, view_proj: np.ndarray, axes) -> None:
         ref = self.assets.models[draw.model]
@@ -135,7 +161,7 @@ class FrameRenderer:
             forward, right, up = axes
             self.sprites.draw(handle, view_proj, camera_origin=view.camera, camera_forward=forward,
                               camera_right=right, camera_up=up, origin=draw.origin, angles=draw.angles,
-                              frame=draw.frame, time=view.time, alpha=draw.alpha)
+                              frame=draw.frame, time=view.time, alpha=draw.alpha, fog=view.fog)
         elif ref.kind == "missing":
             if draw.model not in self._warned:
                 self._warned.add(draw.model)
@@ -156,28 +182,29 @@ class FrameRenderer:
         self.alias.draw(handle, view_proj, entity_matrix(draw.origin, angles), pose_a, pose_b, draw.blend,
                         skin=draw.skin, time=view.time, translation=translation, light=alias_light, alpha=draw.alpha)
 
-    def _light_level(self, origin, styles: np.ndarray) -> float:
-        """``R_LightPoint`` at ``origin``: the lightmap under it weighted by the style values (grey level).
+    def _light_level(self, origin, styles: np.ndarray) -> np.ndarray:
+        """``R_LightPoint`` at ``origin``: the lightmap under it weighted by the style values, RGB ``[3]`` (grey
+        for maps without a ``.lit``) plus the dynamic lights.
 
         The lightmap sample under a spot never changes, so it is cached per 4-unit cell; only the style
         weighting is redone each frame."""
         if self.assets.world is None:
-            return _NO_MAP_LIGHT
+            return np.full(3, _NO_MAP_LIGHT)
         key = (int(origin[0]) >> 2, int(origin[1]) >> 2, int(origin[2]) >> 2)
         if key not in self._light_cache:
             if len(self._light_cache) >= _LIGHT_CACHE_SIZE:
                 self._light_cache.clear()
             self._light_cache[key] = light_point(self.assets.world, origin)
         hit = self._light_cache[key]
-        level = 0.0 if hit is None else float(hit.value(styles).mean())
+        level = np.zeros(3) if hit is None else np.asarray(hit.value(styles), np.float64)
         return level + _dynamic_light_at(self._lights, origin)
 
 
-def _dynamic_light_at(lights: Lights | None, origin) -> float:
-    """Light the dynamic lights add at ``origin``: ``radius − distance`` of each light that reaches it
-    (``R_LightPoint``'s dlight term, grey)."""
+def _dynamic_light_at(lights: Lights | None, origin) -> np.ndarray:
+    """Light the dynamic lights add at ``origin``, RGB ``[3]``: ``radius − distance`` of each light that reaches it
+    times its colour (``R_LightPoint``'s dlight term)."""
     if lights is None or len(lights) == 0:
-        return 0.0
+        return np.zeros(3)
     dist = np.linalg.norm(lights.origins - np.asarray(origin, np.float32), axis=1)
-    add = lights.radius - dist
-    return float(np.clip(add, 0, None).sum())
+    add = np.clip(lights.radius - dist, 0, None)
+    return (add[:, None] * lights.colors).sum(axis=0).astype(np.float64)

@@ -41,14 +41,27 @@ class ModelRef:
 
 
 @dataclass(frozen=True, slots=True)
+class Look:
+    """How the reference engine of a game draws light and sky (a per-game look profile).
+
+    ``light_max``: the largest lightmap multiplier (2.0: QuakeSpasm's overbright, a lightmap value of 255 draws
+    the texture twice as bright; 1.0: GLQuake/ezQuake ``gl_lightmode 1``, the texture as painted at most);
+    ``sky_fog``: how much of the fog colour covers the sky in fogged maps (QuakeSpasm ``r_skyfog``)."""
+
+    light_max: float = 2.0
+    sky_fog: float = 0.5
+
+
+@dataclass(frozen=True, slots=True)
 class SegmentAssets:
     """The map (``None`` when the game dirs lack it: the viewer then shows the entities in an empty world),
-    the models indexed like the segment's model precache, and the palette/colormap."""
+    the models indexed like the segment's model precache, the palette/colormap and the game's :class:`Look`."""
 
     world: WorldMesh | None
     models: tuple[ModelRef, ...]
     palette: Palette
     colormap: Colormap | None
+    look: Look = Look()
 
     def model_flags(self) -> np.ndarray:
         """MDL flags (rotate, trails) by model index, ``i4 [M]``; 0 for everything that is not an alias model."""
@@ -170,7 +183,9 @@ class Lights:
 class SceneFrame:
     """A frame description for the renderer (``refdef_t``): ``time`` (for animated textures, skies, spinning
     items), ``segment`` (which registered assets), ``camera``, ``models``, light style values ``f4[64]``
-    (1.0 = 'm'), ``fog`` (r, g, b, density) or ``None`` for the map's own, ``particles`` and ``lights``."""
+    (1.0 = 'm'), ``fog`` (r, g, b, density) or ``None`` for the map's own, ``particles`` and ``lights``;
+    ``water_alpha``: opacity of liquids, ``None`` for the map's own (worldspawn ``wateralpha``); ``blend``: the
+    screen blend (r, g, b, a in 0..1, ``V_CalcBlend``) drawn over the 3D view, ``None`` for none."""
 
     time: float
     segment: int
@@ -180,6 +195,8 @@ class SceneFrame:
     fog: tuple[float, float, float, float] | None = None
     particles: Particles | None = None
     lights: Lights | None = None
+    water_alpha: float | None = None
+    blend: tuple[float, float, float, float] | None = None
 
 
 # --- 2D layers ---------------------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ from assets_loader.bsp import WorldMesh, animated_texture
 from assets_loader.palette import Palette
 
 from .dlights import write_light_uniforms
-from .refdef import Lights
+from .refdef import Lights, Look
 from .program_members import uniform
 from .textures import fullbright_rgba, upload_rgba
 from .view_math import gl_bytes
@@ -45,7 +45,7 @@ _PROGRAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 def world_program(ctx: moderngl.Context, kind: str, fog: bool = False, dlights: bool = False) -> moderngl.Program:
     """The ``world.glsl`` variant for one kind of surface (``KIND_*``), with or without fog and dynamic lights."""
     cache = _PROGRAMS.setdefault(ctx, {})
-    key = (kind, fog and kind != KIND_SKY, dlights and kind in (KIND_LIT, KIND_MULTISTYLE))
+    key = (kind, fog, dlights and kind in (KIND_LIT, KIND_MULTISTYLE))
     if key not in cache:
         defines = {KIND_LIT: ["LIT"], KIND_MULTISTYLE: ["LIT", "MULTISTYLE"], KIND_LIQUID: ["LIQUID"],
                    KIND_SKY: ["SKY"]}[kind] + (["FOG"] if key[1] else []) + (["DLIGHTS"] if key[2] else [])
@@ -68,8 +68,8 @@ class BrushDraw:
 
 @dataclass(frozen=True, slots=True)
 class WorldView:
-    """Per-frame inputs: ``view_proj [4, 4]``, camera origin, time in seconds, style values ``[64]``, fog, and the
-    dynamic lights lighting the world (``None`` or empty: none)."""
+    """Per-frame inputs: ``view_proj [4, 4]``, camera origin, time in seconds, style values ``[64]``, fog, the
+    opacity of liquids, the dynamic lights lighting the world (``None`` or empty: none) and the game's look."""
 
     view_proj: np.ndarray
     camera: tuple[float, float, float]
@@ -78,6 +78,7 @@ class WorldView:
     fog: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
     liquid_alpha: float = 1.0
     lights: Lights | None = None
+    look: Look = Look()
 
 
 class WorldRenderer:
@@ -189,6 +190,10 @@ class WorldRenderer:
                 uniform(p, "u_time").value = float(view.time)
             if "u_fog" in members:
                 uniform(p, "u_fog").value = tuple(float(c) for c in view.fog)
+            if "u_sky_fog" in members:
+                uniform(p, "u_sky_fog").value = float(view.look.sky_fog)
+            if "u_light_max" in members:
+                uniform(p, "u_light_max").value = float(view.look.light_max)
             if "u_liquid_alpha" in members:
                 uniform(p, "u_liquid_alpha").value = float(view.liquid_alpha)
             if view.lights is not None and "u_dlight_count" in members:
@@ -224,27 +229,41 @@ class WorldRenderer:
         self._vao(program, visible).render(moderngl.TRIANGLES, vertices=count, first=first)
 
     def draw_world(self, view: WorldView) -> None:
-        """Draw model 0, culled to the PVS of the camera's leaf, front to back; then sky, then liquids (blended
-        last when translucent)."""
+        """Draw model 0, culled to the PVS of the camera's leaf, front to back; then sky, then opaque liquids.
+        Translucent liquids (``view.liquid_alpha`` < 1) wait for :meth:`draw_liquids`, after every opaque model."""
         self._update_visibility(view.camera, view.view_proj)
         self._begin()
         model = gl_bytes(_IDENTITY)
-        later, liquids = [], []
+        later = []
         for texture, first, count, key in self._visible_ranges:
             tex = self.world.textures[texture]
             if tex.is_liquid and view.liquid_alpha < 1:
-                liquids.append((texture, first, count, key))
-            elif self._textures[texture][1] is not None:
+                continue
+            if self._textures[texture][1] is not None:
                 later.append((texture, first, count, key))
             else:
                 self._draw_range(True, texture, first, count, key > 0, view, model, False)
         for texture, first, count, key in later:
             self._draw_range(True, texture, first, count, key > 0, view, model, False)
-        if liquids:
-            self.ctx.enable(moderngl.BLEND)
-            for texture, first, count, key in liquids:
-                self._draw_range(True, texture, first, count, key > 0, view, model, False)
-            self.ctx.disable(moderngl.BLEND)
+
+    def draw_liquids(self, view: WorldView) -> None:
+        """The world's visible liquid surfaces blended at ``view.liquid_alpha``, back to front, without writing depth
+        (QuakeSpasm ``R_DrawTextureChains_Water`` with ``r_wateralpha`` below 1; nothing when liquids are opaque)."""
+        if view.liquid_alpha >= 1:
+            return
+        liquids = [r for r in self._visible_ranges if self.world.textures[r[0]].is_liquid]
+        if not liquids:
+            return
+        self._begin()
+        model = gl_bytes(_IDENTITY)
+        ctx = self.ctx
+        ctx.enable(moderngl.BLEND)
+        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+        ctx.fbo.depth_mask = False
+        for texture, first, count, key in reversed(liquids):   # ranges come front to back
+            self._draw_range(True, texture, first, count, key > 0, view, model, False)
+        ctx.fbo.depth_mask = True
+        ctx.disable(moderngl.BLEND)
 
     def draw_brushes(self, view: WorldView, brushes: list[BrushDraw]) -> None:
         """Draw brush entities (``*N`` submodels; 0 for a whole BSP used as a model) at their own transforms."""

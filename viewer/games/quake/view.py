@@ -10,21 +10,25 @@ from assets_loader.images import Image
 from assets_loader.palette import Palette
 from assets_loader.vfs import VirtualFS
 
-from ...render.refdef import EntityDraw, HudLayout, SegmentAssets
+from ...render.refdef import EntityDraw, HudLayout, Look, SegmentAssets
 from ..base import PicSizes
 from . import actors, assets, hud, hud_pics, link
+from .look import QUAKESPASM
 from .tents import SceneEffects
 
 
 @dataclass(frozen=True, slots=True)
 class QuakeView:
-    """Quake (``.dem``) and QuakeWorld (``.qwd``/``.mvd``): id's models, ``r_part.c`` effects, ``sbar.c``."""
+    """Quake (``.dem``) and QuakeWorld (``.qwd``/``.mvd``): id's models, ``r_part.c`` effects, ``sbar.c``;
+    ``look``: how the game's reference engine lights and fogs (:mod:`.look`)."""
+
+    look: Look = QUAKESPASM
 
     def load_segment_assets(self, fs: VirtualFS, segment: MapSegment) -> SegmentAssets:
-        return assets.load_segment_assets(fs, segment.model_precache)
+        return assets.load_segment_assets(fs, segment.model_precache, self.look)
 
     def load_map_assets(self, fs: VirtualFS, map_path: str) -> SegmentAssets:
-        return assets.load_map_assets(fs, map_path)
+        return assets.load_map_assets(fs, map_path, self.look)
 
     def load_palette(self, fs: VirtualFS) -> Palette:
         return assets.load_palette_pair(fs)[0]
