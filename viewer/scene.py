@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from assets_loader.bsp import WorldMesh
 from assets_loader.demos import DemoTimeline, SceneState
 
 from .games.base import GameEffects, GameView
@@ -50,7 +51,8 @@ def pov_camera(state: SceneState, fov: float = 90.0) -> Camera:
 def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, fov: float = 90.0,
                 pov: int | None = None, effects: GameEffects | None = None,
                 model_flags: list[np.ndarray] | None = None, model_names: tuple[str, ...] = (),
-                state: SceneState | None = None, game: GameView | None = None) -> SceneFrame:
+                state: SceneState | None = None, game: GameView | None = None,
+                world: WorldMesh | None = None) -> SceneFrame:
     """The scene at ``t``: from the recorder's eyes (with the view weapon), or from ``camera`` when given.
 
     The game's view (``game``, by default the one registered for ``timeline.game``) decides which entities are
@@ -58,12 +60,15 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
     the frame also carries particles, dynamic lights, beams and explosion sprites; ``model_flags[segment]`` (MDL
     flags by model index) adds trails and rocket lights, and ``model_names`` (the segment's model precache) lets
     beams and sprites find their models. ``state``: ``timeline.sample(t, pov=pov)`` when the caller already has it.
+    Through the recorder's eyes the frame carries the game's screen blend (``world``: the map, for the liquid the eye
+    is in); a free camera sees none.
     """
     if state is None:
         state = timeline.sample(t, pov=pov)
     first_person = camera is None
     cam = pov_camera(state, fov) if first_person else camera
-    draws = (game or game_view(timeline.game)).entity_draws(state, first_person)
+    game = game or game_view(timeline.game)
+    draws = game.entity_draws(state, first_person)
     particles = lights = None
     if effects is not None:
         for piece in effects.models(state, t):
@@ -73,6 +78,7 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
         particles = effects.particles(timeline, t, model_flags)
         segment_flags = model_flags[state.segment] if model_flags and 0 <= state.segment < len(model_flags) else None
         lights = effects.lights(state, t, segment_flags)
+    blend = game.screen_blend(state, timeline, t, world) if first_person else None
     return SceneFrame(float(t), state.segment, cam, tuple(draws),
-                      style_values(state.lightstyles, t), fog_at(timeline, t), particles, lights)
+                      style_values(state.lightstyles, t), fog_at(timeline, t), particles, lights, blend=blend)
 

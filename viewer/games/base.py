@@ -17,6 +17,7 @@ from typing import Protocol
 
 import numpy as np
 
+from assets_loader.bsp import WorldMesh
 from assets_loader.demos import DemoTimeline, MapSegment, SceneState
 from assets_loader.images import Image
 from assets_loader.palette import Palette
@@ -87,6 +88,12 @@ class GameView(Protocol):
     def hud_layout(self, state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
                    show_scores: bool = False, pic_sizes: PicSizes | None = None) -> HudLayout:
         """The HUD at ``state.time`` for a ``screen_size`` screen of virtual pixels ``scale`` wide."""
+        ...
+
+    def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
+                     world: WorldMesh | None) -> tuple[float, float, float, float] | None:
+        """The colour (r, g, b, a in 0..1) blended over the recorder's view at ``t`` (damage, pickups, the liquid
+        the eye is in, powerups), ``None`` for none; ``world``: the segment's map, when loaded."""
         ...
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from assets_loader.bsp import WorldMesh
 from assets_loader.demos import DemoTimeline, MapSegment, SceneState
 from assets_loader.images import Image
 from assets_loader.palette import Palette
@@ -12,7 +13,7 @@ from assets_loader.vfs import VirtualFS
 
 from ...render.refdef import EntityDraw, HudLayout, Look, SegmentAssets
 from ..base import PicSizes
-from . import actors, assets, hud, hud_pics, link
+from . import actors, assets, blend, hud, hud_pics, link
 from .look import QUAKESPASM
 from .tents import SceneEffects
 
@@ -47,6 +48,10 @@ class QuakeView:
         segment = timeline.segments[max(state.segment, 0)] if timeline.segments else None
         return hud.build_hud(state, timeline.events, screen_size, scale, segment=segment, show_scores=show_scores,
                              pic_sizes=pic_sizes)
+
+    def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
+                     world: WorldMesh | None) -> tuple[float, float, float, float] | None:
+        return blend.screen_blend(state, timeline, t, world)
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
         return actors.follow_candidates(state, model_precache)
