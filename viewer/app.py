@@ -54,7 +54,8 @@ MESSAGE_TIME = 2.5
 
 @dataclass(frozen=True, slots=True)
 class PlaySource:
-    """What to open: a demo (``demo`` path) or a map (``map_path`` inside ``fs``), with its game filesystem."""
+    """What to open: a demo (``demo`` path) or a map (``map_path`` inside ``fs``), with its game filesystem;
+    ``water_alpha`` overrides the maps' liquid opacity (``None``: each map's own)."""
 
     fs: VirtualFS
     demo: str | None = None
@@ -63,6 +64,7 @@ class PlaySource:
     speed: float = 1.0
     fov: float = 90.0
     settings: SettingsFile | None = None
+    water_alpha: float | None = None
 
     @property
     def title(self) -> str:
@@ -255,10 +257,12 @@ class ViewerWindow(pyglet.window.Window):
             self._use_segment(max(sample.segment, 0))
             camera = st.camera_for(sample, session.world)
             frame = session.scene(t, camera, st.fov, pov=st.pov_slot, state=sample)
+            if self.source.water_alpha is not None:
+                frame = replace(frame, water_alpha=self.source.water_alpha)
             session.draw(frame, self.target)
         else:  # a map without a demo
             sample = None
-            frame = SceneFrame(0.0, 0, st.camera_for(None), (), _ONES)
+            frame = SceneFrame(0.0, 0, st.camera_for(None), (), _ONES, water_alpha=self.source.water_alpha)
             self._map_renderer.draw(frame, self.target)
         self._last = frame
         self._last_state = sample

@@ -1,14 +1,14 @@
 """Headless rendering of demos and maps: ``qdv screenshot`` and ``qdv timedemo``.
 
 One EGL context and one offscreen target; a demo is drawn through the same :class:`~viewer.session.DemoSession`
-the window uses.
+the window uses, with the game's HUD (status bar, notify lines, centerprints) over it as the window draws it.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -17,45 +17,70 @@ from assets_loader.vfs import VirtualFS
 
 from .render.context import OffscreenTarget, create_headless_context
 from .render.frame import FrameRenderer
+from .render.hud_overlay import HudRenderer
 from .render.refdef import Camera, SceneFrame, SegmentAssets
 from .session import DemoSession
+from .ui.timeline_bar import ui_scale
 
 
 class DemoRenderer:
-    """Renders any time of a demo offscreen; its :attr:`session` loads each map segment when it is first needed."""
+    """Renders any time of a demo offscreen; its :attr:`session` loads each map segment when it is first needed.
+    ``water_alpha`` overrides the maps' own liquid opacity (``None``: each map's worldspawn ``wateralpha``)."""
 
-    def __init__(self, timeline: DemoTimeline, fs: VirtualFS, size: tuple[int, int]) -> None:
+    def __init__(self, timeline: DemoTimeline, fs: VirtualFS, size: tuple[int, int],
+                 water_alpha: float | None = None) -> None:
         self.timeline = timeline
+        self.fs = fs
         self.ctx = create_headless_context()
         self.target = OffscreenTarget(self.ctx, size)
         self.session = DemoSession(timeline, fs, self.ctx)
+        self.water_alpha = water_alpha
+        self._hud: HudRenderer | None = None
 
     def scene(self, t: float, camera: Camera | None = None, fov: float = 90.0) -> SceneFrame:
         """The scene at ``t`` with particles, lights and beams (loading the segment's assets if needed)."""
-        return self.session.scene(t, camera, fov)
+        frame = self.session.scene(t, camera, fov)
+        return frame if self.water_alpha is None else replace(frame, water_alpha=self.water_alpha)
 
     def render(self, frame: SceneFrame) -> None:
         self.session.draw(frame, self.target)
 
-    def pixels(self, t: float, camera: Camera | None = None, fov: float = 90.0) -> np.ndarray:
-        """The picture at ``t`` as ``uint8 [H, W, 3]``."""
+    def draw_hud(self, t: float) -> None:
+        """The game's HUD at ``t`` over the picture in the target (the recorder's status bar, notify lines,
+        centerprints), at the window's scale for the target's size."""
+        if self._hud is None:
+            game = self.session.game
+            self._hud = HudRenderer(self.ctx, game.load_palette(self.fs), game.load_hud_pics(self.fs))
+        size = self.target.size
+        state = self.timeline.sample(t)
+        layout = self.session.game.hud_layout(state, self.timeline, size, ui_scale(size), pic_sizes=self._hud.pic_size)
+        self.target.use()
+        self._hud.draw(layout, size)
+
+    def pixels(self, t: float, camera: Camera | None = None, fov: float = 90.0, hud: bool = False) -> np.ndarray:
+        """The picture at ``t`` as ``uint8 [H, W, 3]``, with the HUD when ``hud``."""
         self.render(self.scene(t, camera, fov))
+        if hud:
+            self.draw_hud(t)
         return self.target.read_rgb()
 
     def release(self) -> None:
+        if self._hud is not None:
+            self._hud.release()
         self.session.release()
         self.target.release()
         self.ctx.release()
 
 
-def render_map(assets: SegmentAssets, camera: Camera, size: tuple[int, int]) -> np.ndarray:
+def render_map(assets: SegmentAssets, camera: Camera, size: tuple[int, int],
+               water_alpha: float | None = None) -> np.ndarray:
     """A map without a demo (``assets`` from a game's ``load_map_assets``), seen from ``camera``:
-    ``uint8 [H, W, 3]``."""
+    ``uint8 [H, W, 3]``; ``water_alpha`` overrides the map's liquid opacity."""
     ctx = create_headless_context()
     try:
         target = OffscreenTarget(ctx, size)
         renderer = FrameRenderer(ctx, assets)
-        renderer.draw(SceneFrame(0.0, 0, camera, (), np.ones(64, np.float32)), target)
+        renderer.draw(SceneFrame(0.0, 0, camera, (), np.ones(64, np.float32), water_alpha=water_alpha), target)
         return target.read_rgb()
     finally:
         ctx.release()

@@ -30,7 +30,8 @@ __all__ = [
     "ParticleEvent", "DamageEvent", "SetViewEvent", "SetAngleEvent", "IntermissionEvent", "FinaleEvent",
     "CutsceneEvent", "SellScreenEvent", "KilledMonsterEvent", "FoundSecretEvent", "PauseEvent", "StuffTextEvent",
     "LightStyleEvent", "FogEvent", "SkyboxEvent", "BonusFlashEvent", "ColorShiftEvent", "CdTrackEvent",
-    "ServerInfoEvent", "DisconnectEvent", "AchievementEvent", "LocalSoundEvent", "ChatEvent", "ItemPickupEvent", "MuzzleFlashEvent",
+    "ServerInfoEvent", "DisconnectEvent", "AchievementEvent", "LocalSoundEvent", "ChatEvent", "ItemPickupEvent",
+    "MuzzleFlashEvent",
     "SetInfoEvent", "KickEvent", "EVENT_KINDS", "Obituary", "parse_obituary", "parse_chat", "parse_pickup",
     "plain_text", "event_fields",
 ]

@@ -9,12 +9,12 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from .base import GameView
-from .quake.look import EZQUAKE, QUAKESPASM
+from .quake.look import EZQUAKE, EZQUAKE_SBAR, QUAKESPASM, QUAKESPASM_SBAR
 from .quake.view import QuakeView
 
 #: ``DemoTimeline.game`` → its view. QuakeWorld shares Quake's models, effects and status bar; it looks like ezQuake.
-GAME_VIEWS: Mapping[str, GameView] = MappingProxyType({"quake": QuakeView(QUAKESPASM),
-                                                       "quakeworld": QuakeView(EZQUAKE)})
+GAME_VIEWS: Mapping[str, GameView] = MappingProxyType({"quake": QuakeView(QUAKESPASM, QUAKESPASM_SBAR),
+                                                       "quakeworld": QuakeView(EZQUAKE, EZQUAKE_SBAR)})
 #: The game whose pictures the window shows before it knows what it plays (the loading screen).
 DEFAULT_GAME = "quake"
 

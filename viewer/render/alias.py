@@ -88,7 +88,7 @@ class AliasLight:
         ``192 - ambient``."""
         rgb = np.maximum(np.broadcast_to(np.asarray(level, np.float64), (3,)), 0.0)
         mean = float(rgb.mean())
-        color = tuple(float(c) for c in rgb / mean) if mean > 1e-6 else (1.0, 1.0, 1.0)
+        color = (float(rgb[0] / mean), float(rgb[1] / mean), float(rgb[2] / mean)) if mean > 1e-6 else (1.0, 1.0, 1.0)
         ambient = shade = mean
         if view_model and ambient < 24:
             ambient = shade = 24.0

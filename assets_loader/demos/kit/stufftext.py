@@ -16,7 +16,9 @@ from ..events import BonusFlashEvent, ColorShiftEvent, Event
 
 def _commands(text: str) -> list[list[str]]:
     """The commands of ``text``: split on new lines and on ``;`` outside quotes, then into words."""
-    out, current, quoted = [], [], False
+    out: list[list[str]] = []
+    current: list[str] = []
+    quoted = False
     for ch in text:
         if ch == '"':
             quoted = not quoted

@@ -58,8 +58,13 @@ def load_model(fs: VirtualFS, name: str) -> ModelRef:
     return ModelRef(name, "missing")
 
 
-def load_segment_assets(fs: VirtualFS, model_precache: tuple[str, ...], look: Look = Look()) -> SegmentAssets:
-    """Everything a map segment draws: ``model_precache[1]`` is the map, the rest its models; drawn with ``look``."""
+#: The look when the caller names none: the renderer's defaults (QuakeSpasm's).
+DEFAULT_LOOK = Look()
+
+
+def load_segment_assets(fs: VirtualFS, model_precache: tuple[str, ...], look: Look = DEFAULT_LOOK) -> SegmentAssets:
+    """Everything a map segment draws: ``model_precache[1]`` is the map, the rest its models, drawn with
+    ``look``."""
     if len(model_precache) < 2 or not model_precache[1]:
         raise FormatError("<demo>", "demo", None, "a map name as model 1 of the precache list")
     try:
@@ -73,7 +78,7 @@ def load_segment_assets(fs: VirtualFS, model_precache: tuple[str, ...], look: Lo
     return SegmentAssets(world, models, palette, colormap, look)
 
 
-def load_map_assets(fs: VirtualFS, map_path: str, look: Look = Look()) -> SegmentAssets:
+def load_map_assets(fs: VirtualFS, map_path: str, look: Look = DEFAULT_LOOK) -> SegmentAssets:
     """A map shown without a demo (``qdv map``): the map itself and no models, drawn with ``look``."""
     palette, colormap = load_palette_pair(fs)
     return SegmentAssets(load_world(fs, map_path), (), palette, colormap, look)

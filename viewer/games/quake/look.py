@@ -12,11 +12,14 @@ References: QuakeSpasm ``gl_rmisc.c``/``r_world.c`` (``gl_overbright``), ``gl_sk
 from __future__ import annotations
 
 from ...render.refdef import Look
+from .hud import SbarStyle
 
 #: Quake (``.dem``) as QuakeSpasm 0.95 draws it by default.
 QUAKESPASM = Look(light_max=2.0, sky_fog=0.5)
 #: QuakeWorld (``.qwd``/``.mvd``) as ezQuake 3.6 draws it by default.
 EZQUAKE = Look(light_max=1.0, sky_fog=0.5)
 
-#: ``scr_sbaralpha``: QuakeSpasm's status bar opacity over the view; ezQuake's bar is opaque.
-SBAR_ALPHA = {"quake": 0.75, "quakeworld": 1.0}
+#: QuakeSpasm's status bar: 1× (``scr_sbarscale 1``), ``scr_sbaralpha 0.75``, over the full-height view.
+QUAKESPASM_SBAR = SbarStyle(scale=1, alpha=0.75, backtile=False)
+#: ezQuake's classic status bar: opaque, the HUD's scale, backtile beside it.
+EZQUAKE_SBAR = SbarStyle()

@@ -14,16 +14,17 @@ from assets_loader.vfs import VirtualFS
 from ...render.refdef import EntityDraw, HudLayout, Look, SegmentAssets
 from ..base import PicSizes
 from . import actors, assets, blend, hud, hud_pics, link
-from .look import QUAKESPASM
+from .look import QUAKESPASM, QUAKESPASM_SBAR
 from .tents import SceneEffects
 
 
 @dataclass(frozen=True, slots=True)
 class QuakeView:
     """Quake (``.dem``) and QuakeWorld (``.qwd``/``.mvd``): id's models, ``r_part.c`` effects, ``sbar.c``;
-    ``look``: how the game's reference engine lights and fogs (:mod:`.look`)."""
+    ``look``: how the game's reference engine lights and fogs, ``sbar``: how it draws the status bar (:mod:`.look`)."""
 
     look: Look = QUAKESPASM
+    sbar: hud.SbarStyle = QUAKESPASM_SBAR
 
     def load_segment_assets(self, fs: VirtualFS, segment: MapSegment) -> SegmentAssets:
         return assets.load_segment_assets(fs, segment.model_precache, self.look)
@@ -47,7 +48,7 @@ class QuakeView:
                    show_scores: bool = False, pic_sizes: PicSizes | None = None) -> HudLayout:
         segment = timeline.segments[max(state.segment, 0)] if timeline.segments else None
         return hud.build_hud(state, timeline.events, screen_size, scale, segment=segment, show_scores=show_scores,
-                             pic_sizes=pic_sizes)
+                             pic_sizes=pic_sizes, sbar=self.sbar)
 
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
                      world: WorldMesh | None) -> tuple[float, float, float, float] | None:
