@@ -36,10 +36,11 @@ def info_dict(timeline: DemoTimeline, path: str) -> dict[str, Any]:
     ``{slot, name, frags, colors: [top, bottom]}`` for named slots at the end), ``events`` (count per kind),
     ``warnings`` (list of strings).
 
-    QuakeWorld demos (``format`` "qwd" / "mvd", ``game`` "quakeworld") add to each player ``team``, ``spectator``,
-    ``ping``, ``pl``, ``userinfo`` (dict) and the keys ``gamedir``, ``serverinfo`` (dict), ``extensions`` (dict of
-    FTE/MVD1 extension bits), ``recorder`` (the .qwd recorder's slot, -1 for .mvd), ``pov_slots`` (slots with player
-    data, the POVs Tab cycles through) and ``default_pov``.
+    Demos whose server sends each client's userinfo (QuakeWorld) add to each player ``team``, ``spectator``,
+    ``ping``, ``pl``, ``userinfo`` (dict); demos with server facts in ``timeline.meta`` (QuakeWorld: ``format``
+    "qwd" / "mvd") add the keys ``gamedir``, ``serverinfo`` (dict), ``extensions`` (dict of FTE/MVD1 extension
+    bits), ``recorder`` (the .qwd recorder's slot, -1 for .mvd), ``pov_slots`` (slots with player data, the POVs Tab
+    cycles through) and ``default_pov``.
     """
     segments = []
     for seg in timeline.segments:
@@ -52,14 +53,15 @@ def info_dict(timeline: DemoTimeline, path: str) -> dict[str, Any]:
             "models": len(seg.model_precache) - 1, "sounds": len(seg.sound_precache) - 1,
             "maxclients": seg.maxclients,
         })
-    qw = timeline.game == "quakeworld"
+    scoreboard = timeline.final_scoreboard()
+    with_userinfo = any(p.userinfo for p in scoreboard)   # QuakeWorld-style servers send each client's userinfo
     players = []
-    for p in timeline.final_scoreboard():
+    for p in scoreboard:
         if not p.name:
             continue
         entry: dict[str, Any] = {"slot": p.slot, "name": plain_text(p.name), "frags": p.frags,
                                  "colors": [p.top, p.bottom]}
-        if qw:
+        if with_userinfo:
             entry.update(team=plain_text(p.team), spectator=p.spectator, ping=p.ping, pl=p.pl,
                          userinfo={k: plain_text(v) for k, v in p.userinfo})
         players.append(entry)
@@ -85,8 +87,8 @@ def info_dict(timeline: DemoTimeline, path: str) -> dict[str, Any]:
         "events": dict(sorted(counts.items())),
         "warnings": list(timeline.warnings),
     }
-    if qw:
-        meta = timeline.meta
+    meta = timeline.meta
+    if "serverinfo" in meta:   # the format's server facts (QuakeWorld today)
         info.update(
             gamedir=meta.get("gamedir", ""),
             serverinfo={k: plain_text(str(v)) for k, v in dict(meta.get("serverinfo", {})).items()},

@@ -1,0 +1,249 @@
+"""Camera paths: keys on the demo's timeline and the pure ``camera_at(path, t)`` shared by the window and exports.
+
+A path is a list of keys, each a demo time with a camera pose (origin, Quake angles, fov) and optionally an entity
+to look at. Between keys the position follows a centripetal Catmull-Rom spline (knot spacing √distance: no cusps
+or overshoot loops, Yuksel et al. 2011), the orientation a quaternion slerp on the shortest arc (yaw 170° → −170°
+turns 20°, never 340°), the fov a straight line. Before the first and after the last key the camera holds. A key
+with ``look_at`` aims at that entity wherever it is at ``t`` (the caller gives its position).
+
+Saved as JSON beside the demo (``NAME.camera.json``, schema in README "Camera paths"): ``{"version": 1,
+"keys": [{"time", "origin", "angles", "fov", "look_at"}…]}``; ``time`` counts from the demo's start like every time
+the user sees.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from assets_loader.errors import FormatError
+
+from .render.refdef import Camera
+from .render.view_math import angle_vectors
+
+VERSION = 1
+#: Centripetal parameterisation: knot spacing is distance ** ALPHA.
+ALPHA = 0.5
+_EPS = 1e-6
+
+Vec3 = tuple[float, float, float]
+#: ``(entity number, t) → its origin`` or ``None`` when it is not present at ``t``.
+TargetLookup = Callable[[int, float], Vec3 | None]
+
+
+class CameraPathError(FormatError):
+    """A camera path file that cannot be used: names the file and the field."""
+
+    def __init__(self, path: str, field: str, expected: str, found: str | None = None) -> None:
+        super().__init__(path, "camera path", None, f"{field}: {expected}", found)
+
+
+@dataclass(frozen=True, slots=True)
+class CameraKey:
+    """A pose at demo ``time`` (seconds from the demo's start); ``look_at``: an entity number to aim at."""
+
+    time: float
+    origin: Vec3
+    angles: Vec3
+    fov: float = 90.0
+    look_at: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CameraPath:
+    """Keys sorted by time (two keys never share a time)."""
+
+    keys: tuple[CameraKey, ...] = ()
+
+    def with_key(self, key: CameraKey) -> CameraPath:
+        """This path with ``key`` added, replacing a key at the same time."""
+        kept = [k for k in self.keys if abs(k.time - key.time) > _EPS]
+        return CameraPath(tuple(sorted([*kept, key], key=lambda k: k.time)))
+
+    def without(self, index: int) -> CameraPath:
+        return CameraPath(self.keys[:index] + self.keys[index + 1:])
+
+    def moved(self, index: int, time: float) -> CameraPath:
+        """Key ``index`` moved to ``time`` (replacing a key already there)."""
+        k = self.keys[index]
+        return self.without(index).with_key(CameraKey(time, k.origin, k.angles, k.fov, k.look_at))
+
+
+# --- sampling ------------------------------------------------------------------------------------------------------
+
+
+def camera_at(path: CameraPath, t: float, target: TargetLookup | None = None) -> Camera | None:
+    """The camera of ``path`` at demo time ``t`` (``None`` for a path without keys)."""
+    keys = path.keys
+    if not keys:
+        return None
+    times = [k.time for k in keys]
+    if t <= times[0] or len(keys) == 1:
+        return _pose(keys[0], keys[0].origin, _quat(keys[0].angles), keys[0].fov, t, target)
+    if t >= times[-1]:
+        return _pose(keys[-1], keys[-1].origin, _quat(keys[-1].angles), keys[-1].fov, t, target)
+    i = int(np.searchsorted(times, t, side="right")) - 1
+    a, b = keys[i], keys[i + 1]
+    u = (t - a.time) / (b.time - a.time)
+    points = [np.asarray(keys[j].origin, float) for j in (max(i - 1, 0), i, i + 1, min(i + 2, len(keys) - 1))]
+    origin = _centripetal(points, u)
+    rotation = _slerp(_quat(a.angles), _quat(b.angles), u)
+    fov = a.fov + (b.fov - a.fov) * u
+    return _pose(a if u < 0.5 else b, origin, rotation, fov, t, target)
+
+
+def _pose(key: CameraKey, origin, rotation: np.ndarray, fov: float, t: float,
+          target: TargetLookup | None) -> Camera:
+    angles = _angles(rotation)
+    if key.look_at is not None and target is not None:
+        aim = target(key.look_at, t)
+        if aim is not None:
+            angles = look_angles(origin, aim, roll=angles[2])
+    o = np.asarray(origin, float)
+    return Camera((float(o[0]), float(o[1]), float(o[2])), angles, float(fov))
+
+
+def look_angles(origin, target, roll: float = 0.0) -> Vec3:
+    """Quake angles (pitch down positive, yaw) that look from ``origin`` at ``target``."""
+    d = np.asarray(target, float) - np.asarray(origin, float)
+    yaw = math.degrees(math.atan2(d[1], d[0]))
+    pitch = -math.degrees(math.atan2(d[2], math.hypot(d[0], d[1])))
+    return (pitch, yaw, roll)
+
+
+def _centripetal(p: list[np.ndarray], u: float) -> np.ndarray:
+    """Point at ``u`` ∈ [0, 1] between ``p[1]`` and ``p[2]`` of a centripetal Catmull-Rom spline (Barry-Goldman's
+    pyramid). End segments repeat their end point, which makes them straight-ended, never looping."""
+    t0 = 0.0
+    t1 = t0 + max(float(np.linalg.norm(p[1] - p[0])) ** ALPHA, _EPS)
+    t2 = t1 + max(float(np.linalg.norm(p[2] - p[1])) ** ALPHA, _EPS)
+    t3 = t2 + max(float(np.linalg.norm(p[3] - p[2])) ** ALPHA, _EPS)
+    t = t1 + (t2 - t1) * u
+
+    def lerp(x: np.ndarray, y: np.ndarray, ta: float, tb: float) -> np.ndarray:
+        return x * ((tb - t) / (tb - ta)) + y * ((t - ta) / (tb - ta))
+
+    a1, a2, a3 = lerp(p[0], p[1], t0, t1), lerp(p[1], p[2], t1, t2), lerp(p[2], p[3], t2, t3)
+    b1, b2 = lerp(a1, a2, t0, t2), lerp(a2, a3, t1, t3)
+    return lerp(b1, b2, t1, t2)
+
+
+def _quat(angles) -> np.ndarray:
+    """Unit quaternion ``(w, x, y, z)`` of the rotation whose columns are forward, left, up (Quake's frame)."""
+    forward, right, up = angle_vectors(angles)
+    m = np.column_stack([forward, -right, up])
+    w = math.sqrt(max(0.0, 1.0 + m[0, 0] + m[1, 1] + m[2, 2])) / 2
+    x = math.copysign(math.sqrt(max(0.0, 1.0 + m[0, 0] - m[1, 1] - m[2, 2])) / 2, m[2, 1] - m[1, 2])
+    y = math.copysign(math.sqrt(max(0.0, 1.0 - m[0, 0] + m[1, 1] - m[2, 2])) / 2, m[0, 2] - m[2, 0])
+    z = math.copysign(math.sqrt(max(0.0, 1.0 - m[0, 0] - m[1, 1] + m[2, 2])) / 2, m[1, 0] - m[0, 1])
+    q = np.array([w, x, y, z])
+    return q / np.linalg.norm(q)
+
+
+def _slerp(q0: np.ndarray, q1: np.ndarray, u: float) -> np.ndarray:
+    """Spherical interpolation on the shortest arc."""
+    dot = float(np.dot(q0, q1))
+    if dot < 0.0:
+        q1, dot = -q1, -dot
+    if dot > 0.9995:
+        q = q0 + (q1 - q0) * u
+        return q / np.linalg.norm(q)
+    theta = math.acos(dot)
+    return (math.sin((1 - u) * theta) * q0 + math.sin(u * theta) * q1) / math.sin(theta)
+
+
+def _angles(q: np.ndarray) -> Vec3:
+    """Quake angles of a rotation quaternion (inverse of :func:`_quat`)."""
+    w, x, y, z = q
+    forward = np.array([1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)])
+    left = np.array([2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x)])
+    pitch = -math.degrees(math.asin(max(-1.0, min(1.0, forward[2]))))
+    yaw = math.degrees(math.atan2(forward[1], forward[0]))
+    # roll: the angle of the left vector around forward, measured from the level left vector
+    level_left = np.array([-math.sin(math.radians(yaw)), math.cos(math.radians(yaw)), 0.0])
+    level_up = np.cross(forward, level_left)
+    roll = math.degrees(math.atan2(float(np.dot(left, level_up)), float(np.dot(left, level_left))))
+    return (pitch, yaw, roll)
+
+
+# --- files ---------------------------------------------------------------------------------------------------------
+
+
+def path_file_for(demo: str | Path) -> Path:
+    """``NAME.camera.json`` beside ``demo`` (``NAME`` without the demo's extension, ``.gz`` included)."""
+    p = Path(demo)
+    name = p.name[:-3] if p.name.lower().endswith(".gz") else p.name
+    return p.with_name(f"{Path(name).stem}.camera.json")
+
+
+def to_json(path: CameraPath) -> str:
+    keys = [{"time": k.time, "origin": list(k.origin), "angles": list(k.angles), "fov": k.fov, "look_at": k.look_at}
+            for k in path.keys]
+    return json.dumps({"version": VERSION, "keys": keys}, indent=2)
+
+
+def save_path(path: CameraPath, file: str | Path) -> None:
+    """Write ``path`` as JSON (atomically: a temporary file renamed over the old one)."""
+    target = Path(file)
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.write_text(to_json(path) + "\n", encoding="utf-8")
+    tmp.replace(target)
+
+
+def _number(value: object, name: str, field: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise CameraPathError(name, field, "a finite number", repr(value))
+    return float(value)
+
+
+def _vector(value: object, name: str, field: str) -> Vec3:
+    if not isinstance(value, list) or len(value) != 3:
+        raise CameraPathError(name, field, "a list of 3 numbers", repr(value))
+    x, y, z = (_number(v, name, f"{field}[{i}]") for i, v in enumerate(value))
+    return (x, y, z)
+
+
+def parse_path(text: str, name: str = "<camera path>") -> CameraPath:
+    """A :class:`CameraPath` from JSON text; :class:`CameraPathError` names the field that is wrong."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CameraPathError(name, "the file", "JSON", str(exc)) from None
+    if not isinstance(data, dict):
+        raise CameraPathError(name, "the file", "a JSON object", type(data).__name__)
+    version = data.get("version")
+    if version != VERSION:
+        raise CameraPathError(name, "version", f"{VERSION} (this qdv reads version {VERSION})", repr(version))
+    raw_keys = data.get("keys")
+    if not isinstance(raw_keys, list):
+        raise CameraPathError(name, "keys", "a list", repr(raw_keys))
+    path = CameraPath()
+    for i, raw in enumerate(raw_keys):
+        where = f"keys[{i}]"
+        if not isinstance(raw, dict):
+            raise CameraPathError(name, where, "an object", repr(raw))
+        fov = _number(raw.get("fov", 90.0), name, f"{where}.fov")
+        if not 1.0 <= fov <= 179.0:
+            raise CameraPathError(name, f"{where}.fov", "1..179", repr(fov))
+        look_at = raw.get("look_at")
+        if look_at is not None and (isinstance(look_at, bool) or not isinstance(look_at, int) or look_at < 0):
+            raise CameraPathError(name, f"{where}.look_at", "null or an entity number", repr(look_at))
+        path = path.with_key(CameraKey(_number(raw.get("time"), name, f"{where}.time"),
+                                       _vector(raw.get("origin"), name, f"{where}.origin"),
+                                       _vector(raw.get("angles"), name, f"{where}.angles"), fov, look_at))
+    return path
+
+
+def load_path(file: str | Path) -> CameraPath:
+    """Read a camera path file (``OSError`` if it cannot be read, :class:`CameraPathError` if it is malformed)."""
+    return parse_path(Path(file).read_text(encoding="utf-8"), str(file))
+
+
+def keys_outside(path: CameraPath, duration: float) -> list[int]:
+    """Indices of keys whose time lies outside the demo (0 .. ``duration``): kept, but worth reporting."""
+    return [i for i, k in enumerate(path.keys) if not 0.0 <= k.time <= duration]
