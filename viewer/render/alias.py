@@ -5,10 +5,12 @@ Upload once, draw many: :meth:`AliasRenderer.upload` puts every pose of a model 
 one ``R8`` texture array of palette indices. :meth:`AliasRenderer.draw` points the pose-a and pose-b attributes at
 two slices of that buffer (no re-upload) and the vertex shader blends them, as QuakeSpasm's GLSL path does.
 
-Colour: the fragment shader reads the skin index, maps it through a 256-entry translation (player shirt/pants,
-:func:`assets_loader.palette.translation_table`; identity when ``None``) and then through the palette (256×1 RGBA).
-Skin indices 224..255 are fullbright (drawn at light 1.0); the mask uses the untranslated skin index, like the
-fullbright textures of GL engines.
+Colour: skins are filtered as the engine's default texture mode does (QuakeSpasm ``gl_texturemode``
+``GL_LINEAR_MIPMAP_LINEAR``) from an RGBA copy with mipmaps; with player colours the fragment shader instead reads
+the four nearest skin indices, maps each through a 256-entry translation (shirt/pants,
+:func:`assets_loader.palette.translation_table`) and the palette (256×1 RGBA), and filters the results
+bilinearly. Skin indices 224..255 are fullbright (drawn at light 1.0); the mask uses the untranslated skin index,
+like the fullbright textures of GL engines.
 
 Lighting (:class:`AliasLight`) keeps Quake's two numbers in Quake's 0..255 light units:
 
@@ -45,6 +47,7 @@ from assets_loader.models.mdl import AliasModel
 from assets_loader.palette import Palette
 
 from .programs import load_program
+from .textures import fullbright_rgba
 from .program_members import attribute, uniform
 from .view_math import gl_bytes
 
@@ -109,6 +112,7 @@ class AliasHandle:
     index_buffer: moderngl.Buffer     # u4[T * 3]
     vao: moderngl.VertexArray
     skins: moderngl.TextureArray      # R8 [S] x (W, H)
+    skins_rgba: moderngl.TextureArray  # RGBA8 [S] x (W, H), mipmapped: colours, A = fullbright
     palette: moderngl.Texture         # 256x1 RGBA8 (shared by the renderer, not released with the handle)
     num_mesh_verts: int
 
@@ -118,7 +122,7 @@ class AliasHandle:
         return self.num_mesh_verts * _POSE_VERTEX.itemsize
 
     def release(self) -> None:
-        for obj in (self.vao, self.skins, self.index_buffer, self.uv_buffer, self.pose_buffer):
+        for obj in (self.vao, self.skins, self.skins_rgba, self.index_buffer, self.uv_buffer, self.pose_buffer):
             obj.release()
 
 
@@ -145,7 +149,7 @@ class AliasRenderer:
     def __init__(self, ctx: moderngl.Context) -> None:
         self.ctx = ctx
         self.program = load_program(ctx, "alias")
-        for name, unit in (("u_skin", 0), ("u_translation", 1), ("u_palette", 2)):
+        for name, unit in (("u_skin", 0), ("u_translation", 1), ("u_palette", 2), ("u_skin_rgba", 3)):
             self.program[name] = unit
         self._locations = {name: attribute(self.program, name).location
                            for name in ("in_pos_a", "in_normal_a", "in_pos_b", "in_normal_b")}
@@ -193,7 +197,13 @@ class AliasRenderer:
                                        alignment=1, dtype="f1")
         skins.filter = (moderngl.NEAREST, moderngl.NEAREST)
         skins.repeat_x = skins.repeat_y = True   # Quake skins wrap (seam-shifted s may reach the edge)
-        return AliasHandle(model, pose_buffer, uv_buffer, index_buffer, vao, skins, self._palette_texture(palette), m)
+        rgba = np.stack([fullbright_rgba(image, palette) for image in model.skin_images])
+        skins_rgba = self.ctx.texture_array((w, h, s), 4, np.ascontiguousarray(rgba).tobytes(), alignment=1)
+        skins_rgba.build_mipmaps()
+        skins_rgba.filter = (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)   # QuakeSpasm's gl_texturemode
+        skins_rgba.repeat_x = skins_rgba.repeat_y = True
+        return AliasHandle(model, pose_buffer, uv_buffer, index_buffer, vao, skins, skins_rgba,
+                           self._palette_texture(palette), m)
 
     def release(self) -> None:
         """Free the renderer's own objects (handles are released separately)."""
@@ -274,9 +284,11 @@ class AliasRenderer:
         prog["u_layer"] = float(model.skin_image_at(skin, time))
         prog["u_alpha"] = float(min(alpha, 1.0))
         prog["u_placeholder"] = False
+        prog["u_translated"] = translation is not None
         self._set_light(light)
         self._set_translation(translation)
         handle.skins.use(0)
+        handle.skins_rgba.use(3)
         self._translation.use(1)
         handle.palette.use(2)
         self._set_state(alpha)

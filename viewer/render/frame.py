@@ -55,7 +55,7 @@ def _fog_from_worldspawn(worldspawn: dict[str, str]) -> tuple[float, float, floa
     return (0.0, 0.0, 0.0, 0.0)
 
 
-def _water_alpha_from_worldspawn(worldspawn: dict[str, str]) -> float:
+def water_alpha_from_worldspawn(worldspawn: dict[str, str]) -> float:
     """The worldspawn ``wateralpha`` (or ``_wateralpha``, the underscore being the mapper's "not for the game" mark
     the engine strips) clamped to 0..1; 1 (opaque, ``r_wateralpha``'s default) when absent or not a number."""
     text = worldspawn.get("wateralpha", worldspawn.get("_wateralpha", ""))
@@ -90,7 +90,7 @@ class FrameRenderer:
         self.polyblend = PolyBlend(ctx)
         worldspawn = assets.world.worldspawn if assets.world is not None else {}
         self._world_fog = _fog_from_worldspawn(worldspawn)
-        self._world_water_alpha = _water_alpha_from_worldspawn(worldspawn)
+        self._world_water_alpha = water_alpha_from_worldspawn(worldspawn)
         self._warned: set[int] = set()
         self._light_cache: dict[tuple[int, int, int], LightSample | None] = {}
         self._lights: Lights | None = None
