@@ -99,7 +99,7 @@ def _grey_palette() -> Palette:
     return Palette(rgb)
 
 
-def _frame_pixels(ctx, world, look: Look = Look(), **frame_kw) -> np.ndarray:
+def _frame_pixels(ctx, world, look: Look = QUAKESPASM, **frame_kw) -> np.ndarray:
     target = OffscreenTarget(ctx, (32, 32))
     renderer = FrameRenderer(ctx, SegmentAssets(world, (), _grey_palette(), None, look))
     camera = Camera((32.0, 32.0, 40.0), (90.0, 0.0, 0.0), fov=60)
@@ -215,3 +215,12 @@ def test_status_bar_alpha_draws_the_view_through(ctx, lq1_pak) -> None:
     # A background texel of the bar (left of the face): 0.75 picture + 0.25 background.
     diff = on_white[200 - 12, 2] - on_black[200 - 12, 2]
     assert np.abs(diff - 0.25 * 255).max() <= 3
+
+
+def test_quakespasm_model_light_is_level_over_100_clamped_at_96() -> None:
+    light = AliasLight.from_level(50.0, overbright=True)
+    assert light.ambient == pytest.approx(50.0 * 1.28) and light.shade == light.ambient
+    assert AliasLight.from_level(200.0, overbright=True).ambient == pytest.approx(96.0 * 1.28)
+    assert AliasLight.from_level(0.0, view_model=True, overbright=True).ambient == pytest.approx(24.0 * 1.28)
+    glquake = AliasLight.from_level(200.0)
+    assert (glquake.ambient, glquake.shade) == (128.0, 64.0)

@@ -83,15 +83,24 @@ class AliasLight:
 
     @classmethod
     def from_level(cls, level: float | np.ndarray, yaw: float = 0.0, *, view_model: bool = False,
-                   player: bool = False, fullbright: bool = False) -> AliasLight:
+                   player: bool = False, fullbright: bool = False, overbright: bool = False) -> AliasLight:
         """The engine's rules for a light ``level`` sampled under the entity (``R_LightPoint`` + dlights): a grey
         level, or RGB ``[3]`` whose mean is the level and whose ratios colour the light.
 
-        The view model gets at least 24, players at least 8; ambient is clamped to 128 and shade to
-        ``192 - ambient``."""
+        GLQuake's rules (``overbright`` off; ezQuake's too): the view model gets at least 24, players at least 8;
+        ambient is clamped to 128 and shade to ``192 - ambient``. QuakeSpasm's (``overbright``, ``gl_overbright``
+        with ``gl_overbright_models``): the same minimums, the level clamped to 96 ("so it doesn't overbright as
+        much"), and the light ``level / 200 × shadedot`` doubled, i.e. ``level × 1.28`` in 128-based units."""
         rgb = np.maximum(np.broadcast_to(np.asarray(level, np.float64), (3,)), 0.0)
         mean = float(rgb.mean())
         color = (float(rgb[0] / mean), float(rgb[1] / mean), float(rgb[2] / mean)) if mean > 1e-6 else (1.0, 1.0, 1.0)
+        if overbright:
+            if view_model:
+                mean = max(mean, 24.0)
+            if player:
+                mean = max(mean, 8.0)
+            light = min(mean, 96.0) * (128.0 / 100.0)
+            return cls(light, light, yaw, fullbright, color)
         ambient = shade = mean
         if view_model and ambient < 24:
             ambient = shade = 24.0

@@ -175,7 +175,8 @@ class FrameRenderer:
             angles = np.array([0.0, (100.0 * view.time) % 360.0, 0.0])  # CL_RelinkEntities: bonus items spin
         light = self._light_level(draw.origin, view.styles)
         alias_light = AliasLight.from_level(light, float(angles[1]), view_model=draw.view_model,
-                                            player=draw.colors is not None)
+                                            player=draw.colors is not None,
+                                            overbright=self.assets.look.overbright_models)
         translation = translation_table(*draw.colors) if draw.colors is not None else None
         pose_a = model.pose_at(draw.prev_frame, view.time) if 0 <= draw.prev_frame < model.num_frames else 0
         pose_b = model.pose_at(draw.frame, view.time) if 0 <= draw.frame < model.num_frames else 0

@@ -46,10 +46,12 @@ class Look:
 
     ``light_max``: the largest lightmap multiplier (2.0: QuakeSpasm's overbright, a lightmap value of 255 draws
     the texture twice as bright; 1.0: GLQuake/ezQuake ``gl_lightmode 1``, the texture as painted at most);
-    ``sky_fog``: how much of the fog colour covers the sky in fogged maps (QuakeSpasm ``r_skyfog``)."""
+    ``sky_fog``: how much of the fog colour covers the sky in fogged maps (QuakeSpasm ``r_skyfog``);
+    ``overbright_models``: models lit by QuakeSpasm's rules (``gl_overbright_models``), else GLQuake's."""
 
     light_max: float = 2.0
     sky_fog: float = 0.5
+    overbright_models: bool = True
 
 
 @dataclass(frozen=True, slots=True)
