@@ -20,15 +20,15 @@ in ``configstring_changes``) and ``scores``/``tinfo`` commands.  Those meanings 
 OpenArena ``bg_public.h``), not this package's.
 
 Modules: :mod:`.huffman` (the static code and its look-up table) and :mod:`.bitstream` (``MSG_ReadBits``) are the
-whole bit-level implementation, swappable as a pair; :mod:`.fields` has the per-protocol field tables and the
+whole bit-level implementation, swappable as a pair; :mod:`.protocol` has the per-protocol field tables and the
 record dtypes; :mod:`.delta` the entity and player-state deltas; :mod:`.framing` the file blocks;
-:mod:`.commands` the server-command tokens; :mod:`.parser` the message loop; :mod:`.records` the results.
+:mod:`.commands` the server-command tokens; :mod:`.parse` the message loop; :mod:`.records` the results.
 """
 
 from .bitstream import MessageFormatError
 from .commands import ConfigstringChange, ServerCommand
-from .fields import ENTITY_STATE, PLAYER_STATE
-from .parser import parse_demo, protocol_from_name
+from .parse import parse_demo, protocol_from_name
+from .protocol import ENTITY_STATE, PLAYER_STATE
 from .records import GameState, Quake3Demo, Snapshots
 
 __all__ = [

@@ -1,6 +1,6 @@
 """Delta-decoding of ``entityState_t`` and ``playerState_t`` over their field tables.
 
-States are flat lists of 32-bit values in field-table order (:mod:`.fields`); a decoded delta returns a new
+States are flat lists of 32-bit values in field-table order (:mod:`.protocol`); a decoded delta returns a new
 list and never changes its base, so unchanged entities can share one list between snapshots.
 
 Entity delta (``MSG_ReadDeltaEntity``): a "removed" bit; a "changed" bit (0 = the base as it is); the count of
@@ -19,7 +19,7 @@ from __future__ import annotations
 import struct
 
 from .bitstream import BitReader
-from .fields import MAX_PS_ARRAY, PLAYER_ARRAYS, FieldTable
+from .protocol import MAX_PS_ARRAY, PLAYER_ARRAYS, FieldTable
 
 __all__ = ["FLOAT_INT_BITS", "null_player", "read_delta_entity", "read_delta_player"]
 

@@ -1,4 +1,4 @@
-"""What :func:`~.parser.parse_demo` returns: the gamestates, every snapshot with its full (delta-resolved) player
+"""What :func:`~.parse.parse_demo` returns: the gamestates, every snapshot with its full (delta-resolved) player
 and entity states as numpy records, and the server commands with their message numbers.
 
 The layout is made for a timeline builder: snapshot columns are arrays of one row per snapshot; the entities of
@@ -32,7 +32,7 @@ class GameState:
     ``message`` is the index of the demo message that carried it, ``first_snapshot`` the index of the first
     snapshot decoded after it; ``command_sequence`` the server command number it starts from; ``client_num`` the
     recording client's slot; ``checksum_feed`` the pure-server checksum seed.  ``baselines`` holds one
-    :data:`~.fields.ENTITY_STATE` row per baseline, sorted by number.
+    :data:`~.protocol.ENTITY_STATE` row per baseline, sorted by number.
     """
 
     message: int
@@ -51,7 +51,7 @@ class Snapshots:
     ``message``: index of the demo message; ``sequence``: its server message number (``clSnapshot_t.messageNum``);
     ``server_time`` in ms; ``delta_num``: the message number it was delta-coded from (-1 = not delta-coded);
     ``flags``: ``snapFlags``; ``areamask``: 32 bytes of portal-area visibility bits; ``player``:
-    :data:`~.fields.PLAYER_STATE` rows; ``entities``: :data:`~.fields.ENTITY_STATE` rows of all snapshots,
+    :data:`~.protocol.PLAYER_STATE` rows; ``entities``: :data:`~.protocol.ENTITY_STATE` rows of all snapshots,
     sliced by ``entity_offsets`` (length ``len + 1``).
     """
 

@@ -1,5 +1,5 @@
 """Quake III bit reader and static Huffman code: the stored code table against the engine's adaptive tree, and
-round trips through a ``MSG_WriteBits`` encoder (tests/builders/q3.py)."""
+round trips through a ``MSG_WriteBits`` encoder (tests/builders/dm68.py)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from assets_loader.demos.quake3.huffman import (
     NYT_SYMBOL,
     decode_table,
 )
-from tests.builders.q3 import BitWriter, Q3Message, engine_codes
+from tests.builders.dm68 import BitWriter, Q3Message, engine_codes
 
 
 def test_stored_codes_are_the_tree_huff_init_builds():

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from assets_loader.demos.quake3 import MessageFormatError, parse_demo
-from assets_loader.demos.quake3.fields import PLAYER_ARRAYS, tables_for
 from assets_loader.demos.quake3.framing import split_messages
-from tests.builders.q3 import SVC_EOF, Q3Message, demo_file
+from assets_loader.demos.quake3.protocol import PLAYER_ARRAYS, tables_for
+from tests.builders.dm68 import SVC_EOF, Q3Message, demo_file
 from tests.conftest import QUAKE3
 
 FOLLOW = QUAKE3 / "demos" / "oa_dm1_follow_p68.dm_68"

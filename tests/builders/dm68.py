@@ -19,10 +19,19 @@ from __future__ import annotations
 import functools
 import struct
 
-from assets_loader.demos.quake3.fields import MAX_PS_ARRAY, PLAYER_ARRAYS, FieldTable
+from assets_loader.demos.quake3.protocol import (
+    MAX_PS_ARRAY,
+    PLAYER_ARRAYS,
+    SVC_BASELINE,
+    SVC_CONFIGSTRING,
+    SVC_EOF,
+    SVC_GAMESTATE,
+    SVC_SERVERCOMMAND,
+    SVC_SNAPSHOT,
+    FieldTable,
+)
 
-SVC_NOP, SVC_GAMESTATE, SVC_CONFIGSTRING, SVC_BASELINE, SVC_SERVERCOMMAND, SVC_DOWNLOAD, SVC_SNAPSHOT, SVC_EOF = \
-    range(1, 9)
+__all__ = ["SVC_EOF", "SVC_SNAPSHOT", "BitWriter", "Q3Message", "demo_file", "engine_codes", "float_bits"]
 
 #: ``msg_hData``: how often each byte value was seen when the engine's code was designed (spec 004 section 7).
 BYTE_COUNTS: tuple[int, ...] = (

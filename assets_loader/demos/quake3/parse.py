@@ -23,8 +23,7 @@ returns what was decoded, ``truncated`` set and a warning; a protocol other than
 
 References: ioquake3 ``code/client/cl_parse.c`` (``CL_ParseServerMessage``, ``CL_ParseGamestate``,
 ``CL_ParseSnapshot``, ``CL_ParsePacketEntities``, ``CL_DeltaEntity``, ``CL_ParseCommandString``,
-``CL_ParseVoip``), ``code/client/cl_cgame.c`` (``CL_GetServerCommand``), ``code/qcommon/qcommon.h`` (``svc_ops_e``,
-``PACKET_BACKUP``); spec 004 sections 8–10.
+``CL_ParseVoip``), ``code/client/cl_cgame.c`` (``CL_GetServerCommand``); spec 004 sections 8–10.
 """
 
 from __future__ import annotations
@@ -46,32 +45,37 @@ from .commands import (
     tokenize,
 )
 from .delta import null_player, read_delta_entity, read_delta_player
-from .fields import (
+from .framing import split_messages
+from .huffman import decode_table
+from .protocol import (
     ENTITYNUM_NONE,
     GENTITYNUM_BITS,
+    MAX_CONFIGSTRINGS,
+    MAX_GAMESTATE_CHARS,
     MAX_GENTITIES,
     MAX_MAP_AREA_BYTES,
+    MAX_PARSE_ENTITIES,
+    MAX_SNAPSHOT_ENTITIES,
+    PACKET_BACKUP,
+    SVC_BASELINE,
+    SVC_CONFIGSTRING,
+    SVC_EOF,
+    SVC_GAMESTATE,
+    SVC_NOP,
+    SVC_SERVERCOMMAND,
+    SVC_SNAPSHOT,
+    SVC_VOIP_OPUS,
+    SVC_VOIP_SPEEX,
+    VOIP_FLAGCNT,
     ProtocolTables,
     entity_records,
     player_records,
     tables_for,
 )
-from .framing import split_messages
-from .huffman import decode_table
 from .records import CS_SERVERINFO, GameState, Quake3Demo, Snapshots
 
 __all__ = ["parse_demo", "protocol_from_name", "protocol_from_serverinfo"]
 
-SVC_NOP, SVC_GAMESTATE, SVC_CONFIGSTRING, SVC_BASELINE, SVC_SERVERCOMMAND, SVC_DOWNLOAD, SVC_SNAPSHOT, SVC_EOF = \
-    range(1, 9)
-#: ioquake3's VoIP extension commands (Speex, then Opus): skipped, their audio is not decoded.
-SVC_VOIP_SPEEX, SVC_VOIP_OPUS = 9, 10
-VOIP_FLAGCNT = 2
-MAX_CONFIGSTRINGS = 1024
-MAX_GAMESTATE_CHARS = 16000
-PACKET_BACKUP = 32
-MAX_SNAPSHOT_ENTITIES = 256
-MAX_PARSE_ENTITIES = PACKET_BACKUP * MAX_SNAPSHOT_ENTITIES
 _NO_ENTITY = 99999
 
 #: An entity in a snapshot: its number and its state (field values in table order, shared while unchanged).

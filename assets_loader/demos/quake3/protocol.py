@@ -1,4 +1,5 @@
-"""Field tables of the delta-coded ``entityState_t`` / ``playerState_t``, per protocol, and their numpy dtypes.
+"""Quake III protocol tables: server command numbers and limits, the field tables of the delta-coded
+``entityState_t`` / ``playerState_t`` per protocol, and their numpy dtypes.
 
 A delta names fields by their index in a table ordered by how often they change; each field is sent with a bit
 count (> 0 unsigned, < 0 signed, 0 a float sent as a 13-bit integer or 32 raw bits).  Protocols 66 (Quake III
@@ -10,7 +11,8 @@ the engine's ``FIELD_INTEGER`` sees them); a player state has the four 16-entry 
 ``persistant``, ``ammo``, ``powerups``) appended.  :func:`entity_records` / :func:`player_records` turn such
 lists into structured arrays of the engine structs' layout (:data:`ENTITY_STATE`, :data:`PLAYER_STATE`).
 
-References: ioquake3 ``code/qcommon/msg.c`` (``entityStateFields``, ``playerStateFields``),
+References: ioquake3 ``code/qcommon/qcommon.h`` (``svc_ops_e``, ``PACKET_BACKUP``, ``MAX_PARSE_ENTITIES``),
+``code/qcommon/msg.c`` (``entityStateFields``, ``playerStateFields``),
 ``code/qcommon/q_shared.h`` (``entityState_t``, ``playerState_t``, ``MAX_STATS`` …); spec 004 section 6;
 UberDemoTools ``message.cpp`` (one table for 66/67/68).
 """
@@ -27,18 +29,49 @@ __all__ = [
     "ENTITYNUM_NONE",
     "ENTITY_STATE",
     "GENTITYNUM_BITS",
+    "MAX_CONFIGSTRINGS",
+    "MAX_GAMESTATE_CHARS",
     "MAX_GENTITIES",
     "MAX_MAP_AREA_BYTES",
+    "MAX_PARSE_ENTITIES",
     "MAX_PS_ARRAY",
+    "MAX_SNAPSHOT_ENTITIES",
+    "PACKET_BACKUP",
     "PLAYER_ARRAYS",
     "PLAYER_STATE",
     "PROTOCOLS",
+    "SVC_BAD",
+    "SVC_BASELINE",
+    "SVC_CONFIGSTRING",
+    "SVC_DOWNLOAD",
+    "SVC_EOF",
+    "SVC_GAMESTATE",
+    "SVC_NOP",
+    "SVC_SERVERCOMMAND",
+    "SVC_SNAPSHOT",
+    "SVC_VOIP_OPUS",
+    "SVC_VOIP_SPEEX",
+    "VOIP_FLAGCNT",
     "FieldTable",
     "ProtocolTables",
     "entity_records",
     "player_records",
     "tables_for",
 ]
+
+SVC_BAD, SVC_NOP, SVC_GAMESTATE, SVC_CONFIGSTRING, SVC_BASELINE, SVC_SERVERCOMMAND, SVC_DOWNLOAD, SVC_SNAPSHOT, \
+    SVC_EOF = range(9)
+#: ioquake3's VoIP extension commands (Speex, then Opus), and the width of their flags field.
+SVC_VOIP_SPEEX, SVC_VOIP_OPUS = 9, 10
+VOIP_FLAGCNT = 2
+
+MAX_CONFIGSTRINGS = 1024
+#: Room for all configstrings of a gamestate, terminators included (``gameState_t.stringData``).
+MAX_GAMESTATE_CHARS = 16000
+#: Snapshot ring size (``cl.snapshots``) and the entity ring behind it (``cl.parseEntities``).
+PACKET_BACKUP = 32
+MAX_SNAPSHOT_ENTITIES = 256
+MAX_PARSE_ENTITIES = PACKET_BACKUP * MAX_SNAPSHOT_ENTITIES
 
 GENTITYNUM_BITS = 10
 MAX_GENTITIES = 1 << GENTITYNUM_BITS

@@ -1,5 +1,5 @@
 """Quake III message decoding on synthetic demos: gamestate, server commands, configstrings and snapshots whose
-entity and player deltas are checked against the states they were written from (tests/builders/q3.py)."""
+entity and player deltas are checked against the states they were written from (tests/builders/dm68.py)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,14 @@ import struct
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from assets_loader.demos.quake3 import MessageFormatError, parse_demo
-from assets_loader.demos.quake3.fields import PLAYER_ARRAYS, tables_for
+from assets_loader.demos.quake3.commands import tokenize
+from assets_loader.demos.quake3.protocol import PLAYER_ARRAYS, tables_for
 from assets_loader.errors import BadMagicError, FormatError
-from tests.builders.q3 import SVC_EOF, SVC_SNAPSHOT, Q3Message, demo_file
+from tests.builders.dm68 import SVC_EOF, SVC_SNAPSHOT, Q3Message, demo_file
 
 TABLES = tables_for(68)
 assert TABLES is not None
@@ -212,3 +215,23 @@ def test_gamestate_larger_than_max_gamestate_chars_is_an_error():
     big = {i: "h" * 4100 for i in range(10, 14)}  # 6-bit codes: 16400 characters in 12.3 kB
     with pytest.raises(MessageFormatError, match="16000"):
         parse_demo(demo_file([(1, gamestate_message({}, configstrings=big))]), "big.dm_68")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=300))
+def test_tokenize_never_fails(text):
+    args = tokenize(text)
+    assert len(args) <= 1024 and all(isinstance(a, str) for a in args)
+
+
+def test_tokenize_like_cmd_tokenize_string():
+    assert tokenize('cs 529 "n\\Sarge\\t\\0" // comment') == ("cs", "529", "n\\Sarge\\t\\0")
+    assert tokenize('print "a b"c /* skip */ d') == ("print", "a b", "c", "d")
+    assert tokenize("  ") == ()
+    assert tokenize('chat "unterminated') == ("chat", "unterminated")
+
+
+@pytest.mark.parametrize("protocol", [66, 67, 68, 71])
+def test_every_supported_protocol_reads_the_same_wire(protocol):
+    demo = parse_demo(demo_file([(1, gamestate_message({4: {"eType": 3}}))]), f"p.dm_{protocol}")
+    assert demo.protocol == protocol and demo.gamestates[0].baselines["eType"].tolist() == [3]
