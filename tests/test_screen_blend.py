@@ -126,7 +126,17 @@ def test_screen_blend_needs_no_events() -> None:
                        MappingProxyType({"items": IT_QUAD}), ("",) * 64, ())
 
     class NoEvents:
+        players = None
+
         def events_of_kind(self, kind):
             return ()
 
     assert blend.screen_blend(state, NoEvents(), 0.0, None) == pytest.approx((0.0, 0.0, 1.0, 30.0 / 255.0))
+
+
+def test_multi_view_demo_flashes_nobody_with_everyones_events() -> None:
+    timeline = load_demo(QUAKEWORLD / "lq_lqdm2_mvd.mvd")
+    flash = timeline.events_of_kind("bf")[0]
+    state = timeline.sample(flash.time + 0.01, pov=timeline.pov_slots[0])
+    colour = blend.screen_blend(state, timeline, flash.time + 0.01, None)
+    assert colour is None or colour[:3] != pytest.approx((215 / 255, 186 / 255, 69 / 255))

@@ -139,15 +139,19 @@ def mix_shifts(shifts: Sequence[ColorShift | None]) -> tuple[float, float, float
 
 def screen_blend(state: SceneState, timeline: DemoTimeline, t: float,
                  world: WorldMesh | None) -> tuple[float, float, float, float] | None:
-    """The recorder's screen blend at ``t`` (contents at the eye, damage, bonus flash, powerups)."""
+    """The recorder's screen blend at ``t`` (contents at the eye, damage, bonus flash, powerups).
+
+    A multi-view demo (MVD) records every player's damage and flashes without saying whose they were, so there only
+    the contents and the viewed player's powerups tint the view."""
+    single_view = timeline.players is None or timeline.players.recorder >= 0
     shifts = (
-        contents_shift(world, state.view_origin, _of(timeline, ColorShiftEvent), t),
-        damage_shift(_of(timeline, DamageEvent), t),
-        bonus_shift(_of(timeline, BonusFlashEvent), t),
+        contents_shift(world, state.view_origin, _of(timeline, ColorShiftEvent, single_view), t),
+        damage_shift(_of(timeline, DamageEvent, single_view), t),
+        bonus_shift(_of(timeline, BonusFlashEvent, single_view), t),
         powerup_shift(int(state.stats.get("items", 0))),
     )
     return mix_shifts(shifts)
 
 
-def _of(timeline: DemoTimeline, cls):
-    return timeline.events_of_kind(cls.kind)
+def _of(timeline: DemoTimeline, cls, single_view: bool) -> tuple:
+    return timeline.events_of_kind(cls.kind) if single_view else ()
