@@ -159,8 +159,10 @@ void main() {
     light += dynamic_light();
 #endif
     // A lightmap value of 128 is the texture's own colour; u_light_max caps the multiplier (QuakeSpasm's
-    // overbright: 2, a value of 255 twice as bright; GLQuake/ezQuake: 1).
-    vec3 lit = tex.rgb * min(light * 2.0, vec3(u_light_max));
+    // overbright: 2, a value of 255 twice as bright; GLQuake/ezQuake: 1). The engines keep the light in 8-bit
+    // lightmap texels, truncated (R_BuildLightMap's shift): 255 steps up to u_light_max.
+    float steps = 510.0 / u_light_max;
+    vec3 lit = tex.rgb * min(floor(light * steps) / steps * 2.0, vec3(u_light_max));
     f_color = vec4(apply_fog(mix(lit, tex.rgb, tex.a)), 1.0);
 }
 #endif
