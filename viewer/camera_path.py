@@ -137,11 +137,20 @@ def _quat(angles) -> np.ndarray:
     """Unit quaternion ``(w, x, y, z)`` of the rotation whose columns are forward, left, up (Quake's frame)."""
     forward, right, up = angle_vectors(angles)
     m = np.column_stack([forward, -right, up])
-    w = math.sqrt(max(0.0, 1.0 + m[0, 0] + m[1, 1] + m[2, 2])) / 2
-    x = math.copysign(math.sqrt(max(0.0, 1.0 + m[0, 0] - m[1, 1] - m[2, 2])) / 2, m[2, 1] - m[1, 2])
-    y = math.copysign(math.sqrt(max(0.0, 1.0 - m[0, 0] + m[1, 1] - m[2, 2])) / 2, m[0, 2] - m[2, 0])
-    z = math.copysign(math.sqrt(max(0.0, 1.0 - m[0, 0] - m[1, 1] + m[2, 2])) / 2, m[1, 0] - m[0, 1])
-    q = np.array([w, x, y, z])
+    # Shepperd's method: start from the largest of w, x, y, z, so no square root is taken of a number near zero
+    trace = m[0, 0] + m[1, 1] + m[2, 2]
+    if trace > max(m[0, 0], m[1, 1], m[2, 2]):
+        s = 2.0 * math.sqrt(1.0 + trace)
+        q = np.array([s / 4, (m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s])
+    elif m[0, 0] >= m[1, 1] and m[0, 0] >= m[2, 2]:
+        s = 2.0 * math.sqrt(1.0 + m[0, 0] - m[1, 1] - m[2, 2])
+        q = np.array([(m[2, 1] - m[1, 2]) / s, s / 4, (m[0, 1] + m[1, 0]) / s, (m[0, 2] + m[2, 0]) / s])
+    elif m[1, 1] >= m[2, 2]:
+        s = 2.0 * math.sqrt(1.0 - m[0, 0] + m[1, 1] - m[2, 2])
+        q = np.array([(m[0, 2] - m[2, 0]) / s, (m[0, 1] + m[1, 0]) / s, s / 4, (m[1, 2] + m[2, 1]) / s])
+    else:
+        s = 2.0 * math.sqrt(1.0 - m[0, 0] - m[1, 1] + m[2, 2])
+        q = np.array([(m[1, 0] - m[0, 1]) / s, (m[0, 2] + m[2, 0]) / s, (m[1, 2] + m[2, 1]) / s, s / 4])
     return q / np.linalg.norm(q)
 
 

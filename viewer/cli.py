@@ -1,6 +1,6 @@
 """The ``qdv`` command line: argument parsing and exit codes only; the work lives in other modules.
 
-Exit codes: 0 ok, 1 bad input (the message names the file and what is wrong), 2 usage.
+Exit codes: 0 ok, 1 bad input (the message names the file and what is wrong), 2 usage, 130 interrupted (Ctrl+C).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from assets_loader.errors import FormatError
 
-EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 def _version() -> str:
@@ -79,6 +79,36 @@ def _build_parser() -> argparse.ArgumentParser:
     timedemo.add_argument("demo")
     timedemo.add_argument("--size", type=_size, default=(1280, 720), help="WxH (default 1280x720)")
     _add_game_args(timedemo)
+
+    render = sub.add_parser("render", help="export a demo (or a range of it) headless to a video or numbered PNGs")
+    render.add_argument("demo", help="demo file (.dem, .dem.gz, .qwd, .mvd)")
+    render.add_argument("--out", required=True, metavar="FILE",
+                        help="video file (.mp4 .mkv .webm .mov), a folder or a frames/%%05d.png pattern for PNGs")
+    render.add_argument("--from", dest="start", default="0", metavar="T",
+                        help="range start: SS, MM:SS(.s), N%% (default 0)")
+    render.add_argument("--to", dest="end", default="100%", metavar="T",
+                        help="range end (default: the end of the demo)")
+    render.add_argument("--fps", default="60", metavar="N", help="output frames per second (default 60)")
+    render.add_argument("--size", default="1920x1080", metavar="WxH",
+                        help="WxH (default 1920x1080; even for h264/vp9/av1)")
+    render.add_argument("--camera", metavar="MODE",
+                        help="pov (default), free (--pos/--angles), chase, orbit (--angles pitch,yaw)")
+    render.add_argument("--pov", metavar="PLAYER",
+                        help="the player to watch in a multi-view demo (name or slot number)")
+    render.add_argument("--pos", metavar="X,Y,Z",
+                        help="free camera position (default: the player's eye at --from)")
+    render.add_argument("--angles", metavar="P,Y,R", help="camera angles pitch,yaw,roll in degrees")
+    render.add_argument("--fov", default="90", metavar="DEG", help="horizontal field of view at 4:3 (default 90)")
+    render.add_argument("--speed", default="1", metavar="X", help="demo seconds per video second (default 1)")
+    render.add_argument("--motion-blur", default="1", metavar="N",
+                        help="sub-frames averaged per frame over a 180° shutter (default 1: off)")
+    render.add_argument("--hud", action=argparse.BooleanOptionalAction, default=True,
+                        help="draw the HUD as the window does (default); --no-hud for clean footage")
+    _add_look_args(render)
+    render.add_argument("--codec", metavar="NAME", help="h264, vp9, av1, ffv1 or png (default: h264; vp9 for .webm)")
+    render.add_argument("--crf", metavar="N", help="quality for h264/vp9/av1: lower is better (defaults 18/32/35)")
+    render.add_argument("--force", action="store_true", help="overwrite existing output files")
+    _add_game_args(render)
 
     events = sub.add_parser("events", help="the events of a demo with their times")
     events.add_argument("demo")
@@ -218,6 +248,8 @@ def _run(args: argparse.Namespace) -> int:
         return _run_screenshot(args)
     if args.command == "timedemo":
         return _run_timedemo(args)
+    if args.command == "render":
+        return _run_render(args)
     if args.command in ("play", "map"):
         return _run_window(args)
     raise _UsageError(f"unknown command {args.command!r}")
@@ -262,14 +294,14 @@ def _run_screenshot(args: argparse.Namespace) -> int:
                           f"times count from the demo's start); showing its {edge}", stacklevel=1)
             rel = min(max(rel, 0.0), timeline.duration)
         t = timeline.start_time + rel
-        renderer = DemoRenderer(timeline, fs, args.size, water_alpha=args.wateralpha)
+        hud = not free if args.hud is None else args.hud
+        renderer = DemoRenderer(timeline, fs, args.size, hud=hud, water_alpha=args.wateralpha)
         try:
             camera = None
             if free:
                 pov = renderer.scene(t, fov=args.fov).camera
                 camera = Camera(args.pos or pov.origin, args.angles or pov.angles, args.fov)
-            hud = not free if args.hud is None else args.hud
-            pixels = renderer.pixels(t, camera, args.fov, hud=hud)
+            pixels = renderer.pixels(t, camera, args.fov)
         finally:
             renderer.release()
     write_png(out, pixels, force=args.force)
@@ -381,6 +413,55 @@ def _run_timedemo(args: argparse.Namespace) -> int:
         print(result)
     finally:
         renderer.release()
+    return EXIT_OK
+
+
+def _run_render(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from assets_loader.demos import load_demo
+
+    from .headless import DemoRenderer
+    from .session import game_filesystem
+    from .timespec import TimespecError, parse_timespec
+    from .video import options as opt
+    from .video.output import plan_output
+    from .video.recorder import ShotCamera, record
+    from .video.timing import FrameTimes, RangeError
+
+    try:
+        size, fps, speed = opt.parse_size(args.size), opt.parse_fps(args.fps), opt.parse_speed(args.speed)
+        blur, fov = opt.parse_blur(args.motion_blur), opt.parse_fov(args.fov)
+        pos, angles = opt.parse_vector("--pos", args.pos), opt.parse_vector("--angles", args.angles)
+        mode = opt.parse_camera(args.camera, pos is not None or angles is not None)
+        if pos is not None and mode != "free" or angles is not None and mode not in ("free", "orbit"):
+            raise opt.OptionError(f"--pos/--angles do not steer --camera {mode}")
+        output = plan_output(args.out, size, args.codec, opt.parse_crf(args.crf), args.force)
+        timeline = load_demo(args.demo)
+        pov = opt.resolve_pov(timeline, args.pov)
+        first = parse_timespec(args.start, duration=timeline.duration)
+        last = parse_timespec(args.end, duration=timeline.duration)
+        times = FrameTimes.for_range(timeline.start_time, timeline.duration, first, last, speed, fps)
+    except (opt.OptionError, TimespecError, RangeError) as exc:
+        raise _UsageError(str(exc)) from None
+    output.check_free(times.count)  # before the slow part; the writer claims the file again
+    renderer = DemoRenderer(timeline, game_filesystem(args.demo, args.basedir, args.game), size, hud=args.hud,
+                            water_alpha=args.wateralpha)
+    try:
+        with tqdm(total=times.count, unit="frame", desc=output.path.name, dynamic_ncols=True) as bar:
+            result = record(renderer, ShotCamera(mode, pov, fov, pos, angles), times, output, blur=blur,
+                            progress=lambda done: bar.update(done - bar.n))
+    finally:
+        renderer.release()
+    where = output.path
+    if result.removed:
+        print(f"interrupted before any frame was written: removed the empty {where}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if result.interrupted:
+        print(f"interrupted: {where} is playable with {result.frames} of {result.total} frames", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    print(f"wrote {where}: {result.frames} frames {size[0]}x{size[1]} at {fps:g} fps ({output.codec.name}) "
+          f"in {result.seconds:.1f} s, {result.fps:.1f} frames/s")
     return EXIT_OK
 
 

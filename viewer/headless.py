@@ -1,7 +1,8 @@
-"""Headless rendering of demos and maps: ``qdv screenshot`` and ``qdv timedemo``.
+"""Headless rendering of demos and maps: ``qdv screenshot``, ``qdv timedemo`` and the frames of ``qdv render``.
 
 One EGL context and one offscreen target; a demo is drawn through the same :class:`~viewer.session.DemoSession`
-the window uses, with the game's HUD (status bar, notify lines, centerprints) over it as the window draws it.
+the window uses, optionally with the game's HUD (status bar, notify lines, centerprints) over it as the window
+draws it.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from assets_loader.vfs import VirtualFS
 
 from .render.context import OffscreenTarget, create_headless_context
 from .render.frame import FrameRenderer
+from .render.frames_in_flight import FramesInFlight
 from .render.hud_overlay import HudRenderer
 from .render.refdef import Camera, SceneFrame, SegmentAssets
 from .session import DemoSession
@@ -25,48 +27,53 @@ from .ui.timeline_bar import ui_scale
 
 class DemoRenderer:
     """Renders any time of a demo offscreen; its :attr:`session` loads each map segment when it is first needed.
-    ``water_alpha`` overrides the maps' own liquid opacity (``None``: each map's worldspawn ``wateralpha``)."""
 
-    def __init__(self, timeline: DemoTimeline, fs: VirtualFS, size: tuple[int, int],
+    With ``hud``, :meth:`pixels` draws the game's HUD over the picture as the window does (its default view: no
+    scoreboard). ``water_alpha`` overrides the maps' own liquid opacity (``None``: each map's worldspawn
+    ``wateralpha``)."""
+
+    def __init__(self, timeline: DemoTimeline, fs: VirtualFS, size: tuple[int, int], hud: bool = False,
                  water_alpha: float | None = None) -> None:
         self.timeline = timeline
-        self.fs = fs
         self.ctx = create_headless_context()
         self.target = OffscreenTarget(self.ctx, size)
         self.session = DemoSession(timeline, fs, self.ctx)
+        self.in_flight = FramesInFlight(self.ctx)
         self.water_alpha = water_alpha
-        self._hud: HudRenderer | None = None
+        self.hud: HudRenderer | None = None
+        if hud:
+            game = self.session.game
+            self.hud = HudRenderer(self.ctx, game.load_palette(fs), game.load_hud_pics(fs))
 
-    def scene(self, t: float, camera: Camera | None = None, fov: float = 90.0) -> SceneFrame:
-        """The scene at ``t`` with particles, lights and beams (loading the segment's assets if needed)."""
-        frame = self.session.scene(t, camera, fov)
+    def scene(self, t: float, camera: Camera | None = None, fov: float = 90.0, pov: int | None = None) -> SceneFrame:
+        """The scene at ``t`` with particles, lights and beams (loading the segment's assets if needed); ``pov``
+        picks a player slot's eyes in multi-view demos."""
+        return self._with_water(self.session.scene(t, camera, fov, pov=pov))
+
+    def _with_water(self, frame: SceneFrame) -> SceneFrame:
         return frame if self.water_alpha is None else replace(frame, water_alpha=self.water_alpha)
 
     def render(self, frame: SceneFrame) -> None:
-        self.session.draw(frame, self.target)
+        """Draw ``frame`` into the target (with at most two frames queued in the driver: memory stays flat)."""
+        with self.in_flight.frame():
+            self.session.draw(frame, self.target)
 
-    def draw_hud(self, t: float) -> None:
-        """The game's HUD at ``t`` over the picture in the target (the recorder's status bar, notify lines,
-        centerprints), at the window's scale for the target's size."""
-        if self._hud is None:
-            game = self.session.game
-            self._hud = HudRenderer(self.ctx, game.load_palette(self.fs), game.load_hud_pics(self.fs))
-        size = self.target.size
-        state = self.timeline.sample(t)
-        layout = self.session.game.hud_layout(state, self.timeline, size, ui_scale(size), pic_sizes=self._hud.pic_size)
-        self.target.use()
-        self._hud.draw(layout, size)
-
-    def pixels(self, t: float, camera: Camera | None = None, fov: float = 90.0, hud: bool = False) -> np.ndarray:
-        """The picture at ``t`` as ``uint8 [H, W, 3]``, with the HUD when ``hud``."""
-        self.render(self.scene(t, camera, fov))
-        if hud:
-            self.draw_hud(t)
+    def pixels(self, t: float, camera: Camera | None = None, fov: float = 90.0, pov: int | None = None) -> np.ndarray:
+        """The picture at ``t`` as ``uint8 [H, W, 3]`` (with the HUD when asked for)."""
+        state = self.timeline.sample(t, pov=pov)
+        self.render(self._with_water(self.session.scene(t, camera, fov, pov=pov, state=state)))
+        if self.hud is not None:
+            size = self.target.size
+            layout = self.session.game.hud_layout(state, self.timeline, size, ui_scale(size),
+                                                  pic_sizes=self.hud.pic_size)
+            self.target.use()
+            self.hud.draw(layout, size)
         return self.target.read_rgb()
 
     def release(self) -> None:
-        if self._hud is not None:
-            self._hud.release()
+        self.in_flight.drain()
+        if self.hud is not None:
+            self.hud.release()
         self.session.release()
         self.target.release()
         self.ctx.release()
