@@ -46,6 +46,24 @@ class NotFoundError(FormatError):
         self.args = (f"{path}: {fmt} not found: expected {expected}",)
 
 
+class NotAFileError(FormatError):
+    """A path names something that is not a regular file (a FIFO, a device such as ``/dev/zero``, a socket):
+    refused before reading, since it may never end or never deliver a byte. ``found`` says what it is."""
+
+    def __init__(self, path: str, fmt: str, offset: int | None, expected: str, found: str | None = None) -> None:
+        super().__init__(path, fmt, offset, expected, found)
+        self.args = (f"{path}: {found}; expected {expected}",)
+
+
+class TooLargeError(FormatError):
+    """The input (or what it inflates to) is larger than the limit set for its kind; ``expected`` says how to
+    raise the limit."""
+
+    def __init__(self, path: str, fmt: str, offset: int | None, expected: str, found: str | None = None) -> None:
+        super().__init__(path, fmt, offset, expected, found)
+        self.args = (f"{path}: {found}; expected {expected}",)
+
+
 class UnsupportedFormatError(FormatError):
     """A well-formed file of a kind (or version) qdv recognises but does not read: ``found`` says what it is."""
 

@@ -5,8 +5,9 @@ engine's pack hash. Before anything is inflated the declared sizes are checked: 
 uncompressed size must stay under ``max_total_bytes``, no member may exceed ``max_member_bytes`` and no
 member may declare more than ``max_ratio`` times its compressed size (deflate cannot exceed about 1032:1, so a
 larger ratio means a crafted archive). Reads are incremental; :mod:`zipfile` stops at the declared size and
-checks the CRC, so a member that lies about its size cannot inflate further. Every problem is a
-:class:`~assets_loader.errors.FormatError`.
+checks the CRC, so a member that lies about its size cannot inflate further. A path must be a regular file within
+the pk3 size limit (:mod:`assets_loader.source`). Every problem is a :class:`~assets_loader.errors.FormatError`
+(bounds: :class:`ZipBombError`, a :class:`~assets_loader.errors.TooLargeError`).
 
 References: ioquake3 ``qcommon/files.c`` (``FS_LoadZipFile``, ``FS_AddGameDirectory``); PKWARE APPNOTE.TXT
 (local file header, central directory).
@@ -20,16 +21,18 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import FormatError, NotFoundError, TruncatedError
+from .errors import FormatError, NotFoundError, TooLargeError, TruncatedError
+from .source import check_file, check_size, kind_of
 
 #: Default bounds: far above real packs (OpenArena's largest pk3 is ~300 MB inflated), far below a bomb.
 MAX_TOTAL_BYTES = 2 << 30
 MAX_MEMBER_BYTES = 512 << 20
 MAX_RATIO = 1100
 _CHUNK = 1 << 20
+_ENCRYPTED = 0x1  # general purpose bit flag 0 (APPNOTE 4.4.4)
 
 
-class ZipBombError(FormatError):
+class ZipBombError(TooLargeError):
     """A pk3 declares more inflated bytes (in total, per member, or per compressed byte) than allowed."""
 
 
@@ -60,9 +63,17 @@ class Pk3File:
         self._max_member = max_member_bytes
         try:
             self._zip = self._open_zip()
-            infos = [i for i in self._zip.infolist() if not i.is_dir()]
-        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError, ValueError) as exc:
+            members = self._zip.infolist()
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, NotImplementedError) as exc:
             raise FormatError(self.path, "PK3", None, "a zip archive", str(exc)) from None
+        unnamed = next((i for i in members if not i.filename), None)
+        if unnamed is not None:  # zipfile's is_dir() would fail on it
+            raise FormatError(self.path, "PK3", unnamed.header_offset, "a member name", "an empty name")
+        infos = [i for i in members if not i.is_dir()]
+        encrypted = next((i for i in infos if i.flag_bits & _ENCRYPTED), None)
+        if encrypted is not None:  # zipfile would need a password (RuntimeError); Quake III never encrypts
+            raise FormatError(self.path, "PK3", encrypted.header_offset,
+                              f"member {encrypted.filename!r} not encrypted", "the encryption flag")
         total = 0
         for info in infos:
             if info.file_size > max_member_bytes:
@@ -82,6 +93,7 @@ class Pk3File:
     def _open_zip(self) -> zipfile.ZipFile:
         if self._data is not None:
             return zipfile.ZipFile(io.BytesIO(self._data))
+        check_file(self.path, "pk3")  # a regular file within the pk3 limit, before zipfile opens it
         try:
             return zipfile.ZipFile(self.path)
         except OSError as exc:
@@ -101,6 +113,7 @@ class Pk3File:
         info = self._infos.get(name.lower())
         if info is None:
             raise NotFoundError(self.path, "PK3", None, f"a member named {name!r}")
+        check_size(self.path, kind_of(info.filename), info.file_size, what=f"member {info.filename!r}")
         out = bytearray()
         try:
             with self._zip.open(info) as member:  # yields at most the declared size, then checks the CRC

@@ -8,6 +8,8 @@ Quake II installations (base ``baseq2``) mount, after ``pak0.pak``…``pakN.pak`
 dir in name order (a later one overriding an earlier one), as Q2PRO and Yamagi Quake II do, so community paks
 such as ``aq_terminal.pak`` mount without renaming.
 Lookups are case-insensitive, like id's own pak lookups on a case-folding filesystem.
+A basedir with none of the named game dirs but with ``*.pk3`` files of its own (the Quake III corpus layout:
+``quake3/oa_dm1_assets.pk3``) is mounted as that one game dir.
 
 References: Quake ``common.c`` (``COM_AddGameDirectory``, ``COM_FindFile``); Unofficial Quake Specs 3.2, 3.1;
 Quake II ``qcommon/files.c`` (``FS_AddGameDirectory``) and Q2PRO's / Yamagi's versions of it;
@@ -26,10 +28,13 @@ from pathlib import Path
 from .errors import NotFoundError
 from .pak import PakFile
 from .pk3 import Pk3File
+from .source import kind_of, read_source
 
 BASE_GAME = "id1"
 #: Quake II's base game dir; its installations mount every ``*.pak`` of a game dir, not only ``pakN.pak``.
 QUAKE2_BASE_GAME = "baseq2"
+#: Quake III's base game dirs: id's and OpenArena's.
+QUAKE3_BASE_GAMES = ("baseq3", "baseoa")
 _PAK_NAME = re.compile(r"^pak(\d+)\.pak$", re.IGNORECASE)
 #: Image extensions in the order ioquake3's ``R_LoadImage`` tries them when the named file is missing.
 IMAGE_EXTENSIONS = (".tga", ".png", ".jpg", ".jpeg", ".pcx", ".bmp")
@@ -71,6 +76,8 @@ class VirtualFS:
             raise NotFoundError(str(self.basedir), "game directory", None, "an existing base directory")
         names = [base] + ([game] if game and game.lower() != base.lower() else [])
         self.game_dirs: list[Path] = [d for d in (_find_dir(self.basedir, n) for n in names) if d is not None]
+        if not self.game_dirs and _holds_pk3(self.basedir):
+            self.game_dirs = [self.basedir]
         if not self.game_dirs:
             wanted = " or ".join(repr(n) for n in names)
             raise NotFoundError(str(self.basedir), "game directory", None, f"a game dir {wanted} inside it")
@@ -117,7 +124,7 @@ class VirtualFS:
             raise self._missing(name)
         place, key = hit
         if isinstance(place, _LooseDir):
-            return place.files[key].read_bytes()
+            return read_source(place.files[key], kind=kind_of(key))[0]
         return place.read(key)
 
     def find_image(self, name: str) -> str | None:
@@ -176,15 +183,27 @@ def _game_paks(gamedir: Path, all_paks: bool = False) -> list[PakFile | Pk3File]
     return paks
 
 
+def _holds_pk3(directory: Path) -> bool:
+    return directory.is_dir() and any(p.is_file() and p.suffix.lower() == ".pk3" for p in directory.iterdir())
+
+
 def detect_base_game(basedir: str | os.PathLike, game: str | None = None) -> str:
-    """The base game of an installation: ``id1`` when ``basedir`` holds it, ``baseq2`` when it holds that; with
-    neither, ``baseq2`` when the mod dir ``game`` has a ``*.pak`` not named ``pakN.pak`` (a Quake II mod dir on its
-    own), else ``id1``."""
+    """The base game of an installation: ``id1`` when ``basedir`` holds it, ``baseq2`` or ``baseq3``/``baseoa``
+    when it holds that; ``game`` itself when it names a Quake III base game; ``baseoa`` for a basedir holding only
+    ``*.pk3`` files (the corpus layout); ``baseq2`` when the mod dir ``game`` has a ``*.pak`` not named
+    ``pakN.pak`` (a Quake II mod dir on its own); else ``id1``."""
     base = Path(basedir)
     if not base.is_dir() or _find_dir(base, BASE_GAME) is not None:
         return BASE_GAME
     if _find_dir(base, QUAKE2_BASE_GAME) is not None:
         return QUAKE2_BASE_GAME
+    quake3 = next((d for d in (_find_dir(base, n) for n in QUAKE3_BASE_GAMES) if d is not None), None)
+    if quake3 is not None:
+        return quake3.name
+    if game and game.lower() in QUAKE3_BASE_GAMES:
+        return game.lower()
+    if _holds_pk3(base):
+        return QUAKE3_BASE_GAMES[1]
     mod = _find_dir(base, game) if game else None
     if mod is not None and any(p.suffix.lower() == ".pak" and not _PAK_NAME.match(p.name) for p in mod.iterdir()):
         return QUAKE2_BASE_GAME

@@ -4,6 +4,9 @@ Run: ``python benchmarks/bench_dm68.py [DEMO ...]`` (defaults to the corpus in .
 Prints per demo: best-of-N decode time (wall clock, and this process's CPU time, which other jobs on a shared
 machine disturb less), × real time (serverTime span / wall decode time), MB/s, and where the time goes (one
 cProfile run: the three functions with the most own time).  Target: ≥ 300× real time.
+Then the whole ``load_demo`` (parse + timeline + events) × real time (wall and process CPU), and ``sample()`` at
+5000 random times: median and p99 in µs, wall clock and this thread's CPU time (on a shared machine the wall p99
+shows the scheduler's time slices, the CPU p99 what sample() costs); target p99 ≤ 1 ms.
 """
 
 from __future__ import annotations
@@ -16,6 +19,9 @@ from pathlib import Path
 
 from timing import best_of  # benchmarks/timing.py, beside this script
 
+import numpy as np
+
+from assets_loader.demos import load_demo
 from assets_loader.demos.quake3 import parse_demo
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "quake3" / "demos"
@@ -53,6 +59,26 @@ def main(argv: list[str]) -> None:
         mb = len(data) / 1e6
         print(f"{path.name[:27]:<28}{mb:6.2f}{len(demo.snapshots):7d}{span:8.1f}{dec:10.3f}{cpu:7.3f}{span / dec:8.0f}"
               f"{mb / dec:7.2f}   {hot_spots(data, path.name)}")
+
+    print(f"{'demo':<28}{'load s':>8}{'x real':>8}{'cpu s':>7}{'x real':>8}{'sample p50 us':>15}{'p99 us':>9}"
+          f"{'cpu p50':>9}{'cpu p99':>9}")
+    for path in paths:
+        data = path.read_bytes()
+        load = best_of(lambda data=data, name=path.name: load_demo(data, name), 3)
+        load_cpu = best_cpu(lambda data=data, name=path.name: load_demo(data, name), 3)
+        timeline = load_demo(data, path.name)
+        rng = np.random.default_rng(1)
+        wall, cpu = [], []
+        for t in rng.uniform(timeline.start_time, timeline.end_time, 5000):
+            t0, c0 = time.perf_counter(), time.thread_time()
+            timeline.sample(float(t))
+            cpu.append(time.thread_time() - c0)
+            wall.append(time.perf_counter() - t0)
+        p50, p99 = np.percentile(wall, [50, 99]) * 1e6
+        c50, c99 = np.percentile(cpu, [50, 99]) * 1e6
+        span = timeline.duration
+        print(f"{path.name[:27]:<28}{load:8.3f}{span / load:8.0f}{load_cpu:7.3f}{span / load_cpu:8.0f}{p50:15.0f}"
+              f"{p99:9.0f}{c50:9.0f}{c99:9.0f}")
 
 
 if __name__ == "__main__":

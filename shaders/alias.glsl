@@ -47,6 +47,7 @@ uniform float u_layer;              // skin picture (layer of u_skin)
 uniform bool u_translated;          // player colours: look indices up through u_translation
 uniform float u_alpha;              // entity alpha, 1 = opaque
 uniform bool u_fullbright;          // whole model unlit (light 1.0)
+uniform int u_first_fullbright;     // skin indices from here on are unlit (224; 256 for none)
 uniform bool u_placeholder;         // flat magenta, lit, no texture
 uniform vec4 u_fog;                 // rgb colour, a = density (0: no fog)
 
@@ -65,7 +66,7 @@ vec3 translated_texel(ivec2 texel, ivec2 size, vec3 light) {
     int index = int(texelFetch(u_skin, ivec3(q, int(u_layer)), 0).r * 255.0 + 0.5);
     int shown = int(texelFetch(u_translation, ivec2(index, 0), 0).r * 255.0 + 0.5);
     vec3 colour = texelFetch(u_palette, ivec2(shown, 0), 0).rgb;
-    return index >= 224 ? colour : min(colour * light, vec3(1.0));
+    return index >= u_first_fullbright ? colour : min(colour * light, vec3(1.0));
 }
 
 void main() {

@@ -6,7 +6,8 @@
 // rasterizer (Mesa llvmpipe) runs both sides of every branch with lane masks, so each program carries only what its
 // surfaces need.
 //   SKY         two scrolling layers;                     LIQUID   turbulent warp, translucent;
-//   (neither)   lit: texture x lightmap x light style value, fullbright texels unlit;
+//   SKYBOX      (with SKY) Quake II's six-sided box;      TRANSLUCENT  unlit texture at u_alpha (Quake II);
+//   (neither)   lit: texture x lightmap x light style value, fullbright texels unlit, scaled by u_light_scale;
 //   MULTISTYLE  lit faces with 2-4 light styles (4 lightmap blocks side by side; most faces have one);
 //   FOG         exp2 fog on the eye depth (1 / gl_FragCoord.w, as fixed-function fog); the sky is covered by
 //               u_sky_fog of the fog colour instead (QuakeSpasm r_skyfog);
@@ -19,6 +20,7 @@ in vec3 in_position;
 uniform vec3 u_camera;
 out vec3 v_dir;
 #else
+uniform float u_scroll;          // SURF_FLOWING: texture widths scrolled along s
 in vec2 in_uv;
 out vec2 v_uv;
 #endif
@@ -43,7 +45,7 @@ void main() {
 #ifdef SKY
     v_dir = world.xyz - u_camera;
 #else
-    v_uv = in_uv;
+    v_uv = in_uv + vec2(u_scroll, 0.0);
 #endif
 #ifdef LIT
     v_lm_uv = in_lm_uv;
@@ -77,7 +79,31 @@ vec3 apply_fog(vec3 color) {
 vec3 apply_fog(vec3 color) { return color; }
 #endif
 
-#if defined(SKY)
+#if defined(SKYBOX)
+// Quake II's MakeSkyVec puts rt on +X, bk on +Y, lf on -X, ft on -Y, up on +Z, dn on -Z (layers 0..5); st runs
+// over [-1, 1] along each picture's columns and upwards, and the picture's top row is at t = +1.
+uniform sampler2DArray u_sky_box;
+uniform mat3 u_sky_rotation;     // view direction -> the turning box's frame
+in vec3 v_dir;
+void main() {
+    vec3 d = u_sky_rotation * v_dir;
+    vec3 a = abs(d);
+    float layer;
+    vec2 st;
+    if (a.x >= a.y && a.x >= a.z) {
+        layer = d.x > 0.0 ? 0.0 : 2.0;
+        st = vec2(d.x > 0.0 ? -d.y : d.y, d.z) / a.x;
+    } else if (a.y >= a.z) {
+        layer = d.y > 0.0 ? 1.0 : 3.0;
+        st = vec2(d.y > 0.0 ? d.x : -d.x, d.z) / a.y;
+    } else {
+        layer = d.z > 0.0 ? 4.0 : 5.0;
+        st = vec2(-d.y, d.z > 0.0 ? -d.x : d.x) / a.z;
+    }
+    f_color = vec4(texture(u_sky_box, vec3((st.x + 1.0) * 0.5, (1.0 - st.y) * 0.5, layer)).rgb, 1.0);
+}
+
+#elif defined(SKY)
 uniform sampler2D u_sky_back;    // solid layer (right half of the sky texture)
 uniform float u_time;
 #ifdef FOG
@@ -109,9 +135,17 @@ void main() {
     f_color = vec4(apply_fog(color), u_liquid_alpha);
 }
 
+#elif defined(TRANSLUCENT)
+uniform float u_alpha;
+in vec2 v_uv;
+void main() {
+    f_color = vec4(apply_fog(texture(u_texture, v_uv).rgb), u_alpha);
+}
+
 #else
 uniform sampler2D u_lightmap;    // RGB atlas, styles side by side
 uniform float u_light_max;       // largest light multiplier (Look.light_max)
+uniform vec2 u_light_scale;      // texture scale (clamped at 1), lightmap scale (Lighting in refdef.py)
 in vec2 v_uv;
 in vec2 v_lm_uv;
 #ifdef MULTISTYLE
@@ -158,11 +192,13 @@ void main() {
 #ifdef DLIGHTS
     light += dynamic_light();
 #endif
-    // A lightmap value of 128 is the texture's own colour; u_light_max caps the multiplier (QuakeSpasm's
-    // overbright: 2, a value of 255 twice as bright; GLQuake/ezQuake: 1). The engines keep the light in 8-bit
-    // lightmap texels, truncated (R_BuildLightMap's shift): 255 steps up to u_light_max.
-    float steps = 510.0 / u_light_max;
-    vec3 lit = tex.rgb * min(floor(light * steps) / steps * 2.0, vec3(u_light_max));
+    // Quake (1, 2): overbright as QuakeSpasm, a lightmap value of 128 is the texture's own colour, 255 twice as
+    // bright. Quake II (2, 1): ref_gl's textures brightened by intensity 2 when uploaded, lightmaps x gl_modulate.
+    // u_light_max caps the lightmap multiplier (ezQuake's gl_lightmode 1: 1, never brighter than the texture).
+    // The engines keep the light in 8-bit lightmap texels, truncated (R_BuildLightMap's shift).
+    float steps = 255.0 * u_light_scale.y / u_light_max;
+    vec3 light_mul = min(floor(light * steps) / steps * u_light_scale.y, vec3(u_light_max));
+    vec3 lit = min(tex.rgb * u_light_scale.x, vec3(1.0)) * light_mul;
     f_color = vec4(apply_fog(mix(lit, tex.rgb, tex.a)), 1.0);
 }
 #endif

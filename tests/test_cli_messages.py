@@ -98,3 +98,35 @@ def test_timedemo_shows_progress_on_stderr(capsys) -> None:
     out, err = capsys.readouterr()
     assert code == 0 and out.startswith("1233 frames ")
     assert "timedemo" in err and "/1233" in err
+
+
+def test_a_fifo_and_a_bad_size_limit_are_one_line_each(capsys, tmp_path, monkeypatch) -> None:
+    import os
+
+    fifo = tmp_path / "stream.dem"
+    os.mkfifo(fifo)
+    for command in ("info", "play", "timedemo"):
+        code, err = _run(capsys, command, str(fifo))
+        assert code == 1 and err.strip() == f"qdv {command}: {fifo}: a FIFO (named pipe); expected a regular demo file"
+    monkeypatch.setenv("QDV_MAX_DEMO_SIZE", "lots")
+    code, err = _run(capsys, "info", str(LQ1 / "demo3.dem"))
+    assert code == 2 and err.strip() == "qdv info: QDV_MAX_DEMO_SIZE: 'lots': expected a size such as 600M or 2G"
+    monkeypatch.setenv("QDV_MAX_DEMO_SIZE", "1K")
+    code, err = _run(capsys, "info", str(LQ1 / "demo3.dem"))
+    assert code == 1 and "demo3.dem: a file of 79763 bytes; expected a demo file of at most 1024 bytes" in err
+
+
+@pytest.mark.parametrize(("path", "game"), [
+    (LQ1 / "demo3.dem", "quake"), (QUAKEWORLD / "lq_lqdm2_mvd.mvd", "quakeworld"),
+    (QUAKE2 / "demos" / "libq2-testduel.dm2", "quake2"),
+    (QUAKE3 / "demos" / "oa_dm1_follow_p68.dm_68", "quake3"), (QUAKE3 / "demos" / "oa_dm1_player_p71.dm_71", "quake3"),
+], ids=lambda v: getattr(v, "name", v))
+def test_the_game_of_a_demo_is_known_from_its_first_bytes(path: Path, game: str) -> None:
+    from assets_loader.demos.detect import demo_game
+
+    assert demo_game(path.read_bytes()[:65536], path.name) == game
+
+
+def test_quake3_demos_are_decoded_not_refused(capsys) -> None:
+    code = main(["info", str(QUAKE3 / "demos" / "oa_dm1_player_p71.dm_71")])
+    assert code == 0 and "cannot decode" not in capsys.readouterr().err

@@ -30,9 +30,9 @@ def test_maps_name_their_game_by_their_header() -> None:
 
 
 def test_an_unknown_game_is_named_with_the_known_ones() -> None:
-    with pytest.raises(ValueError, match=r"'quake2'.*quake, quakeworld"):
-        game_view("quake2")
-    assert set(GAME_VIEWS) == {"quake", "quakeworld"}
+    with pytest.raises(ValueError, match=r"'hexen2'.*quake, quake2, quake3, quakeworld"):
+        game_view("hexen2")
+    assert set(GAME_VIEWS) == {"quake", "quakeworld", "quake2", "quake3"}
 
 
 def test_the_scene_asks_the_game_which_entities_are_drawn() -> None:

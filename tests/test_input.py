@@ -31,6 +31,7 @@ from viewer.input import ALT, CTRL, SHIFT, Action, key_action, mouse_drag, mouse
     ("ENTER", ALT, Action("fullscreen")), ("RETURN", ALT, Action("fullscreen")), ("F11", 0, Action("fullscreen")),
     ("F1", 0, Action("help")), ("QUESTION", 0, Action("help")), ("SLASH", SHIFT, Action("help")),
     ("ESCAPE", 0, Action("escape")), ("Q", CTRL, Action("quit")),
+    ("I", 0, Action("toggle_fps")), ("L", 0, Action("mouse_look")), ("O", CTRL, Action("open")),
 ])
 def test_key_bindings(name: str, mods: int, expected: Action) -> None:
     assert key_action(name, mods) == expected
@@ -76,7 +77,7 @@ def test_movement_from_held_keys() -> None:
 def test_mouse_on_the_bar_scrubs_elsewhere_looks() -> None:
     assert mouse_press(100, 700, inp.MOUSE_LEFT, on_bar=True) == Action("scrub_begin", 100)
     assert mouse_press(100, 700, inp.MOUSE_RIGHT, on_bar=True) is None
-    assert mouse_press(100, 100, inp.MOUSE_RIGHT, on_bar=False) == Action("drag_begin")
+    assert mouse_press(100, 100, inp.MOUSE_RIGHT, on_bar=False) == Action("mouse_look")
     assert mouse_press(100, 100, inp.MOUSE_LEFT, on_bar=False) == Action("drag_begin")
     assert mouse_drag(120, 700, 20, 0, scrubbing=True) == Action("scrub_move", 120)
     assert mouse_drag(120, 100, 3, -2, scrubbing=False) == Action("look", 3, -2)
@@ -98,5 +99,5 @@ def test_speed_ladder_keeps_sign_and_limits() -> None:
 def test_help_lists_every_bound_key() -> None:
     text = " ".join(k for k, _ in inp.KEY_HELP)
     for label in ("Space", "Left", "Backspace", "Home", "0 - 9", "PgDn", "B", "F", "C", "O", "Tab", "F12",
-                  "Alt+Enter", "F1", "Esc", "`", "H", "V"):
+                  "Alt+Enter", "F1", "Esc", "`", "H", "V", "I", "L", "Ctrl+O"):
         assert label in text

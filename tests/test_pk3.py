@@ -99,3 +99,38 @@ def test_real_pk3_listing(q3_fs) -> None:
     assert len(names) == 593
     assert sum(e.size for e in pk3.entries) == pytest.approx(65.6e6, rel=0.01)
     assert q3_fs.read("maps/OA_DM1.BSP")[:4] == b"IBSP"
+
+
+def test_a_member_with_an_empty_name_is_a_format_error() -> None:
+    """A fuzz find (``python -m tests.fuzz --minutes 6 --seed 100``): a central-directory entry with no name."""
+    import io
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("a", b"x")
+    data = out.getvalue()
+    c = data.index(b"PK\x01\x02")  # drop the 1-byte name: name length 0, the directory one byte shorter
+    data = data[:c + 28] + b"\0\0" + data[c + 30:c + 46] + data[c + 47:]
+    end = data.index(b"PK\x05\x06")
+    size = int.from_bytes(data[end + 12:end + 16], "little") - 1
+    data = data[:end + 12] + size.to_bytes(4, "little") + data[end + 16:]
+    with pytest.raises(FormatError, match=r"t\.pk3: bad PK3 file at offset 0: expected a member name, found an empty"):
+        load_pk3(data, "t.pk3")
+
+
+def test_a_zip_version_zipfile_cannot_read_is_a_format_error() -> None:
+    """A fuzz find: a central-directory "version needed" above what :mod:`zipfile` reads (NotImplementedError)."""
+    data = bytearray(build_pk3({"a.txt": "x"}))
+    c = data.index(b"PK\x01\x02")
+    data[c + 6:c + 8] = (64).to_bytes(2, "little")  # version needed to extract: 6.4
+    with pytest.raises(FormatError, match=r"t\.pk3: bad PK3 file: expected a zip archive, found zip file version 6\.4"):
+        load_pk3(bytes(data), "t.pk3")
+
+
+def test_an_encrypted_member_is_a_format_error() -> None:
+    """A fuzz find: the encryption flag set on a member (zipfile raised RuntimeError when reading it)."""
+    data = bytearray(build_pk3({"a.txt": "x"}))
+    c = data.index(b"PK\x01\x02")
+    data[c + 8] |= 1  # general purpose flag bit 0
+    with pytest.raises(FormatError, match=r"expected member 'a\.txt' not encrypted, found the encryption flag"):
+        load_pk3(bytes(data), "t.pk3")

@@ -84,7 +84,7 @@ def test_coloured_light_tints_the_model(ctx, target, alias) -> None:
 
 def test_light_cap_of_the_look(ctx, target, alias) -> None:
     bright = AliasLight(ambient=255.0, shade=0.0)
-    quakespasm = _draw_square(ctx, target, alias, CAMERA, light=bright, light_max=QUAKESPASM.light_max)
+    quakespasm = _draw_square(ctx, target, alias, CAMERA, light=bright, light_max=2.0)   # Quake lighting scale
     ezquake = _draw_square(ctx, target, alias, CAMERA, light=bright, light_max=EZQUAKE.light_max)
     skin = np.asarray(PALETTE.rgb[SKIN_INDEX], float)
     assert np.abs(ezquake - skin).max() <= 2                       # never brighter than the skin
@@ -101,7 +101,7 @@ def _grey_palette() -> Palette:
 
 def _frame_pixels(ctx, world, look: Look = QUAKESPASM, **frame_kw) -> np.ndarray:
     target = OffscreenTarget(ctx, (32, 32))
-    renderer = FrameRenderer(ctx, SegmentAssets(world, (), _grey_palette(), None, look))
+    renderer = FrameRenderer(ctx, SegmentAssets(world, (), _grey_palette(), None, look=look))
     camera = Camera((32.0, 32.0, 40.0), (90.0, 0.0, 0.0), fov=60)
     renderer.draw(SceneFrame(0.0, 0, camera, (), np.ones(64, np.float32), **frame_kw), target)
     pixels = target.read_rgb().astype(float)
@@ -152,7 +152,7 @@ def test_world_light_cap_per_look(ctx) -> None:
 
 def _frame_pixels_styles(ctx, world, look: Look, styles: np.ndarray) -> np.ndarray:
     target = OffscreenTarget(ctx, (32, 32))
-    renderer = FrameRenderer(ctx, SegmentAssets(world, (), _grey_palette(), None, look))
+    renderer = FrameRenderer(ctx, SegmentAssets(world, (), _grey_palette(), None, look=look))
     camera = Camera((32.0, 32.0, 40.0), (90.0, 0.0, 0.0), fov=60)
     renderer.draw(SceneFrame(0.0, 0, camera, (), styles), target)
     pixels = target.read_rgb().astype(float)

@@ -9,6 +9,7 @@ import pytest
 from assets_loader.bsp import load_bsp
 from assets_loader.palette import Palette, load_palette
 from tests.builders.bsp import build_bsp
+from tests.conftest import DATA
 from viewer.render.view_math import entity_matrix, view_projection
 from viewer.render.refdef import Camera
 from viewer.games.quake.fx import Lights
@@ -142,3 +143,12 @@ def test_fog_blends_towards_its_colour_with_depth(ctx) -> None:
     foggy = render(ctx, world, looking_down_at(32), styles, fog=(1.0, 0.0, 0.0, 2.0))
     assert foggy[16, 16, 0] > clear[16, 16, 0] + 30
     assert foggy[16, 16, 1] < clear[16, 16, 1]
+
+
+@pytest.mark.parametrize("name", ["min_no_faces.bsp", "bsp2_no_triangles.bsp"])
+def test_a_map_without_drawable_faces_renders_an_empty_world_with_a_warning(ctx, name) -> None:
+    world = load_bsp(DATA / "bad-input" / name)
+    assert world.mesh.num_triangles == 0
+    with pytest.warns(UserWarning, match=f"{name}: the map has no drawable faces; rendering an empty world"):
+        pixels = render(ctx, world, looking_down_at(32.0), np.full(64, 1.0, np.float32))
+    assert not pixels.any()

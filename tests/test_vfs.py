@@ -15,7 +15,7 @@ from assets_loader.vfs import (
     game_dir_of,
 )
 from tests.builders.pak import build_pak
-from tests.conftest import LQ1, QUAKE1
+from tests.conftest import LQ1, QUAKE1, QUAKE3
 from tests.conftest import QUAKE2 as QUAKE2_DATA
 
 
@@ -136,3 +136,17 @@ def test_real_quake2_mod_dir() -> None:
     assert fs.read("maps/terminal.bsp")[:4] == b"IBSP"
     in_pak = set(fs.list("*")) - {"aq_terminal.pak", "aq_terminal.pak.txt"}  # the dir's own loose files
     assert len(in_pak) == 209 and fs.find("pics/colormap.pcx").container.endswith("aq_terminal.pak")
+
+
+def test_quake3_base_games_are_detected(q3_basedir: Path, tmp_path: Path) -> None:
+    assert detect_base_game(q3_basedir, None) == "baseoa"
+    assert detect_base_game(QUAKE3, "baseoa") == "baseoa"  # the corpus: the pk3 sits in the basedir itself
+    (tmp_path / "baseq3").mkdir()
+    assert detect_base_game(tmp_path, "mymod") == "baseq3"
+
+
+def test_a_basedir_holding_pk3s_is_mounted_as_its_game_dir() -> None:
+    fs = VirtualFS(QUAKE3, "baseoa", base=detect_base_game(QUAKE3, "baseoa"))
+    assert fs.game_dirs == [QUAKE3]
+    assert fs.read("maps/OA_DM1.bsp")[:8] == b"IBSP\x2e\0\0\0"
+    assert fs.find("maps/oa_dm1.bsp").container.endswith("oa_dm1_assets.pk3")

@@ -289,3 +289,41 @@ def test_mvd_markers_follow_the_watched_player() -> None:
         return next(m.kind for m in info.markers_for(slot) if abs(m.time - kill.time) < 1e-9 and m.kind != "kill")
     assert kind_at(board[kill.killer]) == "frag"
     assert kind_at(board[kill.victim]) == "death"
+
+
+def test_mouse_look_captures_turns_by_sensitivity_and_esc_releases() -> None:
+    s = _state()
+    s.sensitivity = 5.0
+    s.handle(Action("mouse_look_move", 100, 0))            # not captured: nothing turns
+    assert s.mode == "pov" and s.free is None
+    s.handle(Action("mouse_look"), FrameContext(CAM))      # from the recorder's eyes: a free camera there
+    assert s.mouse_look and s.mode == "free" and s.free == FreeFly.from_camera(CAM)
+    assert s.take_requests() == ["capture_mouse"]
+    s.handle(Action("mouse_look_move", 100, 50))           # right and up: yaw down, pitch up (smaller)
+    pitch, yaw, _ = s.free.angles
+    assert yaw == pytest.approx(90.0 - 100 * 5.0 * 0.022)
+    assert pitch == pytest.approx(5.0 - 50 * 5.0 * 0.022)
+    s.handle(Action("escape"))                             # Esc releases the mouse first, never quits
+    assert not s.mouse_look and s.take_requests() == ["release_mouse"]
+    s.handle(Action("escape"))
+    assert s.take_requests() == ["escape"]
+
+
+def test_mouse_look_inverted_and_toggled_off_by_the_same_action() -> None:
+    s = _state()
+    s.invert_mouse = True
+    s.handle(Action("mouse_look"), FrameContext(CAM))
+    s.handle(Action("mouse_look_move", 0, 10))
+    assert s.free.angles[0] == pytest.approx(5.0 + 10 * 3.0 * 0.022)   # up looks down
+    s.handle(Action("mouse_look"))
+    assert not s.mouse_look and s.take_requests() == ["capture_mouse", "release_mouse"]
+    s.handle(Action("toggle_fps"))
+    assert s.show_fps
+    s.handle(Action("open"))
+    assert s.take_requests() == ["open"]
+
+
+def test_mouse_look_without_a_view_does_nothing() -> None:
+    s = _state()
+    s.handle(Action("mouse_look"), FrameContext(None))
+    assert not s.mouse_look and s.take_requests() == []

@@ -17,8 +17,10 @@ Import this module only after choosing pyglet's headless mode (``pyglet.options[
 from __future__ import annotations
 
 import sys
+import textwrap
 import time
 import warnings
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -29,6 +31,8 @@ import pyglet
 from pyglet.window import key
 
 from assets_loader.demos import SceneState, load_demo
+from assets_loader.demos.detect import demo_game
+from assets_loader.errors import FormatError, NotFoundError
 from assets_loader.vfs import VirtualFS
 
 from . import input as inp
@@ -43,19 +47,29 @@ from .render.frame import FrameRenderer
 from .render.hud_overlay import HudRenderer
 from .render.refdef import SceneFrame
 from .render.ui_overlay import UiRenderer, conchars_rgba
-from .session import DemoSession, map_game_view
+from .session import DemoSession, game_filesystem, map_game_view
 from .settings import SettingsFile, save_settings
+from .ui.picker import Picker, is_demo_name, picker_key, picker_layout
+from .ui.readout import Readout, missing_data_notice, notice_layout, readout_layout, readout_lines
 from .ui.timeline_bar import BarStatus, UiLayout, text_box_layout, timeline_layout, ui_scale
 from .viewer_state import FrameContext, ViewerState
 
 #: How long a message ("saved screenshots/qdv0000.png") stays on screen, seconds.
 MESSAGE_TIME = 2.5
+#: How long the missing-data notice stays on screen after a map is loaded, seconds.
+NOTICE_TIME = 12.0
+#: Frames the frame rate is averaged over.
+FPS_FRAMES = 30
 
 
 @dataclass(frozen=True, slots=True)
 class PlaySource:
-    """What to open: a demo (``demo`` path) or a map (``map_path`` inside ``fs``), with its game filesystem;
-    ``water_alpha`` overrides the maps' liquid opacity (``None``: each map's own)."""
+    """What to open: a demo (``demo`` path) or a map (``map_path`` inside ``fs``), with its game filesystem.
+
+    ``basedir`` / ``game`` (``--basedir`` / ``--game``) find the game data of demos opened later from the window;
+    ``folder``: open the demo picker on it at once (``qdv play DIR``); ``sensitivity`` / ``invert_mouse``
+    override the remembered mouse-look settings; ``water_alpha`` overrides the maps' liquid opacity (``None``: each
+    map's own)."""
 
     fs: VirtualFS
     demo: str | None = None
@@ -64,11 +78,29 @@ class PlaySource:
     speed: float = 1.0
     fov: float = 90.0
     settings: SettingsFile | None = None
+    basedir: str | None = None
+    game: str | None = None
+    folder: str | None = None
+    sensitivity: float | None = None
+    invert_mouse: bool | None = None
     water_alpha: float | None = None
 
     @property
     def title(self) -> str:
         return Path(self.demo).name if self.demo else str(self.map_path)
+
+
+def _demo_view(demo: str | None) -> GameView:
+    """The view of the game ``demo`` belongs to (from its first bytes), so the palette and HUD pictures loaded
+    before it is decoded are that game's; the default game's for no demo or a game qdv cannot show."""
+    if demo is None:
+        return game_view(DEFAULT_GAME)
+    with open(demo, "rb") as f:
+        head = f.read(65536)
+    try:
+        return game_view(demo_game(head, str(demo)))
+    except ValueError:
+        return game_view(DEFAULT_GAME)
 
 
 def _log(text: str) -> None:
@@ -84,7 +116,7 @@ class ViewerWindow(pyglet.window.Window):
         self._t0 = time.perf_counter()
         self._closed_once = False
         super().__init__(size[0], size[1], caption=f"qdv — {source.title}", resizable=True, visible=visible,
-                         fullscreen=fullscreen)
+                         fullscreen=fullscreen, file_drops=True)
         self.source = source
         self.shots = Path(shots)
         self.quiet = quiet
@@ -92,7 +124,8 @@ class ViewerWindow(pyglet.window.Window):
         self._screen_fb = self.ctx.detect_framebuffer()
         self.target = OffscreenTarget(self.ctx, self._fb_size())
         self._blit = ScreenBlit(self.ctx)
-        self.game: GameView = map_game_view(source.fs, source.map_path) if source.map_path else game_view(DEFAULT_GAME)
+        self.game: GameView = (map_game_view(source.fs, source.map_path) if source.map_path
+                               else _demo_view(source.demo))
         self.palette = self.game.load_palette(source.fs)   # a demo's own game may change it once it is decoded
         self.ui, self.hud = self._overlays()
         self.session: DemoSession | None = None
@@ -104,9 +137,16 @@ class ViewerWindow(pyglet.window.Window):
         self._last_state: SceneState | None = None
         self._screenshot = False
         self._message = ("", 0.0)
+        self._notice: tuple[tuple[str, ...], float] = ((), 0.0)
+        self._draw_times: deque[float] = deque(maxlen=FPS_FRAMES)
+        self.picker: Picker | None = Picker.of(source.folder) if source.folder else None
+        self.failed: str | None = None
+        self.last_layers = UiLayout()   # the UI drawn last (bar, readout, notice, help, picker): for tests
         self._loading_text = f"loading {source.title}"
         self._loader: Iterator[str] | None = self._load()
         self.frames = 0
+        self._opened_later = False
+        self._last_dir: Path | None = Path(source.folder) if source.folder else None
         self.first_frame_seconds: float | None = None
         self.last_screenshot: Path | None = None
 
@@ -160,10 +200,11 @@ class ViewerWindow(pyglet.window.Window):
             t = time.perf_counter()
             assets = self.game.load_map_assets(src.fs, src.map_path)
             self._map_renderer = FrameRenderer(self.ctx, assets)
-            world = assets.world
+            world = assets.level
             self.state = ViewerState.for_map(map_start_camera(world, src.fov), size=size)
             self._apply_settings()
-            self._say(f"map {src.map_path}: {len(world.entities)} entities ({time.perf_counter() - t:.2f} s)")
+            entities = len(world.entities) if world is not None else 0
+            self._say(f"map {src.map_path}: {entities} entities ({time.perf_counter() - t:.2f} s)")
 
     def _use_segment(self, segment: int) -> None:
         """Switch the session to map segment ``segment`` when it is not the loaded one, printing what was loaded and
@@ -178,6 +219,7 @@ class ViewerWindow(pyglet.window.Window):
             session.use_segment(segment)
         for w in caught:
             self._say(f"warning: {w.message}")
+        self._notice = (missing_data_notice([str(w.message) for w in caught]), NOTICE_TIME)
         self._say(f"map {seg.map_path} ({seg.level_name}) and {len(seg.model_precache) - 2} models "
                   f"({time.perf_counter() - t:.2f} s)")
 
@@ -194,6 +236,15 @@ class ViewerWindow(pyglet.window.Window):
                 self._loading_text = next(self._loader)
             except StopIteration:
                 self._loader = None
+            except (OSError, ValueError, FormatError) as exc:   # a broken demo opened from the window
+                if self.frames == 0 and self.source.folder is None and not self._opened_later:
+                    raise
+                self._loader = None
+                self.failed = f"cannot open {Path(self.source.title).name}: {exc}"
+                self._say(self.failed)
+                self._close_demo()
+            return
+        if self.state is None:
             return
         held = frozenset(self._held) if self.state.mode == "free" else frozenset()
         self.state.update(dt, inp.movement(held))
@@ -203,6 +254,8 @@ class ViewerWindow(pyglet.window.Window):
                                listener_for(self._last, self._last_state, st.mode == "free"))
         text, left = self._message
         self._message = (text, left - dt)
+        lines, left = self._notice
+        self._notice = (lines, left - dt)
 
     def tick(self, dt: float = 1 / 60) -> None:
         """One iteration of the loop without ``pyglet.app.run`` (tests, benchmarks): pending events (including those
@@ -230,10 +283,19 @@ class ViewerWindow(pyglet.window.Window):
         target = self.target
         size = target.size
         scale = ui_scale(size)
-        if not self.ready:
+        self._draw_times.append(time.perf_counter())
+        if not self.ready or self.state is None:
             target.use()
             self.ctx.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)
-            self.ui.draw(text_box_layout([self._loading_text + " ..."], size, scale), size)
+            columns = max(size[0] // (8 * scale) - 4, 20)
+            lines = [self._loading_text + " ..."] if not self.ready else \
+                [*textwrap.wrap(self.failed or "no demo", columns),
+                 "Ctrl+O: open another demo, or drop one on the window"]
+            layers = text_box_layout(lines, size, scale)
+            if self.picker is not None:
+                layers += picker_layout(self.picker, size, scale)
+            self.last_layers = layers
+            self.ui.draw(layers, size)
         else:
             self._draw_frame(size, scale)
             self.frames += 1
@@ -277,18 +339,45 @@ class ViewerWindow(pyglet.window.Window):
                 hover = st.hover
                 layers += timeline_layout(st.geometry(), st.info.markers_for(st.pov_slot), st.t,
                                           BarStatus(st.clock.speed, st.clock.paused, st.mode), hover)
+        text, left = self._message
+        message = text_box_layout([text], size, scale, anchor="topright") if left > 0 and text else UiLayout()
+        layers += message
+        if sample is not None:
+            lines = readout_lines(self._readout(st, sample), with_clock=not st.bar_visible)
+            below = max((r.y + r.h for r in message.rects), default=0.0)
+            layers += readout_layout(lines, size, scale, top=below)
+        notice, left = self._notice
+        if left > 0 and notice and not st.show_scores:
+            layers += notice_layout(notice, size, scale)
         if st.show_help:
             layers += text_box_layout([f"{k:<20} {v}" for k, v in inp.KEY_HELP], size, scale)
-        text, left = self._message
-        if left > 0 and text:
-            layers += text_box_layout([text], size, scale, anchor="topright")
+        if self.picker is not None:
+            layers += picker_layout(self.picker, size, scale)
+        self.last_layers = layers
         if layers.rects or layers.texts:
             self.target.use()
             self.ui.draw(layers, size)
 
+    @property
+    def fps(self) -> float | None:
+        """Frames drawn a second over the last :data:`FPS_FRAMES` frames (``None`` before two frames)."""
+        times = self._draw_times
+        if len(times) < 2 or times[-1] <= times[0]:
+            return None
+        return (len(times) - 1) / (times[-1] - times[0])
+
+    def _readout(self, st: ViewerState, sample: SceneState) -> Readout:
+        return Readout(st.t - st.info.start, st.info.end - st.info.start, st.clock.speed, st.clock.paused, st.mode,
+                       _watching(st, sample), self.fps if st.show_fps else None)
+
     def _save_screenshot(self) -> None:
         pixels = self.target.read_rgb()
-        path = write_png(next_numbered_path(self.shots), pixels)
+        try:
+            path = write_png(next_numbered_path(self.shots), pixels)
+        except OSError as exc:  # a full disk, a shots "folder" that is a file: said on screen, never a crash
+            self._message = (f"screenshot not saved: {exc}", MESSAGE_TIME)
+            self._say(f"screenshot not saved: {exc}")
+            return
         self.last_screenshot = path
         self._message = (f"saved {path}", MESSAGE_TIME)
         self._say(f"screenshot {path}")
@@ -304,12 +393,25 @@ class ViewerWindow(pyglet.window.Window):
                             self.game.player_entities(state, precache))
 
     def _act(self, action: inp.Action | None) -> None:
+        if action is not None and action.name == "open":
+            self.open_picker()
+            return
         if action is None or self.state is None:
+            if action is not None and action.name in ("quit", "escape"):
+                self.close()
             return
         self.state.handle(action, self._frame_context())
         for request in self.state.take_requests():
             if request == "screenshot":
                 self._screenshot = True
+            elif request == "capture_mouse":
+                self.set_exclusive_mouse(True)
+                self._message = ("mouse look: Esc or right click releases the mouse", MESSAGE_TIME)
+                self._say("mouse look on")
+            elif request == "release_mouse":
+                self.set_exclusive_mouse(False)
+                self._message = ("mouse released", MESSAGE_TIME)
+                self._say("mouse look off")
             elif request == "fullscreen":
                 self.set_fullscreen(not self.fullscreen)
             elif request == "escape" and self.fullscreen:
@@ -328,6 +430,11 @@ class ViewerWindow(pyglet.window.Window):
 
     def on_key_press(self, symbol: int, modifiers: int):
         name = key.symbol_string(symbol)
+        if self.picker is not None:
+            self.picker, chosen = picker_key(self.picker, name)
+            if chosen is not None:
+                self.open_demo(chosen)
+            return pyglet.event.EVENT_HANDLED
         self._held.add(name)
         free = self.state is not None and self.state.mode == "free"
         if name in SOUND_KEYS and not modifiers & (inp.SHIFT | inp.CTRL | inp.ALT) and self.session is not None:
@@ -345,13 +452,20 @@ class ViewerWindow(pyglet.window.Window):
         self._held.clear()
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int):
+        if self.state is not None and self.state.mouse_look:
+            self._act(inp.captured_motion(dx, dy))
+            return
         self._act(inp.mouse_motion(self._fx(x), self._top(y)))
 
     def on_mouse_leave(self, x: int, y: int):
         self._act(inp.Action("leave"))
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int):
-        if self.state is None:
+        if self.state is None or self.picker is not None:
+            return
+        if self.state.mouse_look:
+            if button == inp.MOUSE_RIGHT:
+                self._act(inp.Action("mouse_look"))
             return
         fx, fy = self._fx(x), self._top(y)
         self._act(inp.mouse_motion(fx, fy))
@@ -359,6 +473,9 @@ class ViewerWindow(pyglet.window.Window):
 
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int):
         if self.state is None:
+            return
+        if self.state.mouse_look:
+            self._act(inp.captured_motion(dx, dy))
             return
         fx, fy = self._fx(x), self._top(y)
         self._act(inp.mouse_motion(fx, fy))
@@ -374,11 +491,92 @@ class ViewerWindow(pyglet.window.Window):
         self._act(inp.mouse_scroll(scroll_y))
 
     def _apply_settings(self) -> None:
-        """The remembered HUD visibility (the bar's only for demos: a map has no timeline)."""
-        if self.source.settings is not None and self.state is not None:
-            self.state.show_hud = self.source.settings.settings.show_hud
-            if self.source.demo is not None:
-                self.state.show_bar = self.source.settings.settings.show_bar
+        """The remembered HUD visibility (the bar's only for demos: a map has no timeline) and mouse-look settings
+        (the command line's win)."""
+        src, st = self.source, self.state
+        if st is None:
+            return
+        if src.settings is not None:
+            remembered = src.settings.settings
+            st.show_hud = remembered.show_hud
+            if src.demo is not None:
+                st.show_bar = remembered.show_bar
+            st.sensitivity, st.invert_mouse = remembered.mouse_sensitivity, remembered.invert_mouse
+        if src.sensitivity is not None:
+            st.sensitivity = src.sensitivity
+        if src.invert_mouse is not None:
+            st.invert_mouse = src.invert_mouse
+
+    # --- opening other demos -------------------------------------------------------------------------------------
+
+    def on_file_drop(self, x: int, y: int, paths: list[str]):
+        """A dropped demo opens in this window; a dropped folder lists its demos in the picker."""
+        if not paths:
+            return pyglet.event.EVENT_HANDLED
+        path = Path(paths[0])
+        if path.is_dir():
+            self._show_picker(path)
+        elif is_demo_name(path.name):
+            self.open_demo(path)
+        else:
+            self._message = (f"not a demo: {path.name}", MESSAGE_TIME)
+        return pyglet.event.EVENT_HANDLED
+
+    def open_picker(self) -> None:
+        """Ctrl+O: the picker on the last folder — the remembered one (settings) until a demo or folder is opened
+        from the window, then that one; without either the open demo's folder, else the working directory."""
+        folder = self._last_dir
+        if folder is None and self.source.settings is not None and self.source.settings.settings.last_dir:
+            folder = Path(self.source.settings.settings.last_dir)
+        if folder is None or not folder.is_dir():
+            folder = Path(self.source.demo).resolve().parent if self.source.demo else Path(".")
+        self._show_picker(folder)
+
+    def _show_picker(self, folder: Path) -> None:
+        if self.state is not None and self.state.mouse_look:
+            self._act(inp.Action("mouse_look"))
+        self._last_dir = folder
+        self.picker = Picker.of(folder)
+        self._say(f"{len(self.picker.files)} demos in {folder}")
+
+    def open_demo(self, path: str | Path) -> None:
+        """Replace the open demo (or map) with the demo at ``path``, loading it in steps as at start."""
+        path = Path(path)
+        self.picker = None
+        try:
+            fs = game_filesystem(str(path), self.source.basedir, self.source.game)
+        except NotFoundError:
+            fs = self.source.fs         # a demo outside any game dir: the game data in use so far
+        except (OSError, ValueError, FormatError) as exc:
+            self._message = (f"cannot open {path.name}: {exc}", MESSAGE_TIME * 2)
+            return
+        self.save_settings()
+        self._close_demo()
+        self._opened_later = True
+        self._last_dir = path.resolve().parent
+        self.failed = None
+        self.source = replace(self.source, fs=fs, demo=str(path), map_path=None, start="0", speed=1.0,
+                              fov=self.state.fov if self.state is not None else self.source.fov, folder=None)
+        self.set_caption(f"qdv — {self.source.title}")
+        self.state = None
+        self._last = self._last_state = None
+        self._notice = ((), 0.0)
+        self._loading_text = f"loading {self.source.title}"
+        self._loader = self._load()
+        self._say(f"opening {path}")
+
+    def _close_demo(self) -> None:
+        """Free the open demo's session, map renderer and sound (the window and its overlays stay)."""
+        if self.state is not None and self.state.mouse_look:
+            self.set_exclusive_mouse(False)
+        if self._sound is not None:
+            self._sound.close()
+            self._sound = None
+        for obj in (self.session, self._map_renderer):
+            if obj is not None:
+                obj.release()
+        self.session = self._map_renderer = None
+        self.state = None
 
     def save_settings(self) -> None:
         """Remember the window size, fov, HUD/bar visibility and the demo's folder for the next run."""
@@ -418,6 +616,18 @@ class ViewerWindow(pyglet.window.Window):
                 obj.release()
         self.session = self._map_renderer = None
         self.target.release()
+
+
+def _watching(st: ViewerState, sample: SceneState) -> str:
+    """The name of the player whose eyes are shown (POV) or whom the orbit camera follows, else ``""``."""
+    if st.mode == "orbit" and st.follow is not None:
+        slot = st.follow - 1
+    elif st.mode == "pov":
+        slot = st.pov_slot if st.pov_slot is not None else sample.view_entity - 1
+    else:
+        return ""
+    board = sample.scoreboard
+    return board[slot].name if 0 <= slot < len(board) else ""
 
 
 _ONES = np.ones(64, np.float32)  # light style values of a map without a demo: all normal

@@ -27,6 +27,7 @@ import numpy as np
 
 from assets_loader.bsp.trace import trace_line
 from assets_loader.bsp.world import WorldMesh
+from assets_loader.bsp46 import Bsp46World
 
 from .render.view_math import angle_vectors
 from .render.refdef import Camera
@@ -207,11 +208,15 @@ class Orbit:
         return orbit_camera(world, target, self.yaw, self.pitch, self.distance, fov)
 
 
-def map_start_camera(world: WorldMesh, fov: float = 90.0) -> Camera:
-    """The eye of the map's first player start (``info_player_start``, else any ``info_player_*``; 22 units above
-    its origin, looking along its ``angle``), or the middle of the map when it has none (or a malformed one)."""
+def map_start_camera(world: WorldMesh | Bsp46World | None, fov: float = 90.0) -> Camera:
+    """The eye of the map's first player start (``info_player_start``, else any ``info_player_*`` such as Quake
+    III's ``info_player_deathmatch``, an intermission spot last; 22 units above its origin, looking along its
+    ``angle``), or the middle of the map when it has none (or a malformed one); the origin without a map."""
+    if world is None:
+        return Camera((0.0, 0.0, 0.0), (0.0, 0.0, 0.0), fov)
+    preference = {"info_player_start": 0, "info_player_deathmatch": 1, "info_player_intermission": 3}
     starts = sorted((e for e in world.entities if e.get("classname", "").startswith("info_player")),
-                    key=lambda e: e.get("classname") != "info_player_start")
+                    key=lambda e: preference.get(e.get("classname", ""), 2))
     mins, maxs = world.bounds
     middle = Camera(_vec((mins + maxs) / 2), (0.0, 0.0, 0.0), fov)
     if not starts:

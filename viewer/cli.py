@@ -13,6 +13,7 @@ import warnings
 from collections.abc import Sequence
 
 from assets_loader.errors import FormatError
+from assets_loader.source import LimitSettingError, check_file
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -32,7 +33,8 @@ def _build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a demo in a window (default: the bundled sample)")
-    play.add_argument("demo", nargs="?", help="demo file (.dem, .dem.gz, .qwd, .mvd); omitted: the bundled "
+    play.add_argument("demo", nargs="?", help="demo file (.dem, .dem.gz, .qwd, .mvd) or a folder of demos (listed, "
+                                              "and picked from in the window); omitted: the bundled "
                                               "LibreQuake deathmatch sample")
     _add_game_args(play)
     play.add_argument("--start", default="0", help="start time (SS, MM:SS, N%%)")
@@ -158,6 +160,11 @@ def _add_window_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reset-settings", action="store_true",
                    help="start from the default settings (window size, fov, HUD, bar) and remember those")
     p.add_argument("--shots", default="screenshots", help="folder for F12 screenshots (default screenshots/)")
+    p.add_argument("--sensitivity", type=_number_in(0.05, 50),
+                   help="mouse-look sensitivity, Quake's (degrees per count / 0.022; default: the remembered one, "
+                        "else 3)")
+    p.add_argument("--invert-mouse", action=argparse.BooleanOptionalAction, default=None,
+                   help="mouse look: moving the mouse up looks down (default: the remembered setting, else off)")
     p.add_argument("--headless", action="store_true",
                    help="no display: render through EGL into an invisible window (tests, benchmarks)")
     p.add_argument("--frames", type=int, default=None, help=argparse.SUPPRESS)  # quit after N frames (benchmarks)
@@ -215,7 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (FormatError, OSError) as exc:
         print(f"qdv {args.command}: {_describe(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except _UsageError as exc:
+    except (_UsageError, LimitSettingError) as exc:
         print(f"qdv {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE
 
@@ -276,7 +283,7 @@ def _run_screenshot(args: argparse.Namespace) -> int:
             raise _UsageError("give either a DEMO or --map, not both")
         fs, map_path = _resolve_map(args.map, args.basedir, args.game)
         assets = map_game_view(fs, map_path).load_map_assets(fs, map_path)
-        start = map_start_camera(assets.world, args.fov)
+        start = map_start_camera(assets.level, args.fov)
         camera = Camera(args.pos or start.origin, args.angles or start.angles, args.fov)
         pixels = render_map(assets, camera, args.size, water_alpha=args.wateralpha)
     else:
@@ -356,16 +363,21 @@ def _run_window(args: argparse.Namespace) -> int:
     from .session import game_filesystem
     from .timespec import TimespecError, parse_timespec
 
+    folder = None
     if args.command == "play":
         demo = args.demo or sample_demo()
-        if not Path(demo).is_file():
+        if Path(demo).is_dir():
+            folder, demo = demo, _list_folder(demo)
+        if not Path(demo).exists():
             raise FileNotFoundError(f"{demo}: no such demo file")
+        check_file(demo, "demo")  # a FIFO, a device or a file over the limit: said now, not in the window
         try:
             parse_timespec(args.start, duration=0.0)
         except TimespecError as exc:
             raise _UsageError(str(exc)) from None
         fs = game_filesystem(demo, args.basedir, args.game)
-        source_kw = dict(demo=demo, start=args.start, speed=args.speed, water_alpha=args.wateralpha)
+        source_kw = dict(demo=demo, start=args.start, speed=args.speed, folder=folder,
+                         water_alpha=args.wateralpha)
     else:
         fs, map_path = _resolve_map(args.map, args.basedir, args.game)
         source_kw = dict(map_path=map_path)
@@ -385,11 +397,26 @@ def _run_window(args: argparse.Namespace) -> int:
         warnings.warn(settings.problem, stacklevel=1)
     size = args.size or settings.settings.size
     fov = args.fov or settings.settings.fov
-    window = run(PlaySource(fs, fov=fov, settings=settings, **source_kw), size=size, shots=args.shots,
+    source = PlaySource(fs, fov=fov, settings=settings, basedir=args.basedir, game=args.game,
+                        sensitivity=args.sensitivity, invert_mouse=args.invert_mouse, **source_kw)
+    window = run(source, size=size, shots=args.shots,
                  fullscreen=args.fullscreen, max_frames=args.frames)
     if args.frames is not None and window.first_frame_seconds is not None:
         print(f"first frame after {window.first_frame_seconds:.2f} s; {window.frames} frames")
     return EXIT_OK
+
+
+def _list_folder(folder: str) -> str:
+    """``qdv play DIR``: print the demos of ``DIR`` and return the first (the window opens its picker on them)."""
+    from .ui.picker import demo_files
+
+    files = demo_files(folder)
+    if not files:
+        raise FileNotFoundError(f"{folder}: a folder without demos (.dem, .dem.gz, .qwd, .mvd, .dm2, .dm_6x)")
+    print(f"{len(files)} demos in {folder}:")
+    for i, path in enumerate(files, 1):
+        print(f"{i:4d}  {path.name}  ({path.stat().st_size / 1e6:.1f} MB)")
+    return str(files[0])
 
 
 class _NoDisplay(OSError):

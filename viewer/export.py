@@ -13,7 +13,10 @@ class ExportError(OSError):
 
 
 def write_png(path: str | Path, pixels: np.ndarray, force: bool = False) -> Path:
-    """Write ``uint8 [H, W, 3]`` ``pixels`` to ``path``; refuse to overwrite an existing file unless ``force``."""
+    """Write ``uint8 [H, W, 3]`` ``pixels`` to ``path``; refuse to overwrite an existing file unless ``force``.
+
+    Any failure to write (a directory in the way, a full disk, no permission) is an :class:`ExportError` whose
+    message names the path; a partly written file is removed."""
     path = Path(path)
     if path.exists() and not force:
         raise ExportError(f"{path}: already exists (use --force to overwrite)")
@@ -24,6 +27,12 @@ def write_png(path: str | Path, pixels: np.ndarray, force: bool = False) -> Path
             Image.fromarray(pixels, "RGB").save(f, format="PNG")
     except FileExistsError:
         raise ExportError(f"{path}: already exists (use --force to overwrite)") from None
+    except IsADirectoryError:
+        raise ExportError(f"{path}: is a directory, expected a file name") from None
+    except OSError as exc:
+        if path.is_file():
+            path.unlink()
+        raise ExportError(f"{path}: cannot write: {exc.strerror or exc}") from None
     return path
 
 

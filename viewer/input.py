@@ -61,7 +61,9 @@ KEY_HELP: tuple[tuple[str, str], ...] = (
     ("mouse on the bar", "click or drag to scrub; hover: time and event"),
     ("F", "free camera (again: back to POV)"),
     ("W A S D, Q / E", "free camera: move, down / up (Shift: fast)"),
-    ("drag in the view", "free camera: look (left or right button)"),
+    ("drag in the view", "free camera / orbit: look (left button)"),
+    ("right click, L", "mouse look: the captured mouse turns the camera"),
+    ("", "(Esc or right click / L again releases the mouse)"),
     ("C", "chase camera (again: back to POV)"),
     ("O / Shift+O", "orbit the next / previous player or monster"),
     ("drag / wheel", "orbit: turn around / zoom"),
@@ -69,12 +71,15 @@ KEY_HELP: tuple[tuple[str, str], ...] = (
     ("V", "back to the recorder's eyes (POV)"),
     ("` (backquote)", "scoreboard on / off"),
     ("H", "hide / show the HUD"),
+    ("I", "frame rate (fps) in the corner readout on / off"),
+    ("Ctrl+O", "open a demo: list the demos of the last folder"),
+    ("drop a file / folder", "open the demo / list the folder's demos"),
     ("M", "sound off / on"),
     ("- / =", "sound volume down / up"),
     ("F12", "screenshot into screenshots/ (numbered)"),
     ("Alt+Enter, F11", "fullscreen on / off"),
     ("F1, ?", "this help"),
-    ("Esc, Ctrl+Q", "leave fullscreen, else quit"),
+    ("Esc, Ctrl+Q", "release the mouse / close a list, leave fullscreen, else quit"),
 )
 
 
@@ -86,6 +91,8 @@ def key_action(name: str, modifiers: int = 0, *, free_camera: bool = False) -> A
         return Action("fullscreen")
     if name == "Q" and ctrl:
         return Action("quit")
+    if name == "O" and ctrl:
+        return Action("open")
     if free_camera and name in ("W", "A", "S", "D", "Q", "E"):
         return None
     if name in _DIGITS and not ctrl and not alt:
@@ -109,6 +116,8 @@ def key_action(name: str, modifiers: int = 0, *, free_camera: bool = False) -> A
         "TAB": Action("player", -1 if shift else +1),
         "GRAVE": Action("toggle_scores"), "QUOTELEFT": Action("toggle_scores"),
         "H": Action("toggle_hud"),
+        "I": Action("toggle_fps"),
+        "L": Action("mouse_look"),
         "F12": Action("screenshot"),
         "F11": Action("fullscreen"),
         "F1": Action("help"),
@@ -130,13 +139,20 @@ def movement(held: frozenset[str] | set[str]) -> Movement:
 
 
 def mouse_press(x: float, y: float, button: int, *, on_bar: bool) -> Action | None:
-    """A button pressed at top-left based ``(x, y)``: on the bar the left button starts scrubbing; elsewhere any
-    button starts a look/orbit drag."""
+    """A button pressed at top-left based ``(x, y)``: on the bar the left button starts scrubbing; elsewhere the
+    left button starts a look/orbit drag and the right button toggles the captured mouse look."""
     if on_bar and button == MOUSE_LEFT:
         return Action("scrub_begin", x)
-    if not on_bar and button in (MOUSE_LEFT, MOUSE_RIGHT):
+    if not on_bar and button == MOUSE_LEFT:
         return Action("drag_begin")
+    if not on_bar and button == MOUSE_RIGHT:
+        return Action("mouse_look")
     return None
+
+
+def captured_motion(dx: float, dy: float) -> Action:
+    """The mouse moved while captured (mouse look): turn by ``dx, dy`` (pyglet's ``dy`` is positive upwards)."""
+    return Action("mouse_look_move", dx, dy)
 
 
 def mouse_drag(x: float, y: float, dx: float, dy: float, *, scrubbing: bool) -> Action:

@@ -14,6 +14,8 @@ from typing import Any
 
 from assets_loader.demos.detect import detect_format
 from assets_loader.errors import FormatError, NotFoundError
+from assets_loader.inflate import GZIP_MAGIC
+from assets_loader.source import check_file, kind_of, read_source
 from assets_loader.vfs import VirtualFS, detect_base_game, game_dir_of
 
 _MAGIC_TYPES = {b"PACK": "pak", b"IDPO": "mdl", b"IDSP": "spr", b"WAD2": "wad", b"BSP2": "bsp", b"2PSB": "bsp",
@@ -25,8 +27,8 @@ _EXT_TYPES = {".pak": "pak", ".bsp": "bsp", ".mdl": "mdl", ".spr": "spr", ".wad"
 def inspect_file(name: str, basedir: str | None = None, game: str | None = None) -> dict[str, Any]:
     """Describe ``name`` (a path, or a name inside the game dirs when ``basedir`` is given)."""
     path = Path(name)
-    if path.is_file():
-        data, fs = path.read_bytes(), None
+    if path.exists() and not path.is_dir():  # FIFOs and devices too: the size check refuses them before reading
+        data, fs = _read_head_or_whole(path), None
     elif basedir is not None:
         fs = VirtualFS(basedir, game, base=detect_base_game(basedir, game))
         if not fs.exists(name):
@@ -38,6 +40,17 @@ def inspect_file(name: str, basedir: str | None = None, game: str | None = None)
     report: dict[str, Any] = {"file": name, "format": kind}
     report.update(_DESCRIBERS[kind](data, name, path if fs is None else None, fs))
     return report
+
+
+def _read_head_or_whole(path: Path) -> bytes:
+    """A PAK's or pk3's first bytes (their describers open the file itself and read on demand), else the whole
+    file; both after the size check of :mod:`assets_loader.source`."""
+    kind = kind_of(path.name)
+    if kind not in ("pak", "pk3"):
+        return read_source(path)[0]
+    check_file(path, kind)
+    with open(path, "rb") as f:
+        return f.read(16)
 
 
 def _file_type(name: str, data: bytes) -> str:
@@ -55,6 +68,8 @@ def _file_type(name: str, data: bytes) -> str:
             return kind
     if data[:4] in _MAGIC_TYPES:
         return _MAGIC_TYPES[data[:4]]
+    if data[:2] == GZIP_MAGIC:  # a gzipped demo: its format shows only once load_demo has inflated it
+        return "demo"
     try:
         detect_format(data, name)  # a demo by its name (.dem, .qwd, .mvd, .dm2, .gz …) or its content
     except FormatError:
@@ -67,7 +82,7 @@ def _file_type(name: str, data: bytes) -> str:
 def _describe_pak(data: bytes, name: str, path: Path | None, fs: VirtualFS | None) -> dict[str, Any]:
     from assets_loader.pak import load_pak
 
-    pak = load_pak(data, name=name)
+    pak = load_pak(path) if path is not None else load_pak(data, name=name)
     return {"entries": [{"name": e.name, "size": e.size} for e in pak.entries]}
 
 
@@ -85,7 +100,7 @@ def _describe_bsp(data: bytes, name: str, path: Path | None, fs: VirtualFS | Non
     lit_name = str(Path(name).with_suffix(".lit"))
     lit = None
     if path is not None and Path(lit_name).is_file():
-        lit = Path(lit_name).read_bytes()
+        lit = read_source(lit_name, kind="map")[0]
     elif fs is not None and fs.exists(lit_name):
         lit = fs.read(lit_name)
     world = load_bsp(data, name=name, lit=lit, lit_name=lit_name)
@@ -203,7 +218,7 @@ def _describe_sp2(data: bytes, name: str, path: Path | None, fs: VirtualFS | Non
 def _describe_pk3(data: bytes, name: str, path: Path | None, fs: VirtualFS | None) -> dict[str, Any]:
     from assets_loader.pk3 import load_pk3
 
-    pk3 = load_pk3(data, name=name)
+    pk3 = load_pk3(path) if path is not None else load_pk3(data, name=name)
     return {"entries": [{"name": e.name, "size": e.size, "compressed": e.compressed_size} for e in pk3.entries]}
 
 

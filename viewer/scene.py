@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from assets_loader.bsp import WorldMesh
 from assets_loader.demos import DemoTimeline, SceneState
 
 from .games.base import GameEffects, GameView
 from .games.registry import game_view
-from .render.refdef import Camera, EntityDraw, SceneFrame
+from .render.refdef import Camera, EntityDraw, MapWorld, SceneFrame
 
 #: Light styles animate at 10 Hz; 'a' is dark, 'm' normal, 'z' double bright (``R_AnimateLight``).
 STYLE_RATE = 10.0
@@ -52,7 +51,7 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
                 pov: int | None = None, effects: GameEffects | None = None,
                 model_flags: list[np.ndarray] | None = None, model_names: tuple[str, ...] = (),
                 state: SceneState | None = None, game: GameView | None = None,
-                world: WorldMesh | None = None) -> SceneFrame:
+                world: MapWorld | None = None) -> SceneFrame:
     """The scene at ``t``: from the recorder's eyes (with the view weapon), or from ``camera`` when given.
 
     The game's view (``game``, by default the one registered for ``timeline.game``) decides which entities are
@@ -67,8 +66,9 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
         state = timeline.sample(t, pov=pov)
     first_person = camera is None
     cam = pov_camera(state, fov) if first_person else camera
-    game = game or game_view(timeline.game)
-    draws = game.entity_draws(state, first_person)
+    view = game or game_view(timeline.game)
+    draws = view.entity_draws(state, first_person)
+    md3, players = view.md3_draws(state, first_person)
     particles = lights = None
     if effects is not None:
         for piece in effects.models(state, t):
@@ -78,7 +78,8 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
         particles = effects.particles(timeline, t, model_flags)
         segment_flags = model_flags[state.segment] if model_flags and 0 <= state.segment < len(model_flags) else None
         lights = effects.lights(state, t, segment_flags)
-    blend = game.screen_blend(state, timeline, t, world) if first_person else None
-    return SceneFrame(float(t), state.segment, cam, tuple(draws),
-                      style_values(state.lightstyles, t), fog_at(timeline, t), particles, lights, blend=blend)
+    blend = view.screen_blend(state, timeline, t, world) if first_person else None
+    return SceneFrame(float(t), state.segment, cam, tuple(draws), style_values(state.lightstyles, t),
+                      fog=fog_at(timeline, t), particles=particles, lights=lights, md3=md3, players=players,
+                      blend=blend)
 

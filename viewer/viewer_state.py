@@ -29,6 +29,8 @@ from .ui.timeline_bar import BarGeometry, Marker, bar_geometry, markers_from_eve
 BAR_HIDE_DELAY = 2.0
 #: Orbit cameras look at this height above the followed entity's origin (about chest height of a player).
 ORBIT_TARGET_HEIGHT = 16.0
+#: Degrees the captured mouse turns the camera per count and unit of sensitivity (Quake's ``m_yaw``/``m_pitch``).
+MOUSE_LOOK_DEGREES = 0.022
 #: Chase distance limits and the wheel step (units).
 CHASE_MIN, CHASE_MAX, CHASE_STEP = 40.0, 400.0, 20.0
 
@@ -104,6 +106,10 @@ class ViewerState:
     show_bar: bool = True
     show_scores: bool = False
     show_hud: bool = True
+    show_fps: bool = False
+    mouse_look: bool = False
+    sensitivity: float = 3.0
+    invert_mouse: bool = False
     idle: float = 0.0
     scrubbing: bool = False
     dragging: bool = False
@@ -261,6 +267,39 @@ class ViewerState:
     def _on_help(self, a: Action, ctx: FrameContext) -> None:
         self.show_help = not self.show_help
 
+    def _on_toggle_fps(self, a: Action, ctx: FrameContext) -> None:
+        self.show_fps = not self.show_fps
+
+    # mouse look: the window captures the mouse (requests "capture_mouse" / "release_mouse")
+    def _on_mouse_look(self, a: Action, ctx: FrameContext) -> None:
+        if self.mouse_look:
+            self._release_mouse()
+            return
+        if self.mode in ("pov", "chase"):
+            if ctx.camera is None:
+                return
+            self.free = FreeFly.from_camera(ctx.camera)   # the recorder's eyes cannot turn: fly from there
+            self.mode = "free"
+        self.mouse_look = True
+        self.dragging = False
+        self.requests.append("capture_mouse")
+
+    def _release_mouse(self) -> None:
+        self.mouse_look = False
+        self.requests.append("release_mouse")
+
+    def _on_mouse_look_move(self, a: Action, ctx: FrameContext) -> None:
+        """Turn by captured mouse counts: ``sensitivity`` × :data:`MOUSE_LOOK_DEGREES` a count, up looks up unless
+        ``invert_mouse``."""
+        if not self.mouse_look:
+            return
+        k = self.sensitivity * MOUSE_LOOK_DEGREES
+        dy = -a.b if self.invert_mouse else a.b
+        if self.mode == "free" and self.free is not None:
+            self.free = self.free.look(a.a, dy, sensitivity=k)
+        elif self.mode == "orbit":
+            self.orbit = self.orbit.look(a.a, dy, sensitivity=k)
+
     # cameras
     def _on_camera(self, a: Action, ctx: FrameContext) -> None:
         wanted = CAMERA_MODES[int(a.a)]
@@ -324,8 +363,13 @@ class ViewerState:
     def _on_fullscreen(self, a: Action, ctx: FrameContext) -> None:
         self.requests.append("fullscreen")
 
+    def _on_open(self, a: Action, ctx: FrameContext) -> None:
+        self.requests.append("open")
+
     def _on_escape(self, a: Action, ctx: FrameContext) -> None:
-        if self.show_help:
+        if self.mouse_look:
+            self._release_mouse()
+        elif self.show_help:
             self.show_help = False
         else:
             self.requests.append("escape")

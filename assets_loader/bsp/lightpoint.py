@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .world import WorldMesh
+from .world import BspWorld
 
 #: How far below the point the trace looks (QuakeSpasm traces 8192 units; the original engine 2048).
 TRACE_DEPTH = 8192.0
@@ -35,14 +35,14 @@ class LightSample:
         return (self.samples * np.asarray(style_values)[list(self.styles), None]).sum(axis=0)
 
 
-def light_point(world: WorldMesh, point) -> LightSample | None:
+def light_point(world: BspWorld, point) -> LightSample | None:
     """The lightmap sample straight below ``point``, or ``None`` if the trace meets no lightmapped face."""
     start = np.asarray(point, np.float64)
     end = start - (0.0, 0.0, TRACE_DEPTH)
     return _recursive(world, int(world.submodels[0].headnode[0]), start, end)
 
 
-def _recursive(world: WorldMesh, node: int, start: np.ndarray, end: np.ndarray) -> LightSample | None:
+def _recursive(world: BspWorld, node: int, start: np.ndarray, end: np.ndarray) -> LightSample | None:
     while node >= 0:
         rec = world.nodes[node]
         plane = world.planes[rec["planenum"]]
@@ -65,7 +65,7 @@ def _recursive(world: WorldMesh, node: int, start: np.ndarray, end: np.ndarray) 
     return None
 
 
-def _surface_at(world: WorldMesh, first: int, count: int, point: np.ndarray) -> LightSample | None:
+def _surface_at(world: BspWorld, first: int, count: int, point: np.ndarray) -> LightSample | None:
     """The first lightmapped face among ``first..first+count`` whose lightmap covers ``point``."""
     lm = world.lightmap
     for f in range(first, first + count):

@@ -217,10 +217,10 @@ def load_bsp(src: Source, name: str | None = None, lit: Source | None = None,
     are expanded to RGB. Raises only :class:`~assets_loader.errors.FormatError` subclasses for bad data
     (and ``OSError`` if a path cannot be read).
     """
-    data, path = read_source(src, name)
+    data, path = read_source(src, name, "map")
     lit_bytes: bytes | None = None
     if lit is not None:
-        lit_bytes, lit_name = read_source(lit, lit_name)
+        lit_bytes, lit_name = read_source(lit, lit_name, "map")
         if lit_name == "<bytes>":
             lit_name = f"{path} (.lit)"
     bsp = _Bsp(data, path)

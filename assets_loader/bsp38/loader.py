@@ -264,7 +264,7 @@ def load_bsp38(src: Source, name: str | None = None, fs: VirtualFS | None = None
     Raises only :class:`~assets_loader.errors.FormatError` subclasses for bad data in the map or its WALs (and
     ``OSError`` if a path cannot be read).
     """
-    data, path = read_source(src, name)
+    data, path = read_source(src, name, "map")
     bsp = _Bsp38(data, path)
 
     planes = bsp.lump(D.LUMP_PLANES, D.dplane_t)

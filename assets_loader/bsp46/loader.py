@@ -298,7 +298,7 @@ def _assemble(surfs: np.ndarray, surf_model: np.ndarray, shader_lightmap: np.nda
 def load_bsp46(src: Source, name: str | None = None, overbright_shift: int = DEFAULT_OVERBRIGHT_SHIFT,
                patch_level: int = PATCH_LEVEL) -> Bsp46World:
     """Load an IBSP v46 map from a path or bytes."""
-    data, path = read_source(src, name)
+    data, path = read_source(src, name, "map")
     bsp = _Bsp46(data, path)
     shaders = bsp.lump(D.LUMP_SHADERS, D.D_SHADER)
     planes = bsp.lump(D.LUMP_PLANES, D.D_PLANE)

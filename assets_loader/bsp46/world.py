@@ -101,6 +101,12 @@ class Bsp46World:
                 return ent
         return {}
 
+    @property
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(mins, maxs)`` float32 ``[3]`` of the world model (``dmodel_t`` 0)."""
+        world = self.models[0]
+        return np.array(world.mins, np.float32), np.array(world.maxs, np.float32)
+
     def point_leaf(self, point) -> int:
         """The leaf holding ``point`` (``R_PointInLeaf``): walk the nodes from the root."""
         node = 0

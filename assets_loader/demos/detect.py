@@ -1,10 +1,12 @@
 """Demo format detection (extension, then content) with transparent gzip, and the ``load_demo`` entry point.
 
-``load_demo(src)`` accepts a path or bytes.  ``.gz`` files (or any input starting with the gzip magic) are
-decompressed first, with a size cap so a gzip bomb cannot exhaust memory.  The format is chosen from the file
+``load_demo(src)`` accepts a path or bytes.  A path is checked and read within the demo size limit
+(:mod:`assets_loader.source`); ``.gz`` files (or any input starting with the gzip magic) are inflated
+incrementally within the same limit and a ratio limit (:mod:`assets_loader.inflate`), so a gzip bomb is a
+``TooLargeError`` after a few MB.  The format is chosen from the file
 name (``.dem``, ``.qwd``, ``.mvd``, ``.dm2``, ``.dm_NN``) when there is one, otherwise from the content.  NetQuake
-``.dem`` and QuakeWorld ``.qwd`` / ``.mvd`` are decoded; the other formats are recognised and reported as
-unsupported.
+``.dem``, QuakeWorld ``.qwd`` / ``.mvd`` and Quake III ``.dm_NN`` are decoded; Quake II ``.dm2`` is recognised
+and reported as unsupported.
 
 References: Uwe Girlich, "The unofficial DEM format description" v1.0.9, section 6.1 (the CD-track line that
 starts every NetQuake demo); RFC 1952 (gzip magic 1f 8b).
@@ -14,38 +16,27 @@ from __future__ import annotations
 
 import re
 import warnings
-import zlib
 
-from ..errors import BadMagicError, FormatError, TruncatedError, UnsupportedFormatError
-from ..source import Source, read_source
+from ..errors import BadMagicError, FormatError, UnsupportedFormatError
+from ..inflate import GZIP_MAGIC, byte_chunks, gunzip_bounded
+from ..source import Source, read_source, size_limit
 from .quake import decode_dem, parse_cd_track
+from .quake3.timeline import decode_quake3
 from .quakeworld import decode_mvd, decode_qwd, looks_like_mvd, looks_like_qwd
 from .timeline import DemoTimeline
 
-__all__ = ["load_demo", "detect_format", "sniff_format", "maybe_gunzip", "MAX_DECOMPRESSED", "FORMAT_NAMES"]
-
-#: Largest decompressed demo accepted from a ``.gz`` (real demos are a few MB; this stops gzip bombs).
-MAX_DECOMPRESSED = 1 << 30
+__all__ = ["FORMAT_NAMES", "demo_game", "detect_format", "load_demo", "maybe_gunzip", "sniff_format"]
 
 _EXTENSIONS = {".dem": "dem", ".qwd": "qwd", ".mvd": "mvd", ".dm2": "dm2"}
 _DM_Q3 = re.compile(r"\.dm_(\d+)$")
 
 
-def maybe_gunzip(data: bytes, name: str) -> bytes:
-    """Decompress ``data`` if it is gzip (by magic), else return it unchanged."""
-    if data[:2] != b"\x1f\x8b":
+def maybe_gunzip(data: bytes, name: str, max_size: int | None = None) -> bytes:
+    """Inflate ``data`` if it is gzip (by magic) into at most ``max_size`` bytes (default: the demo size limit),
+    incrementally and with a ratio limit (:mod:`assets_loader.inflate`); else return it unchanged."""
+    if data[:2] != GZIP_MAGIC:
         return data
-    d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    try:
-        out = d.decompress(data, MAX_DECOMPRESSED)
-        if d.unconsumed_tail:
-            raise BadMagicError(name, "gzip", None, f"at most {MAX_DECOMPRESSED} decompressed bytes", "more")
-        out += d.flush()
-    except zlib.error as exc:
-        raise TruncatedError(name, "gzip", None, "a complete gzip stream", str(exc)) from exc
-    if not d.eof:
-        raise TruncatedError(name, "gzip", None, "a complete gzip stream", "a cut stream")
-    return out
+    return gunzip_bounded(byte_chunks(data), name, size_limit("demo") if max_size is None else max_size)
 
 
 #: What each format is, for messages.
@@ -131,14 +122,29 @@ def detect_format(data: bytes, name: str = "") -> str:
     return sniffed
 
 
-def load_demo(src: Source, name: str | None = None) -> DemoTimeline:
+def demo_game(data: bytes, name: str = "") -> str:
+    """The game a demo's timeline will name (``DemoTimeline.game``), from its first bytes and name, without decoding
+    it: ``quake``, ``quakeworld``, ``quake2`` or ``quake3`` (``quake`` when the format is not recognised)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fmt = detect_format(b"" if data[:2] == b"\x1f\x8b" else data, name)   # gzip: the name says it
+    except FormatError:
+        return "quake"
+    return {"qwd": "quakeworld", "mvd": "quakeworld", "dm2": "quake2"}.get(
+        fmt, "quake3" if fmt.startswith("dm_") else "quake")
+
+
+def load_demo(src: Source, name: str | None = None, max_size: int | None = None) -> DemoTimeline:
     """Decode a demo file (path or bytes, optionally gzipped) into a :class:`DemoTimeline`.
+
+    ``max_size`` replaces the demo size limit (file and inflated content) of :mod:`assets_loader.source`.
 
     Raises ``OSError`` if a path cannot be read and :class:`FormatError` for bad or unsupported content; a
     truncated or partly corrupt demo returns the usable part with a warning (``timeline.warnings``).
     """
-    data, label = read_source(src, name)
-    data = maybe_gunzip(data, label)
+    data, label = read_source(src, name, "demo", max_size)
+    data = maybe_gunzip(data, label, max_size)
     fmt = detect_format(data, label)
     if fmt == "dem":
         return decode_dem(data, label)
@@ -146,7 +152,10 @@ def load_demo(src: Source, name: str | None = None) -> DemoTimeline:
         return decode_qwd(data, label)
     if fmt == "mvd":
         return decode_mvd(data, label)
+    if fmt.startswith("dm_"):
+        return decode_quake3(data, label)
     what = FORMAT_NAMES.get(fmt, FORMAT_NAMES["dm_NN"])
     raise UnsupportedFormatError(label, fmt, 0,
-                                 "a Quake .dem or QuakeWorld .qwd/.mvd demo (the formats decoded so far)",
+                                 "a Quake .dem, QuakeWorld .qwd/.mvd or Quake III .dm_NN demo "
+                                 "(the formats decoded so far)",
                                  f"{what}, which qdv cannot decode yet")

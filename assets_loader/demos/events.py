@@ -124,6 +124,15 @@ TEMP_ENTITIES: Mapping[str, str] = MappingProxyType({
     "beam": "grappling-hook beam (progs/beam.mdl)",
     "blood": "bullets hitting a body: red particles, 20 per count",
     "lightningblood": "lightning hitting a body: 50 red particles",
+    "missile_hit": "Quake III rocket / grenade / plasma hitting a player: explosion and blood",
+    "missile_miss": "Quake III rocket / grenade / plasma hitting a wall: explosion mark and smoke",
+    "rail": "Quake III railgun trail from the shooter's muzzle to ``end`` (rings and a core beam)",
+    "shotgun": "Quake III shotgun blast: pellet impacts around the aim point",
+    "pain": "Quake III player pain sound and flash",
+    "death": "Quake III player death (the death animation starts)",
+    "gib": "Quake III player gibbed: body parts thrown",
+    "jumppad": "Quake III jump pad launch (a sound, the player flies)",
+    "teleport_out": "Quake III player leaving through a teleporter (the entry flash)",
 })
 
 

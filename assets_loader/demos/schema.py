@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["GameSchema", "QUAKE", "QUAKEWORLD", "STAT_NAMES", "PLAYER_DEAD", "PLAYER_GIB", "view_height"]
+__all__ = ["GameSchema", "QUAKE", "QUAKE3", "QUAKE3_ENTITY_FIELDS", "QUAKE3_STAT_NAMES", "QUAKEWORLD", "STAT_NAMES",
+           "PLAYER_DEAD", "PLAYER_GIB", "view_height"]
 
 #: Quake's per-frame stat columns, in order.  The first 15 are ``cl.stats`` (STAT_HEALTH…STAT_MONSTERS):
 #: ``weaponmodel`` is the view weapon's model index, ``activeweapon`` the IT_* bit of the selected weapon.
@@ -46,6 +47,10 @@ class GameSchema:
     pose_interval: float = 0.1
     #: Name of the per-entity trajectory rule ``sample`` evaluates (Quake III), ``None`` = lerp snapshots.
     trajectory: str | None = None
+    #: Extra per-entity columns the game's timeline keeps beside the common ones (``SceneState.entity_fields``).
+    entity_fields: tuple[str, ...] = ()
+    #: Entity number of client slot ``s`` is ``s + client_entity_offset`` (Quake: slot + 1; Quake III: the slot).
+    client_entity_offset: int = 1
 
     def stat_index(self, name: str) -> int:
         """Column of stat ``name`` (``ValueError`` if this game has no such stat)."""
@@ -54,6 +59,33 @@ class GameSchema:
 
 QUAKE = GameSchema("quake", STAT_NAMES)
 QUAKEWORLD = GameSchema("quakeworld", STAT_NAMES)
+
+#: Quake III's per-frame stat columns (the followed / recording client's ``playerState_t``): ``stats[]`` in
+#: OpenArena / Team Arena order (STAT_HEALTH … STAT_MAX_HEALTH; ``weapons`` is a bit per WP_*), ``persistant[]``
+#: (PERS_SCORE … PERS_CAPTURES), ``ammo`` of the held weapon, the held ``weapon``, ``powerups`` (a bit per PW_* in
+#: force), ``viewheight``, ``pm_type``, ``pm_flags`` and ``clientNum`` (the player the view follows).
+QUAKE3_STAT_NAMES: tuple[str, ...] = (
+    "health", "holdable_item", "persistant_powerup", "weapons", "armor", "dead_yaw", "clients_ready", "max_health",
+    "score", "hits", "rank", "team", "spawn_count", "playerevents", "attacker", "attackee_armor", "killed",
+    "impressive_count", "excellent_count", "defend_count", "assist_count", "gauntlet_frag_count", "captures",
+    "ammo", "weapon", "powerups", "viewheight", "pm_type", "pm_flags", "clientNum",
+)
+
+#: The ``entityState_t`` members a Quake III timeline keeps per entity beside the common columns (``origin`` /
+#: ``angles`` are the trajectories evaluated at the snapshot; ``state_origin`` / ``state_angles`` the raw members;
+#: ``legsAnimTime`` / ``torsoAnimTime``: the timeline time an animation value last changed, when it started).
+QUAKE3_ENTITY_FIELDS: tuple[str, ...] = (
+    "eType", "eFlags", "pos_trType", "pos_trTime", "pos_trDuration", "pos_trBase", "pos_trDelta",
+    "apos_trType", "apos_trTime", "apos_trDuration", "apos_trBase", "apos_trDelta", "time", "time2",
+    "state_origin", "origin2", "state_angles", "angles2", "otherEntityNum", "otherEntityNum2", "groundEntityNum",
+    "constantLight", "loopSound", "modelindex2", "clientNum", "solid", "event", "eventParm", "powerups", "weapon",
+    "legsAnim", "torsoAnim", "generic1", "legsAnimTime", "torsoAnimTime",
+)
+
+#: Quake III: stats of the followed client, entities on trajectories, players snapped when their teleport bit
+#: flips (the distance rule stays as a backstop for a missed flip), client ``s`` is entity ``s``.
+QUAKE3 = GameSchema("quake3", QUAKE3_STAT_NAMES, teleport_distance=256.0, pose_interval=0.05,
+                    trajectory="quake3", entity_fields=QUAKE3_ENTITY_FIELDS, client_entity_offset=0)
 
 
 def view_height(flags: int, stat_viewheight: int = 0) -> float:

@@ -47,6 +47,7 @@ import numpy as np
 
 from .events import Event
 from .schema import GameSchema, view_height
+from .trajectory import evaluate_trajectory, moves_by_itself
 
 __all__ = ["DemoTimeline", "SceneState", "EntityStates", "MapSegment", "PlayerScore", "ScoreChange",
            "StaticSound", "PlayerFrames", "PLAYER_INTS", "sample", "sample_pov"]
@@ -54,6 +55,7 @@ __all__ = ["DemoTimeline", "SceneState", "EntityStates", "MapSegment", "PlayerSc
 _EMPTY_I = np.zeros(0, np.int32)
 _EMPTY_F = np.zeros(0, np.float32)
 _EMPTY_V = np.zeros((0, 3), np.float32)
+_NO_FIELDS: Mapping[str, np.ndarray] = MappingProxyType({})
 
 
 def _ro(a: np.ndarray) -> np.ndarray:
@@ -136,6 +138,8 @@ class MapSegment:
     statics: EntityStates
     static_sounds: tuple[StaticSound, ...]
     map_path: str = ""
+    #: Quake III: the player models (``model/skin`` of ``CS_PLAYERS``) the segment's clients use at any time.
+    player_models: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,7 +332,8 @@ class SceneState:
     ``statics`` the segment's static entities, ``stats`` the game's stat values (by the schema's stat names),
     ``lightstyles`` the 64 style
     strings, ``scoreboard`` one entry per client slot of the segment.  ``pov`` is the player slot whose eye the view
-    is (QuakeWorld), or -1 for the recorder's default view.
+    is (QuakeWorld, Quake III), or -1 for the recorder's default view.  ``entity_fields`` holds the game's extra
+    per-entity columns (``schema.entity_fields``, row-aligned with ``entities``; empty for Quake and QuakeWorld).
     """
 
     time: float
@@ -344,6 +349,7 @@ class SceneState:
     lightstyles: tuple[str, ...]
     scoreboard: tuple[PlayerScore, ...]
     pov: int = -1
+    entity_fields: Mapping[str, np.ndarray] = field(default_factory=lambda: _NO_FIELDS)
 
 
 class DemoTimeline:
@@ -521,6 +527,24 @@ def _lerp_angles(a0: np.ndarray, a1: np.ndarray, frac: float | np.floating) -> n
     return a0 + frac * d
 
 
+def _trajectories(timeline: DemoTimeline, segment: int, t: float, fields: Mapping[str, np.ndarray],
+                  origin: np.ndarray, angles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Quake III: origins / angles of the entities on a moving trajectory, evaluated at ``t`` (``trajectory.py``);
+    the others keep their snapshot lerp (``CG_CalcEntityLerpPositions``)."""
+    at_ms = (t - timeline.segments[segment].time_offset) * 1000.0
+    out = []
+    for prefix, values in (("pos", origin), ("apos", angles)):
+        moving = np.flatnonzero(moves_by_itself(fields[f"{prefix}_trType"]))
+        if len(moving):
+            values = np.array(values, np.float32)
+            values[moving] = evaluate_trajectory(
+                fields[f"{prefix}_trType"][moving], fields[f"{prefix}_trTime"][moving],
+                fields[f"{prefix}_trDuration"][moving], fields[f"{prefix}_trBase"][moving],
+                fields[f"{prefix}_trDelta"][moving], at_ms)
+        out.append(values)
+    return out[0], out[1]
+
+
 def sample_pov(timeline: DemoTimeline, t: float, slot: int) -> SceneState:
     """The scene at ``t`` seen from player ``slot``'s eye (QuakeWorld); same as ``sample(timeline, t, pov=slot)``."""
     return sample(timeline, t, slot)
@@ -566,9 +590,9 @@ def _pov_view(timeline: DemoTimeline, slot: int, lo: int, hi: int, frac: float
 def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneState:
     """The scene at time ``t`` — pure and deterministic, any ``t`` in any order (rules: module docstring).
 
-    ``pov`` (QuakeWorld only) is a player slot: the view is that player's eye and the stats are theirs when the demo
-    has them (MVD ``dem_stats``); ``view_entity`` becomes ``slot + 1``.  ``ValueError`` for a slot the timeline has
-    no player data for.
+    ``pov`` (QuakeWorld, Quake III) is a player slot: the view is that player's eye and the stats are theirs when
+    the demo has them (MVD ``dem_stats``); ``view_entity`` becomes the slot's entity.  ``ValueError`` for a slot the
+    timeline has no player data for.
     """
     if pov is not None:
         pl = timeline.players
@@ -635,6 +659,12 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
     else:
         blend = np.ones(b - a, np.float32)
 
+    fields = _NO_FIELDS
+    if timeline.schema.entity_fields:
+        fields = MappingProxyType({name: c[name][a:b] for name in timeline.schema.entity_fields})
+        if timeline.schema.trajectory == "quake3" and b > a:
+            origin, angles = _trajectories(timeline, seg_hi, t, fields, origin, angles)
+
     entities = EntityStates(num1, model1, frame1, prev1, blend, c["skin"][a:b], c["colormap"][a:b],
                             c["effects"][a:b], origin, angles, c["alpha"][a:b], c["scale"][a:b])
 
@@ -655,7 +685,7 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
     if pov is not None and timeline.players is not None:
         pl = timeline.players
         view_origin, view_angles, pov_stats = _pov_view(timeline, pov, lo, hi, float(frac))
-        view_entity = pov + 1
+        view_entity = pov + timeline.schema.client_entity_offset
         if pov_stats is not None:
             row = pov_stats.tolist()
     stats = MappingProxyType(dict(zip(timeline.schema.stat_names, row)))
@@ -663,4 +693,5 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
                       timeline._statics_cache[seg_hi] if seg_hi < len(timeline._statics_cache)
                       else EntityStates.empty(),
                       stats, timeline._ls_snapshots[int(timeline._ls_version[hi])],
-                      timeline._sb_snapshots[int(timeline._sb_version[hi])], -1 if pov is None else int(pov))
+                      timeline._sb_snapshots[int(timeline._sb_version[hi])], -1 if pov is None else int(pov),
+                      fields)

@@ -17,13 +17,13 @@ from typing import Protocol
 
 import numpy as np
 
-from assets_loader.bsp import WorldMesh
 from assets_loader.demos import DemoTimeline, MapSegment, SceneState
 from assets_loader.images import Image
 from assets_loader.palette import Palette
 from assets_loader.vfs import VirtualFS
 
-from ..render.refdef import EntityDraw, HudLayout, Lights, Particles, SegmentAssets
+from ..render.q3refdef import Md3Draw, PlayerDraw
+from ..render.refdef import EntityDraw, HudLayout, Lights, MapWorld, Particles, SegmentAssets
 
 #: ``name → (width, height) | None`` of the HUD pictures, or a mapping of them.
 PicSizes = Mapping[str, tuple[int, int]] | Callable[[str], tuple[int, int] | None]
@@ -77,6 +77,11 @@ class GameView(Protocol):
         body, add the view weapon)."""
         ...
 
+    def md3_draws(self, state: SceneState, first_person: bool) -> tuple[tuple[Md3Draw, ...], tuple[PlayerDraw, ...]]:
+        """Quake III: the MD3 models (items, missiles) and players of ``state`` to draw; ``((), ())`` for games
+        whose models are all :class:`EntityDraw` records."""
+        ...
+
     def prepare_effects(self, timeline: DemoTimeline) -> GameEffects:
         """The particle, light and model effects of ``timeline``, prepared once."""
         ...
@@ -91,7 +96,7 @@ class GameView(Protocol):
         ...
 
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
-                     world: WorldMesh | None) -> tuple[float, float, float, float] | None:
+                     world: MapWorld | None) -> tuple[float, float, float, float] | None:
         """The colour (r, g, b, a in 0..1) blended over the recorder's view at ``t`` (damage, pickups, the liquid
         the eye is in, powerups), ``None`` for none; ``world``: the segment's map, when loaded."""
         ...

@@ -124,6 +124,7 @@ class AliasHandle:
     skins_rgba: moderngl.TextureArray  # RGBA8 [S] x (W, H), mipmapped: colours, A = fullbright
     palette: moderngl.Texture         # 256x1 RGBA8 (shared by the renderer, not released with the handle)
     num_mesh_verts: int
+    first_fullbright: int = 224       # skin indices from here on are unlit (256: none, Quake II)
 
     @property
     def pose_stride(self) -> int:
@@ -186,8 +187,9 @@ class AliasRenderer:
             self._palettes[key] = tex
         return tex
 
-    def upload(self, model: AliasModel, palette: Palette) -> AliasHandle:
-        """Copy every pose, the texture coordinates, the triangles and every skin picture to the GPU once."""
+    def upload(self, model: AliasModel, palette: Palette, fullbrights: bool = True) -> AliasHandle:
+        """Copy every pose, the texture coordinates, the triangles and every skin picture to the GPU once;
+        ``fullbrights``: skin indices 224..255 ignore light (Quake; Quake II has no fullbright colours)."""
         mesh = model.mesh
         m = len(mesh.vertex_index)
         poses = np.empty((model.num_poses, m), dtype=_POSE_VERTEX)
@@ -207,12 +209,14 @@ class AliasRenderer:
         skins.filter = (moderngl.NEAREST, moderngl.NEAREST)
         skins.repeat_x = skins.repeat_y = True   # Quake skins wrap (seam-shifted s may reach the edge)
         rgba = np.stack([fullbright_rgba(image, palette) for image in model.skin_images])
+        if not fullbrights:
+            rgba[..., 3] = 0
         skins_rgba = self.ctx.texture_array((w, h, s), 4, np.ascontiguousarray(rgba).tobytes(), alignment=1)
         skins_rgba.build_mipmaps()
         skins_rgba.filter = (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)   # QuakeSpasm's gl_texturemode
         skins_rgba.repeat_x = skins_rgba.repeat_y = True
         return AliasHandle(model, pose_buffer, uv_buffer, index_buffer, vao, skins, skins_rgba,
-                           self._palette_texture(palette), m)
+                           self._palette_texture(palette), m, 224 if fullbrights else 256)
 
     def release(self) -> None:
         """Free the renderer's own objects (handles are released separately)."""
@@ -294,6 +298,7 @@ class AliasRenderer:
         prog["u_alpha"] = float(min(alpha, 1.0))
         prog["u_placeholder"] = False
         prog["u_translated"] = translation is not None
+        prog["u_first_fullbright"] = handle.first_fullbright
         self._set_light(light)
         self._set_translation(translation)
         handle.skins.use(0)

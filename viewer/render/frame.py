@@ -1,5 +1,6 @@
 """Draw a :class:`~viewer.render.refdef.SceneFrame` into an offscreen target: world, brush entities, alias models,
-sprites, translucent liquids, particles, the view weapon, then the screen blend.
+sprites, translucent liquids, particles, the world's translucent surfaces (Quake II), the view weapon, then the
+screen blend.
 
 ``FrameRenderer`` uploads a segment's assets once (the Q2 ``refexport_t`` idea: register by model index, draw
 a frame description); per frame it only picks poses, samples light under each model and issues draw calls.
@@ -24,6 +25,9 @@ from .alias import AliasLight, AliasRenderer
 from .context import OffscreenTarget
 from .particles import ParticleRenderer
 from .polyblend import PolyBlend
+from .q3models import Md3Renderer
+from .q3players import player_md3_draws
+from .q3world import Q3View, Quake3WorldRenderer
 from .refdef import EntityDraw, Lights, SceneFrame, SegmentAssets
 from .sprites import SpriteRenderer
 from .view_math import angle_vectors, entity_matrix, view_projection
@@ -73,21 +77,25 @@ class FrameRenderer:
     def __init__(self, ctx: moderngl.Context, assets: SegmentAssets) -> None:
         self.ctx = ctx
         self.assets = assets
-        self.world = WorldRenderer(ctx, assets.world, assets.palette) if assets.world is not None else None
+        self.world = WorldRenderer(ctx, assets.world, assets.palette, assets.lighting, assets.sky_box) \
+            if assets.world is not None else None
+        self.q3_world = Quake3WorldRenderer(ctx, assets.q3_world) if assets.q3_world is not None else None
+        grid = assets.q3_world.world.light_grid if assets.q3_world is not None else None
+        self.q3_models = Md3Renderer(ctx, assets.q3_models, grid) if assets.q3_models is not None else None
         self.alias = AliasRenderer(ctx)
         self.sprites = SpriteRenderer(ctx)
         self.particles = ParticleRenderer(ctx, assets.palette)
         self._handles: list = []
         for ref in assets.models:
             if ref.kind == "alias" and ref.alias is not None:
-                self._handles.append(self.alias.upload(ref.alias, assets.palette))
+                self._handles.append(self.alias.upload(ref.alias, assets.palette, assets.lighting.fullbrights))
             elif ref.kind == "sprite" and ref.sprite is not None:
                 self._handles.append(self.sprites.upload(ref.sprite, assets.palette))
             elif ref.kind == "bsp" and ref.bsp is not None:
-                self._handles.append(WorldRenderer(ctx, ref.bsp, assets.palette))
+                self._handles.append(WorldRenderer(ctx, ref.bsp, assets.palette, assets.lighting))
             else:
                 self._handles.append(None)
-        self.polyblend = PolyBlend(ctx)
+        self._polyblend: PolyBlend | None = None   # made on the first screen blend
         worldspawn = assets.world.worldspawn if assets.world is not None else {}
         self._world_fog = _fog_from_worldspawn(worldspawn)
         self._world_water_alpha = water_alpha_from_worldspawn(worldspawn)
@@ -101,10 +109,15 @@ class FrameRenderer:
                 handle.release()
         if self.world is not None:
             self.world.release()
+        if self.q3_world is not None:
+            self.q3_world.release()
+        if self.q3_models is not None:
+            self.q3_models.release()
         self.alias.release()
         self.sprites.release()
         self.particles.release()
-        self.polyblend.release()
+        if self._polyblend is not None:
+            self._polyblend.release()
 
     def draw(self, frame: SceneFrame, target: OffscreenTarget) -> None:
         """Render ``frame`` into ``target`` (cleared first)."""
@@ -117,10 +130,16 @@ class FrameRenderer:
         look = self.assets.look
         water_alpha = self._world_water_alpha if frame.water_alpha is None else frame.water_alpha
         view = WorldView(view_proj, frame.camera.origin, frame.time, frame.styles, fog,
-                         liquid_alpha=water_alpha, lights=frame.lights, look=look)
-        self.alias.set_look(look.light_max, fog)
+                         liquid_alpha=water_alpha, lights=frame.lights, areabits=frame.areabits, look=look)
+        self.alias.set_look(look.light_max if look.light_max is not None else 2.0, fog)
         if self.world is not None:
             self.world.draw_world(view)
+        q3_view = Q3View(view_proj, frame.camera.origin, frame.time, frame.camera.angles)
+        if self.q3_world is not None:
+            self.q3_world.draw(q3_view, translucent=False)
+        if self.q3_models is not None and (frame.md3 or frame.players):
+            posed = [d for player in frame.players for d in player_md3_draws(self.q3_models.models, player)]
+            self.q3_models.draw((*frame.md3, *posed), q3_view)
         brushes, others, view_models = [], [], []
         for draw in frame.models:
             ref = self.assets.models[draw.model] if 0 <= draw.model < len(self.assets.models) else None
@@ -135,6 +154,10 @@ class FrameRenderer:
                 others.append(draw)
         if self.world is not None:
             self.world.draw_brushes(view, brushes)
+        if self.q3_world is not None:
+            if brushes:
+                self.q3_world.draw_submodels(q3_view, [(b.submodel, b.matrix) for b in brushes])
+            self.q3_world.draw(q3_view, translucent=True)  # blended map surfaces over the models (sort order)
         forward, right, up = angle_vectors(frame.camera.angles)
         self._lights = frame.lights
         for draw in others:
@@ -143,12 +166,16 @@ class FrameRenderer:
             self.world.draw_liquids(view)
         if frame.particles is not None and len(frame.particles):
             self.particles.draw(frame.particles, view_proj, right, up, fog=fog)
+        if self.world is not None:
+            self.world.draw_translucent(view)
         if view_models:
             weapon_proj = _VIEW_MODEL_DEPTH @ view_proj
             for draw in view_models:
                 self._draw_model(draw, view, weapon_proj, (forward, right, up))
         if frame.blend is not None:
-            self.polyblend.draw(frame.blend)
+            if self._polyblend is None:
+                self._polyblend = PolyBlend(self.ctx)
+            self._polyblend.draw(frame.blend)
 
     def _draw_model(self, draw: EntityDraw, view: WorldView, view_proj: np.ndarray, axes) -> None:
         ref = self.assets.models[draw.model]

@@ -159,7 +159,7 @@ class HudRenderer:
         scale = max(1, layout.scale)
         font = None
         for i, q in enumerate(quads):
-            colour = (1.0, 1.0, 1.0, q.alpha)
+            colour = (*q.tint, q.alpha)
             if q.kind == "char":
                 font = font or self.entry("conchars")
                 code = int(q.ref) & 255

@@ -20,8 +20,15 @@ from typing import Any
 import numpy as np
 
 from assets_loader.bsp import WorldMesh
+from assets_loader.bsp38 import World38
+from assets_loader.bsp46 import Bsp46World
 from assets_loader.models import AliasModel, SpriteModel
 from assets_loader.palette import Colormap, Palette
+
+from .q3refdef import Md3Draw, PlayerDraw, Quake3Models, Quake3World
+
+#: A map the world renderer draws: Quake's (BSP29/BSP2) or Quake II's (IBSP 38).
+MapWorld = WorldMesh | World38
 
 # --- registration ------------------------------------------------------------------------------------------------
 
@@ -37,19 +44,49 @@ class ModelRef:
     submodel: int = 0
     alias: AliasModel | None = None
     sprite: SpriteModel | None = None
-    bsp: WorldMesh | None = None
+    bsp: MapWorld | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SkyBox:
+    """A six-sided sky (Quake II ``R_SetSky``): ``faces`` ``u1[6, H, W, 4]`` in the order rt, bk, lf, ft, up, dn
+    (row 0 = top of each picture), turning ``rotate`` degrees a second about ``axis`` ``[3]``.
+
+    The faces sit on the box axes as Quake II's ``MakeSkyVec`` places them: rt on +X, bk on +Y, lf on −X,
+    ft on −Y, up on +Z, dn on −Z."""
+
+    name: str
+    faces: np.ndarray
+    rotate: float = 0.0
+    axis: tuple[float, float, float] = (0.0, 0.0, 1.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Lighting:
+    """How a game turns texture × lightmap into a colour: ``texture_scale`` brightens textures (clamped at 1:
+    Quake II's ``intensity``), ``lightmap_scale`` multiplies the clamped lightmap (Quake's overbright 2, Quake II's
+    ``gl_modulate``); ``fullbrights``: palette indices 224..255 ignore light (Quake only)."""
+
+    texture_scale: float = 1.0
+    lightmap_scale: float = 2.0
+    fullbrights: bool = True
+
+
+#: Quake's look (QuakeSpasm's overbright lightmaps, fullbright palette range).
+QUAKE_LIGHTING = Lighting()
 
 
 @dataclass(frozen=True, slots=True)
 class Look:
     """How the reference engine of a game draws light and sky (a per-game look profile).
 
-    ``light_max``: the largest lightmap multiplier (2.0: QuakeSpasm's overbright, a lightmap value of 255 draws
-    the texture twice as bright; 1.0: GLQuake/ezQuake ``gl_lightmode 1``, the texture as painted at most);
+    ``light_max``: the largest lightmap multiplier (``None``: the :class:`Lighting`'s lightmap scale, e.g.
+    QuakeSpasm's overbright 2, a lightmap value of 255 draws the texture twice as bright; 1.0: GLQuake/ezQuake
+    ``gl_lightmode 1``, the texture as painted at most);
     ``sky_fog``: how much of the fog colour covers the sky in fogged maps (QuakeSpasm ``r_skyfog``);
     ``overbright_models``: models lit by QuakeSpasm's rules (``gl_overbright_models``), else GLQuake's."""
 
-    light_max: float = 2.0
+    light_max: float | None = None
     sky_fog: float = 0.5
     overbright_models: bool = True
 
@@ -57,13 +94,26 @@ class Look:
 @dataclass(frozen=True, slots=True)
 class SegmentAssets:
     """The map (``None`` when the game dirs lack it: the viewer then shows the entities in an empty world),
-    the models indexed like the segment's model precache, the palette/colormap and the game's :class:`Look`."""
+    the models indexed like the segment's model precache, the palette/colormap, the game's ``lighting`` rule and
+    the sky box (``None``: Quake's scrolling two-layer sky, or no sky), the game's :class:`Look`. A Quake III
+    segment has no ``world`` but a ``q3_world`` (shaded map, :mod:`.q3refdef`) and its ``q3_models``."""
 
-    world: WorldMesh | None
+    world: MapWorld | None
     models: tuple[ModelRef, ...]
     palette: Palette
     colormap: Colormap | None
+    lighting: Lighting = QUAKE_LIGHTING
+    sky_box: SkyBox | None = None
+    q3_world: Quake3World | None = None
+    q3_models: Quake3Models | None = None
     look: Look = Look()
+
+    @property
+    def level(self) -> MapWorld | Bsp46World | None:
+        """The map whose entities and bounds place cameras (Quake/Quake II ``world`` or the Quake III map)."""
+        if self.world is not None:
+            return self.world
+        return self.q3_world.world if self.q3_world is not None else None
 
     def model_flags(self) -> np.ndarray:
         """MDL flags (rotate, trails) by model index, ``i4 [M]``; 0 for everything that is not an alias model."""
@@ -186,8 +236,11 @@ class SceneFrame:
     """A frame description for the renderer (``refdef_t``): ``time`` (for animated textures, skies, spinning
     items), ``segment`` (which registered assets), ``camera``, ``models``, light style values ``f4[64]``
     (1.0 = 'm'), ``fog`` (r, g, b, density) or ``None`` for the map's own, ``particles`` and ``lights``;
-    ``water_alpha``: opacity of liquids, ``None`` for the map's own (worldspawn ``wateralpha``); ``blend``: the
-    screen blend (r, g, b, a in 0..1, ``V_CalcBlend``) drawn over the 3D view, ``None`` for none."""
+    ``areabits``: the frame's area bit field (Quake II ``refdef_t.areabits``: bit ``a`` set = area ``a`` may be
+    seen), ``None`` to draw every area; ``md3``: Quake III models (:class:`~.q3refdef.Md3Draw`), ``players``:
+    Quake III players to pose (:class:`~.q3refdef.PlayerDraw`); ``water_alpha``: opacity of liquids, ``None``
+    for the map's own (worldspawn ``wateralpha``); ``blend``: the screen blend (r, g, b, a in 0..1,
+    ``V_CalcBlend``) drawn over the 3D view, ``None`` for none."""
 
     time: float
     segment: int
@@ -197,6 +250,9 @@ class SceneFrame:
     fog: tuple[float, float, float, float] | None = None
     particles: Particles | None = None
     lights: Lights | None = None
+    areabits: bytes | None = None
+    md3: tuple[Md3Draw, ...] = ()
+    players: tuple[PlayerDraw, ...] = ()
     water_alpha: float | None = None
     blend: tuple[float, float, float, float] | None = None
 
@@ -211,7 +267,8 @@ class HudQuad:
     ``kind``: ``"pic"`` (``ref`` a picture name such as ``"sbar"``/``"num_1"`` or ``"gfx/….lmp"``, stretched
     over ``w``×``h``), ``"char"`` (``ref`` a ``conchars`` code 0..255, ≥ 128 the bronze half), ``"fill"``
     (``ref`` a palette index: a solid rectangle, ``Draw_Fill``) or ``"tile"`` (``ref`` a picture name repeated from
-    the screen origin at ``scale`` screen pixels per texel, ``Draw_TileClear``).
+    the screen origin at ``scale`` screen pixels per texel, ``Draw_TileClear``). ``tint`` multiplies a picture's or
+    character's colours (ezQuake's ``&cRGB`` chat colours).
     """
 
     kind: str
@@ -221,6 +278,7 @@ class HudQuad:
     w: int
     h: int
     alpha: float = 1.0
+    tint: tuple[float, float, float] = (1.0, 1.0, 1.0)
 
 
 @dataclass(frozen=True, slots=True)

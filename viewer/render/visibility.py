@@ -1,8 +1,9 @@
 """Which world triangles to draw: the PVS of the camera's leaf, then the view frustum, per face box.
 
-Pure numpy on a :class:`WorldMesh` (no GL), so it is unit tested directly. The result is a compacted index
-list grouped by texture (and an optional per-face key), with each group's slice of it; given the camera, faces are
-ordered front to back inside each group and groups by their nearest face (early depth rejection on llvmpipe).
+Pure numpy on a map (Quake's ``WorldMesh``, Quake II's ``World38``; no GL), so it is unit tested directly. The
+result is a compacted index list grouped by texture (and an optional per-face key), with each group's slice of it;
+given the camera, faces are ordered front to back inside each group and groups by their nearest face (early depth
+rejection on llvmpipe).
 Culling is per face box, which is tighter than per leaf box.
 
 References: Quake ``gl_rmain.c`` ``R_MarkLeaves`` (PVS), ``R_SetFrustum``/``R_CullBox`` (frustum), and
@@ -16,7 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from assets_loader.bsp import WorldMesh
+from assets_loader.bsp38 import World38
+
+from .refdef import MapWorld
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +51,7 @@ def box_distances(mins: np.ndarray, maxs: np.ndarray, point) -> np.ndarray:
     return np.linalg.norm(np.maximum(np.maximum(mins - p, p - maxs), 0.0), axis=1)
 
 
-def face_boxes(world: WorldMesh) -> tuple[np.ndarray, np.ndarray]:
+def face_boxes(world: MapWorld) -> tuple[np.ndarray, np.ndarray]:
     """``(mins, maxs)`` f8 ``[F, 3]``: each face's bounding box from its triangles (zeros for faces without any)."""
     mesh = world.mesh
     count = mesh.face_count.astype(np.int64)
@@ -68,23 +71,31 @@ def face_boxes(world: WorldMesh) -> tuple[np.ndarray, np.ndarray]:
     return mins, maxs
 
 
-def pvs_faces(world: WorldMesh, pvs_leafs: np.ndarray) -> np.ndarray:
+def _leaf_face_list(world: MapWorld) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each leaf's first and count into the face list leafs share, and that list (Quake's ``marksurfaces``,
+    Quake II's ``leaffaces``)."""
+    if isinstance(world, World38):
+        return world.leafs["firstleafface"], world.leafs["numleaffaces"], world.leaffaces
+    return world.leafs["firstmarksurface"], world.leafs["nummarksurfaces"], world.marksurfaces
+
+
+def pvs_faces(world: MapWorld, pvs_leafs: np.ndarray) -> np.ndarray:
     """Sorted world (model 0) faces with triangles marked by the leafs ``pvs_leafs``."""
-    leafs = world.leafs[pvs_leafs]
-    first = leafs["firstmarksurface"].astype(np.int64)
-    count = leafs["nummarksurfaces"].astype(np.int64)
+    firsts, counts, listed = _leaf_face_list(world)
+    first = firsts[pvs_leafs].astype(np.int64)
+    count = counts[pvs_leafs].astype(np.int64)
     gather = np.repeat(first - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
-    faces = np.unique(world.marksurfaces[gather])
+    faces = np.unique(listed[gather])
     faces = faces[(world.faces["model"][faces] == 0) & (world.mesh.face_count[faces] > 0)]
     return faces
 
 
-def _world_draws(world: WorldMesh) -> np.ndarray:
+def _world_draws(world: MapWorld) -> np.ndarray:
     draws = world.mesh.draws
     return draws[draws["model"] == 0]
 
 
-def ordered_set(world: WorldMesh, faces: np.ndarray, keys: np.ndarray | None = None,
+def ordered_set(world: MapWorld, faces: np.ndarray, keys: np.ndarray | None = None,
                 camera=None, boxes: tuple[np.ndarray, np.ndarray] | None = None) -> VisibleSet:
     """The index list and ranges drawing ``faces`` (world faces with triangles).
 
@@ -127,7 +138,7 @@ def ordered_set(world: WorldMesh, faces: np.ndarray, keys: np.ndarray | None = N
     return VisibleSet(indices, ranges)
 
 
-def visible_set(world: WorldMesh, pvs_leafs: np.ndarray, planes: np.ndarray | None, *, keys: np.ndarray | None = None,
+def visible_set(world: MapWorld, pvs_leafs: np.ndarray, planes: np.ndarray | None, *, keys: np.ndarray | None = None,
                 camera=None, boxes: tuple[np.ndarray, np.ndarray] | None = None) -> VisibleSet:
     """Triangles of world faces in ``pvs_leafs`` (leaf numbers) whose box meets the frustum ``planes``.
 
@@ -137,7 +148,7 @@ def visible_set(world: WorldMesh, pvs_leafs: np.ndarray, planes: np.ndarray | No
                           boxes if boxes is not None else face_boxes(world))
 
 
-def cull_and_order(world: WorldMesh, faces: np.ndarray, planes: np.ndarray | None, keys: np.ndarray | None,
+def cull_and_order(world: MapWorld, faces: np.ndarray, planes: np.ndarray | None, keys: np.ndarray | None,
                    camera, boxes: tuple[np.ndarray, np.ndarray]) -> VisibleSet:
     """:func:`ordered_set` of the ``faces`` whose box (``boxes`` = :func:`face_boxes`) meets the frustum."""
     if planes is not None and len(faces):
@@ -149,34 +160,47 @@ def cull_and_order(world: WorldMesh, faces: np.ndarray, planes: np.ndarray | Non
 class WorldVisibility:
     """Per-frame visible sets of one world, caching what only changes with the camera's leaf.
 
-    The PVS face list (and its boxes) is kept per leaf; the culled, sorted set is reused while the camera's leaf and
-    view-projection matrix are unchanged (a paused or still camera costs nothing).
+    The PVS face list (and its boxes) is kept per leaf (and area bits); the culled, sorted set is reused while the
+    camera's leaf and view-projection matrix are unchanged (a paused or still camera costs nothing). ``drawn``:
+    ``bool [F]``, the faces this set may hold (``None``: all; Quake II leaves its translucent and ``SURF_NODRAW``
+    faces to other passes).
     """
 
-    def __init__(self, world: WorldMesh, keys: np.ndarray | None = None) -> None:
+    def __init__(self, world: MapWorld, keys: np.ndarray | None = None, drawn: np.ndarray | None = None) -> None:
         self.world = world
         self.keys = keys
+        self.drawn = drawn
         self.boxes = face_boxes(world)
-        self._leaf: int | None = None
+        self._leaf: tuple[int, bytes | None] | None = None
         self._faces = np.zeros(0, np.int64)
-        self._last: tuple[int, bytes, tuple[float, ...]] | None = None
+        self._last: tuple[int, bytes | None, bytes, tuple[float, ...]] | None = None
         self._set = VisibleSet(np.zeros(0, np.uint32), np.zeros((0, 4), np.int64))
 
-    def pvs_leafs(self, leaf: int) -> np.ndarray:
+    def pvs_leafs(self, leaf: int, areabits: bytes | None = None) -> np.ndarray:
+        """Leafs seen from ``leaf``: Quake's PVS (every world leaf from the solid leaf 0), Quake II's by cluster,
+        without the leafs of areas ``areabits`` hides."""
         world = self.world
+        if isinstance(world, World38):
+            return np.flatnonzero(world.leaf_pvs(leaf, areabits))
         if leaf > 0:
             return np.flatnonzero(world.leaf_pvs(leaf))
         return np.arange(1, 1 + min(world.submodels[0].visleafs, world.num_leafs - 1))
 
-    def update(self, camera, view_proj: np.ndarray) -> tuple[VisibleSet, bool]:
+    def pvs_faces(self, leaf: int, areabits: bytes | None = None) -> np.ndarray:
+        """The faces of this set in the PVS of ``leaf`` (kept until the leaf or the area bits change)."""
+        if (leaf, areabits) != self._leaf:
+            self._leaf = (leaf, areabits)
+            faces = pvs_faces(self.world, self.pvs_leafs(leaf, areabits))
+            self._faces = faces if self.drawn is None else faces[self.drawn[faces]]
+        return self._faces
+
+    def update(self, camera, view_proj: np.ndarray, areabits: bytes | None = None) -> tuple[VisibleSet, bool]:
         """This frame's set and whether it changed since the last call."""
         leaf = int(self.world.point_leaf(camera))
-        state = (leaf, np.asarray(view_proj, np.float32).tobytes(), tuple(float(c) for c in camera))
+        state = (leaf, areabits, np.asarray(view_proj, np.float32).tobytes(), tuple(float(c) for c in camera))
         if state == self._last:
             return self._set, False
-        if leaf != self._leaf:
-            self._leaf = leaf
-            self._faces = pvs_faces(self.world, self.pvs_leafs(leaf))
+        self.pvs_faces(leaf, areabits)
         self._set = cull_and_order(self.world, self._faces, frustum_planes(view_proj), self.keys, camera, self.boxes)
         self._last = state
         return self._set, True

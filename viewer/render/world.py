@@ -7,15 +7,22 @@ back: :mod:`.visibility`).
 
 Speed on a software rasterizer (Mesa llvmpipe) is per-fragment work: it runs every branch of a shader with lane
 masks, so ``world.glsl`` is compiled into one small program per kind of surface (lit with one light style, lit
-with several, liquid, sky; fog and dynamic lights only when present), chosen per draw; and faces are drawn front to
-back so hidden fragments fail the depth test before shading.
+with several, liquid, sky, sky box, translucent; fog and dynamic lights only when present), chosen per draw; and
+faces are drawn front to back so hidden fragments fail the depth test before shading.
+
+Quake II maps go through the same passes, steered by their surface flags (:mod:`.surfaces`): sky faces show the
+six-sided sky box, warped faces use the liquid program, flowing faces scroll, and translucent faces are left out
+of the opaque pass and drawn back to front by :meth:`WorldRenderer.draw_translucent` after the entities. The
+game's :class:`~.refdef.Lighting` scales texture and lightmap (Quake's overbright, Quake II's ``intensity`` and
+``gl_modulate``).
 
 References: GLQuake ``R_DrawWorld``/``R_RecursiveWorldNode``/``R_MarkLeaves`` (PVS), ``R_DrawBrushModel``,
-``R_TextureAnimation``; gl_warp.c for sky and water.
+``R_TextureAnimation``; gl_warp.c for sky and water; Quake II ref_gl ``R_DrawAlphaSurfaces``, ``R_DrawSkyBox``.
 """
 
 from __future__ import annotations
 
+import warnings
 import weakref
 from dataclasses import dataclass
 
@@ -23,18 +30,24 @@ import moderngl
 import numpy as np
 
 import shaders
-from assets_loader.bsp import WorldMesh, animated_texture
+from assets_loader.bsp import animated_texture
 from assets_loader.palette import Palette
 
+from assets_loader.bsp38.dtypes import SURF_SKY, SURF_WARP
+
 from .dlights import write_light_uniforms
-from .refdef import Lights, Look
+from .refdef import QUAKE_LIGHTING, Lighting, Lights, Look, MapWorld, SkyBox
 from .program_members import uniform
+from .surfaces import (face_flags, flow_scroll, opaque_faces, sky_rotation, surface_alpha, texture_flags,
+                       translucent_faces)
 from .textures import fullbright_rgba, upload_rgba
 from .view_math import gl_bytes
-from .visibility import WorldVisibility
+from .visibility import WorldVisibility, box_distances, boxes_in_frustum, frustum_planes
 
 KIND_LIT, KIND_MULTISTYLE, KIND_LIQUID, KIND_SKY = "LIT", "MULTISTYLE", "LIQUID", "SKY"
+KIND_SKYBOX, KIND_TRANSLUCENT = "SKYBOX", "TRANSLUCENT"
 _IDENTITY = np.eye(4, dtype=np.float32)
+_NO_ROTATION = np.eye(3, dtype=np.float32)
 _VERSION = "#version 330 core\n"
 _LAYOUT = "3f 2f 2f 1f 4u1"
 _ATTRIBUTES = ("in_position", "in_uv", "in_lm_uv", "in_lm_step", "in_styles")
@@ -45,10 +58,11 @@ _PROGRAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 def world_program(ctx: moderngl.Context, kind: str, fog: bool = False, dlights: bool = False) -> moderngl.Program:
     """The ``world.glsl`` variant for one kind of surface (``KIND_*``), with or without fog and dynamic lights."""
     cache = _PROGRAMS.setdefault(ctx, {})
-    key = (kind, fog, dlights and kind in (KIND_LIT, KIND_MULTISTYLE))
+    key = (kind, fog and kind != KIND_SKYBOX, dlights and kind in (KIND_LIT, KIND_MULTISTYLE))
     if key not in cache:
         defines = {KIND_LIT: ["LIT"], KIND_MULTISTYLE: ["LIT", "MULTISTYLE"], KIND_LIQUID: ["LIQUID"],
-                   KIND_SKY: ["SKY"]}[kind] + (["FOG"] if key[1] else []) + (["DLIGHTS"] if key[2] else [])
+                   KIND_SKY: ["SKY"], KIND_SKYBOX: ["SKY", "SKYBOX"], KIND_TRANSLUCENT: ["TRANSLUCENT"]}[kind]
+        defines += (["FOG"] if key[1] else []) + (["DLIGHTS"] if key[2] else [])
         header = _VERSION + "".join(f"#define {d}\n" for d in defines)
         src = shaders.source("world")
         cache[key] = ctx.program(vertex_shader=header + "#define VERTEX_SHADER\n" + src,
@@ -69,7 +83,8 @@ class BrushDraw:
 @dataclass(frozen=True, slots=True)
 class WorldView:
     """Per-frame inputs: ``view_proj [4, 4]``, camera origin, time in seconds, style values ``[64]``, fog, the
-    opacity of liquids, the dynamic lights lighting the world (``None`` or empty: none) and the game's look."""
+    opacity of liquids, the dynamic lights lighting the world (``None`` or empty: none), the area bits of a Quake II
+    frame (``None``: every area) and the game's look."""
 
     view_proj: np.ndarray
     camera: tuple[float, float, float]
@@ -78,26 +93,45 @@ class WorldView:
     fog: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
     liquid_alpha: float = 1.0
     lights: Lights | None = None
+    areabits: bytes | None = None
     look: Look = Look()
 
 
 class WorldRenderer:
-    """GPU resources of one map and the draw calls for its world and brush entities."""
+    """GPU resources of one map and the draw calls for its world and brush entities; ``lighting``: the game's
+    texture × lightmap rule, ``sky_box``: the six-sided sky Quake II's sky faces show."""
 
-    def __init__(self, ctx: moderngl.Context, world: WorldMesh, palette: Palette) -> None:
+    def __init__(self, ctx: moderngl.Context, world: MapWorld, palette: Palette,
+                 lighting: Lighting = QUAKE_LIGHTING, sky_box: SkyBox | None = None) -> None:
         self.ctx = ctx
         self.world = world
+        self.lighting = lighting
+        self.sky_box = sky_box
         mesh = world.mesh
-        self._vbo = ctx.buffer(mesh.vertices.tobytes())
-        self._ibo = ctx.buffer(mesh.indices.tobytes())
+        if mesh.num_triangles == 0:  # a valid map can hold no drawable face: show an empty world, never fail
+            warnings.warn(f"{world.name}: the map has no drawable faces; rendering an empty world", stacklevel=2)
+        # OpenGL buffers cannot be empty: an empty mesh gets a 4-byte placeholder that no draw call reads.
+        self._vbo = ctx.buffer(mesh.vertices.tobytes() or bytes(4))
+        self._ibo = ctx.buffer(mesh.indices.tobytes() or bytes(4))
+        self._face_flags = face_flags(world)
+        self._texture_flags = texture_flags(world)
         self._textures = [self._upload_texture(i, palette) for i in range(len(world.textures))]
+        # Without a sky box (none named, or a face missing) the sky faces show black, as an unloaded sky does.
+        faces = sky_box.faces if sky_box is not None else np.zeros((6, 1, 1, 4), np.uint8)
+        n, h, w = faces.shape[:3]
+        self._sky_box = ctx.texture_array((w, h, n), 4, np.ascontiguousarray(faces).tobytes())
+        self._sky_box.filter = (moderngl.LINEAR, moderngl.LINEAR)
+        self._sky_box.repeat_x = self._sky_box.repeat_y = False
         self._lightmap = ctx.texture((world.lightmap.width, world.lightmap.height), 3,
                                      np.ascontiguousarray(world.lightmap.atlas).tobytes())
         self._lightmap.filter = (moderngl.LINEAR, moderngl.LINEAR)
         self._lightmap.repeat_x = self._lightmap.repeat_y = False
         # Faces lit by more than one light style need the (4-fetch) multi-style program; the rest the lean one.
         multistyle = (np.asarray(world.lightmap.num_styles) > 1).astype(np.int64)
-        self._visibility = WorldVisibility(world, multistyle)
+        self._visibility = WorldVisibility(world, multistyle, opaque_faces(self._face_flags))
+        self._translucent = WorldVisibility(world, None, translucent_faces(self._face_flags))
+        #: This frame's translucent brush entity ranges: (distance, texture, first, count, model, alternate, alpha).
+        self._brush_translucent: list[tuple[float, int, int, int, bytes, bool, float]] = []
         self._draw_multistyle = self._draws_with_multistyle(multistyle)
         # The per-frame index list never exceeds the whole mesh's.
         self._visible_ibo = ctx.buffer(reserve=max(mesh.indices.nbytes, 4))
@@ -122,6 +156,10 @@ class WorldRenderer:
     def _upload_texture(self, index: int, palette: Palette) -> tuple[moderngl.Texture, moderngl.Texture | None]:
         """The colour texture, plus the solid back layer for a sky (whose front layer has index 0 transparent)."""
         tex = self.world.textures[index]
+        if not self.lighting.fullbrights:  # no fullbright mask: every texel is lit
+            rgba = palette.to_rgba(tex.mips[0])
+            rgba[..., 3] = 0
+            return upload_rgba(self.ctx, rgba), None
         if tex.is_sky and tex.width >= 2:
             half = tex.width // 2
             front = upload_rgba(self.ctx, palette.to_rgba(tex.mips[0][:, :half], alpha_index=0))
@@ -130,8 +168,8 @@ class WorldRenderer:
         return upload_rgba(self.ctx, fullbright_rgba(tex.mips[0], palette)), None
 
     def release(self) -> None:
-        objects: list[moderngl.VertexArray | moderngl.Buffer | moderngl.Texture] = [
-            *self._vaos.values(), self._vbo, self._ibo, self._lightmap, self._visible_ibo]
+        objects: list[moderngl.VertexArray | moderngl.Buffer | moderngl.Texture | moderngl.TextureArray] = [
+            *self._vaos.values(), self._vbo, self._ibo, self._lightmap, self._visible_ibo, self._sky_box]
         for obj in objects:
             obj.release()
         self._vaos.clear()
@@ -142,10 +180,10 @@ class WorldRenderer:
 
     # -- visibility -------------------------------------------------------------------------------------------
 
-    def _update_visibility(self, camera, view_proj: np.ndarray) -> None:
+    def _update_visibility(self, camera, view_proj: np.ndarray, areabits: bytes | None) -> None:
         """This frame's index list: the PVS of the camera's leaf, culled to the frustum, sorted front to back
         (rewritten only when the view changed)."""
-        visible, changed = self._visibility.update(camera, view_proj)
+        visible, changed = self._visibility.update(camera, view_proj, areabits)
         if changed:
             if len(visible.indices):
                 self._visible_ibo.write(np.ascontiguousarray(visible.indices, np.uint32).tobytes())
@@ -154,9 +192,12 @@ class WorldRenderer:
     # -- drawing ----------------------------------------------------------------------------------------------
 
     def _kind(self, texture: int, multistyle: bool) -> str:
+        flags = int(self._texture_flags[texture])
         if self._textures[texture][1] is not None:
             return KIND_SKY
-        if self.world.textures[texture].is_liquid:
+        if flags & SURF_SKY:
+            return KIND_SKYBOX
+        if self.world.textures[texture].is_liquid or flags & SURF_WARP:
             return KIND_LIQUID
         return KIND_MULTISTYLE if multistyle else KIND_LIT
 
@@ -178,7 +219,8 @@ class WorldRenderer:
             if members is None:
                 members = self._members[p.glo] = set(p)
             uniform(p, "u_view_proj").write(gl_bytes(view.view_proj))
-            uniform(p, "u_texture").value = 0
+            if "u_texture" in members:  # not in the sky box program
+                uniform(p, "u_texture").value = 0
             if "u_lightmap" in members:
                 uniform(p, "u_lightmap").value = 1
                 uniform(p, "u_styles").write(np.asarray(view.styles, np.float32).tobytes())
@@ -193,9 +235,17 @@ class WorldRenderer:
             if "u_sky_fog" in members:
                 uniform(p, "u_sky_fog").value = float(view.look.sky_fog)
             if "u_light_max" in members:
-                uniform(p, "u_light_max").value = float(view.look.light_max)
+                cap = view.look.light_max if view.look.light_max is not None else self.lighting.lightmap_scale
+                uniform(p, "u_light_max").value = float(cap)
             if "u_liquid_alpha" in members:
                 uniform(p, "u_liquid_alpha").value = float(view.liquid_alpha)
+            if "u_light_scale" in members:
+                uniform(p, "u_light_scale").value = (self.lighting.texture_scale, self.lighting.lightmap_scale)
+            if "u_sky_box" in members:
+                uniform(p, "u_sky_box").value = 3
+                rotation = sky_rotation(self.sky_box, view.time) if self.sky_box is not None else _NO_ROTATION
+                uniform(p, "u_sky_rotation").write(rotation.tobytes())
+                self._sky_box.use(3)
             if view.lights is not None and "u_dlight_count" in members:
                 write_light_uniforms(p, view.lights, view.camera)
             state = self._prepared[p.glo] = [None]
@@ -213,13 +263,20 @@ class WorldRenderer:
         return vao
 
     def _draw_range(self, visible: bool, texture: int, first: int, count: int, multistyle: bool, view: WorldView,
-                    model: bytes, alternate: bool) -> None:
-        kind = self._kind(texture, multistyle)
+                    model: bytes, alternate: bool, alpha: float = 1.0) -> None:
+        kind = KIND_TRANSLUCENT if alpha < 1 and not self.world.textures[texture].is_liquid \
+            and not self._texture_flags[texture] & SURF_WARP else self._kind(texture, multistyle)
         program = self._program(kind, view, model)
         front, back = self._textures[animated_texture(self.world.textures, texture, view.time, alternate)]
+        flags = int(self._texture_flags[texture])
         if kind == KIND_LIQUID:
             tex = self.world.textures[texture]
             uniform(program, "u_texture_size").value = (float(tex.width), float(tex.height))
+            uniform(program, "u_liquid_alpha").value = alpha if alpha < 1 else float(view.liquid_alpha)
+        if kind == KIND_TRANSLUCENT:
+            uniform(program, "u_alpha").value = alpha
+        if kind in (KIND_LIT, KIND_MULTISTYLE, KIND_LIQUID, KIND_TRANSLUCENT):
+            uniform(program, "u_scroll").value = flow_scroll(flags, view.time)
         if self._bound[0] is not front:
             front.use(0)
             self._bound[0] = front
@@ -230,8 +287,10 @@ class WorldRenderer:
 
     def draw_world(self, view: WorldView) -> None:
         """Draw model 0, culled to the PVS of the camera's leaf, front to back; then sky, then opaque liquids.
-        Translucent liquids (``view.liquid_alpha`` < 1) wait for :meth:`draw_liquids`, after every opaque model."""
-        self._update_visibility(view.camera, view.view_proj)
+        Translucent liquids (``view.liquid_alpha`` < 1) wait for :meth:`draw_liquids`, after every opaque model;
+        Quake II's translucent faces for :meth:`draw_translucent`."""
+        self._update_visibility(view.camera, view.view_proj, view.areabits)
+        self._brush_translucent = []
         self._begin()
         model = gl_bytes(_IDENTITY)
         later = []
@@ -265,8 +324,33 @@ class WorldRenderer:
         ctx.fbo.depth_mask = True
         ctx.disable(moderngl.BLEND)
 
+    def draw_translucent(self, view: WorldView) -> None:
+        """Quake II's ``SURF_TRANS33``/``SURF_TRANS66`` surfaces, blended back to front after the entities
+        (``R_DrawAlphaSurfaces``): the world's faces in the PVS and the view, one face per draw, and the translucent
+        textures of the brush entities :meth:`draw_brushes` drew this frame, by their distance."""
+        world = self.world
+        leaf = int(world.point_leaf(view.camera))
+        faces = self._translucent.pvs_faces(leaf, view.areabits)
+        mins, maxs = self._translucent.boxes
+        faces = faces[boxes_in_frustum(mins[faces], maxs[faces], frustum_planes(view.view_proj))]
+        identity = gl_bytes(_IDENTITY)
+        mesh, info = world.mesh, world.faces
+        pieces = [(float(d), int(info["texture"][f]), int(mesh.face_first[f]), int(mesh.face_count[f]), identity,
+                   False, surface_alpha(int(self._face_flags[f])))
+                  for f, d in zip(faces.tolist(), box_distances(mins[faces], maxs[faces], view.camera).tolist())]
+        pieces += self._brush_translucent
+        self._brush_translucent = []
+        if not pieces:
+            return
+        self._begin()
+        self.ctx.enable(moderngl.BLEND)
+        for _distance, texture, first, count, model, alternate, alpha in sorted(pieces, key=lambda p: -p[0]):
+            self._draw_range(False, texture, first, count, False, view, model, alternate, alpha)
+        self.ctx.disable(moderngl.BLEND)
+
     def draw_brushes(self, view: WorldView, brushes: list[BrushDraw]) -> None:
-        """Draw brush entities (``*N`` submodels; 0 for a whole BSP used as a model) at their own transforms."""
+        """Draw brush entities (``*N`` submodels; 0 for a whole BSP used as a model) at their own transforms; their
+        Quake II translucent textures wait for :meth:`draw_translucent`."""
         if not brushes:
             return
         self._begin()
@@ -276,7 +360,15 @@ class WorldRenderer:
                 continue
             sub = self.world.submodels[brush.submodel]
             model = gl_bytes(brush.matrix)
+            centre = np.asarray(brush.matrix, np.float64) @ np.append((np.add(sub.mins, sub.maxs)) * 0.5, 1.0)
+            distance = float(np.linalg.norm(centre[:3] - np.asarray(view.camera, np.float64)))
             for i in range(sub.first_draw, sub.first_draw + sub.num_draws):
                 d = draws[i]
-                self._draw_range(False, int(d["texture"]), int(d["first"]), int(d["count"]),
+                texture = int(d["texture"])
+                alpha = surface_alpha(int(self._texture_flags[texture]))
+                if alpha < 1:
+                    self._brush_translucent.append((distance, texture, int(d["first"]), int(d["count"]), model,
+                                                    brush.alternate, alpha))
+                    continue
+                self._draw_range(False, texture, int(d["first"]), int(d["count"]),
                                  bool(self._draw_multistyle[i]), view, model, brush.alternate)

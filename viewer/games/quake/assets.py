@@ -75,10 +75,10 @@ def load_segment_assets(fs: VirtualFS, model_precache: tuple[str, ...], look: Lo
     palette, colormap = load_palette_pair(fs)
     models = tuple(ModelRef(n, "brush", submodel=0) if i == 1 else load_model(fs, n)
                    for i, n in enumerate(model_precache))
-    return SegmentAssets(world, models, palette, colormap, look)
+    return SegmentAssets(world, models, palette, colormap, look=look)
 
 
 def load_map_assets(fs: VirtualFS, map_path: str, look: Look = DEFAULT_LOOK) -> SegmentAssets:
     """A map shown without a demo (``qdv map``): the map itself and no models, drawn with ``look``."""
     palette, colormap = load_palette_pair(fs)
-    return SegmentAssets(load_world(fs, map_path), (), palette, colormap, look)
+    return SegmentAssets(load_world(fs, map_path), (), palette, colormap, look=look)

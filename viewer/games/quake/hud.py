@@ -47,9 +47,12 @@ from assets_loader.demos.events import Event
 from assets_loader.demos.timeline import MapSegment, PlayerScore, SceneState
 
 from ...render.refdef import HudLayout, HudQuad
+from . import qw_scoreboard
+from .chat_markup import ColouredText, Colour, chat_text, colour_runs
 
 __all__ = [
-    "CenterPrint", "build_hud", "notify_lines", "centerprint_at", "console_lines",
+    "CenterPrint", "build_hud", "notify_lines", "notify_rows", "coloured_console_lines", "centerprint_at",
+    "console_lines",
     "sorted_scores", "face_pic", "number_pics", "quake_chars", "DEFAULT_LMP_SIZES",
     "IT_SHOTGUN", "IT_SUPER_SHOTGUN", "IT_NAILGUN", "IT_SUPER_NAILGUN", "IT_GRENADE_LAUNCHER",
     "IT_ROCKET_LAUNCHER", "IT_LIGHTNING", "IT_SHELLS", "IT_NAILS", "IT_ROCKETS", "IT_CELLS", "IT_AXE",
@@ -86,6 +89,7 @@ IT_QUAD = 1 << 22
 IT_SIGIL1 = 1 << 28
 
 GAME_DEATHMATCH = 1
+PRINT_CHAT = 3          # QuakeWorld svc_print level of chat messages
 
 CENTER_TIME = 2.0       # scr_centertime
 PRINT_SPEED = 8.0       # scr_printspeed (characters a second during intermissions)
@@ -146,11 +150,18 @@ def console_lines(prints: Sequence[tuple[float, str]], width: int = 38) -> list[
     A message starting with ``\\x01`` or ``\\x02`` is printed in the bronze half (each code | 128); words wrap at
     ``width`` columns (a word longer than the line is cut); ``\\n`` ends a line, ``\\r`` restarts it; a line's time is
     when its first character arrived (a trailing ``\\n`` opens no line until the next character)."""
-    lines: list[list] = []   # [time, list of codes]
+    lines = coloured_console_lines([(when, ColouredText.plain(text)) for when, text in prints], width)
+    return [(when, line.text) for when, line in lines]
+
+
+def coloured_console_lines(prints: Sequence[tuple[float, ColouredText]],
+                           width: int = 38) -> list[tuple[float, ColouredText]]:
+    """:func:`console_lines` for text whose characters carry a colour each (QuakeWorld chat markup)."""
+    lines: list[list] = []   # [time, list of codes, list of colours]
     x = 0
     cr = False
-    for when, text in prints:
-        codes = quake_chars(text)
+    for when, message in prints:
+        codes = quake_chars(message.text)
         mask = 0
         i = 0
         if codes and codes[0] in (1, 2):
@@ -170,7 +181,7 @@ def console_lines(prints: Sequence[tuple[float, str]], width: int = 38) -> list[
                     lines.pop()
                 cr = False
             if x == 0:
-                lines.append([when, []])
+                lines.append([when, [], []])
             if c == 10:
                 x = 0
             elif c == 13:
@@ -178,25 +189,42 @@ def console_lines(prints: Sequence[tuple[float, str]], width: int = 38) -> list[
                 cr = True
             else:
                 lines[-1][1].append(c | mask)
+                lines[-1][2].append(message.colours[i - 1])
                 x += 1
                 if x >= width:
                     x = 0
-    return [(t0, "".join(chr(c) for c in codes)) for t0, codes in lines]
+    return [(t0, ColouredText("".join(chr(c) for c in codes), tuple(colours))) for t0, codes, colours in lines]
+
+
+def _console_text(e: Event) -> ColouredText:
+    """A print as the console gets it: chat (QuakeWorld level 3) in the bronze half with ezQuake's markup."""
+    text = getattr(e, "text", "")
+    if getattr(e, "level", None) == PRINT_CHAT:
+        return chat_text(text)
+    return ColouredText.plain(text)
 
 
 def notify_lines(events: Sequence[Event], t: float, *, width: int = 38, frame: int | None = None,
                  notify_time: float = NOTIFY_TIME, max_lines: int = NUM_NOTIFY) -> tuple[str, ...]:
+    """The text of :func:`notify_rows` (the colours left out)."""
+    return tuple(line.text for line in notify_rows(events, t, width=width, frame=frame, notify_time=notify_time,
+                                                   max_lines=max_lines))
+
+
+def notify_rows(events: Sequence[Event], t: float, *, width: int = 38, frame: int | None = None,
+                notify_time: float = NOTIFY_TIME, max_lines: int = NUM_NOTIFY) -> tuple[ColouredText, ...]:
     """The console notify lines shown at ``t`` (``Con_DrawNotify``): of the last ``max_lines`` console lines, those
     started at most ``notify_time`` seconds before ``t``, oldest first.
 
     Text is Quake text: characters ≥ 128 (``chr(code)``) are the bronze half (the ``\\x01``/``\\x02`` colour bit is
-    applied).  ``events`` are the timeline's events sorted by time (all of them is fine: only prints near ``t``
-    are read); ``frame`` optionally says which events have arrived (``event.frame <= frame``) instead of
+    applied; QuakeWorld chat goes through :func:`~viewer.games.quake.chat_markup.chat_text`, which also gives the
+    ``&cRGB`` colours).  ``events`` are the timeline's events sorted by time (all of them is fine: only prints near
+    ``t`` are read); ``frame`` optionally says which events have arrived (``event.frame <= frame``) instead of
     ``event.time <= t``.  Empty lines count (they are drawn as blank rows, as in the engine)."""
     end = _upto(events, t, frame)
     # Walk back to the first print of the window, then further back to a line start (a print ending in "\n"),
     # so that wrapping and continued lines come out as the console had them.
-    prints: list[tuple[float, str]] = []
+    prints: list[tuple[float, ColouredText]] = []
     i = end - 1
     cutoff = t - notify_time
     in_window = True
@@ -210,12 +238,12 @@ def notify_lines(events: Sequence[Event], t: float, *, width: int = 38, frame: i
         text = getattr(e, "text", "")
         if not in_window and text.endswith("\n"):
             break
-        prints.append((e.time, text))
+        prints.append((e.time, _console_text(e)))
         if e.time < cutoff:
             in_window = False
     prints.reverse()
-    lines = console_lines(prints, width)[-max_lines:] if prints else []
-    return tuple(text for when, text in lines if t - when <= notify_time)
+    lines = coloured_console_lines(prints, width)[-max_lines:] if prints else []
+    return tuple(line for when, line in lines if t - when <= notify_time)
 
 
 def centerprint_at(events: Sequence[Event], t: float, *, intermission: int = 0, frame: int | None = None,
@@ -332,12 +360,13 @@ class _Builder:
             alpha *= self.bar_alpha
         self.quads.append(HudQuad("pic", name, self.ox + x * s, self.oy + y * s, w * s, h * s, alpha))
 
-    def char(self, x: int, y: int, code: int) -> None:
+    def char(self, x: int, y: int, code: int, tint: Colour = None) -> None:
         code &= 255
         if code == 32 or y <= -8:
             return
         s = self.s
-        self.quads.append(HudQuad("char", code, self.ox + x * s, self.oy + y * s, CHAR * s, CHAR * s))
+        self.quads.append(HudQuad("char", code, self.ox + x * s, self.oy + y * s, CHAR * s, CHAR * s,
+                                  tint=tint or (1.0, 1.0, 1.0)))
 
     def string(self, x: int, y: int, text: str, add: int = 0) -> None:
         for i, code in enumerate(quake_chars(text)):
@@ -548,7 +577,7 @@ def _center_string(b: _Builder, cp: CenterPrint, reveal: int | None) -> None:
 def build_hud(state: SceneState, recent_events: Sequence[Event], screen_size: tuple[int, int], scale: int = 1, *,
               segment: MapSegment | None = None, show_scores: bool = False,
               pic_sizes: Mapping[str, tuple[int, int]] | Callable[[str], tuple[int, int] | None] | None = None,
-              sbar: SbarStyle = SbarStyle()) -> HudLayout:
+              quakeworld: bool = False, sbar: SbarStyle = SbarStyle()) -> HudLayout:
     """The overlay at ``state.time`` for a ``screen_size`` (width, height) screen with virtual pixels ``scale``
     screen pixels wide (an integer ≥ 1).
 
@@ -559,7 +588,9 @@ def build_hud(state: SceneState, recent_events: Sequence[Event], screen_size: tu
     ``gametype`` (deathmatch layout), the level name and the server clock; without it, single player is assumed.
     ``show_scores``: the scoreboard key (``+showscores``) is held.  ``pic_sizes``: ``name → (width, height)`` (a
     mapping or a callable such as ``HudRenderer.pic_size``) of the ``gfx/*.lmp`` pictures the overlays centre; their
-    size depends on the game data (fallback: :data:`DEFAULT_LMP_SIZES`). ``sbar``: the engine's status bar style.
+    size depends on the game data (fallback: :data:`DEFAULT_LMP_SIZES`).  ``quakeworld``: QuakeWorld's score
+    bar and scoreboards (:mod:`~viewer.games.quake.qw_scoreboard`: ping/pl/time/team columns, team totals).
+    ``sbar``: the engine's status bar style.
     """
     scale = max(1, int(scale))
     bar_scale = scale if sbar.scale is None else max(1, int(sbar.scale))
@@ -584,6 +615,17 @@ def build_hud(state: SceneState, recent_events: Sequence[Event], screen_size: tu
     menu_oy = (sh - MENU_HEIGHT * scale) // 2
     sbar_lines = 0
 
+    qw_minutes = int(max(0.0, t - segment.start_time) // 60) if segment is not None else 0
+    ranking = sizes.get("gfx/ranking.lmp", (86, 28))
+    team_game = quakeworld and qw_scoreboard.is_team_game(scores)
+
+    if intermission == 1 and quakeworld:
+        b.canvas(menu_ox, 0)      # QuakeWorld's overlays start at the top of the screen
+        if team_game:
+            qw_scoreboard.team_overlay(b, scores, view_slot, qw_minutes, ranking, bottom=sh // scale)
+        else:
+            qw_scoreboard.deathmatch_overlay(b, scores, view_slot, qw_minutes, ranking, bottom=sh // scale)
+        return HudLayout((sw, sh), scale, tuple(b.quads), 0)
     if intermission == 1:
         b.canvas(menu_ox, menu_oy)
         if deathmatch:
@@ -625,7 +667,16 @@ def build_hud(state: SceneState, recent_events: Sequence[Event], screen_size: tu
         b.canvas(ox, top)
         _inventory(b, stats, items, scores, maxclients, view_slot)
         health = int(stats.get("health", 0))
-        if show_scores or health <= 0:
+        if quakeworld and (show_scores or health <= 0):
+            qw_scoreboard.solo_scoreboard(b, t - time_offset, SBAR_HEIGHT)
+            b.s, b.bar_alpha = scale, 1.0
+            b.canvas(menu_ox, 0)
+            if team_game:
+                qw_scoreboard.team_overlay(b, scores, view_slot, qw_minutes, ranking, bottom=sh // scale)
+            else:
+                qw_scoreboard.deathmatch_overlay(b, scores, view_slot, qw_minutes, ranking, bottom=sh // scale)
+            b.s, b.bar_alpha = bar_scale, sbar.alpha
+        elif show_scores or health <= 0:
             _solo_scoreboard(b, stats, t - time_offset, level_name)
             if deathmatch:
                 b.s, b.bar_alpha = scale, 1.0
@@ -636,7 +687,10 @@ def build_hud(state: SceneState, recent_events: Sequence[Event], screen_size: tu
             dmg = _last_of_kind(events, end, {"damage"}, since=t - FACE_ANIM_TIME - 1.0)
             pain = dmg is not None and t <= dmg.time + FACE_ANIM_TIME
             _status(b, stats, items, pain)
-        if deathmatch and sw // bar_scale >= 512:
+        if quakeworld:
+            b.canvas(0, top)
+            qw_scoreboard.mini_overlay(b, scores, view_slot, sw // bar_scale)
+        elif deathmatch and sw // bar_scale >= 512:
             b.canvas(0, top)
             _mini_deathmatch_overlay(b, scores, view_slot)
         b.s, b.bar_alpha = scale, 1.0
@@ -645,8 +699,9 @@ def build_hud(state: SceneState, recent_events: Sequence[Event], screen_size: tu
         # Con_DrawNotify: top-left, one row per line.
         width = max(1, sw // scale // CHAR - 2)
         b.canvas(0, 0)
-        for row, line in enumerate(notify_lines(events, t, width=width, frame=frame)):
-            for col, code in enumerate(quake_chars(line)):
-                b.char((col + 1) * CHAR, row * CHAR, code)
+        for row, line in enumerate(notify_rows(events, t, width=width, frame=frame)):
+            for first, text, colour in colour_runs(line):
+                for col, code in enumerate(quake_chars(text), first):
+                    b.char((col + 1) * CHAR, row * CHAR, code, colour)
 
     return HudLayout((sw, sh), scale, tuple(b.quads), sbar_lines)

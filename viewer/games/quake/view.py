@@ -11,7 +11,8 @@ from assets_loader.images import Image
 from assets_loader.palette import Palette
 from assets_loader.vfs import VirtualFS
 
-from ...render.refdef import EntityDraw, HudLayout, Look, SegmentAssets
+from ...render.q3refdef import Md3Draw, PlayerDraw
+from ...render.refdef import EntityDraw, HudLayout, Look, MapWorld, SegmentAssets
 from ..base import PicSizes
 from . import actors, assets, blend, hud, hud_pics, link
 from .look import QUAKESPASM, QUAKESPASM_SBAR
@@ -38,6 +39,9 @@ class QuakeView:
     def entity_draws(self, state: SceneState, first_person: bool) -> list[EntityDraw]:
         return link.entity_draws(state, first_person)
 
+    def md3_draws(self, state: SceneState, first_person: bool) -> tuple[tuple[Md3Draw, ...], tuple[PlayerDraw, ...]]:
+        return (), ()
+
     def prepare_effects(self, timeline: DemoTimeline) -> SceneEffects:
         return SceneEffects.for_timeline(timeline)
 
@@ -48,11 +52,11 @@ class QuakeView:
                    show_scores: bool = False, pic_sizes: PicSizes | None = None) -> HudLayout:
         segment = timeline.segments[max(state.segment, 0)] if timeline.segments else None
         return hud.build_hud(state, timeline.events, screen_size, scale, segment=segment, show_scores=show_scores,
-                             pic_sizes=pic_sizes, sbar=self.sbar)
+                             pic_sizes=pic_sizes, quakeworld=timeline.game == "quakeworld", sbar=self.sbar)
 
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
-                     world: WorldMesh | None) -> tuple[float, float, float, float] | None:
-        return blend.screen_blend(state, timeline, t, world)
+                     world: MapWorld | None) -> tuple[float, float, float, float] | None:
+        return blend.screen_blend(state, timeline, t, world if isinstance(world, WorldMesh) else None)
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
         return actors.follow_candidates(state, model_precache)

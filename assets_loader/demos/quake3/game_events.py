@@ -1,0 +1,169 @@
+"""Quake III entity events and server commands in the neutral event vocabulary (:mod:`assets_loader.demos.events`).
+
+Entity events fire like ``CG_CheckEvents``: a temporary event entity (``eType`` > ``ET_EVENTS``, event =
+``eType - ET_EVENTS``; a player's predictable event names its client in ``otherEntityNum``) fires when it appears;
+an ordinary entity's ``event`` fires when it changes (the two ``EV_EVENT_BITS`` toggle) or when the entity
+enters the view with one.  The followed client's
+own events come from its playerState (``events[]`` / ``eventSequence``, ``externalEvent``) and are skipped at a
+follow switch, like ``CG_TransitionPlayerState``.  Awards (``excellent``, ``impressive``, …) are rises of the
+followed client's ``persistant`` counters (``CG_CheckLocalSounds``).  Server commands: ``chat`` / ``tchat`` (sender
+before ``\\x19:``), ``print``, ``cp`` (centerprint), ``disconnect``.
+
+References: ioquake3 ``code/cgame/cg_event.c`` (``CG_EntityEvent``, ``CG_Obituary``, ``CG_ItemPickup``),
+``cg_playerstate.c`` (``CG_CheckPlayerstateEvents``, ``CG_CheckLocalSounds``), ``cg_servercmds.c``
+(``CG_ServerCommand``), ``code/game/g_active.c`` (``SendPendingPredictableEvents``).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .. import events as ev
+from . import game as g
+from .records import Quake3Demo
+
+__all__ = ["demo_events", "plain_name"]
+
+_TEMP = {"BULLET_HIT_FLESH": "blood", "BULLET_HIT_WALL": "gunshot", "MISSILE_HIT": "missile_hit",
+         "MISSILE_MISS": "missile_miss", "MISSILE_MISS_METAL": "missile_miss", "RAILTRAIL": "rail",
+         "SHOTGUN": "shotgun", "PAIN": "pain", "DEATH1": "death", "DEATH2": "death", "DEATH3": "death",
+         "GIB_PLAYER": "gib", "JUMP_PAD": "jumppad", "PLAYER_TELEPORT_IN": "teleport",
+         "PLAYER_TELEPORT_OUT": "teleport_out"}
+_TEMP_BY_NUMBER = {g.EV[k]: v for k, v in _TEMP.items()}
+_AWARDS = (("impressive_count", 9), ("excellent_count", 10), ("defend", 11), ("assist", 12),
+           ("gauntlet", 13), ("capture", 14))
+_COLOR = re.compile(r"\^[^^]")
+
+
+def plain_name(name: str) -> str:
+    """A name without its ``^N`` colour codes (``Q_CleanStr``)."""
+    return _COLOR.sub("", name)
+
+
+class _Collector:
+    """Appends events with their frame's time and segment."""
+
+    def __init__(self, times: np.ndarray, frame_segment: np.ndarray) -> None:
+        self.times = times
+        self.frame_segment = frame_segment
+        self.out: list[ev.Event] = []
+
+    def add(self, cls: type, frame: int, *args: object) -> None:
+        f = min(max(frame, 0), len(self.times) - 1)
+        self.out.append(cls(float(self.times[f]), f, int(self.frame_segment[f]), *args))
+
+
+def _names_at(demo: Quake3Demo, snapshot: int) -> dict[int, str]:
+    strings = demo.configstrings_at(snapshot)
+    return {slot: plain_name(dict(g.info_pairs(strings.get(g.CS_PLAYERS + slot, ""))).get("n", ""))
+            for slot in range(g.MAX_CLIENTS) if g.CS_PLAYERS + slot in strings}
+
+
+def _entity_event(out: _Collector, frame: int, event: int, entity: int, parm: int, origin: tuple[float, ...],
+                  other: int, other2: int, names: dict[int, str]) -> None:
+    if event == g.EV["OBITUARY"]:
+        mod = g.MEANS_OF_DEATH[parm] if 0 <= parm < len(g.MEANS_OF_DEATH) else f"mod {parm}"
+        victim = names.get(other)
+        killer = names.get(other2) if 0 <= other2 < g.MAX_CLIENTS else None
+        suicide = killer is None or other2 == other
+        text = (f"{victim} died ({mod})" if suicide else f"{victim} was killed by {killer} ({mod})")
+        out.add(ev.ObituaryEvent, frame, victim, None if suicide else killer, mod, suicide, text)
+    elif event in (g.EV["ITEM_PICKUP"], g.EV["GLOBAL_ITEM_PICKUP"]):
+        item = g.ITEMS[parm] if 0 <= parm < len(g.ITEMS) else f"item {parm}"
+        out.add(ev.ItemPickupEvent, frame, entity, item, f"{names.get(entity, entity)} got {item}")
+    elif event == g.EV["FIRE_WEAPON"]:
+        out.add(ev.MuzzleFlashEvent, frame, entity)
+    elif (name := _TEMP_BY_NUMBER.get(event)) is not None:
+        out.add(ev.TempEntityEvent, frame, name, tuple(float(v) for v in origin), None, entity)
+
+
+def _entity_events(demo: Quake3Demo, out: _Collector, cols: dict[str, np.ndarray], offsets: np.ndarray) -> None:
+    previous: dict[int, tuple[int, int]] = {}          # number → (eType, event) in the last snapshot
+    names: dict[int, str] = {}
+    names_version = -1
+    changes = [c.snapshot for c in demo.configstring_changes]
+    etype, event, number = cols["eType"], cols["event"], cols["number"]
+    for frame in range(len(offsets) - 1):
+        a, b = int(offsets[frame]), int(offsets[frame + 1])
+        version = int(np.searchsorted(changes, frame, side="right"))
+        current: dict[int, tuple[int, int]] = {}
+        for row in range(a, b):
+            num, typ, evt = int(number[row]), int(etype[row]), int(event[row])
+            current[num] = (typ, evt)
+            before = previous.get(num)
+            if typ > g.ET_EVENTS:
+                if before is not None and before[0] == typ:
+                    continue
+                code = typ - g.ET_EVENTS
+                entity = int(cols["otherEntityNum"][row]) if cols["eFlags"][row] & g.EF_PLAYER_EVENT else num
+            else:
+                if (before is not None and before[1] == evt) or not evt & ~g.EV_EVENT_BITS:
+                    continue
+                code, entity = evt & ~g.EV_EVENT_BITS, num
+            if version != names_version:
+                names, names_version = _names_at(demo, frame), version
+            _entity_event(out, frame, code, entity, int(cols["eventParm"][row]),
+                          tuple(cols["origin"][row].tolist()),
+                          int(cols["otherEntityNum"][row]), int(cols["otherEntityNum2"][row]), names)
+        previous = current
+
+
+def _player_events(demo: Quake3Demo, out: _Collector) -> None:
+    ps = demo.snapshots.player
+    names: dict[int, str] = {}
+    for i in range(1, len(ps)):
+        old, new = ps[i - 1], ps[i]
+        client = int(new["clientNum"])
+        if client != int(old["clientNum"]):
+            continue
+        fired: list[tuple[int, int]] = []
+        first = max(int(old["eventSequence"]), int(new["eventSequence"]) - 2)
+        for seq in range(first, int(new["eventSequence"])):
+            fired.append((int(new["events"][seq & 1]), int(new["eventParms"][seq & 1])))
+        if new["externalEvent"] and new["externalEvent"] != old["externalEvent"]:
+            fired.append((int(new["externalEvent"]), int(new["externalEventParm"])))
+        for name, slot in _AWARDS:
+            if new["persistant"][slot] > old["persistant"][slot]:
+                out.add(ev.AchievementEvent, i, name.removesuffix("_count"))
+        if not fired:
+            continue
+        if not names:
+            names = _names_at(demo, i)
+        origin = tuple(float(v) for v in new["origin"])
+        for code, parm in fired:
+            _entity_event(out, i, code & ~g.EV_EVENT_BITS, client, parm, origin, client, -1, names)
+
+
+def _command_events(demo: Quake3Demo, out: _Collector) -> None:
+    for cmd in demo.commands:
+        args = cmd.args
+        text = args[1] if len(args) > 1 else ""
+        if cmd.name in ("chat", "tchat"):
+            sender, sep, said = text.partition("\x19:")
+            if not sep:
+                sender, said = "", text
+            sender = plain_name(sender).strip()
+            if cmd.name == "tchat":
+                sender = sender.strip("()").split(")")[0]
+            names = _names_at(demo, cmd.snapshot)
+            slot = next((s for s, n in names.items() if n == sender), -1)
+            out.add(ev.ChatEvent, cmd.snapshot, sender, slot, cmd.name == "tchat", plain_name(said).strip())
+        elif cmd.name == "print":
+            out.add(ev.PrintEvent, cmd.snapshot, plain_name(text))
+        elif cmd.name == "cp":
+            out.add(ev.CenterPrintEvent, cmd.snapshot, plain_name(text))
+        elif cmd.name == "disconnect":
+            out.add(ev.DisconnectEvent, cmd.snapshot)
+
+
+def demo_events(demo: Quake3Demo, times: np.ndarray, frame_segment: np.ndarray, cols: dict[str, np.ndarray],
+                offsets: np.ndarray) -> list[ev.Event]:
+    """Every event of the demo in time order (rules: module docstring)."""
+    out = _Collector(times, frame_segment)
+    _entity_events(demo, out, cols, offsets)
+    _player_events(demo, out)
+    _command_events(demo, out)
+    out.out.sort(key=lambda e: e.frame)
+    return out.out

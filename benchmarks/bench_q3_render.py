@@ -1,0 +1,76 @@
+"""Time ``qdv map oa_dm1``'s work: loading the map with its shaders and images (``Quake3View.load_map_assets``),
+uploading it, and drawing frames at 1280×720 from every player spawn turning on the spot.
+
+Run: ``/work/venv/bin/python benchmarks/bench_q3_render.py [--frames N] [--size WxH]``. Prints the load time
+(best of 3), the first-frame upload time and the mean frame time / fps. Targets (issue 13): load ≤ 1 s; at least
+ioquake3's ≈ 15 fps timedemo on this machine (SOURCES.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from viewer.games.quake3.view import Quake3View  # noqa: E402
+from viewer.render.context import OffscreenTarget, create_headless_context  # noqa: E402
+from viewer.render.frame import FrameRenderer  # noqa: E402
+from viewer.render.refdef import Camera, SceneFrame  # noqa: E402
+from viewer.session import game_filesystem  # noqa: E402
+
+QUAKE3 = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "quake3"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=int, default=120)
+    parser.add_argument("--size", default="1280x720")
+    args = parser.parse_args()
+    size = tuple(int(v) for v in args.size.split("x"))
+    warnings.simplefilter("ignore")
+    fs = game_filesystem(None, str(QUAKE3), "baseoa")
+    loads = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        assets = Quake3View().load_map_assets(fs, "maps/oa_dm1.bsp")
+        loads.append(time.perf_counter() - t0)
+    world = assets.level
+    spawns = [e for e in world.entities if e.get("classname", "").startswith("info_player")
+              and e.get("classname") != "info_player_intermission"]
+    ctx = create_headless_context()
+    target = OffscreenTarget(ctx, size)
+    t0 = time.perf_counter()
+    renderer = FrameRenderer(ctx, assets)
+    styles = np.ones(64, np.float32)
+
+    def frame(i: int) -> SceneFrame:
+        spawn = spawns[i % len(spawns)]
+        x, y, z = (float(v) for v in spawn["origin"].split())
+        yaw = float(spawn.get("angle", 0)) + 15.0 * (i // len(spawns))
+        return SceneFrame(i / 20.0, 0, Camera((x, y, z + 22.0), (0.0, yaw, 0.0)), (), styles)
+
+    renderer.draw(frame(0), target)
+    target.read_rgb()
+    upload = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for i in range(args.frames):
+        renderer.draw(frame(i), target)
+    target.read_rgb()
+    seconds = time.perf_counter() - t0
+    print(f"oa_dm1 load (bsp + patches + shaders + images), best of 3: {min(loads):.3f} s")
+    print(f"upload + first frame: {upload:.3f} s")
+    print(f"{args.frames} frames at {size[0]}x{size[1]} from {len(spawns)} spawns: "
+          f"{1000 * seconds / args.frames:.1f} ms/frame, {args.frames / seconds:.1f} fps")
+    renderer.release()
+    target.release()
+    ctx.release()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,197 @@
+// One pass of a Quake III shader stage: deformed vertices, generated and modified texture coordinates, the
+// stage colour (constant x vertex colour or diffuse light), an optional second texture multiplied on (a collapsed
+// texture x lightmap pair) and the alpha test.
+// References: ioquake3 renderergl1 tr_shade.c (ComputeColors, ComputeTexCoords), tr_shade_calc.c
+// (RB_CalcDeformVertexes, RB_CalcBulgeVertexes, RB_CalcEnvironmentTexCoords, RB_CalcTurbulentTexCoords),
+// tr_sky.c (sky box sides, cloud layer texture coordinates).
+//
+// The per-vertex choices run in the vertex shader; the fragment shader is compiled per variant (q3world.py):
+//   COLLAPSED  multiply a second texture sampled at v_st2;   ALPHA_FUNC 1 GT0, 2 LT128, 3 GE128;
+//   DETAIL     (with COLLAPSED) then twice a detail texture sampled at v_st3 (blendFunc GL_DST_COLOR GL_SRC_COLOR);
+//   SKYBOX     sample the six sky box sides by direction (no vertex work beyond the direction);
+//   FOG        a fog volume's pass: its colour, opaque in proportion to the length of the view ray inside it.
+#ifdef VERTEX_SHADER
+uniform mat4 u_view_proj;
+uniform mat4 u_model;
+uniform vec3 u_camera;          // in the model's space
+uniform int u_deform;           // 0 none, 1 wave along the normal, 2 bulge
+uniform int u_deform_func;      // wave function: 0 sin, 1 triangle, 2 square, 3 sawtooth, 4 inverse sawtooth
+uniform vec4 u_deform_wave;     // base, amplitude, phase (+ time x frequency when frequency is 0), frequency
+uniform float u_deform_spread;
+uniform float u_time;
+uniform vec3 u_bulge;           // width, height, speed
+uniform vec3 u_move;            // deformVertexes move offset at this time
+uniform int u_tcgen;            // 0 texture, 1 lightmap, 2 environment, 3 vector, 4 sky clouds
+uniform vec3 u_tc_vec0;
+uniform vec3 u_tc_vec1;
+uniform float u_cloud_height;
+uniform mat3 u_tc_pre;
+uniform vec2 u_turb;            // amplitude, phase + time x frequency
+uniform mat3 u_tc_post;
+uniform int u_tcgen2;           // second texture of a collapsed pass: 0 texture, 1 lightmap
+uniform mat3 u_tc3;             // the detail texture's tcMod chain
+uniform vec4 u_color;           // constant rgba of the stage
+uniform int u_rgb_vertex;       // 1: multiply the vertex colour in; 2: diffuse light (u_ambient, u_directed);
+                                // 3: multiply one minus the vertex colour in
+uniform int u_alpha_vertex;
+uniform vec3 u_ambient;
+uniform vec3 u_directed;
+uniform vec3 u_light_dir;
+in vec3 in_position;
+in vec2 in_st;
+in vec2 in_lm;
+in vec3 in_normal;
+in vec4 in_color;
+out vec2 v_st;
+out vec2 v_st2;
+out vec2 v_st3;
+out vec4 v_color;
+out vec3 v_dir;
+
+float wave_value(int func, float x) {
+    float f = fract(x);
+    if (func == 1) return f < 0.5 ? 4.0 * f - 1.0 : 3.0 - 4.0 * f;
+    if (func == 2) return f < 0.5 ? 1.0 : -1.0;
+    if (func == 3) return f;
+    if (func == 4) return 1.0 - f;
+    return sin(6.28318530718 * f);
+}
+
+vec2 tc_apply(mat3 m, vec2 st) {
+    return (m * vec3(st, 1.0)).xy;
+}
+
+void main() {
+    vec3 pos = in_position;
+    if (u_deform == 1) {
+        float off = (pos.x + pos.y + pos.z) * u_deform_spread;
+        float scale = u_deform_wave.x + wave_value(u_deform_func, u_deform_wave.z + off + u_time * u_deform_wave.w)
+                      * u_deform_wave.y;
+        pos += in_normal * scale;
+    } else if (u_deform == 2) {
+        pos += in_normal * sin(in_st.x * u_bulge.x + u_time * u_bulge.z) * u_bulge.y;
+    }
+    pos += u_move;
+    vec2 st;
+    if (u_tcgen == 1) {
+        st = in_lm;
+    } else if (u_tcgen == 2) {
+        vec3 viewer = normalize(u_camera - pos);
+        vec3 r = in_normal * 2.0 * dot(in_normal, viewer) - viewer;
+        st = vec2(0.5 + r.y * 0.5, 0.5 - r.z * 0.5);
+    } else if (u_tcgen == 3) {
+        st = vec2(dot(pos, u_tc_vec0), dot(pos, u_tc_vec1));
+    } else if (u_tcgen == 4) {
+        // the point where the view ray meets a dome of radius 4096 raised by the cloud height
+        vec3 d = normalize(pos - u_camera);
+        float r = 4096.0;
+        float h = u_cloud_height;
+        float p = -d.z * r + sqrt(d.z * d.z * r * r + 2.0 * r * h + h * h);
+        vec3 v = normalize(d * p + vec3(0.0, 0.0, r));
+        st = vec2(acos(clamp(v.x, -1.0, 1.0)), acos(clamp(v.y, -1.0, 1.0)));
+    } else {
+        st = in_st;
+    }
+    st = tc_apply(u_tc_pre, st);
+    if (u_turb.x != 0.0) {
+        st += u_turb.x * vec2(sin(6.28318530718 * ((pos.x + pos.z) * (0.125 / 128.0) + u_turb.y)),
+                              sin(6.28318530718 * (pos.y * (0.125 / 128.0) + u_turb.y)));
+    }
+    v_st = tc_apply(u_tc_post, st);
+    v_st2 = u_tcgen2 == 1 ? in_lm : in_st;
+    v_st3 = tc_apply(u_tc3, in_st);
+    vec4 color = u_color;
+    if (u_rgb_vertex == 1) {
+        color.rgb *= in_color.rgb;
+    } else if (u_rgb_vertex == 3) {
+        color.rgb *= vec3(1.0) - in_color.rgb;
+    } else if (u_rgb_vertex == 2) {
+        color.rgb *= min(u_ambient + u_directed * max(dot(in_normal, u_light_dir), 0.0), vec3(1.0));
+    }
+    if (u_alpha_vertex == 1) {
+        color.a *= in_color.a;
+    }
+    v_color = color;
+    v_dir = pos - u_camera;
+    gl_Position = u_view_proj * u_model * vec4(pos, 1.0);
+}
+#endif
+
+#ifdef FRAGMENT_SHADER
+uniform sampler2D u_texture;
+in vec2 v_st;
+in vec2 v_st2;
+in vec2 v_st3;
+in vec4 v_color;
+in vec3 v_dir;
+out vec4 frag_color;
+#ifdef COLLAPSED
+uniform sampler2D u_texture2;
+#endif
+#ifdef DETAIL
+uniform sampler2D u_texture3;
+#endif
+#ifdef SKYBOX
+uniform sampler2D u_sides[6];   // rt bk lf ft up dn
+#endif
+#ifdef FOG
+uniform vec3 u_fog_camera;      // the eye in the same space as v_dir
+uniform vec4 u_fog_plane;       // normal (into the fog) and distance of the fog's visible side
+uniform vec4 u_fog_color;       // rgb and the distance at which the fog is opaque
+#endif
+void main() {
+#ifdef FOG
+    vec3 pos = u_fog_camera + v_dir;
+    float eye = dot(u_fog_camera, u_fog_plane.xyz) - u_fog_plane.w;
+    float depth = dot(pos, u_fog_plane.xyz) - u_fog_plane.w;
+    float inside = length(v_dir);
+    if (eye < 0.0) {
+        inside = depth <= 0.0 ? 0.0 : inside * depth / (depth - eye);
+    }
+    frag_color = vec4(u_fog_color.rgb, clamp(inside / u_fog_color.a, 0.0, 1.0));
+    return;
+#endif
+#ifdef SKYBOX
+    vec3 d = v_dir;
+    vec3 a = abs(d);
+    vec2 st;
+    vec4 c;
+    if (a.x >= a.y && a.x >= a.z) {
+        if (d.x > 0.0) { st = vec2(-d.y, d.z) / a.x; c = vec4(0.0); }
+        else { st = vec2(d.y, d.z) / a.x; c = vec4(1.0, 0.0, 0.0, 0.0); }
+    } else if (a.y >= a.z) {
+        if (d.y > 0.0) { st = vec2(d.x, d.z) / a.y; c = vec4(2.0, 0.0, 0.0, 0.0); }
+        else { st = vec2(-d.x, d.z) / a.y; c = vec4(3.0, 0.0, 0.0, 0.0); }
+    } else {
+        if (d.z > 0.0) { st = vec2(-d.y, -d.x) / a.z; c = vec4(4.0, 0.0, 0.0, 0.0); }
+        else { st = vec2(-d.y, d.x) / a.z; c = vec4(5.0, 0.0, 0.0, 0.0); }
+    }
+    vec2 uv = vec2((st.x + 1.0) * 0.5, 1.0 - (st.y + 1.0) * 0.5);
+    int side = int(c.x);
+    vec4 texel;
+    if (side == 0) texel = texture(u_sides[0], uv);
+    else if (side == 1) texel = texture(u_sides[1], uv);
+    else if (side == 2) texel = texture(u_sides[2], uv);
+    else if (side == 3) texel = texture(u_sides[3], uv);
+    else if (side == 4) texel = texture(u_sides[4], uv);
+    else texel = texture(u_sides[5], uv);
+    frag_color = vec4(texel.rgb, 1.0);
+#else
+    vec4 color = texture(u_texture, v_st) * v_color;
+#ifdef COLLAPSED
+    color.rgb *= texture(u_texture2, v_st2).rgb;
+#endif
+#ifdef DETAIL
+    color.rgb = min(color.rgb, vec3(1.0)) * 2.0 * texture(u_texture3, v_st3).rgb;
+#endif
+#if ALPHA_FUNC == 1
+    if (color.a <= 0.0) discard;
+#elif ALPHA_FUNC == 2
+    if (color.a >= 0.5) discard;
+#elif ALPHA_FUNC == 3
+    if (color.a < 0.5) discard;
+#endif
+    frag_color = color;
+#endif
+}
+#endif

@@ -1,0 +1,22 @@
+"""Fuzz the Quake III demo parser (``.dm_68``, ``.dm_71``): Huffman bit stream, gamestate, delta snapshots."""
+
+from __future__ import annotations
+
+from assets_loader.demos.quake3 import parse_demo
+
+from .corpus import DATA, head
+from .engine import Target
+
+_HEAD = 48 << 10
+
+
+def _seeds() -> list[tuple[str, bytes]]:
+    demos = DATA / "quake3" / "demos"
+    return [head(demos / "oa_dm1_follow_p68.dm_68", _HEAD), head(demos / "oa_dm1_player_p71.dm_71", _HEAD)]
+
+
+def _load(data: bytes, name: str) -> object:
+    return parse_demo(data, name, keep_before_error=True)
+
+
+TARGETS = (Target("parse_demo", _load, _seeds),)

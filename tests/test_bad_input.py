@@ -1,0 +1,72 @@
+"""Every case of ``shared/data/bad-input/README.md`` ends in one clear line (a typed error, or a result with a
+warning) within bounds measured in a child process: CPU time and peak memory from its ``rusage``.
+
+Bounds are generous (the measured figures are in ``benchmarks/bench_bad_input.py``'s output, all under a second
+of CPU and 200 MB): a regression that reads a whole stream, inflates a bomb, builds millions of entries or a
+player table per frame blows through them by an order of magnitude.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.fuzz.bad_inputs import BAD, CASES, stage
+from tests.fuzz.measure import REPO, run_python
+
+MAX_CPU_SECONDS = 20.0
+MAX_PEAK_MB = 400
+
+#: case name → (exit status, text the last line of stderr holds, or the output when stderr is empty)
+EXPECTED = {
+    "min_no_faces.bsp: qdv screenshot --map": (0, "min_no_faces.bsp: the map has no drawable faces"),
+    "min_no_faces.bsp: qdv map --headless": (0, "min_no_faces.bsp: the map has no drawable faces"),
+    "bsp2_no_triangles.bsp: qdv screenshot --map": (0, "bsp2_no_triangles.bsp: the map has no drawable faces"),
+    "bsp2_no_triangles.bsp: qdv map --headless": (0, "bsp2_no_triangles.bsp: the map has no drawable faces"),
+    "gzbomb_1G_zeros.dem.gz: load_demo": (1, "TooLargeError: "),
+    "gzbomb_1G.dem.gz: qdv info": (1, "gzbomb_1G.dem.gz: inflating to"),
+    "mvd_frames_100000.mvd: qdv info": (0, "duration 100.000 s (server time 0.001 .. 100.001), 100001 frames"),
+    "plan_bomb_20000.dem: qdv info": (0, "protocol 666"),
+    "/dev/zero: qdv info": (1, "/dev/zero: a character device; expected a regular demo file"),
+    "/dev/zero: qdv events": (1, "/dev/zero: a character device"),
+    "/dev/zero: qdv screenshot": (1, "/dev/zero: a character device"),
+    "FIFO, no writer: qdv info": (1, "stream.dem: a FIFO (named pipe); expected a regular demo file"),
+    "FIFO, no writer: qdv events": (1, "stream.dem: a FIFO (named pipe)"),
+    "FIFO, endless writer: qdv info": (1, "stream.dem: a FIFO (named pipe)"),
+    "sparse 2 GB PAK: load_pak": (1, "TooLargeError: "),
+    "sparse 2 GB PAK: qdv inspect": (1, "huge.pak: a directory of 33554431 entries"),
+    "sparse 2 GB .dem: qdv info": (1, "huge.dem: a file of 2147483596 bytes; expected a demo file of at most"),
+    "sparse 2 GB .bsp: qdv inspect": (1, "huge.bsp: a file of 2147483596 bytes; expected a map file of at most"),
+    "sparse 2 GB .bsp: qdv screenshot --map": (1, "huge.bsp: a file of 2147483596 bytes"),
+    "30 s demo: qdv screenshot --time 99:00:00": (0, "is outside the demo"),
+    "screenshot --out a directory": (1, "a-directory.png: is a directory"),
+    "screenshot --out /dev/full (a full disk)": (1, "/dev/full: cannot write: No space left on device"),
+}
+
+
+@pytest.fixture(scope="module")
+def staged(tmp_path_factory):
+    return stage(tmp_path_factory.mktemp("bad-input"))
+
+
+def test_every_case_has_an_expectation():
+    assert {c.name for c in CASES} == set(EXPECTED)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_bad_input_ends_in_one_line_within_bounds(case, staged):
+    m = case.run(staged, REPO, timeout=120.0, max_address_mb=4096)
+    status, text = EXPECTED[case.name]
+    assert not m.timed_out, m.summary()
+    assert "Traceback" not in m.stderr, m.stderr
+    assert m.returncode == status, m.stderr
+    assert text in (m.stderr.strip().splitlines()[-1] if m.stderr.strip() else m.stdout)
+    assert m.cpu_seconds < MAX_CPU_SECONDS and m.peak_mb < MAX_PEAK_MB, m.summary()
+
+
+def test_plan_bomb_decodes_in_under_a_second_of_cpu():
+    """Issue 19 item 4: a new update bit mask per entity update no longer compiles code per mask."""
+    code = ("import sys, time; from assets_loader.demos import load_demo; t = time.process_time(); "
+            "load_demo(sys.argv[1]); print(time.process_time() - t)")
+    m = run_python(code, str(BAD / "plan_bomb_20000.dem"), timeout=120.0)
+    assert m.returncode == 0, m.stderr
+    assert float(m.stdout) < 1.0

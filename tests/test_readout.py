@@ -1,0 +1,37 @@
+"""The corner readout and the missing-data notice (pure layouts)."""
+
+from __future__ import annotations
+
+from viewer.ui.readout import Readout, missing_data_notice, notice_layout, readout_layout, readout_lines
+
+
+def test_readout_lines_say_time_speed_camera_and_player() -> None:
+    r = Readout(12.34, 125.0, 2.0, False, "pov", "LQ_Ranger")
+    assert readout_lines(r) == ("0:12.3 / 2:05.0", "2x  pov", "watching LQ_Ranger")
+    paused = Readout(0.0, 60.0, -0.5, True, "orbit", "", 59.6)
+    assert readout_lines(paused) == ("0:00.0 / 1:00.0", "rev 0.5x  paused  orbit", "60 fps")
+    assert readout_lines(paused, with_clock=False) == ("60 fps",)
+    assert readout_lines(Readout(1.0, 2.0), with_clock=False) == ()
+
+
+def test_readout_sits_in_the_top_right_corner_below_a_message() -> None:
+    lines = ("0:12.3 / 2:05.0", "1x  pov")
+    layout = readout_layout(lines, (1280, 720), 2, top=40.0)
+    (box,) = layout.rects
+    assert box.x + box.w == 1280 - 8 and box.y == 48.0
+    assert [t.text for t in layout.texts] == list(lines)
+    assert all(box.x <= t.x and t.x + len(t.text) * t.size <= box.x + box.w for t in layout.texts)
+    assert readout_layout((), (1280, 720), 2).rects == ()
+
+
+def test_missing_data_notice_from_loader_warnings() -> None:
+    warnings = ["maps/frobodm2.bsp: game file not found; showing the entities without the map",
+                "model 'progs/a.mdl': not found; drawing a placeholder",
+                "model 'progs/b.mdl': not found; drawing a placeholder"]
+    lines = missing_data_notice(warnings)
+    assert lines[0] == "map missing: showing the entities without it"
+    assert lines[1] == "2 models missing: drawn as placeholders"
+    assert missing_data_notice(["something else"]) == ()
+    layout = notice_layout(lines, (1280, 720), 2)
+    (box,) = layout.rects
+    assert abs(box.x + box.w / 2 - 640) < 1 and box.y == 96        # below the notify lines and readout

@@ -1,0 +1,93 @@
+"""MD3 drawing: a Quake III player assembled on its tags with a weapon draws lit from oa_dm1's light grid."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from assets_loader.bsp46 import LightGrid
+from assets_loader.models.q3player import ANIM, WEAPON_MODELS, animation_frame, pose_player
+from viewer.games.quake3 import assets as q3assets
+from viewer.games.quake3.players import player_draws
+from viewer.render.context import OffscreenTarget
+from viewer.render.frame import FrameRenderer
+from viewer.render.q3models import grid_light
+from viewer.render.refdef import Camera, SceneFrame, SegmentAssets
+
+CAMERA = Camera((193.6, 1119.4, -93.9), (0.0, 90.0, 0.0), 74.0)
+
+
+def _sarge(fs):
+    assets = q3assets.load_segment_assets(fs, "maps/oa_dm1.bsp", ("", "maps/oa_dm1.bsp", WEAPON_MODELS[5]),
+                                          ("sarge",))
+    player = assets.q3_models.players["sarge"]
+    facing = np.array([[0, -1, 0], [1, 0, 0], [0, 0, 1]], np.float32)  # yaw 270: towards the camera
+    anims = player.animations.animations
+    pose = pose_player(player, (193.6, 1209.4, -119.9), facing, animation_frame(anims[ANIM["LEGS_IDLE"]], 0),
+                       animation_frame(anims[ANIM["TORSO_STAND"]], 0))
+    return assets, player_draws(player, pose, WEAPON_MODELS[5])
+
+
+def test_a_player_with_its_weapon_draws_in_front_of_the_wall(ctx, q3_fs) -> None:
+    assets, draws = _sarge(q3_fs)
+    assert [d.model for d in draws] == ["models/players/sarge/lower.md3", "models/players/sarge/upper.md3",
+                                        "models/players/sarge/head.md3", WEAPON_MODELS[5]]
+    target = OffscreenTarget(ctx, (160, 90))
+    renderer = FrameRenderer(ctx, assets)
+    try:
+        pictures = []
+        for md3 in ((), draws):
+            renderer.draw(SceneFrame(0.0, 0, CAMERA, (), np.ones(64, np.float32), md3=md3), target)
+            pictures.append(target.read_rgb().astype(np.int32))
+    finally:
+        renderer.release()
+        target.release()
+    changed = np.abs(pictures[0] - pictures[1]).sum(axis=2) > 30
+    rows, cols = np.nonzero(changed)
+    assert changed.mean() > 0.02 and 60 < cols.mean() < 100       # a figure in the middle of the picture
+    assert rows.max() - rows.min() > 30                            # standing: taller than wide
+    assert pictures[1][changed].mean() > 20                        # lit, not black
+
+
+def test_grid_light_turns_the_direction_into_the_model_axes() -> None:
+    cells = np.zeros((1, 1, 1), [("ambient", "u1", (3,)), ("directed", "u1", (3,)), ("lng", "u1"), ("lat", "u1")])
+    cells["ambient"] = 51
+    cells["directed"] = 255
+    cells["lng"] = 64  # 90° from +z: the light comes from +x (lat 0)
+    grid = LightGrid((0.0, 0.0, 0.0), (64.0, 64.0, 128.0), (1, 1, 1), cells)
+    yaw90 = np.array([[0, 1, 0], [-1, 0, 0], [0, 0, 1]], np.float32)  # forward +y, left -x
+    light = grid_light(grid, (0.0, 0.0, 0.0), yaw90)
+    sample = grid.sample((0.0, 0.0, 0.0))
+    assert np.allclose(light.ambient, np.minimum(np.asarray(sample.ambient) / 255, 1)) and light.ambient[0] > 0
+    assert np.allclose(light.direction, (0.0, -1.0, 0.0), atol=1e-6)
+    assert math.isclose(sum(c * c for c in light.direction), 1.0, abs_tol=1e-6)
+
+
+def test_blended_map_surfaces_draw_over_the_models_behind_them(ctx) -> None:
+    """A model under an additive floor: the model first (sort opaque), then the floor's glow added on top."""
+    from assets_loader.models.md3 import load_md3
+    from assets_loader.q3shaders import ShaderLibrary, parse_shader_text
+    from viewer.render.q3refdef import Md3Draw, Quake3Models
+
+    from .builders.bsp46 import build_bsp46
+    from .builders.md3 import build_md3
+    from .test_render_q3world import ABOVE_QUAD, SIZE, _world
+
+    script = ("textures/test/floor\n{\n { map $whiteimage\n blendFunc GL_ONE GL_ONE\n"
+              " rgbGen const ( 0.25 0.25 0.25 ) }\n}\n"
+              "models/test/skin\n{\n cull none\n { map $whiteimage\n rgbGen const ( 0.5 0 0 ) }\n}\n")
+    level = _world(build_bsp46(), script)
+    library = ShaderLibrary(parse_shader_text(script), (), ())
+    models = Quake3Models({"models/test.md3": load_md3(build_md3(), "models/test.md3")}, library)
+    assets = SegmentAssets(None, (), q3assets.GREY_PALETTE, None, q3_world=level, q3_models=models)
+    draw = Md3Draw("models/test.md3", np.array([126.0, 26.0, -10.0]), np.eye(3, dtype=np.float32))
+    target = OffscreenTarget(ctx, SIZE)
+    renderer = FrameRenderer(ctx, assets)
+    try:
+        renderer.draw(SceneFrame(0.0, 0, ABOVE_QUAD, (), np.ones(64, np.float32), md3=(draw,)), target)
+        pixel = target.read_rgb().astype(np.int32)[32, 32]
+    finally:
+        renderer.release()
+        target.release()
+    assert np.abs(pixel - np.array([192, 64, 64])).max() <= 3, pixel

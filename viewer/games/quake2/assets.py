@@ -1,0 +1,215 @@
+"""Quake II's game assets a map or demo segment needs, loaded once from the game filesystem: the BSP38 map with its
+WAL textures, MD2 models with their PCX skins, SP2 sprites with their PCX frames, the sky box and the palette
+(``pics/colormap.pcx``).
+
+MD2 poses work like Quake's MDL poses, so an MD2 becomes an :class:`~assets_loader.models.AliasModel` (one skin
+picture per skin name, no frame or skin groups) and an SP2 a :class:`~assets_loader.models.SpriteModel` (always
+facing the viewer): the renderer draws both with the Quake paths. A missing or broken model, texture or sky face
+is a placeholder (or no sky box) with a warning; a missing map or palette is an error naming the file.
+
+References: Quake II ``R_RegisterModel``/``Mod_LoadAliasModel``/``Mod_LoadSpriteModel`` (ref_gl/gl_model.c),
+``R_SetSky`` (ref_gl/gl_warp.c: ``env/<name><suffix>``, TGA in GL), ``Draw_GetPalette`` (ref_gl/gl_image.c:
+the palette is ``pics/colormap.pcx``'s), ``R_BeginRegistration`` (``maps/<name>.bsp``); ``gl_modulate`` /
+``intensity`` defaults (ref_gl/gl_rmain.c ``R_Register``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+
+import numpy as np
+from PIL import Image as PilImage
+
+from assets_loader.bsp38 import World38, load_bsp38
+from assets_loader.errors import FormatError, NotFoundError
+from assets_loader.models import AliasModel, SpriteModel, load_md2, load_sp2
+from assets_loader.models.md2 import Md2Model, load_md2_skins
+from assets_loader.models.mdl import AliasSkin
+from assets_loader.models.sp2 import Sprite2Model
+from assets_loader.models.spr import SPR_VP_PARALLEL, SpriteFrame, SpriteImage
+from assets_loader.palette import Palette
+from assets_loader.pcx import load_pcx
+from assets_loader.truecolor import load_rgba
+from assets_loader.vfs import VirtualFS
+
+from ...render.refdef import Lighting, ModelRef, SegmentAssets, SkyBox
+
+PALETTE_PATH = "pics/colormap.pcx"
+#: The six sky pictures in ``R_SetSky``'s order.
+SKY_SUFFIXES = ("rt", "bk", "lf", "ft", "up", "dn")
+#: ref_gl's defaults: textures scaled by ``intensity`` 2 when uploaded, lightmaps by ``gl_modulate`` 1, no
+#: fullbright colours.
+QUAKE2_LIGHTING = Lighting(texture_scale=2.0, lightmap_scale=1.0, fullbrights=False)
+#: Palette index 255 is transparent in Quake II sprites and skins.
+TRANSPARENT_INDEX = 255
+
+
+def load_palette(fs: VirtualFS) -> Palette:
+    """The game palette: the one at the end of ``pics/colormap.pcx``."""
+    return load_pcx(fs.read(PALETTE_PATH), PALETTE_PATH).palette
+
+
+def load_world(fs: VirtualFS, map_path: str) -> World38:
+    """A map with its textures from ``textures/<name>.wal`` (missing ones are placeholders, with one warning)."""
+    world = load_bsp38(fs.read(map_path), name=map_path, fs=fs)
+    if world.missing_textures:
+        warnings.warn(f"{map_path}: {len(world.missing_textures)} textures missing "
+                      f"({', '.join(world.missing_textures[:4])}…); drawing placeholders", stacklevel=2)
+    return world
+
+
+def _sky_face(fs: VirtualFS, base: str) -> np.ndarray:
+    """``env/<sky><suffix>`` as RGBA, the TGA first (the GL renderer's choice), then the PCX."""
+    if fs.exists(base + ".tga"):
+        return load_rgba(fs.read(base + ".tga"), base + ".tga")
+    return load_pcx(fs.read(base + ".pcx"), base + ".pcx").to_rgba()
+
+
+def load_sky(fs: VirtualFS, name: str, rotate: float = 0.0,
+             axis: tuple[float, float, float] = (0.0, 0.0, 1.0)) -> SkyBox | None:
+    """The sky box ``name`` (``None`` with a warning when a face is missing or unreadable). Faces of another size
+    than the first are resized to it, so the six share one texture array."""
+    if not name:
+        return None
+    faces = []
+    try:
+        for suffix in SKY_SUFFIXES:
+            faces.append(_sky_face(fs, f"env/{name}{suffix}"))
+    except FormatError as exc:
+        warnings.warn(f"sky {name!r}: {exc}; drawing the sky faces black", stacklevel=2)
+        return None
+    h, w = faces[0].shape[:2]
+    same = [f if f.shape[:2] == (h, w) else np.asarray(PilImage.fromarray(f).resize((w, h))) for f in faces]
+    out = np.stack(same)
+    out.setflags(write=False)
+    return SkyBox(name, out, rotate, axis)
+
+
+def _floats(text: str, count: int, default: tuple[float, ...]) -> tuple[float, ...]:
+    try:
+        values = tuple(float(v) for v in text.split())
+    except ValueError:
+        return default
+    return values if len(values) == count else default
+
+
+def sky_from_strings(fs: VirtualFS, name: str, rotate: str = "0", axis: str = "0 0 1") -> SkyBox | None:
+    """The sky box of the sky configstrings' texts (``CS_SKY``, ``CS_SKYROTATE``, ``CS_SKYAXIS``; unreadable
+    numbers, or a zero axis, mean no rotation about +Z, as ``CL_PrepRefresh``'s ``sscanf`` leaves zeros)."""
+    turn = _floats(rotate, 1, (0.0,))[0]
+    about = _floats(axis, 3, (0.0, 0.0, 1.0))
+    if not any(about):
+        about = (0.0, 0.0, 1.0)
+    return load_sky(fs, name, turn, (about[0], about[1], about[2]))
+
+
+def world_sky(fs: VirtualFS, world: World38) -> SkyBox | None:
+    """The sky the worldspawn names (``sky``, ``skyrotate``, ``skyaxis``: what ``SP_worldspawn`` puts in the sky
+    configstrings; ``unit1_`` when it names none)."""
+    spawn = world.worldspawn
+    return sky_from_strings(fs, spawn.get("sky", "unit1_"), spawn.get("skyrotate", "0"),
+                            spawn.get("skyaxis", "0 0 1"))
+
+
+def alias_from_md2(model: Md2Model, skins: np.ndarray) -> AliasModel:
+    """The MD2 as an alias model: its poses and mesh as they are, one single-picture skin per skin image."""
+    empty = np.zeros(0, np.float32)
+    empty.setflags(write=False)
+    mins, maxs = model.pose_bbox_min.min(axis=0), model.pose_bbox_max.max(axis=0)
+    radius = float(np.linalg.norm(np.maximum(np.abs(mins), np.abs(maxs))))
+    return AliasModel(
+        path=model.path, version=model.version, skin_width=model.skin_width, skin_height=model.skin_height,
+        num_verts=model.num_verts, num_tris=model.num_tris, st=model.st, triangles=model.triangles,
+        frames=model.frames, positions=model.positions, normals=model.normals, pose_names=model.pose_names,
+        pose_bbox_min=model.pose_bbox_min, pose_bbox_max=model.pose_bbox_max, mesh=model.mesh,
+        scale=np.ones(3, np.float32), origin=np.zeros(3, np.float32), bounding_radius=radius,
+        eye_position=np.zeros(3, np.float32), synctype=0, flags=0, size=0.0,
+        skins=tuple(AliasSkin(i, 1, empty, False) for i in range(len(skins))), skin_images=skins,
+        onseam=np.zeros(model.num_verts, bool), faces_front=np.ones(model.num_tris, bool))
+
+
+def sprite_from_sp2(sprite: Sprite2Model, fs: VirtualFS) -> SpriteModel:
+    """The SP2 as a viewer-facing sprite, each frame's PCX read from ``fs`` (a missing picture is a 1×1
+    transparent one, with a warning). ``origin_x``/``origin_y`` become the picture's left/top offsets."""
+    frames = []
+    for frame in sprite.frames:
+        try:
+            indices = load_pcx(fs.read(frame.name), frame.name).indices
+        except FormatError as exc:
+            warnings.warn(f"{sprite.path}: {exc}; the frame is left empty", stacklevel=2)
+            indices = np.full((1, 1), TRANSPARENT_INDEX, np.uint8)
+        h, w = indices.shape
+        image = SpriteImage(-frame.origin_x, frame.height - frame.origin_y, w, h, indices)
+        frames.append(SpriteFrame((image,), np.zeros(0, np.float32), False))
+    width = max((f.width for f in sprite.frames), default=0)
+    height = max((f.height for f in sprite.frames), default=0)
+    return SpriteModel(sprite.path, sprite.version, SPR_VP_PARALLEL, float(max(width, height)), width, height, 0.0,
+                       0, tuple(frames))
+
+
+def load_model(fs: VirtualFS, name: str, skins: tuple[str, ...] = ()) -> ModelRef:
+    """One model configstring: ``*N`` brush models, ``.md2`` with skins, ``.sp2`` with pictures; problems become
+    a ``"missing"`` placeholder and a warning. ``#``-names (player view weapons) are resolved by the game code
+    and stay placeholders here.
+
+    ``skins``: more skin pictures after the ones the MD2 names (a player model names none: its skins are
+    ``players/<model>/<skin>.pcx`` from the players' configstrings); skin number ``n`` of an entity is the
+    ``n``-th of them all."""
+    if not name:
+        return ModelRef(name, "none")
+    if name.startswith("*"):
+        try:
+            return ModelRef(name, "brush", submodel=int(name[1:]))
+        except ValueError:
+            warnings.warn(f"model {name!r}: not a valid brush model name; drawing a placeholder", stacklevel=2)
+            return ModelRef(name, "missing")
+    lower = name.lower()
+    try:
+        if lower.endswith(".md2"):
+            md2 = load_md2(fs.read(name), name=name)
+            if skins:
+                md2 = dataclasses.replace(md2, skin_names=md2.skin_names + skins)
+            images, missing = load_md2_skins(md2, fs)
+            if missing or not md2.skin_names:
+                warnings.warn(f"{name}: skins {', '.join(missing) or '(none named)'} missing; drawing a checker",
+                              stacklevel=2)
+            return ModelRef(name, "alias", alias=alias_from_md2(md2, images))
+        if lower.endswith(".sp2"):
+            return ModelRef(name, "sprite", sprite=sprite_from_sp2(load_sp2(fs.read(name), name=name), fs))
+    except FormatError as exc:  # NotFoundError included: the game dirs lack the file
+        warnings.warn(f"{exc}; drawing a placeholder", stacklevel=2)
+        return ModelRef(name, "missing")
+    warnings.warn(f"model {name!r}: not an MD2 or SP2 model; drawing a placeholder", stacklevel=2)
+    return ModelRef(name, "missing")
+
+
+def load_segment_assets(fs: VirtualFS, model_precache: tuple[str, ...], map_path: str = "",
+                        sky: tuple[str, str, str] | None = None) -> SegmentAssets:
+    """Everything a demo segment draws: the map (``map_path``, else model 1 of the model configstrings, which
+    ``CS_MODELS + 1`` names) and the rest of its models; ``sky``: the texts of the sky configstrings (name,
+    rotate, axis), else the worldspawn's sky."""
+    path = map_path or (model_precache[1] if len(model_precache) > 1 else "")
+    if not path:
+        raise FormatError("<demo>", "demo", None, "a map name as model 1 of the model configstrings")
+    palette = load_palette(fs)
+    world: World38 | None
+    try:
+        world = load_world(fs, path)
+    except NotFoundError as exc:
+        warnings.warn(f"{exc}; showing the entities without the map", stacklevel=2)
+        world = None
+    models = tuple(ModelRef(n, "brush", submodel=0) if i == 1 else load_model(fs, n)
+                   for i, n in enumerate(model_precache))
+    if sky is not None:
+        box = sky_from_strings(fs, *sky)
+    else:
+        box = world_sky(fs, world) if world is not None else None
+    return SegmentAssets(world, models, palette, None, QUAKE2_LIGHTING, box)
+
+
+def load_map_assets(fs: VirtualFS, map_path: str) -> SegmentAssets:
+    """A map shown without a demo (``qdv map``): the map, its sky from the worldspawn, and no models."""
+    palette = load_palette(fs)
+    world = load_world(fs, map_path)
+    return SegmentAssets(world, (), palette, None, QUAKE2_LIGHTING, world_sky(fs, world))

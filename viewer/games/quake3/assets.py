@@ -1,0 +1,103 @@
+"""Quake III game assets a map or demo segment needs: the map with every batch's shader and image, and the MD3
+models of the segment's model list with the images their shaders use.
+
+A missing image becomes the engine's default grid with one warning per name (:class:`~assets_loader.q3images.
+ImageLoader`); a missing or broken model is skipped with a warning; a missing map is an error naming the file.
+Quake III has no palette: the grey ramp :data:`GREY_PALETTE` stands in where the generic viewer wants one (its
+particles and UI text).
+
+References: ioquake3 ``renderergl1/tr_bsp.c`` (``RE_LoadWorldMap``), ``tr_model.c`` (``RE_RegisterModel``),
+``tr_shader.c`` (``ScanAndLoadShaderFiles``); ``cgame/cg_main.c`` (``CG_RegisterGraphics``: the model
+configstrings).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from assets_loader.bsp46 import LIGHTMAP_NONE, load_bsp46
+from assets_loader.bsp46.materials import load_world_materials
+from assets_loader.errors import FormatError, NotFoundError
+from assets_loader.models.md3 import Md3Model, load_md3
+from assets_loader.models.q3player import PLAYER_PARTS, PlayerModel, load_player
+from assets_loader.palette import Palette
+from assets_loader.q3images import ImageLoader
+from assets_loader.q3shaders import ShaderLibrary, load_shader_library
+from assets_loader.vfs import VirtualFS
+
+from ...render.q3refdef import Quake3Models, Quake3World
+from ...render.refdef import ModelRef, SegmentAssets
+from .players import part_path
+
+#: Grey ramp ``[256, 3]`` for the viewer's palette-coloured pieces (Quake III images are truecolour).
+GREY_PALETTE = Palette(np.repeat(np.arange(256, dtype=np.uint8)[:, None], 3, axis=1))
+
+
+def load_world(fs: VirtualFS, map_path: str, library: ShaderLibrary, images: ImageLoader) -> Quake3World:
+    """The map at ``map_path`` with the shader of each batch and every image they name."""
+    world = load_bsp46(fs.read(map_path), name=map_path)
+    materials = load_world_materials(world, library, images)
+    fog_shaders = tuple(library.get(fog.shader) for fog in world.fogs)
+    return Quake3World(world, materials.shaders, materials.images, materials.missing, fog_shaders)
+
+
+def load_models(fs: VirtualFS, names: tuple[str, ...], library: ShaderLibrary, images: ImageLoader,
+                players: tuple[str, ...] = ()) -> Quake3Models:
+    """The ``.md3`` entries of ``names`` (others are brush models or not models), the player models ``players``
+    (``model/skin`` names; their parts join ``md3`` under their paths) and every image their shaders use."""
+    md3: dict[str, Md3Model] = {}
+    loaded: dict[str, PlayerModel] = {}
+    for name in players:
+        try:
+            player = loaded[name] = load_player(fs, name)
+        except FormatError as exc:
+            warnings.warn(f"{exc}; not drawing player model {name!r}", stacklevel=2)
+            continue
+        for part, model in zip(PLAYER_PARTS, (player.lower, player.upper, player.head), strict=True):
+            md3[part_path(player, part)] = model
+    for name in names:
+        if not name.lower().endswith(".md3") or name in md3:
+            continue
+        try:
+            md3[name] = load_md3(fs.read(name), name)
+        except FormatError as exc:  # NotFoundError included
+            warnings.warn(f"{exc}; not drawing model {name!r}", stacklevel=2)
+    skins = {part_path(player, part): player.skins.get(part, {}) for player in loaded.values() for part in PLAYER_PARTS}
+    shader_names = [skins.get(path, {}).get(surface.name.lower()) or name
+                    for path, model in md3.items() for surface in model.surfaces for name in surface.shaders[:1]]
+    used: dict[str, None] = {}
+    for shader_name in shader_names:
+        used.update(dict.fromkeys(library.find(shader_name, LIGHTMAP_NONE).image_names()))
+    return Quake3Models(md3, library, {n.lower(): images.load(n) for n in used}, loaded)
+
+
+def model_ref(name: str, models: Quake3Models) -> ModelRef:
+    """What a model configstring names: a brush entity ``*N`` of the map, a loaded MD3, or nothing drawable."""
+    if name.startswith("*") and name[1:].isdigit():
+        return ModelRef(name, "brush", submodel=int(name[1:]))
+    return ModelRef(name, "md3" if name in models.md3 else "none")
+
+
+def load_segment_assets(fs: VirtualFS, map_path: str, model_names: tuple[str, ...],
+                        players: tuple[str, ...] = ()) -> SegmentAssets:
+    """A demo segment: the map (``None`` with a warning when the game dirs lack it), its models and the player
+    models ``players`` (``model/skin`` from the players' configstrings)."""
+    library = load_shader_library(fs)
+    images = ImageLoader(fs)
+    try:
+        world = load_world(fs, map_path, library, images)
+    except NotFoundError as exc:
+        warnings.warn(f"{exc}; showing the entities without the map", stacklevel=2)
+        world = None
+    models = load_models(fs, model_names, library, images, players)
+    refs = tuple(model_ref(n, models) for n in model_names)
+    return SegmentAssets(None, refs, GREY_PALETTE, None, q3_world=world, q3_models=models)
+
+
+def load_map_assets(fs: VirtualFS, map_path: str) -> SegmentAssets:
+    """A map shown without a demo (``qdv map``): the map and no models."""
+    library = load_shader_library(fs)
+    world = load_world(fs, map_path, library, ImageLoader(fs))
+    return SegmentAssets(None, (), GREY_PALETTE, None, q3_world=world, q3_models=Quake3Models(library=library))

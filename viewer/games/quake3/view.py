@@ -1,0 +1,85 @@
+"""Quake III's :class:`~viewer.games.base.GameView`: assets for maps and demo segments (the map, the item, weapon
+and missile models of :mod:`.items`, the players' models of the segment), entity drawing (:mod:`.link`: players,
+items, missiles as MD3 draws), the HUD (:mod:`.hud`, :mod:`.hud_pics`), Tab / orbit over the players.  Effects
+are still empty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from assets_loader.demos import DemoTimeline, MapSegment, SceneState
+from assets_loader.images import Image
+from assets_loader.palette import Palette
+from assets_loader.vfs import VirtualFS
+
+from ...render.q3refdef import Md3Draw, PlayerDraw
+from ...render.refdef import EntityDraw, HudLayout, Lights, MapWorld, Particles, SegmentAssets
+from ..base import EffectModel, PicSizes
+from . import assets, hud, hud_pics, link
+from .items import segment_models
+
+
+@dataclass(frozen=True, slots=True)
+class NoEffects:
+    """A timeline without particle, light or model effects."""
+
+    def particles(self, timeline: DemoTimeline, t: float, model_flags: list[np.ndarray] | None) -> Particles:
+        return Particles.empty()
+
+    def lights(self, state: SceneState, t: float, model_flags: np.ndarray | None) -> Lights:
+        return Lights.empty()
+
+    def models(self, state: SceneState, t: float) -> list[EffectModel]:
+        return []
+
+
+@dataclass(frozen=True, slots=True)
+class Quake3View:
+    """Quake III Arena / OpenArena demos (``.dm_68``, ``.dm_71``) and IBSP 46 maps."""
+
+    def load_segment_assets(self, fs: VirtualFS, segment: MapSegment) -> SegmentAssets:
+        names = segment.model_precache
+        map_path = segment.map_path or (names[1] if len(names) > 1 else "")
+        extra = tuple(m for m in segment_models() if fs.exists(m))
+        players = tuple(m if "/" in m else f"{m}/default" for m in segment.player_models)
+        return assets.load_segment_assets(fs, map_path, names + extra, players)
+
+    def load_map_assets(self, fs: VirtualFS, map_path: str) -> SegmentAssets:
+        return assets.load_map_assets(fs, map_path)
+
+    def load_palette(self, fs: VirtualFS) -> Palette:
+        return assets.GREY_PALETTE
+
+    def entity_draws(self, state: SceneState, first_person: bool) -> list[EntityDraw]:
+        return []
+
+    def md3_draws(self, state: SceneState, first_person: bool) -> tuple[tuple[Md3Draw, ...], tuple[PlayerDraw, ...]]:
+        return link.md3_draws(state, first_person)
+
+    def prepare_effects(self, timeline: DemoTimeline) -> NoEffects:
+        return NoEffects()
+
+    def load_hud_pics(self, fs: VirtualFS) -> Mapping[str, Image]:
+        return hud_pics.load_hud_pics(fs)
+
+    def hud_layout(self, state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
+                   show_scores: bool = False, pic_sizes: PicSizes | None = None) -> HudLayout:
+        return hud.hud_layout(state, timeline, screen_size, scale, show_scores=show_scores, pic_sizes=pic_sizes)
+
+    def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
+                     world: MapWorld | None) -> tuple[float, float, float, float] | None:
+        return None   # cgame's damage and powerup screen effects are not drawn yet
+
+    def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
+        players = self.player_entities(state, model_precache)
+        return tuple(sorted(players, key=lambda n: n != state.view_entity))
+
+    def player_entities(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
+        fields = state.entity_fields
+        if not fields:
+            return ()
+        return tuple(int(n) for n, kind in zip(state.entities.number, fields["eType"]) if kind == link.ET_PLAYER)

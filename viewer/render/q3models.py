@@ -1,0 +1,127 @@
+"""Draw Quake III MD3 models: each surface with its shader (or the skin's), frames blended on the CPU, lit from
+the map's light grid.
+
+Per draw: the surface's vertices are lerped (``LerpMeshVertexes``) and written into one shared vertex buffer in
+the map's vertex layout; its triangles stay in a static index buffer. The light grid sample at the light origin
+becomes the ambient and directed light of ``rgbGen lightingDiffuse`` with the light direction turned into the
+model's own axes. View models draw with their depth squeezed to the front (``RF_DEPTHHACK``).
+
+References: ioquake3 ``renderergl1/tr_mesh.c`` (``R_AddMD3Surfaces``: skins, shaders per surface),
+``tr_surface.c`` (``RB_SurfaceMesh``, ``LerpMeshVertexes``), ``tr_light.c`` (``R_SetupEntityLighting``,
+``R_SetupEntityLightingGrid``), ``tr_shade_calc.c`` (``RB_CalcDiffuseColor``).
+"""
+
+from __future__ import annotations
+
+import moderngl
+import numpy as np
+
+from assets_loader.bsp46 import DRAW_VERTEX, LIGHTMAP_NONE, LightGrid
+from assets_loader.bsp46.lighting import vec3
+from assets_loader.models.md3 import Md3Model, lerp_vertices
+from assets_loader.q3shaders import Shader, ShaderLibrary, default_shader
+
+from .q3refdef import Md3Draw, Quake3Models
+from .q3world import Q3View, ShaderPainter, StageLight
+
+_LAYOUT = "3f 2f 2f 3f 4f1"
+_ATTRIBUTES = ("in_position", "in_st", "in_lm", "in_normal", "in_color")
+#: Light for models without a light grid (``R_SetupEntityLighting``'s fallback: ambient and directed 0.5).
+_NO_GRID = StageLight()
+_VIEW_MODEL_DEPTH = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0.3, -0.7], [0, 0, 0, 1]], np.float32)
+
+
+def model_matrix(origin, axis) -> np.ndarray:
+    """``[4, 4]`` column-vector matrix of a model at ``origin`` with ``axis`` rows forward, left, up."""
+    m = np.eye(4, dtype=np.float32)
+    m[:3, :3] = np.asarray(axis, np.float32).T
+    m[:3, 3] = np.asarray(origin, np.float32)
+    return m
+
+
+def grid_light(grid: LightGrid | None, point, axis) -> StageLight:
+    """The light grid at ``point`` as :class:`~.q3world.StageLight` (0‥1 colours), its direction in the model's
+    ``axis``."""
+    if grid is None:
+        return _NO_GRID
+    sample = grid.sample(point)
+    local = np.asarray(axis, np.float64) @ np.asarray(sample.direction)
+    ambient = np.minimum(np.asarray(sample.ambient) / 255.0, 1.0)
+    directed = np.minimum(np.asarray(sample.directed) / 255.0, 1.0)
+    return StageLight(vec3(ambient), vec3(directed), vec3(local))
+
+
+class Md3Renderer:
+    """GPU resources for a segment's MD3 models and their drawing."""
+
+    def __init__(self, ctx: moderngl.Context, models: Quake3Models, grid: LightGrid | None) -> None:
+        self.ctx = ctx
+        self.models = models
+        self.grid = grid
+        self.painter = ShaderPainter(ctx, models.images, None)
+        self._library = models.library
+        capacity = max([len(s.st) for m in models.md3.values() for s in m.surfaces] + [4])
+        self._vbo = ctx.buffer(reserve=capacity * DRAW_VERTEX.itemsize)
+        self._ibos: dict[tuple[str, int], moderngl.Buffer] = {}
+        self._vaos: dict[tuple[int, str, int], moderngl.VertexArray] = {}
+        self._shaders: dict[str, Shader] = {}
+
+    def release(self) -> None:
+        for vao in self._vaos.values():
+            vao.release()
+        for ibo in self._ibos.values():
+            ibo.release()
+        self._vbo.release()
+        self.painter.release()
+
+    def _shader(self, name: str) -> Shader:
+        shader = self._shaders.get(name)
+        if shader is None:
+            library: ShaderLibrary | None = self._library
+            shader = library.find(name, LIGHTMAP_NONE) if library is not None else default_shader(name, LIGHTMAP_NONE)
+            self._shaders[name] = shader
+        return shader
+
+    def draw(self, draws: tuple[Md3Draw, ...], view: Q3View) -> None:
+        """Draw ``draws`` (unknown model names are skipped: the game warned when it failed to load them)."""
+        for draw in draws:
+            model = self.models.md3.get(draw.model)
+            if model is not None:
+                self._draw_one(model, draw, view)
+
+    def _draw_one(self, model: Md3Model, draw: Md3Draw, view: Q3View) -> None:
+        matrix = model_matrix(draw.origin, draw.axis)
+        axis = np.asarray(draw.axis, np.float64)
+        camera_local = axis @ (np.asarray(view.camera, np.float64) - np.asarray(draw.origin, np.float64))
+        light_at = draw.light_origin if draw.light_origin is not None else draw.origin
+        light = grid_light(self.grid, light_at, axis)
+        pass_view = view
+        if draw.view_model:
+            pass_view = Q3View(_VIEW_MODEL_DEPTH @ view.view_proj, view.camera, view.time, view.angles)
+        self.ctx.enable(moderngl.DEPTH_TEST)
+        self.ctx.front_face = "cw"
+        for index, surface in enumerate(model.surfaces):
+            positions, normals = lerp_vertices(surface, draw.old_frame, draw.frame, draw.frac)
+            verts = np.zeros(len(positions), DRAW_VERTEX)
+            verts["position"] = positions
+            verts["st"] = surface.st
+            verts["normal"] = normals
+            verts["color"] = 255
+            self._vbo.write(verts.tobytes())
+            key = (model.name, index)
+            if key not in self._ibos:
+                self._ibos[key] = self.ctx.buffer(np.ascontiguousarray(surface.triangles, np.uint32).tobytes())
+            name = draw.shaders.get(surface.name.lower()) or (surface.shaders[0] if surface.shaders else "")
+            shader = self._shader(name)
+
+            def vao_for(program: moderngl.Program, key=key) -> moderngl.VertexArray:
+                vao_key = (program.glo, *key)
+                vao = self._vaos.get(vao_key)
+                if vao is None:
+                    vao = self._vaos[vao_key] = self.ctx.vertex_array(
+                        program, [(self._vbo, _LAYOUT, *_ATTRIBUTES)], index_buffer=self._ibos[key],
+                        index_element_size=4, skip_errors=True)
+                return vao
+
+            self.painter.draw(vao_for, shader, pass_view, matrix, camera_local, surface.triangles.size, 0, light)
+        self.ctx.front_face = "ccw"

@@ -1,0 +1,87 @@
+"""The Quake III part of the render contract: a map's shaded world and the MD3 models a segment registers.
+
+Quake III surfaces are not palette textures: each batch of the map is drawn by a shader (a list of stages with
+their images, blend functions, colour/alpha/texture-coordinate generators and modifiers, alpha test, depth write
+and cull; :class:`~assets_loader.q3shaders.Shader` is that material record) over truecolour images, a
+lightmap atlas and per-vertex colours. Games fill these records; the renderer only reads them.
+
+References: ioquake3 ``renderergl1/tr_local.h`` (``shader_t``, ``shaderStage_t``, ``world_t``),
+``tr_public.h`` (``refexport_t``: ``RE_LoadWorldMap``, ``RE_RegisterModel``, ``RE_RegisterShader``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from assets_loader.bsp46 import Bsp46World
+from assets_loader.models.md3 import Md3Model
+from assets_loader.models.q3player import PlayerModel
+from assets_loader.q3shaders import Shader, ShaderLibrary
+
+
+@dataclass(frozen=True, slots=True)
+class Quake3World:
+    """A loaded Quake III map ready to draw: ``shaders[b]`` draws ``world.batches[b]``; ``images`` holds every
+    image those shaders name (lower-case name → RGBA ``u1 [H, W, 4]``, rows top first); ``missing``: names that
+    resolved to the engine's default grid (each reported once by the loader); ``fog_shaders[f]``: the shader of
+    ``world.fogs[f]`` (its ``fogParms`` colour and opaque distance), ``None`` when no script defines it."""
+
+    world: Bsp46World
+    shaders: tuple[Shader, ...]
+    images: Mapping[str, np.ndarray]
+    missing: tuple[str, ...] = ()
+    fog_shaders: tuple[Shader | None, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Quake3Models:
+    """What a Quake III segment registers besides the map: ``md3`` models by name (precache entries and player
+    parts), ``players`` by ``model/skin`` name, the shader ``library`` for their surfaces, and the ``images`` those
+    shaders use (lower-case name → RGBA)."""
+
+    md3: Mapping[str, Md3Model] = field(default_factory=dict)
+    library: ShaderLibrary | None = None
+    images: Mapping[str, np.ndarray] = field(default_factory=dict)
+    players: Mapping[str, PlayerModel] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Md3Draw:
+    """One MD3 to draw (a ``refEntity_t``): ``model`` names an entry of :attr:`Quake3Models.md3`; ``origin``
+    ``[3]`` and ``axis`` ``[3, 3]`` (rows forward, left, up) place it; it shows ``old_frame`` blended ``frac`` of
+    the way to ``frame``; ``shaders`` maps surface names to a skin's shaders; ``light_origin`` is where the light
+    grid is sampled (the legs' origin for every part of a player, as ``lightingOrigin``); ``view_model``: the
+    first-person weapon."""
+
+    model: str
+    origin: np.ndarray
+    axis: np.ndarray
+    frame: int = 0
+    old_frame: int = 0
+    frac: float = 0.0
+    shaders: Mapping[str, str] = field(default_factory=dict)
+    light_origin: np.ndarray | None = None
+    view_model: bool = False
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PlayerDraw:
+    """A Quake III player to pose and draw (``CG_Player``): ``player`` names an entry of
+    :attr:`Quake3Models.players` (``model/skin``); ``origin`` ``[3]``; ``legs_angles`` / ``torso_angles`` /
+    ``head_angles`` (pitch, yaw, roll degrees, in the world); ``legs_anim`` / ``torso_anim`` are animation numbers
+    (toggle bit cleared) that started ``legs_ms`` / ``torso_ms`` ago; ``weapon`` the weapon model on
+    ``tag_weapon`` (``""`` for none)."""
+
+    player: str
+    origin: np.ndarray
+    legs_angles: tuple[float, float, float]
+    torso_angles: tuple[float, float, float]
+    head_angles: tuple[float, float, float]
+    legs_anim: int
+    legs_ms: float
+    torso_anim: int
+    torso_ms: float
+    weapon: str = ""

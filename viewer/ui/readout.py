@@ -1,0 +1,95 @@
+"""The corner readout and the missing-data notice, as pure layouts (no OpenGL, no window).
+
+The readout sits in the top-right corner while the timeline bar is hidden (it auto-hides while playing): the time
+and duration, the speed (``paused``), the camera mode and the player being watched (the POV slot of an MVD, or the
+player an orbit camera follows); with the frame rate toggled on (:data:`viewer.input.KEY_HELP`) a ``fps`` line
+is added, also while the bar shows.  The notice is a box near the top centre saying which game data is missing
+(the map, models), built from the warnings the asset loaders give.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..render.refdef import Rect, Text, UiLayout
+from .timeline_bar import CHAR, DIM_TEXT_COLOR, TEXT_COLOR, TOOLTIP_COLOR, format_time
+
+NOTICE_COLOR = (1.0, 0.8, 0.35, 1.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Readout:
+    """What the readout says: ``t`` seconds into a ``duration`` s demo, playback ``speed``, ``paused``, the
+    ``camera`` mode name, the ``watching`` player's name (``""``: nobody in particular), ``fps`` (``None``: off)."""
+
+    t: float
+    duration: float
+    speed: float = 1.0
+    paused: bool = False
+    camera: str = "pov"
+    watching: str = ""
+    fps: float | None = None
+
+
+def readout_lines(r: Readout, *, with_clock: bool = True) -> tuple[str, ...]:
+    """The readout's lines: ``0:12.3 / 2:05.0`` and ``1x pov`` (``paused``, ``rev``) and ``watching NAME`` (without
+    ``with_clock`` only the fps line), ``60 fps`` when the frame rate is on."""
+    lines: list[str] = []
+    if with_clock:
+        lines.append(f"{format_time(r.t)} / {format_time(r.duration)}")
+        speed = ("rev " if r.speed < 0 else "") + f"{abs(r.speed):g}x"
+        lines.append("  ".join(part for part in (speed, "paused" if r.paused else "", r.camera) if part))
+        if r.watching:
+            lines.append(f"watching {r.watching}")
+    if r.fps is not None:
+        lines.append(f"{r.fps:.0f} fps")
+    return tuple(lines)
+
+
+def readout_layout(lines: Sequence[str], size: tuple[int, int], scale: int, *, top: float = 0.0) -> UiLayout:
+    """``lines`` right-aligned in a translucent box in the top-right corner, ``top`` pixels down."""
+    if not lines:
+        return UiLayout()
+    s = max(1, scale)
+    ch = CHAR * s
+    pad = 3 * s
+    w = max(len(line) for line in lines) * ch + 2 * pad
+    h = len(lines) * (ch + s) + 2 * pad - s
+    x, y = size[0] - w - 4 * s, top + 4 * s
+    texts = tuple(Text(x + w - pad - len(line) * ch, y + pad + i * (ch + s), line, ch,
+                       TEXT_COLOR if i == 0 else DIM_TEXT_COLOR) for i, line in enumerate(lines))
+    return UiLayout((Rect(x, y, w, h, TOOLTIP_COLOR),), texts)
+
+
+def missing_data_notice(warnings: Sequence[str]) -> tuple[str, ...]:
+    """One line per kind of missing data in the asset loaders' ``warnings``: the map (the entities are drawn
+    without it) and the models (drawn as placeholders)."""
+    lines = []
+    maps = [w for w in warnings if "without the map" in w]
+    if maps:
+        lines.append("map missing: showing the entities without it")
+    models = [w for w in warnings if "placeholder" in w]
+    if models:
+        lines.append(f"{len(models)} model{'s' if len(models) > 1 else ''} missing: drawn as placeholders")
+    if lines:
+        lines.append("(see the terminal; --basedir / --game point at the game data)")
+    return tuple(lines)
+
+
+#: The notice's top in virtual pixels: below the four notify lines and the corner readout.
+NOTICE_TOP = 48
+
+
+def notice_layout(lines: Sequence[str], size: tuple[int, int], scale: int) -> UiLayout:
+    """The notice box centred near the top of the window, below the notify lines and the readout."""
+    if not lines:
+        return UiLayout()
+    s = max(1, scale)
+    ch = CHAR * s
+    pad = 4 * s
+    w = max(len(line) for line in lines) * ch + 2 * pad
+    h = len(lines) * (ch + 2 * s) + 2 * pad - 2 * s
+    x, y = (size[0] - w) / 2, NOTICE_TOP * s
+    texts = tuple(Text(x + pad, y + pad + i * (ch + 2 * s), line, ch, NOTICE_COLOR) for i, line in enumerate(lines))
+    return UiLayout((Rect(x, y, w, h, TOOLTIP_COLOR),), texts)
