@@ -24,7 +24,7 @@ EXPECTED = {
     "bsp2_no_triangles.bsp: qdv map --headless": (0, "bsp2_no_triangles.bsp: the map has no drawable faces"),
     "gzbomb_1G_zeros.dem.gz: load_demo": (1, "TooLargeError: "),
     "gzbomb_1G.dem.gz: qdv info": (1, "gzbomb_1G.dem.gz: inflating to"),
-    "mvd_frames_100000.mvd: qdv info": (0, "duration 100.000 s (server time 0.001 .. 100.001), 100001 frames"),
+    "mvd_frames_100000.mvd: qdv info": (0, "ends without its end-of-demo message (disconnect): the file may be cut"),
     "plan_bomb_20000.dem: qdv info": (0, "protocol 666"),
     "/dev/zero: qdv info": (1, "/dev/zero: a character device; expected a regular demo file"),
     "/dev/zero: qdv events": (1, "/dev/zero: a character device"),

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import subprocess
+import warnings
 import sys
 from pathlib import Path
 
@@ -43,3 +44,14 @@ def test_qdv_map_terminal_flies_headless() -> None:
                           capture_output=True, text=True, cwd=REPO, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "maps/terminal.bsp" in done.stderr and "first frame after" in done.stdout
+
+
+def test_screenshot_of_an_aqtion_demo_draws_the_map_and_the_players(tmp_path) -> None:
+    out = tmp_path / "demo.png"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")      # the pak lacks some models and HUD pictures on purpose (SOURCES.md)
+        code = main(["screenshot", str(QUAKE2 / "demos" / "AQtion-bandaging-guide.dm2"), "--basedir", str(QUAKE2),
+                     "--time", "40", "--size", "320x180", "--out", str(out)])
+    assert code == 0
+    pixels = np.asarray(Image.open(out).convert("RGB")).astype(int)
+    assert pixels.std() > 10 and len(np.unique(pixels.reshape(-1, 3) // 8, axis=0)) > 100

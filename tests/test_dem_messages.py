@@ -333,6 +333,7 @@ def test_gzip_transparent(tmp_path):
     w = DemWriter()
     w.block(w.serverinfo(), w.setview(1))
     w.block(w.time(1.0))
+    w.block(w.disconnect())
     p = tmp_path / "x.dem.gz"
     p.write_bytes(gzip.compress(w.build()))
     with warnings.catch_warnings():

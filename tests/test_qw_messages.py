@@ -551,7 +551,7 @@ def test_parse_chat_names_with_colons():
 def test_no_warnings_on_clean_demo():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        tl = qwd()
+        tl = qwd(more=((2.2, m.disconnect()),))
     assert tl.warnings == ()
     assert np.all(np.diff(tl.times) >= 0)
 

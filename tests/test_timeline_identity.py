@@ -12,6 +12,7 @@ the stuffed ``bf`` commands became ``bf`` events as well (issue 17: the bonus fl
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 import hashlib
 
 import numpy as np
@@ -67,8 +68,26 @@ class _Digest:
         return self._h.hexdigest()
 
 
+#: Fields added to shared classes after the digests were pinned (Quake II's entity extras, temp-entity direction /
+#: colour, muzzle-flash names): left out while they hold their default, so the pinned data stays comparable.
+_ADDED_LATER = frozenset({"extra", "direction", "color", "name", "silenced", "monster"})
+
+
+def _pinned_fields(obj: object) -> list[dataclasses.Field]:
+    out = []
+    for f in dataclasses.fields(obj):  # type: ignore[arg-type]
+        if f.name in _ADDED_LATER:
+            value = getattr(obj, f.name)
+            default = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+            if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING:
+                if (len(value) == 0 and len(default) == 0) if isinstance(default, Mapping) else value == default:
+                    continue
+        out.append(f)
+    return out
+
+
 def _states(d: _Digest, label: str, states: object) -> None:
-    for field in dataclasses.fields(states):  # type: ignore[arg-type]
+    for field in _pinned_fields(states):
         d.array(f"{label}.{field.name}", getattr(states, field.name))
 
 
@@ -116,7 +135,7 @@ def events_digest(tl: DemoTimeline) -> str:
     """sha256 over the canonical text of every event (its class name and every field, in order)."""
     d = _Digest()
     for e in tl.events:
-        d.text(type(e).__name__, tuple(getattr(e, f.name) for f in dataclasses.fields(e)))
+        d.text(type(e).__name__, tuple(getattr(e, f.name) for f in _pinned_fields(e)))
     return d.hexdigest()
 
 

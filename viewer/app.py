@@ -37,6 +37,7 @@ from assets_loader.vfs import VirtualFS
 
 from . import input as inp
 from .audio.output import SOUND_KEYS, AudioOutput, listener_for, open_output
+from .camera_path import CameraPath
 from .cameras import map_start_camera
 from .export import next_numbered_path, write_png
 from .games.base import GameView
@@ -68,8 +69,8 @@ class PlaySource:
 
     ``basedir`` / ``game`` (``--basedir`` / ``--game``) find the game data of demos opened later from the window;
     ``folder``: open the demo picker on it at once (``qdv play DIR``); ``sensitivity`` / ``invert_mouse``
-    override the remembered mouse-look settings; ``water_alpha`` overrides the maps' liquid opacity (``None``: each
-    map's own)."""
+    override the remembered mouse-look settings; ``camera_path`` (``--camera-path``): the demo starts on that path's
+    camera; ``water_alpha`` overrides the maps' liquid opacity (``None``: each map's own)."""
 
     fs: VirtualFS
     demo: str | None = None
@@ -83,6 +84,7 @@ class PlaySource:
     folder: str | None = None
     sensitivity: float | None = None
     invert_mouse: bool | None = None
+    camera_path: CameraPath | None = None
     water_alpha: float | None = None
 
     @property
@@ -179,6 +181,8 @@ class ViewerWindow(pyglet.window.Window):
             from .timespec import parse_timespec  # local: only the demo path needs it
             start = parse_timespec(src.start, duration=timeline.duration)
             self.state = ViewerState.for_timeline(timeline, start=start, speed=src.speed, fov=src.fov, size=size)
+            if src.camera_path is not None:     # --camera-path: start on the path's preview
+                self.state.camera_path, self.state.mode = src.camera_path, "path"
             self._apply_settings()
             self.session = DemoSession(timeline, src.fs, self.ctx)
             if self.session.game != self.game:
@@ -251,7 +255,7 @@ class ViewerWindow(pyglet.window.Window):
         st = self.state
         if self._sound is not None:
             self._sound.update(st.t, st.clock.speed, st.clock.paused, st.scrubbing,
-                               listener_for(self._last, self._last_state, st.mode == "free"))
+                               listener_for(self._last, self._last_state, st.mode in ("free", "path")))
         text, left = self._message
         self._message = (text, left - dt)
         lines, left = self._notice
@@ -556,7 +560,8 @@ class ViewerWindow(pyglet.window.Window):
         self._last_dir = path.resolve().parent
         self.failed = None
         self.source = replace(self.source, fs=fs, demo=str(path), map_path=None, start="0", speed=1.0,
-                              fov=self.state.fov if self.state is not None else self.source.fov, folder=None)
+                              fov=self.state.fov if self.state is not None else self.source.fov, folder=None,
+                              camera_path=None)  # a path belongs to the demo it was given with
         self.set_caption(f"qdv — {self.source.title}")
         self.state = None
         self._last = self._last_state = None

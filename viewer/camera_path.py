@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from assets_loader.demos import DemoTimeline, SceneState
 from assets_loader.errors import FormatError
 
 from .render.refdef import Camera
@@ -256,3 +257,23 @@ def load_path(file: str | Path) -> CameraPath:
 def keys_outside(path: CameraPath, duration: float) -> list[int]:
     """Indices of keys whose time lies outside the demo (0 .. ``duration``): kept, but worth reporting."""
     return [i for i, k in enumerate(path.keys) if not 0.0 <= k.time <= duration]
+
+
+def entity_target(timeline: DemoTimeline, pov: int | None = None) -> TargetLookup:
+    """The :data:`TargetLookup` of a demo: an entity's interpolated origin (``DemoTimeline.sample``) at a time
+    counted from the demo's start (``None`` while the entity is not in the frame)."""
+
+    def origin(number: int, t: float) -> Vec3 | None:
+        return entity_origin(timeline.sample(timeline.start_time + t, pov=pov), number)
+
+    return origin
+
+
+def entity_origin(state: SceneState, number: int) -> Vec3 | None:
+    """Where entity ``number`` is in ``state`` (``None``: not in it); a window already holding the state of the
+    time it draws looks targets up here, so its path camera equals :func:`entity_target`'s."""
+    hit = np.flatnonzero(state.entities.number == number)
+    if not len(hit):
+        return None
+    o = state.entities.origin[hit[0]]
+    return (float(o[0]), float(o[1]), float(o[2]))

@@ -11,9 +11,13 @@ import math
 import sys
 import warnings
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from assets_loader.errors import FormatError
 from assets_loader.source import LimitSettingError, check_file
+
+if TYPE_CHECKING:
+    from .camera_path import CameraPath
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -37,6 +41,8 @@ def _build_parser() -> argparse.ArgumentParser:
                                               "and picked from in the window); omitted: the bundled "
                                               "LibreQuake deathmatch sample")
     _add_game_args(play)
+    play.add_argument("--camera-path", metavar="FILE",
+                      help="a camera path (README \"Camera paths\"): the window starts on its preview")
     play.add_argument("--start", default="0", help="start time (SS, MM:SS, N%%)")
     play.add_argument("--speed", type=_number_in(0.1, 10, absolute=True), default=1.0,
                       help="playback speed (0.1..10; negative: reverse)")
@@ -94,7 +100,8 @@ def _build_parser() -> argparse.ArgumentParser:
     render.add_argument("--size", default="1920x1080", metavar="WxH",
                         help="WxH (default 1920x1080; even for h264/vp9/av1)")
     render.add_argument("--camera", metavar="MODE",
-                        help="pov (default), free (--pos/--angles), chase, orbit (--angles pitch,yaw)")
+                        help="pov (default), free (--pos/--angles), chase, orbit (--angles pitch,yaw), or "
+                             "path:FILE (a camera path, README \"Camera paths\")")
     render.add_argument("--pov", metavar="PLAYER",
                         help="the player to watch in a multi-view demo (name or slot number)")
     render.add_argument("--pos", metavar="X,Y,Z",
@@ -107,6 +114,8 @@ def _build_parser() -> argparse.ArgumentParser:
     render.add_argument("--hud", action=argparse.BooleanOptionalAction, default=True,
                         help="draw the HUD as the window does (default); --no-hud for clean footage")
     _add_look_args(render)
+    render.add_argument("--audio", action=argparse.BooleanOptionalAction, default=True,
+                        help="the demo's sound (AAC in .mp4/.mov, Opus in .mkv/.webm; none for PNGs; default on)")
     render.add_argument("--codec", metavar="NAME", help="h264, vp9, av1, ffv1 or png (default: h264; vp9 for .webm)")
     render.add_argument("--crf", metavar="N", help="quality for h264/vp9/av1: lower is better (defaults 18/32/35)")
     render.add_argument("--force", action="store_true", help="overwrite existing output files")
@@ -378,6 +387,10 @@ def _run_window(args: argparse.Namespace) -> int:
         fs = game_filesystem(demo, args.basedir, args.game)
         source_kw = dict(demo=demo, start=args.start, speed=args.speed, folder=folder,
                          water_alpha=args.wateralpha)
+        if args.camera_path is not None:   # checked before any window opens (keys outside need the duration)
+            from assets_loader.demos import load_demo
+
+            source_kw["camera_path"] = _camera_path(args.camera_path, load_demo(demo).duration)
     else:
         fs, map_path = _resolve_map(args.map, args.basedir, args.game)
         source_kw = dict(map_path=map_path)
@@ -454,6 +467,7 @@ def _run_render(args: argparse.Namespace) -> int:
     from .video import options as opt
     from .video.output import plan_output
     from .video.recorder import ShotCamera, record
+    from .video.soundtrack import AUDIO_CODECS, FrameSound, export_mixer
     from .video.timing import FrameTimes, RangeError
 
     try:
@@ -471,13 +485,19 @@ def _run_render(args: argparse.Namespace) -> int:
         times = FrameTimes.for_range(timeline.start_time, timeline.duration, first, last, speed, fps)
     except (opt.OptionError, TimespecError, RangeError) as exc:
         raise _UsageError(str(exc)) from None
+    path = _camera_path(opt.camera_path_file(args.camera), timeline.duration) if mode == "path" else None
     output.check_free(times.count)  # before the slow part; the writer claims the file again
-    renderer = DemoRenderer(timeline, game_filesystem(args.demo, args.basedir, args.game), size, hud=args.hud,
-                            water_alpha=args.wateralpha)
+    fs = game_filesystem(args.demo, args.basedir, args.game)
+    renderer = DemoRenderer(timeline, fs, size, hud=args.hud, water_alpha=args.wateralpha)
     try:
+        sound = None
+        if args.audio and AUDIO_CODECS[output.container] is not None:
+            session = renderer.session
+            sound = FrameSound(export_mixer(timeline, fs, lambda s: session.world if s == session.segment else None),
+                               times)
         with tqdm(total=times.count, unit="frame", desc=output.path.name, dynamic_ncols=True) as bar:
-            result = record(renderer, ShotCamera(mode, pov, fov, pos, angles), times, output, blur=blur,
-                            progress=lambda done: bar.update(done - bar.n))
+            result = record(renderer, ShotCamera(mode, pov, fov, pos, angles, path=path), times, output, blur=blur,
+                            sound=sound, progress=lambda done: bar.update(done - bar.n))
     finally:
         renderer.release()
     where = output.path
@@ -487,9 +507,26 @@ def _run_render(args: argparse.Namespace) -> int:
     if result.interrupted:
         print(f"interrupted: {where} is playable with {result.frames} of {result.total} frames", file=sys.stderr)
         return EXIT_INTERRUPTED
-    print(f"wrote {where}: {result.frames} frames {size[0]}x{size[1]} at {fps:g} fps ({output.codec.name}) "
+    heard = f", {AUDIO_CODECS[output.container]} sound" if sound is not None else ""
+    print(f"wrote {where}: {result.frames} frames {size[0]}x{size[1]} at {fps:g} fps ({output.codec.name}{heard}) "
           f"in {result.seconds:.1f} s, {result.fps:.1f} frames/s")
     return EXIT_OK
+
+
+def _camera_path(file: str, duration: float) -> CameraPath:
+    """A camera path file checked for use: malformed or empty is a :class:`CameraPathError` naming the file and the
+    field; keys outside the demo's ``duration`` are kept, with a warning."""
+    from .camera_path import CameraPathError, keys_outside, load_path
+
+    path = load_path(file)
+    if not path.keys:
+        raise CameraPathError(file, "keys", "at least one key", "an empty list")
+    outside = keys_outside(path, duration)
+    if outside:
+        when = ", ".join(f"keys[{i}] at {path.keys[i].time:g} s" for i in outside)
+        warnings.warn(f"{file}: {when} outside the demo (0 .. {duration:.3f} s): the camera holds there",
+                      stacklevel=2)
+    return path
 
 
 def _run_demo_report(args: argparse.Namespace) -> int:

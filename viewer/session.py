@@ -13,7 +13,7 @@ import moderngl
 import numpy as np
 
 from assets_loader.bsp import WorldMesh
-from assets_loader.demos import DemoTimeline, SceneState
+from assets_loader.demos import DemoTimeline, SceneState, demo_game_dir
 from assets_loader.errors import NotFoundError, UnsupportedFormatError
 from assets_loader.vfs import VirtualFS, detect_base_game, game_dir_of
 
@@ -26,8 +26,11 @@ from .scene import build_scene
 
 
 def game_filesystem(path: str | None, basedir: str | None, game: str | None) -> VirtualFS:
-    """The game data for a demo or map file: its own game dir when it sits in one, else ``--basedir``/``--game``;
-    the base game (``id1``, ``baseq2``) is the one the installation holds."""
+    """The game data for a demo or map file: its own game dir when it sits in one, else ``--basedir``/``--game``
+    (without ``--game``, the game dir the demo names: a Quake II demo's serverdata); the base game (``id1``,
+    ``baseq2``) is the one the installation holds."""
+    if basedir is not None and game is None and path:
+        game = demo_game_dir(path)
     if basedir is None:
         found = game_dir_of(path) if path else None
         if found is None:

@@ -20,6 +20,7 @@ import numpy as np
 from assets_loader.demos import DemoTimeline, SceneState
 
 from .render.refdef import Camera
+from .camera_path import CameraPath, camera_at, entity_origin
 from .cameras import FreeFly, Orbit, chase_camera
 from .input import CAMERA_MODES, Action, Movement, next_speed
 from .playback import PlaybackClock
@@ -98,6 +99,7 @@ class ViewerState:
     sbar_lines: int = 0
     mode: str = "pov"
     free: FreeFly | None = None
+    camera_path: CameraPath | None = None
     orbit: Orbit = field(default_factory=Orbit)
     follow: int | None = None
     chase_back: float = 100.0
@@ -164,11 +166,15 @@ class ViewerState:
 
     def camera_for(self, scene: SceneState | None, world=None) -> Camera | None:
         """The camera to draw ``scene`` from: ``None`` for the recorder's eyes (the view weapon is drawn), else the
-        free, chase or orbit camera. ``world`` (a ``WorldMesh``) keeps chase and orbit cameras out of walls."""
+        free, chase or orbit camera, or in ``path`` mode ``camera_at(camera_path, …)`` at the scene's time (``look_at``
+        keys aim at the entity in ``scene``). ``world`` (a ``WorldMesh``) keeps chase and orbit cameras out of
+        walls."""
         if self.mode == "free" and self.free is not None:
             return self.free.camera(self.fov)
         if scene is None:
             return None
+        if self.mode == "path" and self.camera_path is not None:
+            return camera_at(self.camera_path, scene.time - self.info.start, lambda n, _t: entity_origin(scene, n))
         if self.mode == "chase":
             return chase_camera(world, scene.view_origin, scene.view_angles, back=self.chase_back, fov=self.fov)
         if self.mode == "orbit":

@@ -5,8 +5,7 @@
 incrementally within the same limit and a ratio limit (:mod:`assets_loader.inflate`), so a gzip bomb is a
 ``TooLargeError`` after a few MB.  The format is chosen from the file
 name (``.dem``, ``.qwd``, ``.mvd``, ``.dm2``, ``.dm_NN``) when there is one, otherwise from the content.  NetQuake
-``.dem``, QuakeWorld ``.qwd`` / ``.mvd`` and Quake III ``.dm_NN`` are decoded; Quake II ``.dm2`` is recognised
-and reported as unsupported.
+``.dem``, QuakeWorld ``.qwd`` / ``.mvd``, Quake II ``.dm2`` and Quake III ``.dm_NN`` are decoded.
 
 References: Uwe Girlich, "The unofficial DEM format description" v1.0.9, section 6.1 (the CD-track line that
 starts every NetQuake demo); RFC 1952 (gzip magic 1f 8b).
@@ -21,11 +20,13 @@ from ..errors import BadMagicError, FormatError, UnsupportedFormatError
 from ..inflate import GZIP_MAGIC, byte_chunks, gunzip_bounded
 from ..source import Source, read_source, size_limit
 from .quake import decode_dem, parse_cd_track
+from .quake2 import decode_dm2
 from .quake3.timeline import decode_quake3
 from .quakeworld import decode_mvd, decode_qwd, looks_like_mvd, looks_like_qwd
 from .timeline import DemoTimeline
 
-__all__ = ["FORMAT_NAMES", "demo_game", "detect_format", "load_demo", "maybe_gunzip", "sniff_format"]
+__all__ = ["FORMAT_NAMES", "demo_game", "demo_game_dir", "detect_format", "load_demo", "maybe_gunzip",
+           "sniff_format"]
 
 _EXTENSIONS = {".dem": "dem", ".qwd": "qwd", ".mvd": "mvd", ".dm2": "dm2"}
 _DM_Q3 = re.compile(r"\.dm_(\d+)$")
@@ -46,17 +47,20 @@ FORMAT_NAMES = {
     "dm2": "a Quake II demo (.dm2)", "dm_NN": "a Quake III demo (.dm_NN)",
 }
 _Q2_SVC_SERVERDATA = 12
+_Q2_SVC_SERVERDATA_300 = 7
 _Q2_PROTOCOLS = (25, 26, 34, 35, 36, 2023)
 _Q3_MAX_MSGLEN = 16384
 
 
 def _looks_like_dm2(data: bytes) -> bool:
-    """The first block (int32 length) starts with ``svc_serverdata`` and a Quake II protocol number."""
+    """The first block (int32 length) starts with ``svc_serverdata`` and a Quake II protocol number (3.00's
+    protocol 25 numbers that message 7)."""
     if len(data) < 9:
         return False
     length = int.from_bytes(data[0:4], "little", signed=True)
     protocol = int.from_bytes(data[5:9], "little", signed=True)
-    return 0 < length <= 0x10000 and data[4] == _Q2_SVC_SERVERDATA and protocol in _Q2_PROTOCOLS
+    serverdata = data[4] == _Q2_SVC_SERVERDATA or (data[4] == _Q2_SVC_SERVERDATA_300 and protocol == 25)
+    return 0 < length <= 0x10000 and serverdata and protocol in _Q2_PROTOCOLS
 
 
 def _looks_like_dm_q3(data: bytes) -> bool:
@@ -152,10 +156,24 @@ def load_demo(src: Source, name: str | None = None, max_size: int | None = None)
         return decode_qwd(data, label)
     if fmt == "mvd":
         return decode_mvd(data, label)
+    if fmt == "dm2":
+        return decode_dm2(data, label)
     if fmt.startswith("dm_"):
         return decode_quake3(data, label)
     what = FORMAT_NAMES.get(fmt, FORMAT_NAMES["dm_NN"])
-    raise UnsupportedFormatError(label, fmt, 0,
-                                 "a Quake .dem, QuakeWorld .qwd/.mvd or Quake III .dm_NN demo "
-                                 "(the formats decoded so far)",
+    raise UnsupportedFormatError(label, fmt, 0, "a Quake-family demo qdv decodes (.dem, .qwd, .mvd, .dm2, .dm_NN)",
                                  f"{what}, which qdv cannot decode yet")
+
+
+def demo_game_dir(path: str) -> str | None:
+    """The game directory a demo file names in its header (Quake II ``svc_serverdata``: ``"action"``), or ``None``
+    when it names none or cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(1024)
+    except OSError:
+        return None
+    if not _looks_like_dm2(head):
+        return None
+    end = head.find(b"\0", 14)
+    return (head[14:end].decode("latin-1") or None) if end >= 0 else None

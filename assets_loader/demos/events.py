@@ -31,8 +31,8 @@ __all__ = [
     "CutsceneEvent", "SellScreenEvent", "KilledMonsterEvent", "FoundSecretEvent", "PauseEvent", "StuffTextEvent",
     "LightStyleEvent", "FogEvent", "SkyboxEvent", "BonusFlashEvent", "ColorShiftEvent", "CdTrackEvent",
     "ServerInfoEvent", "DisconnectEvent", "AchievementEvent", "LocalSoundEvent", "ChatEvent", "ItemPickupEvent",
-    "MuzzleFlashEvent",
-    "SetInfoEvent", "KickEvent", "EVENT_KINDS", "Obituary", "parse_obituary", "parse_chat", "parse_pickup",
+    "MuzzleFlashEvent", "SetInfoEvent", "KickEvent", "ReconnectEvent", "LayoutEvent", "InventoryEvent", "EVENT_KINDS",
+    "Obituary", "parse_obituary", "parse_chat", "parse_pickup",
     "plain_text", "event_fields",
 ]
 
@@ -127,12 +127,65 @@ TEMP_ENTITIES: Mapping[str, str] = MappingProxyType({
     "missile_hit": "Quake III rocket / grenade / plasma hitting a player: explosion and blood",
     "missile_miss": "Quake III rocket / grenade / plasma hitting a wall: explosion mark and smoke",
     "rail": "Quake III railgun trail from the shooter's muzzle to ``end`` (rings and a core beam)",
-    "shotgun": "Quake III shotgun blast: pellet impacts around the aim point",
+    "shotgun": "shotgun pellets hitting a wall: a few dark particles (Quake II), impacts around the aim point "
+               "(Quake III)",
     "pain": "Quake III player pain sound and flash",
     "death": "Quake III player death (the death animation starts)",
     "gib": "Quake III player gibbed: body parts thrown",
     "jumppad": "Quake III jump pad launch (a sound, the player flies)",
     "teleport_out": "Quake III player leaving through a teleporter (the entry flash)",
+    # Quake II (cl_tent.c CL_ParseTEnt; "gunshot", "blood" as above)
+    "blaster": "blaster bolt hitting a wall: yellow particles and a flash sprite",
+    "railtrail": "railgun trail: a blue spiral and a white core from origin to end",
+    "explosion1": "big explosion (boss, barrel): models/objects/r_explode with a light",
+    "barrel_explosion": "barrel / grenade-style explosion: models/objects/r_explode with a light",
+    "rocket_explosion": "rocket explosion: models/objects/r_explode, particles and a light",
+    "grenade_explosion": "grenade explosion: models/objects/r_explode, particles and a light",
+    "rocket_explosion_water": "rocket explosion under water",
+    "grenade_explosion_water": "grenade explosion under water",
+    "sparks": "sparks off a hit: orange particles",
+    "splash": "a splash (water, slime, lava, sparks: the colour byte says which)",
+    "bubbletrail": "bullet through water: bubbles from origin to end",
+    "screen_sparks": "hit on a power screen: green sparks",
+    "shield_sparks": "hit on a power shield: green sparks",
+    "bullet_sparks": "bullet ricochet: sparks",
+    "laser_sparks": "laser hitting a wall: particles of the given colour",
+    "parasite_attack": "parasite tongue beam from entity",
+    "medic_cable_attack": "medic cable beam from entity",
+    "bfg_explosion": "BFG ball explosion sprite",
+    "bfg_bigexplosion": "BFG big explosion particles",
+    "bosstport": "boss teleport particles",
+    "bfg_laser": "BFG laser from origin to end",
+    "grapple_cable": "grappling cable from entity (with an offset)",
+    "welding_sparks": "welding sparks of a colour",
+    "greenblood": "green blood particles",
+    "bluehyperblaster": "blue hyperblaster bolt impact",
+    "plasma_explosion": "plasma explosion",
+    "tunnel_sparks": "tunnel sparks of a colour",
+    "blaster2": "green blaster impact",
+    "lightning": "lightning beam between two entities",
+    "debugtrail": "debug trail from origin to end",
+    "plain_explosion": "explosion without particles",
+    "flashlight": "a flashlight light on entity",
+    "forcewall": "force wall particles of a colour from origin to end",
+    "heatbeam": "player heat beam from entity",
+    "monster_heatbeam": "monster heat beam from entity",
+    "steam": "steam puffs",
+    "bubbletrail2": "bubble trail from origin to end",
+    "moreblood": "lots of blood",
+    "heatbeam_sparks": "heat beam sparks",
+    "heatbeam_steam": "heat beam steam",
+    "chainfist_smoke": "chainfist smoke",
+    "electric_sparks": "electric sparks",
+    "tracker_explosion": "disruptor explosion",
+    "teleport_effect": "teleport particles",
+    "dball_goal": "deathball goal particles",
+    "widowbeamout": "widow beam-out effect",
+    "nukeblast": "nuke blast",
+    "widowsplash": "widow splash",
+    "explosion1_big": "big explosion",
+    "explosion1_np": "explosion without particles",
+    "flechette": "flechette impact",
 })
 
 
@@ -151,7 +204,10 @@ class TempEntityEvent(Event):
     entity: int | None = None
     color_start: int | None = None
     color_length: int | None = None
-    count: int | None = None            # QuakeWorld gunshot / blood particle count
+    count: int | None = None            # QuakeWorld gunshot / blood particle count; Quake II splash / sparks count
+    direction: Vec3 | None = None       # Quake II impact direction (a unit vector)
+    color: int | None = None            # Quake II splash / laser sparks / force wall colour byte
+    extra: tuple[float, ...] = ()       # Quake II leftovers: grapple offset, lightning target, steam magnitude…
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,6 +357,29 @@ class DisconnectEvent(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ReconnectEvent(Event):
+    """Quake II ``svc_reconnect``: the server asked the client to reconnect (a map change follows)."""
+
+    kind: ClassVar[str] = "reconnect"
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutEvent(Event):
+    """Quake II ``svc_layout``: a layout program (scoreboard, help computer), shown while ``STAT_LAYOUTS`` is set."""
+
+    kind: ClassVar[str] = "layout"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class InventoryEvent(Event):
+    """Quake II ``svc_inventory``: the count of each of the 256 items (names in the item configstrings)."""
+
+    kind: ClassVar[str] = "inventory"
+    counts: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class AchievementEvent(Event):
     kind: ClassVar[str] = "achievement"
     name: str
@@ -350,6 +429,9 @@ class MuzzleFlashEvent(Event):
 
     kind: ClassVar[str] = "muzzleflash"
     entity: int
+    name: str | None = None             # Quake II flash (MZ_* / MZ2_* name: "railgun", "soldier_blaster_1"…)
+    silenced: bool = False              # Quake II MZ_SILENCED
+    monster: bool = False               # Quake II svc_muzzleflash2
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,7 +459,8 @@ EVENT_KINDS: dict[str, type[Event]] = {
         DamageEvent, SetViewEvent, SetAngleEvent, IntermissionEvent, FinaleEvent, CutsceneEvent, SellScreenEvent,
         KilledMonsterEvent, FoundSecretEvent, PauseEvent, StuffTextEvent, LightStyleEvent, FogEvent, SkyboxEvent,
         BonusFlashEvent, ColorShiftEvent, CdTrackEvent, ServerInfoEvent, DisconnectEvent, AchievementEvent,
-        LocalSoundEvent, ChatEvent, ItemPickupEvent, MuzzleFlashEvent, SetInfoEvent, KickEvent)
+        LocalSoundEvent, ChatEvent, ItemPickupEvent, MuzzleFlashEvent, SetInfoEvent, KickEvent, ReconnectEvent,
+        LayoutEvent, InventoryEvent)
 }
 
 _BASE_FIELDS = frozenset({"time", "frame", "segment"})

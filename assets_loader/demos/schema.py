@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["GameSchema", "QUAKE", "QUAKE3", "QUAKE3_ENTITY_FIELDS", "QUAKE3_STAT_NAMES", "QUAKEWORLD", "STAT_NAMES",
-           "PLAYER_DEAD", "PLAYER_GIB", "view_height"]
+__all__ = ["GameSchema", "QUAKE", "QUAKE2", "QUAKE2_STAT_NAMES", "QUAKE3", "QUAKE3_ENTITY_FIELDS", "QUAKE3_STAT_NAMES",
+           "QUAKEWORLD", "STAT_NAMES", "PLAYER_DEAD", "PLAYER_GIB", "view_height"]
 
 #: Quake's per-frame stat columns, in order.  The first 15 are ``cl.stats`` (STAT_HEALTH…STAT_MONSTERS):
 #: ``weaponmodel`` is the view weapon's model index, ``activeweapon`` the IT_* bit of the selected weapon.
@@ -51,6 +51,8 @@ class GameSchema:
     entity_fields: tuple[str, ...] = ()
     #: Entity number of client slot ``s`` is ``s + client_entity_offset`` (Quake: slot + 1; Quake III: the slot).
     client_entity_offset: int = 1
+    #: Values of an ``event`` entity column that make ``sample`` snap the entity (Quake II teleport events).
+    snap_events: tuple[int, ...] = ()
 
     def stat_index(self, name: str) -> int:
         """Column of stat ``name`` (``ValueError`` if this game has no such stat)."""
@@ -86,6 +88,23 @@ QUAKE3_ENTITY_FIELDS: tuple[str, ...] = (
 #: flips (the distance rule stays as a backstop for a missed flip), client ``s`` is entity ``s``.
 QUAKE3 = GameSchema("quake3", QUAKE3_STAT_NAMES, teleport_distance=256.0, pose_interval=0.05,
                     trajectory="quake3", entity_fields=QUAKE3_ENTITY_FIELDS, client_entity_offset=0)
+#: Quake II's per-frame columns: the 32 ``player_state_t.stats`` (``STAT_HEALTH_ICON``…, 16..31 mod-defined), then the
+#: rest of the player state as integers in wire units: ``pm_*`` (``pmove_state_t``), ``gunindex`` / ``gunframe``,
+#: ``fov`` (degrees), ``rdflags`` (``RDF_*``), ``blend_*`` (0..255), and quarter units (degrees or world units × 4)
+#: for ``viewoffset_*``, ``kick_*``, ``gunoffset_*``, ``gunangles_*``; ``intermission`` is 1 while ``pm_type`` is
+#: ``PM_FREEZE``.
+QUAKE2_STAT_NAMES: tuple[str, ...] = (
+    "health_icon", "health", "ammo_icon", "ammo", "armor_icon", "armor", "selected_icon", "pickup_icon",
+    "pickup_string", "timer_icon", "timer", "help_icon", "selected_item", "layouts", "frags", "flashes",
+) + tuple(f"stat{i}" for i in range(16, 32)) + (
+    "pm_type", "pm_flags", "pm_time", "gravity", "gunindex", "gunframe", "fov", "rdflags",
+    "blend_r", "blend_g", "blend_b", "blend_a", "viewoffset_x4", "viewoffset_y4", "viewoffset_z4",
+    "kick_pitch4", "kick_yaw4", "kick_roll4", "gunoffset_x4", "gunoffset_y4", "gunoffset_z4",
+    "gunangles_pitch4", "gunangles_yaw4", "gunangles_roll4", "intermission",
+)
+#: Quake II: 10 Hz server frames; entities moving over 512 units or with a teleport event (``EV_PLAYER_TELEPORT`` 6,
+#: ``EV_OTHER_TELEPORT`` 7) snap (``CL_DeltaEntity``).
+QUAKE2 = GameSchema("quake2", QUAKE2_STAT_NAMES, teleport_distance=512.0, snap_events=(6, 7))
 
 
 def view_height(flags: int, stat_viewheight: int = 0) -> float:

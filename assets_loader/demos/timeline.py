@@ -55,7 +55,11 @@ __all__ = ["DemoTimeline", "SceneState", "EntityStates", "MapSegment", "PlayerSc
 _EMPTY_I = np.zeros(0, np.int32)
 _EMPTY_F = np.zeros(0, np.float32)
 _EMPTY_V = np.zeros((0, 3), np.float32)
-_NO_FIELDS: Mapping[str, np.ndarray] = MappingProxyType({})
+_NO_EXTRA: Mapping[str, np.ndarray] = MappingProxyType({})
+#: The entity columns every timeline has; a decoder may add more (Quake II ``model2``, ``renderfx``, ``old_origin``…),
+#: which ``sample`` slices into :attr:`EntityStates.extra`.
+STANDARD_COLUMNS = frozenset({"number", "model", "frame", "prev_frame", "skin", "colormap", "effects", "origin",
+                              "angles", "alpha", "scale", "frame_time", "frame_interval"})
 
 
 def _ro(a: np.ndarray) -> np.ndarray:
@@ -70,7 +74,9 @@ class EntityStates:
     ``number`` i4 [N] (static entities: -1), ``model`` i4 [N] (index into the segment's ``model_precache``),
     ``frame`` / ``prev_frame`` i4 [N], ``frame_blend`` f4 [N] (0 = prev_frame, 1 = frame), ``skin``, ``colormap``
     (0 = none, else scoreboard slot + 1), ``effects`` (EF_* bits) i4 [N], ``origin`` / ``angles`` f4 [N, 3]
-    (pitch, yaw, roll degrees), ``alpha`` f4 [N] (1 = opaque), ``scale`` f4 [N] (1 = normal).
+    (pitch, yaw, roll degrees), ``alpha`` f4 [N] (1 = opaque), ``scale`` f4 [N] (1 = normal).  ``extra`` holds a
+    game's further columns by name, each [N] or [N, 3] (Quake II: ``model2``…``model4``, ``renderfx``, ``sound``,
+    ``event``, ``solid``, ``old_origin``); empty for games without.
     """
 
     number: np.ndarray
@@ -85,6 +91,7 @@ class EntityStates:
     angles: np.ndarray
     alpha: np.ndarray
     scale: np.ndarray
+    extra: Mapping[str, np.ndarray] = field(default_factory=lambda: _NO_EXTRA)
 
     def __len__(self) -> int:
         return len(self.number)
@@ -333,7 +340,7 @@ class SceneState:
     ``lightstyles`` the 64 style
     strings, ``scoreboard`` one entry per client slot of the segment.  ``pov`` is the player slot whose eye the view
     is (QuakeWorld, Quake III), or -1 for the recorder's default view.  ``entity_fields`` holds the game's extra
-    per-entity columns (``schema.entity_fields``, row-aligned with ``entities``; empty for Quake and QuakeWorld).
+    per-entity columns (``entities.extra``, row-aligned with ``entities``; empty for Quake and QuakeWorld).
     """
 
     time: float
@@ -349,7 +356,7 @@ class SceneState:
     lightstyles: tuple[str, ...]
     scoreboard: tuple[PlayerScore, ...]
     pov: int = -1
-    entity_fields: Mapping[str, np.ndarray] = field(default_factory=lambda: _NO_FIELDS)
+    entity_fields: Mapping[str, np.ndarray] = field(default_factory=lambda: _NO_EXTRA)
 
 
 class DemoTimeline:
@@ -369,7 +376,8 @@ class DemoTimeline:
                  "block_count", "cd_track", "times", "server_times", "frame_segment", "view_entity", "view_origin",
                  "view_angles", "stats", "lightstyles", "scoreboard_changes",
                  "_offsets", "_cols", "_ls_version", "_ls_snapshots", "_sb_version", "_sb_snapshots",
-                 "_stat_rows", "_statics_cache", "_events_by_kind", "players", "default_pov", "meta", "__weakref__")
+                 "_stat_rows", "_statics_cache", "_events_by_kind", "players", "default_pov", "meta", "_extra_keys",
+                 "__weakref__")
 
     def __init__(self, *, schema: GameSchema, format: str, protocol: int, protocol_flags: int, path: str,
                  segments: Sequence[MapSegment], events: Sequence[Event], warnings: Sequence[str],
@@ -411,6 +419,7 @@ class DemoTimeline:
             {name: self._stat_rows[:, i] for i, name in enumerate(names)})
         self._offsets = _ro(np.asarray(entity_offsets, np.int64))
         self._cols = {k: _ro(v) for k, v in entity_columns.items()}
+        self._extra_keys = tuple(k for k in self._cols if k not in STANDARD_COLUMNS)
         self.scoreboard_changes = tuple(score_changes)
         self.players = players
         self.default_pov = int(default_pov)
@@ -500,7 +509,13 @@ class DemoTimeline:
         c = self._cols
         return EntityStates(c["number"][a:b], c["model"][a:b], c["frame"][a:b], c["prev_frame"][a:b],
                             np.ones(b - a, np.float32), c["skin"][a:b], c["colormap"][a:b], c["effects"][a:b],
-                            c["origin"][a:b], c["angles"][a:b], c["alpha"][a:b], c["scale"][a:b])
+                            c["origin"][a:b], c["angles"][a:b], c["alpha"][a:b], c["scale"][a:b],
+                            self._extra_slices(a, b))
+
+    def _extra_slices(self, a: int, b: int) -> Mapping[str, np.ndarray]:
+        if not self._extra_keys:
+            return _NO_EXTRA
+        return MappingProxyType({k: self._cols[k][a:b] for k in self._extra_keys})
 
     def final_scoreboard(self) -> tuple[PlayerScore, ...]:
         return self._sb_snapshots[-1]
@@ -640,11 +655,21 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
             delta = org1 - org0
             snap = ((num0[idx] != num1) | (c["model"][a0:b0][idx] != model1)
                     | (np.abs(delta) > teleport).any(axis=1))
+            if timeline.schema.snap_events and "event" in c:
+                snap |= np.isin(c["event"][a:b], timeline.schema.snap_events)
             origin = org0 + np.float32(frac) * delta
             angles = _lerp_angles(ang0, ang1, np.float32(frac)).astype(np.float32, copy=False)
             if snap.any():
-                origin[snap] = org1[snap]
+                if "old_origin" in c:
+                    # Quake II (CL_DeltaEntity): a new, changed or teleported entity lerps from its old_origin.
+                    old = c["old_origin"][a:b][snap]
+                    origin[snap] = old + np.float32(frac) * (org1[snap] - old)
+                else:
+                    origin[snap] = org1[snap]
                 angles[snap] = ang1[snap]
+        elif "old_origin" in c:                      # nothing in the older frame: every entity is new
+            old = c["old_origin"][a:b]
+            origin, angles = old + np.float32(frac) * (org1 - old), ang1
         else:
             origin, angles = org1, ang1
     else:
@@ -659,14 +684,12 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
     else:
         blend = np.ones(b - a, np.float32)
 
-    fields = _NO_FIELDS
-    if timeline.schema.entity_fields:
-        fields = MappingProxyType({name: c[name][a:b] for name in timeline.schema.entity_fields})
-        if timeline.schema.trajectory == "quake3" and b > a:
-            origin, angles = _trajectories(timeline, seg_hi, t, fields, origin, angles)
+    extra = timeline._extra_slices(a, b)   # the game's own entity columns (Quake II model2…, Quake III trajectories)
+    if timeline.schema.trajectory == "quake3" and b > a:
+        origin, angles = _trajectories(timeline, seg_hi, t, extra, origin, angles)
 
     entities = EntityStates(num1, model1, frame1, prev1, blend, c["skin"][a:b], c["colormap"][a:b],
-                            c["effects"][a:b], origin, angles, c["alpha"][a:b], c["scale"][a:b])
+                            c["effects"][a:b], origin, angles, c["alpha"][a:b], c["scale"][a:b], extra)
 
     # The recorder's eye.
     vo1 = timeline.view_origin[hi]
@@ -694,4 +717,4 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
                       else EntityStates.empty(),
                       stats, timeline._ls_snapshots[int(timeline._ls_version[hi])],
                       timeline._sb_snapshots[int(timeline._sb_version[hi])], -1 if pov is None else int(pov),
-                      fields)
+                      extra)

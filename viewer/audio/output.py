@@ -3,7 +3,7 @@
 :class:`MixerStream` is a pyglet streaming source whose stream sample ``k`` is the mix at timeline time
 ``anchor + k · speed / R``: the driver pulls it on its own thread and every pull is mixed there and then (the mixer
 is pure, so nothing is precomputed or replayed).  At speeds other than 1× the span is resampled to the pulled
-length, so the pitch follows the speed.
+length, so the pitch follows the speed (:mod:`.speed`).
 
 :class:`AudioOutput` is the window's side, called once per frame with the clock: sound plays only while the clock
 runs forward at up to :data:`MAX_AUDIBLE_SPEED` and the user is not scrubbing.  Any change of that, of the speed, or
@@ -35,9 +35,8 @@ from ..render.refdef import SceneFrame
 from .listener import Listener
 from .mixer import Mixer
 from .sounds import SoundBank
+from .speed import MAX_AUDIBLE_SPEED, mix_at_speed
 
-#: Sound plays at clock speeds above 0 up to this (the pitch rises with the speed); faster is silent.
-MAX_AUDIBLE_SPEED = 2.0
 #: Seconds the mix runs ahead of the clock: the device's own latency once a sample is handed over.
 LEAD = 0.05
 #: A clock more than this away from where the stream expects it (a seek, drift) restarts the stream.
@@ -100,20 +99,7 @@ class MixerStream(StreamingSource):
     def render(self, anchor: int, speed: float, first: int, frames: int, listener: Listener,
                gain: float) -> np.ndarray:
         """Stream samples ``first .. first + frames - 1`` as int16 [frames, 2]."""
-        rate = self._rate
-        if speed == 1.0:
-            mixed = self._mixer.mix((anchor + first) / rate, (anchor + first + frames) / rate, listener)
-        else:
-            t0 = anchor / rate + first * speed / rate
-            mixed = self._mixer.mix(t0, t0 + frames * speed / rate, listener)
-            if len(mixed) != frames:
-                x = np.linspace(0.0, max(len(mixed) - 1, 0), frames)
-                src = np.arange(len(mixed))
-                mixed = np.stack([np.interp(x, src, mixed[:, c]) for c in (0, 1)], axis=1) if len(mixed) else \
-                    np.zeros((frames, 2))
-        mixed = mixed[:frames]
-        if len(mixed) < frames:
-            mixed = np.concatenate([mixed, np.zeros((frames - len(mixed), 2))])
+        mixed = mix_at_speed(self._mixer, anchor, speed, first, frames, listener)
         if gain != 1.0:
             mixed = np.clip(mixed * gain, -32768, 32767)
         return np.ascontiguousarray(mixed, np.int16)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+
 from .base import GameView
 from .quake2.view import Quake2View
 from .quake.look import EZQUAKE, EZQUAKE_SBAR, QUAKESPASM, QUAKESPASM_SBAR
@@ -40,3 +41,4 @@ def game_view(game: str) -> GameView:
     if view is None:
         raise ValueError(f"qdv cannot show {game!r} demos yet (it knows {', '.join(sorted(GAME_VIEWS))})")
     return view
+

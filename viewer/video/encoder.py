@@ -1,12 +1,14 @@
 """Writing exported frames: a PyAV container or numbered PNGs, fed from a background thread.
 
-The render loop hands each ``uint8 [H, W, 3]`` frame to :class:`BackgroundEncoder`, whose bounded queue lets
+The render loop hands each ``uint8 [H, W, 3]`` frame (with its int16 stereo sound, if any) to
+:class:`BackgroundEncoder`, whose bounded queue lets
 rendering run ahead of encoding by a few frames while holding at most ``depth`` frames in memory. All PyAV calls
 happen on the encoder thread. An encoder or disk error stops the thread; it is raised in the render loop as
 :class:`EncodeError` naming the path at the next frame handed over (or at :meth:`BackgroundEncoder.finish`).
 
 References: PyAV ``av.open``, ``OutputContainer.add_stream``, ``VideoFrame.from_ndarray``,
-``VideoStream.encode`` (which converts rgb24 to the stream's ``pix_fmt`` with swscale).
+``VideoStream.encode`` (which converts rgb24 to the stream's ``pix_fmt`` with swscale), ``AudioFrame.from_ndarray``,
+``AudioStream.encode`` (which re-chunks and converts s16 to the encoder's frame size and sample format).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from av.video.reformatter import Colorspace
 
 from ..export import ExportError, write_png
 from .output import Output
+from .soundtrack import AUDIO_BIT_RATE, AUDIO_CODECS
 
 #: ``AVCOL_SPC_BT709`` = ``AVCOL_PRI_BT709`` = ``AVCOL_TRC_BT709``, and ``AVCOL_RANGE_MPEG`` (16..235).
 BT709 = 1
@@ -40,7 +43,7 @@ class FrameWriter(Protocol):
     path: Path
     frames: int
 
-    def write(self, pixels: np.ndarray) -> None: ...
+    def write(self, pixels: np.ndarray, audio: np.ndarray | None = None) -> None: ...
 
     def close(self) -> None: ...
 
@@ -52,11 +55,16 @@ class FrameWriter(Protocol):
 class VideoWriter:
     """One video stream in a PyAV container at ``output.path``; frame ``k`` gets ``pts = k`` in a ``1/fps`` time
     base. YUV streams are converted with BT.709 coefficients in limited range and tagged so (what players assume for
-    HD video when nothing is said, and swscale's BT.601 default would shift the colours)."""
+    HD video when nothing is said, and swscale's BT.601 default would shift the colours).
 
-    def __init__(self, output: Output, size: tuple[int, int], fps: Fraction) -> None:
+    With ``audio_rate``, an audio stream (the container's codec, :data:`~.soundtrack.AUDIO_CODECS`) takes the
+    int16 stereo samples handed over with each frame, back to back from ``pts = 0``."""
+
+    def __init__(self, output: Output, size: tuple[int, int], fps: Fraction, audio_rate: int | None = None) -> None:
         self.path = output.path
         self.frames = 0
+        self.audio_samples = 0
+        self.audio: av.AudioStream | None = None
         if not output.force:  # claim the name first, so a file appearing since the check is never replaced
             try:
                 open(self.path, "xb").close()
@@ -75,21 +83,37 @@ class VideoWriter:
                 context.colorspace = context.color_primaries = context.color_trc = BT709
                 context.color_range = LIMITED_RANGE
             self.stream = stream
+            audio_codec = AUDIO_CODECS.get(output.container)
+            if audio_rate is not None and audio_codec is not None:
+                audio = self.container.add_stream(audio_codec, rate=audio_rate)
+                assert isinstance(audio, av.AudioStream)
+                audio.layout = "stereo"
+                audio.bit_rate = AUDIO_BIT_RATE
+                self.audio = audio
         except (av.FFmpegError, OSError, ValueError) as exc:  # ValueError: PyAV refuses the codec/container pair
             self.discard()
             raise EncodeError(f"{self.path}: cannot start the {output.codec.name} encoder: {exc}") from exc
 
-    def write(self, pixels: np.ndarray) -> None:
+    def write(self, pixels: np.ndarray, audio: np.ndarray | None = None) -> None:
         frame = av.VideoFrame.from_ndarray(pixels, format="rgb24")
         if self.yuv:
             frame = frame.reformat(format=self.stream.pix_fmt, dst_colorspace=Colorspace.ITU709)
         frame.pts = self.frames
         self.container.mux(self.stream.encode(frame))
         self.frames += 1
+        if self.audio is not None and audio is not None and len(audio):
+            sound = av.AudioFrame.from_ndarray(audio.reshape(1, -1), format="s16", layout="stereo")
+            sound.sample_rate = self.audio.rate
+            sound.pts = self.audio_samples
+            sound.time_base = Fraction(1, self.audio.rate)
+            self.container.mux(self.audio.encode(sound))
+            self.audio_samples += len(audio)
 
     def close(self) -> None:
-        """Flush the encoder and finalise the container (the file is then playable)."""
+        """Flush the encoders and finalise the container (the file is then playable)."""
         self.container.mux(self.stream.encode(None))
+        if self.audio is not None:
+            self.container.mux(self.audio.encode(None))
         self.container.close()
 
     def discard(self) -> bool:
@@ -113,7 +137,8 @@ class PngSequenceWriter:
         self.path = output.path
         self.frames = 0
 
-    def write(self, pixels: np.ndarray) -> None:
+    def write(self, pixels: np.ndarray, audio: np.ndarray | None = None) -> None:
+        """Write frame ``pixels``; numbered PNGs carry no sound, ``audio`` is dropped."""
         write_png(self.output.frame_path(self.frames), pixels, force=self.output.force)
         self.frames += 1
 
@@ -124,11 +149,11 @@ class PngSequenceWriter:
         return False
 
 
-def open_writer(output: Output, size: tuple[int, int], fps: Fraction) -> FrameWriter:
-    """The writer for ``output``: numbered PNGs or a video container."""
+def open_writer(output: Output, size: tuple[int, int], fps: Fraction, audio_rate: int | None = None) -> FrameWriter:
+    """The writer for ``output``: numbered PNGs or a video container (with sound at ``audio_rate`` if given)."""
     if output.is_sequence:
         return PngSequenceWriter(output)
-    return VideoWriter(output, size, fps)
+    return VideoWriter(output, size, fps, audio_rate)
 
 
 class BackgroundEncoder:
@@ -142,7 +167,7 @@ class BackgroundEncoder:
     def __init__(self, writer: FrameWriter, depth: int = 4) -> None:
         self.writer = writer
         self.encode_seconds = 0.0
-        self._queue: queue.Queue[np.ndarray | None] = queue.Queue(maxsize=depth)
+        self._queue: queue.Queue[tuple[np.ndarray, np.ndarray | None] | None] = queue.Queue(maxsize=depth)
         self._error: BaseException | None = None
         self._dropping = threading.Event()
         self._done = threading.Event()  # waited on instead of join(): a join interrupted by Ctrl+C can end early
@@ -163,11 +188,11 @@ class BackgroundEncoder:
             self._done.set()
 
     def _encode_all(self) -> None:
-        while (pixels := self._queue.get()) is not None:
+        while (item := self._queue.get()) is not None:
             if self._error is None and not self._dropping.is_set():  # else drain, so put() never blocks
                 start = time.perf_counter()
                 try:
-                    self.writer.write(pixels)
+                    self.writer.write(*item)
                 except BaseException as exc:  # noqa: BLE001 - every error goes to the render loop via put()
                     self._fail(exc)
                 self.encode_seconds += time.perf_counter() - start
@@ -177,11 +202,12 @@ class BackgroundEncoder:
             except BaseException as exc:  # noqa: BLE001 - raised in the render loop by finish()
                 self._fail(exc)
 
-    def put(self, pixels: np.ndarray) -> None:
-        """Queue one frame (waits while the queue is full); raises the writer's error if it has failed."""
+    def put(self, pixels: np.ndarray, audio: np.ndarray | None = None) -> None:
+        """Queue one frame and its sound (waits while the queue is full); raises the writer's error if it has
+        failed."""
         if self._error is not None:
             raise self._error
-        self._queue.put(pixels)
+        self._queue.put((pixels, audio))
 
     def finish(self) -> bool:
         """Write what is queued, finalise the output and stop the thread; raises the writer's error, if any.

@@ -11,6 +11,8 @@ import math
 from assets_loader.demos import DemoTimeline
 
 CAMERA_MODES = ("pov", "free", "chase", "orbit")
+#: ``--camera path:FILE`` follows a camera path file.
+PATH_PREFIX = "path:"
 MAX_SIZE = 8192
 MAX_FPS = 1000.0
 MAX_SPEED = 100.0
@@ -95,12 +97,24 @@ def parse_vector(option: str, text: str | None) -> tuple[float, float, float] | 
 
 
 def parse_camera(text: str | None, free_given: bool) -> str:
-    """The camera mode; omitted: ``free`` when ``--pos``/``--angles`` were given, else ``pov``."""
+    """The camera mode; omitted: ``free`` when ``--pos``/``--angles`` were given, else ``pov``; ``path:FILE`` is
+    the ``path`` mode (the file: :func:`camera_path_file`)."""
     if text is None:
         return "free" if free_given else "pov"
+    if text.startswith(PATH_PREFIX):
+        camera_path_file(text)
+        return "path"
     if text not in CAMERA_MODES:
-        raise OptionError(f"--camera {text!r}: expected one of {', '.join(CAMERA_MODES)}")
+        raise OptionError(f"--camera {text!r}: expected one of {', '.join(CAMERA_MODES)} or path:FILE")
     return text
+
+
+def camera_path_file(text: str) -> str:
+    """The file of ``--camera path:FILE``."""
+    name = text[len(PATH_PREFIX):]
+    if not name:
+        raise OptionError(f"--camera {text!r}: expected path:FILE, the camera path's JSON file")
+    return name
 
 
 def resolve_pov(timeline: DemoTimeline, text: str | None) -> int | None:

@@ -20,11 +20,15 @@ from pathlib import Path
 
 import numpy as np
 
+from ..audio import Listener
+from ..camera_path import CameraPath, camera_at, entity_target
 from ..cameras import chase_camera, orbit_camera
 from ..headless import DemoRenderer
 from ..render.refdef import Camera
+from ..scene import pov_camera
 from .encoder import BackgroundEncoder, EncodeError, open_writer
 from .output import Output
+from .soundtrack import FrameSound
 from .timing import FrameTimes
 
 Vec3 = tuple[float, float, float]
@@ -36,8 +40,9 @@ FPS_DENOMINATOR = 1001
 
 @dataclass(frozen=True, slots=True)
 class ShotCamera:
-    """Where an export looks from: ``mode`` pov/free/chase/orbit, following player slot ``pov`` (``None``: the
-    demo's own view). ``origin``/``angles`` place the free camera; ``angles`` (pitch, yaw) turn the orbit."""
+    """Where an export looks from: ``mode`` pov/free/chase/orbit/path, following player slot ``pov`` (``None``: the
+    demo's own view). ``origin``/``angles`` place the free camera; ``angles`` (pitch, yaw) turn the orbit; ``path``
+    is the camera path of the ``path`` mode (``camera_at`` at the time since the demo's start)."""
 
     mode: str = "pov"
     pov: int | None = None
@@ -46,6 +51,7 @@ class ShotCamera:
     angles: Vec3 | None = None
     chase_back: float = 100.0
     orbit_distance: float = 150.0
+    path: CameraPath | None = None
 
     def settled(self, renderer: DemoRenderer, t: float) -> ShotCamera:
         """The free and orbit cameras fixed for the whole export: what ``--pos``/``--angles`` leave open is taken
@@ -65,6 +71,10 @@ class ShotCamera:
         if self.mode == "free":
             assert self.origin is not None and self.angles is not None
             return Camera(self.origin, self.angles, self.fov)
+        if self.mode == "path":
+            assert self.path is not None
+            timeline = renderer.timeline
+            return camera_at(self.path, t - timeline.start_time, entity_target(timeline, self.pov))
         state = renderer.timeline.sample(t, pov=self.pov)
         world = renderer.session.use_segment(max(state.segment, 0)).assets.world
         if self.mode == "chase":
@@ -72,6 +82,15 @@ class ShotCamera:
         assert self.angles is not None
         return orbit_camera(world, state.view_origin, yaw=self.angles[1], pitch=self.angles[0],
                             distance=self.orbit_distance, fov=self.fov)
+
+    def listener(self, renderer: DemoRenderer, t: float) -> Listener:
+        """The ears at ``t``: the camera; the player's own sounds unspatialised unless the camera is free or a
+        path (as in the window)."""
+        state = renderer.timeline.sample(t, pov=self.pov)
+        camera = self.camera(renderer, t)
+        if camera is None:
+            return Listener.from_camera(pov_camera(state), state.view_entity)
+        return Listener.from_camera(camera, None if self.mode in ("free", "path") else state.view_entity)
 
 
 def render_frame(renderer: DemoRenderer, shot: ShotCamera, times: FrameTimes, k: int, blur: int = 1,
@@ -116,15 +135,18 @@ def container_rate(fps: float) -> Fraction:
 
 
 def record(renderer: DemoRenderer, shot: ShotCamera, times: FrameTimes, output: Output, *, blur: int = 1,
-           progress: Callable[[int], None] | None = None, queue_depth: int = 4) -> RecordResult:
-    """Render ``times.count`` frames and write them to ``output``; ``progress(done)`` after each frame.
+           sound: FrameSound | None = None, progress: Callable[[int], None] | None = None,
+           queue_depth: int = 4) -> RecordResult:
+    """Render ``times.count`` frames and write them to ``output``; ``progress(done)`` after each frame. With
+    ``sound``, each frame's share of the mix (heard from the frame's camera at its time) goes with it.
 
     Raises ``ExportError`` (a file in the way), :class:`EncodeError` (encoder/disk; the partial file removed) or
     what rendering raises (after removing the partial file).
     """
     output.check_free(times.count)
     shot = shot.settled(renderer, times.time(0))
-    writer = open_writer(output, renderer.target.size, container_rate(times.fps))
+    writer = open_writer(output, renderer.target.size, container_rate(times.fps),
+                         sound.rate if sound is not None else None)
     encoder = BackgroundEncoder(writer, queue_depth)
     w, h = renderer.target.size
     accumulator = np.zeros((h, w, 3), np.float32) if blur > 1 else None
@@ -133,7 +155,9 @@ def record(renderer: DemoRenderer, shot: ShotCamera, times: FrameTimes, output: 
     try:
         try:
             for k in range(times.count):
-                encoder.put(render_frame(renderer, shot, times, k, blur, accumulator))
+                pixels = render_frame(renderer, shot, times, k, blur, accumulator)
+                audio = None if sound is None else sound.samples(k, shot.listener(renderer, times.time(k)))
+                encoder.put(pixels, audio)
                 if progress is not None:
                     progress(k + 1)
         except KeyboardInterrupt:

@@ -194,6 +194,16 @@ class TimelineBuilder:
         self.warnings.append(msg)
         warnings.warn(msg, stacklevel=stacklevel)
 
+    def require_end(self, end_event: type[ev.Event], stacklevel: int = 4) -> None:
+        """Warn when the stream ended without its end-of-demo message (``end_event``) and no cut was seen: a file
+        cut exactly on a block boundary."""
+        if self.warnings or any(cls is end_event for _frame, _seg, cls, _args in self.events):
+            return
+        msg = (f"{self.path}: the demo ends without its end-of-demo message ({end_event.kind}): "
+               f"the file may be cut short")
+        self.warnings.append(msg)
+        warnings.warn(msg, stacklevel=stacklevel)
+
     def require_frames(self, pos: int, what: str) -> None:
         if not self.times:
             raise TruncatedError(self.path, self.fmt, pos, what,

@@ -45,6 +45,7 @@ class Op(IntEnum):
     HIGH_BYTE = 2   # column = low byte of column | value << 8 (FitzQuake U_FRAME2 / U_MODEL2)
     INTERVAL = 3    # column = max(value * scale, 0.001) (U_LERPFINISH)
     SKIP = 4        # read and dropped
+    COPY = 5        # column = the base state's column ``offset``, nothing read (Quake II old_origin = old origin)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +78,9 @@ def compile_delta(fields: Sequence[Field], bits: int, ncols: int, row: struct.St
     expr[number_column] = "n"
     names: list[str] = []
     for f in _present(fields, bits):
+        if f.op == Op.COPY:
+            expr[f.column] = f"b[{f.offset}]"
+            continue
         fmt += f.code
         v = f"v{len(names)}"
         names.append(v)
@@ -109,7 +113,8 @@ def interpret_delta(fields: Sequence[Field], bits: int, ncols: int, row: struct.
                     number: str | None = None, default: Sequence[Any] = (), number_column: int = 0) -> Callable:
     """The reader :func:`compile_delta` would make for ``bits``, as a loop over the present fields (no code
     generation): same shapes, same results."""
-    sent = _present(fields, bits)
+    sent = [f for f in _present(fields, bits) if f.op != Op.COPY]
+    copies = [(f.column, f.offset) for f in _present(fields, bits) if f.op == Op.COPY]
     present = [(f.column, f.op, f.scale, f.offset) for f in sent]
     st = struct.Struct("<" + (number or "") + "".join(f.code for f in sent))
     size = st.size
@@ -119,6 +124,8 @@ def interpret_delta(fields: Sequence[Field], bits: int, ncols: int, row: struct.
 
     def apply(b: Sequence[Any], n: int, values: Sequence[Any]) -> tuple:
         s = list(b[:ncols])
+        for column, source in copies:
+            s[column] = b[source]
         for (column, op, scale, offset), v in zip(present, values):
             if op == Op.HIGH_BYTE:
                 s[column] = (int(s[column]) & 255) | (v << 8)

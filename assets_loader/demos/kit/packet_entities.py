@@ -27,9 +27,14 @@ T = TypeVar("T")
 
 def merge_packet_entities(data: bytes, p: int, end: int, old: EntitySet,
                           read_header: Callable[[bytes, int, int], tuple[int, Callable | None, int]],
-                          baselines: Mapping[int, Any], null_state: Any, max_entities: int) -> tuple[EntitySet, int]:
+                          baselines: Mapping[int, Any], null_state: Any, max_entities: int,
+                          carry: Callable[[tuple[int, Any, bytes]], tuple[int, Any, bytes]] | None = None
+                          ) -> tuple[EntitySet, int]:
     """The new entity set from ``old`` and the deltas at ``data[p:end]``, and the position after the list; a new
-    entity starts from ``baselines[number]``, else ``null_state``."""
+    entity starts from ``baselines[number]``, else ``null_state``.  ``carry`` (optional) makes the state an unchanged
+    entity keeps from its old one (Quake II clears ``event`` and sets ``old_origin``: an update with no bits)."""
+    if carry is not None:
+        old = [carry(item) for item in old]
     new: EntitySet = []
     append = new.append
     oi = 0

@@ -744,5 +744,6 @@ class DemParser:
     def finish(self, blocks: int, cd_track: int) -> DemoTimeline:
         self.end_block()
         self.end_segment()
+        self.b.require_end(ev.DisconnectEvent)   # recorded demos end with svc_disconnect (CL_Stop_f)
         return self.b.finish(protocol=self.first_protocol or P.PROTOCOL_NETQUAKE, protocol_flags=self.first_flags,
                              block_count=blocks, cd_track=cd_track)

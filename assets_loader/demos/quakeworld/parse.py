@@ -1040,6 +1040,7 @@ class QuakeWorldParser:
     def finish(self, blocks: int) -> DemoTimeline:
         self.end_segment()
         b = self.b
+        b.require_end(ev.DisconnectEvent)        # recorded demos end with svc_disconnect (CL_Stop_f)
         b.drop_frameless_levels()
         nframes = b.num_frames
         players = self._players_table(nframes)

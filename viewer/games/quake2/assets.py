@@ -184,6 +184,20 @@ def load_model(fs: VirtualFS, name: str, skins: tuple[str, ...] = ()) -> ModelRe
     return ModelRef(name, "missing")
 
 
+def load_precache_model(fs: VirtualFS, name: str) -> ModelRef:
+    """One entry of a segment's model list: a model, or (after the 256 model configstrings) a client's skin picture
+    ``players/<model>/<skin>.pcx``, drawn on the ``tris.md2`` beside it (``CL_LoadClientinfo``)."""
+    lower = name.lower()
+    if lower.startswith("players/") and lower.endswith(".pcx"):
+        ref = load_model(fs, name.rsplit("/", 1)[0] + "/tris.md2", skins=(name,))
+        alias = ref.alias
+        if alias is not None and len(alias.skins) > 1:     # the client's skin is skin 0, whatever the MD2 names
+            alias = dataclasses.replace(alias, skins=alias.skins[:1], skin_images=alias.skin_images[-1:])
+            ref = dataclasses.replace(ref, alias=alias)
+        return ref
+    return load_model(fs, name)
+
+
 def load_segment_assets(fs: VirtualFS, model_precache: tuple[str, ...], map_path: str = "",
                         sky: tuple[str, str, str] | None = None) -> SegmentAssets:
     """Everything a demo segment draws: the map (``map_path``, else model 1 of the model configstrings, which
@@ -199,7 +213,7 @@ def load_segment_assets(fs: VirtualFS, model_precache: tuple[str, ...], map_path
     except NotFoundError as exc:
         warnings.warn(f"{exc}; showing the entities without the map", stacklevel=2)
         world = None
-    models = tuple(ModelRef(n, "brush", submodel=0) if i == 1 else load_model(fs, n)
+    models = tuple(ModelRef(n, "brush", submodel=0) if i == 1 else load_precache_model(fs, n)
                    for i, n in enumerate(model_precache))
     if sky is not None:
         box = sky_from_strings(fs, *sky)

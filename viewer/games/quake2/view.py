@@ -1,7 +1,7 @@
 """Quake II's :class:`~viewer.games.base.GameView`: the package's pieces behind the one seam.
 
-Asset loading is complete (:mod:`.assets`). Entity linking, effects and the HUD are minimal placeholders (no
-entities, no effects, an empty HUD) until the ``.dm2`` decoder's game code fills them in.
+Asset loading (:mod:`.assets`), entity linking (:mod:`.link`), effects (:mod:`.fx`) and the HUD (:mod:`.hud`,
+:mod:`.hud_pics`).
 """
 
 from __future__ import annotations
@@ -9,30 +9,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from assets_loader.demos import DemoTimeline, MapSegment, SceneState
 from assets_loader.images import Image
 from assets_loader.palette import Palette
 from assets_loader.vfs import VirtualFS
 
-from ...render.refdef import EntityDraw, HudLayout, Lights, MapWorld, Particles, SegmentAssets
-from ..base import EffectModel, PicSizes
-from . import assets
-
-
-@dataclass(frozen=True, slots=True)
-class NoEffects:
-    """A timeline without particles, lights or effect models."""
-
-    def particles(self, timeline: DemoTimeline, t: float, model_flags: list[np.ndarray] | None) -> Particles:
-        return Particles.empty()
-
-    def lights(self, state: SceneState, t: float, model_flags: np.ndarray | None) -> Lights:
-        return Lights.empty()
-
-    def models(self, state: SceneState, t: float) -> list[EffectModel]:
-        return []
+from ...render.q3refdef import Md3Draw, PlayerDraw
+from ...render.refdef import EntityDraw, HudLayout, MapWorld, SegmentAssets
+from ..base import PicSizes
+from . import assets, fx, hud, hud_pics, link
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,24 +34,27 @@ class Quake2View:
         return assets.load_palette(fs)
 
     def entity_draws(self, state: SceneState, first_person: bool) -> list[EntityDraw]:
-        return []
+        return link.entity_draws(state, first_person)
 
-    def prepare_effects(self, timeline: DemoTimeline) -> NoEffects:
-        return NoEffects()
+    def md3_draws(self, state: SceneState, first_person: bool) -> tuple[tuple[Md3Draw, ...], tuple[PlayerDraw, ...]]:
+        return (), ()
+
+    def prepare_effects(self, timeline: DemoTimeline) -> fx.Quake2Effects:
+        return fx.Quake2Effects.of(timeline)
 
     def load_hud_pics(self, fs: VirtualFS) -> Mapping[str, Image]:
-        return {}
+        return hud_pics.load_hud_pics(fs)
 
     def hud_layout(self, state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
                    show_scores: bool = False, pic_sizes: PicSizes | None = None) -> HudLayout:
-        return HudLayout(screen_size, scale, ())
+        return hud.build_hud(state, timeline, screen_size, scale, show_scores=show_scores, pic_sizes=pic_sizes)
 
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
                      world: MapWorld | None) -> tuple[float, float, float, float] | None:
         return None   # Quake II's player_state blend is not decoded yet
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
-        return ()
+        return link.follow_candidates(state)
 
     def player_entities(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
-        return ()
+        return link.player_entities(state)

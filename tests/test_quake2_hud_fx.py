@@ -1,0 +1,71 @@
+"""Quake II HUD layout programs and effects (viewer/games/quake2/hud.py, fx.py) on tiny synthetic demos."""
+
+from __future__ import annotations
+
+
+import numpy as np
+
+from assets_loader.demos.quake2 import decode_dm2
+from assets_loader.demos.quake2 import protocol as P
+from tests.builders.dm2 import DM2Messages, dm2, pos
+from viewer.games.quake2 import fx, hud
+
+M = DM2Messages()
+BAR = 'yb -24 xv 0 hnum xv 50 pic 0 if 12 xr -40 string2 "never" endif xl 4 yt 2 num 3 14 xl 8 stat_string 8'
+
+
+def _timeline(*msgs: bytes, ents: tuple[bytes, ...] = ()):
+    signon = [M.serverdata(), M.configstring(P.CS_MODELS + 1, "maps/t.bsp"), M.configstring(P.CS_STATUSBAR, BAR),
+              M.configstring(P.CS_IMAGES + 1, "i_health"), M.configstring(P.CS_ITEMS + 2, "Railgun")]
+    stats = {0: 1, 1: -5, 14: -7, 8: P.CS_ITEMS + 2, 15: 1}
+    return decode_dm2(dm2(signon, [M.frame(1, -1), M.playerinfo(stats=stats), M.packetentities(ents), *msgs],
+                          [M.frame(2, 1), M.playerinfo(), M.packetentities([])]), "t.dm2")
+
+
+def test_the_status_bar_program_draws_stats_pics_and_strings() -> None:
+    tl = _timeline(M.text(P.svc_centerprint, "Fight!"))
+    layout = hud.build_hud(tl.sample(tl.start_time), tl, (640, 480), 2, pic_sizes={"num_0": (24, 24), "ch1": (8, 8)})
+    pics = [q for q in layout.quads if q.kind == "pic"]
+    names = [q.ref for q in pics]
+    # health -5 (dead): red digits, the flashing field behind (STAT_FLASHES bit 1); the health icon; frags -7
+    assert names[:4] == ["ch1", "field_3", "anum_minus", "anum_5"] and "i_health" in names
+    assert names[-2:] == ["num_minus", "num_7"]
+    health = pics[2]
+    assert (health.x, health.y) == ((320 // 2 - 160 + 0 + 2 + 24) * 2, (240 - 24) * 2)
+    text = bytes(c & 0x7F for c in layout.chars()).decode()
+    assert "Railgun" in text and "never" not in text and "Fight!" in text
+
+
+def test_the_layout_program_language() -> None:
+    b = hud._Builder(1, None)
+    hud.run_layout(b, 'xr -10 yb -20 picn w_railgun if 3 string "x" endif string2 "ab" cstring "c"', [0] * 32,
+                   {}, (320, 240), 0, 0)
+    assert [(q.kind, q.ref, q.x, q.y) for q in b.quads] == [
+        ("pic", "w_railgun", 310, 220), ("char", ord("a") | 0x80, 310, 220), ("char", ord("b") | 0x80, 318, 220),
+        ("char", ord("c"), 310 + (320 - 8) // 2, 220)]
+
+
+def test_explosions_spray_particles_and_light_deterministically() -> None:
+    tl = _timeline(M.temp_entity(7, pos((100, 0, 0))), M.muzzleflash(1, 6),
+                   ents=(M.entity(1, model=2, origin=(0, 0, 0)),))
+    effects = fx.Quake2Effects.of(tl)
+    t = tl.start_time + 0.2
+    a, b = effects.particles(tl, t, None), effects.particles(tl, t, None)
+    assert 100 < len(a) <= 256 and np.array_equal(a.positions, b.positions)
+    assert np.all((a.colors >= 0xE0) & (a.colors < 0xE8))
+    assert np.abs(a.positions - [100, 0, 0]).max() < 16 + 192 * 0.2 + 1
+    assert len(effects.particles(tl, tl.start_time + 3.0, None)) == 0
+    lights = effects.lights(tl.sample(tl.start_time + 0.05), tl.start_time + 0.05, None)
+    assert len(lights) == 2 and lights.colors[1].tolist() == [0.5, 0.5, 1.0]      # explosion, railgun flash
+
+
+def test_rail_trails_and_laser_beams() -> None:
+    rail = M.temp_entity(3, pos((0, 0, 0)) + pos((256, 0, 0)))
+    laser = M.entity(9, model=1, renderfx=fx.RF_BEAM, skin=0xF2F2F0F0, frame=2, origin=(0, 64, 0),
+                     old_origin=(0, 64, 128))
+    tl = _timeline(rail, ents=(laser,))
+    p = fx.Quake2Effects.of(tl).particles(tl, tl.start_time, None)     # servers resend a beam every frame
+    blue = p.positions[(p.colors >= 0x74) & (p.colors < 0x7C)]
+    assert len(blue) == 256 and blue[:, 0].min() < 2 and blue[:, 0].max() > 250
+    beam = p.colors[np.abs(p.positions[:, 1] - 64) < 1e-3]
+    assert len(beam) == 32 and set(beam.tolist()) == {0xF2}

@@ -1,0 +1,299 @@
+"""Quake II particles and dynamic lights as pure functions of time: temp entities, muzzle flashes, entity trails and
+laser beams.
+
+Quake II moves a particle in closed form already (``CL_AddParticles``: ``org + vel·dt + ½·accel·dt²``, alpha
+``1 + alphavel·dt``, gone when alpha reaches 0), so each effect here is its spawn record plus a seeded generator:
+the particles alive at ``t`` are recomputed from the records whose particles can still be alive, whatever order the
+calls come in.  Effects by temp entity (``CL_ParseTEnt``): impacts spray ``CL_ParticleEffect`` sparks of the kind's
+colour (gunshot dark, blood red, sparks yellow…); splashes and laser sparks take the sent colour and count;
+explosions throw 256 orange ``CL_ExplosionParticles`` and light 350 units for half a second; rail trails are the
+blue spiral and white core of ``CL_RailTrail``; bubble trails a bubble every 32 units.  Muzzle flashes light their
+entity (``CL_ParseMuzzleFlash``: 200 units, coloured by weapon, 0.1 s; monsters 0.1 s too).  Entities leave
+trails between their frames (``EF_ROCKET`` smoke and fire, ``EF_GRENADE`` smoke, ``EF_BLASTER`` / ``EF_HYPERBLASTER``
+yellow, ``EF_GIB`` blood) and carry lights (rockets, blasters, ``EF_BFG``); ``RF_BEAM`` lasers are a line of
+particles from origin to old_origin in one of the colours packed in their skin.
+
+Deviations: no explosion models or sprites (the segment's model list does not hold ``r_explode``), particle alpha
+is not drawn (a particle shows until its alpha runs out).
+
+References: Quake II 3.20 ``client/cl_fx.c`` (``CL_ParticleEffect``, ``CL_ParticleEffect2``, ``CL_ExplosionParticles``,
+``CL_RailTrail``, ``CL_BubbleTrail``, ``CL_RocketTrail``, ``CL_DiminishingTrail``, ``CL_BlasterTrail``,
+``CL_ParseMuzzleFlash``, ``CL_AddParticles``), ``client/cl_tent.c`` (``CL_ParseTEnt``, ``splash_color``),
+``client/cl_ents.c`` (``CL_AddPacketEntities``: trails, entity lights, ``RF_BEAM``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from assets_loader.demos import DemoTimeline, SceneState
+from assets_loader.demos.events import MuzzleFlashEvent, TempEntityEvent
+
+from ...render.refdef import Lights, Particles
+from ..base import EffectModel
+
+GRAVITY = 40.0                       # PARTICLE_GRAVITY
+MAX_LIFE = 1.3                       # the longest particle life here (alphavel ≥ -1/1.2 … plus margin)
+TRAIL_WINDOW = 1.0                   # seconds of entity movement whose trail particles may still be alive
+EF_ROTATE, EF_GIB, EF_BLASTER, EF_ROCKET, EF_GRENADE, EF_HYPERBLASTER, EF_BFG = 1, 2, 8, 16, 32, 64, 128
+RF_BEAM = 128
+SPLASH_COLORS = (0x00, 0xE0, 0xB0, 0x50, 0xD0, 0xE0, 0xE8)
+#: Impact temp entities: (colour, count, colour spread) as ``CL_ParseTEnt`` calls ``CL_ParticleEffect``.
+IMPACTS = {
+    "gunshot": (0x00, 40), "shotgun": (0x00, 20), "blood": (0xE8, 60), "sparks": (0xE0, 6),
+    "bullet_sparks": (0xE0, 6), "blaster": (0xE0, 40), "screen_sparks": (0xD0, 40), "shield_sparks": (0xB0, 40),
+    "greenblood": (0xDF, 30), "moreblood": (0xE8, 250), "electric_sparks": (0x75, 40), "blaster2": (0xD0, 40),
+    "flechette": (0x6F, 40), "heatbeam_sparks": (0x08, 50), "heatbeam_steam": (0xE0, 20),
+}
+EXPLOSIONS = frozenset({"explosion1", "barrel_explosion", "rocket_explosion", "grenade_explosion",
+                        "rocket_explosion_water", "grenade_explosion_water", "plasma_explosion", "explosion1_big",
+                        "explosion1_np", "bfg_explosion", "bfg_bigexplosion", "plain_explosion", "tracker_explosion",
+                        "nukeblast"})
+LINES = frozenset({"railtrail", "bubbletrail", "bubbletrail2", "debugtrail", "bfg_laser"})
+#: Muzzle flash light colours by flash name (``CL_ParseMuzzleFlash``); others are yellow.
+FLASH_COLORS = {"railgun": (0.5, 0.5, 1.0), "rocket": (1.0, 0.5, 0.2), "grenade": (1.0, 0.5, 0.0),
+                "bfg": (0.0, 1.0, 0.0), "login": (0.0, 1.0, 0.0), "logout": (1.0, 0.0, 0.0),
+                "respawn": (1.0, 1.0, 0.0), "bluehyperblaster": (0.0, 0.0, 1.0)}
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Cloud:
+    """Particles of one effect relative to its spawn: origin/velocity/accel f4 [N, 3], colour u1 [N], alphavel
+    f4 [N] (negative: life = -1/alphavel)."""
+
+    org: np.ndarray
+    vel: np.ndarray
+    accel: np.ndarray
+    color: np.ndarray
+    alphavel: np.ndarray
+
+    def at(self, dt: float) -> tuple[np.ndarray, np.ndarray]:
+        alive = 1.0 + self.alphavel * dt > 0.0
+        pos = self.org[alive] + self.vel[alive] * dt + 0.5 * self.accel[alive] * dt * dt
+        return pos.astype(np.float32), self.color[alive]
+
+
+def _cloud(org: np.ndarray, vel: np.ndarray, color: np.ndarray, alphavel: np.ndarray, gravity: float) -> _Cloud:
+    accel = np.zeros_like(vel)
+    accel[:, 2] = -gravity
+    return _Cloud(org.astype(np.float32), vel.astype(np.float32), accel.astype(np.float32),
+                  (color & 0xFF).astype(np.uint8), alphavel.astype(np.float32))
+
+
+def particle_effect(rng: np.random.Generator, origin: np.ndarray, direction: np.ndarray, color: int, count: int,
+                    spread: bool = True) -> _Cloud:
+    """``CL_ParticleEffect`` (``spread``: colour + rand&7) / ``CL_ParticleEffect2``."""
+    d = rng.integers(0, 32, count)[:, None]
+    org = origin + rng.integers(-4, 4, (count, 3)) + d * direction
+    vel = rng.uniform(-20, 20, (count, 3))
+    colors = color + (rng.integers(0, 8, count) if spread else 0)
+    return _cloud(org, vel, np.asarray(colors), -1.0 / (0.5 + rng.random(count) * 0.3), GRAVITY)
+
+
+def explosion(rng: np.random.Generator, origin: np.ndarray) -> _Cloud:
+    """``CL_ExplosionParticles``: 256 orange sparks flying out up to 192 units/s."""
+    n = 256
+    org = origin + rng.integers(-16, 16, (n, 3))
+    vel = rng.integers(-192, 192, (n, 3)).astype(np.float32)
+    return _cloud(org, vel, 0xE0 + rng.integers(0, 8, n), -0.8 / (0.5 + rng.random(n) * 0.3), GRAVITY)
+
+
+def line(rng: np.random.Generator, name: str, start: np.ndarray, end: np.ndarray) -> _Cloud:
+    """Rail trail (spiral + core), bubble trail, BFG laser and debug trail particles from ``start`` to ``end``."""
+    vec = end - start
+    length = float(np.linalg.norm(vec))
+    if length < 1e-3:
+        return _cloud(np.zeros((0, 3)), np.zeros((0, 3)), np.zeros(0, np.int32), np.zeros(0), 0.0)
+    d = vec / length
+    if name == "railtrail":
+        right = np.cross(d, [0.0, 0.0, 1.0] if abs(d[2]) < 0.99 else [1.0, 0.0, 0.0])
+        right /= np.linalg.norm(right)
+        up = np.cross(right, d)
+        i = np.arange(int(length))
+        ang = i * 0.1
+        ring = np.cos(ang)[:, None] * right + np.sin(ang)[:, None] * up
+        spiral_org = start + i[:, None] * d + ring * 3
+        core = np.arange(0.0, length, 0.75)
+        core_org = start + core[:, None] * d + rng.uniform(-3, 3, (len(core), 3))
+        org = np.concatenate([spiral_org, core_org])
+        vel = np.concatenate([ring * 6, rng.uniform(-3, 3, (len(core), 3))])
+        colors = np.concatenate([0x74 + rng.integers(0, 8, len(i)), rng.integers(0, 16, len(core))])
+        alphavel = np.concatenate([-1.0 / (1.0 + rng.random(len(i)) * 0.2), -1.0 / (0.6 + rng.random(len(core)) * 0.2)])
+        return _cloud(org, vel, colors, alphavel, 0.0)
+    step = 32.0 if name.startswith("bubbletrail") else 8.0
+    s = np.arange(0.0, length, step)
+    org = start + s[:, None] * d + rng.uniform(-2, 2, (len(s), 3))
+    vel = rng.uniform(-5, 5, (len(s), 3))
+    if name.startswith("bubbletrail"):
+        vel[:, 2] += 6
+    colors = (4 if name.startswith("bubbletrail") else 0xD0) + rng.integers(0, 8, len(s))
+    return _cloud(org, vel, colors, -1.0 / (1.0 + rng.random(len(s)) * 0.2), 0.0)
+
+
+def temp_entity_cloud(rng: np.random.Generator, e: TempEntityEvent) -> _Cloud | None:
+    """The particles of one temp entity (``None`` for kinds without particles here)."""
+    origin = np.asarray(e.origin, np.float64)
+    direction = np.asarray(e.direction if e.direction is not None else (0.0, 0.0, 1.0), np.float64)
+    if e.name in IMPACTS:
+        color, count = IMPACTS[e.name]
+        return particle_effect(rng, origin, direction, color, count)
+    if e.name == "splash":
+        color = SPLASH_COLORS[e.color] if e.color is not None and e.color < len(SPLASH_COLORS) else 0
+        return particle_effect(rng, origin, direction, color, e.count or 8)
+    if e.name in ("laser_sparks", "welding_sparks", "tunnel_sparks"):
+        return particle_effect(rng, origin, direction, e.color or 0, e.count or 8, spread=False)
+    if e.name in EXPLOSIONS:
+        return explosion(rng, origin)
+    if e.name in LINES and e.end is not None:
+        return line(rng, e.name, origin, np.asarray(e.end, np.float64))
+    return None
+
+
+def _hash_rng(*keys: int) -> np.random.Generator:
+    return np.random.default_rng([k & 0xFFFFFFFF for k in keys])
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Quake2Effects:
+    """A timeline's effects (``GameView.prepare_effects``): temp entities and muzzle flashes by time."""
+
+    te_times: np.ndarray
+    temp_entities: tuple[TempEntityEvent, ...]
+    flash_times: np.ndarray
+    flashes: tuple[MuzzleFlashEvent, ...]
+
+    @staticmethod
+    def of(timeline: DemoTimeline) -> Quake2Effects:
+        tes = tuple(e for e in timeline.events_of_kind("temp_entity") if isinstance(e, TempEntityEvent))
+        flashes = tuple(e for e in timeline.events_of_kind("muzzleflash") if isinstance(e, MuzzleFlashEvent))
+        return Quake2Effects(np.array([e.time for e in tes], np.float64), tes,
+                             np.array([e.time for e in flashes], np.float64), flashes)
+
+    def particles(self, timeline: DemoTimeline, t: float, model_flags: list[np.ndarray] | None) -> Particles:
+        positions: list[np.ndarray] = []
+        colors: list[np.ndarray] = []
+        spawns: list[np.ndarray] = []
+        lo, hi = np.searchsorted(self.te_times, [t - MAX_LIFE, t], side="right")
+        for i in range(int(lo), int(hi)):
+            e = self.temp_entities[i]
+            cloud = temp_entity_cloud(_hash_rng(i, 0x7E), e)
+            if cloud is None:
+                continue
+            p, c = cloud.at(t - e.time)
+            positions.append(p)
+            colors.append(c)
+            spawns.append(np.full(len(c), e.time))
+        self._trails(timeline, t, positions, colors, spawns)
+        if not positions:
+            return Particles.empty()
+        pos = np.concatenate(positions).astype(np.float32)
+        return Particles(pos, np.concatenate(colors).astype(np.uint8), np.ones(len(pos), np.float32),
+                         np.concatenate(spawns))
+
+    def _trails(self, timeline: DemoTimeline, t: float, positions: list[np.ndarray], colors: list[np.ndarray],
+                spawns: list[np.ndarray]) -> None:
+        """Trails of the entities that moved during the last :data:`TRAIL_WINDOW` seconds, and laser beams now."""
+        if not timeline.num_frames:
+            return
+        hi = timeline.frame_at(t)
+        lo = max(int(np.searchsorted(timeline.times, t - TRAIL_WINDOW)), 1)
+        for f in range(lo, hi + 1):
+            a, b = timeline.frame_entities(f - 1), timeline.frame_entities(f)
+            flags = b.effects & (EF_ROCKET | EF_GRENADE | EF_BLASTER | EF_HYPERBLASTER | EF_GIB)
+            t0, t1 = float(timeline.times[f - 1]), float(timeline.times[f])
+            for j in np.flatnonzero(flags):
+                k = a.index_of(int(b.number[j]))
+                if k is None:
+                    continue
+                start, end = a.origin[k].astype(np.float64), b.origin[j].astype(np.float64)
+                dist = float(np.linalg.norm(end - start))
+                if dist < 1 or dist > 512:
+                    continue
+                spacing = 3.0 if flags[j] & (EF_ROCKET | EF_GRENADE | EF_GIB) else 5.0
+                s = np.arange(0.0, dist, spacing)
+                born = t0 + (t1 - t0) * s / dist
+                keep = born <= t
+                rng = _hash_rng(int(b.number[j]), f, 0x7A)
+                n = int(keep.sum())
+                if not n:
+                    continue
+                org = start + (s[keep] / dist)[:, None] * (end - start) + rng.uniform(-1.5, 1.5, (n, 3))
+                vel = rng.uniform(-5, 5, (n, 3))
+                if flags[j] & EF_GIB:
+                    color, grav = 0xE8 + rng.integers(0, 8, n), GRAVITY
+                elif flags[j] & EF_ROCKET:
+                    color, grav = 0xDC + rng.integers(0, 4, n), -GRAVITY / 2
+                elif flags[j] & EF_GRENADE:
+                    color, grav = 4 + rng.integers(0, 8, n), -GRAVITY / 2
+                else:
+                    color, grav = 0xE0 + rng.integers(0, 8, n), 0.0
+                cloud = _cloud(org, vel, color, -1.0 / (0.6 + rng.random(n) * 0.4), grav)
+                dt = t - born[keep]
+                alive = 1.0 + cloud.alphavel * dt > 0
+                pos = cloud.org + cloud.vel * dt[:, None] + 0.5 * cloud.accel * (dt * dt)[:, None]
+                positions.append(pos[alive].astype(np.float32))
+                colors.append(cloud.color[alive])
+                spawns.append(born[keep][alive])
+        self._beams(timeline.frame_entities(hi), positions, colors, spawns, t)
+
+    @staticmethod
+    def _beams(ents, positions: list[np.ndarray], colors: list[np.ndarray], spawns: list[np.ndarray],
+               t: float) -> None:
+        renderfx = ents.extra.get("renderfx")
+        old = ents.extra.get("old_origin")
+        if renderfx is None or old is None:
+            return
+        for j in np.flatnonzero(renderfx & RF_BEAM):
+            start, end = ents.origin[j].astype(np.float64), old[j].astype(np.float64)
+            dist = float(np.linalg.norm(end - start))
+            if dist < 1:
+                continue
+            s = np.arange(0.0, dist, 4.0)
+            pos = start + (s / dist)[:, None] * (end - start)
+            color = (int(ents.skin[j]) >> ((int(ents.frame[j]) & 3) * 8)) & 0xFF
+            positions.append(pos.astype(np.float32))
+            colors.append(np.full(len(s), color, np.uint8))
+            spawns.append(np.full(len(s), t))
+
+    def lights(self, state: SceneState, t: float, model_flags: np.ndarray | None) -> Lights:
+        origins: list[np.ndarray] = []
+        radius: list[float] = []
+        colors: list[tuple[float, float, float]] = []
+        lo, hi = np.searchsorted(self.te_times, [t - 0.5, t], side="right")
+        for i in range(int(lo), int(hi)):
+            e = self.temp_entities[i]
+            if e.name in EXPLOSIONS:
+                origins.append(np.asarray(e.origin, np.float32))
+                radius.append(350.0 * (1.0 - (t - e.time) / 0.5))
+                colors.append((0.0, 1.0, 0.0) if e.name.startswith("bfg") else (1.0, 0.5, 0.5))
+        ents = state.entities
+        lo, hi = np.searchsorted(self.flash_times, [t - 0.1, t], side="right")
+        for i in range(int(lo), int(hi)):
+            f = self.flashes[i]
+            k = ents.index_of(f.entity)
+            if k is None:
+                continue
+            origins.append(ents.origin[k].astype(np.float32) + np.array([0, 0, 16], np.float32))
+            radius.append(200.0 if not f.silenced else 100.0)
+            colors.append(FLASH_COLORS.get(f.name or "", (1.0, 1.0, 0.0)))
+        for j in np.flatnonzero(ents.effects & (EF_ROCKET | EF_BLASTER | EF_HYPERBLASTER | EF_BFG)):
+            fx = int(ents.effects[j])
+            origins.append(ents.origin[j].astype(np.float32))
+            if fx & EF_ROCKET:
+                radius.append(200.0)
+                colors.append((1.0, 1.0, 0.0))
+            elif fx & EF_BFG:
+                radius.append(200.0)
+                colors.append((0.0, 1.0, 0.0))
+            else:
+                radius.append(200.0)
+                colors.append((1.0, 1.0, 0.0))
+        if not origins:
+            return Lights.empty()
+        return Lights(np.stack(origins).astype(np.float32), np.asarray(radius, np.float32),
+                      np.asarray(colors, np.float32))
+
+    def models(self, state: SceneState, t: float) -> list[EffectModel]:
+        return []

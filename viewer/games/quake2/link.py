@@ -1,0 +1,114 @@
+"""Which Quake II entities are drawn and how: the sampled entity states become :class:`EntityDraw` records.
+
+Like ``CL_AddPacketEntities``: every entity with a model (index 255 is a player, drawn with its client's model —
+model ``256 + client`` of the segment, see :mod:`assets_loader.demos.quake2.parse` — the client being the low byte
+of its skin), its extra models 2–4 at the same place (a 255 there is the player's weapon, whose ``#w_`` model the
+viewer does not resolve), ``EF_ROTATE`` items spinning at 180°/s with the shared bob-free yaw, the ``EF_ANIM*``
+frame cycles, ``RF_TRANSLUCENT`` at 70 %; ``RF_BEAM`` lasers are not models (:mod:`.fx` draws them).  In first
+person the recorder's own entity is hidden and the view weapon (``gunindex`` / ``gunframe``, offset by the gun
+offset and angles) is drawn at the eye.
+
+References: Quake II 3.20 ``client/cl_ents.c`` ``CL_AddPacketEntities`` (autorotate, autoanim, skins, shells,
+beams), ``CL_AddViewWeapon`` / ``CL_CalcViewValues`` (gun position).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from assets_loader.demos import SceneState
+
+from ...render.refdef import EntityDraw
+
+EF_ROTATE = 0x00000001
+EF_ANIM01 = 0x00000400
+EF_ANIM23 = 0x00000800
+EF_ANIM_ALL = 0x00001000
+EF_ANIM_ALLFAST = 0x00002000
+RF_VIEWERMODEL = 0x00000002
+RF_TRANSLUCENT = 0x00000020
+RF_BEAM = 0x00000080
+PLAYER_MODEL = 255
+#: Client slot s is drawn with model ``CLIENT_MODEL_BASE + s``.
+CLIENT_MODEL_BASE = 256
+TRANSLUCENT_ALPHA = 0.7
+
+
+def _frame(effects: int, frame: int, t: float) -> int:
+    """``CL_AddPacketEntities``' frame rules: the EF_ANIM* cycles (2 and 10 Hz) override the entity's frame."""
+    autoanim = int(t * 2)
+    if effects & EF_ANIM_ALL:
+        return autoanim
+    if effects & EF_ANIM_ALLFAST:
+        return int(t * 10)
+    if effects & EF_ANIM01:
+        return autoanim & 1
+    if effects & EF_ANIM23:
+        return 2 + (autoanim & 1)
+    return frame
+
+
+def entity_draws(state: SceneState, first_person: bool) -> list[EntityDraw]:
+    """The packet entities of ``state`` and (in first person) the view weapon."""
+    ents = state.entities
+    extra = ents.extra
+    renderfx = extra.get("renderfx", np.zeros(len(ents), np.int32))
+    hidden = (ents.model <= 0) | ((renderfx & RF_BEAM) != 0)
+    if first_person:
+        hidden |= (ents.number == state.view_entity) | ((renderfx & RF_VIEWERMODEL) != 0)
+    autorotate = (state.time * 100.0) % 360.0
+    draws: list[EntityDraw] = []
+    for i in np.flatnonzero(~hidden):
+        effects, rfx = int(ents.effects[i]), int(renderfx[i])
+        model, skin = int(ents.model[i]), int(ents.skin[i])
+        if model == PLAYER_MODEL:
+            model, skin = CLIENT_MODEL_BASE + (skin & 0xFF), 0
+        angles = ents.angles[i]
+        if effects & EF_ROTATE:
+            angles = np.array([0.0, autorotate, 0.0], np.float32)
+        frame = _frame(effects, int(ents.frame[i]), state.time)
+        prev = frame if frame != int(ents.frame[i]) else int(ents.prev_frame[i])
+        blend = 1.0 if frame != int(ents.frame[i]) else float(ents.frame_blend[i])
+        alpha = TRANSLUCENT_ALPHA if rfx & RF_TRANSLUCENT else 1.0
+        number = int(ents.number[i])
+        draws.append(EntityDraw(model, ents.origin[i], angles, frame, prev, blend, skin, None, alpha, effects, number))
+        for key in ("model2", "model3", "model4"):
+            column = extra.get(key)
+            if column is None:
+                continue
+            more = int(column[i])
+            if 0 < more < PLAYER_MODEL:
+                draws.append(EntityDraw(more, ents.origin[i], angles, frame, prev, blend, 0, None, alpha, 0, number))
+    weapon = view_weapon(state) if first_person else None
+    if weapon is not None:
+        draws.append(weapon)
+    return draws
+
+
+def view_weapon(state: SceneState) -> EntityDraw | None:
+    """The view weapon (``CL_AddViewWeapon``): model ``gunindex`` at the eye plus the gun offset, turned by the gun
+    angles; none at intermission or with the view model hidden (``gunindex`` 0)."""
+    stats = state.stats
+    model = int(stats.get("gunindex", 0))
+    if model <= 0 or stats.get("intermission", 0):
+        return None
+    frame = int(stats.get("gunframe", 0))
+    pitch, yaw, roll = (float(a) for a in state.view_angles)
+    gun_angles = [stats.get(f"gunangles_{k}4", 0) / 4 for k in ("pitch", "yaw", "roll")]
+    offset = np.array([stats.get(f"gunoffset_{k}4", 0) / 4 for k in "xyz"], np.float32)
+    origin = np.asarray(state.view_origin, np.float32) + offset
+    angles = np.array([-(pitch + gun_angles[0]), yaw + gun_angles[1], roll + gun_angles[2]], np.float32)
+    return EntityDraw(model, origin, angles, frame, frame, 1.0, view_model=True)
+
+
+def player_entities(state: SceneState) -> tuple[int, ...]:
+    """Entity numbers of the players present (model index 255), by number."""
+    ents = state.entities
+    return tuple(int(n) for n in ents.number[ents.model == PLAYER_MODEL])
+
+
+def follow_candidates(state: SceneState) -> tuple[int, ...]:
+    """The recorder first, then the other players."""
+    players = player_entities(state)
+    first = tuple(n for n in players if n == state.view_entity)
+    return first + tuple(n for n in players if n != state.view_entity)
