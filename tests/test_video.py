@@ -316,18 +316,21 @@ def test_sigint_finalises_the_container_and_says_so(tmp_path: Path) -> None:
 
 
 class _SlowWriter:
-    """A frame writer that presses Ctrl+C (SIGINT to the main thread) while writing its second frame."""
+    """A frame writer that presses Ctrl+C (SIGINT to the main thread) while writing its second frame, once the main
+    thread is finishing (the end marker is queued), and goes on only when the encoder has started dropping."""
 
     def __init__(self) -> None:
         self.path = Path("slow.mp4")
         self.frames = 0
         self.closed = False
+        self.encoder: BackgroundEncoder | None = None
 
     def write(self, pixels: np.ndarray, audio: np.ndarray | None = None) -> None:
         self.frames += 1
-        if self.frames == 2:
+        if self.frames == 2 and self.encoder is not None:
+            _wait_for(lambda: None in list(self.encoder._queue.queue))     # finish() has queued its end marker
             signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
-            time.sleep(0.2)  # still writing when the main thread gets the KeyboardInterrupt
+            _wait_for(self.encoder._dropping.is_set)                       # the main thread got the interrupt
 
     def close(self) -> None:
         self.closed = True
@@ -336,9 +339,18 @@ class _SlowWriter:
         return False
 
 
+def _wait_for(condition, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("the condition never came true")
+        time.sleep(0.001)
+
+
 def test_ctrl_c_while_finalising_drops_the_queue_and_still_closes() -> None:
     writer = _SlowWriter()
     encoder = BackgroundEncoder(writer, depth=8)
+    writer.encoder = encoder
     for _ in range(6):
         encoder.put(np.zeros((2, 2, 3), np.uint8))
     assert encoder.finish() is True

@@ -214,10 +214,13 @@ class BackgroundEncoder:
 
         Ctrl+C while waiting drops the frames still queued and waits for the output to be finalised (the encoder
         cannot be stopped in the middle of a frame); the result is then True."""
-        self._queue.put(None)
         interrupted = False
+        end_queued = False
         while not self._done.is_set():
             try:
+                if not end_queued:      # inside the try: Ctrl+C may come while the full queue makes put() wait
+                    self._queue.put(None)
+                    end_queued = True
                 self._done.wait()
             except KeyboardInterrupt:
                 self._dropping.set()
