@@ -1,5 +1,7 @@
-// Alias models (.mdl): two poses blended in the vertex shader, GLQuake-style shadedots lighting, 8-bit skins
-// looked up through a per-draw player-colour translation and the palette; fullbright indices 224..255 unlit.
+// Alias models (.mdl): two poses blended in the vertex shader, GLQuake-style shadedots lighting; skins filtered
+// trilinearly from an RGBA copy, or (player colours) looked up per texel through the translation and the palette
+// and filtered bilinearly; fullbright indices 224..255 unlit.
+// Light is coloured by the map's .lit light under the model (u_light_color); fog as the world's (exp2 on eye depth).
 // Also draws the magenta placeholder box for missing models (u_placeholder).
 #ifdef VERTEX_SHADER
 uniform mat4 u_mvp;            // clip <- model (view_proj @ model_matrix)
@@ -7,6 +9,8 @@ uniform float u_blend;         // 0 = pose a, 1 = pose b
 uniform vec3 u_shadevector;    // light direction in model space (quantized entity yaw, as QuakeSpasm)
 uniform float u_ambient;       // Quake light units 0..255
 uniform float u_shade;         // Quake light units 0..255
+uniform vec3 u_light_color;    // colour of the light (1, 1, 1 = white; mean 1)
+uniform float u_light_max;     // largest light multiplier (Look.light_max)
 
 in vec3 in_pos_a;
 in vec3 in_normal_a;
@@ -15,7 +19,7 @@ in vec3 in_normal_b;
 in vec2 in_uv;
 
 out vec2 v_uv;
-out float v_light;
+out vec3 v_light;
 
 // The anorm_dots table approximated from a normal and the shade vector (MH's fit, used by QuakeSpasm):
 // 1 + d for d >= 0, 1 + d * 13/44 behind.
@@ -28,7 +32,7 @@ void main() {
     vec3 pos = mix(in_pos_a, in_pos_b, u_blend);
     float term = mix(anorm_dot(in_normal_a), anorm_dot(in_normal_b), u_blend) - 1.0;   // -0.295 .. 1
     // Quake light units (128 = the texture as painted) -> a 0..2 multiplier.
-    v_light = clamp((u_ambient + u_shade * term) / 128.0, 0.0, 2.0);
+    v_light = clamp((u_ambient + u_shade * term) / 128.0 * u_light_color, 0.0, u_light_max);
     v_uv = in_uv;
     gl_Position = u_mvp * vec4(pos, 1.0);
 }
@@ -36,28 +40,57 @@ void main() {
 
 #ifdef FRAGMENT_SHADER
 uniform sampler2DArray u_skin;      // R8: palette indices / 255, one layer per skin picture
+uniform sampler2DArray u_skin_rgba; // RGBA8 with mipmaps: palette colours, A = 1 where fullbright (untranslated)
 uniform sampler2D u_translation;    // 256x1 R8: translated index / 255 (identity except shirt/pants)
 uniform sampler2D u_palette;        // 256x1 RGBA8
 uniform float u_layer;              // skin picture (layer of u_skin)
+uniform bool u_translated;          // player colours: look indices up through u_translation
 uniform float u_alpha;              // entity alpha, 1 = opaque
 uniform bool u_fullbright;          // whole model unlit (light 1.0)
 uniform int u_first_fullbright;     // skin indices from here on are unlit (224; 256 for none)
 uniform bool u_placeholder;         // flat magenta, lit, no texture
+uniform vec4 u_fog;                 // rgb colour, a = density (0: no fog)
 
 in vec2 v_uv;
-in float v_light;
+in vec3 v_light;
 out vec4 f_color;
+
+vec3 apply_fog(vec3 color) {
+    float d = u_fog.a / 64.0 / gl_FragCoord.w;  // QuakeSpasm's GL_EXP2 fog on the eye depth
+    return mix(u_fog.rgb, color, clamp(exp(-d * d), 0.0, 1.0));
+}
+
+// One skin texel through the player-colour translation, lit unless its own index is fullbright.
+vec3 translated_texel(ivec2 texel, ivec2 size, vec3 light) {
+    ivec2 q = ivec2(mod(vec2(texel), vec2(size)));
+    int index = int(texelFetch(u_skin, ivec3(q, int(u_layer)), 0).r * 255.0 + 0.5);
+    int shown = int(texelFetch(u_translation, ivec2(index, 0), 0).r * 255.0 + 0.5);
+    vec3 colour = texelFetch(u_palette, ivec2(shown, 0), 0).rgb;
+    return index >= u_first_fullbright ? colour : min(colour * light, vec3(1.0));
+}
 
 void main() {
     if (u_placeholder) {
-        f_color = vec4(vec3(1.0, 0.0, 1.0) * clamp(v_light, 0.35, 1.0), 1.0);
+        f_color = vec4(vec3(1.0, 0.0, 1.0) * clamp(v_light.g, 0.35, 1.0), 1.0);
         return;
     }
-    int index = int(texture(u_skin, vec3(v_uv, u_layer)).r * 255.0 + 0.5);
-    int shown = int(texelFetch(u_translation, ivec2(index, 0), 0).r * 255.0 + 0.5);
-    vec3 colour = texelFetch(u_palette, ivec2(shown, 0), 0).rgb;
-    // Fullbright is decided on the skin's own index (as GL engines build their fullbright mask).
-    float light = (u_fullbright || index >= u_first_fullbright) ? 1.0 : v_light;
-    f_color = vec4(min(colour * light, vec3(1.0)), u_alpha);
+    vec3 light = u_fullbright ? vec3(1.0) : v_light;
+    vec3 shaded;
+    if (u_translated) {
+        // Bilinear over the translated colours (the engine filters its translated skin texture linearly).
+        ivec2 size = textureSize(u_skin, 0).xy;
+        vec2 p = v_uv * vec2(size) - 0.5;
+        ivec2 i0 = ivec2(floor(p));
+        vec2 f = p - floor(p);
+        vec3 a = mix(translated_texel(i0, size, light), translated_texel(i0 + ivec2(1, 0), size, light), f.x);
+        vec3 b = mix(translated_texel(i0 + ivec2(0, 1), size, light), translated_texel(i0 + ivec2(1, 1), size, light),
+                     f.x);
+        shaded = mix(a, b, f.y);
+    } else {
+        // The engine's default texture mode: linear, linear between mipmaps; fullbright texels unlit.
+        vec4 texel = texture(u_skin_rgba, vec3(v_uv, u_layer));
+        shaded = mix(min(texel.rgb * light, vec3(1.0)), texel.rgb, texel.a);
+    }
+    f_color = vec4(apply_fog(shaded), u_alpha);
 }
 #endif

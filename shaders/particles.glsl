@@ -1,5 +1,5 @@
 // Particles: one camera-facing quad per particle (instanced), a round soft-edged disc like QuakeSpasm's
-// particle texture, palette colour, alpha-blended, depth-tested without depth writes.
+// particle texture, palette colour, alpha-blended, depth-tested without depth writes, fogged like the world.
 // Size follows GLQuake's R_DrawParticles: scale = 1 + 0.004 * depth (1.08 closer than 20 units), the visible
 // disc being about 0.95 * scale units across; u_min_pixels keeps far particles from vanishing on small targets.
 #ifdef VERTEX_SHADER
@@ -33,6 +33,7 @@ void main() {
 #endif
 
 #ifdef FRAGMENT_SHADER
+uniform vec4 u_fog;            // rgb colour, a = density (0: no fog), exp2 on the eye depth as the world
 in vec2 v_uv;
 in vec3 v_color;
 out vec4 f_color;
@@ -41,6 +42,7 @@ void main() {
     // R_ParticleTextureLookup: alpha = 8 * (255 - r^2) over a radius-16 circle, clamped
     float a = clamp(8.0 * (1.0 - dot(v_uv, v_uv)), 0.0, 1.0);
     if (a <= 0.0) discard;
-    f_color = vec4(v_color, a);
+    float d = u_fog.a / 64.0 / gl_FragCoord.w;
+    f_color = vec4(mix(u_fog.rgb, v_color, clamp(exp(-d * d), 0.0, 1.0)), a);
 }
 #endif

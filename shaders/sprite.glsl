@@ -1,5 +1,6 @@
 // Sprites (.spr): one quad built from gl_VertexID (triangle strip of 4) in the plane spanned by u_up/u_right,
-// alpha-tested on the transparent palette index (alpha 0 in the RGBA frame texture). Unlit, like the engines.
+// alpha-tested on the transparent palette index (alpha 0 in the RGBA frame texture). Unlit, like the engines;
+// fogged like the world.
 #ifdef VERTEX_SHADER
 uniform mat4 u_view_proj;   // clip <- world
 uniform vec3 u_origin;      // entity origin, world units
@@ -22,6 +23,7 @@ void main() {
 #ifdef FRAGMENT_SHADER
 uniform sampler2D u_image;  // RGBA8, alpha 0 where the index is 255
 uniform float u_alpha;      // entity alpha, 1 = opaque
+uniform vec4 u_fog;         // rgb colour, a = density (0: no fog), exp2 on the eye depth as the world
 
 in vec2 v_uv;
 out vec4 f_color;
@@ -30,6 +32,7 @@ void main() {
     vec4 c = texture(u_image, v_uv);
     if (c.a < 0.5)
         discard;
-    f_color = vec4(c.rgb, u_alpha);
+    float d = u_fog.a / 64.0 / gl_FragCoord.w;
+    f_color = vec4(mix(u_fog.rgb, c.rgb, clamp(exp(-d * d), 0.0, 1.0)), u_alpha);
 }
 #endif

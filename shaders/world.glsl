@@ -9,7 +9,8 @@
 //   SKYBOX      (with SKY) Quake II's six-sided box;      TRANSLUCENT  unlit texture at u_alpha (Quake II);
 //   (neither)   lit: texture x lightmap x light style value, fullbright texels unlit, scaled by u_light_scale;
 //   MULTISTYLE  lit faces with 2-4 light styles (4 lightmap blocks side by side; most faces have one);
-//   FOG         exp2 fog on the eye depth (1 / gl_FragCoord.w, as fixed-function fog);
+//   FOG         exp2 fog on the eye depth (1 / gl_FragCoord.w, as fixed-function fog); the sky is covered by
+//               u_sky_fog of the fog colour instead (QuakeSpasm r_skyfog);
 //   DLIGHTS     up to 32 dynamic lights added to the lightmap light (only while lights are alive).
 #ifdef VERTEX_SHADER
 uniform mat4 u_view_proj;
@@ -105,6 +106,9 @@ void main() {
 #elif defined(SKY)
 uniform sampler2D u_sky_back;    // solid layer (right half of the sky texture)
 uniform float u_time;
+#ifdef FOG
+uniform float u_sky_fog;         // share of the fog colour over the sky
+#endif
 in vec3 v_dir;
 void main() {
     vec3 dir = v_dir;
@@ -112,7 +116,11 @@ void main() {
     vec2 st = dir.xy * (6.0 * 63.0 / length(dir)) / 128.0;
     vec4 back = texture(u_sky_back, st + vec2(u_time * 8.0 / 128.0));
     vec4 front = texture(u_texture, st + vec2(u_time * 16.0 / 128.0));
-    f_color = vec4(mix(back.rgb, front.rgb, front.a), 1.0);
+    vec3 color = mix(back.rgb, front.rgb, front.a);
+#ifdef FOG
+    color = mix(color, u_fog.rgb, u_sky_fog);
+#endif
+    f_color = vec4(color, 1.0);
 }
 
 #elif defined(LIQUID)
@@ -136,6 +144,7 @@ void main() {
 
 #else
 uniform sampler2D u_lightmap;    // RGB atlas, styles side by side
+uniform float u_light_max;       // largest light multiplier (Look.light_max)
 uniform vec2 u_light_scale;      // texture scale (clamped at 1), lightmap scale (Lighting in refdef.py)
 in vec2 v_uv;
 in vec2 v_lm_uv;
@@ -185,7 +194,11 @@ void main() {
 #endif
     // Quake (1, 2): overbright as QuakeSpasm, a lightmap value of 128 is the texture's own colour, 255 twice as
     // bright. Quake II (2, 1): ref_gl's textures brightened by intensity 2 when uploaded, lightmaps x gl_modulate.
-    vec3 lit = min(tex.rgb * u_light_scale.x, vec3(1.0)) * min(light, vec3(1.0)) * u_light_scale.y;
+    // u_light_max caps the lightmap multiplier (ezQuake's gl_lightmode 1: 1, never brighter than the texture).
+    // The engines keep the light in 8-bit lightmap texels, truncated (R_BuildLightMap's shift).
+    float steps = 255.0 * u_light_scale.y / u_light_max;
+    vec3 light_mul = min(floor(light * steps) / steps * u_light_scale.y, vec3(u_light_max));
+    vec3 lit = min(tex.rgb * u_light_scale.x, vec3(1.0)) * light_mul;
     f_color = vec4(apply_fog(mix(lit, tex.rgb, tex.a)), 1.0);
 }
 #endif

@@ -188,6 +188,7 @@ def test_terminal_renders_a_textured_lit_picture_from_its_player_start(ctx, term
     assert start.origin == (-448.0, -104.0, -146.0)   # info_player_start at z -168, eye 22 units up
     lit = render_map(terminal, start, (160, 90)).astype(int)
     assert lit.mean() > 5 and len(np.unique(lit.reshape(-1, 3), axis=0)) > 500
+    ctx.__enter__()   # render_map made (and released) its own context current: make the fixture's current again
     target = OffscreenTarget(ctx, (160, 90))
     renderer = FrameRenderer(ctx, terminal)
     renderer.draw(SceneFrame(0.0, 0, start, (), np.zeros(64, np.float32)), target)

@@ -5,7 +5,8 @@ The hashes below were computed on the decoders as they were before the move (com
 (precaches, baselines, statics), the lightstyle history and the scoreboard history; ``events`` covers the canonical
 text of every event.  A column hash must never change; an event hash changes only in a commit that changes the event
 representation on purpose and says so.  Event hash history: temp entities lost their wire code (``te``) when decoders
-started naming them in the neutral vocabulary (the three QuakeWorld demos; the Quake demos have no temp entities).
+started naming them in the neutral vocabulary (the three QuakeWorld demos; the Quake demos have no temp entities);
+the stuffed ``bf`` commands became ``bf`` events as well (issue 17: the bonus flash; the three QuakeWorld demos).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ CORPUS = {
 #: name → (columns sha256, events sha256), computed before the restructuring.
 EXPECTED = {
     "2on2.mvd": ("40aa67116c67e0ee9e2c9fc6e5e234576991f284bfb09f818143036dd1d41a7b",
-                "d3dfc55ff23b1c9dd428c4d43ef98cbfcd133356c44fd83b401ade2b90849174"),
+                "168f6786fafafd58797001700d5eb51005f1085ff39613e22475e09046664870"),
     "demo1.dem": ("38871668cc5acf9ca2cf92cb7f263ee179d970d5c9b0fe8cd635521ee1f0d74e",
                  "b8138855acc6f102c8c50505a36e27fcdf73fe6a060be996a91ff58dfbb90dfe"),
     "demo1_lite.dem": ("23e51727074478ab82663d7ac4f25f6dae4e072c0cdd8b71f9c2b7ccc6918f4e",
@@ -41,9 +42,9 @@ EXPECTED = {
     "demo3.dem": ("2a14b80ca9f22b0a46bcbdfa54e71133d6cc5d2a2ec6259f376a0cfe5e6fe865",
                  "3f646256089f06d8d7b78b2ae9036be2f78d56806d62391e34a8c2bd090006ba"),
     "lq_lqdm2_mvd.mvd": ("d2ae98fbe37770020dd292c159f0f1f067d8481fcae5e93aa663572f8057c5a1",
-                        "888999369f063729c00acac6a7a2032a356947af7756bd3131c9998111191f2f"),
+                        "edfe0e53c34f09c6482d5ed832906ef940f3e8f7fa52453ad1907899d67afe3f"),
     "lq_lqdm2_ranger.qwd": ("ac4cda640b38cebc90789f797c5eb162b31398ae0ad1d14c9b677be79d78336b",
-                           "072bd4a784b7fe96beca56d5485644d67b2d76149058b287a2d4801e12546905"),
+                           "a971e70cd4348543b438e4bbdc4e564a666ade8e130ba7e3ceabd88ac7469c35"),
     "sample/demo1_lite.dem": ("23e51727074478ab82663d7ac4f25f6dae4e072c0cdd8b71f9c2b7ccc6918f4e",
                              "569da30878ca0712003e297d6c4def8a7e9d515cda990277d42e840ef0f15793"),
 }

@@ -46,10 +46,12 @@ def decode(path: Path) -> tuple[list[np.ndarray], list[float], av.video.stream.V
 
 
 def screenshot(tmp_path: Path, k: int, *extra: str) -> np.ndarray:
-    """``qdv screenshot`` at output frame ``k``'s time (the time string the video's frame k uses)."""
+    """``qdv screenshot`` at output frame ``k``'s time (the time string the video's frame k uses), without the HUD
+    like the exports of COMMON."""
     out = tmp_path / f"shot{k}.png"
     when = repr(FIRST + k * 1.0 / FPS)
-    assert main(["screenshot", str(DEMO), "--time", when, "--out", str(out), "--size", SIZE, *GAME, *extra]) == 0
+    assert main(["screenshot", str(DEMO), "--time", when, "--out", str(out), "--size", SIZE, "--no-hud", *GAME,
+                 *extra]) == 0
     return np.asarray(Image.open(out).convert("RGB"))
 
 

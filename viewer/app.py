@@ -70,7 +70,7 @@ class PlaySource:
     ``basedir`` / ``game`` (``--basedir`` / ``--game``) find the game data of demos opened later from the window;
     ``folder``: open the demo picker on it at once (``qdv play DIR``); ``sensitivity`` / ``invert_mouse``
     override the remembered mouse-look settings; ``camera_path`` (``--camera-path``): the demo starts on that path's
-    camera."""
+    camera; ``water_alpha`` overrides the maps' liquid opacity (``None``: each map's own)."""
 
     fs: VirtualFS
     demo: str | None = None
@@ -85,6 +85,7 @@ class PlaySource:
     sensitivity: float | None = None
     invert_mouse: bool | None = None
     camera_path: CameraPath | None = None
+    water_alpha: float | None = None
 
     @property
     def title(self) -> str:
@@ -322,10 +323,12 @@ class ViewerWindow(pyglet.window.Window):
             self._use_segment(max(sample.segment, 0))
             camera = st.camera_for(sample, session.world)
             frame = session.scene(t, camera, st.fov, pov=st.pov_slot, state=sample)
+            if self.source.water_alpha is not None:
+                frame = replace(frame, water_alpha=self.source.water_alpha)
             session.draw(frame, self.target)
         else:  # a map without a demo
             sample = None
-            frame = SceneFrame(0.0, 0, st.camera_for(None), (), _ONES)
+            frame = SceneFrame(0.0, 0, st.camera_for(None), (), _ONES, water_alpha=self.source.water_alpha)
             self._map_renderer.draw(frame, self.target)
         self._last = frame
         self._last_state = sample

@@ -46,6 +46,7 @@ def _build_parser() -> argparse.ArgumentParser:
     play.add_argument("--start", default="0", help="start time (SS, MM:SS, N%%)")
     play.add_argument("--speed", type=_number_in(0.1, 10, absolute=True), default=1.0,
                       help="playback speed (0.1..10; negative: reverse)")
+    _add_look_args(play)
     _add_window_args(play)
 
     map_ = sub.add_parser("map", help="fly through a map with the free camera (from the player start)")
@@ -76,6 +77,10 @@ def _build_parser() -> argparse.ArgumentParser:
     shot.add_argument("--angles", type=_vector, help="camera angles pitch,yaw,roll in degrees")
     shot.add_argument("--fov", type=_FOV, default=90.0, help="horizontal field of view at 4:3 (default 90)")
     shot.add_argument("--force", action="store_true", help="overwrite an existing --out file")
+    shot.add_argument("--hud", action=argparse.BooleanOptionalAction, default=None,
+                      help="draw the status bar, notify lines and centerprints (default: on from the recorder's eyes, "
+                           "off for a free camera)")
+    _add_look_args(shot)
     _add_game_args(shot)
 
     timedemo = sub.add_parser("timedemo", help="render every demo frame offscreen as fast as possible")
@@ -108,6 +113,7 @@ def _build_parser() -> argparse.ArgumentParser:
                         help="sub-frames averaged per frame over a 180° shutter (default 1: off)")
     render.add_argument("--hud", action=argparse.BooleanOptionalAction, default=True,
                         help="draw the HUD as the window does (default); --no-hud for clean footage")
+    _add_look_args(render)
     render.add_argument("--audio", action=argparse.BooleanOptionalAction, default=True,
                         help="the demo's sound (AAC in .mp4/.mov, Opus in .mkv/.webm; none for PNGs; default on)")
     render.add_argument("--codec", metavar="NAME", help="h264, vp9, av1, ffv1 or png (default: h264; vp9 for .webm)")
@@ -176,6 +182,31 @@ def _add_window_args(p: argparse.ArgumentParser) -> None:
 _FOV = _number_in(1, 179)
 
 
+def _add_look_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--wateralpha", type=_number_in(0, 1), default=None,
+                   help="opacity of water, slime and lava 0..1 (default: the map's worldspawn wateralpha, else 1)")
+
+
+#: Options whose value may start with a minus sign (``--pos -1400,20,30``).
+_VECTOR_OPTIONS = ("--pos", "--angles")
+
+
+def _join_vector_values(argv: Sequence[str]) -> list[str]:
+    """``--pos -1400,0,0`` → ``--pos=-1400,0,0``: argparse takes a value starting with ``-`` that is not a plain
+    number for an option, so negative coordinates are attached to their option first."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in _VECTOR_OPTIONS and i + 1 < len(argv) and argv[i + 1].startswith("-") and "," in argv[i + 1]:
+            out.append(f"{arg}={argv[i + 1]}")
+            i += 2
+            continue
+        out.append(arg)
+        i += 1
+    return out
+
+
 def _add_game_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--basedir", help="Quake base directory holding id1 and mod dirs")
     p.add_argument("--game", help="mod dir searched before id1 (e.g. lq1)")
@@ -183,7 +214,7 @@ def _add_game_args(p: argparse.ArgumentParser) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_join_vector_values(sys.argv[1:] if argv is None else list(argv)))
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
@@ -263,7 +294,7 @@ def _run_screenshot(args: argparse.Namespace) -> int:
         assets = map_game_view(fs, map_path).load_map_assets(fs, map_path)
         start = map_start_camera(assets.level, args.fov)
         camera = Camera(args.pos or start.origin, args.angles or start.angles, args.fov)
-        pixels = render_map(assets, camera, args.size)
+        pixels = render_map(assets, camera, args.size, water_alpha=args.wateralpha)
     else:
         if not args.demo:
             raise _UsageError("name a DEMO, or --map NAME")
@@ -279,7 +310,8 @@ def _run_screenshot(args: argparse.Namespace) -> int:
                           f"times count from the demo's start); showing its {edge}", stacklevel=1)
             rel = min(max(rel, 0.0), timeline.duration)
         t = timeline.start_time + rel
-        renderer = DemoRenderer(timeline, fs, args.size)
+        hud = not free if args.hud is None else args.hud
+        renderer = DemoRenderer(timeline, fs, args.size, hud=hud, water_alpha=args.wateralpha)
         try:
             camera = None
             if free:
@@ -353,7 +385,8 @@ def _run_window(args: argparse.Namespace) -> int:
         except TimespecError as exc:
             raise _UsageError(str(exc)) from None
         fs = game_filesystem(demo, args.basedir, args.game)
-        source_kw = dict(demo=demo, start=args.start, speed=args.speed, folder=folder)
+        source_kw = dict(demo=demo, start=args.start, speed=args.speed, folder=folder,
+                         water_alpha=args.wateralpha)
         if args.camera_path is not None:   # checked before any window opens (keys outside need the duration)
             from assets_loader.demos import load_demo
 
@@ -455,7 +488,7 @@ def _run_render(args: argparse.Namespace) -> int:
     path = _camera_path(opt.camera_path_file(args.camera), timeline.duration) if mode == "path" else None
     output.check_free(times.count)  # before the slow part; the writer claims the file again
     fs = game_filesystem(args.demo, args.basedir, args.game)
-    renderer = DemoRenderer(timeline, fs, size, hud=args.hud)
+    renderer = DemoRenderer(timeline, fs, size, hud=args.hud, water_alpha=args.wateralpha)
     try:
         sound = None
         if args.audio and AUDIO_CODECS[output.container] is not None:

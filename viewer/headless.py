@@ -1,14 +1,15 @@
 """Headless rendering of demos and maps: ``qdv screenshot``, ``qdv timedemo`` and the frames of ``qdv render``.
 
 One EGL context and one offscreen target; a demo is drawn through the same :class:`~viewer.session.DemoSession`
-the window uses.
+the window uses, optionally with the game's HUD (status bar, notify lines, centerprints) over it as the window
+draws it.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -28,14 +29,17 @@ class DemoRenderer:
     """Renders any time of a demo offscreen; its :attr:`session` loads each map segment when it is first needed.
 
     With ``hud``, :meth:`pixels` draws the game's HUD over the picture as the window does (its default view: no
-    scoreboard)."""
+    scoreboard). ``water_alpha`` overrides the maps' own liquid opacity (``None``: each map's worldspawn
+    ``wateralpha``)."""
 
-    def __init__(self, timeline: DemoTimeline, fs: VirtualFS, size: tuple[int, int], hud: bool = False) -> None:
+    def __init__(self, timeline: DemoTimeline, fs: VirtualFS, size: tuple[int, int], hud: bool = False,
+                 water_alpha: float | None = None) -> None:
         self.timeline = timeline
         self.ctx = create_headless_context()
         self.target = OffscreenTarget(self.ctx, size)
         self.session = DemoSession(timeline, fs, self.ctx)
         self.in_flight = FramesInFlight(self.ctx)
+        self.water_alpha = water_alpha
         self.hud: HudRenderer | None = None
         if hud:
             game = self.session.game
@@ -44,7 +48,10 @@ class DemoRenderer:
     def scene(self, t: float, camera: Camera | None = None, fov: float = 90.0, pov: int | None = None) -> SceneFrame:
         """The scene at ``t`` with particles, lights and beams (loading the segment's assets if needed); ``pov``
         picks a player slot's eyes in multi-view demos."""
-        return self.session.scene(t, camera, fov, pov=pov)
+        return self._with_water(self.session.scene(t, camera, fov, pov=pov))
+
+    def _with_water(self, frame: SceneFrame) -> SceneFrame:
+        return frame if self.water_alpha is None else replace(frame, water_alpha=self.water_alpha)
 
     def render(self, frame: SceneFrame) -> None:
         """Draw ``frame`` into the target (with at most two frames queued in the driver: memory stays flat)."""
@@ -54,7 +61,7 @@ class DemoRenderer:
     def pixels(self, t: float, camera: Camera | None = None, fov: float = 90.0, pov: int | None = None) -> np.ndarray:
         """The picture at ``t`` as ``uint8 [H, W, 3]`` (with the HUD when asked for)."""
         state = self.timeline.sample(t, pov=pov)
-        self.render(self.session.scene(t, camera, fov, pov=pov, state=state))
+        self.render(self._with_water(self.session.scene(t, camera, fov, pov=pov, state=state)))
         if self.hud is not None:
             size = self.target.size
             layout = self.session.game.hud_layout(state, self.timeline, size, ui_scale(size),
@@ -72,14 +79,15 @@ class DemoRenderer:
         self.ctx.release()
 
 
-def render_map(assets: SegmentAssets, camera: Camera, size: tuple[int, int]) -> np.ndarray:
+def render_map(assets: SegmentAssets, camera: Camera, size: tuple[int, int],
+               water_alpha: float | None = None) -> np.ndarray:
     """A map without a demo (``assets`` from a game's ``load_map_assets``), seen from ``camera``:
-    ``uint8 [H, W, 3]``."""
+    ``uint8 [H, W, 3]``; ``water_alpha`` overrides the map's liquid opacity."""
     ctx = create_headless_context()
     try:
         target = OffscreenTarget(ctx, size)
         renderer = FrameRenderer(ctx, assets)
-        renderer.draw(SceneFrame(0.0, 0, camera, (), np.ones(64, np.float32)), target)
+        renderer.draw(SceneFrame(0.0, 0, camera, (), np.ones(64, np.float32), water_alpha=water_alpha), target)
         return target.read_rgb()
     finally:
         ctx.release()

@@ -17,7 +17,7 @@ from assets_loader.demos import DemoTimeline, SceneState
 
 from .games.base import GameEffects, GameView
 from .games.registry import game_view
-from .render.refdef import Camera, EntityDraw, SceneFrame
+from .render.refdef import Camera, EntityDraw, MapWorld, SceneFrame
 
 #: Light styles animate at 10 Hz; 'a' is dark, 'm' normal, 'z' double bright (``R_AnimateLight``).
 STYLE_RATE = 10.0
@@ -50,7 +50,8 @@ def pov_camera(state: SceneState, fov: float = 90.0) -> Camera:
 def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, fov: float = 90.0,
                 pov: int | None = None, effects: GameEffects | None = None,
                 model_flags: list[np.ndarray] | None = None, model_names: tuple[str, ...] = (),
-                state: SceneState | None = None, game: GameView | None = None) -> SceneFrame:
+                state: SceneState | None = None, game: GameView | None = None,
+                world: MapWorld | None = None) -> SceneFrame:
     """The scene at ``t``: from the recorder's eyes (with the view weapon), or from ``camera`` when given.
 
     The game's view (``game``, by default the one registered for ``timeline.game``) decides which entities are
@@ -58,6 +59,8 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
     the frame also carries particles, dynamic lights, beams and explosion sprites; ``model_flags[segment]`` (MDL
     flags by model index) adds trails and rocket lights, and ``model_names`` (the segment's model precache) lets
     beams and sprites find their models. ``state``: ``timeline.sample(t, pov=pov)`` when the caller already has it.
+    Through the recorder's eyes the frame carries the game's screen blend (``world``: the map, for the liquid the eye
+    is in); a free camera sees none.
     """
     if state is None:
         state = timeline.sample(t, pov=pov)
@@ -75,6 +78,8 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
         particles = effects.particles(timeline, t, model_flags)
         segment_flags = model_flags[state.segment] if model_flags and 0 <= state.segment < len(model_flags) else None
         lights = effects.lights(state, t, segment_flags)
+    blend = view.screen_blend(state, timeline, t, world) if first_person else None
     return SceneFrame(float(t), state.segment, cam, tuple(draws), style_values(state.lightstyles, t),
-                      fog=fog_at(timeline, t), particles=particles, lights=lights, md3=md3, players=players)
+                      fog=fog_at(timeline, t), particles=particles, lights=lights, md3=md3, players=players,
+                      blend=blend)
 

@@ -89,7 +89,8 @@ class DemoSession:
         self.use_segment(segment)
         names = self.timeline.segments[segment].model_precache
         return build_scene(self.timeline, t, camera, fov, pov=pov, effects=self.effects,
-                           model_flags=self._model_flags, model_names=names, state=state, game=self.game)
+                           model_flags=self._model_flags, model_names=names, state=state, game=self.game,
+                           world=self.world)
 
     def draw(self, frame: SceneFrame, target: OffscreenTarget) -> None:
         """Render ``frame`` into ``target`` with its segment's assets."""

@@ -29,10 +29,10 @@ __all__ = [
     "TEMP_ENTITIES",
     "ParticleEvent", "DamageEvent", "SetViewEvent", "SetAngleEvent", "IntermissionEvent", "FinaleEvent",
     "CutsceneEvent", "SellScreenEvent", "KilledMonsterEvent", "FoundSecretEvent", "PauseEvent", "StuffTextEvent",
-    "LightStyleEvent", "FogEvent", "SkyboxEvent", "BonusFlashEvent", "CdTrackEvent", "ServerInfoEvent",
-    "DisconnectEvent", "AchievementEvent", "LocalSoundEvent", "ChatEvent", "ItemPickupEvent", "MuzzleFlashEvent",
-    "SetInfoEvent", "KickEvent", "ReconnectEvent", "LayoutEvent", "InventoryEvent", "EVENT_KINDS", "Obituary",
-    "parse_obituary", "parse_chat", "parse_pickup",
+    "LightStyleEvent", "FogEvent", "SkyboxEvent", "BonusFlashEvent", "ColorShiftEvent", "CdTrackEvent",
+    "ServerInfoEvent", "DisconnectEvent", "AchievementEvent", "LocalSoundEvent", "ChatEvent", "ItemPickupEvent",
+    "MuzzleFlashEvent", "SetInfoEvent", "KickEvent", "ReconnectEvent", "LayoutEvent", "InventoryEvent", "EVENT_KINDS",
+    "Obituary", "parse_obituary", "parse_chat", "parse_pickup",
     "plain_text", "event_fields",
 ]
 
@@ -324,6 +324,16 @@ class BonusFlashEvent(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ColorShiftEvent(Event):
+    """A ``v_cshift r g b percent`` the server stuffed (QuakeWorld): the screen tint in the open, until the next
+    one; ``color`` 0..255 RGB, ``percent`` 0..255."""
+
+    kind: ClassVar[str] = "cshift"
+    color: tuple[int, int, int]
+    percent: int
+
+
+@dataclass(frozen=True, slots=True)
 class CdTrackEvent(Event):
     kind: ClassVar[str] = "cdtrack"
     track: int
@@ -448,9 +458,9 @@ EVENT_KINDS: dict[str, type[Event]] = {
         PrintEvent, CenterPrintEvent, ObituaryEvent, SoundEvent, StopSoundEvent, TempEntityEvent, ParticleEvent,
         DamageEvent, SetViewEvent, SetAngleEvent, IntermissionEvent, FinaleEvent, CutsceneEvent, SellScreenEvent,
         KilledMonsterEvent, FoundSecretEvent, PauseEvent, StuffTextEvent, LightStyleEvent, FogEvent, SkyboxEvent,
-        BonusFlashEvent, CdTrackEvent, ServerInfoEvent, DisconnectEvent, AchievementEvent, LocalSoundEvent,
-        ChatEvent, ItemPickupEvent, MuzzleFlashEvent, SetInfoEvent, KickEvent, ReconnectEvent, LayoutEvent,
-        InventoryEvent)
+        BonusFlashEvent, ColorShiftEvent, CdTrackEvent, ServerInfoEvent, DisconnectEvent, AchievementEvent,
+        LocalSoundEvent, ChatEvent, ItemPickupEvent, MuzzleFlashEvent, SetInfoEvent, KickEvent, ReconnectEvent,
+        LayoutEvent, InventoryEvent)
 }
 
 _BASE_FIELDS = frozenset({"time", "frame", "segment"})

@@ -23,7 +23,7 @@ from assets_loader.palette import Palette
 from assets_loader.vfs import VirtualFS
 
 from ..render.q3refdef import Md3Draw, PlayerDraw
-from ..render.refdef import EntityDraw, HudLayout, Lights, Particles, SegmentAssets
+from ..render.refdef import EntityDraw, HudLayout, Lights, MapWorld, Particles, SegmentAssets
 
 #: ``name → (width, height) | None`` of the HUD pictures, or a mapping of them.
 PicSizes = Mapping[str, tuple[int, int]] | Callable[[str], tuple[int, int] | None]
@@ -93,6 +93,12 @@ class GameView(Protocol):
     def hud_layout(self, state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
                    show_scores: bool = False, pic_sizes: PicSizes | None = None) -> HudLayout:
         """The HUD at ``state.time`` for a ``screen_size`` screen of virtual pixels ``scale`` wide."""
+        ...
+
+    def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
+                     world: MapWorld | None) -> tuple[float, float, float, float] | None:
+        """The colour (r, g, b, a in 0..1) blended over the recorder's view at ``t`` (damage, pickups, the liquid
+        the eye is in, powerups), ``None`` for none; ``world``: the segment's map, when loaded."""
         ...
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:

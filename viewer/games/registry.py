@@ -11,11 +11,13 @@ from types import MappingProxyType
 
 from .base import GameView
 from .quake2.view import Quake2View
+from .quake.look import EZQUAKE, EZQUAKE_SBAR, QUAKESPASM, QUAKESPASM_SBAR
 from .quake.view import QuakeView
 from .quake3.view import Quake3View
 
-#: ``DemoTimeline.game`` → its view. QuakeWorld shares Quake's models, effects and status bar.
-GAME_VIEWS: Mapping[str, GameView] = MappingProxyType({"quake": QuakeView(), "quakeworld": QuakeView(),
+#: ``DemoTimeline.game`` → its view. QuakeWorld shares Quake's models, effects and status bar; it looks like ezQuake.
+GAME_VIEWS: Mapping[str, GameView] = MappingProxyType({"quake": QuakeView(QUAKESPASM, QUAKESPASM_SBAR),
+                                                       "quakeworld": QuakeView(EZQUAKE, EZQUAKE_SBAR),
                                                        "quake2": Quake2View(), "quake3": Quake3View()})
 #: The game whose pictures the window shows before it knows what it plays (the loading screen).
 DEFAULT_GAME = "quake"

@@ -5,22 +5,27 @@ Upload once, draw many: :meth:`AliasRenderer.upload` puts every pose of a model 
 one ``R8`` texture array of palette indices. :meth:`AliasRenderer.draw` points the pose-a and pose-b attributes at
 two slices of that buffer (no re-upload) and the vertex shader blends them, as QuakeSpasm's GLSL path does.
 
-Colour: the fragment shader reads the skin index, maps it through a 256-entry translation (player shirt/pants,
-:func:`assets_loader.palette.translation_table`; identity when ``None``) and then through the palette (256×1 RGBA).
-Each distinct translation gets its own 256×1 texture, made on first use and kept (at most one per shirt/pants pair
-plus the identity, :data:`MAX_TRANSLATIONS`), so drawing binds a texture instead of rewriting a shared one: a
-rewrite makes Mesa finish every queued draw that reads the texture first (issue 20).
-Skin indices 224..255 are fullbright (drawn at light 1.0); the mask uses the untranslated skin index, like the
-fullbright textures of GL engines.
+Colour: skins are filtered as the engine's default texture mode does (QuakeSpasm ``gl_texturemode``
+``GL_LINEAR_MIPMAP_LINEAR``) from an RGBA copy with mipmaps; with player colours the fragment shader instead reads
+the four nearest skin indices, maps each through a 256-entry translation (shirt/pants,
+:func:`assets_loader.palette.translation_table`) and the palette (256×1 RGBA), and filters the results
+bilinearly. Skin indices 224..255 are fullbright (drawn at light 1.0); the mask uses the untranslated skin index,
+like the fullbright textures of GL engines. Each distinct translation gets its own 256×1 texture, made on first
+use and kept (at most one per shirt/pants pair plus the identity, :data:`MAX_TRANSLATIONS`), so drawing binds a
+texture instead of rewriting a shared one: a rewrite makes Mesa finish every queued draw that reads the texture
+first (issue 20).
 
 Lighting (:class:`AliasLight`) keeps Quake's two numbers in Quake's 0..255 light units:
 
-    light = clamp((ambient + shade * (anorm_dot(n) - 1)) / 128, 0, 2),    colour = min(texel * light, 1)
+    light = clamp((ambient + shade * (anorm_dot(n) - 1)) / 128 * light_colour, 0, light_max),
+    colour = fog(min(texel * light, 1))
 
 ``anorm_dot`` approximates the ``anorm_dots`` table (``1 + d`` for ``d = n·shadevector ≥ 0``, ``1 + d·13/44``
 behind), the shade vector comes from the entity yaw quantized to 16 steps (``R_SetupAliasLighting``), and the two
 poses' dot terms are blended like their positions. So 128 units draw the skin as painted, 255 about twice as bright
-(clamped per channel to white), and the dot term adds between −0.3 and +1 times ``shade``.
+(clamped per channel to white; ``light_max`` 2 is QuakeSpasm's overbright, 1 GLQuake's), and the dot term adds
+between −0.3 and +1 times ``shade``. ``light_colour`` is the ``.lit`` light's RGB over its mean (QuakeSpasm lights
+models with the coloured light); fog is the world's exp2 fog on the eye depth (``Fog_SetupFrame``).
 :meth:`AliasLight.from_level` applies GLQuake's/software Quake's clamps to a light level from ``R_LightPoint``.
 
 Winding: Quake triangles are clockwise when seen from the front (GLQuake culls ``GL_FRONT`` with the default
@@ -45,6 +50,7 @@ from assets_loader.models.mdl import AliasModel
 from assets_loader.palette import Palette
 
 from .programs import load_program
+from .textures import fullbright_rgba
 from .program_members import attribute, uniform
 from .view_math import gl_bytes
 
@@ -71,28 +77,43 @@ class AliasLight:
 
     ``ambient``: light on every vertex; ``shade``: the directional part, times ``anorm_dot(n) - 1`` (−0.3..1);
     ``yaw``: the entity yaw in degrees, which picks the light direction (:func:`shade_vector`);
-    ``fullbright``: draw every texel at light 1.0 (``r_fullbright``, or models such as flames)."""
+    ``fullbright``: draw every texel at light 1.0 (``r_fullbright``, or models such as flames);
+    ``color``: the colour of the light under the model (a ``.lit`` map's RGB light over its mean; white without)."""
 
     ambient: float = 128.0
     shade: float = 64.0
     yaw: float = 0.0
     fullbright: bool = False
+    color: tuple[float, float, float] = (1.0, 1.0, 1.0)
 
     @classmethod
-    def from_level(cls, level: float, yaw: float = 0.0, *, view_model: bool = False, player: bool = False,
-                   fullbright: bool = False) -> AliasLight:
-        """The engine's rules for a light ``level`` sampled under the entity (``R_LightPoint`` + dlights).
+    def from_level(cls, level: float | np.ndarray, yaw: float = 0.0, *, view_model: bool = False,
+                   player: bool = False, fullbright: bool = False, overbright: bool = False) -> AliasLight:
+        """The engine's rules for a light ``level`` sampled under the entity (``R_LightPoint`` + dlights): a grey
+        level, or RGB ``[3]`` whose mean is the level and whose ratios colour the light.
 
-        The view model gets at least 24, players at least 8; ambient is clamped to 128 and shade to
-        ``192 - ambient``."""
-        ambient = shade = max(float(level), 0.0)
+        GLQuake's rules (``overbright`` off; ezQuake's too): the view model gets at least 24, players at least 8;
+        ambient is clamped to 128 and shade to ``192 - ambient``. QuakeSpasm's (``overbright``, ``gl_overbright``
+        with ``gl_overbright_models``): the same minimums, the level clamped to 96 ("so it doesn't overbright as
+        much"), and the light ``level / 200 × shadedot`` doubled, i.e. ``level × 1.28`` in 128-based units."""
+        rgb = np.maximum(np.broadcast_to(np.asarray(level, np.float64), (3,)), 0.0)
+        mean = float(rgb.mean())
+        color = (float(rgb[0] / mean), float(rgb[1] / mean), float(rgb[2] / mean)) if mean > 1e-6 else (1.0, 1.0, 1.0)
+        if overbright:
+            if view_model:
+                mean = max(mean, 24.0)
+            if player:
+                mean = max(mean, 8.0)
+            light = min(mean, 96.0) * (128.0 / 100.0)
+            return cls(light, light, yaw, fullbright, color)
+        ambient = shade = mean
         if view_model and ambient < 24:
             ambient = shade = 24.0
         ambient = min(ambient, 128.0)
         shade = min(shade, 192.0 - ambient)
         if player and ambient < 8:
             ambient = shade = 8.0
-        return cls(ambient, shade, yaw, fullbright)
+        return cls(ambient, shade, yaw, fullbright, color)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -105,6 +126,7 @@ class AliasHandle:
     index_buffer: moderngl.Buffer     # u4[T * 3]
     vao: moderngl.VertexArray
     skins: moderngl.TextureArray      # R8 [S] x (W, H)
+    skins_rgba: moderngl.TextureArray  # RGBA8 [S] x (W, H), mipmapped: colours, A = fullbright
     palette: moderngl.Texture         # 256x1 RGBA8 (shared by the renderer, not released with the handle)
     num_mesh_verts: int
     first_fullbright: int = 224       # skin indices from here on are unlit (256: none, Quake II)
@@ -115,7 +137,7 @@ class AliasHandle:
         return self.num_mesh_verts * _POSE_VERTEX.itemsize
 
     def release(self) -> None:
-        for obj in (self.vao, self.skins, self.index_buffer, self.uv_buffer, self.pose_buffer):
+        for obj in (self.vao, self.skins, self.skins_rgba, self.index_buffer, self.uv_buffer, self.pose_buffer):
             obj.release()
 
 
@@ -142,11 +164,12 @@ class AliasRenderer:
     def __init__(self, ctx: moderngl.Context) -> None:
         self.ctx = ctx
         self.program = load_program(ctx, "alias")
-        for name, unit in (("u_skin", 0), ("u_translation", 1), ("u_palette", 2)):
+        for name, unit in (("u_skin", 0), ("u_translation", 1), ("u_palette", 2), ("u_skin_rgba", 3)):
             self.program[name] = unit
         self._locations = {name: attribute(self.program, name).location
                            for name in ("in_pos_a", "in_normal_a", "in_pos_b", "in_normal_b")}
         self._translations: dict[bytes, moderngl.Texture] = {}
+        self.set_look(2.0, (0.0, 0.0, 0.0, 0.0))
         self._palettes: dict[bytes, moderngl.Texture] = {}
         self._box = ctx.buffer(_box_mesh().tobytes())
         self._box_uv = ctx.buffer(np.zeros((36, 2), np.float32).tobytes())
@@ -188,8 +211,15 @@ class AliasRenderer:
                                        alignment=1, dtype="f1")
         skins.filter = (moderngl.NEAREST, moderngl.NEAREST)
         skins.repeat_x = skins.repeat_y = True   # Quake skins wrap (seam-shifted s may reach the edge)
-        return AliasHandle(model, pose_buffer, uv_buffer, index_buffer, vao, skins, self._palette_texture(palette), m,
-                           224 if fullbrights else 256)
+        rgba = np.stack([fullbright_rgba(image, palette) for image in model.skin_images])
+        if not fullbrights:
+            rgba[..., 3] = 0
+        skins_rgba = self.ctx.texture_array((w, h, s), 4, np.ascontiguousarray(rgba).tobytes(), alignment=1)
+        skins_rgba.build_mipmaps()
+        skins_rgba.filter = (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)   # QuakeSpasm's gl_texturemode
+        skins_rgba.repeat_x = skins_rgba.repeat_y = True
+        return AliasHandle(model, pose_buffer, uv_buffer, index_buffer, vao, skins, skins_rgba,
+                           self._palette_texture(palette), m, 224 if fullbrights else 256)
 
     def release(self) -> None:
         """Free the renderer's own objects (handles are released separately)."""
@@ -225,8 +255,15 @@ class AliasRenderer:
             self.ctx.fbo.depth_mask = True
             self.ctx.disable(moderngl.BLEND)
 
+    def set_look(self, light_max: float, fog: tuple[float, float, float, float]) -> None:
+        """For the draws that follow: the largest light multiplier (``Look.light_max``) and the fog
+        (r, g, b, density; density 0 = none), applied as the world's."""
+        self.program["u_light_max"] = float(light_max)
+        self.program["u_fog"] = tuple(float(c) for c in fog)
+
     def _set_light(self, light: AliasLight) -> None:
         prog = self.program
+        prog["u_light_color"] = light.color
         prog["u_ambient"] = float(light.ambient)
         prog["u_shade"] = float(light.shade)
         prog["u_shadevector"] = tuple(float(x) for x in shade_vector(light.yaw))
@@ -277,9 +314,11 @@ class AliasRenderer:
         prog["u_layer"] = float(model.skin_image_at(skin, time))
         prog["u_alpha"] = float(min(alpha, 1.0))
         prog["u_placeholder"] = False
+        prog["u_translated"] = translation is not None
         prog["u_first_fullbright"] = handle.first_fullbright
         self._set_light(light)
         handle.skins.use(0)
+        handle.skins_rgba.use(3)
         self._translation_texture(translation).use(1)
         handle.palette.use(2)
         self._set_state(alpha)

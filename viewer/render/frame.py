@@ -1,11 +1,13 @@
 """Draw a :class:`~viewer.render.refdef.SceneFrame` into an offscreen target: world, brush entities, alias models,
-sprites, particles, the world's translucent surfaces (Quake II), then the view weapon.
+sprites, translucent liquids, particles, the world's translucent surfaces (Quake II), the view weapon, then the
+screen blend.
 
 ``FrameRenderer`` uploads a segment's assets once (the Q2 ``refexport_t`` idea: register by model index, draw
 a frame description); per frame it only picks poses, samples light under each model and issues draw calls.
 
-References: QuakeSpasm ``gl_rmain.c`` ``R_RenderView`` (draw order), ``R_DrawEntitiesOnList``, ``r_alias.c``
-``R_SetupAliasFrame``/``R_SetupAliasLighting``, ``view.c`` (view model depth range).
+References: QuakeSpasm ``gl_rmain.c`` ``R_RenderView`` (draw order), ``R_DrawEntitiesOnList``, ``R_PolyBlend``,
+``r_alias.c`` ``R_SetupAliasFrame``/``R_SetupAliasLighting``, ``view.c`` (view model depth range), ``gl_fog.c``,
+``r_world.c`` (``map_wateralpha`` from worldspawn).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from assets_loader.palette import translation_table
 from .alias import AliasLight, AliasRenderer
 from .context import OffscreenTarget
 from .particles import ParticleRenderer
+from .polyblend import PolyBlend
 from .q3models import Md3Renderer
 from .q3players import player_md3_draws
 from .q3world import Q3View, Quake3WorldRenderer
@@ -56,6 +59,18 @@ def _fog_from_worldspawn(worldspawn: dict[str, str]) -> tuple[float, float, floa
     return (0.0, 0.0, 0.0, 0.0)
 
 
+def water_alpha_from_worldspawn(worldspawn: dict[str, str]) -> float:
+    """The worldspawn ``wateralpha`` (or ``_wateralpha``, the underscore being the mapper's "not for the game" mark
+    the engine strips) clamped to 0..1; 1 (opaque, ``r_wateralpha``'s default) when absent or not a number."""
+    text = worldspawn.get("wateralpha", worldspawn.get("_wateralpha", ""))
+    try:
+        value = float(text.split()[0]) if text.split() else 1.0
+    except ValueError:
+        warnings.warn(f"worldspawn wateralpha {text!r} is not a number; drawing opaque water", stacklevel=2)
+        return 1.0
+    return min(max(value, 0.0), 1.0) if value == value else 1.0
+
+
 class FrameRenderer:
     """GPU resources of one map segment and the drawing of whole frames."""
 
@@ -80,7 +95,10 @@ class FrameRenderer:
                 self._handles.append(WorldRenderer(ctx, ref.bsp, assets.palette, assets.lighting))
             else:
                 self._handles.append(None)
-        self._world_fog = _fog_from_worldspawn(assets.world.worldspawn if assets.world is not None else {})
+        self._polyblend: PolyBlend | None = None   # made on the first screen blend
+        worldspawn = assets.world.worldspawn if assets.world is not None else {}
+        self._world_fog = _fog_from_worldspawn(worldspawn)
+        self._world_water_alpha = water_alpha_from_worldspawn(worldspawn)
         self._warned: set[int] = set()
         self._light_cache: dict[tuple[int, int, int], LightSample | None] = {}
         self._lights: Lights | None = None
@@ -98,6 +116,8 @@ class FrameRenderer:
         self.alias.release()
         self.sprites.release()
         self.particles.release()
+        if self._polyblend is not None:
+            self._polyblend.release()
 
     def draw(self, frame: SceneFrame, target: OffscreenTarget) -> None:
         """Render ``frame`` into ``target`` (cleared first)."""
@@ -106,8 +126,12 @@ class FrameRenderer:
         ctx.clear(*CLEAR_COLOR, depth=1.0)
         w, h = target.size
         view_proj = view_projection(frame.camera, w / h)
-        view = WorldView(view_proj, frame.camera.origin, frame.time, frame.styles, frame.fog or self._world_fog,
-                         lights=frame.lights, areabits=frame.areabits)
+        fog = frame.fog or self._world_fog
+        look = self.assets.look
+        water_alpha = self._world_water_alpha if frame.water_alpha is None else frame.water_alpha
+        view = WorldView(view_proj, frame.camera.origin, frame.time, frame.styles, fog,
+                         liquid_alpha=water_alpha, lights=frame.lights, areabits=frame.areabits, look=look)
+        self.alias.set_look(look.light_max if look.light_max is not None else 2.0, fog)
         if self.world is not None:
             self.world.draw_world(view)
         q3_view = Q3View(view_proj, frame.camera.origin, frame.time, frame.camera.angles)
@@ -138,14 +162,20 @@ class FrameRenderer:
         self._lights = frame.lights
         for draw in others:
             self._draw_model(draw, view, view_proj, (forward, right, up))
+        if self.world is not None:
+            self.world.draw_liquids(view)
         if frame.particles is not None and len(frame.particles):
-            self.particles.draw(frame.particles, view_proj, right, up)
+            self.particles.draw(frame.particles, view_proj, right, up, fog=fog)
         if self.world is not None:
             self.world.draw_translucent(view)
         if view_models:
             weapon_proj = _VIEW_MODEL_DEPTH @ view_proj
             for draw in view_models:
                 self._draw_model(draw, view, weapon_proj, (forward, right, up))
+        if frame.blend is not None:
+            if self._polyblend is None:
+                self._polyblend = PolyBlend(self.ctx)
+            self._polyblend.draw(frame.blend)
 
     def _draw_model(self, draw: EntityDraw, view: WorldView, view_proj: np.ndarray, axes) -> None:
         ref = self.assets.models[draw.model]
@@ -158,7 +188,7 @@ class FrameRenderer:
             forward, right, up = axes
             self.sprites.draw(handle, view_proj, camera_origin=view.camera, camera_forward=forward,
                               camera_right=right, camera_up=up, origin=draw.origin, angles=draw.angles,
-                              frame=draw.frame, time=view.time, alpha=draw.alpha)
+                              frame=draw.frame, time=view.time, alpha=draw.alpha, fog=view.fog)
         elif ref.kind == "missing":
             if draw.model not in self._warned:
                 self._warned.add(draw.model)
@@ -172,35 +202,37 @@ class FrameRenderer:
             angles = np.array([0.0, (100.0 * view.time) % 360.0, 0.0])  # CL_RelinkEntities: bonus items spin
         light = self._light_level(draw.origin, view.styles)
         alias_light = AliasLight.from_level(light, float(angles[1]), view_model=draw.view_model,
-                                            player=draw.colors is not None)
+                                            player=draw.colors is not None,
+                                            overbright=self.assets.look.overbright_models)
         translation = translation_table(*draw.colors) if draw.colors is not None else None
         pose_a = model.pose_at(draw.prev_frame, view.time) if 0 <= draw.prev_frame < model.num_frames else 0
         pose_b = model.pose_at(draw.frame, view.time) if 0 <= draw.frame < model.num_frames else 0
         self.alias.draw(handle, view_proj, entity_matrix(draw.origin, angles), pose_a, pose_b, draw.blend,
                         skin=draw.skin, time=view.time, translation=translation, light=alias_light, alpha=draw.alpha)
 
-    def _light_level(self, origin, styles: np.ndarray) -> float:
-        """``R_LightPoint`` at ``origin``: the lightmap under it weighted by the style values (grey level).
+    def _light_level(self, origin, styles: np.ndarray) -> np.ndarray:
+        """``R_LightPoint`` at ``origin``: the lightmap under it weighted by the style values, RGB ``[3]`` (grey
+        for maps without a ``.lit``) plus the dynamic lights.
 
         The lightmap sample under a spot never changes, so it is cached per 4-unit cell; only the style
         weighting is redone each frame."""
         if self.assets.world is None:
-            return _NO_MAP_LIGHT
+            return np.full(3, _NO_MAP_LIGHT)
         key = (int(origin[0]) >> 2, int(origin[1]) >> 2, int(origin[2]) >> 2)
         if key not in self._light_cache:
             if len(self._light_cache) >= _LIGHT_CACHE_SIZE:
                 self._light_cache.clear()
             self._light_cache[key] = light_point(self.assets.world, origin)
         hit = self._light_cache[key]
-        level = 0.0 if hit is None else float(hit.value(styles).mean())
+        level = np.zeros(3) if hit is None else np.asarray(hit.value(styles), np.float64)
         return level + _dynamic_light_at(self._lights, origin)
 
 
-def _dynamic_light_at(lights: Lights | None, origin) -> float:
-    """Light the dynamic lights add at ``origin``: ``radius − distance`` of each light that reaches it
-    (``R_LightPoint``'s dlight term, grey)."""
+def _dynamic_light_at(lights: Lights | None, origin) -> np.ndarray:
+    """Light the dynamic lights add at ``origin``, RGB ``[3]``: ``radius − distance`` of each light that reaches it
+    times its colour (``R_LightPoint``'s dlight term)."""
     if lights is None or len(lights) == 0:
-        return 0.0
+        return np.zeros(3)
     dist = np.linalg.norm(lights.origins - np.asarray(origin, np.float32), axis=1)
-    add = lights.radius - dist
-    return float(np.clip(add, 0, None).sum())
+    add = np.clip(lights.radius - dist, 0, None)
+    return (add[:, None] * lights.colors).sum(axis=0).astype(np.float64)

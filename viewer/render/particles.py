@@ -89,9 +89,11 @@ class ParticleRenderer:
             self._capacity = cap
         return instances, vao
 
-    def draw(self, particles: Particles, view_proj: np.ndarray, camera_right: Any, camera_up: Any) -> None:
+    def draw(self, particles: Particles, view_proj: np.ndarray, camera_right: Any, camera_up: Any,
+             fog: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)) -> None:
         """Draw ``particles`` seen through ``view_proj`` (f4 [4, 4], column-vector convention, ``P @ V``);
-        ``camera_right`` / ``camera_up`` are the camera's world-space unit vectors (``angle_vectors``)."""
+        ``camera_right`` / ``camera_up`` are the camera's world-space unit vectors (``angle_vectors``); ``fog``
+        (r, g, b, density) as the world's."""
         n = len(particles)
         if n == 0:
             return
@@ -110,6 +112,7 @@ class ParticleRenderer:
         uniform(prog, "u_viewport").value = tuple(float(v) for v in self.ctx.viewport[2:4])
         uniform(prog, "u_min_pixels").value = self.min_pixels
         uniform(prog, "u_palette").value = 0
+        uniform(prog, "u_fog").value = tuple(float(c) for c in fog)
         self._palette.use(0)
 
         ctx = self.ctx

@@ -77,11 +77,26 @@ QUAKE_LIGHTING = Lighting()
 
 
 @dataclass(frozen=True, slots=True)
+class Look:
+    """How the reference engine of a game draws light and sky (a per-game look profile).
+
+    ``light_max``: the largest lightmap multiplier (``None``: the :class:`Lighting`'s lightmap scale, e.g.
+    QuakeSpasm's overbright 2, a lightmap value of 255 draws the texture twice as bright; 1.0: GLQuake/ezQuake
+    ``gl_lightmode 1``, the texture as painted at most);
+    ``sky_fog``: how much of the fog colour covers the sky in fogged maps (QuakeSpasm ``r_skyfog``);
+    ``overbright_models``: models lit by QuakeSpasm's rules (``gl_overbright_models``), else GLQuake's."""
+
+    light_max: float | None = None
+    sky_fog: float = 0.5
+    overbright_models: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class SegmentAssets:
     """The map (``None`` when the game dirs lack it: the viewer then shows the entities in an empty world),
     the models indexed like the segment's model precache, the palette/colormap, the game's ``lighting`` rule and
-    the sky box (``None``: Quake's scrolling two-layer sky, or no sky). A Quake III segment has no ``world`` but a
-    ``q3_world`` (shaded map, :mod:`.q3refdef`) and its ``q3_models``."""
+    the sky box (``None``: Quake's scrolling two-layer sky, or no sky), the game's :class:`Look`. A Quake III
+    segment has no ``world`` but a ``q3_world`` (shaded map, :mod:`.q3refdef`) and its ``q3_models``."""
 
     world: MapWorld | None
     models: tuple[ModelRef, ...]
@@ -91,6 +106,7 @@ class SegmentAssets:
     sky_box: SkyBox | None = None
     q3_world: Quake3World | None = None
     q3_models: Quake3Models | None = None
+    look: Look = Look()
 
     @property
     def level(self) -> MapWorld | Bsp46World | None:
@@ -222,7 +238,9 @@ class SceneFrame:
     (1.0 = 'm'), ``fog`` (r, g, b, density) or ``None`` for the map's own, ``particles`` and ``lights``;
     ``areabits``: the frame's area bit field (Quake II ``refdef_t.areabits``: bit ``a`` set = area ``a`` may be
     seen), ``None`` to draw every area; ``md3``: Quake III models (:class:`~.q3refdef.Md3Draw`), ``players``:
-    Quake III players to pose (:class:`~.q3refdef.PlayerDraw`)."""
+    Quake III players to pose (:class:`~.q3refdef.PlayerDraw`); ``water_alpha``: opacity of liquids, ``None``
+    for the map's own (worldspawn ``wateralpha``); ``blend``: the screen blend (r, g, b, a in 0..1,
+    ``V_CalcBlend``) drawn over the 3D view, ``None`` for none."""
 
     time: float
     segment: int
@@ -235,6 +253,8 @@ class SceneFrame:
     areabits: bytes | None = None
     md3: tuple[Md3Draw, ...] = ()
     players: tuple[PlayerDraw, ...] = ()
+    water_alpha: float | None = None
+    blend: tuple[float, float, float, float] | None = None
 
 
 # --- 2D layers ---------------------------------------------------------------------------------------------------

@@ -113,13 +113,14 @@ class SpriteRenderer:
 
     def draw(self, handle: SpriteHandle, view_proj: np.ndarray, *, camera_origin, camera_forward, camera_right,
              camera_up, origin, angles=(0.0, 0.0, 0.0), frame: int = 0, time: float = 0.0, alpha: float = 1.0,
-             scale: float = 1.0) -> None:
+             scale: float = 1.0, fog: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)) -> None:
         """Draw ``frame`` of ``handle`` at ``origin`` (world units) facing the camera as its type says.
 
         ``view_proj``: ``f4[4, 4]`` (``view_projection``); ``camera_*``: the view origin and its forward/right/up
         (``angle_vectors(camera.angles)``); ``angles``: the entity's (pitch, yaw, roll) for the oriented types;
         ``time``: client time + sync base for frame groups; ``alpha`` < 1 blends without writing depth;
-        ``scale`` multiplies the picture size. Out-of-range frames fall back to frame 0.
+        ``scale`` multiplies the picture size; ``fog`` (r, g, b, density) as the world's. Out-of-range frames fall
+        back to frame 0.
         """
         if alpha <= 0.0:
             return
@@ -135,6 +136,7 @@ class SpriteRenderer:
         prog["u_right"] = tuple(float(x) * scale for x in right)
         prog["u_rect"] = (image.left, image.right, image.down, image.up)
         prog["u_alpha"] = float(min(alpha, 1.0))
+        prog["u_fog"] = tuple(float(c) for c in fog)
         handle.textures[f][pick].use(0)
         ctx = self.ctx
         ctx.enable(moderngl.DEPTH_TEST)

@@ -36,7 +36,7 @@ from assets_loader.palette import Palette
 from assets_loader.bsp38.dtypes import SURF_SKY, SURF_WARP
 
 from .dlights import write_light_uniforms
-from .refdef import QUAKE_LIGHTING, Lighting, Lights, MapWorld, SkyBox
+from .refdef import QUAKE_LIGHTING, Lighting, Lights, Look, MapWorld, SkyBox
 from .program_members import uniform
 from .surfaces import (face_flags, flow_scroll, opaque_faces, sky_rotation, surface_alpha, texture_flags,
                        translucent_faces)
@@ -58,7 +58,7 @@ _PROGRAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 def world_program(ctx: moderngl.Context, kind: str, fog: bool = False, dlights: bool = False) -> moderngl.Program:
     """The ``world.glsl`` variant for one kind of surface (``KIND_*``), with or without fog and dynamic lights."""
     cache = _PROGRAMS.setdefault(ctx, {})
-    key = (kind, fog and kind not in (KIND_SKY, KIND_SKYBOX), dlights and kind in (KIND_LIT, KIND_MULTISTYLE))
+    key = (kind, fog and kind != KIND_SKYBOX, dlights and kind in (KIND_LIT, KIND_MULTISTYLE))
     if key not in cache:
         defines = {KIND_LIT: ["LIT"], KIND_MULTISTYLE: ["LIT", "MULTISTYLE"], KIND_LIQUID: ["LIQUID"],
                    KIND_SKY: ["SKY"], KIND_SKYBOX: ["SKY", "SKYBOX"], KIND_TRANSLUCENT: ["TRANSLUCENT"]}[kind]
@@ -82,9 +82,9 @@ class BrushDraw:
 
 @dataclass(frozen=True, slots=True)
 class WorldView:
-    """Per-frame inputs: ``view_proj [4, 4]``, camera origin, time in seconds, style values ``[64]``, fog, and the
-    dynamic lights lighting the world (``None`` or empty: none), the area bits of a Quake II frame (``None``:
-    every area)."""
+    """Per-frame inputs: ``view_proj [4, 4]``, camera origin, time in seconds, style values ``[64]``, fog, the
+    opacity of liquids, the dynamic lights lighting the world (``None`` or empty: none), the area bits of a Quake II
+    frame (``None``: every area) and the game's look."""
 
     view_proj: np.ndarray
     camera: tuple[float, float, float]
@@ -94,6 +94,7 @@ class WorldView:
     liquid_alpha: float = 1.0
     lights: Lights | None = None
     areabits: bytes | None = None
+    look: Look = Look()
 
 
 class WorldRenderer:
@@ -231,6 +232,11 @@ class WorldRenderer:
                 uniform(p, "u_time").value = float(view.time)
             if "u_fog" in members:
                 uniform(p, "u_fog").value = tuple(float(c) for c in view.fog)
+            if "u_sky_fog" in members:
+                uniform(p, "u_sky_fog").value = float(view.look.sky_fog)
+            if "u_light_max" in members:
+                cap = view.look.light_max if view.look.light_max is not None else self.lighting.lightmap_scale
+                uniform(p, "u_light_max").value = float(cap)
             if "u_liquid_alpha" in members:
                 uniform(p, "u_liquid_alpha").value = float(view.liquid_alpha)
             if "u_light_scale" in members:
@@ -280,28 +286,43 @@ class WorldRenderer:
         self._vao(program, visible).render(moderngl.TRIANGLES, vertices=count, first=first)
 
     def draw_world(self, view: WorldView) -> None:
-        """Draw model 0, culled to the PVS of the camera's leaf, front to back; then sky, then liquids (blended
-        last when translucent). Quake II's translucent faces wait for :meth:`draw_translucent`."""
+        """Draw model 0, culled to the PVS of the camera's leaf, front to back; then sky, then opaque liquids.
+        Translucent liquids (``view.liquid_alpha`` < 1) wait for :meth:`draw_liquids`, after every opaque model;
+        Quake II's translucent faces for :meth:`draw_translucent`."""
         self._update_visibility(view.camera, view.view_proj, view.areabits)
         self._brush_translucent = []
         self._begin()
         model = gl_bytes(_IDENTITY)
-        later, liquids = [], []
+        later = []
         for texture, first, count, key in self._visible_ranges:
             tex = self.world.textures[texture]
             if tex.is_liquid and view.liquid_alpha < 1:
-                liquids.append((texture, first, count, key))
-            elif self._textures[texture][1] is not None:
+                continue
+            if self._textures[texture][1] is not None:
                 later.append((texture, first, count, key))
             else:
                 self._draw_range(True, texture, first, count, key > 0, view, model, False)
         for texture, first, count, key in later:
             self._draw_range(True, texture, first, count, key > 0, view, model, False)
-        if liquids:
-            self.ctx.enable(moderngl.BLEND)
-            for texture, first, count, key in liquids:
-                self._draw_range(True, texture, first, count, key > 0, view, model, False)
-            self.ctx.disable(moderngl.BLEND)
+
+    def draw_liquids(self, view: WorldView) -> None:
+        """The world's visible liquid surfaces blended at ``view.liquid_alpha``, back to front, without writing depth
+        (QuakeSpasm ``R_DrawTextureChains_Water`` with ``r_wateralpha`` below 1; nothing when liquids are opaque)."""
+        if view.liquid_alpha >= 1:
+            return
+        liquids = [r for r in self._visible_ranges if self.world.textures[r[0]].is_liquid]
+        if not liquids:
+            return
+        self._begin()
+        model = gl_bytes(_IDENTITY)
+        ctx = self.ctx
+        ctx.enable(moderngl.BLEND)
+        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+        ctx.fbo.depth_mask = False
+        for texture, first, count, key in reversed(liquids):   # ranges come front to back
+            self._draw_range(True, texture, first, count, key > 0, view, model, False)
+        ctx.fbo.depth_mask = True
+        ctx.disable(moderngl.BLEND)
 
     def draw_translucent(self, view: WorldView) -> None:
         """Quake II's ``SURF_TRANS33``/``SURF_TRANS66`` surfaces, blended back to front after the entities

@@ -103,9 +103,10 @@ class BarGeometry:
 
 
 def ui_scale(size: tuple[int, int]) -> int:
-    """Integer scale for the 2D layers: 1 up to 1279 px wide, 2 at 1280×720, 3 at 1920×1080."""
+    """Integer scale for the 2D layers, ezQuake's text size: 2 at 1280×720 and a few pixels narrower (1277×720),
+    3 at 1920×1080, 1 below about 960×720 (the width rounds, the height steps at 360 rows)."""
     w, h = size
-    return max(1, min(w // 640, h // 360))
+    return max(1, min(int(w / 640 + 0.5), h // 360))
 
 
 def bar_geometry(size: tuple[int, int], start: float, end: float, bottom_margin: int = 0,

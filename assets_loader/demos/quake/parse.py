@@ -26,6 +26,7 @@ from .. import events as ev
 from ..kit.builder import TimelineBuilder, map_name_of
 from ..kit.deltas import DeltaPlans, Field, Op
 from ..kit.messages import DECODE_ERRORS, Corrupt, MessageError, handler_table, read_string
+from ..kit.stufftext import visual_events
 from ..kit.rows import RowLayout, decode_entalpha, states_from_rows
 from ..schema import QUAKE
 from ..timeline import DemoTimeline, StaticSound
@@ -374,6 +375,8 @@ class DemParser:
     def parse_svc_stufftext(self, data: bytes, p: int, end: int) -> int:
         text, p = read_string(data, p, end)
         self._emit(ev.StuffTextEvent, text)
+        for cls, fields in visual_events(text):
+            self._emit(cls, *fields)
         return p
 
     def parse_svc_setangle(self, data: bytes, p: int, end: int) -> int:

@@ -39,6 +39,7 @@ from ..kit.deltas import DeltaPlans, Field, Op
 from ...errors import FormatError
 from ..kit.messages import Corrupt, MessageError, handler_table, message_error, parse_messages, read_string
 from ..kit.packet_entities import EntitySet, FrameRing, merge_packet_entities
+from ..kit.stufftext import visual_events
 from ..kit.rows import RowLayout, decode_fte_trans, states_from_rows
 from ..schema import QUAKEWORLD
 from ..timeline import DemoTimeline, PlayerFrames, StaticSound
@@ -416,6 +417,8 @@ class QuakeWorldParser:
     def parse_svc_stufftext(self, data: bytes, p: int, end: int) -> int:
         text, p = read_qw_string(data, p, end)
         self._emit(ev.StuffTextEvent, text)
+        for cls, fields in visual_events(text):
+            self._emit(cls, *fields)
         for line in text.split("\n"):
             if line.startswith("fullserverinfo "):
                 arg = line[len("fullserverinfo "):].strip()

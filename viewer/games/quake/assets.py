@@ -15,7 +15,7 @@ from assets_loader.models import load_mdl, load_spr
 from assets_loader.palette import Colormap, Palette, load_colormap, load_palette
 from assets_loader.vfs import VirtualFS
 
-from ...render.refdef import ModelRef, SegmentAssets
+from ...render.refdef import Look, ModelRef, SegmentAssets
 
 
 def load_palette_pair(fs: VirtualFS) -> tuple[Palette, Colormap | None]:
@@ -58,8 +58,13 @@ def load_model(fs: VirtualFS, name: str) -> ModelRef:
     return ModelRef(name, "missing")
 
 
-def load_segment_assets(fs: VirtualFS, model_precache: tuple[str, ...]) -> SegmentAssets:
-    """Everything a map segment draws: ``model_precache[1]`` is the map, the rest its models."""
+#: The look when the caller names none: the renderer's defaults (QuakeSpasm's).
+DEFAULT_LOOK = Look()
+
+
+def load_segment_assets(fs: VirtualFS, model_precache: tuple[str, ...], look: Look = DEFAULT_LOOK) -> SegmentAssets:
+    """Everything a map segment draws: ``model_precache[1]`` is the map, the rest its models, drawn with
+    ``look``."""
     if len(model_precache) < 2 or not model_precache[1]:
         raise FormatError("<demo>", "demo", None, "a map name as model 1 of the precache list")
     try:
@@ -70,10 +75,10 @@ def load_segment_assets(fs: VirtualFS, model_precache: tuple[str, ...]) -> Segme
     palette, colormap = load_palette_pair(fs)
     models = tuple(ModelRef(n, "brush", submodel=0) if i == 1 else load_model(fs, n)
                    for i, n in enumerate(model_precache))
-    return SegmentAssets(world, models, palette, colormap)
+    return SegmentAssets(world, models, palette, colormap, look=look)
 
 
-def load_map_assets(fs: VirtualFS, map_path: str) -> SegmentAssets:
-    """A map shown without a demo (``qdv map``): the map itself and no models."""
+def load_map_assets(fs: VirtualFS, map_path: str, look: Look = DEFAULT_LOOK) -> SegmentAssets:
+    """A map shown without a demo (``qdv map``): the map itself and no models, drawn with ``look``."""
     palette, colormap = load_palette_pair(fs)
-    return SegmentAssets(load_world(fs, map_path), (), palette, colormap)
+    return SegmentAssets(load_world(fs, map_path), (), palette, colormap, look=look)

@@ -59,6 +59,7 @@ __all__ = [
     "IT_ARMOR1", "IT_ARMOR2", "IT_ARMOR3", "IT_SUPERHEALTH", "IT_KEY1", "IT_KEY2", "IT_INVISIBILITY",
     "IT_INVULNERABILITY", "IT_SUIT", "IT_QUAD", "IT_SIGIL1", "GAME_DEATHMATCH",
     "CENTER_TIME", "PRINT_SPEED", "NOTIFY_TIME", "NUM_NOTIFY", "FACE_ANIM_TIME", "SBAR_WIDTH", "SBAR_HEIGHT",
+    "SbarStyle",
 ]
 
 # --- engine constants (quakedef.h, cvars' defaults) ------------------------------------------------------------
@@ -325,6 +326,21 @@ def _color_for_map(colour: int) -> int:
     return (colour & 15) * 16 + 8
 
 
+#: The status bar's background pictures, drawn at ``scr_sbaralpha`` (the icons and numbers stay opaque).
+_BAR_BACKGROUNDS = frozenset({"sbar", "ibar", "scorebar"})
+
+
+@dataclass(frozen=True, slots=True)
+class SbarStyle:
+    """How the engine draws the status bar: ``scale`` (virtual pixel size; ``None``: the HUD's scale), ``alpha``
+    of its background pictures, ``backtile``: the screen beside the bar is tiled (the view is shortened above
+    it) rather than showing the 3D view through."""
+
+    scale: int | None = None
+    alpha: float = 1.0
+    backtile: bool = True
+
+
 class _Builder:
     """Collects quads; ``canvas`` sets the origin and scale used by the drawing helpers."""
 
@@ -333,12 +349,15 @@ class _Builder:
         self.s = scale
         self.ox = 0
         self.oy = 0
+        self.bar_alpha = 1.0   # opacity of the status bar's background pictures (scr_sbaralpha)
 
     def canvas(self, ox: int, oy: int) -> None:
         self.ox, self.oy = ox, oy
 
     def pic(self, x: int, y: int, name: str, w: int, h: int, alpha: float = 1.0) -> None:
         s = self.s
+        if name in _BAR_BACKGROUNDS:
+            alpha *= self.bar_alpha
         self.quads.append(HudQuad("pic", name, self.ox + x * s, self.oy + y * s, w * s, h * s, alpha))
 
     def char(self, x: int, y: int, code: int, tint: Colour = None) -> None:
@@ -558,7 +577,7 @@ def _center_string(b: _Builder, cp: CenterPrint, reveal: int | None) -> None:
 def build_hud(state: SceneState, recent_events: Sequence[Event], screen_size: tuple[int, int], scale: int = 1, *,
               segment: MapSegment | None = None, show_scores: bool = False,
               pic_sizes: Mapping[str, tuple[int, int]] | Callable[[str], tuple[int, int] | None] | None = None,
-              quakeworld: bool = False) -> HudLayout:
+              quakeworld: bool = False, sbar: SbarStyle = SbarStyle()) -> HudLayout:
     """The overlay at ``state.time`` for a ``screen_size`` (width, height) screen with virtual pixels ``scale``
     screen pixels wide (an integer ≥ 1).
 
@@ -571,8 +590,10 @@ def build_hud(state: SceneState, recent_events: Sequence[Event], screen_size: tu
     mapping or a callable such as ``HudRenderer.pic_size``) of the ``gfx/*.lmp`` pictures the overlays centre; their
     size depends on the game data (fallback: :data:`DEFAULT_LMP_SIZES`).  ``quakeworld``: QuakeWorld's score
     bar and scoreboards (:mod:`~viewer.games.quake.qw_scoreboard`: ping/pl/time/team columns, team totals).
+    ``sbar``: the engine's status bar style.
     """
     scale = max(1, int(scale))
+    bar_scale = scale if sbar.scale is None else max(1, int(sbar.scale))
     sw, sh = int(screen_size[0]), int(screen_size[1])
     t = float(state.time)
     stats = state.stats
@@ -627,43 +648,52 @@ def build_hud(state: SceneState, recent_events: Sequence[Event], screen_size: tu
         _center_string(b, cp, reveal)
 
     if intermission == 0:
-        # Sbar_Draw: backtile beside the bar, the inventory row, then the status (or score) row.
-        sbar_lines = 2 * SBAR_HEIGHT * scale
-        bar_w = SBAR_WIDTH * scale
+        # Sbar_Draw: backtile beside the bar (or the view showing through), the inventory row, then the status (or
+        # score) row, in the bar's own scale.
+        b.s, b.bar_alpha = bar_scale, sbar.alpha
+        sbar_lines = 2 * SBAR_HEIGHT * bar_scale
+        bar_w = SBAR_WIDTH * bar_scale
         top = sh - sbar_lines
         if deathmatch:
-            b.tile(bar_w, top, sw - bar_w, sbar_lines)
+            if sbar.backtile:
+                b.tile(bar_w, top, sw - bar_w, sbar_lines)
             ox = 0
         else:
             side = (sw - bar_w) // 2
-            b.tile(0, top, side, sbar_lines)
-            b.tile(side + bar_w, top, sw - side - bar_w, sbar_lines)
+            if sbar.backtile:
+                b.tile(0, top, side, sbar_lines)
+                b.tile(side + bar_w, top, sw - side - bar_w, sbar_lines)
             ox = side
         b.canvas(ox, top)
         _inventory(b, stats, items, scores, maxclients, view_slot)
         health = int(stats.get("health", 0))
         if quakeworld and (show_scores or health <= 0):
             qw_scoreboard.solo_scoreboard(b, t - time_offset, SBAR_HEIGHT)
+            b.s, b.bar_alpha = scale, 1.0
             b.canvas(menu_ox, 0)
             if team_game:
                 qw_scoreboard.team_overlay(b, scores, view_slot, qw_minutes, ranking, bottom=sh // scale)
             else:
                 qw_scoreboard.deathmatch_overlay(b, scores, view_slot, qw_minutes, ranking, bottom=sh // scale)
+            b.s, b.bar_alpha = bar_scale, sbar.alpha
         elif show_scores or health <= 0:
             _solo_scoreboard(b, stats, t - time_offset, level_name)
             if deathmatch:
+                b.s, b.bar_alpha = scale, 1.0
                 b.canvas(menu_ox, menu_oy)
                 _deathmatch_overlay(b, scores, view_slot, sizes)
+                b.s, b.bar_alpha = bar_scale, sbar.alpha
         else:
             dmg = _last_of_kind(events, end, {"damage"}, since=t - FACE_ANIM_TIME - 1.0)
             pain = dmg is not None and t <= dmg.time + FACE_ANIM_TIME
             _status(b, stats, items, pain)
         if quakeworld:
             b.canvas(0, top)
-            qw_scoreboard.mini_overlay(b, scores, view_slot, sw // scale)
-        elif deathmatch and sw // scale >= 512:
+            qw_scoreboard.mini_overlay(b, scores, view_slot, sw // bar_scale)
+        elif deathmatch and sw // bar_scale >= 512:
             b.canvas(0, top)
             _mini_deathmatch_overlay(b, scores, view_slot)
+        b.s, b.bar_alpha = scale, 1.0
 
     if intermission != 2:
         # Con_DrawNotify: top-left, one row per line.

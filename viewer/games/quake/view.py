@@ -5,27 +5,33 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from assets_loader.bsp import WorldMesh
 from assets_loader.demos import DemoTimeline, MapSegment, SceneState
 from assets_loader.images import Image
 from assets_loader.palette import Palette
 from assets_loader.vfs import VirtualFS
 
 from ...render.q3refdef import Md3Draw, PlayerDraw
-from ...render.refdef import EntityDraw, HudLayout, SegmentAssets
+from ...render.refdef import EntityDraw, HudLayout, Look, MapWorld, SegmentAssets
 from ..base import PicSizes
-from . import actors, assets, hud, hud_pics, link
+from . import actors, assets, blend, hud, hud_pics, link
+from .look import QUAKESPASM, QUAKESPASM_SBAR
 from .tents import SceneEffects
 
 
 @dataclass(frozen=True, slots=True)
 class QuakeView:
-    """Quake (``.dem``) and QuakeWorld (``.qwd``/``.mvd``): id's models, ``r_part.c`` effects, ``sbar.c``."""
+    """Quake (``.dem``) and QuakeWorld (``.qwd``/``.mvd``): id's models, ``r_part.c`` effects, ``sbar.c``;
+    ``look``: how the game's reference engine lights and fogs, ``sbar``: how it draws the status bar (:mod:`.look`)."""
+
+    look: Look = QUAKESPASM
+    sbar: hud.SbarStyle = QUAKESPASM_SBAR
 
     def load_segment_assets(self, fs: VirtualFS, segment: MapSegment) -> SegmentAssets:
-        return assets.load_segment_assets(fs, segment.model_precache)
+        return assets.load_segment_assets(fs, segment.model_precache, self.look)
 
     def load_map_assets(self, fs: VirtualFS, map_path: str) -> SegmentAssets:
-        return assets.load_map_assets(fs, map_path)
+        return assets.load_map_assets(fs, map_path, self.look)
 
     def load_palette(self, fs: VirtualFS) -> Palette:
         return assets.load_palette_pair(fs)[0]
@@ -46,7 +52,11 @@ class QuakeView:
                    show_scores: bool = False, pic_sizes: PicSizes | None = None) -> HudLayout:
         segment = timeline.segments[max(state.segment, 0)] if timeline.segments else None
         return hud.build_hud(state, timeline.events, screen_size, scale, segment=segment, show_scores=show_scores,
-                             pic_sizes=pic_sizes, quakeworld=timeline.game == "quakeworld")
+                             pic_sizes=pic_sizes, quakeworld=timeline.game == "quakeworld", sbar=self.sbar)
+
+    def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
+                     world: MapWorld | None) -> tuple[float, float, float, float] | None:
+        return blend.screen_blend(state, timeline, t, world if isinstance(world, WorldMesh) else None)
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
         return actors.follow_candidates(state, model_precache)

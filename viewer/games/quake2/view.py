@@ -15,7 +15,7 @@ from assets_loader.palette import Palette
 from assets_loader.vfs import VirtualFS
 
 from ...render.q3refdef import Md3Draw, PlayerDraw
-from ...render.refdef import EntityDraw, HudLayout, SegmentAssets
+from ...render.refdef import EntityDraw, HudLayout, MapWorld, SegmentAssets
 from ..base import PicSizes
 from . import assets, fx, hud, hud_pics, link
 
@@ -48,6 +48,10 @@ class Quake2View:
     def hud_layout(self, state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
                    show_scores: bool = False, pic_sizes: PicSizes | None = None) -> HudLayout:
         return hud.build_hud(state, timeline, screen_size, scale, show_scores=show_scores, pic_sizes=pic_sizes)
+
+    def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
+                     world: MapWorld | None) -> tuple[float, float, float, float] | None:
+        return None   # Quake II's player_state blend is not decoded yet
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
         return link.follow_candidates(state)

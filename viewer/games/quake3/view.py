@@ -17,7 +17,7 @@ from assets_loader.palette import Palette
 from assets_loader.vfs import VirtualFS
 
 from ...render.q3refdef import Md3Draw, PlayerDraw
-from ...render.refdef import EntityDraw, HudLayout, Lights, Particles, SegmentAssets
+from ...render.refdef import EntityDraw, HudLayout, Lights, MapWorld, Particles, SegmentAssets
 from ..base import EffectModel, PicSizes
 from . import assets, hud, hud_pics, link
 from .items import segment_models
@@ -69,6 +69,10 @@ class Quake3View:
     def hud_layout(self, state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
                    show_scores: bool = False, pic_sizes: PicSizes | None = None) -> HudLayout:
         return hud.hud_layout(state, timeline, screen_size, scale, show_scores=show_scores, pic_sizes=pic_sizes)
+
+    def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
+                     world: MapWorld | None) -> tuple[float, float, float, float] | None:
+        return None   # cgame's damage and powerup screen effects are not drawn yet
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
         players = self.player_entities(state, model_precache)
