@@ -97,6 +97,25 @@ def looks_like_mvd(data: bytes) -> bool:
 
 
 
+def _message_span(parser: QuakeWorldParser, data: bytes, pos: int, body: int,
+                  what: str) -> tuple[int, int] | FormatError | None:
+    """The ``(start, end)`` of the int32-length-prefixed message at ``body`` of the block at ``pos``; ``None`` when
+    the file is cut there (recorded as a truncation), or the error for a length outside 0..MAX_MSGLEN."""
+    n = len(data)
+    if n - body < 4:
+        parser.b.truncated(pos, "a message length", n - body, stacklevel=5)
+        return None
+    length, = _S32.unpack_from(data, body)
+    if not 0 <= length <= P.MAX_MSGLEN:
+        return BadIndexError(parser.path, parser.FMT, body, f"a message length 0..{P.MAX_MSGLEN}", str(length))
+    start = body + 4
+    end = start + length
+    if end > n:
+        parser.b.truncated(pos, f"a {length}-byte {what}", n - start, stacklevel=5)
+        return None
+    return start, end
+
+
 class QwdParser(QuakeWorldParser):
     """A client's recording: the recorder's view, stats and netchan sequence numbers."""
 
@@ -116,18 +135,12 @@ class QwdParser(QuakeWorldParser):
                 return FormatError(self.path, self.FMT, pos, "a finite block time", repr(t))
             body = pos + 5
             if typ == P.dem_read:
-                if n - body < 4:
-                    self.b.truncated(pos, "a message length", n - body)
+                span = _message_span(self, data, pos, body, "server packet")
+                if span is None:
                     break
-                length, = _S32.unpack_from(data, body)
-                if not 0 <= length <= P.MAX_MSGLEN:
-                    return BadIndexError(self.path, self.FMT, body, f"a message length 0..{P.MAX_MSGLEN}",
-                                                 str(length))
-                start = body + 4
-                end = start + length
-                if end > n:
-                    self.b.truncated(pos, f"a {length}-byte server packet", n - start)
-                    break
+                if isinstance(span, FormatError):
+                    return span
+                start, end = span
                 self._qwd_packet(data, start, end, t, self.blocks)
                 pos = end
             elif typ == P.dem_cmd:
@@ -378,18 +391,12 @@ class MvdParser(QuakeWorldParser):
                 self.target_slot = 0
             else:
                 return BadMagicError(self.path, self.FMT, pos + 1, "a block type 0..6", str(typ))
-            if n - body < 4:
-                self.b.truncated(pos, "a message length", n - body)
+            span = _message_span(self, data, pos, body, "message block")
+            if span is None:
                 break
-            length, = _S32.unpack_from(data, body)
-            if not 0 <= length <= P.MAX_MSGLEN:
-                return BadIndexError(self.path, self.FMT, body, f"a message length 0..{P.MAX_MSGLEN}",
-                                             str(length))
-            start = body + 4
-            end = start + length
-            if end > n:
-                self.b.truncated(pos, f"a {length}-byte message block", n - start)
-                break
+            if isinstance(span, FormatError):
+                return span
+            start, end = span
             if typ == P.dem_multiple and not self.target:
                 self._hidden(data, start, end)          # to nobody: MVD1 hidden data (or junk the engine skips)
             else:
