@@ -10,9 +10,6 @@ blue) and the notice that its map is missing. The captures are kept as PNGs in t
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -21,44 +18,14 @@ import pytest
 from PIL import Image
 
 from tests.conftest import QUAKEWORLD
-from tests.test_window_screen import STARTUP_TIMEOUT, _grab, _keys
+from tests.xwindow import grab, keys, start_play, stop, xdotool
 
-REPO = Path(__file__).resolve().parents[1]
 TWO_ON_TWO = QUAKEWORLD / "2on2_sf_vs_red[frobodm2]220104-0915.mvd"
-
-
-def _xdotool(display: str, *args: str) -> None:
-    subprocess.run(["xdotool", *args], env=dict(os.environ, DISPLAY=display), check=True, timeout=10)
-
-
-def _start(display: str, config: Path, *args: str):
-    env = dict(os.environ, DISPLAY=display, QDV_CONFIG_DIR=str(config))
-    proc = subprocess.Popen([sys.executable, "-m", "viewer.cli", "play", *args, "--size", "1280x720"], cwd=REPO,
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    deadline = time.monotonic() + STARTUP_TIMEOUT
-    log = []
-    for line in proc.stdout:
-        log.append(line)
-        if "first frame after" in line or time.monotonic() > deadline:
-            break
-    assert any("first frame after" in line for line in log), "".join(log)
-    found = subprocess.run(["xdotool", "search", "--sync", "--name", "qdv"], env=env, capture_output=True,
-                           text=True, timeout=20)
-    return proc, found.stdout.split()[-1]
-
-
-def _stop(proc) -> None:
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 def _settled(display: str, pause: float = 0.5) -> np.ndarray:
     time.sleep(pause)
-    return _grab(display)
+    return grab(display)
 
 
 def _save(px: np.ndarray, path: Path) -> None:
@@ -74,39 +41,41 @@ def _changed(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def captures(display, tmp_path_factory) -> dict[str, np.ndarray]:
     out_dir = tmp_path_factory.mktemp("screens")
     shots: dict[str, np.ndarray] = {}
-    proc, window = _start(display, out_dir / "config", "--start", "20", "--sensitivity", "5")
+    proc, window = start_play(display, "--start", "20", "--sensitivity", "5", "--size", "1280x720",
+                              config=out_dir / "config")
     try:
-        _keys(display, window, "space")                   # paused: the bar stays, the picture holds still
+        keys(display, window, "space")                   # paused: the bar stays, the picture holds still
         shots["paused"] = _settled(display)
-        _keys(display, window, "b")                       # bar off: the corner readout takes over
+        keys(display, window, "b")                       # bar off: the corner readout takes over
         shots["readout"] = _settled(display)
-        _keys(display, window, "grave")
+        keys(display, window, "grave")
         shots["scores"] = _settled(display)
-        _keys(display, window, "grave")
+        keys(display, window, "grave")
         shots["before_look"] = _settled(display)
-        _xdotool(display, "mousemove", "--window", window, "640", "360")
-        _xdotool(display, "click", "3")
+        xdotool(display, "mousemove", "--window", window, "640", "360")
+        xdotool(display, "click", "3")
         time.sleep(0.3)
         shots["captured"] = _settled(display)
         for _ in range(2):      # pyglet takes the first motion after the grab as its own warp to the centre
-            _xdotool(display, "mousemove_relative", "--", "120", "0")
+            xdotool(display, "mousemove_relative", "--", "120", "0")
             time.sleep(0.2)
         shots["looked"] = _settled(display)
-        _keys(display, window, "Escape")
+        keys(display, window, "Escape")
         shots["released"] = _settled(display, 3.0)        # after the "mouse released" message went
-        _xdotool(display, "mousemove_relative", "--", "120", "0")
+        xdotool(display, "mousemove_relative", "--", "120", "0")
         shots["moved_after_release"] = _settled(display)
         shots["alive"] = np.array(proc.poll() is None)
     finally:
-        _stop(proc)
-    proc, window = _start(display, out_dir / "config", str(TWO_ON_TWO), "--start", "15.75")
+        stop(proc)
+    proc, window = start_play(display, str(TWO_ON_TWO), "--start", "15.75", "--size", "1280x720",
+                              config=out_dir / "config")
     try:
-        _keys(display, window, "space")
+        keys(display, window, "space")
         shots["chat"] = _settled(display)
-        _keys(display, window, "grave")
+        keys(display, window, "grave")
         shots["team_scores"] = _settled(display)
     finally:
-        _stop(proc)
+        stop(proc)
     for name, px in shots.items():
         if px.ndim == 3:
             _save(px, out_dir / f"{name}.png")
