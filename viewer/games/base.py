@@ -11,6 +11,7 @@ References: Quake III's ``cgame`` split (the engine draws a ``refdef_t``; game c
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -23,7 +24,7 @@ from assets_loader.palette import Palette
 from assets_loader.vfs import VirtualFS
 
 from ..render.q3refdef import Md3Draw, PlayerDraw
-from ..render.refdef import EntityDraw, HudLayout, Lights, MapWorld, Particles, SegmentAssets
+from ..render.refdef import EntityDraw, HudLayout, Lights, MapWorld, ModelRef, Particles, SegmentAssets
 
 #: ``name → (width, height) | None`` of the HUD pictures, or a mapping of them.
 PicSizes = Mapping[str, tuple[int, int]] | Callable[[str], tuple[int, int] | None]
@@ -108,3 +109,17 @@ class GameView(Protocol):
     def player_entities(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
         """Entity numbers of the players present, by number."""
         ...
+
+
+def precache_ref(name: str) -> ModelRef | None:
+    """The model precache entries every game names the same way: ``""`` (the unused entry 0) and ``*N`` (brush
+    submodel N of the map; a malformed number is a placeholder with a warning); ``None`` for a model file."""
+    if not name:
+        return ModelRef(name, "none")
+    if not name.startswith("*"):
+        return None
+    try:
+        return ModelRef(name, "brush", submodel=int(name[1:]))
+    except ValueError:
+        warnings.warn(f"model {name!r}: not a valid brush model name; drawing a placeholder", stacklevel=3)
+        return ModelRef(name, "missing")

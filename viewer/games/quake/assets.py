@@ -15,6 +15,7 @@ from assets_loader.models import load_mdl, load_spr
 from assets_loader.palette import Colormap, Palette, load_colormap, load_palette
 from assets_loader.vfs import VirtualFS
 
+from ..base import precache_ref
 from ...render.refdef import Look, ModelRef, SegmentAssets
 
 
@@ -35,14 +36,9 @@ def load_world(fs: VirtualFS, map_path: str) -> WorldMesh:
 
 def load_model(fs: VirtualFS, name: str) -> ModelRef:
     """One model precache entry; problems become a ``"missing"`` placeholder and a warning."""
-    if not name:
-        return ModelRef(name, "none")
-    if name.startswith("*"):
-        try:
-            return ModelRef(name, "brush", submodel=int(name[1:]))
-        except ValueError:
-            warnings.warn(f"model {name!r}: not a valid brush model name; drawing a placeholder", stacklevel=2)
-            return ModelRef(name, "missing")
+    special = precache_ref(name)
+    if special is not None:
+        return special
     lower = name.lower()
     try:
         if lower.endswith(".mdl"):

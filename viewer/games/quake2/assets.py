@@ -33,6 +33,7 @@ from assets_loader.pcx import load_pcx
 from assets_loader.truecolor import load_rgba
 from assets_loader.vfs import VirtualFS
 
+from ..base import precache_ref
 from ...render.refdef import Lighting, ModelRef, SegmentAssets, SkyBox
 
 PALETTE_PATH = "pics/colormap.pcx"
@@ -156,14 +157,9 @@ def load_model(fs: VirtualFS, name: str, skins: tuple[str, ...] = ()) -> ModelRe
     ``skins``: more skin pictures after the ones the MD2 names (a player model names none: its skins are
     ``players/<model>/<skin>.pcx`` from the players' configstrings); skin number ``n`` of an entity is the
     ``n``-th of them all."""
-    if not name:
-        return ModelRef(name, "none")
-    if name.startswith("*"):
-        try:
-            return ModelRef(name, "brush", submodel=int(name[1:]))
-        except ValueError:
-            warnings.warn(f"model {name!r}: not a valid brush model name; drawing a placeholder", stacklevel=2)
-            return ModelRef(name, "missing")
+    special = precache_ref(name)
+    if special is not None:
+        return special
     lower = name.lower()
     try:
         if lower.endswith(".md2"):
