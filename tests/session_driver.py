@@ -76,13 +76,13 @@ def main() -> None:
     out["dropped"] = {"demo": w.source.demo, "caption": w.caption, "end": w.state.info.end - w.state.info.start,
                       "frames_after": w.frames - frames, "pov_slots": list(w.state.info.pov_slots)}
 
-    # the readout while the bar is hidden (B), after Tab: the watched player's name; I adds the frame rate
+    # the readout while the bar is hidden (B), after Tab: the watched player's name; F3 adds the frame rate
     press(key.B)
     before = texts()
     press(key.TAB)
     ticks(2)
     out["readout"] = {"before_tab": before, "after_tab": texts()}
-    press(key.I)
+    press(key.F3)
     ticks(3)
     out["readout"]["fps"] = texts()
     press(key.B)

@@ -21,17 +21,17 @@ from viewer.input import ALT, CTRL, SHIFT, Action, key_action, mouse_drag, mouse
     ("HOME", 0, Action("seek_start")), ("END", 0, Action("seek_end")),
     ("PERIOD", 0, Action("step", 1)), ("COMMA", 0, Action("step", -1)),
     ("PAGEDOWN", 0, Action("marker", 1)), ("N", 0, Action("marker", 1)),
-    ("PAGEUP", 0, Action("marker", -1)), ("P", 0, Action("marker", -1)),
+    ("PAGEUP", 0, Action("marker", -1)), ("N", SHIFT, Action("marker", -1)),
     ("B", 0, Action("toggle_bar")),
     ("F", 0, Action("camera", 1)), ("C", 0, Action("camera", 2)), ("V", 0, Action("camera", 0)),
-    ("O", 0, Action("orbit_next", 1)), ("O", SHIFT, Action("orbit_next", -1)),
+    ("R", 0, Action("orbit_next", 1)), ("R", SHIFT, Action("orbit_next", -1)),
     ("TAB", 0, Action("player", 1)), ("TAB", SHIFT, Action("player", -1)),
     ("QUOTELEFT", 0, Action("toggle_scores")), ("H", 0, Action("toggle_hud")),
     ("F12", 0, Action("screenshot")),
     ("ENTER", ALT, Action("fullscreen")), ("RETURN", ALT, Action("fullscreen")), ("F11", 0, Action("fullscreen")),
     ("F1", 0, Action("help")), ("QUESTION", 0, Action("help")), ("SLASH", SHIFT, Action("help")),
     ("ESCAPE", 0, Action("escape")), ("Q", CTRL, Action("quit")),
-    ("I", 0, Action("toggle_fps")), ("L", 0, Action("mouse_look")), ("O", CTRL, Action("open")),
+    ("F3", 0, Action("toggle_fps")), ("L", 0, Action("mouse_look")), ("O", CTRL, Action("open")),
 ])
 def test_key_bindings(name: str, mods: int, expected: Action) -> None:
     assert key_action(name, mods) == expected
@@ -98,6 +98,6 @@ def test_speed_ladder_keeps_sign_and_limits() -> None:
 
 def test_help_lists_every_bound_key() -> None:
     text = " ".join(k for k, _ in inp.KEY_HELP)
-    for label in ("Space", "Left", "Backspace", "Home", "0 - 9", "PgDn", "B", "F", "C", "O", "Tab", "F12",
-                  "Alt+Enter", "F1", "Esc", "`", "H", "V", "I", "L", "Ctrl+O"):
+    for label in ("Space", "Left", "Backspace", "Home", "0 - 9", "PgDn", "B", "F", "C", "R", "Tab", "F12",
+                  "Alt+Enter", "F1", "Esc", "`", "H", "V", "F3", "L", "Ctrl+O"):
         assert label in text
