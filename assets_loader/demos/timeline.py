@@ -512,6 +512,22 @@ class DemoTimeline:
                             c["origin"][a:b], c["angles"][a:b], c["alpha"][a:b], c["scale"][a:b],
                             self._extra_slices(a, b))
 
+    def frames_entities(self, first: int, last: int) -> tuple[np.ndarray, EntityStates]:
+        """The entity states of frames ``first..last`` (inclusive) in one piece, frame after frame, and the frame of
+        each row (``i8 [N]``): what :meth:`frame_entities` gives for each of those frames, without a call per
+        frame."""
+        n = len(self.times)
+        if not 0 <= first <= last < n:
+            raise IndexError(f"frames {first}..{last} out of range 0..{n - 1}")
+        a, b = int(self._offsets[first]), int(self._offsets[last + 1])
+        rows_per_frame = np.diff(self._offsets[first:last + 2])
+        frame_of_row = np.repeat(np.arange(first, last + 1, dtype=np.int64), rows_per_frame)
+        c = self._cols
+        return frame_of_row, EntityStates(
+            c["number"][a:b], c["model"][a:b], c["frame"][a:b], c["prev_frame"][a:b], np.ones(b - a, np.float32),
+            c["skin"][a:b], c["colormap"][a:b], c["effects"][a:b], c["origin"][a:b], c["angles"][a:b],
+            c["alpha"][a:b], c["scale"][a:b], self._extra_slices(a, b))
+
     def _extra_slices(self, a: int, b: int) -> Mapping[str, np.ndarray]:
         if not self._extra_keys:
             return _NO_EXTRA
