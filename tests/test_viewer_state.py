@@ -373,7 +373,8 @@ def test_shift_k_replaces_and_delete_removes_the_selected_key() -> None:
     assert s.path_edit.path.keys[1] == CameraKey(5.0, (1.0, 2.0, 3.0), (0.0, 45.0, 0.0), 90.0)
     s.handle(Action("key_delete"))
     assert [k.time for k in s.path_edit.path.keys] == [0.0] and s.path_edit.selected == 0
-    assert s.take_messages()[-2:] == ["camera key 2 at 0:05.0: pose replaced", "camera key 2 at 0:05.0 deleted (1 left)"]
+    assert s.take_messages()[-2:] == ["camera key 2 at 0:05.0: pose replaced",
+                                      "camera key 2 at 0:05.0 deleted (1 left)"]
 
 
 def test_p_toggles_the_path_camera_and_back_to_the_camera_before() -> None:
