@@ -154,3 +154,25 @@ def test_render_of_the_saved_path_equals_the_window_preview(session, tmp_path: P
     mask[:120, 1280 - 420:] = False                         # the corner readout (time, speed, "path")
     assert frame.mean() > 10
     np.testing.assert_array_equal(window[mask], frame[mask])
+
+
+def test_the_saved_path_is_loaded_with_the_demo_and_saved_over_its_own_file(session, display) -> None:
+    """Opening the demo again loads ``NAME.camera.json`` (its keys on the row); Ctrl+S then writes over that file,
+    while a file the window did not load is left alone."""
+    work = session["work"]
+    saved = work / "duel.camera.json"
+    before = saved.read_text(encoding="utf-8")
+    proc, window = start_play(display, str(session["demo"]), "--basedir", str(SAMPLE), "--size", "1280x720",
+                              config=work / "config")
+    try:
+        saved.write_text(before.replace('"version": 1', '"version":1'), encoding="utf-8")   # same path, other bytes
+        keys(display, window, "space", "ctrl+s")
+        deadline = time.monotonic() + 20
+        while saved.read_text(encoding="utf-8") != before and time.monotonic() < deadline:
+            time.sleep(0.2)
+    finally:
+        stop(proc)
+    log = proc.stdout.read() if proc.stdout is not None else ""
+    assert saved.read_text(encoding="utf-8") == before               # rewritten by the window, same keys
+    assert not (work / "duel.camera-2.json").exists()
+    assert f"saved camera path (2 keys) to {saved}" in log
