@@ -436,3 +436,12 @@ def test_clicking_a_key_mark_selects_it_and_jumps_there_dragging_moves_it() -> N
     s.handle(Action("key_grab", 2, g.x_of(125.0)))
     s.handle(Action("key_drop"))                          # a click without a drag moves nothing
     assert s.take_messages() == ["camera key 3 at 0:25.0 selected"]
+
+
+def test_mouse_look_from_the_path_camera_flies_on_from_its_pose() -> None:
+    s = _free_state()
+    s.handle(Action("key_add"))
+    s.handle(Action("path_camera"))
+    path_camera = Camera((1.0, 2.0, 3.0), (0.0, 30.0, 0.0), 80.0)      # the picture the window drew
+    s.handle(Action("mouse_look"), FrameContext(path_camera))
+    assert s.mode == "free" and s.mouse_look and s.free == FreeFly.from_camera(path_camera)

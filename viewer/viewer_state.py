@@ -301,10 +301,10 @@ class ViewerState:
         if self.mouse_look:
             self._release_mouse()
             return
-        if self.mode in ("pov", "chase"):
+        if self.mode in ("pov", "chase", "path"):
             if ctx.camera is None:
                 return
-            self.free = FreeFly.from_camera(ctx.camera)   # the recorder's eyes cannot turn: fly from there
+            self.free = FreeFly.from_camera(ctx.camera)   # these cameras cannot be turned: fly from there
             self.mode = "free"
         self.mouse_look = True
         self.dragging = False
@@ -394,12 +394,13 @@ class ViewerState:
         return ctx.camera
 
     def _on_key_add(self, a: Action, ctx: FrameContext) -> None:
-        camera = self._view_camera(ctx)
-        if not self.has_demo or camera is None:
-            self._say("camera keys need a demo playing" if not self.has_demo else "")
+        if not self.has_demo:
+            self._say("camera keys need a demo playing")
             return
-        self.path_edit, said = self.path_edit.add(self.t - self.info.start, camera)
-        self._say(said)
+        camera = self._view_camera(ctx)
+        if camera is not None:
+            self.path_edit, said = self.path_edit.add(self.t - self.info.start, camera)
+            self._say(said)
 
     def _on_key_replace(self, a: Action, ctx: FrameContext) -> None:
         camera = self._view_camera(ctx)
