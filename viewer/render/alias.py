@@ -5,8 +5,8 @@ Upload once, draw many: :meth:`AliasRenderer.upload` puts every pose of a model 
 one ``R8`` texture array of palette indices. :meth:`AliasRenderer.draw` points the pose-a and pose-b attributes at
 two slices of that buffer (no re-upload) and the vertex shader blends them, as QuakeSpasm's GLSL path does.
 
-Colour: skins are filtered as the engine's default texture mode does (QuakeSpasm ``gl_texturemode``
-``GL_LINEAR_MIPMAP_LINEAR``) from an RGBA copy with mipmaps; with player colours the fragment shader instead reads
+Colour: skins are filtered as the engine's default texture mode does (``Lighting.texture_mode``: QuakeSpasm's
+``GL_LINEAR_MIPMAP_LINEAR``, Quake II's ``GL_LINEAR_MIPMAP_NEAREST``) from an RGBA copy with mipmaps; with player colours the fragment shader instead reads
 the four nearest skin indices, maps each through a 256-entry translation (shirt/pants,
 :func:`assets_loader.palette.translation_table`) and the palette (256×1 RGBA), and filters the results
 bilinearly. Skin indices 224..255 are fullbright (drawn at light 1.0); the mask uses the untranslated skin index,
@@ -50,7 +50,7 @@ from assets_loader.models.mdl import AliasModel
 from assets_loader.palette import Palette
 
 from .programs import load_program
-from .textures import fullbright_rgba
+from .textures import TEXTURE_MODES, fullbright_rgba
 from .program_members import attribute, uniform
 from .view_math import gl_bytes
 
@@ -190,9 +190,11 @@ class AliasRenderer:
             self._palettes[key] = tex
         return tex
 
-    def upload(self, model: AliasModel, palette: Palette, fullbrights: bool = True) -> AliasHandle:
+    def upload(self, model: AliasModel, palette: Palette, fullbrights: bool = True,
+               texture_mode: str = "GL_LINEAR_MIPMAP_LINEAR") -> AliasHandle:
         """Copy every pose, the texture coordinates, the triangles and every skin picture to the GPU once;
-        ``fullbrights``: skin indices 224..255 ignore light (Quake; Quake II has no fullbright colours)."""
+        ``fullbrights``: skin indices 224..255 ignore light (Quake; Quake II has no fullbright colours);
+        ``texture_mode``: the ``gl_texturemode`` minifying the skins (:data:`.textures.TEXTURE_MODES`)."""
         mesh = model.mesh
         m = len(mesh.vertex_index)
         poses = np.empty((model.num_poses, m), dtype=_POSE_VERTEX)
@@ -216,7 +218,7 @@ class AliasRenderer:
             rgba[..., 3] = 0
         skins_rgba = self.ctx.texture_array((w, h, s), 4, np.ascontiguousarray(rgba).tobytes(), alignment=1)
         skins_rgba.build_mipmaps()
-        skins_rgba.filter = (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)   # QuakeSpasm's gl_texturemode
+        skins_rgba.filter = (TEXTURE_MODES[texture_mode], moderngl.LINEAR)
         skins_rgba.repeat_x = skins_rgba.repeat_y = True
         return AliasHandle(model, pose_buffer, uv_buffer, index_buffer, vao, skins, skins_rgba,
                            self._palette_texture(palette), m, 224 if fullbrights else 256)

@@ -88,7 +88,8 @@ class FrameRenderer:
         self._handles: list = []
         for ref in assets.models:
             if ref.kind == "alias" and ref.alias is not None:
-                self._handles.append(self.alias.upload(ref.alias, assets.palette, assets.lighting.fullbrights))
+                self._handles.append(self.alias.upload(ref.alias, assets.palette, assets.lighting.fullbrights,
+                                                       assets.lighting.texture_mode))
             elif ref.kind == "sprite" and ref.sprite is not None:
                 self._handles.append(self.sprites.upload(ref.sprite, assets.palette))
             elif ref.kind == "bsp" and ref.bsp is not None:

@@ -65,11 +65,15 @@ class SkyBox:
 class Lighting:
     """How a game turns texture × lightmap into a colour: ``texture_scale`` brightens textures (clamped at 1:
     Quake II's ``intensity``), ``lightmap_scale`` multiplies the clamped lightmap (Quake's overbright 2, Quake II's
-    ``gl_modulate``); ``fullbrights``: palette indices 224..255 ignore light (Quake only)."""
+    ``gl_modulate``); ``fullbrights``: palette indices 224..255 ignore light (Quake only); ``texture_mode``: the
+    engine's default ``gl_texturemode`` for mipmapped world textures and model skins (QuakeSpasm's
+    ``GL_LINEAR_MIPMAP_LINEAR`` blends two mip levels, Quake II ref_gl's ``GL_LINEAR_MIPMAP_NEAREST`` reads the
+    nearer one)."""
 
     texture_scale: float = 1.0
     lightmap_scale: float = 2.0
     fullbrights: bool = True
+    texture_mode: str = "GL_LINEAR_MIPMAP_LINEAR"
 
 
 #: Quake's look (QuakeSpasm's overbright lightmaps, fullbright palette range).

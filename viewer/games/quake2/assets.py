@@ -40,8 +40,10 @@ PALETTE_PATH = "pics/colormap.pcx"
 #: The six sky pictures in ``R_SetSky``'s order.
 SKY_SUFFIXES = ("rt", "bk", "lf", "ft", "up", "dn")
 #: ref_gl's defaults: textures scaled by ``intensity`` 2 when uploaded, lightmaps by ``gl_modulate`` 1, no
-#: fullbright colours.
-QUAKE2_LIGHTING = Lighting(texture_scale=2.0, lightmap_scale=1.0, fullbrights=False)
+#: fullbright colours, mipmapped textures read from the nearer mip level (``gl_texturemode``
+#: ``GL_LINEAR_MIPMAP_NEAREST``).
+QUAKE2_LIGHTING = Lighting(texture_scale=2.0, lightmap_scale=1.0, fullbrights=False,
+                           texture_mode="GL_LINEAR_MIPMAP_NEAREST")
 #: Palette index 255 is transparent in Quake II sprites and skins.
 TRANSPARENT_INDEX = 255
 
