@@ -108,3 +108,34 @@ def test_a_segment_takes_its_sky_from_the_configstrings(fs: VirtualFS) -> None:
     assert odd is not None and (odd.rotate, odd.axis) == (0.0, (0.0, 0.0, 1.0))
     with pytest.warns(UserWarning, match="nosuchsky"):
         assert assets.load_segment_assets(fs, ("", "maps/terminal.bsp"), sky=("nosuchsky", "0", "")).sky_box is None
+
+
+#: The pak's ``.md2`` names whose files are MD3 models.
+AQTION_MD3_ITEMS = ("models/items/armor/jacket/tris.md2", "models/items/band/tris.md2",
+                    "models/items/breather/tris.md2", "models/items/laser/tris.md2", "models/items/quiet/tris.md2",
+                    "models/objects/gibs/head2/tris.md2", "models/objects/gibs/skull/tris.md2")
+
+
+def test_md2_names_holding_md3_models_load_as_md3_with_checker_skins(fs: VirtualFS) -> None:
+    from assets_loader.models.md3 import load_md3
+    palette = assets.load_palette(fs)
+    with pytest.warns(UserWarning, match="skin .* missing; drawing a checker"):
+        loaded = assets.load_segment_assets(fs, ("", "maps/terminal.bsp", *AQTION_MD3_ITEMS,
+                                                 "models/items/ammo/clip/tris.md2"))
+    assert [ref.kind for ref in loaded.models[2:]] == ["md3"] * len(AQTION_MD3_ITEMS) + ["alias"]
+    assert loaded.q3_models is not None and set(loaded.q3_models.md3) == set(AQTION_MD3_ITEMS)
+    jacket = loaded.q3_models.md3["models/items/armor/jacket/tris.md2"]
+    direct = load_md3(fs.read("models/items/armor/jacket/tris.md2"), "models/items/armor/jacket/tris.md2")
+    assert [s.name for s in jacket.surfaces] == [s.name for s in direct.surfaces] == ["i_belt", "i_kevlar"]
+    assert np.array_equal(jacket.surfaces[1].positions, direct.surfaces[1].positions)
+    # The pak lacks every skin these MD3s name (skin.png, gibs.tga): each is the checker of missing skins.
+    checker = loaded.q3_models.images["models/items/armor/jacket/skin.png"]
+    assert checker.shape == (16, 16, 4) and len(np.unique(checker.reshape(-1, 4), axis=0)) == 2
+    assert np.array_equal(checker[0, 0], palette.to_rgba(np.uint8(15)))
+    assert {s.shaders[0].lower() for m in loaded.q3_models.md3.values() for s in m.surfaces} \
+        == set(loaded.q3_models.images)
+
+
+def test_a_segment_without_md3_files_has_no_md3_models(fs: VirtualFS) -> None:
+    loaded = assets.load_segment_assets(fs, ("", "maps/terminal.bsp", "models/items/ammo/clip/tris.md2"))
+    assert loaded.q3_models is None and loaded.models[2].kind == "alias"

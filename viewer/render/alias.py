@@ -6,14 +6,14 @@ one ``R8`` texture array of palette indices. :meth:`AliasRenderer.draw` points t
 two slices of that buffer (no re-upload) and the vertex shader blends them, as QuakeSpasm's GLSL path does.
 
 Colour: skins are filtered as the engine's default texture mode does (``Lighting.texture_mode``: QuakeSpasm's
-``GL_LINEAR_MIPMAP_LINEAR``, Quake II's ``GL_LINEAR_MIPMAP_NEAREST``) from an RGBA copy with mipmaps; with player colours the fragment shader instead reads
-the four nearest skin indices, maps each through a 256-entry translation (shirt/pants,
-:func:`assets_loader.palette.translation_table`) and the palette (256×1 RGBA), and filters the results
+``GL_LINEAR_MIPMAP_LINEAR``, Quake II's ``GL_LINEAR_MIPMAP_NEAREST``) from an RGBA copy with mipmaps; with player
+colours the fragment shader instead reads the four nearest skin indices, maps each through a 256-entry translation
+(shirt/pants, :func:`assets_loader.palette.translation_table`) and the palette (256×1 RGBA), and filters the results
 bilinearly. Skin indices 224..255 are fullbright (drawn at light 1.0); the mask uses the untranslated skin index,
-like the fullbright textures of GL engines. Each distinct translation gets its own 256×1 texture, made on first
-use and kept (at most one per shirt/pants pair plus the identity, :data:`MAX_TRANSLATIONS`), so drawing binds a
-texture instead of rewriting a shared one: a rewrite makes Mesa finish every queued draw that reads the texture
-first (issue 20).
+like the fullbright textures of GL engines. Each distinct translation gets its own 256×1 texture, made on first use
+and kept (at most one per shirt/pants pair plus the identity, :data:`MAX_TRANSLATIONS`), so drawing binds a texture
+instead of rewriting a shared one: a rewrite makes Mesa finish every queued draw that reads the texture first (issue
+20).
 
 Lighting (:class:`AliasLight`) keeps Quake's two numbers in Quake's 0..255 light units:
 

@@ -37,7 +37,8 @@ MapWorld = WorldMesh | World38
 class ModelRef:
     """What model precache entry ``name`` is: ``kind`` is ``"brush"`` (``submodel`` = N of ``*N``, 0 = the map
     itself), ``"bsp"`` (a separate BSP used as a model, like the health boxes ``maps/b_bh25.bsp``), ``"alias"``,
-    ``"sprite"``, ``"missing"`` or ``"none"`` (the empty entry 0)."""
+    ``"sprite"``, ``"md3"`` (an MD3 model drawn for a Quake or Quake II entity; the model and its skins are in
+    :attr:`SegmentAssets.q3_models` under ``name``), ``"missing"`` or ``"none"`` (the empty entry 0)."""
 
     name: str
     kind: str
@@ -100,7 +101,8 @@ class SegmentAssets:
     """The map (``None`` when the game dirs lack it: the viewer then shows the entities in an empty world),
     the models indexed like the segment's model precache, the palette/colormap, the game's ``lighting`` rule and
     the sky box (``None``: Quake's scrolling two-layer sky, or no sky), the game's :class:`Look`. A Quake III
-    segment has no ``world`` but a ``q3_world`` (shaded map, :mod:`.q3refdef`) and its ``q3_models``."""
+    segment has no ``world`` but a ``q3_world`` (shaded map, :mod:`.q3refdef`) and its ``q3_models``; a Quake II
+    segment whose model files are MD3s has them (and their skins) in ``q3_models`` too."""
 
     world: MapWorld | None
     models: tuple[ModelRef, ...]
