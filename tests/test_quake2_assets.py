@@ -139,3 +139,29 @@ def test_md2_names_holding_md3_models_load_as_md3_with_checker_skins(fs: Virtual
 def test_a_segment_without_md3_files_has_no_md3_models(fs: VirtualFS) -> None:
     loaded = assets.load_segment_assets(fs, ("", "maps/terminal.bsp", "models/items/ammo/clip/tris.md2"))
     assert loaded.q3_models is None and loaded.models[2].kind == "alias"
+
+
+def test_tga_skins_are_drawn_in_their_colours_and_pcx_names_fall_back(tmp_path) -> None:
+    """The checker on TGA skins came from reading every skin as a PCX: a TGA skin now keeps its colours, and a
+    skin name resolves under the other picture extensions (the pak itself names ``players/tris/gibs.tga``, which
+    it lacks in every format: that one stays the checker)."""
+    from PIL import Image
+    (tmp_path / "action").symlink_to(QUAKE2 / "action")
+    red = np.zeros((32, 32, 3), np.uint8)
+    red[..., 0] = 220
+    (tmp_path / "baseq2" / "players" / "sydney").mkdir(parents=True)
+    Image.fromarray(red).save(tmp_path / "baseq2" / "players" / "sydney" / "red.tga")
+    fs = game_filesystem(None, str(tmp_path), "action")
+    ref = assets.load_model(fs, "players/sydney/tris.md2", ("players/sydney/red.tga", "players/sydney/sydney.tga"))
+    alias = ref.alias   # the player MD2 names no skin: these two are skins 0 and 1
+    assert alias is not None and alias.skin_rgba is not None and alias.skin_rgba.shape[0] == 2
+    assert (alias.skin_rgba[0][..., 0] == 220).all() and (alias.skin_rgba[0][..., 1:3] == 0).all()
+    sydney = load_pcx(fs.read("players/sydney/sydney.pcx")).indices      # "sydney.tga" is the PCX beside it
+    rows = np.arange(alias.skin_height) * sydney.shape[0] // alias.skin_height
+    cols = np.arange(alias.skin_width) * sydney.shape[1] // alias.skin_width
+    assert np.array_equal(alias.skin_images[1], sydney[rows][:, cols])
+    assert np.array_equal(alias.skin_rgba[1], assets.load_palette(fs).to_rgba(alias.skin_images[1]))
+    client = assets.load_precache_model(fs, "players/sydney/red.pcx")   # a client's skin, drawn from red.tga
+    assert client.alias is not None and client.alias.skin_rgba is not None and len(client.alias.skins) == 1
+    with pytest.warns(UserWarning, match="players/tris/gibs.tga"):
+        assert assets.load_model(fs, "models/objects/gibs/sm_meat/tris.md2").alias is not None

@@ -213,9 +213,13 @@ class AliasRenderer:
                                        alignment=1, dtype="f1")
         skins.filter = (moderngl.NEAREST, moderngl.NEAREST)
         skins.repeat_x = skins.repeat_y = True   # Quake skins wrap (seam-shifted s may reach the edge)
-        rgba = np.stack([fullbright_rgba(image, palette) for image in model.skin_images])
-        if not fullbrights:
+        if model.skin_rgba is not None:   # truecolour skins: no fullbright texels
+            rgba = np.array(model.skin_rgba)
             rgba[..., 3] = 0
+        else:
+            rgba = np.stack([fullbright_rgba(image, palette) for image in model.skin_images])
+            if not fullbrights:
+                rgba[..., 3] = 0
         skins_rgba = self.ctx.texture_array((w, h, s), 4, np.ascontiguousarray(rgba).tobytes(), alignment=1)
         skins_rgba.build_mipmaps()
         skins_rgba.filter = (TEXTURE_MODES[texture_mode], moderngl.LINEAR)

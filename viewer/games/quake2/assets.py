@@ -29,7 +29,7 @@ from assets_loader.bsp38 import World38, load_bsp38
 from assets_loader.errors import FormatError, NotFoundError
 from assets_loader.bsp.textures import placeholder_texture
 from assets_loader.models import AliasModel, SpriteModel, load_md2, load_sp2
-from assets_loader.models.md2 import Md2Model, load_md2_skins
+from assets_loader.models.md2 import Md2Model, Md2Skins, load_md2_skins
 from assets_loader.models.md3 import MD3_IDENT, Md3Model, load_md3
 from assets_loader.models.mdl import AliasSkin
 from assets_loader.models.sp2 import Sprite2Model
@@ -122,10 +122,15 @@ def world_sky(fs: VirtualFS, world: World38) -> SkyBox | None:
                             spawn.get("skyaxis", "0 0 1"))
 
 
-def alias_from_md2(model: Md2Model, skins: np.ndarray) -> AliasModel:
-    """The MD2 as an alias model: its poses and mesh as they are, one single-picture skin per skin image."""
+def alias_from_md2(model: Md2Model, skins: Md2Skins, palette: Palette | None = None) -> AliasModel:
+    """The MD2 as an alias model: its poses and mesh as they are, one single-picture skin per skin image. When a
+    skin is truecolour every skin gets RGBA colours, the PCX ones in ``palette``'s (needed only then)."""
     empty = np.zeros(0, np.float32)
     empty.setflags(write=False)
+    rgba = None
+    if palette is not None and any(c is not None for c in skins.truecolor):
+        rgba = np.stack([c if c is not None else palette.to_rgba(i) for c, i in zip(skins.truecolor, skins.indices)])
+        rgba.setflags(write=False)
     mins, maxs = model.pose_bbox_min.min(axis=0), model.pose_bbox_max.max(axis=0)
     radius = float(np.linalg.norm(np.maximum(np.abs(mins), np.abs(maxs))))
     return AliasModel(
@@ -135,8 +140,8 @@ def alias_from_md2(model: Md2Model, skins: np.ndarray) -> AliasModel:
         pose_bbox_min=model.pose_bbox_min, pose_bbox_max=model.pose_bbox_max, mesh=model.mesh,
         scale=np.ones(3, np.float32), origin=np.zeros(3, np.float32), bounding_radius=radius,
         eye_position=np.zeros(3, np.float32), synctype=0, flags=0, size=0.0,
-        skins=tuple(AliasSkin(i, 1, empty, False) for i in range(len(skins))), skin_images=skins,
-        onseam=np.zeros(model.num_verts, bool), faces_front=np.ones(model.num_tris, bool))
+        skins=tuple(AliasSkin(i, 1, empty, False) for i in range(len(skins.indices))), skin_images=skins.indices,
+        onseam=np.zeros(model.num_verts, bool), faces_front=np.ones(model.num_tris, bool), skin_rgba=rgba)
 
 
 def sprite_from_sp2(sprite: Sprite2Model, fs: VirtualFS) -> SpriteModel:
@@ -181,11 +186,12 @@ def load_model(fs: VirtualFS, name: str, skins: tuple[str, ...] = (), md3: dict[
             md2 = load_md2(data, name=name)
             if skins:
                 md2 = dataclasses.replace(md2, skin_names=md2.skin_names + skins)
-            images, missing = load_md2_skins(md2, fs)
-            if missing or not md2.skin_names:
-                warnings.warn(f"{name}: skins {', '.join(missing) or '(none named)'} missing; drawing a checker",
+            found = load_md2_skins(md2, fs)
+            if found.missing or not md2.skin_names:
+                warnings.warn(f"{name}: skins {', '.join(found.missing) or '(none named)'} missing; drawing a checker",
                               stacklevel=2)
-            return ModelRef(name, "alias", alias=alias_from_md2(md2, images))
+            palette = load_palette(fs) if any(c is not None for c in found.truecolor) else None
+            return ModelRef(name, "alias", alias=alias_from_md2(md2, found, palette))
         if lower.endswith(".sp2"):
             return ModelRef(name, "sprite", sprite=sprite_from_sp2(load_sp2(fs.read(name), name=name), fs))
     except FormatError as exc:  # NotFoundError included: the game dirs lack the file
@@ -204,7 +210,9 @@ def load_precache_model(fs: VirtualFS, name: str, md3: dict[str, Md3Model] | Non
         ref = load_model(fs, name.rsplit("/", 1)[0] + "/tris.md2", skins=(name,))
         alias = ref.alias
         if alias is not None and len(alias.skins) > 1:     # the client's skin is skin 0, whatever the MD2 names
-            alias = dataclasses.replace(alias, skins=alias.skins[:1], skin_images=alias.skin_images[-1:])
+            rgba = alias.skin_rgba[-1:] if alias.skin_rgba is not None else None
+            alias = dataclasses.replace(alias, skins=alias.skins[:1], skin_images=alias.skin_images[-1:],
+                                        skin_rgba=rgba)
             ref = dataclasses.replace(ref, alias=alias)
         return ref
     return load_model(fs, name, md3=md3)
