@@ -30,7 +30,7 @@ def test_terminal_is_a_quake2_map_with_its_sky_and_palette(fs: VirtualFS) -> Non
     assert loaded.world is not None and loaded.world.missing_textures == ()
     assert loaded.sky_box is not None and loaded.sky_box.name == loaded.world.worldspawn["sky"] == "wnight"
     assert loaded.sky_box.faces.shape[0] == 6 and loaded.sky_box.faces.shape[3] == 4
-    assert loaded.lighting == assets.QUAKE2_LIGHTING
+    assert loaded.lighting == assets.QUAKE2_LIGHTING and loaded.look.model_light == "ref_gl"
     pcx = load_pcx(fs.read("pics/colormap.pcx"))
     assert np.array_equal(view.load_palette(fs).rgb, pcx.palette.rgb)
 

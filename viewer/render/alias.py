@@ -34,7 +34,8 @@ counter-clockwise front face), so ``draw`` sets ``front_face='cw'`` and culls ba
 References: QuakeSpasm ``r_alias.c`` (``GL_DrawAliasFrame``, ``GL_DrawAliasFrame_GLSL``, ``R_SetupAliasFrame``,
 ``R_SetupAliasLighting``), GLQuake ``gl_rmain.c`` (``R_DrawAliasModel``: minimum light for the view model and
 players, the ambient ≤ 128 and ambient + shade ≤ 192 clamps, ``shadedots``), software Quake ``r_alias.c``
-(``R_AliasSetupLighting``), ``gl_rmisc.c`` (``R_TranslatePlayerSkin``), ``gl_rmain.c`` (``R_SetupGL``: culling).
+(``R_AliasSetupLighting``), ``gl_rmisc.c`` (``R_TranslatePlayerSkin``), ``gl_rmain.c`` (``R_SetupGL``: culling);
+Quake II ``ref_gl/gl_mesh.c`` (``R_DrawAliasModel``: shadelight, ``RF_MINLIGHT``).
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ from .textures import TEXTURE_MODES, fullbright_rgba
 from .program_members import attribute, uniform
 from .view_math import gl_bytes
 
+#: Quake II's ``RF_MINLIGHT`` floor (0.1 of a full 255 level) for the view weapon.
+REF_GL_MINLIGHT = 25.5
 #: Quantization of the entity yaw for the light direction (``SHADEDOT_QUANT``).
 SHADEDOT_QUANT = 16
 _POSE_VERTEX = np.dtype([("position", "<f4", 3), ("normal", "<f4", 3)])   # 24 bytes
@@ -88,18 +91,26 @@ class AliasLight:
 
     @classmethod
     def from_level(cls, level: float | np.ndarray, yaw: float = 0.0, *, view_model: bool = False,
-                   player: bool = False, fullbright: bool = False, overbright: bool = False) -> AliasLight:
-        """The engine's rules for a light ``level`` sampled under the entity (``R_LightPoint`` + dlights): a grey
-        level, or RGB ``[3]`` whose mean is the level and whose ratios colour the light.
+                   player: bool = False, fullbright: bool = False, rule: str = "glquake") -> AliasLight:
+        """The engine's rules (``rule``, :attr:`~.refdef.Look.model_light`) for a light ``level`` sampled under the
+        entity (``R_LightPoint`` + dlights): a grey level, or RGB ``[3]`` whose mean is the level and whose ratios
+        colour the light.
 
-        GLQuake's rules (``overbright`` off; ezQuake's too): the view model gets at least 24, players at least 8;
-        ambient is clamped to 128 and shade to ``192 - ambient``. QuakeSpasm's (``overbright``, ``gl_overbright``
-        with ``gl_overbright_models``): the same minimums, the level clamped to 96 ("so it doesn't overbright as
-        much"), and the light ``level / 200 × shadedot`` doubled, i.e. ``level × 1.28`` in 128-based units."""
+        ``"glquake"`` (ezQuake's too): the view model gets at least 24, players at least 8; ambient is clamped to
+        128 and shade to ``192 - ambient``. ``"quakespasm"`` (``gl_overbright`` with ``gl_overbright_models``): the
+        same minimums, the level clamped to 96 ("so it doesn't overbright as much"), and the light
+        ``level / 200 × shadedot`` doubled, i.e. ``level × 1.28`` in 128-based units. ``"ref_gl"`` (Quake II
+        ``R_DrawAliasModel``): the light is ``level / 255 × shadedot`` on a skin brightened by ``intensity`` 2, i.e.
+        the level itself in 128-based units, with no ambient clamp (GL caps the colour at twice the skin); the view
+        weapon (``RF_MINLIGHT``) gets at least 0.1 (25.5) when every channel is darker."""
         rgb = np.maximum(np.broadcast_to(np.asarray(level, np.float64), (3,)), 0.0)
         mean = float(rgb.mean())
         color = (float(rgb[0] / mean), float(rgb[1] / mean), float(rgb[2] / mean)) if mean > 1e-6 else (1.0, 1.0, 1.0)
-        if overbright:
+        if rule == "ref_gl":
+            if view_model and (rgb <= REF_GL_MINLIGHT).all():
+                mean, color = REF_GL_MINLIGHT, (1.0, 1.0, 1.0)
+            return cls(mean, mean, yaw, fullbright, color)
+        if rule == "quakespasm":
             if view_model:
                 mean = max(mean, 24.0)
             if player:

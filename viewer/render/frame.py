@@ -207,8 +207,7 @@ class FrameRenderer:
             angles = np.array([0.0, (100.0 * view.time) % 360.0, 0.0])  # CL_RelinkEntities: bonus items spin
         light = self._light_level(draw.origin, view.styles)
         alias_light = AliasLight.from_level(light, float(angles[1]), view_model=draw.view_model,
-                                            player=draw.colors is not None,
-                                            overbright=self.assets.look.overbright_models)
+                                            player=draw.colors is not None, rule=self.assets.look.model_light)
         translation = translation_table(*draw.colors) if draw.colors is not None else None
         pose_a = model.pose_at(draw.prev_frame, view.time) if 0 <= draw.prev_frame < model.num_frames else 0
         pose_b = model.pose_at(draw.frame, view.time) if 0 <= draw.frame < model.num_frames else 0
@@ -221,7 +220,7 @@ class FrameRenderer:
         assert self.q3_models is not None
         matrix = entity_matrix(draw.origin, draw.angles)
         light = AliasLight.from_level(self._light_level(draw.origin, view.styles), float(draw.angles[1]),
-                                      view_model=draw.view_model, overbright=self.assets.look.overbright_models)
+                                      view_model=draw.view_model, rule=self.assets.look.model_light)
         md3 = Md3Draw(name, np.asarray(draw.origin, np.float32), np.ascontiguousarray(matrix[:3, :3].T),
                       frame=draw.frame, old_frame=draw.prev_frame, frac=draw.blend)
         q3_view = Q3View(view_proj, view.camera, view.time, (0.0, 0.0, 0.0))

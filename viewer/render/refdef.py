@@ -89,11 +89,12 @@ class Look:
     QuakeSpasm's overbright 2, a lightmap value of 255 draws the texture twice as bright; 1.0: GLQuake/ezQuake
     ``gl_lightmode 1``, the texture as painted at most);
     ``sky_fog``: how much of the fog colour covers the sky in fogged maps (QuakeSpasm ``r_skyfog``);
-    ``overbright_models``: models lit by QuakeSpasm's rules (``gl_overbright_models``), else GLQuake's."""
+    ``model_light``: the engine whose rule lights models from the light level under them (``"quakespasm"``:
+    ``gl_overbright_models``, ``"glquake"``, ``"ref_gl"``: Quake II's; :meth:`.alias.AliasLight.from_level`)."""
 
     light_max: float | None = None
     sky_fog: float = 0.5
-    overbright_models: bool = True
+    model_light: str = "quakespasm"
 
 
 @dataclass(frozen=True, slots=True)

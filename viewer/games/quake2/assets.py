@@ -41,7 +41,7 @@ from assets_loader.vfs import VirtualFS
 
 from ..base import precache_ref
 from ...render.q3refdef import Quake3Models
-from ...render.refdef import Lighting, ModelRef, SegmentAssets, SkyBox
+from ...render.refdef import Lighting, Look, ModelRef, SegmentAssets, SkyBox
 
 PALETTE_PATH = "pics/colormap.pcx"
 #: The six sky pictures in ``R_SetSky``'s order.
@@ -51,6 +51,9 @@ SKY_SUFFIXES = ("rt", "bk", "lf", "ft", "up", "dn")
 #: ``GL_LINEAR_MIPMAP_NEAREST``).
 QUAKE2_LIGHTING = Lighting(texture_scale=2.0, lightmap_scale=1.0, fullbrights=False,
                            texture_mode="GL_LINEAR_MIPMAP_NEAREST")
+#: ref_gl's look: models lit by ``R_DrawAliasModel``'s rule (the world's light cap is the lighting's
+#: ``gl_modulate``).
+QUAKE2_LOOK = Look(model_light="ref_gl")
 #: Palette index 255 is transparent in Quake II sprites and skins.
 TRANSPARENT_INDEX = 255
 
@@ -276,11 +279,12 @@ def load_segment_assets(fs: VirtualFS, model_precache: tuple[str, ...], map_path
         box = sky_from_strings(fs, *sky)
     else:
         box = world_sky(fs, world) if world is not None else None
-    return SegmentAssets(world, models, palette, None, QUAKE2_LIGHTING, box, q3_models=md3_models(fs, md3, palette))
+    return SegmentAssets(world, models, palette, None, QUAKE2_LIGHTING, box, q3_models=md3_models(fs, md3, palette),
+                         look=QUAKE2_LOOK)
 
 
 def load_map_assets(fs: VirtualFS, map_path: str) -> SegmentAssets:
     """A map shown without a demo (``qdv map``): the map, its sky from the worldspawn, and no models."""
     palette = load_palette(fs)
     world = load_world(fs, map_path)
-    return SegmentAssets(world, (), palette, None, QUAKE2_LIGHTING, world_sky(fs, world))
+    return SegmentAssets(world, (), palette, None, QUAKE2_LIGHTING, world_sky(fs, world), look=QUAKE2_LOOK)
