@@ -5,7 +5,8 @@ loaded and uploaded once (untimed; the load time is printed), then the frame ren
 its player starts looking in 8 directions (``FrameRenderer.draw`` + ``ctx.finish``, as ``qdv map`` draws a frame
 without entities). The maps take turns, ``--repeat`` rounds of them, so a load change on the machine hits every
 map alike; per map the best round is printed as ms per frame in wall time and in process CPU time (the CPU time
-of llvmpipe's threads included: steadier than wall time when other programs share the cores). Quake II's frame
+of llvmpipe's threads included: steadier than wall time when other programs share the cores), with the mean count
+of world triangles a frame draws (PVS and frustum culled: the map's size as the renderer sees it). Quake II's frame
 includes the sky box and the translucent pass; the Quake maps draw their two-layer skies and liquids. The issue's
 target: terminal at least as fast per frame as a Quake map of the same size.
 """
@@ -63,25 +64,29 @@ def main() -> None:
         load_s = time.perf_counter() - t0
         renderer = FrameRenderer(ctx, assets)
         frames = [SceneFrame(0.1 * i, 0, cam, (), styles) for i, cam in enumerate(start_cameras(assets))]
-        renderer.draw(frames[0], target)   # compile the programs outside the timed rounds
+        drawn = []
+        for frame in frames:   # untimed: compiles the programs, counts the world triangles drawn
+            renderer.draw(frame, target)
+            assert renderer.world is not None
+            drawn.append(sum(count for _texture, _first, count, _key in renderer.world._visible_ranges) // 3)
         ctx.finish()
-        maps.append((label, assets, renderer, frames, load_s))
+        maps.append((label, assets, renderer, frames, load_s, float(np.mean(drawn))))
     best = {label: (float("inf"), float("inf")) for label, *_ in maps}
     for _ in range(max(args.repeat, 1)):
-        for label, _assets, renderer, frames, _load in maps:
+        for label, _assets, renderer, frames, _load, _drawn in maps:
             wall, cpu = time.perf_counter(), time.process_time()
             for frame in frames:
                 renderer.draw(frame, target)
             ctx.finish()
             wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
             best[label] = (min(best[label][0], wall / len(frames)), min(best[label][1], cpu / len(frames)))
-    for label, assets, renderer, frames, load_s in maps:
+    for label, assets, renderer, frames, load_s, mean_drawn in maps:
         world = assets.world
         assert world is not None
         wall, cpu = best[label]
         print(f"{label:16s} {world.num_faces:6d} faces {len(world.mesh.indices) // 3:6d} triangles  "
-              f"load {load_s:5.2f} s  frame {1000 * wall:6.2f} ms wall {1000 * cpu:6.2f} ms CPU "
-              f"({len(frames)} views, {w}x{h})")
+              f"load {load_s:5.2f} s  frame {1000 * wall:6.2f} ms wall {1000 * cpu:6.2f} ms CPU, "
+              f"{mean_drawn:5.0f} triangles drawn ({len(frames)} views, {w}x{h})")
         renderer.release()
     target.release()
     ctx.release()
