@@ -154,7 +154,11 @@ class WorldRenderer:
         return out
 
     def _upload_texture(self, index: int, palette: Palette) -> tuple[moderngl.Texture, moderngl.Texture | None]:
-        """The colour texture, plus the solid back layer for a sky (whose front layer has index 0 transparent)."""
+        """The colour texture, plus the solid back layer for a sky (whose front layer has index 0 transparent).
+
+        Level 0 only, with mipmaps built by 2×2 averages, minified by the game's ``Lighting.texture_mode``: the GL
+        engines ignore the smaller levels stored in a MIPTEX or WAL (GLQuake ``GL_LoadTexture``, Quake II
+        ``GL_LoadWal`` upload the full-size picture and ``GL_MipMap`` it)."""
         tex = self.world.textures[index]
         mode = self.lighting.texture_mode
         if not self.lighting.fullbrights:  # no fullbright mask: every texel is lit
