@@ -95,7 +95,10 @@ def columns_digest(tl: DemoTimeline) -> str:
     """sha256 over every numpy column, segment, lightstyle and scoreboard state of ``tl``.
 
     The entity rows, lightstyle and scoreboard snapshots are read from the timeline's storage (``_cols``,
-    ``_ls_snapshots``…): that storage is what ``sample`` reads, and this test exists to pin it.
+    ``_ls_snapshots``…): that storage is what ``sample`` reads, and this test exists to pin it.  Storage kept compact
+    (issue 20 item 5: the view and stat columns as steps, entity columns broadcast or in a narrower dtype, offsets
+    and player integers narrowed, lightstyle / scoreboard versions as change frames) is widened back to the decoded
+    dtype before hashing, so the pinned digests prove the values did not change, bit for bit.
     """
     d = _Digest()
     for name in ("game", "format", "protocol", "protocol_flags", "block_count", "cd_track", "warnings"):
@@ -106,9 +109,9 @@ def columns_digest(tl: DemoTimeline) -> str:
     d.text("stat_names", tuple(tl.stats))
     for name in tl.stats:
         d.array(f"stats.{name}", tl.stats[name])
-    d.array("entity_offsets", tl._offsets)
+    d.array("entity_offsets", tl._offsets.astype(np.int64))     # stored in the narrowest dtype: widened back
     for name in sorted(tl._cols):
-        d.array(f"entity.{name}", tl._cols[name])
+        d.array(f"entity.{name}", tl.entity_column(name))
     if tl.players is not None:
         for name in ("present", "origin", "angles", "model", "frame", "skin", "effects", "weaponframe", "flags",
                      "stats", "has_stats"):
@@ -123,10 +126,11 @@ def columns_digest(tl: DemoTimeline) -> str:
         _states(d, f"segment{seg.index}.baselines", seg.baselines)
         _states(d, f"segment{seg.index}.statics", seg.statics)
     d.text("lightstyles", sorted(tl.lightstyles.items()))
-    d.array("lightstyle_version", tl._ls_version)
+    frames = np.arange(tl.num_frames)
+    d.array("lightstyle_version", np.searchsorted(tl._ls_frames, frames, side="right"))
     d.text("lightstyle_snapshots", tl._ls_snapshots)
     d.text("scoreboard_changes", tl.scoreboard_changes)
-    d.array("scoreboard_version", tl._sb_version)
+    d.array("scoreboard_version", np.searchsorted(tl._sb_frames, frames, side="right"))
     d.text("scoreboard_snapshots", tl._sb_snapshots)
     return d.hexdigest()
 

@@ -316,24 +316,23 @@ class QuakeWorldParser:
             self.p_rows += _PLAYER_ROW.pack(fi, slot, ox, oy, oz, pitch, yaw, roll, model, frame, skin, effects, wframe,
                                             flags)
             if model:
-                rows.append(pack(slot + 1, model, frame, slot + 1, skin, effects, ox, oy, oz, -pitch / 3.0, yaw,
-                                 0.0, 0))
+                rows += pack(slot + 1, model, frame, slot + 1, skin, effects, ox, oy, oz, -pitch / 3.0, yaw, 0.0, 0)
         # packet entities
         if flashes:
             for num, state, row in self.current:
                 if num in flashes:
                     s = list(state)
                     s[_EFFECTS] |= P.EF_MUZZLEFLASH
-                    rows.append(pack(*s))
+                    rows += pack(*s)
                 else:
-                    rows.append(row)
+                    rows += row
         else:
-            rows.extend([e[2] for e in self.current])
+            rows += b"".join([e[2] for e in self.current])
         # nails
         if self.nails and self.spike_model:
             spike = self.spike_model
             for num, x, y, z, pitch, yaw in sorted(self.nails):
-                rows.append(pack(num, spike, 0, 0, 0, 0, x, y, z, pitch, yaw, 0.0, 0))
+                rows += pack(num, spike, 0, 0, 0, 0, x, y, z, pitch, yaw, 0.0, 0)
         self._record_view(fi)
         self.psent = set()
         self.nails = []
