@@ -1,8 +1,8 @@
 """Timeline memory per demo-minute for every corpus demo, and bytes per frame of the ``mvd_frames`` bad input.
 
-Run: ``python benchmarks/bench_timeline_memory.py [--repo DIR] [--samples N] [--no-million]`` from the repository
-root; ``--repo`` measures another checkout (before/after figures) with this script.  Each demo is decoded in its own
-child process, which prints:
+Run: ``python benchmarks/bench_timeline_memory.py [--repo DIR] [--samples N] [--no-million] [--only TEXT]`` from
+the repository root; ``--repo`` measures another checkout (before/after figures) with this script.  Each demo is
+decoded in its own child process, which prints:
 
 * ``retained``: resident memory after ``load_demo`` (and a garbage collection) minus before — what the timeline
   costs a running viewer, freed-but-kept heap included (issue 20's "timeline memory per demo-minute");
@@ -103,10 +103,13 @@ def main() -> None:
     parser.add_argument("--repo", type=Path, default=REPO, help="checkout whose qdv decodes the demos")
     parser.add_argument("--samples", type=int, default=3000, help="random times for sample() p50 / p99")
     parser.add_argument("--no-million", action="store_true", help="skip the 1M-block mvd_frames file")
+    parser.add_argument("--only", default="", help="measure the demos whose file name contains this text")
     args = parser.parse_args()
     print(f"{'demo':<42}{'min':>6}{'decode ms':>10}{'x real':>7}{'retained':>10}{'arrays':>8}{'peak':>8}"
           f"   (MB per demo-minute){'smp p50':>9}{'p99':>7} ms")
     for demo in corpus():
+        if args.only not in demo.name:
+            continue
         m = measure(args.repo, demo, args.samples)
         minutes = m["seconds"] / 60
         print(f"{demo.name[:41]:<42}{minutes:6.2f}{m['decode'] * 1e3:10.0f}{m['seconds'] / m['decode']:7.0f}"
@@ -123,6 +126,8 @@ def main() -> None:
             million.write_bytes(data[:header] + data[header:header + BLOCK_SIZE] * 1_000_000)
             files.append(million)
         for demo in files:
+            if args.only not in demo.name:
+                continue
             m = measure(args.repo, demo, 200)
             per = 2**20 / m["frames"]
             print(f"{demo.name:<42}{m['frames']:9d}{m['decode']:9.2f}{m['retained'] * per:10.0f}"

@@ -18,7 +18,9 @@ def test_steps_of_a_column_give_back_every_frame(dense: np.ndarray) -> None:
     assert np.array_equal(steps.dense(), dense)
     for f in range(len(dense)):
         assert steps.at(f) == dense[f]
-    assert len(steps.frames) == (len(dense) and 1 + int(np.count_nonzero(np.diff(dense))))
+    changes = len(dense) and 1 + int(np.count_nonzero(np.diff(dense)))
+    assert len(steps.frames) == (0 if steps.every_frame else changes)
+    assert steps.every_frame == (changes * (4 + steps.values.itemsize) >= len(dense) * steps.values.itemsize > 0)
 
 
 def test_rows_are_stored_where_they_change() -> None:
@@ -31,9 +33,18 @@ def test_rows_are_stored_where_they_change() -> None:
 
 def test_steps_at_frames_hold_the_last_row_of_a_frame_and_the_first_before_any() -> None:
     values = np.array([[7], [8], [8], [9]], np.int32)
-    steps = Steps.at_frames(10, np.array([3, 5, 6, 6]), values)
-    assert steps.dense()[:, 0].tolist() == [7] * 5 + [8] + [9] * 4
-    assert steps.frames.tolist() == [0, 5, 6]
+    steps = Steps.at_frames(100, np.array([3, 5, 6, 6]), values)
+    assert steps.dense()[:, 0].tolist() == [7] * 5 + [8] + [9] * 94
+    assert steps.frames.tolist() == [3, 5, 6] and not steps.every_frame
+
+
+def test_a_column_changing_at_most_frames_keeps_a_row_per_frame() -> None:
+    dense = np.minimum(np.arange(20.0), 14)[:, None] * [1, 2, 3]      # 15 changes: 15 x (4 + 12) >= 20 x 12 bytes
+    steps = Steps.of(dense)
+    assert steps.every_frame and len(steps.values) == 20 and len(steps.frames) == 0
+    assert steps.index(7) == 7 and steps.at(7).tolist() == [7.0, 14.0, 21.0]
+    assert not Steps.of(np.minimum(np.arange(20.0), 13)[:, None] * [1, 2, 3]).every_frame
+    assert np.array_equal(steps.dense(), dense)
 
 
 def test_narrowest_keeps_values_exact() -> None:

@@ -12,13 +12,17 @@ References: docs/DESIGN.md ("The one idea": a timeline is columns sampled by tim
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from bisect import bisect_right
+from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["Steps", "narrowest"]
+__all__ = ["Steps", "compact_column", "is_broadcast", "narrowest"]
 
 _INT_CANDIDATES = (np.int8, np.int16, np.int32)
+#: Up to this many changes, a column also keeps its change frames as a tuple: a ``bisect`` costs a fraction of a
+#: ``searchsorted`` call, and the tuple stays small.
+_BISECT_MAX = 4096
 
 
 def narrowest(a: np.ndarray) -> np.ndarray:
@@ -41,18 +45,52 @@ def narrowest(a: np.ndarray) -> np.ndarray:
     return a
 
 
+def is_broadcast(column: np.ndarray) -> bool:
+    """Whether ``column`` is one row repeated without storage (see :func:`compact_column`)."""
+    return column.ndim > 0 and len(column) > 1 and column.strides[0] == 0
+
+
+def compact_column(column: np.ndarray) -> np.ndarray:
+    """A column of rows kept small: one row broadcast (read-only, no storage per row) when every row is the same,
+    else :func:`narrowest`.  Compacting a compact column returns it as it is."""
+    if is_broadcast(column):
+        return column
+    if len(column) > 1 and (column == column[:1]).all():
+        return np.broadcast_to(column[:1].copy(), column.shape)
+    return narrowest(column)
+
+
 @dataclass(frozen=True, slots=True)
 class Steps:
     """A per-frame column of ``num_frames`` rows stored at its changes.
 
-    ``frames`` i4 [K] are the frames where a new value starts (``frames[0] == 0`` when K > 0), ``values`` [K, ...]
-    the rows from there on, in the narrowest exact dtype; ``dtype`` is the dtype the column is read back in.
+    ``frames`` i4 [K] are the frames where a new value starts (increasing; frames before ``frames[0]`` hold the
+    first value), ``values`` [K, ...] the rows from there on, in the narrowest exact dtype; ``dtype`` is the dtype
+    the column is read back in.  A column that changes so often that the frame numbers would cost more than a row
+    per frame is kept with a row per frame instead (``every_frame``: ``values`` [F, ...], ``frames`` empty), and
+    read without a search.
     """
 
     num_frames: int
     frames: np.ndarray
     values: np.ndarray
     dtype: np.dtype
+    every_frame: bool = False
+    _keys: tuple[int, ...] | None = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        keys = tuple(self.frames.tolist()) if len(self.frames) <= _BISECT_MAX else None
+        object.__setattr__(self, "_keys", keys)
+
+    @staticmethod
+    def _stored(num_frames: int, frames: np.ndarray, values: np.ndarray, dtype: np.dtype) -> Steps:
+        """Steps of the changes ``frames`` / ``values``, or a row per frame when that is no bigger."""
+        values = narrowest(values.astype(dtype, copy=False))
+        row = values[:1].nbytes
+        if len(frames) * (4 + row) < num_frames * row:
+            return Steps(num_frames, frames.astype(np.int32), values, dtype)
+        rows = np.maximum(np.searchsorted(frames, np.arange(num_frames), side="right") - 1, 0)
+        return Steps(num_frames, np.zeros(0, np.int32), values[rows], dtype, every_frame=True)
 
     @staticmethod
     def of(dense: np.ndarray, dtype: type | np.dtype | None = None) -> Steps:
@@ -65,27 +103,28 @@ class Steps:
         flat = dense.reshape(n, -1)
         changed = np.ones(n, bool)
         changed[1:] = (flat[1:] != flat[:-1]).any(axis=1)
-        frames = np.flatnonzero(changed).astype(np.int32)
-        return Steps(n, frames, narrowest(dense[frames].astype(out, copy=False)), out)
+        if changed.all():
+            return Steps(n, np.zeros(0, np.int32), narrowest(dense.astype(out, copy=False)), out, every_frame=True)
+        frames = np.flatnonzero(changed)
+        return Steps._stored(n, frames, dense[frames], out)
 
     @staticmethod
     def at_frames(num_frames: int, frames: np.ndarray, values: np.ndarray,
                   dtype: type | np.dtype | None = None) -> Steps:
-        """The column holding ``values[k]`` from frame ``frames[k]`` on (``frames`` increasing; before the first,
-        the first value), with repeated rows dropped."""
+        """The column holding ``values[k]`` from frame ``frames[k]`` on (``frames`` non-decreasing; before the
+        first, the first value), with repeated rows dropped."""
         out = np.dtype(dtype or values.dtype)
         if num_frames == 0 or len(frames) == 0:
             return Steps(num_frames, np.zeros(0, np.int32), values[:0].astype(out), out)
-        frames = np.asarray(frames, np.int64).copy()
-        frames[0] = 0
-        last_of_frame = np.ones(len(frames), bool)          # of several rows at one frame, the last counts
-        last_of_frame[:-1] = frames[:-1] != frames[1:]
-        frames, values = frames[last_of_frame], values[last_of_frame]
+        frames = np.asarray(frames)
+        if not (frames[1:] != frames[:-1]).all():
+            last_of_frame = np.ones(len(frames), bool)      # of several rows at one frame, the last counts
+            last_of_frame[:-1] = frames[:-1] != frames[1:]
+            frames, values = frames[last_of_frame], values[last_of_frame]
         flat = values.reshape(len(values), -1)
         changed = np.ones(len(frames), bool)
         changed[1:] = (flat[1:] != flat[:-1]).any(axis=1)
-        return Steps(num_frames, frames[changed].astype(np.int32),
-                     narrowest(values[changed].astype(out, copy=False)), out)
+        return Steps._stored(num_frames, frames[changed], values[changed], out)
 
     def __len__(self) -> int:
         return self.num_frames
@@ -96,6 +135,10 @@ class Steps:
 
     def index(self, frame: int) -> int:
         """The row of ``values`` frame ``frame`` holds."""
+        if self.every_frame:
+            return frame
+        if self._keys is not None:
+            return max(bisect_right(self._keys, frame) - 1, 0)
         return max(int(self.frames.searchsorted(frame, side="right")) - 1, 0)
 
     def at(self, frame: int) -> np.ndarray:
@@ -104,6 +147,8 @@ class Steps:
 
     def dense(self) -> np.ndarray:
         """Every frame's value, as ``dtype`` [F, ...] (built on each call)."""
+        if self.every_frame:
+            return self.values.astype(self.dtype)
         if not len(self.frames):
             return np.zeros((self.num_frames,) + self.values.shape[1:], self.dtype)
         rows = np.searchsorted(self.frames, np.arange(self.num_frames), side="right") - 1

@@ -38,6 +38,7 @@ References: QuakeSpasm ``cl_main.c`` ``CL_LerpPoint`` / ``CL_RelinkEntities``, `
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from itertools import pairwise
 from types import MappingProxyType
@@ -47,7 +48,7 @@ import numpy as np
 
 from .events import Event
 from .schema import GameSchema, view_height
-from .steps import Steps, narrowest
+from .steps import Steps, compact_column, is_broadcast, narrowest
 from .trajectory import evaluate_trajectory, moves_by_itself
 
 __all__ = ["DemoTimeline", "SceneState", "EntityStates", "MapSegment", "PlayerScore", "ScoreChange",
@@ -57,10 +58,16 @@ _EMPTY_I = np.zeros(0, np.int32)
 _EMPTY_F = np.zeros(0, np.float32)
 _EMPTY_V = np.zeros((0, 3), np.float32)
 _NO_EXTRA: Mapping[str, np.ndarray] = MappingProxyType({})
-#: The entity columns every timeline has; a decoder may add more (Quake II ``model2``, ``renderfx``, ``old_origin``…),
-#: which ``sample`` slices into :attr:`EntityStates.extra`.
-STANDARD_COLUMNS = frozenset({"number", "model", "frame", "prev_frame", "skin", "colormap", "effects", "origin",
-                              "angles", "alpha", "scale", "frame_time", "frame_interval"})
+#: The entity columns every timeline has, with the dtype ``sample`` hands them out in (they may be stored compact:
+#: :func:`~.steps.compact_column`); a decoder may add more (Quake II ``model2``, ``renderfx``, ``old_origin``…),
+#: which ``sample`` slices into :attr:`EntityStates.extra` as they are.
+STANDARD_DTYPES: Mapping[str, np.dtype] = MappingProxyType(
+    {**{k: np.dtype(np.int32) for k in ("number", "model", "frame", "prev_frame", "skin", "colormap", "effects")},
+     **{k: np.dtype(np.float32) for k in ("origin", "angles", "alpha", "scale", "frame_interval")},
+     "frame_time": np.dtype(np.float64)})
+STANDARD_COLUMNS = frozenset(STANDARD_DTYPES)
+#: The common columns ``sample`` hands out as they are stored for the newer frame (origin and angles are lerped).
+_HANDED_OUT = ("number", "model", "frame", "prev_frame", "skin", "colormap", "effects", "alpha", "scale")
 
 
 def _ro(a: np.ndarray) -> np.ndarray:
@@ -212,10 +219,11 @@ class PlayerFrames:
     F = ``num_frames``, P = ``num_slots`` (the highest slot seen + 1).  The rows of slot ``s`` are
     ``slot_start[s]:slot_start[s + 1]`` (i8 [P + 1]), in frame order: ``row_frame`` i4 [R], ``row_origin`` f4 [R, 3]
     (entity origin), ``row_angles`` f4 [R, 3] (view angles: pitch, yaw, roll degrees — the drawn model uses
-    ``-pitch / 3``), ``row_ints`` [R, 6] (:data:`PLAYER_INTS`, kept in the narrowest integer dtype that holds them; ``flags`` holds :data:`~.schema.PLAYER_DEAD` /
+    ``-pitch / 3``), ``row_ints`` [R, 6] (:data:`PLAYER_INTS`; ``flags`` holds :data:`~.schema.PLAYER_DEAD` /
     :data:`~.schema.PLAYER_GIB`).  Stats are stored when they change: the rows of slot ``s`` are
-    ``stat_start[s]:stat_start[s + 1]``, ``stat_frame`` i4 [S], ``stat_values`` [S, stats] (narrowest integers); a slot's stats at
-    frame ``f`` are those of its last change at or before ``f`` (before the first change, the first).
+    ``stat_start[s]:stat_start[s + 1]``, ``stat_frame`` i4 [S], ``stat_values`` [S, stats]; a slot's stats at
+    frame ``f`` are those of its last change at or before ``f`` (before the first change, the first).  ``row_ints``
+    and ``stat_values`` are kept in the narrowest integer dtype that holds them (:func:`~.steps.narrowest`).
     ``has_stats`` bool [P] (MVD ``dem_stats`` per player; in a ``.qwd`` only the recorder's).  ``recorder`` is the
     recording client's slot (``.qwd``) or -1 (``.mvd``).
 
@@ -381,7 +389,7 @@ class DemoTimeline:
                  "_view_angles", "lightstyles", "scoreboard_changes",
                  "_offsets", "_cols", "_ls_frames", "_ls_snapshots", "_sb_frames", "_sb_snapshots",
                  "_stat_rows", "_statics_cache", "_events_by_kind", "players", "default_pov", "meta", "_extra_keys",
-                 "_col_dtype", "_widen", "__weakref__")
+                 "_col_dtype", "_widen", "_constant_rows", "_ints", "_int_names", "__weakref__")
 
     def __init__(self, *, schema: GameSchema, format: str, protocol: int, protocol_flags: int, path: str,
                  segments: Sequence[MapSegment], events: Sequence[Event], warnings: Sequence[str],
@@ -422,10 +430,22 @@ class DemoTimeline:
         self._offsets = _ro(narrowest(np.asarray(entity_offsets, np.int64)))
         # The common columns are kept compact (one value broadcast when every row has it, else the narrowest exact
         # dtype) and widened back to their decoded dtype when sliced; a game's extra columns stay as decoded.
-        self._col_dtype = {k: v.dtype for k, v in entity_columns.items()}
-        self._cols = {k: _ro(_compact_column(v) if k in STANDARD_COLUMNS else v) for k, v in entity_columns.items()}
-        self._widen = frozenset(k for k, v in self._cols.items() if v.dtype != self._col_dtype[k] or
-                                (v.ndim and len(v) > 1 and v.strides[0] == 0))
+        self._col_dtype = {k: STANDARD_DTYPES.get(k, v.dtype) for k, v in entity_columns.items()}
+        self._cols = {k: _ro(compact_column(v) if k in STANDARD_COLUMNS else v) for k, v in entity_columns.items()}
+        self._widen = {k: self._col_dtype[k] for k, v in self._cols.items()
+                       if v.dtype != self._col_dtype[k] or is_broadcast(v)}
+        # A constant column's value for the most rows a frame has: a frame's rows are a slice of it (no copy).
+        most = int(np.diff(self._offsets).max(initial=0))
+        self._constant_rows = {k: _ro(np.full(most, v[0], self._col_dtype[k])) for k, v in self._cols.items()
+                               if k in _HANDED_OUT and is_broadcast(v)}
+        # The other integer columns sample() hands out share one [columns, rows] array (their widest narrowed
+        # dtype), so a frame's are widened in one step; each column is a row of it.
+        self._int_names = tuple(k for k in _HANDED_OUT if k in self._cols and k not in self._constant_rows
+                                and self._col_dtype[k].kind == "i")
+        self._ints = _ro(np.stack([self._cols[k] for k in self._int_names]) if self._int_names
+                         else np.zeros((0, 0), np.int32))
+        for i, k in enumerate(self._int_names):
+            self._cols[k] = self._ints[i]
         self._extra_keys = tuple(k for k in self._cols if k not in STANDARD_COLUMNS)
         self.scoreboard_changes = tuple(score_changes)
         self.players = players
@@ -447,7 +467,7 @@ class DemoTimeline:
         self.lightstyles: Mapping[int, tuple[tuple[float, str], ...]] = MappingProxyType(
             {k: tuple(v) for k, v in sorted(ls.items())})
         self._ls_snapshots = tuple(snapshots)
-        self._ls_frames = _ro(np.asarray(frames_of_change, np.int64))   # snapshot k + 1 from frame _ls_frames[k]
+        self._ls_frames = tuple(frames_of_change)       # snapshot k + 1 holds from frame _ls_frames[k] on
 
         # Scoreboard: one snapshot per change (resets start a segment with empty slots).
         slots: list[PlayerScore] = []
@@ -465,7 +485,7 @@ class DemoTimeline:
             snapshots_sb.append(tuple(slots))
             frames_sb.append(frame)
         self._sb_snapshots = tuple(snapshots_sb)
-        self._sb_frames = _ro(np.asarray(frames_sb, np.int64))
+        self._sb_frames = tuple(frames_sb)
         self._statics_cache = tuple(seg.statics for seg in self.segments)
 
     # --- the view and stat columns (stored as steps, dense on demand) ----------------------------------------------
@@ -545,7 +565,7 @@ class DemoTimeline:
     def _rows(self, name: str, a: int, b: int) -> np.ndarray:
         """Rows ``a:b`` of entity column ``name`` in its decoded dtype (a view, or a copy of a compacted column)."""
         v = self._cols[name][a:b]
-        return v.astype(self._col_dtype[name]) if name in self._widen else v
+        return v.astype(self._widen[name]) if name in self._widen else v
 
     def entity_column(self, name: str) -> np.ndarray:
         """Every frame's rows of entity column ``name`` (``frame_entities`` of all frames, concatenated), in its
@@ -574,13 +594,6 @@ class DemoTimeline:
     def sample(self, t: float, pov: int | None = None) -> SceneState:
         """Same as :func:`sample` (``sample(self, t, pov)``)."""
         return sample(self, t, pov)
-
-
-def _compact_column(column: np.ndarray) -> np.ndarray:
-    """One row broadcast when every row is the same, else ``column`` in its narrowest exact dtype."""
-    if len(column) > 1 and (column == column[:1]).all():
-        return np.broadcast_to(column[:1].copy(), column.shape)
-    return narrowest(column)
 
 
 def _steps(column: np.ndarray | Steps, dtype: type, shape: tuple[int, ...]) -> Steps:
@@ -691,13 +704,19 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
     off = timeline._offsets
     c = timeline._cols
     a, b = int(off[hi]), int(off[hi + 1])
-    r = timeline._rows        # the decoded dtype of compacted columns; the older frame's are only compared
-    num1 = r("number", a, b)
-    model1 = r("model", a, b)
+    # Compacted columns are handed out in their decoded dtype (the older frame's are only compared).
+    ints = timeline._ints[:, a:b]
+    s1 = dict(zip(timeline._int_names, ints if ints.dtype == np.int32 else ints.astype(np.int32)))
+    same = timeline._constant_rows
+    for k in _HANDED_OUT:
+        if k not in s1:
+            s1[k] = same[k][:b - a] if k in same else timeline._rows(k, a, b)
+    num1 = s1["number"]
+    model1 = s1["model"]
     org1 = c["origin"][a:b]
     ang1 = c["angles"][a:b]
-    frame1 = r("frame", a, b)
-    prev1 = r("prev_frame", a, b)
+    frame1 = s1["frame"]
+    prev1 = s1["prev_frame"]
 
     if lo != hi and frac < 1.0 and b > a:
         a0, b0 = int(off[lo]), int(off[lo + 1])
@@ -733,8 +752,8 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
     # Alias pose blend from the time each entity's frame value changed.
     changed = prev1 != frame1
     if changed.any():
-        blend = (t - r("frame_time", a, b)) / r("frame_interval", a, b)
-        blend = np.clip(blend, 0.0, 1.0).astype(np.float32)
+        blend = (t - timeline._rows("frame_time", a, b)) / c["frame_interval"][a:b]
+        blend = np.minimum(np.maximum(blend, 0.0), 1.0).astype(np.float32)
         blend[~changed] = 1.0
     else:
         blend = np.ones(b - a, np.float32)
@@ -743,8 +762,8 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
     if timeline.schema.trajectory == "quake3" and b > a:
         origin, angles = _trajectories(timeline, seg_hi, t, extra, origin, angles)
 
-    entities = EntityStates(num1, model1, frame1, prev1, blend, r("skin", a, b), r("colormap", a, b),
-                            r("effects", a, b), origin, angles, r("alpha", a, b), r("scale", a, b), extra)
+    entities = EntityStates(num1, model1, frame1, prev1, blend, s1["skin"], s1["colormap"], s1["effects"], origin,
+                            angles, s1["alpha"], s1["scale"], extra)
 
     # The recorder's eye.
     vo1 = timeline._view_origin.at(hi)
@@ -772,7 +791,7 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
     return SceneState(t, hi, seg_hi, float(frac), view_entity, view_origin, view_angles, entities,
                       timeline._statics_cache[seg_hi] if seg_hi < len(timeline._statics_cache)
                       else EntityStates.empty(),
-                      stats, timeline._ls_snapshots[int(timeline._ls_frames.searchsorted(hi, side="right"))],
-                      timeline._sb_snapshots[int(timeline._sb_frames.searchsorted(hi, side="right"))],
+                      stats, timeline._ls_snapshots[bisect_right(timeline._ls_frames, hi)],
+                      timeline._sb_snapshots[bisect_right(timeline._sb_frames, hi)],
                       -1 if pov is None else int(pov),
                       extra)

@@ -37,8 +37,8 @@ import numpy as np
 from ...errors import FormatError, TruncatedError
 from .. import events as ev
 from ..schema import GameSchema
-from ..steps import Steps
-from ..timeline import DemoTimeline, EntityStates, MapSegment, PlayerFrames, ScoreChange
+from ..steps import Steps, compact_column, is_broadcast
+from ..timeline import STANDARD_COLUMNS, DemoTimeline, EntityStates, MapSegment, PlayerFrames, ScoreChange
 from .messages import Corrupt
 from .rows import RowLayout, pose_history
 
@@ -246,17 +246,22 @@ class TimelineBuilder:
 
     def _entity_columns(self, times: np.ndarray, frame_segment: np.ndarray) -> tuple[np.ndarray, dict]:
         nframes = len(times)
-        size = self.layout.row.size
-        offsets = np.append(np.frombuffer(self.offsets, np.int64), len(self.rows)) // size
-        raw = self.layout.read(bytes(self.rows))
-        self.rows = bytearray()                  # the packed rows now live in ``raw``: free them at once
-        frame_of_row = np.repeat(np.arange(nframes), np.diff(offsets))
+        offsets = np.append(np.frombuffer(self.offsets, np.int64), len(self.rows)) // self.layout.row.size
+        raw = self.layout.read(self.rows)        # a view of the packed rows
+        frame_of_row = np.repeat(np.arange(nframes, dtype=np.int32), np.diff(offsets))
         nums = self.layout.numbers(raw)
         # Sort each frame's rows by entity number (stable), so sample() can match frames with searchsorted.
         unsorted = np.flatnonzero(nums[1:] < nums[:-1]) + 1            # rows where the number goes down ...
+        order = None
         if np.any(np.isin(unsorted, offsets[1:-1], invert=True)):      # ... other than at a frame start
-            raw = raw[np.lexsort((nums, frame_of_row))]
-        cols = self.layout.columns(raw)
+            order = np.lexsort((nums, frame_of_row))
+        # Columns compacted as they are made (the timeline keeps them so), then the packed rows are freed: the peak
+        # is the rows plus compact columns, not plus full-width ones.
+        cols = {k: compact_column(v) if k in STANDARD_COLUMNS else v for k, v in self.layout.columns(raw).items()}
+        del raw, nums
+        self.rows = bytearray()
+        if order is not None:
+            cols = {k: v if is_broadcast(v) else v[order] for k, v in cols.items()}
         cols["prev_frame"], cols["frame_time"] = pose_history(cols["number"], cols["model"], cols["frame"],
                                                               frame_of_row, times, frame_segment)
         return offsets, cols
