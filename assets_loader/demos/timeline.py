@@ -522,6 +522,25 @@ class DemoTimeline:
                 f"{self.duration:.3f} s)")
 
     @property
+    def nbytes(self) -> int:
+        """Bytes of the per-frame storage: frame, view and stat columns, entity rows and the player table (each
+        buffer counted once, a broadcast column as its one row)."""
+        arrays: list[np.ndarray] = [self.times, self.server_times, self.frame_segment, self._offsets, self._ints,
+                                    *self._cols.values(), *self._constant_rows.values()]
+        for steps in (self._view_entity, self._view_origin, self._view_angles, self._stat_rows):
+            arrays += [steps.frames, steps.values]
+        if self.players is not None:
+            pl = self.players
+            arrays += [pl.slot_start, pl.row_frame, pl.row_origin, pl.row_angles, pl.row_ints, pl.stat_start,
+                       pl.stat_frame, pl.stat_values, pl.has_stats]
+        buffers: dict[int, int] = {}
+        for a in arrays:
+            while isinstance(a.base, np.ndarray):
+                a = a.base
+            buffers[id(a)] = a.nbytes
+        return sum(buffers.values())
+
+    @property
     def num_frames(self) -> int:
         return len(self.times)
 
