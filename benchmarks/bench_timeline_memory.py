@@ -7,7 +7,8 @@ decoded in its own child process, which prints:
 * ``retained``: resident memory after ``load_demo`` (and a garbage collection) minus before — what the timeline
   costs a running viewer, freed-but-kept heap included (issue 20's "timeline memory per demo-minute");
 * ``arrays``: the bytes of the numpy arrays the timeline holds (its storage, each buffer counted once);
-* ``peak``: the child's peak resident memory (``ru_maxrss``) minus the resident memory before decoding;
+* ``peak``: the child's peak resident memory (``VmHWM``: its ``ru_maxrss`` may carry the parent's size across the
+  fork and exec) minus the resident memory before decoding;
 * decode time (one cold decode, × real time) and ``sample()`` p50 / p99 over N random times.
 
 The ``mvd_frames`` rows give the same per decoded frame: the 100k-block file of ``bad-input/`` and a 1M-block
@@ -32,7 +33,7 @@ BLOCK_SIZE = 11
 
 #: Runs in the child (cwd = the measured checkout): decode ``argv[1]``, print the figures as JSON.
 _CHILD = r"""
-import gc, json, resource, sys, time, warnings
+import gc, json, sys, time, warnings
 import numpy as np
 from assets_loader.demos import load_demo, sample
 
@@ -71,7 +72,7 @@ tl = load_demo(sys.argv[1])
 decode = time.perf_counter() - t0
 gc.collect()
 after = rss_mb()
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+peak = int([line for line in open("/proc/self/status") if line.startswith("VmHWM:")][0].split()[1]) / 1024
 lat = []
 rng = np.random.default_rng(0)
 for t in rng.uniform(tl.start_time, tl.end_time, samples):

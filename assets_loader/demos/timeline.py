@@ -24,7 +24,12 @@ from the older frame ``lo = hi - 1`` with ``frac = (t - times[lo]) / (times[hi] 
   value); ``frame_blend = clamp((t - frame_time) / frame_interval, 0, 1)`` blends prev_frame → frame.
 
 Storage (private): entity states of all frames in flat columns, frame ``f`` owning rows
-``offsets[f]:offsets[f+1]`` sorted by entity number, so a seek is two slices and a dozen vectorised numpy ops.
+``offsets[f]:offsets[f+1]`` sorted by entity number, so a seek is two slices and a dozen vectorised numpy ops.  The
+storage holds what the demo sent, not frames × fields (issue 20 item 5): a common entity column whose rows are all
+equal is one broadcast row, the others are kept in the narrowest dtype that holds their values exactly (8-bit frame
+and skin numbers, 16-bit entity numbers, float32 times when exact) and widened back when sliced; the recorder's view
+and the stats are :class:`~.steps.Steps` (a row where the value changes), the lightstyle and scoreboard histories
+change frames.  ``sample`` hands out the decoded dtypes, bit for bit the values decoded.
 
 Players (QuakeWorld).  ``.qwd`` / ``.mvd`` timelines also carry :class:`PlayerFrames` (``timeline.players``): every
 client slot's origin, view angles, pose, effects and stats per frame, so any player's eye can be sampled
