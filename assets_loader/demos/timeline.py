@@ -789,17 +789,22 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
     entities = EntityStates(num1, model1, frame1, prev1, blend, s1["skin"], s1["colormap"], s1["effects"], origin,
                             angles, s1["alpha"], s1["scale"], extra)
 
-    # The recorder's eye.
-    vo1 = timeline._view_origin.at(hi)
-    va1 = timeline._view_angles.at(hi)
+    # The recorder's eye.  A view that holds still from ``lo`` to ``hi`` (the same step) is not lerped: the lerp
+    # would give it back, plus 0.0.
+    vs, angs = timeline._view_origin, timeline._view_angles
+    o1, r1 = vs.index(hi), angs.index(hi)
+    view_origin = vo1 = vs.values[o1].astype(np.float64)
+    view_angles = va1 = angs.values[r1].astype(np.float64)
     if lo != hi and frac < 1.0:
-        vo0 = timeline._view_origin.at(lo)
-        d = vo1 - vo0
-        view_origin = vo1 if (np.abs(d) > teleport).any() else vo0 + frac * d
-        view_angles = _lerp_angles(timeline._view_angles.at(lo), va1, frac)
-    else:
-        view_origin = vo1
-        view_angles = va1
+        o0, r0 = vs.index(lo), angs.index(lo)
+        if o0 != o1:
+            vo0 = vs.values[o0].astype(np.float64)
+            d = vo1 - vo0
+            view_origin = vo1 if (np.abs(d) > teleport).any() else vo0 + frac * d
+        else:
+            view_origin = vo1 + 0.0
+        view_angles = (_lerp_angles(angs.values[r0].astype(np.float64), va1, frac) if r0 != r1
+                       else va1 + 0.0)
 
     ve = timeline._view_entity
     view_entity = int(ve.values[ve.index(hi)])
