@@ -221,7 +221,7 @@ class BackgroundEncoder:
                 if not end_queued:      # inside the try: Ctrl+C may come while the full queue makes put() wait
                     self._queue.put(None)
                     end_queued = True
-                self._done.wait()
+                self._done.wait(0.1)    # a timeout, so a Ctrl+C that lands just before the wait is seen at once
             except KeyboardInterrupt:
                 self._dropping.set()
                 interrupted = True
