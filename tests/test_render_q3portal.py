@@ -15,17 +15,19 @@ from .builders.bsp46 import Bsp46Spec, build_bsp46, quad_verts, surface
 from .test_render_q3world import ABOVE_QUAD, _render, _world
 
 MIRROR_SCRIPT = ("textures/test/mirror\n{\n portal\n { map $whiteimage\n blendFunc GL_ZERO GL_ONE\n depthWrite }\n}\n"
-                 "textures/test/red\n{\n { map $whiteimage\n rgbGen const ( 1 0 0 ) }\n}\n")
+                 "textures/test/red\n{\n { map $whiteimage\n rgbGen const ( 1 0 0 ) }\n}\n"
+                 "textures/test/floor\n{\n { map $whiteimage }\n}\n")
 
 
 def _mirror_map(entity: bool = True) -> bytes:
-    """The builder's floor quad (z = 0, x 100..164, y 0..64) as a mirror, and a red quad 60 units above it
-    facing down (behind a camera looking down at the mirror, so seen only in it)."""
+    """The builder's white floor quad (z = 0, x 100..164, y 0..64) with a mirror on it (z = 1, x 116..148,
+    y 16..48), and a red quad 60 units above facing down (behind a camera looking down at the mirror, so seen
+    only in it)."""
     spec = Bsp46Spec()
     spec.shaders += [("textures/test/mirror", 0, 1), ("textures/test/red", 0, 1)]
-    spec.verts += quad_verts(100, 164, 0, 64, 60)                         # 20..23
-    spec.indexes += [0, 1, 2, 0, 2, 3]                                    # counter-clockwise from above: faces down
-    spec.surfaces[0] = surface(4, 1, 0, 4, 0, 6, lightmap=0)
+    spec.verts += quad_verts(100, 164, 0, 64, 60) + quad_verts(116, 148, 16, 48, 1)   # 20..23, 24..27
+    spec.indexes += [0, 1, 2, 0, 2, 3] + [0, 2, 1, 0, 3, 2]   # the red quad counter-clockwise from above: down
+    spec.surfaces[2] = surface(4, 1, 24, 4, 15, 6, lightmap=0)
     spec.surfaces[3] = surface(5, 1, 20, 4, 9, 6, lightmap=0, normal=(0.0, 0.0, -1.0))
     spec.visibility = b""
     if entity:
@@ -36,9 +38,10 @@ def _mirror_map(entity: bool = True) -> bytes:
 def test_a_mirror_reflects_the_scene_on_the_viewers_side(ctx) -> None:
     pixels = _render(ctx, _world(_mirror_map(), MIRROR_SCRIPT), ABOVE_QUAD)
     assert np.abs(pixels[32, 32] - np.array([255, 0, 0])).max() <= 2, pixels[32, 32]
+    assert pixels[32, 12].min() >= 250, pixels[32, 12]  # the main view draws over the mirror view around it
     # without its misc_portal_surface the engine draws no view through it: the cleared screen shows
     plain = _render(ctx, _world(_mirror_map(entity=False), MIRROR_SCRIPT), ABOVE_QUAD)
-    assert plain[32, 32].max() <= 2, plain[32, 32]
+    assert plain[32, 32].max() <= 2 and plain[32, 12].min() >= 250, plain[32, 32]
     # a view through the mirror only from its front, looking at it
     renderer = Quake3WorldRenderer(ctx, _world(_mirror_map(), MIRROR_SCRIPT))
     try:
@@ -46,7 +49,7 @@ def test_a_mirror_reflects_the_scene_on_the_viewers_side(ctx) -> None:
             return renderer.portal_view(Q3View(view_projection(camera, 1.0), camera.origin, 0.0, camera.angles))
 
         seen = through(ABOVE_QUAD)
-        assert seen is not None and seen.mirror and np.allclose(seen.camera, (132.0, 32.0, -40.0))
+        assert seen is not None and seen.mirror and np.allclose(seen.camera, (132.0, 32.0, -38.0))
         assert through(Camera((132.0, 32.0, -40.0), (-90.0, 0.0, 0.0))) is None   # behind it
         assert through(Camera((132.0, 32.0, 40.0), (-90.0, 0.0, 0.0))) is None    # looking away
     finally:

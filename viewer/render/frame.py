@@ -249,6 +249,7 @@ def _clear_depth(ctx: moderngl.Context) -> None:
     fbo.depth_mask = True
     fbo.clear(depth=1.0)
     fbo.color_mask = mask
+    fbo.use()  # moderngl applies a framebuffer's colour mask when it is bound
 
 
 def _dynamic_light_at(lights: Lights | None, origin) -> np.ndarray:
