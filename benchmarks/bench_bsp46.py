@@ -58,7 +58,7 @@ def main() -> None:
     texels = sum(img.shape[0] * img.shape[1] for img in materials.images.values())
     print(f"oa_dm1: {len(world.vertices)} vertices, {len(world.indices) // 3} triangles, {len(world.batches)} "
           f"batches, atlas {world.lightmaps.pixels.shape[1]}x{world.lightmaps.pixels.shape[0]}, "
-          f"{len(library.shaders)} shaders parsed, {len(materials.images)} images ({texels / 1e6:.1f} Mtexels), "
+          f"{len(library)} shaders indexed, {len(materials.images)} images ({texels / 1e6:.1f} Mtexels), "
           f"{len(materials.missing)} missing")
     for name, seconds in steps.items():
         print(f"  {name:<12} {seconds * 1000:8.1f} ms (best of {args.repeat})")
