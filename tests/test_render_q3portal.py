@@ -19,7 +19,7 @@ MIRROR_SCRIPT = ("textures/test/mirror\n{\n portal\n { map $whiteimage\n blendFu
                  "textures/test/floor\n{\n { map $whiteimage }\n}\n")
 
 
-def _mirror_map(entity: bool = True) -> bytes:
+def _mirror_map(entity: bool = True, extra_entities: str = "") -> bytes:
     """The builder's white floor quad (z = 0, x 100..164, y 0..64) with a mirror on it (z = 1, x 116..148,
     y 16..48), and a red quad 60 units above facing down (behind a camera looking down at the mirror, so seen
     only in it)."""
@@ -32,6 +32,7 @@ def _mirror_map(entity: bool = True) -> bytes:
     spec.visibility = b""
     if entity:
         spec.entities += '{\n"classname" "misc_portal_surface"\n"origin" "132 32 8"\n}\n'
+    spec.entities += extra_entities
     return build_bsp46(spec)
 
 
@@ -85,3 +86,21 @@ def test_perpendicular_and_rotation_helpers() -> None:
     p = perpendicular_vector(v)
     assert abs(p @ v) < 1e-9 and abs(np.linalg.norm(p) - 1) < 1e-9
     assert np.allclose(rotate_around([1.0, 0, 0], [0, 0, 1.0], 90.0), [0.0, 1.0, 0.0])
+
+
+def test_a_portal_shows_what_its_camera_sees(ctx) -> None:
+    """The mirror surface aimed at a ``misc_portal_camera`` under the red quad, looking up at it: the portal
+    shows the red quad's face; aimed down, the camera sees only the portal's own invisible surface, and the
+    cleared screen shows."""
+    camera = ('{\n"classname" "misc_portal_camera"\n"origin" "132 32 20"\n"targetname" "cam"\n"target" "aim"\n'
+              '"spawnflags" "4"\n}\n')
+
+    def portal_map(aim_z: float) -> bytes:
+        entities = ('{\n"classname" "misc_portal_surface"\n"origin" "132 32 8"\n"target" "cam"\n}\n' + camera +
+                    f'{{\n"classname" "target_position"\n"origin" "132 32 {aim_z}"\n"targetname" "aim"\n}}\n')
+        return _mirror_map(entity=False, extra_entities=entities)
+
+    up = _render(ctx, _world(portal_map(100.0), MIRROR_SCRIPT), ABOVE_QUAD)
+    assert np.abs(up[32, 32] - np.array([255, 0, 0])).max() <= 2, up[32, 32]
+    down = _render(ctx, _world(portal_map(-100.0), MIRROR_SCRIPT), ABOVE_QUAD)
+    assert down[32, 32].max() <= 2, down[32, 32]
