@@ -40,6 +40,7 @@ _ATTRIBUTES = ("in_position", "in_st", "in_lm", "in_normal", "in_color")
 _TCGEN = {"texture": 0, "lightmap": 1, "environment": 2, "vector": 3}
 _TCGEN_CLOUDS = 4
 _IDENTITY = np.eye(4, dtype=np.float32)
+_IDENTITY_BYTES = gl_bytes(_IDENTITY)
 #: A clip plane every point is in front of (no clipping).
 _NO_CLIP = (0.0, 0.0, 0.0, -1.0)
 #: ``tr.worldEntity``'s ``shaderRGBA``: the world and brush entities are drawn with a zeroed entity colour.
@@ -48,8 +49,36 @@ WORLD_ENTITY_COLOR = (0.0, 0.0, 0.0, 0.0)
 _PROGRAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+class StageProgram:
+    """A compiled ``q3stage.glsl`` variant with its uniforms and the value each was last set to, so a pass only
+    sends the uniforms that changed (a program keeps its uniform values between draws; the map's and the models'
+    painters share the programs and this record)."""
+
+    __slots__ = ("program", "_uniforms", "_last")
+
+    def __init__(self, program: moderngl.Program) -> None:
+        self.program = program
+        self._uniforms = {name: uniform(program, name) for name in program
+                          if isinstance(program[name], moderngl.Uniform)}
+        self._last: dict[str, object] = {}
+
+    def set(self, name: str, value) -> None:
+        """Set uniform ``name`` (ignored when the variant does not use it) unless it already holds ``value``."""
+        member = self._uniforms.get(name)
+        if member is not None and self._last.get(name) != value:
+            member.value = value
+            self._last[name] = value
+
+    def write(self, name: str, data: bytes) -> None:
+        """Write raw bytes (matrices) to uniform ``name`` unless it already holds them."""
+        member = self._uniforms.get(name)
+        if member is not None and self._last.get(name) != data:
+            member.write(data)
+            self._last[name] = data
+
+
 def stage_program(ctx: moderngl.Context, collapsed: bool = False, alpha_func: int = 0, skybox: bool = False,
-                  fog: bool = False, detail: bool = False, clip: bool = False) -> moderngl.Program:
+                  fog: bool = False, detail: bool = False, clip: bool = False) -> StageProgram:
     """The ``q3stage.glsl`` variant for a pass (one, two or three textures, alpha test, the sky box, a fog
     volume, clipped at a portal's plane)."""
     cache = _PROGRAMS.setdefault(ctx, {})
@@ -59,8 +88,8 @@ def stage_program(ctx: moderngl.Context, collapsed: bool = False, alpha_func: in
         header = _VERSION + f"#define ALPHA_FUNC {alpha_func}\n" + "".join(f"#define {name}\n"
                                                                          for name, on in flags.items() if on)
         src = shaders.source("q3stage")
-        cache[key] = ctx.program(vertex_shader=header + "#define VERTEX_SHADER\n" + src,
-                                 fragment_shader=header + "#define FRAGMENT_SHADER\n" + src)
+        cache[key] = StageProgram(ctx.program(vertex_shader=header + "#define VERTEX_SHADER\n" + src,
+                                              fragment_shader=header + "#define FRAGMENT_SHADER\n" + src))
     return cache[key]
 
 
@@ -110,7 +139,7 @@ class ShaderPainter:
         self.lightmap = lightmap
         self._textures: dict[tuple[str, bool], moderngl.Texture] = {}
         self._white = ctx.texture((1, 1), 4, b"\xff\xff\xff\xff")
-        self._members: dict[int, set[str]] = {}
+        self._matrix_cache: tuple[object, bytes] = (None, b"")
         self._warned: set[str] = set()
         self._fog_image: moderngl.Texture | None = None
 
@@ -148,25 +177,29 @@ class ShaderPainter:
         return tex
 
     def _program(self, view: Q3View, collapsed: bool, alpha_func: int, skybox: bool = False, fog: bool = False,
-                 detail: bool = False) -> moderngl.Program:
-        p = stage_program(self.ctx, collapsed, alpha_func, skybox, fog, detail, view.clip_plane is not None)
-        if p.glo not in self._members:
-            self._members[p.glo] = set(p)
-        return p
+                 detail: bool = False) -> StageProgram:
+        return stage_program(self.ctx, collapsed, alpha_func, skybox, fog, detail, view.clip_plane is not None)
 
-    def _set(self, p: moderngl.Program, name: str, value) -> None:
-        if name in self._members[p.glo]:
-            uniform(p, name).value = value
+    @staticmethod
+    def _set(p: StageProgram, name: str, value) -> None:
+        p.set(name, value)
 
-    def _common(self, p: moderngl.Program, view: Q3View, model: np.ndarray, camera_local) -> None:
-        uniform(p, "u_view_proj").write(gl_bytes(view.view_proj))
-        if "u_model" in self._members[p.glo]:
-            uniform(p, "u_model").write(gl_bytes(np.asarray(model, np.float32)))
+    def _view_proj_bytes(self, view: Q3View) -> bytes:
+        """``view.view_proj`` as uniform bytes, converted once per view."""
+        source, data = self._matrix_cache
+        if source is not view.view_proj:
+            data = gl_bytes(view.view_proj)
+            self._matrix_cache = (view.view_proj, data)
+        return data
+
+    def _common(self, p: StageProgram, view: Q3View, model: np.ndarray, camera_local) -> None:
+        p.write("u_view_proj", self._view_proj_bytes(view))
+        p.write("u_model", _IDENTITY_BYTES if model is _IDENTITY else gl_bytes(np.asarray(model, np.float32)))
         self._set(p, "u_camera", tuple(float(c) for c in camera_local))
         self._set(p, "u_time", float(view.time))
         self._set(p, "u_clip_plane", view.clip_plane or _NO_CLIP)
 
-    def _fog_uniforms(self, p: moderngl.Program, fog: FogVectors | None) -> None:
+    def _fog_uniforms(self, p: StageProgram, fog: FogVectors | None) -> None:
         if fog is None:
             self._set(p, "u_fog_eye_t", 1.0)
             self._set(p, "u_fog_adjust", 0)
@@ -175,7 +208,7 @@ class ShaderPainter:
         self._set(p, "u_fog_depth", fog.depth)
         self._set(p, "u_fog_eye_t", fog.eye_t)
 
-    def _deforms(self, p: moderngl.Program, shader: Shader, time: float) -> None:
+    def _deforms(self, p: StageProgram, shader: Shader, time: float) -> None:
         mode, func, wave, spread, bulge = 0, 0, (0.0, 0.0, 0.0, 0.0), 0.0, (0.0, 0.0, 0.0)
         move = np.zeros(3)
         for d in shader.deforms:
@@ -268,7 +301,7 @@ class ShaderPainter:
                 tc3 = tc_chain(detail.tc_mods, view.time).pre
                 self._set(p, "u_tc3", tuple(tc3.astype(np.float32).T.ravel()))
             self._state(shader, stage, view)
-            vao_for(p).render(moderngl.TRIANGLES, vertices=count, first=first)
+            vao_for(p.program).render(moderngl.TRIANGLES, vertices=count, first=first)
         self.ctx.fbo.depth_mask = True
         self.ctx.disable(moderngl.BLEND)
         self.ctx.depth_func = "<="
@@ -298,7 +331,7 @@ class ShaderPainter:
         ctx.depth_func = "==" if equal else "<="
         ctx.fbo.depth_mask = False
         ctx.front_face = view.front_face
-        vao_for(p).render(moderngl.TRIANGLES, vertices=count, first=first)
+        vao_for(p.program).render(moderngl.TRIANGLES, vertices=count, first=first)
         ctx.fbo.depth_mask = True
         ctx.disable(moderngl.BLEND)
         ctx.depth_func = "<="
@@ -314,8 +347,7 @@ class ShaderPainter:
         names = shader.sky.box_images(shader.sky.outer_box)
         for i, name in enumerate(names):
             self.texture(name, clamp=True).use(2 + i)
-        if "u_sides" in self._members[p.glo]:
-            uniform(p, "u_sides").value = tuple(range(2, 8))
+        self._set(p, "u_sides", tuple(range(2, 8)))
         self.ctx.disable(moderngl.BLEND)
         self.ctx.fbo.depth_mask = True
         if shader.cull == "front":
@@ -323,7 +355,7 @@ class ShaderPainter:
             self.ctx.cull_face = "back"
         else:
             self.ctx.disable(moderngl.CULL_FACE)
-        vao_for(p).render(moderngl.TRIANGLES, vertices=count, first=first)
+        vao_for(p.program).render(moderngl.TRIANGLES, vertices=count, first=first)
 
 
 def _portal_range(shader: Shader) -> float:
