@@ -19,8 +19,8 @@ uniform mat4 u_model;
 uniform vec3 u_camera;          // in the model's space
 uniform int u_deform;           // 0 none, 1 wave along the normal, 2 bulge
 uniform int u_deform_func;      // wave function: 0 sin, 1 triangle, 2 square, 3 sawtooth, 4 inverse sawtooth
-uniform vec4 u_deform_wave;     // base, amplitude, phase (+ time x frequency when frequency is 0), frequency
-uniform float u_deform_spread;
+uniform vec4 u_deform_wave;     // base, amplitude, phase, frequency
+uniform float u_deform_spread;  // phase added per unit of x + y + z (1 / div)
 uniform float u_time;
 uniform vec3 u_bulge;           // width, height, speed
 uniform vec3 u_move;            // deformVertexes move offset at this time

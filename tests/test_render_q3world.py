@@ -244,3 +244,16 @@ def test_vertex_alpha_stages_blend_by_the_vertex_alpha(ctx, alpha_gen: str, expe
     assert np.abs(pixels[32, 32] - expected).max() <= 3, pixels[32, 32]
     entity = "textures/test/floor\n{\n { map $whiteimage\n rgbGen entity }\n}\n"
     assert _render(ctx, _world(build_bsp46(spec), entity), ABOVE_QUAD)[32, 32].max() <= 2
+
+
+@pytest.mark.parametrize("deform, visible", [
+    ("deformVertexes wave 64 sin 0 100 0.25 0", False),        # frequency 0: every vertex 100 units up
+    ("deformVertexes wave 1000000 sin 0 100 0.25 1", False),   # div 10^6: the phase hardly varies, all go up
+    ("deformVertexes wave 64 sin 0 0 0 1", True),              # no amplitude: the quad stays
+])
+def test_deform_wave_moves_vertices_along_their_normals(ctx, deform: str, visible: bool) -> None:
+    """``deformVertexes wave <div> …``: the phase grows by (x + y + z) / div along the surface; a wave of
+    frequency 0 moves every vertex alike. Moved 100 units up, the floor is above the camera at z = 40."""
+    script = f"textures/test/floor\n{{\n {deform}\n {{ map $whiteimage }}\n}}\n"
+    pixels = _render(ctx, _world(build_bsp46(), script), ABOVE_QUAD)
+    assert (pixels[32, 32].min() >= 250) == visible, pixels[32, 32]

@@ -215,7 +215,7 @@ class ShaderPainter:
             if d.kind == "wave" and d.wave is not None:
                 mode, func = 1, WAVE_FUNCS.get(d.wave.func, 0)
                 wave = (d.wave.base, d.wave.amplitude, d.wave.phase, d.wave.frequency)
-                spread = d.params[0] if d.params else 0.0
+                spread = _deform_spread(d.params[0] if d.params else 0.0, d.wave.frequency)
             elif d.kind == "bulge" and len(d.params) >= 3:
                 mode, bulge = 2, (d.params[0], d.params[1], d.params[2])
             elif d.kind == "move" and d.wave is not None and len(d.params) >= 3:
@@ -356,6 +356,15 @@ class ShaderPainter:
         else:
             self.ctx.disable(moderngl.CULL_FACE)
         vao_for(p.program).render(moderngl.TRIANGLES, vertices=count, first=first)
+
+
+def _deform_spread(div: float, frequency: float) -> float:
+    """``deformationSpread`` of ``deformVertexes wave <div>``: ``1 / div`` (100 for a div of 0, as
+    ``ParseDeform`` warns and uses); 0 for a wave of frequency 0, whose phase does not vary along the surface
+    (``RB_CalcDeformVertexes``)."""
+    if frequency == 0:
+        return 0.0
+    return 1.0 / div if div != 0 else 100.0
 
 
 def _portal_range(shader: Shader) -> float:
