@@ -44,6 +44,7 @@ uniform vec4 u_fog_depth;       // t before the eye test = dot(world, xyz) + w
 uniform float u_fog_eye_t;
 uniform int u_fog_adjust;       // 0 none; fade by the fog: 1 rgb, 2 alpha, 3 rgba (adjustColorsForFog)
 uniform vec4 u_entity_color;    // the entity's shaderRGBA (0..1)
+uniform int u_entity_from_vertex; // 1: the vertex colours carry the entity colour (sprites and polygons)
 uniform int u_alpha_mode;       // 0 the colour's own, 1 vertex, 2 one minus vertex, 3 portal, 4 specular
 uniform float u_portal_range;
 uniform vec4 u_clip_plane;      // world-space plane; v_clip = dot(world, xyz) - w
@@ -140,10 +141,11 @@ void main() {
     } else if (u_rgb_vertex == 2) {
         color.rgb *= min(u_ambient + u_directed * max(dot(in_normal, u_light_dir), 0.0), vec3(1.0));
     }
+    vec4 entity = u_entity_from_vertex == 1 ? in_color : u_entity_color;
     if (u_rgb_vertex == 4) {
-        color.rgb *= u_entity_color.rgb;
+        color.rgb *= entity.rgb;
     } else if (u_rgb_vertex == 5) {
-        color.rgb *= vec3(1.0) - u_entity_color.rgb;
+        color.rgb *= vec3(1.0) - entity.rgb;
     }
     if (u_alpha_mode == 1) {
         color.a *= in_color.a;
@@ -158,9 +160,9 @@ void main() {
         float spec = dot(reflected, normalize(u_camera - pos));
         color.a *= spec < 0.0 ? 0.0 : min(spec * spec * spec * spec, 1.0);
     } else if (u_alpha_mode == 5) {
-        color.a *= u_entity_color.a;
+        color.a *= entity.a;
     } else if (u_alpha_mode == 6) {
-        color.a *= 1.0 - u_entity_color.a;
+        color.a *= 1.0 - entity.a;
     }
     vec3 world = (u_model * vec4(pos, 1.0)).xyz;
     v_fog = fog_coords(world);

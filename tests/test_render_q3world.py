@@ -257,3 +257,29 @@ def test_deform_wave_moves_vertices_along_their_normals(ctx, deform: str, visibl
     script = f"textures/test/floor\n{{\n {deform}\n {{ map $whiteimage }}\n}}\n"
     pixels = _render(ctx, _world(build_bsp46(), script), ABOVE_QUAD)
     assert (pixels[32, 32].min() >= 250) == visible, pixels[32, 32]
+
+
+def test_without_an_entity_colour_the_vertex_colours_carry_it(ctx) -> None:
+    """Sprites and effect polygons carry their entity's ``shaderRGBA`` in their vertex colours: drawn without an
+    ``entity_color``, ``rgbGen entity``/``alphaGen entity`` read the vertices (alpha 64 here)."""
+    from viewer.render.q3world import Q3View, Quake3WorldRenderer
+
+    verts = [vert(v[:3], v[3:5], color=(255, 128, 0, 64)) for v in
+             ((100, 0, 0, 0, 0), (164, 0, 0, 1, 0), (164, 64, 0, 1, 1), (100, 64, 0, 0, 1))]
+    spec = Bsp46Spec()
+    spec.verts = verts + spec.verts[4:]
+    script = "textures/test/floor\n{\n { map $whiteimage\n blendFunc blend\n rgbGen entity\n alphaGen entity }\n}\n"
+    level = _world(build_bsp46(spec), script)
+    target = OffscreenTarget(ctx, SIZE)
+    renderer = Quake3WorldRenderer(ctx, level)
+    try:
+        target.use()
+        ctx.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)
+        view = Q3View(view_projection(ABOVE_QUAD, 1.0), ABOVE_QUAD.origin, 0.0, ABOVE_QUAD.angles)
+        renderer.painter.draw(renderer._static_vao, level.shaders[0], view, np.eye(4, dtype=np.float32),
+                              ABOVE_QUAD.origin, 6, 0)
+        pixel = target.read_rgb().astype(np.int32)[32, 32]
+    finally:
+        renderer.release()
+        target.release()
+    assert np.abs(pixel - np.array([64, 32, 0])).max() <= 2, pixel

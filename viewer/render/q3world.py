@@ -250,10 +250,11 @@ class ShaderPainter:
 
     def draw(self, vao_for, shader: Shader, view: Q3View, model: np.ndarray, camera_local, count: int,
              first: int = 0, light: StageLight | None = None, fog: FogVectors | None = None,
-             entity_color: tuple[float, float, float, float] = WORLD_ENTITY_COLOR) -> None:
+             entity_color: tuple[float, float, float, float] | None = None) -> None:
         """Draw ``count`` indices from ``first`` with every pass of ``shader``; ``vao_for(program)`` gives the
         vertex array to use with a program. ``fog``: the fog volume the surfaces are in (blended stages fade
-        with it); ``entity_color``: the entity's ``shaderRGBA`` (0‥1) for ``rgbGen``/``alphaGen entity``."""
+        with it); ``entity_color``: the entity's ``shaderRGBA`` (0‥1) for ``rgbGen``/``alphaGen entity``, ``None``
+        when the vertex colours carry it (sprites and polygons, as ``RB_SurfaceSprite`` writes them)."""
         if count <= 0:
             return
         self.ctx.front_face = view.front_face
@@ -282,7 +283,9 @@ class ShaderPainter:
             self._set(p, "u_color", stage_color(stage, view.time))
             self._set(p, "u_rgb_vertex", vertex_color_mode(stage))
             self._set(p, "u_alpha_mode", alpha_mode(stage))
-            self._set(p, "u_entity_color", entity_color)
+            self._set(p, "u_entity_from_vertex", int(entity_color is None))
+            if entity_color is not None:
+                self._set(p, "u_entity_color", entity_color)
             self._set(p, "u_portal_range", portal_range)
             if stage.rgb_gen == "lightingdiffuse":
                 lit = light or StageLight()
@@ -546,7 +549,7 @@ class Quake3WorldRenderer:
             for b in range(sub.first_batch, sub.first_batch + sub.num_batches):
                 rec = world.batches[b]
                 self.painter.draw(self._static_vao, self.level.shaders[b], view, matrix, camera_local,
-                                  int(rec["num_indices"]), int(rec["first_index"]))
+                                  int(rec["num_indices"]), int(rec["first_index"]), entity_color=WORLD_ENTITY_COLOR)
         self.ctx.front_face = "ccw"
 
     def draw(self, view: Q3View, translucent: bool | None = None) -> None:
@@ -571,9 +574,11 @@ class Quake3WorldRenderer:
             sprite = self._sprites.get(batch)
             if sprite is not None:
                 sprite.update(view_axes(view))
-                self.painter.draw(sprite.vao, shaders_[batch], view, _IDENTITY, view.camera, sprite.count, fog=fog)
+                self.painter.draw(sprite.vao, shaders_[batch], view, _IDENTITY, view.camera, sprite.count, fog=fog,
+                                  entity_color=WORLD_ENTITY_COLOR)
             else:
-                self.painter.draw(visible.vao, shaders_[batch], view, _IDENTITY, view.camera, count, first, fog=fog)
+                self.painter.draw(visible.vao, shaders_[batch], view, _IDENTITY, view.camera, count, first, fog=fog,
+                                  entity_color=WORLD_ENTITY_COLOR)
                 self._fog_pass(batch, fog, view, visible, count, first)
         ctx.front_face = "ccw"
 
