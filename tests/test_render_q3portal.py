@@ -104,3 +104,12 @@ def test_a_portal_shows_what_its_camera_sees(ctx) -> None:
     assert np.abs(up[32, 32] - np.array([255, 0, 0])).max() <= 2, up[32, 32]
     down = _render(ctx, _world(portal_map(-100.0), MIRROR_SCRIPT), ABOVE_QUAD)
     assert down[32, 32].max() <= 2, down[32, 32]
+
+
+def test_the_portal_view_is_limited_to_the_surface_on_screen() -> None:
+    from viewer.render.q3world import screen_extent
+
+    vp = view_projection(ABOVE_QUAD, 1.0)  # 90 degrees from z = 40 down onto z = 0: x, y ± 40 around (132, 32)
+    box = screen_extent(np.array([[112.0, 12.0, 0.0], [152.0, 52.0, 0.0]]), vp)
+    assert box is not None and np.allclose(sorted(map(abs, box)), [0.5, 0.5, 0.5, 0.5], atol=1e-3)
+    assert screen_extent(np.array([[132.0, 32.0, 80.0], [132.0, 32.0, 0.0]]), vp) is None  # one point behind the eye

@@ -152,7 +152,9 @@ class FrameRenderer:
         if self.q3_world is not None:
             portal = self.q3_world.portal_view(q3_view)
             if portal is not None:  # R_MirrorViewBySurface: drawn first, then the depth is cleared
+                ctx.scissor = _scissor_pixels(portal.scissor, target.size)
                 self._draw_q3_scene(frame, portal, brushes)
+                ctx.scissor = None
                 _clear_depth(ctx)
         self._draw_q3_scene(frame, q3_view, brushes)
         if self.world is not None:
@@ -238,6 +240,19 @@ class FrameRenderer:
         hit = self._light_cache[key]
         level = np.zeros(3) if hit is None else np.asarray(hit.value(styles), np.float64)
         return level + _dynamic_light_at(self._lights, origin)
+
+
+def _scissor_pixels(box: tuple[float, float, float, float] | None, size: tuple[int, int]) \
+        -> tuple[int, int, int, int] | None:
+    """A box in normalised device coordinates as a GL scissor ``(x, y, width, height)`` in pixels, a pixel
+    wider on each side (``None``: the whole target)."""
+    if box is None:
+        return None
+    w, h = size
+    x0, y0 = int((box[0] + 1) / 2 * w) - 1, int((box[1] + 1) / 2 * h) - 1
+    x1, y1 = int((box[2] + 1) / 2 * w) + 2, int((box[3] + 1) / 2 * h) + 2
+    x0, y0 = max(x0, 0), max(y0, 0)
+    return (x0, y0, max(min(x1, w) - x0, 0), max(min(y1, h) - y0, 0))
 
 
 def _clear_depth(ctx: moderngl.Context) -> None:

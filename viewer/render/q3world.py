@@ -98,7 +98,9 @@ class Q3View:
     """Per-frame inputs: ``view_proj [4, 4]``, camera origin, time in seconds and the camera angles; for the
     view through a mirror or portal (``viewParms_t.isPortal``) also ``axis`` (rows forward, left, up, which the
     angles cannot express once mirrored), ``clip_plane`` (world ``(normal, dist)``: what lies behind it is not
-    drawn), ``mirror`` (winding reversed) and ``pvs_origin`` (where visibility is taken from)."""
+    drawn), ``mirror`` (winding reversed), ``pvs_origin`` (where visibility is taken from) and ``scissor``
+    (``x0, y0, x1, y1`` in normalised device coordinates: the portal surface's extent on screen, outside which
+    the main view draws over everything)."""
 
     view_proj: np.ndarray
     camera: tuple[float, float, float]
@@ -108,6 +110,7 @@ class Q3View:
     clip_plane: tuple[float, float, float, float] | None = None
     mirror: bool = False
     pvs_origin: tuple[float, float, float] | None = None
+    scissor: tuple[float, float, float, float] | None = None
 
     @property
     def forward(self) -> np.ndarray:
@@ -532,7 +535,8 @@ class Quake3WorldRenderer:
             axis = np.stack(view_axes(view)) @ seen.transform[:3, :3].T
             camera = seen.transform @ np.array([*view.camera, 1.0])
             return Q3View(np.asarray(view.view_proj, np.float64) @ seen.inverse, (camera[0], camera[1], camera[2]),
-                          view.time, view.angles, axis, seen.clip_plane, seen.mirror, seen.pvs_origin)
+                          view.time, view.angles, axis, seen.clip_plane, seen.mirror, seen.pvs_origin,
+                          screen_extent(points, view.view_proj))
         return None
 
     def draw_submodels(self, view: Q3View, submodels: list[tuple[int, np.ndarray]]) -> None:
@@ -612,6 +616,17 @@ def view_axes(view: Q3View) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return np.asarray(view.axis[0]), np.asarray(view.axis[1]), np.asarray(view.axis[2])
     forward, right, up = angle_vectors(view.angles)
     return forward, -right, up
+
+
+def screen_extent(points: np.ndarray, view_proj: np.ndarray) -> tuple[float, float, float, float] | None:
+    """The box ``(x0, y0, x1, y1)`` in normalised device coordinates that ``points`` cover on screen, clamped
+    to the screen; ``None`` (the whole screen) when a point lies behind the eye."""
+    clip = np.c_[points, np.ones(len(points))] @ np.asarray(view_proj, np.float64).T
+    if (clip[:, 3] <= 1e-6).any():
+        return None
+    ndc = np.clip(clip[:, :2] / clip[:, 3:], -1.0, 1.0)
+    lo, hi = ndc.min(axis=0), ndc.max(axis=0)
+    return (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))
 
 
 def _surface_plane(points: np.ndarray, normals: np.ndarray) -> tuple[np.ndarray, float]:
