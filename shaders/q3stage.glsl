@@ -11,6 +11,7 @@
 //   SKYBOX     sample the six sky box sides by direction (no vertex work beyond the direction);
 //   FOG        a fog volume's pass: its colour blended by the fog image at the vertex fog coordinates.
 //   CLIP       discard what lies behind a portal's plane (the view through a mirror or portal).
+//   DEPTH_ONLY the opaque surfaces' depth before their stages (each pixel is then shaded once).
 // Fog coordinates (s: distance along the view axis, t: the part of the ray inside the fog) are computed per
 // vertex for the fog pass and, for blended stages of fogged surfaces, fade the stage colour (q3fog.py).
 #ifdef VERTEX_SHADER
@@ -60,6 +61,7 @@ out vec4 v_color;
 out vec3 v_dir;
 out vec2 v_fog;
 out float v_clip;
+invariant gl_Position;          // the depth-only pre-pass and the stage passes meet at equal depths
 
 float wave_value(int func, float x) {
     float f = fract(x);
@@ -202,6 +204,10 @@ uniform sampler2D u_fog_image;  // R_CreateFogImage's 256 x 32 image (alpha = th
 uniform vec3 u_fog_color;
 #endif
 void main() {
+#ifdef DEPTH_ONLY
+    frag_color = vec4(0.0);
+    return;
+#endif
 #ifdef CLIP
     if (v_clip < 0.0) discard;
 #endif

@@ -5,11 +5,14 @@ and every image on first use (once per name and clamp mode). Per frame: when the
 index list of the visible surfaces is rebuilt (grouped by batch); batches are drawn by shader sort (sky,
 opaque, decals, … blends), the opaque ones front to back, the blended ones back to front; each stage is a pass
 with its blend function, depth write and test, cull mode, deforms, ``tcGen``/``tcMod`` and colours of the moment
-(:mod:`.q3stages`). A texture × lightmap pair is one multitextured pass (``CollapseMultitexture``).
+(:mod:`.q3stages`). A texture × lightmap pair is one multitextured pass (``CollapseMultitexture``). The plainly
+opaque batches first lay down their depth alone, so each pixel is shaded once (the same picture: llvmpipe's
+fill rate is the frame's cost). Fogged batches get the fog pass (:mod:`.q3fog`); a visible portal surface
+gives the view through it (:meth:`Quake3WorldRenderer.portal_view`, :mod:`.q3portal`).
 
 References: ioquake3 ``renderergl1/tr_world.c`` (``R_MarkLeaves``, ``R_AddWorldSurfaces``), ``tr_main.c``
 (``R_SortDrawSurfs``), ``tr_shade.c`` (``RB_StageIteratorGeneric``, ``GL_State``, ``GL_Cull``), ``tr_sky.c``
-(``RB_StageIteratorSky``).
+(``RB_StageIteratorSky``), ``tr_main.c`` (``R_MirrorViewBySurface``).
 """
 
 from __future__ import annotations
@@ -78,13 +81,15 @@ class StageProgram:
 
 
 def stage_program(ctx: moderngl.Context, collapsed: bool = False, alpha_func: int = 0, skybox: bool = False,
-                  fog: bool = False, detail: bool = False, clip: bool = False) -> StageProgram:
+                  fog: bool = False, detail: bool = False, clip: bool = False,
+                  depth_only: bool = False) -> StageProgram:
     """The ``q3stage.glsl`` variant for a pass (one, two or three textures, alpha test, the sky box, a fog
-    volume, clipped at a portal's plane)."""
+    volume, clipped at a portal's plane, depth only)."""
     cache = _PROGRAMS.setdefault(ctx, {})
-    key = (collapsed, alpha_func, skybox, fog, detail, clip)
+    key = (collapsed, alpha_func, skybox, fog, detail, clip, depth_only)
     if key not in cache:
-        flags = {"COLLAPSED": collapsed, "SKYBOX": skybox, "FOG": fog, "DETAIL": detail, "CLIP": clip}
+        flags = {"COLLAPSED": collapsed, "SKYBOX": skybox, "FOG": fog, "DETAIL": detail, "CLIP": clip,
+                 "DEPTH_ONLY": depth_only}
         header = _VERSION + f"#define ALPHA_FUNC {alpha_func}\n" + "".join(f"#define {name}\n"
                                                                          for name, on in flags.items() if on)
         src = shaders.source("q3stage")
@@ -312,6 +317,16 @@ class ShaderPainter:
         self.ctx.disable(moderngl.BLEND)
         self.ctx.depth_func = "<="
 
+    def draw_depth(self, vao_for, shader: Shader, view: Q3View, count: int, first: int) -> None:
+        """Only the depth of an opaque batch (colour writes masked off by the caller), computed exactly as its
+        stages compute positions, so they pass the depth test once per pixel."""
+        p = stage_program(self.ctx, clip=view.clip_plane is not None, depth_only=True)
+        self._common(p, view, _IDENTITY, view.camera)
+        self._set(p, "u_deform", 0)
+        self._set(p, "u_move", (0.0, 0.0, 0.0))
+        self._state(shader, shader.stages[0], view)
+        vao_for(p.program).render(moderngl.TRIANGLES, vertices=count, first=first)
+
     def draw_fog(self, vao_for, view: Q3View, count: int, first: int, fog: FogVectors, equal: bool = True,
                  model: np.ndarray = _IDENTITY) -> None:
         """The fog pass over surfaces just drawn inside a fog volume (``RB_FogPass``): the fog colour blended by
@@ -362,6 +377,15 @@ class ShaderPainter:
         else:
             self.ctx.disable(moderngl.CULL_FACE)
         vao_for(p.program).render(moderngl.TRIANGLES, vertices=count, first=first)
+
+
+def _depth_prepass_ok(shader: Shader) -> bool:
+    """An opaque shader whose first stage writes its surface's depth where the vertices are: drawn in the
+    depth pre-pass."""
+    if shader.sort != SORT_OPAQUE or shader.is_sky or shader.deforms or shader.polygon_offset or not shader.stages:
+        return False
+    first = shader.stages[0]
+    return first.blend is None and first.alpha_func is None and first.depth_write and first.depth_func == "lequal"
 
 
 def _deform_spread(div: float, frequency: float) -> float:
@@ -571,7 +595,10 @@ class Quake3WorldRenderer:
             dist = float(np.sum((self._centers[r[0]] - cam) ** 2))
             return (sort, dist if sort <= SORT_OPAQUE else -dist)
 
-        for batch, first, count in sorted(visible.ranges, key=key):
+        ranges = sorted(visible.ranges, key=key)
+        if translucent is not True:
+            self._depth_prepass(view, visible, ranges)
+        for batch, first, count in ranges:
             if translucent is not None and (shaders_[batch].sort > SORT_OPAQUE) != translucent:
                 continue
             fog = self._fog(batch, view)
@@ -585,6 +612,20 @@ class Quake3WorldRenderer:
                                   entity_color=WORLD_ENTITY_COLOR)
                 self._fog_pass(batch, fog, view, visible, count, first)
         ctx.front_face = "ccw"
+
+    def _depth_prepass(self, view: Q3View, visible: _VisibleList, ranges: list[tuple[int, int, int]]) -> None:
+        """Lay down the depth of the plainly opaque batches first (no deforms, alpha test or blend in the first
+        stage): their stages then shade each pixel once instead of once per overlapping surface."""
+        fbo = self.ctx.fbo
+        mask = fbo.color_mask
+        fbo.color_mask = (False, False, False, False)
+        fbo.use()
+        for batch, first, count in ranges:
+            shader = self.level.shaders[batch]
+            if _depth_prepass_ok(shader) and batch not in self._sprites:
+                self.painter.draw_depth(visible.vao, shader, view, count, first)
+        fbo.color_mask = mask
+        fbo.use()
 
     def _fog(self, batch: int, view: Q3View) -> FogVectors | None:
         """The fog vectors of the fog volume ``batch`` lies in, seen from ``view`` (``None``: not fogged)."""
