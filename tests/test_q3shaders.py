@@ -160,3 +160,13 @@ def test_every_real_script_parses(q3_fs) -> None:
     sky = lib.get("textures/skies/moonsky")
     assert sky is not None and sky.sky is not None
     assert sky.sort == SORT_ENVIRONMENT and sky.sky.cloud_height == 800.0
+
+
+def test_alpha_gen_portal_keeps_its_range_or_the_engine_default() -> None:
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        shaders = parse_shader_text("a\n{\n portal\n { map x.tga\n alphaGen portal 384 }\n}\n"
+                                    "b\n{\n portal\n { map x.tga\n alphaGen portal }\n}\n")
+    assert shaders["a"].stages[0].alpha_gen == "portal" and shaders["a"].stages[0].alpha_const == 384.0
+    assert shaders["b"].stages[0].alpha_const == 256.0
+    assert shaders["b"].warnings == ("missing range for alphaGen portal",)

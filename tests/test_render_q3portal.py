@@ -100,10 +100,14 @@ def test_a_portal_shows_what_its_camera_sees(ctx) -> None:
                     f'{{\n"classname" "target_position"\n"origin" "132 32 {aim_z}"\n"targetname" "aim"\n}}\n')
         return _mirror_map(entity=False, extra_entities=entities)
 
-    up = _render(ctx, _world(portal_map(100.0), MIRROR_SCRIPT), ABOVE_QUAD)
+    # a camera portal is drawn within its shader's alphaGen portal range (none: never, as portalRange is 0)
+    script = MIRROR_SCRIPT.replace("depthWrite }", "depthWrite\n alphaGen portal 512 }", 1)
+    up = _render(ctx, _world(portal_map(100.0), script), ABOVE_QUAD)
     assert np.abs(up[32, 32] - np.array([255, 0, 0])).max() <= 2, up[32, 32]
-    down = _render(ctx, _world(portal_map(-100.0), MIRROR_SCRIPT), ABOVE_QUAD)
+    down = _render(ctx, _world(portal_map(-100.0), script), ABOVE_QUAD)
     assert down[32, 32].max() <= 2, down[32, 32]
+    out_of_range = _render(ctx, _world(portal_map(100.0), MIRROR_SCRIPT), ABOVE_QUAD)
+    assert out_of_range[32, 32].max() <= 2, out_of_range[32, 32]
 
 
 def test_the_portal_view_is_limited_to_the_surface_on_screen() -> None:

@@ -398,11 +398,12 @@ def _deform_spread(div: float, frequency: float) -> float:
 
 
 def _portal_range(shader: Shader) -> float:
-    """``shader.portalRange``: the ``alphaGen portal`` distance (256 when the script gives none)."""
+    """``shader.portalRange``: the ``alphaGen portal`` distance (256 when the stage gives none), 0 for a shader
+    without one, which leaves a camera portal never in range (``SurfIsOffscreen``)."""
     for stage in shader.stages:
         if stage.alpha_gen == "portal":
-            return float(stage.alpha_const) if stage.alpha_const else 256.0
-    return 256.0
+            return float(stage.alpha_const) if stage.alpha_const is not None else 256.0
+    return 0.0
 
 
 class _VisibleList:
