@@ -166,7 +166,7 @@ def test_alpha_gen_portal_keeps_its_range_or_the_engine_default() -> None:
     with warnings.catch_warnings(record=True):
         warnings.simplefilter("always")
         shaders = parse_shader_text("a\n{\n portal\n { map x.tga\n alphaGen portal 384 }\n}\n"
-                                    "b\n{\n portal\n { map x.tga\n alphaGen portal }\n}\n")
+                                    "b\n{\n portal\n { map x.tga\n alphaGen portal\n }\n}\n")
     assert shaders["a"].stages[0].alpha_gen == "portal" and shaders["a"].stages[0].alpha_const == 384.0
     assert shaders["b"].stages[0].alpha_const == 256.0
     assert shaders["b"].warnings == ("missing range for alphaGen portal",)
