@@ -77,6 +77,9 @@ KEY_HELP: tuple[tuple[str, str], ...] = (
     ("M", "sound off / on"),
     ("- / =", "sound volume down / up"),
     ("F12", "screenshot into screenshots/ (numbered)"),
+    ("I / O", "mark the export's in / out point (again there: clear it)"),
+    ("Shift+I, Shift+O", "clear both export marks"),
+    ("Ctrl+E", "export the marked range (or all) to an .mp4 in the background"),
     ("Alt+Enter, F11", "fullscreen on / off"),
     ("F1, ?", "this help"),
     ("Esc, Ctrl+Q", "release the mouse / close a list, leave fullscreen, else quit"),
@@ -93,6 +96,10 @@ def key_action(name: str, modifiers: int = 0, *, free_camera: bool = False) -> A
         return Action("quit")
     if name == "O" and ctrl:
         return Action("open")
+    if name == "E" and ctrl:
+        return Action("export")
+    if name in ("I", "O") and not ctrl and not alt:
+        return Action("clear_marks") if shift else Action("mark_in" if name == "I" else "mark_out")
     if free_camera and name in ("W", "A", "S", "D", "Q", "E"):
         return None
     if name in _DIGITS and not ctrl and not alt:

@@ -4,7 +4,7 @@ and injected ``dt``; no OpenGL, no window, no wall clock — so every key's effe
 
 The window asks three things of it each frame: :meth:`ViewerState.update` (advance the clock, fly the free camera),
 :meth:`ViewerState.camera_for` (the camera to draw from, ``None`` for the recorder's eyes) and the UI flags
-(:attr:`ViewerState.bar_visible`, ``show_help``…). Side effects only the window can perform (screenshot,
+(:attr:`ViewerState.bar_visible`, ``show_help``…). Side effects only the window can perform (screenshot, export,
 fullscreen, quit) are queued in :attr:`ViewerState.requests` for it to take.
 
 Switching cameras never touches the clock; the free camera keeps flying while paused and while scrubbing.
@@ -24,6 +24,7 @@ from .camera_path import CameraPath, camera_at, entity_origin
 from .cameras import FreeFly, Orbit, chase_camera
 from .input import CAMERA_MODES, Action, Movement, next_speed
 from .playback import PlaybackClock
+from .ui.range_marks import RangeMarks
 from .ui.timeline_bar import BarGeometry, Marker, bar_geometry, markers_from_events, next_marker_time
 
 #: Seconds without mouse movement after which the bar hides while playing.
@@ -117,6 +118,7 @@ class ViewerState:
     dragging: bool = False
     hover: tuple[float, float] | None = None
     last_target: tuple[float, float, float] | None = None
+    marks: RangeMarks = RangeMarks()
     requests: list[str] = field(default_factory=list)
 
     @classmethod
@@ -361,6 +363,25 @@ class ViewerState:
             self.orbit = self.orbit.zoom(a.a)
         elif self.mode == "chase":
             self.chase_back = min(max(self.chase_back - a.a * CHASE_STEP, CHASE_MIN), CHASE_MAX)
+
+    # the export range (I / O, Shift+I) and Ctrl+E: the window starts the export
+    def _on_mark_in(self, a: Action, ctx: FrameContext) -> None:
+        if self.has_demo:
+            self.marks = self.marks.mark_in(self.clock.t)
+
+    def _on_mark_out(self, a: Action, ctx: FrameContext) -> None:
+        if self.has_demo:
+            self.marks = self.marks.mark_out(self.clock.t)
+
+    def _on_clear_marks(self, a: Action, ctx: FrameContext) -> None:
+        self.marks = RangeMarks()
+
+    def export_span(self) -> tuple[float, float]:
+        """The range Ctrl+E exports (timeline seconds): the marks, unset ones at the demo's ends."""
+        return self.marks.span(self.info.start, self.info.end)
+
+    def _on_export(self, a: Action, ctx: FrameContext) -> None:
+        self.requests.append("export")
 
     # requests for the window
     def _on_screenshot(self, a: Action, ctx: FrameContext) -> None:
