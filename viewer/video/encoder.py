@@ -1,13 +1,14 @@
 """Writing exported frames: a PyAV container or numbered PNGs, fed from a background thread.
 
-The render loop hands each ``uint8 [H, W, 3]`` frame (with its int16 stereo sound, if any) to
-:class:`BackgroundEncoder`, whose bounded queue lets
-rendering run ahead of encoding by a few frames while holding at most ``depth`` frames in memory. All PyAV calls
-happen on the encoder thread. An encoder or disk error stops the thread; it is raised in the render loop as
-:class:`EncodeError` naming the path at the next frame handed over (or at :meth:`BackgroundEncoder.finish`).
+The render loop hands each ``uint8 [H, W, 3]`` RGB or ``[H, W, 4]`` RGBA frame (with its int16 stereo sound, if
+any) to :class:`BackgroundEncoder`, whose bounded queue lets rendering run ahead of encoding by a few frames while
+holding at most ``depth`` frames in memory. All PyAV calls, and the one copy of each picture (which also undoes
+GL's bottom-up row order, handed over as a flipped view), happen on the encoder thread. An encoder or disk error
+stops the thread; it is raised in the render loop as :class:`EncodeError` naming the path at the next frame handed
+over (or at :meth:`BackgroundEncoder.finish`).
 
-References: PyAV ``av.open``, ``OutputContainer.add_stream``, ``VideoFrame.from_ndarray``,
-``VideoStream.encode`` (which converts rgb24 to the stream's ``pix_fmt`` with swscale), ``AudioFrame.from_ndarray``,
+References: PyAV ``av.open``, ``OutputContainer.add_stream``, ``VideoFrame.planes``, ``VideoFrame.reformat``
+(rgb24/rgba to the stream's ``pix_fmt`` with swscale), ``AudioFrame.from_ndarray``,
 ``AudioStream.encode`` (which re-chunks and converts s16 to the encoder's frame size and sample format).
 """
 
@@ -50,6 +51,16 @@ class FrameWriter(Protocol):
     def discard(self) -> bool:
         """Drop a failed or empty export; True when a partial file was removed."""
         ...
+
+
+def _video_frame(pixels: np.ndarray) -> av.VideoFrame:
+    """``uint8 [H, W, 3 or 4]`` RGB(A), any strides (a flipped view too), copied once into a new frame's plane."""
+    h, w, channels = pixels.shape
+    frame = av.VideoFrame(w, h, "rgba" if channels == 4 else "rgb24")
+    plane = frame.planes[0]
+    rows = np.frombuffer(plane, np.uint8).reshape(h, plane.line_size)
+    rows[:, :w * channels].reshape(h, w, channels)[...] = pixels
+    return frame
 
 
 class VideoWriter:
@@ -95,7 +106,7 @@ class VideoWriter:
             raise EncodeError(f"{self.path}: cannot start the {output.codec.name} encoder: {exc}") from exc
 
     def write(self, pixels: np.ndarray, audio: np.ndarray | None = None) -> None:
-        frame = av.VideoFrame.from_ndarray(pixels, format="rgb24")
+        frame = _video_frame(pixels)
         if self.yuv:
             frame = frame.reformat(format=self.stream.pix_fmt, dst_colorspace=Colorspace.ITU709)
         frame.pts = self.frames
@@ -139,7 +150,7 @@ class PngSequenceWriter:
 
     def write(self, pixels: np.ndarray, audio: np.ndarray | None = None) -> None:
         """Write frame ``pixels``; numbered PNGs carry no sound, ``audio`` is dropped."""
-        write_png(self.output.frame_path(self.frames), pixels, force=self.output.force)
+        write_png(self.output.frame_path(self.frames), np.ascontiguousarray(pixels[..., :3]), force=self.output.force)
         self.frames += 1
 
     def close(self) -> None:

@@ -13,7 +13,7 @@ References: QuakeSpasm ``chase.c`` (the chase camera), Quake ``host.c`` ``Host_F
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
@@ -28,6 +28,7 @@ from ..render.refdef import Camera
 from ..scene import pov_camera
 from .encoder import BackgroundEncoder, EncodeError, open_writer
 from .output import Output
+from .pipeline import PipelinedFrames
 from .soundtrack import FrameSound
 from .timing import FrameTimes
 
@@ -116,6 +117,19 @@ def render_frame(renderer: DemoRenderer, shot: ShotCamera, times: FrameTimes, k:
     return np.rint(accumulator / blur).astype(np.uint8)
 
 
+def _frames(renderer: DemoRenderer, shot: ShotCamera, times: FrameTimes, blur: int,
+            pipeline: PipelinedFrames | None) -> Iterator[tuple[int, np.ndarray]]:
+    """``(k, picture)`` for every output frame: pipelined RGBA read-back, or with motion blur the averaged RGB
+    frames of :func:`render_frame`."""
+    if pipeline is not None:
+        yield from pipeline.frames(shot, times)
+        return
+    w, h = renderer.target.size
+    accumulator = np.zeros((h, w, 3), np.float32)
+    for k in range(times.count):
+        yield k, render_frame(renderer, shot, times, k, blur, accumulator)
+
+
 @dataclass(frozen=True, slots=True)
 class RecordResult:
     """What an export wrote: ``frames`` of ``total`` to ``path`` in ``seconds`` (wall clock); ``interrupted`` by
@@ -156,17 +170,15 @@ def record(renderer: DemoRenderer, shot: ShotCamera, times: FrameTimes, output: 
     writer = open_writer(output, renderer.target.size, container_rate(times.fps),
                          sound.rate if sound is not None else None)
     encoder = BackgroundEncoder(writer, queue_depth)
-    w, h = renderer.target.size
-    accumulator = np.zeros((h, w, 3), np.float32) if blur > 1 else None
+    pipeline = PipelinedFrames(renderer) if blur <= 1 else None
     start = time.perf_counter()
     interrupted = False
     try:
         try:
-            for k in range(times.count):
+            for k, pixels in _frames(renderer, shot, times, blur, pipeline):
                 if stop is not None and stop():
                     interrupted = True
                     break
-                pixels = render_frame(renderer, shot, times, k, blur, accumulator)
                 audio = None if sound is None else sound.samples(k, shot.listener(renderer, times.time(k)))
                 encoder.put(pixels, audio)
                 if progress is not None:
@@ -183,6 +195,9 @@ def record(renderer: DemoRenderer, shot: ShotCamera, times: FrameTimes, output: 
         encoder.cancel()
         writer.discard()
         raise
+    finally:
+        if pipeline is not None:
+            pipeline.release()
     removed = interrupted and writer.frames == 0 and writer.discard()
     return RecordResult(writer.path, writer.frames, times.count, time.perf_counter() - start, interrupted,
                         removed, encoder.encode_seconds)
