@@ -111,7 +111,8 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             for i, first in enumerate(np.arange(0.0, length, args.chunk)):
                 last = min(first + args.chunk, length)
-                in_piece = (demo_times >= first) & ((demo_times < last) | (last >= length))  # the end's frames too
+                # the demo's last frame belongs to the piece ending the demo
+                in_piece = (demo_times >= first) & ((demo_times < last) | (last >= timeline.duration))
                 own = timeline.times[in_piece]
                 piece = FrameTimes.for_range(timeline.start_time, timeline.duration, float(first), float(last),
                                              1.0, args.fps)
