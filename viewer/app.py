@@ -52,7 +52,7 @@ from .session import DemoSession, game_filesystem, map_game_view
 from .settings import SettingsFile, save_settings
 from .ui.picker import Picker, is_demo_name, picker_key, picker_layout
 from .ui.readout import Readout, missing_data_notice, notice_layout, readout_layout, readout_lines
-from .ui.timeline_bar import BarStatus, UiLayout, text_box_layout, timeline_layout, ui_scale
+from .ui.timeline_bar import BarStatus, UiLayout, format_time, text_box_layout, timeline_layout, ui_scale
 from .video.background import BackgroundExport, GameData, export_for_view
 from .viewer_state import FrameContext, ViewerState
 
@@ -378,7 +378,8 @@ class ViewerWindow(pyglet.window.Window):
 
     def _readout(self, st: ViewerState, sample: SceneState) -> Readout:
         return Readout(st.t - st.info.start, st.info.end - st.info.start, st.clock.speed, st.clock.paused, st.mode,
-                       _watching(st, sample), self.fps if st.show_fps else None)
+                       _watching(st, sample), self.fps if st.show_fps else None,
+                       self.export.progress if self.export is not None and self._exporting else None)
 
     def _save_screenshot(self) -> None:
         pixels = self.target.read_rgb()
@@ -425,6 +426,16 @@ class ViewerWindow(pyglet.window.Window):
         self._message = (text, MESSAGE_TIME)
         self._say(text)
 
+    def _range_text(self) -> str:
+        """What I / O / Shift+I left marked, for the message in the corner."""
+        st = self.state
+        assert st is not None
+        if not st.marks.any:
+            return "export range cleared: Ctrl+E exports the whole demo"
+        first, last = st.export_span()
+        return (f"export range {format_time(first - st.info.start)} - {format_time(last - st.info.start)}: "
+                "Ctrl+E exports it")
+
     def _check_export(self) -> None:
         """Say how the background export ended, once it has."""
         if self._exporting:
@@ -460,7 +471,10 @@ class ViewerWindow(pyglet.window.Window):
             if action is not None and action.name in ("quit", "escape"):
                 self.close()
             return
+        marks = self.state.marks
         self.state.handle(action, self._frame_context())
+        if self.state.marks != marks:
+            self._message = (self._range_text(), MESSAGE_TIME)
         for request in self.state.take_requests():
             if request == "screenshot":
                 self._screenshot = True
