@@ -114,3 +114,19 @@ def test_export_range_keys(name: str, mods: int, expected: Action) -> None:
     assert key_action("O", CTRL) == Action("open")                        # Ctrl+O still opens a demo
     text = " ".join(k for k, _ in inp.KEY_HELP)
     assert all(label in text for label in ("I / O", "Shift+I", "Ctrl+E"))
+
+
+def test_camera_path_keys_and_key_row_mouse() -> None:
+    assert inp.key_action("K") == Action("key_add")
+    assert inp.key_action("K", inp.SHIFT) == Action("key_replace")
+    assert inp.key_action("K", inp.CTRL) == Action("key_look_at")
+    assert inp.key_action("DELETE") == Action("key_delete")
+    assert inp.key_action("P") == Action("path_camera")
+    assert inp.key_action("S", inp.CTRL, free_camera=True) == Action("path_save")   # not "fly back"
+    assert inp.key_action("S", free_camera=True) is None
+    assert inp.mouse_press(50, 600, inp.MOUSE_LEFT, on_bar=True, key_mark=2) == Action("key_grab", 2, 50)
+    assert inp.mouse_drag(60, 600, 10, 0, scrubbing=False, moving_key=True) == Action("key_drag", 60)
+    assert inp.mouse_release(inp.MOUSE_LEFT, scrubbing=False, moving_key=True) == Action("key_drop")
+    text = " ".join(k for k, _ in inp.KEY_HELP)
+    for label in ("K / Shift+K", "Delete", "Ctrl+K", "P", "Ctrl+S", "key row"):
+        assert label in text

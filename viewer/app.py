@@ -37,7 +37,8 @@ from assets_loader.vfs import VirtualFS
 
 from . import input as inp
 from .audio.output import SOUND_KEYS, AudioOutput, listener_for, open_output
-from .camera_path import CameraPath
+from .camera_path import CameraPath, save_path
+from .camera_path_edit import PathEdit, outside_report, path_beside, save_target
 from .cameras import map_start_camera
 from .export import next_numbered_path, write_png
 from .games.base import GameView
@@ -50,9 +51,10 @@ from .render.refdef import SceneFrame
 from .render.ui_overlay import UiRenderer, conchars_rgba
 from .session import DemoSession, game_filesystem, map_game_view
 from .settings import SettingsFile, save_settings
+from .ui.key_row import key_row_layout
 from .ui.picker import Picker, is_demo_name, picker_key, picker_layout
 from .ui.readout import Readout, missing_data_notice, notice_layout, readout_layout, readout_lines
-from .ui.timeline_bar import BarStatus, UiLayout, format_time, text_box_layout, timeline_layout, ui_scale
+from .ui.timeline_bar import BarStatus, UiLayout, text_box_layout, timeline_layout, ui_scale
 from .video.background import BackgroundExport, GameData, export_for_view
 from .viewer_state import FrameContext, ViewerState
 
@@ -70,8 +72,9 @@ class PlaySource:
 
     ``basedir`` / ``game`` (``--basedir`` / ``--game``) find the game data of demos opened later from the window;
     ``folder``: open the demo picker on it at once (``qdv play DIR``); ``sensitivity`` / ``invert_mouse``
-    override the remembered mouse-look settings; ``camera_path`` (``--camera-path``): the demo starts on that path's
-    camera; ``water_alpha`` overrides the maps' liquid opacity (``None``: each map's own)."""
+    override the remembered mouse-look settings; ``camera_path`` (``--camera-path``, read from
+    ``camera_path_file``): the demo starts on that path's camera (without it the path saved beside the demo is
+    loaded, if any); ``water_alpha`` overrides the maps' liquid opacity (``None``: each map's own)."""
 
     fs: VirtualFS
     demo: str | None = None
@@ -86,6 +89,7 @@ class PlaySource:
     sensitivity: float | None = None
     invert_mouse: bool | None = None
     camera_path: CameraPath | None = None
+    camera_path_file: str | None = None
     water_alpha: float | None = None
 
     @property
@@ -184,7 +188,12 @@ class ViewerWindow(pyglet.window.Window):
             start = parse_timespec(src.start, duration=timeline.duration)
             self.state = ViewerState.for_timeline(timeline, start=start, speed=src.speed, fov=src.fov, size=size)
             if src.camera_path is not None:     # --camera-path: start on the path's preview
-                self.state.camera_path, self.state.mode = src.camera_path, "path"
+                self.state.path_edit = PathEdit(src.camera_path, file=src.camera_path_file)
+                self.state.mode = "path"
+                self._tell(outside_report(src.camera_path, timeline.duration))
+            else:
+                self.state.path_edit, said = path_beside(src.demo, timeline.duration)
+                self._tell(said)
             self._apply_settings()
             self.session = DemoSession(timeline, src.fs, self.ctx)
             if self.session.game != self.game:
@@ -345,6 +354,7 @@ class ViewerWindow(pyglet.window.Window):
                 self.hud.draw(layout, size)
             if st.bar_visible:
                 hover = st.hover
+                layers += key_row_layout(st.geometry(), st.path_edit.path.keys, st.path_edit.selected, hover)
                 layers += timeline_layout(st.geometry(), st.info.markers_for(st.pov_slot), st.t,
                                           BarStatus(st.clock.speed, st.clock.paused, st.mode), hover,
                                           marked=(st.marks.start, st.marks.end),
@@ -405,36 +415,22 @@ class ViewerWindow(pyglet.window.Window):
         st = self.state
         if self._exporting:
             assert self.export is not None
-            self._message = (f"an export is running ({self.export.progress:.0%} of {self.export.job.out.name}): "
-                             "wait for it to finish", MESSAGE_TIME)
-            self._say(self._message[0])
+            self._tell(f"an export is running ({self.export.progress:.0%} of {self.export.job.out.name}): "
+                       "wait for it to finish")
             return
         if st is None or self.session is None or self.source.demo is None:
-            self._message = ("nothing to export: no demo is open", MESSAGE_TIME)
+            self._tell("nothing to export: no demo is open")
             return
         try:
             self.shots.mkdir(parents=True, exist_ok=True)
             out = next_numbered_path(self.shots, suffix=".mp4")
             job = export_for_view(st, self.source.demo, GameData.of(self.source.fs), out, self.source.water_alpha)
         except (OSError, ValueError) as exc:  # a shots "folder" that is a file; a range shorter than a frame
-            self._message = (f"export not started: {exc}", MESSAGE_TIME * 2)
-            self._say(self._message[0])
+            self._tell(f"export not started: {exc}")
             return
         self.export = BackgroundExport(job)
         w, h = job.size
-        text = f"exporting {job.frames} frames {w}x{h} ({job.shot.mode}) to {out}"
-        self._message = (text, MESSAGE_TIME)
-        self._say(text)
-
-    def _range_text(self) -> str:
-        """What I / O / Shift+I left marked, for the message in the corner."""
-        st = self.state
-        assert st is not None
-        if not st.marks.any:
-            return "export range cleared: Ctrl+E exports the whole demo"
-        first, last = st.export_span()
-        return (f"export range {format_time(first - st.info.start)} - {format_time(last - st.info.start)}: "
-                "Ctrl+E exports it")
+        self._tell(f"exporting {job.frames} frames {w}x{h} ({job.shot.mode}) to {out}")
 
     def _check_export(self) -> None:
         """Say how the background export ended, once it has."""
@@ -442,8 +438,7 @@ class ViewerWindow(pyglet.window.Window):
             assert self.export is not None
             outcome = self.export.poll()
             if outcome is not None:
-                self._message = (outcome.message(), MESSAGE_TIME * 2)
-                self._say(outcome.message())
+                self._tell(outcome.message())
 
     def _stop_export(self) -> None:
         """The window is closing: a running export ends now, its file finalised (or removed when empty); the
@@ -461,7 +456,7 @@ class ViewerWindow(pyglet.window.Window):
             return FrameContext(frame.camera if frame is not None else None)
         precache = self.session.timeline.segments[max(state.segment, 0)].model_precache
         return FrameContext(frame.camera, self.game.follow_candidates(state, precache),
-                            self.game.player_entities(state, precache))
+                            self.game.player_entities(state, precache), state)
 
     def _act(self, action: inp.Action | None) -> None:
         if action is not None and action.name == "open":
@@ -471,12 +466,13 @@ class ViewerWindow(pyglet.window.Window):
             if action is not None and action.name in ("quit", "escape"):
                 self.close()
             return
-        marks = self.state.marks
         self.state.handle(action, self._frame_context())
-        if self.state.marks != marks:
-            self._message = (self._range_text(), MESSAGE_TIME)
+        for said in self.state.take_messages():
+            self._tell(said)
         for request in self.state.take_requests():
-            if request == "screenshot":
+            if request == "save_path":
+                self._save_camera_path(self.state)
+            elif request == "screenshot":
                 self._screenshot = True
             elif request == "export":
                 self._start_export()
@@ -495,6 +491,23 @@ class ViewerWindow(pyglet.window.Window):
             elif request in ("escape", "quit"):
                 self.close()
 
+    def _tell(self, text: str) -> None:
+        """Show ``text`` in the corner for :data:`MESSAGE_TIME` and print it in the terminal."""
+        if text:
+            self._message = (text, MESSAGE_TIME)
+            self._say(text)
+
+    def _save_camera_path(self, st: ViewerState) -> None:
+        """Ctrl+S: the path into the file :func:`~viewer.camera_path_edit.save_target` picks, which it then owns."""
+        target = save_target(self.source.demo or "camera", st.path_edit.file)
+        try:
+            save_path(st.path_edit.path, target)
+        except OSError as exc:
+            self._tell(f"camera path not saved: {exc}")
+            return
+        st.path_edit = replace(st.path_edit, file=str(target))
+        self._tell(f"saved camera path ({len(st.path_edit.path.keys)} keys) to {target}")
+
     def _top(self, y: float) -> float:
         """pyglet's bottom-up window ``y`` → top-down framebuffer pixels (HiDPI-aware)."""
         fw, fh = self._fb_size()
@@ -511,7 +524,8 @@ class ViewerWindow(pyglet.window.Window):
             if chosen is not None:
                 self.open_demo(chosen)
             return pyglet.event.EVENT_HANDLED
-        self._held.add(name)
+        if not modifiers & inp.CTRL:     # Ctrl+S saves: it must not fly the free camera backwards
+            self._held.add(name)
         free = self.state is not None and self.state.mode == "free"
         if name in SOUND_KEYS and not modifiers & (inp.SHIFT | inp.CTRL | inp.ALT) and self.session is not None:
             said = self._sound.key(name) if self._sound is not None else "no sound (no audio device)"
@@ -545,7 +559,8 @@ class ViewerWindow(pyglet.window.Window):
             return
         fx, fy = self._fx(x), self._top(y)
         self._act(inp.mouse_motion(fx, fy))
-        self._act(inp.mouse_press(fx, fy, button, on_bar=self.state.on_bar(fx, fy)))
+        self._act(inp.mouse_press(fx, fy, button, on_bar=self.state.on_bar(fx, fy),
+                                  key_mark=self.state.key_mark_at(fx, fy)))
 
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int):
         if self.state is None:
@@ -555,13 +570,14 @@ class ViewerWindow(pyglet.window.Window):
             return
         fx, fy = self._fx(x), self._top(y)
         self._act(inp.mouse_motion(fx, fy))
-        if self.state.scrubbing or self.state.dragging:
-            self._act(inp.mouse_drag(fx, fy, dx, dy, scrubbing=self.state.scrubbing))
+        moving_key = self.state.key_grab is not None
+        if self.state.scrubbing or self.state.dragging or moving_key:
+            self._act(inp.mouse_drag(fx, fy, dx, dy, scrubbing=self.state.scrubbing, moving_key=moving_key))
 
     def on_mouse_release(self, x: int, y: int, button: int, modifiers: int):
         if self.state is None:
             return
-        self._act(inp.mouse_release(button, scrubbing=self.state.scrubbing))
+        self._act(inp.mouse_release(button, scrubbing=self.state.scrubbing, moving_key=self.state.key_grab is not None))
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float):
         self._act(inp.mouse_scroll(scroll_y))
@@ -633,7 +649,7 @@ class ViewerWindow(pyglet.window.Window):
         self.failed = None
         self.source = replace(self.source, fs=fs, demo=str(path), map_path=None, start="0", speed=1.0,
                               fov=self.state.fov if self.state is not None else self.source.fov, folder=None,
-                              camera_path=None)  # a path belongs to the demo it was given with
+                              camera_path=None, camera_path_file=None)  # a path belongs to the demo it was given with
         self.set_caption(f"qdv — {self.source.title}")
         self.state = None
         self._last = self._last_state = None
