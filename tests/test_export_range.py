@@ -17,6 +17,7 @@ import pytest
 from assets_loader.demos import load_demo
 from tests.conftest import QUAKEWORLD
 from viewer.camera_path import CameraKey, CameraPath
+from viewer.camera_path_edit import PathEdit
 from viewer.cameras import FreeFly, Orbit, orbit_camera
 from viewer.cli import sample_demo
 from viewer.headless import DemoRenderer
@@ -145,7 +146,7 @@ def test_export_request_poses_the_camera_as_qdv_render() -> None:
     assert export_for_view(s, "d", DATA, OUT).shot == ShotCamera(
         "orbit", 1, 100.0, angles=(30.0, 45.0, 0.0), orbit_distance=200.0, follow=7)
     path = CameraPath((CameraKey(5.0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)),))
-    s.mode, s.camera_path = "path", path
+    s.mode, s.path_edit = "path", PathEdit(path)
     assert export_for_view(s, "d", DATA, OUT).shot == ShotCamera("path", 1, 100.0, path=path)
 
 

@@ -80,7 +80,7 @@ def even_size(size: tuple[int, int]) -> tuple[int, int]:
 def shot_for_view(state: ViewerState) -> ShotCamera:
     """The window's camera as an export camera, posed as ``qdv render`` poses it: the free camera held where it is,
     the orbit around the followed entity (else the watched player) at the window's yaw, pitch and distance, the chase
-    camera at the window's distance, the camera path being previewed."""
+    camera at the window's distance, the camera path being edited (as the window previews it)."""
     base = ShotCamera("pov", state.pov_slot, state.fov)
     if state.mode == "free" and state.free is not None:
         eye = state.free.camera(state.fov)
@@ -92,8 +92,8 @@ def shot_for_view(state: ViewerState) -> ShotCamera:
         orbit = state.orbit
         return ShotCamera("orbit", state.pov_slot, state.fov, angles=(orbit.pitch, orbit.yaw, 0.0),
                           orbit_distance=orbit.distance, follow=state.follow)
-    if state.mode == "path" and state.camera_path is not None:
-        return ShotCamera("path", state.pov_slot, state.fov, path=state.camera_path)
+    if state.mode == "path" and state.path_edit.path.keys:
+        return ShotCamera("path", state.pov_slot, state.fov, path=state.path_edit.path)
     return base
 
 

@@ -58,7 +58,7 @@ def _video_frame(pixels: np.ndarray) -> av.VideoFrame:
     h, w, channels = pixels.shape
     frame = av.VideoFrame(w, h, "rgba" if channels == 4 else "rgb24")
     plane = frame.planes[0]
-    rows = np.frombuffer(plane, np.uint8).reshape(h, plane.line_size)
+    rows = np.frombuffer(memoryview(plane), np.uint8).reshape(h, plane.line_size)
     rows[:, :w * channels].reshape(h, w, channels)[...] = pixels
     return frame
 
