@@ -12,7 +12,7 @@ from viewer.games.quake.fx import TrailTracks, particles_at, trails_from_timelin
 from viewer.games.quake.tents import SceneEffects
 from viewer.session import game_filesystem
 
-DEMOS = [(LQ1 / "demo1_lite.dem", None), (QUAKEWORLD / "lq_lqdm2_mvd.mvd", QUAKEWORLD)]
+DEMOS = [(LQ1 / "demo1_lite.dem", None), (LQ1 / "demo1.dem", None), (QUAKEWORLD / "lq_lqdm2_mvd.mvd", QUAKEWORLD)]
 
 
 @pytest.mark.parametrize(("path", "basedir"), DEMOS, ids=lambda v: getattr(v, "name", ""))
@@ -44,3 +44,17 @@ def test_cached_trails_and_particles_equal_the_frame_walk(path, basedir) -> None
     assert seen > 0 or not any(len(TrailTracks.for_segment(timeline, s, flags).keys)
                                for s in range(len(timeline.segments)))
     assert set(effects.trail_tracks) <= set(range(len(timeline.segments)))
+
+
+def test_frames_entities_is_the_frames_one_after_another() -> None:
+    timeline = load_demo(LQ1 / "demo1_lite.dem")
+    first, last = 100, 140
+    frame_of_row, rows = timeline.frames_entities(first, last)
+    singles = [timeline.frame_entities(f) for f in range(first, last + 1)]
+    assert np.array_equal(frame_of_row, np.repeat(np.arange(first, last + 1), [len(e) for e in singles]))
+    for name in ("number", "model", "frame", "origin", "angles", "effects"):
+        assert np.array_equal(getattr(rows, name), np.concatenate([getattr(e, name) for e in singles])), name
+    with pytest.raises(IndexError):
+        timeline.frames_entities(last, first)
+    with pytest.raises(IndexError):
+        timeline.frames_entities(0, timeline.num_frames)

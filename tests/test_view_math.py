@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from viewer.render.view_math import angle_vectors, projection_matrix, vertical_fov, view_matrix, view_projection
 from viewer.render.refdef import Camera
@@ -68,3 +70,27 @@ def test_entity_matrix_positive_pitch_tilts_nose_up_like_glquake() -> None:
 
     m = entity_matrix((0, 0, 0), (30, 0, 0))
     assert (m @ np.array([1.0, 0, 0, 1]))[2] > 0
+
+
+@given(st.tuples(*[st.floats(-720, 720)] * 3), st.tuples(*[st.floats(-8192, 8192)] * 3),
+       st.sampled_from([0.5, 1.0, 2.0]))
+def test_entity_matrix_is_translate_yaw_pitch_roll_scale(angles, origin, scale) -> None:
+    """R_RotateForEntity's order, built from the three elementary rotations: translate, yaw about Z, pitch about Y
+    (negated), roll about X, then the scale."""
+    from viewer.render.view_math import entity_matrix
+
+    pitch, yaw, roll = np.radians(angles)
+
+    def rot(axis: int, a: float) -> np.ndarray:
+        m = np.eye(4)
+        i, j = [k for k in range(3) if k != axis]
+        m[i, i] = m[j, j] = np.cos(a)
+        m[i, j], m[j, i] = -np.sin(a), np.sin(a)
+        return m
+
+    move = np.eye(4)
+    move[:3, 3] = origin
+    expected = move @ rot(2, yaw) @ rot(1, pitch) @ rot(0, roll) @ np.diag([scale, scale, scale, 1.0])
+    got = entity_matrix(origin, angles, scale)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-3)

@@ -66,12 +66,24 @@ MAX_TRANSLATIONS = 16 * 16 + 1
 _PLACEHOLDER_LIGHT = tuple(float(x) for x in np.array([0.5, -0.3, 0.8]) / np.linalg.norm([0.5, -0.3, 0.8]))
 
 
-def shade_vector(yaw: float) -> np.ndarray:
-    """``f4[3]``: the model-space light direction for an entity with ``yaw`` degrees (quantized to 16 steps)."""
-    q = int(yaw * (SHADEDOT_QUANT / 360.0)) & (SHADEDOT_QUANT - 1)
+def _shade_vector_of_step(q: int) -> tuple[float, float, float]:
     a = q / SHADEDOT_QUANT * 2.0 * math.pi
     v = np.array([math.cos(-a), math.sin(-a), 1.0])
-    return (v / np.linalg.norm(v)).astype(np.float32)
+    x, y, z = (v / np.linalg.norm(v)).astype(np.float32).tolist()
+    return (x, y, z)
+
+
+#: The light direction of each of the 16 yaw steps (made once: a model is drawn every frame).
+_SHADE_VECTORS = tuple(_shade_vector_of_step(q) for q in range(SHADEDOT_QUANT))
+
+
+def _shade_step(yaw: float) -> int:
+    return int(yaw * (SHADEDOT_QUANT / 360.0)) & (SHADEDOT_QUANT - 1)
+
+
+def shade_vector(yaw: float) -> np.ndarray:
+    """``f4[3]``: the model-space light direction for an entity with ``yaw`` degrees (quantized to 16 steps)."""
+    return np.array(_SHADE_VECTORS[_shade_step(yaw)], np.float32)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,11 +115,14 @@ class AliasLight:
         ``R_DrawAliasModel``): the light is ``level / 255 × shadedot`` on a skin brightened by ``intensity`` 2, i.e.
         the level itself in 128-based units, with no ambient clamp (GL caps the colour at twice the skin); the view
         weapon (``RF_MINLIGHT``) gets at least 0.1 (25.5) when every channel is darker."""
-        rgb = np.maximum(np.broadcast_to(np.asarray(level, np.float64), (3,)), 0.0)
-        mean = float(rgb.mean())
-        color = (float(rgb[0] / mean), float(rgb[1] / mean), float(rgb[2] / mean)) if mean > 1e-6 else (1.0, 1.0, 1.0)
+        if np.ndim(level) == 0:
+            r = g = b = max(float(level), 0.0)
+        else:
+            r, g, b = (max(float(v), 0.0) for v in np.broadcast_to(level, (3,)))
+        mean = (r + g + b) / 3.0
+        color = (r / mean, g / mean, b / mean) if mean > 1e-6 else (1.0, 1.0, 1.0)
         if rule == "ref_gl":
-            if view_model and (rgb <= REF_GL_MINLIGHT).all():
+            if view_model and max(r, g, b) <= REF_GL_MINLIGHT:
                 mean, color = REF_GL_MINLIGHT, (1.0, 1.0, 1.0)
             return cls(mean, mean, yaw, fullbright, color)
         if rule == "quakespasm":
@@ -283,7 +298,7 @@ class AliasRenderer:
         prog["u_light_color"] = light.color
         prog["u_ambient"] = float(light.ambient)
         prog["u_shade"] = float(light.shade)
-        prog["u_shadevector"] = tuple(float(x) for x in shade_vector(light.yaw))
+        prog["u_shadevector"] = _SHADE_VECTORS[_shade_step(light.yaw)]
         prog["u_fullbright"] = bool(light.fullbright)
 
     def _translation_texture(self, translation: np.ndarray | None) -> moderngl.Texture:

@@ -82,10 +82,9 @@ def entity_matrix(origin, angles, scale: float = 1.0) -> np.ndarray:
     cy, sy = math.cos(yaw), math.sin(yaw)
     cp, sp = math.cos(-pitch), math.sin(-pitch)
     cr, sr = math.cos(roll), math.sin(roll)
-    rz = np.array([[cy, -sy, 0], [sy, cy, 0], [0, 0, 1]])
-    ry = np.array([[cp, 0, sp], [0, 1, 0], [-sp, 0, cp]])
-    rx = np.array([[1, 0, 0], [0, cr, -sr], [0, sr, cr]])
-    m = np.eye(4)
-    m[:3, :3] = (rz @ ry @ rx) * scale
-    m[:3, 3] = origin
-    return m.astype(np.float32)
+    # Rz(yaw) @ Ry(-pitch) @ Rx(roll) written out (one small array instead of three products: called per entity)
+    x, y, z = (float(c) for c in origin)
+    return np.array([[cy * cp * scale, (cy * sp * sr - sy * cr) * scale, (cy * sp * cr + sy * sr) * scale, x],
+                     [sy * cp * scale, (sy * sp * sr + cy * cr) * scale, (sy * sp * cr - cy * sr) * scale, y],
+                     [-sp * scale, cp * sr * scale, cp * cr * scale, z],
+                     [0.0, 0.0, 0.0, 1.0]], np.float32)

@@ -365,15 +365,20 @@ class WorldRenderer:
                 continue
             sub = self.world.submodels[brush.submodel]
             model = gl_bytes(brush.matrix)
-            centre = np.asarray(brush.matrix, np.float64) @ np.append((np.add(sub.mins, sub.maxs)) * 0.5, 1.0)
-            distance = float(np.linalg.norm(centre[:3] - np.asarray(view.camera, np.float64)))
             for i in range(sub.first_draw, sub.first_draw + sub.num_draws):
                 d = draws[i]
                 texture = int(d["texture"])
                 alpha = surface_alpha(int(self._texture_flags[texture]))
                 if alpha < 1:
-                    self._brush_translucent.append((distance, texture, int(d["first"]), int(d["count"]), model,
-                                                    brush.alternate, alpha))
+                    self._brush_translucent.append((_brush_distance(brush, sub, view.camera), texture,
+                                                    int(d["first"]), int(d["count"]), model, brush.alternate, alpha))
                     continue
                 self._draw_range(False, texture, int(d["first"]), int(d["count"]),
                                  bool(self._draw_multistyle[i]), view, model, brush.alternate)
+
+
+def _brush_distance(brush: BrushDraw, sub, camera) -> float:
+    """Distance from ``camera`` to the centre of a brush entity's box, where its transform puts it (the sort key of
+    its translucent surfaces)."""
+    centre = np.asarray(brush.matrix, np.float64) @ np.append((np.add(sub.mins, sub.maxs)) * 0.5, 1.0)
+    return float(np.linalg.norm(centre[:3] - np.asarray(camera, np.float64)))

@@ -85,7 +85,7 @@ class SceneEffects:
             return []
         f_lo, f_hi = trail_window(timeline, t)
         pieces: list[tuple[int, Trail]] = []
-        for segment in np.unique(np.asarray(timeline.frame_segment)[f_lo:f_hi + 1]).tolist():
+        for segment in sorted(set(np.asarray(timeline.frame_segment)[f_lo:f_hi + 1].tolist())):
             flags = np.asarray(model_flags[segment]) if segment < len(model_flags) else np.zeros(0, np.int64)
             key = flags.tobytes()
             cached = self.trail_tracks.get(segment)

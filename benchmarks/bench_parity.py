@@ -1,0 +1,218 @@
+"""``qdv timedemo`` beside the reference engines' ``timedemo``, interleaved in one session: fps and peak RSS.
+
+Run: ``python benchmarks/bench_parity.py [--rounds N] [--size WxH] [DEMO ...]`` from the repository root.
+Defaults: ``demo1_lite.dem`` and ``demo3.dem`` (QuakeSpasm) and ``lq_lqdm2_mvd.mvd`` and ``lq_lqdm2_ranger.qwd``
+(ezQuake) at 1280×720. For each round and demo the engine runs first, then qdv, so both see the same load.
+
+The engines are opt-in, never a CI dependency: ``apt-get install quakespasm ezquake xvfb``. A missing engine (or
+Xvfb) is reported on its row and only qdv is measured. The engines draw to a window on a private Xvfb display
+(Mesa llvmpipe, as qdv); ``qdv timedemo`` has no window mode and renders offscreen through headless EGL (the same
+llvmpipe). Peak RSS is each process's own high-water mark (``wait4``'s ``ru_maxrss``).
+
+Recipes: ``../shared/data/quake1/SOURCES.md`` ("Recipe") and ``../shared/data/quakeworld/SOURCES.md``
+("Reference timedemo"): QuakeSpasm runs ``+timedemo`` through ``stuffcmds`` in ``quake.rc`` and stays open after
+it, ezQuake likewise; each prints ``N frames S seconds F fps`` into its ``qconsole.log`` (``-condebug``), which
+this script waits for before ending the engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+QUAKE1 = DATA / "quake1" / "lq1"
+QUAKEWORLD = DATA / "quakeworld"
+DEFAULT_DEMOS = (QUAKE1 / "demo1_lite.dem", QUAKE1 / "demo3.dem", QUAKEWORLD / "lq_lqdm2_mvd.mvd",
+                 QUAKEWORLD / "lq_lqdm2_ranger.qwd")
+#: The binaries of Debian's packages (ezQuake's /usr/games/ezquake is a wrapper script: run the engine itself).
+QUAKESPASM = ("/usr/games/quakespasm",)
+EZQUAKE = ("/usr/lib/games/ezquake/ezquake", "/usr/games/ezquake")
+RESULT = re.compile(r"(\d+) frames\s+([\d.]+) seconds\s+([\d.]+) fps")
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """Where and how every timedemo of this session runs: scratch directory, picture size, the engines' X
+    display (``None``: no Xvfb) and how long one run may take."""
+
+    scratch: Path
+    size: tuple[int, int]
+    display: str | None
+    timeout: float
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One timedemo: fps and peak resident memory, or why there is none."""
+
+    fps: float | None
+    peak_rss_mb: float | None
+    note: str = ""
+
+    def cells(self) -> str:
+        if self.fps is None or self.peak_rss_mb is None:
+            return f"{'—':>8}{'—':>9}"
+        return f"{self.fps:8.1f}{self.peak_rss_mb:9.0f}"
+
+
+def find_binary(candidates: tuple[str, ...]) -> str | None:
+    return next((c for c in candidates if os.access(c, os.X_OK)), None)
+
+
+def run_measured(args: list[str], cwd: Path, env: dict[str, str], log: Path,
+                 timeout: float) -> tuple[str, float, int]:
+    """Run ``args`` until it exits or a timedemo result line appears in ``log`` (then end it: the engines stay
+    open after their timedemo). Returns the log's text, the process's peak RSS in MB and its exit status."""
+    with open(cwd / "stdout.txt", "w") as out:
+        proc = subprocess.Popen(args, cwd=cwd, env=env, stdout=out, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+    deadline = time.monotonic() + timeout
+    text = ""
+    reaped = None
+    while reaped is None and time.monotonic() < deadline:
+        text = log.read_text(errors="replace") if log.exists() else ""
+        if RESULT.search(text):
+            break
+        time.sleep(0.5)
+        reaped = _reap(proc.pid)
+    for sig, wait in ((signal.SIGTERM, 5.0), (signal.SIGKILL, None)):
+        if reaped is not None:
+            break
+        os.killpg(proc.pid, sig)
+        end = time.monotonic() + wait if wait is not None else None
+        while reaped is None and (end is None or time.monotonic() < end):
+            time.sleep(0.1)
+            reaped = _reap(proc.pid)
+    assert reaped is not None
+    proc.returncode = reaped[0]   # reaped here (wait4 gives the child's own rusage), not by Popen
+    text = log.read_text(errors="replace") if log.exists() else ""
+    return text, reaped[1], reaped[0]
+
+
+def _reap(pid: int) -> tuple[int, float] | None:
+    """The exit status and peak RSS (MB) of child ``pid`` once it has ended, else ``None``."""
+    done, status, usage = os.wait4(pid, os.WNOHANG)
+    return (status, usage.ru_maxrss / 1024.0) if done else None
+
+
+def parse_result(text: str, what: str) -> tuple[float | None, str]:
+    found = RESULT.findall(text)
+    if not found:
+        return None, f"{what}: no timedemo result"
+    return float(found[-1][2]), ""
+
+
+class Xvfb:
+    """A private X display for the engines' windows (``-displayfd`` picks a free number)."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        read, write = os.pipe()
+        self.proc = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", f"{size[0]}x{size[1]}x24",
+                                      "-nolisten", "tcp"], pass_fds=(write,), stderr=subprocess.DEVNULL)
+        os.close(write)
+        with os.fdopen(read) as f:
+            self.display = ":" + f.readline().strip()
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)
+
+
+def engine_env(setup: Setup) -> dict[str, str]:
+    return dict(os.environ, DISPLAY=setup.display or "")
+
+
+def quakespasm_run(binary: str, demo: Path, setup: Setup) -> Run:
+    base = setup.scratch / "quakespasm"
+    size = setup.size
+    shutil.rmtree(base, ignore_errors=True)
+    (base / "id1").mkdir(parents=True)
+    (base / "lq1").mkdir()
+    (base / "cwd").mkdir()
+    for f in QUAKE1.iterdir():
+        (base / "lq1" / f.name).symlink_to(f)   # the engine writes only new files (config, log) beside them
+    (base / "id1" / "quake.rc").write_text("stuffcmds\n")
+    args = [binary, "-condebug", "-basedir", str(base), "-game", "lq1", "-nosound", "-window",
+            "-width", str(size[0]), "-height", str(size[1]), "+timedemo", demo.stem]
+    text, rss, _ = run_measured(args, base / "cwd", engine_env(setup), base / "cwd" / "qconsole.log", setup.timeout)
+    fps, note = parse_result(text, "QuakeSpasm")
+    return Run(fps, rss if fps is not None else None, note)
+
+
+def ezquake_run(binary: str, demo: Path, setup: Setup) -> Run:
+    base = setup.scratch / "ezquake"
+    size = setup.size
+    shutil.rmtree(base, ignore_errors=True)
+    (base / "id1").mkdir(parents=True)
+    (base / "qw").mkdir()
+    (base / "id1" / "pak0.pak").symlink_to(QUAKEWORLD / "id1" / "pak0.pak")
+    (base / "qw" / demo.name).symlink_to(demo)
+    args = [binary, "-basedir", str(base), "-nohome", "-window", "-width", str(size[0]), "-height", str(size[1]),
+            "-nosound", "-condebug", "+timedemo", demo.name]
+    text, rss, _ = run_measured(args, base, engine_env(setup), base / "qw" / "qconsole.log", setup.timeout)
+    fps, note = parse_result(text, "ezQuake")
+    return Run(fps, rss if fps is not None else None, note)
+
+
+def qdv_run(demo: Path, setup: Setup) -> Run:
+    size = setup.size
+    args = [sys.executable, "-m", "viewer.cli", "timedemo", str(demo.resolve()), "--size", f"{size[0]}x{size[1]}"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    text, rss, status = run_measured(args, setup.scratch, env, setup.scratch / "stdout.txt", setup.timeout)
+    fps, note = parse_result(text, f"qdv (exit {status})")
+    return Run(fps, rss if fps is not None else None, note)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("demos", nargs="*", type=Path, default=list(DEFAULT_DEMOS))
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--size", default="1280x720")
+    parser.add_argument("--timeout", type=float, default=1800.0, help="seconds one timedemo may take")
+    args = parser.parse_args()
+    width, height = (int(v) for v in args.size.split("x"))
+    size = (width, height)
+    engines = {".dem": ("QuakeSpasm", find_binary(QUAKESPASM), quakespasm_run),
+               ".qwd": ("ezQuake", find_binary(EZQUAKE), ezquake_run),
+               ".mvd": ("ezQuake", find_binary(EZQUAKE), ezquake_run)}
+    xvfb = Xvfb(size) if shutil.which("Xvfb") else None
+    print(f"{size[0]}x{size[1]}; engines in a window on Xvfb {xvfb.display if xvfb else '(Xvfb missing)'}, "
+          "qdv timedemo offscreen (headless EGL); fps, peak RSS in MB")
+    print(f"{'demo':<22}{'engine':<11}{'fps':>8}{'RSS':>9}  {'qdv fps':>8}{'RSS':>9}{'fps ratio':>10}")
+    try:
+        with tempfile.TemporaryDirectory(prefix="qdv-parity-") as scratch:
+            setup = Setup(Path(scratch), size, xvfb.display if xvfb else None, args.timeout)
+            for _ in range(args.rounds):
+                for demo in args.demos:
+                    name, binary, run = engines.get(demo.suffix.lower(), ("?", None, None))
+                    if run is None:
+                        engine = Run(None, None, f"no reference engine for {demo.suffix}")
+                    elif binary is None:
+                        engine = Run(None, None, f"{name} not installed (apt-get install {name.lower()})")
+                    elif xvfb is None:
+                        engine = Run(None, None, "Xvfb not installed")
+                    else:
+                        engine = run(binary, demo.resolve(), setup)
+                    mine = qdv_run(demo, setup)
+                    ratio = f"{mine.fps / engine.fps:9.2f}×" if mine.fps and engine.fps else f"{'—':>10}"
+                    notes = "; ".join(n for n in (engine.note, mine.note) if n)
+                    print(f"{demo.name[:21]:<22}{name:<11}{engine.cells()}  {mine.cells()}{ratio}  {notes}".rstrip(),
+                          flush=True)
+    finally:
+        if xvfb is not None:
+            xvfb.stop()
+
+
+if __name__ == "__main__":
+    main()
