@@ -41,6 +41,16 @@ class EffectModel:
     frame: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class PovLens:
+    """How the recorder's eye sees (``refdef_t``'s ``fov_x`` and ``RDF_UNDERWATER``): ``fov`` the horizontal field of
+    view (degrees, at 4:3 like :class:`~viewer.render.refdef.Camera`), ``warp`` the underwater wobble of the view
+    frustum (0 = none; see :attr:`~viewer.render.refdef.SceneFrame.view_warp`)."""
+
+    fov: float
+    warp: float = 0.0
+
+
 class GameEffects(Protocol):
     """A timeline's effects, prepared once (:meth:`GameView.prepare_effects`) and sampled at any time."""
 
@@ -100,6 +110,11 @@ class GameView(Protocol):
                      world: MapWorld | None) -> tuple[float, float, float, float] | None:
         """The colour (r, g, b, a in 0..1) blended over the recorder's view at ``t`` (damage, pickups, the liquid
         the eye is in, powerups), ``None`` for none; ``world``: the segment's map, when loaded."""
+        ...
+
+    def pov_lens(self, state: SceneState, t: float, fov: float) -> PovLens:
+        """The recorder's field of view and underwater warp at ``t``, ``fov`` being the viewer's own setting (the
+        games whose player state carries a field of view scale it; the others keep it)."""
         ...
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:

@@ -1,7 +1,7 @@
 """Quake II's :class:`~viewer.games.base.GameView`: the package's pieces behind the one seam.
 
-Asset loading (:mod:`.assets`), entity linking (:mod:`.link`), effects (:mod:`.fx`) and the HUD (:mod:`.hud`,
-:mod:`.hud_pics`).
+Asset loading (:mod:`.assets`), entity linking (:mod:`.link`), effects (:mod:`.fx`), the HUD (:mod:`.hud`,
+:mod:`.hud_pics`) and the recorder's blend, field of view and underwater warp (:mod:`.player_view`).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from assets_loader.vfs import VirtualFS
 
 from ...render.q3refdef import Md3Draw, PlayerDraw
 from ...render.refdef import EntityDraw, HudLayout, MapWorld, SegmentAssets
-from ..base import PicSizes
-from . import assets, fx, hud, hud_pics, link
+from ..base import PicSizes, PovLens
+from . import assets, fx, hud, hud_pics, link, player_view
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +51,10 @@ class Quake2View:
 
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
                      world: MapWorld | None) -> tuple[float, float, float, float] | None:
-        return None   # Quake II's player_state blend is not decoded yet
+        return player_view.screen_blend(state)
+
+    def pov_lens(self, state: SceneState, t: float, fov: float) -> PovLens:
+        return player_view.pov_lens(state, t, fov)
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
         return link.follow_candidates(state)
