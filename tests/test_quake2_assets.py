@@ -3,9 +3,13 @@ palette; missing pieces are placeholders with warnings."""
 
 from __future__ import annotations
 
+import dataclasses
+import warnings
+
 import numpy as np
 import pytest
 
+from assets_loader.demos import load_demo
 from assets_loader.models import AliasModel, SpriteModel
 from assets_loader.pcx import load_pcx
 from assets_loader.vfs import VirtualFS
@@ -108,3 +112,13 @@ def test_a_segment_takes_its_sky_from_the_configstrings(fs: VirtualFS) -> None:
     assert odd is not None and (odd.rotate, odd.axis) == (0.0, (0.0, 0.0, 1.0))
     with pytest.warns(UserWarning, match="nosuchsky"):
         assert assets.load_segment_assets(fs, ("", "maps/terminal.bsp"), sky=("nosuchsky", "0", "")).sky_box is None
+
+
+def test_the_view_hands_the_segments_sky_configstrings_to_the_sky_box(fs: VirtualFS) -> None:
+    demo = load_demo(str(QUAKE2 / "demos" / "AQtion-demo-guide.dm2"))
+    segment = dataclasses.replace(demo.segments[0], sky=("wnight", "3", "1 0 0"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")              # the pak lacks some models the demo names
+        loaded = Quake2View().load_segment_assets(fs, segment)
+    assert loaded.sky_box is not None and loaded.sky_box.name == "wnight"
+    assert (loaded.sky_box.rotate, loaded.sky_box.axis) == (3.0, (1.0, 0.0, 0.0))

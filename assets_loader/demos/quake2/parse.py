@@ -14,7 +14,7 @@ The recorder's view is the pmove origin + view offset, its angles the view angle
 :mod:`.configstrings`); player names come from the player-skin configstrings.  A segment's ``model_precache`` is
 the model configstrings padded to 256 entries, then one entry per client slot (model ``256 + slot``): the picture
 of its skin, ``players/<model>/<skin>.pcx`` (its model is ``tris.md2`` beside it), for the entities drawn with
-model index 255 (``CL_ParseClientinfo``).
+model index 255 (``CL_ParseClientinfo``).  Its ``sky`` is the texts of the sky configstrings (``CL_PrepRefresh``).
 
 References: Uwe Girlich, "The unofficial DM2 format description" v1.0.1, section 3; Quake II 3.20
 ``client/cl_parse.c`` ``CL_ParseServerMessage``, ``CL_ParseServerData``, ``CL_ParseConfigString``,
@@ -269,7 +269,8 @@ class Quake2Parser:
         if self.level_started:
             if P.CS_PLAYERSKINS <= index < P.CS_PLAYERSKINS + P.MAX_CLIENTS:
                 self._set_player(index - P.CS_PLAYERSKINS, text)
-            if P.CS_MODELS <= index < P.CS_SOUNDS + P.MAX_SOUNDS or P.CS_PLAYERSKINS <= index < P.CS_GENERAL:
+            if (P.CS_SKY <= index <= P.CS_SKYROTATE or P.CS_MODELS <= index < P.CS_SOUNDS + P.MAX_SOUNDS
+                    or P.CS_PLAYERSKINS <= index < P.CS_GENERAL):
                 self._set_precache(self.b.segments[-1])
         return p
 
@@ -283,6 +284,9 @@ class Quake2Parser:
         seg["model_precache"] = models
         seg["sound_precache"] = ConfigStrings.sounds(self.configstrings)
         seg["map_path"] = self.configstrings.get(P.CS_MODELS + 1, "")
+        sky = self.configstrings.get(P.CS_SKY, "")
+        seg["sky"] = (sky, self.configstrings.get(P.CS_SKYROTATE, "0"),
+                      self.configstrings.get(P.CS_SKYAXIS, "0 0 1")) if sky else None
 
     def _set_player(self, slot: int, text: str) -> None:
         if slot < len(self.b.scores):

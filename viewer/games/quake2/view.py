@@ -25,7 +25,7 @@ class Quake2View:
     """Quake II (``.dm2``, ``qdv map`` on a BSP38 map): BSP38 + WAL world, MD2 models, SP2 sprites, sky box."""
 
     def load_segment_assets(self, fs: VirtualFS, segment: MapSegment) -> SegmentAssets:
-        return assets.load_segment_assets(fs, segment.model_precache, segment.map_path)
+        return assets.load_segment_assets(fs, segment.model_precache, segment.map_path, segment.sky)
 
     def load_map_assets(self, fs: VirtualFS, map_path: str) -> SegmentAssets:
         return assets.load_map_assets(fs, map_path)
