@@ -16,7 +16,7 @@ from assets_loader.vfs import VirtualFS
 from tests.builders.quake2_images import build_pcx, ramp_palette
 from tests.builders.quake2_models import build_md2, build_sp2
 from tests.conftest import QUAKE2
-from viewer.games.quake2 import assets
+from viewer.games.quake2 import assets, explosions, segment_models
 from viewer.games.quake2.view import Quake2View
 from viewer.games.registry import game_view
 from viewer.session import game_filesystem, map_game_view
@@ -122,3 +122,12 @@ def test_the_view_hands_the_segments_sky_configstrings_to_the_sky_box(fs: Virtua
         loaded = Quake2View().load_segment_assets(fs, segment)
     assert loaded.sky_box is not None and loaded.sky_box.name == "wnight"
     assert (loaded.sky_box.rotate, loaded.sky_box.axis) == (3.0, (1.0, 0.0, 0.0))
+
+
+def test_the_bandaging_demos_players_carry_the_paks_male_weapons(fs: VirtualFS) -> None:
+    demo = load_demo(str(QUAKE2 / "demos" / "AQtion-bandaging-guide.dm2"))
+    with pytest.warns(UserWarning, match="r_explode/tris.md2"):     # the pak has no explosion model
+        loaded = Quake2View().load_segment_assets(fs, demo.segments[0])
+    mk23 = loaded.models[segment_models.weapon_model_index(0, 1)]
+    assert mk23.name == "players/male/w_mk23.md2" and mk23.kind == "alias"
+    assert loaded.models[-3].name == explosions.EXPLODE_MODEL and loaded.models[-3].kind == "missing"

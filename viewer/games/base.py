@@ -32,13 +32,18 @@ PicSizes = Mapping[str, tuple[int, int]] | Callable[[str], tuple[int, int] | Non
 
 @dataclass(frozen=True, slots=True)
 class EffectModel:
-    """A model an effect draws (a copy of a beam model, an explosion sprite): the model by precache ``model``
-    name, ``origin`` ``[3]``, ``angles`` ``[3]`` and ``frame``."""
+    """A model an effect draws (a copy of a beam model, an explosion sprite or mesh): the model by its registered
+    ``model`` name, ``origin`` ``[3]``, ``angles`` ``[3]``, ``frame`` blended from ``prev_frame`` (-1: the same
+    frame) by ``blend``, its ``skin`` and ``alpha``."""
 
     model: str
     origin: np.ndarray
     angles: np.ndarray
     frame: int = 0
+    prev_frame: int = -1
+    blend: float = 1.0
+    skin: int = 0
+    alpha: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -99,7 +99,7 @@ class FrameRenderer:
         worldspawn = assets.world.worldspawn if assets.world is not None else {}
         self._world_fog = _fog_from_worldspawn(worldspawn)
         self._world_water_alpha = water_alpha_from_worldspawn(worldspawn)
-        self._warned: set[int] = set()
+        self._warned: set[str] = set()   # missing model names already reported
         self._light_cache: dict[tuple[int, int, int], LightSample | None] = {}
         self._lights: Lights | None = None
 
@@ -190,8 +190,8 @@ class FrameRenderer:
                               camera_right=right, camera_up=up, origin=draw.origin, angles=draw.angles,
                               frame=draw.frame, time=view.time, alpha=draw.alpha, fog=view.fog)
         elif ref.kind == "missing":
-            if draw.model not in self._warned:
-                self._warned.add(draw.model)
+            if ref.name not in self._warned:
+                self._warned.add(ref.name)
                 warnings.warn(f"model {ref.name!r} is missing; drawing a placeholder", stacklevel=2)
             self.alias.draw_placeholder(view_proj, entity_matrix(draw.origin, (0, 0, 0)), *_PLACEHOLDER_BOX)
 

@@ -1,7 +1,8 @@
 """Quake II's :class:`~viewer.games.base.GameView`: the package's pieces behind the one seam.
 
-Asset loading (:mod:`.assets`), entity linking (:mod:`.link`), effects (:mod:`.fx`), the HUD (:mod:`.hud`,
-:mod:`.hud_pics`) and the recorder's blend, field of view and underwater warp (:mod:`.player_view`).
+Asset loading (:mod:`.assets`, with the weapon and explosion models of :mod:`.segment_models`), entity linking
+(:mod:`.link`), effects (:mod:`.fx`, :mod:`.explosions`), the HUD (:mod:`.hud`, :mod:`.hud_pics`) and the recorder's
+blend, field of view and underwater warp (:mod:`.player_view`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from assets_loader.vfs import VirtualFS
 from ...render.q3refdef import Md3Draw, PlayerDraw
 from ...render.refdef import EntityDraw, HudLayout, MapWorld, SegmentAssets
 from ..base import PicSizes, PovLens
-from . import assets, fx, hud, hud_pics, link, player_view
+from . import assets, fx, hud, hud_pics, link, player_view, segment_models
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +26,8 @@ class Quake2View:
     """Quake II (``.dm2``, ``qdv map`` on a BSP38 map): BSP38 + WAL world, MD2 models, SP2 sprites, sky box."""
 
     def load_segment_assets(self, fs: VirtualFS, segment: MapSegment) -> SegmentAssets:
-        return assets.load_segment_assets(fs, segment.model_precache, segment.map_path, segment.sky)
+        loaded = assets.load_segment_assets(fs, segment.model_precache, segment.map_path, segment.sky)
+        return segment_models.with_extra_models(fs, loaded, segment.model_precache, assets.load_model)
 
     def load_map_assets(self, fs: VirtualFS, map_path: str) -> SegmentAssets:
         return assets.load_map_assets(fs, map_path)
