@@ -1,9 +1,9 @@
 """``qdv timedemo`` on the AQtion Quake II demos beside a Quake demo, offscreen at 1280x720 in one run.
 
-Run: ``python benchmarks/bench_timedemo_q2.py [--size WxH]``. For each demo the renderer loads its map and models
-(untimed), then renders every demo frame at its own time as fast as it can (``viewer.headless.timedemo``: the
-scene with entities, particles, lights, explosion models and the view weapon, ``ctx.finish`` at the end) and prints
-``frames seconds fps`` like the engines. The Quake demo runs in the same process so the figures compare on the
+Run: ``PYTHONPATH=. python benchmarks/bench_timedemo_q2.py [--size WxH]``. For each demo the renderer loads its map
+and models (untimed), then renders every demo frame at its own time as fast as it can (``viewer.headless.timedemo``:
+the scene with entities, particles, lights, explosion models and the view weapon, ``ctx.finish`` at the end) and
+prints ``frames seconds fps`` like the engines. The Quake demo runs in the same process so the figures compare on the
 same (shared, loaded) machine.
 """
 
