@@ -1,5 +1,5 @@
 """The Quake II recorder's view (viewer/games/quake2/player_view.py): the player state's blend, field of view and
-underwater warp reach the scene, and the warp reaches the projection."""
+underwater warp reach the scene, and the warp reaches the projection; Tab orbits the players the recorder sees."""
 
 from __future__ import annotations
 
@@ -8,15 +8,18 @@ import math
 import numpy as np
 import pytest
 
-from assets_loader.demos import DemoTimeline
+from assets_loader.demos import DemoTimeline, load_demo
 from assets_loader.demos.quake2 import decode_dm2
 from assets_loader.demos.quake2 import protocol as P
 from tests.builders.dm2 import DM2Messages, dm2
+from tests.conftest import QUAKE2
 from viewer.games.quake2 import player_view
 from viewer.games.quake2.view import Quake2View
 from viewer.render.refdef import Camera
 from viewer.render.view_math import view_projection
-from viewer.scene import build_scene
+from viewer.input import Action
+from viewer.scene import build_scene, pov_camera
+from viewer.viewer_state import FrameContext, ViewerState
 
 M = DM2Messages()
 
@@ -54,3 +57,18 @@ def test_the_warp_widens_the_frustum_and_flattens_it() -> None:
     plain, warped = view_projection(cam, 4 / 3), view_projection(cam, 4 / 3, 0.03)
     np.testing.assert_allclose(warped[0, :3] * 1.03, plain[0, :3], rtol=1e-6)
     np.testing.assert_allclose(warped[1, :3] * 0.97, plain[1, :3], rtol=1e-6)
+
+
+def test_tab_orbits_the_players_the_bandaging_demos_recorder_sees() -> None:
+    timeline = load_demo(str(QUAKE2 / "demos" / "AQtion-bandaging-guide.dm2"))
+    view = Quake2View()
+    state = timeline.sample(98.9)
+    precache = timeline.segments[0].model_precache
+    ctx = FrameContext(pov_camera(state), view.follow_candidates(state, precache),
+                       view.player_entities(state, precache))
+    assert ctx.players == (1, 2) and ctx.followable[0] == state.view_entity == 2     # the recorder first
+    s = ViewerState.for_timeline(timeline, size=(640, 480))
+    s.handle(Action("player", +1), ctx)
+    assert s.mode == "orbit" and s.follow == 1
+    s.handle(Action("player", +1), ctx)
+    assert s.follow == 2
