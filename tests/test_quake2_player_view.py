@@ -13,7 +13,7 @@ from assets_loader.demos.quake2 import decode_dm2
 from assets_loader.demos.quake2 import protocol as P
 from tests.builders.dm2 import DM2Messages, dm2
 from tests.conftest import QUAKE2
-from viewer.games.quake2 import player_view
+from viewer.games.quake2 import link, player_view
 from viewer.games.quake2.view import Quake2View
 from viewer.render.refdef import Camera
 from viewer.render.view_math import view_projection
@@ -72,3 +72,19 @@ def test_tab_orbits_the_players_the_bandaging_demos_recorder_sees() -> None:
     assert s.mode == "orbit" and s.follow == 1
     s.handle(Action("player", +1), ctx)
     assert s.follow == 2
+
+
+def test_fov_and_the_view_weapons_pose_lerp_from_the_previous_server_frame() -> None:
+    signon = [M.serverdata(playernum=0), M.configstring(P.CS_MODELS + 1, "maps/t.bsp")]
+    tl = decode_dm2(dm2(signon,
+                        [M.frame(1, -1), M.playerinfo(origin=(0, 0, 0), fov=90, gunindex=1, gunframe=3),
+                         M.packetentities(())],
+                        [M.frame(2, 1), M.playerinfo(fov=30, gunframe=4), M.packetentities(())],
+                        [M.frame(4, 2), M.playerinfo(gunframe=9), M.packetentities(())]), "t.dm2")
+    assert tl.stats["gunframe_prev"].tolist() == [3, 3, 9]       # frame 4 does not follow 2: no lerp
+    assert tl.stats["fov_prev"].tolist() == [90, 90, 30]
+    state = tl.sample(0.15)
+    assert state.lerp == pytest.approx(0.5)
+    assert player_view.pov_lens(state, 0.15, 90.0).fov == pytest.approx(60.0)
+    (gun,) = [d for d in link.entity_draws(state, first_person=True) if d.view_model]
+    assert (gun.prev_frame, gun.frame, gun.blend) == (3, 4, pytest.approx(0.5))

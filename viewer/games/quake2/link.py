@@ -89,18 +89,20 @@ def entity_draws(state: SceneState, first_person: bool) -> list[EntityDraw]:
 
 def view_weapon(state: SceneState) -> EntityDraw | None:
     """The view weapon (``CL_AddViewWeapon``): model ``gunindex`` at the eye plus the gun offset, turned by the gun
-    angles; none at intermission or with the view model hidden (``gunindex`` 0)."""
+    angles, its pose blended from the previous server frame's gun frame; none at intermission or with the view model
+    hidden (``gunindex`` 0)."""
     stats = state.stats
     model = int(stats.get("gunindex", 0))
     if model <= 0 or stats.get("intermission", 0):
         return None
     frame = int(stats.get("gunframe", 0))
+    prev = int(stats.get("gunframe_prev", frame))
     pitch, yaw, roll = (float(a) for a in state.view_angles)
     gun_angles = [stats.get(f"gunangles_{k}4", 0) / 4 for k in ("pitch", "yaw", "roll")]
     offset = np.array([stats.get(f"gunoffset_{k}4", 0) / 4 for k in "xyz"], np.float32)
     origin = np.asarray(state.view_origin, np.float32) + offset
     angles = np.array([-(pitch + gun_angles[0]), yaw + gun_angles[1], roll + gun_angles[2]], np.float32)
-    return EntityDraw(model, origin, angles, frame, frame, 1.0, view_model=True)
+    return EntityDraw(model, origin, angles, frame, prev, float(state.lerp), view_model=True)
 
 
 def player_entities(state: SceneState) -> tuple[int, ...]:

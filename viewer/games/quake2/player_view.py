@@ -3,9 +3,9 @@ the demo's ``player_state_t`` (the server computes them; the client only draws t
 
 ``blend`` (r, g, b, a bytes of ``svc_playerinfo``) is drawn over the 3D view when its alpha is above zero
 (``R_PolyBlend``); ``fov`` is the player state's horizontal field of view, scaled by the viewer's own setting over
-Quake II's default 90 so that zooms (a sniper scope's 20°) show as recorded; with ``RDF_UNDERWATER`` the view frustum
-wobbles like ref_gl's ``R_SetPerspective``: ``sin(time × 1.5) × 0.03``.  The values are the newer frame's (the engine
-lerps only the field of view, and zooms step anyway).
+Quake II's default 90 so that zooms (a sniper scope's 20°) show as recorded, lerped from the previous server frame's
+like ``CL_CalcViewValues``; with ``RDF_UNDERWATER`` the view frustum wobbles like ref_gl's ``R_SetPerspective``:
+``sin(time × 1.5) × 0.03``.  The blend and flags are the newer frame's, as the engine takes them.
 
 References: Quake II 3.20 ``client/cl_ents.c`` ``CL_CalcViewValues`` (fov, blend, rdflags into the refdef),
 ``game/p_view.c`` ``SV_CalcBlend`` (what the blend holds), ``game/q_shared.h`` ``RDF_UNDERWATER``; Yamagi Quake II
@@ -38,9 +38,11 @@ def screen_blend(state: SceneState) -> tuple[float, float, float, float] | None:
 
 
 def pov_lens(state: SceneState, t: float, fov: float) -> PovLens:
-    """The recorder's field of view (``fov`` × player-state fov / 90; a zero fov counts as 90) and underwater
-    warp at ``t``."""
-    recorded = float(state.stats.get("fov", 0)) or DEFAULT_FOV
+    """The recorder's field of view (``fov`` × player-state fov / 90, lerped from the previous frame's; a zero fov
+    counts as 90) and underwater warp at ``t``."""
+    now = float(state.stats.get("fov", 0)) or DEFAULT_FOV
+    before = float(state.stats.get("fov_prev", 0)) or now
+    recorded = before + float(state.lerp) * (now - before)
     lens_fov = min(max(fov * recorded / DEFAULT_FOV, 1.0), 179.0)
     underwater = int(state.stats.get("rdflags", 0)) & RDF_UNDERWATER
     warp = math.sin(t * WARP_RATE) * WARP_AMOUNT if underwater else 0.0
