@@ -82,19 +82,21 @@ class Md3Renderer:
             self._shaders[name] = shader
         return shader
 
-    def draw(self, draws: tuple[Md3Draw, ...], view: Q3View) -> None:
-        """Draw ``draws`` (unknown model names are skipped: the game warned when it failed to load them)."""
+    def draw(self, draws: tuple[Md3Draw, ...], view: Q3View, light: StageLight | None = None) -> None:
+        """Draw ``draws`` (unknown model names are skipped: the game warned when it failed to load them); ``light``:
+        the light of every draw instead of the light grid's (Quake II lights its models from the lightmap below)."""
         for draw in draws:
             model = self.models.md3.get(draw.model)
             if model is not None:
-                self._draw_one(model, draw, view)
+                self._draw_one(model, draw, view, light)
 
-    def _draw_one(self, model: Md3Model, draw: Md3Draw, view: Q3View) -> None:
+    def _draw_one(self, model: Md3Model, draw: Md3Draw, view: Q3View, light: StageLight | None) -> None:
         matrix = model_matrix(draw.origin, draw.axis)
         axis = np.asarray(draw.axis, np.float64)
         camera_local = axis @ (np.asarray(view.camera, np.float64) - np.asarray(draw.origin, np.float64))
-        light_at = draw.light_origin if draw.light_origin is not None else draw.origin
-        light = grid_light(self.grid, light_at, axis)
+        if light is None:
+            light_at = draw.light_origin if draw.light_origin is not None else draw.origin
+            light = grid_light(self.grid, light_at, axis)
         pass_view = view
         if draw.view_model:
             pass_view = Q3View(_VIEW_MODEL_DEPTH @ view.view_proj, view.camera, view.time, view.angles)
