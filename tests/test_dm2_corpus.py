@@ -73,6 +73,7 @@ def test_aqtion_guide_serverdata_and_configstrings() -> None:
     cs = ConfigStrings.of(tl.meta["configstring_changes"]).at(0)
     assert tl.meta["level_name"] == "Terminal\nby WizardExt" and cs[P.CS_SKY] == "wnight"
     assert cs[P.CS_MODELS + 1] == "maps/terminal.bsp"
+    assert tl.segments[0].sky == ("wnight", "0.000000", "0.000000 0.000000 0.000000")   # name, rotate, axis
     (skin,) = ConfigStrings.player_skins(cs).values()
     assert (skin.name, skin.model, skin.skin) == ("AQtion Guide", "sydney", "sydney")
     assert "stat_string" in ConfigStrings.status_bar(cs) or "pic" in ConfigStrings.status_bar(cs)

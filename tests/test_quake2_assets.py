@@ -3,16 +3,20 @@ palette; missing pieces are placeholders with warnings."""
 
 from __future__ import annotations
 
+import dataclasses
+import warnings
+
 import numpy as np
 import pytest
 
+from assets_loader.demos import load_demo
 from assets_loader.models import AliasModel, SpriteModel
 from assets_loader.pcx import load_pcx
 from assets_loader.vfs import VirtualFS
 from tests.builders.quake2_images import build_pcx, ramp_palette
 from tests.builders.quake2_models import build_md2, build_sp2
 from tests.conftest import QUAKE2
-from viewer.games.quake2 import assets
+from viewer.games.quake2 import assets, explosions, segment_models
 from viewer.games.quake2.view import Quake2View
 from viewer.games.registry import game_view
 from viewer.session import game_filesystem, map_game_view
@@ -165,3 +169,22 @@ def test_tga_skins_are_drawn_in_their_colours_and_pcx_names_fall_back(tmp_path) 
     assert client.alias is not None and client.alias.skin_rgba is not None and len(client.alias.skins) == 1
     with pytest.warns(UserWarning, match="players/tris/gibs.tga"):
         assert assets.load_model(fs, "models/objects/gibs/sm_meat/tris.md2").alias is not None
+
+
+def test_the_view_hands_the_segments_sky_configstrings_to_the_sky_box(fs: VirtualFS) -> None:
+    demo = load_demo(str(QUAKE2 / "demos" / "AQtion-demo-guide.dm2"))
+    segment = dataclasses.replace(demo.segments[0], sky=("wnight", "3", "1 0 0"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")              # the pak lacks some models the demo names
+        loaded = Quake2View().load_segment_assets(fs, segment)
+    assert loaded.sky_box is not None and loaded.sky_box.name == "wnight"
+    assert (loaded.sky_box.rotate, loaded.sky_box.axis) == (3.0, (1.0, 0.0, 0.0))
+
+
+def test_the_bandaging_demos_players_carry_the_paks_male_weapons(fs: VirtualFS) -> None:
+    demo = load_demo(str(QUAKE2 / "demos" / "AQtion-bandaging-guide.dm2"))
+    with pytest.warns(UserWarning, match="r_explode/tris.md2"):     # the pak has no explosion model
+        loaded = Quake2View().load_segment_assets(fs, demo.segments[0])
+    mk23 = loaded.models[segment_models.weapon_model_index(0, 1)]
+    assert mk23.name == "players/male/w_mk23.md2" and mk23.kind == "alias"
+    assert loaded.models[-3].name == explosions.EXPLODE_MODEL and loaded.models[-3].kind == "missing"

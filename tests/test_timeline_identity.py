@@ -166,6 +166,11 @@ SAMPLED = {
 }
 
 
+#: Stat columns added after the sampled digests were pinned (Quake II's previous-frame gun frame and fov): left out,
+#: so the pinned scenes stay comparable.
+_STATS_ADDED_LATER = frozenset({"gunframe_prev", "fov_prev"})
+
+
 def _scene_digest(h: hashlib._Hash, s: SceneState) -> None:
     for name in ("time", "frame", "segment", "lerp", "view_entity", "pov"):
         h.update(repr(getattr(s, name)).encode())
@@ -183,7 +188,7 @@ def _scene_digest(h: hashlib._Hash, s: SceneState) -> None:
         a = np.ascontiguousarray(e.extra[name])
         h.update(name.encode() + a.dtype.str.encode())
         h.update(a.tobytes())
-    h.update(repr(sorted(s.stats.items())).encode())
+    h.update(repr(sorted((k, v) for k, v in s.stats.items() if k not in _STATS_ADDED_LATER)).encode())
     h.update(repr(s.lightstyles).encode())
     h.update(repr(s.scoreboard).encode())
 

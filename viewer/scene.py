@@ -57,29 +57,33 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
     The game's view (``game``, by default the one registered for ``timeline.game``) decides which entities are
     drawn. ``pov`` picks a player slot's eyes in multi-view demos (MVD). With ``effects`` (prepared once per timeline)
     the frame also carries particles, dynamic lights, beams and explosion sprites; ``model_flags[segment]`` (MDL
-    flags by model index) adds trails and rocket lights, and ``model_names`` (the segment's model precache) lets
-    beams and sprites find their models. ``state``: ``timeline.sample(t, pov=pov)`` when the caller already has it.
+    flags by model index) adds trails and rocket lights, and ``model_names`` (the names of the segment's registered
+    models) lets beams, sprites and explosion meshes find their models. ``state``: ``timeline.sample(t, pov=pov)``
+    when the caller already has it.
     Through the recorder's eyes the frame carries the game's screen blend (``world``: the map, for the liquid the eye
-    is in); a free camera sees none.
+    is in), and the game's lens sets the field of view (``fov`` is the viewer's setting) and underwater warp; a free
+    camera sees none of them.
     """
     if state is None:
         state = timeline.sample(t, pov=pov)
     first_person = camera is None
-    cam = pov_camera(state, fov) if first_person else camera
     view = game or game_view(timeline.game)
+    lens = view.pov_lens(state, t, fov) if camera is None else None
+    cam = camera if camera is not None else pov_camera(state, lens.fov if lens is not None else fov)
     draws = view.entity_draws(state, first_person)
     md3, players = view.md3_draws(state, first_person)
     particles = lights = None
     if effects is not None:
         for piece in effects.models(state, t):
             if piece.model in model_names:
+                prev = piece.frame if piece.prev_frame < 0 else piece.prev_frame
                 draws.append(EntityDraw(model_names.index(piece.model), piece.origin, piece.angles, piece.frame,
-                                        piece.frame))
+                                        prev, piece.blend, piece.skin, alpha=piece.alpha))
         particles = effects.particles(timeline, t, model_flags)
         segment_flags = model_flags[state.segment] if model_flags and 0 <= state.segment < len(model_flags) else None
         lights = effects.lights(state, t, segment_flags)
     blend = view.screen_blend(state, timeline, t, world) if first_person else None
     return SceneFrame(float(t), state.segment, cam, tuple(draws), style_values(state.lightstyles, t),
                       fog=fog_at(timeline, t), particles=particles, lights=lights, md3=md3, players=players,
-                      blend=blend)
+                      blend=blend, view_warp=lens.warp if lens is not None else 0.0)
 

@@ -60,6 +60,7 @@ class DemoSession:
         self.effects = self.game.prepare_effects(timeline)
         self.segment = -1
         self.renderer: FrameRenderer | None = None
+        self._model_names: tuple[str, ...] = ()
         self._model_flags: list[np.ndarray] = [np.zeros(0, np.int32)] * len(timeline.segments)
 
     @property
@@ -77,6 +78,7 @@ class DemoSession:
             self.renderer = FrameRenderer(self.ctx, assets)
             self.segment = segment
             self._model_flags[segment] = assets.model_flags()
+            self._model_names = tuple(ref.name for ref in assets.models)
         return self.renderer
 
     def scene(self, t: float, camera: Camera | None = None, fov: float = 90.0, pov: int | None = None,
@@ -87,9 +89,8 @@ class DemoSession:
             state = self.timeline.sample(t, pov=pov)
         segment = max(state.segment, 0)
         self.use_segment(segment)
-        names = self.timeline.segments[segment].model_precache
         return build_scene(self.timeline, t, camera, fov, pov=pov, effects=self.effects,
-                           model_flags=self._model_flags, model_names=names, state=state, game=self.game,
+                           model_flags=self._model_flags, model_names=self._model_names, state=state, game=self.game,
                            world=self.world)
 
     def draw(self, frame: SceneFrame, target: OffscreenTarget) -> None:

@@ -92,7 +92,7 @@ QUAKE3 = GameSchema("quake3", QUAKE3_STAT_NAMES, teleport_distance=256.0, pose_i
 #: rest of the player state as integers in wire units: ``pm_*`` (``pmove_state_t``), ``gunindex`` / ``gunframe``,
 #: ``fov`` (degrees), ``rdflags`` (``RDF_*``), ``blend_*`` (0..255), and quarter units (degrees or world units × 4)
 #: for ``viewoffset_*``, ``kick_*``, ``gunoffset_*``, ``gunangles_*``; ``intermission`` is 1 while ``pm_type`` is
-#: ``PM_FREEZE``.
+#: ``PM_FREEZE``; ``gunframe_prev`` / ``fov_prev`` are the previous server frame's (this one's after a gap).
 QUAKE2_STAT_NAMES: tuple[str, ...] = (
     "health_icon", "health", "ammo_icon", "ammo", "armor_icon", "armor", "selected_icon", "pickup_icon",
     "pickup_string", "timer_icon", "timer", "help_icon", "selected_item", "layouts", "frags", "flashes",
@@ -100,7 +100,7 @@ QUAKE2_STAT_NAMES: tuple[str, ...] = (
     "pm_type", "pm_flags", "pm_time", "gravity", "gunindex", "gunframe", "fov", "rdflags",
     "blend_r", "blend_g", "blend_b", "blend_a", "viewoffset_x4", "viewoffset_y4", "viewoffset_z4",
     "kick_pitch4", "kick_yaw4", "kick_roll4", "gunoffset_x4", "gunoffset_y4", "gunoffset_z4",
-    "gunangles_pitch4", "gunangles_yaw4", "gunangles_roll4", "intermission",
+    "gunangles_pitch4", "gunangles_yaw4", "gunangles_roll4", "intermission", "gunframe_prev", "fov_prev",
 )
 #: Quake II: 10 Hz server frames; entities moving over 512 units or with a teleport event (``EV_PLAYER_TELEPORT`` 6,
 #: ``EV_OTHER_TELEPORT`` 7) snap (``CL_DeltaEntity``).

@@ -160,6 +160,9 @@ class MapSegment:
     map_path: str = ""
     #: Quake III: the player models (``model/skin`` of ``CS_PLAYERS``) the segment's clients use at any time.
     player_models: tuple[str, ...] = ()
+    #: Quake II: the sky the level's configstrings name (``CS_SKY``, ``CS_SKYROTATE``, ``CS_SKYAXIS`` texts), ``None``
+    #: when they name none (the map's worldspawn sky is used).
+    sky: tuple[str, str, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -134,7 +134,7 @@ class DM2Messages:
     def playerinfo(self, *, origin: Sequence[float] | None = None, viewoffset: Sequence[float] | None = None,
                    viewangles: Sequence[float] | None = None, kick: Sequence[float] | None = None,
                    pm_type: int | None = None, gunindex: int | None = None, gunframe: int | None = None,
-                   blend: Sequence[int] | None = None, fov: int | None = None,
+                   blend: Sequence[int] | None = None, fov: int | None = None, rdflags: int | None = None,
                    stats: dict[int, int] | None = None) -> bytes:
         flags = 0
         body = b""
@@ -165,6 +165,9 @@ class DM2Messages:
         if fov is not None:
             flags |= P.PS_FOV
             body += bytes([fov])
+        if rdflags is not None:
+            flags |= P.PS_RDFLAGS
+            body += bytes([rdflags])
         statbits = 0
         values = b""
         for i, v in sorted((stats or {}).items()):

@@ -32,13 +32,28 @@ PicSizes = Mapping[str, tuple[int, int]] | Callable[[str], tuple[int, int] | Non
 
 @dataclass(frozen=True, slots=True)
 class EffectModel:
-    """A model an effect draws (a copy of a beam model, an explosion sprite): the model by precache ``model``
-    name, ``origin`` ``[3]``, ``angles`` ``[3]`` and ``frame``."""
+    """A model an effect draws (a copy of a beam model, an explosion sprite or mesh): the model by its registered
+    ``model`` name, ``origin`` ``[3]``, ``angles`` ``[3]``, ``frame`` blended from ``prev_frame`` (-1: the same
+    frame) by ``blend``, its ``skin`` and ``alpha``."""
 
     model: str
     origin: np.ndarray
     angles: np.ndarray
     frame: int = 0
+    prev_frame: int = -1
+    blend: float = 1.0
+    skin: int = 0
+    alpha: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class PovLens:
+    """How the recorder's eye sees (``refdef_t``'s ``fov_x`` and ``RDF_UNDERWATER``): ``fov`` the horizontal field of
+    view (degrees, at 4:3 like :class:`~viewer.render.refdef.Camera`), ``warp`` the underwater wobble of the view
+    frustum (0 = none; see :attr:`~viewer.render.refdef.SceneFrame.view_warp`)."""
+
+    fov: float
+    warp: float = 0.0
 
 
 class GameEffects(Protocol):
@@ -100,6 +115,11 @@ class GameView(Protocol):
                      world: MapWorld | None) -> tuple[float, float, float, float] | None:
         """The colour (r, g, b, a in 0..1) blended over the recorder's view at ``t`` (damage, pickups, the liquid
         the eye is in, powerups), ``None`` for none; ``world``: the segment's map, when loaded."""
+        ...
+
+    def pov_lens(self, state: SceneState, t: float, fov: float) -> PovLens:
+        """The recorder's field of view and underwater warp at ``t``, ``fov`` being the viewer's own setting (the
+        games whose player state carries a field of view scale it; the others keep it)."""
         ...
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:

@@ -104,7 +104,7 @@ class FrameRenderer:
         worldspawn = assets.world.worldspawn if assets.world is not None else {}
         self._world_fog = _fog_from_worldspawn(worldspawn)
         self._world_water_alpha = water_alpha_from_worldspawn(worldspawn)
-        self._warned: set[int] = set()
+        self._warned: set[str] = set()   # missing model names already reported
         self._light_cache: dict[tuple[int, int, int], LightSample | None] = {}
         self._lights: Lights | None = None
 
@@ -130,7 +130,7 @@ class FrameRenderer:
         target.use()
         ctx.clear(*CLEAR_COLOR, depth=1.0)
         w, h = target.size
-        view_proj = view_projection(frame.camera, w / h)
+        view_proj = view_projection(frame.camera, w / h, frame.view_warp)
         fog = frame.fog or self._world_fog
         look = self.assets.look
         water_alpha = self._world_water_alpha if frame.water_alpha is None else frame.water_alpha
@@ -209,8 +209,8 @@ class FrameRenderer:
                               camera_right=right, camera_up=up, origin=draw.origin, angles=draw.angles,
                               frame=draw.frame, time=view.time, alpha=draw.alpha, fog=view.fog)
         elif ref.kind == "missing":
-            if draw.model not in self._warned:
-                self._warned.add(draw.model)
+            if ref.name not in self._warned:
+                self._warned.add(ref.name)
                 warnings.warn(f"model {ref.name!r} is missing; drawing a placeholder", stacklevel=2)
             self.alias.draw_placeholder(view_proj, entity_matrix(draw.origin, (0, 0, 0)), *_PLACEHOLDER_BOX)
 

@@ -247,7 +247,9 @@ class SceneFrame:
     seen), ``None`` to draw every area; ``md3``: Quake III models (:class:`~.q3refdef.Md3Draw`), ``players``:
     Quake III players to pose (:class:`~.q3refdef.PlayerDraw`); ``water_alpha``: opacity of liquids, ``None``
     for the map's own (worldspawn ``wateralpha``); ``blend``: the screen blend (r, g, b, a in 0..1,
-    ``V_CalcBlend``) drawn over the 3D view, ``None`` for none."""
+    ``V_CalcBlend``) drawn over the 3D view, ``None`` for none; ``view_warp``: the underwater wobble of the view
+    frustum (Quake II ``RDF_UNDERWATER``: its half-width grows by this share and its half-height shrinks by it;
+    0 = none)."""
 
     time: float
     segment: int
@@ -262,6 +264,7 @@ class SceneFrame:
     players: tuple[PlayerDraw, ...] = ()
     water_alpha: float | None = None
     blend: tuple[float, float, float, float] | None = None
+    view_warp: float = 0.0
 
 
 # --- 2D layers ---------------------------------------------------------------------------------------------------

@@ -62,9 +62,14 @@ def projection_matrix(fov_y: float, aspect: float, near: float = NEAR_CLIP, far:
     return m.astype(np.float32)
 
 
-def view_projection(camera: Camera, aspect: float) -> np.ndarray:
-    """``P @ V`` for ``camera`` on a target of the given width/height ``aspect``."""
-    return projection_matrix(vertical_fov(camera.fov, aspect), aspect) @ view_matrix(camera.origin, camera.angles)
+def view_projection(camera: Camera, aspect: float, warp: float = 0.0) -> np.ndarray:
+    """``P @ V`` for ``camera`` on a target of the given width/height ``aspect``; ``warp`` widens the frustum by
+    that share and flattens it by as much (Quake II's underwater ``R_SetPerspective``)."""
+    projection = projection_matrix(vertical_fov(camera.fov, aspect), aspect)
+    if warp:
+        projection[0, 0] /= 1.0 + warp
+        projection[1, 1] /= 1.0 - warp
+    return projection @ view_matrix(camera.origin, camera.angles)
 
 
 def gl_bytes(matrix: np.ndarray) -> bytes:

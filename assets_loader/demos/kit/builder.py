@@ -281,7 +281,8 @@ class TimelineBuilder:
                 start_time=float(times[start]) if start < stop else 0.0,
                 end_time=float(times[stop - 1]) if start < stop else 0.0, time_offset=s["time_offset"],
                 baselines=s.get("baselines", EntityStates.empty()), statics=s.get("statics", EntityStates.empty()),
-                static_sounds=s.get("static_sounds", ()), map_path=s.get("map_path", "")))
+                static_sounds=s.get("static_sounds", ()), map_path=s.get("map_path", ""),
+                sky=s.get("sky")))
         return out
 
     def finish(self, *, protocol: int, protocol_flags: int, block_count: int, cd_track: int = -1,

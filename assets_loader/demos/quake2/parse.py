@@ -9,12 +9,13 @@ and ``event`` = 0.  One timeline frame per server frame (10 Hz, ``time = serverf
 frame in its block (sounds, temp entities) belong to it.
 
 The recorder's view is the pmove origin + view offset, its angles the view angles + kick angles
-(``CL_CalcViewValues``).  Stats and the rest of the player state go to the stat columns of
-:data:`~..schema.QUAKE2`.  Configstrings are kept over time (``meta["configstring_changes"]``, see
+(``CL_CalcViewValues``); the previous server frame's gun frame and fov are kept beside this one's
+(``gunframe_prev``, ``fov_prev``) for the lerps the engine does.  Stats and the rest of the player state go to the
+stat columns of :data:`~..schema.QUAKE2`.  Configstrings are kept over time (``meta["configstring_changes"]``, see
 :mod:`.configstrings`); player names come from the player-skin configstrings.  A segment's ``model_precache`` is
 the model configstrings padded to 256 entries, then one entry per client slot (model ``256 + slot``): the picture
 of its skin, ``players/<model>/<skin>.pcx`` (its model is ``tris.md2`` beside it), for the entities drawn with
-model index 255 (``CL_ParseClientinfo``).
+model index 255 (``CL_ParseClientinfo``).  Its ``sky`` is the texts of the sky configstrings (``CL_PrepRefresh``).
 
 References: Uwe Girlich, "The unofficial DM2 format description" v1.0.1, section 3; Quake II 3.20
 ``client/cl_parse.c`` ``CL_ParseServerMessage``, ``CL_ParseServerData``, ``CL_ParseConfigString``,
@@ -187,6 +188,7 @@ class Quake2Parser:
         self.stats: tuple[int, ...] = (0,) * P.MAX_STATS
         self.prev_stats: tuple[int, ...] = self.stats
         self.prev_pm_type = 0
+        self.prev_frame: tuple[int, tuple] = (-1, _NULL_PS)      # the last closed frame's number and player state
         self.serverframe = 0
         self.old: tuple[EntitySet, tuple, tuple[int, ...]] = ([], _NULL_PS, self.stats)
         self.frame_open = False
@@ -256,6 +258,7 @@ class Quake2Parser:
         self.current = []
         self.ring = FrameRing(2 * P.UPDATE_BACKUP)
         self.level_started = False
+        self.prev_frame = (-1, _NULL_PS)
         return p
 
     def parse_svc_configstring(self, data: bytes, p: int, end: int) -> int:
@@ -269,7 +272,8 @@ class Quake2Parser:
         if self.level_started:
             if P.CS_PLAYERSKINS <= index < P.CS_PLAYERSKINS + P.MAX_CLIENTS:
                 self._set_player(index - P.CS_PLAYERSKINS, text)
-            if P.CS_MODELS <= index < P.CS_SOUNDS + P.MAX_SOUNDS or P.CS_PLAYERSKINS <= index < P.CS_GENERAL:
+            if (P.CS_SKY <= index <= P.CS_SKYROTATE or P.CS_MODELS <= index < P.CS_SOUNDS + P.MAX_SOUNDS
+                    or P.CS_PLAYERSKINS <= index < P.CS_GENERAL):
                 self._set_precache(self.b.segments[-1])
         return p
 
@@ -283,6 +287,9 @@ class Quake2Parser:
         seg["model_precache"] = models
         seg["sound_precache"] = ConfigStrings.sounds(self.configstrings)
         seg["map_path"] = self.configstrings.get(P.CS_MODELS + 1, "")
+        sky = self.configstrings.get(P.CS_SKY, "")
+        seg["sky"] = (sky, self.configstrings.get(P.CS_SKYROTATE, "0"),
+                      self.configstrings.get(P.CS_SKYAXIS, "0 0 1")) if sky else None
 
     def _set_player(self, slot: int, text: str) -> None:
         if slot < len(self.b.scores):
@@ -394,10 +401,13 @@ class Quake2Parser:
         b.view_angles.extend((a[0] * _ANGLE16 + k[0] * 0.25, a[1] * _ANGLE16 + k[1] * 0.25,
                               a[2] * _ANGLE16 + k[2] * 0.25))
         pm_type = ps[_PM_TYPE]
+        # CL_CalcViewValues lerps the gun frame and fov from the previous server frame's state (this one's when the
+        # previous frame is not the one before)
+        ops = self.prev_frame[1] if self.prev_frame[0] == self.serverframe - 1 else ps
         b.record_stats(list(self.stats) + [
             pm_type, ps[_PM_FLAGS], ps[_PM_TIME], ps[_PM_GRAVITY], ps[_GUNINDEX], ps[_GUNFRAME], ps[_FOV],
             ps[_RDFLAGS], *ps[_BLEND:_BLEND + 4], *vo, *k, *ps[_GUNOFFSET:_GUNOFFSET + 3],
-            *ps[_GUNANGLES:_GUNANGLES + 3], int(pm_type == P.PM_FREEZE)])
+            *ps[_GUNANGLES:_GUNANGLES + 3], int(pm_type == P.PM_FREEZE), ops[_GUNFRAME], ops[_FOV]])
         pickup = self.stats[P.STAT_PICKUP_STRING]
         if pickup and pickup != self.prev_stats[P.STAT_PICKUP_STRING]:
             item = self.configstrings.get(pickup, "")
@@ -406,6 +416,7 @@ class Quake2Parser:
             b.emit(ev.IntermissionEvent)
         self.prev_stats = self.stats
         self.prev_pm_type = pm_type
+        self.prev_frame = (self.serverframe, ps)
         self.frame_open = False
 
     def drop_open_frame(self) -> None:

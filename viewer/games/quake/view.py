@@ -13,7 +13,7 @@ from assets_loader.vfs import VirtualFS
 
 from ...render.q3refdef import Md3Draw, PlayerDraw
 from ...render.refdef import EntityDraw, HudLayout, Look, MapWorld, SegmentAssets
-from ..base import PicSizes
+from ..base import PicSizes, PovLens
 from . import actors, assets, blend, hud, hud_pics, link
 from .look import QUAKESPASM, QUAKESPASM_SBAR
 from .tents import SceneEffects
@@ -57,6 +57,9 @@ class QuakeView:
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
                      world: MapWorld | None) -> tuple[float, float, float, float] | None:
         return blend.screen_blend(state, timeline, t, world if isinstance(world, WorldMesh) else None)
+
+    def pov_lens(self, state: SceneState, t: float, fov: float) -> PovLens:
+        return PovLens(fov)
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
         return actors.follow_candidates(state, model_precache)

@@ -13,8 +13,10 @@ trails between their frames (``EF_ROCKET`` smoke and fire, ``EF_GRENADE`` smoke,
 yellow, ``EF_GIB`` blood) and carry lights (rockets, blasters, ``EF_BFG``); ``RF_BEAM`` lasers are a line of
 particles from origin to old_origin in one of the colours packed in their skin.
 
-Deviations: no explosion models or sprites (the segment's model list does not hold ``r_explode``), particle alpha
-is not drawn (a particle shows until its alpha runs out).
+Explosions also leave their animated mesh and its shrinking light (:mod:`.explosions`); the explosion kinds without
+one light 350 units for half a second.
+
+Deviations: particle alpha is not drawn (a particle shows until its alpha runs out).
 
 References: Quake II 3.20 ``client/cl_fx.c`` (``CL_ParticleEffect``, ``CL_ParticleEffect2``, ``CL_ExplosionParticles``,
 ``CL_RailTrail``, ``CL_BubbleTrail``, ``CL_RocketTrail``, ``CL_DiminishingTrail``, ``CL_BlasterTrail``,
@@ -33,6 +35,7 @@ from assets_loader.demos.events import MuzzleFlashEvent, TempEntityEvent
 
 from ...render.refdef import Lights, Particles
 from ..base import EffectModel
+from . import explosions
 
 GRAVITY = 40.0                       # PARTICLE_GRAVITY
 MAX_LIFE = 1.3                       # the longest particle life here (alphavel ≥ -1/1.2 … plus margin)
@@ -261,10 +264,14 @@ class Quake2Effects:
         origins: list[np.ndarray] = []
         radius: list[float] = []
         colors: list[tuple[float, float, float]] = []
+        for origin, r, color in explosions.lights_at(self.te_times, self.temp_entities, t):
+            origins.append(origin)
+            radius.append(r)
+            colors.append(color)
         lo, hi = np.searchsorted(self.te_times, [t - 0.5, t], side="right")
         for i in range(int(lo), int(hi)):
             e = self.temp_entities[i]
-            if e.name in EXPLOSIONS:
+            if e.name in EXPLOSIONS and e.name not in explosions.KINDS:
                 origins.append(np.asarray(e.origin, np.float32))
                 radius.append(350.0 * (1.0 - (t - e.time) / 0.5))
                 colors.append((0.0, 1.0, 0.0) if e.name.startswith("bfg") else (1.0, 0.5, 0.5))
@@ -296,4 +303,4 @@ class Quake2Effects:
                       np.asarray(colors, np.float32))
 
     def models(self, state: SceneState, t: float) -> list[EffectModel]:
-        return []
+        return explosions.models_at(self.te_times, self.temp_entities, t)

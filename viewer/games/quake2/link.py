@@ -2,11 +2,11 @@
 
 Like ``CL_AddPacketEntities``: every entity with a model (index 255 is a player, drawn with its client's model —
 model ``256 + client`` of the segment, see :mod:`assets_loader.demos.quake2.parse` — the client being the low byte
-of its skin), its extra models 2–4 at the same place (a 255 there is the player's weapon, whose ``#w_`` model the
-viewer does not resolve), ``EF_ROTATE`` items spinning at 180°/s with the shared bob-free yaw, the ``EF_ANIM*``
-frame cycles, ``RF_TRANSLUCENT`` at 70 %; ``RF_BEAM`` lasers are not models (:mod:`.fx` draws them).  In first
-person the recorder's own entity is hidden and the view weapon (``gunindex`` / ``gunframe``, offset by the gun
-offset and angles) is drawn at the eye.
+of its skin), its extra models 2–4 at the same place (a 255 as model 2 is the player's visible weapon: weapon
+number ``skin >> 8`` of its client, see :mod:`.segment_models`), ``EF_ROTATE`` items spinning at 180°/s with the
+shared bob-free yaw, the ``EF_ANIM*`` frame cycles, ``RF_TRANSLUCENT`` at 70 %; ``RF_BEAM`` lasers are not models
+(:mod:`.fx` draws them).  In first person the recorder's own entity is hidden and the view weapon (``gunindex`` /
+``gunframe``, offset by the gun offset and angles) is drawn at the eye.
 
 References: Quake II 3.20 ``client/cl_ents.c`` ``CL_AddPacketEntities`` (autorotate, autoanim, skins, shells,
 beams), ``CL_AddViewWeapon`` / ``CL_CalcViewValues`` (gun position).
@@ -19,6 +19,7 @@ import numpy as np
 from assets_loader.demos import SceneState
 
 from ...render.refdef import EntityDraw
+from .segment_models import CLIENT_MODEL_BASE, weapon_model_index
 
 EF_ROTATE = 0x00000001
 EF_ANIM01 = 0x00000400
@@ -29,8 +30,6 @@ RF_VIEWERMODEL = 0x00000002
 RF_TRANSLUCENT = 0x00000020
 RF_BEAM = 0x00000080
 PLAYER_MODEL = 255
-#: Client slot s is drawn with model ``CLIENT_MODEL_BASE + s``.
-CLIENT_MODEL_BASE = 256
 TRANSLUCENT_ALPHA = 0.7
 
 
@@ -77,8 +76,11 @@ def entity_draws(state: SceneState, first_person: bool) -> list[EntityDraw]:
             if column is None:
                 continue
             more = int(column[i])
-            if 0 < more < PLAYER_MODEL:
-                draws.append(EntityDraw(more, ents.origin[i], angles, frame, prev, blend, 0, None, alpha, 0, number))
+            if key == "model2" and more == PLAYER_MODEL:        # the player's visible weapon
+                more = weapon_model_index(int(ents.skin[i]) & 0xFF, int(ents.skin[i]) >> 8)
+            elif not 0 < more < PLAYER_MODEL:
+                continue
+            draws.append(EntityDraw(more, ents.origin[i], angles, frame, prev, blend, 0, None, alpha, 0, number))
     weapon = view_weapon(state) if first_person else None
     if weapon is not None:
         draws.append(weapon)
@@ -87,18 +89,20 @@ def entity_draws(state: SceneState, first_person: bool) -> list[EntityDraw]:
 
 def view_weapon(state: SceneState) -> EntityDraw | None:
     """The view weapon (``CL_AddViewWeapon``): model ``gunindex`` at the eye plus the gun offset, turned by the gun
-    angles; none at intermission or with the view model hidden (``gunindex`` 0)."""
+    angles, its pose blended from the previous server frame's gun frame; none at intermission or with the view model
+    hidden (``gunindex`` 0)."""
     stats = state.stats
     model = int(stats.get("gunindex", 0))
     if model <= 0 or stats.get("intermission", 0):
         return None
     frame = int(stats.get("gunframe", 0))
+    prev = int(stats.get("gunframe_prev", frame))
     pitch, yaw, roll = (float(a) for a in state.view_angles)
     gun_angles = [stats.get(f"gunangles_{k}4", 0) / 4 for k in ("pitch", "yaw", "roll")]
     offset = np.array([stats.get(f"gunoffset_{k}4", 0) / 4 for k in "xyz"], np.float32)
     origin = np.asarray(state.view_origin, np.float32) + offset
     angles = np.array([-(pitch + gun_angles[0]), yaw + gun_angles[1], roll + gun_angles[2]], np.float32)
-    return EntityDraw(model, origin, angles, frame, frame, 1.0, view_model=True)
+    return EntityDraw(model, origin, angles, frame, prev, float(state.lerp), view_model=True)
 
 
 def player_entities(state: SceneState) -> tuple[int, ...]:

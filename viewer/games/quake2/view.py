@@ -1,7 +1,8 @@
 """Quake II's :class:`~viewer.games.base.GameView`: the package's pieces behind the one seam.
 
-Asset loading (:mod:`.assets`), entity linking (:mod:`.link`), effects (:mod:`.fx`) and the HUD (:mod:`.hud`,
-:mod:`.hud_pics`).
+Asset loading (:mod:`.assets`, with the weapon and explosion models of :mod:`.segment_models`), entity linking
+(:mod:`.link`), effects (:mod:`.fx`, :mod:`.explosions`), the HUD (:mod:`.hud`, :mod:`.hud_pics`) and the recorder's
+blend, field of view and underwater warp (:mod:`.player_view`).
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from assets_loader.vfs import VirtualFS
 
 from ...render.q3refdef import Md3Draw, PlayerDraw
 from ...render.refdef import EntityDraw, HudLayout, MapWorld, SegmentAssets
-from ..base import PicSizes
-from . import assets, fx, hud, hud_pics, link
+from ..base import PicSizes, PovLens
+from . import assets, fx, hud, hud_pics, link, player_view, segment_models
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +26,8 @@ class Quake2View:
     """Quake II (``.dm2``, ``qdv map`` on a BSP38 map): BSP38 + WAL world, MD2 models, SP2 sprites, sky box."""
 
     def load_segment_assets(self, fs: VirtualFS, segment: MapSegment) -> SegmentAssets:
-        return assets.load_segment_assets(fs, segment.model_precache, segment.map_path)
+        loaded = assets.load_segment_assets(fs, segment.model_precache, segment.map_path, segment.sky)
+        return segment_models.with_extra_models(fs, loaded, segment.model_precache, assets.load_model)
 
     def load_map_assets(self, fs: VirtualFS, map_path: str) -> SegmentAssets:
         return assets.load_map_assets(fs, map_path)
@@ -51,7 +53,10 @@ class Quake2View:
 
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
                      world: MapWorld | None) -> tuple[float, float, float, float] | None:
-        return None   # Quake II's player_state blend is not decoded yet
+        return player_view.screen_blend(state)
+
+    def pov_lens(self, state: SceneState, t: float, fov: float) -> PovLens:
+        return player_view.pov_lens(state, t, fov)
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
         return link.follow_candidates(state)

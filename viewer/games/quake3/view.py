@@ -18,7 +18,7 @@ from assets_loader.vfs import VirtualFS
 
 from ...render.q3refdef import Md3Draw, PlayerDraw
 from ...render.refdef import EntityDraw, HudLayout, Lights, MapWorld, Particles, SegmentAssets
-from ..base import EffectModel, PicSizes
+from ..base import EffectModel, PicSizes, PovLens
 from . import assets, hud, hud_pics, link
 from .items import segment_models
 
@@ -73,6 +73,9 @@ class Quake3View:
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
                      world: MapWorld | None) -> tuple[float, float, float, float] | None:
         return None   # cgame's damage and powerup screen effects are not drawn yet
+
+    def pov_lens(self, state: SceneState, t: float, fov: float) -> PovLens:
+        return PovLens(fov)
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
         players = self.player_entities(state, model_precache)
