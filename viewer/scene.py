@@ -15,7 +15,9 @@ import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
 
-from .games.base import GameEffects, GameView
+from assets_loader.bsp46 import Bsp46World
+
+from .games.base import GameEffects, GameView, ShadedDraws
 from .games.registry import game_view
 from .render.refdef import Camera, EntityDraw, MapWorld, SceneFrame
 
@@ -51,7 +53,7 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
                 pov: int | None = None, effects: GameEffects | None = None,
                 model_flags: list[np.ndarray] | None = None, model_names: tuple[str, ...] = (),
                 state: SceneState | None = None, game: GameView | None = None,
-                world: MapWorld | None = None) -> SceneFrame:
+                world: MapWorld | None = None, level: Bsp46World | None = None) -> SceneFrame:
     """The scene at ``t``: from the recorder's eyes (with the view weapon), or from ``camera`` when given.
 
     The game's view (``game``, by default the one registered for ``timeline.game``) decides which entities are
@@ -60,17 +62,20 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
     flags by model index) adds trails and rocket lights, and ``model_names`` (the segment's model precache) lets
     beams and sprites find their models. ``state``: ``timeline.sample(t, pov=pov)`` when the caller already has it.
     Through the recorder's eyes the frame carries the game's screen blend (``world``: the map, for the liquid the eye
-    is in); a free camera sees none.
+    is in); a free camera sees none.  Effects drawn through shaders (Quake III) see ``level``, the segment's
+    Quake III map.
     """
     if state is None:
         state = timeline.sample(t, pov=pov)
     first_person = camera is None
-    cam = pov_camera(state, fov) if first_person else camera
+    cam = pov_camera(state, fov) if camera is None else camera
     view = game or game_view(timeline.game)
     draws = view.entity_draws(state, first_person)
     md3, players = view.md3_draws(state, first_person)
     particles = lights = None
+    shaded = ShadedDraws(players=players)
     if effects is not None:
+        shaded = effects.shaded(state, t, cam, first_person, players, level)
         for piece in effects.models(state, t):
             if piece.model in model_names:
                 draws.append(EntityDraw(model_names.index(piece.model), piece.origin, piece.angles, piece.frame,
@@ -80,6 +85,6 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
         lights = effects.lights(state, t, segment_flags)
     blend = view.screen_blend(state, timeline, t, world) if first_person else None
     return SceneFrame(float(t), state.segment, cam, tuple(draws), style_values(state.lightstyles, t),
-                      fog=fog_at(timeline, t), particles=particles, lights=lights, md3=md3, players=players,
-                      blend=blend)
+                      fog=fog_at(timeline, t), particles=particles, lights=lights, md3=md3 + shaded.md3,
+                      players=shaded.players, blend=blend, polys=shaded.polys, weapons=shaded.weapons)
 

@@ -1,6 +1,7 @@
 """Draw a :class:`~viewer.render.refdef.SceneFrame` into an offscreen target: world, brush entities, alias models,
 sprites, translucent liquids, particles, the world's translucent surfaces (Quake II), the view weapon, then the
-screen blend.
+screen blend.  Quake III: opaque map surfaces, models and players, brush entities, effect polygons, blended map
+surfaces, then the first-person weapon.
 
 ``FrameRenderer`` uploads a segment's assets once (the Q2 ``refexport_t`` idea: register by model index, draw
 a frame description); per frame it only picks poses, samples light under each model and issues draw calls.
@@ -26,7 +27,8 @@ from .context import OffscreenTarget
 from .particles import ParticleRenderer
 from .polyblend import PolyBlend
 from .q3models import Md3Renderer
-from .q3players import player_md3_draws
+from .q3players import player_md3_draws, weapon_md3_draws
+from .q3polys import PolyRenderer
 from .q3world import Q3View, Quake3WorldRenderer
 from .refdef import EntityDraw, Lights, SceneFrame, SegmentAssets
 from .sprites import SpriteRenderer
@@ -82,6 +84,8 @@ class FrameRenderer:
         self.q3_world = Quake3WorldRenderer(ctx, assets.q3_world) if assets.q3_world is not None else None
         grid = assets.q3_world.world.light_grid if assets.q3_world is not None else None
         self.q3_models = Md3Renderer(ctx, assets.q3_models, grid) if assets.q3_models is not None else None
+        self.q3_polys = PolyRenderer(ctx, self.q3_models.painter, assets.q3_models.library) \
+            if self.q3_models is not None and assets.q3_models is not None else None
         self.alias = AliasRenderer(ctx)
         self.sprites = SpriteRenderer(ctx)
         self.particles = ParticleRenderer(ctx, assets.palette)
@@ -111,6 +115,8 @@ class FrameRenderer:
             self.world.release()
         if self.q3_world is not None:
             self.q3_world.release()
+        if self.q3_polys is not None:
+            self.q3_polys.release()
         if self.q3_models is not None:
             self.q3_models.release()
         self.alias.release()
@@ -157,7 +163,13 @@ class FrameRenderer:
         if self.q3_world is not None:
             if brushes:
                 self.q3_world.draw_submodels(q3_view, [(b.submodel, b.matrix) for b in brushes])
+        if self.q3_polys is not None and frame.polys:
+            self.q3_polys.draw(frame.polys, q3_view)
+        if self.q3_world is not None:
             self.q3_world.draw(q3_view, translucent=True)  # blended map surfaces over the models (sort order)
+        if self.q3_models is not None and frame.weapons:
+            models = self.q3_models.models
+            self.q3_models.draw(tuple(d for w in frame.weapons for d in weapon_md3_draws(models, w)), q3_view)
         forward, right, up = angle_vectors(frame.camera.angles)
         self._lights = frame.lights
         for draw in others:

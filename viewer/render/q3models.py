@@ -4,7 +4,8 @@ the map's light grid.
 Per draw: the surface's vertices are lerped (``LerpMeshVertexes``) and written into one shared vertex buffer in
 the map's vertex layout; its triangles stay in a static index buffer. The light grid sample at the light origin
 becomes the ambient and directed light of ``rgbGen lightingDiffuse`` with the light direction turned into the
-model's own axes. View models draw with their depth squeezed to the front (``RF_DEPTHHACK``).
+model's own axes. View models draw with their depth squeezed to the front (``RF_DEPTHHACK``); a custom shader
+replaces every surface's (``customShader``) and the shader's clock starts at the draw's ``shader_time``.
 
 References: ioquake3 ``renderergl1/tr_mesh.c`` (``R_AddMD3Surfaces``: skins, shaders per surface),
 ``tr_surface.c`` (``RB_SurfaceMesh``, ``LerpMeshVertexes``), ``tr_light.c`` (``R_SetupEntityLighting``,
@@ -95,9 +96,8 @@ class Md3Renderer:
         camera_local = axis @ (np.asarray(view.camera, np.float64) - np.asarray(draw.origin, np.float64))
         light_at = draw.light_origin if draw.light_origin is not None else draw.origin
         light = grid_light(self.grid, light_at, axis)
-        pass_view = view
-        if draw.view_model:
-            pass_view = Q3View(_VIEW_MODEL_DEPTH @ view.view_proj, view.camera, view.time, view.angles)
+        proj = _VIEW_MODEL_DEPTH @ view.view_proj if draw.view_model else view.view_proj
+        pass_view = Q3View(proj, view.camera, view.time - draw.shader_time, view.angles)
         self.ctx.enable(moderngl.DEPTH_TEST)
         self.ctx.front_face = "cw"
         for index, surface in enumerate(model.surfaces):
@@ -111,7 +111,8 @@ class Md3Renderer:
             key = (model.name, index)
             if key not in self._ibos:
                 self._ibos[key] = self.ctx.buffer(np.ascontiguousarray(surface.triangles, np.uint32).tobytes())
-            name = draw.shaders.get(surface.name.lower()) or (surface.shaders[0] if surface.shaders else "")
+            name = draw.custom_shader or draw.shaders.get(surface.name.lower()) or \
+                (surface.shaders[0] if surface.shaders else "")
             shader = self._shader(name)
 
             def vao_for(program: moderngl.Program, key=key) -> moderngl.VertexArray:

@@ -20,6 +20,7 @@ import re
 
 import numpy as np
 
+from ...models.anorms import ANORMS
 from .. import events as ev
 from . import game as g
 from .records import Quake3Demo
@@ -32,6 +33,8 @@ _TEMP = {"BULLET_HIT_FLESH": "blood", "BULLET_HIT_WALL": "gunshot", "MISSILE_HIT
          "GIB_PLAYER": "gib", "JUMP_PAD": "jumppad", "PLAYER_TELEPORT_IN": "teleport",
          "PLAYER_TELEPORT_OUT": "teleport_out"}
 _TEMP_BY_NUMBER = {g.EV[k]: v for k, v in _TEMP.items()}
+#: Impact events whose parameter is the surface direction (``ByteToDir``) and whose entity carries the weapon.
+_IMPACTS = frozenset(g.EV[k] for k in ("BULLET_HIT_WALL", "MISSILE_HIT", "MISSILE_MISS", "MISSILE_MISS_METAL"))
 _AWARDS = (("impressive_count", 9), ("excellent_count", 10), ("defend", 11), ("assist", 12),
            ("gauntlet", 13), ("capture", 14))
 _COLOR = re.compile(r"\^[^^]")
@@ -61,8 +64,16 @@ def _names_at(demo: Quake3Demo, snapshot: int) -> dict[int, str]:
             for slot in range(g.MAX_CLIENTS) if g.CS_PLAYERS + slot in strings}
 
 
+def _direction(parm: int) -> tuple[float, float, float] | None:
+    """``ByteToDir``: the event parameter as one of the 162 unit normals (``None`` when out of range)."""
+    if 0 <= parm < len(ANORMS):
+        return tuple(float(v) for v in ANORMS[parm])  # type: ignore[return-value]
+    return None
+
+
 def _entity_event(out: _Collector, frame: int, event: int, entity: int, parm: int, origin: tuple[float, ...],
-                  other: int, other2: int, names: dict[int, str]) -> None:
+                  other: int, other2: int, names: dict[int, str], weapon: int = 0,
+                  origin2: tuple[float, ...] | None = None, client: int = -1) -> None:
     if event == g.EV["OBITUARY"]:
         mod = g.MEANS_OF_DEATH[parm] if 0 <= parm < len(g.MEANS_OF_DEATH) else f"mod {parm}"
         victim = names.get(other)
@@ -75,6 +86,14 @@ def _entity_event(out: _Collector, frame: int, event: int, entity: int, parm: in
         out.add(ev.ItemPickupEvent, frame, entity, item, f"{names.get(entity, entity)} got {item}")
     elif event == g.EV["FIRE_WEAPON"]:
         out.add(ev.MuzzleFlashEvent, frame, entity)
+    elif event == g.EV["RAILTRAIL"] and origin2 is not None:
+        # the trail runs from the shooter's muzzle (origin2) to the hit (origin); extra: the shooter's client
+        out.add(ev.TempEntityEvent, frame, "rail", tuple(float(v) for v in origin2),
+                tuple(float(v) for v in origin), entity, None, None, None, None, None, (float(client),))
+    elif event in _IMPACTS:
+        # extra: the weapon (CG_MissileHitWall picks the explosion and mark by it); direction: the surface normal
+        out.add(ev.TempEntityEvent, frame, _TEMP_BY_NUMBER[event], tuple(float(v) for v in origin), None, entity,
+                None, None, None, _direction(parm), None, (float(weapon),))
     elif (name := _TEMP_BY_NUMBER.get(event)) is not None:
         out.add(ev.TempEntityEvent, frame, name, tuple(float(v) for v in origin), None, entity)
 
@@ -106,7 +125,9 @@ def _entity_events(demo: Quake3Demo, out: _Collector, cols: dict[str, np.ndarray
                 names, names_version = _names_at(demo, frame), version
             _entity_event(out, frame, code, entity, int(cols["eventParm"][row]),
                           tuple(cols["origin"][row].tolist()),
-                          int(cols["otherEntityNum"][row]), int(cols["otherEntityNum2"][row]), names)
+                          int(cols["otherEntityNum"][row]), int(cols["otherEntityNum2"][row]), names,
+                          int(cols["weapon"][row]), tuple(cols["origin2"][row].tolist()),
+                          int(cols["clientNum"][row]))
         previous = current
 
 

@@ -75,7 +75,7 @@ def _stat_rows(player: np.ndarray) -> np.ndarray:
     ammo = np.take_along_axis(player["ammo"], np.clip(weapon, 0, 15)[:, None], axis=1)[:, 0]
     powerups = ((player["powerups"] != 0) * (1 << np.arange(16))).sum(axis=1)
     extra = np.stack([ammo, weapon, powerups, player["viewheight"], player["pm_type"], player["pm_flags"],
-                      player["clientNum"]], axis=1)
+                      player["clientNum"], player["bobCycle"]], axis=1)
     return np.concatenate([stats, pers, extra], axis=1).astype(np.int32)
 
 

@@ -53,7 +53,8 @@ def _player(state: SceneState, i: int) -> PlayerDraw | None:
                       (pitch, yaw, 0.0), animation_number(int(fields["legsAnim"][i])),
                       (state.time - float(fields["legsAnimTime"][i])) * 1000.0,
                       animation_number(int(fields["torsoAnim"][i])),
-                      (state.time - float(fields["torsoAnimTime"][i])) * 1000.0, weapon)
+                      (state.time - float(fields["torsoAnimTime"][i])) * 1000.0, weapon,
+                      entity=int(state.entities.number[i]))
 
 
 def _item(state: SceneState, i: int, model: str) -> Md3Draw:

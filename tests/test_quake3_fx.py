@@ -1,0 +1,120 @@
+"""Quake III effects through their shaders: the polygons of sprites, beams and marks, the impact events with their
+weapon and surface normal, explosions / marks / smoke / flashes prepared from the corpus, the first-person weapon
+with its bob, and polygons reaching the GL renderer."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from assets_loader.demos import load_demo
+from viewer.games.quake3 import fx, shapes
+from viewer.games.quake3.view_weapon import bob_angles, view_weapon
+from viewer.games.registry import game_view
+from viewer.render.q3polys import poly_buffers
+from viewer.render.q3refdef import Q3Poly
+from viewer.render.refdef import Camera
+
+from .conftest import QUAKE3
+
+FOLLOW = QUAKE3 / "demos" / "oa_dm1_follow_p68.dm_68"
+
+
+@pytest.fixture(scope="module")
+def follow():
+    return load_demo(str(FOLLOW))
+
+
+@pytest.fixture(scope="module")
+def effects(follow):
+    return fx.prepare_effects(follow)
+
+
+def test_a_sprite_is_a_square_facing_the_view_turned_by_its_rotation() -> None:
+    left, up = np.array([0.0, 1.0, 0.0]), np.array([0.0, 0.0, 1.0])
+    poly = shapes.sprite("s", (10, 0, 0), 4.0, left, up)
+    assert np.allclose(poly.positions[:, 0], 10)                         # in the plane facing +x
+    assert np.allclose(np.abs(poly.positions[:, 1:]), 4)
+    turned = shapes.sprite("s", (0, 0, 0), 4.0, left, up, rotation=45.0)
+    assert np.allclose(np.linalg.norm(turned.positions, axis=1), 4 * math.sqrt(2))
+    assert np.allclose(np.abs(turned.positions[:, 1:]).max(), 4 * math.sqrt(2))
+
+
+def test_a_mark_lies_on_the_wall_with_its_texture_centred() -> None:
+    poly = shapes.mark("m", (0, 0, 0), (0, 0, 1), 8.0, 30.0, (255, 255, 255, 255))
+    assert np.allclose(poly.positions[:, 2], 0.5)                        # lifted half a unit off the floor
+    assert np.allclose(poly.st.mean(axis=0), 0.5)
+    assert np.allclose(np.sort(np.ptp(poly.st, axis=0)), [1, 1], atol=1e-5)
+
+
+def test_beams_run_from_start_to_end_square_to_the_viewer() -> None:
+    core = shapes.rail_core("c", (0, 0, 0), (256, 0, 0), (128, 0, 100), (255, 0, 0, 255))
+    assert np.allclose(np.abs(core.positions[:, 1]), shapes.RAIL_CORE_WIDTH)     # side along y, seen from above
+    assert core.st[:, 0].max() == pytest.approx(1.0)                            # s runs length / 256
+    assert core.colors[0, 0] == 63 and core.colors[1, 0] == 255                 # the start's outer edge is dim
+    bolt = shapes.lightning_bolt("l", (0, 0, 0), (100, 0, 0), (50, 0, 100))
+    assert len(bolt) == 4
+    sides = [p.positions[0, 1:] / np.linalg.norm(p.positions[0, 1:]) for p in bolt]
+    assert abs(float(np.dot(sides[0], sides[1]))) == pytest.approx(math.cos(math.radians(45)), abs=1e-5)
+
+
+def test_polygons_become_one_vertex_buffer_and_triangle_fans() -> None:
+    quad = Q3Poly("a", np.zeros((4, 3), np.float32), np.zeros((4, 2), np.float32), np.full((4, 4), 255, np.uint8))
+    tri = Q3Poly("b", np.ones((3, 3), np.float32), np.zeros((3, 2), np.float32), np.zeros((3, 4), np.uint8))
+    verts, indices, ranges = poly_buffers([quad, tri])
+    assert len(verts) == 7 and indices.tolist() == [0, 1, 2, 0, 2, 3, 4, 5, 6]
+    assert ranges == [(0, 6), (6, 3)]
+
+
+def test_impact_events_carry_their_weapon_and_surface_normal(follow) -> None:
+    misses = [e for e in follow.events_of_kind("temp_entity") if e.name == "missile_miss"]
+    weapons = {int(e.extra[0]) for e in misses}
+    assert {fx.WP_GRENADE, fx.WP_ROCKET, fx.WP_PLASMA} <= weapons
+    assert all(e.direction is not None and np.linalg.norm(e.direction) == pytest.approx(1, abs=1e-3) for e in misses)
+
+
+def test_a_grenade_explodes_marks_the_floor_and_its_smoke_fades(follow, effects) -> None:
+    hit = next(i for i in effects.impacts if i.weapon == fx.WP_GRENADE and i.kind == "missile_miss"
+               and i.time > follow.start_time + 20)
+    camera = Camera((float(hit.origin[0]) - 200, float(hit.origin[1]), float(hit.origin[2]) + 50), (0, 0, 0))
+    state = follow.sample(hit.time + 0.1)
+    during = effects.shaded(state, hit.time + 0.1, camera, False, ())
+    shaders = [p.shader for p in during.polys]
+    assert "grenadeExplosion" in shaders and "gfx/damage/burn_med_mrk" in shaders
+    later = effects.shaded(follow.sample(hit.time + 5.0), hit.time + 5.0, camera, False, ())
+    assert "grenadeExplosion" not in [p.shader for p in later.polys]
+    marks = [p for p in later.polys if p.shader == "gfx/damage/burn_med_mrk"]
+    assert marks and all(p.colors[0, 0] == 255 for p in marks[-1:])
+    gone = effects.shaded(follow.sample(hit.time + 10.5), hit.time + 10.5, camera, False, ())
+    assert not any(np.allclose(p.positions.mean(axis=0), hit.origin + hit.normal * 0.5, atol=1) for p in gone.polys)
+    smoke = [p for t in np.arange(follow.start_time, follow.end_time, 0.5)
+             for p in effects.shaded(follow.sample(t), t, camera, False, ()).polys if p.shader == "smokePuff"]
+    assert smoke and all(p.colors[0, 3] <= 85 for p in smoke)                    # a third at most, fading
+
+
+def test_the_view_weapon_is_the_followed_players_with_a_hand_and_bob(follow) -> None:
+    state = follow.sample(follow.start_time + 12.3)
+    weapon = view_weapon(state, flashing=False)
+    assert weapon is not None and weapon.weapon.endswith("machinegun/machinegun.md3")
+    assert weapon.hand.endswith("machinegun_hand.md3") and weapon.player == "sarge/default" and weapon.flash == ""
+    assert np.allclose(weapon.origin, state.view_origin)
+    assert view_weapon(state, flashing=True).flash.endswith("machinegun_flash.md3")
+    still = bob_angles((0, 90, 0), 0.0, 0, 0.0)
+    assert still == pytest.approx((0, 90, 0))
+    left, right = bob_angles((0, 90, 0), 320.0, 64, 0.0), bob_angles((0, 90, 0), 320.0, 64 | 128, 0.0)
+    assert left[1] > 90 > right[1] and left[0] == pytest.approx(right[0]) and left[0] > 0
+
+
+def test_the_demo_frame_carries_effects_and_the_view_weapon(follow) -> None:
+    view = game_view(follow.game)
+    effects = view.prepare_effects(follow)
+    flashes = [e for e in follow.events_of_kind("muzzleflash")]
+    assert flashes and effects.flashing(flashes[0].entity, flashes[0].time + 0.01)
+    assert not effects.flashing(flashes[0].entity, flashes[0].time + 0.05)
+    state = follow.sample(follow.start_time + 22.8)
+    md3, players = view.md3_draws(state, True)
+    shaded = effects.shaded(state, state.time, Camera(tuple(state.view_origin), tuple(state.view_angles)), True,
+                            players)
+    assert len(shaded.weapons) == 1 and shaded.polys and len(shaded.players) == len(players)
