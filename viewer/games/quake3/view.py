@@ -28,8 +28,10 @@ class Quake3View:
     """Quake III Arena / OpenArena demos (``.dm_68``, ``.dm_71``) and IBSP 46 maps."""
 
     def load_segment_assets(self, fs: VirtualFS, segment: MapSegment) -> SegmentAssets:
-        names = segment.model_precache
-        map_path = segment.map_path or (names[1] if len(names) > 1 else "")
+        precache = segment.model_precache
+        map_path = segment.map_path or (precache[1] if len(precache) > 1 else "")
+        names = (*(precache + ("",) * link.MAX_MODELS)[:link.MAX_MODELS],
+                 *(f"*{n}" for n in range(link.MAX_MODELS)))
         extra = tuple(m for m in (*segment_models(), *fx.segment_effect_models()) if fs.exists(m))
         players = tuple(m if "/" in m else f"{m}/default" for m in segment.player_models)
         return assets.load_segment_assets(fs, map_path, names + extra, players, fx.EFFECT_SHADERS)
@@ -41,7 +43,7 @@ class Quake3View:
         return assets.GREY_PALETTE
 
     def entity_draws(self, state: SceneState, first_person: bool) -> list[EntityDraw]:
-        return []
+        return link.entity_draws(state)
 
     def md3_draws(self, state: SceneState, first_person: bool) -> tuple[tuple[Md3Draw, ...], tuple[PlayerDraw, ...]]:
         return link.md3_draws(state, first_person)
