@@ -107,6 +107,11 @@ class PakFile:
         check_size(self.path, kind_of(e.name), e.size, what=f"member {e.name!r}")
         return self._read(e.offset, e.size)
 
+    def read_head(self, name: str, size: int) -> bytes:
+        """The first ``size`` bytes of entry ``name`` (fewer when the entry is shorter), without reading the rest."""
+        e = self.entry(name)
+        return self._read(e.offset, min(size, e.size))
+
 
 def load_pak(src: str | Path | bytes, name: str | None = None, max_size: int | None = None) -> PakFile:
     """Open a PAK from a path or from bytes (``max_size``: see :class:`PakFile`)."""

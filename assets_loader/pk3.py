@@ -110,14 +110,26 @@ class Pk3File:
 
     def read(self, name: str) -> bytes:
         """The inflated bytes of member ``name`` (case-insensitive), read in chunks up to its declared size."""
+        info = self._info(name)
+        check_size(self.path, kind_of(info.filename), info.file_size, what=f"member {info.filename!r}")
+        return self._inflate(info, info.file_size)
+
+    def read_head(self, name: str, size: int) -> bytes:
+        """The first ``size`` inflated bytes of member ``name`` (fewer when it is shorter)."""
+        return self._inflate(self._info(name), size)
+
+    def _info(self, name: str) -> zipfile.ZipInfo:
         info = self._infos.get(name.lower())
         if info is None:
             raise NotFoundError(self.path, "PK3", None, f"a member named {name!r}")
-        check_size(self.path, kind_of(info.filename), info.file_size, what=f"member {info.filename!r}")
+        return info
+
+    def _inflate(self, info: zipfile.ZipInfo, size: int) -> bytes:
+        """Up to ``size`` inflated bytes of ``info``, read in chunks (the member yields at most its declared size)."""
         out = bytearray()
         try:
-            with self._zip.open(info) as member:  # yields at most the declared size, then checks the CRC
-                while chunk := member.read(_CHUNK):
+            with self._zip.open(info) as member:  # checks the CRC when read to the end
+                while len(out) < size and (chunk := member.read(min(_CHUNK, size - len(out)))):
                     out += chunk
         except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError, OSError) as exc:
             raise TruncatedError(self.path, "PK3", info.header_offset, f"member {info.filename!r} intact",

@@ -28,7 +28,7 @@ from pathlib import Path
 from .errors import NotFoundError
 from .pak import PakFile
 from .pk3 import Pk3File
-from .source import kind_of, read_source
+from .source import check_file, kind_of, read_source
 
 BASE_GAME = "id1"
 #: Quake II's base game dir; its installations mount every ``*.pak`` of a game dir, not only ``pakN.pak``.
@@ -126,6 +126,19 @@ class VirtualFS:
         if isinstance(place, _LooseDir):
             return read_source(place.files[key], kind=kind_of(key))[0]
         return place.read(key)
+
+    def read_head(self, name: str, size: int) -> bytes:
+        """The first ``size`` bytes of ``name`` (a header: a map's ident and version), without reading the file."""
+        hit = self._locate(name)
+        if hit is None:
+            raise self._missing(name)
+        place, key = hit
+        if isinstance(place, _LooseDir):
+            path = place.files[key]
+            check_file(path, kind_of(key))
+            with open(path, "rb") as f:
+                return f.read(size)
+        return place.read_head(key, size)
 
     def find_image(self, name: str) -> str | None:
         """The file an image name resolves to, trying other extensions as ``R_LoadImage`` does, or ``None``.

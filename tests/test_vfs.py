@@ -150,3 +150,18 @@ def test_a_basedir_holding_pk3s_is_mounted_as_its_game_dir() -> None:
     assert fs.game_dirs == [QUAKE3]
     assert fs.read("maps/OA_DM1.bsp")[:8] == b"IBSP\x2e\0\0\0"
     assert fs.find("maps/oa_dm1.bsp").container.endswith("oa_dm1_assets.pk3")
+
+
+def test_read_head_reads_only_the_start_of_a_file(install: Path) -> None:
+    fs = VirtualFS(install, "mymod")
+    assert fs.read_head("b.txt", 3) == b"id1"  # from a pak
+    assert fs.read_head("c.txt", 100) == b"mod-loose"  # a loose file shorter than asked
+    with pytest.raises(NotFoundError):
+        fs.read_head("nothing.txt", 4)
+
+
+def test_read_head_of_real_maps_in_a_pak_and_a_pk3() -> None:
+    q2 = VirtualFS(QUAKE2_DATA, "action", base=detect_base_game(QUAKE2_DATA, "action"))
+    q3 = VirtualFS(QUAKE3, "baseoa", base=detect_base_game(QUAKE3, "baseoa"))
+    assert q2.read_head("maps/terminal.bsp", 8) == q2.read("maps/terminal.bsp")[:8] == b"IBSP\x26\0\0\0"
+    assert q3.read_head("maps/oa_dm1.bsp", 8) == b"IBSP\x2e\0\0\0"

@@ -45,7 +45,7 @@ def map_game_view(fs: VirtualFS, map_path: str) -> GameView:
     """The view of the game a map file belongs to (by its header); :class:`UnsupportedFormatError` naming the file
     when qdv cannot show it."""
     try:
-        return game_view(map_game(fs.read(map_path)[:8]))
+        return game_view(map_game(fs.read_head(map_path, 8)))
     except ValueError as exc:
         raise UnsupportedFormatError(map_path, "map", 0, "a map of a game qdv can show", str(exc)) from None
 
