@@ -107,8 +107,9 @@ class GameView(Protocol):
         """The particle, light and model effects of ``timeline``, prepared once."""
         ...
 
-    def load_hud_pics(self, fs: VirtualFS) -> Mapping[str, Image]:
-        """The pictures the HUD draws (lower-case name → image; ``"conchars"`` is also the UI font)."""
+    def load_hud_pics(self, fs: VirtualFS) -> Mapping[str, Image | np.ndarray]:
+        """The pictures the HUD draws (lower-case name → indexed image or RGBA ``u1 [H, W, 4]``; ``"conchars"``, an
+        indexed image, is also the UI font)."""
         ...
 
     def hud_layout(self, state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,

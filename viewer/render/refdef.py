@@ -84,11 +84,14 @@ class Look:
     QuakeSpasm's overbright 2, a lightmap value of 255 draws the texture twice as bright; 1.0: GLQuake/ezQuake
     ``gl_lightmode 1``, the texture as painted at most);
     ``sky_fog``: how much of the fog colour covers the sky in fogged maps (QuakeSpasm ``r_skyfog``);
-    ``overbright_models``: models lit by QuakeSpasm's rules (``gl_overbright_models``), else GLQuake's."""
+    ``overbright_models``: models lit by QuakeSpasm's rules (``gl_overbright_models``), else GLQuake's;
+    ``fov_across_width``: the camera's fov spans the whole picture's width (Quake III's ``CG_CalcFov``), else a
+    4:3 screen's, widened for wider pictures (QuakeSpasm, ezQuake)."""
 
     light_max: float | None = None
     sky_fog: float = 0.5
     overbright_models: bool = True
+    fov_across_width: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,9 +28,11 @@ from assets_loader.q3shaders import ShaderLibrary, load_shader_library
 from assets_loader.vfs import VirtualFS
 
 from ...render.q3refdef import Quake3Models, Quake3World
-from ...render.refdef import ModelRef, SegmentAssets
+from ...render.refdef import Look, ModelRef, SegmentAssets
 from .players import part_path
 
+#: How ioquake3 draws: the fov spans the picture's width (``CG_CalcFov``).
+QUAKE3_LOOK = Look(fov_across_width=True)
 #: Grey ramp ``[256, 3]`` for the viewer's palette-coloured pieces (Quake III images are truecolour).
 GREY_PALETTE = Palette(np.repeat(np.arange(256, dtype=np.uint8)[:, None], 3, axis=1))
 
@@ -95,11 +97,12 @@ def load_segment_assets(fs: VirtualFS, map_path: str, model_names: tuple[str, ..
         world = None
     models = load_models(fs, model_names, library, images, players, shaders)
     refs = tuple(model_ref(n, models) for n in model_names)
-    return SegmentAssets(None, refs, GREY_PALETTE, None, q3_world=world, q3_models=models)
+    return SegmentAssets(None, refs, GREY_PALETTE, None, q3_world=world, q3_models=models, look=QUAKE3_LOOK)
 
 
 def load_map_assets(fs: VirtualFS, map_path: str) -> SegmentAssets:
     """A map shown without a demo (``qdv map``): the map and no models."""
     library = load_shader_library(fs)
     world = load_world(fs, map_path, library, ImageLoader(fs))
-    return SegmentAssets(None, (), GREY_PALETTE, None, q3_world=world, q3_models=Quake3Models(library=library))
+    return SegmentAssets(None, (), GREY_PALETTE, None, q3_world=world, q3_models=Quake3Models(library=library),
+                         look=QUAKE3_LOOK)
