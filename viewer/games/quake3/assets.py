@@ -73,7 +73,7 @@ def load_models(fs: VirtualFS, names: tuple[str, ...], library: ShaderLibrary, i
     used: dict[str, None] = {}
     for shader_name in (*shader_names, *shaders):
         used.update(dict.fromkeys(library.find(shader_name, LIGHTMAP_NONE).image_names()))
-    return Quake3Models(md3, library, {n.lower(): images.load(n) for n in used}, loaded)
+    return Quake3Models(md3, library, {n.lower(): images.load(n) for n in used}, loaded, shaders)
 
 
 def model_ref(name: str, models: Quake3Models) -> ModelRef:
