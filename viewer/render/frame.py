@@ -1,7 +1,7 @@
 """Draw a :class:`~viewer.render.refdef.SceneFrame` into an offscreen target: world, brush entities, alias models,
 sprites, translucent liquids, particles, the world's translucent surfaces (Quake II), the view weapon, then the
 screen blend.  Quake III: opaque map surfaces, models and players, brush entities, effect polygons, blended map
-surfaces, then the first-person weapon.
+surfaces, then the first-person weapon; every image of a segment's Quake III shaders is uploaded when it loads.
 
 ``FrameRenderer`` uploads a segment's assets once (the Q2 ``refexport_t`` idea: register by model index, draw
 a frame description); per frame it only picks poses, samples light under each model and issues draw calls.
@@ -14,6 +14,7 @@ References: QuakeSpasm ``gl_rmain.c`` ``R_RenderView`` (draw order), ``R_DrawEnt
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterable
 
 import moderngl
 import numpy as np
@@ -21,6 +22,7 @@ import numpy as np
 from assets_loader.bsp.lightpoint import LightSample, light_point
 from assets_loader.models.mdl import EF_ROTATE
 from assets_loader.palette import translation_table
+from assets_loader.q3shaders import Shader
 
 from .alias import AliasLight, AliasRenderer
 from .context import OffscreenTarget
@@ -29,7 +31,7 @@ from .polyblend import PolyBlend
 from .q3models import Md3Renderer
 from .q3players import player_md3_draws, weapon_md3_draws
 from .q3polys import PolyRenderer
-from .q3world import Q3View, Quake3WorldRenderer
+from .q3world import Q3View, Quake3WorldRenderer, ShaderPainter
 from .refdef import EntityDraw, Lights, SceneFrame, SegmentAssets
 from .sprites import SpriteRenderer
 from .view_math import angle_vectors, entity_matrix, view_projection
@@ -73,6 +75,15 @@ def water_alpha_from_worldspawn(worldspawn: dict[str, str]) -> float:
     return min(max(value, 0.0), 1.0) if value == value else 1.0
 
 
+def _upload_images(painter: ShaderPainter, shaders: Iterable[Shader]) -> None:
+    """Upload every image ``shaders`` draw with (``animMap`` frames included) now, so no frame waits for one
+    (``R_FindImageFile`` at registration)."""
+    for shader in shaders:
+        for stage in shader.stages:
+            for name in stage.images:
+                painter.texture(name, stage.clamp)
+
+
 class FrameRenderer:
     """GPU resources of one map segment and the drawing of whole frames."""
 
@@ -86,6 +97,10 @@ class FrameRenderer:
         self.q3_models = Md3Renderer(ctx, assets.q3_models, grid) if assets.q3_models is not None else None
         self.q3_polys = PolyRenderer(ctx, self.q3_models.painter, assets.q3_models.library) \
             if self.q3_models is not None and assets.q3_models is not None else None
+        if self.q3_world is not None and assets.q3_world is not None:
+            _upload_images(self.q3_world.painter, assets.q3_world.shaders)
+        if self.q3_models is not None:
+            _upload_images(self.q3_models.painter, self.q3_models.registered_shaders())
         self.alias = AliasRenderer(ctx)
         self.sprites = SpriteRenderer(ctx)
         self.particles = ParticleRenderer(ctx, assets.palette)

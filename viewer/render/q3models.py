@@ -3,11 +3,11 @@ the map's light grid.
 
 Per draw: each surface's vertices are lerped (``LerpMeshVertexes``; poses of one frame are kept) and written into
 fresh storage of one shared vertex buffer (orphaned, so no write waits for the draws before it) in the map's
-vertex layout; its triangles stay in a static index buffer.  Every image of the models' (and effects') shaders is
-uploaded when the segment loads.  The light grid sample at the light origin (once per origin and frame) becomes
-the ambient and directed light of ``rgbGen lightingDiffuse`` with the light direction turned into the model's own
-axes.  View models draw with their depth squeezed to the front (``RF_DEPTHHACK``); a custom shader replaces every
-surface's (``customShader``) and the shader's clock starts at the draw's ``shader_time``.
+vertex layout; its triangles stay in a static index buffer.  The light grid sample at the light origin (once per
+origin and frame) becomes the ambient and directed light of ``rgbGen lightingDiffuse`` with the light direction
+turned into the model's own axes.  View models draw with their depth squeezed to the front (``RF_DEPTHHACK``); a
+custom shader replaces every surface's (``customShader``) and the shader's clock starts at the draw's
+``shader_time``.
 
 References: ioquake3 ``renderergl1/tr_mesh.c`` (``R_AddMD3Surfaces``: skins, shaders per surface),
 ``tr_surface.c`` (``RB_SurfaceMesh``, ``LerpMeshVertexes``), ``tr_light.c`` (``R_SetupEntityLighting``,
@@ -72,11 +72,15 @@ class Md3Renderer:
         self._vaos: dict[tuple[int, str, int], moderngl.VertexArray] = {}
         self._shaders: dict[str, Shader] = {}
         self._static: dict[tuple[str, int, int], np.ndarray] = {}
+
+    def registered_shaders(self) -> list[Shader]:
+        """Every shader the segment's models, skins and effects name (to upload their images up front)."""
+        models = self.models
         names = {n for m in models.md3.values() for s in m.surfaces for n in s.shaders[:1]}
         names.update(n for skins in (p.skins.values() for p in models.players.values()) for skin in skins
                      for n in skin.values())
         names.update(models.shaders)
-        self.painter.preload(self._shader(n) for n in sorted(names))
+        return [self._shader(n) for n in sorted(names)]
 
     def release(self) -> None:
         for vao in self._vaos.values():

@@ -121,14 +121,6 @@ class ShaderPainter:
             self._textures[key] = tex
         return tex
 
-    def preload(self, shaders) -> None:
-        """Upload every image the ``shaders`` draw with (``animMap`` frames included), so no frame waits for an
-        upload (``R_FindImageFile`` at registration)."""
-        for shader in shaders:
-            for stage in shader.stages:
-                for name in stage.images:
-                    self.texture(name, stage.clamp)
-
     def _program(self, collapsed: bool, alpha_func: int, skybox: bool = False, fog: bool = False,
                  detail: bool = False) -> moderngl.Program:
         p = stage_program(self.ctx, collapsed, alpha_func, skybox, fog, detail)
@@ -294,7 +286,6 @@ class Quake3WorldRenderer:
         self._lightmap.filter = (moderngl.LINEAR, moderngl.LINEAR)
         self._lightmap.repeat_x = self._lightmap.repeat_y = False
         self.painter = ShaderPainter(ctx, level.images, self._lightmap)
-        self.painter.preload(level.shaders)
         self._vaos: dict[tuple[int, bool], moderngl.VertexArray] = {}
         batches = world.batches
         self._world_batches = np.flatnonzero(batches["model"] == 0)
