@@ -118,3 +118,28 @@ def test_the_demo_frame_carries_effects_and_the_view_weapon(follow) -> None:
     shaded = effects.shaded(state, state.time, Camera(tuple(state.view_origin), tuple(state.view_angles)), True,
                             players)
     assert len(shaded.weapons) == 1 and shaded.polys and len(shaded.players) == len(players)
+
+
+def test_gibs_fly_bounce_off_the_map_and_leave_blood(follow, effects, q3_fs) -> None:
+    from assets_loader.bsp46 import load_bsp46
+    from viewer.games.quake3.gibs import GIB_MODELS, launch_gibs
+
+    level = load_bsp46(q3_fs.read("maps/oa_dm1.bsp"), name="oa_dm1")
+    event = effects.gib_events[0]
+    gibs = launch_gibs(level, event.origin, event.time, event.index)
+    assert len(gibs) == 10 and {g.model for g in gibs} <= set(GIB_MODELS)
+    again = launch_gibs(level, event.origin, event.time, event.index)
+    assert all(np.allclose(a.position(event.time + 0.5), b.position(event.time + 0.5)) for a, b in zip(gibs, again))
+    landed = [g for g in gibs if g.mark is not None]
+    assert landed and all(len(g.flights) >= 2 for g in landed)
+    for g in gibs:
+        assert g.position(event.time)[2] == pytest.approx(event.origin[2])
+        assert 5.0 <= g.end - event.time <= 8.0
+    resting = [g for g in landed if not g.flights[-1].moving]
+    assert resting and all(g.flights[-1].base[2] < event.origin[2] + 300 for g in resting)
+    camera = Camera(tuple(event.origin + np.array([0.0, -200.0, 100.0])), (20.0, 90.0, 0.0))
+    drawn = effects.shaded(follow.sample(event.time + 1.0), event.time + 1.0, camera, False, (), level)
+    assert sum(m.model in GIB_MODELS for m in drawn.md3) == 10
+    assert any(p.shader == "bloodMark" for p in drawn.polys) and any(p.shader == "bloodTrail" for p in drawn.polys)
+    gone = effects.shaded(follow.sample(event.time + 8.5), event.time + 8.5, camera, False, (), level)
+    assert not any(m.model in GIB_MODELS for m in gone.md3)

@@ -23,3 +23,17 @@ def test_places_and_the_frag_centerprint() -> None:
     assert place_string(2 | RANK_TIED_FLAG) == "Tied for 2nd"
     assert frag_centerprint("X", 0, 3) == "You fragged X\n1st place with 3"
     assert frag_centerprint("X", 0, 3, team_game=True) == "You fragged X"
+
+
+def test_the_corpus_obituaries_read_as_the_reference_frames_show_them() -> None:
+    from assets_loader.demos import load_demo
+
+    from .conftest import QUAKE3
+
+    follow = load_demo(str(QUAKE3 / "demos" / "oa_dm1_follow_p68.dm_68"))
+    texts = [e.text for e in follow.events_of_kind("obituary")]
+    assert "Grunt almost dodged Angelyss's rocket" in texts           # the reference frame at 12 s
+    assert "Angelyss was shredded by Sarge's shrapnel" in texts         # and at 24 s
+    assert "Major was electrocuted by Grunt" in texts
+    frags = [e.text for e in follow.events_of_kind("centerprint") if e.text.startswith("You fragged")]
+    assert "You fragged Angelyss\n1st place with 3" in frags

@@ -21,9 +21,9 @@ kept (``MAX_MARK_POLYS``).  Rail trails: the ``railCore`` strip for 0.4 s fading
 50 ms of server time along their trajectory, each growing from 8 units and fading from a third over 2 s (rocket,
 radius 64) or 0.7 s (grenade, radius 32) (``CG_RocketTrail``, ``CG_AddScaleFade``).  A player firing the lightning
 gun (``EF_FIRING``) draws ``lightningBoltNew`` from its muzzle to the first wall within 768 units
-(``CG_LightningBolt``); a weapon's flash model shows for 20 ms after it fires (``MUZZLE_FLASH_TIME``), all the
-time while the lightning gun or gauntlet fires.  Random rotations come from the event's index, so any time
-gives the same picture.
+(``CG_LightningBolt``); gibs fly, bounce and bleed (:mod:`.gibs`); a weapon's flash model shows for 20 ms after
+it fires (``MUZZLE_FLASH_TIME``), all the time while the lightning gun or gauntlet fires.  Random rotations come
+from the event's index, so any time gives the same picture.
 
 References: ioquake3 ``code/cgame/cg_weapons.c`` (``CG_MissileHitWall``, ``CG_MissileHitPlayer``,
 ``CG_RailTrail``, ``CG_RocketTrail``, ``CG_LightningBolt``, ``CG_AddPlayerWeapon``), ``cg_effects.c``
@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -50,6 +50,7 @@ from ...render.refdef import Camera, Lights, Particles
 from ...render.view_math import angle_vectors
 from ..base import EffectModel, ShadedDraws
 from . import shapes
+from .gibs import GIB_MODELS, Gib, launch_gibs
 from .items import WEAPON_MODELS
 from .view_weapon import view_weapon
 
@@ -65,13 +66,15 @@ MARK_TOTAL_TIME, MARK_FADE_TIME, MAX_MARKS = 10.0, 1.0, 256
 RAIL_TRAIL_TIME = 0.4
 BLEED_TIME, BLEED_RADIUS = 0.5, 24.0
 PUFF_STEP_MS = 50
+BLOOD_TRAIL_STEP, BLOOD_TRAIL_TIME = 0.15, 2.0
 #: weapon → (trail seconds, trail radius) of its missile's smoke (``wiTrailTime``, ``trailRadius``).
 SMOKE_TRAILS: Mapping[int, tuple[float, float]] = {WP_ROCKET: (2.0, 64.0), WP_GRENADE: (0.7, 32.0)}
 RING_MODEL, BULLET_MODEL = "models/weaphits/ring02.md3", "models/weaphits/bullet.md3"
-EFFECT_MODELS = (RING_MODEL, BULLET_MODEL)
+EFFECT_MODELS = (RING_MODEL, BULLET_MODEL, *GIB_MODELS)
 EFFECT_SHADERS = ("rocketExplosion", "grenadeExplosion", "plasmaExplosion", "bulletExplosion", "bloodExplosion",
                   "railCore", "railDisc", "lightningBoltNew", "smokePuff", "gfx/damage/bullet_mrk",
-                  "gfx/damage/burn_med_mrk", "gfx/damage/plasma_mrk", "gfx/damage/hole_lg_mrk")
+                  "gfx/damage/burn_med_mrk", "gfx/damage/plasma_mrk", "gfx/damage/hole_lg_mrk", "bloodMark",
+                  "bloodTrail")
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +146,14 @@ class Rail:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class GibEvent:
+    time: float
+    segment: int
+    origin: np.ndarray
+    index: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class SmokeTrack:
     """One missile's flight: its trajectory (server ms) and the timeline times it was seen first and last."""
 
@@ -157,8 +168,8 @@ class SmokeTrack:
     last: float
 
 
-def _impacts(timeline: DemoTimeline) -> tuple[tuple[Impact, ...], tuple[Rail, ...]]:
-    impacts, rails = [], []
+def _impacts(timeline: DemoTimeline) -> tuple[tuple[Impact, ...], tuple[Rail, ...], tuple[GibEvent, ...]]:
+    impacts, rails, gibs = [], [], []
     for e in timeline.events_of_kind("temp_entity"):
         if not isinstance(e, TempEntityEvent):
             continue
@@ -168,11 +179,13 @@ def _impacts(timeline: DemoTimeline) -> tuple[tuple[Impact, ...], tuple[Rail, ..
             normal = np.asarray(e.direction if e.direction is not None else (0.0, 0.0, 1.0), np.float64)
             impacts.append(Impact(e.time, e.segment, np.asarray(e.origin, np.float64), normal, weapon, name,
                                   -1 if e.entity is None else int(e.entity)))
+        elif name == "gib":
+            gibs.append(GibEvent(e.time, e.segment, np.asarray(e.origin, np.float64), len(gibs)))
         elif name == "rail" and e.end is not None:
             client = int(e.extra[0]) if e.extra else -1
             rails.append(Rail(e.time, e.segment, np.asarray(e.origin, np.float64), np.asarray(e.end, np.float64),
                               client))
-    return tuple(impacts), tuple(rails)
+    return tuple(impacts), tuple(rails), tuple(gibs)
 
 
 def _smoke_tracks(timeline: DemoTimeline) -> tuple[SmokeTrack, ...]:
@@ -209,11 +222,11 @@ def _flash_times(timeline: DemoTimeline) -> dict[int, np.ndarray]:
 
 def prepare_effects(timeline: DemoTimeline) -> Quake3Effects:
     """The effects of ``timeline`` (rules: module docstring)."""
-    impacts, rails = _impacts(timeline)
+    impacts, rails, gibs = _impacts(timeline)
     offsets = np.asarray(timeline.times, np.float64) - np.asarray(timeline.server_times, np.float64) / 1000.0
     return Quake3Effects(impacts, rails, _smoke_tracks(timeline), _flash_times(timeline),
                          np.asarray([i.time for i in impacts], np.float64),
-                         np.asarray(timeline.times, np.float64), offsets)
+                         np.asarray(timeline.times, np.float64), offsets, gibs, {})
 
 
 def _beam_end(level: Bsp46World | None, start: np.ndarray, forward: np.ndarray) -> np.ndarray:
@@ -253,6 +266,9 @@ class Quake3Effects:
     impact_times: np.ndarray
     frame_times: np.ndarray
     offsets: np.ndarray
+    gib_events: tuple[GibEvent, ...] = ()
+    #: Gib flights worked out so far, by (event index, map identity): each is simulated once, when first seen.
+    flown: dict[tuple[int, int], tuple[Gib, ...]] = field(default_factory=dict)
 
     def particles(self, timeline: DemoTimeline, t: float, model_flags: list[np.ndarray] | None) -> Particles:
         return Particles.empty()
@@ -282,6 +298,7 @@ class Quake3Effects:
         self._rails(state, t, camera, left, up, polys)
         self._smoke(state, t, camera, left, up, polys)
         self._lightning(state, t, camera, level, polys)
+        self._gibs(state, t, camera, level, left, up, md3, polys)
         players = tuple(self._with_flash(p, state, t) for p in players)
         weapon = view_weapon(state, self.flashing(state.view_entity, t)) if first_person else None
         return ShadedDraws(tuple(md3), tuple(polys), players, () if weapon is None else (weapon,))
@@ -413,6 +430,44 @@ class Quake3Effects:
                     continue
                 polys.append(shapes.sprite("smokePuff", p, size, left, up, (255, 255, 255, 255 * c * 0.33),
                                            shader_time=when / 1000.0 + offset))
+
+    def _gibs(self, state: SceneState, t: float, camera: Camera, level: Bsp46World | None, left, up,
+              md3: list[Md3Draw], polys: list[Q3Poly]) -> None:
+        cam = np.asarray(camera.origin, np.float64)
+        for event in self.gib_events:
+            if event.segment != state.segment or not 0 <= t - event.time < MARK_TOTAL_TIME:
+                continue
+            key = (event.index, id(level))
+            gibs = self.flown.get(key)
+            if gibs is None:
+                gibs = self.flown[key] = launch_gibs(level, event.origin, event.time, event.index)
+            for gib in gibs:
+                if gib.mark is not None and gib.mark[0] <= t:
+                    when, point, normal, radius, rotation = gib.mark
+                    left_time = MARK_TOTAL_TIME - (t - when)
+                    fade = min(1.0, max(left_time, 0.0) / MARK_FADE_TIME)
+                    polys.insert(0, shapes.mark("bloodMark", point, normal, radius, rotation,
+                                                (255, 255, 255, 255 * fade)))
+                if t < gib.end:
+                    md3.append(Md3Draw(gib.model, gib.position(t).astype(np.float32), np.eye(3, dtype=np.float32)))
+                    self._blood_trail(gib, t, cam, left, up, polys)
+
+    @staticmethod
+    def _blood_trail(gib: Gib, t: float, cam: np.ndarray, left, up, polys: list[Q3Poly]) -> None:
+        """``CG_BloodTrail``: a puff every 150 ms of flight, growing from 16 units and dropping 40 over 2 s."""
+        first = gib.flights[0].start
+        k = math.ceil(max(first, t - BLOOD_TRAIL_TIME) / BLOOD_TRAIL_STEP)
+        while k * BLOOD_TRAIL_STEP <= t:
+            when = k * BLOOD_TRAIL_STEP
+            k += 1
+            if when < first or not gib.flying(when):
+                continue
+            c = 1.0 - (t - when) / BLOOD_TRAIL_TIME
+            p = gib.position(when).copy()
+            p[2] -= (1.0 - c) * 40.0
+            radius = 20.0 * (1.0 - c) + 16.0
+            if float(np.linalg.norm(p - cam)) > radius:
+                polys.append(shapes.sprite("bloodTrail", p, radius, left, up, (255, 255, 255, 255 * c)))
 
     def _lightning(self, state: SceneState, t: float, camera: Camera, level: Bsp46World | None,
                    polys: list[Q3Poly]) -> None:
