@@ -101,3 +101,19 @@ def test_help_lists_every_bound_key() -> None:
     for label in ("Space", "Left", "Backspace", "Home", "0 - 9", "PgDn", "B", "F", "C", "R", "Tab", "F12",
                   "Alt+Enter", "F1", "Esc", "`", "H", "V", "F3", "L", "Ctrl+O"):
         assert label in text
+
+
+def test_camera_path_keys_and_key_row_mouse() -> None:
+    assert inp.key_action("K") == Action("key_add")
+    assert inp.key_action("K", inp.SHIFT) == Action("key_replace")
+    assert inp.key_action("K", inp.CTRL) == Action("key_look_at")
+    assert inp.key_action("DELETE") == Action("key_delete")
+    assert inp.key_action("P") == Action("path_camera")
+    assert inp.key_action("S", inp.CTRL, free_camera=True) == Action("path_save")   # not "fly back"
+    assert inp.key_action("S", free_camera=True) is None
+    assert inp.mouse_press(50, 600, inp.MOUSE_LEFT, on_bar=True, key_mark=2) == Action("key_grab", 2, 50)
+    assert inp.mouse_drag(60, 600, 10, 0, scrubbing=False, moving_key=True) == Action("key_drag", 60)
+    assert inp.mouse_release(inp.MOUSE_LEFT, scrubbing=False, moving_key=True) == Action("key_drop")
+    text = " ".join(k for k, _ in inp.KEY_HELP)
+    for label in ("K / Shift+K", "Delete", "Ctrl+K", "P", "Ctrl+S", "key row"):
+        assert label in text

@@ -94,6 +94,7 @@ def test_path_without_a_file_name_is_a_usage_error(tmp_path: Path, capsys) -> No
 def test_the_window_path_mode_uses_the_export_camera(tmp_path: Path) -> None:
     """``ViewerState`` in ``path`` mode (what ``qdv play --camera-path`` starts on) gives the camera the export
     renders from at the same time, ``look_at`` included."""
+    from viewer.camera_path_edit import PathEdit
     from viewer.viewer_state import ViewerState
 
     timeline = load_demo(DEMO)
@@ -102,7 +103,7 @@ def test_the_window_path_mode_uses_the_export_camera(tmp_path: Path) -> None:
         {"time": 2.0, "origin": [0, 0, 300], "angles": [30, 0, 0]},
         {"time": 3.0, "origin": [300, 200, 250], "angles": [10, 170, 0], "fov": 80, "look_at": player}]))
     state = ViewerState.for_timeline(timeline)
-    state.camera_path, state.mode = path, "path"
+    state.path_edit, state.mode = PathEdit(path), "path"
     target = entity_target(timeline)
     for after in (1.0, 2.3, 2.8, 3.0, 9.0):
         t = timeline.start_time + after

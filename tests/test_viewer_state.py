@@ -10,6 +10,7 @@ import pytest
 
 from assets_loader.demos.schema import STAT_NAMES
 from assets_loader.demos.timeline import EntityStates, SceneState
+from viewer.camera_path import CameraKey
 from viewer.render.refdef import Camera
 from viewer.cameras import FreeFly, Orbit
 from viewer.input import Action, Movement
@@ -327,3 +328,120 @@ def test_mouse_look_without_a_view_does_nothing() -> None:
     s = _state()
     s.handle(Action("mouse_look"), FrameContext(None))
     assert not s.mouse_look and s.take_requests() == []
+
+
+# --- camera path editing: K, Shift+K, Delete, Ctrl+K, P, Ctrl+S and the key row ---------------------------------
+
+
+def _free_state() -> ViewerState:
+    s = _state()
+    s.handle(Action("toggle_pause"))
+    s.handle(Action("camera", 1), FrameContext(camera=CAM))
+    return s
+
+
+def test_k_adds_keys_with_the_free_camera_pose_at_the_demo_time() -> None:
+    s = _free_state()
+    s.handle(Action("seek_by", 5.0))
+    s.handle(Action("key_add"))
+    s.update(0.5, Movement(forward=1.0))                 # fly 160 units along +y (yaw 90, pitch 5)
+    s.handle(Action("seek_by", 5.0))
+    s.handle(Action("key_add"))
+    keys = s.path_edit.path.keys
+    assert [k.time for k in keys] == [5.0, 10.0] and s.path_edit.selected == 1
+    assert keys[0].origin == CAM.origin and keys[0].angles == CAM.angles and keys[0].fov == s.fov
+    assert keys[1].origin[1] > keys[0].origin[1] + 150
+    assert s.take_messages() == ["camera key 1 of 1 added at 0:05.0", "camera key 2 of 2 added at 0:10.0"]
+
+
+def test_k_outside_the_free_camera_takes_the_picture_s_camera_and_needs_a_demo() -> None:
+    s = _state()
+    s.handle(Action("key_add"), FrameContext(camera=CAM))
+    assert s.path_edit.path.keys[0].origin == CAM.origin and s.mode == "pov"
+    m = ViewerState.for_map(CAM)
+    m.handle(Action("key_add"))
+    assert m.path_edit.path.keys == () and m.take_messages() == ["camera keys need a demo playing"]
+
+
+def test_shift_k_replaces_and_delete_removes_the_selected_key() -> None:
+    s = _free_state()
+    s.handle(Action("key_add"))
+    s.handle(Action("seek_by", 5.0))
+    s.handle(Action("key_add"))
+    s.free = FreeFly((1.0, 2.0, 3.0), (0.0, 45.0, 0.0))
+    s.handle(Action("key_replace"))
+    assert s.path_edit.path.keys[1] == CameraKey(5.0, (1.0, 2.0, 3.0), (0.0, 45.0, 0.0), 90.0)
+    s.handle(Action("key_delete"))
+    assert [k.time for k in s.path_edit.path.keys] == [0.0] and s.path_edit.selected == 0
+    assert s.take_messages()[-2:] == ["camera key 2 at 0:05.0: pose replaced",
+                                      "camera key 2 at 0:05.0 deleted (1 left)"]
+
+
+def test_p_toggles_the_path_camera_and_back_to_the_camera_before() -> None:
+    s = _free_state()
+    s.handle(Action("path_camera"))
+    assert s.mode == "free" and s.take_messages() == ["no camera keys yet: K adds one at this time from the view"]
+    s.handle(Action("key_add"))
+    s.handle(Action("path_camera"))
+    scene = _scene({1: (0.0, 0.0, 0.0)})
+    camera = s.camera_for(scene)
+    assert s.mode == "path" and camera.origin == CAM.origin and camera.angles == pytest.approx(CAM.angles)
+    s.handle(Action("path_camera"))
+    assert s.mode == "free"
+    s.handle(Action("path_camera"))
+    s.handle(Action("key_delete"))                     # the last key gone: the path camera ends
+    assert s.mode == "free"
+
+
+def test_ctrl_k_aims_the_selected_key_at_the_watched_player_and_again_clears_it() -> None:
+    s = _free_state()
+    s.handle(Action("key_add"))
+    scene = _scene({1: (0.0, 0.0, 0.0), 3: (10.0, 500.0, 60.0)})    # 3 is straight ahead of CAM (yaw 90)
+    ctx = FrameContext(camera=CAM, players=(1, 3), scene=scene)
+    s.handle(Action("key_look_at"), ctx)
+    assert s.path_edit.key.look_at == 3
+    s.handle(Action("key_look_at"), ctx)
+    assert s.path_edit.key.look_at is None
+    s.handle(Action("camera", 0))                       # POV: the recorder (view entity 1)
+    s.handle(Action("key_look_at"), ctx)
+    assert s.path_edit.key.look_at == 1
+
+
+def test_ctrl_s_asks_the_window_to_save_only_a_path_with_keys() -> None:
+    s = _free_state()
+    s.handle(Action("path_save"))
+    assert s.take_requests() == [] and s.take_messages() == ["no camera keys to save: K adds one"]
+    s.handle(Action("key_add"))
+    s.handle(Action("path_save"))
+    assert s.take_requests() == ["save_path"]
+
+
+def test_clicking_a_key_mark_selects_it_and_jumps_there_dragging_moves_it() -> None:
+    s = _free_state()
+    for _ in range(3):
+        s.handle(Action("key_add"))
+        s.handle(Action("seek_by", 10.0))              # keys at 0, 10, 20 s
+    g = s.geometry()
+    x = g.x_of(110.0)
+    assert s.key_mark_at(x + 3, g.top - 5) == 1 and s.on_bar(x, g.top - 5)
+    s.handle(Action("key_grab", 1, x + 3))
+    assert s.path_edit.selected == 1 and s.t == 110.0 and s.take_messages()[-1] == "camera key 2 at 0:10.0 selected"
+    s.handle(Action("key_drag", g.x_of(125.0) + 3))     # past the third key: the path re-sorts
+    assert [k.time for k in s.path_edit.path.keys] == pytest.approx([0.0, 20.0, 25.0])
+    assert s.path_edit.selected == 2 and s.t == pytest.approx(125.0)
+    s.update(1.0)                                         # the clock holds while a key is dragged
+    assert s.t == pytest.approx(125.0)
+    s.handle(Action("key_drop"))
+    assert s.key_grab is None and s.take_messages() == ["camera key 3 at 0:25.0: moved from 0:10.0"]
+    s.handle(Action("key_grab", 2, g.x_of(125.0)))
+    s.handle(Action("key_drop"))                          # a click without a drag moves nothing
+    assert s.take_messages() == ["camera key 3 at 0:25.0 selected"]
+
+
+def test_mouse_look_from_the_path_camera_flies_on_from_its_pose() -> None:
+    s = _free_state()
+    s.handle(Action("key_add"))
+    s.handle(Action("path_camera"))
+    path_camera = Camera((1.0, 2.0, 3.0), (0.0, 30.0, 0.0), 80.0)      # the picture the window drew
+    s.handle(Action("mouse_look"), FrameContext(path_camera))
+    assert s.mode == "free" and s.mouse_look and s.free == FreeFly.from_camera(path_camera)

@@ -38,7 +38,8 @@ from assets_loader.vfs import VirtualFS
 
 from . import input as inp
 from .audio.output import SOUND_KEYS, AudioOutput, listener_for, open_output
-from .camera_path import CameraPath
+from .camera_path import CameraPath, save_path
+from .camera_path_edit import PathEdit, outside_report, path_beside, save_target
 from .cameras import map_start_camera
 from .export import next_numbered_path, write_png
 from .games.base import GameView
@@ -51,6 +52,7 @@ from .render.refdef import SceneFrame
 from .render.ui_overlay import UiRenderer, conchars_rgba
 from .session import DemoSession, game_filesystem, map_game_view
 from .settings import SettingsFile, save_settings
+from .ui.key_row import key_row_layout
 from .ui.picker import Picker, is_demo_name, picker_key, picker_layout
 from .ui.readout import Readout, missing_data_notice, notice_layout, readout_layout, readout_lines
 from .ui.timeline_bar import BarStatus, UiLayout, text_box_layout, timeline_layout, ui_scale
@@ -70,8 +72,9 @@ class PlaySource:
 
     ``basedir`` / ``game`` (``--basedir`` / ``--game``) find the game data of demos opened later from the window;
     ``folder``: open the demo picker on it at once (``qdv play DIR``); ``sensitivity`` / ``invert_mouse``
-    override the remembered mouse-look settings; ``camera_path`` (``--camera-path``): the demo starts on that path's
-    camera; ``water_alpha`` overrides the maps' liquid opacity (``None``: each map's own)."""
+    override the remembered mouse-look settings; ``camera_path`` (``--camera-path``, read from
+    ``camera_path_file``): the demo starts on that path's camera (without it the path saved beside the demo is
+    loaded, if any); ``water_alpha`` overrides the maps' liquid opacity (``None``: each map's own)."""
 
     fs: VirtualFS
     demo: str | None = None
@@ -86,6 +89,7 @@ class PlaySource:
     sensitivity: float | None = None
     invert_mouse: bool | None = None
     camera_path: CameraPath | None = None
+    camera_path_file: str | None = None
     water_alpha: float | None = None
 
     @property
@@ -184,7 +188,12 @@ class ViewerWindow(pyglet.window.Window):
             start = parse_timespec(src.start, duration=timeline.duration)
             self.state = ViewerState.for_timeline(timeline, start=start, speed=src.speed, fov=src.fov, size=size)
             if src.camera_path is not None:     # --camera-path: start on the path's preview
-                self.state.camera_path, self.state.mode = src.camera_path, "path"
+                self.state.path_edit = PathEdit(src.camera_path, file=src.camera_path_file)
+                self.state.mode = "path"
+                self._tell(outside_report(src.camera_path, timeline.duration))
+            else:
+                self.state.path_edit, said = path_beside(src.demo, timeline.duration)
+                self._tell(said)
             self._apply_settings()
             self.session = DemoSession(timeline, src.fs, self.ctx)
             if self.session.game != self.game:
@@ -343,6 +352,7 @@ class ViewerWindow(pyglet.window.Window):
                 self.hud.draw(layout, size)
             if st.bar_visible:
                 hover = st.hover
+                layers += key_row_layout(st.geometry(), st.path_edit.path.keys, st.path_edit.selected, hover)
                 layers += timeline_layout(st.geometry(), st.info.markers_for(st.pov_slot), st.t,
                                           BarStatus(st.clock.speed, st.clock.paused, st.mode), hover)
         text, left = self._message
@@ -396,7 +406,7 @@ class ViewerWindow(pyglet.window.Window):
             return FrameContext(frame.camera if frame is not None else None)
         precache = self.session.timeline.segments[max(state.segment, 0)].model_precache
         return FrameContext(frame.camera, self.game.follow_candidates(state, precache),
-                            self.game.player_entities(state, precache))
+                            self.game.player_entities(state, precache), state)
 
     def _act(self, action: inp.Action | None) -> None:
         if action is not None and action.name == "open":
@@ -407,8 +417,12 @@ class ViewerWindow(pyglet.window.Window):
                 self.close()
             return
         self.state.handle(action, self._frame_context())
+        for said in self.state.take_messages():
+            self._tell(said)
         for request in self.state.take_requests():
-            if request == "screenshot":
+            if request == "save_path":
+                self._save_camera_path(self.state)
+            elif request == "screenshot":
                 self._screenshot = True
             elif request == "capture_mouse":
                 self.set_exclusive_mouse(True)
@@ -424,6 +438,23 @@ class ViewerWindow(pyglet.window.Window):
                 self.set_fullscreen(False)
             elif request in ("escape", "quit"):
                 self.close()
+
+    def _tell(self, text: str) -> None:
+        """Show ``text`` in the corner for :data:`MESSAGE_TIME` and print it in the terminal."""
+        if text:
+            self._message = (text, MESSAGE_TIME)
+            self._say(text)
+
+    def _save_camera_path(self, st: ViewerState) -> None:
+        """Ctrl+S: the path into the file :func:`~viewer.camera_path_edit.save_target` picks, which it then owns."""
+        target = save_target(self.source.demo or "camera", st.path_edit.file)
+        try:
+            save_path(st.path_edit.path, target)
+        except OSError as exc:
+            self._tell(f"camera path not saved: {exc}")
+            return
+        st.path_edit = replace(st.path_edit, file=str(target))
+        self._tell(f"saved camera path ({len(st.path_edit.path.keys)} keys) to {target}")
 
     def _top(self, y: float) -> float:
         """pyglet's bottom-up window ``y`` → top-down framebuffer pixels (HiDPI-aware)."""
@@ -441,7 +472,8 @@ class ViewerWindow(pyglet.window.Window):
             if chosen is not None:
                 self.open_demo(chosen)
             return pyglet.event.EVENT_HANDLED
-        self._held.add(name)
+        if not modifiers & inp.CTRL:     # Ctrl+S saves: it must not fly the free camera backwards
+            self._held.add(name)
         free = self.state is not None and self.state.mode == "free"
         if name in SOUND_KEYS and not modifiers & (inp.SHIFT | inp.CTRL | inp.ALT) and self.session is not None:
             said = self._sound.key(name) if self._sound is not None else "no sound (no audio device)"
@@ -475,7 +507,8 @@ class ViewerWindow(pyglet.window.Window):
             return
         fx, fy = self._fx(x), self._top(y)
         self._act(inp.mouse_motion(fx, fy))
-        self._act(inp.mouse_press(fx, fy, button, on_bar=self.state.on_bar(fx, fy)))
+        self._act(inp.mouse_press(fx, fy, button, on_bar=self.state.on_bar(fx, fy),
+                                  key_mark=self.state.key_mark_at(fx, fy)))
 
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int):
         if self.state is None:
@@ -485,13 +518,14 @@ class ViewerWindow(pyglet.window.Window):
             return
         fx, fy = self._fx(x), self._top(y)
         self._act(inp.mouse_motion(fx, fy))
-        if self.state.scrubbing or self.state.dragging:
-            self._act(inp.mouse_drag(fx, fy, dx, dy, scrubbing=self.state.scrubbing))
+        moving_key = self.state.key_grab is not None
+        if self.state.scrubbing or self.state.dragging or moving_key:
+            self._act(inp.mouse_drag(fx, fy, dx, dy, scrubbing=self.state.scrubbing, moving_key=moving_key))
 
     def on_mouse_release(self, x: int, y: int, button: int, modifiers: int):
         if self.state is None:
             return
-        self._act(inp.mouse_release(button, scrubbing=self.state.scrubbing))
+        self._act(inp.mouse_release(button, scrubbing=self.state.scrubbing, moving_key=self.state.key_grab is not None))
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float):
         self._act(inp.mouse_scroll(scroll_y))
@@ -563,7 +597,7 @@ class ViewerWindow(pyglet.window.Window):
         self.failed = None
         self.source = replace(self.source, fs=fs, demo=str(path), map_path=None, start="0", speed=1.0,
                               fov=self.state.fov if self.state is not None else self.source.fov, folder=None,
-                              camera_path=None)  # a path belongs to the demo it was given with
+                              camera_path=None, camera_path_file=None)  # a path belongs to the demo it was given with
         self.set_caption(f"qdv — {self.source.title}")
         self.state = None
         self._last = self._last_state = None

@@ -391,6 +391,7 @@ def _run_window(args: argparse.Namespace) -> int:
             from assets_loader.demos import load_demo
 
             source_kw["camera_path"] = _camera_path(args.camera_path, load_demo(demo).duration)
+            source_kw["camera_path_file"] = args.camera_path
     else:
         fs, map_path = _resolve_map(args.map, args.basedir, args.game)
         source_kw = dict(map_path=map_path)

@@ -69,6 +69,9 @@ KEY_HELP: tuple[tuple[str, str], ...] = (
     ("drag / wheel", "orbit: turn around / zoom"),
     ("Tab / Shift+Tab", "next / previous player (POV in MVD, else orbit)"),
     ("V", "back to the recorder's eyes (POV)"),
+    ("K / Shift+K, Delete", "camera key: add here / replace pose / delete selected"),
+    ("P, Ctrl+K, Ctrl+S", "path camera; key looks at watched player; save path"),
+    ("key row (above bar)", "click a camera key: select, jump there; drag: move it"),
     ("` (backquote)", "scoreboard on / off"),
     ("H", "hide / show the HUD"),
     ("F3", "frame rate (fps) in the corner readout on / off"),
@@ -93,6 +96,10 @@ def key_action(name: str, modifiers: int = 0, *, free_camera: bool = False) -> A
         return Action("quit")
     if name == "O" and ctrl:
         return Action("open")
+    if name == "S" and ctrl:
+        return Action("path_save")
+    if name == "K":
+        return Action("key_look_at" if ctrl else "key_replace" if shift else "key_add")
     if free_camera and name in ("W", "A", "S", "D", "Q", "E"):
         return None
     if name in _DIGITS and not ctrl and not alt:
@@ -111,6 +118,7 @@ def key_action(name: str, modifiers: int = 0, *, free_camera: bool = False) -> A
         "PAGEDOWN": Action("marker", +1), "N": Action("marker", -1 if shift else +1),
         "PAGEUP": Action("marker", -1),
         "B": Action("toggle_bar"),
+        "P": Action("path_camera"), "DELETE": Action("key_delete"),
         "F": Action("camera", 1), "C": Action("camera", 2), "V": Action("camera", 0),
         "R": Action("orbit_next", -1 if shift else +1),
         "TAB": Action("player", -1 if shift else +1),
@@ -138,9 +146,12 @@ def movement(held: frozenset[str] | set[str]) -> Movement:
     return Movement(axis("W", "S"), axis("D", "A"), axis("E", "Q"), "LSHIFT" in held or "RSHIFT" in held)
 
 
-def mouse_press(x: float, y: float, button: int, *, on_bar: bool) -> Action | None:
-    """A button pressed at top-left based ``(x, y)``: on the bar the left button starts scrubbing; elsewhere the
-    left button starts a look/orbit drag and the right button toggles the captured mouse look."""
+def mouse_press(x: float, y: float, button: int, *, on_bar: bool, key_mark: int | None = None) -> Action | None:
+    """A button pressed at top-left based ``(x, y)``: on a camera key's mark (``key_mark``, its index) the left button
+    grabs that key; on the bar the left button starts scrubbing; elsewhere the left button starts a look/orbit drag
+    and the right button toggles the captured mouse look."""
+    if key_mark is not None and button == MOUSE_LEFT:
+        return Action("key_grab", key_mark, x)
     if on_bar and button == MOUSE_LEFT:
         return Action("scrub_begin", x)
     if not on_bar and button == MOUSE_LEFT:
@@ -155,15 +166,20 @@ def captured_motion(dx: float, dy: float) -> Action:
     return Action("mouse_look_move", dx, dy)
 
 
-def mouse_drag(x: float, y: float, dx: float, dy: float, *, scrubbing: bool) -> Action:
-    """Mouse moved with a button down: scrub to ``x`` while scrubbing, else turn the camera by ``dx, dy`` pixels
-    (pyglet's ``dy`` is positive upwards: moving the mouse up looks up; the cameras apply their sensitivity)."""
+def mouse_drag(x: float, y: float, dx: float, dy: float, *, scrubbing: bool, moving_key: bool = False) -> Action:
+    """Mouse moved with a button down: move the grabbed camera key to ``x`` (``moving_key``), scrub to ``x`` while
+    scrubbing, else turn the camera by ``dx, dy`` pixels (pyglet's ``dy`` is positive upwards: moving the mouse up
+    looks up; the cameras apply their sensitivity)."""
+    if moving_key:
+        return Action("key_drag", x)
     if scrubbing:
         return Action("scrub_move", x)
     return Action("look", dx, dy)
 
 
-def mouse_release(button: int, *, scrubbing: bool) -> Action | None:
+def mouse_release(button: int, *, scrubbing: bool, moving_key: bool = False) -> Action | None:
+    if moving_key and button == MOUSE_LEFT:
+        return Action("key_drop")
     if scrubbing and button == MOUSE_LEFT:
         return Action("scrub_end")
     return Action("drag_end")

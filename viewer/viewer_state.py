@@ -5,7 +5,12 @@ and injected ``dt``; no OpenGL, no window, no wall clock — so every key's effe
 The window asks three things of it each frame: :meth:`ViewerState.update` (advance the clock, fly the free camera),
 :meth:`ViewerState.camera_for` (the camera to draw from, ``None`` for the recorder's eyes) and the UI flags
 (:attr:`ViewerState.bar_visible`, ``show_help``…). Side effects only the window can perform (screenshot,
-fullscreen, quit) are queued in :attr:`ViewerState.requests` for it to take.
+fullscreen, saving the camera path, quit) are queued in :attr:`ViewerState.requests` for it to take, and the
+sentences to show the user ("camera key 2 of 3 added at 0:12.3") in :attr:`ViewerState.messages`.
+
+The camera path being edited (:class:`~viewer.camera_path_edit.PathEdit`) lives here too: K / Shift+K / Delete /
+Ctrl+K edit its keys, the key row above the bar (:mod:`viewer.ui.key_row`) selects and drags them, P switches to the
+``path`` camera and back.
 
 Switching cameras never touches the clock; the free camera keeps flying while paused and while scrubbing.
 """
@@ -20,11 +25,13 @@ import numpy as np
 from assets_loader.demos import DemoTimeline, SceneState
 
 from .render.refdef import Camera
-from .camera_path import CameraPath, camera_at, entity_origin
+from .camera_path import camera_at, entity_origin
+from .camera_path_edit import PathEdit, centred_entity
 from .cameras import FreeFly, Orbit, chase_camera
 from .input import CAMERA_MODES, Action, Movement, next_speed
 from .playback import PlaybackClock
-from .ui.timeline_bar import BarGeometry, Marker, bar_geometry, markers_from_events, next_marker_time
+from .ui.key_row import key_mark_at, key_mark_x, on_key_row
+from .ui.timeline_bar import BarGeometry, Marker, bar_geometry, format_time, markers_from_events, next_marker_time
 
 #: Seconds without mouse movement after which the bar hides while playing.
 BAR_HIDE_DELAY = 2.0
@@ -40,11 +47,12 @@ CHASE_MIN, CHASE_MAX, CHASE_STEP = 40.0, 400.0, 20.0
 class FrameContext:
     """What the window knows about the picture on screen when an action arrives: the ``camera`` it was drawn from,
     the entities that can be followed and the players (asked of the game's
-    :class:`~viewer.games.base.GameView`)."""
+    :class:`~viewer.games.base.GameView`), and the ``scene`` state it shows."""
 
     camera: Camera | None = None
     followable: tuple[int, ...] = ()
     players: tuple[int, ...] = ()
+    scene: SceneState | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +110,9 @@ class ViewerState:
     sbar_lines: int = 0
     mode: str = "pov"
     free: FreeFly | None = None
-    camera_path: CameraPath | None = None
+    path_edit: PathEdit = field(default_factory=PathEdit)
+    mode_before_path: str = "pov"
+    key_grab: tuple[float, float] | None = None
     orbit: Orbit = field(default_factory=Orbit)
     follow: int | None = None
     chase_back: float = 100.0
@@ -121,6 +131,7 @@ class ViewerState:
     hover: tuple[float, float] | None = None
     last_target: tuple[float, float, float] | None = None
     requests: list[str] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)
 
     @classmethod
     def for_timeline(cls, timeline: DemoTimeline, *, start: float = 0.0, speed: float = 1.0, fov: float = 90.0,
@@ -159,25 +170,34 @@ class ViewerState:
         the last :data:`BAR_HIDE_DELAY` seconds."""
         if not (self.show_bar and self.has_demo):
             return False
-        if self.clock.paused or self.scrubbing or self.idle < BAR_HIDE_DELAY:
+        if self.clock.paused or self.scrubbing or self.key_grab is not None or self.idle < BAR_HIDE_DELAY:
             return True
-        return self.hover is not None and self.geometry().contains(*self.hover)
+        return self.hover is not None and (self.geometry().contains(*self.hover) or self._on_key_row(*self.hover))
 
     def on_bar(self, x: float, y: float) -> bool:
-        """Is the (top-left based) point on the visible bar?"""
-        return self.bar_visible and self.geometry().contains(x, y)
+        """Is the (top-left based) point on the visible bar (or its camera key row)?"""
+        return self.bar_visible and (self.geometry().contains(x, y) or self._on_key_row(x, y))
+
+    def _on_key_row(self, x: float, y: float) -> bool:
+        return bool(self.path_edit.path.keys) and on_key_row(self.geometry(), x, y)
+
+    def key_mark_at(self, x: float, y: float) -> int | None:
+        """The camera key whose mark on the visible key row is under the (top-left based) point, or ``None``."""
+        if not self.bar_visible:
+            return None
+        return key_mark_at(self.geometry(), self.path_edit.path.keys, x, y)
 
     def camera_for(self, scene: SceneState | None, world=None) -> Camera | None:
         """The camera to draw ``scene`` from: ``None`` for the recorder's eyes (the view weapon is drawn), else the
-        free, chase or orbit camera, or in ``path`` mode ``camera_at(camera_path, …)`` at the scene's time (``look_at``
-        keys aim at the entity in ``scene``). ``world`` (a ``WorldMesh``) keeps chase and orbit cameras out of
-        walls."""
+        free, chase or orbit camera, or in ``path`` mode ``camera_at(path_edit.path, …)`` at the scene's time
+        (``look_at`` keys aim at the entity in ``scene``). ``world`` (a ``WorldMesh``) keeps chase and orbit cameras
+        out of walls."""
         if self.mode == "free" and self.free is not None:
             return self.free.camera(self.fov)
         if scene is None:
             return None
-        if self.mode == "path" and self.camera_path is not None:
-            return camera_at(self.camera_path, scene.time - self.info.start, lambda n, _t: entity_origin(scene, n))
+        if self.mode == "path":
+            return camera_at(self.path_edit.path, scene.time - self.info.start, lambda n, _t: entity_origin(scene, n))
         if self.mode == "chase":
             return chase_camera(world, scene.view_origin, scene.view_angles, back=self.chase_back, fov=self.fov)
         if self.mode == "orbit":
@@ -200,7 +220,7 @@ class ViewerState:
         """One frame of ``dt`` wall seconds: the clock advances (held still while scrubbing), the free camera flies
         by the held keys (also while paused or scrubbing), the bar's idle timer runs."""
         self.idle += max(dt, 0.0)
-        if not self.scrubbing:
+        if not self.scrubbing and self.key_grab is None:
             self.clock = self.clock.advance(dt)
         if self.mode == "free" and self.free is not None and move.moving:
             self.free = self.free.move(dt, move.forward, move.right, move.up, move.fast)
@@ -284,10 +304,10 @@ class ViewerState:
         if self.mouse_look:
             self._release_mouse()
             return
-        if self.mode in ("pov", "chase"):
+        if self.mode in ("pov", "chase", "path"):
             if ctx.camera is None:
                 return
-            self.free = FreeFly.from_camera(ctx.camera)   # the recorder's eyes cannot turn: fly from there
+            self.free = FreeFly.from_camera(ctx.camera)   # these cameras cannot be turned: fly from there
             self.mode = "free"
         self.mouse_look = True
         self.dragging = False
@@ -365,6 +385,113 @@ class ViewerState:
         elif self.mode == "chase":
             self.chase_back = min(max(self.chase_back - a.a * CHASE_STEP, CHASE_MIN), CHASE_MAX)
 
+    # the camera path (K, Shift+K, Delete, Ctrl+K, P, Ctrl+S and the key row)
+    def _say(self, text: str) -> None:
+        if text:
+            self.messages.append(text)
+
+    def _view_camera(self, ctx: FrameContext) -> Camera | None:
+        """The pose a new key takes: the free camera's (exact, even between frames), else the picture's."""
+        if self.mode == "free" and self.free is not None:
+            return self.free.camera(self.fov)
+        return ctx.camera
+
+    def _on_key_add(self, a: Action, ctx: FrameContext) -> None:
+        if not self.has_demo:
+            self._say("camera keys need a demo playing")
+            return
+        camera = self._view_camera(ctx)
+        if camera is not None:
+            self.path_edit, said = self.path_edit.add(self.t - self.info.start, camera)
+            self._say(said)
+
+    def _on_key_replace(self, a: Action, ctx: FrameContext) -> None:
+        camera = self._view_camera(ctx)
+        if camera is not None:
+            self.path_edit, said = self.path_edit.replace_pose(camera)
+            self._say(said)
+
+    def _on_key_delete(self, a: Action, ctx: FrameContext) -> None:
+        self.path_edit, said = self.path_edit.delete()
+        self._say(said)
+        if self.mode == "path" and not self.path_edit.path.keys:
+            self.mode = self.mode_before_path
+
+    def _on_key_look_at(self, a: Action, ctx: FrameContext) -> None:
+        entity = self._watched_entity(ctx)
+        name = ""
+        if entity is not None and ctx.scene is not None:
+            board = ctx.scene.scoreboard
+            name = board[entity - 1].name if 0 < entity <= len(board) else ""
+        self.path_edit, said = self.path_edit.toggle_look_at(entity, name)
+        self._say(said)
+
+    def _watched_entity(self, ctx: FrameContext) -> int | None:
+        """The entity Ctrl+K aims the selected key at: the one the orbit camera follows, the player whose eyes or
+        back the view shows (POV, chase), else the player nearest the middle of the view."""
+        if self.mode == "orbit" and self.follow is not None:
+            return self.follow
+        scene = ctx.scene
+        if scene is None:
+            return None
+        if self.mode in ("pov", "chase"):
+            return int(scene.view_entity)
+        camera = self._view_camera(ctx)
+        if camera is None:
+            return None
+        positions = {n: o for n in ctx.players if (o := entity_origin(scene, n)) is not None}
+        return centred_entity(camera, positions)
+
+    def _on_path_camera(self, a: Action, ctx: FrameContext) -> None:
+        if self.mode == "path":
+            self.mode = self.mode_before_path
+            self._say(f"path camera off: {self.mode} camera")
+        elif not self.path_edit.path.keys:
+            self._say("no camera keys yet: K adds one at this time from the view")
+        else:
+            self.mode_before_path, self.mode = self.mode, "path"
+            self._say(f"path camera: {len(self.path_edit.path.keys)} keys")
+
+    def _on_path_save(self, a: Action, ctx: FrameContext) -> None:
+        if not self.path_edit.path.keys:
+            self._say("no camera keys to save: K adds one")
+        else:
+            self.requests.append("save_path")
+
+    def _on_key_grab(self, a: Action, ctx: FrameContext) -> None:
+        """A press on key ``a.a``'s mark at column ``a.b``: select it and jump to its time; a drag may follow."""
+        index = int(a.a)
+        keys = self.path_edit.path.keys
+        if not 0 <= index < len(keys):
+            return
+        self.path_edit, said = self.path_edit.select(index)
+        self.key_grab = (keys[index].time, key_mark_x(self.geometry(), keys[index]) - a.b)
+        self.idle = 0.0
+        self.clock = self.clock.seek(self.info.start + keys[index].time)
+        self._say(said)
+
+    def _on_key_drag(self, a: Action, ctx: FrameContext) -> None:
+        """The grabbed key follows the mouse in time (keeping where on the mark it was grabbed); the path re-sorts,
+        the selection and the clock follow the key."""
+        selected = self.path_edit.selected
+        if self.key_grab is None or selected is None:
+            return
+        self.idle = 0.0
+        t = self.geometry().time_at(a.a + self.key_grab[1])
+        self.path_edit = self.path_edit.move(selected, t - self.info.start)
+        moved = self.path_edit.key
+        if moved is not None:
+            self.clock = self.clock.seek(self.info.start + moved.time)
+
+    def _on_key_drop(self, a: Action, ctx: FrameContext) -> None:
+        if self.key_grab is None:
+            return
+        was, _offset = self.key_grab
+        self.key_grab = None
+        edit = self.path_edit
+        if edit.selected is not None and edit.path.keys[edit.selected].time != was:
+            self._say(f"{edit.describe(edit.selected)}: moved from {format_time(was)}")
+
     # requests for the window
     def _on_screenshot(self, a: Action, ctx: FrameContext) -> None:
         self.requests.append("screenshot")
@@ -385,6 +512,11 @@ class ViewerState:
 
     def _on_quit(self, a: Action, ctx: FrameContext) -> None:
         self.requests.append("quit")
+
+    def take_messages(self) -> list[str]:
+        """The sentences to show the user, oldest first (the queue is emptied)."""
+        out, self.messages = self.messages, []
+        return out
 
     def take_requests(self) -> list[str]:
         """The queued window requests, oldest first (the queue is emptied)."""
