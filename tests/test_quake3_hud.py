@@ -54,6 +54,9 @@ def test_the_score_boxes_show_the_leader_and_the_second(follow) -> None:
     assert len(gold) == 4                                        # its frame
     row = sorted((q.x, chr(int(str(q.ref).split("/")[1]))) for q in _pics(layout, "q3char") if q.y == 408)
     assert "".join(c for _, c in row) == "21"
+    later = hud.hud_layout(follow.sample(follow.start_time + 24.3), follow, (640, 480), 1)
+    row = sorted((q.x, chr(int(str(q.ref).split("/")[1]))) for q in _pics(later, "q3char") if q.y == 408)
+    assert "".join(c for _, c in row) == "32"                     # CS_SCORES2, as the 24 s reference shows
 
 
 def test_the_frag_centerprint_colours_the_place(follow) -> None:

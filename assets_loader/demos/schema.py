@@ -71,12 +71,13 @@ QUAKEWORLD = GameSchema("quakeworld", STAT_NAMES)
 #: OpenArena / Team Arena order (STAT_HEALTH … STAT_MAX_HEALTH; ``weapons`` is a bit per WP_*), ``persistant[]``
 #: (PERS_SCORE … PERS_CAPTURES), ``ammo`` of the held weapon, the held ``weapon``, ``powerups`` (a bit per PW_* in
 #: force), ``viewheight``, ``pm_type``, ``pm_flags``, ``clientNum`` (the player the view follows), ``bob_cycle``
-#: (``bobCycle``: the walk cycle the view and weapon bob with).
+#: (``bobCycle``: the walk cycle the view and weapon bob with), ``scores1`` / ``scores2`` (the first and second
+#: place's scores, ``CS_SCORES1`` / ``CS_SCORES2``; -9999 for nobody).
 QUAKE3_STAT_NAMES: tuple[str, ...] = (
     "health", "holdable_item", "persistant_powerup", "weapons", "armor", "dead_yaw", "clients_ready", "max_health",
     "score", "hits", "rank", "team", "spawn_count", "playerevents", "attacker", "attackee_armor", "killed",
     "impressive_count", "excellent_count", "defend_count", "assist_count", "gauntlet_frag_count", "captures",
-    "ammo", "weapon", "powerups", "viewheight", "pm_type", "pm_flags", "clientNum", "bob_cycle",
+    "ammo", "weapon", "powerups", "viewheight", "pm_type", "pm_flags", "clientNum", "bob_cycle", "scores1", "scores2",
 )
 
 #: The ``entityState_t`` members a Quake III timeline keeps per entity beside the common columns (``origin`` /

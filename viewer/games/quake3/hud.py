@@ -7,9 +7,9 @@
   yellow over 25, flashing red / yellow below, red at 0; armor yellow.
 - Weapon select (``CG_DrawWeaponSelect``) for 1.4 s after the weapon changes: the owned weapons' icons 32 units
   square, 40 apart, centred at y 380, the held one framed in the gold of ``gfx/2d/select``, its name above.
-- Scores (``CG_DrawScores``, free-for-all): the first place's and the second box (the viewer's own score when not
-  first) right-aligned at y 408, the viewer's box blue when it leads, red otherwise, framed in gold; grey for the
-  other.
+- Scores (``CG_DrawScores``, free-for-all): the first place's (``CS_SCORES1``) and the second box
+  (``CS_SCORES2``, or the viewer's own score when not first) right-aligned at y 408, the viewer's box blue when it
+  leads, red otherwise, framed in gold; grey for the other.
 - Crosshair (``CG_DrawCrosshair``): ``gfx/2d/crosshaire`` (``cg_drawCrosshair 4``) 24 units square in the middle,
   tinted by health and armor (``CG_ColorForHealth``).
 - "following" and the followed player's name in giant letters (``CG_DrawFollow``), OpenArena's
@@ -47,6 +47,7 @@ from .hud_pics import char_pic
 __all__ = ["CROSSHAIR", "PMF_FOLLOW", "health_color", "hud_layout"]
 
 PMF_FOLLOW = 4096
+SCORE_NOT_PRESENT = -9999
 PM_SPECTATOR, PM_INTERMISSION = 2, 5
 TEAM_SPECTATOR = 3
 CROSSHAIR = "gfx/2d/crosshaire"
@@ -212,20 +213,16 @@ def _weapon_select(screen: _Screen, state: SceneState, timeline: DemoTimeline) -
 
 
 def _scores(screen: _Screen, state: SceneState) -> None:
-    client = int(state.stats.get("clientNum", -1))
-    score = int(state.stats.get("score", 0))
-    spectator = int(state.stats.get("team", 0)) == TEAM_SPECTATOR
-    ranked = sorted([p.frags for p in state.scoreboard if p.name and not p.spectator and p.slot != client]
-                    + ([] if spectator else [score]), reverse=True)
-    if not ranked:
-        return
-    first = ranked[0]
-    second = ranked[1] if len(ranked) > 1 else None
-    if first != score and not spectator:
-        second = score
+    stats = state.stats
+    score = int(stats.get("score", 0))
+    spectator = int(stats.get("team", 0)) == TEAM_SPECTATOR
+    first = int(stats.get("scores1", SCORE_NOT_PRESENT))
+    second = int(stats.get("scores2", SCORE_NOT_PRESENT))
+    if first != score:
+        second = score                       # always show your score in the second box if not in first place
     y, x = 480 - 48 - 24, 640.0
     for value, leads in ((second, False), (first, True)):
-        if value is None:
+        if value == SCORE_NOT_PRESENT:
             continue
         text = f"{value:2d}"
         w = len(text) * 16 + 8
