@@ -143,3 +143,25 @@ def test_gibs_fly_bounce_off_the_map_and_leave_blood(follow, effects, q3_fs) -> 
     assert any(p.shader == "bloodMark" for p in drawn.polys) and any(p.shader == "bloodTrail" for p in drawn.polys)
     gone = effects.shaded(follow.sample(event.time + 8.5), event.time + 8.5, camera, False, (), level)
     assert not any(m.model in GIB_MODELS for m in gone.md3)
+
+
+def test_shotgun_pellets_spread_round_the_aim_and_mark_the_walls(follow, effects, q3_fs) -> None:
+    from assets_loader.bsp46 import load_bsp46
+
+    level = load_bsp46(q3_fs.read("maps/oa_dm1.bsp"), name="oa_dm1")
+    blast = effects.blasts[0]
+    hits = fx.shotgun_pattern(level, blast.origin, blast.aim, blast.seed)
+    assert 0 < len(hits) <= fx.SHOTGUN_COUNT
+    cone = math.degrees(math.atan(fx.SHOTGUN_SPREAD / 8192) * math.sqrt(2))
+    for point, normal in hits:
+        way = (point - blast.origin) / np.linalg.norm(point - blast.origin)
+        assert math.degrees(math.acos(min(1.0, float(way @ blast.aim)))) <= cone + 0.01
+        assert float(normal @ way) < 0                                  # the wall faces the shooter
+    again = fx.shotgun_pattern(level, blast.origin, blast.aim, blast.seed)
+    assert all(np.allclose(a[0], b[0]) for a, b in zip(hits, again))
+    other = fx.shotgun_pattern(level, blast.origin, blast.aim, blast.seed + 1)
+    assert not all(np.allclose(a[0], b[0]) for a, b in zip(hits, other))
+    camera = Camera(tuple(blast.origin), (0.0, 0.0, 0.0))
+    drawn = effects.shaded(follow.sample(blast.time + 0.1), blast.time + 0.1, camera, False, (), level)
+    assert sum(p.shader == "gfx/damage/bullet_mrk" for p in drawn.polys) >= len(hits)
+    assert sum(m.model == fx.BULLET_MODEL for m in drawn.md3) >= len(hits)

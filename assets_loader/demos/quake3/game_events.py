@@ -2,7 +2,8 @@
 
 Obituaries carry the cgame's wording (:mod:`.obituaries`); a kill by the viewing client also makes the "You
 fragged NAME" centerprint with its place and score at that snapshot.  Impacts carry their weapon (``extra``) and
-surface normal (``direction``, ``ByteToDir``); rail trails their muzzle, end and shooter.  Entity events fire like
+surface normal (``direction``, ``ByteToDir``); rail trails their muzzle, end and shooter; shotgun blasts their aim
+(``direction``) and pellet seed (``extra``).  Entity events fire like
 ``CG_CheckEvents``: a temporary event entity (``eType`` > ``ET_EVENTS``, event = ``eType - ET_EVENTS``; a player's
 predictable event names its client in ``otherEntityNum``) fires when it appears; an ordinary entity's ``event``
 fires when it changes (the two ``EV_EVENT_BITS`` toggle) or when the entity enters the view with one.  The
@@ -111,6 +112,13 @@ def _entity_event(out: _Collector, frame: int, event: int, entity: int, parm: in
         # the trail runs from the shooter's muzzle (origin2) to the hit (origin); extra: the shooter's client
         out.add(ev.TempEntityEvent, frame, "rail", tuple(float(v) for v in origin2),
                 tuple(float(v) for v in origin), entity, None, None, None, None, None, (float(client),))
+    elif event == g.EV["SHOTGUN"] and origin2 is not None:
+        # the pellets fly from origin along origin2 (the aim), spread by the seed in eventParm (CG_ShotgunPattern)
+        aim = np.asarray(origin2, np.float64)
+        norm = float(np.linalg.norm(aim))
+        direction = tuple(float(v) for v in aim / norm) if norm > 0 else None
+        out.add(ev.TempEntityEvent, frame, "shotgun", tuple(float(v) for v in origin), None, entity, None, None,
+                None, direction, None, (float(parm),))
     elif event in _IMPACTS:
         # extra: the weapon (CG_MissileHitWall picks the explosion and mark by it); direction: the surface normal
         out.add(ev.TempEntityEvent, frame, _TEMP_BY_NUMBER[event], tuple(float(v) for v in origin), None, entity,

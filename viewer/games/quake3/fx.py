@@ -11,6 +11,8 @@ the surface normal):
 - plasma: ``models/weaphits/ring02.md3`` turned to the normal with the ``plasmaExplosion`` shader for 0.6 s; a
   ``plasma_mrk`` of radius 16 whose alpha fades;
 - bullets (``gunshot``): ``models/weaphits/bullet.md3`` with ``bulletExplosion``; a ``bullet_mrk`` of radius 8;
+- shotgun pellets: the same with a mark of radius 4, where each of the blast's 11 pellets (``CG_ShotgunPattern``:
+  the engine's ``Q_crandom`` from the event's seed) first meets the map's solid space;
 - lightning and anything else: a ``hole_lg_mrk`` of radius 12, no explosion.
 
 A hit on a player (``missile_hit``) and bullets in flesh (``blood``) also make a ``bloodExplosion`` sprite of
@@ -56,7 +58,8 @@ from .view_weapon import view_weapon
 
 __all__ = ["EFFECT_MODELS", "EFFECT_SHADERS", "Quake3Effects", "flash_model", "prepare_effects"]
 
-WP_GAUNTLET, WP_MACHINEGUN, WP_GRENADE, WP_ROCKET, WP_LIGHTNING, WP_RAILGUN, WP_PLASMA = 1, 2, 4, 5, 6, 7, 8
+WP_GAUNTLET, WP_MACHINEGUN, WP_SHOTGUN, WP_GRENADE, WP_ROCKET, WP_LIGHTNING, WP_RAILGUN, WP_PLASMA = \
+    1, 2, 3, 4, 5, 6, 7, 8
 ET_PLAYER, ET_MISSILE = 1, 3
 EF_FIRING = 0x100
 TR_STATIONARY = 0
@@ -66,6 +69,8 @@ MARK_TOTAL_TIME, MARK_FADE_TIME, MAX_MARKS = 10.0, 1.0, 256
 RAIL_TRAIL_TIME = 0.4
 BLEED_TIME, BLEED_RADIUS = 0.5, 24.0
 PUFF_STEP_MS = 50
+#: ``DEFAULT_SHOTGUN_COUNT`` / ``DEFAULT_SHOTGUN_SPREAD``; pellets are traced this far.
+SHOTGUN_COUNT, SHOTGUN_SPREAD, PELLET_RANGE = 11, 700.0, 4096.0
 BLOOD_TRAIL_STEP, BLOOD_TRAIL_TIME = 0.15, 2.0
 #: weapon → (trail seconds, trail radius) of its missile's smoke (``wiTrailTime``, ``trailRadius``).
 SMOKE_TRAILS: Mapping[int, tuple[float, float]] = {WP_ROCKET: (2.0, 64.0), WP_GRENADE: (0.7, 32.0)}
@@ -96,6 +101,7 @@ IMPACTS: Mapping[int, Explosion] = {
     WP_GRENADE: Explosion("grenadeExplosion", None, 0.6, "gfx/damage/burn_med_mrk", 64.0),
     WP_PLASMA: Explosion("plasmaExplosion", RING_MODEL, 0.6, "gfx/damage/plasma_mrk", 16.0, True),
     WP_MACHINEGUN: Explosion("bulletExplosion", BULLET_MODEL, 0.6, "gfx/damage/bullet_mrk", 8.0),
+    WP_SHOTGUN: Explosion("bulletExplosion", BULLET_MODEL, 0.6, "gfx/damage/bullet_mrk", 4.0),
 }
 DEFAULT_IMPACT = Explosion(None, None, 0.6, "gfx/damage/hole_lg_mrk", 12.0)
 
@@ -146,6 +152,18 @@ class Rail:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
+class ShotgunBlast:
+    """``EV_SHOTGUN``: pellets from ``origin`` along ``aim``, spread by ``seed``."""
+
+    time: float
+    segment: int
+    origin: np.ndarray
+    aim: np.ndarray
+    seed: int
+    index: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class GibEvent:
     time: float
     segment: int
@@ -168,8 +186,9 @@ class SmokeTrack:
     last: float
 
 
-def _impacts(timeline: DemoTimeline) -> tuple[tuple[Impact, ...], tuple[Rail, ...], tuple[GibEvent, ...]]:
-    impacts, rails, gibs = [], [], []
+def _impacts(timeline: DemoTimeline) -> tuple[tuple[Impact, ...], tuple[Rail, ...], tuple[GibEvent, ...],
+                                             tuple[ShotgunBlast, ...]]:
+    impacts, rails, gibs, blasts = [], [], [], []
     for e in timeline.events_of_kind("temp_entity"):
         if not isinstance(e, TempEntityEvent):
             continue
@@ -179,13 +198,16 @@ def _impacts(timeline: DemoTimeline) -> tuple[tuple[Impact, ...], tuple[Rail, ..
             normal = np.asarray(e.direction if e.direction is not None else (0.0, 0.0, 1.0), np.float64)
             impacts.append(Impact(e.time, e.segment, np.asarray(e.origin, np.float64), normal, weapon, name,
                                   -1 if e.entity is None else int(e.entity)))
+        elif name == "shotgun" and e.direction is not None and e.extra:
+            blasts.append(ShotgunBlast(e.time, e.segment, np.asarray(e.origin, np.float64),
+                                       np.asarray(e.direction, np.float64), int(e.extra[0]), len(blasts)))
         elif name == "gib":
             gibs.append(GibEvent(e.time, e.segment, np.asarray(e.origin, np.float64), len(gibs)))
         elif name == "rail" and e.end is not None:
             client = int(e.extra[0]) if e.extra else -1
             rails.append(Rail(e.time, e.segment, np.asarray(e.origin, np.float64), np.asarray(e.end, np.float64),
                               client))
-    return tuple(impacts), tuple(rails), tuple(gibs)
+    return tuple(impacts), tuple(rails), tuple(gibs), tuple(blasts)
 
 
 def _smoke_tracks(timeline: DemoTimeline) -> tuple[SmokeTrack, ...]:
@@ -222,19 +244,62 @@ def _flash_times(timeline: DemoTimeline) -> dict[int, np.ndarray]:
 
 def prepare_effects(timeline: DemoTimeline) -> Quake3Effects:
     """The effects of ``timeline`` (rules: module docstring)."""
-    impacts, rails, gibs = _impacts(timeline)
+    impacts, rails, gibs, blasts = _impacts(timeline)
     offsets = np.asarray(timeline.times, np.float64) - np.asarray(timeline.server_times, np.float64) / 1000.0
     return Quake3Effects(impacts, rails, _smoke_tracks(timeline), _flash_times(timeline),
                          np.asarray([i.time for i in impacts], np.float64),
-                         np.asarray(timeline.times, np.float64), offsets, gibs, {})
+                         np.asarray(timeline.times, np.float64), offsets, gibs, blasts, {}, {})
 
 
-def _beam_end(level: Bsp46World | None, start: np.ndarray, forward: np.ndarray) -> np.ndarray:
-    """The first point in solid space (a leaf without a cluster) along ``forward`` within the lightning range, found
-    in 16-unit steps and narrowed to 1 unit; the full range without a map."""
-    end = start + forward * LIGHTNING_RANGE
+def _q_crandom(seed: int) -> tuple[float, int]:
+    """``Q_crandom``: a number in [-1, 1) from the engine's 32-bit linear congruential ``Q_rand``, and the new
+    seed."""
+    seed = (69069 * seed + 1) & 0xFFFFFFFF
+    return 2.0 * ((seed & 0xFFFF) / 65536.0 - 0.5), seed
+
+
+def shotgun_pattern(level: Bsp46World | None, origin: np.ndarray, aim: np.ndarray,
+                    seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``CG_ShotgunPattern``: the 11 pellets spread ±700 · 16 over 8192 · 16 units around ``aim``, each traced to
+    the first wall (within :data:`PELLET_RANGE`) as ``(point, surface normal)``; pellets that reach no wall make
+    nothing."""
+    forward = aim / max(float(np.linalg.norm(aim)), 1e-9)
+    right = shapes.perpendicular(forward)
+    up = np.cross(forward, right)
+    seed &= 0xFFFFFFFF
+    hits = []
+    for _ in range(SHOTGUN_COUNT):
+        r, seed = _q_crandom(seed)
+        u, seed = _q_crandom(seed)
+        end = origin + forward * 8192 * 16 + right * r * SHOTGUN_SPREAD * 16 + up * u * SHOTGUN_SPREAD * 16
+        direction = (end - origin) / float(np.linalg.norm(end - origin))
+        point = _first_solid(level, origin, direction, PELLET_RANGE)
+        if point is not None:
+            hits.append((point, _surface_normal(level, point, direction)))
+    return hits
+
+
+def _surface_normal(level: Bsp46World | None, point: np.ndarray, direction: np.ndarray) -> np.ndarray:
+    """The normal of the wall just past ``point``: against the axes whose neighbours are solid, else back along
+    the flight."""
+    n = np.zeros(3)
+    if level is not None:
+        for axis in range(3):
+            for sign in (-1.0, 1.0):
+                q = point.copy()
+                q[axis] += sign * 2.0
+                if int(level.leafs["cluster"][level.point_leaf(q)]) < 0:
+                    n[axis] -= sign
+    norm = float(np.linalg.norm(n))
+    return n / norm if norm > 0 else -direction
+
+
+def _first_solid(level: Bsp46World | None, start: np.ndarray, forward: np.ndarray,
+                 reach: float) -> np.ndarray | None:
+    """The last free point before solid space (a leaf without a cluster) along ``forward`` within ``reach``, found
+    in 16-unit steps and narrowed to 1 unit; ``None`` when nothing is hit (or there is no map)."""
     if level is None:
-        return end
+        return None
 
     def solid(p: np.ndarray) -> bool:
         return int(level.leafs["cluster"][level.point_leaf(p)]) < 0
@@ -243,7 +308,7 @@ def _beam_end(level: Bsp46World | None, start: np.ndarray, forward: np.ndarray) 
         return start
     step = 16.0
     d = step
-    while d <= LIGHTNING_RANGE:
+    while d <= reach:
         if solid(start + forward * d):
             lo, hi = d - step, d
             while hi - lo > 1.0:
@@ -251,7 +316,13 @@ def _beam_end(level: Bsp46World | None, start: np.ndarray, forward: np.ndarray) 
                 lo, hi = (lo, mid) if solid(start + forward * mid) else (mid, hi)
             return start + forward * lo
         d += step
-    return end
+    return None
+
+
+def _beam_end(level: Bsp46World | None, start: np.ndarray, forward: np.ndarray) -> np.ndarray:
+    """Where the lightning beam stops: the first wall within the lightning range, else the full range."""
+    hit = _first_solid(level, start, forward, LIGHTNING_RANGE)
+    return hit if hit is not None else start + forward * LIGHTNING_RANGE
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -267,8 +338,11 @@ class Quake3Effects:
     frame_times: np.ndarray
     offsets: np.ndarray
     gib_events: tuple[GibEvent, ...] = ()
+    blasts: tuple[ShotgunBlast, ...] = ()
     #: Gib flights worked out so far, by (event index, map identity): each is simulated once, when first seen.
     flown: dict[tuple[int, int], tuple[Gib, ...]] = field(default_factory=dict)
+    #: Shotgun pellet impacts traced so far, by (blast index, map identity).
+    pellets: dict[tuple[int, int], tuple[Impact, ...]] = field(default_factory=dict)
 
     def particles(self, timeline: DemoTimeline, t: float, model_flags: list[np.ndarray] | None) -> Particles:
         return Particles.empty()
@@ -294,7 +368,7 @@ class Quake3Effects:
         left = -np.asarray(right)
         md3: list[Md3Draw] = []
         polys: list[Q3Poly] = []
-        self._impact_effects(state, t, left, up, first_person, md3, polys)
+        self._impact_effects(state, t, left, up, first_person, md3, polys, self._pellet_impacts(state, t, level))
         self._rails(state, t, camera, left, up, polys)
         self._smoke(state, t, camera, left, up, polys)
         self._lightning(state, t, camera, level, polys)
@@ -315,13 +389,29 @@ class Quake3Effects:
             return replace(player, flash=flash_model(player.weapon))
         return player
 
+    def _pellet_impacts(self, state: SceneState, t: float, level: Bsp46World | None) -> list[tuple[int, Impact]]:
+        """Where the pellets of the shotgun blasts of the last 10 s hit (traced once per blast and map)."""
+        out: list[tuple[int, Impact]] = []
+        for blast in self.blasts:
+            if blast.segment != state.segment or not 0 <= t - blast.time < MARK_TOTAL_TIME:
+                continue
+            key = (blast.index, id(level))
+            hits = self.pellets.get(key)
+            if hits is None:
+                hits = self.pellets[key] = tuple(
+                    Impact(blast.time, blast.segment, point, normal, WP_SHOTGUN, "missile_miss", -1)
+                    for point, normal in shotgun_pattern(level, blast.origin, blast.aim, blast.seed))
+            out.extend((1_000_000 + 16 * blast.index + k, hit) for k, hit in enumerate(hits))
+        return out
+
     def _impact_effects(self, state: SceneState, t: float, left, up, first_person: bool, md3: list[Md3Draw],
-                        polys: list[Q3Poly]) -> None:
+                        polys: list[Q3Poly], extra: list[tuple[int, Impact]]) -> None:
         lo = int(np.searchsorted(self.impact_times, t - MARK_TOTAL_TIME, side="right"))
         hi = int(np.searchsorted(self.impact_times, t, side="right"))
         marks: list[Q3Poly] = []
-        for i in range(lo, hi):
-            imp = self.impacts[i]
+        alive = [(i, self.impacts[i]) for i in range(lo, hi)] + extra
+        alive.sort(key=lambda pair: pair[1].time)
+        for i, imp in alive:
             if imp.segment != state.segment:
                 continue
             age = t - imp.time
