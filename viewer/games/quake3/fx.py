@@ -188,7 +188,10 @@ class SmokeTrack:
 
 def _impacts(timeline: DemoTimeline) -> tuple[tuple[Impact, ...], tuple[Rail, ...], tuple[GibEvent, ...],
                                              tuple[ShotgunBlast, ...]]:
-    impacts, rails, gibs, blasts = [], [], [], []
+    impacts: list[Impact] = []
+    rails: list[Rail] = []
+    gibs: list[GibEvent] = []
+    blasts: list[ShotgunBlast] = []
     for e in timeline.events_of_kind("temp_entity"):
         if not isinstance(e, TempEntityEvent):
             continue

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
 
 from assets_loader.demos import DemoTimeline, MapSegment, SceneState
 from assets_loader.images import Image
@@ -51,7 +52,7 @@ class Quake3View:
     def prepare_effects(self, timeline: DemoTimeline) -> fx.Quake3Effects:
         return fx.prepare_effects(timeline)
 
-    def load_hud_pics(self, fs: VirtualFS) -> Mapping[str, Image]:
+    def load_hud_pics(self, fs: VirtualFS) -> Mapping[str, Image | np.ndarray]:
         return hud_pics.load_hud_pics(fs)
 
     def hud_layout(self, state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
