@@ -22,10 +22,10 @@ kept (``MAX_MARK_POLYS``).  Rail trails: the ``railCore`` strip for 0.4 s fading
 ``railDisc`` rings every 5 units spiralling out (``CG_RailTrail``).  Rockets and grenades leave a ``smokePuff`` every
 50 ms of server time along their trajectory, each growing from 8 units and fading from a third over 2 s (rocket,
 radius 64) or 0.7 s (grenade, radius 32) (``CG_RocketTrail``, ``CG_AddScaleFade``).  A player firing the lightning
-gun (``EF_FIRING``) draws ``lightningBoltNew`` from its muzzle to the first wall within 768 units
-(``CG_LightningBolt``); gibs fly, bounce and bleed (:mod:`.gibs`); a weapon's flash model shows for 20 ms after
-it fires (``MUZZLE_FLASH_TIME``), all the time while the lightning gun or gauntlet fires.  Random rotations come
-from the event's index, so any time gives the same picture.
+gun (``EF_FIRING``) draws ``lightningBoltNew`` from its muzzle (through its own eyes: the view weapon's muzzle) to
+the first wall within 768 units (``CG_LightningBolt``); gibs fly, bounce and bleed (:mod:`.gibs`); a weapon's
+flash model shows for 20 ms after it fires (``MUZZLE_FLASH_TIME``), all the time while the lightning gun or
+gauntlet fires.  Random rotations come from the event's index, so any time gives the same picture.
 
 References: ioquake3 ``code/cgame/cg_weapons.c`` (``CG_MissileHitWall``, ``CG_MissileHitPlayer``,
 ``CG_RailTrail``, ``CG_RocketTrail``, ``CG_LightningBolt``, ``CG_AddPlayerWeapon``), ``cg_effects.c``
@@ -66,6 +66,9 @@ TR_STATIONARY = 0
 MUZZLE_FLASH_TIME = 0.020
 LIGHTNING_RANGE = 768.0
 MARK_TOTAL_TIME, MARK_FADE_TIME, MAX_MARKS = 10.0, 1.0, 256
+#: Where the first-person weapon's flash sits from the eye (forward, right, up): the hand's ``tag_weapon`` plus
+#: the gun's length, the lightning beam's start when seen through the shooter's eyes.
+VIEW_MUZZLE = (30.0, 6.0, -8.0)
 RAIL_TRAIL_TIME = 0.4
 BLEED_TIME, BLEED_RADIUS = 0.5, 24.0
 PUFF_STEP_MS = 50
@@ -374,7 +377,7 @@ class Quake3Effects:
         self._impact_effects(state, t, left, up, first_person, md3, polys, self._pellet_impacts(state, t, level))
         self._rails(state, t, camera, left, up, polys)
         self._smoke(state, t, camera, left, up, polys)
-        self._lightning(state, t, camera, level, polys)
+        self._lightning(state, t, camera, level, polys, first_person)
         self._gibs(state, t, camera, level, left, up, md3, polys)
         players = tuple(self._with_flash(p, state, t) for p in players)
         weapon = view_weapon(state, self.flashing(state.view_entity, t)) if first_person else None
@@ -563,7 +566,7 @@ class Quake3Effects:
                 polys.append(shapes.sprite("bloodTrail", p, radius, left, up, (255, 255, 255, 255 * c)))
 
     def _lightning(self, state: SceneState, t: float, camera: Camera, level: Bsp46World | None,
-                   polys: list[Q3Poly]) -> None:
+                   polys: list[Q3Poly], first_person: bool = False) -> None:
         fields = state.entity_fields
         if not fields or not len(state.entities):
             return
@@ -575,8 +578,11 @@ class Quake3Effects:
             forward = np.asarray(angle_vectors(angles)[0], np.float64)
             muzzle = origin + np.array([0.0, 0.0, 26.0]) + forward * 14.0
             end = _beam_end(level, muzzle, forward)
-            start = muzzle - np.array([0.0, 0.0, 8.0]) if int(state.entities.number[row]) == state.view_entity \
-                else muzzle
+            start = muzzle
+            if first_person and int(state.entities.number[row]) == state.view_entity:
+                eye_forward, right, up = (np.asarray(v, np.float64) for v in angle_vectors(camera.angles))
+                start = np.asarray(camera.origin, np.float64) + eye_forward * VIEW_MUZZLE[0] \
+                    + right * VIEW_MUZZLE[1] + up * VIEW_MUZZLE[2]
             polys.extend(shapes.lightning_bolt("lightningBoltNew", start, end, camera.origin))
 
 

@@ -23,7 +23,8 @@
   UI scale); chat in green after the sender's name.
 
 Text uses the ``bigchars`` glyphs of :mod:`.hud_pics`, shadowed in black where the cgame shadows it.  The status
-bar's 3D ammo, armor and head models are drawn as their 2D icons (``cg_draw3dIcons 0``).
+bar's 3D ammo, armor and head models are drawn as their 2D icons (``cg_draw3dIcons 0``); an icon the game data
+lacks is left out.
 
 References: ioquake3 ``code/cgame/cg_draw.c`` (``CG_Draw2D``, ``CG_DrawStatusBar``, ``CG_DrawField``,
 ``CG_DrawScores``, ``CG_DrawCrosshair``, ``CG_DrawFollow``, ``CG_DrawTimer``, ``CG_DrawAttacker``,
@@ -163,12 +164,21 @@ def _last_change(values: np.ndarray, clients: np.ndarray, frame: int, rise: bool
     return lo + int(found[-1]) if len(found) else None
 
 
-def _status_bar(screen: _Screen, state: SceneState, t: float) -> None:
+def _has(pic_sizes: PicSizes | None, name: str) -> bool:
+    """Whether the game data has picture ``name`` (assumed so without sizes to ask)."""
+    if pic_sizes is None:
+        return True
+    return (pic_sizes(name) if callable(pic_sizes) else pic_sizes.get(name)) is not None
+
+
+def _status_bar(screen: _Screen, state: SceneState, t: float, pic_sizes: PicSizes | None) -> None:
     stats = state.stats
     weapon = int(stats.get("weapon", 0))
     if weapon in WEAPONS:
         screen.field(0, 432, int(stats.get("ammo", 0)), YELLOW)
-        screen.pic(f"icons/icona_{WEAPONS[weapon][0]}", 32 * 3 + 4, 432, 48, 48)
+        icon = f"icons/icona_{WEAPONS[weapon][0]}"
+        if _has(pic_sizes, icon):
+            screen.pic(icon, 32 * 3 + 4, 432, 48, 48)
     health = int(stats.get("health", 0))
     if health > 100:
         color = WHITE
@@ -334,7 +344,7 @@ def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int
     intermission = int(stats.get("pm_type", 0)) == PM_INTERMISSION
     t = state.time
     if not free and not intermission and int(stats.get("health", 0)) > 0 and not show_scores:
-        _status_bar(screen, state, t)
+        _status_bar(screen, state, t, pic_sizes)
         _crosshair(screen, state, pic_sizes)
         _weapon_select(screen, state, timeline)
     elif free:
