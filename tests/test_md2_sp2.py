@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from PIL import Image
 
 from assets_loader.errors import BadIndexError, BadMagicError, TruncatedError
 from assets_loader.models import AliasModel, load_mdl
@@ -106,12 +107,32 @@ def test_md2_skins_from_a_game_dir(tmp_path: Path) -> None:
     path.write_bytes(build_pcx(skin))
     fs = VirtualFS(tmp_path, None, base=QUAKE2_BASE_GAME)
     spec = default_md2(skins=["models/test/skin.pcx", "models/test/gone.pcx"])
-    images, missing = load_md2_skins(load_md2(build_md2(spec)), fs)
-    assert images.shape == (2, 4, 8) and missing == ("models/test/gone.pcx",)
+    skins = load_md2_skins(load_md2(build_md2(spec)), fs)
+    images = skins.indices
+    assert images.shape == (2, 4, 8) and skins.missing == ("models/test/gone.pcx",)
+    assert skins.truecolor == (None, None)
     assert np.array_equal(images[0], skin[::2, ::2])  # a 16x8 skin resampled to the header's 8x4
     assert set(np.unique(images[1]).tolist()) == {0, 15}
-    bare, none_missing = load_md2_skins(load_md2(build_md2(default_md2(skins=[]))), fs)
-    assert bare.shape == (1, 4, 8) and none_missing == ()
+    bare = load_md2_skins(load_md2(build_md2(default_md2(skins=[]))), fs)
+    assert bare.indices.shape == (1, 4, 8) and bare.missing == ()
+
+
+def test_md2_skins_in_truecolour_or_under_another_extension(tmp_path: Path) -> None:
+    skin = (np.arange(4 * 8).reshape(4, 8) % 256).astype(np.uint8)
+    folder = tmp_path / "baseq2" / "models" / "test"
+    folder.mkdir(parents=True)
+    (folder / "skin.pcx").write_bytes(build_pcx(skin))
+    red = np.zeros((8, 16, 3), np.uint8)
+    red[..., 0] = 200
+    Image.fromarray(red).save(folder / "red.tga")
+    fs = VirtualFS(tmp_path, None, base=QUAKE2_BASE_GAME)
+    spec = default_md2(skins=["models/test/skin.tga", "models/test/red.pcx", "models/test/red.tga"])
+    skins = load_md2_skins(load_md2(build_md2(spec)), fs)
+    assert skins.missing == ()
+    assert np.array_equal(skins.indices[0], skin) and skins.truecolor[0] is None   # the .tga name found as .pcx
+    for rgba in skins.truecolor[1:]:                                              # the .pcx name found as .tga
+        assert rgba is not None and rgba.shape == (4, 8, 4)
+        assert (rgba[..., 0] == 200).all() and (rgba[..., 1:3] == 0).all() and (rgba[..., 3] == 255).all()
 
 
 # --- SP2 -------------------------------------------------------------------------------------------------------------
@@ -156,9 +177,9 @@ def test_every_md2_of_the_pak_loads(fs: VirtualFS) -> None:
         loaded += 1
         assert m.positions.shape == (m.num_frames, m.num_verts, 3) and np.isfinite(m.positions).all()
         assert (m.mesh.uv >= -0.01).all() and (m.mesh.uv <= 1.01).all()
-        images, missing = load_md2_skins(m, fs)
-        assert images.shape[1:] == (m.skin_height, m.skin_width)
-        assert set(missing) == {n for n in m.skin_names if not fs.exists(n)}
+        skins = load_md2_skins(m, fs)
+        assert skins.indices.shape[1:] == (m.skin_height, m.skin_width)
+        assert set(skins.missing) == {n for n in m.skin_names if fs.find_image(n) is None}
     assert loaded >= 30 and md3 >= 1 and loaded + md3 == len(fs.list("*.md2"))
 
 

@@ -30,7 +30,7 @@ def test_terminal_is_a_quake2_map_with_its_sky_and_palette(fs: VirtualFS) -> Non
     assert loaded.world is not None and loaded.world.missing_textures == ()
     assert loaded.sky_box is not None and loaded.sky_box.name == loaded.world.worldspawn["sky"] == "wnight"
     assert loaded.sky_box.faces.shape[0] == 6 and loaded.sky_box.faces.shape[3] == 4
-    assert loaded.lighting == assets.QUAKE2_LIGHTING
+    assert loaded.lighting == assets.QUAKE2_LIGHTING and loaded.look.model_light == "ref_gl"
     pcx = load_pcx(fs.read("pics/colormap.pcx"))
     assert np.array_equal(view.load_palette(fs).rgb, pcx.palette.rgb)
 
@@ -108,3 +108,60 @@ def test_a_segment_takes_its_sky_from_the_configstrings(fs: VirtualFS) -> None:
     assert odd is not None and (odd.rotate, odd.axis) == (0.0, (0.0, 0.0, 1.0))
     with pytest.warns(UserWarning, match="nosuchsky"):
         assert assets.load_segment_assets(fs, ("", "maps/terminal.bsp"), sky=("nosuchsky", "0", "")).sky_box is None
+
+
+#: The pak's ``.md2`` names whose files are MD3 models.
+AQTION_MD3_ITEMS = ("models/items/armor/jacket/tris.md2", "models/items/band/tris.md2",
+                    "models/items/breather/tris.md2", "models/items/laser/tris.md2", "models/items/quiet/tris.md2",
+                    "models/objects/gibs/head2/tris.md2", "models/objects/gibs/skull/tris.md2")
+
+
+def test_md2_names_holding_md3_models_load_as_md3_with_checker_skins(fs: VirtualFS) -> None:
+    from assets_loader.models.md3 import load_md3
+    palette = assets.load_palette(fs)
+    with pytest.warns(UserWarning, match="skin .* missing; drawing a checker"):
+        loaded = assets.load_segment_assets(fs, ("", "maps/terminal.bsp", *AQTION_MD3_ITEMS,
+                                                 "models/items/ammo/clip/tris.md2"))
+    assert [ref.kind for ref in loaded.models[2:]] == ["md3"] * len(AQTION_MD3_ITEMS) + ["alias"]
+    assert loaded.q3_models is not None and set(loaded.q3_models.md3) == set(AQTION_MD3_ITEMS)
+    jacket = loaded.q3_models.md3["models/items/armor/jacket/tris.md2"]
+    direct = load_md3(fs.read("models/items/armor/jacket/tris.md2"), "models/items/armor/jacket/tris.md2")
+    assert [s.name for s in jacket.surfaces] == [s.name for s in direct.surfaces] == ["i_belt", "i_kevlar"]
+    assert np.array_equal(jacket.surfaces[1].positions, direct.surfaces[1].positions)
+    # The pak lacks every skin these MD3s name (skin.png, gibs.tga): each is the checker of missing skins.
+    checker = loaded.q3_models.images["models/items/armor/jacket/skin.png"]
+    assert checker.shape == (16, 16, 4) and len(np.unique(checker.reshape(-1, 4), axis=0)) == 2
+    assert np.array_equal(checker[0, 0], palette.to_rgba(np.uint8(15)))
+    assert {s.shaders[0].lower() for m in loaded.q3_models.md3.values() for s in m.surfaces} \
+        == set(loaded.q3_models.images)
+
+
+def test_a_segment_without_md3_files_has_no_md3_models(fs: VirtualFS) -> None:
+    loaded = assets.load_segment_assets(fs, ("", "maps/terminal.bsp", "models/items/ammo/clip/tris.md2"))
+    assert loaded.q3_models is None and loaded.models[2].kind == "alias"
+
+
+def test_tga_skins_are_drawn_in_their_colours_and_pcx_names_fall_back(tmp_path) -> None:
+    """The checker on TGA skins came from reading every skin as a PCX: a TGA skin now keeps its colours, and a
+    skin name resolves under the other picture extensions (the pak itself names ``players/tris/gibs.tga``, which
+    it lacks in every format: that one stays the checker)."""
+    from PIL import Image
+    (tmp_path / "action").symlink_to(QUAKE2 / "action")
+    red = np.zeros((32, 32, 3), np.uint8)
+    red[..., 0] = 220
+    (tmp_path / "baseq2" / "players" / "sydney").mkdir(parents=True)
+    Image.fromarray(red).save(tmp_path / "baseq2" / "players" / "sydney" / "red.tga")
+    fs = game_filesystem(None, str(tmp_path), "action")
+    ref = assets.load_model(fs, "players/sydney/tris.md2", ("players/sydney/red.tga", "players/sydney/sydney.tga"))
+    alias = ref.alias   # the player MD2 names no skin: these two are skins 0 and 1
+    assert alias is not None and alias.skin_rgba is not None and alias.skin_rgba.shape[0] == 2
+    assert (alias.skin_rgba[0][..., 0] == 220).all() and (alias.skin_rgba[0][..., 1:3] == 0).all()
+    sydney = load_pcx(fs.read("players/sydney/sydney.pcx")).indices      # "sydney.tga" is the PCX beside it
+    rows = np.arange(alias.skin_height) * sydney.shape[0] // alias.skin_height
+    cols = np.arange(alias.skin_width) * sydney.shape[1] // alias.skin_width
+    assert np.array_equal(alias.skin_images[1], sydney[rows][:, cols])
+    assert np.array_equal(alias.skin_rgba[1], assets.load_palette(fs).to_rgba(alias.skin_images[1]))
+    client = assets.load_precache_model(fs, "players/sydney/red.pcx")   # a client's skin, drawn from red.tga
+    assert client.alias is not None and client.alias.skin_rgba is not None and len(client.alias.skins) == 1
+    with pytest.warns(UserWarning, match="players/tris/gibs.tga"):
+        assert assets.load_model(fs, "models/objects/gibs/sm_meat/tris.md2").alias is not None

@@ -217,10 +217,16 @@ def test_status_bar_alpha_draws_the_view_through(ctx, lq1_pak) -> None:
     assert np.abs(diff - 0.25 * 255).max() <= 3
 
 
-def test_quakespasm_model_light_is_level_over_100_clamped_at_96() -> None:
-    light = AliasLight.from_level(50.0, overbright=True)
+def test_model_light_rules_of_quakespasm_glquake_and_ref_gl() -> None:
+    light = AliasLight.from_level(50.0, rule="quakespasm")
     assert light.ambient == pytest.approx(50.0 * 1.28) and light.shade == light.ambient
-    assert AliasLight.from_level(200.0, overbright=True).ambient == pytest.approx(96.0 * 1.28)
-    assert AliasLight.from_level(0.0, view_model=True, overbright=True).ambient == pytest.approx(24.0 * 1.28)
-    glquake = AliasLight.from_level(200.0)
+    assert AliasLight.from_level(200.0, rule="quakespasm").ambient == pytest.approx(96.0 * 1.28)
+    assert AliasLight.from_level(0.0, view_model=True, rule="quakespasm").ambient == pytest.approx(24.0 * 1.28)
+    glquake = AliasLight.from_level(200.0, rule="glquake")
+    ref_gl = AliasLight.from_level(np.array([300.0, 150.0, 150.0]), rule="ref_gl")   # no clamp, the level itself
+    assert (ref_gl.ambient, ref_gl.shade) == (200.0, 200.0) and ref_gl.color == (1.5, 0.75, 0.75)
+    weapon = AliasLight.from_level(np.array([20.0, 5.0, 5.0]), view_model=True, rule="ref_gl")   # RF_MINLIGHT
+    assert (weapon.ambient, weapon.color) == (25.5, (1.0, 1.0, 1.0))
+    assert AliasLight.from_level(np.array([30.0, 5.0, 5.0]), view_model=True, rule="ref_gl").ambient \
+        == pytest.approx(40.0 / 3)
     assert (glquake.ambient, glquake.shade) == (128.0, 64.0)

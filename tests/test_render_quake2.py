@@ -214,3 +214,51 @@ def test_an_md2_player_model_is_drawn_with_the_skin_it_is_given(ctx) -> None:
     covered = pixels.sum(axis=2) > 0
     assert covered.sum() > 100 and not covered[:, :16].any() and not covered[:, -16:].any()
     assert len(np.unique(pixels[covered], axis=0)) > 10   # skin texels, not a flat placeholder
+
+
+def test_an_md3_item_is_drawn_lit_by_the_light_under_it(ctx) -> None:
+    fs = game_filesystem(None, str(QUAKE2), "action")
+    with pytest.warns(UserWarning, match="checker"):
+        segment = assets.load_segment_assets(fs, ("", "maps/terminal.bsp", "models/items/breather/tris.md2"))
+    assert segment.models[2].kind == "md3"
+    target = OffscreenTarget(ctx, (64, 64))
+    renderer = FrameRenderer(ctx, segment)
+    item = np.array((1532.0, -1257.0, 31.0))   # where the AQtion guide demo puts the rebreather
+    camera = Camera((1490.0, -1257.0, 45.0), (15.0, 0.0, 0.0), fov=60)
+
+    def item_pixels(styles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        shown = EntityDraw(2, item, np.zeros(3))
+        renderer.draw(SceneFrame(0.0, 0, camera, (), styles), target)
+        empty = target.read_rgb().astype(int)
+        renderer.draw(SceneFrame(0.0, 0, camera, (shown,), styles), target)
+        picture = target.read_rgb().astype(int)
+        return picture, np.abs(picture - empty).sum(axis=2) > 0
+
+    lit, where = item_pixels(np.ones(64, np.float32))
+    dim, _ = item_pixels(np.full(64, 0.25, np.float32))
+    renderer.release()
+    target.release()
+    assert where.sum() > 30 and not where[:, :8].any() and not where[:, -8:].any()   # the model, mid-view
+    assert lit[where].mean() > 20 and dim[where].mean() < lit[where].mean() / 2   # lit by the lightmap under it
+
+
+def test_an_md2_with_a_tga_skin_is_drawn_in_the_skin_colours(ctx, tmp_path) -> None:
+    from PIL import Image
+    (tmp_path / "action").symlink_to(QUAKE2 / "action")
+    (tmp_path / "baseq2" / "players" / "sydney").mkdir(parents=True)
+    Image.new("RGB", (32, 32), (0, 0, 220)).save(tmp_path / "baseq2" / "players" / "sydney" / "blue.tga")
+    fs = game_filesystem(None, str(tmp_path), "action")
+    model = assets.load_precache_model(fs, "players/sydney/blue.pcx")
+    segment = SegmentAssets(None, (assets.load_model(fs, ""), model), assets.load_palette(fs), None,
+                            assets.QUAKE2_LIGHTING)
+    target = OffscreenTarget(ctx, (64, 64))
+    renderer = FrameRenderer(ctx, segment)
+    shown = EntityDraw(1, np.zeros(3), np.array((0.0, 180.0, 0.0)))
+    renderer.draw(SceneFrame(0.0, 0, Camera((-80.0, 0.0, 0.0), (0.0, 0.0, 0.0), fov=60), (shown,),
+                             np.ones(64, np.float32)), target)
+    pixels = target.read_rgb().astype(int)
+    renderer.release()
+    target.release()
+    covered = pixels.sum(axis=2) > 0
+    assert covered.sum() > 100
+    assert (pixels[covered][:, 2] > 0).all() and (pixels[covered][:, :2] == 0).all()   # blue, not a checker

@@ -13,7 +13,8 @@ The result is a :class:`~.mdl.PosedModel` like Quake's :class:`~.mdl.AliasModel`
 ``pose_at`` picks a pose the same way, and ``mesh`` is an :class:`~.mdl.AliasMesh`: the unique (vertex,
 texture coordinate) corners with uv ``st / skin size`` (Q2PRO's reading of the ``st`` table), so a renderer
 interpolates two poses with one blend factor exactly as for Quake models.
-Skins are separate pictures; :func:`load_md2_skins` reads them from a game filesystem.
+Skins are separate pictures (PCX, or TGA/PNG/JPG in later engines); :func:`load_md2_skins` reads them from a game
+filesystem.
 
 References: Quake II ``dmdl_t``, ``dstvert_t``, ``dtriangle_t``, ``daliasframe_t`` and the ``MAX_*`` limits
 (qcommon/qfiles.h); ``Mod_LoadAliasModel`` (ref_gl/gl_model.c); Q2PRO ``MOD_LoadMD2`` for the texture coordinates.
@@ -167,31 +168,57 @@ def load_md2(src: Source, name: str | None = None) -> Md2Model:
                     frame_translate=translate)
 
 
-def load_md2_skins(model: Md2Model, fs: VirtualFS) -> tuple[np.ndarray, tuple[str, ...]]:
-    """The model's skins from ``fs`` as ``u1[S, skin_height, skin_width]`` palette indices, and the skin names
-    that could not be used (missing or not a readable PCX), which get the 2x2 checker of missing textures.
+@dataclass(frozen=True, slots=True)
+class Md2Skins:
+    """An MD2's skin pictures at the header's skin size: ``indices`` ``u1[S, H, W]`` palette indices (for a
+    truecolour or missing skin: the 2x2 checker of missing textures), ``truecolor``: per skin the RGBA
+    ``u1[H, W, 4]`` of a TGA/PNG/JPG skin, else ``None``; ``missing``: the names that could not be used."""
+
+    indices: np.ndarray
+    truecolor: tuple[np.ndarray | None, ...]
+    missing: tuple[str, ...]
+
+
+def load_md2_skins(model: Md2Model, fs: VirtualFS) -> Md2Skins:
+    """The model's skins from ``fs``. A name is looked up as it is, then under the other picture extensions
+    (:meth:`~assets_loader.vfs.VirtualFS.find_image`: a ``.tga`` name may be a ``.pcx`` file and the other way
+    round, as Q2PRO's image lookup allows); a PCX gives palette indices, a TGA/PNG/JPG truecolour.
 
     A skin of another size than the header's is resampled (nearest texel): texture coordinates are fractions
     of the skin, so the engines draw any size the same way. A model without skins gets one placeholder.
     """
     from ..bsp.textures import placeholder_texture
     from ..pcx import load_pcx
+    from ..truecolor import load_rgba
 
     h, w = model.skin_height, model.skin_width
     checker = placeholder_texture("", w, h).mips[0]
     if not model.skin_names:
-        return checker[None], ()
-    images, missing = [], []
+        return Md2Skins(checker[None], (None,), ())
+    images: list[np.ndarray] = []
+    truecolor: list[np.ndarray | None] = []
+    missing: list[str] = []
     for name in model.skin_names:
+        found = fs.find_image(name)
+        pixels: np.ndarray | None = None
         try:
-            pic = load_pcx(fs.read(name), name).indices
+            if found is not None and found.lower().endswith(".pcx"):
+                pixels = load_pcx(fs.read(found), found).indices
+            elif found is not None:
+                pixels = load_rgba(fs.read(found), found)
         except FormatError:
+            pixels = None
+        if pixels is None:
             missing.append(name)
             images.append(checker)
+            truecolor.append(None)
             continue
-        rows = np.arange(h) * pic.shape[0] // h
-        cols = np.arange(w) * pic.shape[1] // w
-        images.append(pic[rows][:, cols])
+        rows = np.arange(h) * pixels.shape[0] // h
+        cols = np.arange(w) * pixels.shape[1] // w
+        resized = pixels[rows][:, cols]
+        resized.setflags(write=False)
+        images.append(resized if resized.ndim == 2 else checker)
+        truecolor.append(resized if resized.ndim == 3 else None)
     out = np.stack(images)
     out.setflags(write=False)
-    return out, tuple(missing)
+    return Md2Skins(out, tuple(truecolor), tuple(missing))

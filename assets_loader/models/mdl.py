@@ -151,7 +151,9 @@ class AliasModel(PosedModel):
 
     Header: ``scale``/``origin``/``eye_position`` ``f4[3]``, ``bounding_radius``, ``synctype``
     (``ST_SYNC``/``ST_RAND``), ``flags`` (``EF_*`` bits; engine extensions may set higher bits), ``size``.
-    Skins: ``skins`` per skin number, ``skin_images`` ``u1[S, H, W]`` (S = all pictures, groups flattened).
+    Skins: ``skins`` per skin number, ``skin_images`` ``u1[S, H, W]`` (S = all pictures, groups flattened);
+    ``skin_rgba``: ``u1[S, H, W, 4]`` colours that replace the palette's (a Quake II model with truecolour skins),
+    else ``None``.
     Geometry: ``onseam`` ``bool[V]``, ``faces_front`` ``bool[T]``. Poses: P = all simple frames, groups flattened.
     """
 
@@ -166,6 +168,7 @@ class AliasModel(PosedModel):
     skin_images: np.ndarray
     onseam: np.ndarray
     faces_front: np.ndarray
+    skin_rgba: np.ndarray | None = None
 
     def pose_at(self, frame: int, time: float) -> int:
         """The pose shown for frame number ``frame`` at ``time`` (client time + entity sync base), seconds.

@@ -5,15 +5,15 @@ Upload once, draw many: :meth:`AliasRenderer.upload` puts every pose of a model 
 one ``R8`` texture array of palette indices. :meth:`AliasRenderer.draw` points the pose-a and pose-b attributes at
 two slices of that buffer (no re-upload) and the vertex shader blends them, as QuakeSpasm's GLSL path does.
 
-Colour: skins are filtered as the engine's default texture mode does (QuakeSpasm ``gl_texturemode``
-``GL_LINEAR_MIPMAP_LINEAR``) from an RGBA copy with mipmaps; with player colours the fragment shader instead reads
-the four nearest skin indices, maps each through a 256-entry translation (shirt/pants,
-:func:`assets_loader.palette.translation_table`) and the palette (256×1 RGBA), and filters the results
+Colour: skins are filtered as the engine's default texture mode does (``Lighting.texture_mode``: QuakeSpasm's
+``GL_LINEAR_MIPMAP_LINEAR``, Quake II's ``GL_LINEAR_MIPMAP_NEAREST``) from an RGBA copy with mipmaps; with player
+colours the fragment shader instead reads the four nearest skin indices, maps each through a 256-entry translation
+(shirt/pants, :func:`assets_loader.palette.translation_table`) and the palette (256×1 RGBA), and filters the results
 bilinearly. Skin indices 224..255 are fullbright (drawn at light 1.0); the mask uses the untranslated skin index,
-like the fullbright textures of GL engines. Each distinct translation gets its own 256×1 texture, made on first
-use and kept (at most one per shirt/pants pair plus the identity, :data:`MAX_TRANSLATIONS`), so drawing binds a
-texture instead of rewriting a shared one: a rewrite makes Mesa finish every queued draw that reads the texture
-first (issue 20).
+like the fullbright textures of GL engines. Each distinct translation gets its own 256×1 texture, made on first use
+and kept (at most one per shirt/pants pair plus the identity, :data:`MAX_TRANSLATIONS`), so drawing binds a texture
+instead of rewriting a shared one: a rewrite makes Mesa finish every queued draw that reads the texture first (issue
+20).
 
 Lighting (:class:`AliasLight`) keeps Quake's two numbers in Quake's 0..255 light units:
 
@@ -34,7 +34,8 @@ counter-clockwise front face), so ``draw`` sets ``front_face='cw'`` and culls ba
 References: QuakeSpasm ``r_alias.c`` (``GL_DrawAliasFrame``, ``GL_DrawAliasFrame_GLSL``, ``R_SetupAliasFrame``,
 ``R_SetupAliasLighting``), GLQuake ``gl_rmain.c`` (``R_DrawAliasModel``: minimum light for the view model and
 players, the ambient ≤ 128 and ambient + shade ≤ 192 clamps, ``shadedots``), software Quake ``r_alias.c``
-(``R_AliasSetupLighting``), ``gl_rmisc.c`` (``R_TranslatePlayerSkin``), ``gl_rmain.c`` (``R_SetupGL``: culling).
+(``R_AliasSetupLighting``), ``gl_rmisc.c`` (``R_TranslatePlayerSkin``), ``gl_rmain.c`` (``R_SetupGL``: culling);
+Quake II ``ref_gl/gl_mesh.c`` (``R_DrawAliasModel``: shadelight, ``RF_MINLIGHT``).
 """
 
 from __future__ import annotations
@@ -50,10 +51,12 @@ from assets_loader.models.mdl import AliasModel
 from assets_loader.palette import Palette
 
 from .programs import load_program
-from .textures import fullbright_rgba
+from .textures import TEXTURE_MODES, fullbright_rgba
 from .program_members import attribute, uniform
 from .view_math import gl_bytes
 
+#: Quake II's ``RF_MINLIGHT`` floor (0.1 of a full 255 level) for the view weapon.
+REF_GL_MINLIGHT = 25.5
 #: Quantization of the entity yaw for the light direction (``SHADEDOT_QUANT``).
 SHADEDOT_QUANT = 16
 _POSE_VERTEX = np.dtype([("position", "<f4", 3), ("normal", "<f4", 3)])   # 24 bytes
@@ -88,18 +91,26 @@ class AliasLight:
 
     @classmethod
     def from_level(cls, level: float | np.ndarray, yaw: float = 0.0, *, view_model: bool = False,
-                   player: bool = False, fullbright: bool = False, overbright: bool = False) -> AliasLight:
-        """The engine's rules for a light ``level`` sampled under the entity (``R_LightPoint`` + dlights): a grey
-        level, or RGB ``[3]`` whose mean is the level and whose ratios colour the light.
+                   player: bool = False, fullbright: bool = False, rule: str = "glquake") -> AliasLight:
+        """The engine's rules (``rule``, :attr:`~.refdef.Look.model_light`) for a light ``level`` sampled under the
+        entity (``R_LightPoint`` + dlights): a grey level, or RGB ``[3]`` whose mean is the level and whose ratios
+        colour the light.
 
-        GLQuake's rules (``overbright`` off; ezQuake's too): the view model gets at least 24, players at least 8;
-        ambient is clamped to 128 and shade to ``192 - ambient``. QuakeSpasm's (``overbright``, ``gl_overbright``
-        with ``gl_overbright_models``): the same minimums, the level clamped to 96 ("so it doesn't overbright as
-        much"), and the light ``level / 200 × shadedot`` doubled, i.e. ``level × 1.28`` in 128-based units."""
+        ``"glquake"`` (ezQuake's too): the view model gets at least 24, players at least 8; ambient is clamped to
+        128 and shade to ``192 - ambient``. ``"quakespasm"`` (``gl_overbright`` with ``gl_overbright_models``): the
+        same minimums, the level clamped to 96 ("so it doesn't overbright as much"), and the light
+        ``level / 200 × shadedot`` doubled, i.e. ``level × 1.28`` in 128-based units. ``"ref_gl"`` (Quake II
+        ``R_DrawAliasModel``): the light is ``level / 255 × shadedot`` on a skin brightened by ``intensity`` 2, i.e.
+        the level itself in 128-based units, with no ambient clamp (GL caps the colour at twice the skin); the view
+        weapon (``RF_MINLIGHT``) gets at least 0.1 (25.5) when every channel is darker."""
         rgb = np.maximum(np.broadcast_to(np.asarray(level, np.float64), (3,)), 0.0)
         mean = float(rgb.mean())
         color = (float(rgb[0] / mean), float(rgb[1] / mean), float(rgb[2] / mean)) if mean > 1e-6 else (1.0, 1.0, 1.0)
-        if overbright:
+        if rule == "ref_gl":
+            if view_model and (rgb <= REF_GL_MINLIGHT).all():
+                mean, color = REF_GL_MINLIGHT, (1.0, 1.0, 1.0)
+            return cls(mean, mean, yaw, fullbright, color)
+        if rule == "quakespasm":
             if view_model:
                 mean = max(mean, 24.0)
             if player:
@@ -190,9 +201,11 @@ class AliasRenderer:
             self._palettes[key] = tex
         return tex
 
-    def upload(self, model: AliasModel, palette: Palette, fullbrights: bool = True) -> AliasHandle:
+    def upload(self, model: AliasModel, palette: Palette, fullbrights: bool = True,
+               texture_mode: str = "GL_LINEAR_MIPMAP_LINEAR") -> AliasHandle:
         """Copy every pose, the texture coordinates, the triangles and every skin picture to the GPU once;
-        ``fullbrights``: skin indices 224..255 ignore light (Quake; Quake II has no fullbright colours)."""
+        ``fullbrights``: skin indices 224..255 ignore light (Quake; Quake II has no fullbright colours);
+        ``texture_mode``: the ``gl_texturemode`` minifying the skins (:data:`.textures.TEXTURE_MODES`)."""
         mesh = model.mesh
         m = len(mesh.vertex_index)
         poses = np.empty((model.num_poses, m), dtype=_POSE_VERTEX)
@@ -211,12 +224,16 @@ class AliasRenderer:
                                        alignment=1, dtype="f1")
         skins.filter = (moderngl.NEAREST, moderngl.NEAREST)
         skins.repeat_x = skins.repeat_y = True   # Quake skins wrap (seam-shifted s may reach the edge)
-        rgba = np.stack([fullbright_rgba(image, palette) for image in model.skin_images])
-        if not fullbrights:
+        if model.skin_rgba is not None:   # truecolour skins: no fullbright texels
+            rgba = np.array(model.skin_rgba)
             rgba[..., 3] = 0
+        else:
+            rgba = np.stack([fullbright_rgba(image, palette) for image in model.skin_images])
+            if not fullbrights:
+                rgba[..., 3] = 0
         skins_rgba = self.ctx.texture_array((w, h, s), 4, np.ascontiguousarray(rgba).tobytes(), alignment=1)
         skins_rgba.build_mipmaps()
-        skins_rgba.filter = (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)   # QuakeSpasm's gl_texturemode
+        skins_rgba.filter = (TEXTURE_MODES[texture_mode], moderngl.LINEAR)
         skins_rgba.repeat_x = skins_rgba.repeat_y = True
         return AliasHandle(model, pose_buffer, uv_buffer, index_buffer, vao, skins, skins_rgba,
                            self._palette_texture(palette), m, 224 if fullbrights else 256)

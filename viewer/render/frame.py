@@ -20,18 +20,20 @@ import moderngl
 import numpy as np
 
 from assets_loader.bsp.lightpoint import LightSample, light_point
+from assets_loader.bsp46.lighting import vec3
 from assets_loader.models.mdl import EF_ROTATE
 from assets_loader.palette import translation_table
 from assets_loader.q3shaders import Shader
 
-from .alias import AliasLight, AliasRenderer
+from .alias import AliasLight, AliasRenderer, shade_vector
 from .context import OffscreenTarget
 from .particles import ParticleRenderer
 from .polyblend import PolyBlend
 from .q3models import Md3Renderer
 from .q3players import player_md3_draws, weapon_md3_draws
 from .q3polys import PolyRenderer
-from .q3world import Q3View, Quake3WorldRenderer, ShaderPainter
+from .q3refdef import Md3Draw
+from .q3world import Q3View, Quake3WorldRenderer, ShaderPainter, StageLight
 from .refdef import EntityDraw, Lights, SceneFrame, SegmentAssets
 from .sprites import SpriteRenderer
 from .view_math import angle_vectors, entity_matrix, view_projection
@@ -107,7 +109,8 @@ class FrameRenderer:
         self._handles: list = []
         for ref in assets.models:
             if ref.kind == "alias" and ref.alias is not None:
-                self._handles.append(self.alias.upload(ref.alias, assets.palette, assets.lighting.fullbrights))
+                self._handles.append(self.alias.upload(ref.alias, assets.palette, assets.lighting.fullbrights,
+                                                       assets.lighting.texture_mode))
             elif ref.kind == "sprite" and ref.sprite is not None:
                 self._handles.append(self.sprites.upload(ref.sprite, assets.palette))
             elif ref.kind == "bsp" and ref.bsp is not None:
@@ -211,6 +214,8 @@ class FrameRenderer:
             handle.draw_brushes(view, [BrushDraw(0, entity_matrix(draw.origin, draw.angles), False, draw.alpha)])
         elif ref.kind == "alias":
             self._draw_alias(draw, handle, view, view_proj)
+        elif ref.kind == "md3" and self.q3_models is not None:
+            self._draw_md3(draw, ref.name, view, view_proj)
         elif ref.kind == "sprite":
             forward, right, up = axes
             self.sprites.draw(handle, view_proj, camera_origin=view.camera, camera_forward=forward,
@@ -229,13 +234,24 @@ class FrameRenderer:
             angles = np.array([0.0, (100.0 * view.time) % 360.0, 0.0])  # CL_RelinkEntities: bonus items spin
         light = self._light_level(draw.origin, view.styles)
         alias_light = AliasLight.from_level(light, float(angles[1]), view_model=draw.view_model,
-                                            player=draw.colors is not None,
-                                            overbright=self.assets.look.overbright_models)
+                                            player=draw.colors is not None, rule=self.assets.look.model_light)
         translation = translation_table(*draw.colors) if draw.colors is not None else None
         pose_a = model.pose_at(draw.prev_frame, view.time) if 0 <= draw.prev_frame < model.num_frames else 0
         pose_b = model.pose_at(draw.frame, view.time) if 0 <= draw.frame < model.num_frames else 0
         self.alias.draw(handle, view_proj, entity_matrix(draw.origin, angles), pose_a, pose_b, draw.blend,
                         skin=draw.skin, time=view.time, translation=translation, light=alias_light, alpha=draw.alpha)
+
+    def _draw_md3(self, draw: EntityDraw, name: str, view: WorldView, view_proj: np.ndarray) -> None:
+        """An MD3 model on a Quake II entity (Q2PRO draws MD2 and MD3 alike): posed like an alias model
+        (``prev_frame`` → ``frame`` by ``blend``), lit like one by the light under it (:func:`md3_light`)."""
+        assert self.q3_models is not None
+        matrix = entity_matrix(draw.origin, draw.angles)
+        light = AliasLight.from_level(self._light_level(draw.origin, view.styles), float(draw.angles[1]),
+                                      view_model=draw.view_model, rule=self.assets.look.model_light)
+        md3 = Md3Draw(name, np.asarray(draw.origin, np.float32), np.ascontiguousarray(matrix[:3, :3].T),
+                      frame=draw.frame, old_frame=draw.prev_frame, frac=draw.blend)
+        q3_view = Q3View(view_proj, view.camera, view.time, (0.0, 0.0, 0.0))
+        self.q3_models.draw((md3,), q3_view, md3_light(light))
 
     def _light_level(self, origin, styles: np.ndarray) -> np.ndarray:
         """``R_LightPoint`` at ``origin``: the lightmap under it weighted by the style values, RGB ``[3]`` (grey
@@ -253,6 +269,15 @@ class FrameRenderer:
         hit = self._light_cache[key]
         level = np.zeros(3) if hit is None else np.asarray(hit.value(styles), np.float64)
         return level + _dynamic_light_at(self._lights, origin)
+
+
+def md3_light(light: AliasLight) -> StageLight:
+    """An alias model's light as the MD3 path's diffuse light (0‥1): the ambient and the shade part over 128 (the
+    skin as painted), in the light's colour, from the alias shade vector. The alias rule ``ambient + shade·d``
+    toward the light becomes ``ambient + shade·max(d, 0)``: the same in front, a little brighter behind."""
+    color = np.asarray(light.color, np.float64)
+    return StageLight(vec3(color * light.ambient / 128.0), vec3(color * light.shade / 128.0),
+                      vec3(shade_vector(light.yaw)))
 
 
 def _dynamic_light_at(lights: Lights | None, origin) -> np.ndarray:

@@ -124,8 +124,9 @@ class Md3Renderer:
                 index_element_size=4, skip_errors=True)
         return vao
 
-    def draw(self, draws: tuple[Md3Draw, ...], view: Q3View) -> None:
-        """Draw ``draws`` (unknown model names are skipped: the game warned when it failed to load them)."""
+    def draw(self, draws: tuple[Md3Draw, ...], view: Q3View, light: StageLight | None = None) -> None:
+        """Draw ``draws`` (unknown model names are skipped: the game warned when it failed to load them); ``light``:
+        the light of every draw instead of the light grid's (Quake II lights its models from the lightmap below)."""
         lights: dict[tuple[float, ...], LightSample] = {}
         self.ctx.enable(moderngl.DEPTH_TEST)
         self.ctx.front_face = "cw"
@@ -137,7 +138,7 @@ class Md3Renderer:
             axis = np.asarray(draw.axis, np.float64)
             camera_local = axis @ (np.asarray(view.camera, np.float64) - np.asarray(draw.origin, np.float64))
             light_at = draw.light_origin if draw.light_origin is not None else draw.origin
-            light = self._light(lights, light_at, axis)
+            lit = light if light is not None else self._light(lights, light_at, axis)
             proj = _VIEW_MODEL_DEPTH @ view.view_proj if draw.view_model else view.view_proj
             pass_view = Q3View(proj, view.camera, view.time - draw.shader_time, view.angles)
             for index, surface in enumerate(model.surfaces):
@@ -149,7 +150,7 @@ class Md3Renderer:
                 name = draw.custom_shader or draw.shaders.get(surface.name.lower()) or \
                     (surface.shaders[0] if surface.shaders else "")
                 self.painter.draw(lambda program, key=key: self._vao(program, key), self._shader(name), pass_view,
-                                  matrix, camera_local, surface.triangles.size, 0, light)
+                                  matrix, camera_local, surface.triangles.size, 0, lit)
         self.ctx.front_face = "ccw"
 
     def _light(self, cache: dict[tuple[float, ...], LightSample], point, axis: np.ndarray) -> StageLight:

@@ -37,7 +37,8 @@ MapWorld = WorldMesh | World38
 class ModelRef:
     """What model precache entry ``name`` is: ``kind`` is ``"brush"`` (``submodel`` = N of ``*N``, 0 = the map
     itself), ``"bsp"`` (a separate BSP used as a model, like the health boxes ``maps/b_bh25.bsp``), ``"alias"``,
-    ``"sprite"``, ``"missing"`` or ``"none"`` (the empty entry 0)."""
+    ``"sprite"``, ``"md3"`` (an MD3 model drawn for a Quake or Quake II entity; the model and its skins are in
+    :attr:`SegmentAssets.q3_models` under ``name``), ``"missing"`` or ``"none"`` (the empty entry 0)."""
 
     name: str
     kind: str
@@ -65,11 +66,15 @@ class SkyBox:
 class Lighting:
     """How a game turns texture × lightmap into a colour: ``texture_scale`` brightens textures (clamped at 1:
     Quake II's ``intensity``), ``lightmap_scale`` multiplies the clamped lightmap (Quake's overbright 2, Quake II's
-    ``gl_modulate``); ``fullbrights``: palette indices 224..255 ignore light (Quake only)."""
+    ``gl_modulate``); ``fullbrights``: palette indices 224..255 ignore light (Quake only); ``texture_mode``: the
+    engine's default ``gl_texturemode`` for mipmapped world textures and model skins (QuakeSpasm's
+    ``GL_LINEAR_MIPMAP_LINEAR`` blends two mip levels, Quake II ref_gl's ``GL_LINEAR_MIPMAP_NEAREST`` reads the
+    nearer one)."""
 
     texture_scale: float = 1.0
     lightmap_scale: float = 2.0
     fullbrights: bool = True
+    texture_mode: str = "GL_LINEAR_MIPMAP_LINEAR"
 
 
 #: Quake's look (QuakeSpasm's overbright lightmaps, fullbright palette range).
@@ -84,13 +89,14 @@ class Look:
     QuakeSpasm's overbright 2, a lightmap value of 255 draws the texture twice as bright; 1.0: GLQuake/ezQuake
     ``gl_lightmode 1``, the texture as painted at most);
     ``sky_fog``: how much of the fog colour covers the sky in fogged maps (QuakeSpasm ``r_skyfog``);
-    ``overbright_models``: models lit by QuakeSpasm's rules (``gl_overbright_models``), else GLQuake's;
+    ``model_light``: the engine whose rule lights models from the light level under them (``"quakespasm"``:
+    ``gl_overbright_models``, ``"glquake"``, ``"ref_gl"``: Quake II's; :meth:`.alias.AliasLight.from_level`);
     ``fov_across_width``: the camera's fov spans the whole picture's width (Quake III's ``CG_CalcFov``), else a
     4:3 screen's, widened for wider pictures (QuakeSpasm, ezQuake)."""
 
     light_max: float | None = None
     sky_fog: float = 0.5
-    overbright_models: bool = True
+    model_light: str = "quakespasm"
     fov_across_width: bool = False
 
 
@@ -99,7 +105,8 @@ class SegmentAssets:
     """The map (``None`` when the game dirs lack it: the viewer then shows the entities in an empty world),
     the models indexed like the segment's model precache, the palette/colormap, the game's ``lighting`` rule and
     the sky box (``None``: Quake's scrolling two-layer sky, or no sky), the game's :class:`Look`. A Quake III
-    segment has no ``world`` but a ``q3_world`` (shaded map, :mod:`.q3refdef`) and its ``q3_models``."""
+    segment has no ``world`` but a ``q3_world`` (shaded map, :mod:`.q3refdef`) and its ``q3_models``; a Quake II
+    segment whose model files are MD3s has them (and their skins) in ``q3_models`` too."""
 
     world: MapWorld | None
     models: tuple[ModelRef, ...]

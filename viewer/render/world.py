@@ -154,18 +154,23 @@ class WorldRenderer:
         return out
 
     def _upload_texture(self, index: int, palette: Palette) -> tuple[moderngl.Texture, moderngl.Texture | None]:
-        """The colour texture, plus the solid back layer for a sky (whose front layer has index 0 transparent)."""
+        """The colour texture, plus the solid back layer for a sky (whose front layer has index 0 transparent).
+
+        Level 0 only, with mipmaps built by 2×2 averages, minified by the game's ``Lighting.texture_mode``: the GL
+        engines ignore the smaller levels stored in a MIPTEX or WAL (GLQuake ``GL_LoadTexture``, Quake II
+        ``GL_LoadWal`` upload the full-size picture and ``GL_MipMap`` it)."""
         tex = self.world.textures[index]
+        mode = self.lighting.texture_mode
         if not self.lighting.fullbrights:  # no fullbright mask: every texel is lit
             rgba = palette.to_rgba(tex.mips[0])
             rgba[..., 3] = 0
-            return upload_rgba(self.ctx, rgba), None
+            return upload_rgba(self.ctx, rgba, texture_mode=mode), None
         if tex.is_sky and tex.width >= 2:
             half = tex.width // 2
-            front = upload_rgba(self.ctx, palette.to_rgba(tex.mips[0][:, :half], alpha_index=0))
-            back = upload_rgba(self.ctx, palette.to_rgba(tex.mips[0][:, half:]))
+            front = upload_rgba(self.ctx, palette.to_rgba(tex.mips[0][:, :half], alpha_index=0), texture_mode=mode)
+            back = upload_rgba(self.ctx, palette.to_rgba(tex.mips[0][:, half:]), texture_mode=mode)
             return front, back
-        return upload_rgba(self.ctx, fullbright_rgba(tex.mips[0], palette)), None
+        return upload_rgba(self.ctx, fullbright_rgba(tex.mips[0], palette), texture_mode=mode), None
 
     def release(self) -> None:
         objects: list[moderngl.VertexArray | moderngl.Buffer | moderngl.Texture | moderngl.TextureArray] = [

@@ -16,9 +16,9 @@ from ...render.refdef import Look
 from .hud import SbarStyle
 
 #: Quake (``.dem``) as QuakeSpasm 0.95 draws it by default.
-QUAKESPASM = Look(light_max=2.0, sky_fog=0.5, overbright_models=True)
+QUAKESPASM = Look(light_max=2.0, sky_fog=0.5, model_light="quakespasm")
 #: QuakeWorld (``.qwd``/``.mvd``) as ezQuake 3.6 draws it by default.
-EZQUAKE = Look(light_max=1.0, sky_fog=0.5, overbright_models=False)
+EZQUAKE = Look(light_max=1.0, sky_fog=0.5, model_light="glquake")
 
 #: QuakeSpasm's status bar: 1× (``scr_sbarscale 1``), ``scr_sbaralpha 0.75``, over the full-height view.
 QUAKESPASM_SBAR = SbarStyle(scale=1, alpha=0.75, backtile=False)

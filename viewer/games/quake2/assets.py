@@ -4,10 +4,14 @@ WAL textures, MD2 models with their PCX skins, SP2 sprites with their PCX frames
 
 MD2 poses work like Quake's MDL poses, so an MD2 becomes an :class:`~assets_loader.models.AliasModel` (one skin
 picture per skin name, no frame or skin groups) and an SP2 a :class:`~assets_loader.models.SpriteModel` (always
-facing the viewer): the renderer draws both with the Quake paths. A missing or broken model, texture or sky face
-is a placeholder (or no sky box) with a warning; a missing map or palette is an error naming the file.
+facing the viewer): the renderer draws both with the Quake paths. A model file is recognised by its content, not
+its name: an ``.md2`` that holds an MD3 (``IDP3``, as some AQtion items do; Q2PRO loads either) becomes a
+``"md3"`` model in the segment's :class:`~viewer.render.q3refdef.Quake3Models`, with its surfaces' skins as
+pictures. A missing or broken model, texture or sky face is a placeholder (or no sky box) with a warning; a
+missing map or palette is an error naming the file.
 
 References: Quake II ``R_RegisterModel``/``Mod_LoadAliasModel``/``Mod_LoadSpriteModel`` (ref_gl/gl_model.c),
+Q2PRO ``MOD_Load`` (the file's magic picks the loader: ``IDP2`` MD2, ``IDP3`` MD3, ``IDS2`` SP2),
 ``R_SetSky`` (ref_gl/gl_warp.c: ``env/<name><suffix>``, TGA in GL), ``Draw_GetPalette`` (ref_gl/gl_image.c:
 the palette is ``pics/colormap.pcx``'s), ``R_BeginRegistration`` (``maps/<name>.bsp``); ``gl_modulate`` /
 ``intensity`` defaults (ref_gl/gl_rmain.c ``R_Register``).
@@ -23,8 +27,10 @@ from PIL import Image as PilImage
 
 from assets_loader.bsp38 import World38, load_bsp38
 from assets_loader.errors import FormatError, NotFoundError
+from assets_loader.bsp.textures import placeholder_texture
 from assets_loader.models import AliasModel, SpriteModel, load_md2, load_sp2
-from assets_loader.models.md2 import Md2Model, load_md2_skins
+from assets_loader.models.md2 import Md2Model, Md2Skins, load_md2_skins
+from assets_loader.models.md3 import MD3_IDENT, Md3Model, load_md3
 from assets_loader.models.mdl import AliasSkin
 from assets_loader.models.sp2 import Sprite2Model
 from assets_loader.models.spr import SPR_VP_PARALLEL, SpriteFrame, SpriteImage
@@ -34,14 +40,20 @@ from assets_loader.truecolor import load_rgba
 from assets_loader.vfs import VirtualFS
 
 from ..base import precache_ref
-from ...render.refdef import Lighting, ModelRef, SegmentAssets, SkyBox
+from ...render.q3refdef import Quake3Models
+from ...render.refdef import Lighting, Look, ModelRef, SegmentAssets, SkyBox
 
 PALETTE_PATH = "pics/colormap.pcx"
 #: The six sky pictures in ``R_SetSky``'s order.
 SKY_SUFFIXES = ("rt", "bk", "lf", "ft", "up", "dn")
 #: ref_gl's defaults: textures scaled by ``intensity`` 2 when uploaded, lightmaps by ``gl_modulate`` 1, no
-#: fullbright colours.
-QUAKE2_LIGHTING = Lighting(texture_scale=2.0, lightmap_scale=1.0, fullbrights=False)
+#: fullbright colours, mipmapped textures read from the nearer mip level (``gl_texturemode``
+#: ``GL_LINEAR_MIPMAP_NEAREST``).
+QUAKE2_LIGHTING = Lighting(texture_scale=2.0, lightmap_scale=1.0, fullbrights=False,
+                           texture_mode="GL_LINEAR_MIPMAP_NEAREST")
+#: ref_gl's look: models lit by ``R_DrawAliasModel``'s rule (the world's light cap is the lighting's
+#: ``gl_modulate``).
+QUAKE2_LOOK = Look(model_light="ref_gl")
 #: Palette index 255 is transparent in Quake II sprites and skins.
 TRANSPARENT_INDEX = 255
 
@@ -113,10 +125,15 @@ def world_sky(fs: VirtualFS, world: World38) -> SkyBox | None:
                             spawn.get("skyaxis", "0 0 1"))
 
 
-def alias_from_md2(model: Md2Model, skins: np.ndarray) -> AliasModel:
-    """The MD2 as an alias model: its poses and mesh as they are, one single-picture skin per skin image."""
+def alias_from_md2(model: Md2Model, skins: Md2Skins, palette: Palette | None = None) -> AliasModel:
+    """The MD2 as an alias model: its poses and mesh as they are, one single-picture skin per skin image. When a
+    skin is truecolour every skin gets RGBA colours, the PCX ones in ``palette``'s (needed only then)."""
     empty = np.zeros(0, np.float32)
     empty.setflags(write=False)
+    rgba = None
+    if palette is not None and any(c is not None for c in skins.truecolor):
+        rgba = np.stack([c if c is not None else palette.to_rgba(i) for c, i in zip(skins.truecolor, skins.indices)])
+        rgba.setflags(write=False)
     mins, maxs = model.pose_bbox_min.min(axis=0), model.pose_bbox_max.max(axis=0)
     radius = float(np.linalg.norm(np.maximum(np.abs(mins), np.abs(maxs))))
     return AliasModel(
@@ -126,8 +143,8 @@ def alias_from_md2(model: Md2Model, skins: np.ndarray) -> AliasModel:
         pose_bbox_min=model.pose_bbox_min, pose_bbox_max=model.pose_bbox_max, mesh=model.mesh,
         scale=np.ones(3, np.float32), origin=np.zeros(3, np.float32), bounding_radius=radius,
         eye_position=np.zeros(3, np.float32), synctype=0, flags=0, size=0.0,
-        skins=tuple(AliasSkin(i, 1, empty, False) for i in range(len(skins))), skin_images=skins,
-        onseam=np.zeros(model.num_verts, bool), faces_front=np.ones(model.num_tris, bool))
+        skins=tuple(AliasSkin(i, 1, empty, False) for i in range(len(skins.indices))), skin_images=skins.indices,
+        onseam=np.zeros(model.num_verts, bool), faces_front=np.ones(model.num_tris, bool), skin_rgba=rgba)
 
 
 def sprite_from_sp2(sprite: Sprite2Model, fs: VirtualFS) -> SpriteModel:
@@ -149,10 +166,12 @@ def sprite_from_sp2(sprite: Sprite2Model, fs: VirtualFS) -> SpriteModel:
                        0, tuple(frames))
 
 
-def load_model(fs: VirtualFS, name: str, skins: tuple[str, ...] = ()) -> ModelRef:
+def load_model(fs: VirtualFS, name: str, skins: tuple[str, ...] = (), md3: dict[str, Md3Model] | None = None
+               ) -> ModelRef:
     """One model configstring: ``*N`` brush models, ``.md2`` with skins, ``.sp2`` with pictures; problems become
     a ``"missing"`` placeholder and a warning. ``#``-names (player view weapons) are resolved by the game code
-    and stay placeholders here.
+    and stay placeholders here. An ``.md2`` file holding an MD3 goes into ``md3`` under ``name`` (a ``"md3"``
+    reference; without ``md3`` it is a placeholder).
 
     ``skins``: more skin pictures after the ones the MD2 names (a player model names none: its skins are
     ``players/<model>/<skin>.pcx`` from the players' configstrings); skin number ``n`` of an entity is the
@@ -163,14 +182,19 @@ def load_model(fs: VirtualFS, name: str, skins: tuple[str, ...] = ()) -> ModelRe
     lower = name.lower()
     try:
         if lower.endswith(".md2"):
-            md2 = load_md2(fs.read(name), name=name)
+            data = fs.read(name)
+            if data[:4] == MD3_IDENT and md3 is not None:
+                md3[name] = load_md3(data, name)
+                return ModelRef(name, "md3")
+            md2 = load_md2(data, name=name)
             if skins:
                 md2 = dataclasses.replace(md2, skin_names=md2.skin_names + skins)
-            images, missing = load_md2_skins(md2, fs)
-            if missing or not md2.skin_names:
-                warnings.warn(f"{name}: skins {', '.join(missing) or '(none named)'} missing; drawing a checker",
+            found = load_md2_skins(md2, fs)
+            if found.missing or not md2.skin_names:
+                warnings.warn(f"{name}: skins {', '.join(found.missing) or '(none named)'} missing; drawing a checker",
                               stacklevel=2)
-            return ModelRef(name, "alias", alias=alias_from_md2(md2, images))
+            palette = load_palette(fs) if any(c is not None for c in found.truecolor) else None
+            return ModelRef(name, "alias", alias=alias_from_md2(md2, found, palette))
         if lower.endswith(".sp2"):
             return ModelRef(name, "sprite", sprite=sprite_from_sp2(load_sp2(fs.read(name), name=name), fs))
     except FormatError as exc:  # NotFoundError included: the game dirs lack the file
@@ -180,18 +204,57 @@ def load_model(fs: VirtualFS, name: str, skins: tuple[str, ...] = ()) -> ModelRe
     return ModelRef(name, "missing")
 
 
-def load_precache_model(fs: VirtualFS, name: str) -> ModelRef:
+def load_precache_model(fs: VirtualFS, name: str, md3: dict[str, Md3Model] | None = None) -> ModelRef:
     """One entry of a segment's model list: a model, or (after the 256 model configstrings) a client's skin picture
-    ``players/<model>/<skin>.pcx``, drawn on the ``tris.md2`` beside it (``CL_LoadClientinfo``)."""
+    ``players/<model>/<skin>.pcx``, drawn on the ``tris.md2`` beside it (``CL_LoadClientinfo``); MD3 files go into
+    ``md3`` (:func:`load_model`)."""
     lower = name.lower()
     if lower.startswith("players/") and lower.endswith(".pcx"):
         ref = load_model(fs, name.rsplit("/", 1)[0] + "/tris.md2", skins=(name,))
         alias = ref.alias
         if alias is not None and len(alias.skins) > 1:     # the client's skin is skin 0, whatever the MD2 names
-            alias = dataclasses.replace(alias, skins=alias.skins[:1], skin_images=alias.skin_images[-1:])
+            rgba = alias.skin_rgba[-1:] if alias.skin_rgba is not None else None
+            alias = dataclasses.replace(alias, skins=alias.skins[:1], skin_images=alias.skin_images[-1:],
+                                        skin_rgba=rgba)
             ref = dataclasses.replace(ref, alias=alias)
         return ref
-    return load_model(fs, name)
+    return load_model(fs, name, md3=md3)
+
+
+def skin_picture(fs: VirtualFS, name: str, palette: Palette) -> np.ndarray | None:
+    """Skin picture ``name`` as RGBA ``u1[H, W, 4]``, found under its own extension or another one (``.pcx``,
+    ``.tga``, ``.png``, ``.jpg``: Q2PRO's image format fallback); a PCX takes the game palette's colours, as the
+    8-bit skins of Quake II do. ``None`` when no such picture can be read."""
+    found = fs.find_image(name)
+    if found is None:
+        return None
+    try:
+        if found.lower().endswith(".pcx"):
+            return palette.to_rgba(load_pcx(fs.read(found), found).indices)
+        return load_rgba(fs.read(found), found)
+    except FormatError as exc:
+        warnings.warn(f"{exc}; drawing a checker", stacklevel=2)
+        return None
+
+
+def md3_models(fs: VirtualFS, md3: dict[str, Md3Model], palette: Palette) -> Quake3Models | None:
+    """The MD3 models of a Quake II segment and their skins (each surface's first shader name is a picture; a
+    missing one is the checker of missing skins, with a warning), or ``None`` when there are none."""
+    if not md3:
+        return None
+    checker = palette.to_rgba(placeholder_texture("", 16, 16).mips[0])
+    images: dict[str, np.ndarray] = {}
+    for path, model in md3.items():
+        for surface in model.surfaces:
+            for name in surface.shaders[:1]:
+                if name.lower() in images:
+                    continue
+                picture = skin_picture(fs, name, palette)
+                if picture is None:
+                    warnings.warn(f"{path}: skin {name!r} missing; drawing a checker", stacklevel=2)
+                    picture = checker
+                images[name.lower()] = picture
+    return Quake3Models(md3=dict(md3), images=images)
 
 
 def load_segment_assets(fs: VirtualFS, model_precache: tuple[str, ...], map_path: str = "",
@@ -209,17 +272,19 @@ def load_segment_assets(fs: VirtualFS, model_precache: tuple[str, ...], map_path
     except NotFoundError as exc:
         warnings.warn(f"{exc}; showing the entities without the map", stacklevel=2)
         world = None
-    models = tuple(ModelRef(n, "brush", submodel=0) if i == 1 else load_precache_model(fs, n)
+    md3: dict[str, Md3Model] = {}
+    models = tuple(ModelRef(n, "brush", submodel=0) if i == 1 else load_precache_model(fs, n, md3)
                    for i, n in enumerate(model_precache))
     if sky is not None:
         box = sky_from_strings(fs, *sky)
     else:
         box = world_sky(fs, world) if world is not None else None
-    return SegmentAssets(world, models, palette, None, QUAKE2_LIGHTING, box)
+    return SegmentAssets(world, models, palette, None, QUAKE2_LIGHTING, box, q3_models=md3_models(fs, md3, palette),
+                         look=QUAKE2_LOOK)
 
 
 def load_map_assets(fs: VirtualFS, map_path: str) -> SegmentAssets:
     """A map shown without a demo (``qdv map``): the map, its sky from the worldspawn, and no models."""
     palette = load_palette(fs)
     world = load_world(fs, map_path)
-    return SegmentAssets(world, (), palette, None, QUAKE2_LIGHTING, world_sky(fs, world))
+    return SegmentAssets(world, (), palette, None, QUAKE2_LIGHTING, world_sky(fs, world), look=QUAKE2_LOOK)
