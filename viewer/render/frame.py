@@ -78,12 +78,14 @@ def water_alpha_from_worldspawn(worldspawn: dict[str, str]) -> float:
 
 
 def _upload_images(painter: ShaderPainter, shaders: Iterable[Shader]) -> None:
-    """Upload every image ``shaders`` draw with (``animMap`` frames included) now, so no frame waits for one
-    (``R_FindImageFile`` at registration)."""
+    """Upload every loaded image ``shaders`` draw with (``animMap`` frames included) now, so no frame waits for one
+    (``R_FindImageFile`` at registration); names the loader did not decode are left to the first draw that needs
+    them (and its one warning)."""
     for shader in shaders:
         for stage in shader.stages:
             for name in stage.images:
-                painter.texture(name, stage.clamp)
+                if name.lower() in painter.images:
+                    painter.texture(name, stage.clamp)
 
 
 class FrameRenderer:

@@ -102,7 +102,7 @@ class Md3Renderer:
         """The surface's vertices at the draw's pose (kept for poses that do not blend two frames)."""
         surface = model.surfaces[index]
         still = draw.frac == 0.0 or draw.old_frame == draw.frame
-        key = (model.name, index, draw.old_frame if draw.frac == 0.0 else draw.frame)
+        key = (draw.model, index, draw.old_frame if draw.frac == 0.0 else draw.frame)
         if still and key in self._static:
             return self._static[key]
         positions, normals = lerp_vertices(surface, draw.old_frame, draw.frame, draw.frac)
@@ -144,7 +144,7 @@ class Md3Renderer:
             for index, surface in enumerate(model.surfaces):
                 self._vbo.orphan()              # new storage: no wait for the draws still reading the old one
                 self._vbo.write(self._vertices(model, index, draw).tobytes())
-                key = (model.name, index)
+                key = (draw.model, index)       # the registry name: MD3 header names repeat
                 if key not in self._ibos:
                     self._ibos[key] = self.ctx.buffer(np.ascontiguousarray(surface.triangles, np.uint32).tobytes())
                 name = draw.custom_shader or draw.shaders.get(surface.name.lower()) or \
