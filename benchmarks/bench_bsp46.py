@@ -1,5 +1,6 @@
 """Time a Quake III map load on oa_dm1: pk3 mount, bsp inflate + parse + patches + batches + lightmap atlas +
-light grid, every shader script, and the textures the map draws with decoded to RGBA (GPU-ready arrays).
+light grid, the index of every shader script, and the materials: the shaders the map draws with parsed and their
+textures decoded to RGBA (GPU-ready arrays).
 
 Run: ``PYTHONPATH=. python benchmarks/bench_bsp46.py [--repeat N]``. Prints the best of N runs per step and
 for the whole load. Target (issue 13): the whole load ≤ 1 s.
@@ -37,7 +38,7 @@ def load_map(basedir: Path, steps: dict[str, float]) -> tuple:
     marks.append(time.perf_counter())
     materials = load_world_materials(world, library, ImageLoader(fs))
     marks.append(time.perf_counter())
-    for name, t0, t1 in zip(("mount", "inflate bsp", "parse bsp", "shaders", "textures"), marks, marks[1:],
+    for name, t0, t1 in zip(("mount", "inflate bsp", "parse bsp", "shader index", "materials"), marks, marks[1:],
                             strict=False):
         steps[name] = min(steps.get(name, float("inf")), t1 - t0)
     steps["total"] = min(steps.get("total", float("inf")), marks[-1] - marks[0])
@@ -58,7 +59,7 @@ def main() -> None:
     texels = sum(img.shape[0] * img.shape[1] for img in materials.images.values())
     print(f"oa_dm1: {len(world.vertices)} vertices, {len(world.indices) // 3} triangles, {len(world.batches)} "
           f"batches, atlas {world.lightmaps.pixels.shape[1]}x{world.lightmaps.pixels.shape[0]}, "
-          f"{len(library.shaders)} shaders parsed, {len(materials.images)} images ({texels / 1e6:.1f} Mtexels), "
+          f"{len(library)} shaders indexed, {len(materials.images)} images ({texels / 1e6:.1f} Mtexels), "
           f"{len(materials.missing)} missing")
     for name, seconds in steps.items():
         print(f"  {name:<12} {seconds * 1000:8.1f} ms (best of {args.repeat})")

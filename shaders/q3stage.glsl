@@ -9,15 +9,19 @@
 //   COLLAPSED  multiply a second texture sampled at v_st2;   ALPHA_FUNC 1 GT0, 2 LT128, 3 GE128;
 //   DETAIL     (with COLLAPSED) then twice a detail texture sampled at v_st3 (blendFunc GL_DST_COLOR GL_SRC_COLOR);
 //   SKYBOX     sample the six sky box sides by direction (no vertex work beyond the direction);
-//   FOG        a fog volume's pass: its colour, opaque in proportion to the length of the view ray inside it.
+//   FOG        a fog volume's pass: its colour blended by the fog image at the vertex fog coordinates.
+//   CLIP       discard what lies behind a portal's plane (the view through a mirror or portal).
+//   DEPTH_ONLY the opaque surfaces' depth before their stages (each pixel is then shaded once).
+// Fog coordinates (s: distance along the view axis, t: the part of the ray inside the fog) are computed per
+// vertex for the fog pass and, for blended stages of fogged surfaces, fade the stage colour (q3fog.py).
 #ifdef VERTEX_SHADER
 uniform mat4 u_view_proj;
 uniform mat4 u_model;
 uniform vec3 u_camera;          // in the model's space
 uniform int u_deform;           // 0 none, 1 wave along the normal, 2 bulge
 uniform int u_deform_func;      // wave function: 0 sin, 1 triangle, 2 square, 3 sawtooth, 4 inverse sawtooth
-uniform vec4 u_deform_wave;     // base, amplitude, phase (+ time x frequency when frequency is 0), frequency
-uniform float u_deform_spread;
+uniform vec4 u_deform_wave;     // base, amplitude, phase, frequency
+uniform float u_deform_spread;  // phase added per unit of x + y + z (1 / div)
 uniform float u_time;
 uniform vec3 u_bulge;           // width, height, speed
 uniform vec3 u_move;            // deformVertexes move offset at this time
@@ -32,11 +36,19 @@ uniform int u_tcgen2;           // second texture of a collapsed pass: 0 texture
 uniform mat3 u_tc3;             // the detail texture's tcMod chain
 uniform vec4 u_color;           // constant rgba of the stage
 uniform int u_rgb_vertex;       // 1: multiply the vertex colour in; 2: diffuse light (u_ambient, u_directed);
-                                // 3: multiply one minus the vertex colour in
-uniform int u_alpha_vertex;
+                                // 3: multiply one minus the vertex colour in; 4: the entity colour; 5: one minus it
 uniform vec3 u_ambient;
 uniform vec3 u_directed;
 uniform vec3 u_light_dir;
+uniform vec4 u_fog_distance;    // s = dot(world, xyz) + w
+uniform vec4 u_fog_depth;       // t before the eye test = dot(world, xyz) + w
+uniform float u_fog_eye_t;
+uniform int u_fog_adjust;       // 0 none; fade by the fog: 1 rgb, 2 alpha, 3 rgba (adjustColorsForFog)
+uniform vec4 u_entity_color;    // the entity's shaderRGBA (0..1)
+uniform int u_entity_from_vertex; // 1: the vertex colours carry the entity colour (sprites and polygons)
+uniform int u_alpha_mode;       // 0 the colour's own, 1 vertex, 2 one minus vertex, 3 portal, 4 specular
+uniform float u_portal_range;
+uniform vec4 u_clip_plane;      // world-space plane; v_clip = dot(world, xyz) - w
 in vec3 in_position;
 in vec2 in_st;
 in vec2 in_lm;
@@ -47,6 +59,9 @@ out vec2 v_st2;
 out vec2 v_st3;
 out vec4 v_color;
 out vec3 v_dir;
+out vec2 v_fog;
+out float v_clip;
+invariant gl_Position;          // the depth-only pre-pass and the stage passes meet at equal depths
 
 float wave_value(int func, float x) {
     float f = fract(x);
@@ -59,6 +74,26 @@ float wave_value(int func, float x) {
 
 vec2 tc_apply(mat3 m, vec2 st) {
     return (m * vec3(st, 1.0)).xy;
+}
+
+vec2 fog_coords(vec3 world) {
+    float s = dot(world, u_fog_distance.xyz) + u_fog_distance.w;
+    float t = dot(world, u_fog_depth.xyz) + u_fog_depth.w;
+    if (u_fog_eye_t < 0.0) {
+        t = t < 1.0 ? 1.0 / 32.0 : 1.0 / 32.0 + 30.0 / 32.0 * t / (t - u_fog_eye_t);
+    } else {
+        t = t < 0.0 ? 1.0 / 32.0 : 31.0 / 32.0;
+    }
+    return vec2(s, t);
+}
+
+float fog_factor(vec2 st) {
+    float s = st.x - 1.0 / 512.0;
+    float t = st.y;
+    if (s < 0.0 || t < 1.0 / 32.0) return 0.0;
+    if (t < 31.0 / 32.0) s *= (t - 1.0 / 32.0) / (30.0 / 32.0);
+    s = min(s * 8.0, 1.0);
+    return sqrt(floor(s * 255.0) / 255.0);
 }
 
 void main() {
@@ -108,12 +143,40 @@ void main() {
     } else if (u_rgb_vertex == 2) {
         color.rgb *= min(u_ambient + u_directed * max(dot(in_normal, u_light_dir), 0.0), vec3(1.0));
     }
-    if (u_alpha_vertex == 1) {
+    vec4 entity = u_entity_from_vertex == 1 ? in_color : u_entity_color;
+    if (u_rgb_vertex == 4) {
+        color.rgb *= entity.rgb;
+    } else if (u_rgb_vertex == 5) {
+        color.rgb *= vec3(1.0) - entity.rgb;
+    }
+    if (u_alpha_mode == 1) {
         color.a *= in_color.a;
+    } else if (u_alpha_mode == 2) {
+        color.a *= 1.0 - in_color.a;
+    } else if (u_alpha_mode == 3) {
+        color.a *= clamp(length(pos - u_camera) / u_portal_range, 0.0, 1.0);
+    } else if (u_alpha_mode == 4) {
+        // lightingSpecular: a fixed light at (-960, 1980, 96) in the model's space, reflected towards the eye
+        vec3 l = normalize(vec3(-960.0, 1980.0, 96.0) - pos);
+        vec3 reflected = in_normal * 2.0 * dot(in_normal, l) - l;
+        float spec = dot(reflected, normalize(u_camera - pos));
+        color.a *= spec < 0.0 ? 0.0 : min(spec * spec * spec * spec, 1.0);
+    } else if (u_alpha_mode == 5) {
+        color.a *= entity.a;
+    } else if (u_alpha_mode == 6) {
+        color.a *= 1.0 - entity.a;
+    }
+    vec3 world = (u_model * vec4(pos, 1.0)).xyz;
+    v_fog = fog_coords(world);
+    if (u_fog_adjust != 0) {
+        float keep = 1.0 - fog_factor(v_fog);
+        if (u_fog_adjust != 2) color.rgb *= keep;
+        if (u_fog_adjust != 1) color.a *= keep;
     }
     v_color = color;
     v_dir = pos - u_camera;
-    gl_Position = u_view_proj * u_model * vec4(pos, 1.0);
+    v_clip = dot(world, u_clip_plane.xyz) - u_clip_plane.w;
+    gl_Position = u_view_proj * vec4(world, 1.0);
 }
 #endif
 
@@ -124,6 +187,8 @@ in vec2 v_st2;
 in vec2 v_st3;
 in vec4 v_color;
 in vec3 v_dir;
+in vec2 v_fog;
+in float v_clip;
 out vec4 frag_color;
 #ifdef COLLAPSED
 uniform sampler2D u_texture2;
@@ -135,20 +200,19 @@ uniform sampler2D u_texture3;
 uniform sampler2D u_sides[6];   // rt bk lf ft up dn
 #endif
 #ifdef FOG
-uniform vec3 u_fog_camera;      // the eye in the same space as v_dir
-uniform vec4 u_fog_plane;       // normal (into the fog) and distance of the fog's visible side
-uniform vec4 u_fog_color;       // rgb and the distance at which the fog is opaque
+uniform sampler2D u_fog_image;  // R_CreateFogImage's 256 x 32 image (alpha = the fog factor)
+uniform vec3 u_fog_color;
 #endif
 void main() {
+#ifdef DEPTH_ONLY
+    frag_color = vec4(0.0);
+    return;
+#endif
+#ifdef CLIP
+    if (v_clip < 0.0) discard;
+#endif
 #ifdef FOG
-    vec3 pos = u_fog_camera + v_dir;
-    float eye = dot(u_fog_camera, u_fog_plane.xyz) - u_fog_plane.w;
-    float depth = dot(pos, u_fog_plane.xyz) - u_fog_plane.w;
-    float inside = length(v_dir);
-    if (eye < 0.0) {
-        inside = depth <= 0.0 ? 0.0 : inside * depth / (depth - eye);
-    }
-    frag_color = vec4(u_fog_color.rgb, clamp(inside / u_fog_color.a, 0.0, 1.0));
+    frag_color = vec4(u_fog_color, texture(u_fog_image, v_fog).a);
     return;
 #endif
 #ifdef SKYBOX

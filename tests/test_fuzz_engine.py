@@ -59,4 +59,4 @@ def test_an_input_over_its_cpu_budget_is_a_failure(monkeypatch):
 def test_an_input_over_its_memory_budget_is_a_failure(monkeypatch):
     monkeypatch.setattr(engine, "INPUT_MB", 20)
     with pytest.raises(AssertionError, match=r"t on a mutated seed: allocated \d+ MB \(> 20\)"):
-        check_one(_target(lambda data, name: np.ones(40 << 20, np.uint8).sum()), b"abc", "seed", Stats())
+        check_one(_target(lambda data, name: np.ones(200 << 20, np.uint8).sum()), b"abc", "seed", Stats())

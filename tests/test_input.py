@@ -103,6 +103,19 @@ def test_help_lists_every_bound_key() -> None:
         assert label in text
 
 
+@pytest.mark.parametrize("name, mods, expected", [
+    ("I", 0, Action("mark_in")), ("O", 0, Action("mark_out")),
+    ("I", SHIFT, Action("clear_marks")), ("O", SHIFT, Action("clear_marks")),
+    ("E", CTRL, Action("export")),
+])
+def test_export_range_keys(name: str, mods: int, expected: Action) -> None:
+    assert key_action(name, mods) == expected
+    assert key_action("E", CTRL, free_camera=True) == Action("export")    # E alone flies the free camera up
+    assert key_action("O", CTRL) == Action("open")                        # Ctrl+O still opens a demo
+    text = " ".join(k for k, _ in inp.KEY_HELP)
+    assert all(label in text for label in ("I / O", "Shift+I", "Ctrl+E"))
+
+
 def test_camera_path_keys_and_key_row_mouse() -> None:
     assert inp.key_action("K") == Action("key_add")
     assert inp.key_action("K", inp.SHIFT) == Action("key_replace")

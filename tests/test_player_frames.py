@@ -26,6 +26,14 @@ def test_player_table_is_at_most_64_bytes_per_frame_on_the_frames_bomb() -> None
     assert np.allclose(eye[:2], pl.row_origin[b - 1, :2])
 
 
+def test_the_whole_timeline_is_at_most_64_bytes_per_frame_on_the_frames_bomb() -> None:
+    """Issue 19 item 3 / issue 20 item 5: frame columns, view and stats (steps: they never change here), entity rows
+    (compact columns) and the player table together."""
+    tl = load_demo(BOMB)
+    assert tl.nbytes <= 64 * tl.num_frames
+    assert len(tl._stat_rows.values) <= 2 and len(tl._view_origin.values) <= 2
+
+
 def test_sparse_rows_and_dense_views_agree_on_a_real_mvd() -> None:
     tl = load_demo(QUAKEWORLD / "2on2_sf_vs_red[frobodm2]220104-0915.mvd")
     pl = tl.players

@@ -20,6 +20,7 @@ from assets_loader.models.md3 import load_md3
 from assets_loader.models.q3player import parse_animation_cfg
 from assets_loader.pk3 import load_pk3
 from assets_loader.q3shaders import parse_shader_text
+from assets_loader.q3shaders.blocks import shader_blocks
 from tests.builders.bsp46 import build_bsp46
 from tests.builders.md3 import Md3Spec, build_md3, triangle_surface
 from tests.builders.q3text import animation_cfg, build_pk3
@@ -102,6 +103,26 @@ def test_md3_mutated(flip, cut) -> None:
 @given(st.text(alphabet=st.sampled_from(list('{}"/*\n\t abcmap$lightmaprgbGenwave01.5()-')), max_size=300))
 def test_shader_text_random(text) -> None:
     _only_format_errors(parse_shader_text, text)
+
+
+@FUZZ
+@given(st.text(alphabet=st.sampled_from(list('{}"/*\n\t abmap$lightwave01.5')), max_size=300))
+def test_shader_blocks_agree_with_the_whole_script_parse(text) -> None:
+    """The load-time index finds the same shaders the full parser does, or both reject the script."""
+    try:
+        whole = parse_shader_text(text)
+    except FormatError:
+        whole = None
+    try:
+        blocks = shader_blocks(text)
+    except FormatError:
+        blocks = None
+    if whole is None or blocks is None:
+        assert whole is None and blocks is None
+        return
+    assert blocks.keys() == whole.keys()
+    for key, block in blocks.items():
+        assert parse_shader_text(block)[key] == whole[key]
 
 
 @FUZZ

@@ -142,14 +142,31 @@ def test_every_real_script_parses(q3_fs) -> None:
         warnings.simplefilter("always")
         lib = load_shader_library(q3_fs)
     assert len(lib.files) == 104 and lib.rejected == ()
-    assert len(lib.shaders) > 1500
+    assert not caught  # indexing parses nothing yet
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        every = lib.all_shaders()
+    assert len(every) == len(lib) > 1500
     # One shader in OpenArena's hotmenu.shader names a destination blend the engine does not know either.
-    assert [w for s in lib.shaders.values() for w in s.warnings] == [
-        "unknown blend destination 'GL_ONE_MINUS_DST_COLOR'"]
+    assert [w for s in every.values() for w in s.warnings] == ["unknown blend destination 'GL_ONE_MINUS_DST_COLOR'"]
     assert len(caught) == 1
+    # each shader parsed from its block is the shader the whole script parses to
+    for name in lib.files:
+        for key, shader in parse_shader_text(q3_fs.read(name), name).items():
+            assert every[key] == shader or lib.files.index(every[key].source) > lib.files.index(name)
     lava = lib.get("textures/liquids/lavahell")
     assert lava is not None and lava.fog is not None and lava.cull == "none" and lava.deforms[0].kind == "wave"
     assert {"fog", "lava", "trans"} <= lava.surface_parms
     sky = lib.get("textures/skies/moonsky")
     assert sky is not None and sky.sky is not None
     assert sky.sort == SORT_ENVIRONMENT and sky.sky.cloud_height == 800.0
+
+
+def test_alpha_gen_portal_keeps_its_range_or_the_engine_default() -> None:
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        shaders = parse_shader_text("a\n{\n portal\n { map x.tga\n alphaGen portal 384 }\n}\n"
+                                    "b\n{\n portal\n { map x.tga\n alphaGen portal\n }\n}\n")
+    assert shaders["a"].stages[0].alpha_gen == "portal" and shaders["a"].stages[0].alpha_const == 384.0
+    assert shaders["b"].stages[0].alpha_const == 256.0
+    assert shaders["b"].warnings == ("missing range for alphaGen portal",)

@@ -35,3 +35,9 @@ def test_missing_data_notice_from_loader_warnings() -> None:
     layout = notice_layout(lines, (1280, 720), 2)
     (box,) = layout.rects
     assert abs(box.x + box.w / 2 - 640) < 1 and box.y == 96        # below the notify lines and readout
+
+
+def test_a_running_export_shows_its_progress_while_the_bar_is_hidden() -> None:
+    r = Readout(1.0, 60.0, export=0.426)
+    assert readout_lines(r)[-1] == "export 42%"
+    assert readout_lines(r, with_clock=False) == ()                 # the bar shows it

@@ -27,6 +27,9 @@ def test_blit_copies_a_texture_top_row_first(ctx) -> None:
     rgb = target.read_rgb()
     assert rgb.shape == (4, 8, 3)
     assert (rgb[-1, :, 0] == 255).all() and (rgb[0, :, 0] == 0).all()
+    rgba = target.read_rgba()                      # the export's read: the same rows, with alpha, not copied
+    assert rgba.shape == (4, 8, 4) and (rgba[..., :3] == rgb).all() and (rgba[..., 3] == 255).all()
+    assert rgba.strides[0] < 0
 
 
 def test_png_never_overwrites_without_force(tmp_path: Path) -> None:

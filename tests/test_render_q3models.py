@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 from assets_loader.bsp46 import LightGrid
 from assets_loader.models.q3player import ANIM, WEAPON_MODELS, animation_frame, pose_player
@@ -91,6 +92,48 @@ def test_blended_map_surfaces_draw_over_the_models_behind_them(ctx) -> None:
         renderer.release()
         target.release()
     assert np.abs(pixel - np.array([192, 64, 64])).max() <= 3, pixel
+
+
+def _draw_test_model(ctx, script: str, shader_rgba=(255, 255, 255, 255)) -> np.ndarray:
+    """The builder's MD3 drawn with ``models/test/skin`` over an empty map, seen from above: the centre pixel."""
+    from assets_loader.models.md3 import load_md3
+    from assets_loader.q3shaders import ShaderLibrary, parse_shader_text
+    from viewer.render.q3refdef import Md3Draw, Quake3Models
+
+    from .builders.bsp46 import build_bsp46
+    from .builders.md3 import build_md3
+    from .test_render_q3world import ABOVE_QUAD, SIZE, _world
+
+    level = _world(build_bsp46(), "textures/test/floor\n{\n surfaceparm nodraw\n}\n")
+    library = ShaderLibrary(parse_shader_text(script), (), ())
+    models = Quake3Models({"models/test.md3": load_md3(build_md3(), "models/test.md3")}, library)
+    assets = SegmentAssets(None, (), q3assets.GREY_PALETTE, None, q3_world=level, q3_models=models)
+    draw = Md3Draw("models/test.md3", np.array([126.0, 26.0, -10.0]), np.eye(3, dtype=np.float32),
+                   shader_rgba=shader_rgba)
+    target = OffscreenTarget(ctx, SIZE)
+    renderer = FrameRenderer(ctx, assets)
+    try:
+        renderer.draw(SceneFrame(0.0, 0, ABOVE_QUAD, (), np.ones(64, np.float32), md3=(draw,)), target)
+        return target.read_rgb().astype(np.int32)[32, 32]
+    finally:
+        renderer.release()
+        target.release()
+
+
+@pytest.mark.parametrize("stages, expected", [
+    ("{ map $whiteimage\n rgbGen entity }", (255, 128, 0)),
+    ("{ map $whiteimage\n rgbGen oneMinusEntity }", (0, 127, 255)),
+    ("{ map $whiteimage\n rgbGen const ( 0 0 0 ) }\n{ map $whiteimage\n blendFunc blend\n alphaGen entity }",
+     (64, 64, 64)),
+    ("{ map $whiteimage\n rgbGen const ( 0 0 0 ) }\n"
+     "{ map $whiteimage\n blendFunc blend\n alphaGen oneMinusEntity }", (191, 191, 191)),
+])
+def test_entity_colour_stages_use_the_entity_shader_rgba(ctx, stages: str, expected) -> None:
+    """``rgbGen entity``/``oneMinusEntity`` and ``alphaGen entity``/``oneMinusEntity`` take the refEntity's
+    ``shaderRGBA`` (here 255 128 0 64)."""
+    script = "models/test/skin\n{\n cull none\n " + stages + "\n}\n"
+    pixel = _draw_test_model(ctx, script, (255, 128, 0, 64))
+    assert np.abs(pixel - np.array(expected)).max() <= 3, pixel
 
 
 def test_models_whose_md3_headers_share_a_name_keep_their_own_triangles(ctx, q3_fs) -> None:

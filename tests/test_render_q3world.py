@@ -16,7 +16,7 @@ from viewer.render.refdef import Camera, SceneFrame, SegmentAssets
 from viewer.render.view_math import view_projection
 from viewer.games.quake3.assets import GREY_PALETTE
 
-from .builders.bsp46 import Bsp46Spec, build_bsp46, patch_verts, quad_verts, surface
+from .builders.bsp46 import Bsp46Spec, build_bsp46, patch_verts, quad_verts, surface, vert
 
 SIZE = (64, 64)
 #: Above the quad x 100..164, y 0..64 (z 0) of the builder's default map, looking straight down.
@@ -176,19 +176,44 @@ def test_a_brush_entity_draws_its_submodel_where_the_entity_stands(ctx) -> None:
     assert pictures[0][32, 32].min() < 250 and pictures[1][32, 32].min() >= 250
 
 
-def test_a_surface_in_a_fog_volume_is_fogged_by_the_ray_length_inside(ctx) -> None:
-    """The floor quad (z = 0) in the builder's fog (visible side z = 32): from z = 40 straight down the ray runs
-    32 units inside the fog; fogParms opaque at 64 units → half fog colour."""
+def _engine_fog(distance: float, inside: float, opaque: float) -> float:
+    """``R_FogFactor`` worked by hand: the distance along the view axis times the part of the ray inside the fog,
+    over the opaque distance, square-rooted through the 256-entry table."""
+    fraction = min(distance * inside / opaque, 1.0)
+    return float(np.sqrt(np.floor(fraction * 255) / 255))
+
+
+FOG_SCRIPT = "textures/test/fog\n{\n fogparms ( 1 0 0 ) 64\n surfaceparm fog\n}\n"
+
+
+def test_a_surface_in_a_fog_volume_is_fogged_like_the_engine_fog_table(ctx) -> None:
+    """The floor quad (z = 0) in the builder's fog (visible side z = 32), seen from z = 40 straight down: 40
+    units along the view axis, 32 of the 40 inside the fog, opaque at 64 → ``R_FogFactor`` ≈ 0.706 (not the
+    linear 0.5)."""
     spec = Bsp46Spec()
     spec.surfaces[0] = surface(0, 1, 0, 4, 0, 6, lightmap=0, fog=0)
-    script = ("textures/test/floor\n{\n { map $whiteimage }\n}\n"
-              "textures/test/fog\n{\n fogparms ( 1 0 0 ) 64\n surfaceparm fog\n}\n")
+    script = "textures/test/floor\n{\n { map $whiteimage }\n}\n" + FOG_SCRIPT
     level = _world(build_bsp46(spec), script)
     assert level.fog_shaders[0] is not None and level.fog_shaders[0].fog is not None
     pixels = _render(ctx, level, ABOVE_QUAD)
-    assert np.abs(pixels[32, 32] - np.array([255, 128, 128])).max() <= 4, pixels[32, 32]
+    f = _engine_fog(40.0, 32.0 / 40.0, 64.0)
+    expected = 255 * np.array([1.0, 1.0 - f, 1.0 - f])
+    assert np.abs(pixels[32, 32] - expected).max() <= 4, (pixels[32, 32], expected)
     clear = _render(ctx, _world(build_bsp46(), script), ABOVE_QUAD)
     assert clear[32, 32].min() >= 250
+
+
+def test_an_additive_stage_in_fog_fades_with_the_fog(ctx) -> None:
+    """``adjustColorsForFog``: the added white is scaled by one minus the fog factor before the fog pass."""
+    spec = Bsp46Spec()
+    spec.surfaces[0] = surface(0, 1, 0, 4, 0, 6, lightmap=0, fog=0)
+    script = ("textures/test/floor\n{\n { map $whiteimage\n rgbGen const ( 0 0 0 ) }\n"
+              " { map $whiteimage\n blendFunc GL_ONE GL_ONE }\n}\n" + FOG_SCRIPT)
+    pixels = _render(ctx, _world(build_bsp46(spec), script), ABOVE_QUAD)
+    f = _engine_fog(40.0, 32.0 / 40.0, 64.0)
+    keep = 1.0 - f
+    expected = 255 * np.array([f + keep * keep, keep * keep, keep * keep])
+    assert np.abs(pixels[32, 32] - expected).max() <= 5, (pixels[32, 32], expected)
 
 
 def test_a_detail_stage_doubles_its_texture_times_the_lit_surface(ctx) -> None:
@@ -203,3 +228,58 @@ def test_a_detail_stage_doubles_its_texture_times_the_lit_surface(ctx) -> None:
     lit = atlas.pixels[int(y) + 64, int(x) + 64, :3] / 255 * 128 / 255
     expected = np.minimum(2 * lit * np.array([160, 96, 128]) / 255, 1) * 255
     assert np.abs(pixels[32, 32] - expected).max() <= 3, (pixels[32, 32], expected)
+
+
+@pytest.mark.parametrize("alpha_gen, expected", [("vertex", 64), ("oneMinusVertex", 191)])
+def test_vertex_alpha_stages_blend_by_the_vertex_alpha(ctx, alpha_gen: str, expected: int) -> None:
+    """A white blend stage over black with ``alphaGen vertex``/``oneMinusVertex`` on vertices of alpha 64; the
+    world entity's zeroed ``shaderRGBA`` makes ``rgbGen entity`` black."""
+    verts = [vert(v[:3], v[3:5], color=(255, 255, 255, 64)) for v in
+             ((100, 0, 0, 0, 0), (164, 0, 0, 1, 0), (164, 64, 0, 1, 1), (100, 64, 0, 0, 1))]
+    spec = Bsp46Spec()
+    spec.verts = verts + spec.verts[4:]
+    script = ("textures/test/floor\n{\n { map $whiteimage\n rgbGen const ( 0 0 0 ) }\n"
+              f" {{ map $whiteimage\n blendFunc blend\n alphaGen {alpha_gen} }}\n}}\n")
+    pixels = _render(ctx, _world(build_bsp46(spec), script), ABOVE_QUAD)
+    assert np.abs(pixels[32, 32] - expected).max() <= 3, pixels[32, 32]
+    entity = "textures/test/floor\n{\n { map $whiteimage\n rgbGen entity }\n}\n"
+    assert _render(ctx, _world(build_bsp46(spec), entity), ABOVE_QUAD)[32, 32].max() <= 2
+
+
+@pytest.mark.parametrize("deform, visible", [
+    ("deformVertexes wave 64 sin 0 100 0.25 0", False),        # frequency 0: every vertex 100 units up
+    ("deformVertexes wave 1000000 sin 0 100 0.25 1", False),   # div 10^6: the phase hardly varies, all go up
+    ("deformVertexes wave 64 sin 0 0 0 1", True),              # no amplitude: the quad stays
+])
+def test_deform_wave_moves_vertices_along_their_normals(ctx, deform: str, visible: bool) -> None:
+    """``deformVertexes wave <div> …``: the phase grows by (x + y + z) / div along the surface; a wave of
+    frequency 0 moves every vertex alike. Moved 100 units up, the floor is above the camera at z = 40."""
+    script = f"textures/test/floor\n{{\n {deform}\n {{ map $whiteimage }}\n}}\n"
+    pixels = _render(ctx, _world(build_bsp46(), script), ABOVE_QUAD)
+    assert (pixels[32, 32].min() >= 250) == visible, pixels[32, 32]
+
+
+def test_without_an_entity_colour_the_vertex_colours_carry_it(ctx) -> None:
+    """Sprites and effect polygons carry their entity's ``shaderRGBA`` in their vertex colours: drawn without an
+    ``entity_color``, ``rgbGen entity``/``alphaGen entity`` read the vertices (alpha 64 here)."""
+    from viewer.render.q3world import Q3View, Quake3WorldRenderer
+
+    verts = [vert(v[:3], v[3:5], color=(255, 128, 0, 64)) for v in
+             ((100, 0, 0, 0, 0), (164, 0, 0, 1, 0), (164, 64, 0, 1, 1), (100, 64, 0, 0, 1))]
+    spec = Bsp46Spec()
+    spec.verts = verts + spec.verts[4:]
+    script = "textures/test/floor\n{\n { map $whiteimage\n blendFunc blend\n rgbGen entity\n alphaGen entity }\n}\n"
+    level = _world(build_bsp46(spec), script)
+    target = OffscreenTarget(ctx, SIZE)
+    renderer = Quake3WorldRenderer(ctx, level)
+    try:
+        target.use()
+        ctx.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)
+        view = Q3View(view_projection(ABOVE_QUAD, 1.0), ABOVE_QUAD.origin, 0.0, ABOVE_QUAD.angles)
+        renderer.painter.draw(renderer._static_vao, level.shaders[0], view, np.eye(4, dtype=np.float32),
+                              ABOVE_QUAD.origin, 6, 0)
+        pixel = target.read_rgb().astype(np.int32)[32, 32]
+    finally:
+        renderer.release()
+        target.release()
+    assert np.abs(pixel - np.array([64, 32, 0])).max() <= 2, pixel

@@ -18,8 +18,9 @@ import hashlib
 import numpy as np
 import pytest
 
-from assets_loader.demos import DemoTimeline, load_demo
-from tests.conftest import LQ1, QUAKEWORLD, REPO
+from assets_loader.demos import DemoTimeline, load_demo, sample
+from assets_loader.demos.timeline import SceneState
+from tests.conftest import LQ1, QUAKE2, QUAKE3, QUAKEWORLD, REPO
 
 CORPUS = {
     "demo1.dem": LQ1 / "demo1.dem",
@@ -95,7 +96,10 @@ def columns_digest(tl: DemoTimeline) -> str:
     """sha256 over every numpy column, segment, lightstyle and scoreboard state of ``tl``.
 
     The entity rows, lightstyle and scoreboard snapshots are read from the timeline's storage (``_cols``,
-    ``_ls_snapshots``…): that storage is what ``sample`` reads, and this test exists to pin it.
+    ``_ls_snapshots``…): that storage is what ``sample`` reads, and this test exists to pin it.  Storage kept compact
+    (issue 20 item 5: the view and stat columns as steps, entity columns broadcast or in a narrower dtype, offsets
+    and player integers narrowed, lightstyle / scoreboard versions as change frames) is widened back to the decoded
+    dtype before hashing, so the pinned digests prove the values did not change, bit for bit.
     """
     d = _Digest()
     for name in ("game", "format", "protocol", "protocol_flags", "block_count", "cd_track", "warnings"):
@@ -106,9 +110,9 @@ def columns_digest(tl: DemoTimeline) -> str:
     d.text("stat_names", tuple(tl.stats))
     for name in tl.stats:
         d.array(f"stats.{name}", tl.stats[name])
-    d.array("entity_offsets", tl._offsets)
+    d.array("entity_offsets", tl._offsets.astype(np.int64))     # stored in the narrowest dtype: widened back
     for name in sorted(tl._cols):
-        d.array(f"entity.{name}", tl._cols[name])
+        d.array(f"entity.{name}", tl.entity_column(name))
     if tl.players is not None:
         for name in ("present", "origin", "angles", "model", "frame", "skin", "effects", "weaponframe", "flags",
                      "stats", "has_stats"):
@@ -123,10 +127,11 @@ def columns_digest(tl: DemoTimeline) -> str:
         _states(d, f"segment{seg.index}.baselines", seg.baselines)
         _states(d, f"segment{seg.index}.statics", seg.statics)
     d.text("lightstyles", sorted(tl.lightstyles.items()))
-    d.array("lightstyle_version", tl._ls_version)
+    frames = np.arange(tl.num_frames)
+    d.array("lightstyle_version", np.searchsorted(tl._ls_frames, frames, side="right"))
     d.text("lightstyle_snapshots", tl._ls_snapshots)
     d.text("scoreboard_changes", tl.scoreboard_changes)
-    d.array("scoreboard_version", tl._sb_version)
+    d.array("scoreboard_version", np.searchsorted(tl._sb_frames, frames, side="right"))
     d.text("scoreboard_snapshots", tl._sb_snapshots)
     return d.hexdigest()
 
@@ -143,3 +148,58 @@ def events_digest(tl: DemoTimeline) -> str:
 def test_timeline_is_unchanged(name: str) -> None:
     tl = load_demo(CORPUS[name])
     assert (columns_digest(tl), events_digest(tl)) == EXPECTED[name]
+
+
+#: name → sha256 of ``sample`` at 400 random times and 200 frame times (and 100 times from up to four player
+#: slots' eyes), computed on the code before the compact storage (issue 20 item 5, commit bc0705e).
+SAMPLED = {
+    "demo1.dem": (LQ1 / "demo1.dem", "762394267fff493d5bc047eea4e033b46c9361a7a4a405e78cf75bb0c5622ceb"),
+    "demo3.dem": (LQ1 / "demo3.dem", "8c24f2a316a1c2544d5c65d1237656d111938c666fd2449bc6cefca7c5b65b54"),
+    "2on2.mvd": (QUAKEWORLD / "2on2_sf_vs_red[frobodm2]220104-0915.mvd",
+                 "aa89cd251ed4e68982e0216ca95ec253760b2cc347a15c927aa6d39c0165e4dc"),
+    "lq_lqdm2_ranger.qwd": (QUAKEWORLD / "lq_lqdm2_ranger.qwd",
+                            "800344583ba484392950627d3ce209b092100e34dc2b309718c3ab3f5bb12c45"),
+    "libq2-testduel.dm2": (QUAKE2 / "demos" / "libq2-testduel.dm2",
+                           "dc345cf14096b7ac08410bd9748c06ed0b4dc306b607cbec9cdab1f6c8035364"),
+    "oa_dm1_follow_p68.dm_68": (QUAKE3 / "demos" / "oa_dm1_follow_p68.dm_68",
+                                "0b5e2c774eaa9505e65faaf4b5a21d54a4e2c14031c3c1c9823d293300aa8199"),
+}
+
+
+def _scene_digest(h: hashlib._Hash, s: SceneState) -> None:
+    for name in ("time", "frame", "segment", "lerp", "view_entity", "pov"):
+        h.update(repr(getattr(s, name)).encode())
+    for name in ("view_origin", "view_angles"):
+        a = np.asarray(getattr(s, name))
+        h.update(a.dtype.str.encode())
+        h.update(a.tobytes())
+    e = s.entities
+    for name in ("number", "model", "frame", "prev_frame", "frame_blend", "skin", "colormap", "effects", "origin",
+                 "angles", "alpha", "scale"):
+        a = np.ascontiguousarray(getattr(e, name))
+        h.update(name.encode() + a.dtype.str.encode())
+        h.update(a.tobytes())
+    for name in sorted(e.extra):
+        a = np.ascontiguousarray(e.extra[name])
+        h.update(name.encode() + a.dtype.str.encode())
+        h.update(a.tobytes())
+    h.update(repr(sorted(s.stats.items())).encode())
+    h.update(repr(s.lightstyles).encode())
+    h.update(repr(s.scoreboard).encode())
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLED))
+def test_sample_gives_the_same_scenes(name: str) -> None:
+    """``sample`` reads the compact storage and hands out the decoded dtypes: the scenes are bit for bit those of
+    the full-width storage (entity arrays with their dtypes, the eye, stats, lightstyles, scoreboard)."""
+    path, expected = SAMPLED[name]
+    tl = load_demo(path)
+    times = [*np.random.default_rng(1).uniform(tl.start_time - 1, tl.end_time + 1, 400),
+             *tl.times[::max(1, len(tl.times) // 200)]]
+    h = hashlib.sha256()
+    for t in times:
+        _scene_digest(h, sample(tl, float(t)))
+    for slot in tl.pov_slots[:4]:
+        for t in times[:100]:
+            _scene_digest(h, sample(tl, float(t), pov=slot))
+    assert h.hexdigest() == expected

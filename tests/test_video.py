@@ -264,11 +264,11 @@ class _InterruptedRenderer(DemoRenderer):
 
     at = 0
 
-    def pixels(self, *args, **kwargs) -> np.ndarray:
+    def draw(self, *args, **kwargs) -> None:
         if self.at == 0:
             raise KeyboardInterrupt
         self.at -= 1
-        return super().pixels(*args, **kwargs)
+        super().draw(*args, **kwargs)
 
 
 @pytest.mark.parametrize("at", [0, 5])

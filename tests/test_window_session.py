@@ -2,7 +2,7 @@
 (``tests/session_driver.py`` in a child process): a dropped demo replaces the session, a dropped folder lists its
 demos in the picker (Down + Enter opens one), Ctrl+O lists the open demo's folder, a non-demo or a broken demo
 leaves the window open and says why; the corner readout names the watched player after Tab and shows the frame
-rate after I; a right click captures the mouse, which then turns the camera by the sensitivity, and Esc releases
+rate after F3; a right click captures the mouse, which then turns the camera by the sensitivity, and Esc releases
 it without quitting. ``qdv play DIR`` prints the folder's demos."""
 
 from __future__ import annotations

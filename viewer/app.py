@@ -56,6 +56,7 @@ from .ui.key_row import key_row_layout
 from .ui.picker import Picker, is_demo_name, picker_key, picker_layout
 from .ui.readout import Readout, missing_data_notice, notice_layout, readout_layout, readout_lines
 from .ui.timeline_bar import BarStatus, UiLayout, text_box_layout, timeline_layout, ui_scale
+from .video.background import BackgroundExport, GameData, export_for_view
 from .viewer_state import FrameContext, ViewerState
 
 #: How long a message ("saved screenshots/qdv0000.png") stays on screen, seconds.
@@ -156,6 +157,7 @@ class ViewerWindow(pyglet.window.Window):
         self._last_dir: Path | None = Path(source.folder) if source.folder else None
         self.first_frame_seconds: float | None = None
         self.last_screenshot: Path | None = None
+        self.export: BackgroundExport | None = None   # the Ctrl+E export running (or the last one, ended)
 
     def _overlays(self) -> tuple[UiRenderer, HudRenderer]:
         """The UI and HUD renderers with the pictures of the current game (its ``conchars`` is the UI font)."""
@@ -245,7 +247,9 @@ class ViewerWindow(pyglet.window.Window):
     # --- per frame -----------------------------------------------------------------------------------------------
 
     def update(self, dt: float) -> None:
-        """Scheduled at 60 Hz: one loading step, or advance the clock and fly the free camera."""
+        """Scheduled at 60 Hz: one loading step, or advance the clock and fly the free camera; says when the
+        background export has ended."""
+        self._check_export()
         if self._loader is not None:
             try:
                 self._loading_text = next(self._loader)
@@ -354,7 +358,9 @@ class ViewerWindow(pyglet.window.Window):
                 hover = st.hover
                 layers += key_row_layout(st.geometry(), st.path_edit.path.keys, st.path_edit.selected, hover)
                 layers += timeline_layout(st.geometry(), st.info.markers_for(st.pov_slot), st.t,
-                                          BarStatus(st.clock.speed, st.clock.paused, st.mode), hover)
+                                          BarStatus(st.clock.speed, st.clock.paused, st.mode), hover,
+                                          marked=(st.marks.start, st.marks.end),
+                                          export_progress=self.export.progress if self._exporting else None)
         text, left = self._message
         message = text_box_layout([text], size, scale, anchor="topright") if left > 0 and text else UiLayout()
         layers += message
@@ -384,7 +390,8 @@ class ViewerWindow(pyglet.window.Window):
 
     def _readout(self, st: ViewerState, sample: SceneState) -> Readout:
         return Readout(st.t - st.info.start, st.info.end - st.info.start, st.clock.speed, st.clock.paused, st.mode,
-                       _watching(st, sample), self.fps if st.show_fps else None)
+                       _watching(st, sample), self.fps if st.show_fps else None,
+                       self.export.progress if self.export is not None and self._exporting else None)
 
     def _save_screenshot(self) -> None:
         pixels = self.target.read_rgb()
@@ -397,6 +404,51 @@ class ViewerWindow(pyglet.window.Window):
         self.last_screenshot = path
         self._message = (f"saved {path}", MESSAGE_TIME)
         self._say(f"screenshot {path}")
+
+    # --- export (Ctrl+E) -----------------------------------------------------------------------------------------
+
+    @property
+    def _exporting(self) -> bool:
+        return self.export is not None and self.export.running
+
+    def _start_export(self) -> None:
+        """Ctrl+E: export the marked range (or the whole demo) as the window shows it, in the background; refused
+        while an export runs."""
+        st = self.state
+        if self._exporting:
+            assert self.export is not None
+            self._tell(f"an export is running ({self.export.progress:.0%} of {self.export.job.out.name}): "
+                       "wait for it to finish")
+            return
+        if st is None or self.session is None or self.source.demo is None:
+            self._tell("nothing to export: no demo is open")
+            return
+        try:
+            self.shots.mkdir(parents=True, exist_ok=True)
+            out = next_numbered_path(self.shots, suffix=".mp4")
+            job = export_for_view(st, self.source.demo, GameData.of(self.source.fs), out, self.source.water_alpha)
+        except (OSError, ValueError) as exc:  # a shots "folder" that is a file; a range shorter than a frame
+            self._tell(f"export not started: {exc}")
+            return
+        self.export = BackgroundExport(job)
+        w, h = job.size
+        self._tell(f"exporting {job.frames} frames {w}x{h} ({job.shot.mode}) to {out}")
+
+    def _check_export(self) -> None:
+        """Say how the background export ended, once it has."""
+        if self._exporting:
+            assert self.export is not None
+            outcome = self.export.poll()
+            if outcome is not None:
+                self._tell(outcome.message())
+
+    def _stop_export(self) -> None:
+        """The window is closing: a running export ends now, its file finalised (or removed when empty); the
+        terminal says which."""
+        if self._exporting:
+            assert self.export is not None
+            _log(f"stopping the export to {self.export.job.out} ...")
+            _log(self.export.stop().message())
 
     # --- input ---------------------------------------------------------------------------------------------------
 
@@ -424,6 +476,8 @@ class ViewerWindow(pyglet.window.Window):
                 self._save_camera_path(self.state)
             elif request == "screenshot":
                 self._screenshot = True
+            elif request == "export":
+                self._start_export()
             elif request == "capture_mouse":
                 self.set_exclusive_mouse(True)
                 self._message = ("mouse look: Esc or right click releases the mouse", MESSAGE_TIME)
@@ -648,6 +702,7 @@ class ViewerWindow(pyglet.window.Window):
         if not self._closed_once:
             self._closed_once = True
             self.save_settings()
+            self._stop_export()
         super().close()
 
     def release(self) -> None:

@@ -58,16 +58,25 @@ class DemoRenderer:
         with self.in_flight.frame():
             self.session.draw(frame, self.target)
 
-    def pixels(self, t: float, camera: Camera | None = None, fov: float = 90.0, pov: int | None = None) -> np.ndarray:
-        """The picture at ``t`` as ``uint8 [H, W, 3]`` (with the HUD when asked for)."""
+    def draw(self, t: float, camera: Camera | None = None, fov: float = 90.0, pov: int | None = None,
+             target: OffscreenTarget | None = None) -> None:
+        """Draw the picture at ``t`` (with the HUD when asked for) into ``target`` (default: :attr:`target`, another
+        one of the same size for pipelined read-back), without reading it back."""
+        target = self.target if target is None else target
         state = self.timeline.sample(t, pov=pov)
-        self.render(self._with_water(self.session.scene(t, camera, fov, pov=pov, state=state)))
+        frame = self._with_water(self.session.scene(t, camera, fov, pov=pov, state=state))
+        with self.in_flight.frame():
+            self.session.draw(frame, target)
         if self.hud is not None:
-            size = self.target.size
+            size = target.size
             layout = self.session.game.hud_layout(state, self.timeline, size, ui_scale(size),
                                                   pic_sizes=self.hud.pic_size)
-            self.target.use()
+            target.use()
             self.hud.draw(layout, size)
+
+    def pixels(self, t: float, camera: Camera | None = None, fov: float = 90.0, pov: int | None = None) -> np.ndarray:
+        """The picture at ``t`` as ``uint8 [H, W, 3]`` (with the HUD when asked for)."""
+        self.draw(t, camera, fov, pov)
         return self.target.read_rgb()
 
     def release(self) -> None:

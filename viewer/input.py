@@ -77,9 +77,9 @@ KEY_HELP: tuple[tuple[str, str], ...] = (
     ("F3", "frame rate (fps) in the corner readout on / off"),
     ("Ctrl+O", "open a demo: list the demos of the last folder"),
     ("drop a file / folder", "open the demo / list the folder's demos"),
-    ("M", "sound off / on"),
-    ("- / =", "sound volume down / up"),
-    ("F12", "screenshot into screenshots/ (numbered)"),
+    ("M, - / =", "sound off / on; volume down / up"),
+    ("I / O, Shift+I", "export range: in / out point (again: clear); clear both"),
+    ("F12 / Ctrl+E", "screenshot / export the range (.mp4), into screenshots/"),
     ("Alt+Enter, F11", "fullscreen on / off"),
     ("F1, ?", "this help"),
     ("Esc, Ctrl+Q", "release the mouse / close a list, leave fullscreen, else quit"),
@@ -96,6 +96,10 @@ def key_action(name: str, modifiers: int = 0, *, free_camera: bool = False) -> A
         return Action("quit")
     if name == "O" and ctrl:
         return Action("open")
+    if name == "E" and ctrl:
+        return Action("export")
+    if name in ("I", "O") and not ctrl and not alt:
+        return Action("clear_marks") if shift else Action("mark_in" if name == "I" else "mark_out")
     if name == "S" and ctrl:
         return Action("path_save")
     if name == "K":

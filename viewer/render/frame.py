@@ -29,6 +29,7 @@ from .alias import AliasLight, AliasRenderer, shade_vector
 from .context import OffscreenTarget
 from .particles import ParticleRenderer
 from .polyblend import PolyBlend
+from .q3fog import fog_volumes
 from .q3models import Md3Renderer
 from .q3players import player_md3_draws, weapon_md3_draws
 from .q3polys import PolyRenderer
@@ -98,7 +99,8 @@ class FrameRenderer:
             if assets.world is not None else None
         self.q3_world = Quake3WorldRenderer(ctx, assets.q3_world) if assets.q3_world is not None else None
         grid = assets.q3_world.world.light_grid if assets.q3_world is not None else None
-        self.q3_models = Md3Renderer(ctx, assets.q3_models, grid) if assets.q3_models is not None else None
+        fogs = fog_volumes(assets.q3_world) if assets.q3_world is not None else ()
+        self.q3_models = Md3Renderer(ctx, assets.q3_models, grid, fogs) if assets.q3_models is not None else None
         self.q3_polys = PolyRenderer(ctx, self.q3_models.painter, assets.q3_models.library) \
             if self.q3_models is not None and assets.q3_models is not None else None
         if self.q3_world is not None and assets.q3_world is not None:
@@ -161,11 +163,6 @@ class FrameRenderer:
         if self.world is not None:
             self.world.draw_world(view)
         q3_view = Q3View(view_proj, frame.camera.origin, frame.time, frame.camera.angles)
-        if self.q3_world is not None:
-            self.q3_world.draw(q3_view, translucent=False)
-        if self.q3_models is not None and (frame.md3 or frame.players):
-            posed = [d for player in frame.players for d in player_md3_draws(self.q3_models.models, player)]
-            self.q3_models.draw((*frame.md3, *posed), q3_view)
         brushes, others, view_models = [], [], []
         for draw in frame.models:
             ref = self.assets.models[draw.model] if 0 <= draw.model < len(self.assets.models) else None
@@ -178,15 +175,16 @@ class FrameRenderer:
                                          draw.alpha))
             else:
                 others.append(draw)
+        if self.q3_world is not None:
+            portal = self.q3_world.portal_view(q3_view)
+            if portal is not None:  # R_MirrorViewBySurface: drawn first, then the depth is cleared
+                ctx.scissor = _scissor_pixels(portal.scissor, target.size)
+                self._draw_q3_scene(frame, portal, brushes)
+                ctx.scissor = None
+                _clear_depth(ctx)
+        self._draw_q3_scene(frame, q3_view, brushes)
         if self.world is not None:
             self.world.draw_brushes(view, brushes)
-        if self.q3_world is not None:
-            if brushes:
-                self.q3_world.draw_submodels(q3_view, [(b.submodel, b.matrix) for b in brushes])
-        if self.q3_polys is not None and frame.polys:
-            self.q3_polys.draw(frame.polys, q3_view)
-        if self.q3_world is not None:
-            self.q3_world.draw(q3_view, translucent=True)  # blended map surfaces over the models (sort order)
         if self.q3_models is not None and frame.weapons:
             models = self.q3_models.models
             self.q3_models.draw(tuple(d for w in frame.weapons for d in weapon_md3_draws(models, w)), q3_view)
@@ -208,6 +206,21 @@ class FrameRenderer:
             if self._polyblend is None:
                 self._polyblend = PolyBlend(self.ctx)
             self._polyblend.draw(frame.blend)
+
+    def _draw_q3_scene(self, frame: SceneFrame, view: Q3View, brushes: list[BrushDraw]) -> None:
+        """The Quake III map, models and brush entities as ``view`` sees them, in sort order: map batches up to
+        opaque, the models, the brush entities, the effect polygons, then the blended map batches."""
+        if self.q3_world is not None:
+            self.q3_world.draw(view, translucent=False)
+        if self.q3_models is not None and (frame.md3 or frame.players):
+            posed = [d for player in frame.players for d in player_md3_draws(self.q3_models.models, player)]
+            self.q3_models.draw((*frame.md3, *posed), view)
+        if self.q3_world is not None and brushes:
+            self.q3_world.draw_submodels(view, [(b.submodel, b.matrix) for b in brushes])
+        if self.q3_polys is not None and frame.polys:
+            self.q3_polys.draw(frame.polys, view)
+        if self.q3_world is not None:
+            self.q3_world.draw(view, translucent=True)
 
     def _draw_model(self, draw: EntityDraw, view: WorldView, view_proj: np.ndarray, axes) -> None:
         ref = self.assets.models[draw.model]
@@ -271,6 +284,31 @@ class FrameRenderer:
         hit = self._light_cache[key]
         level = np.zeros(3) if hit is None else np.asarray(hit.value(styles), np.float64)
         return level + _dynamic_light_at(self._lights, origin)
+
+
+def _scissor_pixels(box: tuple[float, float, float, float] | None, size: tuple[int, int]) \
+        -> tuple[int, int, int, int] | None:
+    """A box in normalised device coordinates as a GL scissor ``(x, y, width, height)`` in pixels, a pixel
+    wider on each side (``None``: the whole target)."""
+    if box is None:
+        return None
+    w, h = size
+    x0, y0 = int((box[0] + 1) / 2 * w) - 1, int((box[1] + 1) / 2 * h) - 1
+    x1, y1 = int((box[2] + 1) / 2 * w) + 2, int((box[3] + 1) / 2 * h) + 2
+    x0, y0 = max(x0, 0), max(y0, 0)
+    return (x0, y0, max(min(x1, w) - x0, 0), max(min(y1, h) - y0, 0))
+
+
+def _clear_depth(ctx: moderngl.Context) -> None:
+    """Clear only the depth of the bound framebuffer (``RB_BeginDrawingView`` between a portal view and the
+    main one): the colour writes are masked off for the clear."""
+    fbo = ctx.fbo
+    mask = fbo.color_mask
+    fbo.color_mask = (False, False, False, False)
+    fbo.depth_mask = True
+    fbo.clear(depth=1.0)
+    fbo.color_mask = mask
+    fbo.use()  # moderngl applies a framebuffer's colour mask when it is bound
 
 
 def md3_light(light: AliasLight) -> StageLight:

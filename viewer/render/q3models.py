@@ -3,18 +3,22 @@ the map's light grid.
 
 Per draw: each surface's vertices are lerped (``LerpMeshVertexes``; poses of one frame are kept) and written into
 fresh storage of one shared vertex buffer (orphaned, so no write waits for the draws before it) in the map's
-vertex layout; its triangles stay in a static index buffer.  The light grid sample at the light origin (once per
-origin and frame) becomes the ambient and directed light of ``rgbGen lightingDiffuse`` with the light direction
-turned into the model's own axes.  View models draw with their depth squeezed to the front (``RF_DEPTHHACK``); a
+vertex layout; its triangles stay in a static index buffer (both kept by the model's registered path: MD3 header
+names repeat).  The light grid sample at the light origin (once per origin and frame) becomes the ambient and
+directed light of ``rgbGen lightingDiffuse`` with the light direction turned into the model's own axes.  View
+models draw with their depth squeezed to the front (``RF_DEPTHHACK``).  The entity's ``shaderRGBA`` feeds
+``rgbGen``/``alphaGen entity``; a model reaching into a fog volume is fogged like the map (``R_ComputeFogNum``); a
 custom shader replaces every surface's (``customShader``) and the shader's clock starts at the draw's
 ``shader_time``.
 
 References: ioquake3 ``renderergl1/tr_mesh.c`` (``R_AddMD3Surfaces``: skins, shaders per surface),
 ``tr_surface.c`` (``RB_SurfaceMesh``, ``LerpMeshVertexes``), ``tr_light.c`` (``R_SetupEntityLighting``,
-``R_SetupEntityLightingGrid``), ``tr_shade_calc.c`` (``RB_CalcDiffuseColor``).
+``R_SetupEntityLightingGrid``), ``tr_shade_calc.c`` (``RB_CalcDiffuseColor``, ``RB_CalcColorFromEntity``).
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import moderngl
 import numpy as np
@@ -23,8 +27,11 @@ from assets_loader.bsp46 import DRAW_VERTEX, LIGHTMAP_NONE, LightGrid
 from assets_loader.bsp46.lighting import LightSample, vec3
 from assets_loader.models.md3 import Md3Model, lerp_vertices
 from assets_loader.q3shaders import Shader, ShaderLibrary, default_shader
+from assets_loader.q3shaders.records import SORT_OPAQUE
 
+from .q3fog import FogVolume, fog_vectors, model_fog
 from .q3refdef import Md3Draw, Quake3Models
+from .q3stages import IDENTITY_LIGHT
 from .q3world import Q3View, ShaderPainter, StageLight
 
 _LAYOUT = "3f 2f 2f 3f 4f1"
@@ -60,10 +67,12 @@ def _stage_light(sample: LightSample, axis) -> StageLight:
 class Md3Renderer:
     """GPU resources for a segment's MD3 models and their drawing."""
 
-    def __init__(self, ctx: moderngl.Context, models: Quake3Models, grid: LightGrid | None) -> None:
+    def __init__(self, ctx: moderngl.Context, models: Quake3Models, grid: LightGrid | None,
+                 fogs: tuple[FogVolume, ...] = ()) -> None:
         self.ctx = ctx
         self.models = models
         self.grid = grid
+        self.fogs = fogs
         self.painter = ShaderPainter(ctx, models.images, None)
         self._library = models.library
         capacity = max([len(s.st) for m in models.md3.values() for s in m.surfaces] + [4])
@@ -126,31 +135,51 @@ class Md3Renderer:
 
     def draw(self, draws: tuple[Md3Draw, ...], view: Q3View, light: StageLight | None = None) -> None:
         """Draw ``draws`` (unknown model names are skipped: the game warned when it failed to load them); ``light``:
-        the light of every draw instead of the light grid's (Quake II lights its models from the lightmap below)."""
+        the light of every draw instead of the light grid's (Quake II lights its models from the lightmap below); a
+        view through a portal leaves out the first-person weapon (``RF_FIRST_PERSON``)."""
         lights: dict[tuple[float, ...], LightSample] = {}
-        self.ctx.enable(moderngl.DEPTH_TEST)
-        self.ctx.front_face = "cw"
         for draw in draws:
             model = self.models.md3.get(draw.model)
-            if model is None:
-                continue
-            matrix = model_matrix(draw.origin, draw.axis)
-            axis = np.asarray(draw.axis, np.float64)
-            camera_local = axis @ (np.asarray(view.camera, np.float64) - np.asarray(draw.origin, np.float64))
+            if model is not None and not (draw.view_model and view.clip_plane is not None):
+                self._draw_one(model, draw, view, light, lights)
+
+    def _draw_one(self, model: Md3Model, draw: Md3Draw, view: Q3View, light: StageLight | None,
+                  lights: dict[tuple[float, ...], LightSample]) -> None:
+        matrix = model_matrix(draw.origin, draw.axis)
+        axis = np.asarray(draw.axis, np.float64)
+        camera_local = axis @ (np.asarray(view.camera, np.float64) - np.asarray(draw.origin, np.float64))
+        if light is None:
             light_at = draw.light_origin if draw.light_origin is not None else draw.origin
-            lit = light if light is not None else self._light(lights, light_at, axis)
-            proj = _VIEW_MODEL_DEPTH @ view.view_proj if draw.view_model else view.view_proj
-            pass_view = Q3View(proj, view.camera, view.time - draw.shader_time, view.angles)
-            for index, surface in enumerate(model.surfaces):
-                self._vbo.orphan()              # new storage: no wait for the draws still reading the old one
-                self._vbo.write(self._vertices(model, index, draw).tobytes())
-                key = (draw.model, index)       # the registry name: MD3 header names repeat
-                if key not in self._ibos:
-                    self._ibos[key] = self.ctx.buffer(np.ascontiguousarray(surface.triangles, np.uint32).tobytes())
-                name = draw.custom_shader or draw.shaders.get(surface.name.lower()) or \
-                    (surface.shaders[0] if surface.shaders else "")
-                self.painter.draw(lambda program, key=key: self._vao(program, key), self._shader(name), pass_view,
-                                  matrix, camera_local, surface.triangles.size, 0, lit)
+            light = self._light(lights, light_at, axis)
+        pass_view = view
+        if draw.view_model:
+            pass_view = replace(view, view_proj=_VIEW_MODEL_DEPTH @ view.view_proj)
+        if draw.shader_time:
+            pass_view = replace(pass_view, time=view.time - draw.shader_time)
+        frame = model.frames[min(max(draw.frame, 0), len(model.frames) - 1)] if model.frames else None
+        volume = None if frame is None else model_fog(
+            self.fogs, np.asarray(draw.origin, np.float64) + np.asarray(frame.local_origin), frame.radius)
+        fog = None if volume is None else fog_vectors(volume.parms, volume.plane, view.camera, view.forward,
+                                                      IDENTITY_LIGHT)
+        color = tuple(c / 255.0 for c in draw.shader_rgba)
+        self.ctx.enable(moderngl.DEPTH_TEST)
+        for index, surface in enumerate(model.surfaces):
+            self._vbo.orphan()              # new storage: no wait for the draws still reading the old one
+            self._vbo.write(self._vertices(model, index, draw).tobytes())
+            key = (draw.model, index)       # the registry name: MD3 header names repeat
+            if key not in self._ibos:
+                self._ibos[key] = self.ctx.buffer(np.ascontiguousarray(surface.triangles, np.uint32).tobytes())
+            name = draw.custom_shader or draw.shaders.get(surface.name.lower()) or \
+                (surface.shaders[0] if surface.shaders else "")
+            shader = self._shader(name)
+
+            def vao_for(program: moderngl.Program, key: tuple[str, int] = key) -> moderngl.VertexArray:
+                return self._vao(program, key)
+
+            self.painter.draw(vao_for, shader, pass_view, matrix, camera_local, surface.triangles.size, 0, light,
+                              fog, (color[0], color[1], color[2], color[3]))
+            if fog is not None and shader.sort <= SORT_OPAQUE and not shader.is_sky:
+                self.painter.draw_fog(vao_for, pass_view, surface.triangles.size, 0, fog, model=matrix)
         self.ctx.front_face = "ccw"
 
     def _light(self, cache: dict[tuple[float, ...], LightSample], point, axis: np.ndarray) -> StageLight:

@@ -4,9 +4,9 @@ shaders.
 Per frame every polygon's vertices go into one vertex buffer (the map's vertex layout) and its fan into one index
 buffer, written once; polygons are then drawn in shader sort order (stable, so equal sorts keep the caller's
 order), consecutive polygons with the same shader and clock sharing one draw.  Each run is drawn with its shader's
-stages at the frame's time minus its ``shader_time``.  Stages that read the entity's colour (``rgbGen`` /
-``alphaGen entity``) read the vertex colours, as the engine's sprite, beam and poly surfaces carry the entity's
-``shaderRGBA`` in their vertices.
+stages at the frame's time minus its ``shader_time``, without an entity colour: stages that read the entity's
+colour (``rgbGen`` / ``alphaGen entity``) then read the vertex colours, as the engine's sprite, beam and poly
+surfaces carry the entity's ``shaderRGBA`` in their vertices.
 
 References: ioquake3 ``renderergl1/tr_scene.c`` (``RE_AddPolyToScene``), ``tr_surface.c`` (``RB_SurfacePolychain``,
 ``RB_SurfaceSprite``, ``RB_SurfaceRailCore``), ``tr_shade.c`` (``RB_BeginSurface``: ``shaderTime``),
@@ -15,7 +15,7 @@ References: ioquake3 ``renderergl1/tr_scene.c`` (``RE_AddPolyToScene``), ``tr_su
 
 from __future__ import annotations
 
-import dataclasses
+from dataclasses import replace
 
 import moderngl
 import numpy as np
@@ -31,7 +31,6 @@ __all__ = ["PolyRenderer", "poly_buffers"]
 _LAYOUT = "3f 2f 2f 3f 4f1"
 _ATTRIBUTES = ("in_position", "in_st", "in_lm", "in_normal", "in_color")
 _IDENTITY = np.eye(4, dtype=np.float32)
-_ENTITY_GENS = {"entity": "vertex", "oneminusentity": "oneminusvertex"}
 
 
 def poly_buffers(polys: tuple[Q3Poly, ...] | list[Q3Poly]) -> tuple[np.ndarray, np.ndarray, list[tuple[int, int]]]:
@@ -88,15 +87,11 @@ class PolyRenderer:
         self._vbo = self._ibo = None
 
     def shader(self, name: str) -> Shader:
-        """The shader called ``name`` with entity colours read from the vertices (cached)."""
+        """The shader called ``name`` (cached)."""
         shader = self._shaders.get(name)
         if shader is None:
-            found = self._library.find(name, LIGHTMAP_NONE) if self._library is not None \
+            shader = self._shaders[name] = self._library.find(name, LIGHTMAP_NONE) if self._library is not None \
                 else default_shader(name, LIGHTMAP_NONE)
-            stages = tuple(dataclasses.replace(st, rgb_gen=_ENTITY_GENS.get(st.rgb_gen, st.rgb_gen),
-                                               alpha_gen=_ENTITY_GENS.get(st.alpha_gen, st.alpha_gen))
-                           for st in found.stages)
-            shader = self._shaders[name] = dataclasses.replace(found, stages=stages)
         return shader
 
     def _upload(self, verts: np.ndarray, indices: np.ndarray) -> None:
@@ -141,6 +136,6 @@ class PolyRenderer:
             else:
                 runs.append((poly.shader, poly.shader_time, first, count))
         for name, start, first, count in runs:
-            at = Q3View(view.view_proj, view.camera, view.time - start, view.angles)
+            at = replace(view, time=view.time - start)
             self.painter.draw(self._vao, self.shader(name), at, _IDENTITY, view.camera, count, first)
         self.ctx.front_face = "ccw"

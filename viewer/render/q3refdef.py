@@ -56,9 +56,10 @@ class Md3Draw:
     ``[3]`` and ``axis`` ``[3, 3]`` (rows forward, left, up) place it; it shows ``old_frame`` blended ``frac`` of
     the way to ``frame``; ``shaders`` maps surface names to a skin's shaders; ``light_origin`` is where the light
     grid is sampled (the legs' origin for every part of a player, as ``lightingOrigin``); ``view_model``: the
-    first-person weapon; ``custom_shader`` draws every surface with one shader (``customShader``: explosion
-    models); ``shader_time``: when the shader's clock started (``shaderTime``: waves and ``animMap`` frames of an
-    effect begin with it), seconds of the frame's time."""
+    first-person weapon; ``shader_rgba``: the colour ``rgbGen entity``/``alphaGen entity`` stages use (0‥255,
+    ``shaderRGBA``); ``custom_shader`` draws every surface with one shader (``customShader``: explosion models);
+    ``shader_time``: when the shader's clock started (``shaderTime``: waves and ``animMap`` frames of an effect
+    begin with it), seconds of the frame's time."""
 
     model: str
     origin: np.ndarray
@@ -69,6 +70,7 @@ class Md3Draw:
     shaders: Mapping[str, str] = field(default_factory=dict)
     light_origin: np.ndarray | None = None
     view_model: bool = False
+    shader_rgba: tuple[int, int, int, int] = (255, 255, 255, 255)
     custom_shader: str = ""
     shader_time: float = 0.0
 

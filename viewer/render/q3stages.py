@@ -116,7 +116,7 @@ def stage_color(stage: Stage, time: float) -> tuple[float, float, float, float]:
         rgb = (v, v, v)
     elif stage.rgb_gen == "const" and stage.rgb_const is not None:
         rgb = stage.rgb_const
-    elif stage.rgb_gen in ("identitylighting", "vertex", "lightingdiffuse"):
+    elif stage.rgb_gen in ("identitylighting", "vertex", "lightingdiffuse", "oneminusvertex"):
         rgb = (IDENTITY_LIGHT,) * 3
     else:
         rgb = (1.0, 1.0, 1.0)
@@ -130,10 +130,36 @@ def stage_color(stage: Stage, time: float) -> tuple[float, float, float, float]:
 
 
 def vertex_color_mode(stage: Stage) -> int:
-    """How the stage's colour uses the vertex colour (``q3stage.glsl`` ``u_rgb_vertex``): 1 multiplied in
-    (``rgbGen vertex/exactVertex``), 2 diffuse light instead (``lightingDiffuse``), 3 one minus it
-    (``oneMinusVertex``), 0 not at all."""
-    return {"vertex": 1, "exactvertex": 1, "lightingdiffuse": 2, "oneminusvertex": 3}.get(stage.rgb_gen, 0)
+    """How the stage's colour uses the vertex or entity colour (``q3stage.glsl`` ``u_rgb_vertex``): 1 vertex
+    colour multiplied in (``rgbGen vertex/exactVertex``), 2 diffuse light instead (``lightingDiffuse``), 3 one
+    minus the vertex colour (``oneMinusVertex``), 4 the entity's ``shaderRGBA`` (``entity``), 5 one minus it
+    (``oneMinusEntity``), 0 none of them."""
+    return {"vertex": 1, "exactvertex": 1, "lightingdiffuse": 2, "oneminusvertex": 3, "entity": 4,
+            "oneminusentity": 5}.get(stage.rgb_gen, 0)
+
+
+def alpha_mode(stage: Stage) -> int:
+    """Where the stage's alpha comes from beyond :func:`stage_color` (``q3stage.glsl`` ``u_alpha_mode``): 1 the
+    vertex alpha (``alphaGen vertex``, and ``rgbGen vertex`` left at ``alphaGen identity``, which keeps the
+    copied vertex alpha while ``identityLight`` is 1), 2 one minus it (``oneMinusVertex``), 3 the distance
+    over the portal range (``portal``), 4 ``lightingSpecular``, 5 the entity's alpha (``entity``), 6 one minus
+    it (``oneMinusEntity``), 0 none (``ComputeColors``)."""
+    if stage.alpha_gen == "identity" and stage.rgb_gen == "vertex" and IDENTITY_LIGHT == 1.0:
+        return 1
+    return {"vertex": 1, "oneminusvertex": 2, "portal": 3, "lightingspecular": 4, "entity": 5,
+            "oneminusentity": 6}.get(stage.alpha_gen, 0)
+
+
+#: ``adjustColorsForFog`` by blend: modulate the colour (additive and ``GL_ZERO GL_ONE_MINUS_SRC_COLOR``), the
+#: alpha (plain blend) or both (premultiplied alpha); numbers shared with ``q3stage.glsl`` ``u_fog_adjust``.
+_FOG_ADJUST = {("GL_ONE", "GL_ONE"): 1, ("GL_ZERO", "GL_ONE_MINUS_SRC_COLOR"): 1,
+               ("GL_SRC_ALPHA", "GL_ONE_MINUS_SRC_ALPHA"): 2, ("GL_ONE", "GL_ONE_MINUS_SRC_ALPHA"): 3}
+
+
+def fog_adjust(stage: Stage) -> int:
+    """How a blended stage of a fogged surface fades with the fog (``FinishShader``'s ``adjustColorsForFog``):
+    1 colour, 2 alpha, 3 both, 0 not at all (opaque stages and blends it cannot fade correctly)."""
+    return _FOG_ADJUST.get(stage.blend, 0) if stage.blend is not None else 0
 
 
 def anim_frame(stage: Stage, time: float) -> str:

@@ -5,11 +5,14 @@ and every image on first use (once per name and clamp mode). Per frame: when the
 index list of the visible surfaces is rebuilt (grouped by batch); batches are drawn by shader sort (sky,
 opaque, decals, … blends), the opaque ones front to back, the blended ones back to front; each stage is a pass
 with its blend function, depth write and test, cull mode, deforms, ``tcGen``/``tcMod`` and colours of the moment
-(:mod:`.q3stages`). A texture × lightmap pair is one multitextured pass (``CollapseMultitexture``).
+(:mod:`.q3stages`). A texture × lightmap pair is one multitextured pass (``CollapseMultitexture``). The plainly
+opaque batches first lay down their depth alone, so each pixel is shaded once (the same picture: llvmpipe's
+fill rate is the frame's cost). Fogged batches get the fog pass (:mod:`.q3fog`); a visible portal surface
+gives the view through it (:meth:`Quake3WorldRenderer.portal_view`, :mod:`.q3portal`).
 
 References: ioquake3 ``renderergl1/tr_world.c`` (``R_MarkLeaves``, ``R_AddWorldSurfaces``), ``tr_main.c``
 (``R_SortDrawSurfs``), ``tr_shade.c`` (``RB_StageIteratorGeneric``, ``GL_State``, ``GL_Cull``), ``tr_sky.c``
-(``RB_StageIteratorSky``).
+(``RB_StageIteratorSky``), ``tr_main.c`` (``R_MirrorViewBySurface``).
 """
 
 from __future__ import annotations
@@ -22,14 +25,16 @@ import moderngl
 import numpy as np
 
 import shaders
-from assets_loader.q3shaders import FogParms, Shader, Stage
+from assets_loader.q3shaders import Shader, Stage
 from assets_loader.q3shaders.records import SORT_OPAQUE
 
 from .program_members import uniform
 from .q3deform import autosprite, autosprite2
+from .q3fog import FogVectors, fog_image, fog_vectors
+from .q3portal import portal_entities, portal_view, surface_offscreen
 from .q3refdef import Quake3World
-from .q3stages import ALPHA_FUNCS, WAVE_FUNCS, anim_frame, blend_factors, collapse, eval_wave, stage_color, \
-    tc_chain, vertex_color_mode
+from .q3stages import ALPHA_FUNCS, IDENTITY_LIGHT, WAVE_FUNCS, alpha_mode, anim_frame, blend_factors, collapse, \
+    eval_wave, fog_adjust, stage_color, tc_chain, vertex_color_mode
 from .view_math import angle_vectors, gl_bytes
 
 _VERSION = "#version 330 core\n"
@@ -38,34 +43,89 @@ _ATTRIBUTES = ("in_position", "in_st", "in_lm", "in_normal", "in_color")
 _TCGEN = {"texture": 0, "lightmap": 1, "environment": 2, "vector": 3}
 _TCGEN_CLOUDS = 4
 _IDENTITY = np.eye(4, dtype=np.float32)
+_IDENTITY_BYTES = gl_bytes(_IDENTITY)
+#: A clip plane every point is in front of (no clipping).
+_NO_CLIP = (0.0, 0.0, 0.0, -1.0)
+#: ``tr.worldEntity``'s ``shaderRGBA``: the world and brush entities are drawn with a zeroed entity colour.
+WORLD_ENTITY_COLOR = (0.0, 0.0, 0.0, 0.0)
 #: Compiled stage programs per context.
 _PROGRAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def stage_program(ctx: moderngl.Context, collapsed: bool = False, alpha_func: int = 0,
-                  skybox: bool = False, fog: bool = False, detail: bool = False) -> moderngl.Program:
-    """The ``q3stage.glsl`` variant for a pass (one, two or three textures, alpha test, the sky box or a fog
-    volume)."""
+class StageProgram:
+    """A compiled ``q3stage.glsl`` variant with its uniforms and the value each was last set to, so a pass only
+    sends the uniforms that changed (a program keeps its uniform values between draws; the map's and the models'
+    painters share the programs and this record)."""
+
+    __slots__ = ("program", "_uniforms", "_last")
+
+    def __init__(self, program: moderngl.Program) -> None:
+        self.program = program
+        self._uniforms = {name: uniform(program, name) for name in program
+                          if isinstance(program[name], moderngl.Uniform)}
+        self._last: dict[str, object] = {}
+
+    def set(self, name: str, value) -> None:
+        """Set uniform ``name`` (ignored when the variant does not use it) unless it already holds ``value``."""
+        member = self._uniforms.get(name)
+        if member is not None and self._last.get(name) != value:
+            member.value = value
+            self._last[name] = value
+
+    def write(self, name: str, data: bytes) -> None:
+        """Write raw bytes (matrices) to uniform ``name`` unless it already holds them."""
+        member = self._uniforms.get(name)
+        if member is not None and self._last.get(name) != data:
+            member.write(data)
+            self._last[name] = data
+
+
+def stage_program(ctx: moderngl.Context, collapsed: bool = False, alpha_func: int = 0, skybox: bool = False,
+                  fog: bool = False, detail: bool = False, clip: bool = False,
+                  depth_only: bool = False) -> StageProgram:
+    """The ``q3stage.glsl`` variant for a pass (one, two or three textures, alpha test, the sky box, a fog
+    volume, clipped at a portal's plane, depth only)."""
     cache = _PROGRAMS.setdefault(ctx, {})
-    key = (collapsed, alpha_func, skybox, fog, detail)
+    key = (collapsed, alpha_func, skybox, fog, detail, clip, depth_only)
     if key not in cache:
-        header = _VERSION + f"#define ALPHA_FUNC {alpha_func}\n" + ("#define COLLAPSED\n" if collapsed else "") + \
-            ("#define SKYBOX\n" if skybox else "") + ("#define FOG\n" if fog else "") + \
-            ("#define DETAIL\n" if detail else "")
+        flags = {"COLLAPSED": collapsed, "SKYBOX": skybox, "FOG": fog, "DETAIL": detail, "CLIP": clip,
+                 "DEPTH_ONLY": depth_only}
+        header = _VERSION + f"#define ALPHA_FUNC {alpha_func}\n" + "".join(f"#define {name}\n"
+                                                                         for name, on in flags.items() if on)
         src = shaders.source("q3stage")
-        cache[key] = ctx.program(vertex_shader=header + "#define VERTEX_SHADER\n" + src,
-                                 fragment_shader=header + "#define FRAGMENT_SHADER\n" + src)
+        cache[key] = StageProgram(ctx.program(vertex_shader=header + "#define VERTEX_SHADER\n" + src,
+                                              fragment_shader=header + "#define FRAGMENT_SHADER\n" + src))
     return cache[key]
 
 
 @dataclass(frozen=True, slots=True)
 class Q3View:
-    """Per-frame inputs: ``view_proj [4, 4]``, camera origin, time in seconds and the camera angles."""
+    """Per-frame inputs: ``view_proj [4, 4]``, camera origin, time in seconds and the camera angles; for the
+    view through a mirror or portal (``viewParms_t.isPortal``) also ``axis`` (rows forward, left, up, which the
+    angles cannot express once mirrored), ``clip_plane`` (world ``(normal, dist)``: what lies behind it is not
+    drawn), ``mirror`` (winding reversed), ``pvs_origin`` (where visibility is taken from) and ``scissor``
+    (``x0, y0, x1, y1`` in normalised device coordinates: the portal surface's extent on screen, outside which
+    the main view draws over everything)."""
 
     view_proj: np.ndarray
     camera: tuple[float, float, float]
     time: float
     angles: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    axis: np.ndarray | None = None
+    clip_plane: tuple[float, float, float, float] | None = None
+    mirror: bool = False
+    pvs_origin: tuple[float, float, float] | None = None
+    scissor: tuple[float, float, float, float] | None = None
+
+    @property
+    def forward(self) -> np.ndarray:
+        """The view axis (``viewParms.or.axis[0]``)."""
+        return np.asarray(self.axis[0]) if self.axis is not None else angle_vectors(self.angles)[0]
+
+    @property
+    def front_face(self) -> str:
+        """The GL winding of a visible Quake III triangle in this view (clockwise, reversed in a mirror)."""
+        return "ccw" if self.mirror else "cw"
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,14 +147,17 @@ class ShaderPainter:
         self.lightmap = lightmap
         self._textures: dict[tuple[str, bool], moderngl.Texture] = {}
         self._white = ctx.texture((1, 1), 4, b"\xff\xff\xff\xff")
-        self._members: dict[int, set[str]] = {}
+        self._matrix_cache: tuple[object, bytes] = (None, b"")
         self._warned: set[str] = set()
+        self._fog_image: moderngl.Texture | None = None
 
     def release(self) -> None:
         for tex in self._textures.values():
             tex.release()
         self._textures.clear()
         self._white.release()
+        if self._fog_image is not None:
+            self._fog_image.release()
 
     def texture(self, name: str, clamp: bool = False) -> moderngl.Texture:
         """The GL texture of image ``name`` (``$lightmap``, ``$whiteimage`` or a path); an image the loader did not
@@ -121,32 +184,46 @@ class ShaderPainter:
             self._textures[key] = tex
         return tex
 
-    def _program(self, collapsed: bool, alpha_func: int, skybox: bool = False, fog: bool = False,
-                 detail: bool = False) -> moderngl.Program:
-        p = stage_program(self.ctx, collapsed, alpha_func, skybox, fog, detail)
-        if p.glo not in self._members:
-            self._members[p.glo] = set(p)
-        return p
+    def _program(self, view: Q3View, collapsed: bool, alpha_func: int, skybox: bool = False, fog: bool = False,
+                 detail: bool = False) -> StageProgram:
+        return stage_program(self.ctx, collapsed, alpha_func, skybox, fog, detail, view.clip_plane is not None)
 
-    def _set(self, p: moderngl.Program, name: str, value) -> None:
-        if name in self._members[p.glo]:
-            uniform(p, name).value = value
+    @staticmethod
+    def _set(p: StageProgram, name: str, value) -> None:
+        p.set(name, value)
 
-    def _common(self, p: moderngl.Program, view: Q3View, model: np.ndarray, camera_local) -> None:
-        uniform(p, "u_view_proj").write(gl_bytes(view.view_proj))
-        if "u_model" in self._members[p.glo]:
-            uniform(p, "u_model").write(gl_bytes(np.asarray(model, np.float32)))
+    def _view_proj_bytes(self, view: Q3View) -> bytes:
+        """``view.view_proj`` as uniform bytes, converted once per view."""
+        source, data = self._matrix_cache
+        if source is not view.view_proj:
+            data = gl_bytes(view.view_proj)
+            self._matrix_cache = (view.view_proj, data)
+        return data
+
+    def _common(self, p: StageProgram, view: Q3View, model: np.ndarray, camera_local) -> None:
+        p.write("u_view_proj", self._view_proj_bytes(view))
+        p.write("u_model", _IDENTITY_BYTES if model is _IDENTITY else gl_bytes(np.asarray(model, np.float32)))
         self._set(p, "u_camera", tuple(float(c) for c in camera_local))
         self._set(p, "u_time", float(view.time))
+        self._set(p, "u_clip_plane", view.clip_plane or _NO_CLIP)
 
-    def _deforms(self, p: moderngl.Program, shader: Shader, time: float) -> None:
+    def _fog_uniforms(self, p: StageProgram, fog: FogVectors | None) -> None:
+        if fog is None:
+            self._set(p, "u_fog_eye_t", 1.0)
+            self._set(p, "u_fog_adjust", 0)
+            return
+        self._set(p, "u_fog_distance", fog.distance)
+        self._set(p, "u_fog_depth", fog.depth)
+        self._set(p, "u_fog_eye_t", fog.eye_t)
+
+    def _deforms(self, p: StageProgram, shader: Shader, time: float) -> None:
         mode, func, wave, spread, bulge = 0, 0, (0.0, 0.0, 0.0, 0.0), 0.0, (0.0, 0.0, 0.0)
         move = np.zeros(3)
         for d in shader.deforms:
             if d.kind == "wave" and d.wave is not None:
                 mode, func = 1, WAVE_FUNCS.get(d.wave.func, 0)
                 wave = (d.wave.base, d.wave.amplitude, d.wave.phase, d.wave.frequency)
-                spread = d.params[0] if d.params else 0.0
+                spread = _deform_spread(d.params[0] if d.params else 0.0, d.wave.frequency)
             elif d.kind == "bulge" and len(d.params) >= 3:
                 mode, bulge = 2, (d.params[0], d.params[1], d.params[2])
             elif d.kind == "move" and d.wave is not None and len(d.params) >= 3:
@@ -158,7 +235,7 @@ class ShaderPainter:
         self._set(p, "u_bulge", bulge)
         self._set(p, "u_move", tuple(float(v) for v in move))
 
-    def _state(self, shader: Shader, stage: Stage) -> None:
+    def _state(self, shader: Shader, stage: Stage, view: Q3View) -> None:
         ctx = self.ctx
         blend = blend_factors(stage)
         if blend is None:
@@ -173,23 +250,33 @@ class ShaderPainter:
         else:
             ctx.enable(moderngl.CULL_FACE)
             ctx.cull_face = "front" if shader.cull == "back" else "back"
+        ctx.front_face = view.front_face
         if shader.polygon_offset:
             ctx.polygon_offset = (-1.0, -2.0)
         else:
             ctx.polygon_offset = (0.0, 0.0)
 
     def draw(self, vao_for, shader: Shader, view: Q3View, model: np.ndarray, camera_local, count: int,
-             first: int = 0, light: StageLight | None = None) -> None:
+             first: int = 0, light: StageLight | None = None, fog: FogVectors | None = None,
+             entity_color: tuple[float, float, float, float] | None = None) -> None:
         """Draw ``count`` indices from ``first`` with every pass of ``shader``; ``vao_for(program)`` gives the
-        vertex array to use with a program."""
+        vertex array to use with a program. ``fog``: the fog volume the surfaces are in (blended stages fade
+        with it); ``entity_color``: the entity's ``shaderRGBA`` (0‥1) for ``rgbGen``/``alphaGen entity``, ``None``
+        when the vertex colours carry it (sprites and polygons, as ``RB_SurfaceSprite`` writes them)."""
         if count <= 0:
             return
+        self.ctx.front_face = view.front_face
         if shader.sky is not None and shader.sky.outer_box:
             self._draw_skybox(vao_for, shader, view, model, camera_local, count, first)
+        portal_range = _portal_range(shader)
         for stage, second, detail in collapse(shader.stages):
-            p = self._program(second is not None, ALPHA_FUNCS.get(stage.alpha_func, 0), detail=detail is not None)
+            p = self._program(view, second is not None, ALPHA_FUNCS.get(stage.alpha_func, 0),
+                              detail=detail is not None)
             self._common(p, view, model, camera_local)
             self._deforms(p, shader, view.time)
+            self._fog_uniforms(p, fog)
+            if fog is not None:
+                self._set(p, "u_fog_adjust", fog_adjust(stage))
             tcgen = _TCGEN_CLOUDS if shader.sky is not None else _TCGEN.get(stage.tc_gen, 0)
             self._set(p, "u_tcgen", tcgen)
             if stage.tc_gen_vectors is not None:
@@ -202,10 +289,13 @@ class ShaderPainter:
             self._set(p, "u_turb", chain.turb)
             self._set(p, "u_tc_post", tuple(chain.post.astype(np.float32).T.ravel()))
             self._set(p, "u_color", stage_color(stage, view.time))
-            diffuse = stage.rgb_gen == "lightingdiffuse"
             self._set(p, "u_rgb_vertex", vertex_color_mode(stage))
-            self._set(p, "u_alpha_vertex", int(stage.alpha_gen == "vertex"))
-            if diffuse:
+            self._set(p, "u_alpha_mode", alpha_mode(stage))
+            self._set(p, "u_entity_from_vertex", int(entity_color is None))
+            if entity_color is not None:
+                self._set(p, "u_entity_color", entity_color)
+            self._set(p, "u_portal_range", portal_range)
+            if stage.rgb_gen == "lightingdiffuse":
                 lit = light or StageLight()
                 self._set(p, "u_ambient", lit.ambient)
                 self._set(p, "u_directed", lit.directed)
@@ -221,29 +311,48 @@ class ShaderPainter:
                 self._set(p, "u_texture3", 2)
                 tc3 = tc_chain(detail.tc_mods, view.time).pre
                 self._set(p, "u_tc3", tuple(tc3.astype(np.float32).T.ravel()))
-            self._state(shader, stage)
-            vao_for(p).render(moderngl.TRIANGLES, vertices=count, first=first)
+            self._state(shader, stage, view)
+            vao_for(p.program).render(moderngl.TRIANGLES, vertices=count, first=first)
         self.ctx.fbo.depth_mask = True
         self.ctx.disable(moderngl.BLEND)
         self.ctx.depth_func = "<="
 
-    def draw_fog(self, vao_for, view: Q3View, count: int, first: int, plane: tuple[float, float, float, float],
-                 fog: FogParms) -> None:
-        """The fog pass over surfaces drawn just before inside fog volume ``plane`` (``RB_FogPass``): the fog
-        colour blended over them as opaque as the length of the view ray inside the fog makes it."""
-        p = self._program(False, 0, fog=True)
+    def draw_depth(self, vao_for, shader: Shader, view: Q3View, count: int, first: int) -> None:
+        """Only the depth of an opaque batch (colour writes masked off by the caller), computed exactly as its
+        stages compute positions, so they pass the depth test once per pixel."""
+        p = stage_program(self.ctx, clip=view.clip_plane is not None, depth_only=True)
         self._common(p, view, _IDENTITY, view.camera)
         self._set(p, "u_deform", 0)
         self._set(p, "u_move", (0.0, 0.0, 0.0))
-        self._set(p, "u_fog_camera", tuple(float(c) for c in view.camera))
-        self._set(p, "u_fog_plane", tuple(float(c) for c in plane))
-        self._set(p, "u_fog_color", (*fog.color, max(float(fog.depth_for_opaque), 1.0)))
+        self._state(shader, shader.stages[0], view)
+        vao_for(p.program).render(moderngl.TRIANGLES, vertices=count, first=first)
+
+    def draw_fog(self, vao_for, view: Q3View, count: int, first: int, fog: FogVectors, equal: bool = True,
+                 model: np.ndarray = _IDENTITY) -> None:
+        """The fog pass over surfaces just drawn inside a fog volume (``RB_FogPass``): the fog colour blended by
+        the fog image's alpha at each vertex's fog coordinates, on the drawn depth only (``equal``, opaque
+        shaders) or over it (the fog volume's own translucent surface)."""
+        p = self._program(view, False, 0, fog=True)
+        self._common(p, view, model, view.camera)
+        self._set(p, "u_deform", 0)
+        self._set(p, "u_move", (0.0, 0.0, 0.0))
+        self._fog_uniforms(p, fog)
+        self._set(p, "u_fog_adjust", 0)
+        self._set(p, "u_fog_color", fog.color)
+        if self._fog_image is None:
+            image = fog_image()
+            self._fog_image = self.ctx.texture((image.shape[1], image.shape[0]), 4, image.tobytes())
+            self._fog_image.repeat_x = self._fog_image.repeat_y = False
+            self._fog_image.filter = (moderngl.LINEAR, moderngl.LINEAR)
+        self._fog_image.use(0)
+        self._set(p, "u_fog_image", 0)
         ctx = self.ctx
         ctx.enable(moderngl.BLEND)
         ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
-        ctx.depth_func = "=="
+        ctx.depth_func = "==" if equal else "<="
         ctx.fbo.depth_mask = False
-        vao_for(p).render(moderngl.TRIANGLES, vertices=count, first=first)
+        ctx.front_face = view.front_face
+        vao_for(p.program).render(moderngl.TRIANGLES, vertices=count, first=first)
         ctx.fbo.depth_mask = True
         ctx.disable(moderngl.BLEND)
         ctx.depth_func = "<="
@@ -252,15 +361,14 @@ class ShaderPainter:
                      first: int) -> None:
         """The outer box behind the cloud layers (``RB_StageIteratorSky``'s ``DrawSkyBox``)."""
         assert shader.sky is not None
-        p = self._program(False, 0, skybox=True)
+        p = self._program(view, False, 0, skybox=True)
         self._common(p, view, model, camera_local)
         self._set(p, "u_deform", 0)
         self._set(p, "u_move", (0.0, 0.0, 0.0))
         names = shader.sky.box_images(shader.sky.outer_box)
         for i, name in enumerate(names):
             self.texture(name, clamp=True).use(2 + i)
-        if "u_sides" in self._members[p.glo]:
-            uniform(p, "u_sides").value = tuple(range(2, 8))
+        self._set(p, "u_sides", tuple(range(2, 8)))
         self.ctx.disable(moderngl.BLEND)
         self.ctx.fbo.depth_mask = True
         if shader.cull == "front":
@@ -268,7 +376,89 @@ class ShaderPainter:
             self.ctx.cull_face = "back"
         else:
             self.ctx.disable(moderngl.CULL_FACE)
-        vao_for(p).render(moderngl.TRIANGLES, vertices=count, first=first)
+        vao_for(p.program).render(moderngl.TRIANGLES, vertices=count, first=first)
+
+
+def _depth_prepass_ok(shader: Shader) -> bool:
+    """An opaque shader whose first stage writes its surface's depth where the vertices are: drawn in the
+    depth pre-pass."""
+    if shader.sort != SORT_OPAQUE or shader.is_sky or shader.deforms or shader.polygon_offset or not shader.stages:
+        return False
+    first = shader.stages[0]
+    return first.blend is None and first.alpha_func is None and first.depth_write and first.depth_func == "lequal"
+
+
+def _deform_spread(div: float, frequency: float) -> float:
+    """``deformationSpread`` of ``deformVertexes wave <div>``: ``1 / div`` (100 for a div of 0, as
+    ``ParseDeform`` warns and uses); 0 for a wave of frequency 0, whose phase does not vary along the surface
+    (``RB_CalcDeformVertexes``)."""
+    if frequency == 0:
+        return 0.0
+    return 1.0 / div if div != 0 else 100.0
+
+
+def _portal_range(shader: Shader) -> float:
+    """``shader.portalRange``: the ``alphaGen portal`` distance (256 when the stage gives none), 0 for a shader
+    without one, which leaves a camera portal never in range (``SurfIsOffscreen``)."""
+    for stage in shader.stages:
+        if stage.alpha_gen == "portal":
+            return float(stage.alpha_const) if stage.alpha_const is not None else 256.0
+    return 0.0
+
+
+class _VisibleList:
+    """The index buffer of the surfaces one view's cluster can see, grouped by batch, and its vertex arrays (one
+    for the main view, one for a portal view, so neither rebuilds the other's each frame)."""
+
+    def __init__(self, ctx: moderngl.Context, vbo: moderngl.Buffer, nbytes: int) -> None:
+        self.ctx = ctx
+        self.vbo = vbo
+        self.ibo = ctx.buffer(reserve=max(nbytes, 4))
+        self.cluster: int | None = None
+        self.ranges: list[tuple[int, int, int]] = []  # (batch, first index, count) of the visible list
+        self.surfaces = np.zeros(0, np.int64)  # the visible surface numbers, sorted
+        self._vaos: dict[int, moderngl.VertexArray] = {}
+
+    def vao(self, program: moderngl.Program) -> moderngl.VertexArray:
+        vao = self._vaos.get(program.glo)
+        if vao is None:
+            vao = self._vaos[program.glo] = self.ctx.vertex_array(
+                program, [(self.vbo, _LAYOUT, *_ATTRIBUTES)], index_buffer=self.ibo, index_element_size=4,
+                skip_errors=True)
+        return vao
+
+    def update(self, world, point) -> None:
+        """Rebuild the list when ``point`` is in another cluster than last time (``R_MarkLeaves``)."""
+        cluster = int(world.leafs["cluster"][world.point_leaf(point)])
+        if cluster == self.cluster and self.ranges:
+            return
+        self.cluster = cluster
+        self.surfaces = world.visible_surfaces(point).astype(np.int64)
+        surfaces = world.surfaces[self.surfaces]
+        surfaces = surfaces[(surfaces["model"] == 0) & (surfaces["num_indices"] > 0)]
+        order = np.argsort(surfaces["first_index"], kind="stable")
+        first = surfaces["first_index"][order].astype(np.int64)
+        count = surfaces["num_indices"][order].astype(np.int64)
+        total = int(count.sum())
+        if total == 0:
+            self.ranges = []
+            return
+        idx = np.repeat(first - np.cumsum(count) + count, count) + np.arange(total)
+        self.ibo.write(np.ascontiguousarray(world.indices[idx], np.uint32).tobytes())
+        batch_first = world.batches["first_index"].astype(np.int64)
+        owner = np.searchsorted(batch_first, first, side="right") - 1
+        starts = np.concatenate([[0], np.cumsum(count)[:-1]])
+        ranges: list[tuple[int, int, int]] = []
+        for b in np.unique(owner):
+            sel = owner == b
+            ranges.append((int(b), int(starts[sel][0]), int(count[sel].sum())))
+        self.ranges = ranges
+
+    def release(self) -> None:
+        for vao in self._vaos.values():
+            vao.release()
+        self._vaos.clear()
+        self.ibo.release()
 
 
 class Quake3WorldRenderer:
@@ -279,21 +469,22 @@ class Quake3WorldRenderer:
         self.level = level
         world = level.world
         self._vbo = ctx.buffer(np.ascontiguousarray(world.vertices).tobytes())
-        self._ibo = ctx.buffer(reserve=max(world.indices.nbytes, 4))
         self._static_ibo = ctx.buffer(np.ascontiguousarray(world.indices, np.uint32).tobytes() or b"\0" * 4)
         atlas = world.lightmaps.pixels
         self._lightmap = ctx.texture((atlas.shape[1], atlas.shape[0]), 4, np.ascontiguousarray(atlas).tobytes())
         self._lightmap.filter = (moderngl.LINEAR, moderngl.LINEAR)
         self._lightmap.repeat_x = self._lightmap.repeat_y = False
         self.painter = ShaderPainter(ctx, level.images, self._lightmap)
-        self._vaos: dict[tuple[int, bool], moderngl.VertexArray] = {}
+        self._static_vaos: dict[int, moderngl.VertexArray] = {}
+        self._main = _VisibleList(ctx, self._vbo, world.indices.nbytes)
+        self._through_portal = _VisibleList(ctx, self._vbo, world.indices.nbytes)
         batches = world.batches
         self._world_batches = np.flatnonzero(batches["model"] == 0)
         self._centers = self._batch_centers()
-        self._cluster: int | None = None
-        self._ranges: list[tuple[int, int, int]] = []  # (batch, first index, count) of the visible list
         self._sprites = {int(b): SpriteBatch(ctx, level, int(b)) for b in self._world_batches
                          if _sprite_kind(level.shaders[int(b)]) is not None}
+        self._portal_entities = portal_entities(world.entities)
+        self._portal_surfaces = self._find_portal_surfaces()
 
     def _batch_centers(self) -> np.ndarray:
         """``f4 [B, 3]``: the middle of each batch's vertices (for back-to-front ordering of blended batches)."""
@@ -307,34 +498,77 @@ class Quake3WorldRenderer:
                 out[b] = (used.min(axis=0) + used.max(axis=0)) / 2
         return out
 
+    def _find_portal_surfaces(self) -> list[tuple[int, int, np.ndarray, np.ndarray, np.ndarray]]:
+        """World surfaces drawn by a ``portal`` shader: ``(surface number, batch, points, normals, triangles)``."""
+        world = self.level.world
+        out = []
+        firsts = world.batches["first_index"].astype(np.int64)
+        for number, surf in enumerate(world.surfaces):
+            count = int(surf["num_indices"])
+            if surf["model"] != 0 or count == 0:
+                continue
+            first = int(surf["first_index"])
+            batch = int(np.searchsorted(firsts, first, side="right") - 1)
+            if not self.level.shaders[batch].portal:
+                continue
+            tris = world.indices[first:first + count].reshape(-1, 3).astype(np.int64)
+            used, local = np.unique(tris, return_inverse=True)
+            verts = world.vertices[used]
+            out.append((number, batch, verts["position"].astype(np.float64), verts["normal"].astype(np.float64),
+                        local.reshape(-1, 3)))
+        return out
+
     def release(self) -> None:
-        for vao in self._vaos.values():
+        for vao in self._static_vaos.values():
             vao.release()
-        self._vaos.clear()
+        self._static_vaos.clear()
+        self._main.release()
+        self._through_portal.release()
         for sprite in self._sprites.values():
             sprite.release()
         self.painter.release()
-        for obj in (self._vbo, self._ibo, self._static_ibo, self._lightmap):
+        for obj in (self._vbo, self._static_ibo, self._lightmap):
             obj.release()
 
-    def _vao(self, program: moderngl.Program, static: bool = False) -> moderngl.VertexArray:
-        """The vertex array of ``program`` over the visible index list, or over all indices (``static``)."""
-        vao = self._vaos.get((program.glo, static))
+    def _static_vao(self, program: moderngl.Program) -> moderngl.VertexArray:
+        """The vertex array of ``program`` over all indices (brush entities)."""
+        vao = self._static_vaos.get(program.glo)
         if vao is None:
-            vao = self._vaos[(program.glo, static)] = self.ctx.vertex_array(
-                program, [(self._vbo, _LAYOUT, *_ATTRIBUTES)],
-                index_buffer=self._static_ibo if static else self._ibo, index_element_size=4, skip_errors=True)
+            vao = self._static_vaos[program.glo] = self.ctx.vertex_array(
+                program, [(self._vbo, _LAYOUT, *_ATTRIBUTES)], index_buffer=self._static_ibo,
+                index_element_size=4, skip_errors=True)
         return vao
 
-    def _static_vao(self, program: moderngl.Program) -> moderngl.VertexArray:
-        return self._vao(program, static=True)
+    def portal_view(self, view: Q3View) -> Q3View | None:
+        """The view through the first mirror or portal surface that ``view`` can see (``R_SortDrawSurfs`` →
+        ``R_MirrorViewBySurface``), or ``None``: no portal surface in sight, no portal entity near it, or
+        ``view`` is itself a portal view (no recursion)."""
+        if view.clip_plane is not None or not self._portal_surfaces or not self._portal_entities:
+            return None
+        self._main.update(self.level.world, view.pvs_origin or view.camera)
+        visible = self._main.surfaces
+        for number, batch, points, normals, tris in self._portal_surfaces:
+            at = int(np.searchsorted(visible, number))
+            if at >= len(visible) or visible[at] != number:
+                continue
+            seen = portal_view(_surface_plane(points, normals), self._portal_entities, view.time)
+            if seen is None:
+                continue
+            reach = None if seen.mirror else _portal_range(self.level.shaders[batch])
+            if surface_offscreen(points, normals, tris, view.view_proj, view.camera, reach):
+                continue
+            axis = np.stack(view_axes(view)) @ seen.transform[:3, :3].T
+            camera = seen.transform @ np.array([*view.camera, 1.0])
+            return Q3View(np.asarray(view.view_proj, np.float64) @ seen.inverse, (camera[0], camera[1], camera[2]),
+                          view.time, view.angles, axis, seen.clip_plane, seen.mirror, seen.pvs_origin,
+                          screen_extent(points, view.view_proj))
+        return None
 
     def draw_submodels(self, view: Q3View, submodels: list[tuple[int, np.ndarray]]) -> None:
         """Draw brush entities: ``(submodel N of *N, model matrix [4, 4])`` each, every batch of it with its
         shader (``R_AddBrushModelSurfaces``)."""
         world = self.level.world
         self.ctx.enable(moderngl.DEPTH_TEST)
-        self.ctx.front_face = "cw"
         for index, matrix in submodels:
             if not 0 < index < len(world.models):
                 continue
@@ -344,44 +578,16 @@ class Quake3WorldRenderer:
             for b in range(sub.first_batch, sub.first_batch + sub.num_batches):
                 rec = world.batches[b]
                 self.painter.draw(self._static_vao, self.level.shaders[b], view, matrix, camera_local,
-                                  int(rec["num_indices"]), int(rec["first_index"]))
+                                  int(rec["num_indices"]), int(rec["first_index"]), entity_color=WORLD_ENTITY_COLOR)
         self.ctx.front_face = "ccw"
-
-    def _update_visibility(self, camera) -> None:
-        """The index list of the surfaces the camera's cluster can see, grouped by batch (``R_MarkLeaves``)."""
-        world = self.level.world
-        leaf = world.point_leaf(camera)
-        cluster = int(world.leafs["cluster"][leaf])
-        if cluster == self._cluster and self._ranges:
-            return
-        self._cluster = cluster
-        surfaces = world.surfaces[world.visible_surfaces(camera)]
-        surfaces = surfaces[(surfaces["model"] == 0) & (surfaces["num_indices"] > 0)]
-        order = np.argsort(surfaces["first_index"], kind="stable")
-        first = surfaces["first_index"][order].astype(np.int64)
-        count = surfaces["num_indices"][order].astype(np.int64)
-        total = int(count.sum())
-        if total == 0:
-            self._ranges = []
-            return
-        idx = np.repeat(first - np.cumsum(count) + count, count) + np.arange(total)
-        self._ibo.write(np.ascontiguousarray(world.indices[idx], np.uint32).tobytes())
-        batch_first = world.batches["first_index"].astype(np.int64)
-        owner = np.searchsorted(batch_first, first, side="right") - 1
-        starts = np.concatenate([[0], np.cumsum(count)[:-1]])
-        ranges: list[tuple[int, int, int]] = []
-        for b in np.unique(owner):
-            sel = owner == b
-            ranges.append((int(b), int(starts[sel][0]), int(count[sel].sum())))
-        self._ranges = ranges
 
     def draw(self, view: Q3View, translucent: bool | None = None) -> None:
         """Draw the world model as seen from ``view``: every batch, or only those sorted up to opaque
         (``translucent=False``: before the models, as their sort places them) or only those after it (``True``)."""
-        self._update_visibility(view.camera)
+        visible = self._through_portal if view.clip_plane is not None else self._main
+        visible.update(self.level.world, view.pvs_origin or view.camera)
         ctx = self.ctx
         ctx.enable(moderngl.DEPTH_TEST)
-        ctx.front_face = "cw"  # Quake III winds the visible side clockwise
         cam = np.asarray(view.camera, np.float32)
         shaders_ = self.level.shaders
 
@@ -390,29 +596,85 @@ class Quake3WorldRenderer:
             dist = float(np.sum((self._centers[r[0]] - cam) ** 2))
             return (sort, dist if sort <= SORT_OPAQUE else -dist)
 
-        for batch, first, count in sorted(self._ranges, key=key):
+        ranges = sorted(visible.ranges, key=key)
+        if translucent is not True:
+            self._depth_prepass(view, visible, ranges)
+        for batch, first, count in ranges:
             if translucent is not None and (shaders_[batch].sort > SORT_OPAQUE) != translucent:
                 continue
+            fog = self._fog(batch, view)
             sprite = self._sprites.get(batch)
             if sprite is not None:
-                sprite.update(view.angles)
-                self.painter.draw(sprite.vao, shaders_[batch], view, _IDENTITY, view.camera, sprite.count)
+                sprite.update(view_axes(view))
+                self.painter.draw(sprite.vao, shaders_[batch], view, _IDENTITY, view.camera, sprite.count, fog=fog,
+                                  entity_color=WORLD_ENTITY_COLOR)
             else:
-                self.painter.draw(self._vao, shaders_[batch], view, _IDENTITY, view.camera, count, first)
-                self._fog_pass(batch, view, count, first)
+                self.painter.draw(visible.vao, shaders_[batch], view, _IDENTITY, view.camera, count, first, fog=fog,
+                                  entity_color=WORLD_ENTITY_COLOR)
+                self._fog_pass(batch, fog, view, visible, count, first)
         ctx.front_face = "ccw"
 
-    def _fog_pass(self, batch: int, view: Q3View, count: int, first: int) -> None:
-        """Fog a batch inside a fog volume with a visible side, unless it is a sky or the fog's own surface."""
+    def _depth_prepass(self, view: Q3View, visible: _VisibleList, ranges: list[tuple[int, int, int]]) -> None:
+        """Lay down the depth of the plainly opaque batches first (no deforms, alpha test or blend in the first
+        stage): their stages then shade each pixel once instead of once per overlapping surface."""
+        fbo = self.ctx.fbo
+        mask = fbo.color_mask
+        fbo.color_mask = (False, False, False, False)
+        fbo.use()
+        for batch, first, count in ranges:
+            shader = self.level.shaders[batch]
+            if _depth_prepass_ok(shader) and batch not in self._sprites:
+                self.painter.draw_depth(visible.vao, shader, view, count, first)
+        fbo.color_mask = mask
+        fbo.use()
+
+    def _fog(self, batch: int, view: Q3View) -> FogVectors | None:
+        """The fog vectors of the fog volume ``batch`` lies in, seen from ``view`` (``None``: not fogged)."""
         fog_index = int(self.level.world.batches[batch]["fog"])
         if not 0 <= fog_index < len(self.level.fog_shaders):
-            return
+            return None
         fog_shader = self.level.fog_shaders[fog_index]
+        if fog_shader is None or fog_shader.fog is None:
+            return None
         plane = self.level.world.fogs[fog_index].surface_plane
+        return fog_vectors(fog_shader.fog, plane, view.camera, view.forward, IDENTITY_LIGHT)
+
+    def _fog_pass(self, batch: int, fog: FogVectors | None, view: Q3View, visible: _VisibleList, count: int,
+                  first: int) -> None:
+        """``RB_FogPass`` after a fogged batch: on its own depth for shaders sorted up to opaque, over it for
+        the fog volume's own shader (``fogPass``); skies and other blended shaders get none."""
         shader = self.level.shaders[batch]
-        if fog_shader is None or fog_shader.fog is None or plane is None or shader.is_sky or shader.fog is not None:
+        if fog is None or shader.is_sky:
             return
-        self.painter.draw_fog(self._vao, view, count, first, plane, fog_shader.fog)
+        if shader.sort <= SORT_OPAQUE:
+            self.painter.draw_fog(visible.vao, view, count, first, fog, equal=True)
+        elif "fog" in shader.surface_parms:
+            self.painter.draw_fog(visible.vao, view, count, first, fog, equal=False)
+
+
+def view_axes(view: Q3View) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``view``'s forward, left and up axes (``viewParms.or.axis``)."""
+    if view.axis is not None:
+        return np.asarray(view.axis[0]), np.asarray(view.axis[1]), np.asarray(view.axis[2])
+    forward, right, up = angle_vectors(view.angles)
+    return forward, -right, up
+
+
+def screen_extent(points: np.ndarray, view_proj: np.ndarray) -> tuple[float, float, float, float] | None:
+    """The box ``(x0, y0, x1, y1)`` in normalised device coordinates that ``points`` cover on screen, clamped
+    to the screen; ``None`` (the whole screen) when a point lies behind the eye."""
+    clip = np.c_[points, np.ones(len(points))] @ np.asarray(view_proj, np.float64).T
+    if (clip[:, 3] <= 1e-6).any():
+        return None
+    ndc = np.clip(clip[:, :2] / clip[:, 3:], -1.0, 1.0)
+    lo, hi = ndc.min(axis=0), ndc.max(axis=0)
+    return (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))
+
+
+def _surface_plane(points: np.ndarray, normals: np.ndarray) -> tuple[np.ndarray, float]:
+    """``R_PlaneForSurface`` for a face: its normal (the first vertex's) and the distance of its first point."""
+    normal = normals[0] / (np.linalg.norm(normals[0]) or 1.0)
+    return normal, float(np.dot(normal, points[0]))
 
 
 def _sprite_kind(shader: Shader) -> str | None:
@@ -448,13 +710,12 @@ class SpriteBatch:
         self._ibo = ctx.buffer(indices.tobytes() if len(indices) else b"\0" * 4)
         self._vaos: dict[int, moderngl.VertexArray] = {}
 
-    def update(self, angles) -> None:
-        """Turn the quads to a view with ``angles`` (pitch, yaw, roll)."""
+    def update(self, axes: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+        """Turn the quads to a view with ``axes`` (forward, left, up)."""
         if not len(self.vertices):
             return
         verts = self.vertices.copy()
-        forward, right, up = angle_vectors(angles)
-        left = -np.asarray(right)
+        forward, left, up = axes
         if self.kind == "autosprite":
             verts["position"], verts["st"] = autosprite(self.vertices["position"], left, up)
         else:

@@ -21,7 +21,8 @@ NOTICE_COLOR = (1.0, 0.8, 0.35, 1.0)
 @dataclass(frozen=True, slots=True)
 class Readout:
     """What the readout says: ``t`` seconds into a ``duration`` s demo, playback ``speed``, ``paused``, the
-    ``camera`` mode name, the ``watching`` player's name (``""``: nobody in particular), ``fps`` (``None``: off)."""
+    ``camera`` mode name, the ``watching`` player's name (``""``: nobody in particular), ``fps`` (``None``: off),
+    ``export``: the share of the background export done (``None``: none running)."""
 
     t: float
     duration: float
@@ -30,11 +31,13 @@ class Readout:
     camera: str = "pov"
     watching: str = ""
     fps: float | None = None
+    export: float | None = None
 
 
 def readout_lines(r: Readout, *, with_clock: bool = True) -> tuple[str, ...]:
     """The readout's lines: ``0:12.3 / 2:05.0`` and ``1x pov`` (``paused``, ``rev``) and ``watching NAME`` (without
-    ``with_clock`` only the fps line), ``60 fps`` when the frame rate is on."""
+    ``with_clock`` only the fps line), ``export 42%`` while a background export runs (the bar shows it otherwise),
+    ``60 fps`` when the frame rate is on."""
     lines: list[str] = []
     if with_clock:
         lines.append(f"{format_time(r.t)} / {format_time(r.duration)}")
@@ -42,6 +45,8 @@ def readout_lines(r: Readout, *, with_clock: bool = True) -> tuple[str, ...]:
         lines.append("  ".join(part for part in (speed, "paused" if r.paused else "", r.camera) if part))
         if r.watching:
             lines.append(f"watching {r.watching}")
+        if r.export is not None:
+            lines.append(f"export {int(min(max(r.export, 0.0), 1.0) * 100)}%")
     if r.fps is not None:
         lines.append(f"{r.fps:.0f} fps")
     return tuple(lines)

@@ -40,6 +40,11 @@ TEXT_COLOR = (1.0, 1.0, 1.0, 1.0)
 DIM_TEXT_COLOR = (0.8, 0.8, 0.8, 1.0)
 HOVER_COLOR = (1.0, 1.0, 1.0, 0.5)
 TOOLTIP_COLOR = (0.05, 0.05, 0.05, 0.85)
+#: The marked export range (I / O): a translucent band over the track with solid edges at the marks.
+RANGE_COLOR = (0.3, 0.65, 1.0, 0.45)
+RANGE_EDGE_COLOR = (0.45, 0.8, 1.0, 1.0)
+#: The running export's progress: a thin line along the top of the panel.
+PROGRESS_COLOR = (0.3, 0.9, 0.5, 1.0)
 
 #: Heights and margins in virtual pixels (multiplied by the UI scale).
 BAR_HEIGHT = 30
@@ -207,10 +212,16 @@ def _speed_text(speed: float) -> str:
 
 
 def timeline_layout(geometry: BarGeometry, markers: Sequence[Marker], t: float, status: BarStatus = BarStatus(),
-                    hover: tuple[float, float] | None = None, show_markers: bool = True) -> UiLayout:
+                    hover: tuple[float, float] | None = None, show_markers: bool = True, *,
+                    marked: tuple[float | None, float | None] | None = None,
+                    export_progress: float | None = None) -> UiLayout:
     """The bar at time ``t``: panel, played/remaining track, marker ticks, play head, ``time / total`` and status
     text; with ``hover`` (a top-left based mouse position over the bar) a tooltip with the time under the mouse and
-    the nearest marker's label."""
+    the nearest marker's label.
+
+    ``marked`` (in, out) draws the export range as a band over the track, an unset side reaching the demo's end
+    (an edge is drawn only at a set mark); ``export_progress`` (0..1) a line along the panel's top and
+    ``export NN%`` in the status text."""
     g = geometry
     s = g.scale
     rects: list[Rect] = []
@@ -222,6 +233,11 @@ def timeline_layout(geometry: BarGeometry, markers: Sequence[Marker], t: float, 
     head = g.x_of(t)
     rects.append(Rect(g.x0, ty, head - g.x0, th, PLAYED_COLOR))
     rects.append(Rect(head, ty, g.x1 - head, th, REMAINING_COLOR))
+    if marked is not None and (marked[0] is not None or marked[1] is not None):
+        rects.extend(_range_band(g, marked, ty, th))
+    if export_progress is not None:
+        done = min(max(export_progress, 0.0), 1.0)
+        rects.append(Rect(0, top, g.width * done, 2 * s, PROGRESS_COLOR))
     if show_markers:
         for m in markers:
             x = g.x_of(m.time)
@@ -232,7 +248,8 @@ def timeline_layout(geometry: BarGeometry, markers: Sequence[Marker], t: float, 
     duration = g.end - g.start
     left = f"{format_time(t - g.start)} / {format_time(duration)}"
     texts.append(Text(g.x0, top + TEXT_Y * s, left, size))
-    parts = [_speed_text(status.speed)]
+    parts = [] if export_progress is None else [f"export {int(min(max(export_progress, 0.0), 1.0) * 100)}%"]
+    parts.append(_speed_text(status.speed))
     if status.paused:
         parts.append("paused")
     if status.camera != "pov":
@@ -254,6 +271,19 @@ def timeline_layout(geometry: BarGeometry, markers: Sequence[Marker], t: float, 
         colour = MARKER_COLORS.get(marker.kind, TEXT_COLOR) if marker is not None else TEXT_COLOR
         texts.append(Text(box_x + 2 * s, box_y + 2 * s, label, size, colour))
     return UiLayout(tuple(rects), tuple(texts))
+
+
+def _range_band(g: BarGeometry, marked: tuple[float | None, float | None], ty: float, th: float) -> list[Rect]:
+    """The export range over the track from ``ty`` (``th`` high): the band, and an edge at each set mark."""
+    s = g.scale
+    start, end = marked
+    a = g.x_of(g.start if start is None else start)
+    b = g.x_of(g.end if end is None else end)
+    rects = [Rect(a, ty - 2 * s, max(b - a, 1.0), th + 4 * s, RANGE_COLOR)]
+    for mark, x in ((start, a), (end, b - s)):
+        if mark is not None:
+            rects.append(Rect(x, ty - 5 * s, s, th + 10 * s, RANGE_EDGE_COLOR))
+    return rects
 
 
 def text_box_layout(lines: Sequence[str], size: tuple[int, int], scale: int, *, anchor: str = "center",

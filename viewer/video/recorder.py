@@ -13,7 +13,7 @@ References: QuakeSpasm ``chase.c`` (the chase camera), Quake ``host.c`` ``Host_F
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
@@ -21,19 +21,22 @@ from pathlib import Path
 import numpy as np
 
 from ..audio import Listener
-from ..camera_path import CameraPath, camera_at, entity_target
+from ..camera_path import CameraPath, camera_at, entity_origin, entity_target
 from ..cameras import chase_camera, orbit_camera
 from ..headless import DemoRenderer
 from ..render.refdef import Camera
 from ..scene import pov_camera
 from .encoder import BackgroundEncoder, EncodeError, open_writer
 from .output import Output
+from .pipeline import PipelinedFrames
 from .soundtrack import FrameSound
 from .timing import FrameTimes
 
 Vec3 = tuple[float, float, float]
 #: The orbit camera's pitch when ``--angles`` does not give one (looking down on the player, as in the window).
 ORBIT_PITCH = 20.0
+#: An orbit around entity ``follow`` looks at this height above its origin (the window's orbit target).
+FOLLOW_HEIGHT = 16.0
 #: The largest denominator of the container frame rate made from ``--fps`` (29.97 → 2997/100).
 FPS_DENOMINATOR = 1001
 
@@ -42,7 +45,9 @@ FPS_DENOMINATOR = 1001
 class ShotCamera:
     """Where an export looks from: ``mode`` pov/free/chase/orbit/path, following player slot ``pov`` (``None``: the
     demo's own view). ``origin``/``angles`` place the free camera; ``angles`` (pitch, yaw) turn the orbit; ``path``
-    is the camera path of the ``path`` mode (``camera_at`` at the time since the demo's start)."""
+    is the camera path of the ``path`` mode (``camera_at`` at the time since the demo's start). The orbit circles
+    the watched player's eyes, or with ``follow`` (the window's orbit) that entity, :data:`FOLLOW_HEIGHT` above its
+    origin, while it is in the frame."""
 
     mode: str = "pov"
     pov: int | None = None
@@ -52,6 +57,7 @@ class ShotCamera:
     chase_back: float = 100.0
     orbit_distance: float = 150.0
     path: CameraPath | None = None
+    follow: int | None = None
 
     def settled(self, renderer: DemoRenderer, t: float) -> ShotCamera:
         """The free and orbit cameras fixed for the whole export: what ``--pos``/``--angles`` leave open is taken
@@ -80,7 +86,9 @@ class ShotCamera:
         if self.mode == "chase":
             return chase_camera(world, state.view_origin, state.view_angles, back=self.chase_back, fov=self.fov)
         assert self.angles is not None
-        return orbit_camera(world, state.view_origin, yaw=self.angles[1], pitch=self.angles[0],
+        followed = entity_origin(state, self.follow) if self.follow is not None else None
+        target = state.view_origin if followed is None else (followed[0], followed[1], followed[2] + FOLLOW_HEIGHT)
+        return orbit_camera(world, target, yaw=self.angles[1], pitch=self.angles[0],
                             distance=self.orbit_distance, fov=self.fov)
 
     def listener(self, renderer: DemoRenderer, t: float) -> Listener:
@@ -107,6 +115,19 @@ def render_frame(renderer: DemoRenderer, shot: ShotCamera, times: FrameTimes, k:
     for t in times.shutter(k, blur):
         accumulator += renderer.pixels(t, shot.camera(renderer, t), shot.fov, shot.pov)
     return np.rint(accumulator / blur).astype(np.uint8)
+
+
+def _frames(renderer: DemoRenderer, shot: ShotCamera, times: FrameTimes, blur: int,
+            pipeline: PipelinedFrames | None) -> Iterator[tuple[int, np.ndarray]]:
+    """``(k, picture)`` for every output frame: pipelined RGBA read-back, or with motion blur the averaged RGB
+    frames of :func:`render_frame`."""
+    if pipeline is not None:
+        yield from pipeline.frames(shot, times)
+        return
+    w, h = renderer.target.size
+    accumulator = np.zeros((h, w, 3), np.float32)
+    for k in range(times.count):
+        yield k, render_frame(renderer, shot, times, k, blur, accumulator)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,9 +157,10 @@ def container_rate(fps: float) -> Fraction:
 
 def record(renderer: DemoRenderer, shot: ShotCamera, times: FrameTimes, output: Output, *, blur: int = 1,
            sound: FrameSound | None = None, progress: Callable[[int], None] | None = None,
-           queue_depth: int = 4) -> RecordResult:
+           queue_depth: int = 4, stop: Callable[[], bool] | None = None) -> RecordResult:
     """Render ``times.count`` frames and write them to ``output``; ``progress(done)`` after each frame. With
-    ``sound``, each frame's share of the mix (heard from the frame's camera at its time) goes with it.
+    ``sound``, each frame's share of the mix (heard from the frame's camera at its time) goes with it. ``stop()``
+    turning true ends the export between frames as Ctrl+C does (the window closed during a background export).
 
     Raises ``ExportError`` (a file in the way), :class:`EncodeError` (encoder/disk; the partial file removed) or
     what rendering raises (after removing the partial file).
@@ -148,14 +170,15 @@ def record(renderer: DemoRenderer, shot: ShotCamera, times: FrameTimes, output: 
     writer = open_writer(output, renderer.target.size, container_rate(times.fps),
                          sound.rate if sound is not None else None)
     encoder = BackgroundEncoder(writer, queue_depth)
-    w, h = renderer.target.size
-    accumulator = np.zeros((h, w, 3), np.float32) if blur > 1 else None
+    pipeline = PipelinedFrames(renderer) if blur <= 1 else None
     start = time.perf_counter()
     interrupted = False
     try:
         try:
-            for k in range(times.count):
-                pixels = render_frame(renderer, shot, times, k, blur, accumulator)
+            for k, pixels in _frames(renderer, shot, times, blur, pipeline):
+                if stop is not None and stop():
+                    interrupted = True
+                    break
                 audio = None if sound is None else sound.samples(k, shot.listener(renderer, times.time(k)))
                 encoder.put(pixels, audio)
                 if progress is not None:
@@ -172,6 +195,9 @@ def record(renderer: DemoRenderer, shot: ShotCamera, times: FrameTimes, output: 
         encoder.cancel()
         writer.discard()
         raise
+    finally:
+        if pipeline is not None:
+            pipeline.release()
     removed = interrupted and writer.frames == 0 and writer.discard()
     return RecordResult(writer.path, writer.frames, times.count, time.perf_counter() - start, interrupted,
                         removed, encoder.encode_seconds)

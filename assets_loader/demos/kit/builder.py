@@ -2,9 +2,13 @@
 events, lightstyles, the scoreboard, the truncation policy and the final assembly into a :class:`DemoTimeline`.
 
 A decoder says *when* a frame starts (:meth:`TimelineBuilder.open_frame`) and appends its entity rows
-(``builder.rows``, one packed :class:`~.rows.RowLayout` row each) and view columns; everything else about frames is
-here.  Frames come in two styles, after the protocol: NetQuake opens a frame at ``svc_time`` and the messages after
-it belong to it (``frames_open_at_start``); QuakeWorld closes a frame at the end of a packet and the messages before
+(``builder.rows``, a ``bytearray`` the decoder extends by one packed :class:`~.rows.RowLayout` row per entity state),
+its view columns (typed arrays, extended by 3 values a frame for origin and angles) and its stats
+(:meth:`TimelineBuilder.record_stats`, kept when they change); everything else about frames is here.  Nothing is
+kept as a Python object per frame or per row, so decoding costs the packed bytes and no heap fragments.
+
+Frames come in two styles, after the protocol: NetQuake opens a frame at ``svc_time`` and the messages after it
+belong to it (``frames_open_at_start``); QuakeWorld closes a frame at the end of a packet and the messages before
 it belong to it.  Events, lightstyle and score changes are recorded against that frame and resolved to times at the
 end.
 
@@ -33,7 +37,8 @@ import numpy as np
 from ...errors import FormatError, TruncatedError
 from .. import events as ev
 from ..schema import GameSchema
-from ..timeline import DemoTimeline, EntityStates, MapSegment, PlayerFrames, ScoreChange
+from ..steps import Steps, compact_column, is_broadcast
+from ..timeline import STANDARD_COLUMNS, DemoTimeline, EntityStates, MapSegment, PlayerFrames, ScoreChange
 from .messages import Corrupt
 from .rows import RowLayout, pose_history
 
@@ -69,12 +74,15 @@ class TimelineBuilder:
         self.times = array("d")
         self.server_times = array("d")
         self.frame_segment = array("i")
-        self.offsets = array("q")                    # first row of each frame
-        self.rows: list[bytes] = []                  # one packed layout row per entity state
-        self.view_entity: list[int] = []
-        self.view_origin: list[tuple[float, float, float]] = []
-        self.view_angles: list[tuple[float, float, float]] = []
-        self.stat_rows: list[list[int]] = []
+        self.offsets = array("q")                    # first byte of each frame's rows in ``rows``
+        self.rows = bytearray()                      # packed layout rows, one per entity state
+        self.view_entity = array("i")
+        self.view_origin = array("d")                # x, y, z per frame
+        self.view_angles = array("d")                # pitch, yaw, roll per frame
+        self.stat_frames = array("i")                # frames where the stats changed ...
+        self.stat_values = array("q")                # ... and their values there (all stats, in schema order)
+        self.stat_count = 0                          # frames whose stats were recorded
+        self.last_stats: list[int] | None = None
         self.last_time = -np.inf
         self.time_offset = 0.0
         # segments
@@ -121,14 +129,28 @@ class TimelineBuilder:
         self.offsets.append(len(self.rows))
         return len(self.times) - 1
 
+    def record_stats(self, stats: list[int]) -> None:
+        """The stats after the next frame (one call per frame, in frame order); stored when they change."""
+        if stats != self.last_stats:
+            self.stat_frames.append(self.stat_count)
+            self.stat_values.extend(stats)
+            self.last_stats = list(stats)
+        self.stat_count += 1
+
     def drop_from(self, frame: int) -> None:
         """Forget frame ``frame`` and later ones, and everything recorded for them (a block that did not parse)."""
         if frame < len(self.times):
             del self.rows[self.offsets[frame]:]
-        columns: tuple[Any, ...] = (self.times, self.server_times, self.frame_segment, self.offsets, self.view_entity,
-                                    self.view_origin, self.view_angles, self.stat_rows)
+        columns: tuple[Any, ...] = (self.times, self.server_times, self.frame_segment, self.offsets, self.view_entity)
         for column in columns:
             del column[frame:]
+        del self.view_origin[3 * frame:], self.view_angles[3 * frame:]
+        if frame < self.stat_count:
+            nstat = len(self.schema.stat_names)
+            kept = int(np.searchsorted(np.frombuffer(self.stat_frames, np.int32), frame))
+            del self.stat_frames[kept:], self.stat_values[kept * nstat:]
+            self.stat_count = frame
+            self.last_stats = list(self.stat_values[-nstat:]) if kept else None
         self.last_time = self.times[-1] if self.times else -np.inf
         self.events = [e for e in self.events if e[0] < frame]
         self.ls_changes = [c for c in self.ls_changes if c[0] < frame]
@@ -224,16 +246,22 @@ class TimelineBuilder:
 
     def _entity_columns(self, times: np.ndarray, frame_segment: np.ndarray) -> tuple[np.ndarray, dict]:
         nframes = len(times)
-        offsets = np.append(np.frombuffer(self.offsets, np.int64), len(self.rows))
-        raw = self.layout.read(b"".join(self.rows))
-        self.rows.clear()                        # the packed rows now live in ``raw``: free them at once
-        frame_of_row = np.repeat(np.arange(nframes), np.diff(offsets))
+        offsets = np.append(np.frombuffer(self.offsets, np.int64), len(self.rows)) // self.layout.row.size
+        raw = self.layout.read(self.rows)        # a view of the packed rows
+        frame_of_row = np.repeat(np.arange(nframes, dtype=np.int32), np.diff(offsets))
         nums = self.layout.numbers(raw)
         # Sort each frame's rows by entity number (stable), so sample() can match frames with searchsorted.
         unsorted = np.flatnonzero(nums[1:] < nums[:-1]) + 1            # rows where the number goes down ...
+        order = None
         if np.any(np.isin(unsorted, offsets[1:-1], invert=True)):      # ... other than at a frame start
-            raw = raw[np.lexsort((nums, frame_of_row))]
-        cols = self.layout.columns(raw)
+            order = np.lexsort((nums, frame_of_row))
+        # Columns compacted as they are made (the timeline keeps them so), then the packed rows are freed: the peak
+        # is the rows plus compact columns, not plus full-width ones.
+        cols = {k: compact_column(v) if k in STANDARD_COLUMNS else v for k, v in self.layout.columns(raw).items()}
+        del raw, nums
+        self.rows = bytearray()
+        if order is not None:
+            cols = {k: v if is_broadcast(v) else v[order] for k, v in cols.items()}
         cols["prev_frame"], cols["frame_time"] = pose_history(cols["number"], cols["model"], cols["frame"],
                                                               frame_of_row, times, frame_segment)
         return offsets, cols
@@ -257,9 +285,9 @@ class TimelineBuilder:
         return out
 
     def finish(self, *, protocol: int, protocol_flags: int, block_count: int, cd_track: int = -1,
-               frameless_at_end: bool = False, view_entity: np.ndarray | None = None,
-               view_origin: np.ndarray | None = None, view_angles: np.ndarray | None = None,
-               stat_rows: np.ndarray | None = None, players: PlayerFrames | None = None, default_pov: int = -1,
+               frameless_at_end: bool = False, view_entity: np.ndarray | Steps | None = None,
+               view_origin: np.ndarray | Steps | None = None, view_angles: np.ndarray | Steps | None = None,
+               stat_rows: np.ndarray | Steps | None = None, players: PlayerFrames | None = None, default_pov: int = -1,
                meta: Mapping[str, object] | None = None) -> DemoTimeline:
         """The timeline.  View and stat columns default to the ones appended per frame; a level without frames
         keeps its place (``frameless_at_end`` False) or sorts after the last frame."""
@@ -284,18 +312,18 @@ class TimelineBuilder:
             f, t = when(frame)
             score_changes.append(ScoreChange(t, f, seg, slot, *rest))
         nstat = len(self.schema.stat_names)
+        if stat_rows is None:
+            values = np.frombuffer(self.stat_values, np.int64).reshape(-1, nstat).astype(np.int32)
+            stat_rows = Steps.at_frames(nframes, np.frombuffer(self.stat_frames, np.int32), values, np.int32)
         return DemoTimeline(
             schema=self.schema, format=self.fmt.lower(), protocol=protocol, protocol_flags=protocol_flags,
             path=self.path, segments=segs, events=events, warnings=self.warnings, block_count=block_count,
             cd_track=cd_track, times=times, server_times=np.array(self.server_times, np.float64),
             frame_segment=fseg,
-            view_entity=np.asarray(self.view_entity, np.int32) if view_entity is None else view_entity,
-            view_origin=(np.asarray(self.view_origin, np.float64).reshape(-1, 3) if view_origin is None
-                         else view_origin),
-            view_angles=(np.asarray(self.view_angles, np.float64).reshape(-1, 3) if view_angles is None
-                         else view_angles),
-            stat_rows=(np.asarray(self.stat_rows, np.int64).astype(np.int32).reshape(-1, nstat) if stat_rows is None
-                       else stat_rows),
+            view_entity=np.frombuffer(self.view_entity, np.int32) if view_entity is None else view_entity,
+            view_origin=np.frombuffer(self.view_origin, np.float64) if view_origin is None else view_origin,
+            view_angles=np.frombuffer(self.view_angles, np.float64) if view_angles is None else view_angles,
+            stat_rows=stat_rows,
             entity_offsets=offsets, entity_columns=cols,
             lightstyle_changes=[(min(f, nframes - 1), style, pat) for f, style, pat in self.ls_changes],
             score_changes=score_changes, score_resets=[(min(f, nframes - 1), m) for f, m in self.score_resets],

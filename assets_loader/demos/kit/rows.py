@@ -53,7 +53,7 @@ class RowLayout:
     numbers: Callable[[np.ndarray], np.ndarray]
     columns: Callable[[np.ndarray], Columns]
 
-    def read(self, blob: bytes) -> np.ndarray:
+    def read(self, blob: bytes | bytearray) -> np.ndarray:
         return np.frombuffer(blob, self.dtype)
 
 

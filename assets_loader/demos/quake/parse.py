@@ -17,6 +17,7 @@ References: Uwe Girlich, "The unofficial DEM format description" v1.0.9, section
 from __future__ import annotations
 
 import math
+from array import array
 import struct
 from collections.abc import Callable
 
@@ -199,7 +200,7 @@ class DemParser:
             self._close_frame()
         del self.b.rows[self.rows_kept:]
         self.b.open_frame(server_time)
-        self.b.view_angles.append(self.block_angles)
+        self.b.view_angles.extend(self.block_angles)
         self.in_frame = True
 
     def _close_frame(self) -> None:
@@ -211,11 +212,11 @@ class DemParser:
         vo = self.view_pose
         b.view_entity.append(self.viewentity)
         if st[_ST_INTERMISSION]:
-            b.view_origin.append(vo[:3])
-            b.view_angles[-1] = vo[3:]
+            b.view_origin.extend(vo[:3])
+            b.view_angles[-3:] = array("d", vo[3:])
         else:
-            b.view_origin.append((vo[0], vo[1], vo[2] + st[_ST_VIEWHEIGHT]))
-        b.stat_rows.append(st[:])
+            b.view_origin.extend((vo[0], vo[1], vo[2] + st[_ST_VIEWHEIGHT]))
+        b.record_stats(st)
         self.in_frame = False
         self.rows_kept = len(b.rows)
 
@@ -229,8 +230,9 @@ class DemParser:
         baseline_of = self.baselines.get
         baseline_rows = self.baseline_rows
         rows = self.b.rows
-        out = rows.append
-        unpack_row = _ROW.unpack
+        out = rows.extend
+        unpack_row = _ROW.unpack_from
+        last_row = -_ROW.size
         nehahra = self._nehahra_update
 
         def fast_updates(data: bytes, p: int, end: int) -> int:
@@ -264,9 +266,9 @@ class DemParser:
                     elif bits >= 0:
                         num, p = plans[bits](data, p, baseline_of, out)
                         if bits == 0:
-                            baseline_rows[num] = rows[-1]
+                            baseline_rows[num] = bytes(rows[last_row:])
                         if num == viewent:
-                            self.view_pose = unpack_row(rows[-1])[_OX:_AZ + 1]
+                            self.view_pose = unpack_row(rows, len(rows) + last_row)[_OX:_AZ + 1]
                     if p >= end or data[p] < 0x80:
                         break
                     mpos = p
@@ -287,7 +289,7 @@ class DemParser:
         p += 12 if a == 2 else 8
         state = list(_ROW.unpack(row[0]))
         state[_ALPHA] = 0 if b == 0 else round(min(max(b * 254 + 1, 1), 255))
-        self.b.rows.append(_ROW.pack(*state))
+        self.b.rows += _ROW.pack(*state)
         if num == self.viewentity:
             self.view_pose = tuple(state[_OX:_AZ + 1])
         return p

@@ -379,7 +379,7 @@ class Quake2Parser:
         new, p = merge_packet_entities(data, p, end, self.old[0], self.read_entity_header, self.baselines,
                                        _NULL_STATE, P.MAX_PACKET_ENTITIES, carry=_carry)
         self.current = new
-        self.b.rows.extend(row for _, _, row in new)
+        self.b.rows += b"".join([row for _, _, row in new])
         self._close_frame()
         self.ring.store(self.serverframe, (new, self.ps, self.stats))
         return p
@@ -389,12 +389,12 @@ class Quake2Parser:
         b = self.b
         b.view_entity.append(self.playernum + 1)
         o, vo = ps[_PM_ORIGIN:_PM_ORIGIN + 3], ps[_VIEWOFFSET:_VIEWOFFSET + 3]
-        b.view_origin.append((o[0] * 0.125 + vo[0] * 0.25, o[1] * 0.125 + vo[1] * 0.25, o[2] * 0.125 + vo[2] * 0.25))
+        b.view_origin.extend((o[0] * 0.125 + vo[0] * 0.25, o[1] * 0.125 + vo[1] * 0.25, o[2] * 0.125 + vo[2] * 0.25))
         a, k = ps[_VIEWANGLES:_VIEWANGLES + 3], ps[_KICK:_KICK + 3]
-        b.view_angles.append((a[0] * _ANGLE16 + k[0] * 0.25, a[1] * _ANGLE16 + k[1] * 0.25,
+        b.view_angles.extend((a[0] * _ANGLE16 + k[0] * 0.25, a[1] * _ANGLE16 + k[1] * 0.25,
                               a[2] * _ANGLE16 + k[2] * 0.25))
         pm_type = ps[_PM_TYPE]
-        b.stat_rows.append(list(self.stats) + [
+        b.record_stats(list(self.stats) + [
             pm_type, ps[_PM_FLAGS], ps[_PM_TIME], ps[_PM_GRAVITY], ps[_GUNINDEX], ps[_GUNFRAME], ps[_FOV],
             ps[_RDFLAGS], *ps[_BLEND:_BLEND + 4], *vo, *k, *ps[_GUNOFFSET:_GUNOFFSET + 3],
             *ps[_GUNANGLES:_GUNANGLES + 3], int(pm_type == P.PM_FREEZE)])

@@ -37,6 +37,7 @@ from .. import events as ev
 from ..kit.messages import DECODE_ERRORS, Corrupt, MessageError, message_error
 from ..kit.packet_entities import EntitySet
 from ..schema import PLAYER_DEAD, PLAYER_GIB, QUAKEWORLD
+from ..steps import Steps
 from ..timeline import DemoTimeline, PlayerFrames
 from . import protocol as P
 from .parse import QuakeWorldParser, fresh_stats, read_qw_string
@@ -221,7 +222,7 @@ class QwdParser(QuakeWorldParser):
         if self.intermission_view is not None:
             org, ang = self.intermission_view
             self.view_org = org
-            b.view_angles.append(ang)
+            b.view_angles.extend(ang)
         else:
             st = self.pstate[rec]
             if st is not None and rec in self.psent:
@@ -229,21 +230,19 @@ class QwdParser(QuakeWorldParser):
                 vh = 8.0 if flags & PLAYER_GIB else -16.0 if flags & PLAYER_DEAD else (
                     stats[_ST_VIEWHEIGHT] or P.DEFAULT_VIEWHEIGHT)
                 self.view_org = (st[0], st[1], st[2] + vh)
-            b.view_angles.append(self.view_angles)
-        b.view_origin.append(self.view_org)
+            b.view_angles.extend(self.view_angles)
+        b.view_origin.extend(self.view_org)
         b.view_entity.append(rec + 1)
-        b.stat_rows.append(stats[:])
+        b.record_stats(stats)
         stats[_ST_PUNCH] = 0
 
     def _view_columns(self, players: PlayerFrames, nframes: int) -> tuple[int, dict[str, Any]]:
         return (self.b.segments[0]["playernum"] if self.b.segments else 0), {}
 
     def _stat_changes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        stats = np.asarray(self.b.stat_rows, np.int64).astype(np.int32).reshape(-1, _NSTAT)
-        changed = np.ones(len(stats), bool)
-        changed[1:] = (stats[1:] != stats[:-1]).any(axis=1)
-        frames = np.flatnonzero(changed).astype(np.int32)
-        return frames, np.full(len(frames), self.playernum, np.int64), stats[changed]
+        values = np.frombuffer(self.b.stat_values, np.int64).astype(np.int32).reshape(-1, _NSTAT)
+        frames = np.frombuffer(self.b.stat_frames, np.int32).copy()
+        return frames, np.full(len(frames), self.playernum, np.int64), values
 
     def _playerinfo(self, data: bytes, p: int, num: int) -> int:
         flags, = _U16.unpack_from(data, p)
@@ -464,25 +463,37 @@ class MvdParser(QuakeWorldParser):
 
     def _view_columns(self, players: PlayerFrames, nframes: int) -> tuple[int, dict[str, Any]]:
         pov = self._default_pov(players)
-        view_entity = np.full(nframes, pov + 1 if pov >= 0 else 0, np.int32)
+        first = np.zeros(1, np.int32)
+
+        def constant(value: Any, dtype: type) -> Steps:
+            return Steps.at_frames(nframes, first, np.asarray([value], dtype), dtype)
+
+        fresh = constant(fresh_stats(), np.int32)
         if pov < 0:
-            stat_rows = np.tile(np.asarray(fresh_stats(), np.int32), (nframes, 1))
-            return pov, {"view_entity": view_entity, "view_origin": np.zeros((nframes, 3)),
-                         "view_angles": np.zeros((nframes, 3)), "stat_rows": stat_rows}
-        # Each frame shows the slot's row of that frame, else its last row before (its first row before any).
+            return pov, {"view_entity": constant(0, np.int32), "view_origin": constant((0.0, 0.0, 0.0), np.float64),
+                         "view_angles": constant((0.0, 0.0, 0.0), np.float64), "stat_rows": fresh}
+        # Each frame shows the slot's row of that frame, else its last row before (its first row before any): the
+        # view changes only at the slot's rows, so it is made from them.
         a, b = int(players.slot_start[pov]), int(players.slot_start[pov + 1])
         frames = players.row_frame[a:b]
-        rows = a + np.maximum(np.searchsorted(frames, np.arange(nframes), side="right") - 1, 0)
-        flags = players.row_ints[rows, 5]
-        stats = players.slot_stats(pov)
+        flags = players.row_ints[a:b, 5].astype(np.int32)
         vh = np.where(flags & PLAYER_GIB, 8.0, np.where(flags & PLAYER_DEAD, -16.0, 0.0))
-        stat_vh = stats[players.row_frame[rows], _ST_VIEWHEIGHT] if players.has_stats[pov] else 0
-        vh = np.where(vh != 0, vh, np.where(stat_vh != 0, stat_vh, P.DEFAULT_VIEWHEIGHT))
-        view_origin = players.row_origin[rows].astype(np.float64)
+        sa, sb = int(players.stat_start[pov]), int(players.stat_start[pov + 1])
+        if players.has_stats[pov]:
+            at = np.maximum(np.searchsorted(players.stat_frame[sa:sb], frames, side="right") - 1, 0)
+            stat_vh = players.stat_values[sa + at, _ST_VIEWHEIGHT]
+            vh = np.where(vh != 0, vh, np.where(stat_vh != 0, stat_vh, P.DEFAULT_VIEWHEIGHT))
+            stat_rows = Steps.at_frames(nframes, players.stat_frame[sa:sb], players.stat_values[sa:sb], np.int32)
+        else:
+            vh = np.where(vh != 0, vh, P.DEFAULT_VIEWHEIGHT)
+            stat_rows = fresh
+        view_origin = players.row_origin[a:b].astype(np.float64)
         view_origin[:, 2] += vh
-        stat_rows = stats if players.has_stats[pov] else np.tile(np.asarray(fresh_stats(), np.int32), (nframes, 1))
-        return pov, {"view_entity": view_entity, "view_origin": view_origin,
-                     "view_angles": players.row_angles[rows].astype(np.float64), "stat_rows": stat_rows}
+        return pov, {"view_entity": constant(pov + 1, np.int32),
+                     "view_origin": Steps.at_frames(nframes, frames, view_origin, np.float64),
+                     "view_angles": Steps.at_frames(nframes, frames, players.row_angles[a:b].astype(np.float64),
+                                                    np.float64),
+                     "stat_rows": stat_rows}
 
     def _default_pov(self, players: PlayerFrames) -> int:
         """The slot an MVD view follows by default: the first named, non-spectator player that is ever present."""

@@ -42,6 +42,7 @@ from ..kit.packet_entities import EntitySet, FrameRing, merge_packet_entities
 from ..kit.stufftext import visual_events
 from ..kit.rows import RowLayout, decode_fte_trans, states_from_rows
 from ..schema import QUAKEWORLD
+from ..steps import narrowest
 from ..timeline import DemoTimeline, PlayerFrames, StaticSound
 from . import protocol as P
 
@@ -316,24 +317,23 @@ class QuakeWorldParser:
             self.p_rows += _PLAYER_ROW.pack(fi, slot, ox, oy, oz, pitch, yaw, roll, model, frame, skin, effects, wframe,
                                             flags)
             if model:
-                rows.append(pack(slot + 1, model, frame, slot + 1, skin, effects, ox, oy, oz, -pitch / 3.0, yaw,
-                                 0.0, 0))
+                rows += pack(slot + 1, model, frame, slot + 1, skin, effects, ox, oy, oz, -pitch / 3.0, yaw, 0.0, 0)
         # packet entities
         if flashes:
             for num, state, row in self.current:
                 if num in flashes:
                     s = list(state)
                     s[_EFFECTS] |= P.EF_MUZZLEFLASH
-                    rows.append(pack(*s))
+                    rows += pack(*s)
                 else:
-                    rows.append(row)
+                    rows += row
         else:
-            rows.extend([e[2] for e in self.current])
+            rows += b"".join([e[2] for e in self.current])
         # nails
         if self.nails and self.spike_model:
             spike = self.spike_model
             for num, x, y, z, pitch, yaw in sorted(self.nails):
-                rows.append(pack(num, spike, 0, 0, 0, 0, x, y, z, pitch, yaw, 0.0, 0))
+                rows += pack(num, spike, 0, 0, 0, 0, x, y, z, pitch, yaw, 0.0, 0)
         self._record_view(fi)
         self.psent = set()
         self.nails = []
@@ -1063,9 +1063,10 @@ class QuakeWorldParser:
                         frameless_at_end=True, players=players, default_pov=pov, meta=meta, **view)
 
     def _players_table(self, nframes: int) -> PlayerFrames:
-        rows = np.frombuffer(bytes(self.p_rows), _PLAYER_DTYPE)
+        rows = np.frombuffer(self.p_rows, _PLAYER_DTYPE)      # a view: the bytes go with ``rows``
         self.p_rows = bytearray()
-        rows = rows[np.lexsort((rows["frame"], rows["slot"]))]
+        if (rows["slot"][1:] < rows["slot"][:-1]).any():      # rows are in frame order: sort by slot, then frame
+            rows = rows[np.lexsort((rows["frame"], rows["slot"]))]
         stat_frame, stat_slot, stat_values = self._stat_changes()
         nslots = 1 + max(int(rows["slot"].max(initial=-1)), int(stat_slot.max(initial=-1)))
         if self.has_recorder:
@@ -1075,7 +1076,7 @@ class QuakeWorldParser:
         return PlayerFrames(
             num_frames=nframes, slot_start=np.searchsorted(rows["slot"], np.arange(nslots + 1)).astype(np.int64),
             row_frame=np.ascontiguousarray(rows["frame"]), row_origin=np.ascontiguousarray(rows["origin"]),
-            row_angles=np.ascontiguousarray(rows["angles"]), row_ints=np.ascontiguousarray(rows["ints"]),
+            row_angles=np.ascontiguousarray(rows["angles"]), row_ints=np.ascontiguousarray(narrowest(rows["ints"])),
             stat_start=np.searchsorted(stat_slot, np.arange(nslots + 1)).astype(np.int64), stat_frame=stat_frame,
             stat_values=stat_values, has_stats=has_stats, recorder=self.playernum if self.has_recorder else -1)
 
