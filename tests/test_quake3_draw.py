@@ -13,6 +13,7 @@ from PIL import Image
 from assets_loader.demos import load_demo
 from viewer.cli import main
 from viewer.games.quake3 import link
+from viewer.games.quake3.hud import CROSSHAIR, NUMBERS
 from viewer.games.registry import game_view
 from viewer.render.q3players import player_md3_draws
 
@@ -72,19 +73,29 @@ def test_demo_screenshot_renders_the_map_and_its_models(tmp_path) -> None:
 
 
 def _text_of(layout, y_min: int, y_max: int) -> str:
-    chars = sorted((q.x, chr(int(q.ref))) for q in layout.quads if q.kind == "char" and y_min <= q.y < y_max)
-    return "".join(c for _, c in chars)
+    """The glyphs (not their black shadows) and status-bar digits drawn with tops in ``y_min`` ‥ ``y_max``, left to
+    right."""
+    chars = []
+    for q in layout.quads:
+        ref = str(q.ref)
+        if q.kind != "pic" or not y_min <= q.y < y_max:
+            continue
+        if ref.startswith("q3char") and q.tint != (0.0, 0.0, 0.0):
+            chars.append((q.x, chr(int(ref.split("/")[1]))))
+        elif ref.startswith("gfx/2d/numbers/"):
+            chars.append((q.x, str(NUMBERS.index(ref.rsplit("/", 1)[1].split("_")[0]))))
+    return "".join(c for _, c in sorted(chars))
 
 
 def test_the_hud_shows_health_armor_following_and_frag_messages(follow) -> None:
     view = game_view("quake3")
     state = follow.sample(follow.start_time + 0.6)
-    layout = view.hud_layout(state, follow, (640, 480), 1, pic_sizes={"gfx/2d/crosshairb": (32, 32)})
+    layout = view.hud_layout(state, follow, (640, 480), 1, pic_sizes={CROSSHAIR: (128, 128)})
     assert "following" in _text_of(layout, 20, 40) and "Sarge" in _text_of(layout, 40, 80)
     bottom = _text_of(layout, 430, 480)
     assert str(state.stats["health"]) in bottom and str(state.stats["armor"]) in bottom
-    assert "AngelysswaskilledbyGrunt" in _text_of(layout, 0, 20)       # spaces draw nothing
-    assert any(q.kind == "pic" and q.ref == "gfx/2d/crosshairb" for q in layout.quads)
+    assert _text_of(layout, 0, 1).startswith("AngelysswasgunneddownbyGrunt")   # spaces draw nothing
+    assert any(q.kind == "pic" and q.ref == CROSSHAIR for q in layout.quads)
     later = view.hud_layout(follow.sample(follow.start_time + 50.0), follow, (640, 480), 1)
     assert "Grunt" in _text_of(later, 40, 80)
 

@@ -134,3 +134,28 @@ def test_entity_colour_stages_use_the_entity_shader_rgba(ctx, stages: str, expec
     script = "models/test/skin\n{\n cull none\n " + stages + "\n}\n"
     pixel = _draw_test_model(ctx, script, (255, 128, 0, 64))
     assert np.abs(pixel - np.array(expected)).max() <= 3, pixel
+
+
+def test_models_whose_md3_headers_share_a_name_keep_their_own_triangles(ctx, q3_fs) -> None:
+    """OpenArena's weapon models all carry an empty header name and its hands share one: each draw must use its
+    own model's vertices and triangles (they are registered by path)."""
+    from viewer.render.q3refdef import Md3Draw
+
+    names = (WEAPON_MODELS[2], WEAPON_MODELS[3])
+    assets = q3assets.load_segment_assets(q3_fs, "maps/oa_dm1.bsp", ("", "maps/oa_dm1.bsp", *names))
+    md3 = assets.q3_models.md3
+    assert md3[names[0]].name == md3[names[1]].name                  # the trap: same header name
+    target = OffscreenTarget(ctx, (160, 90))
+    axis = np.array([[0, -1, 0], [1, 0, 0], [0, 0, 1]], np.float32)
+    gun = Md3Draw(names[0], np.array([193.6, 1150.0, -95.0], np.float32), axis)
+    other = Md3Draw(names[1], np.array([300.0, 1150.0, -95.0], np.float32), axis)
+    pictures = []
+    for draws in ((), (gun,), (other, gun)):                          # a fresh renderer each: nothing cached yet
+        renderer = FrameRenderer(ctx, assets)
+        renderer.draw(SceneFrame(0.0, 0, CAMERA, (), np.ones(64, np.float32), md3=draws), target)
+        pictures.append(target.read_rgb().astype(np.int32))
+        renderer.release()
+    target.release()
+    empty, alone, after_other = pictures
+    assert (np.abs(alone - empty).sum(axis=2) > 30).mean() > 0.01     # the machine gun in front of the camera
+    assert np.abs(alone - after_other).max() < 8                       # the shotgun (off to the side) changes nothing

@@ -30,6 +30,7 @@ import numpy as np
 import pyglet
 from pyglet.window import key
 
+from assets_loader.images import Image
 from assets_loader.demos import SceneState, load_demo
 from assets_loader.demos.detect import demo_game
 from assets_loader.errors import FormatError, NotFoundError
@@ -161,7 +162,8 @@ class ViewerWindow(pyglet.window.Window):
     def _overlays(self) -> tuple[UiRenderer, HudRenderer]:
         """The UI and HUD renderers with the pictures of the current game (its ``conchars`` is the UI font)."""
         pics = self.game.load_hud_pics(self.source.fs)
-        font = conchars_rgba(pics["conchars"], self.palette) if "conchars" in pics else None
+        conchars = pics.get("conchars")
+        font = conchars_rgba(conchars, self.palette) if isinstance(conchars, Image) else None
         return UiRenderer(self.ctx, font), HudRenderer(self.ctx, self.palette, pics)
 
     # --- loading -------------------------------------------------------------------------------------------------

@@ -15,7 +15,9 @@ import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
 
-from .games.base import GameEffects, GameView
+from assets_loader.bsp46 import Bsp46World
+
+from .games.base import GameEffects, GameView, ShadedDraws
 from .games.registry import game_view
 from .render.refdef import Camera, EntityDraw, MapWorld, SceneFrame
 
@@ -51,7 +53,7 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
                 pov: int | None = None, effects: GameEffects | None = None,
                 model_flags: list[np.ndarray] | None = None, model_names: tuple[str, ...] = (),
                 state: SceneState | None = None, game: GameView | None = None,
-                world: MapWorld | None = None) -> SceneFrame:
+                world: MapWorld | None = None, level: Bsp46World | None = None) -> SceneFrame:
     """The scene at ``t``: from the recorder's eyes (with the view weapon), or from ``camera`` when given.
 
     The game's view (``game``, by default the one registered for ``timeline.game``) decides which entities are
@@ -62,7 +64,7 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
     when the caller already has it.
     Through the recorder's eyes the frame carries the game's screen blend (``world``: the map, for the liquid the eye
     is in), and the game's lens sets the field of view (``fov`` is the viewer's setting) and underwater warp; a free
-    camera sees none of them.
+    camera sees none of them. Effects drawn through shaders (Quake III) see ``level``, the segment's Quake III map.
     """
     if state is None:
         state = timeline.sample(t, pov=pov)
@@ -73,7 +75,9 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
     draws = view.entity_draws(state, first_person)
     md3, players = view.md3_draws(state, first_person)
     particles = lights = None
+    shaded = ShadedDraws(players=players)
     if effects is not None:
+        shaded = effects.shaded(state, t, cam, first_person, players, level)
         for piece in effects.models(state, t):
             if piece.model in model_names:
                 prev = piece.frame if piece.prev_frame < 0 else piece.prev_frame
@@ -84,6 +88,7 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
         lights = effects.lights(state, t, segment_flags)
     blend = view.screen_blend(state, timeline, t, world) if first_person else None
     return SceneFrame(float(t), state.segment, cam, tuple(draws), style_values(state.lightstyles, t),
-                      fog=fog_at(timeline, t), particles=particles, lights=lights, md3=md3, players=players,
-                      blend=blend, view_warp=lens.warp if lens is not None else 0.0)
+                      fog=fog_at(timeline, t), particles=particles, lights=lights, md3=md3 + shaded.md3,
+                      players=shaded.players, blend=blend, polys=shaded.polys, weapons=shaded.weapons,
+                      view_warp=lens.warp if lens is not None else 0.0)
 

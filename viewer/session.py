@@ -13,6 +13,7 @@ import moderngl
 import numpy as np
 
 from assets_loader.bsp import WorldMesh
+from assets_loader.bsp46 import Bsp46World
 from assets_loader.demos import DemoTimeline, SceneState, demo_game_dir
 from assets_loader.errors import NotFoundError, UnsupportedFormatError
 from assets_loader.vfs import VirtualFS, detect_base_game, game_dir_of
@@ -91,7 +92,12 @@ class DemoSession:
         self.use_segment(segment)
         return build_scene(self.timeline, t, camera, fov, pov=pov, effects=self.effects,
                            model_flags=self._model_flags, model_names=self._model_names, state=state, game=self.game,
-                           world=self.world)
+                           world=self.world, level=self._level())
+
+    def _level(self) -> Bsp46World | None:
+        """The loaded segment's Quake III map, if any."""
+        q3 = self.renderer.assets.q3_world if self.renderer is not None else None
+        return q3.world if q3 is not None else None
 
     def draw(self, frame: SceneFrame, target: OffscreenTarget) -> None:
         """Render ``frame`` into ``target`` with its segment's assets."""

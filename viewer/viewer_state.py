@@ -36,7 +36,8 @@ from .ui.timeline_bar import BarGeometry, Marker, bar_geometry, format_time, mar
 
 #: Seconds without mouse movement after which the bar hides while playing.
 BAR_HIDE_DELAY = 2.0
-#: Orbit cameras look at this height above the followed entity's origin (about chest height of a player).
+#: Orbit cameras look at this height above the followed entity's origin (about chest height of a Quake player; a
+#: game's schema may say otherwise).
 ORBIT_TARGET_HEIGHT = 16.0
 #: Degrees the captured mouse turns the camera per count and unit of sensitivity (Quake's ``m_yaw``/``m_pitch``).
 MOUSE_LOOK_DEGREES = 0.022
@@ -57,7 +58,8 @@ class FrameContext:
 
 @dataclass(frozen=True, slots=True)
 class TimelineInfo:
-    """The facts of a demo the state needs: time range, frame times (for frame steps), markers, POV slots."""
+    """The facts of a demo the state needs: time range, frame times (for frame steps), markers, POV slots, the
+    height above a followed entity's origin orbit cameras look at (the game's)."""
 
     start: float
     end: float
@@ -65,6 +67,7 @@ class TimelineInfo:
     markers: tuple[Marker, ...] = ()
     pov_slots: tuple[int, ...] = ()
     pov_markers: Mapping[int, tuple[Marker, ...]] = field(default_factory=dict)
+    orbit_height: float = ORBIT_TARGET_HEIGHT
 
     @classmethod
     def of(cls, timeline: DemoTimeline) -> TimelineInfo:
@@ -75,7 +78,7 @@ class TimelineInfo:
                        for slot in timeline.pov_slots}
         return cls(timeline.start_time, timeline.end_time, timeline.times,
                    markers_from_events(timeline.events, _recorder_name(timeline)), tuple(timeline.pov_slots),
-                   pov_markers)
+                   pov_markers, timeline.schema.orbit_height)
 
     def markers_for(self, pov_slot: int | None) -> tuple[Marker, ...]:
         """The markers as seen by the player in ``pov_slot`` (``None``: the recorder)."""
@@ -210,7 +213,7 @@ class ViewerState:
             row = scene.entities.index_of(self.follow)
             if row is not None:
                 o = scene.entities.origin[row]
-                self.last_target = (float(o[0]), float(o[1]), float(o[2]) + ORBIT_TARGET_HEIGHT)
+                self.last_target = (float(o[0]), float(o[1]), float(o[2]) + self.info.orbit_height)
         return self.last_target
 
     # --- time and input ------------------------------------------------------------------------------------------

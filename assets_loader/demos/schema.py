@@ -53,6 +53,11 @@ class GameSchema:
     client_entity_offset: int = 1
     #: Values of an ``event`` entity column that make ``sample`` snap the entity (Quake II teleport events).
     snap_events: tuple[int, ...] = ()
+    #: Eye height above a living player's origin when its stats do not say (Quake's 22, Quake III's
+    #: ``DEFAULT_VIEWHEIGHT`` 26).
+    view_height: float = 22.0
+    #: Where orbit cameras look, above a followed entity's origin (Quake: about the chest; Quake III: the eye).
+    orbit_height: float = 16.0
 
     def stat_index(self, name: str) -> int:
         """Column of stat ``name`` (``ValueError`` if this game has no such stat)."""
@@ -65,12 +70,14 @@ QUAKEWORLD = GameSchema("quakeworld", STAT_NAMES)
 #: Quake III's per-frame stat columns (the followed / recording client's ``playerState_t``): ``stats[]`` in
 #: OpenArena / Team Arena order (STAT_HEALTH … STAT_MAX_HEALTH; ``weapons`` is a bit per WP_*), ``persistant[]``
 #: (PERS_SCORE … PERS_CAPTURES), ``ammo`` of the held weapon, the held ``weapon``, ``powerups`` (a bit per PW_* in
-#: force), ``viewheight``, ``pm_type``, ``pm_flags`` and ``clientNum`` (the player the view follows).
+#: force), ``viewheight``, ``pm_type``, ``pm_flags``, ``clientNum`` (the player the view follows), ``bob_cycle``
+#: (``bobCycle``: the walk cycle the view and weapon bob with), ``scores1`` / ``scores2`` (the first and second
+#: place's scores, ``CS_SCORES1`` / ``CS_SCORES2``; -9999 for nobody).
 QUAKE3_STAT_NAMES: tuple[str, ...] = (
     "health", "holdable_item", "persistant_powerup", "weapons", "armor", "dead_yaw", "clients_ready", "max_health",
     "score", "hits", "rank", "team", "spawn_count", "playerevents", "attacker", "attackee_armor", "killed",
     "impressive_count", "excellent_count", "defend_count", "assist_count", "gauntlet_frag_count", "captures",
-    "ammo", "weapon", "powerups", "viewheight", "pm_type", "pm_flags", "clientNum",
+    "ammo", "weapon", "powerups", "viewheight", "pm_type", "pm_flags", "clientNum", "bob_cycle", "scores1", "scores2",
 )
 
 #: The ``entityState_t`` members a Quake III timeline keeps per entity beside the common columns (``origin`` /
@@ -87,7 +94,8 @@ QUAKE3_ENTITY_FIELDS: tuple[str, ...] = (
 #: Quake III: stats of the followed client, entities on trajectories, players snapped when their teleport bit
 #: flips (the distance rule stays as a backstop for a missed flip), client ``s`` is entity ``s``.
 QUAKE3 = GameSchema("quake3", QUAKE3_STAT_NAMES, teleport_distance=256.0, pose_interval=0.05,
-                    trajectory="quake3", entity_fields=QUAKE3_ENTITY_FIELDS, client_entity_offset=0)
+                    trajectory="quake3", entity_fields=QUAKE3_ENTITY_FIELDS, client_entity_offset=0,
+                    view_height=26.0, orbit_height=26.0)
 #: Quake II's per-frame columns: the 32 ``player_state_t.stats`` (``STAT_HEALTH_ICON``…, 16..31 mod-defined), then the
 #: rest of the player state as integers in wire units: ``pm_*`` (``pmove_state_t``), ``gunindex`` / ``gunframe``,
 #: ``fov`` (degrees), ``rdflags`` (``RDF_*``), ``blend_*`` (0..255), and quarter units (degrees or world units × 4)
@@ -107,10 +115,11 @@ QUAKE2_STAT_NAMES: tuple[str, ...] = (
 QUAKE2 = GameSchema("quake2", QUAKE2_STAT_NAMES, teleport_distance=512.0, snap_events=(6, 7))
 
 
-def view_height(flags: int, stat_viewheight: int = 0) -> float:
-    """Eye height above the player origin (``V_CalcRefdef``): +8 gibbed, -16 dead, else STAT_VIEWHEIGHT or 22."""
+def view_height(flags: int, stat_viewheight: int = 0, default: float = 22.0) -> float:
+    """Eye height above the player origin (``V_CalcRefdef``): +8 gibbed, -16 dead, else STAT_VIEWHEIGHT or
+    ``default`` (the schema's :attr:`GameSchema.view_height`)."""
     if flags & PLAYER_GIB:
         return 8.0
     if flags & PLAYER_DEAD:
         return -16.0
-    return float(stat_viewheight) if stat_viewheight else 22.0
+    return float(stat_viewheight) if stat_viewheight else default

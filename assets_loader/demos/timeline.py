@@ -682,14 +682,15 @@ def _pov_view(timeline: DemoTimeline, slot: int, lo: int, hi: int, frac: float
     teleport = timeline.schema.teleport_distance
     has_stats = bool(pl.has_stats[slot])
     vh_col = timeline.schema.stat_index("viewheight")
+    default = timeline.schema.view_height
     origins, angles_rows, ints = pl.row_origin, pl.row_angles, pl.row_ints
 
     def eye(row: int, stats: np.ndarray | None) -> np.ndarray:
         vh = int(stats[vh_col]) if stats is not None else 0
         if row < 0:
-            return np.array([0.0, 0.0, view_height(0, vh)])
+            return np.array([0.0, 0.0, view_height(0, vh, default)])
         o = origins[row].astype(np.float64)
-        o[2] += view_height(int(ints[row, 5]), vh)
+        o[2] += view_height(int(ints[row, 5]), vh, default)
         return o
 
     row1, exact = pl.row_near(slot, hi)

@@ -23,8 +23,10 @@ from assets_loader.images import Image
 from assets_loader.palette import Palette
 from assets_loader.vfs import VirtualFS
 
-from ..render.q3refdef import Md3Draw, PlayerDraw
-from ..render.refdef import EntityDraw, HudLayout, Lights, MapWorld, ModelRef, Particles, SegmentAssets
+from assets_loader.bsp46 import Bsp46World
+
+from ..render.q3refdef import Md3Draw, PlayerDraw, Q3Poly, WeaponDraw
+from ..render.refdef import Camera, EntityDraw, HudLayout, Lights, MapWorld, ModelRef, Particles, SegmentAssets
 
 #: ``name → (width, height) | None`` of the HUD pictures, or a mapping of them.
 PicSizes = Mapping[str, tuple[int, int]] | Callable[[str], tuple[int, int] | None]
@@ -56,6 +58,17 @@ class PovLens:
     warp: float = 0.0
 
 
+@dataclass(frozen=True, slots=True)
+class ShadedDraws:
+    """What a game's effects draw through Quake III shaders: models (explosions), polygons (sprites, beams,
+    marks), the players (with their muzzle flashes set) and the first-person weapon."""
+
+    md3: tuple[Md3Draw, ...] = ()
+    polys: tuple[Q3Poly, ...] = ()
+    players: tuple[PlayerDraw, ...] = ()
+    weapons: tuple[WeaponDraw, ...] = ()
+
+
 class GameEffects(Protocol):
     """A timeline's effects, prepared once (:meth:`GameView.prepare_effects`) and sampled at any time."""
 
@@ -69,6 +82,13 @@ class GameEffects(Protocol):
 
     def models(self, state: SceneState, t: float) -> list[EffectModel]:
         """Models the effects draw at ``t`` (beams, explosion sprites)."""
+        ...
+
+    def shaded(self, state: SceneState, t: float, camera: Camera, first_person: bool,
+               players: tuple[PlayerDraw, ...], level: Bsp46World | None = None) -> ShadedDraws:
+        """Quake III: what the effects draw through shaders at ``t`` seen from ``camera`` (``players`` as
+        :meth:`GameView.md3_draws` gave them; ``level``: the map, for beams that stop at walls).  Games without
+        shaders give the players back unchanged."""
         ...
 
 
@@ -102,8 +122,9 @@ class GameView(Protocol):
         """The particle, light and model effects of ``timeline``, prepared once."""
         ...
 
-    def load_hud_pics(self, fs: VirtualFS) -> Mapping[str, Image]:
-        """The pictures the HUD draws (lower-case name → image; ``"conchars"`` is also the UI font)."""
+    def load_hud_pics(self, fs: VirtualFS) -> Mapping[str, Image | np.ndarray]:
+        """The pictures the HUD draws (lower-case name → indexed image or RGBA ``u1 [H, W, 4]``; ``"conchars"``, an
+        indexed image, is also the UI font)."""
         ...
 
     def hud_layout(self, state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,

@@ -1,6 +1,7 @@
 """Draw a :class:`~viewer.render.refdef.SceneFrame` into an offscreen target: world, brush entities, alias models,
 sprites, translucent liquids, particles, the world's translucent surfaces (Quake II), the view weapon, then the
-screen blend.
+screen blend.  Quake III: opaque map surfaces, models and players, brush entities, effect polygons, blended map
+surfaces, then the first-person weapon; every image of a segment's Quake III shaders is uploaded when it loads.
 
 ``FrameRenderer`` uploads a segment's assets once (the Q2 ``refexport_t`` idea: register by model index, draw
 a frame description); per frame it only picks poses, samples light under each model and issues draw calls.
@@ -13,6 +14,7 @@ References: QuakeSpasm ``gl_rmain.c`` ``R_RenderView`` (draw order), ``R_DrawEnt
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterable
 
 import moderngl
 import numpy as np
@@ -21,6 +23,7 @@ from assets_loader.bsp.lightpoint import LightSample, light_point
 from assets_loader.bsp46.lighting import vec3
 from assets_loader.models.mdl import EF_ROTATE
 from assets_loader.palette import translation_table
+from assets_loader.q3shaders import Shader
 
 from .alias import AliasLight, AliasRenderer, shade_vector
 from .context import OffscreenTarget
@@ -28,9 +31,10 @@ from .particles import ParticleRenderer
 from .polyblend import PolyBlend
 from .q3fog import fog_volumes
 from .q3models import Md3Renderer
-from .q3players import player_md3_draws
+from .q3players import player_md3_draws, weapon_md3_draws
+from .q3polys import PolyRenderer
 from .q3refdef import Md3Draw
-from .q3world import Q3View, Quake3WorldRenderer, StageLight
+from .q3world import Q3View, Quake3WorldRenderer, ShaderPainter, StageLight
 from .refdef import EntityDraw, Lights, SceneFrame, SegmentAssets
 from .sprites import SpriteRenderer
 from .view_math import angle_vectors, entity_matrix, view_projection
@@ -74,6 +78,17 @@ def water_alpha_from_worldspawn(worldspawn: dict[str, str]) -> float:
     return min(max(value, 0.0), 1.0) if value == value else 1.0
 
 
+def _upload_images(painter: ShaderPainter, shaders: Iterable[Shader]) -> None:
+    """Upload every loaded image ``shaders`` draw with (``animMap`` frames included) now, so no frame waits for one
+    (``R_FindImageFile`` at registration); names the loader did not decode are left to the first draw that needs
+    them (and its one warning)."""
+    for shader in shaders:
+        for stage in shader.stages:
+            for name in stage.images:
+                if name.lower() in painter.images:
+                    painter.texture(name, stage.clamp)
+
+
 class FrameRenderer:
     """GPU resources of one map segment and the drawing of whole frames."""
 
@@ -86,6 +101,12 @@ class FrameRenderer:
         grid = assets.q3_world.world.light_grid if assets.q3_world is not None else None
         fogs = fog_volumes(assets.q3_world) if assets.q3_world is not None else ()
         self.q3_models = Md3Renderer(ctx, assets.q3_models, grid, fogs) if assets.q3_models is not None else None
+        self.q3_polys = PolyRenderer(ctx, self.q3_models.painter, assets.q3_models.library) \
+            if self.q3_models is not None and assets.q3_models is not None else None
+        if self.q3_world is not None and assets.q3_world is not None:
+            _upload_images(self.q3_world.painter, assets.q3_world.shaders)
+        if self.q3_models is not None:
+            _upload_images(self.q3_models.painter, self.q3_models.registered_shaders())
         self.alias = AliasRenderer(ctx)
         self.sprites = SpriteRenderer(ctx)
         self.particles = ParticleRenderer(ctx, assets.palette)
@@ -116,6 +137,8 @@ class FrameRenderer:
             self.world.release()
         if self.q3_world is not None:
             self.q3_world.release()
+        if self.q3_polys is not None:
+            self.q3_polys.release()
         if self.q3_models is not None:
             self.q3_models.release()
         self.alias.release()
@@ -130,7 +153,7 @@ class FrameRenderer:
         target.use()
         ctx.clear(*CLEAR_COLOR, depth=1.0)
         w, h = target.size
-        view_proj = view_projection(frame.camera, w / h, frame.view_warp)
+        view_proj = view_projection(frame.camera, w / h, self.assets.look.fov_across_width, frame.view_warp)
         fog = frame.fog or self._world_fog
         look = self.assets.look
         water_alpha = self._world_water_alpha if frame.water_alpha is None else frame.water_alpha
@@ -162,6 +185,9 @@ class FrameRenderer:
         self._draw_q3_scene(frame, q3_view, brushes)
         if self.world is not None:
             self.world.draw_brushes(view, brushes)
+        if self.q3_models is not None and frame.weapons:
+            models = self.q3_models.models
+            self.q3_models.draw(tuple(d for w in frame.weapons for d in weapon_md3_draws(models, w)), q3_view)
         forward, right, up = angle_vectors(frame.camera.angles)
         self._lights = frame.lights
         for draw in others:
@@ -183,15 +209,17 @@ class FrameRenderer:
 
     def _draw_q3_scene(self, frame: SceneFrame, view: Q3View, brushes: list[BrushDraw]) -> None:
         """The Quake III map, models and brush entities as ``view`` sees them, in sort order: map batches up to
-        opaque, the models, the brush entities, then the blended map batches."""
+        opaque, the models, the brush entities, the effect polygons, then the blended map batches."""
         if self.q3_world is not None:
             self.q3_world.draw(view, translucent=False)
         if self.q3_models is not None and (frame.md3 or frame.players):
             posed = [d for player in frame.players for d in player_md3_draws(self.q3_models.models, player)]
             self.q3_models.draw((*frame.md3, *posed), view)
+        if self.q3_world is not None and brushes:
+            self.q3_world.draw_submodels(view, [(b.submodel, b.matrix) for b in brushes])
+        if self.q3_polys is not None and frame.polys:
+            self.q3_polys.draw(frame.polys, view)
         if self.q3_world is not None:
-            if brushes:
-                self.q3_world.draw_submodels(view, [(b.submodel, b.matrix) for b in brushes])
             self.q3_world.draw(view, translucent=True)
 
     def _draw_model(self, draw: EntityDraw, view: WorldView, view_proj: np.ndarray, axes) -> None:

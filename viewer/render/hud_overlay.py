@@ -1,9 +1,10 @@
 """Drawing a :class:`~viewer.render.refdef.HudLayout`: every picture in an RGBA atlas, all quads in one draw call
 per page.
 
-The caller loads the game's pictures (gfx.wad lumps such as ``sbar``/``num_0``, ``gfx/*.lmp`` files) and passes
-them in by name; this module reads no files.  Pictures are uploaded lazily, once, the first time a layout uses them:
-palette colours with index 255 transparent (qpics), ``conchars`` as one 128×128 entry (16×16 glyphs of 8×8, index 0
+The caller loads the game's pictures (gfx.wad lumps such as ``sbar``/``num_0``, ``gfx/*.lmp`` files; Quake III's
+truecolour art as RGBA arrays) and passes them in by name; this module reads no files.  Pictures are uploaded
+lazily, once, the first time a layout uses them: RGBA arrays as they are, palette colours with index 255
+transparent (qpics), ``conchars`` as one 128×128 entry (16×16 glyphs of 8×8, index 0
 transparent, as ``Draw_Init`` makes it).  Entries are shelf-packed into 1024×1024 atlas pages (a new page when one
 is full), plus one white texel for fills.  A name the caller has no picture for draws as a magenta/black checker
 (docs/DESIGN.md: a visible placeholder, never a crash).
@@ -79,11 +80,21 @@ class _Page:
         return x, y
 
 
-class HudRenderer:
-    """Draws HUD layouts with ``pics`` (lower-case picture name → indexed image, ``"conchars"`` included),
-    coloured by ``palette``."""
+#: A HUD picture: palette indices, or truecolour ``u1 [H, W, 4]`` RGBA (row 0 the top).
+HudPic = Image | np.ndarray
 
-    def __init__(self, ctx: moderngl.Context, palette: Palette, pics: Mapping[str, Image],
+
+def _pic_size(pic: HudPic) -> tuple[int, int]:
+    if isinstance(pic, np.ndarray):
+        return int(pic.shape[1]), int(pic.shape[0])
+    return pic.width, pic.height
+
+
+class HudRenderer:
+    """Draws HUD layouts with ``pics`` (lower-case picture name → indexed image or RGBA array, ``"conchars"``
+    included), indexed ones coloured by ``palette``."""
+
+    def __init__(self, ctx: moderngl.Context, palette: Palette, pics: Mapping[str, HudPic],
                  atlas_size: int = ATLAS_SIZE) -> None:
         self.ctx = ctx
         self.palette = palette
@@ -131,8 +142,10 @@ class HudRenderer:
         if found is not None:
             return found
         image = self.pics.get(key)
-        if image is None or image.width == 0 or image.height == 0:
+        if image is None or 0 in _pic_size(image):
             return self._entries[_PLACEHOLDER]
+        if isinstance(image, np.ndarray):
+            return self._add(key, np.ascontiguousarray(image, np.uint8))
         indices = np.asarray(image.indices, np.uint8)
         if key == "conchars":
             rgba = self._rgba[indices].copy()
@@ -144,9 +157,9 @@ class HudRenderer:
     def pic_size(self, name: str) -> tuple[int, int] | None:
         """``(width, height)`` of picture ``name`` or ``None`` if missing (usable as ``build_hud(pic_sizes=…)``)."""
         image = self.pics.get(name.lower())
-        if image is None or image.width == 0 or image.height == 0:
+        if image is None or 0 in _pic_size(image):
             return None
-        return image.width, image.height
+        return _pic_size(image)
 
     # --- drawing -------------------------------------------------------------------------------------------------
 

@@ -1,12 +1,15 @@
 """Draw Quake III MD3 models: each surface with its shader (or the skin's), frames blended on the CPU, lit from
 the map's light grid.
 
-Per draw: the surface's vertices are lerped (``LerpMeshVertexes``) and written into one shared vertex buffer in
-the map's vertex layout; its triangles stay in a static index buffer. The light grid sample at the light origin
-becomes the ambient and directed light of ``rgbGen lightingDiffuse`` with the light direction turned into the
-model's own axes. View models draw with their depth squeezed to the front (``RF_DEPTHHACK``). The entity's
-``shaderRGBA`` feeds ``rgbGen``/``alphaGen entity``; a model reaching into a fog volume is fogged like the map
-(``R_ComputeFogNum``).
+Per draw: each surface's vertices are lerped (``LerpMeshVertexes``; poses of one frame are kept) and written into
+fresh storage of one shared vertex buffer (orphaned, so no write waits for the draws before it) in the map's
+vertex layout; its triangles stay in a static index buffer (both kept by the model's registered path: MD3 header
+names repeat).  The light grid sample at the light origin (once per origin and frame) becomes the ambient and
+directed light of ``rgbGen lightingDiffuse`` with the light direction turned into the model's own axes.  View
+models draw with their depth squeezed to the front (``RF_DEPTHHACK``).  The entity's ``shaderRGBA`` feeds
+``rgbGen``/``alphaGen entity``; a model reaching into a fog volume is fogged like the map (``R_ComputeFogNum``); a
+custom shader replaces every surface's (``customShader``) and the shader's clock starts at the draw's
+``shader_time``.
 
 References: ioquake3 ``renderergl1/tr_mesh.c`` (``R_AddMD3Surfaces``: skins, shaders per surface),
 ``tr_surface.c`` (``RB_SurfaceMesh``, ``LerpMeshVertexes``), ``tr_light.c`` (``R_SetupEntityLighting``,
@@ -21,7 +24,7 @@ import moderngl
 import numpy as np
 
 from assets_loader.bsp46 import DRAW_VERTEX, LIGHTMAP_NONE, LightGrid
-from assets_loader.bsp46.lighting import vec3
+from assets_loader.bsp46.lighting import LightSample, vec3
 from assets_loader.models.md3 import Md3Model, lerp_vertices
 from assets_loader.q3shaders import Shader, ShaderLibrary, default_shader
 from assets_loader.q3shaders.records import SORT_OPAQUE
@@ -51,7 +54,10 @@ def grid_light(grid: LightGrid | None, point, axis) -> StageLight:
     ``axis``."""
     if grid is None:
         return _NO_GRID
-    sample = grid.sample(point)
+    return _stage_light(grid.sample(point), axis)
+
+
+def _stage_light(sample: LightSample, axis) -> StageLight:
     local = np.asarray(axis, np.float64) @ np.asarray(sample.direction)
     ambient = np.minimum(np.asarray(sample.ambient) / 255.0, 1.0)
     directed = np.minimum(np.asarray(sample.directed) / 255.0, 1.0)
@@ -70,10 +76,20 @@ class Md3Renderer:
         self.painter = ShaderPainter(ctx, models.images, None)
         self._library = models.library
         capacity = max([len(s.st) for m in models.md3.values() for s in m.surfaces] + [4])
-        self._vbo = ctx.buffer(reserve=capacity * DRAW_VERTEX.itemsize)
+        self._vbo = ctx.buffer(reserve=capacity * DRAW_VERTEX.itemsize, dynamic=True)
         self._ibos: dict[tuple[str, int], moderngl.Buffer] = {}
         self._vaos: dict[tuple[int, str, int], moderngl.VertexArray] = {}
         self._shaders: dict[str, Shader] = {}
+        self._static: dict[tuple[str, int, int], np.ndarray] = {}
+
+    def registered_shaders(self) -> list[Shader]:
+        """Every shader the segment's models, skins and effects name (to upload their images up front)."""
+        models = self.models
+        names = {n for m in models.md3.values() for s in m.surfaces for n in s.shaders[:1]}
+        names.update(n for skins in (p.skins.values() for p in models.players.values()) for skin in skins
+                     for n in skin.values())
+        names.update(models.shaders)
+        return [self._shader(n) for n in sorted(names)]
 
     def release(self) -> None:
         for vao in self._vaos.values():
@@ -91,25 +107,55 @@ class Md3Renderer:
             self._shaders[name] = shader
         return shader
 
+    def _vertices(self, model: Md3Model, index: int, draw: Md3Draw) -> np.ndarray:
+        """The surface's vertices at the draw's pose (kept for poses that do not blend two frames)."""
+        surface = model.surfaces[index]
+        still = draw.frac == 0.0 or draw.old_frame == draw.frame
+        key = (draw.model, index, draw.old_frame if draw.frac == 0.0 else draw.frame)
+        if still and key in self._static:
+            return self._static[key]
+        positions, normals = lerp_vertices(surface, draw.old_frame, draw.frame, draw.frac)
+        verts = np.zeros(len(positions), DRAW_VERTEX)
+        verts["position"] = positions
+        verts["st"] = surface.st
+        verts["normal"] = normals
+        verts["color"] = 255
+        if still:
+            self._static[key] = verts
+        return verts
+
+    def _vao(self, program: moderngl.Program, key: tuple[str, int]) -> moderngl.VertexArray:
+        vao_key = (program.glo, *key)
+        vao = self._vaos.get(vao_key)
+        if vao is None:
+            vao = self._vaos[vao_key] = self.ctx.vertex_array(
+                program, [(self._vbo, _LAYOUT, *_ATTRIBUTES)], index_buffer=self._ibos[key],
+                index_element_size=4, skip_errors=True)
+        return vao
+
     def draw(self, draws: tuple[Md3Draw, ...], view: Q3View, light: StageLight | None = None) -> None:
         """Draw ``draws`` (unknown model names are skipped: the game warned when it failed to load them); ``light``:
         the light of every draw instead of the light grid's (Quake II lights its models from the lightmap below); a
         view through a portal leaves out the first-person weapon (``RF_FIRST_PERSON``)."""
+        lights: dict[tuple[float, ...], LightSample] = {}
         for draw in draws:
             model = self.models.md3.get(draw.model)
             if model is not None and not (draw.view_model and view.clip_plane is not None):
-                self._draw_one(model, draw, view, light)
+                self._draw_one(model, draw, view, light, lights)
 
-    def _draw_one(self, model: Md3Model, draw: Md3Draw, view: Q3View, light: StageLight | None) -> None:
+    def _draw_one(self, model: Md3Model, draw: Md3Draw, view: Q3View, light: StageLight | None,
+                  lights: dict[tuple[float, ...], LightSample]) -> None:
         matrix = model_matrix(draw.origin, draw.axis)
         axis = np.asarray(draw.axis, np.float64)
         camera_local = axis @ (np.asarray(view.camera, np.float64) - np.asarray(draw.origin, np.float64))
         if light is None:
             light_at = draw.light_origin if draw.light_origin is not None else draw.origin
-            light = grid_light(self.grid, light_at, axis)
+            light = self._light(lights, light_at, axis)
         pass_view = view
         if draw.view_model:
             pass_view = replace(view, view_proj=_VIEW_MODEL_DEPTH @ view.view_proj)
+        if draw.shader_time:
+            pass_view = replace(pass_view, time=view.time - draw.shader_time)
         frame = model.frames[min(max(draw.frame, 0), len(model.frames) - 1)] if model.frames else None
         volume = None if frame is None else model_fog(
             self.fogs, np.asarray(draw.origin, np.float64) + np.asarray(frame.local_origin), frame.radius)
@@ -118,30 +164,30 @@ class Md3Renderer:
         color = tuple(c / 255.0 for c in draw.shader_rgba)
         self.ctx.enable(moderngl.DEPTH_TEST)
         for index, surface in enumerate(model.surfaces):
-            positions, normals = lerp_vertices(surface, draw.old_frame, draw.frame, draw.frac)
-            verts = np.zeros(len(positions), DRAW_VERTEX)
-            verts["position"] = positions
-            verts["st"] = surface.st
-            verts["normal"] = normals
-            verts["color"] = 255
-            self._vbo.write(verts.tobytes())
-            key = (model.name, index)
+            self._vbo.orphan()              # new storage: no wait for the draws still reading the old one
+            self._vbo.write(self._vertices(model, index, draw).tobytes())
+            key = (draw.model, index)       # the registry name: MD3 header names repeat
             if key not in self._ibos:
                 self._ibos[key] = self.ctx.buffer(np.ascontiguousarray(surface.triangles, np.uint32).tobytes())
-            name = draw.shaders.get(surface.name.lower()) or (surface.shaders[0] if surface.shaders else "")
+            name = draw.custom_shader or draw.shaders.get(surface.name.lower()) or \
+                (surface.shaders[0] if surface.shaders else "")
             shader = self._shader(name)
 
-            def vao_for(program: moderngl.Program, key=key) -> moderngl.VertexArray:
-                vao_key = (program.glo, *key)
-                vao = self._vaos.get(vao_key)
-                if vao is None:
-                    vao = self._vaos[vao_key] = self.ctx.vertex_array(
-                        program, [(self._vbo, _LAYOUT, *_ATTRIBUTES)], index_buffer=self._ibos[key],
-                        index_element_size=4, skip_errors=True)
-                return vao
+            def vao_for(program: moderngl.Program, key: tuple[str, int] = key) -> moderngl.VertexArray:
+                return self._vao(program, key)
 
             self.painter.draw(vao_for, shader, pass_view, matrix, camera_local, surface.triangles.size, 0, light,
                               fog, (color[0], color[1], color[2], color[3]))
             if fog is not None and shader.sort <= SORT_OPAQUE and not shader.is_sky:
                 self.painter.draw_fog(vao_for, pass_view, surface.triangles.size, 0, fog, model=matrix)
         self.ctx.front_face = "ccw"
+
+    def _light(self, cache: dict[tuple[float, ...], LightSample], point, axis: np.ndarray) -> StageLight:
+        """:func:`grid_light` with the grid sampled once per light origin and frame."""
+        if self.grid is None:
+            return _NO_GRID
+        key = tuple(float(v) for v in np.asarray(point).ravel()[:3])
+        sample = cache.get(key)
+        if sample is None:
+            sample = cache[key] = self.grid.sample(point)
+        return _stage_light(sample, axis)

@@ -40,12 +40,14 @@ class Quake3World:
 class Quake3Models:
     """What a Quake III segment registers besides the map: ``md3`` models by name (precache entries and player
     parts), ``players`` by ``model/skin`` name, the shader ``library`` for their surfaces, and the ``images`` those
-    shaders use (lower-case name → RGBA)."""
+    shaders use (lower-case name → RGBA); ``shaders``: names of the shaders the segment's effects draw with (their
+    images are in ``images`` too)."""
 
     md3: Mapping[str, Md3Model] = field(default_factory=dict)
     library: ShaderLibrary | None = None
     images: Mapping[str, np.ndarray] = field(default_factory=dict)
     players: Mapping[str, PlayerModel] = field(default_factory=dict)
+    shaders: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -55,7 +57,9 @@ class Md3Draw:
     the way to ``frame``; ``shaders`` maps surface names to a skin's shaders; ``light_origin`` is where the light
     grid is sampled (the legs' origin for every part of a player, as ``lightingOrigin``); ``view_model``: the
     first-person weapon; ``shader_rgba``: the colour ``rgbGen entity``/``alphaGen entity`` stages use (0‥255,
-    ``shaderRGBA``)."""
+    ``shaderRGBA``); ``custom_shader`` draws every surface with one shader (``customShader``: explosion models);
+    ``shader_time``: when the shader's clock started (``shaderTime``: waves and ``animMap`` frames of an effect
+    begin with it), seconds of the frame's time."""
 
     model: str
     origin: np.ndarray
@@ -67,6 +71,8 @@ class Md3Draw:
     light_origin: np.ndarray | None = None
     view_model: bool = False
     shader_rgba: tuple[int, int, int, int] = (255, 255, 255, 255)
+    custom_shader: str = ""
+    shader_time: float = 0.0
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -75,7 +81,8 @@ class PlayerDraw:
     :attr:`Quake3Models.players` (``model/skin``); ``origin`` ``[3]``; ``legs_angles`` / ``torso_angles`` /
     ``head_angles`` (pitch, yaw, roll degrees, in the world); ``legs_anim`` / ``torso_anim`` are animation numbers
     (toggle bit cleared) that started ``legs_ms`` / ``torso_ms`` ago; ``weapon`` the weapon model on
-    ``tag_weapon`` (``""`` for none)."""
+    ``tag_weapon`` (``""`` for none), ``flash`` the muzzle flash model on the weapon's ``tag_flash`` (``""``: none
+    this frame); ``entity``: the entity number it was made from (-1: none)."""
 
     player: str
     origin: np.ndarray
@@ -87,3 +94,39 @@ class PlayerDraw:
     torso_anim: int
     torso_ms: float
     weapon: str = ""
+    flash: str = ""
+    entity: int = -1
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class WeaponDraw:
+    """The first-person weapon (``CG_AddViewWeapon``): the ``hand`` model at ``origin`` ``[3]`` with ``axis``
+    ``[3, 3]``, posed like the torso of ``player`` playing ``torso_anim`` since ``torso_ms``
+    (``CG_MapTorsoToWeaponFrame``); ``weapon`` hangs on the hand's ``tag_weapon`` and ``flash`` (``""``: none) on
+    the weapon's ``tag_flash``; all drawn in front of the world (``RF_DEPTHHACK``) and lit at ``origin``;
+    ``hand_fallback`` is the hand used when ``hand`` is not loaded."""
+
+    hand: str
+    origin: np.ndarray
+    axis: np.ndarray
+    weapon: str
+    flash: str = ""
+    player: str = ""
+    torso_anim: int = -1
+    torso_ms: float = 0.0
+    hand_fallback: str = ""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Q3Poly:
+    """A polygon drawn with a shader (``RE_AddPolyToScene``; effect sprites, beams and impact marks reach the
+    renderer this way): ``shader`` by name, ``positions`` ``f4 [N, 3]`` of a convex fan, texture coordinates
+    ``st`` ``f4 [N, 2]``, vertex ``colors`` ``u1 [N, 4]`` (what ``rgbGen``/``alphaGen vertex`` and ``entity`` read,
+    as for sprites and beams whose vertices carry the entity's ``shaderRGBA``), ``shader_time`` as for
+    :class:`Md3Draw`."""
+
+    shader: str
+    positions: np.ndarray
+    st: np.ndarray
+    colors: np.ndarray
+    shader_time: float = 0.0

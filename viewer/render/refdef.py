@@ -25,7 +25,7 @@ from assets_loader.bsp46 import Bsp46World
 from assets_loader.models import AliasModel, SpriteModel
 from assets_loader.palette import Colormap, Palette
 
-from .q3refdef import Md3Draw, PlayerDraw, Quake3Models, Quake3World
+from .q3refdef import Md3Draw, PlayerDraw, Q3Poly, Quake3Models, Quake3World, WeaponDraw
 
 #: A map the world renderer draws: Quake's (BSP29/BSP2) or Quake II's (IBSP 38).
 MapWorld = WorldMesh | World38
@@ -90,11 +90,14 @@ class Look:
     ``gl_lightmode 1``, the texture as painted at most);
     ``sky_fog``: how much of the fog colour covers the sky in fogged maps (QuakeSpasm ``r_skyfog``);
     ``model_light``: the engine whose rule lights models from the light level under them (``"quakespasm"``:
-    ``gl_overbright_models``, ``"glquake"``, ``"ref_gl"``: Quake II's; :meth:`.alias.AliasLight.from_level`)."""
+    ``gl_overbright_models``, ``"glquake"``, ``"ref_gl"``: Quake II's; :meth:`.alias.AliasLight.from_level`);
+    ``fov_across_width``: the camera's fov spans the whole picture's width (Quake III's ``CG_CalcFov``), else a
+    4:3 screen's, widened for wider pictures (QuakeSpasm, ezQuake)."""
 
     light_max: float | None = None
     sky_fog: float = 0.5
     model_light: str = "quakespasm"
+    fov_across_width: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +248,9 @@ class SceneFrame:
     (1.0 = 'm'), ``fog`` (r, g, b, density) or ``None`` for the map's own, ``particles`` and ``lights``;
     ``areabits``: the frame's area bit field (Quake II ``refdef_t.areabits``: bit ``a`` set = area ``a`` may be
     seen), ``None`` to draw every area; ``md3``: Quake III models (:class:`~.q3refdef.Md3Draw`), ``players``:
-    Quake III players to pose (:class:`~.q3refdef.PlayerDraw`); ``water_alpha``: opacity of liquids, ``None``
+    Quake III players to pose (:class:`~.q3refdef.PlayerDraw`), ``polys``: Quake III shaded polygons (effects,
+    :class:`~.q3refdef.Q3Poly`), ``weapons``: the Quake III first-person weapon (:class:`~.q3refdef.WeaponDraw`);
+    ``water_alpha``: opacity of liquids, ``None``
     for the map's own (worldspawn ``wateralpha``); ``blend``: the screen blend (r, g, b, a in 0..1,
     ``V_CalcBlend``) drawn over the 3D view, ``None`` for none; ``view_warp``: the underwater wobble of the view
     frustum (Quake II ``RDF_UNDERWATER``: its half-width grows by this share and its half-height shrinks by it;
@@ -263,6 +268,8 @@ class SceneFrame:
     md3: tuple[Md3Draw, ...] = ()
     players: tuple[PlayerDraw, ...] = ()
     water_alpha: float | None = None
+    polys: tuple[Q3Poly, ...] = ()
+    weapons: tuple[WeaponDraw, ...] = ()
     blend: tuple[float, float, float, float] | None = None
     view_warp: float = 0.0
 

@@ -42,10 +42,11 @@ def view_matrix(origin, angles) -> np.ndarray:
     return m.astype(np.float32)
 
 
-def vertical_fov(fov_x: float, aspect: float) -> float:
-    """Vertical fov in degrees: ``fov_x`` is the horizontal fov of a 4:3 screen, widened for wider screens."""
+def vertical_fov(fov_x: float, aspect: float, across_width: bool = False) -> float:
+    """Vertical fov in degrees: ``fov_x`` is the horizontal fov of a 4:3 screen, widened for wider screens; with
+    ``across_width`` it spans the whole target's width whatever its shape (Quake III's ``CG_CalcFov``)."""
     half_x = math.radians(min(max(fov_x, 1.0), 179.0)) / 2
-    if aspect >= 4 / 3:
+    if aspect >= 4 / 3 and not across_width:
         return math.degrees(2 * math.atan(math.tan(half_x) * 3 / 4))
     return math.degrees(2 * math.atan(math.tan(half_x) / aspect))
 
@@ -62,10 +63,11 @@ def projection_matrix(fov_y: float, aspect: float, near: float = NEAR_CLIP, far:
     return m.astype(np.float32)
 
 
-def view_projection(camera: Camera, aspect: float, warp: float = 0.0) -> np.ndarray:
-    """``P @ V`` for ``camera`` on a target of the given width/height ``aspect``; ``warp`` widens the frustum by
-    that share and flattens it by as much (Quake II's underwater ``R_SetPerspective``)."""
-    projection = projection_matrix(vertical_fov(camera.fov, aspect), aspect)
+def view_projection(camera: Camera, aspect: float, fov_across_width: bool = False, warp: float = 0.0) -> np.ndarray:
+    """``P @ V`` for ``camera`` on a target of the given width/height ``aspect`` (``fov_across_width``: see
+    :func:`vertical_fov`); ``warp`` widens the frustum by that share and flattens it by as much (Quake II's underwater
+    ``R_SetPerspective``)."""
+    projection = projection_matrix(vertical_fov(camera.fov, aspect, fov_across_width), aspect)
     if warp:
         projection[0, 0] /= 1.0 + warp
         projection[1, 1] /= 1.0 - warp

@@ -18,7 +18,7 @@ __all__ = [
     "CS_ITEMS", "CS_LEVEL_START_TIME", "CS_MODELS", "CS_PLAYERS", "CS_SCORES1", "CS_SCORES2", "CS_SOUNDS",
     "CS_WARMUP", "EF_DEAD", "EF_PLAYER_EVENT", "EF_TELEPORT_BIT", "ENTITYNUM_WORLD", "ET_EVENTS", "ET_INVISIBLE",
     "ET_PLAYER", "EV", "EV_EVENT_BITS", "ITEMS", "MAX_CLIENTS", "MEANS_OF_DEATH", "PM_INTERMISSION",
-    "PM_SPECTATOR", "WEAPONS", "info_pairs",
+    "PM_SPECTATOR", "SCORE_NOT_PRESENT", "WEAPONS", "info_pairs",
 ]
 
 MAX_CLIENTS = 64
@@ -26,6 +26,8 @@ ENTITYNUM_WORLD = 1022
 
 # configstrings (bg_public.h; 0 and 1 are serverinfo / systeminfo)
 CS_SCORES1, CS_SCORES2 = 6, 7
+#: What ``CS_SCORES1`` / ``CS_SCORES2`` hold when nobody has that place (``SCORE_NOT_PRESENT``).
+SCORE_NOT_PRESENT = -9999
 CS_WARMUP = 5
 CS_LEVEL_START_TIME = 21
 CS_ITEMS = 27

@@ -1,13 +1,16 @@
 """Quake III entity events and server commands in the neutral event vocabulary (:mod:`assets_loader.demos.events`).
 
-Entity events fire like ``CG_CheckEvents``: a temporary event entity (``eType`` > ``ET_EVENTS``, event =
-``eType - ET_EVENTS``; a player's predictable event names its client in ``otherEntityNum``) fires when it appears;
-an ordinary entity's ``event`` fires when it changes (the two ``EV_EVENT_BITS`` toggle) or when the entity
-enters the view with one.  The followed client's
-own events come from its playerState (``events[]`` / ``eventSequence``, ``externalEvent``) and are skipped at a
-follow switch, like ``CG_TransitionPlayerState``.  Awards (``excellent``, ``impressive``, …) are rises of the
-followed client's ``persistant`` counters (``CG_CheckLocalSounds``).  Server commands: ``chat`` / ``tchat`` (sender
-before ``\\x19:``), ``print``, ``cp`` (centerprint), ``disconnect``.
+Obituaries carry the cgame's wording (:mod:`.obituaries`); a kill by the viewing client also makes the "You
+fragged NAME" centerprint with its place and score at that snapshot.  Impacts carry their weapon (``extra``) and
+surface normal (``direction``, ``ByteToDir``); rail trails their muzzle, end and shooter; shotgun blasts their aim
+(``direction``) and pellet seed (``extra``).  Entity events fire like
+``CG_CheckEvents``: a temporary event entity (``eType`` > ``ET_EVENTS``, event = ``eType - ET_EVENTS``; a player's
+predictable event names its client in ``otherEntityNum``) fires when it appears; an ordinary entity's ``event``
+fires when it changes (the two ``EV_EVENT_BITS`` toggle) or when the entity enters the view with one.  The
+followed client's own events come from its playerState (``events[]`` / ``eventSequence``, ``externalEvent``)
+and are skipped at a follow switch, like ``CG_TransitionPlayerState``.  Awards (``excellent``, ``impressive``, …)
+are rises of the followed client's ``persistant`` counters (``CG_CheckLocalSounds``).  Server commands: ``chat`` /
+``tchat`` (sender before ``\\x19:``), ``print``, ``cp`` (centerprint), ``disconnect``.
 
 References: ioquake3 ``code/cgame/cg_event.c`` (``CG_EntityEvent``, ``CG_Obituary``, ``CG_ItemPickup``),
 ``cg_playerstate.c`` (``CG_CheckPlayerstateEvents``, ``CG_CheckLocalSounds``), ``cg_servercmds.c``
@@ -20,9 +23,11 @@ import re
 
 import numpy as np
 
+from ...models.anorms import ANORMS
 from .. import events as ev
 from . import game as g
-from .records import Quake3Demo
+from .obituaries import frag_centerprint, obituary_text
+from .records import CS_SERVERINFO, Quake3Demo
 
 __all__ = ["demo_events", "plain_name"]
 
@@ -32,8 +37,13 @@ _TEMP = {"BULLET_HIT_FLESH": "blood", "BULLET_HIT_WALL": "gunshot", "MISSILE_HIT
          "GIB_PLAYER": "gib", "JUMP_PAD": "jumppad", "PLAYER_TELEPORT_IN": "teleport",
          "PLAYER_TELEPORT_OUT": "teleport_out"}
 _TEMP_BY_NUMBER = {g.EV[k]: v for k, v in _TEMP.items()}
+#: Impact events whose parameter is the surface direction (``ByteToDir``) and whose entity carries the weapon.
+_IMPACTS = frozenset(g.EV[k] for k in ("BULLET_HIT_WALL", "MISSILE_HIT", "MISSILE_MISS", "MISSILE_MISS_METAL"))
 _AWARDS = (("impressive_count", 9), ("excellent_count", 10), ("defend", 11), ("assist", 12),
            ("gauntlet", 13), ("capture", 14))
+_PERS_SCORE, _PERS_RANK = 0, 2
+#: ``g_gametype`` from which players are in teams (``GT_TEAM``).
+_GT_TEAM = 3
 _COLOR = re.compile(r"\^[^^]")
 
 
@@ -43,12 +53,23 @@ def plain_name(name: str) -> str:
 
 
 class _Collector:
-    """Appends events with their frame's time and segment."""
+    """Appends events with their frame's time and segment; knows the viewing client of each frame (its number,
+    rank and score: ``viewer``) and whether the game is a team game."""
 
-    def __init__(self, times: np.ndarray, frame_segment: np.ndarray) -> None:
+    def __init__(self, times: np.ndarray, frame_segment: np.ndarray, player: np.ndarray | None = None,
+                 team_game: bool = False) -> None:
         self.times = times
         self.frame_segment = frame_segment
+        self.player = player
+        self.team_game = team_game
         self.out: list[ev.Event] = []
+
+    def viewer(self, frame: int) -> tuple[int, int, int] | None:
+        """``(clientNum, PERS_RANK, PERS_SCORE)`` of the playerState at ``frame`` (``None`` without one)."""
+        if self.player is None or not 0 <= frame < len(self.player):
+            return None
+        ps = self.player[frame]
+        return int(ps["clientNum"]), int(ps["persistant"][_PERS_RANK]), int(ps["persistant"][_PERS_SCORE])
 
     def add(self, cls: type, frame: int, *args: object) -> None:
         f = min(max(frame, 0), len(self.times) - 1)
@@ -61,20 +82,47 @@ def _names_at(demo: Quake3Demo, snapshot: int) -> dict[int, str]:
             for slot in range(g.MAX_CLIENTS) if g.CS_PLAYERS + slot in strings}
 
 
+def _direction(parm: int) -> tuple[float, float, float] | None:
+    """``ByteToDir``: the event parameter as one of the 162 unit normals (``None`` when out of range)."""
+    if 0 <= parm < len(ANORMS):
+        return tuple(float(v) for v in ANORMS[parm])  # type: ignore[return-value]
+    return None
+
+
 def _entity_event(out: _Collector, frame: int, event: int, entity: int, parm: int, origin: tuple[float, ...],
-                  other: int, other2: int, names: dict[int, str]) -> None:
+                  other: int, other2: int, names: dict[int, str], weapon: int = 0,
+                  origin2: tuple[float, ...] | None = None, client: int = -1) -> None:
     if event == g.EV["OBITUARY"]:
         mod = g.MEANS_OF_DEATH[parm] if 0 <= parm < len(g.MEANS_OF_DEATH) else f"mod {parm}"
         victim = names.get(other)
         killer = names.get(other2) if 0 <= other2 < g.MAX_CLIENTS else None
         suicide = killer is None or other2 == other
-        text = (f"{victim} died ({mod})" if suicide else f"{victim} was killed by {killer} ({mod})")
+        text = obituary_text(victim or "noname", killer, mod)
         out.add(ev.ObituaryEvent, frame, victim, None if suicide else killer, mod, suicide, text)
+        viewer = out.viewer(frame)
+        if not suicide and viewer is not None and other2 == viewer[0]:
+            out.add(ev.CenterPrintEvent, frame, frag_centerprint(victim or "noname", viewer[1], viewer[2],
+                                                                 out.team_game))
     elif event in (g.EV["ITEM_PICKUP"], g.EV["GLOBAL_ITEM_PICKUP"]):
         item = g.ITEMS[parm] if 0 <= parm < len(g.ITEMS) else f"item {parm}"
         out.add(ev.ItemPickupEvent, frame, entity, item, f"{names.get(entity, entity)} got {item}")
     elif event == g.EV["FIRE_WEAPON"]:
         out.add(ev.MuzzleFlashEvent, frame, entity)
+    elif event == g.EV["RAILTRAIL"] and origin2 is not None:
+        # the trail runs from the shooter's muzzle (origin2) to the hit (origin); extra: the shooter's client
+        out.add(ev.TempEntityEvent, frame, "rail", tuple(float(v) for v in origin2),
+                tuple(float(v) for v in origin), entity, None, None, None, None, None, (float(client),))
+    elif event == g.EV["SHOTGUN"] and origin2 is not None:
+        # the pellets fly from origin along origin2 (the aim), spread by the seed in eventParm (CG_ShotgunPattern)
+        aim = np.asarray(origin2, np.float64)
+        norm = float(np.linalg.norm(aim))
+        direction = tuple(float(v) for v in aim / norm) if norm > 0 else None
+        out.add(ev.TempEntityEvent, frame, "shotgun", tuple(float(v) for v in origin), None, entity, None, None,
+                None, direction, None, (float(parm),))
+    elif event in _IMPACTS:
+        # extra: the weapon (CG_MissileHitWall picks the explosion and mark by it); direction: the surface normal
+        out.add(ev.TempEntityEvent, frame, _TEMP_BY_NUMBER[event], tuple(float(v) for v in origin), None, entity,
+                None, None, None, _direction(parm), None, (float(weapon),))
     elif (name := _TEMP_BY_NUMBER.get(event)) is not None:
         out.add(ev.TempEntityEvent, frame, name, tuple(float(v) for v in origin), None, entity)
 
@@ -106,7 +154,9 @@ def _entity_events(demo: Quake3Demo, out: _Collector, cols: dict[str, np.ndarray
                 names, names_version = _names_at(demo, frame), version
             _entity_event(out, frame, code, entity, int(cols["eventParm"][row]),
                           tuple(cols["origin"][row].tolist()),
-                          int(cols["otherEntityNum"][row]), int(cols["otherEntityNum2"][row]), names)
+                          int(cols["otherEntityNum"][row]), int(cols["otherEntityNum2"][row]), names,
+                          int(cols["weapon"][row]), tuple(cols["origin2"][row].tolist()),
+                          int(cols["clientNum"][row]))
         previous = current
 
 
@@ -161,7 +211,12 @@ def _command_events(demo: Quake3Demo, out: _Collector) -> None:
 def demo_events(demo: Quake3Demo, times: np.ndarray, frame_segment: np.ndarray, cols: dict[str, np.ndarray],
                 offsets: np.ndarray) -> list[ev.Event]:
     """Every event of the demo in time order (rules: module docstring)."""
-    out = _Collector(times, frame_segment)
+    serverinfo = dict(g.info_pairs(demo.configstrings_at(0).get(CS_SERVERINFO, ""))) if len(times) else {}
+    try:
+        team_game = int(serverinfo.get("g_gametype", "0")) >= _GT_TEAM
+    except ValueError:
+        team_game = False
+    out = _Collector(times, frame_segment, demo.snapshots.player, team_game)
     _entity_events(demo, out, cols, offsets)
     _player_events(demo, out)
     _command_events(demo, out)

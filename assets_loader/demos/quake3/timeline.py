@@ -68,15 +68,38 @@ def _player_entities(player: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return out, np.flatnonzero(shown)
 
 
-def _stat_rows(player: np.ndarray) -> np.ndarray:
+def _leader_scores(demo: Quake3Demo) -> np.ndarray:
+    """``i4 [F, 2]``: ``CS_SCORES1`` and ``CS_SCORES2`` in force at each snapshot (``SCORE_NOT_PRESENT`` when
+    unset or not a number)."""
+    n = len(demo.snapshots)
+    out = np.full((n, 2), g.SCORE_NOT_PRESENT, np.int32)
+    starts = [gs.first_snapshot for gs in demo.gamestates] + [n]
+    for k, gs in enumerate(demo.gamestates):
+        lo, hi = max(starts[k], 0), starts[k + 1]
+        for col, index in enumerate((g.CS_SCORES1, g.CS_SCORES2)):
+            out[lo:hi, col] = _score(gs.configstrings.get(index))
+            for change in demo.configstring_changes:
+                if change.index == index and change.message > gs.message and change.snapshot < hi:
+                    out[max(change.snapshot, lo):hi, col] = _score(change.value)
+    return out
+
+
+def _score(text: str | None) -> int:
+    try:
+        return int(text) if text is not None else g.SCORE_NOT_PRESENT
+    except ValueError:
+        return g.SCORE_NOT_PRESENT
+
+
+def _stat_rows(player: np.ndarray, leaders: np.ndarray) -> np.ndarray:
     stats = player["stats"][:, :8]
     pers = player["persistant"][:, :len(_PERS)]
     weapon = player["weapon"]
     ammo = np.take_along_axis(player["ammo"], np.clip(weapon, 0, 15)[:, None], axis=1)[:, 0]
     powerups = ((player["powerups"] != 0) * (1 << np.arange(16))).sum(axis=1)
     extra = np.stack([ammo, weapon, powerups, player["viewheight"], player["pm_type"], player["pm_flags"],
-                      player["clientNum"]], axis=1)
-    return np.concatenate([stats, pers, extra], axis=1).astype(np.int32)
+                      player["clientNum"], player["bobCycle"]], axis=1)
+    return np.concatenate([stats, pers, extra, leaders], axis=1).astype(np.int32)
 
 
 def _frame_times(demo: Quake3Demo) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -277,7 +300,7 @@ def timeline_from_demo(demo: Quake3Demo) -> DemoTimeline:
     entity_offsets, cols, frame_of_row = _entity_columns(demo, times, frame_segment)
     segments = _segments(demo, times, offsets)
     player = snaps.player
-    stat_rows = _stat_rows(player)
+    stat_rows = _stat_rows(player, _leader_scores(demo))
     followed = player["clientNum"].astype(np.int32)
     view_origin = player["origin"].astype(np.float64)
     view_origin[:, 2] += player["viewheight"]

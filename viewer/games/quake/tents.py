@@ -20,8 +20,9 @@ import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
 
-from ...render.refdef import Lights, Particles
-from ..base import EffectModel
+from ...render.q3refdef import PlayerDraw
+from ...render.refdef import Camera, Lights, Particles
+from ..base import EffectModel, ShadedDraws
 from .fx import Emitters, Trail, TrailTracks, build_emitters, dynamic_lights, particles_at, trail_window
 
 BEAM_LIFE = 0.2
@@ -102,6 +103,11 @@ class SceneEffects:
         if model_flags is not None and len(model_flags):
             flags = model_flags[np.clip(state.entities.model, 0, len(model_flags) - 1)]
         return dynamic_lights(self.emitters, state.entities, t, model_flags=flags)
+
+    def shaded(self, state: SceneState, t: float, camera: Camera, first_person: bool,
+               players: tuple[PlayerDraw, ...], level: object = None) -> ShadedDraws:
+        """No shaded effects: the players as given."""
+        return ShadedDraws(players=players)
 
     def models(self, state: SceneState, t: float) -> list[EffectModel]:
         """Every beam copy and explosion sprite to draw at ``t``."""

@@ -33,8 +33,9 @@ import numpy as np
 from assets_loader.demos import DemoTimeline, SceneState
 from assets_loader.demos.events import MuzzleFlashEvent, TempEntityEvent
 
-from ...render.refdef import Lights, Particles
-from ..base import EffectModel
+from ...render.q3refdef import PlayerDraw
+from ...render.refdef import Camera, Lights, Particles
+from ..base import EffectModel, ShadedDraws
 from . import explosions
 
 GRAVITY = 40.0                       # PARTICLE_GRAVITY
@@ -301,6 +302,11 @@ class Quake2Effects:
             return Lights.empty()
         return Lights(np.stack(origins).astype(np.float32), np.asarray(radius, np.float32),
                       np.asarray(colors, np.float32))
+
+    def shaded(self, state: SceneState, t: float, camera: Camera, first_person: bool,
+               players: tuple[PlayerDraw, ...], level: object = None) -> ShadedDraws:
+        """No shaded effects: the players as given."""
+        return ShadedDraws(players=players)
 
     def models(self, state: SceneState, t: float) -> list[EffectModel]:
         return explosions.models_at(self.te_times, self.temp_entities, t)

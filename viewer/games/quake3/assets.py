@@ -28,9 +28,11 @@ from assets_loader.q3shaders import ShaderLibrary, load_shader_library
 from assets_loader.vfs import VirtualFS
 
 from ...render.q3refdef import Quake3Models, Quake3World
-from ...render.refdef import ModelRef, SegmentAssets
+from ...render.refdef import Look, ModelRef, SegmentAssets
 from .players import part_path
 
+#: How ioquake3 draws: the fov spans the picture's width (``CG_CalcFov``).
+QUAKE3_LOOK = Look(fov_across_width=True)
 #: Grey ramp ``[256, 3]`` for the viewer's palette-coloured pieces (Quake III images are truecolour).
 GREY_PALETTE = Palette(np.repeat(np.arange(256, dtype=np.uint8)[:, None], 3, axis=1))
 
@@ -44,9 +46,10 @@ def load_world(fs: VirtualFS, map_path: str, library: ShaderLibrary, images: Ima
 
 
 def load_models(fs: VirtualFS, names: tuple[str, ...], library: ShaderLibrary, images: ImageLoader,
-                players: tuple[str, ...] = ()) -> Quake3Models:
+                players: tuple[str, ...] = (), shaders: tuple[str, ...] = ()) -> Quake3Models:
     """The ``.md3`` entries of ``names`` (others are brush models or not models), the player models ``players``
-    (``model/skin`` names; their parts join ``md3`` under their paths) and every image their shaders use."""
+    (``model/skin`` names; their parts join ``md3`` under their paths) and every image their shaders and the
+    effect ``shaders`` use."""
     md3: dict[str, Md3Model] = {}
     loaded: dict[str, PlayerModel] = {}
     for name in players:
@@ -68,9 +71,9 @@ def load_models(fs: VirtualFS, names: tuple[str, ...], library: ShaderLibrary, i
     shader_names = [skins.get(path, {}).get(surface.name.lower()) or name
                     for path, model in md3.items() for surface in model.surfaces for name in surface.shaders[:1]]
     used: dict[str, None] = {}
-    for shader_name in shader_names:
+    for shader_name in (*shader_names, *shaders):
         used.update(dict.fromkeys(library.find(shader_name, LIGHTMAP_NONE).image_names()))
-    return Quake3Models(md3, library, {n.lower(): images.load(n) for n in used}, loaded)
+    return Quake3Models(md3, library, {n.lower(): images.load(n) for n in used}, loaded, shaders)
 
 
 def model_ref(name: str, models: Quake3Models) -> ModelRef:
@@ -81,9 +84,10 @@ def model_ref(name: str, models: Quake3Models) -> ModelRef:
 
 
 def load_segment_assets(fs: VirtualFS, map_path: str, model_names: tuple[str, ...],
-                        players: tuple[str, ...] = ()) -> SegmentAssets:
-    """A demo segment: the map (``None`` with a warning when the game dirs lack it), its models and the player
-    models ``players`` (``model/skin`` from the players' configstrings)."""
+                        players: tuple[str, ...] = (), shaders: tuple[str, ...] = ()) -> SegmentAssets:
+    """A demo segment: the map (``None`` with a warning when the game dirs lack it), its models, the player
+    models ``players`` (``model/skin`` from the players' configstrings) and the images of the effect
+    ``shaders``."""
     library = load_shader_library(fs)
     images = ImageLoader(fs)
     try:
@@ -91,13 +95,14 @@ def load_segment_assets(fs: VirtualFS, map_path: str, model_names: tuple[str, ..
     except NotFoundError as exc:
         warnings.warn(f"{exc}; showing the entities without the map", stacklevel=2)
         world = None
-    models = load_models(fs, model_names, library, images, players)
+    models = load_models(fs, model_names, library, images, players, shaders)
     refs = tuple(model_ref(n, models) for n in model_names)
-    return SegmentAssets(None, refs, GREY_PALETTE, None, q3_world=world, q3_models=models)
+    return SegmentAssets(None, refs, GREY_PALETTE, None, q3_world=world, q3_models=models, look=QUAKE3_LOOK)
 
 
 def load_map_assets(fs: VirtualFS, map_path: str) -> SegmentAssets:
     """A map shown without a demo (``qdv map``): the map and no models."""
     library = load_shader_library(fs)
     world = load_world(fs, map_path, library, ImageLoader(fs))
-    return SegmentAssets(None, (), GREY_PALETTE, None, q3_world=world, q3_models=Quake3Models(library=library))
+    return SegmentAssets(None, (), GREY_PALETTE, None, q3_world=world, q3_models=Quake3Models(library=library),
+                         look=QUAKE3_LOOK)

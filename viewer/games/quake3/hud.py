@@ -1,91 +1,365 @@
-"""The Quake III HUD as a pure :class:`~viewer.render.refdef.HudLayout`, after the cgame's 2D drawing: ammo,
-health and armor of the followed client in big digits along the bottom (left, middle, right, as OpenArena has
-them), its score and the leader's at the bottom right, "following NAME" at the top while a spectator follows, the
-last frag messages and chat lines at the top left, the level timer at the top right and the crosshair in the middle.
+"""The Quake III HUD as a pure :class:`~viewer.render.refdef.HudLayout`, laid out like the cgame's 2D drawing on its
+640 × 480 virtual screen stretched over the whole target (x and y scaled apart, as ``CG_AdjustFrom640`` does).
 
-Text uses the ``conchars`` font (:mod:`.hud_pics` makes it from ``gfx/2d/bigchars``); colours are the grey ramp
-of the stand-in palette.  Sizes follow the cgame's 640×480 virtual screen (``BIGCHAR_WIDTH`` 16, numbers 32 wide,
-``SMALLCHAR_WIDTH`` 8) scaled to the screen.
+- Status bar (``CG_DrawStatusBar``), unless a free spectator or dead: ammo of the held weapon at x 0 with its ammo
+  icon, health at x 185 with the player's head icon, armor at x 370 with the armor icon, in the 32 × 48 number
+  pictures (``CG_DrawField``: three digits, right-aligned) at y 432.  Colours: ammo yellow; health white over 100,
+  yellow over 25, flashing red / yellow below, red at 0; armor yellow.
+- Weapon select (``CG_DrawWeaponSelect``) for 1.4 s after the weapon changes: the owned weapons' icons 32 units
+  square, 40 apart, centred at y 380, the held one framed in the gold of ``gfx/2d/select``, its name above.
+- Scores (``CG_DrawScores``, free-for-all): the first place's (``CS_SCORES1``) and the second box
+  (``CS_SCORES2``, or the viewer's own score when not first) right-aligned at y 408, the viewer's box blue when it
+  leads, red otherwise, framed in gold; grey for the other.
+- Crosshair (``CG_DrawCrosshair``): ``gfx/2d/crosshaire`` (``cg_drawCrosshair 4``) 24 units square in the middle,
+  tinted by health and armor (``CG_ColorForHealth``).
+- "following" and the followed player's name in giant letters (``CG_DrawFollow``), OpenArena's
+  "USE_ITEM to stop following" in the top right corner.
+- Upper right: the level timer (``CG_DrawTimer``), then the last attacker's head and name for 10 s after the view
+  took damage (``CG_DrawAttacker``).
+- Centre prints (``CG_DrawCenterString``) at 30 % of the height for 3 s, the last 0.2 s fading; "1st" / "2nd" /
+  "3rd" in their place colours (``CG_PlaceString``).
+- Console notify lines in the top left (the engine's ``Con_DrawNotify``): the last 4 frag messages and chat lines
+  of the last 3 s, 8 × 16 screen pixels per character at 1280 × 720 (the console's size, growing with the viewer's
+  UI scale); chat in green after the sender's name.
 
-References: ioquake3 ``code/cgame/cg_draw.c`` (``CG_DrawStatusBar``, ``CG_DrawFollow``, ``CG_DrawTimer``,
-``CG_DrawScores``, ``CG_DrawCrosshair``), ``cg_servercmds.c`` / ``cg_event.c`` (chat lines and obituaries kept a
-few seconds), ``bg_public.h`` (``PMF_FOLLOW``).
+Text uses the ``bigchars`` glyphs of :mod:`.hud_pics`, shadowed in black where the cgame shadows it.  The status
+bar's 3D ammo, armor and head models are drawn as their 2D icons (``cg_draw3dIcons 0``); an icon the game data
+lacks is left out.
+
+References: ioquake3 ``code/cgame/cg_draw.c`` (``CG_Draw2D``, ``CG_DrawStatusBar``, ``CG_DrawField``,
+``CG_DrawScores``, ``CG_DrawCrosshair``, ``CG_DrawFollow``, ``CG_DrawTimer``, ``CG_DrawAttacker``,
+``CG_DrawCenterString``), ``cg_weapons.c`` (``CG_DrawWeaponSelect``), ``cg_drawtools.c`` (``CG_ColorForHealth``,
+``CG_FadeColor``, ``CG_DrawStringExt``), ``code/client/cl_console.c`` (``Con_DrawNotify``), ``bg_misc.c``
+(``bg_itemlist`` pickup names and icons).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
 
 from ...render.refdef import HudLayout, HudQuad
 from ..base import PicSizes
+from .hud_pics import char_pic
 
-__all__ = ["CROSSHAIR", "PMF_FOLLOW", "hud_layout"]
+__all__ = ["CROSSHAIR", "PMF_FOLLOW", "health_color", "hud_layout"]
 
 PMF_FOLLOW = 4096
-CROSSHAIR = "gfx/2d/crosshairb"
-#: Seconds a frag message or chat line stays up.
-MESSAGE_TIME = 4.0
+SCORE_NOT_PRESENT = -9999
+PM_SPECTATOR, PM_INTERMISSION = 2, 5
+TEAM_SPECTATOR = 3
+CROSSHAIR = "gfx/2d/crosshaire"
+#: The colour of ``gfx/2d/select``, drawn as a frame round the selected box.
+SELECT_GOLD = (252 / 255, 189 / 255, 66 / 255)
+ARMOR_ICON = "icons/iconr_yellow"
+NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+YELLOW, RED, WHITE = (1.0, 0.69, 0.0), (1.0, 0.2, 0.2), (1.0, 1.0, 1.0)
+#: Seconds a console notify line stays (``con_notifytime``) and how many show.
+NOTIFY_TIME, NOTIFY_LINES = 3.0, 4
+CENTER_TIME, FADE_TIME = 3.0, 0.2
+WEAPON_SELECT_TIME = 1.4
+ATTACKER_HEAD_TIME = 10.0
+FOLLOW_NOTICE = "USE_ITEM to stop following"
+#: weapon_t → (icon suffix, pickup name) from ``bg_itemlist``.
+WEAPONS = {1: ("gauntlet", "Gauntlet"), 2: ("machinegun", "Machinegun"), 3: ("shotgun", "Shotgun"),
+           4: ("grenade", "Grenade Launcher"), 5: ("rocket", "Rocket Launcher"), 6: ("lightning", "Lightning Gun"),
+           7: ("railgun", "Railgun"), 8: ("plasma", "Plasma Gun"), 9: ("bfg", "BFG10K"),
+           10: ("grapple", "Grappling Hook")}
+PLACE_COLORS = {"1st": (0.0, 0.0, 1.0), "2nd": (1.0, 0.0, 0.0), "3rd": (1.0, 1.0, 0.0)}
 
 
-def _text(quads: list[HudQuad], text: str, x: float, y: float, size: float, alpha: float = 1.0) -> None:
-    step = int(round(size))
-    for i, ch in enumerate(text):
-        code = ord(ch) if ord(ch) < 256 else ord("?")
-        if code != 32:
-            quads.append(HudQuad("char", code, int(round(x)) + i * step, int(round(y)), step, step, alpha))
+def health_color(health: int, armor: int) -> tuple[float, float, float]:
+    """``CG_ColorForHealth``: white at 100 or more of health counting the armor that would protect it, yellow to
+    red below."""
+    if health <= 0:
+        return (0.0, 0.0, 0.0)
+    protection = 0.66
+    count = health + min(armor, health * protection / (1.0 - protection))
+    blue = 1.0 if count >= 100 else 0.0 if count < 66 else (count - 66) / 33.0
+    green = 1.0 if count > 60 else 0.0 if count < 30 else (count - 30) / 30.0
+    return (1.0, green, blue)
 
 
-def _centered(quads: list[HudQuad], text: str, cx: float, y: float, size: float) -> None:
-    _text(quads, text, cx - len(text) * size / 2, y, size)
+@dataclass
+class _Screen:
+    """Quads in virtual 640 × 480 units, stretched to a ``size`` target."""
+
+    size: tuple[int, int]
+    quads: list[HudQuad] = field(default_factory=list)
+
+    @property
+    def sx(self) -> float:
+        return self.size[0] / 640.0
+
+    @property
+    def sy(self) -> float:
+        return self.size[1] / 480.0
+
+    def pic(self, name: str, x: float, y: float, w: float, h: float, color=WHITE, alpha: float = 1.0) -> None:
+        x0, y0 = round(x * self.sx), round(y * self.sy)
+        x1, y1 = round((x + w) * self.sx), round((y + h) * self.sy)
+        self.quads.append(HudQuad("pic", name, x0, y0, x1 - x0, y1 - y0, alpha, tuple(color)))
+
+    def fill(self, x: float, y: float, w: float, h: float, color, alpha: float) -> None:
+        self.pic("<white>", x, y, w, h, color, alpha)
+
+    def frame(self, x: float, y: float, w: float, h: float, alpha: float = 1.0) -> None:
+        """The selection frame: a border in ``gfx/2d/select``'s gold, one unit thick (OpenArena's look)."""
+        for fx, fy, fw, fh in ((x, y, w, 1), (x, y + h - 1, w, 1), (x, y, 1, h), (x + w - 1, y, 1, h)):
+            self.fill(fx, fy, fw, fh, SELECT_GOLD, alpha)
+
+    def text(self, s: str, x: float, y: float, w: float, h: float, color=WHITE, alpha: float = 1.0,
+             shadow: bool = False, colors: list[tuple[float, float, float]] | None = None) -> None:
+        """``CG_DrawStringExt``: glyphs ``w`` × ``h`` units from ``x``; ``shadow`` draws a black copy 2 units
+        down and right first; ``colors`` gives each character its own colour."""
+        size = 64 if h * self.sy > 40 else 32
+        if shadow:
+            for i, ch in enumerate(s):
+                if ch != " ":
+                    self.pic(char_pic(ord(ch), size), x + i * w + 2, y + 2, w, h, (0.0, 0.0, 0.0), alpha)
+        for i, ch in enumerate(s):
+            if ch != " ":
+                self.pic(char_pic(ord(ch), size), x + i * w, y, w, h, colors[i] if colors else color, alpha)
+
+    def field(self, x: float, y: float, value: int, color) -> None:
+        """``CG_DrawField``: up to three digits right-aligned in 32 × 48 cells from ``x``."""
+        value = max(min(value, 999), -99)
+        digits = str(value)
+        x += 2 + 32 * (3 - len(digits))
+        for ch in digits:
+            name = "gfx/2d/numbers/minus_32b" if ch == "-" else f"gfx/2d/numbers/{NUMBERS[int(ch)]}_32b"
+            self.pic(name, x, 432, 32, 48, color)
+            x += 32
+
+
+def _fade(age: float, total: float) -> float:
+    """``CG_FadeColor``: 1, then down to 0 over the last :data:`FADE_TIME`; 0 once ``total`` has passed."""
+    if age < 0 or age >= total:
+        return 0.0
+    return min(1.0, (total - age) / FADE_TIME)
+
+
+def _head_icon(state: SceneState, client: int) -> str:
+    if not 0 <= client < len(state.scoreboard):
+        return ""
+    model = dict(state.scoreboard[client].userinfo).get("model", "").lower()
+    if not model:
+        return ""
+    name, _, skin = model.partition("/")
+    return f"models/players/{name}/icon_{skin or 'default'}"
+
+
+def _last_change(values: np.ndarray, clients: np.ndarray, frame: int, rise: bool | None = None) -> int | None:
+    """The last frame ≤ ``frame`` where ``values`` changed (``rise`` True: rose, False: fell) while the view stayed
+    on the same client, or ``None``."""
+    lo = max(frame - 400, 1)
+    window = values[lo - 1:frame + 1].astype(np.int64)
+    same = clients[lo:frame + 1] == clients[lo - 1:frame]
+    diff = np.diff(window)
+    hits = (diff > 0 if rise else diff < 0 if rise is False else diff != 0) & same
+    found = np.flatnonzero(hits)
+    return lo + int(found[-1]) if len(found) else None
+
+
+def _has(pic_sizes: PicSizes | None, name: str) -> bool:
+    """Whether the game data has picture ``name`` (assumed so without sizes to ask)."""
+    if pic_sizes is None:
+        return True
+    return (pic_sizes(name) if callable(pic_sizes) else pic_sizes.get(name)) is not None
+
+
+def _status_bar(screen: _Screen, state: SceneState, t: float, pic_sizes: PicSizes | None) -> None:
+    stats = state.stats
+    weapon = int(stats.get("weapon", 0))
+    if weapon in WEAPONS:
+        screen.field(0, 432, int(stats.get("ammo", 0)), YELLOW)
+        icon = f"icons/icona_{WEAPONS[weapon][0]}"
+        if _has(pic_sizes, icon):
+            screen.pic(icon, 32 * 3 + 4, 432, 48, 48)
+    health = int(stats.get("health", 0))
+    if health > 100:
+        color = WHITE
+    elif health > 25:
+        color = YELLOW
+    elif health > 0:
+        color = RED if int(t * 1000) >> 8 & 1 else YELLOW
+    else:
+        color = RED
+    screen.field(185, 432, health, color)
+    head = _head_icon(state, int(stats.get("clientNum", -1)))
+    if head:
+        screen.pic(head, 185 + 32 * 3 + 4, 432, 48, 48)
+    armor = int(stats.get("armor", 0))
+    if armor > 0:
+        screen.field(370, 432, armor, YELLOW)
+        screen.pic(ARMOR_ICON, 370 + 32 * 3 + 4, 432, 48, 48)
+
+
+def _weapon_select(screen: _Screen, state: SceneState, timeline: DemoTimeline) -> None:
+    weapons = timeline.stats.get("weapon")
+    clients = timeline.stats.get("clientNum")
+    if weapons is None or clients is None or not 0 <= state.frame < len(weapons):
+        return
+    changed = _last_change(weapons, clients, state.frame)
+    if changed is None:
+        return
+    alpha = _fade(state.time - float(timeline.times[changed]), WEAPON_SELECT_TIME)
+    held = int(state.stats.get("weapon", 0))
+    owned = [w for w in sorted(WEAPONS) if int(state.stats.get("weapons", 0)) >> w & 1]
+    if alpha <= 0 or not owned:
+        return
+    x = 320 - len(owned) * 20
+    for w in owned:
+        screen.pic(f"icons/iconw_{WEAPONS[w][0]}", x, 380, 32, 32, alpha=alpha)
+        if w == held:
+            screen.frame(x - 4, 380 - 4, 40, 40, alpha)
+        x += 40
+    if held in WEAPONS:
+        name = WEAPONS[held][1]
+        screen.text(name, (640 - len(name) * 16) / 2, 380 - 22, 16, 16, alpha=alpha)
+
+
+def _scores(screen: _Screen, state: SceneState) -> None:
+    stats = state.stats
+    score = int(stats.get("score", 0))
+    spectator = int(stats.get("team", 0)) == TEAM_SPECTATOR
+    first = int(stats.get("scores1", SCORE_NOT_PRESENT))
+    second = int(stats.get("scores2", SCORE_NOT_PRESENT))
+    if first != score:
+        second = score                       # always show your score in the second box if not in first place
+    y, x = 480 - 48 - 24, 640.0
+    for value, leads in ((second, False), (first, True)):
+        if value == SCORE_NOT_PRESENT:
+            continue
+        text = f"{value:2d}"
+        w = len(text) * 16 + 8
+        x -= w
+        mine = not spectator and value == score and (leads or score != first)
+        if mine:
+            screen.fill(x, y - 4, w, 24, (0.0, 0.0, 1.0) if leads else (1.0, 0.0, 0.0), 0.33)
+            screen.frame(x, y - 4, w, 24)
+        else:
+            screen.fill(x, y - 4, w, 24, (0.5, 0.5, 0.5), 0.33)
+        screen.text(text, x + 4, y, 16, 16)
+
+
+def _crosshair(screen: _Screen, state: SceneState, pic_sizes: PicSizes | None) -> None:
+    size = pic_sizes(CROSSHAIR) if callable(pic_sizes) else (pic_sizes or {}).get(CROSSHAIR)
+    color = health_color(int(state.stats.get("health", 0)), int(state.stats.get("armor", 0)))
+    if size is not None:
+        screen.pic(CROSSHAIR, 320 - 12, 240 - 12, 24, 24, color)
+    else:
+        screen.text("+", 316, 232, 8, 16, color)
+
+
+def _upper_right(screen: _Screen, state: SceneState, timeline: DemoTimeline, following: bool) -> None:
+    y = 0.0
+    if following:
+        screen.text(FOLLOW_NOTICE, 635 - len(FOLLOW_NOTICE) * 8, 2, 8, 12)
+        y = 16.0
+    start = timeline.segments[max(state.segment, 0)].start_time if timeline.segments else timeline.start_time
+    seconds = max(int(state.time - start), 0)
+    timer = f"{seconds // 60}:{seconds % 60:02d}"
+    screen.text(timer, 635 - len(timer) * 16, y + 2, 16, 16)
+    y += 16 + 4
+    _attacker(screen, state, timeline, y)
+
+
+def _attacker(screen: _Screen, state: SceneState, timeline: DemoTimeline, y: float) -> None:
+    stats = state.stats
+    health, clients = timeline.stats.get("health"), timeline.stats.get("clientNum")
+    attacker = int(stats.get("attacker", -1))
+    if health is None or clients is None or int(stats.get("health", 0)) <= 0 or not 0 <= state.frame < len(health):
+        return
+    if not 0 <= attacker < len(state.scoreboard) or attacker == int(stats.get("clientNum", -1)):
+        return
+    hurt = _last_change(health, clients, state.frame, rise=False)
+    if hurt is None or state.time - float(timeline.times[hurt]) > ATTACKER_HEAD_TIME:
+        return
+    size = 48 * 1.25
+    head = _head_icon(state, attacker)
+    if head:
+        screen.pic(head, 640 - size, y, size, size)
+    name = state.scoreboard[attacker].name
+    screen.text(name, 640 - len(name) * 16, y + size, 16, 16, alpha=0.5)
+
+
+def _follow(screen: _Screen, state: SceneState) -> None:
+    client = int(state.stats.get("clientNum", -1))
+    names = {p.slot: p.name for p in state.scoreboard}
+    if client not in names:
+        return
+    screen.text("following", 320 - 9 * 8, 24, 16, 16, shadow=False)
+    name = names[client]
+    screen.text(name, 0.5 * (640 - 32 * len(name)), 40, 32, 48, shadow=True)
+
+
+def _center_print(screen: _Screen, state: SceneState, timeline: DemoTimeline) -> None:
+    prints = [e for e in timeline.events_of_kind("centerprint") if 0 <= state.time - e.time < CENTER_TIME]
+    if not prints:
+        return
+    last = prints[-1]
+    alpha = _fade(state.time - last.time, CENTER_TIME)
+    lines = str(getattr(last, "text", "")).split("\n")
+    y = 480 * 0.30 - len(lines) * 16 / 2
+    for line in lines:
+        colors = [WHITE] * len(line)
+        for word, color in PLACE_COLORS.items():
+            at = line.find(word)
+            if at >= 0:
+                colors[at:at + len(word)] = [color] * len(word)
+        screen.text(line, (640 - len(line) * 16) / 2, y, 16, 24, alpha=alpha, shadow=True, colors=colors)
+        y += 24
+
+
+def _notify(quads: list[HudQuad], state: SceneState, timeline: DemoTimeline, scale: int) -> None:
+    recent = [e for kind in ("obituary", "chat") for e in timeline.events_of_kind(kind)
+              if 0 <= state.time - e.time < NOTIFY_TIME]
+    recent.sort(key=lambda e: e.time)
+    w, h = 8 * max(1, scale // 2), 16 * max(1, scale // 2)
+    for row, event in enumerate(recent[-NOTIFY_LINES:]):
+        sender = str(getattr(event, "sender", "") or "")
+        text = str(getattr(event, "text", ""))
+        head = f"{sender}: " if sender else ""
+        for i, ch in enumerate((head + text)[:150]):
+            if ch == " ":
+                continue
+            color = (0.0, 1.0, 0.0) if sender and i >= len(head) else WHITE
+            quads.append(HudQuad("pic", char_pic(ord(ch), 32), w + i * w, row * h, w, h, 1.0, color))
 
 
 def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
                show_scores: bool = False, pic_sizes: PicSizes | None = None) -> HudLayout:
     """The HUD at ``state.time`` (rules: module docstring)."""
-    sw, sh = screen_size
-    u = sh / 480.0                                     # one virtual pixel of the cgame's 640×480 screen
-    quads: list[HudQuad] = []
+    screen = _Screen(screen_size)
     stats = state.stats
     if not stats:
         return HudLayout(screen_size, scale, ())
-    names = {p.slot: p.name for p in state.scoreboard}
-    spectator = stats.get("pm_type", 0) == 2 and not stats.get("pm_flags", 0) & PMF_FOLLOW
-    if not spectator:
-        big, y = 32 * u, sh - 40 * u
-        health, armor = stats.get("health", 0), stats.get("armor", 0)
-        if stats.get("weapon", 0) > 1:
-            _text(quads, f"{stats.get('ammo', 0):>3}", 8 * u, y, big)
-        _text(quads, f"{health:>3}", sw / 2 - 48 * u, y, big)
-        _text(quads, f"{armor:>3}" if armor else "", sw - 200 * u, y, big)
-        mine = stats.get("score", 0)
-        client = stats.get("clientNum", -1)
-        best = max((p.frags for p in state.scoreboard if not p.spectator and p.name), default=mine)
-        _text(quads, f"{mine:>3}", sw - 110 * u, sh - 60 * u, 16 * u)
-        _text(quads, f"{best:>3}", sw - 56 * u, sh - 60 * u, 16 * u, 0.7)
-        if stats.get("pm_flags", 0) & PMF_FOLLOW and client in names:
-            _centered(quads, "following", sw / 2, 24 * u, 16 * u)
-            _centered(quads, names[client], sw / 2, 44 * u, 32 * u)
-        size = None
-        if callable(pic_sizes):
-            size = pic_sizes(CROSSHAIR)
-        elif pic_sizes is not None:
-            size = pic_sizes.get(CROSSHAIR)
-        if size is not None:
-            half = int(12 * u)
-            quads.append(HudQuad("pic", CROSSHAIR, sw // 2 - half, sh // 2 - half, 2 * half, 2 * half))
-        else:
-            _centered(quads, "+", sw / 2, sh / 2 - 4 * u, 8 * u)
-    recent = [e for kind in ("obituary", "chat") for e in timeline.events_of_kind(kind)
-              if state.time - MESSAGE_TIME < e.time <= state.time]
-    recent.sort(key=lambda e: e.time)
-    for row, event in enumerate(recent[-4:]):
-        sender = getattr(event, "sender", "")
-        line = f"{sender}: {event.text}" if sender else str(getattr(event, "text", ""))
-        _text(quads, line[:80], 4 * u, (4 + row * 10) * u, 8 * u)
-    seconds = max(int(state.time - timeline.segments[max(state.segment, 0)].start_time), 0) if timeline.segments \
-        else 0
-    _text(quads, f"{seconds // 60}:{seconds % 60:02d}", sw - 64 * u, 4 * u, 16 * u)
+    following = bool(int(stats.get("pm_flags", 0)) & PMF_FOLLOW)
+    free = (int(stats.get("pm_type", 0)) == PM_SPECTATOR or int(stats.get("team", 0)) == TEAM_SPECTATOR) \
+        and not following
+    intermission = int(stats.get("pm_type", 0)) == PM_INTERMISSION
+    t = state.time
+    if not free and not intermission and int(stats.get("health", 0)) > 0 and not show_scores:
+        _status_bar(screen, state, t, pic_sizes)
+        _crosshair(screen, state, pic_sizes)
+        _weapon_select(screen, state, timeline)
+    elif free:
+        _crosshair(screen, state, pic_sizes)
+    _upper_right(screen, state, timeline, following)
+    _scores(screen, state)
+    if following:
+        _follow(screen, state)
+    _center_print(screen, state, timeline)
     if show_scores:
-        for row, p in enumerate(sorted((p for p in state.scoreboard if p.name), key=lambda p: -p.frags)):
-            _text(quads, f"{p.frags:>4}  {p.name}", sw / 2 - 120 * u, (120 + row * 20) * u, 16 * u)
-    return HudLayout(screen_size, scale, tuple(quads))
+        rows = sorted((p for p in state.scoreboard if p.name), key=lambda p: -p.frags)
+        for row, p in enumerate(rows):
+            screen.text(f"{p.frags:>4}  {p.name}", 320 - 120, 120 + row * 20, 16, 16, shadow=True)
+    _notify(screen.quads, state, timeline, max(1, scale))
+    return HudLayout(screen_size, scale, tuple(screen.quads))
+
+
+

@@ -1,17 +1,23 @@
-"""The pictures the Quake III HUD names, as the indexed images the HUD overlay draws: ``conchars`` made from
-``gfx/2d/bigchars`` (16×16 glyphs, shrunk to the overlay's 128×128 font; transparent texels → index 0) and the
-crosshair (transparent and near-black texels → index 255).  Quake III art is truecolour: each texel becomes its
-grey level in the stand-in palette, so the HUD draws in greys.
+"""The pictures the Quake III HUD names, loaded from the game data when first asked for: truecolour RGBA arrays for
+the cgame's 2D art (``gfx/2d/…``: numbers, crosshairs, the select frame; ``icons/…``; players' ``icon_<skin>``
+heads), the ``bigchars`` font cut into one picture per glyph (``q3char<size>/<code>``, smoothly scaled to
+``size`` texels so the overlay's exact texel fetch stays smooth), and ``conchars``: the same font shrunk to the
+viewer's 128×128 indexed UI font (grey levels of the stand-in palette; transparent texels → index 0).
 
-References: ioquake3 ``code/cgame/cg_main.c`` (``CG_RegisterGraphics``: ``gfx/2d/bigchars``, crosshairs),
-``code/renderergl1/tr_image.c`` (``R_FindImageFile``: ``.tga`` then ``.jpg``).
+Art the engine draws additively (``gfx/2d/select``) gets its brightness as alpha, so the overlay's alpha blend
+looks alike.  Images are looked up as ``.tga`` then ``.jpg`` (``R_FindImageFile``); a missing one is ``None``
+(the overlay draws its placeholder).
+
+References: ioquake3 ``code/cgame/cg_main.c`` (``CG_RegisterGraphics``: ``gfx/2d/bigchars``, ``sb_nums``,
+crosshairs, ``selectShader``), ``code/renderergl1/tr_image.c`` (``R_FindImageFile``), ``code/cgame/cg_drawtools.c``
+(``CG_DrawChar``: 16 × 16 glyphs of the 256 × 256 font).
 """
 
 from __future__ import annotations
 
 import io
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 import numpy as np
 from PIL import Image as PilImage
@@ -19,40 +25,81 @@ from PIL import Image as PilImage
 from assets_loader.images import Image
 from assets_loader.vfs import VirtualFS
 
-from .hud import CROSSHAIR
+__all__ = ["FONT", "Q3Pics", "char_pic", "load_hud_pics"]
 
-__all__ = ["load_hud_pics"]
+FONT = "gfx/2d/bigchars"
+_ADDITIVE = frozenset({"gfx/2d/select"})
+_PREFIXES = ("gfx/", "icons/", "models/", "menu/")
+
+
+def char_pic(code: int, size: int) -> str:
+    """The picture name of glyph ``code`` scaled to ``size`` texels."""
+    return f"q3char{size}/{code & 255}"
 
 
 def _rgba(fs: VirtualFS, name: str) -> np.ndarray | None:
-    for ext in (".tga", ".png", ".jpg"):
+    for ext in (".tga", ".jpg", ".png"):
         if fs.exists(name + ext):
             with PilImage.open(io.BytesIO(fs.read(name + ext))) as img:
-                return np.asarray(img.convert("RGBA"))
+                return np.ascontiguousarray(np.asarray(img.convert("RGBA")))
     return None
 
 
-def _indexed(rgba: np.ndarray, transparent: int, dark_is_clear: bool = False) -> Image:
-    """Grey indices; texels with alpha < 128 (and, with ``dark_is_clear``, near-black ones: the crosshairs are
-    drawn additively by the engine) become ``transparent``."""
-    grey = (rgba[..., :3].astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)).astype(np.uint8)
-    clear = rgba[..., 3] < 128
-    if dark_is_clear:
-        clear |= grey < 48
-    indices = np.where(clear, transparent, np.clip(grey, 1, 254)).astype(np.uint8)
-    return Image(indices.shape[1], indices.shape[0], indices)
+def _indexed_font(rgba: np.ndarray) -> Image:
+    """The font as the viewer's 128 × 128 indexed UI font: grey levels, transparent texels index 0."""
+    small = np.asarray(PilImage.fromarray(rgba).resize((128, 128), PilImage.Resampling.BOX))
+    grey = (small[..., :3].astype(np.float32) @ np.array([0.299, 0.587, 0.114], np.float32)).astype(np.uint8)
+    indices = np.where(small[..., 3] < 128, 0, np.clip(grey, 1, 254)).astype(np.uint8)
+    return Image(128, 128, indices)
 
 
-def load_hud_pics(fs: VirtualFS) -> Mapping[str, Image]:
-    """``conchars`` and the crosshair when the game data has them (a warning for a missing font)."""
-    out: dict[str, Image] = {}
-    font = _rgba(fs, "gfx/2d/bigchars")
-    if font is None:
-        warnings.warn("gfx/2d/bigchars not found; the Quake III HUD has no text", stacklevel=2)
-    else:
-        small = np.asarray(PilImage.fromarray(font).resize((128, 128), PilImage.Resampling.BOX))
-        out["conchars"] = _indexed(small, 0)
-    crosshair = _rgba(fs, CROSSHAIR)
-    if crosshair is not None:
-        out[CROSSHAIR] = _indexed(crosshair, 255, dark_is_clear=True)
-    return out
+class Q3Pics(Mapping[str, "Image | np.ndarray"]):
+    """The HUD's pictures from ``fs``, each loaded on first use and kept (see the module docstring)."""
+
+    def __init__(self, fs: VirtualFS) -> None:
+        self._fs = fs
+        self._cache: dict[str, Image | np.ndarray | None] = {}
+        self._font = _rgba(fs, FONT)
+        if self._font is None:
+            warnings.warn(f"{FONT} not found; the Quake III HUD has no text", stacklevel=2)
+
+    def _load(self, key: str) -> Image | np.ndarray | None:
+        if key == "conchars":
+            return _indexed_font(self._font) if self._font is not None else None
+        if key.startswith("q3char"):
+            size_text, _, code_text = key[len("q3char"):].partition("/")
+            if self._font is None or not size_text.isdigit() or not code_text.isdigit():
+                return None
+            code, size = int(code_text) & 255, max(1, min(int(size_text), 256))
+            cell = self._font[(code >> 4) * 16:(code >> 4) * 16 + 16, (code & 15) * 16:(code & 15) * 16 + 16]
+            return np.asarray(PilImage.fromarray(cell).resize((size, size), PilImage.Resampling.BICUBIC))
+        if not key.startswith(_PREFIXES):
+            return None
+        rgba = _rgba(self._fs, key)
+        if rgba is not None and key in _ADDITIVE:
+            rgba = rgba.copy()
+            rgba[..., 3] = rgba[..., :3].max(axis=2)
+        return rgba
+
+    def __getitem__(self, key: str) -> Image | np.ndarray:
+        key = key.lower()
+        if key not in self._cache:
+            self._cache[key] = self._load(key)
+        found = self._cache[key]
+        if found is None:
+            raise KeyError(key)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(k for k, v in self._cache.items() if v is not None)
+
+    def __len__(self) -> int:
+        return sum(v is not None for v in self._cache.values())
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and self.get(key) is not None
+
+
+def load_hud_pics(fs: VirtualFS) -> Q3Pics:
+    """The HUD's pictures of ``fs`` (loaded as they are asked for; a warning when the font is missing)."""
+    return Q3Pics(fs)

@@ -23,11 +23,15 @@ from assets_loader.models.q3player import animation_number
 
 from ...render.q3players import angles_axis
 from ...render.q3refdef import Md3Draw, PlayerDraw
+from ...render.refdef import EntityDraw
 from .items import ITEM_MODELS, MISSILE_MODELS, WEAPON_MODELS
 
-__all__ = ["ET_ITEM", "ET_MISSILE", "ET_PLAYER", "md3_draws", "player_model"]
+__all__ = ["ET_ITEM", "ET_MISSILE", "ET_MOVER", "ET_PLAYER", "MAX_MODELS", "brush_slot", "entity_draws", "md3_draws",
+           "player_model"]
 
-ET_PLAYER, ET_ITEM, ET_MISSILE = 1, 2, 3
+ET_PLAYER, ET_ITEM, ET_MISSILE, ET_MOVER = 1, 2, 3, 4
+#: ``MAX_MODELS``: the model configstrings a segment registers before its brush models.
+MAX_MODELS = 256
 EF_NODRAW = 0x80
 
 
@@ -53,7 +57,8 @@ def _player(state: SceneState, i: int) -> PlayerDraw | None:
                       (pitch, yaw, 0.0), animation_number(int(fields["legsAnim"][i])),
                       (state.time - float(fields["legsAnimTime"][i])) * 1000.0,
                       animation_number(int(fields["torsoAnim"][i])),
-                      (state.time - float(fields["torsoAnimTime"][i])) * 1000.0, weapon)
+                      (state.time - float(fields["torsoAnimTime"][i])) * 1000.0, weapon,
+                      entity=int(state.entities.number[i]))
 
 
 def _item(state: SceneState, i: int, model: str) -> Md3Draw:
@@ -99,3 +104,20 @@ def md3_draws(state: SceneState, first_person: bool) -> tuple[tuple[Md3Draw, ...
         elif kind == ET_MISSILE and (missile := MISSILE_MODELS.get(int(fields["weapon"][i]))):
             models.append(_missile(state, i, missile))
     return tuple(models), tuple(players)
+
+
+def brush_slot(submodel: int) -> int:
+    """The segment model index of brush model ``*submodel``."""
+    return MAX_MODELS + submodel
+
+
+def entity_draws(state: SceneState) -> list[EntityDraw]:
+    """The movers of ``state`` as brush model draws (rules: module docstring)."""
+    fields = state.entity_fields
+    if not fields or not len(state.entities):
+        return []
+    ents = state.entities
+    rows = np.flatnonzero((fields["eType"] == ET_MOVER) & ((fields["eFlags"] & EF_NODRAW) == 0)
+                          & (ents.model > 0) & (ents.model < MAX_MODELS))
+    return [EntityDraw(brush_slot(int(ents.model[i])), np.asarray(ents.origin[i], np.float32),
+                       np.asarray(ents.angles[i], np.float32), entity=int(ents.number[i])) for i in rows.tolist()]

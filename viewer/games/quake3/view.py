@@ -1,7 +1,8 @@
 """Quake III's :class:`~viewer.games.base.GameView`: assets for maps and demo segments (the map, the item, weapon
-and missile models of :mod:`.items`, the players' models of the segment), entity drawing (:mod:`.link`: players,
-items, missiles as MD3 draws), the HUD (:mod:`.hud`, :mod:`.hud_pics`), Tab / orbit over the players.  Effects
-are still empty.
+and missile models of :mod:`.items`, the players' models of the segment, the effects' models and shaders),
+entity drawing (:mod:`.link`: players, items, missiles as MD3 draws, movers as brush models), effects through their
+shaders and the first-person weapon (:mod:`.fx`, :mod:`.view_weapon`), the HUD (:mod:`.hud`, :mod:`.hud_pics`),
+Tab / orbit over the players.
 """
 
 from __future__ import annotations
@@ -17,24 +18,10 @@ from assets_loader.palette import Palette
 from assets_loader.vfs import VirtualFS
 
 from ...render.q3refdef import Md3Draw, PlayerDraw
-from ...render.refdef import EntityDraw, HudLayout, Lights, MapWorld, Particles, SegmentAssets
-from ..base import EffectModel, PicSizes, PovLens
-from . import assets, hud, hud_pics, link
+from ...render.refdef import EntityDraw, HudLayout, MapWorld, SegmentAssets
+from ..base import PicSizes, PovLens
+from . import assets, fx, hud, hud_pics, link
 from .items import segment_models
-
-
-@dataclass(frozen=True, slots=True)
-class NoEffects:
-    """A timeline without particle, light or model effects."""
-
-    def particles(self, timeline: DemoTimeline, t: float, model_flags: list[np.ndarray] | None) -> Particles:
-        return Particles.empty()
-
-    def lights(self, state: SceneState, t: float, model_flags: np.ndarray | None) -> Lights:
-        return Lights.empty()
-
-    def models(self, state: SceneState, t: float) -> list[EffectModel]:
-        return []
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,11 +29,13 @@ class Quake3View:
     """Quake III Arena / OpenArena demos (``.dm_68``, ``.dm_71``) and IBSP 46 maps."""
 
     def load_segment_assets(self, fs: VirtualFS, segment: MapSegment) -> SegmentAssets:
-        names = segment.model_precache
-        map_path = segment.map_path or (names[1] if len(names) > 1 else "")
-        extra = tuple(m for m in segment_models() if fs.exists(m))
+        precache = segment.model_precache
+        map_path = segment.map_path or (precache[1] if len(precache) > 1 else "")
+        names = (*(precache + ("",) * link.MAX_MODELS)[:link.MAX_MODELS],
+                 *(f"*{n}" for n in range(link.MAX_MODELS)))
+        extra = tuple(m for m in (*segment_models(), *fx.segment_effect_models()) if fs.exists(m))
         players = tuple(m if "/" in m else f"{m}/default" for m in segment.player_models)
-        return assets.load_segment_assets(fs, map_path, names + extra, players)
+        return assets.load_segment_assets(fs, map_path, names + extra, players, fx.EFFECT_SHADERS)
 
     def load_map_assets(self, fs: VirtualFS, map_path: str) -> SegmentAssets:
         return assets.load_map_assets(fs, map_path)
@@ -55,15 +44,15 @@ class Quake3View:
         return assets.GREY_PALETTE
 
     def entity_draws(self, state: SceneState, first_person: bool) -> list[EntityDraw]:
-        return []
+        return link.entity_draws(state)
 
     def md3_draws(self, state: SceneState, first_person: bool) -> tuple[tuple[Md3Draw, ...], tuple[PlayerDraw, ...]]:
         return link.md3_draws(state, first_person)
 
-    def prepare_effects(self, timeline: DemoTimeline) -> NoEffects:
-        return NoEffects()
+    def prepare_effects(self, timeline: DemoTimeline) -> fx.Quake3Effects:
+        return fx.prepare_effects(timeline)
 
-    def load_hud_pics(self, fs: VirtualFS) -> Mapping[str, Image]:
+    def load_hud_pics(self, fs: VirtualFS) -> Mapping[str, Image | np.ndarray]:
         return hud_pics.load_hud_pics(fs)
 
     def hud_layout(self, state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,

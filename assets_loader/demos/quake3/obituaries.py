@@ -1,0 +1,82 @@
+"""Quake III death messages as the cgame prints them for ``EV_OBITUARY`` (``CG_Obituary``), and the centerprint the
+killer's own view shows ("You fragged NAME" with the place line).
+
+Deaths without a killer (or by one's own hand) read "VICTIM <cause>." ("cratered", "blew himself up"); kills read
+"VICTIM <message> KILLER<suffix>" ("was shredded by" … "'s shrapnel").  The victim's gender picks "his / her /
+its" in the suicide wording; a demo does not carry it (it comes from the model's ``animation.cfg``), so the
+default male wording is used, as for a model without a ``sex`` line.  Places: "1st", "2nd", "3rd", "Nth" (11th ‥
+13th), "Tied for " before a shared place (``RANK_TIED_FLAG``).
+
+References: ioquake3 ``code/cgame/cg_event.c`` (``CG_Obituary``, ``CG_PlaceString``), ``code/game/bg_public.h``
+(``meansOfDeath_t``, ``RANK_TIED_FLAG``).
+"""
+
+from __future__ import annotations
+
+__all__ = ["RANK_TIED_FLAG", "frag_centerprint", "obituary_text", "place_string"]
+
+RANK_TIED_FLAG = 0x4000
+
+#: Deaths with no killer to name, by means of death (:data:`~.game.MEANS_OF_DEATH` names).
+_ALONE = {"suicide": "suicides", "falling": "cratered", "crush": "was squished", "water": "sank like a rock",
+          "slime": "melted", "lava": "does a back flip into the lava", "target laser": "saw the light",
+          "trigger hurt": "was in the wrong place"}
+#: Deaths by one's own weapon.
+_SELF = {"kamikaze": "goes out with a bang", "grenade splash": "tripped on his own grenade",
+         "rocket splash": "blew himself up", "plasma splash": "melted himself",
+         "bfg splash": "should have used a smaller gun", "proximity mine": "found his prox mine"}
+#: Kills: (message, suffix after the killer's name).
+_KILLS = {"grapple": ("was caught by", ""), "gauntlet": ("was pummeled by", ""),
+          "machinegun": ("was machinegunned by", ""), "shotgun": ("was gunned down by", ""),
+          "grenade": ("ate", "'s grenade"), "grenade splash": ("was shredded by", "'s shrapnel"),
+          "rocket": ("ate", "'s rocket"), "rocket splash": ("almost dodged", "'s rocket"),
+          "plasma": ("was melted by", "'s plasmagun"), "plasma splash": ("was melted by", "'s plasmagun"),
+          "railgun": ("was railed by", ""), "lightning": ("was electrocuted by", ""),
+          "bfg": ("was blasted by", "'s BFG"), "bfg splash": ("was blasted by", "'s BFG"),
+          "nail": ("was nailed by", ""), "chaingun": ("got lead poisoning from", "'s Chaingun"),
+          "proximity mine": ("was too close to", "'s Prox Mine"),
+          "kamikaze": ("falls to", "'s Kamikaze blast"), "juiced": ("was juiced by", ""),
+          "telefrag": ("tried to invade", "'s personal space")}
+
+
+def obituary_text(victim: str, killer: str | None, means: str) -> str:
+    """The line ``CG_Obituary`` prints; ``killer`` ``None`` for the world, equal to ``victim`` for a suicide."""
+    if means in _ALONE:
+        return f"{victim} {_ALONE[means]}."
+    if killer == victim:
+        return f"{victim} {_SELF.get(means, 'killed himself')}."
+    if killer is None:
+        return f"{victim} died."
+    message, suffix = _KILLS.get(means, ("was killed by", ""))
+    return f"{victim} {message} {killer}{suffix}"
+
+
+def place_string(rank: int) -> str:
+    """``CG_PlaceString`` for a 1-based ``rank`` (without its colours: 1st blue, 2nd red, 3rd yellow)."""
+    tied = "Tied for " if rank & RANK_TIED_FLAG else ""
+    rank &= ~RANK_TIED_FLAG
+    if rank == 1:
+        place = "1st"
+    elif rank == 2:
+        place = "2nd"
+    elif rank == 3:
+        place = "3rd"
+    elif rank in (11, 12, 13):
+        place = f"{rank}th"
+    elif rank % 10 == 1:
+        place = f"{rank}st"
+    elif rank % 10 == 2:
+        place = f"{rank}nd"
+    elif rank % 10 == 3:
+        place = f"{rank}rd"
+    else:
+        place = f"{rank}th"
+    return tied + place
+
+
+def frag_centerprint(victim: str, rank: int, score: int, team_game: bool = False) -> str:
+    """What the killer sees: "You fragged VICTIM" and, outside team games, its place and score (``rank`` is
+    ``PERS_RANK``, 0-based)."""
+    if team_game:
+        return f"You fragged {victim}"
+    return f"You fragged {victim}\n{place_string(rank + 1)} place with {score}"

@@ -1,0 +1,116 @@
+"""The cgame-like Quake III HUD on the corpus: colours by value, icons, the score boxes, the weapon select row,
+centre prints with place colours, the attacker's head, the follow notice; the truecolour pictures and the HUD
+overlay drawing them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from assets_loader.demos import load_demo
+from viewer.games.quake3 import hud
+from viewer.games.quake3.hud_pics import char_pic, load_hud_pics
+from viewer.render.hud_overlay import HudRenderer
+from viewer.render.refdef import HudLayout, HudQuad
+
+from .conftest import QUAKE3
+
+FOLLOW = QUAKE3 / "demos" / "oa_dm1_follow_p68.dm_68"
+PLAYER = QUAKE3 / "demos" / "oa_dm1_player_p71.dm_71"
+
+
+@pytest.fixture(scope="module")
+def follow():
+    return load_demo(str(FOLLOW))
+
+
+def _pics(layout, prefix: str) -> list[HudQuad]:
+    return [q for q in layout.quads if q.kind == "pic" and str(q.ref).startswith(prefix)]
+
+
+def test_status_bar_numbers_are_coloured_by_value_with_their_icons(follow) -> None:
+    at12 = hud.hud_layout(follow.sample(follow.start_time + 12.3), follow, (640, 480), 1)
+    digits = _pics(at12, "gfx/2d/numbers/")
+    assert [q.tint for q in digits if 185 <= q.x < 300] == [hud.WHITE] * 3          # 109 health: over 100
+    assert {q.tint for q in digits if q.x < 100} == {hud.YELLOW}                     # ammo
+    icons = {str(q.ref) for q in _pics(at12, "icons/") + _pics(at12, "models/players/")}
+    assert {"icons/icona_machinegun", "icons/iconr_yellow", "models/players/sarge/icon_default"} <= icons
+    at24 = hud.hud_layout(follow.sample(follow.start_time + 24.3), follow, (640, 480), 1)
+    assert {q.tint for q in _pics(at24, "gfx/2d/numbers/") if 185 <= q.x < 300} == {hud.YELLOW}   # 93
+
+
+def test_health_colours_and_the_crosshair_tint() -> None:
+    assert hud.health_color(100, 0) == (1.0, 1.0, 1.0)
+    assert hud.health_color(50, 0) == (1.0, pytest.approx(2 / 3), 0.0)
+    assert hud.health_color(20, 0) == (1.0, 0.0, 0.0)
+    assert hud.health_color(60, 100)[2] == 1.0                  # armor counts towards full health
+
+
+def test_the_score_boxes_show_the_leader_and_the_second(follow) -> None:
+    layout = hud.hud_layout(follow.sample(follow.start_time + 12.3), follow, (640, 480), 1)
+    blue = [q for q in layout.quads if q.ref == "<white>" and q.tint == (0.0, 0.0, 1.0)]
+    assert len(blue) == 1 and blue[0].y == 480 - 48 - 24 - 4      # our box leads (the reference shows 2 | 1)
+    gold = [q for q in layout.quads if q.ref == "<white>" and q.tint == hud.SELECT_GOLD]
+    assert len(gold) == 4                                        # its frame
+    row = sorted((q.x, chr(int(str(q.ref).split("/")[1]))) for q in _pics(layout, "q3char") if q.y == 408)
+    assert "".join(c for _, c in row) == "21"
+    later = hud.hud_layout(follow.sample(follow.start_time + 24.3), follow, (640, 480), 1)
+    row = sorted((q.x, chr(int(str(q.ref).split("/")[1]))) for q in _pics(later, "q3char") if q.y == 408)
+    assert "".join(c for _, c in row) == "32"                     # CS_SCORES2, as the 24 s reference shows
+
+
+def test_the_frag_centerprint_colours_the_place(follow) -> None:
+    layout = hud.hud_layout(follow.sample(follow.start_time + 24.3), follow, (640, 480), 1)
+    line = [q for q in _pics(layout, "q3char") if 150 <= q.y < 160 and q.tint != (0.0, 0.0, 0.0)]
+    place = [q.tint for q in sorted(line, key=lambda q: q.x)][:3]
+    assert place == [(0.0, 0.0, 1.0)] * 3                        # "1st" in blue
+    gone = hud.hud_layout(follow.sample(follow.start_time + 26.0), follow, (640, 480), 1)
+    assert not [q for q in _pics(gone, "q3char") if 120 <= q.y < 170]
+
+
+def test_the_attacker_head_shows_after_damage(follow) -> None:
+    layout = hud.hud_layout(follow.sample(follow.start_time + 24.3), follow, (640, 480), 1)
+    heads = [q for q in _pics(layout, "models/players/") if q.x > 500]
+    assert [str(q.ref) for q in heads] == ["models/players/angelyss/icon_default"]
+
+
+def test_the_weapon_select_row_appears_after_a_change() -> None:
+    player = load_demo(str(PLAYER))
+    changes = np.flatnonzero(np.diff(player.stats["weapon"]) != 0) + 1
+    times = player.times[changes]
+    lonely = [c for c, after in zip(changes, np.append(times[1:], np.inf)) if after - player.times[c] > 3]
+    t = float(player.times[lonely[0]])
+    during = hud.hud_layout(player.sample(t + 0.2), player, (640, 480), 1)
+    icons = _pics(during, "icons/iconw_")
+    assert icons and all(q.y == 380 for q in icons)
+    later = hud.hud_layout(player.sample(t + 1.6), player, (640, 480), 1)
+    assert not _pics(later, "icons/iconw_")
+
+
+def test_q3_pictures_load_on_demand_as_rgba(q3_fs) -> None:
+    pics = load_hud_pics(q3_fs)
+    digit = pics["gfx/2d/numbers/zero_32b"]
+    assert isinstance(digit, np.ndarray) and digit.shape == (64, 64, 4)
+    glyph = pics[char_pic(ord("A"), 32)]
+    assert glyph.shape == (32, 32, 4) and glyph[..., 3].max() > 200
+    assert pics.get("gfx/2d/nothing_here") is None and "gfx/2d/nothing_here" not in pics
+    assert pics["conchars"].width == 128
+
+
+def test_the_overlay_draws_rgba_pictures_with_their_tint(ctx) -> None:
+    from viewer.games.quake3.assets import GREY_PALETTE
+    from viewer.render.context import OffscreenTarget
+
+    red = np.zeros((4, 4, 4), np.uint8)
+    red[...] = (255, 255, 255, 255)
+    renderer = HudRenderer(ctx, GREY_PALETTE, {"gfx/2d/white": red})
+    assert renderer.pic_size("gfx/2d/white") == (4, 4)
+    target = OffscreenTarget(ctx, (32, 32))
+    target.use()
+    ctx.clear(0, 0, 0)
+    renderer.draw(HudLayout((32, 32), 1, (HudQuad("pic", "gfx/2d/white", 8, 8, 16, 16, 1.0, (1.0, 0.5, 0.0)),)))
+    pixels = target.read_rgb()
+    assert tuple(pixels[16, 16]) == (255, 128, 0) or tuple(pixels[16, 16]) == (255, 127, 0)
+    assert tuple(pixels[2, 2]) == (0, 0, 0)
+    renderer.release()
+    target.release()

@@ -1,0 +1,39 @@
+"""CG_Obituary's wording and CG_PlaceString's places."""
+
+from __future__ import annotations
+
+from assets_loader.demos.quake3.obituaries import RANK_TIED_FLAG, frag_centerprint, obituary_text, place_string
+
+
+def test_kills_suicides_and_world_deaths() -> None:
+    assert obituary_text("A", "B", "rocket") == "A ate B's rocket"
+    assert obituary_text("A", "B", "railgun") == "A was railed by B"
+    assert obituary_text("A", "B", "telefrag") == "A tried to invade B's personal space"
+    assert obituary_text("A", "B", "something new") == "A was killed by B"
+    assert obituary_text("A", "A", "rocket splash") == "A blew himself up."
+    assert obituary_text("A", "A", "shotgun") == "A killed himself."
+    assert obituary_text("A", None, "lava") == "A does a back flip into the lava."
+    assert obituary_text("A", "B", "falling") == "A cratered."
+    assert obituary_text("A", None, "rocket") == "A died."
+
+
+def test_places_and_the_frag_centerprint() -> None:
+    assert [place_string(r) for r in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23)] == \
+        ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd"]
+    assert place_string(2 | RANK_TIED_FLAG) == "Tied for 2nd"
+    assert frag_centerprint("X", 0, 3) == "You fragged X\n1st place with 3"
+    assert frag_centerprint("X", 0, 3, team_game=True) == "You fragged X"
+
+
+def test_the_corpus_obituaries_read_as_the_reference_frames_show_them() -> None:
+    from assets_loader.demos import load_demo
+
+    from .conftest import QUAKE3
+
+    follow = load_demo(str(QUAKE3 / "demos" / "oa_dm1_follow_p68.dm_68"))
+    texts = [e.text for e in follow.events_of_kind("obituary")]
+    assert "Grunt almost dodged Angelyss's rocket" in texts           # the reference frame at 12 s
+    assert "Angelyss was shredded by Sarge's shrapnel" in texts         # and at 24 s
+    assert "Major was electrocuted by Grunt" in texts
+    frags = [e.text for e in follow.events_of_kind("centerprint") if e.text.startswith("You fragged")]
+    assert "You fragged Angelyss\n1st place with 3" in frags

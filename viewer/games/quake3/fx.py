@@ -1,0 +1,594 @@
+"""Quake III effects of a timeline, prepared once and drawn at any time through their shaders: explosions (sprites
+or models), blood puffs, impact marks, rail trails, rocket and grenade smoke, lightning beams, muzzle flashes and
+the first-person weapon (:mod:`.view_weapon`).
+
+What each impact makes (``CG_MissileHitWall`` by weapon; an impact event's ``extra`` is its weapon, ``direction``
+the surface normal):
+
+- rocket: the ``rocketExplosion`` sprite 16 units off the wall for 1 s, growing from radius 30 to 72; a
+  ``burn_med_mrk`` mark of radius 64;
+- grenade: the ``grenadeExplosion`` sprite for 0.6 s; a ``burn_med_mrk`` mark of radius 64;
+- plasma: ``models/weaphits/ring02.md3`` turned to the normal with the ``plasmaExplosion`` shader for 0.6 s; a
+  ``plasma_mrk`` of radius 16 whose alpha fades;
+- bullets (``gunshot``): ``models/weaphits/bullet.md3`` with ``bulletExplosion``; a ``bullet_mrk`` of radius 8;
+- shotgun pellets: the same with a mark of radius 4, where each of the blast's 11 pellets (``CG_ShotgunPattern``:
+  the engine's ``Q_crandom`` from the event's seed) first meets the map's solid space;
+- lightning and anything else: a ``hole_lg_mrk`` of radius 12, no explosion.
+
+A hit on a player (``missile_hit``) and bullets in flesh (``blood``) also make a ``bloodExplosion`` sprite of
+radius 24 for 0.5 s (``CG_Bleed``; not on the followed player seen from its eyes); rocket and grenade hits on
+players also explode.  Marks last 10 s, fading over the last second (colour, or alpha for plasma), the newest 256
+kept (``MAX_MARK_POLYS``).  Rail trails: the ``railCore`` strip for 0.4 s fading in the shooter's ``color1``, and
+``railDisc`` rings every 5 units spiralling out (``CG_RailTrail``).  Rockets and grenades leave a ``smokePuff`` every
+50 ms of server time along their trajectory, each growing from 8 units and fading from a third over 2 s (rocket,
+radius 64) or 0.7 s (grenade, radius 32) (``CG_RocketTrail``, ``CG_AddScaleFade``).  A player firing the lightning
+gun (``EF_FIRING``) draws ``lightningBoltNew`` from its muzzle (through its own eyes: the view weapon's muzzle) to
+the first wall within 768 units (``CG_LightningBolt``); gibs fly, bounce and bleed (:mod:`.gibs`); a weapon's
+flash model shows for 20 ms after it fires (``MUZZLE_FLASH_TIME``), all the time while the lightning gun or
+gauntlet fires.  Random rotations come from the event's index, so any time gives the same picture.
+
+References: ioquake3 ``code/cgame/cg_weapons.c`` (``CG_MissileHitWall``, ``CG_MissileHitPlayer``,
+``CG_RailTrail``, ``CG_RocketTrail``, ``CG_LightningBolt``, ``CG_AddPlayerWeapon``), ``cg_effects.c``
+(``CG_MakeExplosion``, ``CG_Bleed``), ``cg_localents.c`` (``CG_AddSpriteExplosion``, ``CG_AddScaleFade``,
+``CG_AddFadeRGB``, ``CG_AddMoveScaleFade``), ``cg_marks.c`` (``CG_AddMarks``), ``cg_players.c``
+(``CG_ColorFromString``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from assets_loader.bsp46 import Bsp46World
+from assets_loader.demos import DemoTimeline, SceneState
+from assets_loader.demos.events import MuzzleFlashEvent, TempEntityEvent
+from assets_loader.demos.trajectory import evaluate_trajectory
+
+from ...render.q3refdef import Md3Draw, PlayerDraw, Q3Poly
+from ...render.refdef import Camera, Lights, Particles
+from ...render.view_math import angle_vectors
+from ..base import EffectModel, ShadedDraws
+from . import shapes
+from .gibs import GIB_MODELS, Gib, launch_gibs
+from .items import WEAPON_MODELS
+from .view_weapon import view_weapon
+
+__all__ = ["EFFECT_MODELS", "EFFECT_SHADERS", "Quake3Effects", "flash_model", "prepare_effects"]
+
+WP_GAUNTLET, WP_MACHINEGUN, WP_SHOTGUN, WP_GRENADE, WP_ROCKET, WP_LIGHTNING, WP_RAILGUN, WP_PLASMA = \
+    1, 2, 3, 4, 5, 6, 7, 8
+ET_PLAYER, ET_MISSILE = 1, 3
+EF_FIRING = 0x100
+TR_STATIONARY = 0
+MUZZLE_FLASH_TIME = 0.020
+LIGHTNING_RANGE = 768.0
+MARK_TOTAL_TIME, MARK_FADE_TIME, MAX_MARKS = 10.0, 1.0, 256
+#: Where the first-person weapon's flash sits from the eye (forward, right, up): the hand's ``tag_weapon`` plus
+#: the gun's length, the lightning beam's start when seen through the shooter's eyes.
+VIEW_MUZZLE = (30.0, 6.0, -8.0)
+RAIL_TRAIL_TIME = 0.4
+BLEED_TIME, BLEED_RADIUS = 0.5, 24.0
+PUFF_STEP_MS = 50
+#: ``DEFAULT_SHOTGUN_COUNT`` / ``DEFAULT_SHOTGUN_SPREAD``; pellets are traced this far.
+SHOTGUN_COUNT, SHOTGUN_SPREAD, PELLET_RANGE = 11, 700.0, 4096.0
+BLOOD_TRAIL_STEP, BLOOD_TRAIL_TIME = 0.15, 2.0
+#: weapon → (trail seconds, trail radius) of its missile's smoke (``wiTrailTime``, ``trailRadius``).
+SMOKE_TRAILS: Mapping[int, tuple[float, float]] = {WP_ROCKET: (2.0, 64.0), WP_GRENADE: (0.7, 32.0)}
+RING_MODEL, BULLET_MODEL = "models/weaphits/ring02.md3", "models/weaphits/bullet.md3"
+EFFECT_MODELS = (RING_MODEL, BULLET_MODEL, *GIB_MODELS)
+EFFECT_SHADERS = ("rocketExplosion", "grenadeExplosion", "plasmaExplosion", "bulletExplosion", "bloodExplosion",
+                  "railCore", "railDisc", "lightningBoltNew", "smokePuff", "gfx/damage/bullet_mrk",
+                  "gfx/damage/burn_med_mrk", "gfx/damage/plasma_mrk", "gfx/damage/hole_lg_mrk", "bloodMark",
+                  "bloodTrail")
+
+
+@dataclass(frozen=True, slots=True)
+class Explosion:
+    """What an impact of one weapon makes: a sprite (``shader``) or a ``model`` with ``shader``, lasting
+    ``duration`` s, and its mark."""
+
+    shader: str | None
+    model: str | None
+    duration: float
+    mark: str
+    mark_radius: float
+    alpha_fade: bool = False
+
+
+#: ``CG_MissileHitWall`` by weapon; :data:`DEFAULT_IMPACT` for the rest.
+IMPACTS: Mapping[int, Explosion] = {
+    WP_ROCKET: Explosion("rocketExplosion", None, 1.0, "gfx/damage/burn_med_mrk", 64.0),
+    WP_GRENADE: Explosion("grenadeExplosion", None, 0.6, "gfx/damage/burn_med_mrk", 64.0),
+    WP_PLASMA: Explosion("plasmaExplosion", RING_MODEL, 0.6, "gfx/damage/plasma_mrk", 16.0, True),
+    WP_MACHINEGUN: Explosion("bulletExplosion", BULLET_MODEL, 0.6, "gfx/damage/bullet_mrk", 8.0),
+    WP_SHOTGUN: Explosion("bulletExplosion", BULLET_MODEL, 0.6, "gfx/damage/bullet_mrk", 4.0),
+}
+DEFAULT_IMPACT = Explosion(None, None, 0.6, "gfx/damage/hole_lg_mrk", 12.0)
+
+
+def _random(index: int, salt: int = 0) -> float:
+    """A fixed pseudo-random number in [0, 1) for event ``index`` (the same at every time)."""
+    x = (index * 2654435761 + salt * 40503 + 12345) & 0xFFFFFFFF
+    x ^= x >> 15
+    x = (x * 2246822519) & 0xFFFFFFFF
+    x ^= x >> 13
+    return x / 2.0 ** 32
+
+
+def client_color(digit: str) -> tuple[float, float, float]:
+    """``CG_ColorFromString``: a colour digit 1‥7 as bits red 1, green 2, blue 4; anything else white."""
+    try:
+        v = int(digit)
+    except ValueError:
+        return (1.0, 1.0, 1.0)
+    if not 1 <= v <= 7:
+        return (1.0, 1.0, 1.0)
+    return (float(v & 1), float(bool(v & 2)), float(bool(v & 4)))
+
+
+def flash_model(weapon_model: str) -> str:
+    """The flash model beside a weapon model (``…/rocketl.md3`` → ``…/rocketl_flash.md3``)."""
+    return weapon_model[:-4] + "_flash.md3" if weapon_model.endswith(".md3") else ""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Impact:
+    time: float
+    segment: int
+    origin: np.ndarray
+    normal: np.ndarray
+    weapon: int
+    kind: str          # "missile_miss", "missile_hit", "gunshot", "blood"
+    entity: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Rail:
+    time: float
+    segment: int
+    start: np.ndarray
+    end: np.ndarray
+    client: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ShotgunBlast:
+    """``EV_SHOTGUN``: pellets from ``origin`` along ``aim``, spread by ``seed``."""
+
+    time: float
+    segment: int
+    origin: np.ndarray
+    aim: np.ndarray
+    seed: int
+    index: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class GibEvent:
+    time: float
+    segment: int
+    origin: np.ndarray
+    index: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SmokeTrack:
+    """One missile's flight: its trajectory (server ms) and the timeline times it was seen first and last."""
+
+    segment: int
+    weapon: int
+    tr_type: int
+    tr_time: int
+    tr_duration: int
+    base: np.ndarray
+    delta: np.ndarray
+    first: float
+    last: float
+
+
+def _impacts(timeline: DemoTimeline) -> tuple[tuple[Impact, ...], tuple[Rail, ...], tuple[GibEvent, ...],
+                                             tuple[ShotgunBlast, ...]]:
+    impacts: list[Impact] = []
+    rails: list[Rail] = []
+    gibs: list[GibEvent] = []
+    blasts: list[ShotgunBlast] = []
+    for e in timeline.events_of_kind("temp_entity"):
+        if not isinstance(e, TempEntityEvent):
+            continue
+        name = e.name
+        if name in ("missile_miss", "missile_hit", "gunshot", "blood"):
+            weapon = int(e.extra[0]) if e.extra else (WP_MACHINEGUN if name == "gunshot" else 0)
+            normal = np.asarray(e.direction if e.direction is not None else (0.0, 0.0, 1.0), np.float64)
+            impacts.append(Impact(e.time, e.segment, np.asarray(e.origin, np.float64), normal, weapon, name,
+                                  -1 if e.entity is None else int(e.entity)))
+        elif name == "shotgun" and e.direction is not None and e.extra:
+            blasts.append(ShotgunBlast(e.time, e.segment, np.asarray(e.origin, np.float64),
+                                       np.asarray(e.direction, np.float64), int(e.extra[0]), len(blasts)))
+        elif name == "gib":
+            gibs.append(GibEvent(e.time, e.segment, np.asarray(e.origin, np.float64), len(gibs)))
+        elif name == "rail" and e.end is not None:
+            client = int(e.extra[0]) if e.extra else -1
+            rails.append(Rail(e.time, e.segment, np.asarray(e.origin, np.float64), np.asarray(e.end, np.float64),
+                              client))
+    return tuple(impacts), tuple(rails), tuple(gibs), tuple(blasts)
+
+
+def _smoke_tracks(timeline: DemoTimeline) -> tuple[SmokeTrack, ...]:
+    """Every rocket's and grenade's trajectory, from the frames' entity columns."""
+    tracks: dict[tuple, list] = {}
+    for frame in range(timeline.num_frames):
+        ents = timeline.frame_entities(frame)
+        extra = ents.extra if hasattr(ents, "extra") else {}
+        if not extra or "eType" not in extra:
+            continue
+        rows = np.flatnonzero((extra["eType"] == ET_MISSILE) & np.isin(extra["weapon"], list(SMOKE_TRAILS)))
+        t = float(timeline.times[frame])
+        for r in rows.tolist():
+            key = (int(ents.number[r]), int(extra["pos_trType"][r]), int(extra["pos_trTime"][r]),
+                   tuple(np.round(extra["pos_trBase"][r], 2).tolist()))
+            found = tracks.get(key)
+            if found is None:
+                tracks[key] = [int(timeline.frame_segment[frame]), int(extra["weapon"][r]), key[1], key[2],
+                               int(extra["pos_trDuration"][r]), np.asarray(extra["pos_trBase"][r], np.float64),
+                               np.asarray(extra["pos_trDelta"][r], np.float64), t, t]
+            else:
+                found[8] = t
+    return tuple(SmokeTrack(*v) for v in tracks.values())
+
+
+def _flash_times(timeline: DemoTimeline) -> dict[int, np.ndarray]:
+    times: dict[int, list[float]] = {}
+    for e in timeline.events_of_kind("muzzleflash"):
+        if not isinstance(e, MuzzleFlashEvent):
+            continue
+        times.setdefault(int(e.entity), []).append(e.time)
+    return {k: np.asarray(v, np.float64) for k, v in times.items()}
+
+
+def prepare_effects(timeline: DemoTimeline) -> Quake3Effects:
+    """The effects of ``timeline`` (rules: module docstring)."""
+    impacts, rails, gibs, blasts = _impacts(timeline)
+    offsets = np.asarray(timeline.times, np.float64) - np.asarray(timeline.server_times, np.float64) / 1000.0
+    return Quake3Effects(impacts, rails, _smoke_tracks(timeline), _flash_times(timeline),
+                         np.asarray([i.time for i in impacts], np.float64),
+                         np.asarray(timeline.times, np.float64), offsets, gibs, blasts, {}, {})
+
+
+def _q_crandom(seed: int) -> tuple[float, int]:
+    """``Q_crandom``: a number in [-1, 1) from the engine's 32-bit linear congruential ``Q_rand``, and the new
+    seed."""
+    seed = (69069 * seed + 1) & 0xFFFFFFFF
+    return 2.0 * ((seed & 0xFFFF) / 65536.0 - 0.5), seed
+
+
+def shotgun_pattern(level: Bsp46World | None, origin: np.ndarray, aim: np.ndarray,
+                    seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``CG_ShotgunPattern``: the 11 pellets spread ±700 · 16 over 8192 · 16 units around ``aim``, each traced to
+    the first wall (within :data:`PELLET_RANGE`) as ``(point, surface normal)``; pellets that reach no wall make
+    nothing."""
+    forward = aim / max(float(np.linalg.norm(aim)), 1e-9)
+    right = shapes.perpendicular(forward)
+    up = np.cross(forward, right)
+    seed &= 0xFFFFFFFF
+    hits = []
+    for _ in range(SHOTGUN_COUNT):
+        r, seed = _q_crandom(seed)
+        u, seed = _q_crandom(seed)
+        end = origin + forward * 8192 * 16 + right * r * SHOTGUN_SPREAD * 16 + up * u * SHOTGUN_SPREAD * 16
+        direction = (end - origin) / float(np.linalg.norm(end - origin))
+        point = _first_solid(level, origin, direction, PELLET_RANGE)
+        if point is not None:
+            hits.append((point, _surface_normal(level, point, direction)))
+    return hits
+
+
+def _surface_normal(level: Bsp46World | None, point: np.ndarray, direction: np.ndarray) -> np.ndarray:
+    """The normal of the wall just past ``point``: against the axes whose neighbours are solid, else back along
+    the flight."""
+    n = np.zeros(3)
+    if level is not None:
+        for axis in range(3):
+            for sign in (-1.0, 1.0):
+                q = point.copy()
+                q[axis] += sign * 2.0
+                if int(level.leafs["cluster"][level.point_leaf(q)]) < 0:
+                    n[axis] -= sign
+    norm = float(np.linalg.norm(n))
+    return n / norm if norm > 0 else -direction
+
+
+def _first_solid(level: Bsp46World | None, start: np.ndarray, forward: np.ndarray,
+                 reach: float) -> np.ndarray | None:
+    """The last free point before solid space (a leaf without a cluster) along ``forward`` within ``reach``, found
+    in 16-unit steps and narrowed to 1 unit; ``None`` when nothing is hit (or there is no map)."""
+    if level is None:
+        return None
+
+    def solid(p: np.ndarray) -> bool:
+        return int(level.leafs["cluster"][level.point_leaf(p)]) < 0
+
+    if solid(start):
+        return start
+    step = 16.0
+    d = step
+    while d <= reach:
+        if solid(start + forward * d):
+            lo, hi = d - step, d
+            while hi - lo > 1.0:
+                mid = (lo + hi) / 2
+                lo, hi = (lo, mid) if solid(start + forward * mid) else (mid, hi)
+            return start + forward * lo
+        d += step
+    return None
+
+
+def _beam_end(level: Bsp46World | None, start: np.ndarray, forward: np.ndarray) -> np.ndarray:
+    """Where the lightning beam stops: the first wall within the lightning range, else the full range."""
+    hit = _first_solid(level, start, forward, LIGHTNING_RANGE)
+    return hit if hit is not None else start + forward * LIGHTNING_RANGE
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Quake3Effects:
+    """A timeline's Quake III effects (see the module docstring); ``offsets[f]`` turns server seconds of frame
+    ``f`` into timeline seconds."""
+
+    impacts: tuple[Impact, ...]
+    rails: tuple[Rail, ...]
+    smoke: tuple[SmokeTrack, ...]
+    flashes: Mapping[int, np.ndarray]
+    impact_times: np.ndarray
+    frame_times: np.ndarray
+    offsets: np.ndarray
+    gib_events: tuple[GibEvent, ...] = ()
+    blasts: tuple[ShotgunBlast, ...] = ()
+    #: Gib flights worked out so far, by (event index, map identity): each is simulated once, when first seen.
+    flown: dict[tuple[int, int], tuple[Gib, ...]] = field(default_factory=dict)
+    #: Shotgun pellet impacts traced so far, by (blast index, map identity).
+    pellets: dict[tuple[int, int], tuple[Impact, ...]] = field(default_factory=dict)
+
+    def particles(self, timeline: DemoTimeline, t: float, model_flags: list[np.ndarray] | None) -> Particles:
+        return Particles.empty()
+
+    def lights(self, state: SceneState, t: float, model_flags: np.ndarray | None) -> Lights:
+        return Lights.empty()
+
+    def models(self, state: SceneState, t: float) -> list[EffectModel]:
+        return []
+
+    def flashing(self, entity: int, t: float) -> bool:
+        """Whether ``entity`` fired within the last ``MUZZLE_FLASH_TIME``."""
+        times = self.flashes.get(entity)
+        if times is None:
+            return False
+        i = int(np.searchsorted(times, t, side="right")) - 1
+        return i >= 0 and t - times[i] < MUZZLE_FLASH_TIME
+
+    def shaded(self, state: SceneState, t: float, camera: Camera, first_person: bool,
+               players: tuple[PlayerDraw, ...], level: Bsp46World | None = None) -> ShadedDraws:
+        """Everything the effects draw at ``t`` seen from ``camera`` (rules: module docstring)."""
+        forward, right, up = angle_vectors(camera.angles)
+        left = -np.asarray(right)
+        md3: list[Md3Draw] = []
+        polys: list[Q3Poly] = []
+        self._impact_effects(state, t, left, up, first_person, md3, polys, self._pellet_impacts(state, t, level))
+        self._rails(state, t, camera, left, up, polys)
+        self._smoke(state, t, camera, left, up, polys)
+        self._lightning(state, t, camera, level, polys, first_person)
+        self._gibs(state, t, camera, level, left, up, md3, polys)
+        players = tuple(self._with_flash(p, state, t) for p in players)
+        weapon = view_weapon(state, self.flashing(state.view_entity, t)) if first_person else None
+        return ShadedDraws(tuple(md3), tuple(polys), players, () if weapon is None else (weapon,))
+
+    def _with_flash(self, player: PlayerDraw, state: SceneState, t: float) -> PlayerDraw:
+        if not player.weapon:
+            return player
+        fields = state.entity_fields
+        number = player.entity
+        row = state.entities.index_of(number) if number >= 0 else None
+        firing = row is not None and bool(fields["eFlags"][row] & EF_FIRING) and \
+            int(fields["weapon"][row]) in (WP_LIGHTNING, WP_GAUNTLET)
+        if firing or self.flashing(number, t):
+            return replace(player, flash=flash_model(player.weapon))
+        return player
+
+    def _pellet_impacts(self, state: SceneState, t: float, level: Bsp46World | None) -> list[tuple[int, Impact]]:
+        """Where the pellets of the shotgun blasts of the last 10 s hit (traced once per blast and map)."""
+        out: list[tuple[int, Impact]] = []
+        for blast in self.blasts:
+            if blast.segment != state.segment or not 0 <= t - blast.time < MARK_TOTAL_TIME:
+                continue
+            key = (blast.index, id(level))
+            hits = self.pellets.get(key)
+            if hits is None:
+                hits = self.pellets[key] = tuple(
+                    Impact(blast.time, blast.segment, point, normal, WP_SHOTGUN, "missile_miss", -1)
+                    for point, normal in shotgun_pattern(level, blast.origin, blast.aim, blast.seed))
+            out.extend((1_000_000 + 16 * blast.index + k, hit) for k, hit in enumerate(hits))
+        return out
+
+    def _impact_effects(self, state: SceneState, t: float, left, up, first_person: bool, md3: list[Md3Draw],
+                        polys: list[Q3Poly], extra: list[tuple[int, Impact]]) -> None:
+        lo = int(np.searchsorted(self.impact_times, t - MARK_TOTAL_TIME, side="right"))
+        hi = int(np.searchsorted(self.impact_times, t, side="right"))
+        marks: list[Q3Poly] = []
+        alive = [(i, self.impacts[i]) for i in range(lo, hi)] + extra
+        alive.sort(key=lambda pair: pair[1].time)
+        for i, imp in alive:
+            if imp.segment != state.segment:
+                continue
+            age = t - imp.time
+            kind = IMPACTS.get(imp.weapon, DEFAULT_IMPACT) if imp.kind != "gunshot" else IMPACTS[WP_MACHINEGUN]
+            bleeds = imp.kind in ("missile_hit", "blood")
+            explodes = imp.kind in ("missile_miss", "gunshot") or imp.weapon in (WP_ROCKET, WP_GRENADE)
+            if bleeds and age < BLEED_TIME and not (first_person and imp.entity == state.view_entity):
+                polys.append(shapes.sprite("bloodExplosion", imp.origin, BLEED_RADIUS, left, up,
+                                           rotation=_random(i, 1) * 360, shader_time=imp.time))
+            if explodes and kind.shader is not None and age < kind.duration:
+                self._explosion(i, imp, kind, age, left, up, md3, polys)
+            if imp.kind != "blood" and explodes:
+                marks.append(self._mark(i, imp, kind, age))
+        polys[:0] = marks[-MAX_MARKS:]
+
+    def _explosion(self, i: int, imp: Impact, kind: Explosion, age: float, left, up, md3: list[Md3Draw],
+                   polys: list[Q3Poly]) -> None:
+        start = imp.time - _random(i, 2) * 0.063          # the engine skews starts by up to 63 ms
+        if kind.model is None:
+            c = max(0.0, min(1.0, 1.0 - (age + imp.time - start) / kind.duration))
+            origin = imp.origin + imp.normal * 16.0
+            polys.append(shapes.sprite(kind.shader or "", origin, 42.0 * (1.0 - c) + 30.0, left, up,
+                                       (255, 255, 255, 255 * c * 0.33), _random(i, 3) * 360, start))
+        else:
+            axis0 = imp.normal / max(float(np.linalg.norm(imp.normal)), 1e-9)
+            a1 = shapes.rotate_around(axis0, shapes.perpendicular(axis0), _random(i, 4) * 360)
+            axis = np.array([axis0, a1, np.cross(axis0, a1)], np.float32)
+            md3.append(Md3Draw(kind.model, imp.origin.astype(np.float32), axis, custom_shader=kind.shader or "",
+                               shader_time=start))
+
+    def _mark(self, i: int, imp: Impact, kind: Explosion, age: float) -> Q3Poly:
+        fade = 1.0
+        if kind.alpha_fade:                              # energy marks burn out over 3 s
+            fade = min(max((450.0 - 450.0 * age / 3.0) / 255.0, 0.0), 1.0)
+        left = MARK_TOTAL_TIME - age
+        if left < MARK_FADE_TIME:
+            fade *= left / MARK_FADE_TIME
+        rgba = (255, 255, 255, 255 * fade) if kind.alpha_fade else (255 * fade, 255 * fade, 255 * fade, 255)
+        return shapes.mark(kind.mark, imp.origin, imp.normal, kind.mark_radius, _random(i, 5) * 360, rgba)
+
+    def _rails(self, state: SceneState, t: float, camera: Camera, left, up, polys: list[Q3Poly]) -> None:
+        for k, rail in enumerate(self.rails):
+            age = t - rail.time
+            if rail.segment != state.segment or not 0 <= age < 0.6 + 2.0:
+                continue
+            info = dict(state.scoreboard[rail.client].userinfo) if 0 <= rail.client < len(state.scoreboard) else {}
+            color1 = np.asarray(client_color(info.get("c1", "")))
+            color2 = np.asarray(client_color(info.get("c2", "")))
+            start = rail.start - np.array([0.0, 0.0, 4.0])
+            if age < RAIL_TRAIL_TIME:
+                c = 1.0 - age / RAIL_TRAIL_TIME
+                rgb = color1 * 0.75 * c * 255
+                polys.append(shapes.rail_core("railCore", start, rail.end, camera.origin, (*rgb, 255 * c),
+                                              shader_time=rail.time))
+            self._rail_rings(k, rail, start, color2, age, left, up, polys)
+
+    @staticmethod
+    def _rail_rings(k: int, rail: Rail, start: np.ndarray, color2: np.ndarray, age: float, left, up,
+                    polys: list[Q3Poly]) -> None:
+        vec = rail.end - start
+        length = float(np.linalg.norm(vec))
+        if length < 1e-6:
+            return
+        vec /= length
+        temp = shapes.perpendicular(vec)
+        move = start + vec * 20.0
+        j = 18
+        i = 0
+        while i < length:
+            life = (i >> 1) / 1000.0 + 0.6
+            if age < life:
+                axis = shapes.rotate_around(vec, temp, j * 10.0)
+                pos = move + axis * 4.0 + axis * 6.0 * age
+                c = 1.0 - age / life
+                polys.append(shapes.sprite("railDisc", pos, 1.1, left, up, (*(color2 * 255), 255 * c),
+                                           shader_time=rail.time))
+            move = move + vec * 5.0
+            j = (j + 1) % 36
+            i += 5
+
+    def _smoke(self, state: SceneState, t: float, camera: Camera, left, up, polys: list[Q3Poly]) -> None:
+        frame = min(max(state.frame, 0), len(self.offsets) - 1)
+        offset = float(self.offsets[frame])
+        now_ms = (t - offset) * 1000.0
+        cam = np.asarray(camera.origin, np.float64)
+        for track in self.smoke:
+            life, radius = SMOKE_TRAILS[track.weapon]
+            if track.segment != state.segment or track.tr_type == TR_STATIONARY or \
+                    not track.first - 0.05 <= t <= track.last + life:
+                continue
+            first_ms = max(float(track.tr_time), (track.first - offset) * 1000.0 - 50.0)
+            last_ms = min(now_ms, (track.last - offset) * 1000.0)
+            lo = math.ceil(max(first_ms, now_ms - life * 1000.0) / PUFF_STEP_MS)
+            hi = math.floor(last_ms / PUFF_STEP_MS)
+            if hi < lo:
+                continue
+            at = np.arange(lo, hi + 1, dtype=np.float64) * PUFF_STEP_MS
+            n = len(at)
+            pos = evaluate_trajectory(np.full(n, track.tr_type), np.full(n, track.tr_time),
+                                      np.full(n, track.tr_duration), np.tile(track.base, (n, 1)),
+                                      np.tile(track.delta, (n, 1)), at)
+            for when, p in zip(at.tolist(), pos):
+                c = 1.0 - (now_ms - when) / (life * 1000.0)
+                size = radius * (1.0 - c) + 8.0
+                if float(np.linalg.norm(p - cam)) < size:
+                    continue
+                polys.append(shapes.sprite("smokePuff", p, size, left, up, (255, 255, 255, 255 * c * 0.33),
+                                           shader_time=when / 1000.0 + offset))
+
+    def _gibs(self, state: SceneState, t: float, camera: Camera, level: Bsp46World | None, left, up,
+              md3: list[Md3Draw], polys: list[Q3Poly]) -> None:
+        cam = np.asarray(camera.origin, np.float64)
+        for event in self.gib_events:
+            if event.segment != state.segment or not 0 <= t - event.time < MARK_TOTAL_TIME:
+                continue
+            key = (event.index, id(level))
+            gibs = self.flown.get(key)
+            if gibs is None:
+                gibs = self.flown[key] = launch_gibs(level, event.origin, event.time, event.index)
+            for gib in gibs:
+                if gib.mark is not None and gib.mark[0] <= t:
+                    when, point, normal, radius, rotation = gib.mark
+                    left_time = MARK_TOTAL_TIME - (t - when)
+                    fade = min(1.0, max(left_time, 0.0) / MARK_FADE_TIME)
+                    polys.insert(0, shapes.mark("bloodMark", point, normal, radius, rotation,
+                                                (255, 255, 255, 255 * fade)))
+                if t < gib.end:
+                    md3.append(Md3Draw(gib.model, gib.position(t).astype(np.float32), np.eye(3, dtype=np.float32)))
+                    self._blood_trail(gib, t, cam, left, up, polys)
+
+    @staticmethod
+    def _blood_trail(gib: Gib, t: float, cam: np.ndarray, left, up, polys: list[Q3Poly]) -> None:
+        """``CG_BloodTrail``: a puff every 150 ms of flight, growing from 16 units and dropping 40 over 2 s."""
+        first = gib.flights[0].start
+        k = math.ceil(max(first, t - BLOOD_TRAIL_TIME) / BLOOD_TRAIL_STEP)
+        while k * BLOOD_TRAIL_STEP <= t:
+            when = k * BLOOD_TRAIL_STEP
+            k += 1
+            if when < first or not gib.flying(when):
+                continue
+            c = 1.0 - (t - when) / BLOOD_TRAIL_TIME
+            p = gib.position(when).copy()
+            p[2] -= (1.0 - c) * 40.0
+            radius = 20.0 * (1.0 - c) + 16.0
+            if float(np.linalg.norm(p - cam)) > radius:
+                polys.append(shapes.sprite("bloodTrail", p, radius, left, up, (255, 255, 255, 255 * c)))
+
+    def _lightning(self, state: SceneState, t: float, camera: Camera, level: Bsp46World | None,
+                   polys: list[Q3Poly], first_person: bool = False) -> None:
+        fields = state.entity_fields
+        if not fields or not len(state.entities):
+            return
+        firing = np.flatnonzero((fields["eType"] == ET_PLAYER) & (fields["weapon"] == WP_LIGHTNING)
+                                & ((fields["eFlags"] & EF_FIRING) != 0))
+        for row in firing.tolist():
+            origin = np.asarray(state.entities.origin[row], np.float64)
+            angles = state.entities.angles[row]
+            forward = np.asarray(angle_vectors(angles)[0], np.float64)
+            muzzle = origin + np.array([0.0, 0.0, 26.0]) + forward * 14.0
+            end = _beam_end(level, muzzle, forward)
+            start = muzzle
+            if first_person and int(state.entities.number[row]) == state.view_entity:
+                eye_forward, right, up = (np.asarray(v, np.float64) for v in angle_vectors(camera.angles))
+                start = np.asarray(camera.origin, np.float64) + eye_forward * VIEW_MUZZLE[0] \
+                    + right * VIEW_MUZZLE[1] + up * VIEW_MUZZLE[2]
+            polys.extend(shapes.lightning_bolt("lightningBoltNew", start, end, camera.origin))
+
+
+def segment_effect_models() -> tuple[str, ...]:
+    """The models the effects draw besides the configstrings' (explosion models, flashes, hands)."""
+    flashes = [flash_model(m) for m in WEAPON_MODELS.values()]
+    hands = [m[:-4] + "_hand.md3" for m in WEAPON_MODELS.values()]
+    return (*EFFECT_MODELS, *flashes, *hands)
+

@@ -1,0 +1,120 @@
+"""The polygons of Quake III's effect surfaces, built as the renderer builds them for its entity types: a sprite
+(``RT_SPRITE``: a square facing the view, turned by its rotation), a rail core (``RT_RAIL_CORE``: a flat strip
+from start to end turned to the viewer), a lightning bolt (``RT_LIGHTNING``: four such strips 45° apart) and an
+impact mark (``CG_ImpactMark``: a square on the surface, texture centred on the hit).
+
+References: ioquake3 ``renderergl1/tr_surface.c`` (``RB_SurfaceSprite``, ``RB_AddQuadStampExt``, ``DoRailCore``,
+``RB_SurfaceRailCore``, ``RB_SurfaceLightningBolt``), ``cgame/cg_marks.c`` (``CG_ImpactMark``), ``qcommon/q_math.c``
+(``PerpendicularVector``, ``RotatePointAroundVector``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ...render.q3refdef import Q3Poly
+
+__all__ = ["lightning_bolt", "mark", "perpendicular", "rail_core", "rotate_around", "sprite"]
+
+_QUAD_ST = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+#: ``r_railCoreWidth``'s default.
+RAIL_CORE_WIDTH = 6.0
+LIGHTNING_WIDTH = 8.0
+
+
+def _unit(v) -> np.ndarray:
+    v = np.asarray(v, np.float64)
+    n = float(np.linalg.norm(v))
+    return v / n if n > 1e-9 else v
+
+
+def perpendicular(v) -> np.ndarray:
+    """``PerpendicularVector``: a unit vector at right angles to unit ``v`` (from the axis ``v`` leans on least)."""
+    v = np.asarray(v, np.float64)
+    axis = np.zeros(3)
+    axis[int(np.argmin(np.abs(v)))] = 1.0
+    return _unit(axis - v * float(axis @ v))
+
+
+def rotate_around(direction, point, degrees: float) -> np.ndarray:
+    """``RotatePointAroundVector``: ``point`` turned ``degrees`` about unit ``direction`` (Rodrigues)."""
+    k = _unit(direction)
+    p = np.asarray(point, np.float64)
+    a = math.radians(degrees)
+    return p * math.cos(a) + np.cross(k, p) * math.sin(a) + k * float(k @ p) * (1 - math.cos(a))
+
+
+def _colors(rgba, n: int) -> np.ndarray:
+    return np.tile(np.clip(np.asarray(rgba, np.float64), 0, 255).astype(np.uint8), (n, 1))
+
+
+def sprite(shader: str, origin, radius: float, left, up, rgba=(255, 255, 255, 255), rotation: float = 0.0,
+           shader_time: float = 0.0) -> Q3Poly:
+    """A square of half-size ``radius`` at ``origin`` facing a view with axes ``left`` / ``up``, turned
+    ``rotation`` degrees."""
+    left, up = np.asarray(left, np.float64), np.asarray(up, np.float64)
+    if rotation:
+        a = math.radians(rotation)
+        s, c = math.sin(a), math.cos(a)
+        left, up = c * left - s * up, c * up + s * left
+    left, up = left * radius, up * radius
+    o = np.asarray(origin, np.float64)
+    corners = np.array([o + left + up, o - left + up, o - left - up, o + left - up], np.float32)
+    return Q3Poly(shader, corners, _QUAD_ST, _colors(rgba, 4), shader_time)
+
+
+def _strip(start, end, side, width: float, rgba) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``DoRailCore``: the quad start±side·width → end±side·width; s runs 0‥length/256 along it, the start's outer
+    edge a quarter as bright."""
+    start, end = np.asarray(start, np.float64), np.asarray(end, np.float64)
+    length = float(np.linalg.norm(end - start))
+    t = length / 256.0
+    side = np.asarray(side, np.float64) * width
+    pos = np.array([start + side, end + side, end - side, start - side], np.float32)
+    st = np.array([[0, 0], [t, 0], [t, 1], [0, 1]], np.float32)
+    rgb = np.clip(np.asarray(rgba[:3], np.float64), 0, 255)
+    cols = np.array([[*(rgb * 0.25), rgba[3]], [*rgb, rgba[3]], [*rgb, rgba[3]], [*rgb, rgba[3]]])
+    return pos, st, cols.astype(np.uint8)
+
+
+def _view_side(start, end, camera) -> np.ndarray:
+    cam = np.asarray(camera, np.float64)
+    return _unit(np.cross(_unit(np.asarray(start) - cam), _unit(np.asarray(end) - cam)))
+
+
+def rail_core(shader: str, start, end, camera, rgba, width: float = RAIL_CORE_WIDTH,
+              shader_time: float = 0.0) -> Q3Poly:
+    """``RB_SurfaceRailCore``: one strip from ``start`` to ``end`` whose side is square to the view from
+    ``camera``."""
+    pos, st, cols = _strip(start, end, _view_side(start, end, camera), width, rgba)
+    return Q3Poly(shader, pos, st, cols, shader_time)
+
+
+def lightning_bolt(shader: str, start, end, camera, shader_time: float = 0.0) -> tuple[Q3Poly, ...]:
+    """``RB_SurfaceLightningBolt``: four strips 8 units wide turned 45° apart about the beam."""
+    direction = _unit(np.asarray(end, np.float64) - np.asarray(start, np.float64))
+    side = _view_side(start, end, camera)
+    out = []
+    for _ in range(4):
+        pos, st, cols = _strip(start, end, side, LIGHTNING_WIDTH, (255, 255, 255, 255))
+        out.append(Q3Poly(shader, pos, st, cols, shader_time))
+        side = rotate_around(direction, side, 45.0)
+    return tuple(out)
+
+
+def mark(shader: str, origin, direction, radius: float, rotation: float, rgba) -> Q3Poly:
+    """``CG_ImpactMark`` on a flat wall: a square of half-size ``radius`` in the plane of normal ``direction``,
+    turned ``rotation`` degrees, lifted a little off the wall (the engine clips it to the surfaces instead)."""
+    normal = _unit(direction)
+    a1 = perpendicular(normal)
+    a2 = rotate_around(normal, a1, rotation)
+    a1 = np.cross(normal, a2)
+    o = np.asarray(origin, np.float64) + normal * 0.5
+    corners = np.array([o - a1 * radius - a2 * radius, o + a1 * radius - a2 * radius,
+                        o + a1 * radius + a2 * radius, o - a1 * radius + a2 * radius], np.float32)
+    scale = 0.5 / radius
+    rel = corners - o
+    st = np.stack([0.5 + rel @ a1 * scale, 0.5 + rel @ a2 * scale], axis=1).astype(np.float32)
+    return Q3Poly(shader, corners, st, _colors(rgba, 4))

@@ -1,0 +1,141 @@
+"""Draw Quake III shaded polygons (:class:`~.q3refdef.Q3Poly`: effect sprites, beams, impact marks) with their
+shaders.
+
+Per frame every polygon's vertices go into one vertex buffer (the map's vertex layout) and its fan into one index
+buffer, written once; polygons are then drawn in shader sort order (stable, so equal sorts keep the caller's
+order), consecutive polygons with the same shader and clock sharing one draw.  Each run is drawn with its shader's
+stages at the frame's time minus its ``shader_time``, without an entity colour: stages that read the entity's
+colour (``rgbGen`` / ``alphaGen entity``) then read the vertex colours, as the engine's sprite, beam and poly
+surfaces carry the entity's ``shaderRGBA`` in their vertices.
+
+References: ioquake3 ``renderergl1/tr_scene.c`` (``RE_AddPolyToScene``), ``tr_surface.c`` (``RB_SurfacePolychain``,
+``RB_SurfaceSprite``, ``RB_SurfaceRailCore``), ``tr_shade.c`` (``RB_BeginSurface``: ``shaderTime``),
+``tr_shade_calc.c`` (``RB_CalcColorFromEntity``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import moderngl
+import numpy as np
+
+from assets_loader.bsp46 import DRAW_VERTEX, LIGHTMAP_NONE
+from assets_loader.q3shaders import Shader, ShaderLibrary, default_shader
+
+from .q3refdef import Q3Poly
+from .q3world import Q3View, ShaderPainter
+
+__all__ = ["PolyRenderer", "poly_buffers"]
+
+_LAYOUT = "3f 2f 2f 3f 4f1"
+_ATTRIBUTES = ("in_position", "in_st", "in_lm", "in_normal", "in_color")
+_IDENTITY = np.eye(4, dtype=np.float32)
+
+
+def poly_buffers(polys: tuple[Q3Poly, ...] | list[Q3Poly]) -> tuple[np.ndarray, np.ndarray, list[tuple[int, int]]]:
+    """``(vertices DRAW_VERTEX [V], indices u4 [I], (first index, count) per polygon)``: every polygon's vertices
+    and its triangle fan (0, k, k + 1)."""
+    sizes = np.array([len(p.positions) for p in polys], np.int64)
+    total = int(sizes.sum())
+    verts = np.zeros(total, DRAW_VERTEX)
+    if total:
+        verts["position"] = np.concatenate([np.asarray(p.positions, np.float32) for p in polys])
+        verts["st"] = np.concatenate([np.asarray(p.st, np.float32) for p in polys])
+        verts["color"] = np.concatenate([np.asarray(p.colors, np.uint8) for p in polys])
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    indices: list[np.ndarray] = []
+    ranges: list[tuple[int, int]] = []
+    first = 0
+    for start, size in zip(starts.tolist(), sizes.tolist()):
+        if size < 3:
+            ranges.append((first, 0))
+            continue
+        k = np.arange(1, size - 1, dtype=np.uint32)
+        fan = np.stack([np.zeros_like(k), k, k + 1], axis=1).ravel() + np.uint32(start)
+        indices.append(fan)
+        ranges.append((first, len(fan)))
+        first += len(fan)
+    idx = np.concatenate(indices).astype(np.uint32) if indices else np.zeros(0, np.uint32)
+    return verts, idx, ranges
+
+
+class PolyRenderer:
+    """Draws a frame's polygons through ``painter`` (the segment's model painter: its images) with shaders from
+    ``library``."""
+
+    def __init__(self, ctx: moderngl.Context, painter: ShaderPainter, library: ShaderLibrary | None) -> None:
+        self.ctx = ctx
+        self.painter = painter
+        self._library = library
+        self._shaders: dict[str, Shader] = {}
+        self._capacity = 0
+        self._vbo: moderngl.Buffer | None = None
+        self._ibo: moderngl.Buffer | None = None
+        self._vaos: dict[int, moderngl.VertexArray] = {}
+
+    def release(self) -> None:
+        self._drop_buffers()
+
+    def _drop_buffers(self) -> None:
+        for vao in self._vaos.values():
+            vao.release()
+        self._vaos.clear()
+        for buf in (self._vbo, self._ibo):
+            if buf is not None:
+                buf.release()
+        self._vbo = self._ibo = None
+
+    def shader(self, name: str) -> Shader:
+        """The shader called ``name`` (cached)."""
+        shader = self._shaders.get(name)
+        if shader is None:
+            shader = self._shaders[name] = self._library.find(name, LIGHTMAP_NONE) if self._library is not None \
+                else default_shader(name, LIGHTMAP_NONE)
+        return shader
+
+    def _upload(self, verts: np.ndarray, indices: np.ndarray) -> None:
+        need = max(len(verts), len(indices), 1)
+        if self._vbo is None or need > self._capacity:
+            self._drop_buffers()
+            self._capacity = max(need, 2 * self._capacity, 1024)
+            self._vbo = self.ctx.buffer(reserve=self._capacity * DRAW_VERTEX.itemsize, dynamic=True)
+            self._ibo = self.ctx.buffer(reserve=self._capacity * 4, dynamic=True)
+        assert self._vbo is not None and self._ibo is not None
+        self._vbo.write(verts.tobytes())
+        self._ibo.write(indices.tobytes())
+
+    def _vao(self, program: moderngl.Program) -> moderngl.VertexArray:
+        vao = self._vaos.get(program.glo)
+        if vao is None:
+            vao = self._vaos[program.glo] = self.ctx.vertex_array(
+                program, [(self._vbo, _LAYOUT, *_ATTRIBUTES)], index_buffer=self._ibo, index_element_size=4,
+                skip_errors=True)
+        return vao
+
+    def draw(self, polys: tuple[Q3Poly, ...], view: Q3View) -> None:
+        """Draw ``polys`` as seen from ``view`` (rules: module docstring)."""
+        if not polys:
+            return
+        order = sorted(range(len(polys)), key=lambda i: self.shader(polys[i].shader).sort)
+        ordered = [polys[i] for i in order]
+        verts, indices, ranges = poly_buffers(ordered)
+        if not len(indices):
+            return
+        self._upload(verts, indices)
+        self.ctx.enable(moderngl.DEPTH_TEST)
+        self.ctx.front_face = "cw"
+        runs: list[tuple[str, float, int, int]] = []
+        for poly, (first, count) in zip(ordered, ranges):
+            if count == 0:
+                continue
+            if runs and runs[-1][0] == poly.shader and runs[-1][1] == poly.shader_time \
+                    and runs[-1][2] + runs[-1][3] == first:
+                name, start, run_first, run_count = runs[-1]
+                runs[-1] = (name, start, run_first, run_count + count)
+            else:
+                runs.append((poly.shader, poly.shader_time, first, count))
+        for name, start, first, count in runs:
+            at = replace(view, time=view.time - start)
+            self.painter.draw(self._vao, self.shader(name), at, _IDENTITY, view.camera, count, first)
+        self.ctx.front_face = "ccw"
