@@ -103,15 +103,19 @@ class VirtualFS:
                 return place, key
         return None
 
+    def _place(self, name: str) -> tuple[_LooseDir | PakFile | Pk3File, str]:
+        """Where ``name`` is, as :meth:`_locate`; ``NotFoundError`` when nowhere."""
+        hit = self._locate(name)
+        if hit is None:
+            raise self._missing(name)
+        return hit
+
     def exists(self, name: str) -> bool:
         return self._locate(name) is not None
 
     def find(self, name: str) -> FoundFile:
         """Where ``name`` comes from; raises ``NotFoundError`` if no game dir or pak has it."""
-        hit = self._locate(name)
-        if hit is None:
-            raise self._missing(name)
-        place, key = hit
+        place, key = self._place(name)
         if isinstance(place, _LooseDir):
             path = place.files[key]
             return FoundFile(name, str(path), path.stat().st_size)
@@ -119,20 +123,14 @@ class VirtualFS:
 
     def read(self, name: str) -> bytes:
         """The bytes of ``name`` (e.g. ``"maps/e1m1.bsp"``) from the highest-priority place that has it."""
-        hit = self._locate(name)
-        if hit is None:
-            raise self._missing(name)
-        place, key = hit
+        place, key = self._place(name)
         if isinstance(place, _LooseDir):
             return read_source(place.files[key], kind=kind_of(key))[0]
         return place.read(key)
 
     def read_head(self, name: str, size: int) -> bytes:
         """The first ``size`` bytes of ``name`` (a header: a map's ident and version), without reading the file."""
-        hit = self._locate(name)
-        if hit is None:
-            raise self._missing(name)
-        place, key = hit
+        place, key = self._place(name)
         if isinstance(place, _LooseDir):
             path = place.files[key]
             check_file(path, kind_of(key))

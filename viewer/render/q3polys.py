@@ -24,12 +24,10 @@ from assets_loader.bsp46 import DRAW_VERTEX, LIGHTMAP_NONE
 from assets_loader.q3shaders import Shader, ShaderLibrary, default_shader
 
 from .q3refdef import Q3Poly
-from .q3world import Q3View, ShaderPainter
+from .q3world import Q3View, ShaderPainter, cached_vao
 
 __all__ = ["PolyRenderer", "poly_buffers"]
 
-_LAYOUT = "3f 2f 2f 3f 4f1"
-_ATTRIBUTES = ("in_position", "in_st", "in_lm", "in_normal", "in_color")
 _IDENTITY = np.eye(4, dtype=np.float32)
 
 
@@ -106,12 +104,8 @@ class PolyRenderer:
         self._ibo.write(indices.tobytes())
 
     def _vao(self, program: moderngl.Program) -> moderngl.VertexArray:
-        vao = self._vaos.get(program.glo)
-        if vao is None:
-            vao = self._vaos[program.glo] = self.ctx.vertex_array(
-                program, [(self._vbo, _LAYOUT, *_ATTRIBUTES)], index_buffer=self._ibo, index_element_size=4,
-                skip_errors=True)
-        return vao
+        assert self._vbo is not None and self._ibo is not None
+        return cached_vao(self._vaos, program, self._vbo, self._ibo)
 
     def draw(self, polys: tuple[Q3Poly, ...], view: Q3View) -> None:
         """Draw ``polys`` as seen from ``view`` (rules: module docstring)."""

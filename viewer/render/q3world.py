@@ -40,6 +40,17 @@ from .view_math import angle_vectors, gl_bytes
 _VERSION = "#version 330 core\n"
 _LAYOUT = "3f 2f 2f 3f 4f1"
 _ATTRIBUTES = ("in_position", "in_st", "in_lm", "in_normal", "in_color")
+
+
+def cached_vao(vaos: dict[int, moderngl.VertexArray], program: moderngl.Program, vbo: moderngl.Buffer,
+               ibo: moderngl.Buffer) -> moderngl.VertexArray:
+    """The vertex array of ``program`` over draw vertices (``DRAW_VERTEX``) in ``vbo`` and 32-bit indices in ``ibo``,
+    made once per program and kept in ``vaos``."""
+    vao = vaos.get(program.glo)
+    if vao is None:
+        vao = vaos[program.glo] = program.ctx.vertex_array(
+            program, [(vbo, _LAYOUT, *_ATTRIBUTES)], index_buffer=ibo, index_element_size=4, skip_errors=True)
+    return vao
 _TCGEN = {"texture": 0, "lightmap": 1, "environment": 2, "vector": 3}
 _TCGEN_CLOUDS = 4
 _IDENTITY = np.eye(4, dtype=np.float32)
@@ -420,12 +431,7 @@ class _VisibleList:
         self._vaos: dict[int, moderngl.VertexArray] = {}
 
     def vao(self, program: moderngl.Program) -> moderngl.VertexArray:
-        vao = self._vaos.get(program.glo)
-        if vao is None:
-            vao = self._vaos[program.glo] = self.ctx.vertex_array(
-                program, [(self.vbo, _LAYOUT, *_ATTRIBUTES)], index_buffer=self.ibo, index_element_size=4,
-                skip_errors=True)
-        return vao
+        return cached_vao(self._vaos, program, self.vbo, self.ibo)
 
     def update(self, world, point) -> None:
         """Rebuild the list when ``point`` is in another cluster than last time (``R_MarkLeaves``)."""
@@ -723,12 +729,7 @@ class SpriteBatch:
         self._vbo.write(verts.tobytes())
 
     def vao(self, program: moderngl.Program) -> moderngl.VertexArray:
-        vao = self._vaos.get(program.glo)
-        if vao is None:
-            vao = self._vaos[program.glo] = self.ctx.vertex_array(
-                program, [(self._vbo, _LAYOUT, *_ATTRIBUTES)], index_buffer=self._ibo, index_element_size=4,
-                skip_errors=True)
-        return vao
+        return cached_vao(self._vaos, program, self._vbo, self._ibo)
 
     def release(self) -> None:
         for vao in self._vaos.values():
