@@ -54,7 +54,7 @@ def test_a_zero_fov_counts_as_90_and_dry_views_do_not_warp() -> None:
 
 def test_the_warp_widens_the_frustum_and_flattens_it() -> None:
     cam = Camera((0.0, 0.0, 0.0), (0.0, 0.0, 0.0), 90.0)
-    plain, warped = view_projection(cam, 4 / 3), view_projection(cam, 4 / 3, 0.03)
+    plain, warped = view_projection(cam, 4 / 3), view_projection(cam, 4 / 3, warp=0.03)
     np.testing.assert_allclose(warped[0, :3] * 1.03, plain[0, :3], rtol=1e-6)
     np.testing.assert_allclose(warped[1, :3] * 0.97, plain[1, :3], rtol=1e-6)
 

@@ -153,7 +153,7 @@ class FrameRenderer:
         target.use()
         ctx.clear(*CLEAR_COLOR, depth=1.0)
         w, h = target.size
-        view_proj = view_projection(frame.camera, w / h, self.assets.look.fov_across_width, frame.view_warp)
+        view_proj = view_projection(frame.camera, w / h, self.assets.look.fov_across_width, warp=frame.view_warp)
         fog = frame.fog or self._world_fog
         look = self.assets.look
         water_alpha = self._world_water_alpha if frame.water_alpha is None else frame.water_alpha

@@ -63,7 +63,7 @@ def projection_matrix(fov_y: float, aspect: float, near: float = NEAR_CLIP, far:
     return m.astype(np.float32)
 
 
-def view_projection(camera: Camera, aspect: float, fov_across_width: bool = False, warp: float = 0.0) -> np.ndarray:
+def view_projection(camera: Camera, aspect: float, fov_across_width: bool = False, *, warp: float = 0.0) -> np.ndarray:
     """``P @ V`` for ``camera`` on a target of the given width/height ``aspect`` (``fov_across_width``: see
     :func:`vertical_fov`); ``warp`` widens the frustum by that share and flattens it by as much (Quake II's underwater
     ``R_SetPerspective``)."""
