@@ -36,16 +36,6 @@ def hot_spots(data: bytes, name: str, count: int = 3) -> str:
     return ", ".join(f"{func[2]} {100 * v[2] / total:.0f}%" for func, v in top)
 
 
-def best_cpu(fn, repeat: int) -> float:
-    """The least process CPU time of ``repeat`` calls of ``fn()``, in seconds."""
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t0)
-    return best
-
-
 def main(argv: list[str]) -> None:
     paths = [Path(a) for a in argv] or sorted(CORPUS.glob("*.dm_*"))
     print(f"{'demo':<28}{'MB':>6}{'snaps':>7}{'span s':>8}{'decode s':>10}{'cpu s':>7}{'x real':>8}{'MB/s':>7}"
@@ -55,7 +45,7 @@ def main(argv: list[str]) -> None:
         demo = parse_demo(data, path.name)
         span = float(demo.snapshots.server_time[-1] - demo.snapshots.server_time[0]) / 1000
         dec = best_of(lambda data=data, name=path.name: parse_demo(data, name), 5)
-        cpu = best_cpu(lambda data=data, name=path.name: parse_demo(data, name), 5)
+        cpu = best_of(lambda data=data, name=path.name: parse_demo(data, name), 5, time.process_time)
         mb = len(data) / 1e6
         print(f"{path.name[:27]:<28}{mb:6.2f}{len(demo.snapshots):7d}{span:8.1f}{dec:10.3f}{cpu:7.3f}{span / dec:8.0f}"
               f"{mb / dec:7.2f}   {hot_spots(data, path.name)}")
@@ -65,7 +55,7 @@ def main(argv: list[str]) -> None:
     for path in paths:
         data = path.read_bytes()
         load = best_of(lambda data=data, name=path.name: load_demo(data, name), 3)
-        load_cpu = best_cpu(lambda data=data, name=path.name: load_demo(data, name), 3)
+        load_cpu = best_of(lambda data=data, name=path.name: load_demo(data, name), 3, time.process_time)
         timeline = load_demo(data, path.name)
         rng = np.random.default_rng(1)
         wall, cpu = [], []
