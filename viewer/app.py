@@ -350,7 +350,7 @@ class ViewerWindow(pyglet.window.Window):
         layers = UiLayout()
         if session is not None and sample is not None:
             layout = self.game.hud_layout(sample, session.timeline, size, scale, show_scores=st.show_scores,
-                                          pic_sizes=self.hud.pic_size)
+                                          pic_sizes=self.hud.pic_size, sexes=session.player_sexes)
             st.sbar_lines = layout.sbar_lines if st.show_hud else 0
             if st.show_hud:
                 self.hud.draw(layout, size)

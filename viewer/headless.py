@@ -70,7 +70,7 @@ class DemoRenderer:
         if self.hud is not None:
             size = target.size
             layout = self.session.game.hud_layout(state, self.timeline, size, ui_scale(size),
-                                                  pic_sizes=self.hud.pic_size)
+                                                  pic_sizes=self.hud.pic_size, sexes=self.session.player_sexes)
             target.use()
             self.hud.draw(layout, size)
 

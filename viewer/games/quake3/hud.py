@@ -14,13 +14,14 @@
   tinted by health and armor (``CG_ColorForHealth``).
 - "following" and the followed player's name in giant letters (``CG_DrawFollow``), OpenArena's
   "USE_ITEM to stop following" in the top right corner.
-- Upper right: the level timer (``CG_DrawTimer``), then the last attacker's head and name for 10 s after the view
-  took damage (``CG_DrawAttacker``).
+- Upper right: the level timer (``CG_DrawTimer``) only when asked for, as ``cg_drawTimer`` is 0 by default, then
+  the last attacker's head and name for 10 s after the view took damage (``CG_DrawAttacker``).
 - Centre prints (``CG_DrawCenterString``) at 30 % of the height for 3 s, the last 0.2 s fading; "1st" / "2nd" /
   "3rd" in their place colours (``CG_PlaceString``).
 - Console notify lines in the top left (the engine's ``Con_DrawNotify``): the last 4 frag messages and chat lines
   of the last 3 s, 8 × 16 screen pixels per character at 1280 × 720 (the console's size, growing with the viewer's
-  UI scale); chat in green after the sender's name.
+  UI scale); chat in green after the sender's name.  A suicide says "herself" or "itself" when the victim's model
+  is female or neuter (its ``animation.cfg`` ``sex``; the demo's text assumes male).
 
 Text uses the ``bigchars`` glyphs of :mod:`.hud_pics`, shadowed in black where the cgame shadows it.  The status
 bar's 3D ammo, armor and head models are drawn as their 2D icons (``cg_draw3dIcons 0``); an icon the game data
@@ -37,9 +38,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
+from assets_loader.demos.events import ObituaryEvent
+from assets_loader.demos.quake3.obituaries import gendered_obituary
 
 from ...render.refdef import HudLayout, HudQuad
 from ..base import PicSizes
@@ -255,16 +260,18 @@ def _crosshair(screen: _Screen, state: SceneState, pic_sizes: PicSizes | None) -
         screen.text("+", 316, 232, 8, 16, color)
 
 
-def _upper_right(screen: _Screen, state: SceneState, timeline: DemoTimeline, following: bool) -> None:
+def _upper_right(screen: _Screen, state: SceneState, timeline: DemoTimeline, following: bool,
+                 draw_timer: bool) -> None:
     y = 0.0
     if following:
         screen.text(FOLLOW_NOTICE, 635 - len(FOLLOW_NOTICE) * 8, 2, 8, 12)
         y = 16.0
-    start = timeline.segments[max(state.segment, 0)].start_time if timeline.segments else timeline.start_time
-    seconds = max(int(state.time - start), 0)
-    timer = f"{seconds // 60}:{seconds % 60:02d}"
-    screen.text(timer, 635 - len(timer) * 16, y + 2, 16, 16)
-    y += 16 + 4
+    if draw_timer:
+        start = timeline.segments[max(state.segment, 0)].start_time if timeline.segments else timeline.start_time
+        seconds = max(int(state.time - start), 0)
+        timer = f"{seconds // 60}:{seconds % 60:02d}"
+        screen.text(timer, 635 - len(timer) * 16, y + 2, 16, 16)
+        y += 16 + 4
     _attacker(screen, state, timeline, y)
 
 
@@ -315,14 +322,26 @@ def _center_print(screen: _Screen, state: SceneState, timeline: DemoTimeline) ->
         y += 24
 
 
-def _notify(quads: list[HudQuad], state: SceneState, timeline: DemoTimeline, scale: int) -> None:
+def _obituary_line(event: ObituaryEvent, state: SceneState, sexes: Mapping[str, str]) -> str:
+    """The event's line, worded for the sex of the victim's model (``CG_Obituary``)."""
+    victim = event.victim or ""
+    if not event.suicide or not victim or not event.weapon:
+        return event.text
+    models = [dict(p.userinfo).get("model", "") for p in state.scoreboard if p.name == victim]
+    sex = sexes.get(models[0].split("/")[0].lower(), "m") if models else "m"
+    return gendered_obituary(event.text, victim, event.weapon, sex)
+
+
+def _notify(quads: list[HudQuad], state: SceneState, timeline: DemoTimeline, scale: int,
+            sexes: Mapping[str, str]) -> None:
     recent = [e for kind in ("obituary", "chat") for e in timeline.events_of_kind(kind)
               if 0 <= state.time - e.time < NOTIFY_TIME]
     recent.sort(key=lambda e: e.time)
     w, h = 8 * max(1, scale // 2), 16 * max(1, scale // 2)
     for row, event in enumerate(recent[-NOTIFY_LINES:]):
         sender = str(getattr(event, "sender", "") or "")
-        text = str(getattr(event, "text", ""))
+        text = _obituary_line(event, state, sexes) if isinstance(event, ObituaryEvent) else \
+            str(getattr(event, "text", ""))
         head = f"{sender}: " if sender else ""
         for i, ch in enumerate((head + text)[:150]):
             if ch == " ":
@@ -332,8 +351,10 @@ def _notify(quads: list[HudQuad], state: SceneState, timeline: DemoTimeline, sca
 
 
 def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
-               show_scores: bool = False, pic_sizes: PicSizes | None = None) -> HudLayout:
-    """The HUD at ``state.time`` (rules: module docstring)."""
+               show_scores: bool = False, pic_sizes: PicSizes | None = None, sexes: Mapping[str, str] | None = None,
+               draw_timer: bool = False) -> HudLayout:
+    """The HUD at ``state.time`` (rules: module docstring); ``sexes``: the players' model sexes by model name,
+    ``draw_timer``: ``cg_drawTimer``."""
     screen = _Screen(screen_size)
     stats = state.stats
     if not stats:
@@ -349,7 +370,7 @@ def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int
         _weapon_select(screen, state, timeline)
     elif free:
         _crosshair(screen, state, pic_sizes)
-    _upper_right(screen, state, timeline, following)
+    _upper_right(screen, state, timeline, following, draw_timer)
     _scores(screen, state)
     if following:
         _follow(screen, state)
@@ -358,7 +379,7 @@ def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int
         rows = sorted((p for p in state.scoreboard if p.name), key=lambda p: -p.frags)
         for row, p in enumerate(rows):
             screen.text(f"{p.frags:>4}  {p.name}", 320 - 120, 120 + row * 20, 16, 16, shadow=True)
-    _notify(screen.quads, state, timeline, max(1, scale))
+    _notify(screen.quads, state, timeline, max(1, scale), sexes or {})
     return HudLayout(screen_size, scale, tuple(screen.quads))
 
 
