@@ -213,6 +213,7 @@ class ViewerWindow(pyglet.window.Window):
             self._sound = open_output(timeline, src.fs, lambda s: session.world if s == session.segment else None,
                                       self._say)
         else:
+            assert src.map_path is not None, "a source is a demo or a map"
             yield f"loading {src.map_path}"
             t = time.perf_counter()
             assets = self.game.load_map_assets(src.fs, src.map_path)
@@ -227,6 +228,7 @@ class ViewerWindow(pyglet.window.Window):
         """Switch the session to map segment ``segment`` when it is not the loaded one, printing what was loaded and
         the warnings (missing models, a missing map) in the terminal."""
         session = self.session
+        assert session is not None
         if segment == session.segment:
             return
         seg = session.timeline.segments[segment]
@@ -331,19 +333,22 @@ class ViewerWindow(pyglet.window.Window):
 
     def _draw_frame(self, size: tuple[int, int], scale: int) -> None:
         st = self.state
+        assert st is not None, "drawn only once loaded"
         session = self.session
         if session is not None:
             t = st.t
             sample = session.timeline.sample(t, pov=st.pov_slot)
             self._use_segment(max(sample.segment, 0))
-            camera = st.camera_for(sample, session.world)
+            camera = st.camera_for(sample, session.solid_world)
             frame = session.scene(t, camera, st.fov, pov=st.pov_slot, state=sample)
             if self.source.water_alpha is not None:
                 frame = replace(frame, water_alpha=self.source.water_alpha)
             session.draw(frame, self.target)
         else:  # a map without a demo
             sample = None
-            frame = SceneFrame(0.0, 0, st.camera_for(None), (), _ONES, water_alpha=self.source.water_alpha)
+            camera = st.camera_for(None)
+            assert self._map_renderer is not None and camera is not None, "a map is seen from the free camera"
+            frame = SceneFrame(0.0, 0, camera, (), _ONES, water_alpha=self.source.water_alpha)
             self._map_renderer.draw(frame, self.target)
         self._last = frame
         self._last_state = sample
@@ -360,7 +365,7 @@ class ViewerWindow(pyglet.window.Window):
                 layers += timeline_layout(st.geometry(), st.info.markers_for(st.pov_slot), st.t,
                                           BarStatus(st.clock.speed, st.clock.paused, st.mode), hover,
                                           marked=(st.marks.start, st.marks.end),
-                                          export_progress=self.export.progress if self._exporting else None)
+                                          export_progress=self._export_progress)
         text, left = self._message
         message = text_box_layout([text], size, scale, anchor="topright") if left > 0 and text else UiLayout()
         layers += message
@@ -391,7 +396,7 @@ class ViewerWindow(pyglet.window.Window):
     def _readout(self, st: ViewerState, sample: SceneState) -> Readout:
         return Readout(st.t - st.info.start, st.info.end - st.info.start, st.clock.speed, st.clock.paused, st.mode,
                        _watching(st, sample), self.fps if st.show_fps else None,
-                       self.export.progress if self.export is not None and self._exporting else None)
+                       self._export_progress)
 
     def _save_screenshot(self) -> None:
         pixels = self.target.read_rgb()
@@ -410,6 +415,11 @@ class ViewerWindow(pyglet.window.Window):
     @property
     def _exporting(self) -> bool:
         return self.export is not None and self.export.running
+
+    @property
+    def _export_progress(self) -> float | None:
+        """The running export's share done (0..1), ``None`` when none runs."""
+        return self.export.progress if self.export is not None and self.export.running else None
 
     def _start_export(self) -> None:
         """Ctrl+E: export the marked range (or the whole demo) as the window shows it, in the background; refused
