@@ -190,7 +190,7 @@ class ViewerWindow(pyglet.window.Window):
             start = parse_timespec(src.start, duration=timeline.duration)
             self.state = ViewerState.for_timeline(timeline, start=start, speed=src.speed, fov=src.fov, size=size)
             if src.camera_path is not None:     # --camera-path: start on the path's preview
-                self.state.path_edit = PathEdit(src.camera_path, file=src.camera_path_file)
+                self.state.path_edit = PathEdit.loaded(src.camera_path, src.camera_path_file)
                 self.state.mode = "path"
                 self._tell(outside_report(src.camera_path, timeline.duration))
             else:
@@ -509,7 +509,7 @@ class ViewerWindow(pyglet.window.Window):
             self._message = (text, MESSAGE_TIME)
             self._say(text)
 
-    def _save_camera_path(self, st: ViewerState) -> None:
+    def _save_camera_path(self, st: ViewerState, why: str = "saved") -> None:
         """Ctrl+S: the path into the file :func:`~viewer.camera_path_edit.save_target` picks, which it then owns."""
         target = save_target(self.source.demo or "camera", st.path_edit.file)
         try:
@@ -517,8 +517,15 @@ class ViewerWindow(pyglet.window.Window):
         except OSError as exc:
             self._tell(f"camera path not saved: {exc}")
             return
-        st.path_edit = replace(st.path_edit, file=str(target))
-        self._tell(f"saved camera path ({len(st.path_edit.path.keys)} keys) to {target}")
+        st.path_edit = replace(st.path_edit, file=str(target), kept=st.path_edit.path)
+        self._tell(f"{why} camera path ({len(st.path_edit.path.keys)} keys) to {target}")
+
+    def _keep_unsaved_path(self) -> None:
+        """Before the demo closes (another opens, or the window closes): an edited, unsaved path is saved as Ctrl+S
+        would save it, so no key the user made is lost."""
+        st = self.state
+        if st is not None and self.source.demo is not None and st.path_edit.unsaved:
+            self._save_camera_path(st, why="kept the unsaved")
 
     def _top(self, y: float) -> float:
         """pyglet's bottom-up window ``y`` → top-down framebuffer pixels (HiDPI-aware)."""
@@ -655,6 +662,7 @@ class ViewerWindow(pyglet.window.Window):
             self._message = (f"cannot open {path.name}: {exc}", MESSAGE_TIME * 2)
             return
         self.save_settings()
+        self._keep_unsaved_path()
         self._close_demo()
         self._opened_later = True
         self._last_dir = path.resolve().parent
@@ -712,6 +720,7 @@ class ViewerWindow(pyglet.window.Window):
         if not self._closed_once:
             self._closed_once = True
             self.save_settings()
+            self._keep_unsaved_path()
             self._stop_export()
         super().close()
 
