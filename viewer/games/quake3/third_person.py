@@ -6,8 +6,8 @@ is 512 units ahead of the eye along the view angles with the yaw replaced by ``S
 killer) and the pitch held to 45° at most; the camera starts 8 units above the eye and backs 40 units away from
 the view direction whose pitch is halved (yaw the dead yaw too).  When the way back meets the map the camera stops
 there and rises by what was left of the way × 32, then stops again at the map on the way to that point; it then
-looks at the focus.  The engine traces an 8-unit box through the map's brushes; here the line is walked in 1-unit
-steps, a point counting as solid when its leaf is outside every cluster, and the camera stays 4 units short of
+looks at the focus.  The engine traces an 8-unit box through the map's solid brushes; here a line is traced
+through them (:attr:`~assets_loader.bsp46.Bsp46World.collision`) and the camera stays the box's 4 units short of
 the wall.  ``cg.renderingThirdPerson`` holds for players who are not spectators.
 
 References: ioquake3 ``code/cgame/cg_view.c`` (``CG_OffsetThirdPersonView``, ``CG_DrawActiveFrame``:
@@ -22,6 +22,7 @@ import math
 import numpy as np
 
 from assets_loader.bsp46 import Bsp46World
+from assets_loader.bsp46.dtypes import CONTENTS_SOLID
 from assets_loader.demos import SceneState
 
 from ...render.view_math import angle_vectors
@@ -49,12 +50,11 @@ def _reach(level: Bsp46World | None, start: np.ndarray, end: np.ndarray) -> tupl
     length = float(np.linalg.norm(way))
     if level is None or length < 1e-6:
         return end, 1.0
-    clusters = level.leafs["cluster"]
-    for step in range(1, int(length) + 1):
-        if int(clusters[level.point_leaf(start + way * (step / length))]) < 0:
-            frac = max(0.0, step - 1 - BOX_HALF) / length
-            return start + way * frac, frac
-    return end, 1.0
+    trace = level.collision.trace_line(start, end, CONTENTS_SOLID)
+    if trace.fraction >= 1.0:
+        return end, 1.0
+    frac = max(0.0, trace.fraction - BOX_HALF / length)
+    return start + way * frac, frac
 
 
 def dead_view(state: SceneState, level: Bsp46World | None) -> tuple[tuple[float, float, float],
