@@ -22,9 +22,12 @@
   of the last 3 s, 8 × 16 screen pixels per character at 1280 × 720 (the console's size, growing with the viewer's
   UI scale); chat in green after the sender's name.
 
-Text uses the ``bigchars`` glyphs of :mod:`.hud_pics`, shadowed in black where the cgame shadows it.  The status
-bar's 3D ammo, armor and head models are drawn as their 2D icons (``cg_draw3dIcons 0``); an icon the game data
-lacks is left out.
+- The lagometer in the lower right corner (``CG_DrawLagometer``, :mod:`.lagometer`), except in intermissions.
+
+Text uses the ``bigchars`` glyphs of :mod:`.hud_pics`, shadowed in black where the cgame shadows it.  Given the
+segment's models, the status bar's ammo, head, flag and armor icons and the attacker's head are 3D models in their
+boxes (``cg_draw3dIcons 1``, :mod:`.hud_icons`), drawn before the pictures; without them, or for a model the game
+data lacks, the 2D icons stand in (``cg_draw3dIcons 0``); an icon missing both ways is left out.
 
 References: ioquake3 ``code/cgame/cg_draw.c`` (``CG_Draw2D``, ``CG_DrawStatusBar``, ``CG_DrawField``,
 ``CG_DrawScores``, ``CG_DrawCrosshair``, ``CG_DrawFollow``, ``CG_DrawTimer``, ``CG_DrawAttacker``,
@@ -41,8 +44,10 @@ import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
 
-from ...render.refdef import HudLayout, HudQuad
+from ...render.q3refdef import Quake3Models
+from ...render.refdef import HudLayout, HudModel, HudQuad
 from ..base import PicSizes
+from . import hud_icons, lagometer
 from .hud_pics import char_pic
 
 __all__ = ["CROSSHAIR", "PMF_FOLLOW", "health_color", "hud_layout"]
@@ -89,6 +94,7 @@ class _Screen:
 
     size: tuple[int, int]
     quads: list[HudQuad] = field(default_factory=list)
+    models: list[HudModel] = field(default_factory=list)
 
     @property
     def sx(self) -> float:
@@ -102,6 +108,12 @@ class _Screen:
         x0, y0 = round(x * self.sx), round(y * self.sy)
         x1, y1 = round((x + w) * self.sx), round((y + h) * self.sy)
         self.quads.append(HudQuad("pic", name, x0, y0, x1 - x0, y1 - y0, alpha, tuple(color)))
+
+    def model(self, icon: hud_icons.Icon) -> None:
+        """A 3D icon in its box (rounded to pixels like :meth:`pic`)."""
+        x0, y0 = round(icon.x * self.sx), round(icon.y * self.sy)
+        x1, y1 = round((icon.x + icon.w) * self.sx), round((icon.y + icon.h) * self.sy)
+        self.models.append(HudModel(x0, y0, x1 - x0, y1 - y0, icon.draw))
 
     def fill(self, x: float, y: float, w: float, h: float, color, alpha: float) -> None:
         self.pic("<white>", x, y, w, h, color, alpha)
@@ -171,13 +183,23 @@ def _has(pic_sizes: PicSizes | None, name: str) -> bool:
     return (pic_sizes(name) if callable(pic_sizes) else pic_sizes.get(name)) is not None
 
 
-def _status_bar(screen: _Screen, state: SceneState, t: float, pic_sizes: PicSizes | None) -> None:
+def _status_bar(screen: _Screen, state: SceneState, timeline: DemoTimeline, pic_sizes: PicSizes | None,
+                models: Quake3Models | None) -> None:
     stats = state.stats
+    t = state.time
     weapon = int(stats.get("weapon", 0))
+    ammo_model = hud_icons.ammo_icon(models, weapon, t) if models is not None else None
+    head_model = hud_icons.head_icon(models, state, timeline) if models is not None else None
+    flag_model = hud_icons.flag_icon(models, int(stats.get("powerups", 0)), t) if models is not None else None
+    armor = int(stats.get("armor", 0))
+    armor_model = hud_icons.armor_icon(models, t) if models is not None and armor else None
+    for model in (ammo_model, head_model, flag_model, armor_model):
+        if model is not None:
+            screen.model(model)
     if weapon in WEAPONS:
         screen.field(0, 432, int(stats.get("ammo", 0)), YELLOW)
         icon = f"icons/icona_{WEAPONS[weapon][0]}"
-        if _has(pic_sizes, icon):
+        if ammo_model is None and _has(pic_sizes, icon):
             screen.pic(icon, 32 * 3 + 4, 432, 48, 48)
     health = int(stats.get("health", 0))
     if health > 100:
@@ -190,12 +212,12 @@ def _status_bar(screen: _Screen, state: SceneState, t: float, pic_sizes: PicSize
         color = RED
     screen.field(185, 432, health, color)
     head = _head_icon(state, int(stats.get("clientNum", -1)))
-    if head:
+    if head and head_model is None:
         screen.pic(head, 185 + 32 * 3 + 4, 432, 48, 48)
-    armor = int(stats.get("armor", 0))
     if armor > 0:
         screen.field(370, 432, armor, YELLOW)
-        screen.pic(ARMOR_ICON, 370 + 32 * 3 + 4, 432, 48, 48)
+        if armor_model is None:
+            screen.pic(ARMOR_ICON, 370 + 32 * 3 + 4, 432, 48, 48)
 
 
 def _weapon_select(screen: _Screen, state: SceneState, timeline: DemoTimeline) -> None:
@@ -255,7 +277,13 @@ def _crosshair(screen: _Screen, state: SceneState, pic_sizes: PicSizes | None) -
         screen.text("+", 316, 232, 8, 16, color)
 
 
-def _upper_right(screen: _Screen, state: SceneState, timeline: DemoTimeline, following: bool) -> None:
+def _lagometer(screen: _Screen, state: SceneState, timeline: DemoTimeline) -> None:
+    screen.pic(lagometer.LAGOMETER_PIC, 640 - 48, 480 - 48, 48, 48)
+    screen.quads.extend(lagometer.lagometer_quads(lagometer.lagometer_at(timeline, state.time), screen.size))
+
+
+def _upper_right(screen: _Screen, state: SceneState, timeline: DemoTimeline, following: bool,
+                 models: Quake3Models | None) -> None:
     y = 0.0
     if following:
         screen.text(FOLLOW_NOTICE, 635 - len(FOLLOW_NOTICE) * 8, 2, 8, 12)
@@ -265,10 +293,11 @@ def _upper_right(screen: _Screen, state: SceneState, timeline: DemoTimeline, fol
     timer = f"{seconds // 60}:{seconds % 60:02d}"
     screen.text(timer, 635 - len(timer) * 16, y + 2, 16, 16)
     y += 16 + 4
-    _attacker(screen, state, timeline, y)
+    _attacker(screen, state, timeline, y, models)
 
 
-def _attacker(screen: _Screen, state: SceneState, timeline: DemoTimeline, y: float) -> None:
+def _attacker(screen: _Screen, state: SceneState, timeline: DemoTimeline, y: float,
+              models: Quake3Models | None) -> None:
     stats = state.stats
     health, clients = timeline.stats.get("health"), timeline.stats.get("clientNum")
     attacker = int(stats.get("attacker", -1))
@@ -280,8 +309,11 @@ def _attacker(screen: _Screen, state: SceneState, timeline: DemoTimeline, y: flo
     if hurt is None or state.time - float(timeline.times[hurt]) > ATTACKER_HEAD_TIME:
         return
     size = 48 * 1.25
+    model = hud_icons.attacker_head_icon(models, state, attacker, y) if models is not None else None
     head = _head_icon(state, attacker)
-    if head:
+    if model is not None:
+        screen.model(model)
+    elif head:
         screen.pic(head, 640 - size, y, size, size)
     name = state.scoreboard[attacker].name
     screen.text(name, 640 - len(name) * 16, y + size, 16, 16, alpha=0.5)
@@ -332,8 +364,9 @@ def _notify(quads: list[HudQuad], state: SceneState, timeline: DemoTimeline, sca
 
 
 def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
-               show_scores: bool = False, pic_sizes: PicSizes | None = None) -> HudLayout:
-    """The HUD at ``state.time`` (rules: module docstring)."""
+               show_scores: bool = False, pic_sizes: PicSizes | None = None,
+               models: Quake3Models | None = None) -> HudLayout:
+    """The HUD at ``state.time`` (rules: module docstring); ``models``: the segment's, for the 3D icons."""
     screen = _Screen(screen_size)
     stats = state.stats
     if not stats:
@@ -342,14 +375,15 @@ def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int
     free = (int(stats.get("pm_type", 0)) == PM_SPECTATOR or int(stats.get("team", 0)) == TEAM_SPECTATOR) \
         and not following
     intermission = int(stats.get("pm_type", 0)) == PM_INTERMISSION
-    t = state.time
     if not free and not intermission and int(stats.get("health", 0)) > 0 and not show_scores:
-        _status_bar(screen, state, t, pic_sizes)
+        _status_bar(screen, state, timeline, pic_sizes, models)
         _crosshair(screen, state, pic_sizes)
         _weapon_select(screen, state, timeline)
     elif free:
         _crosshair(screen, state, pic_sizes)
-    _upper_right(screen, state, timeline, following)
+    if not intermission:
+        _lagometer(screen, state, timeline)
+    _upper_right(screen, state, timeline, following, models)
     _scores(screen, state)
     if following:
         _follow(screen, state)
@@ -359,7 +393,7 @@ def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int
         for row, p in enumerate(rows):
             screen.text(f"{p.frags:>4}  {p.name}", 320 - 120, 120 + row * 20, 16, 16, shadow=True)
     _notify(screen.quads, state, timeline, max(1, scale))
-    return HudLayout(screen_size, scale, tuple(screen.quads))
+    return HudLayout(screen_size, scale, tuple(screen.quads), models=tuple(screen.models))
 
 
 

@@ -56,8 +56,10 @@ class Quake3View:
         return hud_pics.load_hud_pics(fs)
 
     def hud_layout(self, state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
-                   show_scores: bool = False, pic_sizes: PicSizes | None = None) -> HudLayout:
-        return hud.hud_layout(state, timeline, screen_size, scale, show_scores=show_scores, pic_sizes=pic_sizes)
+                   show_scores: bool = False, pic_sizes: PicSizes | None = None,
+                   assets: SegmentAssets | None = None) -> HudLayout:
+        return hud.hud_layout(state, timeline, screen_size, scale, show_scores=show_scores, pic_sizes=pic_sizes,
+                              models=assets.q3_models if assets is not None else None)
 
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
                      world: MapWorld | None) -> tuple[float, float, float, float] | None:
