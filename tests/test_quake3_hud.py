@@ -9,6 +9,7 @@ import pytest
 
 from assets_loader.demos import load_demo
 from viewer.games.quake3 import hud
+from viewer.headless import DemoRenderer
 from viewer.games.quake3.hud_pics import char_pic, load_hud_pics
 from viewer.render.hud_overlay import HudRenderer
 from viewer.render.refdef import HudLayout, HudQuad
@@ -115,3 +116,28 @@ def test_the_overlay_draws_rgba_pictures_with_their_tint(ctx) -> None:
     assert tuple(pixels[2, 2]) == (0, 0, 0)
     renderer.release()
     target.release()
+
+
+def test_the_3d_head_icon_is_drawn_in_its_box(follow, q3_fs) -> None:
+    """With the segment's models the status bar's head is Sarge's head model (``cg_draw3dIcons 1``), drawn in its
+    box over the picture: the box's pixels change where the model stands, the helmet's green-blue."""
+    renderer = DemoRenderer(follow, q3_fs, (640, 360), hud=True)
+    try:
+        t = follow.start_time + 12.3
+        state = follow.sample(t)
+        renderer.render(renderer.scene(t))
+        plain = renderer.target.read_rgb().astype(np.int32)
+        renderer.draw_hud(state)
+        shown = renderer.target.read_rgb().astype(np.int32)
+        layout = renderer.session.game.hud_layout(state, follow, (640, 360), 1, pic_sizes=renderer.hud.pic_size,
+                                                  assets=renderer.session.renderer.assets)
+    finally:
+        renderer.release()
+    heads = [m for m in layout.models if m.model.model == "models/players/sarge/head.md3"]
+    assert len(heads) == 1 and (heads[0].x, heads[0].w) == (285, 60)     # 640 wide: one pixel per unit
+    box = heads[0]
+    before, after = (a[box.y:box.y + box.h, box.x:box.x + box.w] for a in (plain, shown))
+    changed = np.abs(after - before).sum(axis=2) > 30
+    assert changed.mean() > 0.25
+    helmet = after[changed]
+    assert helmet[:, 1].mean() > helmet[:, 0].mean() + 20              # green over red: the teal helmet
