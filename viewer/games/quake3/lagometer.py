@@ -45,7 +45,6 @@ SNAPFLAG_RATE_DELAYED = 1
 #: Snapshot sample kinds: none yet, read, read but rate delayed, dropped.
 NONE, RECEIVED, RATE_DELAYED, DROPPED = 0, 1, 2, 3
 YELLOW, BLUE, GREEN, RED = (1.0, 1.0, 0.0), (0.0, 0.0, 1.0), (0.0, 1.0, 0.0), (1.0, 0.0, 0.0)
-_SNAPSHOT_COLORS = {RECEIVED: GREEN, RATE_DELAYED: YELLOW, DROPPED: RED}
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,19 +95,21 @@ def snapshot_samples(timeline: DemoTimeline, t: float, count: int = LAG_SAMPLES)
     return out
 
 
-def _runs(columns: list[tuple[int, int, int, tuple[float, float, float]]]) -> list[HudQuad]:
-    """Fills for ``(x, top, bottom, colour)`` pixel columns (right to left), neighbours alike joined into one."""
-    quads: list[HudQuad] = []
-    for x, top, bottom, color in columns:
-        if bottom <= top:
-            continue
-        if quads:
-            q = quads[-1]
-            if q.x == x + 1 and q.y == top and q.y + q.h == bottom and q.tint == color:
-                quads[-1] = HudQuad("pic", "<white>", x, top, q.w + 1, q.h, 1.0, color)
-                continue
-        quads.append(HudQuad("pic", "<white>", x, top, 1, bottom - top, 1.0, color))
-    return quads
+def _column_quads(xs: np.ndarray, tops: np.ndarray, bottoms: np.ndarray, colors: np.ndarray,
+                  palette: tuple[tuple[float, float, float], ...]) -> list[HudQuad]:
+    """Fills for pixel columns ``xs`` (right to left) from ``tops`` to ``bottoms`` in ``palette[colors]``; empty
+    columns are skipped and neighbours alike joined into one fill."""
+    keep = bottoms > tops
+    xs, tops, bottoms, colors = xs[keep], tops[keep], bottoms[keep], colors[keep]
+    if not len(xs):
+        return []
+    new = np.ones(len(xs), bool)
+    new[1:] = (xs[1:] != xs[:-1] - 1) | (tops[1:] != tops[:-1]) | (bottoms[1:] != bottoms[:-1]) \
+        | (colors[1:] != colors[:-1])
+    starts = np.flatnonzero(new)
+    ends = np.append(starts[1:], len(xs)) - 1
+    return [HudQuad("pic", "<white>", int(xs[e]), int(tops[b]), int(xs[b] - xs[e] + 1), int(bottoms[b] - tops[b]),
+                    1.0, palette[int(colors[b])]) for b, e in zip(starts, ends)]
 
 
 def lagometer_quads(samples: Lagometer, screen_size: tuple[int, int]) -> list[HudQuad]:
@@ -116,28 +117,21 @@ def lagometer_quads(samples: Lagometer, screen_size: tuple[int, int]) -> list[Hu
     the caller's); the bars are whole pixels, rounded like a rasteriser does."""
     sx, sy = screen_size[0] / 640.0, screen_size[1] / 480.0
     ax, ay, aw, ah = 592 * sx, 432 * sy, 48 * sx, 48 * sy
-    columns = int(aw)
+    a = np.arange(int(aw))
+    xs = np.round(ax + aw - a).astype(np.int64)
     frame_range = ah / 3
     mid = ay + frame_range
-    scale = frame_range / MAX_LAGOMETER_RANGE
-    bars: list[tuple[int, int, int, tuple[float, float, float]]] = []
-    for a in range(columns):
-        v = float(samples.frames[a % len(samples.frames)]) * scale
-        x = round(ax + aw - a)
-        if v > 0:
-            v = min(v, frame_range)
-            bars.append((x, round(mid - v), round(mid), YELLOW))
-        elif v < 0:
-            v = min(-v, frame_range)
-            bars.append((x, round(mid), round(mid + v), BLUE))
-    quads = _runs(bars)
-    snapshot_range = ah / 2
-    bars = []
-    for a in range(columns):
-        kind = int(samples.snapshots[a % len(samples.snapshots)])
-        if kind != NONE:       # every ping of a demo is past MAX_LAGOMETER_PING: full height
-            bars.append((round(ax + aw - a), round(ay + ah - snapshot_range), round(ay + ah), _SNAPSHOT_COLORS[kind]))
-    return quads + _runs(bars)
+    v = np.clip(samples.frames[a % len(samples.frames)] * (frame_range / MAX_LAGOMETER_RANGE), -frame_range,
+                frame_range)
+    tops = np.round(np.where(v > 0, mid - v, mid)).astype(np.int64)
+    bottoms = np.round(np.where(v > 0, mid, mid - v)).astype(np.int64)
+    quads = _column_quads(xs, tops, bottoms, (v < 0).astype(np.int64), (YELLOW, BLUE))
+    kinds = samples.snapshots[a % len(samples.snapshots)].astype(np.int64)
+    # every ping of a demo is past MAX_LAGOMETER_PING: each bar is full height
+    top, bottom = round(ay + ah - ah / 2), round(ay + ah)
+    quads += _column_quads(xs, np.where(kinds != NONE, top, bottom), np.full(len(a), bottom), kinds,
+                           ((0.0, 0.0, 0.0), GREEN, YELLOW, RED))
+    return quads
 
 
 def lagometer_at(timeline: DemoTimeline, t: float) -> Lagometer:
