@@ -1,9 +1,8 @@
 """Quake III's :class:`~viewer.games.base.GameView`: assets for maps and demo segments (the map, the item, weapon
 and missile models of :mod:`.items`, the players' models of the segment, the effects' models and shaders),
 entity drawing (:mod:`.link`: players, items, missiles as MD3 draws, movers as brush models), effects through their
-shaders and the first-person weapon (:mod:`.fx`, :mod:`.view_weapon`), the HUD (:mod:`.hud`, :mod:`.hud_pics`, its
-3D icons :mod:`.hud_icons` and :mod:`.lagometer`),
-Tab / orbit over the players.
+shaders and the first-person weapon (:mod:`.fx`, :mod:`.view_weapon`), the HUD (:mod:`.hud`, :mod:`.hud_pics`, the
+3D icons of :mod:`.hud_icons`, :mod:`.lagometer`), Tab / orbit over the players.
 """
 
 from __future__ import annotations
