@@ -15,7 +15,7 @@
 - "following" and the followed player's name in giant letters (``CG_DrawFollow``), OpenArena's
   "USE_ITEM to stop following" in the top right corner.
 - Upper right: the level timer (``CG_DrawTimer``), then the last attacker's head and name for 10 s after the view
-  took damage (``CG_DrawAttacker``).
+  took damage (``CG_DrawAttacker``: from the damage feedback, :func:`.hud_icons.last_damage`).
 - Centre prints (``CG_DrawCenterString``) at 30 % of the height for 3 s, the last 0.2 s fading; "1st" / "2nd" /
   "3rd" in their place colours (``CG_PlaceString``).
 - Console notify lines in the top left (the engine's ``Con_DrawNotify``): the last 4 frag messages and chat lines
@@ -164,15 +164,13 @@ def _head_icon(state: SceneState, client: int) -> str:
     return f"models/players/{name}/icon_{skin or 'default'}"
 
 
-def _last_change(values: np.ndarray, clients: np.ndarray, frame: int, rise: bool | None = None) -> int | None:
-    """The last frame ≤ ``frame`` where ``values`` changed (``rise`` True: rose, False: fell) while the view stayed
-    on the same client, or ``None``."""
+def _last_change(timeline: DemoTimeline, name: str, frame: int) -> int | None:
+    """The last frame ≤ ``frame`` (and at most 400 back) where stat ``name`` changed while the view stayed on the
+    same client, or ``None``."""
     lo = max(frame - 400, 1)
-    window = values[lo - 1:frame + 1].astype(np.int64)
-    same = clients[lo:frame + 1] == clients[lo - 1:frame]
-    diff = np.diff(window)
-    hits = (diff > 0 if rise else diff < 0 if rise is False else diff != 0) & same
-    found = np.flatnonzero(hits)
+    window = timeline.stats_window(lo - 1, frame + 1)
+    values, clients = window[name].astype(np.int64), window["clientNum"]
+    found = np.flatnonzero((np.diff(values) != 0) & (clients[1:] == clients[:-1]))
     return lo + int(found[-1]) if len(found) else None
 
 
@@ -221,11 +219,9 @@ def _status_bar(screen: _Screen, state: SceneState, timeline: DemoTimeline, pic_
 
 
 def _weapon_select(screen: _Screen, state: SceneState, timeline: DemoTimeline) -> None:
-    weapons = timeline.stats.get("weapon")
-    clients = timeline.stats.get("clientNum")
-    if weapons is None or clients is None or not 0 <= state.frame < len(weapons):
+    if not 0 <= state.frame < len(timeline.times):
         return
-    changed = _last_change(weapons, clients, state.frame)
+    changed = _last_change(timeline, "weapon", state.frame)
     if changed is None:
         return
     alpha = _fade(state.time - float(timeline.times[changed]), WEAPON_SELECT_TIME)
@@ -299,14 +295,12 @@ def _upper_right(screen: _Screen, state: SceneState, timeline: DemoTimeline, fol
 def _attacker(screen: _Screen, state: SceneState, timeline: DemoTimeline, y: float,
               models: Quake3Models | None) -> None:
     stats = state.stats
-    health, clients = timeline.stats.get("health"), timeline.stats.get("clientNum")
     attacker = int(stats.get("attacker", -1))
-    if health is None or clients is None or int(stats.get("health", 0)) <= 0 or not 0 <= state.frame < len(health):
+    if int(stats.get("health", 0)) <= 0:
         return
     if not 0 <= attacker < len(state.scoreboard) or attacker == int(stats.get("clientNum", -1)):
         return
-    hurt = _last_change(health, clients, state.frame, rise=False)
-    if hurt is None or state.time - float(timeline.times[hurt]) > ATTACKER_HEAD_TIME:
+    if hud_icons.last_damage(timeline, state.time, within=ATTACKER_HEAD_TIME) is None:
         return
     size = 48 * 1.25
     model = hud_icons.attacker_head_icon(models, state, attacker, y) if models is not None else None
