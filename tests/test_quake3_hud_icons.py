@@ -155,6 +155,8 @@ def test_lagometer_samples_show_drops_rate_delays_and_the_time_to_the_next_snaps
     timeline = _demo(snaps)
     assert timeline.stats["snap_drops"].tolist() == [0, 0, 2, 0, 0]
     assert timeline.stats["snap_flags"].tolist() == [0, 0, 1, 0, 0]
+    late = _demo([(4, 1000, 0, _state()), (5, 1050, 0, _state())])       # the gamestate came in message 1
+    assert late.stats["snap_drops"].tolist() == [2, 0]
     samples = lagometer.snapshot_samples(timeline, 1.12, 8)             # read up to the 1150 ms snapshot
     R, D, X, N = lagometer.RECEIVED, lagometer.RATE_DELAYED, lagometer.DROPPED, lagometer.NONE
     assert samples.tolist() == [R, D, X, X, R, R, N, N]

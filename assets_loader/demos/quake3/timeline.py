@@ -93,13 +93,15 @@ def _score(text: str | None) -> int:
 
 def _snapshot_drops(demo: Quake3Demo) -> np.ndarray:
     """``i4 [F]``: how many message numbers went by without a valid snapshot just before each snapshot (what the
-    cgame counts as dropped snapshots, ``CG_ReadNextSnapshot``); 0 for the first snapshot after a gamestate."""
+    cgame counts as dropped snapshots, ``CG_ReadNextSnapshot``), counted from the gamestate's message for the first
+    snapshot after it (the cgame starts from that number, ``CG_Init``)."""
     sequence = demo.snapshots.sequence.astype(np.int64)
-    drops = np.zeros(len(sequence), np.int64)
-    drops[1:] = np.maximum(np.diff(sequence) - 1, 0)
-    starts = [gs.first_snapshot for gs in demo.gamestates if 0 <= gs.first_snapshot < len(sequence)]
-    drops[starts] = 0
-    return drops.astype(np.int32)
+    previous = np.empty(len(sequence), np.int64)
+    previous[1:] = sequence[:-1]
+    for gs in demo.gamestates:
+        if 0 <= gs.first_snapshot < len(sequence):
+            previous[gs.first_snapshot] = gs.sequence
+    return np.maximum(sequence - previous - 1, 0).astype(np.int32)
 
 
 def _stat_rows(demo: Quake3Demo, leaders: np.ndarray) -> np.ndarray:
