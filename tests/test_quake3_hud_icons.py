@@ -19,8 +19,9 @@ from viewer.render.q3refdef import Quake3Models
 
 from .builders.dm68 import SVC_EOF, Q3Message, demo_file
 
-TABLES = tables_for(68)
-assert TABLES is not None
+_TABLES = tables_for(68)
+assert _TABLES is not None
+TABLES = _TABLES
 
 
 def _md3(name: str, mins=(-1.0, -1.0, -1.0), maxs=(1.0, 1.0, 1.0)) -> Md3Model:
