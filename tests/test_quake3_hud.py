@@ -141,3 +141,18 @@ def test_the_3d_head_icon_is_drawn_in_its_box(follow, q3_fs) -> None:
     assert changed.mean() > 0.25
     helmet = after[changed]
     assert helmet[:, 1].mean() > helmet[:, 0].mean() + 20              # green over red: the teal helmet
+
+
+def test_every_skin_of_a_shared_head_has_its_images(q3_fs) -> None:
+    """Grism (sarge/classic) and DemoCam (sarge/default) share ``models/players/sarge/head.md3``: the images of
+    both skins are loaded, so DemoCam's 3D head icon is textured, not blank."""
+    from assets_loader.bsp46 import LIGHTMAP_NONE
+    from viewer.games.quake3.view import Quake3View
+
+    player = load_demo(str(PLAYER))
+    models = Quake3View().load_segment_assets(q3_fs, player.segments[0]).q3_models
+    assert models is not None and models.library is not None
+    for key in ("sarge/default", "sarge/classic"):
+        shaders = models.players[key].skins["head"].values()
+        names = {n.lower() for s in shaders for n in models.library.find(s, LIGHTMAP_NONE).image_names()}
+        assert names and names <= set(models.images), key
