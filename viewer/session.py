@@ -100,15 +100,6 @@ class DemoSession:
                            model_flags=self._model_flags, model_names=self._model_names, state=state, game=self.game,
                            world=self.world, level=self._level())
 
-    @property
-    def player_sexes(self) -> dict[str, str]:
-        """The ``animation.cfg`` sex (``m``, ``f``, ``n``) of the loaded segment's Quake III player models, by model
-        name (lower case, without the skin); empty for the other games."""
-        models = self.renderer.assets.q3_models if self.renderer is not None else None
-        if models is None:
-            return {}
-        return {name.split("/")[0].lower(): player.animations.sex for name, player in models.players.items()}
-
     def _level(self) -> Bsp46World | None:
         """The loaded segment's Quake III map, if any."""
         q3 = self.renderer.assets.q3_world if self.renderer is not None else None

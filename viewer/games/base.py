@@ -132,10 +132,9 @@ class GameView(Protocol):
 
     def hud_layout(self, state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
                    show_scores: bool = False, pic_sizes: PicSizes | None = None,
-                   sexes: Mapping[str, str] | None = None) -> HudLayout:
-        """The HUD at ``state.time`` for a ``screen_size`` screen of virtual pixels ``scale`` wide; ``sexes``: the
-        loaded player models' sex by model name (Quake III's ``animation.cfg``: its death messages say "himself",
-        "herself" or "itself")."""
+                   assets: SegmentAssets | None = None) -> HudLayout:
+        """The HUD at ``state.time`` for a ``screen_size`` screen of virtual pixels ``scale`` wide; ``assets``: the
+        loaded segment's, for a HUD that draws models (Quake III's 3D icons, :attr:`HudLayout.models`)."""
         ...
 
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,

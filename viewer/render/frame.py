@@ -14,7 +14,7 @@ References: QuakeSpasm ``gl_rmain.c`` ``R_RenderView`` (draw order), ``R_DrawEnt
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import moderngl
 import numpy as np
@@ -27,6 +27,7 @@ from assets_loader.q3shaders import Shader
 
 from .alias import AliasLight, AliasRenderer, shade_vector
 from .context import OffscreenTarget
+from .hud_models import draw_hud_models
 from .particles import ParticleRenderer
 from .polyblend import PolyBlend
 from .q3fog import fog_volumes
@@ -35,7 +36,7 @@ from .q3players import player_md3_draws, weapon_md3_draws
 from .q3polys import PolyRenderer
 from .q3refdef import Md3Draw
 from .q3world import Q3View, Quake3WorldRenderer, ShaderPainter, StageLight
-from .refdef import EntityDraw, Lights, SceneFrame, SegmentAssets
+from .refdef import EntityDraw, HudModel, Lights, SceneFrame, SegmentAssets
 from .sprites import SpriteRenderer
 from .view_math import angle_vectors, entity_matrix, view_projection
 from .world import BrushDraw, WorldRenderer, WorldView
@@ -206,6 +207,12 @@ class FrameRenderer:
             if self._polyblend is None:
                 self._polyblend = PolyBlend(self.ctx)
             self._polyblend.draw(frame.blend)
+
+    def draw_hud_models(self, models: Sequence[HudModel], size: tuple[int, int], time: float) -> None:
+        """The HUD's 3D models (:mod:`.hud_models`) over the bound framebuffer of ``size`` pixels, at shader time
+        ``time``; nothing for a segment without MD3 models."""
+        if models and self.q3_models is not None:
+            draw_hud_models(self.ctx, self.q3_models, models, size, time)
 
     def _draw_q3_scene(self, frame: SceneFrame, view: Q3View, brushes: list[BrushDraw]) -> None:
         """The Quake III map, models and brush entities as ``view`` sees them, in sort order: map batches up to
