@@ -12,6 +12,11 @@
 //   FOG        a fog volume's pass: its colour blended by the fog image at the vertex fog coordinates.
 //   CLIP       discard what lies behind a portal's plane (the view through a mirror or portal).
 //   DEPTH_ONLY the opaque surfaces' depth before their stages (each pixel is then shaded once).
+//   DLIGHT     the dynamic lights' projected pass over surfaces just drawn (ProjectDlightTexture): per light the
+//              falloff image at 0.5 + (light - point).xy / radius, times its colour, times the height factor
+//              (1 within half the radius above or below, then down to 0 at the radius); drawn with
+//              blendFunc GL_DST_COLOR GL_ONE on equal depth, so it brightens the surface by (1 + light). The
+//              lights of a pixel combine in one pass: their product (1 + a)(1 + b)... less one.
 // Fog coordinates (s: distance along the view axis, t: the part of the ray inside the fog) are computed per
 // vertex for the fog pass and, for blended stages of fogged surfaces, fade the stage colour (q3fog.py).
 #ifdef VERTEX_SHADER
@@ -61,6 +66,9 @@ out vec4 v_color;
 out vec3 v_dir;
 out vec2 v_fog;
 out float v_clip;
+#ifdef DLIGHT
+out vec3 v_position;            // in the model's space, after deforms (the lights are sent in that space)
+#endif
 invariant gl_Position;          // the depth-only pre-pass and the stage passes meet at equal depths
 
 float wave_value(int func, float x) {
@@ -176,6 +184,9 @@ void main() {
     v_color = color;
     v_dir = pos - u_camera;
     v_clip = dot(world, u_clip_plane.xyz) - u_clip_plane.w;
+#ifdef DLIGHT
+    v_position = pos;
+#endif
     gl_Position = u_view_proj * vec4(world, 1.0);
 }
 #endif
@@ -203,6 +214,13 @@ uniform sampler2D u_sides[6];   // rt bk lf ft up dn
 uniform sampler2D u_fog_image;  // R_CreateFogImage's 256 x 32 image (alpha = the fog factor)
 uniform vec3 u_fog_color;
 #endif
+#ifdef DLIGHT
+in vec3 v_position;
+uniform sampler2D u_dlight_image; // R_CreateDlightImage's 16 x 16 falloff, clamped to its (black) edge
+uniform vec4 u_dlights[32];     // xyz origin in the model's space, w radius
+uniform vec3 u_dlight_colors[32];
+uniform int u_dlight_count;
+#endif
 void main() {
 #ifdef DEPTH_ONLY
     frag_color = vec4(0.0);
@@ -213,6 +231,20 @@ void main() {
 #endif
 #ifdef FOG
     frag_color = vec4(u_fog_color, texture(u_fog_image, v_fog).a);
+    return;
+#endif
+#ifdef DLIGHT
+    vec3 gain = vec3(1.0);
+    for (int i = 0; i < u_dlight_count; ++i) {
+        vec3 d = u_dlights[i].xyz - v_position;
+        float radius = u_dlights[i].w;
+        float height = abs(d.z);
+        if (height > radius) continue;
+        float modulate = height < 0.5 * radius ? 1.0 : 2.0 * (radius - height) / radius;
+        float blob = texture(u_dlight_image, vec2(0.5) + d.xy / radius).r;
+        gain *= vec3(1.0) + blob * min(u_dlight_colors[i] * modulate, vec3(1.0));
+    }
+    frag_color = vec4(gain - vec3(1.0), 1.0);
     return;
 #endif
 #ifdef SKYBOX

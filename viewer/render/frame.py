@@ -162,7 +162,7 @@ class FrameRenderer:
         self.alias.set_look(look.light_max if look.light_max is not None else 2.0, fog)
         if self.world is not None:
             self.world.draw_world(view)
-        q3_view = Q3View(view_proj, frame.camera.origin, frame.time, frame.camera.angles)
+        q3_view = Q3View(view_proj, frame.camera.origin, frame.time, frame.camera.angles, lights=frame.lights)
         brushes, others, view_models = [], [], []
         for draw in frame.models:
             ref = self.assets.models[draw.model] if 0 <= draw.model < len(self.assets.models) else None

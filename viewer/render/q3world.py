@@ -32,9 +32,12 @@ from .program_members import uniform
 from .q3deform import autosprite, autosprite2
 from .q3fog import FogVectors, fog_image, fog_vectors
 from .q3portal import portal_entities, portal_view, surface_offscreen
+from .q3dlights import SurfaceBounds, dlight_image, dlit, in_model_space, lit_surfaces, packed_in_model_space, \
+    reaches_box
 from .q3refdef import Quake3World
 from .q3stages import ALPHA_FUNCS, IDENTITY_LIGHT, WAVE_FUNCS, alpha_mode, anim_frame, blend_factors, collapse, \
     eval_wave, fog_adjust, stage_color, tc_chain, vertex_color_mode
+from .refdef import Lights
 from .view_math import angle_vectors, gl_bytes
 
 _VERSION = "#version 330 core\n"
@@ -93,14 +96,14 @@ class StageProgram:
 
 def stage_program(ctx: moderngl.Context, collapsed: bool = False, alpha_func: int = 0, skybox: bool = False,
                   fog: bool = False, detail: bool = False, clip: bool = False,
-                  depth_only: bool = False) -> StageProgram:
+                  depth_only: bool = False, dlight: bool = False) -> StageProgram:
     """The ``q3stage.glsl`` variant for a pass (one, two or three textures, alpha test, the sky box, a fog
-    volume, clipped at a portal's plane, depth only)."""
+    volume, clipped at a portal's plane, depth only, the dynamic lights' pass)."""
     cache = _PROGRAMS.setdefault(ctx, {})
-    key = (collapsed, alpha_func, skybox, fog, detail, clip, depth_only)
+    key = (collapsed, alpha_func, skybox, fog, detail, clip, depth_only, dlight)
     if key not in cache:
         flags = {"COLLAPSED": collapsed, "SKYBOX": skybox, "FOG": fog, "DETAIL": detail, "CLIP": clip,
-                 "DEPTH_ONLY": depth_only}
+                 "DEPTH_ONLY": depth_only, "DLIGHT": dlight}
         header = _VERSION + f"#define ALPHA_FUNC {alpha_func}\n" + "".join(f"#define {name}\n"
                                                                          for name, on in flags.items() if on)
         src = shaders.source("q3stage")
@@ -116,7 +119,7 @@ class Q3View:
     angles cannot express once mirrored), ``clip_plane`` (world ``(normal, dist)``: what lies behind it is not
     drawn), ``mirror`` (winding reversed), ``pvs_origin`` (where visibility is taken from) and ``scissor``
     (``x0, y0, x1, y1`` in normalised device coordinates: the portal surface's extent on screen, outside which
-    the main view draws over everything)."""
+    the main view draws over everything); ``lights``: the frame's dynamic lights (``None`` or empty: none)."""
 
     view_proj: np.ndarray
     camera: tuple[float, float, float]
@@ -127,6 +130,7 @@ class Q3View:
     mirror: bool = False
     pvs_origin: tuple[float, float, float] | None = None
     scissor: tuple[float, float, float, float] | None = None
+    lights: Lights | None = None
 
     @property
     def forward(self) -> np.ndarray:
@@ -161,6 +165,7 @@ class ShaderPainter:
         self._matrix_cache: tuple[object, bytes] = (None, b"")
         self._warned: set[str] = set()
         self._fog_image: moderngl.Texture | None = None
+        self._dlight_image: moderngl.Texture | None = None
 
     def release(self) -> None:
         for tex in self._textures.values():
@@ -169,6 +174,8 @@ class ShaderPainter:
         self._white.release()
         if self._fog_image is not None:
             self._fog_image.release()
+        if self._dlight_image is not None:
+            self._dlight_image.release()
 
     def texture(self, name: str, clamp: bool = False) -> moderngl.Texture:
         """The GL texture of image ``name`` (``$lightmap``, ``$whiteimage`` or a path); an image the loader did not
@@ -196,8 +203,9 @@ class ShaderPainter:
         return tex
 
     def _program(self, view: Q3View, collapsed: bool, alpha_func: int, skybox: bool = False, fog: bool = False,
-                 detail: bool = False) -> StageProgram:
-        return stage_program(self.ctx, collapsed, alpha_func, skybox, fog, detail, view.clip_plane is not None)
+                 detail: bool = False, dlight: bool = False) -> StageProgram:
+        return stage_program(self.ctx, collapsed, alpha_func, skybox, fog, detail, view.clip_plane is not None,
+                             dlight=dlight)
 
     @staticmethod
     def _set(p: StageProgram, name: str, value) -> None:
@@ -368,6 +376,38 @@ class ShaderPainter:
         ctx.disable(moderngl.BLEND)
         ctx.depth_func = "<="
 
+    def draw_dlights(self, vao_for, shader: Shader, view: Q3View, model: np.ndarray, camera_local, count: int,
+                     first: int = 0, inverse: np.ndarray | None = None) -> None:
+        """The dynamic lights' projected pass over surfaces of ``shader`` just drawn (``ProjectDlightTexture``):
+        their positions computed as the stages computed them (deforms), the lights moved into the model's space
+        by ``inverse`` (``None``: the world), added on the drawn depth only with ``GL_DST_COLOR, GL_ONE``."""
+        if count <= 0 or view.lights is None or not len(view.lights):
+            return
+        p = self._program(view, False, 0, dlight=True)
+        self._common(p, view, model, camera_local)
+        self._deforms(p, shader, view.time)
+        origins, colors, n = packed_in_model_space(view.lights, inverse, view.camera)
+        p.write("u_dlights", origins)
+        p.write("u_dlight_colors", colors)
+        p.set("u_dlight_count", n)
+        if self._dlight_image is None:
+            image = dlight_image()
+            self._dlight_image = self.ctx.texture((image.shape[1], image.shape[0]), 4, image.tobytes())
+            self._dlight_image.repeat_x = self._dlight_image.repeat_y = False
+            self._dlight_image.filter = (moderngl.LINEAR, moderngl.LINEAR)
+        self._dlight_image.use(0)
+        p.set("u_dlight_image", 0)
+        self._state(shader, shader.stages[0], view)
+        ctx = self.ctx
+        ctx.enable(moderngl.BLEND)
+        ctx.blend_func = moderngl.DST_COLOR, moderngl.ONE
+        ctx.depth_func = "=="
+        ctx.fbo.depth_mask = False
+        vao_for(p.program).render(moderngl.TRIANGLES, vertices=count, first=first)
+        ctx.fbo.depth_mask = True
+        ctx.disable(moderngl.BLEND)
+        ctx.depth_func = "<="
+
     def _draw_skybox(self, vao_for, shader: Shader, view: Q3View, model: np.ndarray, camera_local, count: int,
                      first: int) -> None:
         """The outer box behind the cloud layers (``RB_StageIteratorSky``'s ``DrawSkyBox``)."""
@@ -439,7 +479,11 @@ class _VisibleList:
         if cluster == self.cluster and self.ranges:
             return
         self.cluster = cluster
-        self.surfaces = world.visible_surfaces(point).astype(np.int64)
+        self.fill(world, world.visible_surfaces(point).astype(np.int64))
+
+    def fill(self, world, numbers: np.ndarray) -> None:
+        """Make the list the world model's surfaces among ``numbers`` (sorted surface numbers)."""
+        self.surfaces = numbers
         surfaces = world.surfaces[self.surfaces]
         surfaces = surfaces[(surfaces["model"] == 0) & (surfaces["num_indices"] > 0)]
         order = np.argsort(surfaces["first_index"], kind="stable")
@@ -450,6 +494,7 @@ class _VisibleList:
             self.ranges = []
             return
         idx = np.repeat(first - np.cumsum(count) + count, count) + np.arange(total)
+        self.ibo.orphan()               # new storage: no wait for the draws still reading the old list
         self.ibo.write(np.ascontiguousarray(world.indices[idx], np.uint32).tobytes())
         batch_first = world.batches["first_index"].astype(np.int64)
         owner = np.searchsorted(batch_first, first, side="right") - 1
@@ -484,6 +529,9 @@ class Quake3WorldRenderer:
         self._static_vaos: dict[int, moderngl.VertexArray] = {}
         self._main = _VisibleList(ctx, self._vbo, world.indices.nbytes)
         self._through_portal = _VisibleList(ctx, self._vbo, world.indices.nbytes)
+        self._lit = _VisibleList(ctx, self._vbo, world.indices.nbytes)   # the visible surfaces lights reach
+        self._bounds = SurfaceBounds.of(world)
+        self._dlit = [dlit(shader) for shader in level.shaders]
         batches = world.batches
         self._world_batches = np.flatnonzero(batches["model"] == 0)
         self._centers = self._batch_centers()
@@ -530,6 +578,7 @@ class Quake3WorldRenderer:
         self._static_vaos.clear()
         self._main.release()
         self._through_portal.release()
+        self._lit.release()
         for sprite in self._sprites.values():
             sprite.release()
         self.painter.release()
@@ -567,7 +616,7 @@ class Quake3WorldRenderer:
             camera = seen.transform @ np.array([*view.camera, 1.0])
             return Q3View(np.asarray(view.view_proj, np.float64) @ seen.inverse, (camera[0], camera[1], camera[2]),
                           view.time, view.angles, axis, seen.clip_plane, seen.mirror, seen.pvs_origin,
-                          screen_extent(points, view.view_proj))
+                          screen_extent(points, view.view_proj), view.lights)
         return None
 
     def draw_submodels(self, view: Q3View, submodels: list[tuple[int, np.ndarray]]) -> None:
@@ -581,10 +630,18 @@ class Quake3WorldRenderer:
             sub = world.models[index]
             inverse = np.linalg.inv(np.asarray(matrix, np.float64))
             camera_local = (inverse @ np.array([*view.camera, 1.0]))[:3]
+            lights = view.lights
+            near = lights is not None and len(lights) > 0 and \
+                bool(reaches_box(in_model_space(lights, inverse), sub.mins, sub.maxs).any())
             for b in range(sub.first_batch, sub.first_batch + sub.num_batches):
                 rec = world.batches[b]
-                self.painter.draw(self._static_vao, self.level.shaders[b], view, matrix, camera_local,
-                                  int(rec["num_indices"]), int(rec["first_index"]), entity_color=WORLD_ENTITY_COLOR)
+                shader = self.level.shaders[b]
+                count, first = int(rec["num_indices"]), int(rec["first_index"])
+                self.painter.draw(self._static_vao, shader, view, matrix, camera_local, count, first,
+                                  entity_color=WORLD_ENTITY_COLOR)
+                if near and self._dlit[b]:       # R_DlightBmodel: every surface of a brush model a light reaches
+                    self.painter.draw_dlights(self._static_vao, shader, view, matrix, camera_local, count, first,
+                                              inverse)
         self.ctx.front_face = "ccw"
 
     def draw(self, view: Q3View, translucent: bool | None = None) -> None:
@@ -605,6 +662,7 @@ class Quake3WorldRenderer:
         ranges = sorted(visible.ranges, key=key)
         if translucent is not True:
             self._depth_prepass(view, visible, ranges)
+        lit = self._lit_ranges(view, visible) if translucent is not True else {}
         for batch, first, count in ranges:
             if translucent is not None and (shaders_[batch].sort > SORT_OPAQUE) != translucent:
                 continue
@@ -617,8 +675,20 @@ class Quake3WorldRenderer:
             else:
                 self.painter.draw(visible.vao, shaders_[batch], view, _IDENTITY, view.camera, count, first, fog=fog,
                                   entity_color=WORLD_ENTITY_COLOR)
+                if batch in lit:
+                    self.painter.draw_dlights(self._lit.vao, shaders_[batch], view, _IDENTITY, view.camera,
+                                              *lit[batch])
                 self._fog_pass(batch, fog, view, visible, count, first)
         ctx.front_face = "ccw"
+
+    def _lit_ranges(self, view: Q3View, visible: _VisibleList) -> dict[int, tuple[int, int]]:
+        """``batch → (count, first)`` in the lit list of the visible surfaces ``view``'s lights reach, for the
+        batches whose shader takes the lights' pass; empty without lights (the pass is then skipped)."""
+        if view.lights is None or not len(view.lights):
+            return {}
+        self._lit.fill(self.level.world, lit_surfaces(self._bounds, visible.surfaces, view.lights))
+        return {batch: (count, first) for batch, first, count in self._lit.ranges
+                if self._dlit[batch] and batch not in self._sprites}
 
     def _depth_prepass(self, view: Q3View, visible: _VisibleList, ranges: list[tuple[int, int, int]]) -> None:
         """Lay down the depth of the plainly opaque batches first (no deforms, alpha test or blend in the first
