@@ -1,18 +1,28 @@
 """Quake III dynamic lights from synthetic demos (tests/builders/dm68.py): a rocket in flight, a rocket explosion
 fading over its second half, a muzzle flash for its 20 ms, the lightning gun's flash while it fires, quad glow and
-an entity's constant light — each at the place, radius and colour ioquake3's cgame gives them."""
+an entity's constant light — each at the place, radius and colour ioquake3's cgame gives them; on the corpus,
+lights at every rocket hit, on every rocket in flight and at plasma fire, and an explosion lighting its room."""
 
 from __future__ import annotations
+
+import dataclasses
+import warnings
 
 import numpy as np
 import pytest
 
+from assets_loader.demos import load_demo
 from assets_loader.demos.quake3 import parse_demo
 from assets_loader.demos.quake3.protocol import tables_for
 from assets_loader.demos.quake3.timeline import timeline_from_demo
 from assets_loader.models.anorms import ANORMS
 from viewer.games.quake3 import fx, lights
+from viewer.render.context import OffscreenTarget
+from viewer.render.refdef import Camera
+from viewer.session import DemoSession
 from tests.builders.dm68 import SVC_EOF, Q3Message, demo_file
+
+from .conftest import QUAKE3
 
 TABLES = tables_for(68)
 assert TABLES is not None
@@ -136,3 +146,71 @@ def test_the_explosion_light_rule() -> None:
                                                                                             150.0, 0.0]
     assert lights.WP_PLASMA not in lights.EXPLOSION_LIGHTS and lights.EXPLOSION_LIGHTS[lights.WP_GRENADE].color == \
         (1.0, 1.0, 0.0)
+
+
+@pytest.fixture(scope="module")
+def follow():
+    timeline = load_demo(str(QUAKE3 / "demos" / "oa_dm1_follow_p68.dm_68"))
+    return timeline, fx.prepare_effects(timeline)
+
+
+def test_corpus_rocket_explosions_light_where_they_hit(follow) -> None:
+    timeline, effects = follow
+    hits = [i for i in effects.impacts if i.weapon == lights.WP_ROCKET and i.kind == "missile_miss"]
+    assert len(hits) >= 10
+    for hit in hits:
+        found = effects.lights(timeline.sample(hit.time + 0.1), hit.time + 0.1, None)
+        at = hit.origin + hit.normal * 16
+        rows = _find(found, lights.ORANGE, near=at)
+        assert len(rows) == 1 and found.radius[rows[0]] == pytest.approx(300.0), hit.time
+
+
+def test_corpus_rockets_in_flight_carry_their_light(follow) -> None:
+    timeline, effects = follow
+    seen = 0
+    for t in np.arange(timeline.start_time, timeline.end_time, 0.25):
+        state = timeline.sample(float(t))
+        fields = state.entity_fields
+        rows = np.flatnonzero((fields["eType"] == ET_MISSILE) & (fields["weapon"] == lights.WP_ROCKET))
+        found = effects.lights(state, float(t), None)
+        for r in rows.tolist():
+            near = _find(found, lights.ORANGE, near=state.entities.origin[r])
+            assert any(found.radius[i] == 200.0 for i in near), t
+            seen += 1
+    assert seen >= 10
+
+
+def test_corpus_plasma_fire_flashes_blue_white(follow) -> None:
+    timeline, effects = follow
+    plasma = 0
+    for event in timeline.events_of_kind("muzzleflash"):
+        state = timeline.sample(event.time + 0.005)
+        row = state.entities.index_of(event.entity)
+        if row is None or int(state.entity_fields["weapon"][row]) != lights.WP_PLASMA:
+            continue
+        found = effects.lights(state, event.time + 0.005, None)
+        muzzle = lights.muzzle_point(state.entities.origin[row], state.entities.angles[row])
+        assert len(_find(found, lights.FLASH_COLORS[lights.WP_PLASMA], near=muzzle)) == 1, event.time
+        plasma += 1
+    assert plasma >= 10
+
+
+def test_corpus_an_explosion_lights_the_room_around_it(follow, ctx, q3_fs) -> None:
+    timeline, _ = follow
+    session = DemoSession(timeline, q3_fs, ctx)
+    target = OffscreenTarget(ctx, (160, 90))
+    camera = Camera((760.0, 1303.0, 120.0), (20.0, 180.0, 0.0))       # looking at the rocket hit of 12.1 s
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        frame = session.scene(timeline.start_time + 12.2, camera)
+        assert frame.lights is not None and len(frame.lights) >= 1
+        pictures = []
+        for lit in (frame.lights, None):
+            session.draw(dataclasses.replace(frame, lights=lit), target)
+            pictures.append(target.read_rgb().astype(int))
+    lit, dark = pictures
+    assert (lit >= dark - 1).all()                                       # light only adds
+    warmer = (lit - dark).mean(axis=(0, 1))
+    assert np.abs(lit - dark).sum(axis=2).astype(bool).mean() > 0.3 and warmer[0] > warmer[2]   # orange
+    target.release()
+    session.release()
