@@ -12,11 +12,10 @@
 //   FOG        a fog volume's pass: its colour blended by the fog image at the vertex fog coordinates.
 //   CLIP       discard what lies behind a portal's plane (the view through a mirror or portal).
 //   DEPTH_ONLY the opaque surfaces' depth before their stages (each pixel is then shaded once).
-//   DLIGHT     the dynamic lights' projected pass over surfaces just drawn (ProjectDlightTexture): per light the
-//              falloff image at 0.5 + (light - point).xy / radius, times its colour, times the height factor
-//              (1 within half the radius above or below, then down to 0 at the radius); drawn with
-//              blendFunc GL_DST_COLOR GL_ONE on equal depth, so it brightens the surface by (1 + light). The
-//              lights of a pixel combine in one pass: their product (1 + a)(1 + b)... less one.
+//   DLIGHT     one dynamic light's projected pass over surfaces just drawn (ProjectDlightTexture): the falloff
+//              image at 0.5 + (light - vertex).xy / radius times, per vertex, the light's colour times the height
+//              factor (1 within half the radius above or below, then down to 0 at the radius); drawn with
+//              blendFunc GL_DST_COLOR GL_ONE on equal depth, so it brightens the surface by (1 + light).
 // Fog coordinates (s: distance along the view axis, t: the part of the ray inside the fog) are computed per
 // vertex for the fog pass and, for blended stages of fogged surfaces, fade the stage colour (q3fog.py).
 #ifdef VERTEX_SHADER
@@ -67,7 +66,10 @@ out vec3 v_dir;
 out vec2 v_fog;
 out float v_clip;
 #ifdef DLIGHT
-out vec3 v_position;            // in the model's space, after deforms (the lights are sent in that space)
+uniform vec4 u_dlight;          // xyz origin in the model's space, w radius
+uniform vec3 u_dlight_color;
+out vec2 v_dlight_st;
+out vec3 v_dlight_color;
 #endif
 invariant gl_Position;          // the depth-only pre-pass and the stage passes meet at equal depths
 
@@ -185,7 +187,12 @@ void main() {
     v_dir = pos - u_camera;
     v_clip = dot(world, u_clip_plane.xyz) - u_clip_plane.w;
 #ifdef DLIGHT
-    v_position = pos;
+    vec3 to_light = u_dlight.xyz - pos;
+    float radius = u_dlight.w;
+    float height = abs(to_light.z);
+    float modulate = height > radius ? 0.0 : (height < 0.5 * radius ? 1.0 : 2.0 * (radius - height) / radius);
+    v_dlight_st = vec2(0.5) + to_light.xy / radius;
+    v_dlight_color = min(u_dlight_color * modulate, vec3(1.0));
 #endif
     gl_Position = u_view_proj * vec4(world, 1.0);
 }
@@ -215,11 +222,9 @@ uniform sampler2D u_fog_image;  // R_CreateFogImage's 256 x 32 image (alpha = th
 uniform vec3 u_fog_color;
 #endif
 #ifdef DLIGHT
-in vec3 v_position;
+in vec2 v_dlight_st;
+in vec3 v_dlight_color;
 uniform sampler2D u_dlight_image; // R_CreateDlightImage's 16 x 16 falloff, clamped to its (black) edge
-uniform vec4 u_dlights[32];     // xyz origin in the model's space, w radius
-uniform vec3 u_dlight_colors[32];
-uniform int u_dlight_count;
 #endif
 void main() {
 #ifdef DEPTH_ONLY
@@ -234,17 +239,7 @@ void main() {
     return;
 #endif
 #ifdef DLIGHT
-    vec3 gain = vec3(1.0);
-    for (int i = 0; i < u_dlight_count; ++i) {
-        vec3 d = u_dlights[i].xyz - v_position;
-        float radius = u_dlights[i].w;
-        float height = abs(d.z);
-        if (height > radius) continue;
-        float modulate = height < 0.5 * radius ? 1.0 : 2.0 * (radius - height) / radius;
-        float blob = texture(u_dlight_image, vec2(0.5) + d.xy / radius).r;
-        gain *= vec3(1.0) + blob * min(u_dlight_colors[i] * modulate, vec3(1.0));
-    }
-    frag_color = vec4(gain - vec3(1.0), 1.0);
+    frag_color = vec4(texture(u_dlight_image, v_dlight_st).rgb * v_dlight_color, 1.0);
     return;
 #endif
 #ifdef SKYBOX

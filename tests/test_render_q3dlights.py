@@ -72,10 +72,15 @@ def test_a_light_reaches_surfaces_whose_bounds_and_plane_it_overlaps() -> None:
     assert bounds.planar[0] and np.allclose(bounds.normal[0], (0, 0, 1)) and bounds.dist[0] == 0
     assert np.allclose(bounds.mins[0], (100, 0, 0)) and np.allclose(bounds.maxs[0], (164, 64, 0))
     everything = np.arange(len(world.surfaces))
-    assert 0 in lit_surfaces(bounds, everything, LAMP)
-    assert 0 not in lit_surfaces(bounds, everything, _light((132, 32, 60), 48))   # over the plane, too high
-    assert 0 not in lit_surfaces(bounds, everything, _light((40, 32, 0), 48))     # beside the bounds
-    assert len(lit_surfaces(bounds, everything, Lights.empty())) == 0
+    numbers, bits = lit_surfaces(bounds, everything, LAMP)
+    assert 0 in numbers and bits[numbers.tolist().index(0)] == 1
+    assert 0 not in lit_surfaces(bounds, everything, _light((132, 32, 60), 48))[0]   # over the plane, too high
+    assert 0 not in lit_surfaces(bounds, everything, _light((40, 32, 0), 48))[0]     # beside the bounds
+    both = Lights(np.array([[40, 32, 0], [110, 32, 16]], np.float32), np.array([48, 48], np.float32),
+                  np.ones((2, 3), np.float32))
+    numbers, bits = lit_surfaces(bounds, everything, both)
+    assert bits[numbers.tolist().index(0)] == 0b10                               # only the second reaches it
+    assert len(lit_surfaces(bounds, everything, Lights.empty())[0]) == 0
 
 
 def test_a_light_adds_to_a_model_directed_light_and_turns_it_toward_itself() -> None:
@@ -101,6 +106,17 @@ def test_the_projected_pass_brightens_the_floor_near_the_light_only(ctx) -> None
     assert np.array_equal(lit[outside], dark[outside])
     changed = np.abs(lit - dark).sum(axis=2) > 0
     assert 0.05 < changed.mean() < 0.6 and (lit >= dark).all()              # a pool of light, never darker
+
+
+def test_two_lights_each_brighten_the_floor_by_their_own_pass(ctx) -> None:
+    level = _level()
+    dark = _render(ctx, level, None)
+    red, blue = _light((110, 32, 16), 48, (1.0, 0.0, 0.0)), _light((154, 32, 16), 48, (0.0, 0.0, 1.0))
+    both = Lights(np.concatenate([red.origins, blue.origins]), np.concatenate([red.radius, blue.radius]),
+                  np.concatenate([red.colors, blue.colors]))
+    one, other, together = _render(ctx, level, red), _render(ctx, level, blue), _render(ctx, level, both)
+    assert np.abs(together - (one + other - dark)).max() <= 2                  # channels apart: passes add up
+    assert (one[..., 2] == dark[..., 2]).all() and (other[..., 0] == dark[..., 0]).all()
 
 
 def test_a_nodlight_surface_takes_no_light(ctx) -> None:

@@ -3,7 +3,8 @@ pass draws with, and the light it adds to a model.
 
 Map surfaces (``R_DlightSurface``): a light reaches a planar face when its centre is within its radius of the
 face's plane, and any surface when its sphere overlaps the surface's bounds; those surfaces get the additive
-projected pass after their stages (``ProjectDlightTexture``, drawn by ``q3stage.glsl``'s ``DLIGHT`` variant) when
+projected pass of each light reaching them after their stages (``ProjectDlightTexture``, drawn by ``q3stage.glsl``'s
+``DLIGHT`` variant within the screen box of the light's cube) when
 their shader is sorted up to opaque and is neither sky nor ``nodlight``.  Brush entities (``R_DlightBmodel``) get
 it on all their surfaces when a light overlaps their bounds.  Models (``R_SetupEntityLighting``) add each light
 to their directed light: its colour times ``16 · radius² / distance²`` (the distance at least 16), turning the
@@ -27,8 +28,8 @@ from assets_loader.q3shaders.records import SORT_OPAQUE
 
 from .refdef import Lights
 
-__all__ = ["DLIGHT_SIZE", "MAX_DLIGHTS", "SurfaceBounds", "dlight_image", "dlit", "in_model_space", "lit_surfaces",
-           "model_dlights", "packed_in_model_space", "reaches_box"]
+__all__ = ["DLIGHT_SIZE", "MAX_DLIGHTS", "SurfaceBounds", "dlight_image", "dlit", "in_model_space", "kept_lights",
+           "light_corners", "lit_surfaces", "model_dlights", "reaches_box"]
 
 #: ``MAX_DLIGHTS``: lights the scene keeps (and the size of the shader's arrays).
 MAX_DLIGHTS = 32
@@ -96,34 +97,41 @@ def reaches_box(lights: Lights, mins, maxs) -> np.ndarray:
     return ((o - np.asarray(maxs, np.float32) <= r) & (np.asarray(mins, np.float32) - o <= r)).all(axis=1)
 
 
-def lit_surfaces(bounds: SurfaceBounds, surfaces: np.ndarray, lights: Lights) -> np.ndarray:
-    """The numbers among ``surfaces`` that one of ``lights`` reaches: its sphere overlaps their bounds and, for
-    planar faces, its centre is within its radius of their plane (``R_DlightSurface``)."""
+def lit_surfaces(bounds: SurfaceBounds, surfaces: np.ndarray, lights: Lights) -> tuple[np.ndarray, np.ndarray]:
+    """The numbers among ``surfaces`` that one of ``lights`` (at most :data:`MAX_DLIGHTS`) reaches, and for each
+    the bits of the lights that reach it (``i8``, bit ``i`` = light ``i``): a light reaches a surface when its
+    sphere overlaps the surface's bounds and, for a planar face, its centre is within its radius of the face's
+    plane (``R_DlightSurface``)."""
     if not len(lights) or not len(surfaces):
-        return surfaces[:0]
+        return surfaces[:0], np.zeros(0, np.int64)
     o, r = lights.origins[None, :, :], lights.radius[None, :]
     lo, hi = bounds.mins[surfaces][:, None, :], bounds.maxs[surfaces][:, None, :]
     near = ((o - hi <= r[..., None]) & (lo - o <= r[..., None])).all(axis=2)
     d = np.abs(bounds.normal[surfaces] @ lights.origins.T - bounds.dist[surfaces][:, None])
     near &= ~bounds.planar[surfaces][:, None] | (d <= r)
-    return surfaces[near.any(axis=1)]
+    bits = near.astype(np.int64) @ (np.int64(1) << np.arange(len(lights), dtype=np.int64))
+    reached = bits != 0
+    return surfaces[reached], bits[reached]
+
+
+def kept_lights(lights: Lights | None, camera) -> Lights | None:
+    """The :data:`MAX_DLIGHTS` of ``lights`` whose spheres come nearest ``camera`` (all of them when fewer)."""
+    if lights is None or len(lights) <= MAX_DLIGHTS:
+        return lights
+    packed, colors, n = lights.packed(MAX_DLIGHTS, camera)
+    return Lights(packed[:n, :3].copy(), packed[:n, 3].copy(), colors[:n].copy())
+
+
+def light_corners(origin, radius: float) -> np.ndarray:
+    """``f8 [8, 3]``: the corners of a light's cube (its origin ± radius), which holds all it can light."""
+    signs = np.array([(x, y, z) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)], np.float64)
+    return np.asarray(origin, np.float64)[None, :] + signs * float(radius)
 
 
 def in_model_space(lights: Lights, inverse: np.ndarray) -> Lights:
     """``lights`` with their origins moved into a model's space by ``inverse`` (world → model)."""
     xyz = np.c_[lights.origins, np.ones(len(lights), np.float32)] @ np.asarray(inverse, np.float64).T
     return Lights(xyz[:, :3].astype(np.float32), lights.radius, lights.colors)
-
-
-def packed_in_model_space(lights: Lights, inverse: np.ndarray | None, camera) -> tuple[bytes, bytes, int]:
-    """The shader's ``u_dlights`` (xyz, radius) and ``u_dlight_colors`` bytes and the count: the
-    :data:`MAX_DLIGHTS` lights nearest ``camera``, moved into a model's space by ``inverse`` (``None``: the
-    world's own)."""
-    packed, colors, count = lights.packed(MAX_DLIGHTS, camera)
-    if inverse is not None and count:
-        xyz = np.c_[packed[:count, :3], np.ones(count, np.float32)] @ np.asarray(inverse, np.float64).T
-        packed[:count, :3] = xyz[:, :3]
-    return packed.tobytes(), colors.tobytes(), count
 
 
 def model_dlights(lights: Lights, point, directed: np.ndarray, direction: np.ndarray) \

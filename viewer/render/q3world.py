@@ -32,8 +32,7 @@ from .program_members import uniform
 from .q3deform import autosprite, autosprite2
 from .q3fog import FogVectors, fog_image, fog_vectors
 from .q3portal import portal_entities, portal_view, surface_offscreen
-from .q3dlights import SurfaceBounds, dlight_image, dlit, in_model_space, lit_surfaces, packed_in_model_space, \
-    reaches_box
+from .q3dlights import SurfaceBounds, dlight_image, dlit, in_model_space, light_corners, lit_surfaces, reaches_box
 from .q3refdef import Quake3World
 from .q3stages import ALPHA_FUNCS, IDENTITY_LIGHT, WAVE_FUNCS, alpha_mode, anim_frame, blend_factors, collapse, \
     eval_wave, fog_adjust, stage_color, tc_chain, vertex_color_mode
@@ -376,20 +375,35 @@ class ShaderPainter:
         ctx.disable(moderngl.BLEND)
         ctx.depth_func = "<="
 
+    def dlight_scissors(self, view: Q3View) -> list[tuple[int, int, int, int] | None]:
+        """Per light of ``view``, the pixels it can reach: the screen box of its cube within the bound scissor
+        (``None``: no pixel)."""
+        if view.lights is None:
+            return []
+        w, h = self.ctx.fbo.size
+        bound = self.ctx.scissor or (0, 0, w, h)
+        out: list[tuple[int, int, int, int] | None] = []
+        for origin, radius in zip(view.lights.origins, view.lights.radius.tolist()):
+            box = scissor_pixels(screen_extent(light_corners(origin, radius), view.view_proj), (w, h))
+            reach = _intersect(bound, box) if box is not None else bound
+            out.append(reach if reach[2] > 0 and reach[3] > 0 else None)
+        return out
+
     def draw_dlights(self, vao_for, shader: Shader, view: Q3View, model: np.ndarray, camera_local, count: int,
-                     first: int = 0, inverse: np.ndarray | None = None) -> None:
-        """The dynamic lights' projected pass over surfaces of ``shader`` just drawn (``ProjectDlightTexture``):
-        their positions computed as the stages computed them (deforms), the lights moved into the model's space
-        by ``inverse`` (``None``: the world), added on the drawn depth only with ``GL_DST_COLOR, GL_ONE``."""
-        if count <= 0 or view.lights is None or not len(view.lights):
+                     first: int, which: list[int], scissors: list[tuple[int, int, int, int] | None],
+                     inverse: np.ndarray | None = None) -> None:
+        """The projected pass of each light ``which`` names over surfaces of ``shader`` just drawn
+        (``ProjectDlightTexture``): their positions computed as the stages computed them (deforms), the lights
+        moved into the model's space by ``inverse`` (``None``: the world), each added on the drawn depth only with
+        ``GL_DST_COLOR, GL_ONE`` within its scissor (:meth:`dlight_scissors`; ``None``: skipped)."""
+        lights = view.lights
+        which = [i for i in which if scissors[i] is not None]
+        if count <= 0 or lights is None or not which:
             return
+        local = lights if inverse is None else in_model_space(lights, inverse)
         p = self._program(view, False, 0, dlight=True)
         self._common(p, view, model, camera_local)
         self._deforms(p, shader, view.time)
-        origins, colors, n = packed_in_model_space(view.lights, inverse, view.camera)
-        p.write("u_dlights", origins)
-        p.write("u_dlight_colors", colors)
-        p.set("u_dlight_count", n)
         if self._dlight_image is None:
             image = dlight_image()
             self._dlight_image = self.ctx.texture((image.shape[1], image.shape[0]), 4, image.tobytes())
@@ -403,7 +417,15 @@ class ShaderPainter:
         ctx.blend_func = moderngl.DST_COLOR, moderngl.ONE
         ctx.depth_func = "=="
         ctx.fbo.depth_mask = False
-        vao_for(p.program).render(moderngl.TRIANGLES, vertices=count, first=first)
+        bound = ctx.scissor
+        for i in which:
+            x, y, z = (float(v) for v in local.origins[i])
+            p.set("u_dlight", (x, y, z, float(local.radius[i])))
+            r, g, b = (float(v) for v in local.colors[i])
+            p.set("u_dlight_color", (r, g, b))
+            ctx.scissor = scissors[i]
+            vao_for(p.program).render(moderngl.TRIANGLES, vertices=count, first=first)
+        ctx.scissor = None if bound == (0, 0, *ctx.fbo.size) else bound
         ctx.fbo.depth_mask = True
         ctx.disable(moderngl.BLEND)
         ctx.depth_func = "<="
@@ -631,8 +653,9 @@ class Quake3WorldRenderer:
             inverse = np.linalg.inv(np.asarray(matrix, np.float64))
             camera_local = (inverse @ np.array([*view.camera, 1.0]))[:3]
             lights = view.lights
-            near = lights is not None and len(lights) > 0 and \
-                bool(reaches_box(in_model_space(lights, inverse), sub.mins, sub.maxs).any())
+            near = [] if lights is None else \
+                np.flatnonzero(reaches_box(in_model_space(lights, inverse), sub.mins, sub.maxs)).tolist()
+            scissors = self.painter.dlight_scissors(view) if near else []
             for b in range(sub.first_batch, sub.first_batch + sub.num_batches):
                 rec = world.batches[b]
                 shader = self.level.shaders[b]
@@ -641,7 +664,7 @@ class Quake3WorldRenderer:
                                   entity_color=WORLD_ENTITY_COLOR)
                 if near and self._dlit[b]:       # R_DlightBmodel: every surface of a brush model a light reaches
                     self.painter.draw_dlights(self._static_vao, shader, view, matrix, camera_local, count, first,
-                                              inverse)
+                                              near, scissors, inverse)
         self.ctx.front_face = "ccw"
 
     def draw(self, view: Q3View, translucent: bool | None = None) -> None:
@@ -663,6 +686,7 @@ class Quake3WorldRenderer:
         if translucent is not True:
             self._depth_prepass(view, visible, ranges)
         lit = self._lit_ranges(view, visible) if translucent is not True else {}
+        scissors = self.painter.dlight_scissors(view) if lit else []
         for batch, first, count in ranges:
             if translucent is not None and (shaders_[batch].sort > SORT_OPAQUE) != translucent:
                 continue
@@ -677,18 +701,26 @@ class Quake3WorldRenderer:
                                   entity_color=WORLD_ENTITY_COLOR)
                 if batch in lit:
                     self.painter.draw_dlights(self._lit.vao, shaders_[batch], view, _IDENTITY, view.camera,
-                                              *lit[batch])
+                                              *lit[batch], scissors)
                 self._fog_pass(batch, fog, view, visible, count, first)
         ctx.front_face = "ccw"
 
-    def _lit_ranges(self, view: Q3View, visible: _VisibleList) -> dict[int, tuple[int, int]]:
-        """``batch → (count, first)`` in the lit list of the visible surfaces ``view``'s lights reach, for the
-        batches whose shader takes the lights' pass; empty without lights (the pass is then skipped)."""
+    def _lit_ranges(self, view: Q3View, visible: _VisibleList) -> dict[int, tuple[int, int, list[int]]]:
+        """``batch → (count, first, lights)`` in the lit list of the visible surfaces ``view``'s lights reach
+        (``lights``: the indices of those reaching the batch's surfaces), for the batches whose shader takes the
+        lights' pass; empty without lights (the pass is then skipped)."""
         if view.lights is None or not len(view.lights):
             return {}
-        self._lit.fill(self.level.world, lit_surfaces(self._bounds, visible.surfaces, view.lights))
-        return {batch: (count, first) for batch, first, count in self._lit.ranges
-                if self._dlit[batch] and batch not in self._sprites}
+        world = self.level.world
+        numbers, bits = lit_surfaces(self._bounds, visible.surfaces, view.lights)
+        self._lit.fill(world, numbers)
+        owner = np.searchsorted(world.batches["first_index"], world.surfaces["first_index"][numbers], side="right") - 1
+        out: dict[int, tuple[int, int, list[int]]] = {}
+        for batch, first, count in self._lit.ranges:
+            if self._dlit[batch] and batch not in self._sprites:
+                mask = int(np.bitwise_or.reduce(bits[owner == batch]))
+                out[batch] = (count, first, [i for i in range(len(view.lights)) if mask >> i & 1])
+        return out
 
     def _depth_prepass(self, view: Q3View, visible: _VisibleList, ranges: list[tuple[int, int, int]]) -> None:
         """Lay down the depth of the plainly opaque batches first (no deforms, alpha test or blend in the first
@@ -745,6 +777,26 @@ def screen_extent(points: np.ndarray, view_proj: np.ndarray) -> tuple[float, flo
     ndc = np.clip(clip[:, :2] / clip[:, 3:], -1.0, 1.0)
     lo, hi = ndc.min(axis=0), ndc.max(axis=0)
     return (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))
+
+
+def scissor_pixels(box: tuple[float, float, float, float] | None, size: tuple[int, int]) \
+        -> tuple[int, int, int, int] | None:
+    """A box in normalised device coordinates as a GL scissor ``(x, y, width, height)`` in pixels, a pixel
+    wider on each side (``None``: the whole target)."""
+    if box is None:
+        return None
+    w, h = size
+    x0, y0 = int((box[0] + 1) / 2 * w) - 1, int((box[1] + 1) / 2 * h) - 1
+    x1, y1 = int((box[2] + 1) / 2 * w) + 2, int((box[3] + 1) / 2 * h) + 2
+    x0, y0 = max(x0, 0), max(y0, 0)
+    return (x0, y0, max(min(x1, w) - x0, 0), max(min(y1, h) - y0, 0))
+
+
+def _intersect(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """The overlap of two ``(x, y, width, height)`` rectangles (width or height 0 when they do not meet)."""
+    x0, y0 = max(a[0], b[0]), max(a[1], b[1])
+    x1, y1 = min(a[0] + a[2], b[0] + b[2]), min(a[1] + a[3], b[1] + b[3])
+    return (x0, y0, max(x1 - x0, 0), max(y1 - y0, 0))
 
 
 def _surface_plane(points: np.ndarray, normals: np.ndarray) -> tuple[np.ndarray, float]:
