@@ -30,15 +30,19 @@ from assets_loader.models.md3 import Md3Model, lerp_vertices
 from assets_loader.q3shaders import Shader, ShaderLibrary, default_shader
 from assets_loader.q3shaders.records import SORT_OPAQUE
 
+from .q3dlights import model_dlights
 from .q3fog import FogVolume, fog_vectors, model_fog
 from .q3refdef import Md3Draw, Quake3Models
 from .q3stages import IDENTITY_LIGHT
 from .q3world import Q3View, ShaderPainter, StageLight
+from .refdef import Lights
 
 _LAYOUT = "3f 2f 2f 3f 4f1"
 _ATTRIBUTES = ("in_position", "in_st", "in_lm", "in_normal", "in_color")
 #: Light for models without a light grid (``R_SetupEntityLighting``'s fallback: ambient and directed 0.5).
 _NO_GRID = StageLight()
+_NO_GRID_SAMPLE = LightSample(vec3(np.asarray(_NO_GRID.ambient) * 255.0), vec3(np.asarray(_NO_GRID.directed) * 255.0),
+                              _NO_GRID.direction)
 _VIEW_MODEL_DEPTH = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0.3, -0.7], [0, 0, 0, 1]], np.float32)
 #: ``R_SetupEntityLighting`` without a world: ambient 150 plus the minimum 32, directed 150 (of 255, at
 #: ``identityLight`` 1), from ``tr.sunDirection`` as ``RE_LoadWorldMap`` presets it.
@@ -70,10 +74,15 @@ def no_world_light(axis) -> StageLight:
     return StageLight(vec3(np.full(3, _NO_WORLD_AMBIENT)), vec3(np.full(3, _NO_WORLD_DIRECTED)), vec3(local))
 
 
-def _stage_light(sample: LightSample, axis) -> StageLight:
-    local = np.asarray(axis, np.float64) @ np.asarray(sample.direction)
+def _stage_light(sample: LightSample, axis, point=None, dlights: Lights | None = None) -> StageLight:
+    """``sample`` as the diffuse light of a model with ``axis``; ``dlights`` reaching ``point`` add to its directed
+    light and turn its direction (``R_SetupEntityLighting``, :func:`~.q3dlights.model_dlights`)."""
     ambient = np.minimum(np.asarray(sample.ambient) / 255.0, 1.0)
     directed = np.minimum(np.asarray(sample.directed) / 255.0, 1.0)
+    direction = np.asarray(sample.direction, np.float64)
+    if dlights is not None and len(dlights) and point is not None:
+        directed, direction = model_dlights(dlights, point, directed, direction)
+    local = np.asarray(axis, np.float64) @ direction
     return StageLight(vec3(ambient), vec3(directed), vec3(local))
 
 
@@ -167,7 +176,7 @@ class Md3Renderer:
             light = no_world_light(axis)
         elif light is None:
             light_at = draw.light_origin if draw.light_origin is not None else draw.origin
-            light = self._light(lights, light_at, axis)
+            light = self._light(lights, light_at, axis, view.lights)
         pass_view = view
         if draw.view_model:
             pass_view = replace(view, view_proj=_VIEW_MODEL_DEPTH @ view.view_proj)
@@ -199,12 +208,17 @@ class Md3Renderer:
                 self.painter.draw_fog(vao_for, pass_view, surface.triangles.size, 0, fog, model=matrix)
         self.ctx.front_face = "ccw"
 
-    def _light(self, cache: dict[tuple[float, ...], LightSample], point, axis: np.ndarray) -> StageLight:
-        """:func:`grid_light` with the grid sampled once per light origin and frame."""
-        if self.grid is None:
+    def _light(self, cache: dict[tuple[float, ...], LightSample], point, axis: np.ndarray,
+               dlights: Lights | None = None) -> StageLight:
+        """:func:`grid_light` with the grid sampled once per light origin and frame, plus ``dlights``."""
+        if self.grid is None and (dlights is None or not len(dlights)):
             return _NO_GRID
-        key = tuple(float(v) for v in np.asarray(point).ravel()[:3])
-        sample = cache.get(key)
-        if sample is None:
-            sample = cache[key] = self.grid.sample(point)
-        return _stage_light(sample, axis)
+        if self.grid is None:
+            sample = _NO_GRID_SAMPLE
+        else:
+            key = tuple(float(v) for v in np.asarray(point).ravel()[:3])
+            found = cache.get(key)
+            if found is None:
+                found = cache[key] = self.grid.sample(point)
+            sample = found
+        return _stage_light(sample, axis, point, dlights)
