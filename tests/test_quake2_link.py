@@ -20,7 +20,7 @@ def _timeline():
               M.configstring(P.CS_PLAYERSKINS + 1, "You\\female/athena")]
     ents = (M.entity(1, model=255, skin=0, origin=(0, 0, 0)),
             M.entity(2, model=255, skin=1, model2=2, origin=(64, 0, 0)),
-            M.entity(5, model=2, effects=link.EF_ROTATE, origin=(0, 64, 0)),
+            M.entity(5, model=2, effects=link.EF_ROTATE, renderfx=link.RF_FULLBRIGHT, origin=(0, 64, 0)),
             M.entity(6, model=2, renderfx=link.RF_BEAM, origin=(0, 0, 64)))
     frame = [M.frame(1, -1), M.playerinfo(origin=(0, 0, 0), viewoffset=(0, 0, 22), gunindex=3, gunframe=7),
              M.packetentities(ents)]
@@ -38,6 +38,7 @@ def test_players_use_their_client_model_and_beams_are_not_models() -> None:
     assert [d.model for d in by_entity[1]] == [256] and [d.model for d in by_entity[2]] == [257, 2]
     assert 6 not in by_entity                                 # RF_BEAM: drawn by the effects
     assert by_entity[5][0].angles[0] == 0 and by_entity[5][0].angles[1] == (state.time * 100) % 360
+    assert by_entity[5][0].fullbright and not by_entity[1][0].fullbright     # RF_FULLBRIGHT
     assert link.player_entities(state) == (1, 2) and link.follow_candidates(state) == (1, 2)
 
 

@@ -242,6 +242,35 @@ def test_an_md3_item_is_drawn_lit_by_the_light_under_it(ctx) -> None:
     assert lit[where].mean() > 20 and dim[where].mean() < lit[where].mean() / 2   # lit by the lightmap under it
 
 
+def test_a_fullbright_model_ignores_the_light_under_it(ctx) -> None:
+    """RF_FULLBRIGHT (explosions): the same MD2 on terminal with the light styles full and dimmed to a quarter is
+    the same picture when fullbright, and darker when lit by the map."""
+    fs = game_filesystem(None, str(QUAKE2), "action")
+    segment = assets.load_segment_assets(fs, ("", "maps/terminal.bsp", "players/sydney/sydney.pcx"))
+    target = OffscreenTarget(ctx, (64, 64))
+    renderer = FrameRenderer(ctx, segment)
+    spot = np.array((1532.0, -1257.0, 31.0))
+    camera = Camera((1450.0, -1257.0, 45.0), (10.0, 0.0, 0.0), fov=60)
+
+    def picture(styles: float, fullbright: bool) -> tuple[np.ndarray, np.ndarray]:
+        shown = EntityDraw(2, spot, np.array((0.0, 180.0, 0.0)), fullbright=fullbright)
+        lights = np.full(64, styles, np.float32)
+        renderer.draw(SceneFrame(0.0, 0, camera, (), lights), target)
+        empty = target.read_rgb().astype(int)
+        renderer.draw(SceneFrame(0.0, 0, camera, (shown,), lights), target)
+        shot = target.read_rgb().astype(int)
+        return shot, np.abs(shot - empty).sum(axis=2) > 0
+
+    (lit, where), (dim, _) = picture(1.0, False), picture(0.25, False)
+    (bright, bright_where), (bright_dim, _) = picture(1.0, True), picture(0.25, True)
+    renderer.release()
+    target.release()
+    assert where.sum() > 100 and bright_where.sum() > 100
+    assert dim[where].mean() < lit[where].mean() * 0.6
+    assert np.array_equal(bright[bright_where], bright_dim[bright_where])
+    assert bright[bright_where].mean() > lit[where].mean()
+
+
 def test_an_md2_with_a_tga_skin_is_drawn_in_the_skin_colours(ctx, tmp_path) -> None:
     from PIL import Image
     (tmp_path / "action").symlink_to(QUAKE2 / "action")

@@ -45,6 +45,8 @@ _VIEW_MODEL_DEPTH = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0.3, -0.7], [0,
 _LIGHT_CACHE_SIZE = 8192
 #: Light level for models when the map is missing, so they stay visible in the empty world.
 _NO_MAP_LIGHT = 128.0
+#: ``RF_FULLBRIGHT``: ref_gl's shadelight 1.0 in every channel, the full light level.
+_FULL_LIGHT = 255.0
 _PLACEHOLDER_BOX = ((-8.0, -8.0, -8.0), (8.0, 8.0, 8.0))
 #: Quake clears to black; anything outside the map shows through as this.
 CLEAR_COLOR = (0.0, 0.0, 0.0)
@@ -247,7 +249,7 @@ class FrameRenderer:
         angles = draw.angles
         if model.flags & EF_ROTATE:
             angles = np.array([0.0, (100.0 * view.time) % 360.0, 0.0])  # CL_RelinkEntities: bonus items spin
-        light = self._light_level(draw.origin, view.styles)
+        light = self._model_light(draw, view.styles)
         alias_light = AliasLight.from_level(light, float(angles[1]), view_model=draw.view_model,
                                             player=draw.colors is not None, rule=self.assets.look.model_light)
         translation = translation_table(*draw.colors) if draw.colors is not None else None
@@ -261,12 +263,19 @@ class FrameRenderer:
         (``prev_frame`` → ``frame`` by ``blend``), lit like one by the light under it (:func:`md3_light`)."""
         assert self.q3_models is not None
         matrix = entity_matrix(draw.origin, draw.angles)
-        light = AliasLight.from_level(self._light_level(draw.origin, view.styles), float(draw.angles[1]),
+        light = AliasLight.from_level(self._model_light(draw, view.styles), float(draw.angles[1]),
                                       view_model=draw.view_model, rule=self.assets.look.model_light)
         md3 = Md3Draw(name, np.asarray(draw.origin, np.float32), np.ascontiguousarray(matrix[:3, :3].T),
                       frame=draw.frame, old_frame=draw.prev_frame, frac=draw.blend)
         q3_view = Q3View(view_proj, view.camera, view.time, (0.0, 0.0, 0.0))
         self.q3_models.draw((md3,), q3_view, md3_light(light))
+
+    def _model_light(self, draw: EntityDraw, styles: np.ndarray) -> np.ndarray:
+        """The light level a model is drawn at: the full level for ``RF_FULLBRIGHT`` (ref_gl ``R_DrawAliasModel``
+        sets shadelight to 1 and reads no light under it), else the light under its origin."""
+        if draw.fullbright:
+            return np.full(3, _FULL_LIGHT)
+        return self._light_level(draw.origin, styles)
 
     def _light_level(self, origin, styles: np.ndarray) -> np.ndarray:
         """``R_LightPoint`` at ``origin``: the lightmap under it weighted by the style values, RGB ``[3]`` (grey

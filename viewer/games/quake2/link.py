@@ -4,7 +4,8 @@ Like ``CL_AddPacketEntities``: every entity with a model (index 255 is a player,
 model ``256 + client`` of the segment, see :mod:`assets_loader.demos.quake2.parse` — the client being the low byte
 of its skin), its extra models 2–4 at the same place (a 255 as model 2 is the player's visible weapon: weapon
 number ``skin >> 8`` of its client, see :mod:`.segment_models`), ``EF_ROTATE`` items spinning at 180°/s with the
-shared bob-free yaw, the ``EF_ANIM*`` frame cycles, ``RF_TRANSLUCENT`` at 70 %; ``RF_BEAM`` lasers are not models
+shared bob-free yaw, the ``EF_ANIM*`` frame cycles, ``RF_TRANSLUCENT`` at 70 %, ``RF_FULLBRIGHT`` drawn at the full
+light level; ``RF_BEAM`` lasers are not models
 (:mod:`.fx` draws them).  In first person the recorder's own entity is hidden and the view weapon (``gunindex`` /
 ``gunframe``, offset by the gun offset and angles) is drawn at the eye.
 
@@ -27,6 +28,7 @@ EF_ANIM23 = 0x00000800
 EF_ANIM_ALL = 0x00001000
 EF_ANIM_ALLFAST = 0x00002000
 RF_VIEWERMODEL = 0x00000002
+RF_FULLBRIGHT = 0x00000008
 RF_TRANSLUCENT = 0x00000020
 RF_BEAM = 0x00000080
 PLAYER_MODEL = 255
@@ -70,7 +72,9 @@ def entity_draws(state: SceneState, first_person: bool) -> list[EntityDraw]:
         blend = 1.0 if frame != int(ents.frame[i]) else float(ents.frame_blend[i])
         alpha = TRANSLUCENT_ALPHA if rfx & RF_TRANSLUCENT else 1.0
         number = int(ents.number[i])
-        draws.append(EntityDraw(model, ents.origin[i], angles, frame, prev, blend, skin, None, alpha, effects, number))
+        bright = bool(rfx & RF_FULLBRIGHT)
+        draws.append(EntityDraw(model, ents.origin[i], angles, frame, prev, blend, skin, None, alpha, effects, number,
+                                fullbright=bright))
         for key in ("model2", "model3", "model4"):
             column = extra.get(key)
             if column is None:
@@ -80,7 +84,8 @@ def entity_draws(state: SceneState, first_person: bool) -> list[EntityDraw]:
                 more = weapon_model_index(int(ents.skin[i]) & 0xFF, int(ents.skin[i]) >> 8)
             elif not 0 < more < PLAYER_MODEL:
                 continue
-            draws.append(EntityDraw(more, ents.origin[i], angles, frame, prev, blend, 0, None, alpha, 0, number))
+            draws.append(EntityDraw(more, ents.origin[i], angles, frame, prev, blend, 0, None, alpha, 0, number,
+                                    fullbright=bright))
     weapon = view_weapon(state) if first_person else None
     if weapon is not None:
         draws.append(weapon)
