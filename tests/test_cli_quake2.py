@@ -55,3 +55,15 @@ def test_screenshot_of_an_aqtion_demo_draws_the_map_and_the_players(tmp_path) ->
     assert code == 0
     pixels = np.asarray(Image.open(out).convert("RGB")).astype(int)
     assert pixels.std() > 10 and len(np.unique(pixels.reshape(-1, 3) // 8, axis=0)) > 100
+
+
+def test_qdv_info_on_a_protocol_25_demo_names_the_file_the_offset_and_the_release(tmp_path, capsys) -> None:
+    from assets_loader.demos.quake2 import protocol as P
+    from tests.builders.dm2 import DM2Messages, dm2
+
+    m = DM2Messages()
+    demo = tmp_path / "demo1.dm2"
+    demo.write_bytes(dm2([bytes([P.SVC_SERVERDATA_TEST]) + m.serverdata(protocol=25)[1:]], [m.frame(1, -1)]))
+    assert main(["info", str(demo)]) == 1
+    err = capsys.readouterr().err
+    assert f"{demo}: unsupported protocol 25 (Quake II 3.00 test release) at offset 5" in err

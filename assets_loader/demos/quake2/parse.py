@@ -244,7 +244,7 @@ class Quake2Parser:
         protocol = _S32.unpack_from(data, p)[0]
         if protocol not in P.SUPPORTED_PROTOCOLS:
             raise UnsupportedFormatError(self.path, FMT, p, "Quake II protocol 26 or 34",
-                                         f"unsupported protocol {protocol}")
+                                         f"{P.unsupported_protocol(protocol)} at offset {p}")
         if self.frame_open:
             raise Corrupt("svc_playerinfo and svc_packetentities before the next svc_serverdata")
         self.protocol = protocol

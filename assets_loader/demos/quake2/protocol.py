@@ -24,6 +24,17 @@ PROTOCOL_TEST: Final = 25
 SVC_SERVERDATA_TEST: Final = 7
 PROTOCOL_VERSION: Final = 34        # 3.19 .. 3.24
 SUPPORTED_PROTOCOLS: Final = frozenset({PROTOCOL_OLD, PROTOCOL_VERSION})
+#: Protocols qdv knows by name but does not decode, for the "unsupported protocol N (name)" error.
+UNSUPPORTED_PROTOCOL_NAMES: Final[Mapping[int, str]] = MappingProxyType({
+    PROTOCOL_TEST: "Quake II 3.00 test release", 35: "R1Q2", 36: "Q2PRO", 56: "KMQuake2",
+    2023: "the Quake II re-release",
+})
+
+
+def unsupported_protocol(protocol: int) -> str:
+    """``"unsupported protocol 25 (Quake II 3.00 test release)"``; the bare number for protocols without a name."""
+    name = UNSUPPORTED_PROTOCOL_NAMES.get(protocol)
+    return f"unsupported protocol {protocol}" + (f" ({name})" if name else "")
 
 # --- serverdata attractloop / isdemo -------------------------------------------------------------------------------
 
