@@ -287,9 +287,32 @@ def test_load_demo_reads_dm2_by_content() -> None:
     ("Bob tripped on his own grenade\n", "Bob", None, "grenade", True),
     ("Bob cratered\n", "Bob", None, "fall", False),
     ("Bob died.\n", "Bob", None, None, False),
+    # AQtion (ClientObituary of AQ2:TNG): by weapon and body part, gendered, pushes, world deaths
+    ("Bob has a hole in her head from Al's Mark 23 pistol\n", "Bob", "Al", "mk23", False),
+    ("Bob's brains are on the wall thanks to Al's 10mm MP5/10 round\n", "Bob", "Al", "mp5", False),
+    ("Bob is now shorter thanks to Al's M4 Assault Rifle\n", "Bob", "Al", "m4", False),
+    ("Bob accepts Al's M3 Super 90 Assault Shotgun in hole-y matrimony\n", "Bob", "Al", "m3", False),
+    ("Bob ate Al's sawed-off 12 gauge\n", "Bob", "Al", "handcannon", False),
+    ("Bob was shot in the legs by Al's akimbo Mark 23 pistols\n", "Bob", "Al", "akimbo", False),
+    ("Bob was shot in the legs by Al\n", "Bob", "Al", "sniper", False),
+    ("Bob caught Al's flying knife with its forehead\n", "Bob", "Al", "throwing_knife", False),
+    ("Bob had a Bruce Lee put on him by Al, with a quickness\n", "Bob", "Al", "kick", False),
+    ("Bob caught Al's iron fist\n", "Bob", "Al", "punch", False),
+    ("Bob was taught how to fly by Al\n", "Bob", "Al", "fall", False),
+    ("Bob plummets to his death\n", "Bob", None, "fall", False),
+    ("Bob didn't throw her grenade far enough\n", "Bob", None, "hand_grenade", True),
+    ("Bob died\n", "Bob", None, None, False),
 ])
 def test_quake2_obituaries(text: str, victim: str, killer: str | None, weapon: str | None, own: bool) -> None:
     ob = parse_quake2_obituary(text)
     assert ob is not None and (ob.victim, ob.killer, ob.weapon, ob.suicide) == (victim, killer, weapon, own)
     assert parse_quake2_obituary("Leg damage\n") is None
     assert parse_quake2_obituary("a b was railed by c\n", ["a b"]).victim == "a b"  # type: ignore[union-attr]
+
+
+def test_only_prints_at_the_medium_level_are_death_messages() -> None:
+    kill = "Alice was sniped in the stomach by Bob\n"
+    tl = decode(dm2(signon(M, M.configstring(P.CS_PLAYERSKINS + 1, "Bob\\male/grunt")),
+                    frame(1, -1, M.print(P.PRINT_MEDIUM, kill), M.print(P.PRINT_HIGH, "Bob died\n"))))
+    (ob,) = tl.events_of_kind("obituary")
+    assert (ob.victim, ob.killer, ob.weapon) == ("Alice", "Bob", "sniper")

@@ -592,7 +592,7 @@ class Quake2Parser:
                 sender, team, message = chat
                 slot = next((i for i, s in enumerate(b.scores) if s["name"] == sender), -1)
                 b.emit(ev.ChatEvent, sender, slot, team, message)
-        else:
+        elif level == P.PRINT_MEDIUM:                  # ClientObituary prints at this level
             ob = parse_quake2_obituary(text, self._names())
             if ob is not None:
                 b.emit(ev.ObituaryEvent, ob.victim, ob.killer, ob.weapon, ob.suicide, text)
