@@ -271,6 +271,34 @@ def test_a_fullbright_model_ignores_the_light_under_it(ctx) -> None:
     assert bright[bright_where].mean() > lit[where].mean()
 
 
+def test_a_colour_shell_is_the_model_pushed_out_in_one_flat_translucent_colour(ctx) -> None:
+    """RF_SHELL_BLUE at 30 %: over black the shell is pure blue, 0.3 × 255 where one layer covers (more where the
+    pushed-out mesh overlaps itself: translucent entities write no depth), and it covers more than the model itself
+    (4 units out along the normals)."""
+    fs = game_filesystem(None, str(QUAKE2), "action")
+    segment = SegmentAssets(None, (assets.load_model(fs, ""),
+                                   assets.load_precache_model(fs, "players/sydney/sydney.pcx")),
+                            assets.load_palette(fs), None, assets.QUAKE2_LIGHTING)
+    target = OffscreenTarget(ctx, (64, 64))
+    renderer = FrameRenderer(ctx, segment)
+    camera = Camera((-80.0, 0.0, 0.0), (0.0, 0.0, 0.0), fov=60)
+
+    def picture(draw: EntityDraw) -> np.ndarray:
+        renderer.draw(SceneFrame(0.0, 0, camera, (draw,), np.ones(64, np.float32)), target)
+        return target.read_rgb().astype(int)
+
+    turned = np.array((0.0, 180.0, 0.0))
+    model = picture(EntityDraw(1, np.zeros(3), turned))
+    shell = picture(EntityDraw(1, np.zeros(3), turned, alpha=0.3, shell=(0.0, 0.0, 1.0)))
+    renderer.release()
+    target.release()
+    covered, shelled = model.sum(axis=2) > 0, shell.sum(axis=2) > 0
+    assert shelled.sum() > covered.sum() * 1.1 and (shelled | ~covered).all()
+    blue = shell[shelled][:, 2]
+    assert (shell[shelled][:, :2] == 0).all() and blue.min() >= 0.3 * 255 - 2
+    assert np.mean(np.abs(blue - 0.3 * 255) <= 2) > 0.3
+
+
 def test_an_md2_with_a_tga_skin_is_drawn_in_the_skin_colours(ctx, tmp_path) -> None:
     from PIL import Image
     (tmp_path / "action").symlink_to(QUAKE2 / "action")

@@ -227,6 +227,8 @@ class FrameRenderer:
     def _draw_model(self, draw: EntityDraw, view: WorldView, view_proj: np.ndarray, axes) -> None:
         ref = self.assets.models[draw.model]
         handle = self._handles[draw.model]
+        if draw.shell is not None and ref.kind != "alias":    # colour shells are drawn on alias meshes only
+            return
         if ref.kind == "bsp":
             handle.draw_brushes(view, [BrushDraw(0, entity_matrix(draw.origin, draw.angles), False, draw.alpha)])
         elif ref.kind == "alias":
@@ -256,7 +258,8 @@ class FrameRenderer:
         pose_a = model.pose_at(draw.prev_frame, view.time) if 0 <= draw.prev_frame < model.num_frames else 0
         pose_b = model.pose_at(draw.frame, view.time) if 0 <= draw.frame < model.num_frames else 0
         self.alias.draw(handle, view_proj, entity_matrix(draw.origin, angles), pose_a, pose_b, draw.blend,
-                        skin=draw.skin, time=view.time, translation=translation, light=alias_light, alpha=draw.alpha)
+                        skin=draw.skin, time=view.time, translation=translation, light=alias_light, alpha=draw.alpha,
+                        shell=draw.shell)
 
     def _draw_md3(self, draw: EntityDraw, name: str, view: WorldView, view_proj: np.ndarray) -> None:
         """An MD3 model on a Quake II entity (Q2PRO draws MD2 and MD3 alike): posed like an alias model
