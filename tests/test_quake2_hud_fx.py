@@ -72,6 +72,26 @@ def test_rail_trails_and_laser_beams() -> None:
     assert len(beam) == 32 and set(beam.tolist()) == {0xF2}
 
 
+def test_flag_carriers_leave_a_trail_of_their_teams_colour_and_light_up() -> None:
+    """EF_FLAG1 (red flag): CL_FlagTrail specks of colour 242 every 5 units within 16 of the path, and a red light of
+    225; EF_FLAG2 blue (115)."""
+    signon = [M.serverdata(), M.configstring(P.CS_MODELS + 1, "maps/t.bsp"),
+              M.configstring(P.CS_MODELS + 2, "players/male/tris.md2")]
+    frames = [[M.frame(n, n - 1 if n > 1 else -1), M.playerinfo(),
+               M.packetentities([M.entity(3, model=2, effects=fx.EF_FLAG1, origin=(100 * n, 0, 0)),
+                                 M.entity(4, model=2, effects=fx.EF_FLAG2, origin=(0, 100 * n, 0))])]
+              for n in (1, 2)]
+    tl = decode_dm2(dm2(signon, *frames), "t.dm2")
+    t = float(tl.times[1])
+    p = fx.Quake2Effects.of(tl).particles(tl, t, None)
+    red, blue = p.positions[p.colors == 242], p.positions[p.colors == 115]
+    assert len(red) == len(blue) == 20                                  # 100 units, one every 5
+    assert red[:, 0].min() < 116 and red[:, 0].max() > 184 and np.abs(red[:, 1:]).max() <= 16 + 5
+    lights = fx.Quake2Effects.of(tl).lights(tl.sample(t), t, None)
+    np.testing.assert_allclose(sorted(lights.colors.tolist()), [(0.1, 0.1, 1.0), (1.0, 0.1, 0.1)], atol=1e-6)
+    assert lights.radius.tolist() == [225.0, 225.0]
+
+
 def test_notify_lines_wrap_words_like_the_console_and_chat_is_in_the_alternate_characters() -> None:
     assert hud.console_lines("abc defgh ijklmnopqrstu\nxy\n", 8) == [
         ("abc ", False), ("defgh ij", False), ("klmnopqr", False), ("stu", False), ("xy", False)]
