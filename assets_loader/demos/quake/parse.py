@@ -1,8 +1,10 @@
 """NetQuake server messages (protocols 15, 666 FitzQuake, 999 RMQ): one handler per ``svc_*`` and the fast entity
 update, filling a :class:`~..kit.builder.TimelineBuilder`.
 
-Entity updates (message byte with the high bit set) read the fields their bits name, in ``CL_ParseUpdate`` order
+Entity updates (message byte with the high bit set) carry the fields their bits name, in ``CL_ParseUpdate`` order
 (:func:`update_fields`, a field table for :mod:`..kit.deltas`); fields not sent come from the entity's baseline.
+The message loop only records where each update is (:mod:`.updates`); the records are decoded all at once when the
+timeline is assembled.
 Frames: each ``svc_time`` opens one; it collects the entities updated after it (until the next ``svc_time`` or the end
 of the block) and closes at the end of the block with the stats, view entity and view origin of that moment.  Blocks
 without a ``svc_time`` (the signon) make no frame; entities updated outside a frame only refresh the baselines'
@@ -25,15 +27,19 @@ import numpy as np
 
 from .. import events as ev
 from ..kit.builder import TimelineBuilder, map_name_of
-from ..kit.deltas import DeltaPlans, Field, Op
+from ..kit.deltas import Field, Op
 from ..kit.messages import DECODE_ERRORS, Corrupt, MessageError, handler_table, read_string
 from ..kit.stufftext import visual_events
 from ..kit.rows import RowLayout, decode_entalpha, states_from_rows
 from ..schema import QUAKE
 from ..timeline import DemoTimeline, StaticSound
 from . import protocol as P
+from .updates import NO_ALPHA, NO_BASELINE, UPDATE_DTYPE, UPDATE_RECORD, UpdateTable, decode_updates
 
 __all__ = ["DemParser", "ROW_LAYOUT", "update_fields"]
+
+#: ``DemParser.view_pose`` before the view entity's first update of a level.
+NO_POSE = -1
 
 _S8 = struct.Struct("<b")
 _S16 = struct.Struct("<h")
@@ -43,7 +49,7 @@ _F32 = struct.Struct("<f")
 _FOG = struct.Struct("<BBBBh")
 _PARTICLE_TAIL = struct.Struct("<bbbBB")
 
-# Entity state row: 15 doubles (baselines, updates and the rows appended per frame).
+# Entity state row: 15 doubles (baselines and decoded updates).
 (_NUM, _MODEL, _FRAME, _COLORMAP, _SKIN, _EFFECTS, _OX, _OY, _OZ, _AX, _AY, _AZ, _ALPHA, _SCALE,
  _INTERVAL) = range(15)
 _NCOL = 15
@@ -53,8 +59,8 @@ _NSTAT = len(QUAKE.stat_names)
 _ST_ITEMS, _ST_VIEWHEIGHT, _ST_INTERMISSION = (QUAKE.stat_index(n) for n in ("items", "viewheight", "intermission"))
 
 
-def _row_columns(raw: np.ndarray) -> dict[str, np.ndarray]:
-    rows = raw["v"]
+def _state_columns(rows: np.ndarray) -> dict[str, np.ndarray]:
+    """Timeline columns of state rows [N, 15]."""
     return {
         "number": rows[:, _NUM].astype(np.int32),
         "model": rows[:, _MODEL].astype(np.int32),
@@ -70,7 +76,9 @@ def _row_columns(raw: np.ndarray) -> dict[str, np.ndarray]:
     }
 
 
-ROW_LAYOUT = RowLayout(_ROW, np.dtype([("v", "<f8", (_NCOL,))]), lambda raw: raw["v"][:, _NUM], _row_columns)
+#: Packed entity states (baselines, statics).
+ROW_LAYOUT = RowLayout(_ROW, np.dtype([("v", "<f8", (_NCOL,))]), lambda raw: raw["v"][:, _NUM],
+                       lambda raw: _state_columns(raw["v"]))
 
 
 # --- coordinate / angle encodings and the update field table ------------------------------------------------------
@@ -141,9 +149,12 @@ def _group_reader(spec: str, flags: int) -> Callable[[bytes, int], tuple[tuple[f
 class DemParser:
     """The client state of one NetQuake demo pass and a handler per message (``table``)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, data: bytes) -> None:
         self.path = path
-        self.b = TimelineBuilder(path, "DEM", QUAKE, ROW_LAYOUT, frames_open_at_start=True, shift_segments=True)
+        self.data = data
+        # The builder's rows are update records (:mod:`.updates`), decoded into states when the timeline is made.
+        layout = RowLayout(UPDATE_RECORD, UPDATE_DTYPE, lambda raw: raw["number"], self._update_columns)
+        self.b = TimelineBuilder(path, "DEM", QUAKE, layout, frames_open_at_start=True, shift_segments=True)
         self.protocol = P.PROTOCOL_NETQUAKE
         self.flags = 0
         self.first_protocol: int | None = None
@@ -151,16 +162,22 @@ class DemParser:
         self.model_precache: tuple[str, ...] = ("",)
         self.sound_precache: tuple[str, ...] = ("",)
         self.baselines: dict[int, list] = {}
-        self.baseline_rows: dict[int, bytes] = {}   # packed state rows of baseline-only updates, by entity
+        self.baseline_log: list[list] = []          # every baseline received, in order (update records index it)
+        self.baseline_ids: dict[int, int] = {}       # the entity's current baseline in ``baseline_log``
+        self.tables: list[UpdateTable] = []        # the update field tables so far (records index them)
         self.statics: list[list] = []
         self.static_sounds: list[StaticSound] = []
         self.stats = [0] * _NSTAT
         self.viewentity = 0
-        self.view_pose = (0.0,) * 6   # the view entity's origin and angles
+        self.view_records = bytearray()   # update records of the view entity (its pose for the view origin) ...
+        self.view_pose = NO_POSE           # ... the one that holds its pose now (NO_POSE: origin and angles zero)
+        self.frame_views = array("q")      # per closed frame: view_pose, intermission stat, view height
+        self.view_kept = (0, NO_POSE)      # view records and pose after the last block that parsed
         self.in_frame = False
         self.rows_kept = 0            # rows after this one were updates outside a frame (signon): dropped
         self.block_angles = (0.0, 0.0, 0.0)
         self.ended = False
+        self.kept_states = np.zeros((0, _NCOL))
         self.table = handler_table(self, P.SVC_NAMES, 256)
         self._emit = self.b.emit
         self._set_encodings()
@@ -171,8 +188,13 @@ class DemParser:
         self.rd_a3 = _group_reader("aaa", f)
         self.rd_ca3 = _group_reader("cacaca", f)
         self.extended = self.protocol != P.PROTOCOL_NETQUAKE
-        self.plans = DeltaPlans(update_fields(self.protocol, f), _NCOL, _ROW, number="B", wide_number="H",
-                                wide_bit=P.U_LONGENTITY, default=_DEFAULT_STATE)
+        table = UpdateTable(update_fields(self.protocol, f), "B", "H", P.U_LONGENTITY, _DEFAULT_STATE)
+        known = [t.fields for t in self.tables]
+        if table.fields not in known:
+            self.tables.append(table)
+            known.append(table.fields)
+        self.table_index = known.index(table.fields)
+        self.update_table = self.tables[self.table_index]
         self.table[0x80:] = [self._fast_update_handler()] * 0x80
 
     def _sound_name(self, index: int) -> str:
@@ -187,13 +209,16 @@ class DemParser:
         if self.in_frame:
             self._close_frame()
         del self.b.rows[self.rows_kept:]
+        self.view_kept = (len(self.view_records), self.view_pose)
 
     def drop_open_frame(self) -> None:
-        """The block did not parse: forget the frame it opened."""
+        """The block did not parse: forget the frame it opened and the updates it recorded."""
         if self.in_frame:
             self.b.drop_from(self.b.num_frames - 1)
             self.in_frame = False
         del self.b.rows[self.rows_kept:]
+        kept, self.view_pose = self.view_kept
+        del self.view_records[kept:]
 
     def _open_frame(self, server_time: float) -> None:
         if self.in_frame:
@@ -204,18 +229,12 @@ class DemParser:
         self.in_frame = True
 
     def _close_frame(self) -> None:
-        """Record the view: the eye at the view entity plus the view height, looking along the block's angles;
-        during an intermission, finale or cutscene the eye is the view entity itself, origin and angles
-        (``V_CalcIntermissionRefdef``)."""
+        """Record what the view needs (the view entity's pose is known once the updates are decoded:
+        :meth:`_view_columns`)."""
         b = self.b
         st = self.stats
-        vo = self.view_pose
         b.view_entity.append(self.viewentity)
-        if st[_ST_INTERMISSION]:
-            b.view_origin.extend(vo[:3])
-            b.view_angles[-3:] = array("d", vo[3:])
-        else:
-            b.view_origin.extend((vo[0], vo[1], vo[2] + st[_ST_VIEWHEIGHT]))
+        self.frame_views.extend((self.view_pose, st[_ST_INTERMISSION], st[_ST_VIEWHEIGHT]))
         b.record_stats(st)
         self.in_frame = False
         self.rows_kept = len(b.rows)
@@ -224,15 +243,16 @@ class DemParser:
 
     def _fast_update_handler(self) -> Callable[[bytes, int, int], int]:
         """The handler of message bytes 0x80..0xFF for the current protocol and baselines (a closure: this is the
-        hot path, one call per entity update)."""
-        plans = self.plans
+        hot path, one call per run of entity updates).  Each update becomes one record (:mod:`.updates`); the view
+        entity's updates are also read here, for the view origin of the frame."""
+        sizes = self.update_table
         extended = self.extended
-        baseline_of = self.baselines.get
-        baseline_rows = self.baseline_rows
-        rows = self.b.rows
-        out = rows.extend
-        unpack_row = _ROW.unpack_from
-        last_row = -_ROW.size
+        baseline_id = self.baseline_ids.get
+        table = self.table_index
+        out = self.b.rows.extend
+        view_out = self.view_records.extend
+        record_size = UPDATE_RECORD.size
+        pack = UPDATE_RECORD.pack
         nehahra = self._nehahra_update
 
         def fast_updates(data: bytes, p: int, end: int) -> int:
@@ -253,22 +273,19 @@ class DemParser:
                             bits |= data[p] << 24
                             p += 1
                     elif bits & 0x8000:      # U_TRANS (Nehahra)
-                        p = nehahra(data, p, bits)
-                        bits = -1
-                    if bits == 0 and p < end and data[p] in baseline_rows:
-                        # Only the entity number: the state is its baseline, packed once.
-                        num = data[p]
-                        row = baseline_rows[num]
-                        out(row)
+                        p = nehahra(data, p, bits, table)
+                        if p >= end or data[p] < 0x80:
+                            break
+                        mpos = p
                         p += 1
-                        if num == viewent:
-                            self.view_pose = unpack_row(row)[_OX:_AZ + 1]
-                    elif bits >= 0:
-                        num, p = plans[bits](data, p, baseline_of, out)
-                        if bits == 0:
-                            baseline_rows[num] = bytes(rows[last_row:])
-                        if num == viewent:
-                            self.view_pose = unpack_row(rows, len(rows) + last_row)[_OX:_AZ + 1]
+                        continue
+                    num = data[p] | data[p + 1] << 8 if bits & 0x4000 else data[p]   # U_LONGENTITY
+                    record = pack(num, bits, p, baseline_id(num, NO_BASELINE), NO_ALPHA, table)
+                    out(record)
+                    if num == viewent:
+                        self.view_pose = len(self.view_records) // record_size
+                        view_out(record)
+                    p += sizes[bits]
                     if p >= end or data[p] < 0x80:
                         break
                     mpos = p
@@ -281,18 +298,47 @@ class DemParser:
 
         return fast_updates
 
-    def _nehahra_update(self, data: bytes, p: int, bits: int) -> int:
+    def _nehahra_update(self, data: bytes, p: int, bits: int, table: int) -> int:
         """Protocol 15 with U_TRANS (bit 15, Nehahra): the usual fields, then 2 or 3 transparency floats."""
-        row: list[bytes] = []
-        num, p = self.plans[bits & ~P.U_TRANS](data, p, self.baselines.get, row.append)
-        a, b = struct.unpack_from("<ff", data, p)
-        p += 12 if a == 2 else 8
-        state = list(_ROW.unpack(row[0]))
-        state[_ALPHA] = 0 if b == 0 else round(min(max(b * 254 + 1, 1), 255))
-        self.b.rows += _ROW.pack(*state)
+        bits &= ~P.U_TRANS
+        num = data[p] | data[p + 1] << 8 if bits & P.U_LONGENTITY else data[p]
+        q = p + self.update_table[bits]
+        a, b = struct.unpack_from("<ff", data, q)
+        alpha = 0 if b == 0 else round(min(max(b * 254 + 1, 1), 255))
+        record = UPDATE_RECORD.pack(num, bits, p, self.baseline_ids.get(num, NO_BASELINE), alpha, table)
+        self.b.rows += record
         if num == self.viewentity:
-            self.view_pose = tuple(state[_OX:_AZ + 1])
-        return p
+            self.view_pose = len(self.view_records) // UPDATE_RECORD.size
+            self.view_records += record
+        return q + (12 if a == 2 else 8)
+
+    def _decode(self) -> tuple[np.ndarray, np.ndarray]:
+        """The states of the records kept in frames (the builder's rows) and of the view entity's records, decoded
+        in one pass."""
+        kept = np.frombuffer(self.b.rows, UPDATE_DTYPE)
+        records = np.concatenate([kept, np.frombuffer(self.view_records, UPDATE_DTYPE)])
+        states = decode_updates(self.data, records, self.tables, self.baseline_log, number_column=_NUM,
+                                alpha_column=_ALPHA)
+        return states[:len(kept)], states[len(kept):]
+
+    def _update_columns(self, records: np.ndarray) -> dict[str, np.ndarray]:
+        """The timeline columns of the builder's rows (``records``), decoded by :meth:`finish`."""
+        return _state_columns(self.kept_states)
+
+    def _view_columns(self, view_states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """View origin and angles per frame: the eye at the view entity plus the view height, looking along the
+        block's angles; during an intermission, finale or cutscene the eye is the view entity itself, origin and
+        angles (``V_CalcIntermissionRefdef``)."""
+        views = np.frombuffer(self.frame_views, np.int64).reshape(-1, 3)
+        pose_of, intermission, viewheight = views[:, 0], views[:, 1] != 0, views[:, 2]
+        pose = np.zeros((len(views), 6))
+        known = pose_of != NO_POSE
+        pose[known] = view_states[pose_of[known], _OX:_AZ + 1]
+        origin = pose[:, :3].copy()
+        origin[~intermission, 2] += viewheight[~intermission]
+        angles = np.frombuffer(self.b.view_angles, np.float64).reshape(-1, 3).copy()
+        angles[intermission] = pose[intermission, 3:]
+        return origin.ravel(), angles.ravel()
 
     # --- messages (one method per svc, named after the engine's message) ------------------------------------------
 
@@ -436,14 +482,14 @@ class DemParser:
                              model_precache=self.model_precache, sound_precache=self.sound_precache)
         # CL_ClearState: baselines, statics, stats start fresh (the builder resets lightstyles and scores).
         self.baselines = {}
+        self.baseline_ids = {}
         self._set_encodings()
-        self.baseline_rows.clear()
         self.statics = []
         self.static_sounds = []
         self.stats = [0] * _NSTAT
         self.stats[_ST_VIEWHEIGHT] = P.DEFAULT_VIEWHEIGHT
         self.viewentity = 0
-        self.view_pose = (0.0,) * 6
+        self.view_pose = NO_POSE
         self._emit(ev.ServerInfoEvent, map_name_of(world), level_name, version, maxclients)
 
     def end_segment(self) -> None:
@@ -610,7 +656,8 @@ class DemParser:
         state, p = self._baseline(data, p + 2, version)
         state[_NUM] = num
         self.baselines[num] = state
-        self.baseline_rows.pop(num, None)
+        self.baseline_ids[num] = len(self.baseline_log)
+        self.baseline_log.append(state)
         return p
 
     def parse_svc_spawnbaseline2(self, data: bytes, p: int, end: int) -> int:
@@ -747,5 +794,7 @@ class DemParser:
         self.end_block()
         self.end_segment()
         self.b.require_end(ev.DisconnectEvent)   # recorded demos end with svc_disconnect (CL_Stop_f)
+        self.kept_states, view_states = self._decode()
+        view_origin, view_angles = self._view_columns(view_states)
         return self.b.finish(protocol=self.first_protocol or P.PROTOCOL_NETQUAKE, protocol_flags=self.first_flags,
-                             block_count=blocks, cd_track=cd_track)
+                             block_count=blocks, cd_track=cd_track, view_origin=view_origin, view_angles=view_angles)
