@@ -177,7 +177,6 @@ class DemParser:
         self.rows_kept = 0            # rows after this one were updates outside a frame (signon): dropped
         self.block_angles = (0.0, 0.0, 0.0)
         self.ended = False
-        self.kept_states = np.zeros((0, _NCOL))
         self.table = handler_table(self, P.SVC_NAMES, 256)
         self._emit = self.b.emit
         self._set_encodings()
@@ -312,18 +311,14 @@ class DemParser:
             self.view_records += record
         return q + (12 if a == 2 else 8)
 
-    def _decode(self) -> tuple[np.ndarray, np.ndarray]:
-        """The states of the records kept in frames (the builder's rows) and of the view entity's records, decoded
-        in one pass."""
-        kept = np.frombuffer(self.b.rows, UPDATE_DTYPE)
-        records = np.concatenate([kept, np.frombuffer(self.view_records, UPDATE_DTYPE)])
-        states = decode_updates(self.data, records, self.tables, self.baseline_log, number_column=_NUM,
-                                alpha_column=_ALPHA)
-        return states[:len(kept)], states[len(kept):]
+    def _states(self, records: np.ndarray) -> np.ndarray:
+        """The entity states [N, 15] of update records."""
+        return decode_updates(self.data, records, self.tables, self.baseline_log, number_column=_NUM,
+                              alpha_column=_ALPHA)
 
     def _update_columns(self, records: np.ndarray) -> dict[str, np.ndarray]:
-        """The timeline columns of the builder's rows (``records``), decoded by :meth:`finish`."""
-        return _state_columns(self.kept_states)
+        """The timeline columns of update records (the builder's rows)."""
+        return _state_columns(self._states(records))
 
     def _view_columns(self, view_states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """View origin and angles per frame: the eye at the view entity plus the view height, looking along the
@@ -794,7 +789,6 @@ class DemParser:
         self.end_block()
         self.end_segment()
         self.b.require_end(ev.DisconnectEvent)   # recorded demos end with svc_disconnect (CL_Stop_f)
-        self.kept_states, view_states = self._decode()
-        view_origin, view_angles = self._view_columns(view_states)
+        view_origin, view_angles = self._view_columns(self._states(np.frombuffer(self.view_records, UPDATE_DTYPE)))
         return self.b.finish(protocol=self.first_protocol or P.PROTOCOL_NETQUAKE, protocol_flags=self.first_flags,
                              block_count=blocks, cd_track=cd_track, view_origin=view_origin, view_angles=view_angles)

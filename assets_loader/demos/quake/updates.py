@@ -126,7 +126,7 @@ def decode_updates(data: bytes, records: np.ndarray, tables: Sequence[UpdateTabl
     starts = np.array([list(b) for b in baselines] + [list(t.default) for t in tables], np.float64).reshape(-1, ncol)
     base = records["base"].astype(np.int64)
     base = np.where(base == NO_BASELINE, len(baselines) + records["table"], base)   # the table's default
-    state = starts[base]
+    state = np.take(starts, base, axis=0)
     state[:, number_column] = records["number"]
     if not len(records):
         return state
