@@ -31,8 +31,8 @@ __all__ = ["UPDATE_RECORD", "UPDATE_DTYPE", "NO_BASELINE", "NO_ALPHA", "MIN_GROU
 #: One update as read by the message loop: entity number, update bits, offset of the entity number in the file,
 #: index of the baseline it starts from (``NO_BASELINE``: the table's default state), the Nehahra alpha that
 #: replaces the decoded one (``NO_ALPHA``: none), and which field table reads it.
-UPDATE_RECORD = struct.Struct("<iIIihH")
-UPDATE_DTYPE = np.dtype([("number", "<i4"), ("bits", "<u4"), ("pos", "<u4"), ("base", "<i4"), ("alpha", "<i2"),
+UPDATE_RECORD = struct.Struct("<iIQihH")
+UPDATE_DTYPE = np.dtype([("number", "<i4"), ("bits", "<u4"), ("pos", "<u8"), ("base", "<i4"), ("alpha", "<i2"),
                          ("table", "<u2")])
 NO_BASELINE = -1
 NO_ALPHA = -1
