@@ -13,7 +13,8 @@ from assets_loader.demos import load_demo
 from assets_loader.demos.kit.deltas import DeltaPlans
 from assets_loader.demos.quake import parse as nq
 from assets_loader.demos.quake import protocol as P
-from assets_loader.demos.quake import updates
+from assets_loader.demos.quake import update_walk, updates
+from assets_loader.demos.quake.update_walk import update_lengths
 from assets_loader.demos.quake.updates import NO_ALPHA, NO_BASELINE, UPDATE_DTYPE, UpdateTable, decode_updates
 from tests.test_timeline_identity import CORPUS, EXPECTED, columns_digest
 
@@ -96,3 +97,35 @@ def test_sizes_count_the_number_and_the_fields() -> None:
 def test_demo1_is_unchanged_when_every_update_is_read_field_by_field(monkeypatch) -> None:
     monkeypatch.setattr(updates, "MIN_GROUP", 10 ** 9)
     assert columns_digest(load_demo(CORPUS["demo1.dem"])) == EXPECTED["demo1.dem"][0]
+
+
+def _length_by_hand(data: bytes, i: int, table: UpdateTable) -> int:
+    """CL_ParseUpdate's bits bytes, then the table's size for those bits (0: not an update, or Nehahra)."""
+    padded = data + b"\0\0\0"
+    if padded[i] < 0x80:
+        return 0
+    bits, p = padded[i] & 0x7F, i + 1
+    if bits & P.U_MOREBITS:
+        bits |= padded[p] << 8
+        p += 1
+    if table.extended:
+        if bits & P.U_EXTEND1:
+            bits |= padded[p] << 16
+            p += 1
+        if bits & P.U_EXTEND2:
+            bits |= padded[p] << 24
+            p += 1
+    elif bits & P.U_TRANS:
+        return 0
+    return p - i + table[bits]
+
+
+@pytest.mark.parametrize("chunk", [5, 1 << 20])
+@settings(max_examples=200, deadline=None)
+@given(which=st.integers(0, len(_TABLES) - 1), data=st.binary(min_size=1, max_size=64))
+def test_length_table_matches_the_bits_read_one_by_one(which, data, chunk) -> None:
+    table = UpdateTable(_TABLES[which], "B", "H", P.U_LONGENTITY, _DEFAULT, which > 0)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(update_walk, "CHUNK", chunk)
+        lengths = update_lengths(data, table, table.extended)
+    assert list(lengths) == [_length_by_hand(data, i, table) for i in range(len(data))]

@@ -3,8 +3,8 @@ update, filling a :class:`~..kit.builder.TimelineBuilder`.
 
 Entity updates (message byte with the high bit set) carry the fields their bits name, in ``CL_ParseUpdate`` order
 (:func:`update_fields`, a field table for :mod:`..kit.deltas`); fields not sent come from the entity's baseline.
-The message loop only records where each update is (:mod:`.updates`); the records are decoded all at once when the
-timeline is assembled.
+The message loop only walks the updates and keeps where each one starts (:mod:`.update_walk`); they are read all at
+once when the timeline is assembled (:mod:`.updates`).
 Frames: each ``svc_time`` opens one; it collects the entities updated after it (until the next ``svc_time`` or the end
 of the block) and closes at the end of the block with the stats, view entity and view origin of that moment.  Blocks
 without a ``svc_time`` (the signon) make no frame; entities updated outside a frame only refresh the baselines'
@@ -34,12 +34,13 @@ from ..kit.rows import RowLayout, decode_entalpha, states_from_rows
 from ..schema import QUAKE
 from ..timeline import DemoTimeline, StaticSound
 from . import protocol as P
-from .updates import NO_ALPHA, NO_BASELINE, UPDATE_DTYPE, UPDATE_RECORD, UpdateTable, decode_updates
+from .update_walk import RUN_FIELDS, update_lengths, update_records
+from .updates import UPDATE_DTYPE, UpdateTable, decode_updates
 
 __all__ = ["DemParser", "ROW_LAYOUT", "update_fields"]
 
-#: ``DemParser.view_pose`` before the view entity's first update of a level.
-NO_POSE = -1
+#: The builder's row: an update's index among the walked ones (it is read from the file when the timeline is made).
+_WALKED_INDEX = struct.Struct("<q")
 
 _S8 = struct.Struct("<b")
 _S16 = struct.Struct("<h")
@@ -152,8 +153,9 @@ class DemParser:
     def __init__(self, path: str, data: bytes) -> None:
         self.path = path
         self.data = data
-        # The builder's rows are update records (:mod:`.updates`), decoded into states when the timeline is made.
-        layout = RowLayout(UPDATE_RECORD, UPDATE_DTYPE, lambda raw: raw["number"], self._update_columns)
+        # The builder's rows index the walked updates, read into states when the timeline is made.
+        layout = RowLayout(_WALKED_INDEX, np.dtype("<i8"), lambda raw: self.walked_records["number"][raw],
+                           lambda raw: _state_columns(self._states(np.take(self.walked_records, raw))))
         self.b = TimelineBuilder(path, "DEM", QUAKE, layout, frames_open_at_start=True, shift_segments=True)
         self.protocol = P.PROTOCOL_NETQUAKE
         self.flags = 0
@@ -162,17 +164,21 @@ class DemParser:
         self.model_precache: tuple[str, ...] = ("",)
         self.sound_precache: tuple[str, ...] = ("",)
         self.baselines: dict[int, list] = {}
-        self.baseline_log: list[list] = []          # every baseline received, in order (update records index it)
-        self.baseline_ids: dict[int, int] = {}       # the entity's current baseline in ``baseline_log``
+        self.baseline_log: list[list] = []          # every baseline received, in order (update records index it) ...
+        self.baseline_numbers = array("q")           # ... and its entity
+        self.level_baselines = 0                     # baselines received before the current level
         self.tables: list[UpdateTable] = []        # the update field tables so far (records index them)
+        self.runs = array("q")                      # per run of updates: RUN_FIELDS values (update_walk)
+        self.walked = array("q")                    # every update's position, in frames or not (the view's pose)
+        self.level_walked = 0                       # updates walked before the current level
+        self.alphas: dict[int, int] = {}             # Nehahra alpha by update position
+        self.walked_records = np.zeros(0, UPDATE_DTYPE)
         self.statics: list[list] = []
         self.static_sounds: list[StaticSound] = []
         self.stats = [0] * _NSTAT
         self.viewentity = 0
-        self.view_records = bytearray()   # update records of the view entity (its pose for the view origin) ...
-        self.view_pose = NO_POSE           # ... the one that holds its pose now (NO_POSE: origin and angles zero)
-        self.frame_views = array("q")      # per closed frame: view_pose, intermission stat, view height
-        self.view_kept = (0, NO_POSE)      # view records and pose after the last block that parsed
+        self.frame_views = array("q")      # per closed frame: updates walked, level_walked, intermission, view height
+        self.walked_kept = 0               # updates walked by the last block that parsed
         self.in_frame = False
         self.rows_kept = 0            # rows after this one were updates outside a frame (signon): dropped
         self.block_angles = (0.0, 0.0, 0.0)
@@ -187,12 +193,13 @@ class DemParser:
         self.rd_a3 = _group_reader("aaa", f)
         self.rd_ca3 = _group_reader("cacaca", f)
         self.extended = self.protocol != P.PROTOCOL_NETQUAKE
-        table = UpdateTable(update_fields(self.protocol, f), "B", "H", P.U_LONGENTITY, _DEFAULT_STATE)
-        known = [t.fields for t in self.tables]
-        if table.fields not in known:
+        table = UpdateTable(update_fields(self.protocol, f), "B", "H", P.U_LONGENTITY, _DEFAULT_STATE,
+                            self.extended)
+        known = [(t.fields, t.extended) for t in self.tables]
+        if (table.fields, table.extended) not in known:
             self.tables.append(table)
-            known.append(table.fields)
-        self.table_index = known.index(table.fields)
+            known.append((table.fields, table.extended))
+        self.table_index = known.index((table.fields, table.extended))
         self.update_table = self.tables[self.table_index]
         self.table[0x80:] = [self._fast_update_handler()] * 0x80
 
@@ -208,7 +215,7 @@ class DemParser:
         if self.in_frame:
             self._close_frame()
         del self.b.rows[self.rows_kept:]
-        self.view_kept = (len(self.view_records), self.view_pose)
+        self.walked_kept = len(self.walked)
 
     def drop_open_frame(self) -> None:
         """The block did not parse: forget the frame it opened and the updates it recorded."""
@@ -216,8 +223,7 @@ class DemParser:
             self.b.drop_from(self.b.num_frames - 1)
             self.in_frame = False
         del self.b.rows[self.rows_kept:]
-        kept, self.view_pose = self.view_kept
-        del self.view_records[kept:]
+        del self.walked[self.walked_kept:]
 
     def _open_frame(self, server_time: float) -> None:
         if self.in_frame:
@@ -233,7 +239,7 @@ class DemParser:
         b = self.b
         st = self.stats
         b.view_entity.append(self.viewentity)
-        self.frame_views.extend((self.view_pose, st[_ST_INTERMISSION], st[_ST_VIEWHEIGHT]))
+        self.frame_views.extend((len(self.walked), self.level_walked, st[_ST_INTERMISSION], st[_ST_VIEWHEIGHT]))
         b.record_stats(st)
         self.in_frame = False
         self.rows_kept = len(b.rows)
@@ -241,75 +247,61 @@ class DemParser:
     # --- the fast entity update -----------------------------------------------------------------------------------
 
     def _fast_update_handler(self) -> Callable[[bytes, int, int], int]:
-        """The handler of message bytes 0x80..0xFF for the current protocol and baselines (a closure: this is the
-        hot path, one call per run of entity updates).  Each update becomes one record (:mod:`.updates`); the view
-        entity's updates are also read here, for the view origin of the frame."""
-        sizes = self.update_table
-        extended = self.extended
-        baseline_id = self.baseline_ids.get
-        table = self.table_index
+        """The handler of message bytes 0x80..0xFF for the current protocol (a closure: this is the hot path, one
+        call per run of entity updates).  It crosses the run with the length table of :mod:`.update_walk` and
+        keeps each update's position (every walked update: the view entity's pose; the builder's rows index them)."""
+        table = self.update_table
+        run = (self.table_index,)
         out = self.b.rows.extend
-        view_out = self.view_records.extend
-        record_size = UPDATE_RECORD.size
-        pack = UPDATE_RECORD.pack
-        nehahra = self._nehahra_update
+        walked = self.walked.extend
+        runs = self.runs.extend
+        odd = self._odd_update
 
         def fast_updates(data: bytes, p: int, end: int) -> int:
             # A run of consecutive updates in one call (this loop is the hot path); errors name the failing one.
-            viewent = self.viewentity
-            mpos = p - 1
-            try:
-                while True:
-                    bits = data[mpos] & 0x7F
-                    if bits & 1:
-                        bits |= data[p] << 8
-                        p += 1
-                    if extended:
-                        if bits & 0x8000:
-                            bits |= data[p] << 16
-                            p += 1
-                        if bits & 0x800000:
-                            bits |= data[p] << 24
-                            p += 1
-                    elif bits & 0x8000:      # U_TRANS (Nehahra)
-                        p = nehahra(data, p, bits, table)
-                        if p >= end or data[p] < 0x80:
-                            break
-                        mpos = p
-                        p += 1
-                        continue
-                    num = data[p] | data[p + 1] << 8 if bits & 0x4000 else data[p]   # U_LONGENTITY
-                    record = pack(num, bits, p, baseline_id(num, NO_BASELINE), NO_ALPHA, table)
-                    out(record)
-                    if num == viewent:
-                        self.view_pose = len(self.view_records) // record_size
-                        view_out(record)
-                    p += sizes[bits]
-                    if p >= end or data[p] < 0x80:
-                        break
-                    mpos = p
-                    p += 1
-            except DECODE_ERRORS as exc:
-                raise MessageError(exc, mpos, data[mpos]) from None
-            if p > end:
-                raise MessageError(Corrupt("the entity update to end inside its block"), mpos, data[mpos])
-            return p
+            lengths = table.lengths
+            if lengths is None:
+                lengths = table.lengths = update_lengths(data, table, table.extended)
+            i = p - 1
+            at: list[int] = []
+            keep = at.append
+            while True:
+                keep(i)
+                step = lengths[i]
+                i = i + step if step else odd(data, i, end)
+                if i >= end or data[i] < 0x80:
+                    break
+            first = len(self.walked)
+            out(array("q", range(first, first + len(at))))
+            walked(array("q", at))
+            runs((at[0],) + run + (len(self.baseline_log), self.level_baselines, self.viewentity))
+            if i > end:
+                raise MessageError(Corrupt("the entity update to end inside its block"), at[-1], data[at[-1]])
+            return i
 
         return fast_updates
 
-    def _nehahra_update(self, data: bytes, p: int, bits: int, table: int) -> int:
-        """Protocol 15 with U_TRANS (bit 15, Nehahra): the usual fields, then 2 or 3 transparency floats."""
-        bits &= ~P.U_TRANS
-        num = data[p] | data[p + 1] << 8 if bits & P.U_LONGENTITY else data[p]
-        q = p + self.update_table[bits]
-        a, b = struct.unpack_from("<ff", data, q)
-        alpha = 0 if b == 0 else round(min(max(b * 254 + 1, 1), 255))
-        record = UPDATE_RECORD.pack(num, bits, p, self.baseline_ids.get(num, NO_BASELINE), alpha, table)
-        self.b.rows += record
-        if num == self.viewentity:
-            self.view_pose = len(self.view_records) // UPDATE_RECORD.size
-            self.view_records += record
+    def _odd_update(self, data: bytes, i: int, end: int) -> int:
+        """The update at ``i`` the length table leaves to the loop: protocol 15 with U_TRANS (bit 15, Nehahra), the
+        usual fields, then 2 or 3 transparency floats.  Returns the position after it."""
+        try:
+            bits = data[i] & 0x7F
+            p = i + 1
+            if bits & P.U_MOREBITS:
+                bits |= data[p] << 8
+                p += 1
+            q = p + self.update_table[bits & ~P.U_TRANS]
+            a, b = struct.unpack_from("<ff", data, q)
+        except DECODE_ERRORS as exc:
+            raise MessageError(exc, i, data[i]) from None
+        self.alphas[i] = 0 if b == 0 else round(min(max(b * 254 + 1, 1), 255))
         return q + (12 if a == 2 else 8)
+
+    def _read_records(self) -> None:
+        """The update records (:mod:`.updates`) of every walked update."""
+        runs = np.frombuffer(self.runs, np.int64).reshape(-1, RUN_FIELDS)
+        self.walked_records = update_records(self.data, np.frombuffer(self.walked, np.int64), runs, self.tables,
+                                             np.frombuffer(self.baseline_numbers, np.int64), self.alphas)
 
     def _states(self, records: np.ndarray) -> np.ndarray:
         """The entity states [N, 15] of update records."""
@@ -320,15 +312,27 @@ class DemParser:
         """The timeline columns of update records (the builder's rows)."""
         return _state_columns(self._states(records))
 
-    def _view_columns(self, view_states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _view_columns(self) -> tuple[np.ndarray, np.ndarray]:
         """View origin and angles per frame: the eye at the view entity plus the view height, looking along the
         block's angles; during an intermission, finale or cutscene the eye is the view entity itself, origin and
-        angles (``V_CalcIntermissionRefdef``)."""
-        views = np.frombuffer(self.frame_views, np.int64).reshape(-1, 3)
-        pose_of, intermission, viewheight = views[:, 0], views[:, 1] != 0, views[:, 2]
+        angles (``V_CalcIntermissionRefdef``).  The view entity's pose at a frame is that of its last update
+        walked in the level so far (the run's view entity; zero before its first)."""
+        views = np.frombuffer(self.frame_views, np.int64).reshape(-1, 4)
+        walked_then, level_start, intermission, viewheight = views[:, 0], views[:, 1], views[:, 2] != 0, views[:, 3]
+        walked = np.frombuffer(self.walked, np.int64)
+        records = self.walked_records
+        runs = np.frombuffer(self.runs, np.int64).reshape(-1, RUN_FIELDS)
+        viewent = runs[np.searchsorted(runs[:, 0], walked, side="right") - 1, 4]
+        is_view = records["number"] == viewent
+        last_view = np.maximum.accumulate(np.where(is_view, np.arange(len(walked)), -1))   # at or before each update
+        latest = last_view[walked_then - 1] if len(walked) else np.full(len(views), -1)
+        latest[walked_then == 0] = -1
+        known = latest >= level_start        # in this level (-1: none yet)
         pose = np.zeros((len(views), 6))
-        known = pose_of != NO_POSE
-        pose[known] = view_states[pose_of[known], _OX:_AZ + 1]
+        if known.any():
+            used = np.unique(latest[known])
+            states = self._states(records[used])
+            pose[known] = states[np.searchsorted(used, latest[known]), _OX:_AZ + 1]
         origin = pose[:, :3].copy()
         origin[~intermission, 2] += viewheight[~intermission]
         angles = np.frombuffer(self.b.view_angles, np.float64).reshape(-1, 3).copy()
@@ -477,14 +481,14 @@ class DemParser:
                              model_precache=self.model_precache, sound_precache=self.sound_precache)
         # CL_ClearState: baselines, statics, stats start fresh (the builder resets lightstyles and scores).
         self.baselines = {}
-        self.baseline_ids = {}
+        self.level_baselines = len(self.baseline_log)
+        self.level_walked = len(self.walked)
         self._set_encodings()
         self.statics = []
         self.static_sounds = []
         self.stats = [0] * _NSTAT
         self.stats[_ST_VIEWHEIGHT] = P.DEFAULT_VIEWHEIGHT
         self.viewentity = 0
-        self.view_pose = NO_POSE
         self._emit(ev.ServerInfoEvent, map_name_of(world), level_name, version, maxclients)
 
     def end_segment(self) -> None:
@@ -651,7 +655,7 @@ class DemParser:
         state, p = self._baseline(data, p + 2, version)
         state[_NUM] = num
         self.baselines[num] = state
-        self.baseline_ids[num] = len(self.baseline_log)
+        self.baseline_numbers.append(num)
         self.baseline_log.append(state)
         return p
 
@@ -789,6 +793,7 @@ class DemParser:
         self.end_block()
         self.end_segment()
         self.b.require_end(ev.DisconnectEvent)   # recorded demos end with svc_disconnect (CL_Stop_f)
-        view_origin, view_angles = self._view_columns(self._states(np.frombuffer(self.view_records, UPDATE_DTYPE)))
+        self._read_records()
+        view_origin, view_angles = self._view_columns()
         return self.b.finish(protocol=self.first_protocol or P.PROTOCOL_NETQUAKE, protocol_flags=self.first_flags,
                              block_count=blocks, cd_track=cd_track, view_origin=view_origin, view_angles=view_angles)

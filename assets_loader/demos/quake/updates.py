@@ -1,11 +1,11 @@
-"""NetQuake entity updates kept as small records while a demo is read, and decoded column-wise at the end.
+"""NetQuake entity updates as records, decoded column-wise: the states a demo's ~100,000 updates give, in one pass.
 
 Reading an update field by field in Python for each of the ~100,000 updates of a dense demo costs more than the
-rest of the decode together.  So the message loop only walks the updates: per update it reads the bits (to know
-its length, :class:`UpdateTable`) and the entity number, and appends one :data:`UPDATE_RECORD` — where the update
-is, its bits, which field table and which baseline it applies to.  :func:`decode_updates` then reads all records
-at once with numpy and combines them with the baselines exactly as the per-update readers of :mod:`..kit.deltas`
-do (the same float64 operations in the same order), so the rows are the ones those readers would pack:
+rest of the decode together.  So the message loop only walks the updates (:mod:`.update_walk`), and each update
+becomes one :data:`UPDATE_DTYPE` record — where it is, its bits, which field table (:class:`UpdateTable`) and which
+baseline it applies to.  :func:`decode_updates` reads all records at once with numpy and combines them with the
+baselines exactly as the per-update readers of :mod:`..kit.deltas` do (the same float64 operations in the same
+order), so the rows are the ones those readers would pack:
 
 * records sharing a bit mask (nearly all of a real demo: ~20 masks) are read as one packed structured array per
   mask;
@@ -25,13 +25,12 @@ import numpy as np
 
 from ..kit.deltas import Field, Op
 
-__all__ = ["UPDATE_RECORD", "UPDATE_DTYPE", "NO_BASELINE", "NO_ALPHA", "MIN_GROUP", "UpdateTable",
+__all__ = ["UPDATE_DTYPE", "NO_BASELINE", "NO_ALPHA", "MIN_GROUP", "UpdateTable",
            "decode_updates"]
 
-#: One update as read by the message loop: entity number, update bits, offset of the entity number in the file,
-#: index of the baseline it starts from (``NO_BASELINE``: the table's default state), the Nehahra alpha that
-#: replaces the decoded one (``NO_ALPHA``: none), and which field table reads it.
-UPDATE_RECORD = struct.Struct("<iIQihH")
+#: One update: entity number, update bits, offset of the entity number in the file, index of the baseline it starts
+#: from (``NO_BASELINE``: the table's default state), the Nehahra alpha that replaces the decoded one (``NO_ALPHA``:
+#: none), and which field table reads it.
 UPDATE_DTYPE = np.dtype([("number", "<i4"), ("bits", "<u4"), ("pos", "<u8"), ("base", "<i4"), ("alpha", "<i2"),
                          ("table", "<u2")])
 NO_BASELINE = -1
@@ -42,12 +41,14 @@ MIN_GROUP = 32
 
 class UpdateTable(dict):
     """One update field table (wire order), the entity number's struct code (``wide_number`` when ``wide_bit`` is
-    set) and the default state; ``table[bits]`` is the size of an update with ``bits`` after its bits bytes
-    (number and fields), worked out on first use."""
+    set), the default state and whether the bits run to 4 bytes (``extended``: FitzQuake, RMQ); ``table[bits]`` is
+    the size of an update with ``bits`` after its bits bytes (number and fields), worked out on first use."""
 
     def __init__(self, fields: Sequence[Field], number: str, wide_number: str, wide_bit: int,
-                 default: Sequence[float]) -> None:
+                 default: Sequence[float], extended: bool = False) -> None:
         super().__init__()
+        self.extended = extended
+        self.lengths: bytes | None = None     # the message loop's length table (:mod:`.update_walk`), made once
         self.fields = tuple(f for f in fields if f.op != Op.COPY)   # NetQuake copies no column
         self.number = number
         self.wide_number = wide_number
