@@ -253,7 +253,8 @@ class DemParser:
         table = self.update_table
         run = (self.table_index,)
         out = self.b.rows.extend
-        walked = self.walked.extend
+        walked = self.walked
+        keep = walked.append
         runs = self.runs.extend
         odd = self._odd_update
 
@@ -263,20 +264,17 @@ class DemParser:
             if lengths is None:
                 lengths = table.lengths = update_lengths(data, table, table.extended)
             i = p - 1
-            at: list[int] = []
-            keep = at.append
+            first = len(walked)
             while True:
                 keep(i)
                 step = lengths[i]
                 i = i + step if step else odd(data, i, end)
                 if i >= end or data[i] < 0x80:
                     break
-            first = len(self.walked)
-            out(array("q", range(first, first + len(at))))
-            walked(array("q", at))
-            runs((at[0],) + run + (len(self.baseline_log), self.level_baselines, self.viewentity))
+            out(array("q", range(first, len(walked))))
+            runs((walked[first],) + run + (len(self.baseline_log), self.level_baselines, self.viewentity))
             if i > end:
-                raise MessageError(Corrupt("the entity update to end inside its block"), at[-1], data[at[-1]])
+                raise MessageError(Corrupt("the entity update to end inside its block"), walked[-1], data[walked[-1]])
             return i
 
         return fast_updates

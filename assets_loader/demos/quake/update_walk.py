@@ -71,34 +71,40 @@ def _size_by_byte(table: UpdateTable) -> np.ndarray:
 def update_lengths(data: bytes, table: UpdateTable, extended: bool) -> bytes:
     """For every position of ``data``: the length of an update whose message byte is there (message byte, bits
     bytes, entity number, fields), 0 where no update can start (a byte below 0x80) or the loop must read it itself
-    (Nehahra).  Byte arithmetic over the file, :data:`CHUNK` bytes at a time (a bits byte is read only when the one
+    (Nehahra).  Byte arithmetic over the file, :data:`CHUNK` bytes at a time (a bits byte counts only when the one
     before says it follows; past the end of the file reads zeros)."""
     if any(f.unless for f in table.fields):
         raise ValueError("update fields present unless a bit is set are not walked by length")
     by_byte = _size_by_byte(table).astype(np.uint16)
+    first_two = _first_two_bytes(by_byte, extended)
     out = bytearray()
     for start in range(0, len(data), CHUNK):
         chunk = np.frombuffer(data[start:start + CHUNK + 3].ljust(min(CHUNK, len(data) - start) + 3, b"\0"), np.uint8)
-        out += _chunk_lengths(chunk, len(chunk) - 3, by_byte, extended)
+        n = len(chunk) - 3
+        size = first_two[chunk[:n].astype(np.uint16) << 8 | chunk[1:n + 1]]
+        if extended:
+            ext1 = (chunk[:n] & P.U_MOREBITS).astype(bool) & ((chunk[1:n + 1] & (P.U_EXTEND1 >> 8)) != 0)
+            b2 = np.where(ext1, chunk[2:n + 2], 0)
+            ext2 = (b2 & (P.U_EXTEND2 >> 16)) != 0
+            b3 = np.where(ext2, chunk[3:n + 3], 0)
+            size += by_byte[2][b2] + by_byte[3][b3] + ext1 + ext2
+            size[(chunk[:n] < 0x80) | (size > 255)] = 0
+        out += size.astype(np.uint8).tobytes()
     return bytes(out)
 
 
-def _chunk_lengths(buf: np.ndarray, n: int, by_byte: np.ndarray, extended: bool) -> bytes:
-    """:func:`update_lengths` of the first ``n`` positions of ``buf`` (3 more bytes follow them)."""
-    b0 = buf[:n]
-    more = (b0 & P.U_MOREBITS).astype(bool)
-    b1 = np.where(more, buf[1:n + 1], 0)
+def _first_two_bytes(by_byte: np.ndarray, extended: bool) -> np.ndarray:
+    """[65536] by ``message byte << 8 | next byte``: the update's length counting the bits those two bytes give
+    (the next byte is a bits byte only with ``U_MOREBITS``); 0 when no update starts there, and for Nehahra."""
+    b0, b1 = np.arange(65536) >> 8, np.arange(65536) & 0xFF
+    more = b0 & P.U_MOREBITS
+    b1 = np.where(more, b1, 0)
     size = by_byte[0][b0 & 0x7F] + by_byte[1][b1] + 1 + more
-    if extended:
-        ext1 = (b1 & (P.U_EXTEND1 >> 8)) != 0
-        b2 = np.where(ext1, buf[2:n + 2], 0)
-        ext2 = (b2 & (P.U_EXTEND2 >> 16)) != 0
-        b3 = np.where(ext2, buf[3:n + 3], 0)
-        size += by_byte[2][b2] + by_byte[3][b3] + ext1 + ext2
-    else:
+    size[b0 < 0x80] = 0
+    if not extended:
         size[(b1 & (P.U_TRANS >> 8)) != 0] = 0
-    size[(b0 < 0x80) | (size > 255)] = 0
-    return size.astype(np.uint8).tobytes()
+        size[size > 255] = 0
+    return size.astype(np.uint16)
 
 
 def update_records(data: bytes, at: np.ndarray, runs: np.ndarray, tables: Sequence[UpdateTable],
