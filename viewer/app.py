@@ -358,10 +358,14 @@ class ViewerWindow(pyglet.window.Window):
         self._last_state = sample
         layers = UiLayout()
         if session is not None and sample is not None:
+            renderer = session.renderer
             layout = self.game.hud_layout(sample, session.timeline, size, scale, show_scores=st.show_scores,
-                                          pic_sizes=self.hud.pic_size)
+                                          pic_sizes=self.hud.pic_size,
+                                          assets=renderer.assets if renderer is not None else None)
             st.sbar_lines = layout.sbar_lines if st.show_hud else 0
             if st.show_hud:
+                if renderer is not None:
+                    renderer.draw_hud_models(layout.models, size, sample.time)
                 self.hud.draw(layout, size)
             if st.bar_visible:
                 hover = st.hover
