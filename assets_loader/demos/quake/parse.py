@@ -7,8 +7,8 @@ The message loop only walks the updates and keeps where each one starts (:mod:`.
 once when the timeline is assembled (:mod:`.updates`).
 Frames: each ``svc_time`` opens one; it collects the entities updated after it (until the next ``svc_time`` or the end
 of the block) and closes at the end of the block with the stats, view entity and view origin of that moment.  Blocks
-without a ``svc_time`` (the signon) make no frame; entities updated outside a frame only refresh the baselines'
-shortcut rows.  ``svc_disconnect`` ends the demo, as in the engine.
+without a ``svc_time`` (the signon) make no frame; an entity updated outside a frame makes no row (the view entity's
+update still places the eye).  ``svc_disconnect`` ends the demo, as in the engine.
 
 References: Uwe Girlich, "The unofficial DEM format description" v1.0.9, section 7 (messages); QuakeSpasm
 ``cl_parse.c`` ``CL_ParseServerMessage``, ``CL_ParseServerInfo``, ``CL_ParseUpdate``, ``CL_ParseBaseline``,
