@@ -2,7 +2,8 @@
 // trilinearly from an RGBA copy, or (player colours) looked up per texel through the translation and the palette
 // and filtered bilinearly; fullbright indices 224..255 unlit.
 // Light is coloured by the map's .lit light under the model (u_light_color); fog as the world's (exp2 on eye depth).
-// Also draws the magenta placeholder box for missing models (u_placeholder).
+// Also draws the magenta placeholder box for missing models (u_placeholder), and Quake II colour shells
+// (u_shell: the model pushed u_push units out along its normals, one flat colour, no texture).
 #ifdef VERTEX_SHADER
 uniform mat4 u_mvp;            // clip <- model (view_proj @ model_matrix)
 uniform float u_blend;         // 0 = pose a, 1 = pose b
@@ -11,6 +12,7 @@ uniform float u_ambient;       // Quake light units 0..255
 uniform float u_shade;         // Quake light units 0..255
 uniform vec3 u_light_color;    // colour of the light (1, 1, 1 = white; mean 1)
 uniform float u_light_max;     // largest light multiplier (Look.light_max)
+uniform float u_push;          // units along the normal (POWERSUIT_SCALE for shells; 0 otherwise)
 
 in vec3 in_pos_a;
 in vec3 in_normal_a;
@@ -29,7 +31,8 @@ float anorm_dot(vec3 n) {
 }
 
 void main() {
-    vec3 pos = mix(in_pos_a, in_pos_b, u_blend);
+    vec3 normal = mix(in_normal_a, in_normal_b, u_blend);
+    vec3 pos = mix(in_pos_a, in_pos_b, u_blend) + (u_push != 0.0 ? normalize(normal) * u_push : vec3(0.0));
     float term = mix(anorm_dot(in_normal_a), anorm_dot(in_normal_b), u_blend) - 1.0;   // -0.295 .. 1
     // Quake light units (128 = the texture as painted) -> a 0..2 multiplier.
     v_light = clamp((u_ambient + u_shade * term) / 128.0 * u_light_color, 0.0, u_light_max);
@@ -49,6 +52,8 @@ uniform float u_alpha;              // entity alpha, 1 = opaque
 uniform bool u_fullbright;          // whole model unlit (light 1.0)
 uniform int u_first_fullbright;     // skin indices from here on are unlit (224; 256 for none)
 uniform bool u_placeholder;         // flat magenta, lit, no texture
+uniform bool u_shell;               // flat u_shell_color, unlit, no texture (Quake II RF_SHELL_*)
+uniform vec3 u_shell_color;
 uniform vec4 u_fog;                 // rgb colour, a = density (0: no fog)
 
 in vec2 v_uv;
@@ -72,6 +77,10 @@ vec3 translated_texel(ivec2 texel, ivec2 size, vec3 light) {
 void main() {
     if (u_placeholder) {
         f_color = vec4(vec3(1.0, 0.0, 1.0) * clamp(v_light.g, 0.35, 1.0), 1.0);
+        return;
+    }
+    if (u_shell) {
+        f_color = vec4(apply_fog(u_shell_color), u_alpha);
         return;
     }
     vec3 light = u_fullbright ? vec3(1.0) : v_light;

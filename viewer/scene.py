@@ -84,7 +84,8 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
             if piece.model in model_names:
                 prev = piece.frame if piece.prev_frame < 0 else piece.prev_frame
                 draws.append(EntityDraw(model_names.index(piece.model), piece.origin, piece.angles, piece.frame,
-                                        prev, piece.blend, piece.skin, alpha=piece.alpha))
+                                        prev, piece.blend, piece.skin, alpha=piece.alpha,
+                                        fullbright=piece.fullbright))
         particles = effects.particles(timeline, t, model_flags)
         segment_flags = model_flags[state.segment] if model_flags and 0 <= state.segment < len(model_flags) else None
         lights = effects.lights(state, t, segment_flags)

@@ -36,7 +36,8 @@ PicSizes = Mapping[str, tuple[int, int]] | Callable[[str], tuple[int, int] | Non
 class EffectModel:
     """A model an effect draws (a copy of a beam model, an explosion sprite or mesh): the model by its registered
     ``model`` name, ``origin`` ``[3]``, ``angles`` ``[3]``, ``frame`` blended from ``prev_frame`` (-1: the same
-    frame) by ``blend``, its ``skin`` and ``alpha``."""
+    frame) by ``blend``, its ``skin`` and ``alpha``; ``fullbright``: lit at the full level whatever the map's light
+    (Quake II ``RF_FULLBRIGHT``)."""
 
     model: str
     origin: np.ndarray
@@ -46,6 +47,7 @@ class EffectModel:
     blend: float = 1.0
     skin: int = 0
     alpha: float = 1.0
+    fullbright: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,7 +35,8 @@ References: QuakeSpasm ``r_alias.c`` (``GL_DrawAliasFrame``, ``GL_DrawAliasFrame
 ``R_SetupAliasLighting``), GLQuake ``gl_rmain.c`` (``R_DrawAliasModel``: minimum light for the view model and
 players, the ambient ≤ 128 and ambient + shade ≤ 192 clamps, ``shadedots``), software Quake ``r_alias.c``
 (``R_AliasSetupLighting``), ``gl_rmisc.c`` (``R_TranslatePlayerSkin``), ``gl_rmain.c`` (``R_SetupGL``: culling);
-Quake II ``ref_gl/gl_mesh.c`` (``R_DrawAliasModel``: shadelight, ``RF_MINLIGHT``).
+Quake II ``ref_gl/gl_mesh.c`` (``R_DrawAliasModel``: shadelight, ``RF_MINLIGHT``; ``GL_DrawAliasFrameLerp``: colour
+shells, ``POWERSUIT_SCALE``).
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ from .textures import TEXTURE_MODES, fullbright_rgba
 from .program_members import attribute, uniform
 from .view_math import gl_bytes
 
+#: Quake II's ``POWERSUIT_SCALE``: how far a colour shell stands out of the model, in units along the normals.
+SHELL_PUSH = 4.0
 #: Quake II's ``RF_MINLIGHT`` floor (0.1 of a full 255 level) for the view weapon.
 REF_GL_MINLIGHT = 25.5
 #: Quantization of the entity yaw for the light direction (``SHADEDOT_QUANT``).
@@ -318,14 +321,16 @@ class AliasRenderer:
 
     def draw(self, handle: AliasHandle, view_proj: np.ndarray, model_matrix: np.ndarray,
              pose_a: int, pose_b: int | None = None, blend: float = 0.0, *, skin: int = 0, time: float = 0.0,
-             translation: np.ndarray | None = None, light: AliasLight = AliasLight(), alpha: float = 1.0) -> None:
+             translation: np.ndarray | None = None, light: AliasLight = AliasLight(), alpha: float = 1.0,
+             shell: tuple[float, float, float] | None = None) -> None:
         """Draw ``handle`` between poses ``pose_a`` and ``pose_b`` (indices into the model's poses).
 
         ``view_proj``/``model_matrix``: ``f4[4, 4]`` column-vector matrices (``view_projection``,
         ``entity_matrix``); ``blend`` 0 shows pose a, 1 pose b (``pose_b=None`` means ``pose_a``); ``skin`` is the
         skin number and ``time`` the client time + sync base that picks a skin group's picture
         (:meth:`AliasModel.skin_image_at`); ``translation``: ``u1[256]`` player colours or ``None``; ``alpha`` < 1
-        blends without writing depth. Out-of-range poses fall back to pose 0.
+        blends without writing depth; ``shell``: a Quake II colour shell of that RGB (0..1), the mesh pushed
+        :data:`SHELL_PUSH` units out along its normals, untextured and unlit. Out-of-range poses fall back to pose 0.
         """
         if alpha <= 0.0:
             return
@@ -346,6 +351,9 @@ class AliasRenderer:
         prog["u_layer"] = float(model.skin_image_at(skin, time))
         prog["u_alpha"] = float(min(alpha, 1.0))
         prog["u_placeholder"] = False
+        prog["u_shell"] = shell is not None
+        prog["u_shell_color"] = tuple(float(c) for c in shell) if shell is not None else (0.0, 0.0, 0.0)
+        prog["u_push"] = SHELL_PUSH if shell is not None else 0.0
         prog["u_translated"] = translation is not None
         prog["u_first_fullbright"] = handle.first_fullbright
         self._set_light(light)
@@ -371,6 +379,7 @@ class AliasRenderer:
         prog["u_blend"] = 0.0
         prog["u_alpha"] = 1.0
         prog["u_placeholder"] = True
+        prog["u_push"] = 0.0
         self._set_light(AliasLight(ambient=40.0, shade=80.0))
         prog["u_shadevector"] = _PLACEHOLDER_LIGHT   # every face of the box a different shade
         self._set_state(1.0)
