@@ -59,7 +59,7 @@ from .gibs import GIB_MODELS, Gib, launch_gibs
 from .items import WEAPON_MODELS
 from .lights import EXPLOSION_LIGHTS, LightSource, explosion_light, muzzle_point, scene_lights
 from .marks import MarkFragment, MarkSurfaces, mark_fragments
-from .view_blood import blood_blob, last_hurt
+from .view_blood import BLOOD_SHADER, blood_blob, last_hurt
 from .view_weapon import view_weapon
 
 __all__ = ["EFFECT_MODELS", "EFFECT_SHADERS", "Quake3Effects", "flash_model", "prepare_effects"]
@@ -90,7 +90,7 @@ EFFECT_MODELS = (RING_MODEL, BULLET_MODEL, *GIB_MODELS)
 EFFECT_SHADERS = ("rocketExplosion", "grenadeExplosion", "plasmaExplosion", "bulletExplosion", "bloodExplosion",
                   "railCore", "railDisc", "lightningBoltNew", "smokePuff", "gfx/damage/bullet_mrk",
                   "gfx/damage/burn_med_mrk", "gfx/damage/plasma_mrk", "gfx/damage/hole_lg_mrk", "bloodMark",
-                  "bloodTrail")
+                  "bloodTrail", BLOOD_SHADER)
 
 
 @dataclass(frozen=True, slots=True)
