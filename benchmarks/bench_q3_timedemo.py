@@ -1,7 +1,9 @@
 """Time ``qdv timedemo`` on a Quake III corpus demo: every frame (or ``--frames N`` of them from ``--start``) built
-(``DemoSession.scene``: sampling, entities, effects) and drawn at 1280×720, without the HUD as the command does.
+(``DemoSession.scene``: sampling, entities, effects) and drawn at 1280×720, without the HUD as the command does;
+``--hud`` also draws the HUD (its 2D pictures, 3D icons and lagometer) over each frame and times it apart.
 
-Run: ``/work/venv/bin/python benchmarks/bench_q3_timedemo.py [--demo PATH] [--frames N] [--start F] [--size WxH]``.
+Run: ``/work/venv/bin/python benchmarks/bench_q3_timedemo.py [--demo PATH] [--frames N] [--start F] [--size WxH]
+[--hud]``.
 Prints the scene-building and drawing time per frame, the fps, and the CPU time per frame of all the process's
 threads (Mesa llvmpipe rasterizes in them: on a shared, loaded machine this is the steadier figure) and of the
 main thread alone (Python and the GL calls).  Target (issue 14): at least ioquake3's
@@ -31,30 +33,36 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=0, help="0: every frame")
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--size", default="1280x720")
+    parser.add_argument("--hud", action="store_true", help="also draw the HUD over every frame (timed apart)")
     args = parser.parse_args()
     size = tuple(int(v) for v in args.size.split("x"))
     warnings.simplefilter("ignore")
     timeline = load_demo(args.demo)
-    renderer = DemoRenderer(timeline, game_filesystem(None, str(QUAKE3), "baseoa"), size)
+    renderer = DemoRenderer(timeline, game_filesystem(None, str(QUAKE3), "baseoa"), size, hud=args.hud)
     times = timeline.times[args.start:args.start + args.frames if args.frames else None]
     renderer.render(renderer.scene(float(times[0])))
     renderer.ctx.finish()
-    building = drawing = 0.0
+    building = drawing = hud = 0.0
     cpu, main_cpu = time.process_time(), time.thread_time()
     for t in times:
         t0 = time.perf_counter()
         frame = renderer.scene(float(t))
         t1 = time.perf_counter()
         renderer.render(frame)
-        drawing += time.perf_counter() - t1
+        t2 = time.perf_counter()
+        drawing += t2 - t1
         building += t1 - t0
+        if args.hud:
+            renderer.draw_hud(timeline.sample(float(t)))
+            hud += time.perf_counter() - t2
     t0 = time.perf_counter()
     renderer.ctx.finish()
     drawing += time.perf_counter() - t0
     cpu, main_cpu = time.process_time() - cpu, time.thread_time() - main_cpu
     n = len(times)
     print(f"{Path(args.demo).name}: {n} frames at {size[0]}x{size[1]}: scene {1000 * building / n:.1f} ms/frame, "
-          f"draw {1000 * drawing / n:.1f} ms/frame, {n / (building + drawing):.1f} fps; "
+          f"draw {1000 * drawing / n:.1f} ms/frame, " + (f"HUD {1000 * hud / n:.2f} ms/frame, " if args.hud else "")
+          + f"{n / (building + drawing + hud):.1f} fps; "
           f"CPU {1000 * cpu / n:.1f} ms/frame (all threads, llvmpipe's included), "
           f"{1000 * main_cpu / n:.1f} ms/frame in the main thread")
     renderer.release()

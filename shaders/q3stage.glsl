@@ -12,6 +12,10 @@
 //   FOG        a fog volume's pass: its colour blended by the fog image at the vertex fog coordinates.
 //   CLIP       discard what lies behind a portal's plane (the view through a mirror or portal).
 //   DEPTH_ONLY the opaque surfaces' depth before their stages (each pixel is then shaded once).
+//   DLIGHT     one dynamic light's projected pass over surfaces just drawn (ProjectDlightTexture): the falloff
+//              image at 0.5 + (light - vertex).xy / radius times, per vertex, the light's colour times the height
+//              factor (1 within half the radius above or below, then down to 0 at the radius); drawn with
+//              blendFunc GL_DST_COLOR GL_ONE on equal depth, so it brightens the surface by (1 + light).
 // Fog coordinates (s: distance along the view axis, t: the part of the ray inside the fog) are computed per
 // vertex for the fog pass and, for blended stages of fogged surfaces, fade the stage colour (q3fog.py).
 #ifdef VERTEX_SHADER
@@ -61,6 +65,12 @@ out vec4 v_color;
 out vec3 v_dir;
 out vec2 v_fog;
 out float v_clip;
+#ifdef DLIGHT
+uniform vec4 u_dlight;          // xyz origin in the model's space, w radius
+uniform vec3 u_dlight_color;
+out vec2 v_dlight_st;
+out vec3 v_dlight_color;
+#endif
 invariant gl_Position;          // the depth-only pre-pass and the stage passes meet at equal depths
 
 float wave_value(int func, float x) {
@@ -176,6 +186,14 @@ void main() {
     v_color = color;
     v_dir = pos - u_camera;
     v_clip = dot(world, u_clip_plane.xyz) - u_clip_plane.w;
+#ifdef DLIGHT
+    vec3 to_light = u_dlight.xyz - pos;
+    float radius = u_dlight.w;
+    float height = abs(to_light.z);
+    float modulate = height > radius ? 0.0 : (height < 0.5 * radius ? 1.0 : 2.0 * (radius - height) / radius);
+    v_dlight_st = vec2(0.5) + to_light.xy / radius;
+    v_dlight_color = min(u_dlight_color * modulate, vec3(1.0));
+#endif
     gl_Position = u_view_proj * vec4(world, 1.0);
 }
 #endif
@@ -203,6 +221,11 @@ uniform sampler2D u_sides[6];   // rt bk lf ft up dn
 uniform sampler2D u_fog_image;  // R_CreateFogImage's 256 x 32 image (alpha = the fog factor)
 uniform vec3 u_fog_color;
 #endif
+#ifdef DLIGHT
+in vec2 v_dlight_st;
+in vec3 v_dlight_color;
+uniform sampler2D u_dlight_image; // R_CreateDlightImage's 16 x 16 falloff, clamped to its (black) edge
+#endif
 void main() {
 #ifdef DEPTH_ONLY
     frag_color = vec4(0.0);
@@ -213,6 +236,10 @@ void main() {
 #endif
 #ifdef FOG
     frag_color = vec4(u_fog_color, texture(u_fog_image, v_fog).a);
+    return;
+#endif
+#ifdef DLIGHT
+    frag_color = vec4(texture(u_dlight_image, v_dlight_st).rgb * v_dlight_color, 1.0);
     return;
 #endif
 #ifdef SKYBOX

@@ -15,7 +15,7 @@ CHECKS = {
     "import-linter": [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command; "
                       "sys.exit(lint_imports_command())"],
     "ruff": [sys.executable, "-m", "ruff", "check", "."],
-    "mypy": [sys.executable, "-m", "mypy", "assets_loader", "viewer/render"],
+    "mypy": [sys.executable, "-m", "mypy", "assets_loader", "viewer", "shaders"],
 }
 
 

@@ -20,6 +20,7 @@ from assets_loader.bsp46 import (
     load_bsp46,
     tessellate,
 )
+from assets_loader.bsp46.dtypes import CONTENTS_SOLID
 from assets_loader.bsp46.materials import load_world_materials
 from assets_loader.errors import BadIndexError, BadMagicError, FormatError, TruncatedError
 from assets_loader.q3images import ImageLoader
@@ -261,3 +262,24 @@ def test_oa_dm1_materials_resolve(q3_fs) -> None:
     assert plain and all(s.stages[0].images == ("$lightmap",) or s.stages[0].rgb_gen == "exactvertex" for s in plain)
     for img in mats.images.values():
         assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 4
+
+
+def test_oa_dm1_brush_trace_stops_at_walls(q3_fs) -> None:
+    """``collision``: lines from the player starts stop at solid brushes in every direction (none escapes the map),
+    the stop point is outside every solid brush, and a short line in the open goes through."""
+    world = load_bsp46(q3_fs.read("maps/oa_dm1.bsp"), "maps/oa_dm1.bsp")
+    tree = world.collision
+    starts = [np.array([float(v) for v in e["origin"].split()]) + (0, 0, 26) for e in world.entities
+              if e.get("classname") == "info_player_deathmatch"]
+    assert starts
+    mins, maxs = world.bounds
+    for eye in starts:
+        assert tree.trace_line(eye, eye + (0, 0, 4), CONTENTS_SOLID).fraction == 1.0
+        for yaw in range(0, 360, 45):
+            for pitch in (-60.0, 0.0, 60.0):
+                p, y = np.radians(pitch), np.radians(yaw)
+                end = eye + 20000.0 * np.array([np.cos(p) * np.cos(y), np.cos(p) * np.sin(y), -np.sin(p)])
+                tr = tree.trace_line(eye, end, CONTENTS_SOLID)
+                assert tr.fraction < 1.0 and tr.hit_contents & CONTENTS_SOLID and not tr.start_solid
+                assert np.all(np.array(tr.end) >= mins - 1) and np.all(np.array(tr.end) <= maxs + 1)
+                assert tree.trace_line(eye, tr.end, CONTENTS_SOLID).fraction == 1.0

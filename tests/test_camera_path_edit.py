@@ -123,8 +123,19 @@ def test_path_beside_loads_the_demo_s_file_and_owns_it(tmp_path: Path) -> None:
     save_path(_three().path, file)
     edit, said = path_beside(demo, 25.0)
     assert edit.path == load_path(file) and edit.file == str(file) and edit.selected is None
+    assert not edit.unsaved
     assert said == f"camera path: 3 keys from {file}; camera keys outside the demo, kept (the camera holds " \
                    "there): 3 (0:30.0)"
+
+
+def test_unsaved_follows_edits_against_what_was_loaded() -> None:
+    """``unsaved``: any add, move or delete since the path was loaded (or saved); undoing the edit clears it."""
+    loaded = PathEdit.loaded(_three().path, "duel.camera.json")
+    assert not loaded.unsaved and not PathEdit().unsaved
+    added, _ = loaded.add(50.0, A)
+    assert added.unsaved
+    removed, _ = added.delete()                                   # the added key is the selected one
+    assert removed.path == loaded.path and not removed.unsaved
 
 
 def test_path_beside_leaves_a_broken_file_alone_and_says_why(tmp_path: Path) -> None:

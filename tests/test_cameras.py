@@ -11,9 +11,16 @@ import pytest
 from assets_loader.bsp import WorldMesh, load_bsp
 from assets_loader.bsp.dtypes import CONTENTS_SKY, CONTENTS_SOLID
 from assets_loader.bsp.trace import point_contents, trace_line
+from assets_loader.bsp38 import load_bsp38
+from assets_loader.bsp38.dtypes import MASK_SOLID
+from assets_loader.bsp38.trace import point_contents as point_contents38
+from assets_loader.bsp38.trace import trace_line as trace_line38
+from assets_loader.vfs import QUAKE2_BASE_GAME, VirtualFS
 from viewer.render.view_math import angle_vectors
 from viewer.render.refdef import Camera
-from viewer.cameras import FreeFly, Orbit, chase_camera, orbit_camera
+from viewer.cameras import FreeFly, Orbit, chase_camera, map_start_camera, orbit_camera
+
+from .conftest import QUAKE2
 
 approx = pytest.approx
 
@@ -226,6 +233,24 @@ def test_orbit_on_lqdm3_stays_out_of_walls(lqdm3: WorldMesh) -> None:
             distances.append(np.linalg.norm(np.array(cam.origin) - eye))
     assert max(distances) <= 300 + 1e-6
     assert min(distances) < 300, "some directions hit walls"
+
+
+def test_orbit_and_chase_on_quake2_terminal_stay_out_of_walls() -> None:
+    """Quake II maps collide through their brushes (``CM_BoxTrace``): the cameras must use that trace, not the
+    Quake leaf contents (whose codes Quake II's bit flags do not share)."""
+    fs = VirtualFS(QUAKE2, "action", base=QUAKE2_BASE_GAME)
+    world = load_bsp38(fs.read("maps/terminal.bsp"), "maps/terminal.bsp", fs)
+    eye = np.array(map_start_camera(world).origin)
+    distances = []
+    for yaw in range(0, 360, 30):
+        for pitch in (-60.0, 0.0, 60.0):
+            cam = orbit_camera(world, eye, float(yaw), pitch, 2000.0)
+            assert point_contents38(world, cam.origin) & MASK_SOLID == 0
+            assert trace_line38(world, eye, cam.origin).fraction == 1.0
+            distances.append(np.linalg.norm(np.array(cam.origin) - eye))
+        chase = chase_camera(world, eye, (0.0, float(yaw), 0.0), back=2000.0)
+        assert point_contents38(world, chase.origin) & MASK_SOLID == 0
+    assert min(distances) < 2000 and max(distances) <= 2000 + 1e-6, "walls pull some cameras in"
 
 
 def test_orbit_state_look_and_zoom() -> None:

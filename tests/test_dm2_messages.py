@@ -204,7 +204,16 @@ def test_protocol_26_frames_have_no_suppress_count() -> None:
     assert tl.frame_entities(0).number.tolist() == [3]
 
 
-@pytest.mark.parametrize("protocol", [35, 36, 2023, 31, 25])
+@pytest.mark.parametrize("protocol", [27, 31, 32, 33])
+def test_protocols_between_26_and_34_decode_like_34(protocol: int) -> None:
+    """3.07 .. 3.19 (protocols 27..33) send 34's messages, svc_frame with its suppress count."""
+    m = DM2Messages(protocol)
+    tl = decode(dm2(signon(m), [m.frame(1, -1), m.playerinfo(fov=90), m.packetentities([m.entity(3, model=2)])]))
+    assert tl.protocol == protocol and tl.stats["fov"].tolist() == [90]
+    assert tl.frame_entities(0).number.tolist() == [3]
+
+
+@pytest.mark.parametrize("protocol", [35, 36, 2023, 24, 25])
 def test_other_protocols_are_unsupported_by_number(protocol: int) -> None:
     with pytest.raises(UnsupportedFormatError, match=f"unsupported protocol {protocol}"):
         decode(dm2([M.serverdata(protocol=protocol)], frame(1, -1)))

@@ -6,8 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from assets_loader.bsp46 import load_bsp46
+from assets_loader.bsp46.dtypes import CONTENTS_SOLID
 from assets_loader.demos import load_demo
 from assets_loader.demos.schema import QUAKE, QUAKE3
+from viewer.cameras import chase_camera, orbit_camera
 from viewer.input import Action
 from viewer.viewer_state import FrameContext, TimelineInfo, ViewerState
 
@@ -50,3 +53,20 @@ def test_orbit_cameras_look_at_the_eye_and_tab_reaches_the_players(follow) -> No
         state.handle(Action("player", +1), FrameContext())
         seen.add(state.pov_slot)
     assert seen == set(info.pov_slots)
+
+
+def test_orbit_and_chase_cameras_stay_inside_oa_dm1(follow, q3_fs) -> None:
+    """Chase and orbit cameras stop in front of Quake III's solid brushes (cgame traces its third-person camera):
+    from a player's eye, wide orbits are pulled in and no camera ends up inside a brush."""
+    world = load_bsp46(q3_fs.read("maps/oa_dm1.bsp"), "maps/oa_dm1.bsp")
+    state = follow.sample(follow.start_time + 12.0)
+    eye = np.asarray(state.view_origin, np.float64)
+    distances = []
+    for yaw in range(0, 360, 30):
+        for pitch in (-60.0, 0.0, 60.0):
+            cam = orbit_camera(world, eye, float(yaw), pitch, 3000.0)
+            assert world.collision.trace_line(eye, cam.origin, CONTENTS_SOLID).fraction == 1.0
+            distances.append(float(np.linalg.norm(np.asarray(cam.origin) - eye)))
+        chase = chase_camera(world, eye, (0.0, float(yaw), 0.0), back=3000.0)
+        assert world.collision.trace_line(eye, chase.origin, CONTENTS_SOLID).fraction == 1.0
+    assert max(distances) < 3000.0, "every direction meets a wall within 3000 units"

@@ -9,6 +9,7 @@ import pytest
 
 from assets_loader.demos import load_demo
 from viewer.games.quake3 import hud
+from viewer.headless import DemoRenderer
 from viewer.games.quake3.hud_pics import char_pic, load_hud_pics
 from viewer.render.hud_overlay import HudRenderer
 from viewer.render.refdef import HudLayout, HudQuad
@@ -48,7 +49,8 @@ def test_health_colours_and_the_crosshair_tint() -> None:
 
 def test_the_score_boxes_show_the_leader_and_the_second(follow) -> None:
     layout = hud.hud_layout(follow.sample(follow.start_time + 12.3), follow, (640, 480), 1)
-    blue = [q for q in layout.quads if q.ref == "<white>" and q.tint == (0.0, 0.0, 1.0)]
+    blue = [q for q in layout.quads if q.ref == "<white>" and q.tint == (0.0, 0.0, 1.0)
+            and q.y < 432]                                       # (the lagometer's bars are below)
     assert len(blue) == 1 and blue[0].y == 480 - 48 - 24 - 4      # our box leads (the reference shows 2 | 1)
     gold = [q for q in layout.quads if q.ref == "<white>" and q.tint == hud.SELECT_GOLD]
     assert len(gold) == 4                                        # its frame
@@ -114,3 +116,43 @@ def test_the_overlay_draws_rgba_pictures_with_their_tint(ctx) -> None:
     assert tuple(pixels[2, 2]) == (0, 0, 0)
     renderer.release()
     target.release()
+
+
+def test_the_3d_head_icon_is_drawn_in_its_box(follow, q3_fs) -> None:
+    """With the segment's models the status bar's head is Sarge's head model (``cg_draw3dIcons 1``), drawn in its
+    box over the picture: the box's pixels change where the model stands, the helmet's green-blue."""
+    renderer = DemoRenderer(follow, q3_fs, (640, 360), hud=True)
+    try:
+        t = follow.start_time + 12.3
+        state = follow.sample(t)
+        renderer.render(renderer.scene(t))
+        plain = renderer.target.read_rgb().astype(np.int32)
+        renderer.draw_hud(state)
+        shown = renderer.target.read_rgb().astype(np.int32)
+        layout = renderer.session.game.hud_layout(state, follow, (640, 360), 1, pic_sizes=renderer.hud.pic_size,
+                                                  assets=renderer.session.renderer.assets)
+    finally:
+        renderer.release()
+    heads = [m for m in layout.models if m.model.model == "models/players/sarge/head.md3"]
+    assert len(heads) == 1 and (heads[0].x, heads[0].w) == (285, 60)     # 640 wide: one pixel per unit
+    box = heads[0]
+    before, after = (a[box.y:box.y + box.h, box.x:box.x + box.w] for a in (plain, shown))
+    changed = np.abs(after - before).sum(axis=2) > 30
+    assert changed.mean() > 0.25
+    helmet = after[changed]
+    assert helmet[:, 1].mean() > helmet[:, 0].mean() + 20              # green over red: the teal helmet
+
+
+def test_every_skin_of_a_shared_head_has_its_images(q3_fs) -> None:
+    """Grism (sarge/classic) and DemoCam (sarge/default) share ``models/players/sarge/head.md3``: the images of
+    both skins are loaded, so DemoCam's 3D head icon is textured, not blank."""
+    from assets_loader.bsp46 import LIGHTMAP_NONE
+    from viewer.games.quake3.view import Quake3View
+
+    player = load_demo(str(PLAYER))
+    models = Quake3View().load_segment_assets(q3_fs, player.segments[0]).q3_models
+    assert models is not None and models.library is not None
+    for key in ("sarge/default", "sarge/classic"):
+        shaders = models.players[key].skins["head"].values()
+        names = {n.lower() for s in shaders for n in models.library.find(s, LIGHTMAP_NONE).image_names()}
+        assert names and names <= set(models.images), key

@@ -183,3 +183,14 @@ def test_mutated_corpus_bytes_give_a_timeline_or_a_format_error(data) -> None:
             return
     assert len(timeline) >= 1
     timeline.sample(timeline.start_time + timeline.duration / 2)
+
+
+def test_snapshot_timing_columns_follow_the_message_numbers(follow) -> None:
+    """SOURCES.md: 2251 messages numbered 284..2535 (the gamestate first, so one number has no message) and 2250
+    snapshots every 50 ms or more: the number missing is the one after the gamestate (the cgame, starting from the
+    gamestate's number, counts it as a dropped snapshot), none later; no snapshot was rate delayed."""
+    drops = follow.stats["snap_drops"]
+    assert drops[0] == 1 and not drops[1:].any()
+    assert not (follow.stats["snap_flags"] & 1).any()
+    window = follow.stats_window(2240, 2300)
+    assert all(np.array_equal(window[k], follow.stats[k][2240:]) for k in ("health", "snap_drops", "damage_event"))

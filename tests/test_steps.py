@@ -23,6 +23,14 @@ def test_steps_of_a_column_give_back_every_frame(dense: np.ndarray) -> None:
     assert steps.every_frame == (changes * (4 + steps.values.itemsize) >= len(dense) * steps.values.itemsize > 0)
 
 
+@given(hnp.arrays(np.int32, st.integers(0, 60), elements=st.integers(-3, 3)), st.integers(-5, 70), st.integers(-5, 70))
+@settings(max_examples=200, deadline=None)
+def test_a_window_of_steps_is_that_slice_of_the_column(dense: np.ndarray, first: int, last: int) -> None:
+    window = Steps.of(dense).window(first, last)
+    assert window.dtype == np.int32
+    assert np.array_equal(window, dense[max(first, 0):max(min(last, len(dense)), max(first, 0))])
+
+
 def test_rows_are_stored_where_they_change() -> None:
     dense = np.array([[1.5, 0, 0]] * 5 + [[2.0, 0, 0]] * 3 + [[1.5, 0, 0]] * 2)
     steps = Steps.of(dense)

@@ -151,6 +151,19 @@ def test_text_box_centred_and_top_right() -> None:
     assert text_box_layout([], SIZE, 2).rects == ()
 
 
+def test_the_key_help_fits_a_1280x720_window_at_scale_2() -> None:
+    """F1's box shrinks to the largest scale that fits (its longest line is wider than 1280 px at scale 2)."""
+    from viewer.input import KEY_HELP
+
+    lines = [f"{k:<20} {v}" for k, v in KEY_HELP]
+    box = text_box_layout(lines, (1280, 720), 2)
+    r = box.rects[0]
+    assert 0 <= r.x and r.x + r.w <= 1280 and 0 <= r.y and r.y + r.h <= 720
+    assert box.texts[0].size == tl.CHAR                       # scale 1
+    roomy = text_box_layout(lines, (2560, 1440), 2)
+    assert roomy.texts[0].size == 2 * tl.CHAR                 # scale 2 where it fits
+
+
 def test_vertices_two_triangles_per_rect_and_glyph() -> None:
     layout = tl.UiLayout((tl.Rect(0, 0, 10, 5, (1, 0, 0, 1)),), (tl.Text(0, 10, "a b", 8),))
     v = UiRenderer.vertices(layout)

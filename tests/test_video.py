@@ -199,6 +199,8 @@ def test_multi_view_demo_follows_the_player_named(tmp_path: Path) -> None:
     (["--out", "{tmp}/x.mp4", "--motion-blur", "0"], "--motion-blur"),
     (["--out", "{tmp}/x.mp4", "--crf", "99"], "--crf"),
     (["--out", "{tmp}/x.mkv", "--codec", "ffv1", "--crf", "10"], "lossless"),
+    (["--out", "{tmp}/x.mp4", "--preset", "turbo"], "--preset turbo: h264 takes ultrafast"),
+    (["--out", "{tmp}/x.mkv", "--codec", "ffv1", "--preset", "fast"], "takes no --preset"),
     (["--out", "{tmp}/x.mp4", "--camera", "top"], "--camera"),
     (["--out", "{tmp}/x.mp4", "--camera", "chase", "--pos", "0,0,0"], "do not steer"),
     (["--out", "{tmp}/x.mp4", "--pov", "someone"], "no such player"),
@@ -209,6 +211,14 @@ def test_bad_input_exits_2_with_one_line(args: list[str], words: str, tmp_path: 
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("qdv render: ") and words in err[0], err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_preset_trades_speed_for_size(exports, tmp_path: Path) -> None:
+    """``--preset veryfast`` encodes the same frames as the default ``ultrafast`` into a smaller file (x264's
+    slower presets search harder), still decoding to every frame."""
+    slower = render(tmp_path, "veryfast.mp4", "--preset", "veryfast")
+    assert slower.stat().st_size < exports["h264"].stat().st_size
+    assert len(decode(slower)[0]) == len(decode(exports["h264"])[0]) == 2 * FPS
 
 
 def test_pov_in_a_single_view_demo_exits_2(tmp_path: Path, capsys) -> None:

@@ -158,7 +158,7 @@ def test_render_of_the_saved_path_equals_the_window_preview(session, tmp_path: P
 
 def test_the_saved_path_is_loaded_with_the_demo_and_saved_over_its_own_file(session, display) -> None:
     """Opening the demo again loads ``NAME.camera.json`` (its keys on the row); Ctrl+S then writes over that file,
-    while a file the window did not load is left alone."""
+    while a file the window did not load is left alone; a key added and not saved is kept when the window quits."""
     work = session["work"]
     saved = work / "duel.camera.json"
     before = saved.read_text(encoding="utf-8")
@@ -170,9 +170,16 @@ def test_the_saved_path_is_loaded_with_the_demo_and_saved_over_its_own_file(sess
         deadline = time.monotonic() + 20
         while saved.read_text(encoding="utf-8") != before and time.monotonic() < deadline:
             time.sleep(0.2)
+        rewritten = saved.read_text(encoding="utf-8")
+        keys(display, window, "Right", "Right", "k")                # a key added and never saved, then quit
+        time.sleep(PAUSE)
+        keys(display, window, "ctrl+q")
+        proc.wait(20)
     finally:
         stop(proc)
     log = proc.stdout.read() if proc.stdout is not None else ""
-    assert saved.read_text(encoding="utf-8") == before               # rewritten by the window, same keys
+    assert rewritten == before                                       # rewritten by the window, same keys
     assert not (work / "duel.camera-2.json").exists()
     assert f"saved camera path (2 keys) to {saved}" in log
+    assert f"kept the unsaved camera path (3 keys) to {saved}" in log   # quitting does not lose the new key
+    assert len(json.loads(saved.read_text(encoding="utf-8"))["keys"]) == 3

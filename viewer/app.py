@@ -190,7 +190,7 @@ class ViewerWindow(pyglet.window.Window):
             start = parse_timespec(src.start, duration=timeline.duration)
             self.state = ViewerState.for_timeline(timeline, start=start, speed=src.speed, fov=src.fov, size=size)
             if src.camera_path is not None:     # --camera-path: start on the path's preview
-                self.state.path_edit = PathEdit(src.camera_path, file=src.camera_path_file)
+                self.state.path_edit = PathEdit.loaded(src.camera_path, src.camera_path_file)
                 self.state.mode = "path"
                 self._tell(outside_report(src.camera_path, timeline.duration))
             else:
@@ -213,6 +213,7 @@ class ViewerWindow(pyglet.window.Window):
             self._sound = open_output(timeline, src.fs, lambda s: session.world if s == session.segment else None,
                                       self._say)
         else:
+            assert src.map_path is not None, "a source is a demo or a map"
             yield f"loading {src.map_path}"
             t = time.perf_counter()
             assets = self.game.load_map_assets(src.fs, src.map_path)
@@ -227,6 +228,7 @@ class ViewerWindow(pyglet.window.Window):
         """Switch the session to map segment ``segment`` when it is not the loaded one, printing what was loaded and
         the warnings (missing models, a missing map) in the terminal."""
         session = self.session
+        assert session is not None
         if segment == session.segment:
             return
         seg = session.timeline.segments[segment]
@@ -331,28 +333,35 @@ class ViewerWindow(pyglet.window.Window):
 
     def _draw_frame(self, size: tuple[int, int], scale: int) -> None:
         st = self.state
+        assert st is not None, "drawn only once loaded"
         session = self.session
         if session is not None:
             t = st.t
             sample = session.timeline.sample(t, pov=st.pov_slot)
             self._use_segment(max(sample.segment, 0))
-            camera = st.camera_for(sample, session.world)
+            camera = st.camera_for(sample, session.solid_world)
             frame = session.scene(t, camera, st.fov, pov=st.pov_slot, state=sample)
             if self.source.water_alpha is not None:
                 frame = replace(frame, water_alpha=self.source.water_alpha)
             session.draw(frame, self.target)
         else:  # a map without a demo
             sample = None
-            frame = SceneFrame(0.0, 0, st.camera_for(None), (), _ONES, water_alpha=self.source.water_alpha)
+            camera = st.camera_for(None)
+            assert self._map_renderer is not None and camera is not None, "a map is seen from the free camera"
+            frame = SceneFrame(0.0, 0, camera, (), _ONES, water_alpha=self.source.water_alpha)
             self._map_renderer.draw(frame, self.target)
         self._last = frame
         self._last_state = sample
         layers = UiLayout()
         if session is not None and sample is not None:
+            renderer = session.renderer
             layout = self.game.hud_layout(sample, session.timeline, size, scale, show_scores=st.show_scores,
-                                          pic_sizes=self.hud.pic_size)
+                                          pic_sizes=self.hud.pic_size,
+                                          assets=renderer.assets if renderer is not None else None)
             st.sbar_lines = layout.sbar_lines if st.show_hud else 0
             if st.show_hud:
+                if renderer is not None:
+                    renderer.draw_hud_models(layout.models, size, sample.time)
                 self.hud.draw(layout, size)
             if st.bar_visible:
                 hover = st.hover
@@ -360,7 +369,7 @@ class ViewerWindow(pyglet.window.Window):
                 layers += timeline_layout(st.geometry(), st.info.markers_for(st.pov_slot), st.t,
                                           BarStatus(st.clock.speed, st.clock.paused, st.mode), hover,
                                           marked=(st.marks.start, st.marks.end),
-                                          export_progress=self.export.progress if self._exporting else None)
+                                          export_progress=self._export_progress)
         text, left = self._message
         message = text_box_layout([text], size, scale, anchor="topright") if left > 0 and text else UiLayout()
         layers += message
@@ -391,7 +400,7 @@ class ViewerWindow(pyglet.window.Window):
     def _readout(self, st: ViewerState, sample: SceneState) -> Readout:
         return Readout(st.t - st.info.start, st.info.end - st.info.start, st.clock.speed, st.clock.paused, st.mode,
                        _watching(st, sample), self.fps if st.show_fps else None,
-                       self.export.progress if self.export is not None and self._exporting else None)
+                       self._export_progress)
 
     def _save_screenshot(self) -> None:
         pixels = self.target.read_rgb()
@@ -410,6 +419,11 @@ class ViewerWindow(pyglet.window.Window):
     @property
     def _exporting(self) -> bool:
         return self.export is not None and self.export.running
+
+    @property
+    def _export_progress(self) -> float | None:
+        """The running export's share done (0..1), ``None`` when none runs."""
+        return self.export.progress if self.export is not None and self.export.running else None
 
     def _start_export(self) -> None:
         """Ctrl+E: export the marked range (or the whole demo) as the window shows it, in the background; refused
@@ -499,7 +513,7 @@ class ViewerWindow(pyglet.window.Window):
             self._message = (text, MESSAGE_TIME)
             self._say(text)
 
-    def _save_camera_path(self, st: ViewerState) -> None:
+    def _save_camera_path(self, st: ViewerState, why: str = "saved") -> None:
         """Ctrl+S: the path into the file :func:`~viewer.camera_path_edit.save_target` picks, which it then owns."""
         target = save_target(self.source.demo or "camera", st.path_edit.file)
         try:
@@ -507,8 +521,15 @@ class ViewerWindow(pyglet.window.Window):
         except OSError as exc:
             self._tell(f"camera path not saved: {exc}")
             return
-        st.path_edit = replace(st.path_edit, file=str(target))
-        self._tell(f"saved camera path ({len(st.path_edit.path.keys)} keys) to {target}")
+        st.path_edit = replace(st.path_edit, file=str(target), kept=st.path_edit.path)
+        self._tell(f"{why} camera path ({len(st.path_edit.path.keys)} keys) to {target}")
+
+    def _keep_unsaved_path(self) -> None:
+        """Before the demo closes (another opens, or the window closes): an edited, unsaved path is saved as Ctrl+S
+        would save it, so no key the user made is lost."""
+        st = self.state
+        if st is not None and self.source.demo is not None and st.path_edit.unsaved:
+            self._save_camera_path(st, why="kept the unsaved")
 
     def _top(self, y: float) -> float:
         """pyglet's bottom-up window ``y`` → top-down framebuffer pixels (HiDPI-aware)."""
@@ -645,6 +666,7 @@ class ViewerWindow(pyglet.window.Window):
             self._message = (f"cannot open {path.name}: {exc}", MESSAGE_TIME * 2)
             return
         self.save_settings()
+        self._keep_unsaved_path()
         self._close_demo()
         self._opened_later = True
         self._last_dir = path.resolve().parent
@@ -702,6 +724,7 @@ class ViewerWindow(pyglet.window.Window):
         if not self._closed_once:
             self._closed_once = True
             self.save_settings()
+            self._keep_unsaved_path()
             self._stop_export()
         super().close()
 

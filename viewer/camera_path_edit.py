@@ -32,12 +32,24 @@ SAME_TIME = 1e-3
 
 @dataclass(frozen=True, slots=True)
 class PathEdit:
-    """The path being edited: ``path``, the ``selected`` key's index (``None``: none) and ``file``, the file this path
-    owns (loaded from or saved to in this session; ``None``: not yet saved)."""
+    """The path being edited: ``path``, the ``selected`` key's index (``None``: none), ``file``, the file this path
+    owns (loaded from or saved to in this session; ``None``: not yet saved) and ``kept``, the path as it was last
+    loaded or saved (what is on disk)."""
 
     path: CameraPath = CameraPath()
     selected: int | None = None
     file: str | None = None
+    kept: CameraPath = CameraPath()
+
+    @classmethod
+    def loaded(cls, path: CameraPath, file: str | None) -> PathEdit:
+        """A path just read from ``file``: nothing to save yet."""
+        return cls(path, file=file, kept=path)
+
+    @property
+    def unsaved(self) -> bool:
+        """The keys differ from what was last loaded or saved."""
+        return self.path != self.kept
 
     @property
     def key(self) -> CameraKey | None:
@@ -153,7 +165,7 @@ def path_beside(demo: str | Path, duration: float) -> tuple[PathEdit, str]:
         return PathEdit(), f"camera path not loaded: {exc}"
     said = f"camera path: {len(path.keys)} keys from {file}"
     outside = outside_report(path, duration)
-    return PathEdit(path, file=str(file)), f"{said}; {outside}" if outside else said
+    return PathEdit.loaded(path, str(file)), f"{said}; {outside}" if outside else said
 
 
 def save_target(demo: str | Path, owned: str | None) -> Path:

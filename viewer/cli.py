@@ -118,6 +118,9 @@ def _build_parser() -> argparse.ArgumentParser:
                         help="the demo's sound (AAC in .mp4/.mov, Opus in .mkv/.webm; none for PNGs; default on)")
     render.add_argument("--codec", metavar="NAME", help="h264, vp9, av1, ffv1 or png (default: h264; vp9 for .webm)")
     render.add_argument("--crf", metavar="N", help="quality for h264/vp9/av1: lower is better (defaults 18/32/35)")
+    render.add_argument("--preset", metavar="NAME",
+                        help="encoder speed against file size: h264 ultrafast (default) .. veryslow; av1 0..13 "
+                             "(default 10, lower is slower and smaller)")
     render.add_argument("--force", action="store_true", help="overwrite existing output files")
     _add_game_args(render)
 
@@ -478,7 +481,7 @@ def _run_render(args: argparse.Namespace) -> int:
         mode = opt.parse_camera(args.camera, pos is not None or angles is not None)
         if pos is not None and mode != "free" or angles is not None and mode not in ("free", "orbit"):
             raise opt.OptionError(f"--pos/--angles do not steer --camera {mode}")
-        output = plan_output(args.out, size, args.codec, opt.parse_crf(args.crf), args.force)
+        output = plan_output(args.out, size, args.codec, opt.parse_crf(args.crf), args.force, args.preset)
         timeline = load_demo(args.demo)
         pov = opt.resolve_pov(timeline, args.pov)
         first = parse_timespec(args.start, duration=timeline.duration)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from assets_loader.demos.events import EVENT_KINDS, event_fields, plain_text
@@ -91,8 +91,8 @@ def info_dict(timeline: DemoTimeline, path: str) -> dict[str, Any]:
     if "serverinfo" in meta:   # the format's server facts (QuakeWorld today)
         info.update(
             gamedir=meta.get("gamedir", ""),
-            serverinfo={k: plain_text(str(v)) for k, v in dict(meta.get("serverinfo", {})).items()},
-            extensions=dict(meta.get("extensions", {})),
+            serverinfo={k: plain_text(str(v)) for k, v in _mapping(meta.get("serverinfo")).items()},
+            extensions=dict(_mapping(meta.get("extensions"))),
             recorder=meta.get("recorder", -1),
             pov_slots=list(timeline.pov_slots),
             default_pov=timeline.default_pov,
@@ -169,3 +169,8 @@ def format_events(events: list[dict[str, Any]]) -> str:
 
 def to_json(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def _mapping(value: object) -> Mapping[str, object]:
+    """A ``meta`` entry that holds a mapping (``serverinfo``, ``extensions``), or an empty one."""
+    return value if isinstance(value, Mapping) else {}

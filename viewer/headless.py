@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from assets_loader.demos import DemoTimeline
+from assets_loader.demos import DemoTimeline, SceneState
 from assets_loader.vfs import VirtualFS
 
 from .render.context import OffscreenTarget, create_headless_context, egl_flush
@@ -67,12 +67,22 @@ class DemoRenderer:
         frame = self._with_water(self.session.scene(t, camera, fov, pov=pov, state=state))
         with self.in_flight.frame():
             self.session.draw(frame, target)
-        if self.hud is not None:
-            size = target.size
-            layout = self.session.game.hud_layout(state, self.timeline, size, ui_scale(size),
-                                                  pic_sizes=self.hud.pic_size)
-            target.use()
-            self.hud.draw(layout, size)
+        self.draw_hud(state, target)
+
+    def draw_hud(self, state: SceneState, target: OffscreenTarget | None = None) -> None:
+        """Draw the game's HUD for ``state`` over ``target`` (default: :attr:`target`); nothing without ``hud``."""
+        if self.hud is None:
+            return
+        target = self.target if target is None else target
+        size = target.size
+        renderer = self.session.renderer
+        layout = self.session.game.hud_layout(state, self.timeline, size, ui_scale(size),
+                                              pic_sizes=self.hud.pic_size,
+                                              assets=renderer.assets if renderer is not None else None)
+        target.use()
+        if renderer is not None:
+            renderer.draw_hud_models(layout.models, size, state.time)
+        self.hud.draw(layout, size)
 
     def pixels(self, t: float, camera: Camera | None = None, fov: float = 90.0, pov: int | None = None) -> np.ndarray:
         """The picture at ``t`` as ``uint8 [H, W, 3]`` (with the HUD when asked for)."""

@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
-
 from assets_loader.bsp46 import Bsp46World
+from assets_loader.demos.events import FogEvent
 
 from .games.base import GameEffects, GameView, ShadedDraws
 from .games.registry import game_view
@@ -37,16 +37,18 @@ def style_values(patterns: tuple[str, ...], t: float) -> np.ndarray:
 
 def fog_at(timeline: DemoTimeline, t: float) -> tuple[float, float, float, float] | None:
     """The last ``svc_fog`` at or before ``t`` as (r, g, b, density), or ``None`` if none was sent."""
-    fogs = [e for e in timeline.events_of_kind("fog") if e.time <= t]
+    fogs = [e for e in timeline.events_of_kind("fog") if e.time <= t and isinstance(e, FogEvent)]
     if not fogs:
         return None
     last = fogs[-1]
-    return (*(float(c) for c in last.color), float(last.density))
+    r, g, b = last.color
+    return (float(r), float(g), float(b), float(last.density))
 
 
 def pov_camera(state: SceneState, fov: float = 90.0) -> Camera:
     """The recorder's eye at the sampled time."""
-    return Camera(tuple(float(v) for v in state.view_origin), tuple(float(v) for v in state.view_angles), fov)
+    (x, y, z), (pitch, yaw, roll) = state.view_origin, state.view_angles
+    return Camera((float(x), float(y), float(z)), (float(pitch), float(yaw), float(roll)), fov)
 
 
 def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, fov: float = 90.0,

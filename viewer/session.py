@@ -13,6 +13,7 @@ import moderngl
 import numpy as np
 
 from assets_loader.bsp import WorldMesh
+from assets_loader.bsp38 import World38
 from assets_loader.bsp46 import Bsp46World
 from assets_loader.demos import DemoTimeline, SceneState, demo_game_dir
 from assets_loader.errors import NotFoundError, UnsupportedFormatError
@@ -65,9 +66,14 @@ class DemoSession:
         self._model_flags: list[np.ndarray] = [np.zeros(0, np.int32)] * len(timeline.segments)
 
     @property
-    def world(self) -> WorldMesh | None:
+    def world(self) -> WorldMesh | World38 | None:
         """The map of the loaded segment (``None`` before the first frame, or when the game dirs lack it)."""
         return self.renderer.assets.world if self.renderer is not None else None
+
+    @property
+    def solid_world(self) -> WorldMesh | World38 | Bsp46World | None:
+        """The loaded map that chase and orbit cameras stay inside (Quake III's level, else :attr:`world`)."""
+        return self._level() or self.world
 
     def use_segment(self, segment: int) -> FrameRenderer:
         """The renderer of map segment ``segment``, loading its map and models first when another segment (or none)

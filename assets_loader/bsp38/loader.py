@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..bsp.brush_trace import BrushTree
 from ..bsp.dtypes import M_NODE
 from ..bsp.entities import parse_entities
 from ..bsp.lightmap import build_lightmap, check_light_samples, lightmap_samples
@@ -317,4 +318,7 @@ def load_bsp38(src: Source, name: str | None = None, fs: VirtualFS | None = None
     return World38(path, VERSION, mesh, tuple(textures), build_submodels(models, mesh.draws), entities, lightmap,
                    face_info, texinfo, planes, nodes, leafs, texinfo_tex, missing, leaffaces, leafbrushes, brushes,
                    brushsides, areas, areaportals, bytes(bsp.raw(D.LUMP_VISIBILITY)), bsp.ofs[D.LUMP_VISIBILITY],
-                   vis_rows)
+                   vis_rows, BrushTree.build(path, VERSION, planes, nodes["planenum"], nodes["children"],
+                                             leafs["contents"], leafs["firstleafbrush"], leafs["numleafbrushes"],
+                                             leafbrushes, brushes["contents"], brushes["firstside"],
+                                             brushes["numsides"], brushsides["planenum"]))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..bsp.pvs import decompress_vis
+from ..bsp.brush_trace import BrushTree
 from ..bsp.world import FACE, BspWorld
 from ..errors import BadIndexError
 from .dtypes import DVIS_PHS, DVIS_PVS
@@ -40,7 +41,7 @@ class World38(BspWorld):
     Tree and visibility: ``leafs`` (``dleaf_t``), ``leaffaces`` / ``leafbrushes`` (uint32), ``vis`` (the
     visibility lump) at file offset ``vis_offset``, ``vis_rows`` (int64 ``[C, 2]``: each cluster's PVS and PHS
     offsets). Areas: ``areas`` (``darea_t``), ``areaportals`` (``dareaportal_t``). Collision: ``brushes``
-    (``dbrush_t``) and ``brushsides`` (``dbrushside_t``).
+    (``dbrush_t``) and ``brushsides`` (``dbrushside_t``), walked through ``collision``.
     """
 
     texinfo_texture: np.ndarray
@@ -54,6 +55,7 @@ class World38(BspWorld):
     vis: bytes
     vis_offset: int
     vis_rows: np.ndarray
+    collision: BrushTree
 
     @property
     def num_clusters(self) -> int:

@@ -39,7 +39,8 @@ LIGHTGRID_SIZE = (64.0, 64.0, 128.0)
 SURF_SKY = 0x4
 SURF_NOLIGHTMAP = 0x400
 SURF_NODRAW = 0x80
-#: ``CONTENTS_FOG``
+#: ``CONTENTS_*`` bits (surfaceflags.h): what stops a camera, and fog volumes.
+CONTENTS_SOLID = 1
 CONTENTS_FOG = 64
 
 #: ``lump_t``

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..bsp.brush_trace import BrushTree
 from ..bsp.entities import parse_entities
 from ..errors import BadIndexError, BadMagicError, TruncatedError
 from ..source import Source, read_source
@@ -369,4 +370,20 @@ def load_bsp46(src: Source, name: str | None = None, overbright_shift: int = DEF
     names = tuple(n.split(b"\0", 1)[0].decode("latin-1") for n in shaders["shader"])
     return Bsp46World(path, entities, shaders, names, planes, nodes, leafs, leaf_surfaces, leaf_brushes, submodels,
                       brushes, sides, fogs, surface_table, vertices, indices, batches, atlas, grid, num_clusters,
-                      cluster_bytes, visdata, overbright_shift)
+                      cluster_bytes, visdata, overbright_shift, _collision(path, shaders, planes, nodes, leafs,
+                                                                            leaf_brushes, brushes, sides))
+
+
+def _collision(path: str, shaders: np.ndarray, planes: np.ndarray, nodes: np.ndarray, leafs: np.ndarray,
+               leaf_brushes: np.ndarray, brushes: np.ndarray, sides: np.ndarray) -> BrushTree:
+    """The brush tree of ``CM_LoadMap``: each brush's contents are its shader's ``contentFlags``; a leaf's the
+    union of its brushes' (so a trace skips leafs with nothing that could stop it)."""
+    brush_contents = shaders["contentFlags"][brushes["shaderNum"]].astype(np.int64)
+    first, count = leafs["firstLeafBrush"].astype(np.int64), leafs["numLeafBrushes"].astype(np.int64)
+    leaf_of = np.repeat(np.arange(len(leafs)), count)
+    listed = leaf_brushes[np.repeat(first, count) + np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count,
+                                                                                            count)]
+    leaf_contents = np.zeros(len(leafs), np.int64)
+    np.bitwise_or.at(leaf_contents, leaf_of, brush_contents[listed])
+    return BrushTree.build(path, "IBSP46", planes, nodes["planeNum"], nodes["children"], leaf_contents, first, count,
+                           leaf_brushes, brush_contents, brushes["firstSide"], brushes["numSides"], sides["planeNum"])

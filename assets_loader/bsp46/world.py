@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..bsp.brush_trace import BrushTree
 from ..errors import BadIndexError
 from .lighting import LightGrid, LightmapAtlas
 
@@ -68,6 +69,8 @@ class Bsp46World:
     ``DRAW_VERTEX [V]``; ``indices``: uint32 ``[I]`` triangles into ``vertices``. ``surfaces``: ``SURFACE``;
     ``batches``: ``BATCH``. ``lightmaps``: the atlas. ``light_grid``: ``None`` if the map has none.
     ``num_clusters``/``cluster_bytes``/``visdata``: the uncompressed PVS (empty = everything visible).
+    ``collision``: the brushes a camera's line stops at (contents from each brush's shader; a leaf's contents are
+    the union of its brushes', so only traces are exact, not point contents). Patches do not collide here.
     """
 
     name: str
@@ -93,6 +96,7 @@ class Bsp46World:
     cluster_bytes: int
     visdata: bytes
     overbright_shift: int
+    collision: BrushTree
 
     @property
     def worldspawn(self) -> dict[str, str]:

@@ -147,9 +147,15 @@ class Steps:
 
     def dense(self) -> np.ndarray:
         """Every frame's value, as ``dtype`` [F, ...] (built on each call)."""
+        return self.window(0, self.num_frames)
+
+    def window(self, first: int, last: int) -> np.ndarray:
+        """The values of frames ``first`` … ``last - 1`` (clipped to the column), as ``dtype`` [N, ...]: only those
+        rows are built."""
+        first, last = max(first, 0), min(last, self.num_frames)
+        if last <= first or (not self.every_frame and not len(self.frames)):
+            return np.zeros((max(last - first, 0),) + self.values.shape[1:], self.dtype)
         if self.every_frame:
-            return self.values.astype(self.dtype)
-        if not len(self.frames):
-            return np.zeros((self.num_frames,) + self.values.shape[1:], self.dtype)
-        rows = np.searchsorted(self.frames, np.arange(self.num_frames), side="right") - 1
+            return self.values[first:last].astype(self.dtype)
+        rows = np.searchsorted(self.frames, np.arange(first, last), side="right") - 1
         return self.values[np.maximum(rows, 0)].astype(self.dtype)

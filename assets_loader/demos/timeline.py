@@ -519,6 +519,16 @@ class DemoTimeline:
         rows = self._stat_rows.dense()
         return MappingProxyType({name: rows[:, i] for i, name in enumerate(self.schema.stat_names)})
 
+    def stats_window(self, first: int, last: int) -> Mapping[str, np.ndarray]:
+        """Stat name → i4 [N]: the stats of frames ``first`` … ``last - 1`` only (clipped to the demo), for readers
+        that look a few frames back without building whole columns."""
+        rows = self._stat_rows.window(first, last)
+        return MappingProxyType({name: rows[:, i] for i, name in enumerate(self.schema.stat_names)})
+
+    def view_angles_at(self, frame: int) -> np.ndarray:
+        """f8 [3]: the view angles of frame ``frame`` (clamped to the demo)."""
+        return self._view_angles.at(min(max(frame, 0), max(len(self.times) - 1, 0)))
+
     # --- summary ------------------------------------------------------------------------------------------------
 
     def __len__(self) -> int:

@@ -127,7 +127,7 @@ class DM2Messages:
 
     def frame(self, serverframe: int, deltaframe: int, areabits: bytes = b"\xff") -> bytes:
         head = struct.pack("<ii", serverframe, deltaframe)
-        if self.protocol == P.PROTOCOL_VERSION:
+        if self.protocol != P.PROTOCOL_OLD:
             head += b"\0"
         return bytes([P.svc_frame]) + head + bytes([len(areabits)]) + areabits
 

@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from assets_loader.bsp import WorldMesh
+from assets_loader.bsp import BspWorld, WorldMesh
 
 from .listener import Listener, ListenerPath
 from .track import SoundTrack
@@ -51,7 +51,7 @@ def leaf_targets(world: WorldMesh, origin) -> np.ndarray:
     return np.where(vol < AMBIENT_MIN, 0.0, vol)
 
 
-def ambient_volumes(track: SoundTrack, worlds: Callable[[int], WorldMesh | None], listener: ListenerPath,
+def ambient_volumes(track: SoundTrack, worlds: Callable[[int], BspWorld | None], listener: ListenerPath,
                     j0: int, j1: int, rate: int) -> np.ndarray:
     """Volumes f8 [j1 - j0, 4] of the ambient channels at grid points ``j0 .. j1 - 1`` (times ``j·AMBIENT_STEP``)."""
     history = fade_history(rate)
@@ -73,7 +73,7 @@ def ambient_volumes(track: SoundTrack, worlds: Callable[[int], WorldMesh | None]
     return out
 
 
-def _targets(track: SoundTrack, worlds: Callable[[int], WorldMesh | None], listener: ListenerPath, first: int,
+def _targets(track: SoundTrack, worlds: Callable[[int], BspWorld | None], listener: ListenerPath, first: int,
              end: int, rate: int) -> tuple[np.ndarray, np.ndarray]:
     """Target volumes f8 [n, 4] and segments i8 [n] at grid points ``first .. end - 1``."""
     times = np.arange(first, end) * (AMBIENT_STEP / rate)
@@ -81,7 +81,7 @@ def _targets(track: SoundTrack, worlds: Callable[[int], WorldMesh | None], liste
     targets = np.zeros((len(times), 4))
     for seg in np.unique(segments):
         world = worlds(int(seg))
-        if world is None:
+        if not isinstance(world, WorldMesh):   # no map, or one without ambient levels in its leafs (Quake II)
             continue
         rows = np.flatnonzero((segments == seg) & (times >= track.segment_start[seg]))
         if isinstance(listener, Listener):

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from assets_loader.bsp import WorldMesh
+from assets_loader.bsp import BspWorld
 from assets_loader.demos import DemoTimeline
 
 from .ambient import AMBIENT_SOUNDS, AMBIENT_STEP, ambient_volumes
@@ -76,7 +76,7 @@ class Mixer:
     (``None``: none); ``static`` / ``ambient`` switch those sounds off."""
 
     def __init__(self, timeline: DemoTimeline, sounds: SoundBank,
-                 worlds: Callable[[int], WorldMesh | None] | None = None, *, volume: float = DEFAULT_VOLUME,
+                 worlds: Callable[[int], BspWorld | None] | None = None, *, volume: float = DEFAULT_VOLUME,
                  static: bool = True, ambient: bool = True) -> None:
         self.timeline = timeline
         self.rate = sounds.rate
@@ -213,7 +213,7 @@ class Mixer:
 
 
 def mix(timeline: DemoTimeline, t0: float, t1: float, listener: ListenerPath, sounds: SoundBank,
-        worlds: Callable[[int], WorldMesh | None] | None = None) -> np.ndarray:
+        worlds: Callable[[int], BspWorld | None] | None = None) -> np.ndarray:
     """int16 [n, 2] stereo samples of ``[t0, t1)``; build a :class:`Mixer` once instead for repeated calls."""
     return Mixer(timeline, sounds, worlds).mix(t0, t1, listener)
 

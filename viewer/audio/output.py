@@ -27,7 +27,7 @@ from pyglet.media import Player, get_audio_driver
 from pyglet.media.codecs.base import AudioData, AudioFormat, StreamingSource
 from pyglet.media.drivers.silent.adaptation import SilentDriver
 
-from assets_loader.bsp import WorldMesh
+from assets_loader.bsp import BspWorld
 from assets_loader.demos import DemoTimeline, SceneState
 from assets_loader.vfs import VirtualFS
 
@@ -171,7 +171,7 @@ def listener_for(frame: SceneFrame | None, state: SceneState | None, free_camera
     return Listener.from_camera(frame.camera, entity)
 
 
-def open_output(timeline: DemoTimeline, fs: VirtualFS, worlds: Callable[[int], WorldMesh | None],
+def open_output(timeline: DemoTimeline, fs: VirtualFS, worlds: Callable[[int], BspWorld | None],
                 say: Callable[[str], None]) -> AudioOutput | None:
     """Sound for the window: an :class:`AudioOutput` on a new pyglet player (sounds that fail to load are reported
     through ``say``), or ``None`` after one message when there is no audio device."""

@@ -128,8 +128,10 @@ class GameView(Protocol):
         ...
 
     def hud_layout(self, state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
-                   show_scores: bool = False, pic_sizes: PicSizes | None = None) -> HudLayout:
-        """The HUD at ``state.time`` for a ``screen_size`` screen of virtual pixels ``scale`` wide."""
+                   show_scores: bool = False, pic_sizes: PicSizes | None = None,
+                   assets: SegmentAssets | None = None) -> HudLayout:
+        """The HUD at ``state.time`` for a ``screen_size`` screen of virtual pixels ``scale`` wide; ``assets``: the
+        loaded segment's, for a HUD that draws models (Quake III's 3D icons, :attr:`HudLayout.models`)."""
         ...
 
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,

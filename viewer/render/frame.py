@@ -14,7 +14,7 @@ References: QuakeSpasm ``gl_rmain.c`` ``R_RenderView`` (draw order), ``R_DrawEnt
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import moderngl
 import numpy as np
@@ -27,15 +27,17 @@ from assets_loader.q3shaders import Shader
 
 from .alias import AliasLight, AliasRenderer, shade_vector
 from .context import OffscreenTarget
+from .hud_models import draw_hud_models
 from .particles import ParticleRenderer
 from .polyblend import PolyBlend
+from .q3dlights import kept_lights
 from .q3fog import fog_volumes
 from .q3models import Md3Renderer
 from .q3players import player_md3_draws, weapon_md3_draws
 from .q3polys import PolyRenderer
 from .q3refdef import Md3Draw
-from .q3world import Q3View, Quake3WorldRenderer, ShaderPainter, StageLight
-from .refdef import EntityDraw, Lights, SceneFrame, SegmentAssets
+from .q3world import Q3View, Quake3WorldRenderer, ShaderPainter, StageLight, scissor_pixels
+from .refdef import EntityDraw, HudModel, Lights, SceneFrame, SegmentAssets
 from .sprites import SpriteRenderer
 from .view_math import angle_vectors, entity_matrix, view_projection
 from .visibility import frustum_planes
@@ -169,7 +171,8 @@ class FrameRenderer:
         self._planes = planes / np.linalg.norm(planes[:, :3], axis=1, keepdims=True)
         if self.world is not None:
             self.world.draw_world(view)
-        q3_view = Q3View(view_proj, frame.camera.origin, frame.time, frame.camera.angles)
+        q3_view = Q3View(view_proj, frame.camera.origin, frame.time, frame.camera.angles,
+                         lights=kept_lights(frame.lights, frame.camera.origin))
         brushes, others, view_models = [], [], []
         for draw in frame.models:
             ref = self.assets.models[draw.model] if 0 <= draw.model < len(self.assets.models) else None
@@ -186,7 +189,7 @@ class FrameRenderer:
         if self.q3_world is not None:
             portal = self.q3_world.portal_view(q3_view)
             if portal is not None:  # R_MirrorViewBySurface: drawn first, then the depth is cleared
-                ctx.scissor = _scissor_pixels(portal.scissor, target.size)
+                ctx.scissor = scissor_pixels(portal.scissor, target.size)
                 self._draw_q3_scene(frame, portal, brushes)
                 ctx.scissor = None
                 _clear_depth(ctx)
@@ -214,6 +217,12 @@ class FrameRenderer:
             if self._polyblend is None:
                 self._polyblend = PolyBlend(self.ctx)
             self._polyblend.draw(frame.blend)
+
+    def draw_hud_models(self, models: Sequence[HudModel], size: tuple[int, int], time: float) -> None:
+        """The HUD's 3D models (:mod:`.hud_models`) over the bound framebuffer of ``size`` pixels, at shader time
+        ``time``; nothing for a segment without MD3 models."""
+        if models and self.q3_models is not None:
+            draw_hud_models(self.ctx, self.q3_models, models, size, time)
 
     def _draw_q3_scene(self, frame: SceneFrame, view: Q3View, brushes: list[BrushDraw]) -> None:
         """The Quake III map, models and brush entities as ``view`` sees them, in sort order: map batches up to
@@ -311,19 +320,6 @@ class FrameRenderer:
         hit = self._light_cache[key]
         level = np.zeros(3) if hit is None else np.asarray(hit.value(styles), np.float64)
         return level + _dynamic_light_at(self._lights, origin)
-
-
-def _scissor_pixels(box: tuple[float, float, float, float] | None, size: tuple[int, int]) \
-        -> tuple[int, int, int, int] | None:
-    """A box in normalised device coordinates as a GL scissor ``(x, y, width, height)`` in pixels, a pixel
-    wider on each side (``None``: the whole target)."""
-    if box is None:
-        return None
-    w, h = size
-    x0, y0 = int((box[0] + 1) / 2 * w) - 1, int((box[1] + 1) / 2 * h) - 1
-    x1, y1 = int((box[2] + 1) / 2 * w) + 2, int((box[3] + 1) / 2 * h) + 2
-    x0, y0 = max(x0, 0), max(y0, 0)
-    return (x0, y0, max(min(x1, w) - x0, 0), max(min(y1, h) - y0, 0))
 
 
 def _clear_depth(ctx: moderngl.Context) -> None:

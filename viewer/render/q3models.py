@@ -9,7 +9,8 @@ directed light of ``rgbGen lightingDiffuse`` with the light direction turned int
 models draw with their depth squeezed to the front (``RF_DEPTHHACK``).  The entity's ``shaderRGBA`` feeds
 ``rgbGen``/``alphaGen entity``; a model reaching into a fog volume is fogged like the map (``R_ComputeFogNum``); a
 custom shader replaces every surface's (``customShader``) and the shader's clock starts at the draw's
-``shader_time``.
+``shader_time``.  A scene without a world (``RDF_NOWORLDMODEL``: the HUD's 3D icons) lights its models with the
+renderer's fixed light from the default sun direction and fogs nothing.
 
 References: ioquake3 ``renderergl1/tr_mesh.c`` (``R_AddMD3Surfaces``: skins, shaders per surface),
 ``tr_surface.c`` (``RB_SurfaceMesh``, ``LerpMeshVertexes``), ``tr_light.c`` (``R_SetupEntityLighting``,
@@ -29,16 +30,25 @@ from assets_loader.models.md3 import Md3Model, lerp_vertices
 from assets_loader.q3shaders import Shader, ShaderLibrary, default_shader
 from assets_loader.q3shaders.records import SORT_OPAQUE
 
+from .q3dlights import model_dlights
 from .q3fog import FogVolume, fog_vectors, model_fog
 from .q3refdef import Md3Draw, Quake3Models
 from .q3stages import IDENTITY_LIGHT
 from .q3world import Q3View, ShaderPainter, StageLight
+from .refdef import Lights
 
 _LAYOUT = "3f 2f 2f 3f 4f1"
 _ATTRIBUTES = ("in_position", "in_st", "in_lm", "in_normal", "in_color")
 #: Light for models without a light grid (``R_SetupEntityLighting``'s fallback: ambient and directed 0.5).
 _NO_GRID = StageLight()
+_NO_GRID_SAMPLE = LightSample(vec3(np.asarray(_NO_GRID.ambient) * 255.0), vec3(np.asarray(_NO_GRID.directed) * 255.0),
+                              _NO_GRID.direction)
 _VIEW_MODEL_DEPTH = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0.3, -0.7], [0, 0, 0, 1]], np.float32)
+#: ``R_SetupEntityLighting`` without a world: ambient 150 plus the minimum 32, directed 150 (of 255, at
+#: ``identityLight`` 1), from ``tr.sunDirection`` as ``RE_LoadWorldMap`` presets it.
+_NO_WORLD_AMBIENT = (150 + 32) / 255.0
+_NO_WORLD_DIRECTED = 150 / 255.0
+_SUN_DIRECTION = np.array([0.45, 0.3, 0.9]) / np.linalg.norm([0.45, 0.3, 0.9])
 
 
 def model_matrix(origin, axis) -> np.ndarray:
@@ -57,10 +67,22 @@ def grid_light(grid: LightGrid | None, point, axis) -> StageLight:
     return _stage_light(grid.sample(point), axis)
 
 
-def _stage_light(sample: LightSample, axis) -> StageLight:
-    local = np.asarray(axis, np.float64) @ np.asarray(sample.direction)
+def no_world_light(axis) -> StageLight:
+    """The light of a model in a scene without a world (``RDF_NOWORLDMODEL``), its direction in the model's
+    ``axis``."""
+    local = np.asarray(axis, np.float64) @ _SUN_DIRECTION
+    return StageLight(vec3(np.full(3, _NO_WORLD_AMBIENT)), vec3(np.full(3, _NO_WORLD_DIRECTED)), vec3(local))
+
+
+def _stage_light(sample: LightSample, axis, point=None, dlights: Lights | None = None) -> StageLight:
+    """``sample`` as the diffuse light of a model with ``axis``; ``dlights`` reaching ``point`` add to its directed
+    light and turn its direction (``R_SetupEntityLighting``, :func:`~.q3dlights.model_dlights`)."""
     ambient = np.minimum(np.asarray(sample.ambient) / 255.0, 1.0)
     directed = np.minimum(np.asarray(sample.directed) / 255.0, 1.0)
+    direction = np.asarray(sample.direction, np.float64)
+    if dlights is not None and len(dlights) and point is not None:
+        directed, direction = model_dlights(dlights, point, directed, direction)
+    local = np.asarray(axis, np.float64) @ direction
     return StageLight(vec3(ambient), vec3(directed), vec3(local))
 
 
@@ -133,31 +155,35 @@ class Md3Renderer:
                 index_element_size=4, skip_errors=True)
         return vao
 
-    def draw(self, draws: tuple[Md3Draw, ...], view: Q3View, light: StageLight | None = None) -> None:
+    def draw(self, draws: tuple[Md3Draw, ...], view: Q3View, light: StageLight | None = None, *,
+             world: bool = True) -> None:
         """Draw ``draws`` (unknown model names are skipped: the game warned when it failed to load them); ``light``:
         the light of every draw instead of the light grid's (Quake II lights its models from the lightmap below); a
-        view through a portal leaves out the first-person weapon (``RF_FIRST_PERSON``)."""
+        view through a portal leaves out the first-person weapon (``RF_FIRST_PERSON``); ``world`` False: a scene
+        without the map (:func:`no_world_light`, no fog)."""
         lights: dict[tuple[float, ...], LightSample] = {}
         for draw in draws:
             model = self.models.md3.get(draw.model)
             if model is not None and not (draw.view_model and view.clip_plane is not None):
-                self._draw_one(model, draw, view, light, lights)
+                self._draw_one(model, draw, view, light, lights, world)
 
     def _draw_one(self, model: Md3Model, draw: Md3Draw, view: Q3View, light: StageLight | None,
-                  lights: dict[tuple[float, ...], LightSample]) -> None:
+                  lights: dict[tuple[float, ...], LightSample], world: bool) -> None:
         matrix = model_matrix(draw.origin, draw.axis)
         axis = np.asarray(draw.axis, np.float64)
         camera_local = axis @ (np.asarray(view.camera, np.float64) - np.asarray(draw.origin, np.float64))
-        if light is None:
+        if not world:
+            light = no_world_light(axis)
+        elif light is None:
             light_at = draw.light_origin if draw.light_origin is not None else draw.origin
-            light = self._light(lights, light_at, axis)
+            light = self._light(lights, light_at, axis, view.lights)
         pass_view = view
         if draw.view_model:
             pass_view = replace(view, view_proj=_VIEW_MODEL_DEPTH @ view.view_proj)
         if draw.shader_time:
             pass_view = replace(pass_view, time=view.time - draw.shader_time)
         frame = model.frames[min(max(draw.frame, 0), len(model.frames) - 1)] if model.frames else None
-        volume = None if frame is None else model_fog(
+        volume = None if frame is None or not world else model_fog(
             self.fogs, np.asarray(draw.origin, np.float64) + np.asarray(frame.local_origin), frame.radius)
         fog = None if volume is None else fog_vectors(volume.parms, volume.plane, view.camera, view.forward,
                                                       IDENTITY_LIGHT)
@@ -182,12 +208,17 @@ class Md3Renderer:
                 self.painter.draw_fog(vao_for, pass_view, surface.triangles.size, 0, fog, model=matrix)
         self.ctx.front_face = "ccw"
 
-    def _light(self, cache: dict[tuple[float, ...], LightSample], point, axis: np.ndarray) -> StageLight:
-        """:func:`grid_light` with the grid sampled once per light origin and frame."""
-        if self.grid is None:
+    def _light(self, cache: dict[tuple[float, ...], LightSample], point, axis: np.ndarray,
+               dlights: Lights | None = None) -> StageLight:
+        """:func:`grid_light` with the grid sampled once per light origin and frame, plus ``dlights``."""
+        if self.grid is None and (dlights is None or not len(dlights)):
             return _NO_GRID
-        key = tuple(float(v) for v in np.asarray(point).ravel()[:3])
-        sample = cache.get(key)
-        if sample is None:
-            sample = cache[key] = self.grid.sample(point)
-        return _stage_light(sample, axis)
+        if self.grid is None:
+            sample = _NO_GRID_SAMPLE
+        else:
+            key = tuple(float(v) for v in np.asarray(point).ravel()[:3])
+            found = cache.get(key)
+            if found is None:
+                found = cache[key] = self.grid.sample(point)
+            sample = found
+        return _stage_light(sample, axis, point, dlights)

@@ -32,9 +32,11 @@ from .program_members import uniform
 from .q3deform import autosprite, autosprite2
 from .q3fog import FogVectors, fog_image, fog_vectors
 from .q3portal import portal_entities, portal_view, surface_offscreen
+from .q3dlights import SurfaceBounds, dlight_image, dlit, in_model_space, light_corners, lit_surfaces, reaches_box
 from .q3refdef import Quake3World
 from .q3stages import ALPHA_FUNCS, IDENTITY_LIGHT, WAVE_FUNCS, alpha_mode, anim_frame, blend_factors, collapse, \
     eval_wave, fog_adjust, stage_color, tc_chain, vertex_color_mode
+from .refdef import Lights
 from .view_math import angle_vectors, gl_bytes
 
 _VERSION = "#version 330 core\n"
@@ -93,14 +95,14 @@ class StageProgram:
 
 def stage_program(ctx: moderngl.Context, collapsed: bool = False, alpha_func: int = 0, skybox: bool = False,
                   fog: bool = False, detail: bool = False, clip: bool = False,
-                  depth_only: bool = False) -> StageProgram:
+                  depth_only: bool = False, dlight: bool = False) -> StageProgram:
     """The ``q3stage.glsl`` variant for a pass (one, two or three textures, alpha test, the sky box, a fog
-    volume, clipped at a portal's plane, depth only)."""
+    volume, clipped at a portal's plane, depth only, the dynamic lights' pass)."""
     cache = _PROGRAMS.setdefault(ctx, {})
-    key = (collapsed, alpha_func, skybox, fog, detail, clip, depth_only)
+    key = (collapsed, alpha_func, skybox, fog, detail, clip, depth_only, dlight)
     if key not in cache:
         flags = {"COLLAPSED": collapsed, "SKYBOX": skybox, "FOG": fog, "DETAIL": detail, "CLIP": clip,
-                 "DEPTH_ONLY": depth_only}
+                 "DEPTH_ONLY": depth_only, "DLIGHT": dlight}
         header = _VERSION + f"#define ALPHA_FUNC {alpha_func}\n" + "".join(f"#define {name}\n"
                                                                          for name, on in flags.items() if on)
         src = shaders.source("q3stage")
@@ -116,7 +118,7 @@ class Q3View:
     angles cannot express once mirrored), ``clip_plane`` (world ``(normal, dist)``: what lies behind it is not
     drawn), ``mirror`` (winding reversed), ``pvs_origin`` (where visibility is taken from) and ``scissor``
     (``x0, y0, x1, y1`` in normalised device coordinates: the portal surface's extent on screen, outside which
-    the main view draws over everything)."""
+    the main view draws over everything); ``lights``: the frame's dynamic lights (``None`` or empty: none)."""
 
     view_proj: np.ndarray
     camera: tuple[float, float, float]
@@ -127,6 +129,7 @@ class Q3View:
     mirror: bool = False
     pvs_origin: tuple[float, float, float] | None = None
     scissor: tuple[float, float, float, float] | None = None
+    lights: Lights | None = None
 
     @property
     def forward(self) -> np.ndarray:
@@ -161,6 +164,7 @@ class ShaderPainter:
         self._matrix_cache: tuple[object, bytes] = (None, b"")
         self._warned: set[str] = set()
         self._fog_image: moderngl.Texture | None = None
+        self._dlight_image: moderngl.Texture | None = None
 
     def release(self) -> None:
         for tex in self._textures.values():
@@ -169,6 +173,8 @@ class ShaderPainter:
         self._white.release()
         if self._fog_image is not None:
             self._fog_image.release()
+        if self._dlight_image is not None:
+            self._dlight_image.release()
 
     def texture(self, name: str, clamp: bool = False) -> moderngl.Texture:
         """The GL texture of image ``name`` (``$lightmap``, ``$whiteimage`` or a path); an image the loader did not
@@ -196,8 +202,9 @@ class ShaderPainter:
         return tex
 
     def _program(self, view: Q3View, collapsed: bool, alpha_func: int, skybox: bool = False, fog: bool = False,
-                 detail: bool = False) -> StageProgram:
-        return stage_program(self.ctx, collapsed, alpha_func, skybox, fog, detail, view.clip_plane is not None)
+                 detail: bool = False, dlight: bool = False) -> StageProgram:
+        return stage_program(self.ctx, collapsed, alpha_func, skybox, fog, detail, view.clip_plane is not None,
+                             dlight=dlight)
 
     @staticmethod
     def _set(p: StageProgram, name: str, value) -> None:
@@ -368,6 +375,61 @@ class ShaderPainter:
         ctx.disable(moderngl.BLEND)
         ctx.depth_func = "<="
 
+    def dlight_scissors(self, view: Q3View) -> list[tuple[int, int, int, int] | None]:
+        """Per light of ``view``, the pixels it can reach: the screen box of its cube within the bound scissor
+        (``None``: no pixel)."""
+        if view.lights is None:
+            return []
+        w, h = self.ctx.fbo.size
+        bound = self.ctx.scissor or (0, 0, w, h)
+        out: list[tuple[int, int, int, int] | None] = []
+        for origin, radius in zip(view.lights.origins, view.lights.radius.tolist()):
+            box = scissor_pixels(screen_extent(light_corners(origin, radius), view.view_proj), (w, h))
+            reach = _intersect(bound, box) if box is not None else bound
+            out.append(reach if reach[2] > 0 and reach[3] > 0 else None)
+        return out
+
+    def draw_dlights(self, vao_for, shader: Shader, view: Q3View, model: np.ndarray, camera_local, count: int,
+                     first: int, which: list[int], scissors: list[tuple[int, int, int, int] | None],
+                     inverse: np.ndarray | None = None) -> None:
+        """The projected pass of each light ``which`` names over surfaces of ``shader`` just drawn
+        (``ProjectDlightTexture``): their positions computed as the stages computed them (deforms), the lights
+        moved into the model's space by ``inverse`` (``None``: the world), each added on the drawn depth only with
+        ``GL_DST_COLOR, GL_ONE`` within its scissor (:meth:`dlight_scissors`; ``None``: skipped)."""
+        lights = view.lights
+        which = [i for i in which if scissors[i] is not None]
+        if count <= 0 or lights is None or not which:
+            return
+        local = lights if inverse is None else in_model_space(lights, inverse)
+        p = self._program(view, False, 0, dlight=True)
+        self._common(p, view, model, camera_local)
+        self._deforms(p, shader, view.time)
+        if self._dlight_image is None:
+            image = dlight_image()
+            self._dlight_image = self.ctx.texture((image.shape[1], image.shape[0]), 4, image.tobytes())
+            self._dlight_image.repeat_x = self._dlight_image.repeat_y = False
+            self._dlight_image.filter = (moderngl.LINEAR, moderngl.LINEAR)
+        self._dlight_image.use(0)
+        p.set("u_dlight_image", 0)
+        self._state(shader, shader.stages[0], view)
+        ctx = self.ctx
+        ctx.enable(moderngl.BLEND)
+        ctx.blend_func = moderngl.DST_COLOR, moderngl.ONE
+        ctx.depth_func = "=="
+        ctx.fbo.depth_mask = False
+        bound = ctx.scissor
+        for i in which:
+            x, y, z = (float(v) for v in local.origins[i])
+            p.set("u_dlight", (x, y, z, float(local.radius[i])))
+            r, g, b = (float(v) for v in local.colors[i])
+            p.set("u_dlight_color", (r, g, b))
+            ctx.scissor = scissors[i]
+            vao_for(p.program).render(moderngl.TRIANGLES, vertices=count, first=first)
+        ctx.scissor = None if bound == (0, 0, *ctx.fbo.size) else bound
+        ctx.fbo.depth_mask = True
+        ctx.disable(moderngl.BLEND)
+        ctx.depth_func = "<="
+
     def _draw_skybox(self, vao_for, shader: Shader, view: Q3View, model: np.ndarray, camera_local, count: int,
                      first: int) -> None:
         """The outer box behind the cloud layers (``RB_StageIteratorSky``'s ``DrawSkyBox``)."""
@@ -439,7 +501,11 @@ class _VisibleList:
         if cluster == self.cluster and self.ranges:
             return
         self.cluster = cluster
-        self.surfaces = world.visible_surfaces(point).astype(np.int64)
+        self.fill(world, world.visible_surfaces(point).astype(np.int64))
+
+    def fill(self, world, numbers: np.ndarray) -> None:
+        """Make the list the world model's surfaces among ``numbers`` (sorted surface numbers)."""
+        self.surfaces = numbers
         surfaces = world.surfaces[self.surfaces]
         surfaces = surfaces[(surfaces["model"] == 0) & (surfaces["num_indices"] > 0)]
         order = np.argsort(surfaces["first_index"], kind="stable")
@@ -450,6 +516,7 @@ class _VisibleList:
             self.ranges = []
             return
         idx = np.repeat(first - np.cumsum(count) + count, count) + np.arange(total)
+        self.ibo.orphan()               # new storage: no wait for the draws still reading the old list
         self.ibo.write(np.ascontiguousarray(world.indices[idx], np.uint32).tobytes())
         batch_first = world.batches["first_index"].astype(np.int64)
         owner = np.searchsorted(batch_first, first, side="right") - 1
@@ -484,6 +551,9 @@ class Quake3WorldRenderer:
         self._static_vaos: dict[int, moderngl.VertexArray] = {}
         self._main = _VisibleList(ctx, self._vbo, world.indices.nbytes)
         self._through_portal = _VisibleList(ctx, self._vbo, world.indices.nbytes)
+        self._lit = _VisibleList(ctx, self._vbo, world.indices.nbytes)   # the visible surfaces lights reach
+        self._bounds = SurfaceBounds.of(world)
+        self._dlit = [dlit(shader) for shader in level.shaders]
         batches = world.batches
         self._world_batches = np.flatnonzero(batches["model"] == 0)
         self._centers = self._batch_centers()
@@ -530,6 +600,7 @@ class Quake3WorldRenderer:
         self._static_vaos.clear()
         self._main.release()
         self._through_portal.release()
+        self._lit.release()
         for sprite in self._sprites.values():
             sprite.release()
         self.painter.release()
@@ -567,7 +638,7 @@ class Quake3WorldRenderer:
             camera = seen.transform @ np.array([*view.camera, 1.0])
             return Q3View(np.asarray(view.view_proj, np.float64) @ seen.inverse, (camera[0], camera[1], camera[2]),
                           view.time, view.angles, axis, seen.clip_plane, seen.mirror, seen.pvs_origin,
-                          screen_extent(points, view.view_proj))
+                          screen_extent(points, view.view_proj), view.lights)
         return None
 
     def draw_submodels(self, view: Q3View, submodels: list[tuple[int, np.ndarray]]) -> None:
@@ -581,10 +652,19 @@ class Quake3WorldRenderer:
             sub = world.models[index]
             inverse = np.linalg.inv(np.asarray(matrix, np.float64))
             camera_local = (inverse @ np.array([*view.camera, 1.0]))[:3]
+            lights = view.lights
+            near = [] if lights is None else \
+                np.flatnonzero(reaches_box(in_model_space(lights, inverse), sub.mins, sub.maxs)).tolist()
+            scissors = self.painter.dlight_scissors(view) if near else []
             for b in range(sub.first_batch, sub.first_batch + sub.num_batches):
                 rec = world.batches[b]
-                self.painter.draw(self._static_vao, self.level.shaders[b], view, matrix, camera_local,
-                                  int(rec["num_indices"]), int(rec["first_index"]), entity_color=WORLD_ENTITY_COLOR)
+                shader = self.level.shaders[b]
+                count, first = int(rec["num_indices"]), int(rec["first_index"])
+                self.painter.draw(self._static_vao, shader, view, matrix, camera_local, count, first,
+                                  entity_color=WORLD_ENTITY_COLOR)
+                if near and self._dlit[b]:       # R_DlightBmodel: every surface of a brush model a light reaches
+                    self.painter.draw_dlights(self._static_vao, shader, view, matrix, camera_local, count, first,
+                                              near, scissors, inverse)
         self.ctx.front_face = "ccw"
 
     def draw(self, view: Q3View, translucent: bool | None = None) -> None:
@@ -605,6 +685,8 @@ class Quake3WorldRenderer:
         ranges = sorted(visible.ranges, key=key)
         if translucent is not True:
             self._depth_prepass(view, visible, ranges)
+        lit = self._lit_ranges(view, visible) if translucent is not True else {}
+        scissors = self.painter.dlight_scissors(view) if lit else []
         for batch, first, count in ranges:
             if translucent is not None and (shaders_[batch].sort > SORT_OPAQUE) != translucent:
                 continue
@@ -617,8 +699,28 @@ class Quake3WorldRenderer:
             else:
                 self.painter.draw(visible.vao, shaders_[batch], view, _IDENTITY, view.camera, count, first, fog=fog,
                                   entity_color=WORLD_ENTITY_COLOR)
+                if batch in lit:
+                    self.painter.draw_dlights(self._lit.vao, shaders_[batch], view, _IDENTITY, view.camera,
+                                              *lit[batch], scissors)
                 self._fog_pass(batch, fog, view, visible, count, first)
         ctx.front_face = "ccw"
+
+    def _lit_ranges(self, view: Q3View, visible: _VisibleList) -> dict[int, tuple[int, int, list[int]]]:
+        """``batch → (count, first, lights)`` in the lit list of the visible surfaces ``view``'s lights reach
+        (``lights``: the indices of those reaching the batch's surfaces), for the batches whose shader takes the
+        lights' pass; empty without lights (the pass is then skipped)."""
+        if view.lights is None or not len(view.lights):
+            return {}
+        world = self.level.world
+        numbers, bits = lit_surfaces(self._bounds, visible.surfaces, view.lights)
+        self._lit.fill(world, numbers)
+        owner = np.searchsorted(world.batches["first_index"], world.surfaces["first_index"][numbers], side="right") - 1
+        out: dict[int, tuple[int, int, list[int]]] = {}
+        for batch, first, count in self._lit.ranges:
+            if self._dlit[batch] and batch not in self._sprites:
+                mask = int(np.bitwise_or.reduce(bits[owner == batch]))
+                out[batch] = (count, first, [i for i in range(len(view.lights)) if mask >> i & 1])
+        return out
 
     def _depth_prepass(self, view: Q3View, visible: _VisibleList, ranges: list[tuple[int, int, int]]) -> None:
         """Lay down the depth of the plainly opaque batches first (no deforms, alpha test or blend in the first
@@ -675,6 +777,26 @@ def screen_extent(points: np.ndarray, view_proj: np.ndarray) -> tuple[float, flo
     ndc = np.clip(clip[:, :2] / clip[:, 3:], -1.0, 1.0)
     lo, hi = ndc.min(axis=0), ndc.max(axis=0)
     return (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))
+
+
+def scissor_pixels(box: tuple[float, float, float, float] | None, size: tuple[int, int]) \
+        -> tuple[int, int, int, int] | None:
+    """A box in normalised device coordinates as a GL scissor ``(x, y, width, height)`` in pixels, a pixel
+    wider on each side (``None``: the whole target)."""
+    if box is None:
+        return None
+    w, h = size
+    x0, y0 = int((box[0] + 1) / 2 * w) - 1, int((box[1] + 1) / 2 * h) - 1
+    x1, y1 = int((box[2] + 1) / 2 * w) + 2, int((box[3] + 1) / 2 * h) + 2
+    x0, y0 = max(x0, 0), max(y0, 0)
+    return (x0, y0, max(min(x1, w) - x0, 0), max(min(y1, h) - y0, 0))
+
+
+def _intersect(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """The overlap of two ``(x, y, width, height)`` rectangles (width or height 0 when they do not meet)."""
+    x0, y0 = max(a[0], b[0]), max(a[1], b[1])
+    x1, y1 = min(a[0] + a[2], b[0] + b[2]), min(a[1] + a[3], b[1] + b[3])
+    return (x0, y0, max(x1 - x0, 0), max(y1 - y0, 0))
 
 
 def _surface_plane(points: np.ndarray, normals: np.ndarray) -> tuple[np.ndarray, float]:

@@ -298,15 +298,33 @@ class HudQuad:
     tint: tuple[float, float, float] = (1.0, 1.0, 1.0)
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class HudModel:
+    """A model drawn in a box of the HUD as its own little scene (Quake III's ``CG_Draw3DModel``: a ``refdef_t``
+    with ``RDF_NOWORLDMODEL``): the box ``x, y, w, h`` in pixels from the top-left corner, the camera at the origin
+    looking down +X (left +Y, up +Z) with ``fov_x`` × ``fov_y`` degrees over the box, and ``model`` placed in front
+    of it (no map: no light grid, no fog)."""
+
+    x: int
+    y: int
+    w: int
+    h: int
+    model: Md3Draw
+    fov_x: float = 30.0
+    fov_y: float = 30.0
+
+
 @dataclass(frozen=True, slots=True)
 class HudLayout:
     """A finished HUD: ``quads`` in drawing order; ``sbar_lines`` is how many screen rows at the bottom the
-    status bar covers (0 during intermissions), i.e. what the 3D view may leave out (``sb_lines``)."""
+    status bar covers (0 during intermissions), i.e. what the 3D view may leave out (``sb_lines``); ``models``
+    are drawn first, each in its box (:class:`HudModel`), then the quads over them."""
 
     screen_size: tuple[int, int]
     scale: int
     quads: tuple[HudQuad, ...]
     sbar_lines: int = 0
+    models: tuple[HudModel, ...] = ()
 
     def pic_names(self) -> tuple[str, ...]:
         """Names of the pictures used (``pic`` and ``tile`` quads), in first-use order."""

@@ -288,13 +288,17 @@ def _range_band(g: BarGeometry, marked: tuple[float | None, float | None], ty: f
 
 def text_box_layout(lines: Sequence[str], size: tuple[int, int], scale: int, *, anchor: str = "center",
                     color: tuple[float, float, float, float] = TEXT_COLOR) -> UiLayout:
-    """A translucent box of text lines: centred (``anchor="center"``) or at the top-right (``"topright"``)."""
+    """A translucent box of text lines: centred (``anchor="center"``) or at the top-right (``"topright"``), at
+    ``scale`` or the largest smaller scale whose box fits the window."""
     if not lines:
         return UiLayout()
+    longest = max(len(line) for line in lines)
     s = max(1, scale)
+    while s > 1 and (longest * CHAR * s + 12 * s > size[0] or len(lines) * (CHAR + 2) * s + 12 * s > size[1]):
+        s -= 1
     ch = CHAR * s
     pad = 6 * s
-    w = max(len(line) for line in lines) * ch + 2 * pad
+    w = longest * ch + 2 * pad
     h = len(lines) * (ch + 2 * s) + 2 * pad
     if anchor == "center":
         x, y = (size[0] - w) / 2, (size[1] - h) / 2

@@ -27,7 +27,8 @@ FOLDER_PATTERN = "%05d.png"
 @dataclass(frozen=True, slots=True)
 class Codec:
     """A codec as ``--codec`` names it: its FFmpeg ``encoder``, the ``pix_fmt`` it is fed, its CRF range and
-    default (``crf_range`` None: lossless, no CRF) and fixed encoder ``options``."""
+    default (``crf_range`` None: lossless, no CRF), fixed encoder ``options`` (the default ``preset`` among them)
+    and the ``presets`` ``--preset`` may pick (speed against size; none: the codec has no such knob here)."""
 
     name: str
     encoder: str
@@ -35,6 +36,7 @@ class Codec:
     crf_range: tuple[int, int] | None = None
     default_crf: int | None = None
     options: tuple[tuple[str, str], ...] = ()
+    presets: tuple[str, ...] = ()
 
     @property
     def needs_even_size(self) -> bool:
@@ -46,10 +48,11 @@ class Codec:
 #: ``superfast`` and 35 with ``veryfast`` (rendering alone: 16), for 1.2x / 2.4x the bytes at the same CRF; on two
 #: cores shared with llvmpipe the encoder's CPU is what limits throughput (benchmarks/bench_video.py).
 CODECS = {
-    "h264": Codec("h264", "libx264", "yuv420p", (0, 51), 18, (("preset", "ultrafast"),)),
+    "h264": Codec("h264", "libx264", "yuv420p", (0, 51), 18, (("preset", "ultrafast"),),
+                  ("ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow")),
     "vp9": Codec("vp9", "libvpx-vp9", "yuv420p", (0, 63), 32,
                  (("b", "0"), ("deadline", "realtime"), ("cpu-used", "8"), ("row-mt", "1"))),
-    "av1": Codec("av1", "libsvtav1", "yuv420p", (0, 63), 35, (("preset", "10"),)),
+    "av1": Codec("av1", "libsvtav1", "yuv420p", (0, 63), 35, (("preset", "10"),), tuple(map(str, range(14)))),
     "ffv1": Codec("ffv1", "ffv1", "bgr0"),
     "png": Codec("png", "png", "rgb24"),
 }
@@ -66,13 +69,14 @@ CONTAINER_CODECS = {
 @dataclass(frozen=True, slots=True)
 class Output:
     """A checked destination: ``path`` is the video file, or the PNG name pattern (``%05d``) when ``container`` is
-    :data:`PNG_SEQUENCE`; ``crf`` None for lossless codecs."""
+    :data:`PNG_SEQUENCE`; ``crf`` None for lossless codecs; ``preset`` None for the codec's default."""
 
     path: Path
     container: str
     codec: Codec
     crf: int | None
     force: bool
+    preset: str | None = None
 
     @property
     def is_sequence(self) -> bool:
@@ -83,8 +87,10 @@ class Output:
         return self.path.with_name(self.path.name % k)
 
     def encoder_options(self) -> dict[str, str]:
-        """FFmpeg options for the encoder: the codec's fixed ones plus ``crf``."""
+        """FFmpeg options for the encoder: the codec's fixed ones, ``preset`` over its default, plus ``crf``."""
         options = dict(self.codec.options)
+        if self.preset is not None:
+            options["preset"] = self.preset
         if self.crf is not None:
             options["crf"] = str(self.crf)
         return options
@@ -121,9 +127,9 @@ def _sequence_pattern(out: str) -> Path | None:
 
 
 def plan_output(out: str, size: tuple[int, int], codec: str | None = None, crf: int | None = None,
-                force: bool = False) -> Output:
-    """Check ``--out``, ``--codec``, ``--crf`` and ``--size`` together; raise :class:`OptionError` (a usage
-    error) with one line naming the option."""
+                force: bool = False, preset: str | None = None) -> Output:
+    """Check ``--out``, ``--codec``, ``--crf``, ``--preset`` and ``--size`` together; raise :class:`OptionError` (a
+    usage error) with one line naming the option."""
     pattern = _sequence_pattern(out)
     if pattern is not None:
         path, container = pattern, PNG_SEQUENCE
@@ -151,8 +157,11 @@ def plan_output(out: str, size: tuple[int, int], codec: str | None = None, crf: 
         lo, hi = chosen.crf_range
         if not lo <= crf <= hi:
             raise OptionError(f"--crf {crf}: {name} takes {lo}..{hi}")
+    if preset is not None and preset not in chosen.presets:
+        raise OptionError(f"--preset {preset}: {name} takes " + (", ".join(chosen.presets) if chosen.presets
+                                                                    else "no --preset"))
     w, h = size
     if chosen.needs_even_size and (w % 2 or h % 2):
         raise OptionError(f"--size {w}x{h}: {name} (yuv420p) needs an even width and height, e.g. "
                           f"{w + w % 2}x{h + h % 2}")
-    return Output(path, container, chosen, crf if crf is not None else chosen.default_crf, force)
+    return Output(path, container, chosen, crf if crf is not None else chosen.default_crf, force, preset)

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from assets_loader.bsp import WorldMesh
+from assets_loader.bsp import BspWorld
 from assets_loader.demos import DemoTimeline
 from assets_loader.vfs import VirtualFS
 
@@ -57,7 +57,7 @@ class FrameSound:
         return np.ascontiguousarray(mixed, np.int16)
 
 
-def export_mixer(timeline: DemoTimeline, fs: VirtualFS, worlds: Callable[[int], WorldMesh | None]) -> Mixer:
+def export_mixer(timeline: DemoTimeline, fs: VirtualFS, worlds: Callable[[int], BspWorld | None]) -> Mixer:
     """The mixer of an export; sounds missing from the game files are skipped with one warning naming them."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

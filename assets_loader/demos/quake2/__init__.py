@@ -1,4 +1,4 @@
-"""Quake II (``.dm2``, protocols 34 and 26; 3.00's protocol 25 is recognised and reported as unsupported):
+"""Quake II (``.dm2``, protocols 26 to 34; 3.00's protocol 25 is recognised and reported as unsupported):
 framing (:mod:`.framing`), protocol tables (:mod:`.protocol`, :mod:`.monster_flashes`), message handlers
 (:mod:`.parse`), configstrings over time (:mod:`.configstrings`) and death messages (:mod:`.obituaries`) on the
 shared decoder kit."""

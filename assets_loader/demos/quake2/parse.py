@@ -243,7 +243,7 @@ class Quake2Parser:
         self.counts["serverdata"] += 1
         protocol = _S32.unpack_from(data, p)[0]
         if protocol not in P.SUPPORTED_PROTOCOLS:
-            raise UnsupportedFormatError(self.path, FMT, p, "Quake II protocol 26 or 34",
+            raise UnsupportedFormatError(self.path, FMT, p, "Quake II protocol 26..34",
                                          f"unsupported protocol {protocol}")
         if self.frame_open:
             raise Corrupt("svc_playerinfo and svc_packetentities before the next svc_serverdata")
@@ -334,7 +334,7 @@ class Quake2Parser:
             serverframe, deltaframe = _S32.unpack_from(data, p)[0], -1
             p += 4
         else:
-            if self.protocol == P.PROTOCOL_VERSION:
+            if self.protocol != P.PROTOCOL_OLD:
                 serverframe, deltaframe, _suppress = _FRAME.unpack_from(data, p)
                 p += _FRAME.size
             else:

@@ -23,7 +23,9 @@ PROTOCOL_OLD: Final = 26            # 3.05 / 3.06: svc_frame has no suppress-cou
 PROTOCOL_TEST: Final = 25
 SVC_SERVERDATA_TEST: Final = 7
 PROTOCOL_VERSION: Final = 34        # 3.19 .. 3.24
-SUPPORTED_PROTOCOLS: Final = frozenset({PROTOCOL_OLD, PROTOCOL_VERSION})
+#: 3.05 (26) to 3.24 (34): the format description covers 3.05 .. 3.17, and the numbers between share 34's messages
+#: (Q2PRO plays demos of every protocol 26..34; only 26 lacks svc_frame's suppress count).
+SUPPORTED_PROTOCOLS: Final = frozenset(range(PROTOCOL_OLD, PROTOCOL_VERSION + 1))
 
 # --- serverdata attractloop / isdemo -------------------------------------------------------------------------------
 

@@ -212,7 +212,8 @@ class _Decoder:
         raw = np.array([self.baselines[n] for n in numbers], np.int64).reshape(len(numbers), len(self.null_entity))
         raw = raw.astype(np.int32)
         self.gamestates.append(GameState(
-            message=r.message, first_snapshot=len(self.out.server_time), command_sequence=command_sequence,
+            message=r.message, sequence=r.sequence, first_snapshot=len(self.out.server_time),
+            command_sequence=command_sequence,
             configstrings=MappingProxyType(dict(self.configstrings)),
             baselines=_read_only(entity_records(np.array(numbers, np.int32), raw, self.tables.entity)),
             client_num=client_num, checksum_feed=checksum_feed))

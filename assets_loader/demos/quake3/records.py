@@ -29,13 +29,15 @@ CS_SYSTEMINFO = 1
 class GameState:
     """One ``svc_gamestate``: the configstrings and entity baselines a map starts with.
 
-    ``message`` is the index of the demo message that carried it, ``first_snapshot`` the index of the first
+    ``message`` is the index of the demo message that carried it, ``sequence`` that message's server message
+    number (the snapshot number the cgame starts counting from), ``first_snapshot`` the index of the first
     snapshot decoded after it; ``command_sequence`` the server command number it starts from; ``client_num`` the
     recording client's slot; ``checksum_feed`` the pure-server checksum seed.  ``baselines`` holds one
     :data:`~.protocol.ENTITY_STATE` row per baseline, sorted by number.
     """
 
     message: int
+    sequence: int
     first_snapshot: int
     command_sequence: int
     configstrings: Mapping[int, str]

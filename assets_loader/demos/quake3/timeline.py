@@ -91,7 +91,21 @@ def _score(text: str | None) -> int:
         return g.SCORE_NOT_PRESENT
 
 
-def _stat_rows(player: np.ndarray, leaders: np.ndarray) -> np.ndarray:
+def _snapshot_drops(demo: Quake3Demo) -> np.ndarray:
+    """``i4 [F]``: how many message numbers went by without a valid snapshot just before each snapshot (what the
+    cgame counts as dropped snapshots, ``CG_ReadNextSnapshot``), counted from the gamestate's message for the first
+    snapshot after it (the cgame starts from that number, ``CG_Init``)."""
+    sequence = demo.snapshots.sequence.astype(np.int64)
+    previous = np.empty(len(sequence), np.int64)
+    previous[1:] = sequence[:-1]
+    for gs in demo.gamestates:
+        if 0 <= gs.first_snapshot < len(sequence):
+            previous[gs.first_snapshot] = gs.sequence
+    return np.maximum(sequence - previous - 1, 0).astype(np.int32)
+
+
+def _stat_rows(demo: Quake3Demo, leaders: np.ndarray) -> np.ndarray:
+    player = demo.snapshots.player
     stats = player["stats"][:, :8]
     pers = player["persistant"][:, :len(_PERS)]
     weapon = player["weapon"]
@@ -99,7 +113,10 @@ def _stat_rows(player: np.ndarray, leaders: np.ndarray) -> np.ndarray:
     powerups = ((player["powerups"] != 0) * (1 << np.arange(16))).sum(axis=1)
     extra = np.stack([ammo, weapon, powerups, player["viewheight"], player["pm_type"], player["pm_flags"],
                       player["clientNum"], player["bobCycle"]], axis=1)
-    return np.concatenate([stats, pers, extra, leaders], axis=1).astype(np.int32)
+    damage = np.stack([player["damageEvent"], player["damageYaw"], player["damagePitch"], player["damageCount"]],
+                      axis=1)
+    snapshot = np.stack([demo.snapshots.flags, _snapshot_drops(demo)], axis=1)
+    return np.concatenate([stats, pers, extra, leaders, damage, snapshot], axis=1).astype(np.int32)
 
 
 def _frame_times(demo: Quake3Demo) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -300,7 +317,7 @@ def timeline_from_demo(demo: Quake3Demo) -> DemoTimeline:
     entity_offsets, cols, frame_of_row = _entity_columns(demo, times, frame_segment)
     segments = _segments(demo, times, offsets)
     player = snaps.player
-    stat_rows = _stat_rows(player, _leader_scores(demo))
+    stat_rows = _stat_rows(demo, _leader_scores(demo))
     followed = player["clientNum"].astype(np.int32)
     view_origin = player["origin"].astype(np.float64)
     view_origin[:, 2] += player["viewheight"]

@@ -373,7 +373,8 @@ def muzzle_flashes_from_timeline(timeline: Any) -> list[tuple[float, float, int,
         start = float(times[f - 1]) if f > 0 and seg[f - 1] == seg[f] else float(times[f])
         origins = _muzzle_origin(ents.origin[hit], ents.angles[hit])
         for row, o in zip(hit, origins):
-            out.append((start, float(times[f]) + MUZZLE_LIGHT_LIFE, int(ents.number[row]), tuple(map(float, o))))
+            x, y, z = (float(v) for v in o)
+            out.append((start, float(times[f]) + MUZZLE_LIGHT_LIFE, int(ents.number[row]), (x, y, z)))
     return out
 
 
@@ -386,6 +387,12 @@ def _spawn(kind: int, origin: np.ndarray, direction: np.ndarray, count: int, col
            rng: np.random.Generator) -> _Spawn:
     """(org f4[n,3], vel f4[n,3], type i1[n], ramp0 f4[n], life f4[n], colour u1[n]) of one effect."""
     ri = rng.integers
+    org: np.ndarray
+    vel: np.ndarray
+    life: np.ndarray
+    col: np.ndarray
+    i: np.ndarray
+    j: np.ndarray
     if kind == EffectKind.RUN:
         n = count
         org = origin + (ri(0, 16, (n, 3)) - 8)
@@ -420,8 +427,7 @@ def _spawn(kind: int, origin: np.ndarray, direction: np.ndarray, count: int, col
         life = 1.0 + (ri(0, 2, n) * 8) * 0.05
         col = np.where(odd, 66, 150) + ri(0, 6, n)
     elif kind == EffectKind.LAVASPLASH:
-        i, j = np.meshgrid(np.arange(-16, 16), np.arange(-16, 16), indexing="ij")
-        i, j = i.ravel(), j.ravel()
+        i, j = (g.ravel() for g in np.meshgrid(np.arange(-16, 16), np.arange(-16, 16), indexing="ij"))
         n = len(i)
         d = np.stack([j * 8 + ri(0, 8, n), i * 8 + ri(0, 8, n), np.full(n, 256)], axis=1).astype(np.float64)
         org = origin + np.stack([d[:, 0], d[:, 1], ri(0, 64, n)], axis=1)
@@ -431,8 +437,8 @@ def _spawn(kind: int, origin: np.ndarray, direction: np.ndarray, count: int, col
         life = 2.0 + ri(0, 32, n) * 0.02
         col = 224 + ri(0, 8, n)
     elif kind == EffectKind.TELEPORT:
-        i, j, k = np.meshgrid(np.arange(-16, 16, 4), np.arange(-16, 16, 4), np.arange(-24, 32, 4), indexing="ij")
-        i, j, k = i.ravel(), j.ravel(), k.ravel()
+        grid = np.meshgrid(np.arange(-16, 16, 4), np.arange(-16, 16, 4), np.arange(-24, 32, 4), indexing="ij")
+        i, j, k = (g.ravel() for g in grid)
         n = len(i)
         d = np.stack([j * 8, i * 8, k * 8], axis=1).astype(np.float64)
         org = origin + np.stack([i, j, k], axis=1) + ri(0, 4, (n, 3))
@@ -510,8 +516,8 @@ def particles_at(emitters: Emitters, t: float, trails: Sequence[Trail] = (), *,
         spawns.append(np.full(len(s[2]), emitters.times[i]))
     out: list[Particles] = []
     if parts:
-        cols = [np.concatenate([p[c] for p in parts]) for c in range(6)]
-        out.append(_evaluate(*cols, np.concatenate(spawns), t, gravity))
+        org, vel, ptype, ramp0, life, color = (np.concatenate([p[c] for p in parts]) for c in range(6))
+        out.append(_evaluate(org, vel, ptype, ramp0, life, color, np.concatenate(spawns), t, gravity))
     if trails:
         out.append(trail_particles(trails, t, gravity=gravity))
     out.extend(extra)
@@ -584,32 +590,32 @@ def trail_particles(trails: Sequence[Trail], t: float, *, gravity: float = DEFAU
         return Particles.empty()
     p0, p1 = np.concatenate(p0s), np.concatenate(p1s)
     t0, t1 = np.concatenate(t0s), np.concatenate(t1s)
-    ty, key = np.concatenate(types), np.concatenate(keys)
+    kinds, key = np.concatenate(types), np.concatenate(keys)
     delta = p1 - p0
     length = np.linalg.norm(delta, axis=1)
-    dec = _TRAIL_DEC[ty]
+    dec = _TRAIL_DEC[kinds]
     counts = np.where(length > 0, np.ceil(length / dec), 0).astype(np.int64)
     total = int(counts.sum())
     if total == 0:
         return Particles.empty()
     seg = np.repeat(np.arange(len(counts)), counts)
     first = np.cumsum(counts) - counts
-    i = np.arange(total) - first[seg]
-    s = i * dec[seg]
+    step = np.arange(total) - first[seg]
+    s = step * dec[seg]
     frac = s / np.where(length > 0, length, 1.0)[seg]
     spawn = t0[seg] + frac * (t1 - t0)[seg]
     ok = spawn <= t
-    seg, i, spawn, frac = seg[ok], i[ok], spawn[ok], frac[ok]
+    seg, step, spawn, frac = seg[ok], step[ok], spawn[ok], frac[ok]
     n = len(seg)
     if n == 0:
         return Particles.empty()
-    pty = ty[seg]
+    pty = kinds[seg]
     base = p0[seg] + delta[seg] * frac[:, None]
     vec = delta[seg] / np.where(length > 0, length, 1.0)[seg, None]
 
     # Counter-based randomness: (key, type, segment end time in µs, particle index, channel).
     tbits = np.round(t1[seg] * 1e6).astype(np.int64).view(np.uint64)
-    h = _mix(key[seg] * _GOLD ^ _mix(tbits + pty.astype(np.uint64)) ^ (i.astype(np.uint64) << np.uint64(20)))
+    h = _mix(key[seg] * _GOLD ^ _mix(tbits + pty.astype(np.uint64)) ^ (step.astype(np.uint64) << np.uint64(20)))
     r = [(_mix(h + np.uint64((c * 0x9E3779B97F4A7C15) & _MASK64)) >> np.uint64(33)).astype(np.int64)
          for c in range(5)]  # like rand(): 0..2^31-1
 
@@ -634,7 +640,7 @@ def trail_particles(trails: Sequence[Trail], t: float, *, gravity: float = DEFAU
         org[sel] += jitter6[sel]
     sel = (pty == 3) | (pty == 5)                       # tracers (wizard / hellknight)
     if sel.any():
-        ii = i[sel]
+        ii = step[sel]
         ptype[sel] = ParticleType.STATIC
         life[sel] = 0.5
         col[sel] = np.where(pty[sel] == 3, 52, 230) + ((ii & 4) << 1)

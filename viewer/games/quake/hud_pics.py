@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
+from functools import partial
 
 from assets_loader.errors import FormatError
 from assets_loader.images import Image, load_lmp
@@ -40,8 +41,12 @@ def load_hud_pics(fs: VirtualFS) -> dict[str, Image]:
         wad = load_wad(fs.read(WAD_PATH), WAD_PATH)
         for lump in wad.lumps:
             if lump.type in (TYP_QPIC, TYP_CONPIC) or lump.name == CONCHARS_NAME:
-                _add(pics, lump.name, lambda name=lump.name: wad.pic(name))
+                _add(pics, lump.name, partial(wad.pic, lump.name))
     for path in LMP_PICS:
         if fs.exists(path):
-            _add(pics, path, lambda path=path: load_lmp(fs.read(path), path))
+            _add(pics, path, partial(_load_lmp, fs, path))
     return pics
+
+
+def _load_lmp(fs: VirtualFS, path: str) -> Image:
+    return load_lmp(fs.read(path), path)

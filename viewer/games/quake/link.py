@@ -36,7 +36,7 @@ def entity_draws(state: SceneState, first_person: bool) -> list[EntityDraw]:
     hidden = (ents.model <= 0) | ((ents.effects & EF_NODRAW) != 0) | (ents.alpha <= 0)
     if first_person:
         hidden |= ents.number == state.view_entity
-    for i in np.flatnonzero(~hidden):
+    for i in np.flatnonzero(~hidden).tolist():
         draws.append(EntityDraw(
             int(ents.model[i]), ents.origin[i], ents.angles[i], int(ents.frame[i]), int(ents.prev_frame[i]),
             float(ents.frame_blend[i]), int(ents.skin[i]), entity_colors(state, int(ents.colormap[i])),

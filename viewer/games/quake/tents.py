@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
+from assets_loader.demos.events import TempEntityEvent
 
 from ...render.q3refdef import PlayerDraw
 from ...render.refdef import Camera, Lights, Particles
@@ -63,11 +64,10 @@ class SceneEffects:
 
     @classmethod
     def for_timeline(cls, timeline: DemoTimeline) -> SceneEffects:
-        beams = tuple(Beam(e.time, e.segment, int(e.entity or 0), tuple(e.origin), tuple(e.end), BEAM_MODELS[e.name])
-                      for e in timeline.events_of_kind("temp_entity")
-                      if e.name in BEAM_MODELS and e.end is not None)
-        sprites = [e for e in timeline.events_of_kind("temp_entity")
-                   if e.name == "explosion" and timeline.game == "quakeworld"]
+        tents = [e for e in timeline.events_of_kind("temp_entity") if isinstance(e, TempEntityEvent)]
+        beams = tuple(Beam(e.time, e.segment, int(e.entity or 0), e.origin, e.end, BEAM_MODELS[e.name])
+                      for e in tents if e.name in BEAM_MODELS and e.end is not None)
+        sprites = [e for e in tents if e.name == "explosion" and timeline.game == "quakeworld"]
         return cls(build_emitters(timeline.events, timeline=timeline), beams,
                    np.array([b.time for b in beams], np.float64),
                    np.array([e.time for e in sprites], np.float64),

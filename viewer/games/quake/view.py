@@ -49,7 +49,8 @@ class QuakeView:
         return hud_pics.load_hud_pics(fs)
 
     def hud_layout(self, state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
-                   show_scores: bool = False, pic_sizes: PicSizes | None = None) -> HudLayout:
+                   show_scores: bool = False, pic_sizes: PicSizes | None = None,
+                   assets: SegmentAssets | None = None) -> HudLayout:
         segment = timeline.segments[max(state.segment, 0)] if timeline.segments else None
         return hud.build_hud(state, timeline.events, screen_size, scale, segment=segment, show_scores=show_scores,
                              pic_sizes=pic_sizes, quakeworld=timeline.game == "quakeworld", sbar=self.sbar)

@@ -48,7 +48,8 @@ class Quake2View:
         return hud_pics.load_hud_pics(fs)
 
     def hud_layout(self, state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
-                   show_scores: bool = False, pic_sizes: PicSizes | None = None) -> HudLayout:
+                   show_scores: bool = False, pic_sizes: PicSizes | None = None,
+                   assets: SegmentAssets | None = None) -> HudLayout:
         return hud.build_hud(state, timeline, screen_size, scale, show_scores=show_scores, pic_sizes=pic_sizes)
 
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,

@@ -67,9 +67,13 @@ def load_models(fs: VirtualFS, names: tuple[str, ...], library: ShaderLibrary, i
             md3[name] = load_md3(fs.read(name), name)
         except FormatError as exc:  # NotFoundError included
             warnings.warn(f"{exc}; not drawing model {name!r}", stacklevel=2)
-    skins = {part_path(player, part): player.skins.get(part, {}) for player in loaded.values() for part in PLAYER_PARTS}
-    shader_names = [skins.get(path, {}).get(surface.name.lower()) or name
-                    for path, model in md3.items() for surface in model.surfaces for name in surface.shaders[:1]]
+    skins: dict[str, list[dict[str, str]]] = {}   # part path → the skins of every player sharing that part
+    for player in loaded.values():
+        for part in PLAYER_PARTS:
+            skins.setdefault(part_path(player, part), []).append(player.skins.get(part, {}))
+    shader_names = [skin.get(surface.name.lower()) or name
+                    for path, model in md3.items() for surface in model.surfaces for name in surface.shaders[:1]
+                    for skin in skins.get(path, [{}])]
     used: dict[str, None] = {}
     for shader_name in (*shader_names, *shaders):
         used.update(dict.fromkeys(library.find(shader_name, LIGHTMAP_NONE).image_names()))

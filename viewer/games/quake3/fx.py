@@ -25,7 +25,8 @@ radius 64) or 0.7 s (grenade, radius 32) (``CG_RocketTrail``, ``CG_AddScaleFade`
 gun (``EF_FIRING``) draws ``lightningBoltNew`` from its muzzle (through its own eyes: the view weapon's muzzle) to
 the first wall within 768 units (``CG_LightningBolt``); gibs fly, bounce and bleed (:mod:`.gibs`); a weapon's
 flash model shows for 20 ms after it fires (``MUZZLE_FLASH_TIME``), all the time while the lightning gun or
-gauntlet fires.  Random rotations come from the event's index, so any time gives the same picture.
+gauntlet fires.  Random rotations come from the event's index, so any time gives the same picture.  The dynamic
+lights of explosions, missiles, flashes and powerups are :mod:`.lights`'.
 
 References: ioquake3 ``code/cgame/cg_weapons.c`` (``CG_MissileHitWall``, ``CG_MissileHitPlayer``,
 ``CG_RailTrail``, ``CG_RocketTrail``, ``CG_LightningBolt``, ``CG_AddPlayerWeapon``), ``cg_effects.c``
@@ -54,6 +55,7 @@ from ..base import EffectModel, ShadedDraws
 from . import shapes
 from .gibs import GIB_MODELS, Gib, launch_gibs
 from .items import WEAPON_MODELS
+from .lights import EXPLOSION_LIGHTS, LightSource, explosion_light, muzzle_point, scene_lights
 from .view_weapon import view_weapon
 
 __all__ = ["EFFECT_MODELS", "EFFECT_SHADERS", "Quake3Effects", "flash_model", "prepare_effects"]
@@ -64,6 +66,8 @@ ET_PLAYER, ET_MISSILE = 1, 3
 EF_FIRING = 0x100
 TR_STATIONARY = 0
 MUZZLE_FLASH_TIME = 0.020
+#: Explosions start up to 63 ms before their event (``CG_MakeExplosion``'s ``rand() & 63``).
+EXPLOSION_SKEW = 0.063
 LIGHTNING_RANGE = 768.0
 MARK_TOTAL_TIME, MARK_FADE_TIME, MAX_MARKS = 10.0, 1.0, 256
 #: Where the first-person weapon's flash sits from the eye (forward, right, up): the hand's ``tag_weapon`` plus
@@ -354,7 +358,31 @@ class Quake3Effects:
         return Particles.empty()
 
     def lights(self, state: SceneState, t: float, model_flags: np.ndarray | None) -> Lights:
-        return Lights.empty()
+        """The dynamic lights at ``t`` (rules: :mod:`.lights`)."""
+        return scene_lights(state, self._explosion_lights(state, t), lambda n: self.flashing(n, t),
+                            lambda n, salt: float(int(_random(n, 100 + salt) * 32)))
+
+    def _explosion_lights(self, state: SceneState, t: float) -> list[LightSource]:
+        """The lights of the rocket and grenade explosions alive at ``t``, faded, at their sprites."""
+        longest = max(IMPACTS[w].duration for w in EXPLOSION_LIGHTS) + EXPLOSION_SKEW
+        lo = int(np.searchsorted(self.impact_times, t - longest, side="right"))
+        hi = int(np.searchsorted(self.impact_times, t, side="right"))
+        out: list[LightSource] = []
+        for i in range(lo, hi):
+            imp = self.impacts[i]
+            light = EXPLOSION_LIGHTS.get(imp.weapon)
+            if light is None or imp.segment != state.segment or imp.kind not in ("missile_miss", "missile_hit"):
+                continue
+            radius = explosion_light(light, t - self._explosion_start(i, imp), IMPACTS[imp.weapon].duration)
+            if radius > 0:
+                at = imp.origin + imp.normal * 16.0
+                out.append(LightSource((float(at[0]), float(at[1]), float(at[2])), radius, light.color))
+        return out
+
+    @staticmethod
+    def _explosion_start(i: int, imp: Impact) -> float:
+        """When impact ``i``'s explosion starts: the engine skews starts back by up to 63 ms."""
+        return imp.time - _random(i, 2) * EXPLOSION_SKEW
 
     def models(self, state: SceneState, t: float) -> list[EffectModel]:
         return []
@@ -435,7 +463,7 @@ class Quake3Effects:
 
     def _explosion(self, i: int, imp: Impact, kind: Explosion, age: float, left, up, md3: list[Md3Draw],
                    polys: list[Q3Poly]) -> None:
-        start = imp.time - _random(i, 2) * 0.063          # the engine skews starts by up to 63 ms
+        start = self._explosion_start(i, imp)
         if kind.model is None:
             c = max(0.0, min(1.0, 1.0 - (age + imp.time - start) / kind.duration))
             origin = imp.origin + imp.normal * 16.0
@@ -573,10 +601,9 @@ class Quake3Effects:
         firing = np.flatnonzero((fields["eType"] == ET_PLAYER) & (fields["weapon"] == WP_LIGHTNING)
                                 & ((fields["eFlags"] & EF_FIRING) != 0))
         for row in firing.tolist():
-            origin = np.asarray(state.entities.origin[row], np.float64)
             angles = state.entities.angles[row]
             forward = np.asarray(angle_vectors(angles)[0], np.float64)
-            muzzle = origin + np.array([0.0, 0.0, 26.0]) + forward * 14.0
+            muzzle = muzzle_point(state.entities.origin[row], angles)
             end = _beam_end(level, muzzle, forward)
             start = muzzle
             if first_person and int(state.entities.number[row]) == state.view_entity:

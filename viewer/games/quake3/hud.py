@@ -15,16 +15,19 @@
 - "following" and the followed player's name in giant letters (``CG_DrawFollow``), OpenArena's
   "USE_ITEM to stop following" in the top right corner.
 - Upper right: the level timer (``CG_DrawTimer``), then the last attacker's head and name for 10 s after the view
-  took damage (``CG_DrawAttacker``).
+  took damage (``CG_DrawAttacker``: from the damage feedback, :func:`.hud_icons.last_damage`).
 - Centre prints (``CG_DrawCenterString``) at 30 % of the height for 3 s, the last 0.2 s fading; "1st" / "2nd" /
   "3rd" in their place colours (``CG_PlaceString``).
 - Console notify lines in the top left (the engine's ``Con_DrawNotify``): the last 4 frag messages and chat lines
   of the last 3 s, 8 × 16 screen pixels per character at 1280 × 720 (the console's size, growing with the viewer's
   UI scale); chat in green after the sender's name.
 
-Text uses the ``bigchars`` glyphs of :mod:`.hud_pics`, shadowed in black where the cgame shadows it.  The status
-bar's 3D ammo, armor and head models are drawn as their 2D icons (``cg_draw3dIcons 0``); an icon the game data
-lacks is left out.
+- The lagometer in the lower right corner (``CG_DrawLagometer``, :mod:`.lagometer`), except in intermissions.
+
+Text uses the ``bigchars`` glyphs of :mod:`.hud_pics`, shadowed in black where the cgame shadows it.  Given the
+segment's models, the status bar's ammo, head, flag and armor icons and the attacker's head are 3D models in their
+boxes (``cg_draw3dIcons 1``, :mod:`.hud_icons`), drawn before the pictures; without them, or for a model the game
+data lacks, the 2D icons stand in (``cg_draw3dIcons 0``); an icon missing both ways is left out.
 
 References: ioquake3 ``code/cgame/cg_draw.c`` (``CG_Draw2D``, ``CG_DrawStatusBar``, ``CG_DrawField``,
 ``CG_DrawScores``, ``CG_DrawCrosshair``, ``CG_DrawFollow``, ``CG_DrawTimer``, ``CG_DrawAttacker``,
@@ -41,8 +44,10 @@ import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
 
-from ...render.refdef import HudLayout, HudQuad
+from ...render.q3refdef import Quake3Models
+from ...render.refdef import HudLayout, HudModel, HudQuad
 from ..base import PicSizes
+from . import hud_icons, lagometer
 from .hud_pics import char_pic
 
 __all__ = ["CROSSHAIR", "PMF_FOLLOW", "health_color", "hud_layout"]
@@ -89,6 +94,7 @@ class _Screen:
 
     size: tuple[int, int]
     quads: list[HudQuad] = field(default_factory=list)
+    models: list[HudModel] = field(default_factory=list)
 
     @property
     def sx(self) -> float:
@@ -102,6 +108,12 @@ class _Screen:
         x0, y0 = round(x * self.sx), round(y * self.sy)
         x1, y1 = round((x + w) * self.sx), round((y + h) * self.sy)
         self.quads.append(HudQuad("pic", name, x0, y0, x1 - x0, y1 - y0, alpha, tuple(color)))
+
+    def model(self, icon: hud_icons.Icon) -> None:
+        """A 3D icon in its box (rounded to pixels like :meth:`pic`)."""
+        x0, y0 = round(icon.x * self.sx), round(icon.y * self.sy)
+        x1, y1 = round((icon.x + icon.w) * self.sx), round((icon.y + icon.h) * self.sy)
+        self.models.append(HudModel(x0, y0, x1 - x0, y1 - y0, icon.draw))
 
     def fill(self, x: float, y: float, w: float, h: float, color, alpha: float) -> None:
         self.pic("<white>", x, y, w, h, color, alpha)
@@ -152,15 +164,13 @@ def _head_icon(state: SceneState, client: int) -> str:
     return f"models/players/{name}/icon_{skin or 'default'}"
 
 
-def _last_change(values: np.ndarray, clients: np.ndarray, frame: int, rise: bool | None = None) -> int | None:
-    """The last frame ≤ ``frame`` where ``values`` changed (``rise`` True: rose, False: fell) while the view stayed
-    on the same client, or ``None``."""
+def _last_change(timeline: DemoTimeline, name: str, frame: int) -> int | None:
+    """The last frame ≤ ``frame`` (and at most 400 back) where stat ``name`` changed while the view stayed on the
+    same client, or ``None``."""
     lo = max(frame - 400, 1)
-    window = values[lo - 1:frame + 1].astype(np.int64)
-    same = clients[lo:frame + 1] == clients[lo - 1:frame]
-    diff = np.diff(window)
-    hits = (diff > 0 if rise else diff < 0 if rise is False else diff != 0) & same
-    found = np.flatnonzero(hits)
+    window = timeline.stats_window(lo - 1, frame + 1)
+    values, clients = window[name].astype(np.int64), window["clientNum"]
+    found = np.flatnonzero((np.diff(values) != 0) & (clients[1:] == clients[:-1]))
     return lo + int(found[-1]) if len(found) else None
 
 
@@ -171,13 +181,23 @@ def _has(pic_sizes: PicSizes | None, name: str) -> bool:
     return (pic_sizes(name) if callable(pic_sizes) else pic_sizes.get(name)) is not None
 
 
-def _status_bar(screen: _Screen, state: SceneState, t: float, pic_sizes: PicSizes | None) -> None:
+def _status_bar(screen: _Screen, state: SceneState, timeline: DemoTimeline, pic_sizes: PicSizes | None,
+                models: Quake3Models | None) -> None:
     stats = state.stats
+    t = state.time
     weapon = int(stats.get("weapon", 0))
+    ammo_model = hud_icons.ammo_icon(models, weapon, t) if models is not None else None
+    head_model = hud_icons.head_icon(models, state, timeline) if models is not None else None
+    flag_model = hud_icons.flag_icon(models, int(stats.get("powerups", 0)), t) if models is not None else None
+    armor = int(stats.get("armor", 0))
+    armor_model = hud_icons.armor_icon(models, t) if models is not None and armor else None
+    for model in (ammo_model, head_model, flag_model, armor_model):
+        if model is not None:
+            screen.model(model)
     if weapon in WEAPONS:
         screen.field(0, 432, int(stats.get("ammo", 0)), YELLOW)
         icon = f"icons/icona_{WEAPONS[weapon][0]}"
-        if _has(pic_sizes, icon):
+        if ammo_model is None and _has(pic_sizes, icon):
             screen.pic(icon, 32 * 3 + 4, 432, 48, 48)
     health = int(stats.get("health", 0))
     if health > 100:
@@ -190,20 +210,18 @@ def _status_bar(screen: _Screen, state: SceneState, t: float, pic_sizes: PicSize
         color = RED
     screen.field(185, 432, health, color)
     head = _head_icon(state, int(stats.get("clientNum", -1)))
-    if head:
+    if head and head_model is None:
         screen.pic(head, 185 + 32 * 3 + 4, 432, 48, 48)
-    armor = int(stats.get("armor", 0))
     if armor > 0:
         screen.field(370, 432, armor, YELLOW)
-        screen.pic(ARMOR_ICON, 370 + 32 * 3 + 4, 432, 48, 48)
+        if armor_model is None:
+            screen.pic(ARMOR_ICON, 370 + 32 * 3 + 4, 432, 48, 48)
 
 
 def _weapon_select(screen: _Screen, state: SceneState, timeline: DemoTimeline) -> None:
-    weapons = timeline.stats.get("weapon")
-    clients = timeline.stats.get("clientNum")
-    if weapons is None or clients is None or not 0 <= state.frame < len(weapons):
+    if not 0 <= state.frame < len(timeline.times):
         return
-    changed = _last_change(weapons, clients, state.frame)
+    changed = _last_change(timeline, "weapon", state.frame)
     if changed is None:
         return
     alpha = _fade(state.time - float(timeline.times[changed]), WEAPON_SELECT_TIME)
@@ -255,7 +273,13 @@ def _crosshair(screen: _Screen, state: SceneState, pic_sizes: PicSizes | None) -
         screen.text("+", 316, 232, 8, 16, color)
 
 
-def _upper_right(screen: _Screen, state: SceneState, timeline: DemoTimeline, following: bool) -> None:
+def _lagometer(screen: _Screen, state: SceneState, timeline: DemoTimeline) -> None:
+    screen.pic(lagometer.LAGOMETER_PIC, 640 - 48, 480 - 48, 48, 48)
+    screen.quads.extend(lagometer.lagometer_quads(lagometer.lagometer_at(timeline, state.time), screen.size))
+
+
+def _upper_right(screen: _Screen, state: SceneState, timeline: DemoTimeline, following: bool,
+                 models: Quake3Models | None) -> None:
     y = 0.0
     if following:
         screen.text(FOLLOW_NOTICE, 635 - len(FOLLOW_NOTICE) * 8, 2, 8, 12)
@@ -265,23 +289,25 @@ def _upper_right(screen: _Screen, state: SceneState, timeline: DemoTimeline, fol
     timer = f"{seconds // 60}:{seconds % 60:02d}"
     screen.text(timer, 635 - len(timer) * 16, y + 2, 16, 16)
     y += 16 + 4
-    _attacker(screen, state, timeline, y)
+    _attacker(screen, state, timeline, y, models)
 
 
-def _attacker(screen: _Screen, state: SceneState, timeline: DemoTimeline, y: float) -> None:
+def _attacker(screen: _Screen, state: SceneState, timeline: DemoTimeline, y: float,
+              models: Quake3Models | None) -> None:
     stats = state.stats
-    health, clients = timeline.stats.get("health"), timeline.stats.get("clientNum")
     attacker = int(stats.get("attacker", -1))
-    if health is None or clients is None or int(stats.get("health", 0)) <= 0 or not 0 <= state.frame < len(health):
+    if int(stats.get("health", 0)) <= 0:
         return
     if not 0 <= attacker < len(state.scoreboard) or attacker == int(stats.get("clientNum", -1)):
         return
-    hurt = _last_change(health, clients, state.frame, rise=False)
-    if hurt is None or state.time - float(timeline.times[hurt]) > ATTACKER_HEAD_TIME:
+    if hud_icons.last_damage(timeline, state.time, within=ATTACKER_HEAD_TIME) is None:
         return
     size = 48 * 1.25
+    model = hud_icons.attacker_head_icon(models, state, attacker, y) if models is not None else None
     head = _head_icon(state, attacker)
-    if head:
+    if model is not None:
+        screen.model(model)
+    elif head:
         screen.pic(head, 640 - size, y, size, size)
     name = state.scoreboard[attacker].name
     screen.text(name, 640 - len(name) * 16, y + size, 16, 16, alpha=0.5)
@@ -332,8 +358,9 @@ def _notify(quads: list[HudQuad], state: SceneState, timeline: DemoTimeline, sca
 
 
 def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
-               show_scores: bool = False, pic_sizes: PicSizes | None = None) -> HudLayout:
-    """The HUD at ``state.time`` (rules: module docstring)."""
+               show_scores: bool = False, pic_sizes: PicSizes | None = None,
+               models: Quake3Models | None = None) -> HudLayout:
+    """The HUD at ``state.time`` (rules: module docstring); ``models``: the segment's, for the 3D icons."""
     screen = _Screen(screen_size)
     stats = state.stats
     if not stats:
@@ -342,14 +369,15 @@ def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int
     free = (int(stats.get("pm_type", 0)) == PM_SPECTATOR or int(stats.get("team", 0)) == TEAM_SPECTATOR) \
         and not following
     intermission = int(stats.get("pm_type", 0)) == PM_INTERMISSION
-    t = state.time
     if not free and not intermission and int(stats.get("health", 0)) > 0 and not show_scores:
-        _status_bar(screen, state, t, pic_sizes)
+        _status_bar(screen, state, timeline, pic_sizes, models)
         _crosshair(screen, state, pic_sizes)
         _weapon_select(screen, state, timeline)
     elif free:
         _crosshair(screen, state, pic_sizes)
-    _upper_right(screen, state, timeline, following)
+    if not intermission:
+        _lagometer(screen, state, timeline)
+    _upper_right(screen, state, timeline, following, models)
     _scores(screen, state)
     if following:
         _follow(screen, state)
@@ -359,7 +387,7 @@ def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int
         for row, p in enumerate(rows):
             screen.text(f"{p.frags:>4}  {p.name}", 320 - 120, 120 + row * 20, 16, 16, shadow=True)
     _notify(screen.quads, state, timeline, max(1, scale))
-    return HudLayout(screen_size, scale, tuple(screen.quads))
+    return HudLayout(screen_size, scale, tuple(screen.quads), models=tuple(screen.models))
 
 
 

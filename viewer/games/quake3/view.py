@@ -1,8 +1,8 @@
 """Quake III's :class:`~viewer.games.base.GameView`: assets for maps and demo segments (the map, the item, weapon
 and missile models of :mod:`.items`, the players' models of the segment, the effects' models and shaders),
 entity drawing (:mod:`.link`: players, items, missiles as MD3 draws, movers as brush models), effects through their
-shaders and the first-person weapon (:mod:`.fx`, :mod:`.view_weapon`), the HUD (:mod:`.hud`, :mod:`.hud_pics`),
-Tab / orbit over the players.
+shaders and the first-person weapon (:mod:`.fx`, :mod:`.view_weapon`), the HUD (:mod:`.hud`, :mod:`.hud_pics`, the
+3D icons of :mod:`.hud_icons`, :mod:`.lagometer`), Tab / orbit over the players.
 """
 
 from __future__ import annotations
@@ -56,8 +56,10 @@ class Quake3View:
         return hud_pics.load_hud_pics(fs)
 
     def hud_layout(self, state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
-                   show_scores: bool = False, pic_sizes: PicSizes | None = None) -> HudLayout:
-        return hud.hud_layout(state, timeline, screen_size, scale, show_scores=show_scores, pic_sizes=pic_sizes)
+                   show_scores: bool = False, pic_sizes: PicSizes | None = None,
+                   assets: SegmentAssets | None = None) -> HudLayout:
+        return hud.hud_layout(state, timeline, screen_size, scale, show_scores=show_scores, pic_sizes=pic_sizes,
+                              models=assets.q3_models if assets is not None else None)
 
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
                      world: MapWorld | None) -> tuple[float, float, float, float] | None:
