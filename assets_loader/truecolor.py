@@ -6,6 +6,10 @@ and every decoder failure becomes a :class:`~assets_loader.errors.FormatError`. 
 pixels are decoded. The format named by the extension is tried first, then the others (TGA, which has no magic
 number, last).
 
+A TGA's version 2 footer is dropped before decoding: Pillow reads it and turns the alpha of pictures whose
+extension area says "no alpha" opaque, while the engines read only the header and keep the pixels' alpha
+(OpenArena's blood and plasma marks are such files).
+
 References: Quake II ``LoadTGA`` (ref_gl/gl_image.c) and ``R_SetSky`` (ref_gl/gl_warp.c) for where skies come from;
 ioquake3 ``R_LoadImage`` (renderergl1/tr_image.c); Pillow's TGA, JPEG, PNG, PCX and BMP plugins for the decoding.
 """
@@ -22,6 +26,10 @@ from .errors import BadIndexError, BadMagicError, TruncatedError
 from .images import MAX_IMAGE_SIDE
 from .source import Source, read_source
 
+#: The last 18 bytes of a TGA 2.0 file; its footer (26 bytes) ends with them.
+TGA2_SIGNATURE = b"TRUEVISION-XFILE.\x00"
+TGA2_FOOTER_SIZE = 26
+
 #: Pillow format names by file extension; the order of the values is the order tried for other names.
 FORMATS = {".jpg": "JPEG", ".jpeg": "JPEG", ".png": "PNG", ".pcx": "PCX", ".bmp": "BMP", ".tga": "TGA"}
 
@@ -34,6 +42,8 @@ def load_rgba(src: Source, name: str | None = None) -> np.ndarray:
     ``MAX_IMAGE_SIDE``), ``TruncatedError`` (pixel data cut short or corrupt).
     """
     data, path = read_source(src, name)
+    if data.endswith(TGA2_SIGNATURE) and len(data) > TGA2_FOOTER_SIZE:
+        data = data[:-TGA2_FOOTER_SIZE]
     ext = path[path.rfind("."):].lower() if "." in path else ""
     formats = list(dict.fromkeys(([FORMATS[ext]] if ext in FORMATS else []) + list(FORMATS.values())))
     try:

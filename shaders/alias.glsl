@@ -7,7 +7,9 @@
 // a branch by a uniform (Mesa specialises a program on the uniforms its branches read, and switching them between
 // draws stalls llvmpipe, issue 20):
 //   (neither)     the RGBA skin;                 TRANSLATED   player colours through u_translation;
-//   PLACEHOLDER   flat magenta box for a missing model;   FOG  exp2 fog (only while the world has fog).
+//   PLACEHOLDER   flat magenta box for a missing model;   FOG  exp2 fog (only while the world has fog);
+//   SHELL         Quake II colour shell: the model pushed u_push units out along its normals, one flat colour,
+//                 no texture, unlit.
 #ifdef VERTEX_SHADER
 uniform mat4 u_mvp;            // clip <- model (view_proj @ model_matrix)
 uniform float u_blend;         // 0 = pose a, 1 = pose b
@@ -16,6 +18,9 @@ uniform float u_ambient;       // Quake light units 0..255
 uniform float u_shade;         // Quake light units 0..255
 uniform vec3 u_light_color;    // colour of the light (1, 1, 1 = white; mean 1)
 uniform float u_light_max;     // largest light multiplier (Look.light_max)
+#ifdef SHELL
+uniform float u_push;          // units along the normal (POWERSUIT_SCALE)
+#endif
 
 // Fixed locations, so a vertex array's pose bindings mean the same in every program variant.
 layout(location = 0) in vec3 in_pos_a;
@@ -36,6 +41,9 @@ float anorm_dot(vec3 n) {
 
 void main() {
     vec3 pos = mix(in_pos_a, in_pos_b, u_blend);
+#ifdef SHELL
+    pos += normalize(mix(in_normal_a, in_normal_b, u_blend)) * u_push;
+#endif
     float term = mix(anorm_dot(in_normal_a), anorm_dot(in_normal_b), u_blend) - 1.0;   // -0.295 .. 1
     // Quake light units (128 = the texture as painted) -> a 0..2 multiplier.
     v_light = clamp((u_ambient + u_shade * term) / 128.0 * u_light_color, 0.0, u_light_max);
@@ -50,6 +58,8 @@ uniform sampler2DArray u_skin;      // R8: palette indices / 255, one layer per 
 uniform sampler2D u_translation;    // 256x1 R8: translated index / 255 (identity except shirt/pants)
 uniform sampler2D u_palette;        // 256x1 RGBA8
 uniform int u_first_fullbright;     // skin indices from here on are unlit (224; 256 for none)
+#elif defined(SHELL)
+uniform vec3 u_shell_color;         // the shell's flat colour
 #elif !defined(PLACEHOLDER)
 uniform sampler2DArray u_skin_rgba; // RGBA8 with mipmaps: palette colours, A = 1 where fullbright (untranslated)
 #endif
@@ -76,6 +86,11 @@ vec3 apply_fog(vec3 color) { return color; }
 #if defined(PLACEHOLDER)
 void main() {
     f_color = vec4(vec3(1.0, 0.0, 1.0) * clamp(v_light.g, 0.35, 1.0), 1.0);
+}
+
+#elif defined(SHELL)
+void main() {
+    f_color = vec4(apply_fog(u_shell_color), u_alpha);
 }
 
 #elif defined(TRANSLATED)

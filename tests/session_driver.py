@@ -8,6 +8,7 @@ Ctrl+O, the corner readout after Tab, and the captured mouse look.
 
 from __future__ import annotations
 
+import gc
 import json
 import shutil
 import sys
@@ -61,7 +62,7 @@ def main() -> None:
 
     until_ready()
     out["first"] = {"demo": w.source.demo, "end": w.state.info.end, "sensitivity": w.state.sensitivity,
-                    "invert": w.state.invert_mouse}
+                    "invert": w.state.invert_mouse, "frozen": gc.get_freeze_count()}
 
     # Ctrl+O at first: the remembered folder of the settings
     press(key.O, key.MOD_CTRL)
@@ -74,7 +75,8 @@ def main() -> None:
     frames = w.frames
     ticks(5)
     out["dropped"] = {"demo": w.source.demo, "caption": w.caption, "end": w.state.info.end - w.state.info.start,
-                      "frames_after": w.frames - frames, "pov_slots": list(w.state.info.pov_slots)}
+                      "frames_after": w.frames - frames, "pov_slots": list(w.state.info.pov_slots),
+                      "frozen": gc.get_freeze_count()}
 
     # the readout while the bar is hidden (B), after Tab: the watched player's name; F3 adds the frame rate
     press(key.B)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import warnings
 import sys
@@ -55,3 +56,40 @@ def test_screenshot_of_an_aqtion_demo_draws_the_map_and_the_players(tmp_path) ->
     assert code == 0
     pixels = np.asarray(Image.open(out).convert("RGB")).astype(int)
     assert pixels.std() > 10 and len(np.unique(pixels.reshape(-1, 3) // 8, axis=0)) > 100
+
+
+def test_qdv_info_on_a_protocol_25_demo_names_the_file_the_offset_and_the_release(tmp_path, capsys) -> None:
+    from assets_loader.demos.quake2 import protocol as P
+    from tests.builders.dm2 import DM2Messages, dm2
+
+    m = DM2Messages()
+    demo = tmp_path / "demo1.dm2"
+    demo.write_bytes(dm2([bytes([P.SVC_SERVERDATA_TEST]) + m.serverdata(protocol=25)[1:]], [m.frame(1, -1)]))
+    assert main(["info", str(demo)]) == 1
+    err = capsys.readouterr().err
+    assert f"{demo}: unsupported protocol 25 (Quake II 3.00 test release) at offset 5" in err
+
+
+def test_info_and_events_on_an_aqtion_demo(capsys) -> None:
+    demo = str(QUAKE2 / "demos" / "AQtion-bandaging-guide.dm2")
+    assert main(["info", demo]) == 0
+    out = capsys.readouterr().out
+    assert "dm2 (quake2), protocol 34" in out and "terminal" in out and "1465 frames" in out
+    assert main(["events", demo, "--json", "--kind", "chat", "--kind", "temp_entity"]) == 0
+    events = json.loads(capsys.readouterr().out)
+    kinds = [e["kind"] for e in events]
+    assert kinds.count("chat") == 12 and kinds.count("temp_entity") == 5
+    assert {e["sender"] for e in events if e["kind"] == "chat"} == {"AQtion Guide"}
+
+
+def test_timedemo_and_play_find_the_action_game_dir_from_the_demo(capsys) -> None:
+    demo = str(QUAKE2 / "demos" / "AQtion-demo-guide.dm2")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")      # the pak lacks some models on purpose (SOURCES.md)
+        assert main(["timedemo", demo, "--basedir", str(QUAKE2), "--size", "32x18"]) == 0
+    out = capsys.readouterr().out
+    assert out.split()[:2] == ["1233", "frames"]
+    done = subprocess.run([sys.executable, "-m", "viewer.cli", "play", demo, "--basedir", str(QUAKE2), "--headless",
+                           "--frames", "2"], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "maps/terminal.bsp" in done.stderr and "first frame after" in done.stdout

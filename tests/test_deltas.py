@@ -69,11 +69,12 @@ def test_timelines_are_unchanged_when_every_mask_is_interpreted(name, monkeypatc
 
 
 def test_a_new_mask_per_update_compiles_at_most_the_cap(monkeypatch) -> None:
+    """(NetQuake now compiles no reader at all: its updates are decoded with numpy, ``quake/updates.py``.)"""
     built: list[int] = []
     real_compile = deltas.compile_delta
     monkeypatch.setattr(deltas, "compile_delta", lambda *a, **k: built.append(a[1]) or real_compile(*a, **k))
     tl = load_demo(DATA / "bad-input" / "plan_bomb_20000.dem")
-    assert tl.num_frames >= 1 and 0 < len(built) <= deltas.MAX_COMPILED
+    assert tl.num_frames >= 1 and len(built) <= deltas.MAX_COMPILED
 
 
 def test_plans_cache_is_bounded() -> None:

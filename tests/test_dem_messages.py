@@ -375,3 +375,36 @@ def test_baseline_only_update_follows_a_changed_baseline():
     tl = load_demo(w.build())
     got = [(int(tl.frame_entities(f).model[0]), float(tl.frame_entities(f).origin[0, 0])) for f in range(3)]
     assert got == [(2, 8.0), (2, 8.0), (3, 16.0)]
+
+
+@pytest.mark.parametrize(("trans", "alpha"), [((2.0, 0.5, 1.0), 0.5), ((1.0, 0.0), 1.0), ((1.0, 1.0), 1.0),
+                                              ((1.0, 0.25), 63 / 254)])
+def test_nehahra_transparency(trans, alpha):
+    """Protocol 15 with U_TRANS: 3 floats when the first is 2, else 2; the second is the opacity (0 = default)."""
+    w = DemWriter()
+    w.block(w.serverinfo("maps/e1m1.bsp", MODELS), w.setview(1))
+    w.block(w.time(1.0), w.update(5, model=2, origin=(8, 0, 0), trans=trans), w.update(6, model=1, frame=3))
+    w.block(w.disconnect())
+    e = load_demo(w.build()).frame_entities(0)
+    assert e.number.tolist() == [5, 6] and e.origin[0].tolist() == [8, 0, 0] and e.frame[1] == 3
+    assert e.alpha[0] == pytest.approx(alpha) and e.alpha[1] == 1.0
+
+
+def test_view_origin_follows_the_view_entity_across_setview_signon_and_levels():
+    """The eye is the view entity's last update so far (one sent before the first frame included), plus the view
+    height; after svc_setview, the new entity's; a new level starts from the origin until its first update."""
+    w = DemWriter()
+    w.block(w.serverinfo("maps/e1m1.bsp", MODELS), w.setview(1), w.update(1, model=2, origin=(10, 20, 30)))
+    w.block(w.time(1.0), w.update(2, model=2, origin=(40, 0, 0)))
+    w.block(w.time(1.1), w.update(1, model=2, origin=(11, 20, 30)))
+    w.block(w.time(1.2), w.setview(2))
+    w.block(w.time(1.3), w.update(2, model=2, origin=(41, 0, 0)))
+    w.block(w.serverinfo("maps/e1m2.bsp", MODELS), w.setview(1))
+    w.block(w.time(0.5), w.update(3, model=2, origin=(1, 1, 1)))
+    w.block(w.time(0.6), w.update(1, model=2, origin=(7, 7, 7)))
+    w.block(w.disconnect())
+    tl = load_demo(w.build())
+    eyes = tl.view_origin.reshape(-1, 3) if tl.view_origin.ndim == 1 else tl.view_origin
+    h = P.DEFAULT_VIEWHEIGHT
+    assert eyes.tolist() == [[10, 20, 30 + h], [11, 20, 30 + h], [11, 20, 30 + h], [41, 0, h], [0, 0, h],
+                             [7, 7, 7 + h]]

@@ -120,3 +120,23 @@ def test_a_truncated_corpus_demo_plays_to_the_cut_with_a_warning(cut: float) -> 
     n = tl.num_frames
     np.testing.assert_array_equal(tl.view_origin, full.view_origin[:n])
     np.testing.assert_array_equal(tl.frame_entities(n - 1).origin, full.frame_entities(n - 1).origin)
+
+
+def test_delta_decoded_origins_agree_with_the_absolute_positions_the_demo_resends() -> None:
+    """The duel resends no full frame after its first, but every rail shot carries absolute coordinates: the trail
+    starts at the shooter's eye (``P_ProjectSource``: 14 units above the origin, a few to the side).  The shooters'
+    origins come through 200+ delta-compressed frames from the baselines, the other player's only through
+    svc_packetentities; a wrong delta would put them hundreds of units away."""
+    tl = _load("libq2-testduel.dm2")
+    flashes = {(m.frame, m.entity) for m in tl.events_of_kind("muzzleflash") if m.name == "railgun"}
+    gaps = []
+    for trail in (e for e in tl.events_of_kind("temp_entity") if e.name == "railtrail"):
+        (shooter,) = [n for f, n in flashes if f == trail.frame]
+        ents = tl.frame_entities(trail.frame)
+        j = ents.index_of(shooter)
+        assert j is not None
+        eye = ents.origin[j] + (0.0, 0.0, 14.0)
+        gaps.append((shooter, float(np.linalg.norm(np.asarray(trail.origin) - eye))))
+    assert len(gaps) == 21 and {s for s, _ in gaps} == {2, 3}          # both players, the recorder is entity 3
+    assert max(g for _, g in gaps) < 32                                 # within one frame's run of the shooter
+    assert sum(g <= 0.125 for _, g in gaps) >= 10                       # exact to the coordinate step when still

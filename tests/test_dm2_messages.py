@@ -197,11 +197,34 @@ def test_configstrings_change_over_time() -> None:
     assert [s.name for s in tl.final_scoreboard()[:2]] == ["Alice", "Bob"]
 
 
-def test_protocol_26_frames_have_no_suppress_count() -> None:
-    m = DM2Messages(P.PROTOCOL_OLD)
-    tl = decode(dm2(signon(m), [m.frame(1, -1), m.playerinfo(fov=90), m.packetentities([m.entity(3, model=2)])]))
-    assert tl.protocol == 26 and tl.stats["fov"].tolist() == [90]
-    assert tl.frame_entities(0).number.tolist() == [3]
+def _three_frames(m: DM2Messages) -> bytes:
+    """The same play in protocol ``m.protocol``: a baseline, three delta-compressed frames with player state, moving,
+    added and removed entities and area bits."""
+    return dm2(signon(m, m.spawnbaseline(4, model=2, origin=(0, 0, 0))),
+               [m.frame(1, -1, b"\x0f"), m.playerinfo(origin=(8, 0, 0), viewangles=(0, 90, 0), fov=90,
+                                                      stats={1: 100, 14: 2}),
+                m.packetentities([m.entity(3, model=2, origin=(64, 0, 0)), m.entity(4, origin=(0, 32, 0))])],
+               [m.frame(2, 1, b"\x03"), m.playerinfo(origin=(16, 0, 0), stats={1: 90}),
+                m.packetentities([m.entity(3, origin=(72, 0, 0)), m.entity(5, model=2, origin=(0, 0, 8))])],
+               [m.frame(3, 2), m.playerinfo(gunindex=2, gunframe=5),
+                m.packetentities([m.entity(4, remove=True)])])
+
+
+def test_protocol_26_frames_have_no_suppress_count_and_decode_like_34() -> None:
+    old, new = (decode(_three_frames(DM2Messages(p))) for p in (P.PROTOCOL_OLD, P.PROTOCOL_VERSION))
+    assert len(_three_frames(DM2Messages(P.PROTOCOL_OLD))) == len(_three_frames(M)) - 3   # one byte per svc_frame
+    assert (old.protocol, new.protocol) == (26, 34) and old.num_frames == new.num_frames == 3
+    for name in ("health", "frags", "fov", "gunindex", "gunframe"):
+        assert old.stats[name].tolist() == new.stats[name].tolist(), name
+    assert old.stats["health"].tolist() == [100, 90, 90] and old.stats["gunframe"].tolist() == [0, 0, 5]
+    np.testing.assert_allclose(old.view_origin, new.view_origin)
+    for i in range(3):
+        a, b = old.frame_entities(i), new.frame_entities(i)
+        assert a.number.tolist() == b.number.tolist()
+        np.testing.assert_allclose(a.origin, b.origin)
+    assert [old.frame_entities(i).number.tolist() for i in range(3)] == [[3, 4], [3, 4, 5], [3, 5]]
+    np.testing.assert_allclose(old.frame_entities(1).origin[0], (72, 0, 0))     # delta from frame 1
+    assert old.frame_entities(1).model.tolist() == [2, 2, 2]                   # entity 4 from its baseline
 
 
 @pytest.mark.parametrize("protocol", [27, 31, 32, 33])
@@ -215,14 +238,19 @@ def test_protocols_between_26_and_34_decode_like_34(protocol: int) -> None:
 
 @pytest.mark.parametrize("protocol", [35, 36, 2023, 24, 25])
 def test_other_protocols_are_unsupported_by_number(protocol: int) -> None:
-    with pytest.raises(UnsupportedFormatError, match=f"unsupported protocol {protocol}"):
+    with pytest.raises(UnsupportedFormatError, match=f"t.dm2: unsupported protocol {protocol}.* at offset 5"):
         decode(dm2([M.serverdata(protocol=protocol)], frame(1, -1)))
 
 
 def test_a_protocol_25_demo_is_recognised_by_its_own_serverdata_byte() -> None:
     data = dm2([bytes([P.SVC_SERVERDATA_TEST]) + M.serverdata(protocol=25)[1:]], frame(1, -1))
-    with pytest.raises(UnsupportedFormatError, match="unsupported protocol 25"):
+    with pytest.raises(UnsupportedFormatError) as raised:
         decode(data)
+    assert str(raised.value) == ("t.dm2: unsupported protocol 25 (Quake II 3.00 test release) at offset 5; "
+                                 "expected Quake II protocol 26..34")
+    assert raised.value.offset == 5
+    with pytest.raises(UnsupportedFormatError, match=r"unsupported protocol 2023 \(the Quake II re-release\)"):
+        decode(dm2([M.serverdata(protocol=2023)], frame(1, -1)))
 
 
 def test_a_file_cut_inside_a_block_plays_to_the_cut_with_a_warning() -> None:
@@ -268,9 +296,32 @@ def test_load_demo_reads_dm2_by_content() -> None:
     ("Bob tripped on his own grenade\n", "Bob", None, "grenade", True),
     ("Bob cratered\n", "Bob", None, "fall", False),
     ("Bob died.\n", "Bob", None, None, False),
+    # AQtion (ClientObituary of AQ2:TNG): by weapon and body part, gendered, pushes, world deaths
+    ("Bob has a hole in her head from Al's Mark 23 pistol\n", "Bob", "Al", "mk23", False),
+    ("Bob's brains are on the wall thanks to Al's 10mm MP5/10 round\n", "Bob", "Al", "mp5", False),
+    ("Bob is now shorter thanks to Al's M4 Assault Rifle\n", "Bob", "Al", "m4", False),
+    ("Bob accepts Al's M3 Super 90 Assault Shotgun in hole-y matrimony\n", "Bob", "Al", "m3", False),
+    ("Bob ate Al's sawed-off 12 gauge\n", "Bob", "Al", "handcannon", False),
+    ("Bob was shot in the legs by Al's akimbo Mark 23 pistols\n", "Bob", "Al", "akimbo", False),
+    ("Bob was shot in the legs by Al\n", "Bob", "Al", "sniper", False),
+    ("Bob caught Al's flying knife with its forehead\n", "Bob", "Al", "throwing_knife", False),
+    ("Bob had a Bruce Lee put on him by Al, with a quickness\n", "Bob", "Al", "kick", False),
+    ("Bob caught Al's iron fist\n", "Bob", "Al", "punch", False),
+    ("Bob was taught how to fly by Al\n", "Bob", "Al", "fall", False),
+    ("Bob plummets to his death\n", "Bob", None, "fall", False),
+    ("Bob didn't throw her grenade far enough\n", "Bob", None, "hand_grenade", True),
+    ("Bob died\n", "Bob", None, None, False),
 ])
 def test_quake2_obituaries(text: str, victim: str, killer: str | None, weapon: str | None, own: bool) -> None:
     ob = parse_quake2_obituary(text)
     assert ob is not None and (ob.victim, ob.killer, ob.weapon, ob.suicide) == (victim, killer, weapon, own)
     assert parse_quake2_obituary("Leg damage\n") is None
     assert parse_quake2_obituary("a b was railed by c\n", ["a b"]).victim == "a b"  # type: ignore[union-attr]
+
+
+def test_only_prints_at_the_medium_level_are_death_messages() -> None:
+    kill = "Alice was sniped in the stomach by Bob\n"
+    tl = decode(dm2(signon(M, M.configstring(P.CS_PLAYERSKINS + 1, "Bob\\male/grunt")),
+                    frame(1, -1, M.print(P.PRINT_MEDIUM, kill), M.print(P.PRINT_HIGH, "Bob died\n"))))
+    (ob,) = tl.events_of_kind("obituary")
+    assert (ob.victim, ob.killer, ob.weapon) == ("Alice", "Bob", "sniper")

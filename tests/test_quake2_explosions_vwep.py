@@ -17,7 +17,7 @@ from viewer.render.refdef import ModelRef
 from viewer.scene import build_scene
 
 M = DM2Messages()
-ROCKET, GRENADE = 7, 8
+ROCKET, GRENADE, BFG = 7, 8, 20
 
 
 def _timeline(*msgs: bytes, ents: tuple[bytes, ...] = (), signon: tuple[bytes, ...] = ()):
@@ -43,6 +43,7 @@ def test_explosion_models_pose_skin_and_fade_like_cl_add_explosions() -> None:
     t0 = tl.start_time
     rocket, grenade = effects.models(tl.sample(t0 + 0.05), t0 + 0.05)
     assert rocket.model == grenade.model == explosions.EXPLODE_MODEL
+    assert rocket.fullbright and grenade.fullbright                     # RF_FULLBRIGHT: not lit by the map
     assert rocket.prev_frame in (1, 16) and rocket.frame == rocket.prev_frame + 1 and rocket.blend == pytest.approx(0.5)
     assert (grenade.prev_frame, grenade.frame, grenade.skin, grenade.alpha) == (31, 32, 0, 1.0)
     np.testing.assert_allclose(rocket.origin, (100, 0, 0))
@@ -62,6 +63,16 @@ def test_the_scene_draws_explosions_by_their_registered_name() -> None:
     frame = build_scene(tl, tl.start_time + 0.05, effects=fx.Quake2Effects.of(tl), model_names=names)
     (draw,) = [d for d in frame.models if d.model == 2]
     assert (draw.prev_frame, draw.frame, draw.blend, draw.skin) == (31, 32, pytest.approx(0.5), 0)
+    assert draw.fullbright
+
+
+def test_the_bfg_explosion_is_translucent_from_its_first_frame() -> None:
+    tl = _timeline(M.temp_entity(BFG, pos((0, 0, 50))))
+    effects = fx.Quake2Effects.of(tl)
+    t0 = tl.start_time
+    first, second = (effects.models(tl.sample(t), t)[0] for t in (t0 + 0.05, t0 + 0.15))
+    assert first.model == explosions.BFG_EXPLODE_SPRITE and first.fullbright
+    assert (first.alpha, second.alpha) == (15 / 16, 14 / 16)             # (16 - f) / 16 with f = 1, 2
 
 
 def _game_dir(tmp_path) -> VirtualFS:

@@ -31,7 +31,8 @@ def test_the_status_bar_program_draws_stats_pics_and_strings() -> None:
     assert names[:4] == ["ch1", "field_3", "anum_minus", "anum_5"] and "i_health" in names
     assert names[-2:] == ["num_minus", "num_7"]
     health = pics[2]
-    assert (health.x, health.y) == ((320 // 2 - 160 + 0 + 2 + 24) * 2, (240 - 24) * 2)
+    assert (health.x, health.y) == ((320 // 2 - 160 + 0 + 2 + 16) * 2, (240 - 24) * 2)   # digits 16 apart
+    assert pics[3].x - health.x == 16 * 2
     text = bytes(c & 0x7F for c in layout.chars()).decode()
     assert "Railgun" in text and "never" not in text and "Fight!" in text
 
@@ -69,3 +70,49 @@ def test_rail_trails_and_laser_beams() -> None:
     assert len(blue) == 256 and blue[:, 0].min() < 2 and blue[:, 0].max() > 250
     beam = p.colors[np.abs(p.positions[:, 1] - 64) < 1e-3]
     assert len(beam) == 32 and set(beam.tolist()) == {0xF2}
+
+
+def test_flag_carriers_leave_a_trail_of_their_teams_colour_and_light_up() -> None:
+    """EF_FLAG1 (red flag): CL_FlagTrail specks of colour 242 every 5 units within 16 of the path, and a red light of
+    225; EF_FLAG2 blue (115)."""
+    signon = [M.serverdata(), M.configstring(P.CS_MODELS + 1, "maps/t.bsp"),
+              M.configstring(P.CS_MODELS + 2, "players/male/tris.md2")]
+    frames = [[M.frame(n, n - 1 if n > 1 else -1), M.playerinfo(),
+               M.packetentities([M.entity(3, model=2, effects=fx.EF_FLAG1, origin=(100 * n, 0, 0)),
+                                 M.entity(4, model=2, effects=fx.EF_FLAG2, origin=(0, 100 * n, 0))])]
+              for n in (1, 2)]
+    tl = decode_dm2(dm2(signon, *frames), "t.dm2")
+    t = float(tl.times[1])
+    p = fx.Quake2Effects.of(tl).particles(tl, t, None)
+    red, blue = p.positions[p.colors == 242], p.positions[p.colors == 115]
+    assert len(red) == len(blue) == 20                                  # 100 units, one every 5
+    assert red[:, 0].min() < 116 and red[:, 0].max() > 184 and np.abs(red[:, 1:]).max() <= 16 + 5
+    lights = fx.Quake2Effects.of(tl).lights(tl.sample(t), t, None)
+    np.testing.assert_allclose(sorted(lights.colors.tolist()), [(0.1, 0.1, 1.0), (1.0, 0.1, 0.1)], atol=1e-6)
+    assert lights.radius.tolist() == [225.0, 225.0]
+
+
+def test_notify_lines_wrap_words_like_the_console_and_chat_is_in_the_alternate_characters() -> None:
+    assert hud.console_lines("abc defgh ijklmnopqrstu\nxy\n", 8) == [
+        ("abc ", False), ("defgh ij", False), ("klmnopqr", False), ("stu", False), ("xy", False)]
+    assert hud.console_lines("\x01hi there", 40) == [("hi there", True)]
+    chat = "claire: " + "word " * 10
+    tl = _timeline(M.print(P.PRINT_HIGH, "Leg damage\n"), M.print(P.PRINT_CHAT, chat + "\n"))
+    layout = hud.build_hud(tl.sample(tl.start_time + 0.05), tl, (320, 240), 1, pic_sizes={})
+    top = [q for q in layout.quads if q.kind == "char" and q.y < 4 * 8 and q.y % 8 == 0]   # not the bar's y 2
+    rows: dict[int, list] = {}
+    for q in top:
+        rows.setdefault(q.y, []).append(q)
+    assert sorted(rows) == [0, 8, 16]                                  # 1 + 2 wrapped chat lines (38 columns)
+    assert bytes(q.ref for q in rows[0]).decode() == "Legdamage"        # spaces are not drawn
+    assert all(q.ref & 0x80 for y in (8, 16) for q in rows[y])
+    assert max(q.x for q in rows[8]) < 8 + 38 * 8 and min(q.x for q in top) == 8
+
+
+def test_a_centerprint_starts_35_percent_down_and_lines_are_cut_at_40_characters() -> None:
+    tl = _timeline(M.text(P.svc_centerprint, "one\n" + "x" * 50))
+    layout = hud.build_hud(tl.sample(tl.start_time), tl, (640, 480), 1, pic_sizes={})
+    chars = [q for q in layout.quads if q.kind == "char" and q.y >= 100]
+    assert min(q.y for q in chars) == int(480 * 0.35)
+    xs = [q.x for q in chars if q.y == int(480 * 0.35) + 8]
+    assert len(xs) == 40 and xs[0] == (640 - 40 * 8) // 2

@@ -110,6 +110,22 @@ def test_truecolor_round_trip(fmt: str, ext: str) -> None:
     assert out.shape == (3, 5, 4) and np.array_equal(out, rgba)
 
 
+def test_tga_keeps_its_alpha_whatever_its_version_2_footer_says() -> None:
+    """The engines read a TGA's header and pixels only: an extension area saying "no alpha" (attributes type 0,
+    as OpenArena's ``gfx/damage/blood_stain.tga`` has) must not make the picture opaque."""
+    rgba = np.zeros((2, 3, 4), np.uint8)
+    rgba[..., 0] = 90
+    rgba[..., 3] = [[0, 40, 255], [7, 128, 200]]
+    header = struct.pack("<BBB5xHHHHBB", 0, 0, 2, 0, 0, 3, 2, 32, 0x28)
+    pixels = rgba[..., [2, 1, 0, 3]].tobytes()
+    extension = bytearray(495)
+    struct.pack_into("<H", extension, 0, 495)          # extension size; byte 494 (attributes type) stays 0
+    body = header + pixels
+    footer = struct.pack("<II", len(body), 0) + b"TRUEVISION-XFILE.\x00"
+    out = load_rgba(body + bytes(extension) + footer, "stain.tga")
+    assert np.array_equal(out, rgba)
+
+
 def test_jpeg_decodes_to_opaque_rgba() -> None:
     buf = io.BytesIO()
     PilImage.new("RGB", (8, 4), (200, 100, 50)).save(buf, "JPEG", quality=95)

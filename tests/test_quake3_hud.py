@@ -89,6 +89,40 @@ def test_the_weapon_select_row_appears_after_a_change() -> None:
     assert not _pics(later, "icons/iconw_")
 
 
+def _line(layout, row: int) -> str:
+    """The console notify line ``row`` (8 × 16 characters at scale 2, spaces left out)."""
+    chars = sorted((q.x, chr(int(str(q.ref).split("/")[1]))) for q in _pics(layout, "q3char") if q.y == row * 16
+                   and q.w == 8)
+    return "".join(c for _, c in chars)
+
+
+def test_a_suicide_is_worded_for_the_sex_of_the_victims_model(follow, q3_fs) -> None:
+    from viewer.games.quake3.view import Quake3View
+
+    models = Quake3View().load_segment_assets(q3_fs, follow.segments[0]).q3_models
+    assert models is not None
+    sexes = {name.split("/")[0]: p.animations.sex for name, p in models.players.items()}
+    assert sexes["major"] == "f" and sexes["sarge"] == "m"
+    death = next(e for e in follow.events_of_kind("obituary") if e.suicide and e.victim == "Major")
+    state = follow.sample(death.time + 0.5)
+    plain = hud.hud_layout(state, follow, (1280, 720), 2)
+    worded = hud.hud_layout(state, follow, (1280, 720), 2, models=models)
+    rows = [r for r in range(4) if _line(worded, r).startswith("Majorblew")]
+    assert rows and _line(plain, rows[0]) == "Majorblewhimselfup."                 # no models: the demo's text
+    assert _line(worded, rows[0]) == "Majorblewherselfup."
+
+
+def test_the_level_timer_shows_only_when_asked_for(follow) -> None:
+    state = follow.sample(follow.start_time + 12.3)
+
+    def timer(layout) -> str:
+        return "".join(c for _, c in sorted((q.x, chr(int(str(q.ref).split("/")[1])))
+                                            for q in _pics(layout, "q3char") if q.y == 18 and q.w == 16))
+
+    assert timer(hud.hud_layout(state, follow, (640, 480), 1)) == ""                  # cg_drawTimer 0
+    assert timer(hud.hud_layout(state, follow, (640, 480), 1, draw_timer=True)) == "0:12"
+
+
 def test_q3_pictures_load_on_demand_as_rgba(q3_fs) -> None:
     pics = load_hud_pics(q3_fs)
     digit = pics["gfx/2d/numbers/zero_32b"]

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from assets_loader.demos.quake3.obituaries import RANK_TIED_FLAG, frag_centerprint, obituary_text, place_string
+from assets_loader.demos.quake3.obituaries import (
+    RANK_TIED_FLAG,
+    frag_centerprint,
+    gendered_obituary,
+    obituary_text,
+    place_string,
+)
 
 
 def test_kills_suicides_and_world_deaths() -> None:
@@ -15,6 +21,27 @@ def test_kills_suicides_and_world_deaths() -> None:
     assert obituary_text("A", None, "lava") == "A does a back flip into the lava."
     assert obituary_text("A", "B", "falling") == "A cratered."
     assert obituary_text("A", None, "rocket") == "A died."
+
+
+def test_suicides_follow_the_victims_sex() -> None:
+    assert obituary_text("A", "A", "rocket splash", "f") == "A blew herself up."
+    assert obituary_text("A", "A", "rocket splash", "n") == "A blew itself up."
+    assert obituary_text("A", "A", "grenade splash", "f") == "A tripped on her own grenade."
+    assert obituary_text("A", "A", "plasma splash", "n") == "A melted itself."
+    assert obituary_text("A", "A", "proximity mine", "f") == "A found her prox mine."
+    assert obituary_text("A", "A", "shotgun", "f") == "A killed herself."
+    assert obituary_text("A", "A", "shotgun", "x") == "A killed himself."             # unknown: male
+    assert obituary_text("A", "A", "falling", "f") == "A cratered."                    # no pronoun in these
+    assert obituary_text("A", "A", "bfg splash", "f") == "A should have used a smaller gun."
+    assert obituary_text("A", "B", "rocket", "f") == "A ate B's rocket"
+
+
+def test_a_line_worded_for_a_male_victim_is_worded_again_for_its_sex() -> None:
+    male = obituary_text("A", "A", "rocket splash")
+    assert gendered_obituary(male, "A", "rocket splash", "f") == "A blew herself up."
+    assert gendered_obituary(male, "A", "rocket splash", "m") == male
+    world = obituary_text("A", None, "rocket")                                       # not by one's own hand
+    assert gendered_obituary(world, "A", "rocket", "f") == world
 
 
 def test_places_and_the_frag_centerprint() -> None:

@@ -242,6 +242,63 @@ def test_an_md3_item_is_drawn_lit_by_the_light_under_it(ctx) -> None:
     assert lit[where].mean() > 20 and dim[where].mean() < lit[where].mean() / 2   # lit by the lightmap under it
 
 
+def test_a_fullbright_model_ignores_the_light_under_it(ctx) -> None:
+    """RF_FULLBRIGHT (explosions): the same MD2 on terminal with the light styles full and dimmed to a quarter is
+    the same picture when fullbright, and darker when lit by the map."""
+    fs = game_filesystem(None, str(QUAKE2), "action")
+    segment = assets.load_segment_assets(fs, ("", "maps/terminal.bsp", "players/sydney/sydney.pcx"))
+    target = OffscreenTarget(ctx, (64, 64))
+    renderer = FrameRenderer(ctx, segment)
+    spot = np.array((1532.0, -1257.0, 31.0))
+    camera = Camera((1450.0, -1257.0, 45.0), (10.0, 0.0, 0.0), fov=60)
+
+    def picture(styles: float, fullbright: bool) -> tuple[np.ndarray, np.ndarray]:
+        shown = EntityDraw(2, spot, np.array((0.0, 180.0, 0.0)), fullbright=fullbright)
+        lights = np.full(64, styles, np.float32)
+        renderer.draw(SceneFrame(0.0, 0, camera, (), lights), target)
+        empty = target.read_rgb().astype(int)
+        renderer.draw(SceneFrame(0.0, 0, camera, (shown,), lights), target)
+        shot = target.read_rgb().astype(int)
+        return shot, np.abs(shot - empty).sum(axis=2) > 0
+
+    (lit, where), (dim, _) = picture(1.0, False), picture(0.25, False)
+    (bright, bright_where), (bright_dim, _) = picture(1.0, True), picture(0.25, True)
+    renderer.release()
+    target.release()
+    assert where.sum() > 100 and bright_where.sum() > 100
+    assert dim[where].mean() < lit[where].mean() * 0.6
+    assert np.array_equal(bright[bright_where], bright_dim[bright_where])
+    assert bright[bright_where].mean() > lit[where].mean()
+
+
+def test_a_colour_shell_is_the_model_pushed_out_in_one_flat_translucent_colour(ctx) -> None:
+    """RF_SHELL_BLUE at 30 %: over black the shell is pure blue, 0.3 × 255 where one layer covers (more where the
+    pushed-out mesh overlaps itself: translucent entities write no depth), and it covers more than the model itself
+    (4 units out along the normals)."""
+    fs = game_filesystem(None, str(QUAKE2), "action")
+    segment = SegmentAssets(None, (assets.load_model(fs, ""),
+                                   assets.load_precache_model(fs, "players/sydney/sydney.pcx")),
+                            assets.load_palette(fs), None, assets.QUAKE2_LIGHTING)
+    target = OffscreenTarget(ctx, (64, 64))
+    renderer = FrameRenderer(ctx, segment)
+    camera = Camera((-80.0, 0.0, 0.0), (0.0, 0.0, 0.0), fov=60)
+
+    def picture(draw: EntityDraw) -> np.ndarray:
+        renderer.draw(SceneFrame(0.0, 0, camera, (draw,), np.ones(64, np.float32)), target)
+        return target.read_rgb().astype(int)
+
+    turned = np.array((0.0, 180.0, 0.0))
+    model = picture(EntityDraw(1, np.zeros(3), turned))
+    shell = picture(EntityDraw(1, np.zeros(3), turned, alpha=0.3, shell=(0.0, 0.0, 1.0)))
+    renderer.release()
+    target.release()
+    covered, shelled = model.sum(axis=2) > 0, shell.sum(axis=2) > 0
+    assert shelled.sum() > covered.sum() * 1.1 and (shelled | ~covered).all()
+    blue = shell[shelled][:, 2]
+    assert (shell[shelled][:, :2] == 0).all() and blue.min() >= 0.3 * 255 - 2
+    assert np.mean(np.abs(blue - 0.3 * 255) <= 2) > 0.3
+
+
 def test_an_md2_with_a_tga_skin_is_drawn_in_the_skin_colours(ctx, tmp_path) -> None:
     from PIL import Image
     (tmp_path / "action").symlink_to(QUAKE2 / "action")

@@ -36,6 +36,12 @@ def test_mouse_settings_with_the_flag_winning_and_ctrl_o_on_the_remembered_folde
     assert run["remembered"] == ["old.dem"]
 
 
+def test_a_loaded_demo_is_frozen_out_of_the_garbage_collector(run) -> None:
+    """viewer.heap: after loading, what was loaded sits in the permanent generation (a full collection during
+    playback does not walk it); a dropped demo is loaded and settled the same way."""
+    assert run["first"]["frozen"] > 10000 and run["dropped"]["frozen"] > 10000
+
+
 def test_dropped_demo_replaces_the_session(run) -> None:
     assert run["first"]["demo"].endswith("demo1_lite.dem")
     dropped = run["dropped"]

@@ -36,6 +36,7 @@ from assets_loader.demos.detect import demo_game
 from assets_loader.errors import FormatError, NotFoundError
 from assets_loader.vfs import VirtualFS
 
+from . import heap
 from . import input as inp
 from .audio.output import SOUND_KEYS, AudioOutput, listener_for, open_output
 from .camera_path import CameraPath, save_path
@@ -223,6 +224,7 @@ class ViewerWindow(pyglet.window.Window):
             self._apply_settings()
             entities = len(world.entities) if world is not None else 0
             self._say(f"map {src.map_path}: {entities} entities ({time.perf_counter() - t:.2f} s)")
+        heap.settle()       # what was loaded stays: keep the collector from walking it during playback
 
     def _use_segment(self, segment: int) -> None:
         """Switch the session to map segment ``segment`` when it is not the loaded one, printing what was loaded and
@@ -241,6 +243,8 @@ class ViewerWindow(pyglet.window.Window):
         self._notice = (missing_data_notice([str(w.message) for w in caught]), NOTICE_TIME)
         self._say(f"map {seg.map_path} ({seg.level_name}) and {len(seg.model_precache) - 2} models "
                   f"({time.perf_counter() - t:.2f} s)")
+        if self._loader is None:    # a level change during playback (loading settles the heap at its end)
+            heap.settle()
 
     @property
     def ready(self) -> bool:
@@ -694,6 +698,7 @@ class ViewerWindow(pyglet.window.Window):
                 obj.release()
         self.session = self._map_renderer = None
         self.state = None
+        heap.unsettle()
 
     def save_settings(self) -> None:
         """Remember the window size, fov, HUD/bar visibility and the demo's folder for the next run."""

@@ -65,15 +65,21 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
     models) lets beams, sprites and explosion meshes find their models. ``state``: ``timeline.sample(t, pov=pov)``
     when the caller already has it.
     Through the recorder's eyes the frame carries the game's screen blend (``world``: the map, for the liquid the eye
-    is in), and the game's lens sets the field of view (``fov`` is the viewer's setting) and underwater warp; a free
+    is in), and the game's lens sets the field of view (``fov`` is the viewer's setting), underwater warp and
+    where the eye is (Quake III looks at a dead player from behind: its body is drawn, its view weapon not); a free
     camera sees none of them. Effects drawn through shaders (Quake III) see ``level``, the segment's Quake III map.
     """
     if state is None:
         state = timeline.sample(t, pov=pov)
-    first_person = camera is None
     view = game or game_view(timeline.game)
-    lens = view.pov_lens(state, t, fov) if camera is None else None
-    cam = camera if camera is not None else pov_camera(state, lens.fov if lens is not None else fov)
+    lens = view.pov_lens(state, t, fov, level) if camera is None else None
+    if camera is not None:
+        cam = camera
+    elif lens is not None and lens.eye is not None:
+        cam = Camera(*lens.eye, lens.fov)
+    else:
+        cam = pov_camera(state, lens.fov if lens is not None else fov)
+    first_person = lens is not None and lens.eye is None
     draws = view.entity_draws(state, first_person)
     md3, players = view.md3_draws(state, first_person)
     particles = lights = None
@@ -84,11 +90,12 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
             if piece.model in model_names:
                 prev = piece.frame if piece.prev_frame < 0 else piece.prev_frame
                 draws.append(EntityDraw(model_names.index(piece.model), piece.origin, piece.angles, piece.frame,
-                                        prev, piece.blend, piece.skin, alpha=piece.alpha))
+                                        prev, piece.blend, piece.skin, alpha=piece.alpha,
+                                        fullbright=piece.fullbright))
         particles = effects.particles(timeline, t, model_flags)
         segment_flags = model_flags[state.segment] if model_flags and 0 <= state.segment < len(model_flags) else None
         lights = effects.lights(state, t, segment_flags)
-    blend = view.screen_blend(state, timeline, t, world) if first_person else None
+    blend = view.screen_blend(state, timeline, t, world) if lens is not None else None
     return SceneFrame(float(t), state.segment, cam, tuple(draws), style_values(state.lightstyles, t),
                       fog=fog_at(timeline, t), particles=particles, lights=lights, md3=md3 + shaded.md3,
                       players=shaded.players, blend=blend, polys=shaded.polys, weapons=shaded.weapons,

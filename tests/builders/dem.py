@@ -288,8 +288,9 @@ class DemWriter:
                colormap: int | None = None, skin: int | None = None, effects: int | None = None,
                origin: Sequence[float | None] = (None, None, None),
                angles: Sequence[float | None] = (None, None, None), alpha: int | None = None,
-               lerpfinish: int | None = None, step: bool = False) -> bytes:
-        """A fast entity update sending exactly the given fields (others come from the baseline)."""
+               lerpfinish: int | None = None, step: bool = False, trans: Sequence[float] = ()) -> bytes:
+        """A fast entity update sending exactly the given fields (others come from the baseline); ``trans``: the
+        Nehahra transparency floats after the fields (protocol 15, ``U_TRANS``)."""
         bits = 0
         body = b""
         if model is not None:
@@ -332,6 +333,9 @@ class DemWriter:
                 body += bytes([lerpfinish])
         if entity > 255:
             bits |= P.U_LONGENTITY
+        if trans:
+            bits |= P.U_TRANS
+            body += struct.pack(f"<{len(trans)}f", *trans)
         if bits & 0xFF0000:
             bits |= P.U_EXTEND1
         if bits & 0xFF00:
@@ -339,7 +343,7 @@ class DemWriter:
         out = bytes([P.U_SIGNAL | (bits & 0x7F)])
         if bits & P.U_MOREBITS:
             out += bytes([(bits >> 8) & 0xFF])
-        if bits & P.U_EXTEND1:
+        if bits & P.U_EXTEND1 and self.protocol != P.PROTOCOL_NETQUAKE:     # protocol 15: that bit is U_TRANS
             out += bytes([(bits >> 16) & 0xFF])
         out += struct.pack("<H", entity) if entity > 255 else bytes([entity])
         return out + body

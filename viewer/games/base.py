@@ -36,7 +36,8 @@ PicSizes = Mapping[str, tuple[int, int]] | Callable[[str], tuple[int, int] | Non
 class EffectModel:
     """A model an effect draws (a copy of a beam model, an explosion sprite or mesh): the model by its registered
     ``model`` name, ``origin`` ``[3]``, ``angles`` ``[3]``, ``frame`` blended from ``prev_frame`` (-1: the same
-    frame) by ``blend``, its ``skin`` and ``alpha``."""
+    frame) by ``blend``, its ``skin`` and ``alpha``; ``fullbright``: lit at the full level whatever the map's light
+    (Quake II ``RF_FULLBRIGHT``)."""
 
     model: str
     origin: np.ndarray
@@ -46,16 +47,20 @@ class EffectModel:
     blend: float = 1.0
     skin: int = 0
     alpha: float = 1.0
+    fullbright: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class PovLens:
     """How the recorder's eye sees (``refdef_t``'s ``fov_x`` and ``RDF_UNDERWATER``): ``fov`` the horizontal field of
     view (degrees, at 4:3 like :class:`~viewer.render.refdef.Camera`), ``warp`` the underwater wobble of the view
-    frustum (0 = none; see :attr:`~viewer.render.refdef.SceneFrame.view_warp`)."""
+    frustum (0 = none; see :attr:`~viewer.render.refdef.SceneFrame.view_warp`); ``eye`` the ``(origin, angles)``
+    the game moves the view to away from the player's eyes (Quake III's third-person view of a dead player: the
+    player's body is then drawn and its view weapon not), ``None`` for the eyes."""
 
     fov: float
     warp: float = 0.0
+    eye: tuple[tuple[float, float, float], tuple[float, float, float]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,9 +145,10 @@ class GameView(Protocol):
         the eye is in, powerups), ``None`` for none; ``world``: the segment's map, when loaded."""
         ...
 
-    def pov_lens(self, state: SceneState, t: float, fov: float) -> PovLens:
-        """The recorder's field of view and underwater warp at ``t``, ``fov`` being the viewer's own setting (the
-        games whose player state carries a field of view scale it; the others keep it)."""
+    def pov_lens(self, state: SceneState, t: float, fov: float, level: Bsp46World | None = None) -> PovLens:
+        """The recorder's field of view, underwater warp and eye at ``t``, ``fov`` being the viewer's own setting
+        (the games whose player state carries a field of view scale it; the others keep it); ``level``: the
+        segment's Quake III map, when loaded (a third-person eye stops at its walls)."""
         ...
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:

@@ -39,7 +39,8 @@ References: QuakeSpasm ``r_alias.c`` (``GL_DrawAliasFrame``, ``GL_DrawAliasFrame
 ``R_SetupAliasLighting``), GLQuake ``gl_rmain.c`` (``R_DrawAliasModel``: minimum light for the view model and
 players, the ambient ≤ 128 and ambient + shade ≤ 192 clamps, ``shadedots``), software Quake ``r_alias.c``
 (``R_AliasSetupLighting``), ``gl_rmisc.c`` (``R_TranslatePlayerSkin``), ``gl_rmain.c`` (``R_SetupGL``: culling);
-Quake II ``ref_gl/gl_mesh.c`` (``R_DrawAliasModel``: shadelight, ``RF_MINLIGHT``).
+Quake II ``ref_gl/gl_mesh.c`` (``R_DrawAliasModel``: shadelight, ``RF_MINLIGHT``; ``GL_DrawAliasFrameLerp``: colour
+shells, ``POWERSUIT_SCALE``).
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ from .textures import TEXTURE_MODES, fullbright_rgba
 from .program_members import uniform
 from .view_math import gl_bytes
 
+#: Quake II's ``POWERSUIT_SCALE``: how far a colour shell stands out of the model, in units along the normals.
+SHELL_PUSH = 4.0
 #: Quake II's ``RF_MINLIGHT`` floor (0.1 of a full 255 level) for the view weapon.
 REF_GL_MINLIGHT = 25.5
 #: Quantization of the entity yaw for the light direction (``SHADEDOT_QUANT``).
@@ -66,7 +69,8 @@ SHADEDOT_QUANT = 16
 _POSE_VERTEX = np.dtype([("position", "<f4", 3), ("normal", "<f4", 3)])   # 24 bytes
 _VERSION = "#version 330 core\n"
 #: ``alias.glsl`` program variants by the ``#define`` s they compile with (each also with and without ``FOG``).
-VARIANTS: dict[str, tuple[str, ...]] = {"skin": (), "translated": ("TRANSLATED",), "placeholder": ("PLACEHOLDER",)}
+VARIANTS: dict[str, tuple[str, ...]] = {"skin": (), "translated": ("TRANSLATED",), "placeholder": ("PLACEHOLDER",),
+                                         "shell": ("SHELL",)}
 #: Texture units of the samplers (a program variant has the ones it reads).
 _SAMPLER_UNITS = {"u_skin": 0, "u_translation": 1, "u_palette": 2, "u_skin_rgba": 3}
 #: ``layout(location)`` of the pose attributes in ``alias.glsl`` (the normal follows each position).
@@ -207,6 +211,7 @@ class AliasRenderer:
     def __init__(self, ctx: moderngl.Context) -> None:
         self.ctx = ctx
         self._programs: dict[tuple[str, bool], moderngl.Program] = {}
+        self._members: dict[int, set[str]] = {}   # uniform and attribute names of each program (by GL name)
         self._translations: dict[bytes, moderngl.Texture] = {}
         self._palettes: dict[bytes, moderngl.Texture] = {}
         self._look: tuple[float, tuple[float, float, float, float]] = (2.0, (0.0, 0.0, 0.0, 0.0))
@@ -226,7 +231,7 @@ class AliasRenderer:
             program = self._programs[key] = self.ctx.program(
                 vertex_shader=header + "#define VERTEX_SHADER\n" + src,
                 fragment_shader=header + "#define FRAGMENT_SHADER\n" + src)
-            members = set(program)
+            members = self._members[program.glo] = set(program)
             for name, unit in _SAMPLER_UNITS.items():
                 if name in members:
                     uniform(program, name).value = unit
@@ -280,7 +285,7 @@ class AliasRenderer:
                 (handle.pose_buffer, "3f 3f", "in_pos_a", "in_normal_a"),
                 (handle.pose_buffer, "3f 3f", "in_pos_b", "in_normal_b"),
                 (handle.uv_buffer, "2f", "in_uv"),
-            ], index_buffer=handle.index_buffer, index_element_size=4)
+            ], index_buffer=handle.index_buffer, index_element_size=4, skip_errors=True)  # the shell reads no uv
         return vao
 
     def release(self) -> None:
@@ -330,7 +335,8 @@ class AliasRenderer:
         light_max, fog = self._look
         program = self.program(variant, fog[3] > 0)
         if self._look_written.get(program.glo) != self._look:
-            uniform(program, "u_light_max").value = light_max
+            if "u_light_max" in self._members[program.glo]:   # not in the unlit shell
+                uniform(program, "u_light_max").value = light_max
             if fog[3] > 0:
                 uniform(program, "u_fog").value = fog
             self._look_written[program.glo] = self._look
@@ -360,14 +366,16 @@ class AliasRenderer:
 
     def draw(self, handle: AliasHandle, view_proj: np.ndarray, model_matrix: np.ndarray,
              pose_a: int, pose_b: int | None = None, blend: float = 0.0, *, skin: int = 0, time: float = 0.0,
-             translation: np.ndarray | None = None, light: AliasLight = AliasLight(), alpha: float = 1.0) -> None:
+             translation: np.ndarray | None = None, light: AliasLight = AliasLight(), alpha: float = 1.0,
+             shell: tuple[float, float, float] | None = None) -> None:
         """Draw ``handle`` between poses ``pose_a`` and ``pose_b`` (indices into the model's poses).
 
         ``view_proj``/``model_matrix``: ``f4[4, 4]`` column-vector matrices (``view_projection``,
         ``entity_matrix``); ``blend`` 0 shows pose a, 1 pose b (``pose_b=None`` means ``pose_a``); ``skin`` is the
         skin number and ``time`` the client time + sync base that picks a skin group's picture
         (:meth:`AliasModel.skin_image_at`); ``translation``: ``u1[256]`` player colours or ``None``; ``alpha`` < 1
-        blends without writing depth. Out-of-range poses fall back to pose 0.
+        blends without writing depth; ``shell``: a Quake II colour shell of that RGB (0..1), the mesh pushed
+        :data:`SHELL_PUSH` units out along its normals, untextured and unlit. Out-of-range poses fall back to pose 0.
         """
         if alpha <= 0.0:
             return
@@ -375,7 +383,8 @@ class AliasRenderer:
         pose_b = pose_a if pose_b is None else pose_b
         pose_a = pose_a if 0 <= pose_a < model.num_poses else 0
         pose_b = pose_b if 0 <= pose_b < model.num_poses else 0
-        prog = self._use("translated" if translation is not None else "skin")
+        variant = "shell" if shell is not None else "translated" if translation is not None else "skin"
+        prog = self._use(variant)
         vao = self._vertex_array(handle, prog)
         stride = _POSE_VERTEX.itemsize
         for location, pose in ((_POS_A, pose_a), (_POS_B, pose_b)):
@@ -384,17 +393,21 @@ class AliasRenderer:
             vao.bind(location + 1, "f", handle.pose_buffer, "3f", offset=base + 12, stride=stride)
         uniform(prog, "u_mvp").write(gl_bytes(np.asarray(view_proj, np.float32) @ np.asarray(model_matrix, np.float32)))
         uniform(prog, "u_blend").value = float(min(max(blend, 0.0), 1.0)) if pose_a != pose_b else 0.0
-        uniform(prog, "u_layer").value = float(model.skin_image_at(skin, time))
         uniform(prog, "u_alpha").value = float(min(alpha, 1.0))
-        uniform(prog, "u_fullbright").value = bool(light.fullbright)
-        self._set_light(prog, light, _SHADE_VECTORS[_shade_step(light.yaw)])
-        if translation is not None:
-            uniform(prog, "u_first_fullbright").value = handle.first_fullbright
-            handle.skins.use(0)
-            self._translation_texture(translation).use(1)
-            handle.palette.use(2)
+        if shell is not None:   # unlit and untextured
+            uniform(prog, "u_push").value = SHELL_PUSH
+            uniform(prog, "u_shell_color").value = (float(shell[0]), float(shell[1]), float(shell[2]))
         else:
-            handle.skins_rgba.use(3)
+            self._set_light(prog, light, _SHADE_VECTORS[_shade_step(light.yaw)])
+            uniform(prog, "u_layer").value = float(model.skin_image_at(skin, time))
+            uniform(prog, "u_fullbright").value = bool(light.fullbright)
+            if translation is not None:
+                uniform(prog, "u_first_fullbright").value = handle.first_fullbright
+                handle.skins.use(0)
+                self._translation_texture(translation).use(1)
+                handle.palette.use(2)
+            else:
+                handle.skins_rgba.use(3)
         self._set_state(alpha)
         vao.render(moderngl.TRIANGLES)
         self._restore_state(alpha)

@@ -25,7 +25,7 @@ from assets_loader.models.mdl import EF_ROTATE
 from assets_loader.palette import translation_table
 from assets_loader.q3shaders import Shader
 
-from .alias import AliasLight, AliasRenderer, shade_vector
+from .alias import SHELL_PUSH, AliasLight, AliasRenderer, shade_vector
 from .context import OffscreenTarget
 from .hud_models import draw_hud_models
 from .particles import ParticleRenderer
@@ -48,6 +48,8 @@ _VIEW_MODEL_DEPTH = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0.3, -0.7], [0,
 _LIGHT_CACHE_SIZE = 8192
 #: Light level for models when the map is missing, so they stay visible in the empty world.
 _NO_MAP_LIGHT = 128.0
+#: ``RF_FULLBRIGHT``: ref_gl's shadelight 1.0 in every channel, the full light level.
+_FULL_LIGHT = 255.0
 _PLACEHOLDER_BOX = ((-8.0, -8.0, -8.0), (8.0, 8.0, 8.0))
 #: Quake clears to black; anything outside the map shows through as this.
 CLEAR_COLOR = (0.0, 0.0, 0.0)
@@ -242,6 +244,8 @@ class FrameRenderer:
     def _draw_model(self, draw: EntityDraw, view: WorldView, view_proj: np.ndarray, axes) -> None:
         ref = self.assets.models[draw.model]
         handle = self._handles[draw.model]
+        if draw.shell is not None and ref.kind != "alias":    # colour shells are drawn on alias meshes only
+            return
         if ref.kind == "bsp":
             handle.draw_brushes(view, [BrushDraw(0, entity_matrix(draw.origin, draw.angles), False, draw.alpha)])
         elif ref.kind == "alias":
@@ -277,32 +281,41 @@ class FrameRenderer:
 
     def _draw_alias(self, draw: EntityDraw, handle, view: WorldView, view_proj: np.ndarray) -> None:
         radius = self._radii.get(draw.model)
-        if radius is not None and not draw.view_model and not self._in_view(draw.origin, radius):
+        reach = radius + (SHELL_PUSH if draw.shell is not None else 0.0) if radius is not None else None
+        if reach is not None and not draw.view_model and not self._in_view(draw.origin, reach):
             return
         model = handle.model
         angles = draw.angles
         if model.flags & EF_ROTATE:
             angles = np.array([0.0, (100.0 * view.time) % 360.0, 0.0])  # CL_RelinkEntities: bonus items spin
-        light = self._light_level(draw.origin, view.styles)
+        light = self._model_light(draw, view.styles)
         alias_light = AliasLight.from_level(light, float(angles[1]), view_model=draw.view_model,
                                             player=draw.colors is not None, rule=self.assets.look.model_light)
         translation = translation_table(*draw.colors) if draw.colors is not None else None
         pose_a = model.pose_at(draw.prev_frame, view.time) if 0 <= draw.prev_frame < model.num_frames else 0
         pose_b = model.pose_at(draw.frame, view.time) if 0 <= draw.frame < model.num_frames else 0
         self.alias.draw(handle, view_proj, entity_matrix(draw.origin, angles), pose_a, pose_b, draw.blend,
-                        skin=draw.skin, time=view.time, translation=translation, light=alias_light, alpha=draw.alpha)
+                        skin=draw.skin, time=view.time, translation=translation, light=alias_light, alpha=draw.alpha,
+                        shell=draw.shell)
 
     def _draw_md3(self, draw: EntityDraw, name: str, view: WorldView, view_proj: np.ndarray) -> None:
         """An MD3 model on a Quake II entity (Q2PRO draws MD2 and MD3 alike): posed like an alias model
         (``prev_frame`` → ``frame`` by ``blend``), lit like one by the light under it (:func:`md3_light`)."""
         assert self.q3_models is not None
         matrix = entity_matrix(draw.origin, draw.angles)
-        light = AliasLight.from_level(self._light_level(draw.origin, view.styles), float(draw.angles[1]),
+        light = AliasLight.from_level(self._model_light(draw, view.styles), float(draw.angles[1]),
                                       view_model=draw.view_model, rule=self.assets.look.model_light)
         md3 = Md3Draw(name, np.asarray(draw.origin, np.float32), np.ascontiguousarray(matrix[:3, :3].T),
                       frame=draw.frame, old_frame=draw.prev_frame, frac=draw.blend)
         q3_view = Q3View(view_proj, view.camera, view.time, (0.0, 0.0, 0.0))
         self.q3_models.draw((md3,), q3_view, md3_light(light))
+
+    def _model_light(self, draw: EntityDraw, styles: np.ndarray) -> np.ndarray:
+        """The light level a model is drawn at: the full level for ``RF_FULLBRIGHT`` (ref_gl ``R_DrawAliasModel``
+        sets shadelight to 1 and reads no light under it), else the light under its origin."""
+        if draw.fullbright:
+            return np.full(3, _FULL_LIGHT)
+        return self._light_level(draw.origin, styles)
 
     def _light_level(self, origin, styles: np.ndarray) -> np.ndarray:
         """``R_LightPoint`` at ``origin``: the lightmap under it weighted by the style values, RGB ``[3]`` (grey

@@ -147,7 +147,10 @@ class EntityDraw:
     """One model to draw (``entity_t``): ``model`` indexes the segment's :attr:`SegmentAssets.models`;
     ``frame``/``prev_frame``/``blend`` pose alias models (sprites show ``frame``, brush models use frame 1 for
     their alternate textures); ``colors`` (top, bottom) translate the skin's shirt and pants ranges when the entity
-    wears a player's colours; ``view_model`` is the first-person weapon (drawn last, squeezed in depth)."""
+    wears a player's colours; ``view_model`` is the first-person weapon (drawn last, squeezed in depth);
+    ``fullbright`` (Quake II ``RF_FULLBRIGHT``) lights the model at the full level (255) instead of the light under
+    it; ``shell`` (Quake II ``RF_SHELL_*``) draws the model as a colour shell of that RGB (0..1) instead: untextured,
+    unlit, standing out along its normals, at ``alpha``."""
 
     model: int
     origin: np.ndarray
@@ -161,6 +164,8 @@ class EntityDraw:
     effects: int = 0
     entity: int = -1
     view_model: bool = False
+    fullbright: bool = False
+    shell: tuple[float, float, float] | None = None
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -44,7 +44,7 @@ def parse_cd_track(data: bytes, path: str = "<bytes>") -> tuple[int, int]:
 def _run(data: bytes, path: str) -> DemoTimeline:
     n = len(data)
     cd_track, pos = parse_cd_track(data, path)
-    parser = DemParser(path)
+    parser = DemParser(path, data)
     b = parser.b
     table = parser.table
     blocks = 0

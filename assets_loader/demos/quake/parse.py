@@ -1,12 +1,14 @@
 """NetQuake server messages (protocols 15, 666 FitzQuake, 999 RMQ): one handler per ``svc_*`` and the fast entity
 update, filling a :class:`~..kit.builder.TimelineBuilder`.
 
-Entity updates (message byte with the high bit set) read the fields their bits name, in ``CL_ParseUpdate`` order
+Entity updates (message byte with the high bit set) carry the fields their bits name, in ``CL_ParseUpdate`` order
 (:func:`update_fields`, a field table for :mod:`..kit.deltas`); fields not sent come from the entity's baseline.
+The message loop only walks the updates and keeps where each one starts (:mod:`.update_walk`); they are read all at
+once when the timeline is assembled (:mod:`.updates`).
 Frames: each ``svc_time`` opens one; it collects the entities updated after it (until the next ``svc_time`` or the end
 of the block) and closes at the end of the block with the stats, view entity and view origin of that moment.  Blocks
-without a ``svc_time`` (the signon) make no frame; entities updated outside a frame only refresh the baselines'
-shortcut rows.  ``svc_disconnect`` ends the demo, as in the engine.
+without a ``svc_time`` (the signon) make no frame; an entity updated outside a frame makes no row (the view entity's
+update still places the eye).  ``svc_disconnect`` ends the demo, as in the engine.
 
 References: Uwe Girlich, "The unofficial DEM format description" v1.0.9, section 7 (messages); QuakeSpasm
 ``cl_parse.c`` ``CL_ParseServerMessage``, ``CL_ParseServerInfo``, ``CL_ParseUpdate``, ``CL_ParseBaseline``,
@@ -25,15 +27,20 @@ import numpy as np
 
 from .. import events as ev
 from ..kit.builder import TimelineBuilder, map_name_of
-from ..kit.deltas import DeltaPlans, Field, Op
+from ..kit.deltas import Field, Op
 from ..kit.messages import DECODE_ERRORS, Corrupt, MessageError, handler_table, read_string
 from ..kit.stufftext import visual_events
 from ..kit.rows import RowLayout, decode_entalpha, states_from_rows
 from ..schema import QUAKE
 from ..timeline import DemoTimeline, StaticSound
 from . import protocol as P
+from .update_walk import RUN_FIELDS, update_lengths, update_records
+from .updates import UPDATE_DTYPE, UpdateTable, decode_updates
 
 __all__ = ["DemParser", "ROW_LAYOUT", "update_fields"]
+
+#: The builder's row: an update's index among the walked ones (it is read from the file when the timeline is made).
+_WALKED_INDEX = struct.Struct("<q")
 
 _S8 = struct.Struct("<b")
 _S16 = struct.Struct("<h")
@@ -43,7 +50,7 @@ _F32 = struct.Struct("<f")
 _FOG = struct.Struct("<BBBBh")
 _PARTICLE_TAIL = struct.Struct("<bbbBB")
 
-# Entity state row: 15 doubles (baselines, updates and the rows appended per frame).
+# Entity state row: 15 doubles (baselines and decoded updates).
 (_NUM, _MODEL, _FRAME, _COLORMAP, _SKIN, _EFFECTS, _OX, _OY, _OZ, _AX, _AY, _AZ, _ALPHA, _SCALE,
  _INTERVAL) = range(15)
 _NCOL = 15
@@ -53,8 +60,8 @@ _NSTAT = len(QUAKE.stat_names)
 _ST_ITEMS, _ST_VIEWHEIGHT, _ST_INTERMISSION = (QUAKE.stat_index(n) for n in ("items", "viewheight", "intermission"))
 
 
-def _row_columns(raw: np.ndarray) -> dict[str, np.ndarray]:
-    rows = raw["v"]
+def _state_columns(rows: np.ndarray) -> dict[str, np.ndarray]:
+    """Timeline columns of state rows [N, 15]."""
     return {
         "number": rows[:, _NUM].astype(np.int32),
         "model": rows[:, _MODEL].astype(np.int32),
@@ -70,7 +77,9 @@ def _row_columns(raw: np.ndarray) -> dict[str, np.ndarray]:
     }
 
 
-ROW_LAYOUT = RowLayout(_ROW, np.dtype([("v", "<f8", (_NCOL,))]), lambda raw: raw["v"][:, _NUM], _row_columns)
+#: Packed entity states (baselines, statics).
+ROW_LAYOUT = RowLayout(_ROW, np.dtype([("v", "<f8", (_NCOL,))]), lambda raw: raw["v"][:, _NUM],
+                       lambda raw: _state_columns(raw["v"]))
 
 
 # --- coordinate / angle encodings and the update field table ------------------------------------------------------
@@ -141,9 +150,13 @@ def _group_reader(spec: str, flags: int) -> Callable[[bytes, int], tuple[tuple[f
 class DemParser:
     """The client state of one NetQuake demo pass and a handler per message (``table``)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, data: bytes) -> None:
         self.path = path
-        self.b = TimelineBuilder(path, "DEM", QUAKE, ROW_LAYOUT, frames_open_at_start=True, shift_segments=True)
+        self.data = data
+        # The builder's rows index the walked updates, read into states when the timeline is made.
+        layout = RowLayout(_WALKED_INDEX, np.dtype("<i8"), lambda raw: self.walked_records["number"][raw],
+                           lambda raw: _state_columns(self._states(np.take(self.walked_records, raw))))
+        self.b = TimelineBuilder(path, "DEM", QUAKE, layout, frames_open_at_start=True, shift_segments=True)
         self.protocol = P.PROTOCOL_NETQUAKE
         self.flags = 0
         self.first_protocol: int | None = None
@@ -151,12 +164,21 @@ class DemParser:
         self.model_precache: tuple[str, ...] = ("",)
         self.sound_precache: tuple[str, ...] = ("",)
         self.baselines: dict[int, list] = {}
-        self.baseline_rows: dict[int, bytes] = {}   # packed state rows of baseline-only updates, by entity
+        self.baseline_log: list[list] = []          # every baseline received, in order (update records index it) ...
+        self.baseline_numbers = array("q")           # ... and its entity
+        self.level_baselines = 0                     # baselines received before the current level
+        self.tables: list[UpdateTable] = []        # the update field tables so far (records index them)
+        self.runs = array("q")                      # per run of updates: RUN_FIELDS values (update_walk)
+        self.walked = array("q")                    # every update's position, in frames or not (the view's pose)
+        self.level_walked = 0                       # updates walked before the current level
+        self.alphas: dict[int, int] = {}             # Nehahra alpha by update position
+        self.walked_records = np.zeros(0, UPDATE_DTYPE)
         self.statics: list[list] = []
         self.static_sounds: list[StaticSound] = []
         self.stats = [0] * _NSTAT
         self.viewentity = 0
-        self.view_pose = (0.0,) * 6   # the view entity's origin and angles
+        self.frame_views = array("q")      # per closed frame: updates walked, level_walked, intermission, view height
+        self.walked_kept = 0               # updates walked by the last block that parsed
         self.in_frame = False
         self.rows_kept = 0            # rows after this one were updates outside a frame (signon): dropped
         self.block_angles = (0.0, 0.0, 0.0)
@@ -171,8 +193,14 @@ class DemParser:
         self.rd_a3 = _group_reader("aaa", f)
         self.rd_ca3 = _group_reader("cacaca", f)
         self.extended = self.protocol != P.PROTOCOL_NETQUAKE
-        self.plans = DeltaPlans(update_fields(self.protocol, f), _NCOL, _ROW, number="B", wide_number="H",
-                                wide_bit=P.U_LONGENTITY, default=_DEFAULT_STATE)
+        table = UpdateTable(update_fields(self.protocol, f), "B", "H", P.U_LONGENTITY, _DEFAULT_STATE,
+                            self.extended)
+        known = [(t.fields, t.extended) for t in self.tables]
+        if (table.fields, table.extended) not in known:
+            self.tables.append(table)
+            known.append((table.fields, table.extended))
+        self.table_index = known.index((table.fields, table.extended))
+        self.update_table = self.tables[self.table_index]
         self.table[0x80:] = [self._fast_update_handler()] * 0x80
 
     def _sound_name(self, index: int) -> str:
@@ -187,13 +215,15 @@ class DemParser:
         if self.in_frame:
             self._close_frame()
         del self.b.rows[self.rows_kept:]
+        self.walked_kept = len(self.walked)
 
     def drop_open_frame(self) -> None:
-        """The block did not parse: forget the frame it opened."""
+        """The block did not parse: forget the frame it opened and the updates it recorded."""
         if self.in_frame:
             self.b.drop_from(self.b.num_frames - 1)
             self.in_frame = False
         del self.b.rows[self.rows_kept:]
+        del self.walked[self.walked_kept:]
 
     def _open_frame(self, server_time: float) -> None:
         if self.in_frame:
@@ -204,18 +234,12 @@ class DemParser:
         self.in_frame = True
 
     def _close_frame(self) -> None:
-        """Record the view: the eye at the view entity plus the view height, looking along the block's angles;
-        during an intermission, finale or cutscene the eye is the view entity itself, origin and angles
-        (``V_CalcIntermissionRefdef``)."""
+        """Record what the view needs (the view entity's pose is known once the updates are decoded:
+        :meth:`_view_columns`)."""
         b = self.b
         st = self.stats
-        vo = self.view_pose
         b.view_entity.append(self.viewentity)
-        if st[_ST_INTERMISSION]:
-            b.view_origin.extend(vo[:3])
-            b.view_angles[-3:] = array("d", vo[3:])
-        else:
-            b.view_origin.extend((vo[0], vo[1], vo[2] + st[_ST_VIEWHEIGHT]))
+        self.frame_views.extend((len(self.walked), self.level_walked, st[_ST_INTERMISSION], st[_ST_VIEWHEIGHT]))
         b.record_stats(st)
         self.in_frame = False
         self.rows_kept = len(b.rows)
@@ -223,76 +247,95 @@ class DemParser:
     # --- the fast entity update -----------------------------------------------------------------------------------
 
     def _fast_update_handler(self) -> Callable[[bytes, int, int], int]:
-        """The handler of message bytes 0x80..0xFF for the current protocol and baselines (a closure: this is the
-        hot path, one call per entity update)."""
-        plans = self.plans
-        extended = self.extended
-        baseline_of = self.baselines.get
-        baseline_rows = self.baseline_rows
-        rows = self.b.rows
-        out = rows.extend
-        unpack_row = _ROW.unpack_from
-        last_row = -_ROW.size
-        nehahra = self._nehahra_update
+        """The handler of message bytes 0x80..0xFF for the current protocol (a closure: this is the hot path, one
+        call per run of entity updates).  It crosses the run with the length table of :mod:`.update_walk` and
+        keeps each update's position (every walked update: the view entity's pose; the builder's rows index them)."""
+        table = self.update_table
+        run = (self.table_index,)
+        out = self.b.rows.extend
+        walked = self.walked
+        keep = walked.append
+        runs = self.runs.extend
+        odd = self._odd_update
 
         def fast_updates(data: bytes, p: int, end: int) -> int:
             # A run of consecutive updates in one call (this loop is the hot path); errors name the failing one.
-            viewent = self.viewentity
-            mpos = p - 1
-            try:
-                while True:
-                    bits = data[mpos] & 0x7F
-                    if bits & 1:
-                        bits |= data[p] << 8
-                        p += 1
-                    if extended:
-                        if bits & 0x8000:
-                            bits |= data[p] << 16
-                            p += 1
-                        if bits & 0x800000:
-                            bits |= data[p] << 24
-                            p += 1
-                    elif bits & 0x8000:      # U_TRANS (Nehahra)
-                        p = nehahra(data, p, bits)
-                        bits = -1
-                    if bits == 0 and p < end and data[p] in baseline_rows:
-                        # Only the entity number: the state is its baseline, packed once.
-                        num = data[p]
-                        row = baseline_rows[num]
-                        out(row)
-                        p += 1
-                        if num == viewent:
-                            self.view_pose = unpack_row(row)[_OX:_AZ + 1]
-                    elif bits >= 0:
-                        num, p = plans[bits](data, p, baseline_of, out)
-                        if bits == 0:
-                            baseline_rows[num] = bytes(rows[last_row:])
-                        if num == viewent:
-                            self.view_pose = unpack_row(rows, len(rows) + last_row)[_OX:_AZ + 1]
-                    if p >= end or data[p] < 0x80:
-                        break
-                    mpos = p
-                    p += 1
-            except DECODE_ERRORS as exc:
-                raise MessageError(exc, mpos, data[mpos]) from None
-            if p > end:
-                raise MessageError(Corrupt("the entity update to end inside its block"), mpos, data[mpos])
-            return p
+            lengths = table.lengths
+            if lengths is None:
+                lengths = table.lengths = update_lengths(data, table, table.extended)
+            i = p - 1
+            first = len(walked)
+            while True:
+                keep(i)
+                step = lengths[i]
+                i = i + step if step else odd(data, i, end)
+                if i >= end or data[i] < 0x80:
+                    break
+            out(array("q", range(first, len(walked))))
+            runs((walked[first],) + run + (len(self.baseline_log), self.level_baselines, self.viewentity))
+            if i > end:
+                raise MessageError(Corrupt("the entity update to end inside its block"), walked[-1], data[walked[-1]])
+            return i
 
         return fast_updates
 
-    def _nehahra_update(self, data: bytes, p: int, bits: int) -> int:
-        """Protocol 15 with U_TRANS (bit 15, Nehahra): the usual fields, then 2 or 3 transparency floats."""
-        row: list[bytes] = []
-        num, p = self.plans[bits & ~P.U_TRANS](data, p, self.baselines.get, row.append)
-        a, b = struct.unpack_from("<ff", data, p)
-        p += 12 if a == 2 else 8
-        state = list(_ROW.unpack(row[0]))
-        state[_ALPHA] = 0 if b == 0 else round(min(max(b * 254 + 1, 1), 255))
-        self.b.rows += _ROW.pack(*state)
-        if num == self.viewentity:
-            self.view_pose = tuple(state[_OX:_AZ + 1])
-        return p
+    def _odd_update(self, data: bytes, i: int, end: int) -> int:
+        """The update at ``i`` the length table leaves to the loop: protocol 15 with U_TRANS (bit 15, Nehahra), the
+        usual fields, then 2 or 3 transparency floats.  Returns the position after it."""
+        try:
+            bits = data[i] & 0x7F
+            p = i + 1
+            if bits & P.U_MOREBITS:
+                bits |= data[p] << 8
+                p += 1
+            q = p + self.update_table[bits & ~P.U_TRANS]
+            a, b = struct.unpack_from("<ff", data, q)
+        except DECODE_ERRORS as exc:
+            raise MessageError(exc, i, data[i]) from None
+        self.alphas[i] = 0 if b == 0 else round(min(max(b * 254 + 1, 1), 255))
+        return q + (12 if a == 2 else 8)
+
+    def _read_records(self) -> None:
+        """The update records (:mod:`.updates`) of every walked update."""
+        runs = np.frombuffer(self.runs, np.int64).reshape(-1, RUN_FIELDS)
+        self.walked_records = update_records(self.data, np.frombuffer(self.walked, np.int64), runs, self.tables,
+                                             np.frombuffer(self.baseline_numbers, np.int64), self.alphas)
+
+    def _states(self, records: np.ndarray) -> np.ndarray:
+        """The entity states [N, 15] of update records."""
+        return decode_updates(self.data, records, self.tables, self.baseline_log, number_column=_NUM,
+                              alpha_column=_ALPHA)
+
+    def _update_columns(self, records: np.ndarray) -> dict[str, np.ndarray]:
+        """The timeline columns of update records (the builder's rows)."""
+        return _state_columns(self._states(records))
+
+    def _view_columns(self) -> tuple[np.ndarray, np.ndarray]:
+        """View origin and angles per frame: the eye at the view entity plus the view height, looking along the
+        block's angles; during an intermission, finale or cutscene the eye is the view entity itself, origin and
+        angles (``V_CalcIntermissionRefdef``).  The view entity's pose at a frame is that of its last update
+        walked in the level so far (the run's view entity; zero before its first)."""
+        views = np.frombuffer(self.frame_views, np.int64).reshape(-1, 4)
+        walked_then, level_start, intermission, viewheight = views[:, 0], views[:, 1], views[:, 2] != 0, views[:, 3]
+        walked = np.frombuffer(self.walked, np.int64)
+        records = self.walked_records
+        runs = np.frombuffer(self.runs, np.int64).reshape(-1, RUN_FIELDS)
+        viewent = runs[np.searchsorted(runs[:, 0], walked, side="right") - 1, 4]
+        is_view = records["number"] == viewent
+        last_view = np.maximum.accumulate(np.where(is_view, np.arange(len(walked)), -1))   # at or before each update
+        latest = last_view[walked_then - 1] if len(walked) else np.full(len(views), -1)
+        latest[walked_then == 0] = -1
+        known = latest >= level_start        # in this level (-1: none yet)
+        pose = np.zeros((len(views), 6))
+        if known.any():
+            used = np.unique(latest[known])
+            states = self._states(records[used])
+            pose[known] = states[np.searchsorted(used, latest[known]), _OX:_AZ + 1]
+        origin = pose[:, :3].copy()
+        origin[~intermission, 2] += viewheight[~intermission]
+        angles = np.frombuffer(self.b.view_angles, np.float64).reshape(-1, 3).copy()
+        angles[intermission] = pose[intermission, 3:]
+        return origin.ravel(), angles.ravel()
 
     # --- messages (one method per svc, named after the engine's message) ------------------------------------------
 
@@ -436,14 +479,14 @@ class DemParser:
                              model_precache=self.model_precache, sound_precache=self.sound_precache)
         # CL_ClearState: baselines, statics, stats start fresh (the builder resets lightstyles and scores).
         self.baselines = {}
+        self.level_baselines = len(self.baseline_log)
+        self.level_walked = len(self.walked)
         self._set_encodings()
-        self.baseline_rows.clear()
         self.statics = []
         self.static_sounds = []
         self.stats = [0] * _NSTAT
         self.stats[_ST_VIEWHEIGHT] = P.DEFAULT_VIEWHEIGHT
         self.viewentity = 0
-        self.view_pose = (0.0,) * 6
         self._emit(ev.ServerInfoEvent, map_name_of(world), level_name, version, maxclients)
 
     def end_segment(self) -> None:
@@ -610,7 +653,8 @@ class DemParser:
         state, p = self._baseline(data, p + 2, version)
         state[_NUM] = num
         self.baselines[num] = state
-        self.baseline_rows.pop(num, None)
+        self.baseline_numbers.append(num)
+        self.baseline_log.append(state)
         return p
 
     def parse_svc_spawnbaseline2(self, data: bytes, p: int, end: int) -> int:
@@ -747,5 +791,7 @@ class DemParser:
         self.end_block()
         self.end_segment()
         self.b.require_end(ev.DisconnectEvent)   # recorded demos end with svc_disconnect (CL_Stop_f)
+        self._read_records()
+        view_origin, view_angles = self._view_columns()
         return self.b.finish(protocol=self.first_protocol or P.PROTOCOL_NETQUAKE, protocol_flags=self.first_flags,
-                             block_count=blocks, cd_track=cd_track)
+                             block_count=blocks, cd_track=cd_track, view_origin=view_origin, view_angles=view_angles)

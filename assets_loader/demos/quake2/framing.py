@@ -4,8 +4,9 @@
 Bad input: a file cut inside a block (or without the -1 block) gives the timeline up to the cut with a warning; a
 corrupt message raises :class:`~assets_loader.errors.FormatError` naming the file, offset and message, or — when at
 least one frame was decoded — returns the timeline up to the previous block with a warning.  A protocol outside
-26..34 is an :class:`~assets_loader.errors.UnsupportedFormatError` ("unsupported protocol N"), protocol 25 (3.00,
-recognised by its own serverdata byte) included.
+26..34 is an :class:`~assets_loader.errors.UnsupportedFormatError` naming the file and the offset of the number
+("unsupported protocol 25 (Quake II 3.00 test release) at offset 5"), protocol 25 recognised by its own
+serverdata byte as well (its message numbers are documented nowhere, so it is not decoded).
 
 References: Uwe Girlich, "The unofficial DM2 format description" v1.0.1, section 2.2 (block of messages); Quake II
 3.20 ``client/cl_main.c`` ``CL_ReadDemoMessage``.
@@ -32,7 +33,7 @@ def _run(data: bytes, path: str) -> DemoTimeline:
     n = len(data)
     if n >= 9 and data[4] == P.SVC_SERVERDATA_TEST and _LEN.unpack_from(data, 5)[0] == P.PROTOCOL_TEST:
         raise UnsupportedFormatError(path, FMT, 5, "Quake II protocol 26..34",
-                                     f"unsupported protocol {P.PROTOCOL_TEST} (Quake II 3.00, other message numbers)")
+                                     f"{P.unsupported_protocol(P.PROTOCOL_TEST)} at offset 5")
     parser = Quake2Parser(path)
     b = parser.b
     table = parser.table

@@ -2,8 +2,9 @@
 
 The base game builds them in ``ClientObituary`` from the means of death: "VICTIM<middle>KILLER<suffix>" for a
 kill, "VICTIM<suffix>" for a death by the world or by one's own weapon.  Mods keep most of the wording (OpenTDM in
-the corpus uses the base texts).  Player names may contain the separators, so the known names (longest first) are
-tried as the victim before the first match of a wording.
+the corpus uses the base texts); AQtion's own wordings (:mod:`.obituaries_aqtion`) are known too.  Wordings with a
+suffix are tried before those without.  Player names may contain the separators, so the known names (longest
+first) are tried as the victim before the first match of a wording.
 
 References: Quake II 3.20 ``game/p_client.c`` ``ClientObituary`` (wording per ``MOD_*``).
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..events import Obituary, plain_text
+from .obituaries_aqtion import AQTION_DEATHS, AQTION_KILLS, gender_forms
 
 __all__ = ["parse_quake2_obituary"]
 
@@ -67,6 +69,13 @@ _DEATHS: tuple[tuple[str, str | None, bool], ...] = (
 )
 
 
+#: Every kill wording, those with a suffix first (a bare middle would also match a line that has one).
+_ALL_KILLS = tuple(sorted(((m, s, weapon) for middle, suffix, weapon in _KILLS + AQTION_KILLS
+                           for m, s in gender_forms(middle, suffix)), key=lambda kill: not kill[1]))
+_ALL_DEATHS = tuple((s, cause, own) for suffix, cause, own in _DEATHS + AQTION_DEATHS
+                    for (s,) in gender_forms(suffix))
+
+
 def _split(line: str, middle: str, names: list[str]) -> tuple[str, str] | None:
     for name in names:
         if line.startswith(name + middle) and len(line) > len(name + middle):
@@ -87,14 +96,14 @@ def parse_quake2_obituary(text: str, names: Iterable[str] = ()) -> Obituary | No
     if not line or "\n" in line:
         return None
     known = sorted((n for n in names if n), key=len, reverse=True)
-    for middle, suffix, weapon in _KILLS:
+    for middle, suffix, weapon in _ALL_KILLS:
         if suffix and not line.endswith(suffix):
             continue
         body = line[:-len(suffix)] if suffix else line
         pair = _split(body, middle, known)
         if pair is not None:
             return Obituary(pair[0], pair[1], weapon, False)
-    for suffix, cause, own in _DEATHS:
+    for suffix, cause, own in _ALL_DEATHS:
         if line.endswith(suffix) and len(line) > len(suffix):
             return Obituary(line[:-len(suffix)], None, cause, own)
     return None

@@ -244,7 +244,7 @@ class Quake2Parser:
         protocol = _S32.unpack_from(data, p)[0]
         if protocol not in P.SUPPORTED_PROTOCOLS:
             raise UnsupportedFormatError(self.path, FMT, p, "Quake II protocol 26..34",
-                                         f"unsupported protocol {protocol}")
+                                         f"{P.unsupported_protocol(protocol)} at offset {p}")
         if self.frame_open:
             raise Corrupt("svc_playerinfo and svc_packetentities before the next svc_serverdata")
         self.protocol = protocol
@@ -592,7 +592,7 @@ class Quake2Parser:
                 sender, team, message = chat
                 slot = next((i for i, s in enumerate(b.scores) if s["name"] == sender), -1)
                 b.emit(ev.ChatEvent, sender, slot, team, message)
-        else:
+        elif level == P.PRINT_MEDIUM:                  # ClientObituary prints at this level
             ob = parse_quake2_obituary(text, self._names())
             if ob is not None:
                 b.emit(ev.ObituaryEvent, ob.victim, ob.killer, ob.weapon, ob.suicide, text)

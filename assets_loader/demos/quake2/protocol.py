@@ -26,6 +26,18 @@ PROTOCOL_VERSION: Final = 34        # 3.19 .. 3.24
 #: 3.05 (26) to 3.24 (34): the format description covers 3.05 .. 3.17, and the numbers between share 34's messages
 #: (Q2PRO plays demos of every protocol 26..34; only 26 lacks svc_frame's suppress count).
 SUPPORTED_PROTOCOLS: Final = frozenset(range(PROTOCOL_OLD, PROTOCOL_VERSION + 1))
+#: Protocols qdv knows by name but does not decode, for the "unsupported protocol N (name)" error.
+UNSUPPORTED_PROTOCOL_NAMES: Final[Mapping[int, str]] = MappingProxyType({
+    PROTOCOL_TEST: "Quake II 3.00 test release", 35: "R1Q2", 36: "Q2PRO", 56: "KMQuake2",
+    2023: "the Quake II re-release",
+})
+
+
+def unsupported_protocol(protocol: int) -> str:
+    """``"unsupported protocol 25 (Quake II 3.00 test release)"``; the bare number for protocols without a name."""
+    name = UNSUPPORTED_PROTOCOL_NAMES.get(protocol)
+    return f"unsupported protocol {protocol}" + (f" ({name})" if name else "")
+
 
 # --- serverdata attractloop / isdemo -------------------------------------------------------------------------------
 

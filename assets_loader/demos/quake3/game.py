@@ -17,7 +17,7 @@ from __future__ import annotations
 __all__ = [
     "CS_ITEMS", "CS_LEVEL_START_TIME", "CS_MODELS", "CS_PLAYERS", "CS_SCORES1", "CS_SCORES2", "CS_SOUNDS",
     "CS_WARMUP", "EF_DEAD", "EF_PLAYER_EVENT", "EF_TELEPORT_BIT", "ENTITYNUM_WORLD", "ET_EVENTS", "ET_INVISIBLE",
-    "ET_PLAYER", "EV", "EV_EVENT_BITS", "ITEMS", "MAX_CLIENTS", "MEANS_OF_DEATH", "PM_INTERMISSION",
+    "ET_PLAYER", "EV", "GIB_HEALTH", "EV_EVENT_BITS", "ITEMS", "MAX_CLIENTS", "MEANS_OF_DEATH", "PM_INTERMISSION",
     "PM_SPECTATOR", "SCORE_NOT_PRESENT", "WEAPONS", "info_pairs",
 ]
 
@@ -39,6 +39,9 @@ CS_PLAYERS = CS_SOUNDS + 256
 ET_PLAYER = 1
 ET_INVISIBLE = 10
 ET_EVENTS = 13
+
+#: A player whose health is this or less has been gibbed: no body is left to draw.
+GIB_HEALTH = -40
 
 # pmtype_t
 PM_SPECTATOR = 2

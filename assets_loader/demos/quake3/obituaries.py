@@ -3,9 +3,10 @@ killer's own view shows ("You fragged NAME" with the place line).
 
 Deaths without a killer (or by one's own hand) read "VICTIM <cause>." ("cratered", "blew himself up"); kills read
 "VICTIM <message> KILLER<suffix>" ("was shredded by" … "'s shrapnel").  The victim's gender picks "his / her /
-its" in the suicide wording; a demo does not carry it (it comes from the model's ``animation.cfg``), so the
-default male wording is used, as for a model without a ``sex`` line.  Places: "1st", "2nd", "3rd", "Nth" (11th ‥
-13th), "Tied for " before a shared place (``RANK_TIED_FLAG``).
+its" in the suicide wording: the ``sex`` line of its model's ``animation.cfg`` (``f`` female, ``n`` neuter, anything
+else male).  A demo does not carry it, so its events read as for a male victim, like a model without a ``sex`` line;
+:func:`gendered_obituary` words such a line again once the model's sex is known.  Places: "1st", "2nd", "3rd",
+"Nth" (11th ‥ 13th), "Tied for " before a shared place (``RANK_TIED_FLAG``).
 
 References: ioquake3 ``code/cgame/cg_event.c`` (``CG_Obituary``, ``CG_PlaceString``), ``code/game/bg_public.h``
 (``meansOfDeath_t``, ``RANK_TIED_FLAG``).
@@ -13,7 +14,7 @@ References: ioquake3 ``code/cgame/cg_event.c`` (``CG_Obituary``, ``CG_PlaceStrin
 
 from __future__ import annotations
 
-__all__ = ["RANK_TIED_FLAG", "frag_centerprint", "obituary_text", "place_string"]
+__all__ = ["RANK_TIED_FLAG", "frag_centerprint", "gendered_obituary", "obituary_text", "place_string"]
 
 RANK_TIED_FLAG = 0x4000
 
@@ -21,10 +22,15 @@ RANK_TIED_FLAG = 0x4000
 _ALONE = {"suicide": "suicides", "falling": "cratered", "crush": "was squished", "water": "sank like a rock",
           "slime": "melted", "lava": "does a back flip into the lava", "target laser": "saw the light",
           "trigger hurt": "was in the wrong place"}
-#: Deaths by one's own weapon.
-_SELF = {"kamikaze": "goes out with a bang", "grenade splash": "tripped on his own grenade",
-         "rocket splash": "blew himself up", "plasma splash": "melted himself",
-         "bfg splash": "should have used a smaller gun", "proximity mine": "found his prox mine"}
+#: Deaths by one's own weapon, ``{his}`` / ``{himself}`` standing for the victim's pronouns.
+_SELF = {"kamikaze": "goes out with a bang", "grenade splash": "tripped on {his} own grenade",
+         "rocket splash": "blew {himself} up", "plasma splash": "melted {himself}",
+         "bfg splash": "should have used a smaller gun", "proximity mine": "found {his} prox mine"}
+_SELF_OTHER = "killed {himself}"
+#: ``animation.cfg``'s ``sex`` → the pronouns ``CG_Obituary`` uses (``GENDER_FEMALE``, ``GENDER_NEUTER``; male
+#: otherwise).
+_PRONOUNS = {"f": {"his": "her", "himself": "herself"}, "n": {"his": "its", "himself": "itself"}}
+_MALE = {"his": "his", "himself": "himself"}
 #: Kills: (message, suffix after the killer's name).
 _KILLS = {"grapple": ("was caught by", ""), "gauntlet": ("was pummeled by", ""),
           "machinegun": ("was machinegunned by", ""), "shotgun": ("was gunned down by", ""),
@@ -39,16 +45,25 @@ _KILLS = {"grapple": ("was caught by", ""), "gauntlet": ("was pummeled by", ""),
           "telefrag": ("tried to invade", "'s personal space")}
 
 
-def obituary_text(victim: str, killer: str | None, means: str) -> str:
-    """The line ``CG_Obituary`` prints; ``killer`` ``None`` for the world, equal to ``victim`` for a suicide."""
+def obituary_text(victim: str, killer: str | None, means: str, sex: str = "m") -> str:
+    """The line ``CG_Obituary`` prints; ``killer`` ``None`` for the world, equal to ``victim`` for a suicide;
+    ``sex``: the victim model's ``animation.cfg`` ``sex``."""
     if means in _ALONE:
         return f"{victim} {_ALONE[means]}."
     if killer == victim:
-        return f"{victim} {_SELF.get(means, 'killed himself')}."
+        return f"{victim} {_SELF.get(means, _SELF_OTHER).format_map(_PRONOUNS.get(sex, _MALE))}."
     if killer is None:
         return f"{victim} died."
     message, suffix = _KILLS.get(means, ("was killed by", ""))
     return f"{victim} {message} {killer}{suffix}"
+
+
+def gendered_obituary(text: str, victim: str, means: str, sex: str) -> str:
+    """``text``, an obituary worded for a male victim, as ``CG_Obituary`` words it for a victim of ``sex``: only
+    a death by one's own hand changes."""
+    if text != obituary_text(victim, victim, means):
+        return text
+    return obituary_text(victim, victim, means, sex)
 
 
 def place_string(rank: int) -> str:

@@ -1,15 +1,16 @@
 """A decoded Quake III demo (:class:`~.records.Quake3Demo`) as a :class:`~assets_loader.demos.timeline.DemoTimeline`.
 
-Frames are snapshots (``times`` = serverTime / 1000, a later gamestate's clock shifted to follow on).  Every
-entity of a snapshot is a row, plus the followed / recording client built from its ``playerState_t`` like
+Frames are snapshots (``times`` = serverTime / 1000, a later gamestate's clock shifted to follow on).  Every entity
+of a snapshot is a row, plus the followed / recording client built from its ``playerState_t`` like
 ``BG_PlayerStateToEntityState`` (``ET_PLAYER`` at ``origin`` with the view angles; left out while it is a free
-spectator or in intermission).  The common columns hold ``model`` = ``modelindex``, ``effects`` = ``eFlags``,
-``colormap`` = client + 1 for players, and ``origin`` / ``angles`` = the ``pos`` / ``apos`` trajectories evaluated
-at the snapshot time; the schema's :data:`~assets_loader.demos.schema.QUAKE3_ENTITY_FIELDS` keep the rest, so
-``sample`` evaluates moving trajectories at any time.  The view is the playerState (``clientNum`` changes when a
-spectator's followed player changes); ``players`` holds every client seen as ``ET_PLAYER`` so Tab / orbit reach
-them (stats only for the slots the view followed).  Scores come from ``CS_PLAYERS`` and ``scores`` commands;
-model names from ``CS_MODELS``; the map from the serverinfo ``mapname``.
+spectator, in intermission or gibbed, health at ``GIB_HEALTH`` or below).  The common columns hold ``model`` =
+``modelindex``, ``effects`` = ``eFlags``, ``colormap`` = client + 1 for players, and ``origin`` / ``angles`` = the
+``pos`` / ``apos`` trajectories evaluated at the snapshot time; the schema's
+:data:`~assets_loader.demos.schema.QUAKE3_ENTITY_FIELDS` keep the rest, so ``sample`` evaluates moving trajectories
+at any time.  The view is the playerState (``clientNum`` changes when a spectator's followed player changes);
+``players`` holds every client seen as ``ET_PLAYER`` so Tab / orbit reach them (stats only for the slots the view
+followed).  Scores come from ``CS_PLAYERS`` and ``scores`` commands; model names from ``CS_MODELS``; the map from
+the serverinfo ``mapname``.
 
 References: ioquake3 ``code/game/bg_misc.c`` (``BG_PlayerStateToEntityState``), ``code/cgame/cg_snapshot.c``,
 ``code/cgame/cg_ents.c`` (``CG_CalcEntityLerpPositions``), ``code/cgame/cg_servercmds.c`` (``CG_ParseScores``).
@@ -47,7 +48,8 @@ def decode_quake3(data: bytes, name: str) -> DemoTimeline:
 
 def _player_entities(player: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(rows, snapshot indices): the playerState as ``entityState_t`` where it is a visible player."""
-    shown = (player["pm_type"] != g.PM_SPECTATOR) & (player["pm_type"] != g.PM_INTERMISSION)
+    shown = (player["pm_type"] != g.PM_SPECTATOR) & (player["pm_type"] != g.PM_INTERMISSION) \
+        & (player["stats"][:, 0] > g.GIB_HEALTH)
     ps = player[shown]
     out = np.zeros(len(ps), ENTITY_STATE)
     out["number"] = ps["clientNum"]

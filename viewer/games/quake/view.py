@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from assets_loader.bsp import WorldMesh
+from assets_loader.bsp46 import Bsp46World
 from assets_loader.demos import DemoTimeline, MapSegment, SceneState
 from assets_loader.images import Image
 from assets_loader.palette import Palette
@@ -59,7 +60,7 @@ class QuakeView:
                      world: MapWorld | None) -> tuple[float, float, float, float] | None:
         return blend.screen_blend(state, timeline, t, world if isinstance(world, WorldMesh) else None)
 
-    def pov_lens(self, state: SceneState, t: float, fov: float) -> PovLens:
+    def pov_lens(self, state: SceneState, t: float, fov: float, level: Bsp46World | None = None) -> PovLens:
         return PovLens(fov)
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:

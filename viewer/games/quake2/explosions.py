@@ -7,9 +7,9 @@ the BFG's 4 frames of ``sprites/s_bfg2.sp2``; each is turned to a random yaw and
 (``start = servertime − 100``).  At ``f`` whole frames since the start the mesh shows pose ``base + f + 1`` blended
 from ``base + f``, skin ``f / 2`` for the first ten frames then skins 5 and 6 at ``(16 − f) / 16`` opacity, and it
 is gone at frame ``frames − 1``; its light (350 units, pinkish, green for the BFG) shrinks with that opacity.  The
-random picks are seeded by the event's number, so any time gives the same picture.
-
-Deviations: the mesh is lit by the map like other models (the engine draws it ``RF_FULLBRIGHT``).
+BFG's sprite is translucent from the start, at that same opacity.  Every explosion is ``RF_FULLBRIGHT``: drawn at
+the full light level, not lit by the map.  The random picks are seeded by the event's number, so any time gives the
+same picture.
 
 References: Quake II 3.20 ``client/cl_tent.c`` (``CL_RegisterTEntModels``, ``CL_ParseTEnt``, ``CL_AddExplosions``).
 """
@@ -41,12 +41,13 @@ BFG_LIGHT_COLOR = (0.0, 1.0, 0.0)
 @dataclass(frozen=True, slots=True)
 class ExplosionKind:
     """How a temp entity kind explodes: its ``model``, ``frames`` played, first pose ``base`` (``None``: 0 or 15
-    by a coin toss) and light colour."""
+    by a coin toss), light colour, and whether it is ``RF_TRANSLUCENT`` from the start (the BFG's)."""
 
     model: str
     frames: int
     base: int | None
     color: tuple[float, float, float] = LIGHT_COLOR
+    translucent: bool = False
 
 
 _ROCKET = ExplosionKind(EXPLODE_MODEL, 15, None)
@@ -56,7 +57,7 @@ KINDS: dict[str, ExplosionKind] = {
     "explosion1_np": _ROCKET, "plasma_explosion": _ROCKET, "plain_explosion": _ROCKET,
     "explosion1_big": ExplosionKind(BIG_EXPLODE_MODEL, 15, None),
     "barrel_explosion": _GRENADE, "grenade_explosion": _GRENADE, "grenade_explosion_water": _GRENADE,
-    "bfg_explosion": ExplosionKind(BFG_EXPLODE_SPRITE, 4, 0, BFG_LIGHT_COLOR),
+    "bfg_explosion": ExplosionKind(BFG_EXPLODE_SPRITE, 4, 0, BFG_LIGHT_COLOR, translucent=True),
 }
 #: The longest an explosion shows (grenades: 17 frames after the first).
 MAX_LIFE = max(k.frames for k in KINDS.values()) * FRAME_TIME
@@ -92,11 +93,12 @@ def explosion_model(kind: ExplosionKind, event: TempEntityEvent, number: int, ag
     base = kind.base if kind.base is not None else (15 if rng.random() < 0.5 else 0)
     f = pose.f
     if f < 10:
-        skin, alpha = f >> 1, 1.0
+        skin, translucent = f >> 1, kind.translucent
     else:                                         # RF_TRANSLUCENT from frame 10 on
-        skin, alpha = (5 if f < 13 else 6), pose.alpha
+        skin, translucent = (5 if f < 13 else 6), True
     return EffectModel(kind.model, np.asarray(event.origin, np.float32), np.array([0.0, yaw, 0.0], np.float32),
-                       base + f + 1, prev_frame=base + f, blend=pose.blend, skin=skin, alpha=alpha)
+                       base + f + 1, prev_frame=base + f, blend=pose.blend, skin=skin,
+                       alpha=pose.alpha if translucent else 1.0, fullbright=True)
 
 
 def models_at(times: np.ndarray, events: Sequence[TempEntityEvent], t: float) -> list[EffectModel]:

@@ -10,7 +10,8 @@ explosions throw 256 orange ``CL_ExplosionParticles`` and light 350 units for ha
 blue spiral and white core of ``CL_RailTrail``; bubble trails a bubble every 32 units.  Muzzle flashes light their
 entity (``CL_ParseMuzzleFlash``: 200 units, coloured by weapon, 0.1 s; monsters 0.1 s too).  Entities leave
 trails between their frames (``EF_ROCKET`` smoke and fire, ``EF_GRENADE`` smoke, ``EF_BLASTER`` / ``EF_HYPERBLASTER``
-yellow, ``EF_GIB`` blood) and carry lights (rockets, blasters, ``EF_BFG``); ``RF_BEAM`` lasers are a line of
+yellow, ``EF_GIB`` blood, ``EF_FLAG1`` / ``EF_FLAG2`` red or blue ``CL_FlagTrail`` specks) and carry lights (rockets,
+blasters, ``EF_BFG``, flag carriers red or blue); ``RF_BEAM`` lasers are a line of
 particles from origin to old_origin in one of the colours packed in their skin.
 
 Explosions also leave their animated mesh and its shrinking light (:mod:`.explosions`); the explosion kinds without
@@ -20,8 +21,8 @@ Deviations: particle alpha is not drawn (a particle shows until its alpha runs o
 
 References: Quake II 3.20 ``client/cl_fx.c`` (``CL_ParticleEffect``, ``CL_ParticleEffect2``, ``CL_ExplosionParticles``,
 ``CL_RailTrail``, ``CL_BubbleTrail``, ``CL_RocketTrail``, ``CL_DiminishingTrail``, ``CL_BlasterTrail``,
-``CL_ParseMuzzleFlash``, ``CL_AddParticles``), ``client/cl_tent.c`` (``CL_ParseTEnt``, ``splash_color``),
-``client/cl_ents.c`` (``CL_AddPacketEntities``: trails, entity lights, ``RF_BEAM``).
+``CL_FlagTrail``, ``CL_ParseMuzzleFlash``, ``CL_AddParticles``), ``client/cl_tent.c`` (``CL_ParseTEnt``,
+``splash_color``), ``client/cl_ents.c`` (``CL_AddPacketEntities``: trails, entity lights, ``RF_BEAM``).
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ GRAVITY = 40.0                       # PARTICLE_GRAVITY
 MAX_LIFE = 1.3                       # the longest particle life here (alphavel ≥ -1/1.2 … plus margin)
 TRAIL_WINDOW = 1.0                   # seconds of entity movement whose trail particles may still be alive
 EF_ROTATE, EF_GIB, EF_BLASTER, EF_ROCKET, EF_GRENADE, EF_HYPERBLASTER, EF_BFG = 1, 2, 8, 16, 32, 64, 128
+EF_FLAG1, EF_FLAG2 = 0x00040000, 0x00080000
+#: ``CL_FlagTrail`` colours (red team's flag, blue team's) and the flag carrier's light.
+FLAG_TRAIL_COLORS = {EF_FLAG1: 242, EF_FLAG2: 115}
+FLAG_LIGHT_COLORS = {EF_FLAG1: (1.0, 0.1, 0.1), EF_FLAG2: (0.1, 0.1, 1.0)}
+FLAG_LIGHT_RADIUS = 225.0
 RF_BEAM = 128
 SPLASH_COLORS = (0x00, 0xE0, 0xB0, 0x50, 0xD0, 0xE0, 0xE8)
 #: Impact temp entities: (colour, count, colour spread) as ``CL_ParseTEnt`` calls ``CL_ParticleEffect``.
@@ -205,7 +211,7 @@ class Quake2Effects:
         lo = max(int(np.searchsorted(timeline.times, t - TRAIL_WINDOW)), 1)
         for f in range(lo, hi + 1):
             a, b = timeline.frame_entities(f - 1), timeline.frame_entities(f)
-            flags = b.effects & (EF_ROCKET | EF_GRENADE | EF_BLASTER | EF_HYPERBLASTER | EF_GIB)
+            flags = b.effects & (EF_ROCKET | EF_GRENADE | EF_BLASTER | EF_HYPERBLASTER | EF_GIB | EF_FLAG1 | EF_FLAG2)
             t0, t1 = float(timeline.times[f - 1]), float(timeline.times[f])
             for j in np.flatnonzero(flags):
                 k = a.index_of(int(b.number[j]))
@@ -223,9 +229,15 @@ class Quake2Effects:
                 n = int(keep.sum())
                 if not n:
                     continue
-                org = start + (s[keep] / dist)[:, None] * (end - start) + rng.uniform(-1.5, 1.5, (n, 3))
+                flag = not flags[j] & ~(EF_FLAG1 | EF_FLAG2)
+                spread = 16.0 if flag else 1.5
+                org = start + (s[keep] / dist)[:, None] * (end - start) + rng.uniform(-spread, spread, (n, 3))
                 vel = rng.uniform(-5, 5, (n, 3))
-                if flags[j] & EF_GIB:
+                life = 0.8 + rng.random(n) * 0.2 if flag else 0.6 + rng.random(n) * 0.4
+                if flag:                                  # CL_FlagTrail (the engine's last choice of trail)
+                    color = np.full(n, FLAG_TRAIL_COLORS[EF_FLAG1 if flags[j] & EF_FLAG1 else EF_FLAG2])
+                    grav = 0.0
+                elif flags[j] & EF_GIB:
                     color, grav = 0xE8 + rng.integers(0, 8, n), GRAVITY
                 elif flags[j] & EF_ROCKET:
                     color, grav = 0xDC + rng.integers(0, 4, n), -GRAVITY / 2
@@ -233,7 +245,7 @@ class Quake2Effects:
                     color, grav = 4 + rng.integers(0, 8, n), -GRAVITY / 2
                 else:
                     color, grav = 0xE0 + rng.integers(0, 8, n), 0.0
-                cloud = _cloud(org, vel, color, -1.0 / (0.6 + rng.random(n) * 0.4), grav)
+                cloud = _cloud(org, vel, color, -1.0 / life, grav)
                 dt = t - born[keep]
                 alive = 1.0 + cloud.alphavel * dt > 0
                 pos = cloud.org + cloud.vel * dt[:, None] + 0.5 * cloud.accel * (dt * dt)[:, None]
@@ -298,6 +310,12 @@ class Quake2Effects:
             else:
                 radius.append(200.0)
                 colors.append((1.0, 1.0, 0.0))
+        lit = EF_ROCKET | EF_BLASTER | EF_HYPERBLASTER | EF_BFG
+        carriers = ((ents.effects & (EF_FLAG1 | EF_FLAG2)) != 0) & ((ents.effects & lit) == 0)
+        for j in np.flatnonzero(carriers):
+            origins.append(ents.origin[j].astype(np.float32))
+            radius.append(FLAG_LIGHT_RADIUS)
+            colors.append(FLAG_LIGHT_COLORS[EF_FLAG1 if int(ents.effects[j]) & EF_FLAG1 else EF_FLAG2])
         if not origins:
             return Lights.empty()
         return Lights(np.stack(origins).astype(np.float32), np.asarray(radius, np.float32),

@@ -9,13 +9,16 @@ configstring stat ``S`` names, ``string`` / ``string2`` / ``cstring`` / ``cstrin
 high-bit characters), ``if S`` … ``endif`` a block drawn only when stat ``S`` is set, ``client`` / ``ctf`` a
 scoreboard line.  Coordinates are virtual pixels, each ``scale`` screen pixels.
 
-References: Quake II 3.20 ``client/cl_scrn.c`` ``SCR_ExecuteLayoutString``, ``SCR_DrawField``, ``DrawHUDString``,
-``SCR_DrawCenterString`` (35 % down, ``scr_centertime`` 2.5 s), ``SCR_DrawCrosshair`` (``ch1``); ``client/console.c``
-``Con_DrawNotify`` (4 lines, ``con_notifytime`` 3 s).
+References: Quake II 3.20 ``client/cl_scrn.c`` ``SCR_ExecuteLayoutString``, ``SCR_DrawField`` (digits 16 pixels
+apart), ``DrawHUDString``, ``SCR_DrawCenterString`` (35 % down, ``scr_centertime`` 2.5 s), ``SCR_DrawCrosshair``
+(``ch1``); ``client/console.c``
+``Con_Print`` (word wrap, marker 1/2 for the alternate characters), ``Con_DrawNotify`` (4 lines,
+``con_notifytime`` 3 s); ``client/cl_parse.c`` ``CL_ParseServerMessage`` (chat prints in the alternate characters).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 
 from assets_loader.demos import DemoTimeline, SceneState
@@ -26,11 +29,14 @@ from assets_loader.demos.quake2 import protocol as P
 from ...render.refdef import HudLayout, HudQuad
 
 CHAR = 8
-DIGIT_WIDTH = 24
+#: ``SCR_DrawField``'s advance between big digits (``CHAR_WIDTH``); the pictures themselves are 24 wide.
+DIGIT_WIDTH = 16
 DEFAULT_PIC = (24, 24)
 CENTER_TIME = 2.5
 NOTIFY_TIME = 3.0
 NOTIFY_LINES = 4
+#: ``SCR_DrawCenterString`` draws at most 40 characters of a line.
+CENTER_WIDTH = 40
 CROSSHAIR = "ch1"
 #: Big digits: ``num_0`` … ``num_9``, ``num_minus`` (colour 0) and the ``anum_`` set (colour 1).
 DIGITS = tuple(f"num_{d}" for d in range(10)) + ("num_minus",)
@@ -241,13 +247,37 @@ def build_hud(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int,
             run_layout(b, layout.text, stats, strings, (width, height), serverframe, playernum)
     centre = _last_before(timeline.events_of_kind("centerprint"), state.time)
     if isinstance(centre, CenterPrintEvent) and state.time - centre.time < CENTER_TIME:
-        lines = centre.text.split("\n")
-        y = int(height * 0.35) - len(lines) * CHAR // 2 if len(lines) <= 4 else 48
-        for k, line in enumerate(lines):
-            b.text((width - len(line) * CHAR) // 2, y + k * CHAR, line[:40])
+        rows = [row[:CENTER_WIDTH] for row in centre.text.split("\n")]
+        y = int(height * 0.35) if len(rows) <= 4 else 48
+        for k, row in enumerate(rows):
+            b.text((width - len(row) * CHAR) // 2, y + k * CHAR, row)
     notify = [e for e in timeline.events_of_kind("print")
               if isinstance(e, PrintEvent) and 0 <= state.time - e.time < NOTIFY_TIME]
-    lines = [line for e in notify for line in e.text.rstrip("\n").split("\n")][-NOTIFY_LINES:]
-    for k, line in enumerate(lines):
-        b.text(CHAR, k * CHAR, line[:width // CHAR - 2])
+    lines = [line for e in notify for line in console_lines(e.text, width // CHAR - 2, e.level == P.PRINT_CHAT)]
+    for k, (text, alt) in enumerate(lines[-NOTIFY_LINES:]):
+        b.text(CHAR, k * CHAR, text, alt)
     return HudLayout((sw, sh), scale, tuple(b.quads), 0)
+
+
+def console_lines(text: str, width: int, chat: bool = False) -> list[tuple[str, bool]]:
+    """``Con_Print``: ``text`` as console lines of at most ``width`` characters, a word that would cross the edge
+    moved to the next line (one longer than a line is cut at the edge), each with whether it is drawn in the
+    alternate characters (a chat print, or text starting with marker 1 or 2)."""
+    alt = chat
+    if text[:1] in ("\x01", "\x02"):
+        alt, text = True, text[1:]
+    width = max(width, 1)
+    lines: list[tuple[str, bool]] = []
+    for paragraph in text.rstrip("\n").split("\n"):
+        line = ""
+        for word in re.findall(r"\S+|\s", paragraph):
+            if len(word) < width and len(line) + len(word) > width:
+                lines.append((line, alt))
+                line = ""
+            for ch in word:
+                if len(line) == width:
+                    lines.append((line, alt))
+                    line = ""
+                line += ch
+        lines.append((line, alt))
+    return lines

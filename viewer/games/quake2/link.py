@@ -2,14 +2,18 @@
 
 Like ``CL_AddPacketEntities``: every entity with a model (index 255 is a player, drawn with its client's model —
 model ``256 + client`` of the segment, see :mod:`assets_loader.demos.quake2.parse` — the client being the low byte
-of its skin), its extra models 2–4 at the same place (a 255 as model 2 is the player's visible weapon: weapon
-number ``skin >> 8`` of its client, see :mod:`.segment_models`), ``EF_ROTATE`` items spinning at 180°/s with the
-shared bob-free yaw, the ``EF_ANIM*`` frame cycles, ``RF_TRANSLUCENT`` at 70 %; ``RF_BEAM`` lasers are not models
-(:mod:`.fx` draws them).  In first person the recorder's own entity is hidden and the view weapon (``gunindex`` /
-``gunframe``, offset by the gun offset and angles) is drawn at the eye.
+of its skin), its extra models 2–4 at the same place without its render flags (a 255 as model 2 is the player's
+visible weapon: weapon number ``skin >> 8`` of its client, see :mod:`.segment_models`), ``EF_ROTATE`` items spinning
+at 100°/s with the shared bob-free yaw, the ``EF_ANIM*`` frame cycles, ``RF_TRANSLUCENT`` at 70 %,
+``RF_FULLBRIGHT`` drawn at the full light level.  Powerups and ``EF_COLOR_SHELL`` add a colour shell over the main
+model (``EF_PENT`` red, ``EF_QUAD`` blue, ``EF_DOUBLE`` yellow, ``EF_HALF_DAMAGE`` grey-green, or the entity's own
+``RF_SHELL_*``; 30 % opaque), the render flags then going to the shell, not the model.  ``RF_BEAM`` lasers are not
+models (:mod:`.fx` draws them).  In first person the recorder's own entity is hidden and the view weapon
+(``gunindex`` / ``gunframe``, offset by the gun offset and angles) is drawn at the eye.
 
 References: Quake II 3.20 ``client/cl_ents.c`` ``CL_AddPacketEntities`` (autorotate, autoanim, skins, shells,
-beams), ``CL_AddViewWeapon`` / ``CL_CalcViewValues`` (gun position).
+beams), ``CL_AddViewWeapon`` / ``CL_CalcViewValues`` (gun position); ``ref_gl/gl_mesh.c`` ``R_DrawAliasModel``
+(shell colours).
 """
 
 from __future__ import annotations
@@ -26,9 +30,24 @@ EF_ANIM01 = 0x00000400
 EF_ANIM23 = 0x00000800
 EF_ANIM_ALL = 0x00001000
 EF_ANIM_ALLFAST = 0x00002000
+EF_COLOR_SHELL = 0x00000100
+EF_QUAD = 0x00008000
+EF_PENT = 0x00010000
+EF_DOUBLE = 0x08000000
+EF_HALF_DAMAGE = 0x40000000
 RF_VIEWERMODEL = 0x00000002
+RF_FULLBRIGHT = 0x00000008
 RF_TRANSLUCENT = 0x00000020
 RF_BEAM = 0x00000080
+RF_SHELL_RED = 0x00000400
+RF_SHELL_GREEN = 0x00000800
+RF_SHELL_BLUE = 0x00001000
+RF_SHELL_DOUBLE = 0x00010000
+RF_SHELL_HALF_DAM = 0x00020000
+#: Powerup effects → the shell they turn on (``CL_AddPacketEntities``).
+POWERUP_SHELLS = ((EF_PENT, RF_SHELL_RED), (EF_QUAD, RF_SHELL_BLUE), (EF_DOUBLE, RF_SHELL_DOUBLE),
+                  (EF_HALF_DAMAGE, RF_SHELL_HALF_DAM))
+SHELL_ALPHA = 0.3
 PLAYER_MODEL = 255
 TRANSLUCENT_ALPHA = 0.7
 
@@ -45,6 +64,35 @@ def _frame(effects: int, frame: int, t: float) -> int:
     if effects & EF_ANIM23:
         return 2 + (autoanim & 1)
     return frame
+
+
+def shell_flags(effects: int, renderfx: int) -> int:
+    """The ``RF_SHELL_*`` bits of an entity's colour shell (0: none): its powerups' and, with ``EF_COLOR_SHELL``,
+    its own."""
+    shells = 0
+    for effect, shell in POWERUP_SHELLS:
+        if effects & effect:
+            shells |= shell
+    if shells or effects & EF_COLOR_SHELL:
+        shells |= renderfx & (RF_SHELL_RED | RF_SHELL_GREEN | RF_SHELL_BLUE | RF_SHELL_DOUBLE | RF_SHELL_HALF_DAM)
+    return shells
+
+
+def shell_color(shells: int) -> tuple[float, float, float]:
+    """``R_DrawAliasModel``'s shell colour: half damage grey-green, double damage yellow, then red, green and blue
+    each turning its channel full on."""
+    r = g = b = 0.0
+    if shells & RF_SHELL_HALF_DAM:
+        r, g, b = 0.56, 0.59, 0.45
+    if shells & RF_SHELL_DOUBLE:
+        r, g = 0.9, 0.7
+    if shells & RF_SHELL_RED:
+        r = 1.0
+    if shells & RF_SHELL_GREEN:
+        g = 1.0
+    if shells & RF_SHELL_BLUE:
+        b = 1.0
+    return (r, g, b)
 
 
 def entity_draws(state: SceneState, first_person: bool) -> list[EntityDraw]:
@@ -68,9 +116,16 @@ def entity_draws(state: SceneState, first_person: bool) -> list[EntityDraw]:
         frame = _frame(effects, int(ents.frame[i]), state.time)
         prev = frame if frame != int(ents.frame[i]) else int(ents.prev_frame[i])
         blend = 1.0 if frame != int(ents.frame[i]) else float(ents.frame_blend[i])
-        alpha = TRANSLUCENT_ALPHA if rfx & RF_TRANSLUCENT else 1.0
         number = int(ents.number[i])
-        draws.append(EntityDraw(model, ents.origin[i], angles, frame, prev, blend, skin, None, alpha, effects, number))
+        shells = shell_flags(effects, rfx)
+        flags = 0 if shells else rfx                            # with a shell the render flags go to the shell
+        alpha = TRANSLUCENT_ALPHA if flags & RF_TRANSLUCENT else 1.0
+        bright = bool(flags & RF_FULLBRIGHT)
+        draws.append(EntityDraw(model, ents.origin[i], angles, frame, prev, blend, skin, None, alpha, effects, number,
+                                fullbright=bright))
+        if shells:
+            draws.append(EntityDraw(model, ents.origin[i], angles, frame, prev, blend, skin, None, SHELL_ALPHA,
+                                    effects, number, shell=shell_color(shells)))
         for key in ("model2", "model3", "model4"):
             column = extra.get(key)
             if column is None:
@@ -80,7 +135,7 @@ def entity_draws(state: SceneState, first_person: bool) -> list[EntityDraw]:
                 more = weapon_model_index(int(ents.skin[i]) & 0xFF, int(ents.skin[i]) >> 8)
             elif not 0 < more < PLAYER_MODEL:
                 continue
-            draws.append(EntityDraw(more, ents.origin[i], angles, frame, prev, blend, 0, None, alpha, 0, number))
+            draws.append(EntityDraw(more, ents.origin[i], angles, frame, prev, blend, 0, None, 1.0, 0, number))
     weapon = view_weapon(state) if first_person else None
     if weapon is not None:
         draws.append(weapon)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from assets_loader.bsp46 import Bsp46World
 from assets_loader.demos import DemoTimeline, MapSegment, SceneState
 from assets_loader.images import Image
 from assets_loader.palette import Palette
@@ -56,7 +57,7 @@ class Quake2View:
                      world: MapWorld | None) -> tuple[float, float, float, float] | None:
         return player_view.screen_blend(state)
 
-    def pov_lens(self, state: SceneState, t: float, fov: float) -> PovLens:
+    def pov_lens(self, state: SceneState, t: float, fov: float, level: Bsp46World | None = None) -> PovLens:
         return player_view.pov_lens(state, t, fov)
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:

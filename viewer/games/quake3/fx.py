@@ -18,7 +18,8 @@ the surface normal):
 A hit on a player (``missile_hit``) and bullets in flesh (``blood``) also make a ``bloodExplosion`` sprite of
 radius 24 for 0.5 s (``CG_Bleed``; not on the followed player seen from its eyes); rocket and grenade hits on
 players also explode.  Marks last 10 s, fading over the last second (colour, or alpha for plasma), the newest 256
-kept (``MAX_MARK_POLYS``).  Rail trails: the ``railCore`` strip for 0.4 s fading in the shooter's ``color1``, and
+kept (``MAX_MARK_POLYS``); each is cut to the map's surfaces under it (:mod:`.marks`), a flat square when there
+is no map.  Rail trails: the ``railCore`` strip for 0.4 s fading in the shooter's ``color1``, and
 ``railDisc`` rings every 5 units spiralling out (``CG_RailTrail``).  Rockets and grenades leave a ``smokePuff`` every
 50 ms of server time along their trajectory, each growing from 8 units and fading from a third over 2 s (rocket,
 radius 64) or 0.7 s (grenade, radius 32) (``CG_RocketTrail``, ``CG_AddScaleFade``).  A player firing the lightning
@@ -56,6 +57,7 @@ from . import shapes
 from .gibs import GIB_MODELS, Gib, launch_gibs
 from .items import WEAPON_MODELS
 from .lights import EXPLOSION_LIGHTS, LightSource, explosion_light, muzzle_point, scene_lights
+from .marks import MarkFragment, MarkSurfaces, mark_fragments
 from .view_weapon import view_weapon
 
 __all__ = ["EFFECT_MODELS", "EFFECT_SHADERS", "Quake3Effects", "flash_model", "prepare_effects"]
@@ -353,6 +355,10 @@ class Quake3Effects:
     flown: dict[tuple[int, int], tuple[Gib, ...]] = field(default_factory=dict)
     #: Shotgun pellet impacts traced so far, by (blast index, map identity).
     pellets: dict[tuple[int, int], tuple[Impact, ...]] = field(default_factory=dict)
+    #: The triangles marks land on, by map identity.
+    mark_surfaces: dict[int, MarkSurfaces] = field(default_factory=dict)
+    #: Marks cut to the map so far, by (mark, map identity): a mark is an impact's number or a gib's (event, part).
+    mark_pieces: dict[tuple[int | tuple[int, int], int], tuple[MarkFragment, ...]] = field(default_factory=dict)
 
     def particles(self, timeline: DemoTimeline, t: float, model_flags: list[np.ndarray] | None) -> Particles:
         return Particles.empty()
@@ -402,7 +408,8 @@ class Quake3Effects:
         left = -np.asarray(right)
         md3: list[Md3Draw] = []
         polys: list[Q3Poly] = []
-        self._impact_effects(state, t, left, up, first_person, md3, polys, self._pellet_impacts(state, t, level))
+        self._impact_effects(state, t, left, up, first_person, md3, polys, self._pellet_impacts(state, t, level),
+                             level)
         self._rails(state, t, camera, left, up, polys)
         self._smoke(state, t, camera, left, up, polys)
         self._lightning(state, t, camera, level, polys, first_person)
@@ -439,7 +446,7 @@ class Quake3Effects:
         return out
 
     def _impact_effects(self, state: SceneState, t: float, left, up, first_person: bool, md3: list[Md3Draw],
-                        polys: list[Q3Poly], extra: list[tuple[int, Impact]]) -> None:
+                        polys: list[Q3Poly], extra: list[tuple[int, Impact]], level: Bsp46World | None) -> None:
         lo = int(np.searchsorted(self.impact_times, t - MARK_TOTAL_TIME, side="right"))
         hi = int(np.searchsorted(self.impact_times, t, side="right"))
         marks: list[Q3Poly] = []
@@ -458,7 +465,7 @@ class Quake3Effects:
             if explodes and kind.shader is not None and age < kind.duration:
                 self._explosion(i, imp, kind, age, left, up, md3, polys)
             if imp.kind != "blood" and explodes:
-                marks.append(self._mark(i, imp, kind, age))
+                marks.extend(self._mark(i, imp, kind, age, level))
         polys[:0] = marks[-MAX_MARKS:]
 
     def _explosion(self, i: int, imp: Impact, kind: Explosion, age: float, left, up, md3: list[Md3Draw],
@@ -476,7 +483,7 @@ class Quake3Effects:
             md3.append(Md3Draw(kind.model, imp.origin.astype(np.float32), axis, custom_shader=kind.shader or "",
                                shader_time=start))
 
-    def _mark(self, i: int, imp: Impact, kind: Explosion, age: float) -> Q3Poly:
+    def _mark(self, i: int, imp: Impact, kind: Explosion, age: float, level: Bsp46World | None) -> list[Q3Poly]:
         fade = 1.0
         if kind.alpha_fade:                              # energy marks burn out over 3 s
             fade = min(max((450.0 - 450.0 * age / 3.0) / 255.0, 0.0), 1.0)
@@ -484,7 +491,21 @@ class Quake3Effects:
         if left < MARK_FADE_TIME:
             fade *= left / MARK_FADE_TIME
         rgba = (255, 255, 255, 255 * fade) if kind.alpha_fade else (255 * fade, 255 * fade, 255 * fade, 255)
-        return shapes.mark(kind.mark, imp.origin, imp.normal, kind.mark_radius, _random(i, 5) * 360, rgba)
+        return self._mark_polys(i, level, kind.mark, imp.origin, imp.normal, kind.mark_radius, _random(i, 5) * 360,
+                                rgba)
+
+    def _mark_polys(self, key: int | tuple[int, int], level: Bsp46World | None, shader: str, origin: np.ndarray,
+                    normal: np.ndarray, radius: float, rotation: float, rgba) -> list[Q3Poly]:
+        """A mark's polygons: its pieces on the map (cut once per mark and map), or the flat square without one."""
+        if level is None:
+            return [shapes.mark(shader, origin, normal, radius, rotation, rgba)]
+        pieces = self.mark_pieces.get((key, id(level)))
+        if pieces is None:
+            surfaces = self.mark_surfaces.get(id(level))
+            if surfaces is None:
+                surfaces = self.mark_surfaces[id(level)] = MarkSurfaces.of(level)
+            pieces = self.mark_pieces[(key, id(level))] = mark_fragments(surfaces, origin, normal, radius, rotation)
+        return [Q3Poly(shader, p.positions, p.st, shapes.vertex_colors(rgba, len(p.positions))) for p in pieces]
 
     def _rails(self, state: SceneState, t: float, camera: Camera, left, up, polys: list[Q3Poly]) -> None:
         for k, rail in enumerate(self.rails):
@@ -565,13 +586,13 @@ class Quake3Effects:
             gibs = self.flown.get(key)
             if gibs is None:
                 gibs = self.flown[key] = launch_gibs(level, event.origin, event.time, event.index)
-            for gib in gibs:
+            for k, gib in enumerate(gibs):
                 if gib.mark is not None and gib.mark[0] <= t:
                     when, point, normal, radius, rotation = gib.mark
                     left_time = MARK_TOTAL_TIME - (t - when)
                     fade = min(1.0, max(left_time, 0.0) / MARK_FADE_TIME)
-                    polys.insert(0, shapes.mark("bloodMark", point, normal, radius, rotation,
-                                                (255, 255, 255, 255 * fade)))
+                    polys[:0] = self._mark_polys((event.index, k), level, "bloodMark", point, normal, radius,
+                                                 rotation, (255, 255, 255, 255 * fade))
                 if t < gib.end:
                     md3.append(Md3Draw(gib.model, gib.position(t).astype(np.float32), np.eye(3, dtype=np.float32)))
                     self._blood_trail(gib, t, cam, left, up, polys)

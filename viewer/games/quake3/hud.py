@@ -14,13 +14,15 @@
   tinted by health and armor (``CG_ColorForHealth``).
 - "following" and the followed player's name in giant letters (``CG_DrawFollow``), OpenArena's
   "USE_ITEM to stop following" in the top right corner.
-- Upper right: the level timer (``CG_DrawTimer``), then the last attacker's head and name for 10 s after the view
-  took damage (``CG_DrawAttacker``: from the damage feedback, :func:`.hud_icons.last_damage`).
+- Upper right: the level timer (``CG_DrawTimer``) only when asked for, as ``cg_drawTimer`` is 0 by default, then
+  the last attacker's head and name for 10 s after the view took damage (``CG_DrawAttacker``: from the damage
+  feedback, :func:`.hud_icons.last_damage`).
 - Centre prints (``CG_DrawCenterString``) at 30 % of the height for 3 s, the last 0.2 s fading; "1st" / "2nd" /
   "3rd" in their place colours (``CG_PlaceString``).
 - Console notify lines in the top left (the engine's ``Con_DrawNotify``): the last 4 frag messages and chat lines
   of the last 3 s, 8 × 16 screen pixels per character at 1280 × 720 (the console's size, growing with the viewer's
-  UI scale); chat in green after the sender's name.
+  UI scale); chat in green after the sender's name.  A suicide says "herself" or "itself" when the victim's model
+  is female or neuter (its ``animation.cfg`` ``sex``; the demo's text assumes male).
 
 - The lagometer in the lower right corner (``CG_DrawLagometer``, :mod:`.lagometer`), except in intermissions.
 
@@ -40,9 +42,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
+from assets_loader.demos.events import ObituaryEvent
+from assets_loader.demos.quake3.obituaries import gendered_obituary
 
 from ...render.q3refdef import Quake3Models
 from ...render.refdef import HudLayout, HudModel, HudQuad
@@ -279,16 +285,17 @@ def _lagometer(screen: _Screen, state: SceneState, timeline: DemoTimeline) -> No
 
 
 def _upper_right(screen: _Screen, state: SceneState, timeline: DemoTimeline, following: bool,
-                 models: Quake3Models | None) -> None:
+                 models: Quake3Models | None, draw_timer: bool) -> None:
     y = 0.0
     if following:
         screen.text(FOLLOW_NOTICE, 635 - len(FOLLOW_NOTICE) * 8, 2, 8, 12)
         y = 16.0
-    start = timeline.segments[max(state.segment, 0)].start_time if timeline.segments else timeline.start_time
-    seconds = max(int(state.time - start), 0)
-    timer = f"{seconds // 60}:{seconds % 60:02d}"
-    screen.text(timer, 635 - len(timer) * 16, y + 2, 16, 16)
-    y += 16 + 4
+    if draw_timer:
+        start = timeline.segments[max(state.segment, 0)].start_time if timeline.segments else timeline.start_time
+        seconds = max(int(state.time - start), 0)
+        timer = f"{seconds // 60}:{seconds % 60:02d}"
+        screen.text(timer, 635 - len(timer) * 16, y + 2, 16, 16)
+        y += 16 + 4
     _attacker(screen, state, timeline, y, models)
 
 
@@ -341,14 +348,33 @@ def _center_print(screen: _Screen, state: SceneState, timeline: DemoTimeline) ->
         y += 24
 
 
-def _notify(quads: list[HudQuad], state: SceneState, timeline: DemoTimeline, scale: int) -> None:
+def _obituary_line(event: ObituaryEvent, state: SceneState, sexes: Mapping[str, str]) -> str:
+    """The event's line, worded for the sex of the victim's model (``CG_Obituary``)."""
+    victim = event.victim or ""
+    if not event.suicide or not victim or not event.weapon:
+        return event.text
+    models = [dict(p.userinfo).get("model", "") for p in state.scoreboard if p.name == victim]
+    sex = sexes.get(models[0].split("/")[0].lower(), "m") if models else "m"
+    return gendered_obituary(event.text, victim, event.weapon, sex)
+
+
+def _sexes(models: Quake3Models | None) -> dict[str, str]:
+    """The ``animation.cfg`` sex of each loaded player model, by model name (lower case, without the skin)."""
+    if models is None:
+        return {}
+    return {name.split("/")[0].lower(): player.animations.sex for name, player in models.players.items()}
+
+
+def _notify(quads: list[HudQuad], state: SceneState, timeline: DemoTimeline, scale: int,
+            sexes: Mapping[str, str]) -> None:
     recent = [e for kind in ("obituary", "chat") for e in timeline.events_of_kind(kind)
               if 0 <= state.time - e.time < NOTIFY_TIME]
     recent.sort(key=lambda e: e.time)
     w, h = 8 * max(1, scale // 2), 16 * max(1, scale // 2)
     for row, event in enumerate(recent[-NOTIFY_LINES:]):
         sender = str(getattr(event, "sender", "") or "")
-        text = str(getattr(event, "text", ""))
+        text = _obituary_line(event, state, sexes) if isinstance(event, ObituaryEvent) else \
+            str(getattr(event, "text", ""))
         head = f"{sender}: " if sender else ""
         for i, ch in enumerate((head + text)[:150]):
             if ch == " ":
@@ -359,8 +385,9 @@ def _notify(quads: list[HudQuad], state: SceneState, timeline: DemoTimeline, sca
 
 def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
                show_scores: bool = False, pic_sizes: PicSizes | None = None,
-               models: Quake3Models | None = None) -> HudLayout:
-    """The HUD at ``state.time`` (rules: module docstring); ``models``: the segment's, for the 3D icons."""
+               models: Quake3Models | None = None, draw_timer: bool = False) -> HudLayout:
+    """The HUD at ``state.time`` (rules: module docstring); ``models``: the segment's, for the 3D icons and the
+    players' sexes (their ``animation.cfg``) in death messages; ``draw_timer``: ``cg_drawTimer``."""
     screen = _Screen(screen_size)
     stats = state.stats
     if not stats:
@@ -377,7 +404,7 @@ def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int
         _crosshair(screen, state, pic_sizes)
     if not intermission:
         _lagometer(screen, state, timeline)
-    _upper_right(screen, state, timeline, following, models)
+    _upper_right(screen, state, timeline, following, models, draw_timer)
     _scores(screen, state)
     if following:
         _follow(screen, state)
@@ -386,7 +413,7 @@ def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int
         rows = sorted((p for p in state.scoreboard if p.name), key=lambda p: -p.frags)
         for row, p in enumerate(rows):
             screen.text(f"{p.frags:>4}  {p.name}", 320 - 120, 120 + row * 20, 16, 16, shadow=True)
-    _notify(screen.quads, state, timeline, max(1, scale))
+    _notify(screen.quads, state, timeline, max(1, scale), _sexes(models))
     return HudLayout(screen_size, scale, tuple(screen.quads), models=tuple(screen.models))
 
 

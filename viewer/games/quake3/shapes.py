@@ -16,7 +16,8 @@ import numpy as np
 
 from ...render.q3refdef import Q3Poly
 
-__all__ = ["lightning_bolt", "mark", "perpendicular", "rail_core", "rotate_around", "sprite"]
+__all__ = ["lightning_bolt", "mark", "mark_axes", "perpendicular", "rail_core", "rotate_around", "sprite",
+           "vertex_colors"]
 
 _QUAD_ST = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
 #: ``r_railCoreWidth``'s default.
@@ -46,7 +47,8 @@ def rotate_around(direction, point, degrees: float) -> np.ndarray:
     return p * math.cos(a) + np.cross(k, p) * math.sin(a) + k * float(k @ p) * (1 - math.cos(a))
 
 
-def _colors(rgba, n: int) -> np.ndarray:
+def vertex_colors(rgba, n: int) -> np.ndarray:
+    """``n`` copies of the colour ``rgba`` (0‥255, clamped) as vertex colours ``u1 [n, 4]``."""
     return np.tile(np.clip(np.asarray(rgba, np.float64), 0, 255).astype(np.uint8), (n, 1))
 
 
@@ -62,7 +64,7 @@ def sprite(shader: str, origin, radius: float, left, up, rgba=(255, 255, 255, 25
     left, up = left * radius, up * radius
     o = np.asarray(origin, np.float64)
     corners = np.array([o + left + up, o - left + up, o - left - up, o + left - up], np.float32)
-    return Q3Poly(shader, corners, _QUAD_ST, _colors(rgba, 4), shader_time)
+    return Q3Poly(shader, corners, _QUAD_ST, vertex_colors(rgba, 4), shader_time)
 
 
 def _strip(start, end, side, width: float, rgba) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -104,17 +106,23 @@ def lightning_bolt(shader: str, start, end, camera, shader_time: float = 0.0) ->
     return tuple(out)
 
 
+def mark_axes(normal, rotation: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``CG_ImpactMark``'s texture axes: the unit normal and the square's two sides turned ``rotation`` degrees
+    about it."""
+    axis0 = _unit(normal)
+    axis2 = rotate_around(axis0, perpendicular(axis0), rotation)
+    return axis0, np.cross(axis0, axis2), axis2
+
+
 def mark(shader: str, origin, direction, radius: float, rotation: float, rgba) -> Q3Poly:
-    """``CG_ImpactMark`` on a flat wall: a square of half-size ``radius`` in the plane of normal ``direction``,
-    turned ``rotation`` degrees, lifted a little off the wall (the engine clips it to the surfaces instead)."""
-    normal = _unit(direction)
-    a1 = perpendicular(normal)
-    a2 = rotate_around(normal, a1, rotation)
-    a1 = np.cross(normal, a2)
+    """``CG_ImpactMark``'s whole square, drawn as it is when there is no map to lay it on (:mod:`.marks` cuts it
+    to the map's surfaces): half-size ``radius`` in the plane of normal ``direction``, turned ``rotation``
+    degrees, lifted a little off the wall."""
+    normal, a1, a2 = mark_axes(direction, rotation)
     o = np.asarray(origin, np.float64) + normal * 0.5
     corners = np.array([o - a1 * radius - a2 * radius, o + a1 * radius - a2 * radius,
                         o + a1 * radius + a2 * radius, o - a1 * radius + a2 * radius], np.float32)
     scale = 0.5 / radius
     rel = corners - o
     st = np.stack([0.5 + rel @ a1 * scale, 0.5 + rel @ a2 * scale], axis=1).astype(np.float32)
-    return Q3Poly(shader, corners, st, _colors(rgba, 4))
+    return Q3Poly(shader, corners, st, vertex_colors(rgba, 4))

@@ -2,7 +2,8 @@
 and missile models of :mod:`.items`, the players' models of the segment, the effects' models and shaders),
 entity drawing (:mod:`.link`: players, items, missiles as MD3 draws, movers as brush models), effects through their
 shaders and the first-person weapon (:mod:`.fx`, :mod:`.view_weapon`), the HUD (:mod:`.hud`, :mod:`.hud_pics`, the
-3D icons of :mod:`.hud_icons`, :mod:`.lagometer`), Tab / orbit over the players.
+3D icons of :mod:`.hud_icons`, :mod:`.lagometer`), the view from behind a dead player (:mod:`.third_person`), Tab /
+orbit over the players.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from assets_loader.bsp46 import Bsp46World
 from assets_loader.demos import DemoTimeline, MapSegment, SceneState
 from assets_loader.images import Image
 from assets_loader.palette import Palette
@@ -22,6 +24,7 @@ from ...render.refdef import EntityDraw, HudLayout, MapWorld, SegmentAssets
 from ..base import PicSizes, PovLens
 from . import assets, fx, hud, hud_pics, link
 from .items import segment_models
+from .third_person import dead_view, renders_third_person
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,8 +68,8 @@ class Quake3View:
                      world: MapWorld | None) -> tuple[float, float, float, float] | None:
         return None   # cgame's damage and powerup screen effects are not drawn yet
 
-    def pov_lens(self, state: SceneState, t: float, fov: float) -> PovLens:
-        return PovLens(fov)
+    def pov_lens(self, state: SceneState, t: float, fov: float, level: Bsp46World | None = None) -> PovLens:
+        return PovLens(fov, eye=dead_view(state, level) if renders_third_person(state) else None)
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
         players = self.player_entities(state, model_precache)
