@@ -7,7 +7,9 @@ Defaults: ``demo1_lite.dem`` and ``demo3.dem`` (QuakeSpasm) and ``lq_lqdm2_mvd.m
 The engines are opt-in, never a CI dependency: ``apt-get install quakespasm ezquake xvfb``. A missing engine (or
 Xvfb) is reported on its row and only qdv is measured. The engines draw to a window on a private Xvfb display
 (Mesa llvmpipe, as qdv); ``qdv timedemo`` has no window mode and renders offscreen through headless EGL (the same
-llvmpipe). Peak RSS is each process's own high-water mark (``wait4``'s ``ru_maxrss``).
+llvmpipe). Peak RSS is each process's own high-water mark (``wait4``'s ``ru_maxrss``); CPU is each process's user +
+system seconds over its whole run (start-up and loading included), divided by the demo's frames: on a shared
+machine the fps follow the load, the CPU per frame much less.
 
 Recipes: ``../shared/data/quake1/SOURCES.md`` ("Recipe") and ``../shared/data/quakeworld/SOURCES.md``
 ("Reference timedemo"): QuakeSpasm runs ``+timedemo`` through ``stuffcmds`` in ``quake.rc`` and stays open after
@@ -54,26 +56,36 @@ class Setup:
 
 @dataclass(frozen=True, slots=True)
 class Run:
-    """One timedemo: fps and peak resident memory, or why there is none."""
+    """One timedemo: fps, peak resident memory and CPU milliseconds per frame, or why there are none."""
 
     fps: float | None
     peak_rss_mb: float | None
     note: str = ""
+    cpu_ms_per_frame: float | None = None
 
     def cells(self) -> str:
-        if self.fps is None or self.peak_rss_mb is None:
-            return f"{'—':>8}{'—':>9}"
-        return f"{self.fps:8.1f}{self.peak_rss_mb:9.0f}"
+        if self.fps is None or self.peak_rss_mb is None or self.cpu_ms_per_frame is None:
+            return f"{'—':>8}{'—':>9}{'—':>8}"
+        return f"{self.fps:8.1f}{self.peak_rss_mb:9.0f}{self.cpu_ms_per_frame:8.1f}"
 
 
 def find_binary(candidates: tuple[str, ...]) -> str | None:
     return next((c for c in candidates if os.access(c, os.X_OK)), None)
 
 
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """How a measured process ended: exit status, peak RSS in MB, CPU seconds (user + system)."""
+
+    status: int
+    peak_rss_mb: float
+    cpu_seconds: float
+
+
 def run_measured(args: list[str], cwd: Path, env: dict[str, str], log: Path,
-                 timeout: float) -> tuple[str, float, int]:
+                 timeout: float) -> tuple[str, Ended]:
     """Run ``args`` until it exits or a timedemo result line appears in ``log`` (then end it: the engines stay
-    open after their timedemo). Returns the log's text, the process's peak RSS in MB and its exit status."""
+    open after their timedemo). Returns the log's text and how the process ended."""
     with open(cwd / "stdout.txt", "w") as out:
         proc = subprocess.Popen(args, cwd=cwd, env=env, stdout=out, stderr=subprocess.DEVNULL,
                                 start_new_session=True)
@@ -95,22 +107,24 @@ def run_measured(args: list[str], cwd: Path, env: dict[str, str], log: Path,
             time.sleep(0.1)
             reaped = _reap(proc.pid)
     assert reaped is not None
-    proc.returncode = reaped[0]   # reaped here (wait4 gives the child's own rusage), not by Popen
+    proc.returncode = reaped.status   # reaped here (wait4 gives the child's own rusage), not by Popen
     text = log.read_text(errors="replace") if log.exists() else ""
-    return text, reaped[1], reaped[0]
+    return text, reaped
 
 
-def _reap(pid: int) -> tuple[int, float] | None:
-    """The exit status and peak RSS (MB) of child ``pid`` once it has ended, else ``None``."""
+def _reap(pid: int) -> Ended | None:
+    """How child ``pid`` ended, once it has, else ``None``."""
     done, status, usage = os.wait4(pid, os.WNOHANG)
-    return (status, usage.ru_maxrss / 1024.0) if done else None
+    return Ended(status, usage.ru_maxrss / 1024.0, usage.ru_utime + usage.ru_stime) if done else None
 
 
-def parse_result(text: str, what: str) -> tuple[float | None, str]:
+def measured_run(text: str, ended: Ended, what: str) -> Run:
+    """The :class:`Run` of a log's last timedemo result line (``N frames S seconds F fps``)."""
     found = RESULT.findall(text)
     if not found:
-        return None, f"{what}: no timedemo result"
-    return float(found[-1][2]), ""
+        return Run(None, None, f"{what}: no timedemo result")
+    frames, _seconds, fps = found[-1]
+    return Run(float(fps), ended.peak_rss_mb, "", 1000.0 * ended.cpu_seconds / max(int(frames), 1))
 
 
 class Xvfb:
@@ -145,9 +159,8 @@ def quakespasm_run(binary: str, demo: Path, setup: Setup) -> Run:
     (base / "id1" / "quake.rc").write_text("stuffcmds\n")
     args = [binary, "-condebug", "-basedir", str(base), "-game", "lq1", "-nosound", "-window",
             "-width", str(size[0]), "-height", str(size[1]), "+timedemo", demo.stem]
-    text, rss, _ = run_measured(args, base / "cwd", engine_env(setup), base / "cwd" / "qconsole.log", setup.timeout)
-    fps, note = parse_result(text, "QuakeSpasm")
-    return Run(fps, rss if fps is not None else None, note)
+    text, ended = run_measured(args, base / "cwd", engine_env(setup), base / "cwd" / "qconsole.log", setup.timeout)
+    return measured_run(text, ended, "QuakeSpasm")
 
 
 def ezquake_run(binary: str, demo: Path, setup: Setup) -> Run:
@@ -160,18 +173,16 @@ def ezquake_run(binary: str, demo: Path, setup: Setup) -> Run:
     (base / "qw" / demo.name).symlink_to(demo)
     args = [binary, "-basedir", str(base), "-nohome", "-window", "-width", str(size[0]), "-height", str(size[1]),
             "-nosound", "-condebug", "+timedemo", demo.name]
-    text, rss, _ = run_measured(args, base, engine_env(setup), base / "qw" / "qconsole.log", setup.timeout)
-    fps, note = parse_result(text, "ezQuake")
-    return Run(fps, rss if fps is not None else None, note)
+    text, ended = run_measured(args, base, engine_env(setup), base / "qw" / "qconsole.log", setup.timeout)
+    return measured_run(text, ended, "ezQuake")
 
 
 def qdv_run(demo: Path, setup: Setup) -> Run:
     size = setup.size
     args = [sys.executable, "-m", "viewer.cli", "timedemo", str(demo.resolve()), "--size", f"{size[0]}x{size[1]}"]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    text, rss, status = run_measured(args, setup.scratch, env, setup.scratch / "stdout.txt", setup.timeout)
-    fps, note = parse_result(text, f"qdv (exit {status})")
-    return Run(fps, rss if fps is not None else None, note)
+    text, ended = run_measured(args, setup.scratch, env, setup.scratch / "stdout.txt", setup.timeout)
+    return measured_run(text, ended, f"qdv (exit {ended.status})")
 
 
 def main() -> None:
@@ -188,8 +199,9 @@ def main() -> None:
                ".mvd": ("ezQuake", find_binary(EZQUAKE), ezquake_run)}
     xvfb = Xvfb(size) if shutil.which("Xvfb") else None
     print(f"{size[0]}x{size[1]}; engines in a window on Xvfb {xvfb.display if xvfb else '(Xvfb missing)'}, "
-          "qdv timedemo offscreen (headless EGL); fps, peak RSS in MB")
-    print(f"{'demo':<22}{'engine':<11}{'fps':>8}{'RSS':>9}  {'qdv fps':>8}{'RSS':>9}{'fps ratio':>10}")
+          "qdv timedemo offscreen (headless EGL); fps, peak RSS in MB, CPU ms per frame (start-up included)")
+    print(f"{'demo':<22}{'engine':<11}{'fps':>8}{'RSS':>9}{'CPU':>8}  {'qdv fps':>8}{'RSS':>9}{'CPU':>8}"
+          f"{'fps ratio':>10}")
     try:
         with tempfile.TemporaryDirectory(prefix="qdv-parity-") as scratch:
             setup = Setup(Path(scratch), size, xvfb.display if xvfb else None, args.timeout)

@@ -4,8 +4,9 @@ Run: ``python benchmarks/bench_timeline_memory.py [--repo DIR] [--samples N] [--
 the repository root; ``--repo`` measures another checkout (before/after figures) with this script.  Each demo is
 decoded in its own child process, which prints:
 
-* ``retained``: resident memory after ``load_demo`` (and a garbage collection) minus before — what the timeline
-  costs a running viewer, freed-but-kept heap included (issue 20's "timeline memory per demo-minute");
+* ``retained``: resident memory after ``load_demo`` and the window's ``viewer.heap.settle`` (a garbage collection,
+  freeze and heap trim) minus before — what the timeline costs a running viewer, freed-but-kept heap included
+  (issue 20's "timeline memory per demo-minute");
 * ``arrays``: the bytes of the numpy arrays the timeline holds (its storage, each buffer counted once);
 * ``peak``: the child's peak resident memory (``VmHWM``: its ``ru_maxrss`` may carry the parent's size across the
   fork and exec) minus the resident memory before decoding;
@@ -70,7 +71,11 @@ before = rss_mb()
 t0 = time.perf_counter()
 tl = load_demo(sys.argv[1])
 decode = time.perf_counter() - t0
-gc.collect()
+try:                    # what the window does once a demo is loaded (checkouts before viewer/heap.py: collect only)
+    from viewer.heap import settle
+except ImportError:
+    settle = gc.collect
+settle()
 after = rss_mb()
 peak = int([line for line in open("/proc/self/status") if line.startswith("VmHWM:")][0].split()[1]) / 1024
 lat = []

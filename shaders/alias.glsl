@@ -2,8 +2,14 @@
 // trilinearly from an RGBA copy, or (player colours) looked up per texel through the translation and the palette
 // and filtered bilinearly; fullbright indices 224..255 unlit.
 // Light is coloured by the map's .lit light under the model (u_light_color); fog as the world's (exp2 on eye depth).
-// Also draws the magenta placeholder box for missing models (u_placeholder), and Quake II colour shells
-// (u_shell: the model pushed u_push units out along its normals, one flat colour, no texture).
+//
+// One source, several programs (alias.py compiles each with #defines and picks one per draw), so no draw switches
+// a branch by a uniform (Mesa specialises a program on the uniforms its branches read, and switching them between
+// draws stalls llvmpipe, issue 20):
+//   (neither)     the RGBA skin;                 TRANSLATED   player colours through u_translation;
+//   PLACEHOLDER   flat magenta box for a missing model;   FOG  exp2 fog (only while the world has fog);
+//   SHELL         Quake II colour shell: the model pushed u_push units out along its normals, one flat colour,
+//                 no texture, unlit.
 #ifdef VERTEX_SHADER
 uniform mat4 u_mvp;            // clip <- model (view_proj @ model_matrix)
 uniform float u_blend;         // 0 = pose a, 1 = pose b
@@ -12,13 +18,16 @@ uniform float u_ambient;       // Quake light units 0..255
 uniform float u_shade;         // Quake light units 0..255
 uniform vec3 u_light_color;    // colour of the light (1, 1, 1 = white; mean 1)
 uniform float u_light_max;     // largest light multiplier (Look.light_max)
-uniform float u_push;          // units along the normal (POWERSUIT_SCALE for shells; 0 otherwise)
+#ifdef SHELL
+uniform float u_push;          // units along the normal (POWERSUIT_SCALE)
+#endif
 
-in vec3 in_pos_a;
-in vec3 in_normal_a;
-in vec3 in_pos_b;
-in vec3 in_normal_b;
-in vec2 in_uv;
+// Fixed locations, so a vertex array's pose bindings mean the same in every program variant.
+layout(location = 0) in vec3 in_pos_a;
+layout(location = 1) in vec3 in_normal_a;
+layout(location = 2) in vec3 in_pos_b;
+layout(location = 3) in vec3 in_normal_b;
+layout(location = 4) in vec2 in_uv;
 
 out vec2 v_uv;
 out vec3 v_light;
@@ -31,8 +40,10 @@ float anorm_dot(vec3 n) {
 }
 
 void main() {
-    vec3 normal = mix(in_normal_a, in_normal_b, u_blend);
-    vec3 pos = mix(in_pos_a, in_pos_b, u_blend) + (u_push != 0.0 ? normalize(normal) * u_push : vec3(0.0));
+    vec3 pos = mix(in_pos_a, in_pos_b, u_blend);
+#ifdef SHELL
+    pos += normalize(mix(in_normal_a, in_normal_b, u_blend)) * u_push;
+#endif
     float term = mix(anorm_dot(in_normal_a), anorm_dot(in_normal_b), u_blend) - 1.0;   // -0.295 .. 1
     // Quake light units (128 = the texture as painted) -> a 0..2 multiplier.
     v_light = clamp((u_ambient + u_shade * term) / 128.0 * u_light_color, 0.0, u_light_max);
@@ -42,29 +53,47 @@ void main() {
 #endif
 
 #ifdef FRAGMENT_SHADER
+#if defined(TRANSLATED)
 uniform sampler2DArray u_skin;      // R8: palette indices / 255, one layer per skin picture
-uniform sampler2DArray u_skin_rgba; // RGBA8 with mipmaps: palette colours, A = 1 where fullbright (untranslated)
 uniform sampler2D u_translation;    // 256x1 R8: translated index / 255 (identity except shirt/pants)
 uniform sampler2D u_palette;        // 256x1 RGBA8
-uniform float u_layer;              // skin picture (layer of u_skin)
-uniform bool u_translated;          // player colours: look indices up through u_translation
+uniform int u_first_fullbright;     // skin indices from here on are unlit (224; 256 for none)
+#elif defined(SHELL)
+uniform vec3 u_shell_color;         // the shell's flat colour
+#elif !defined(PLACEHOLDER)
+uniform sampler2DArray u_skin_rgba; // RGBA8 with mipmaps: palette colours, A = 1 where fullbright (untranslated)
+#endif
+uniform float u_layer;              // skin picture (layer of the skin textures)
 uniform float u_alpha;              // entity alpha, 1 = opaque
 uniform bool u_fullbright;          // whole model unlit (light 1.0)
-uniform int u_first_fullbright;     // skin indices from here on are unlit (224; 256 for none)
-uniform bool u_placeholder;         // flat magenta, lit, no texture
-uniform bool u_shell;               // flat u_shell_color, unlit, no texture (Quake II RF_SHELL_*)
-uniform vec3 u_shell_color;
-uniform vec4 u_fog;                 // rgb colour, a = density (0: no fog)
+#ifdef FOG
+uniform vec4 u_fog;                 // rgb colour, a = density
+#endif
 
 in vec2 v_uv;
 in vec3 v_light;
 out vec4 f_color;
 
+#ifdef FOG
 vec3 apply_fog(vec3 color) {
     float d = u_fog.a / 64.0 / gl_FragCoord.w;  // QuakeSpasm's GL_EXP2 fog on the eye depth
     return mix(u_fog.rgb, color, clamp(exp(-d * d), 0.0, 1.0));
 }
+#else
+vec3 apply_fog(vec3 color) { return color; }
+#endif
 
+#if defined(PLACEHOLDER)
+void main() {
+    f_color = vec4(vec3(1.0, 0.0, 1.0) * clamp(v_light.g, 0.35, 1.0), 1.0);
+}
+
+#elif defined(SHELL)
+void main() {
+    f_color = vec4(apply_fog(u_shell_color), u_alpha);
+}
+
+#elif defined(TRANSLATED)
 // One skin texel through the player-colour translation, lit unless its own index is fullbright.
 vec3 translated_texel(ivec2 texel, ivec2 size, vec3 light) {
     ivec2 q = ivec2(mod(vec2(texel), vec2(size)));
@@ -75,31 +104,24 @@ vec3 translated_texel(ivec2 texel, ivec2 size, vec3 light) {
 }
 
 void main() {
-    if (u_placeholder) {
-        f_color = vec4(vec3(1.0, 0.0, 1.0) * clamp(v_light.g, 0.35, 1.0), 1.0);
-        return;
-    }
-    if (u_shell) {
-        f_color = vec4(apply_fog(u_shell_color), u_alpha);
-        return;
-    }
     vec3 light = u_fullbright ? vec3(1.0) : v_light;
-    vec3 shaded;
-    if (u_translated) {
-        // Bilinear over the translated colours (the engine filters its translated skin texture linearly).
-        ivec2 size = textureSize(u_skin, 0).xy;
-        vec2 p = v_uv * vec2(size) - 0.5;
-        ivec2 i0 = ivec2(floor(p));
-        vec2 f = p - floor(p);
-        vec3 a = mix(translated_texel(i0, size, light), translated_texel(i0 + ivec2(1, 0), size, light), f.x);
-        vec3 b = mix(translated_texel(i0 + ivec2(0, 1), size, light), translated_texel(i0 + ivec2(1, 1), size, light),
-                     f.x);
-        shaded = mix(a, b, f.y);
-    } else {
-        // The engine's default texture mode: linear, linear between mipmaps; fullbright texels unlit.
-        vec4 texel = texture(u_skin_rgba, vec3(v_uv, u_layer));
-        shaded = mix(min(texel.rgb * light, vec3(1.0)), texel.rgb, texel.a);
-    }
-    f_color = vec4(apply_fog(shaded), u_alpha);
+    // Bilinear over the translated colours (the engine filters its translated skin texture linearly).
+    ivec2 size = textureSize(u_skin, 0).xy;
+    vec2 p = v_uv * vec2(size) - 0.5;
+    ivec2 i0 = ivec2(floor(p));
+    vec2 f = p - floor(p);
+    vec3 a = mix(translated_texel(i0, size, light), translated_texel(i0 + ivec2(1, 0), size, light), f.x);
+    vec3 b = mix(translated_texel(i0 + ivec2(0, 1), size, light), translated_texel(i0 + ivec2(1, 1), size, light),
+                 f.x);
+    f_color = vec4(apply_fog(mix(a, b, f.y)), u_alpha);
 }
+
+#else
+void main() {
+    vec3 light = u_fullbright ? vec3(1.0) : v_light;
+    // The engine's texture mode for skins; fullbright texels unlit.
+    vec4 texel = texture(u_skin_rgba, vec3(v_uv, u_layer));
+    f_color = vec4(apply_fog(mix(min(texel.rgb * light, vec3(1.0)), texel.rgb, texel.a)), u_alpha);
+}
+#endif
 #endif

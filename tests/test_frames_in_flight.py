@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from viewer.render.context import egl_flush
 from viewer.render.frames_in_flight import FramesInFlight
 
 
@@ -27,3 +28,25 @@ def test_frame_k_waits_for_frame_k_minus_limit(ctx) -> None:
 def test_at_least_one_frame_in_flight(ctx) -> None:
     with pytest.raises(ValueError):
         FramesInFlight(ctx, limit=0)
+
+
+def test_each_frame_is_flushed_when_it_ends(ctx) -> None:
+    """The flush runs once per frame, after the frame's draws (the real ``glFlush`` of the EGL context)."""
+    target = ctx.simple_framebuffer((16, 16))
+    target.use()
+    flush = egl_flush()
+    calls = []
+
+    def counted() -> None:
+        calls.append(len(calls))
+        flush()
+
+    flight = FramesInFlight(ctx, limit=2, flush=counted)
+    for k in range(3):
+        with flight.frame():
+            ctx.clear(0.0, 0.0, 1.0)
+            assert len(calls) == k
+    assert len(calls) == 3
+    flight.drain()
+    assert target.read(components=3)[:3] == b"\x00\x00\xff"
+    target.release()

@@ -16,7 +16,7 @@ import numpy as np
 from assets_loader.demos import DemoTimeline, SceneState
 from assets_loader.vfs import VirtualFS
 
-from .render.context import OffscreenTarget, create_headless_context
+from .render.context import OffscreenTarget, create_headless_context, egl_flush
 from .render.frame import FrameRenderer
 from .render.frames_in_flight import FramesInFlight
 from .render.hud_overlay import HudRenderer
@@ -38,7 +38,7 @@ class DemoRenderer:
         self.ctx = create_headless_context()
         self.target = OffscreenTarget(self.ctx, size)
         self.session = DemoSession(timeline, fs, self.ctx)
-        self.in_flight = FramesInFlight(self.ctx)
+        self.in_flight = FramesInFlight(self.ctx, flush=egl_flush())
         self.water_alpha = water_alpha
         self.hud: HudRenderer | None = None
         if hud:

@@ -11,9 +11,13 @@ colours the fragment shader instead reads the four nearest skin indices, maps ea
 (shirt/pants, :func:`assets_loader.palette.translation_table`) and the palette (256×1 RGBA), and filters the results
 bilinearly. Skin indices 224..255 are fullbright (drawn at light 1.0); the mask uses the untranslated skin index,
 like the fullbright textures of GL engines. Each distinct translation gets its own 256×1 texture, made on first use
-and kept (at most one per shirt/pants pair plus the identity, :data:`MAX_TRANSLATIONS`), so drawing binds a texture
-instead of rewriting a shared one: a rewrite makes Mesa finish every queued draw that reads the texture first (issue
-20).
+and kept (at most one per shirt/pants pair, :data:`MAX_TRANSLATIONS`), so drawing binds a texture instead of
+rewriting a shared one: a rewrite makes Mesa finish every queued draw that reads the texture first (issue 20).
+
+The two ways of colouring (and the placeholder box, and fog) are separate programs compiled from ``alias.glsl``
+(:data:`VARIANTS`), never one program branching on a uniform: Mesa specialises a program on the uniforms its
+branches test, and alternating such a uniform between draws (players, then items) made llvmpipe wait for its
+rasterizer inside those draws, about half of the frame's wall time on ``lq_lqdm2_mvd.mvd`` (issue 20).
 
 Lighting (:class:`AliasLight`) keeps Quake's two numbers in Quake's 0..255 light units:
 
@@ -47,13 +51,13 @@ from dataclasses import dataclass
 import moderngl
 import numpy as np
 
+import shaders
 from assets_loader.models.anorms import normal_vectors
 from assets_loader.models.mdl import AliasModel
 from assets_loader.palette import Palette
 
-from .programs import load_program
 from .textures import TEXTURE_MODES, fullbright_rgba
-from .program_members import attribute, uniform
+from .program_members import uniform
 from .view_math import gl_bytes
 
 #: Quake II's ``POWERSUIT_SCALE``: how far a colour shell stands out of the model, in units along the normals.
@@ -63,21 +67,32 @@ REF_GL_MINLIGHT = 25.5
 #: Quantization of the entity yaw for the light direction (``SHADEDOT_QUANT``).
 SHADEDOT_QUANT = 16
 _POSE_VERTEX = np.dtype([("position", "<f4", 3), ("normal", "<f4", 3)])   # 24 bytes
-_IDENTITY = np.arange(256, dtype=np.uint8)
-#: Translation textures kept at once: one per shirt/pants pair (16 × 16) plus the identity.
-MAX_TRANSLATIONS = 16 * 16 + 1
-_PLACEHOLDER_LIGHT = tuple(float(x) for x in np.array([0.5, -0.3, 0.8]) / np.linalg.norm([0.5, -0.3, 0.8]))
+_VERSION = "#version 330 core\n"
+#: ``alias.glsl`` program variants by the ``#define`` s they compile with (each also with and without ``FOG``).
+VARIANTS: dict[str, tuple[str, ...]] = {"skin": (), "translated": ("TRANSLATED",), "placeholder": ("PLACEHOLDER",),
+                                         "shell": ("SHELL",)}
+#: Texture units of the samplers (a program variant has the ones it reads).
+_SAMPLER_UNITS = {"u_skin": 0, "u_translation": 1, "u_palette": 2, "u_skin_rgba": 3}
+#: ``layout(location)`` of the pose attributes in ``alias.glsl`` (the normal follows each position).
+_POS_A, _POS_B = 0, 2
+#: Translation textures kept at once: one per shirt/pants pair (16 × 16).
+MAX_TRANSLATIONS = 16 * 16
+
+
+def _unit(v: tuple[float, float, float]) -> tuple[float, float, float]:
+    x, y, z = (np.array(v) / np.linalg.norm(v)).astype(np.float32).tolist()
+    return (x, y, z)
 
 
 def _shade_vector_of_step(q: int) -> tuple[float, float, float]:
     a = q / SHADEDOT_QUANT * 2.0 * math.pi
-    v = np.array([math.cos(-a), math.sin(-a), 1.0])
-    x, y, z = (v / np.linalg.norm(v)).astype(np.float32).tolist()
-    return (x, y, z)
+    return _unit((math.cos(-a), math.sin(-a), 1.0))
 
 
 #: The light direction of each of the 16 yaw steps (made once: a model is drawn every frame).
 _SHADE_VECTORS = tuple(_shade_vector_of_step(q) for q in range(SHADEDOT_QUANT))
+#: The placeholder box's light direction (every face a different shade).
+_PLACEHOLDER_LIGHT = _unit((0.5, -0.3, 0.8))
 
 
 def _shade_step(yaw: float) -> int:
@@ -153,7 +168,7 @@ class AliasHandle:
     pose_buffer: moderngl.Buffer      # f4[P, M, 6]: position xyz, normal xyz
     uv_buffer: moderngl.Buffer        # f4[M, 2]
     index_buffer: moderngl.Buffer     # u4[T * 3]
-    vao: moderngl.VertexArray
+    vaos: dict[int, moderngl.VertexArray]   # per program (by GL name), made on its first draw
     skins: moderngl.TextureArray      # R8 [S] x (W, H)
     skins_rgba: moderngl.TextureArray  # RGBA8 [S] x (W, H), mipmapped: colours, A = fullbright
     palette: moderngl.Texture         # 256x1 RGBA8 (shared by the renderer, not released with the handle)
@@ -166,7 +181,10 @@ class AliasHandle:
         return self.num_mesh_verts * _POSE_VERTEX.itemsize
 
     def release(self) -> None:
-        for obj in (self.vao, self.skins, self.skins_rgba, self.index_buffer, self.uv_buffer, self.pose_buffer):
+        for vao in self.vaos.values():
+            vao.release()
+        self.vaos.clear()
+        for obj in (self.skins, self.skins_rgba, self.index_buffer, self.uv_buffer, self.pose_buffer):
             obj.release()
 
 
@@ -192,23 +210,32 @@ class AliasRenderer:
 
     def __init__(self, ctx: moderngl.Context) -> None:
         self.ctx = ctx
-        self.program = load_program(ctx, "alias")
-        for name, unit in (("u_skin", 0), ("u_translation", 1), ("u_palette", 2), ("u_skin_rgba", 3)):
-            self.program[name] = unit
-        self._locations = {name: attribute(self.program, name).location
-                           for name in ("in_pos_a", "in_normal_a", "in_pos_b", "in_normal_b")}
+        self._programs: dict[tuple[str, bool], moderngl.Program] = {}
+        self._members: dict[int, set[str]] = {}   # uniform and attribute names of each program (by GL name)
         self._translations: dict[bytes, moderngl.Texture] = {}
-        self.set_look(2.0, (0.0, 0.0, 0.0, 0.0))
         self._palettes: dict[bytes, moderngl.Texture] = {}
+        self._look: tuple[float, tuple[float, float, float, float]] = (2.0, (0.0, 0.0, 0.0, 0.0))
+        self._look_written: dict[int, tuple[float, tuple[float, float, float, float]]] = {}
         self._box = ctx.buffer(_box_mesh().tobytes())
-        self._box_uv = ctx.buffer(np.zeros((36, 2), np.float32).tobytes())
-        self._box_vao = ctx.vertex_array(self.program, [
-            (self._box, "3f 3f", "in_pos_a", "in_normal_a"),
-            (self._box, "3f 3f", "in_pos_b", "in_normal_b"),
-            (self._box_uv, "2f", "in_uv"),
-        ])
+        self._box_vaos: dict[int, moderngl.VertexArray] = {}
 
     # -- resources ---------------------------------------------------------------------------------------------
+
+    def program(self, variant: str, fog: bool = False) -> moderngl.Program:
+        """The ``alias.glsl`` program of one :data:`VARIANTS` entry, with or without fog (compiled on first use)."""
+        key = (variant, fog)
+        program = self._programs.get(key)
+        if program is None:
+            header = _VERSION + "".join(f"#define {d}\n" for d in (*VARIANTS[variant], *(["FOG"] if fog else [])))
+            src = shaders.source("alias")
+            program = self._programs[key] = self.ctx.program(
+                vertex_shader=header + "#define VERTEX_SHADER\n" + src,
+                fragment_shader=header + "#define FRAGMENT_SHADER\n" + src)
+            members = self._members[program.glo] = set(program)
+            for name, unit in _SAMPLER_UNITS.items():
+                if name in members:
+                    uniform(program, name).value = unit
+        return program
 
     def _palette_texture(self, palette: Palette) -> moderngl.Texture:
         key = np.ascontiguousarray(palette.rgb, dtype=np.uint8).tobytes()
@@ -232,11 +259,6 @@ class AliasRenderer:
         pose_buffer = self.ctx.buffer(poses.tobytes())
         uv_buffer = self.ctx.buffer(np.ascontiguousarray(mesh.uv, dtype=np.float32).tobytes())
         index_buffer = self.ctx.buffer(np.ascontiguousarray(mesh.indices, dtype=np.uint32).tobytes())
-        vao = self.ctx.vertex_array(self.program, [
-            (pose_buffer, "3f 3f", "in_pos_a", "in_normal_a"),
-            (pose_buffer, "3f 3f", "in_pos_b", "in_normal_b"),
-            (uv_buffer, "2f", "in_uv"),
-        ], index_buffer=index_buffer, index_element_size=4)
         s, h, w = model.skin_images.shape
         skins = self.ctx.texture_array((w, h, s), 1, np.ascontiguousarray(model.skin_images).tobytes(),
                                        alignment=1, dtype="f1")
@@ -253,16 +275,28 @@ class AliasRenderer:
         skins_rgba.build_mipmaps()
         skins_rgba.filter = (TEXTURE_MODES[texture_mode], moderngl.LINEAR)
         skins_rgba.repeat_x = skins_rgba.repeat_y = True
-        return AliasHandle(model, pose_buffer, uv_buffer, index_buffer, vao, skins, skins_rgba,
+        return AliasHandle(model, pose_buffer, uv_buffer, index_buffer, {}, skins, skins_rgba,
                            self._palette_texture(palette), m, 224 if fullbrights else 256)
+
+    def _vertex_array(self, handle: AliasHandle, program: moderngl.Program) -> moderngl.VertexArray:
+        vao = handle.vaos.get(program.glo)
+        if vao is None:
+            vao = handle.vaos[program.glo] = self.ctx.vertex_array(program, [
+                (handle.pose_buffer, "3f 3f", "in_pos_a", "in_normal_a"),
+                (handle.pose_buffer, "3f 3f", "in_pos_b", "in_normal_b"),
+                (handle.uv_buffer, "2f", "in_uv"),
+            ], index_buffer=handle.index_buffer, index_element_size=4, skip_errors=True)  # the shell reads no uv
+        return vao
 
     def release(self) -> None:
         """Free the renderer's own objects (handles are released separately)."""
         objects: list[moderngl.VertexArray | moderngl.Buffer | moderngl.Texture | moderngl.Program] = [
-            self._box_vao, self._box_uv, self._box, self.program, *self._palettes.values(),
+            *self._box_vaos.values(), self._box, *self._programs.values(), *self._palettes.values(),
             *self._translations.values()]
         for obj in objects:
             obj.release()
+        self._box_vaos.clear()
+        self._programs.clear()
         self._palettes.clear()
         self._translations.clear()
 
@@ -293,21 +327,32 @@ class AliasRenderer:
     def set_look(self, light_max: float, fog: tuple[float, float, float, float]) -> None:
         """For the draws that follow: the largest light multiplier (``Look.light_max``) and the fog
         (r, g, b, density; density 0 = none), applied as the world's."""
-        self.program["u_light_max"] = float(light_max)
-        self.program["u_fog"] = tuple(float(c) for c in fog)
+        fog4 = (float(fog[0]), float(fog[1]), float(fog[2]), float(fog[3]))
+        self._look = (float(light_max), fog4)
 
-    def _set_light(self, light: AliasLight) -> None:
-        prog = self.program
-        prog["u_light_color"] = light.color
-        prog["u_ambient"] = float(light.ambient)
-        prog["u_shade"] = float(light.shade)
-        prog["u_shadevector"] = _SHADE_VECTORS[_shade_step(light.yaw)]
-        prog["u_fullbright"] = bool(light.fullbright)
+    def _use(self, variant: str) -> moderngl.Program:
+        """The program for ``variant`` under the current look, with the look written into it if it changed."""
+        light_max, fog = self._look
+        program = self.program(variant, fog[3] > 0)
+        if self._look_written.get(program.glo) != self._look:
+            if "u_light_max" in self._members[program.glo]:   # not in the unlit shell
+                uniform(program, "u_light_max").value = light_max
+            if fog[3] > 0:
+                uniform(program, "u_fog").value = fog
+            self._look_written[program.glo] = self._look
+        return program
 
-    def _translation_texture(self, translation: np.ndarray | None) -> moderngl.Texture:
+    @staticmethod
+    def _set_light(program: moderngl.Program, light: AliasLight, shade_vector: tuple[float, float, float]) -> None:
+        uniform(program, "u_light_color").value = light.color
+        uniform(program, "u_ambient").value = float(light.ambient)
+        uniform(program, "u_shade").value = float(light.shade)
+        uniform(program, "u_shadevector").value = shade_vector
+
+    def _translation_texture(self, translation: np.ndarray) -> moderngl.Texture:
         """The cached 256×1 texture of ``translation`` (made on first use; the oldest is dropped past
         :data:`MAX_TRANSLATIONS`)."""
-        data = _IDENTITY.tobytes() if translation is None else np.asarray(translation, dtype=np.uint8).tobytes()
+        data = np.asarray(translation, dtype=np.uint8).tobytes()
         if len(data) != 256:
             raise ValueError(f"a colour translation has 256 entries, got {len(data)}")
         tex = self._translations.get(data)
@@ -338,29 +383,31 @@ class AliasRenderer:
         pose_b = pose_a if pose_b is None else pose_b
         pose_a = pose_a if 0 <= pose_a < model.num_poses else 0
         pose_b = pose_b if 0 <= pose_b < model.num_poses else 0
+        variant = "shell" if shell is not None else "translated" if translation is not None else "skin"
+        prog = self._use(variant)
+        vao = self._vertex_array(handle, prog)
         stride = _POSE_VERTEX.itemsize
-        vao = handle.vao
-        for suffix, pose in (("a", pose_a), ("b", pose_b)):
+        for location, pose in ((_POS_A, pose_a), (_POS_B, pose_b)):
             base = pose * handle.pose_stride
-            vao.bind(self._locations[f"in_pos_{suffix}"], "f", handle.pose_buffer, "3f", offset=base, stride=stride)
-            vao.bind(self._locations[f"in_normal_{suffix}"], "f", handle.pose_buffer, "3f", offset=base + 12,
-                     stride=stride)
-        prog = self.program
+            vao.bind(location, "f", handle.pose_buffer, "3f", offset=base, stride=stride)
+            vao.bind(location + 1, "f", handle.pose_buffer, "3f", offset=base + 12, stride=stride)
         uniform(prog, "u_mvp").write(gl_bytes(np.asarray(view_proj, np.float32) @ np.asarray(model_matrix, np.float32)))
-        prog["u_blend"] = float(min(max(blend, 0.0), 1.0)) if pose_a != pose_b else 0.0
-        prog["u_layer"] = float(model.skin_image_at(skin, time))
-        prog["u_alpha"] = float(min(alpha, 1.0))
-        prog["u_placeholder"] = False
-        prog["u_shell"] = shell is not None
-        prog["u_shell_color"] = tuple(float(c) for c in shell) if shell is not None else (0.0, 0.0, 0.0)
-        prog["u_push"] = SHELL_PUSH if shell is not None else 0.0
-        prog["u_translated"] = translation is not None
-        prog["u_first_fullbright"] = handle.first_fullbright
-        self._set_light(light)
-        handle.skins.use(0)
-        handle.skins_rgba.use(3)
-        self._translation_texture(translation).use(1)
-        handle.palette.use(2)
+        uniform(prog, "u_blend").value = float(min(max(blend, 0.0), 1.0)) if pose_a != pose_b else 0.0
+        uniform(prog, "u_alpha").value = float(min(alpha, 1.0))
+        if shell is not None:   # unlit and untextured
+            uniform(prog, "u_push").value = SHELL_PUSH
+            uniform(prog, "u_shell_color").value = (float(shell[0]), float(shell[1]), float(shell[2]))
+        else:
+            self._set_light(prog, light, _SHADE_VECTORS[_shade_step(light.yaw)])
+            uniform(prog, "u_layer").value = float(model.skin_image_at(skin, time))
+            uniform(prog, "u_fullbright").value = bool(light.fullbright)
+            if translation is not None:
+                uniform(prog, "u_first_fullbright").value = handle.first_fullbright
+                handle.skins.use(0)
+                self._translation_texture(translation).use(1)
+                handle.palette.use(2)
+            else:
+                handle.skins_rgba.use(3)
         self._set_state(alpha)
         vao.render(moderngl.TRIANGLES)
         self._restore_state(alpha)
@@ -373,14 +420,16 @@ class AliasRenderer:
         box = np.eye(4)
         box[:3, :3] = np.diag(size)
         box[:3, 3] = lo
-        prog = self.program
+        prog = self._use("placeholder")
+        vao = self._box_vaos.get(prog.glo)
+        if vao is None:   # the box's one pose feeds both pose attributes; the placeholder reads no texture
+            vao = self._box_vaos[prog.glo] = self.ctx.vertex_array(prog, [
+                (self._box, "3f 3f", "in_pos_a", "in_normal_a"),
+                (self._box, "3f 3f", "in_pos_b", "in_normal_b"),
+            ])
         mvp = np.asarray(view_proj, np.float64) @ np.asarray(model_matrix, np.float64) @ box
         uniform(prog, "u_mvp").write(gl_bytes(mvp))
-        prog["u_blend"] = 0.0
-        prog["u_alpha"] = 1.0
-        prog["u_placeholder"] = True
-        prog["u_push"] = 0.0
-        self._set_light(AliasLight(ambient=40.0, shade=80.0))
-        prog["u_shadevector"] = _PLACEHOLDER_LIGHT   # every face of the box a different shade
+        uniform(prog, "u_blend").value = 0.0
+        self._set_light(prog, AliasLight(ambient=40.0, shade=80.0), _PLACEHOLDER_LIGHT)  # every face its own shade
         self._set_state(1.0)
-        self._box_vao.render(moderngl.TRIANGLES)
+        vao.render(moderngl.TRIANGLES)

@@ -7,6 +7,8 @@ the window's default framebuffer raises GL_INVALID_OPERATION on Mesa through pyg
 
 from __future__ import annotations
 
+import ctypes
+from collections.abc import Callable
 from typing import Any
 
 import moderngl
@@ -27,6 +29,21 @@ def create_headless_context() -> moderngl.Context:
     except Exception as exc:  # moderngl reports missing EGL/GL libraries with plain Exceptions
         raise RenderError(f"cannot create a headless OpenGL {GL_VERSION // 100}.{GL_VERSION % 100 // 10} context "
                           f"through EGL ({exc}); install libegl1 libgl1-mesa-dri libegl-mesa0") from exc
+
+
+def egl_flush() -> Callable[[], None]:
+    """``glFlush`` of the current EGL context (moderngl has no flush, only ``finish``, which also waits).
+
+    Mesa's llvmpipe rasterizes a batch of draws only once it is flushed; without a flush, the draws of several
+    frames pile up in one batch and are rasterized together when a result is read, while drawing waits. Found
+    through ``eglGetProcAddress`` (Mesa answers for core functions too: ``EGL_KHR_get_all_proc_addresses``)."""
+    egl = ctypes.CDLL("libEGL.so.1")
+    egl.eglGetProcAddress.restype = ctypes.c_void_p
+    egl.eglGetProcAddress.argtypes = [ctypes.c_char_p]
+    address = egl.eglGetProcAddress(b"glFlush")
+    if not address:
+        raise RenderError("EGL does not provide glFlush")
+    return ctypes.CFUNCTYPE(None)(address)
 
 
 class OffscreenTarget:

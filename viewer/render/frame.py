@@ -25,7 +25,7 @@ from assets_loader.models.mdl import EF_ROTATE
 from assets_loader.palette import translation_table
 from assets_loader.q3shaders import Shader
 
-from .alias import AliasLight, AliasRenderer, shade_vector
+from .alias import SHELL_PUSH, AliasLight, AliasRenderer, shade_vector
 from .context import OffscreenTarget
 from .hud_models import draw_hud_models
 from .particles import ParticleRenderer
@@ -40,6 +40,7 @@ from .q3world import Q3View, Quake3WorldRenderer, ShaderPainter, StageLight, sci
 from .refdef import EntityDraw, HudModel, Lights, SceneFrame, SegmentAssets
 from .sprites import SpriteRenderer
 from .view_math import angle_vectors, entity_matrix, view_projection
+from .visibility import frustum_planes
 from .world import BrushDraw, WorldRenderer, WorldView
 
 #: The view weapon's depth is squeezed into [0, 0.3] so it never pokes through walls (``glDepthRange``).
@@ -115,8 +116,11 @@ class FrameRenderer:
         self.sprites = SpriteRenderer(ctx)
         self.particles = ParticleRenderer(ctx, assets.palette)
         self._handles: list = []
+        #: Each alias model's reach from its origin over every pose (model index → radius), for frustum culling.
+        self._radii: dict[int, float] = {}
         for ref in assets.models:
             if ref.kind == "alias" and ref.alias is not None:
+                self._radii[len(self._handles)] = float(np.linalg.norm(ref.alias.positions, axis=-1).max(initial=0.0))
                 self._handles.append(self.alias.upload(ref.alias, assets.palette, assets.lighting.fullbrights,
                                                        assets.lighting.texture_mode))
             elif ref.kind == "sprite" and ref.sprite is not None:
@@ -132,6 +136,7 @@ class FrameRenderer:
         self._warned: set[str] = set()   # missing model names already reported
         self._light_cache: dict[tuple[int, int, int], LightSample | None] = {}
         self._lights: Lights | None = None
+        self._planes = np.zeros((0, 4))   # this frame's frustum planes, normalised (empty: cull nothing)
 
     def release(self) -> None:
         for handle in self._handles:
@@ -164,6 +169,8 @@ class FrameRenderer:
         view = WorldView(view_proj, frame.camera.origin, frame.time, frame.styles, fog,
                          liquid_alpha=water_alpha, lights=frame.lights, areabits=frame.areabits, look=look)
         self.alias.set_look(look.light_max if look.light_max is not None else 2.0, fog)
+        planes = frustum_planes(view_proj)
+        self._planes = planes / np.linalg.norm(planes[:, :3], axis=1, keepdims=True)
         if self.world is not None:
             self.world.draw_world(view)
         q3_view = Q3View(view_proj, frame.camera.origin, frame.time, frame.camera.angles,
@@ -176,8 +183,9 @@ class FrameRenderer:
             if draw.view_model:
                 view_models.append(draw)
             elif ref.kind == "brush" and ref.submodel > 0:
-                brushes.append(BrushDraw(ref.submodel, entity_matrix(draw.origin, draw.angles), draw.frame != 0,
-                                         draw.alpha))
+                matrix = entity_matrix(draw.origin, draw.angles)
+                if self._brush_in_view(ref.submodel, matrix):
+                    brushes.append(BrushDraw(ref.submodel, matrix, draw.frame != 0, draw.alpha))
             else:
                 others.append(draw)
         if self.q3_world is not None:
@@ -255,7 +263,27 @@ class FrameRenderer:
                 warnings.warn(f"model {ref.name!r} is missing; drawing a placeholder", stacklevel=2)
             self.alias.draw_placeholder(view_proj, entity_matrix(draw.origin, (0, 0, 0)), *_PLACEHOLDER_BOX)
 
+    def _in_view(self, centre, radius: float) -> bool:
+        """Whether a sphere may show in this frame's view frustum (``R_CullBox``/``R_CullModelForEntity``: the
+        engines skip entities outside the view, so their vertices are never processed)."""
+        c = np.asarray(centre, np.float64)
+        return bool((self._planes[:, :3] @ c + self._planes[:, 3] >= -radius).all())
+
+    def _brush_in_view(self, submodel: int, matrix: np.ndarray) -> bool:
+        """Whether brush submodel ``*submodel`` placed by ``matrix`` may show (its box's bounding sphere)."""
+        world = self.assets.world
+        if world is None or not 0 <= submodel < len(world.submodels):
+            return True   # a Quake III map draws its own submodels; a bad index is skipped when drawn
+        sub = world.submodels[submodel]
+        lo, hi = np.asarray(sub.mins, np.float64), np.asarray(sub.maxs, np.float64)
+        centre = np.asarray(matrix, np.float64) @ np.append((lo + hi) * 0.5, 1.0)
+        return self._in_view(centre[:3], float(np.linalg.norm(hi - lo)) * 0.5)
+
     def _draw_alias(self, draw: EntityDraw, handle, view: WorldView, view_proj: np.ndarray) -> None:
+        radius = self._radii.get(draw.model)
+        reach = radius + (SHELL_PUSH if draw.shell is not None else 0.0) if radius is not None else None
+        if reach is not None and not draw.view_model and not self._in_view(draw.origin, reach):
+            return
         model = handle.model
         angles = draw.angles
         if model.flags & EF_ROTATE:

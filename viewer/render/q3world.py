@@ -210,6 +210,13 @@ class ShaderPainter:
     def _set(p: StageProgram, name: str, value) -> None:
         p.set(name, value)
 
+    def _clamped_texture(self, image: np.ndarray) -> moderngl.Texture:
+        """An RGBA ``[H, W, 4]`` lookup image (the fog table, the dlight falloff) as a clamped, linear texture."""
+        texture = self.ctx.texture((image.shape[1], image.shape[0]), 4, image.tobytes())
+        texture.repeat_x = texture.repeat_y = False
+        texture.filter = (moderngl.LINEAR, moderngl.LINEAR)
+        return texture
+
     def _view_proj_bytes(self, view: Q3View) -> bytes:
         """``view.view_proj`` as uniform bytes, converted once per view."""
         source, data = self._matrix_cache
@@ -358,10 +365,7 @@ class ShaderPainter:
         self._set(p, "u_fog_adjust", 0)
         self._set(p, "u_fog_color", fog.color)
         if self._fog_image is None:
-            image = fog_image()
-            self._fog_image = self.ctx.texture((image.shape[1], image.shape[0]), 4, image.tobytes())
-            self._fog_image.repeat_x = self._fog_image.repeat_y = False
-            self._fog_image.filter = (moderngl.LINEAR, moderngl.LINEAR)
+            self._fog_image = self._clamped_texture(fog_image())
         self._fog_image.use(0)
         self._set(p, "u_fog_image", 0)
         ctx = self.ctx
@@ -405,10 +409,7 @@ class ShaderPainter:
         self._common(p, view, model, camera_local)
         self._deforms(p, shader, view.time)
         if self._dlight_image is None:
-            image = dlight_image()
-            self._dlight_image = self.ctx.texture((image.shape[1], image.shape[0]), 4, image.tobytes())
-            self._dlight_image.repeat_x = self._dlight_image.repeat_y = False
-            self._dlight_image.filter = (moderngl.LINEAR, moderngl.LINEAR)
+            self._dlight_image = self._clamped_texture(dlight_image())
         self._dlight_image.use(0)
         p.set("u_dlight_image", 0)
         self._state(shader, shader.stages[0], view)
