@@ -32,7 +32,8 @@ def test_the_blob_stands_before_the_eye_shifted_by_damage_x_and_fades_over_half_
         snaps[i] = (2 + i, 1000 + 50 * i, 0, _state(stats=hale, damageEvent=1, damageCount=20, damageYaw=64))
     timeline = _demo(snaps)
     hurt = view_blood.last_hurt(timeline, 1.2)
-    assert hurt == view_blood.Hurt(1.15, 1.0, pytest.approx(0.0, abs=1e-6), 8.0)   # 20 × 40 / 100
+    assert hurt is not None and (hurt.time, hurt.x, hurt.value) == (1.15, 1.0, 8.0)   # value: 20 × 40 / 100
+    assert hurt.y == pytest.approx(0.0, abs=1e-6)                                       # level with the eye
     camera = Camera((10.0, 20.0, 30.0), (0.0, 0.0, 0.0))
     assert view_blood.blood_blob(hurt, 1.15, camera) is None                     # not at the hurt's own time
     blob = view_blood.blood_blob(hurt, 1.275, camera)
