@@ -1,6 +1,7 @@
 """Quake III effects of a timeline, prepared once and drawn at any time through their shaders: explosions (sprites
 or models), blood puffs, impact marks, rail trails, rocket and grenade smoke, lightning beams, muzzle flashes and
-the first-person weapon (:mod:`.view_weapon`).
+the first-person weapon (:mod:`.view_weapon`) and the blood on the screen when the view is hurt
+(:mod:`.view_blood`).
 
 What each impact makes (``CG_MissileHitWall`` by weapon; an impact event's ``extra`` is its weapon, ``direction``
 the surface normal):
@@ -58,6 +59,7 @@ from .gibs import GIB_MODELS, Gib, launch_gibs
 from .items import WEAPON_MODELS
 from .lights import EXPLOSION_LIGHTS, LightSource, explosion_light, muzzle_point, scene_lights
 from .marks import MarkFragment, MarkSurfaces, mark_fragments
+from .view_blood import BLOOD_SHADER, blood_blob, last_hurt
 from .view_weapon import view_weapon
 
 __all__ = ["EFFECT_MODELS", "EFFECT_SHADERS", "Quake3Effects", "flash_model", "prepare_effects"]
@@ -88,7 +90,7 @@ EFFECT_MODELS = (RING_MODEL, BULLET_MODEL, *GIB_MODELS)
 EFFECT_SHADERS = ("rocketExplosion", "grenadeExplosion", "plasmaExplosion", "bulletExplosion", "bloodExplosion",
                   "railCore", "railDisc", "lightningBoltNew", "smokePuff", "gfx/damage/bullet_mrk",
                   "gfx/damage/burn_med_mrk", "gfx/damage/plasma_mrk", "gfx/damage/hole_lg_mrk", "bloodMark",
-                  "bloodTrail")
+                  "bloodTrail", BLOOD_SHADER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +262,7 @@ def prepare_effects(timeline: DemoTimeline) -> Quake3Effects:
     offsets = np.asarray(timeline.times, np.float64) - np.asarray(timeline.server_times, np.float64) / 1000.0
     return Quake3Effects(impacts, rails, _smoke_tracks(timeline), _flash_times(timeline),
                          np.asarray([i.time for i in impacts], np.float64),
-                         np.asarray(timeline.times, np.float64), offsets, gibs, blasts, {}, {})
+                         np.asarray(timeline.times, np.float64), offsets, gibs, blasts, {}, {}, timeline=timeline)
 
 
 def _q_crandom(seed: int) -> tuple[float, int]:
@@ -359,6 +361,8 @@ class Quake3Effects:
     mark_surfaces: dict[int, MarkSurfaces] = field(default_factory=dict)
     #: Marks cut to the map so far, by (mark, map identity): a mark is an impact's number or a gib's (event, part).
     mark_pieces: dict[tuple[int | tuple[int, int], int], tuple[MarkFragment, ...]] = field(default_factory=dict)
+    #: The timeline itself, for the view's hurts (:mod:`.view_blood`).
+    timeline: DemoTimeline | None = None
 
     def particles(self, timeline: DemoTimeline, t: float, model_flags: list[np.ndarray] | None) -> Particles:
         return Particles.empty()
@@ -414,6 +418,9 @@ class Quake3Effects:
         self._smoke(state, t, camera, left, up, polys)
         self._lightning(state, t, camera, level, polys, first_person)
         self._gibs(state, t, camera, level, left, up, md3, polys)
+        blob = blood_blob(last_hurt(self.timeline, t), t, camera) if first_person and self.timeline else None
+        if blob is not None:
+            polys.append(blob)
         players = tuple(self._with_flash(p, state, t) for p in players)
         weapon = view_weapon(state, self.flashing(state.view_entity, t)) if first_person else None
         return ShadedDraws(tuple(md3), tuple(polys), players, () if weapon is None else (weapon,))
