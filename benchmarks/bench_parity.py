@@ -1,8 +1,11 @@
 """``qdv timedemo`` beside the reference engines' ``timedemo``, interleaved in one session: fps and peak RSS.
 
-Run: ``python benchmarks/bench_parity.py [--rounds N] [--size WxH] [DEMO ...]`` from the repository root.
-Defaults: ``demo1_lite.dem`` and ``demo3.dem`` (QuakeSpasm) and ``lq_lqdm2_mvd.mvd`` and ``lq_lqdm2_ranger.qwd``
+Run: ``python benchmarks/bench_parity.py [--rounds N] [--size WxH] [--world-only] [DEMO ...]`` from the repository
+root. Defaults: ``demo1_lite.dem`` and ``demo3.dem`` (QuakeSpasm) and ``lq_lqdm2_mvd.mvd`` and ``lq_lqdm2_ranger.qwd``
 (ezQuake) at 1280×720. For each round and demo the engine runs first, then qdv, so both see the same load.
+``--world-only`` draws nothing but the map on both sides (the engines' ``r_drawentities 0``, ``r_drawviewmodel 0``
+and no particles; qdv through ``timedemo_world_only.py``): the floor of the picture's own cost, which no faster
+entity code can go below.
 
 The engines are opt-in, never a CI dependency: ``apt-get install quakespasm ezquake xvfb``. A missing engine (or
 Xvfb) is reported on its row and only qdv is measured. The engines draw to a window on a private Xvfb display
@@ -40,6 +43,10 @@ DEFAULT_DEMOS = (QUAKE1 / "demo1_lite.dem", QUAKE1 / "demo3.dem", QUAKEWORLD / "
 #: The binaries of Debian's packages (ezQuake's /usr/games/ezquake is a wrapper script: run the engine itself).
 QUAKESPASM = ("/usr/games/quakespasm",)
 EZQUAKE = ("/usr/lib/games/ezquake/ezquake", "/usr/games/ezquake")
+#: ``--world-only``: the engines' console variables that leave only the world to draw (no entities, view weapon or
+#: particles; QuakeSpasm ``r_particles``, ezQuake ``r_drawparticles``).
+QUAKESPASM_WORLD_ONLY = ("+r_drawentities", "0", "+r_drawviewmodel", "0", "+r_particles", "0")
+EZQUAKE_WORLD_ONLY = ("+r_drawentities", "0", "+r_drawviewmodel", "0", "+r_drawparticles", "0")
 RESULT = re.compile(r"(\d+) frames\s+([\d.]+) seconds\s+([\d.]+) fps")
 
 
@@ -52,6 +59,7 @@ class Setup:
     size: tuple[int, int]
     display: str | None
     timeout: float
+    world_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +166,8 @@ def quakespasm_run(binary: str, demo: Path, setup: Setup) -> Run:
         (base / "lq1" / f.name).symlink_to(f)   # the engine writes only new files (config, log) beside them
     (base / "id1" / "quake.rc").write_text("stuffcmds\n")
     args = [binary, "-condebug", "-basedir", str(base), "-game", "lq1", "-nosound", "-window",
-            "-width", str(size[0]), "-height", str(size[1]), "+timedemo", demo.stem]
+            "-width", str(size[0]), "-height", str(size[1]),
+            *(QUAKESPASM_WORLD_ONLY if setup.world_only else ()), "+timedemo", demo.stem]
     text, ended = run_measured(args, base / "cwd", engine_env(setup), base / "cwd" / "qconsole.log", setup.timeout)
     return measured_run(text, ended, "QuakeSpasm")
 
@@ -172,14 +181,16 @@ def ezquake_run(binary: str, demo: Path, setup: Setup) -> Run:
     (base / "id1" / "pak0.pak").symlink_to(QUAKEWORLD / "id1" / "pak0.pak")
     (base / "qw" / demo.name).symlink_to(demo)
     args = [binary, "-basedir", str(base), "-nohome", "-window", "-width", str(size[0]), "-height", str(size[1]),
-            "-nosound", "-condebug", "+timedemo", demo.name]
+            "-nosound", "-condebug", *(EZQUAKE_WORLD_ONLY if setup.world_only else ()), "+timedemo", demo.name]
     text, ended = run_measured(args, base, engine_env(setup), base / "qw" / "qconsole.log", setup.timeout)
     return measured_run(text, ended, "ezQuake")
 
 
 def qdv_run(demo: Path, setup: Setup) -> Run:
     size = setup.size
-    args = [sys.executable, "-m", "viewer.cli", "timedemo", str(demo.resolve()), "--size", f"{size[0]}x{size[1]}"]
+    command = [str(ROOT / "benchmarks" / "timedemo_world_only.py")] if setup.world_only \
+        else ["-m", "viewer.cli", "timedemo"]
+    args = [sys.executable, *command, str(demo.resolve()), "--size", f"{size[0]}x{size[1]}"]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     text, ended = run_measured(args, setup.scratch, env, setup.scratch / "stdout.txt", setup.timeout)
     return measured_run(text, ended, f"qdv (exit {ended.status})")
@@ -191,6 +202,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--size", default="1280x720")
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds one timedemo may take")
+    parser.add_argument("--world-only", action="store_true",
+                        help="draw only the world in both (no entities, view weapon or particles): the fill floor")
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.split("x"))
     size = (width, height)
@@ -199,12 +212,13 @@ def main() -> None:
                ".mvd": ("ezQuake", find_binary(EZQUAKE), ezquake_run)}
     xvfb = Xvfb(size) if shutil.which("Xvfb") else None
     print(f"{size[0]}x{size[1]}; engines in a window on Xvfb {xvfb.display if xvfb else '(Xvfb missing)'}, "
-          "qdv timedemo offscreen (headless EGL); fps, peak RSS in MB, CPU ms per frame (start-up included)")
+          "qdv timedemo offscreen (headless EGL)"
+          f"{'; world only' if args.world_only else ''}; fps, peak RSS in MB, CPU ms per frame (start-up included)")
     print(f"{'demo':<22}{'engine':<11}{'fps':>8}{'RSS':>9}{'CPU':>8}  {'qdv fps':>8}{'RSS':>9}{'CPU':>8}"
           f"{'fps ratio':>10}")
     try:
         with tempfile.TemporaryDirectory(prefix="qdv-parity-") as scratch:
-            setup = Setup(Path(scratch), size, xvfb.display if xvfb else None, args.timeout)
+            setup = Setup(Path(scratch), size, xvfb.display if xvfb else None, args.timeout, args.world_only)
             for _ in range(args.rounds):
                 for demo in args.demos:
                     name, binary, run = engines.get(demo.suffix.lower(), ("?", None, None))

@@ -9,12 +9,13 @@ from tests.conftest import LQ1, QUAKEWORLD
 from viewer.headless import DemoRenderer
 from viewer.render import frame as frame_module
 from viewer.render.alias import AliasRenderer
+from viewer.render.world import WorldRenderer
 from viewer.session import game_filesystem
 
 
-def _frames_and_draw_counts(monkeypatch, path, basedir, cull: bool) -> tuple[list[np.ndarray], int]:
-    """Pictures of the demo at a few times and how many alias models were drawn, with culling on or off (off:
-    no frustum planes)."""
+def _frames_and_draw_counts(monkeypatch, path, basedir, cull: bool) -> tuple[list[np.ndarray], int, int]:
+    """Pictures of the demo at a few times, how many alias models and how many whole-BSP models (Quake's b_*.bsp
+    item boxes, drawn as submodel 0) were drawn, with culling on or off (off: no frustum planes)."""
     if not cull:
         monkeypatch.setattr(frame_module, "frustum_planes", lambda view_proj: np.zeros((0, 4)) + 1.0)
     drawn = [0]
@@ -25,6 +26,14 @@ def _frames_and_draw_counts(monkeypatch, path, basedir, cull: bool) -> tuple[lis
         return original(self, *args, **kwargs)
 
     monkeypatch.setattr(AliasRenderer, "draw", counting)
+    brushes = [0]
+    original_brushes = WorldRenderer.draw_brushes
+
+    def counting_brushes(self, view, draws):
+        brushes[0] += sum(1 for d in draws if d.submodel == 0)
+        return original_brushes(self, view, draws)
+
+    monkeypatch.setattr(WorldRenderer, "draw_brushes", counting_brushes)
     timeline = load_demo(path)
     renderer = DemoRenderer(timeline, game_filesystem(str(path), str(basedir) if basedir else None, None), (160, 90))
     pictures = []
@@ -35,13 +44,14 @@ def _frames_and_draw_counts(monkeypatch, path, basedir, cull: bool) -> tuple[lis
     finally:
         renderer.release()
         monkeypatch.undo()
-    return pictures, drawn[0]
+    return pictures, drawn[0], brushes[0]
 
 
 def test_culling_skips_models_behind_the_camera_and_keeps_every_picture(monkeypatch) -> None:
     for path, basedir, skips in ((QUAKEWORLD / "lq_lqdm2_mvd.mvd", QUAKEWORLD, True), (LQ1 / "demo3.dem", None, False)):
-        culled, culled_draws = _frames_and_draw_counts(monkeypatch, path, basedir, cull=True)
-        full, full_draws = _frames_and_draw_counts(monkeypatch, path, basedir, cull=False)
+        culled, culled_draws, culled_boxes = _frames_and_draw_counts(monkeypatch, path, basedir, cull=True)
+        full, full_draws, full_boxes = _frames_and_draw_counts(monkeypatch, path, basedir, cull=False)
         assert culled_draws < full_draws if skips else culled_draws <= full_draws, path.name
+        assert culled_boxes < full_boxes if skips else culled_boxes <= full_boxes, path.name
         for a, b in zip(culled, full):
             assert np.array_equal(a, b), path.name

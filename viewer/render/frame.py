@@ -37,7 +37,7 @@ from .q3players import player_md3_draws, weapon_md3_draws
 from .q3polys import PolyRenderer
 from .q3refdef import Md3Draw
 from .q3world import Q3View, Quake3WorldRenderer, ShaderPainter, StageLight, scissor_pixels
-from .refdef import EntityDraw, HudModel, Lights, SceneFrame, SegmentAssets
+from .refdef import EntityDraw, HudModel, Lights, MapWorld, SceneFrame, SegmentAssets
 from .sprites import SpriteRenderer
 from .view_math import angle_vectors, entity_matrix, view_projection
 from .visibility import frustum_planes
@@ -176,6 +176,7 @@ class FrameRenderer:
         q3_view = Q3View(view_proj, frame.camera.origin, frame.time, frame.camera.angles,
                          lights=kept_lights(frame.lights, frame.camera.origin))
         brushes, others, view_models = [], [], []
+        items: dict[int, list[BrushDraw]] = {}   # whole-BSP models (Quake's b_*.bsp boxes) by model, each in one batch
         for draw in frame.models:
             ref = self.assets.models[draw.model] if 0 <= draw.model < len(self.assets.models) else None
             if ref is None:
@@ -184,8 +185,13 @@ class FrameRenderer:
                 view_models.append(draw)
             elif ref.kind == "brush" and ref.submodel > 0:
                 matrix = entity_matrix(draw.origin, draw.angles)
-                if self._brush_in_view(ref.submodel, matrix):
+                if self._brush_in_view(self.assets.world, ref.submodel, matrix):
                     brushes.append(BrushDraw(ref.submodel, matrix, draw.frame != 0, draw.alpha))
+            elif ref.kind == "bsp":
+                handle = self._handles[draw.model]
+                matrix = entity_matrix(draw.origin, draw.angles)
+                if handle is not None and draw.shell is None and self._brush_in_view(handle.world, 0, matrix):
+                    items.setdefault(draw.model, []).append(BrushDraw(0, matrix, False, draw.alpha))
             else:
                 others.append(draw)
         if self.q3_world is not None:
@@ -198,6 +204,8 @@ class FrameRenderer:
         self._draw_q3_scene(frame, q3_view, brushes)
         if self.world is not None:
             self.world.draw_brushes(view, brushes)
+        for model, draws in items.items():
+            self._handles[model].draw_brushes(view, draws)
         if self.q3_models is not None and frame.weapons:
             models = self.q3_models.models
             self.q3_models.draw(tuple(d for w in frame.weapons for d in weapon_md3_draws(models, w)), q3_view)
@@ -269,9 +277,8 @@ class FrameRenderer:
         c = np.asarray(centre, np.float64)
         return bool((self._planes[:, :3] @ c + self._planes[:, 3] >= -radius).all())
 
-    def _brush_in_view(self, submodel: int, matrix: np.ndarray) -> bool:
-        """Whether brush submodel ``*submodel`` placed by ``matrix`` may show (its box's bounding sphere)."""
-        world = self.assets.world
+    def _brush_in_view(self, world: MapWorld | None, submodel: int, matrix: np.ndarray) -> bool:
+        """Whether submodel ``submodel`` of ``world`` placed by ``matrix`` may show (its box's bounding sphere)."""
         if world is None or not 0 <= submodel < len(world.submodels):
             return True   # a Quake III map draws its own submodels; a bad index is skipped when drawn
         sub = world.submodels[submodel]

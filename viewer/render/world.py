@@ -129,10 +129,13 @@ class WorldRenderer:
         # Faces lit by more than one light style need the (4-fetch) multi-style program; the rest the lean one.
         multistyle = (np.asarray(world.lightmap.num_styles) > 1).astype(np.int64)
         self._visibility = WorldVisibility(world, multistyle, opaque_faces(self._face_flags))
-        self._translucent = WorldVisibility(world, None, translucent_faces(self._face_flags))
+        translucent = translucent_faces(self._face_flags)
+        self._translucent = WorldVisibility(world, None, translucent) if translucent.any() else None
         #: This frame's translucent brush entity ranges: (distance, texture, first, count, model, alternate, alpha).
         self._brush_translucent: list[tuple[float, int, int, int, bytes, bool, float]] = []
         self._draw_multistyle = self._draws_with_multistyle(multistyle)
+        #: Each drawn brush submodel's draws as (texture, first, count, multistyle, alpha), made on first use.
+        self._submodel_draws: dict[int, list[tuple[int, int, int, bool, float]]] = {}
         # The per-frame index list never exceeds the whole mesh's.
         self._visible_ibo = ctx.buffer(reserve=max(mesh.indices.nbytes, 4))
         self._visible_ranges: list[list[int]] = []
@@ -333,17 +336,7 @@ class WorldRenderer:
         """Quake II's ``SURF_TRANS33``/``SURF_TRANS66`` surfaces, blended back to front after the entities
         (``R_DrawAlphaSurfaces``): the world's faces in the PVS and the view, one face per draw, and the translucent
         textures of the brush entities :meth:`draw_brushes` drew this frame, by their distance."""
-        world = self.world
-        leaf = int(world.point_leaf(view.camera))
-        faces = self._translucent.pvs_faces(leaf, view.areabits)
-        mins, maxs = self._translucent.boxes
-        faces = faces[boxes_in_frustum(mins[faces], maxs[faces], frustum_planes(view.view_proj))]
-        identity = gl_bytes(_IDENTITY)
-        mesh, info = world.mesh, world.faces
-        pieces = [(float(d), int(info["texture"][f]), int(mesh.face_first[f]), int(mesh.face_count[f]), identity,
-                   False, surface_alpha(int(self._face_flags[f])))
-                  for f, d in zip(faces.tolist(), box_distances(mins[faces], maxs[faces], view.camera).tolist())]
-        pieces += self._brush_translucent
+        pieces = self._world_translucent(view) + self._brush_translucent
         self._brush_translucent = []
         if not pieces:
             return
@@ -353,28 +346,53 @@ class WorldRenderer:
             self._draw_range(False, texture, first, count, False, view, model, alternate, alpha)
         self.ctx.disable(moderngl.BLEND)
 
+    def _world_translucent(self, view: WorldView) -> list[tuple[float, int, int, int, bytes, bool, float]]:
+        """The world's translucent faces in the PVS and the view, one piece per face (none in a map without any)."""
+        if self._translucent is None:
+            return []
+        world = self.world
+        leaf = int(world.point_leaf(view.camera))
+        faces = self._translucent.pvs_faces(leaf, view.areabits)
+        mins, maxs = self._translucent.boxes
+        faces = faces[boxes_in_frustum(mins[faces], maxs[faces], frustum_planes(view.view_proj))]
+        identity = gl_bytes(_IDENTITY)
+        mesh, info = world.mesh, world.faces
+        return [(float(d), int(info["texture"][f]), int(mesh.face_first[f]), int(mesh.face_count[f]), identity,
+                 False, surface_alpha(int(self._face_flags[f])))
+                for f, d in zip(faces.tolist(), box_distances(mins[faces], maxs[faces], view.camera).tolist())]
+
+    def _draws_of(self, submodel: int) -> list[tuple[int, int, int, bool, float]]:
+        """Brush submodel ``submodel``'s draws as plain tuples (texture, first, count, multistyle, alpha): read from
+        the mesh's arrays once, not element by element every frame."""
+        draws = self._submodel_draws.get(submodel)
+        if draws is None:
+            sub = self.world.submodels[submodel]
+            span = slice(sub.first_draw, sub.first_draw + sub.num_draws)
+            rows = self.world.mesh.draws[span]
+            draws = self._submodel_draws[submodel] = [
+                (texture, first, count, multistyle, surface_alpha(int(self._texture_flags[texture])))
+                for texture, first, count, multistyle in zip(rows["texture"].tolist(), rows["first"].tolist(),
+                                                             rows["count"].tolist(),
+                                                             self._draw_multistyle[span].tolist())]
+        return draws
+
     def draw_brushes(self, view: WorldView, brushes: list[BrushDraw]) -> None:
         """Draw brush entities (``*N`` submodels; 0 for a whole BSP used as a model) at their own transforms; their
         Quake II translucent textures wait for :meth:`draw_translucent`."""
         if not brushes:
             return
         self._begin()
-        draws = self.world.mesh.draws
         for brush in brushes:
             if not 0 <= brush.submodel < len(self.world.submodels):
                 continue
-            sub = self.world.submodels[brush.submodel]
             model = gl_bytes(brush.matrix)
-            for i in range(sub.first_draw, sub.first_draw + sub.num_draws):
-                d = draws[i]
-                texture = int(d["texture"])
-                alpha = surface_alpha(int(self._texture_flags[texture]))
+            for texture, first, count, multistyle, alpha in self._draws_of(brush.submodel):
                 if alpha < 1:
-                    self._brush_translucent.append((_brush_distance(brush, sub, view.camera), texture,
-                                                    int(d["first"]), int(d["count"]), model, brush.alternate, alpha))
+                    sub = self.world.submodels[brush.submodel]
+                    self._brush_translucent.append((_brush_distance(brush, sub, view.camera), texture, first, count,
+                                                    model, brush.alternate, alpha))
                     continue
-                self._draw_range(False, texture, int(d["first"]), int(d["count"]),
-                                 bool(self._draw_multistyle[i]), view, model, brush.alternate)
+                self._draw_range(False, texture, first, count, multistyle, view, model, brush.alternate)
 
 
 def _brush_distance(brush: BrushDraw, sub, camera) -> float:
