@@ -60,7 +60,9 @@ def test_grid_light_turns_the_direction_into_the_model_axes() -> None:
     yaw90 = np.array([[0, 1, 0], [-1, 0, 0], [0, 0, 1]], np.float32)  # forward +y, left -x
     light = grid_light(grid, (0.0, 0.0, 0.0), yaw90)
     sample = grid.sample((0.0, 0.0, 0.0))
-    assert np.allclose(light.ambient, np.minimum(np.asarray(sample.ambient) / 255, 1)) and light.ambient[0] > 0
+    # R_SetupEntityLighting's fixed minimum add of 32 (0..255), before the clamp
+    assert np.allclose(light.ambient, np.minimum((np.asarray(sample.ambient) + 32) / 255, 1))
+    assert np.allclose(light.ambient, (51 * 0.6 + 32) / 255)   # r_ambientScale 0.6
     assert np.allclose(light.direction, (0.0, -1.0, 0.0), atol=1e-6)
     assert math.isclose(sum(c * c for c in light.direction), 1.0, abs_tol=1e-6)
 

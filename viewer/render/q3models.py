@@ -43,10 +43,12 @@ _ATTRIBUTES = ("in_position", "in_st", "in_lm", "in_normal", "in_color")
 _NO_GRID = StageLight()
 _NO_GRID_SAMPLE = LightSample(vec3(np.asarray(_NO_GRID.ambient) * 255.0), vec3(np.asarray(_NO_GRID.directed) * 255.0),
                               _NO_GRID.direction)
+#: ``R_SetupEntityLighting`` adds ``identityLight * 32`` to every model's ambient light (0‥255 scale).
+MINIMUM_AMBIENT = 32.0
 _VIEW_MODEL_DEPTH = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0.3, -0.7], [0, 0, 0, 1]], np.float32)
 #: ``R_SetupEntityLighting`` without a world: ambient 150 plus the minimum 32, directed 150 (of 255, at
 #: ``identityLight`` 1), from ``tr.sunDirection`` as ``RE_LoadWorldMap`` presets it.
-_NO_WORLD_AMBIENT = (150 + 32) / 255.0
+_NO_WORLD_AMBIENT = (150 + MINIMUM_AMBIENT) / 255.0
 _NO_WORLD_DIRECTED = 150 / 255.0
 _SUN_DIRECTION = np.array([0.45, 0.3, 0.9]) / np.linalg.norm([0.45, 0.3, 0.9])
 
@@ -75,9 +77,10 @@ def no_world_light(axis) -> StageLight:
 
 
 def _stage_light(sample: LightSample, axis, point=None, dlights: Lights | None = None) -> StageLight:
-    """``sample`` as the diffuse light of a model with ``axis``; ``dlights`` reaching ``point`` add to its directed
-    light and turn its direction (``R_SetupEntityLighting``, :func:`~.q3dlights.model_dlights`)."""
-    ambient = np.minimum(np.asarray(sample.ambient) / 255.0, 1.0)
+    """``sample`` as the diffuse light of a model with ``axis``: every model gets the minimum ambient add of 32
+    (``R_SetupEntityLighting``'s "fixed minimum add", before the ambient is clamped); ``dlights`` reaching ``point``
+    add to its directed light and turn its direction (:func:`~.q3dlights.model_dlights`)."""
+    ambient = np.minimum((np.asarray(sample.ambient) + MINIMUM_AMBIENT) / 255.0, 1.0)
     directed = np.minimum(np.asarray(sample.directed) / 255.0, 1.0)
     direction = np.asarray(sample.direction, np.float64)
     if dlights is not None and len(dlights) and point is not None:
