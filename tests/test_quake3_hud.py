@@ -76,6 +76,19 @@ def test_the_attacker_head_shows_after_damage(follow) -> None:
     assert [str(q.ref) for q in heads] == ["models/players/angelyss/icon_default"]
 
 
+def test_the_window_readout_leaves_cgames_upper_right_corner_free(follow) -> None:
+    """CG_DrawUpperRight's follow prompt and the attacker's head and name: the readout starts below them."""
+    from viewer.ui.readout import hud_corner_bottom, readout_layout
+
+    layout = hud.hud_layout(follow.sample(follow.start_time + 24.3), follow, (1280, 720), 2)
+    bottom = hud_corner_bottom(layout)
+    head = [q for q in _pics(layout, "models/players/") if q.x > 1000]
+    assert head and bottom >= max(q.y + q.h for q in head)
+    (box,) = readout_layout(("0:24.3 / 1:55.0", "1x  pov"), (1280, 720), 2, top=bottom).rects
+    corner = [q for q in layout.quads if q.x + q.w >= 960 and q.y < 144]
+    assert all(q.y + q.h <= box.y for q in corner)
+
+
 def test_the_weapon_select_row_appears_after_a_change() -> None:
     player = load_demo(str(PLAYER))
     changes = np.flatnonzero(np.diff(player.stats["weapon"]) != 0) + 1

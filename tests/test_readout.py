@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from viewer.ui.readout import Readout, missing_data_notice, notice_layout, readout_layout, readout_lines
+from viewer.render.refdef import HudLayout, HudQuad
+from viewer.ui.readout import (Readout, hud_corner_bottom, missing_data_notice, notice_layout, readout_layout,
+                               readout_lines)
 
 
 def test_readout_lines_say_time_speed_camera_and_player() -> None:
@@ -22,6 +24,14 @@ def test_readout_sits_in_the_top_right_corner_below_a_message() -> None:
     assert [t.text for t in layout.texts] == list(lines)
     assert all(box.x <= t.x and t.x + len(t.text) * t.size <= box.x + box.w for t in layout.texts)
     assert readout_layout((), (1280, 720), 2).rects == ()
+
+
+def test_the_readout_goes_below_what_the_game_hud_draws_in_the_top_right_corner() -> None:
+    corner = HudQuad("char", 65, 1260, 10, 16, 16)
+    centre = HudQuad("pic", "gfx/2d/numbers/one", 600, 200, 32, 32)        # not in the corner
+    status_bar = HudQuad("pic", "sbar", 0, 672, 1280, 48)                  # bottom row: not in the corner
+    assert hud_corner_bottom(HudLayout((1280, 720), 2, (corner, centre, status_bar))) == 26.0
+    assert hud_corner_bottom(HudLayout((1280, 720), 2, (centre, status_bar))) == 0.0
 
 
 def test_missing_data_notice_from_loader_warnings() -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..render.refdef import Rect, Text, UiLayout
+from ..render.refdef import HudLayout, Rect, Text, UiLayout
 from .timeline_bar import CHAR, DIM_TEXT_COLOR, TEXT_COLOR, TOOLTIP_COLOR, format_time
 
 NOTICE_COLOR = (1.0, 0.8, 0.35, 1.0)
@@ -65,6 +65,16 @@ def readout_layout(lines: Sequence[str], size: tuple[int, int], scale: int, *, t
     texts = tuple(Text(x + w - pad - len(line) * ch, y + pad + i * (ch + s), line, ch,
                        TEXT_COLOR if i == 0 else DIM_TEXT_COLOR) for i, line in enumerate(lines))
     return UiLayout((Rect(x, y, w, h, TOOLTIP_COLOR),), texts)
+
+
+def hud_corner_bottom(hud: HudLayout) -> float:
+    """How far down the game's own HUD reaches in the top-right corner (pixels; 0 when it leaves the corner free), so
+    the readout goes below it: Quake III's cgame draws the follow prompt, the attacker's head and name there
+    (``CG_DrawUpperRight``). Counted: pictures, characters and model boxes ending in the right quarter of the screen
+    and starting in its top fifth."""
+    width, height = hud.screen_size
+    boxes = [(q.x, q.y, q.w, q.h) for q in hud.quads] + [(m.x, m.y, m.w, m.h) for m in hud.models]
+    return float(max((y + h for x, y, w, h in boxes if x + w >= 0.75 * width and y < 0.2 * height), default=0))
 
 
 def missing_data_notice(warnings: Sequence[str]) -> tuple[str, ...]:
