@@ -7,7 +7,7 @@
 // surfaces need.
 //   SKY         two scrolling layers;                     LIQUID   turbulent warp, translucent;
 //   SKYBOX      (with SKY) Quake II's six-sided box;      TRANSLUCENT  unlit texture at u_alpha (Quake II);
-//   (neither)   lit: texture x lightmap x light style value, fullbright texels unlit, scaled by u_light_scale;
+//   (neither)   lit: texture x lightmap x light style value, fullbright texels unlit, scaled by LIGHTMAP_SCALE;
 //   MULTISTYLE  lit faces with 2-4 light styles (4 lightmap blocks side by side; most faces have one);
 //   FOG         exp2 fog on the eye depth (1 / gl_FragCoord.w, as fixed-function fog); the sky is covered by
 //               u_sky_fog of the fog colour instead (QuakeSpasm r_skyfog);
@@ -144,8 +144,8 @@ void main() {
 
 #else
 uniform sampler2D u_lightmap;    // RGB atlas, styles side by side
-uniform float u_light_max;       // largest light multiplier (Look.light_max)
-uniform vec2 u_light_scale;      // texture scale (clamped at 1), lightmap scale (Lighting in refdef.py)
+// Compiled in by world.py (constants llvmpipe folds): TEXTURE_SCALE (clamped at 1) and LIGHTMAP_SCALE (Lighting in
+// refdef.py), LIGHT_MAX the largest light multiplier (Look.light_max).
 in vec2 v_uv;
 in vec2 v_lm_uv;
 #ifdef MULTISTYLE
@@ -194,11 +194,11 @@ void main() {
 #endif
     // Quake (1, 2): overbright as QuakeSpasm, a lightmap value of 128 is the texture's own colour, 255 twice as
     // bright. Quake II (2, 1): ref_gl's textures brightened by intensity 2 when uploaded, lightmaps x gl_modulate.
-    // u_light_max caps the lightmap multiplier (ezQuake's gl_lightmode 1: 1, never brighter than the texture).
+    // LIGHT_MAX caps the lightmap multiplier (ezQuake's gl_lightmode 1: 1, never brighter than the texture).
     // The engines keep the light in 8-bit lightmap texels, truncated (R_BuildLightMap's shift).
-    float steps = 255.0 * u_light_scale.y / u_light_max;
-    vec3 light_mul = min(floor(light * steps) / steps * u_light_scale.y, vec3(u_light_max));
-    vec3 lit = min(tex.rgb * u_light_scale.x, vec3(1.0)) * light_mul;
+    const float levels = 255.0 * LIGHTMAP_SCALE / LIGHT_MAX;
+    vec3 light_mul = min(floor(light * levels) * (LIGHT_MAX / 255.0), vec3(LIGHT_MAX));
+    vec3 lit = min(tex.rgb * TEXTURE_SCALE, vec3(1.0)) * light_mul;
     f_color = vec4(apply_fog(mix(lit, tex.rgb, tex.a)), 1.0);
 }
 #endif

@@ -11,7 +11,7 @@ from assets_loader.palette import Palette, load_palette
 from tests.builders.bsp import build_bsp
 from tests.conftest import DATA
 from viewer.render.view_math import entity_matrix, view_projection
-from viewer.render.refdef import Camera
+from viewer.render.refdef import Camera, Look
 from viewer.games.quake.fx import Lights
 from viewer.render.context import OffscreenTarget
 from viewer.render.world import BrushDraw, WorldRenderer, WorldView
@@ -27,13 +27,14 @@ def grey_palette() -> Palette:
 
 
 def render(ctx, world, camera: Camera, styles: np.ndarray, brushes=(), lights: Lights | None = None,
-           fog=(0.0, 0.0, 0.0, 0.0)) -> np.ndarray:
+           fog=(0.0, 0.0, 0.0, 0.0), look: Look | None = None) -> np.ndarray:
     target = OffscreenTarget(ctx, SIZE)
     renderer = WorldRenderer(ctx, world, grey_palette())
     target.use()
     ctx.clear(0, 0, 0)
     ctx.enable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
-    view = WorldView(view_projection(camera, 1.0), camera.origin, 0.0, styles, fog, lights=lights)
+    view = WorldView(view_projection(camera, 1.0), camera.origin, 0.0, styles, fog, lights=lights,
+                     look=look or Look())
     renderer.draw_world(view)
     renderer.draw_brushes(view, list(brushes))
     pixels = target.read_rgb()
@@ -63,6 +64,21 @@ def test_lightstyle_value_changes_brightness_of_its_block(ctx) -> None:
     styles[2] = 1.0
     brighter = render(ctx, world, looking_down_at(160), styles, [brush])
     assert brighter[16, 16].sum() > base[16, 16].sum() + 30
+
+
+def test_the_light_cap_compiled_into_the_program_limits_bright_lightmaps(ctx) -> None:
+    """Look.light_max (ezQuake's gl_lightmode 1: never brighter than the texture) reaches the shader as a constant:
+    each cap gets its own program, and the capped picture is the texture's own grey where the light exceeds it."""
+    from viewer.render.world import KIND_LIT, world_program
+
+    capped_program = world_program(ctx, KIND_LIT, light=(1.0, 2.0, 1.0))
+    assert capped_program is not world_program(ctx, KIND_LIT, light=(1.0, 2.0, 2.0))
+    world = load_bsp(build_bsp())
+    styles = np.full(64, 8.0, np.float32)          # eight times the lightmap: over the cap of 1
+    overbright = render(ctx, world, looking_down_at(32), styles)
+    capped = render(ctx, world, looking_down_at(32), styles, look=Look(light_max=1.0))
+    assert overbright[16, 16].sum() > capped[16, 16].sum()
+    assert list(capped[16, 16]) == [60, 60, 60]
 
 
 def test_fullbright_texels_ignore_the_lightmap(ctx) -> None:
