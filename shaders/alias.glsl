@@ -18,6 +18,7 @@ uniform float u_ambient;       // Quake light units 0..255
 uniform float u_shade;         // Quake light units 0..255
 uniform vec3 u_light_color;    // colour of the light (1, 1, 1 = white; mean 1)
 uniform float u_light_max;     // largest light multiplier (Look.light_max)
+uniform bool u_fullbright;     // whole model unlit (light 1.0; decided per vertex, not per pixel)
 #ifdef SHELL
 uniform float u_push;          // units along the normal (POWERSUIT_SCALE)
 #endif
@@ -46,7 +47,8 @@ void main() {
 #endif
     float term = mix(anorm_dot(in_normal_a), anorm_dot(in_normal_b), u_blend) - 1.0;   // -0.295 .. 1
     // Quake light units (128 = the texture as painted) -> a 0..2 multiplier.
-    v_light = clamp((u_ambient + u_shade * term) / 128.0 * u_light_color, 0.0, u_light_max);
+    v_light = u_fullbright ? vec3(1.0)
+                           : clamp((u_ambient + u_shade * term) / 128.0 * u_light_color, 0.0, u_light_max);
     v_uv = in_uv;
     gl_Position = u_mvp * vec4(pos, 1.0);
 }
@@ -65,7 +67,6 @@ uniform sampler2DArray u_skin_rgba; // RGBA8 with mipmaps: palette colours, A = 
 #endif
 uniform float u_layer;              // skin picture (layer of the skin textures)
 uniform float u_alpha;              // entity alpha, 1 = opaque
-uniform bool u_fullbright;          // whole model unlit (light 1.0)
 #ifdef FOG
 uniform vec4 u_fog;                 // rgb colour, a = density
 #endif
@@ -104,7 +105,7 @@ vec3 translated_texel(ivec2 texel, ivec2 size, vec3 light) {
 }
 
 void main() {
-    vec3 light = u_fullbright ? vec3(1.0) : v_light;
+    vec3 light = v_light;   // 1.0 for a fullbright model (vertex shader)
     // Bilinear over the translated colours (the engine filters its translated skin texture linearly).
     ivec2 size = textureSize(u_skin, 0).xy;
     vec2 p = v_uv * vec2(size) - 0.5;
@@ -118,10 +119,9 @@ void main() {
 
 #else
 void main() {
-    vec3 light = u_fullbright ? vec3(1.0) : v_light;
-    // The engine's texture mode for skins; fullbright texels unlit.
+    // The engine's texture mode for skins; fullbright texels unlit (v_light is 1.0 for a fullbright model).
     vec4 texel = texture(u_skin_rgba, vec3(v_uv, u_layer));
-    f_color = vec4(apply_fog(mix(min(texel.rgb * light, vec3(1.0)), texel.rgb, texel.a)), u_alpha);
+    f_color = vec4(apply_fog(mix(min(texel.rgb * v_light, vec3(1.0)), texel.rgb, texel.a)), u_alpha);
 }
 #endif
 #endif
