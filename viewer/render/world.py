@@ -59,7 +59,7 @@ def world_program(ctx: moderngl.Context, kind: str, fog: bool = False, dlights: 
                   light: tuple[float, float, float] = (1.0, 2.0, 2.0)) -> moderngl.Program:
     """The ``world.glsl`` variant for one kind of surface (``KIND_*``), with or without fog and dynamic lights;
     lit kinds get ``light`` (texture scale, lightmap scale, largest light multiplier) compiled in as constants, which
-    llvmpipe folds: read from uniforms, the same arithmetic cost it ~7 % more time on ``lq_lqdm2_mvd.mvd``."""
+    llvmpipe folds (read from uniforms, the same arithmetic took its rasterizer ~7 % longer on ``lq_lqdm2_mvd.mvd``)."""
     cache = _PROGRAMS.setdefault(ctx, {})
     lit = kind in (KIND_LIT, KIND_MULTISTYLE)
     key = (kind, fog and kind != KIND_SKYBOX, dlights and lit, tuple(float(v) for v in light) if lit else None)
