@@ -41,7 +41,7 @@ from .refdef import EntityDraw, HudModel, Lights, MapWorld, SceneFrame, SegmentA
 from .sprites import SpriteRenderer
 from .view_math import angle_vectors, entity_matrix, view_projection
 from .visibility import frustum_planes
-from .world import BrushDraw, WorldRenderer, WorldView
+from .world import BrushDraw, WorldRenderer, WorldView, placed_sphere
 
 #: The view weapon's depth is squeezed into [0, 0.3] so it never pokes through walls (``glDepthRange``).
 _VIEW_MODEL_DEPTH = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0.3, -0.7], [0, 0, 0, 1]], np.float32)
@@ -281,10 +281,7 @@ class FrameRenderer:
         """Whether submodel ``submodel`` of ``world`` placed by ``matrix`` may show (its box's bounding sphere)."""
         if world is None or not 0 <= submodel < len(world.submodels):
             return True   # a Quake III map draws its own submodels; a bad index is skipped when drawn
-        sub = world.submodels[submodel]
-        lo, hi = np.asarray(sub.mins, np.float64), np.asarray(sub.maxs, np.float64)
-        centre = np.asarray(matrix, np.float64) @ np.append((lo + hi) * 0.5, 1.0)
-        return self._in_view(centre[:3], float(np.linalg.norm(hi - lo)) * 0.5)
+        return self._in_view(*placed_sphere(world.submodels[submodel], matrix))
 
     def _draw_alias(self, draw: EntityDraw, handle, view: WorldView, view_proj: np.ndarray) -> None:
         radius = self._radii.get(draw.model)

@@ -399,8 +399,15 @@ class WorldRenderer:
                 self._draw_range(False, texture, first, count, multistyle, view, model, brush.alternate)
 
 
+def placed_sphere(sub, matrix: np.ndarray) -> tuple[np.ndarray, float]:
+    """The sphere around submodel ``sub``'s box where ``matrix`` places it: centre ``f8[3]`` and radius."""
+    lo, hi = np.asarray(sub.mins, np.float64), np.asarray(sub.maxs, np.float64)
+    centre = np.asarray(matrix, np.float64) @ np.append((lo + hi) * 0.5, 1.0)
+    return centre[:3], float(np.linalg.norm(hi - lo)) * 0.5
+
+
 def _brush_distance(brush: BrushDraw, sub, camera) -> float:
     """Distance from ``camera`` to the centre of a brush entity's box, where its transform puts it (the sort key of
     its translucent surfaces)."""
-    centre = np.asarray(brush.matrix, np.float64) @ np.append((np.add(sub.mins, sub.maxs)) * 0.5, 1.0)
-    return float(np.linalg.norm(centre[:3] - np.asarray(camera, np.float64)))
+    centre, _radius = placed_sphere(sub, brush.matrix)
+    return float(np.linalg.norm(centre - np.asarray(camera, np.float64)))
