@@ -57,7 +57,7 @@ from assets_loader.models.mdl import AliasModel
 from assets_loader.palette import Palette
 
 from .textures import TEXTURE_MODES, fullbright_rgba
-from .program_members import uniform
+from .program_members import uniforms as uniforms_of
 from .view_math import gl_bytes
 
 #: Quake II's ``POWERSUIT_SCALE``: how far a colour shell stands out of the model, in units along the normals.
@@ -136,7 +136,7 @@ class AliasLight:
         if np.ndim(level) == 0:
             r = g = b = max(float(level), 0.0)
         else:
-            r, g, b = (max(float(v), 0.0) for v in np.broadcast_to(level, (3,)))
+            r, g, b = (max(v, 0.0) for v in np.asarray(level, np.float64).tolist())
         mean = (r + g + b) / 3.0
         color = (r / mean, g / mean, b / mean) if mean > 1e-6 else (1.0, 1.0, 1.0)
         if rule == "ref_gl":
@@ -211,7 +211,7 @@ class AliasRenderer:
     def __init__(self, ctx: moderngl.Context) -> None:
         self.ctx = ctx
         self._programs: dict[tuple[str, bool], moderngl.Program] = {}
-        self._members: dict[int, set[str]] = {}   # uniform and attribute names of each program (by GL name)
+        self._uniforms: dict[int, dict[str, moderngl.Uniform]] = {}   # each program's uniforms (by GL name)
         self._translations: dict[bytes, moderngl.Texture] = {}
         self._palettes: dict[bytes, moderngl.Texture] = {}
         self._look: tuple[float, tuple[float, float, float, float]] = (2.0, (0.0, 0.0, 0.0, 0.0))
@@ -231,10 +231,10 @@ class AliasRenderer:
             program = self._programs[key] = self.ctx.program(
                 vertex_shader=header + "#define VERTEX_SHADER\n" + src,
                 fragment_shader=header + "#define FRAGMENT_SHADER\n" + src)
-            members = self._members[program.glo] = set(program)
+            uniforms = self._uniforms[program.glo] = uniforms_of(program)
             for name, unit in _SAMPLER_UNITS.items():
-                if name in members:
-                    uniform(program, name).value = unit
+                if name in uniforms:
+                    uniforms[name].value = unit
         return program
 
     def _palette_texture(self, palette: Palette) -> moderngl.Texture:
@@ -330,24 +330,27 @@ class AliasRenderer:
         fog4 = (float(fog[0]), float(fog[1]), float(fog[2]), float(fog[3]))
         self._look = (float(light_max), fog4)
 
-    def _use(self, variant: str) -> moderngl.Program:
-        """The program for ``variant`` under the current look, with the look written into it if it changed."""
+    def _use(self, variant: str) -> tuple[moderngl.Program, dict[str, moderngl.Uniform]]:
+        """The program for ``variant`` under the current look and its uniforms, with the look written into it if
+        it changed."""
         light_max, fog = self._look
         program = self.program(variant, fog[3] > 0)
+        uniforms = self._uniforms[program.glo]
         if self._look_written.get(program.glo) != self._look:
-            if "u_light_max" in self._members[program.glo]:   # not in the unlit shell
-                uniform(program, "u_light_max").value = light_max
+            if "u_light_max" in uniforms:   # not in the unlit shell
+                uniforms["u_light_max"].value = light_max
             if fog[3] > 0:
-                uniform(program, "u_fog").value = fog
+                uniforms["u_fog"].value = fog
             self._look_written[program.glo] = self._look
-        return program
+        return program, uniforms
 
     @staticmethod
-    def _set_light(program: moderngl.Program, light: AliasLight, shade_vector: tuple[float, float, float]) -> None:
-        uniform(program, "u_light_color").value = light.color
-        uniform(program, "u_ambient").value = float(light.ambient)
-        uniform(program, "u_shade").value = float(light.shade)
-        uniform(program, "u_shadevector").value = shade_vector
+    def _set_light(uniforms: dict[str, moderngl.Uniform], light: AliasLight,
+                   shade_vector: tuple[float, float, float]) -> None:
+        uniforms["u_light_color"].value = light.color
+        uniforms["u_ambient"].value = float(light.ambient)
+        uniforms["u_shade"].value = float(light.shade)
+        uniforms["u_shadevector"].value = shade_vector
 
     def _translation_texture(self, translation: np.ndarray) -> moderngl.Texture:
         """The cached 256×1 texture of ``translation`` (made on first use; the oldest is dropped past
@@ -384,25 +387,25 @@ class AliasRenderer:
         pose_a = pose_a if 0 <= pose_a < model.num_poses else 0
         pose_b = pose_b if 0 <= pose_b < model.num_poses else 0
         variant = "shell" if shell is not None else "translated" if translation is not None else "skin"
-        prog = self._use(variant)
+        prog, u = self._use(variant)
         vao = self._vertex_array(handle, prog)
         stride = _POSE_VERTEX.itemsize
         for location, pose in ((_POS_A, pose_a), (_POS_B, pose_b)):
             base = pose * handle.pose_stride
             vao.bind(location, "f", handle.pose_buffer, "3f", offset=base, stride=stride)
             vao.bind(location + 1, "f", handle.pose_buffer, "3f", offset=base + 12, stride=stride)
-        uniform(prog, "u_mvp").write(gl_bytes(np.asarray(view_proj, np.float32) @ np.asarray(model_matrix, np.float32)))
-        uniform(prog, "u_blend").value = float(min(max(blend, 0.0), 1.0)) if pose_a != pose_b else 0.0
-        uniform(prog, "u_alpha").value = float(min(alpha, 1.0))
+        u["u_mvp"].write(gl_bytes(np.asarray(view_proj, np.float32) @ np.asarray(model_matrix, np.float32)))
+        u["u_blend"].value = float(min(max(blend, 0.0), 1.0)) if pose_a != pose_b else 0.0
+        u["u_alpha"].value = float(min(alpha, 1.0))
         if shell is not None:   # unlit and untextured
-            uniform(prog, "u_push").value = SHELL_PUSH
-            uniform(prog, "u_shell_color").value = (float(shell[0]), float(shell[1]), float(shell[2]))
+            u["u_push"].value = SHELL_PUSH
+            u["u_shell_color"].value = (float(shell[0]), float(shell[1]), float(shell[2]))
         else:
-            self._set_light(prog, light, _SHADE_VECTORS[_shade_step(light.yaw)])
-            uniform(prog, "u_layer").value = float(model.skin_image_at(skin, time))
-            uniform(prog, "u_fullbright").value = bool(light.fullbright)
+            self._set_light(u, light, _SHADE_VECTORS[_shade_step(light.yaw)])
+            u["u_layer"].value = float(model.skin_image_at(skin, time))
+            u["u_fullbright"].value = bool(light.fullbright)
             if translation is not None:
-                uniform(prog, "u_first_fullbright").value = handle.first_fullbright
+                u["u_first_fullbright"].value = handle.first_fullbright
                 handle.skins.use(0)
                 self._translation_texture(translation).use(1)
                 handle.palette.use(2)
@@ -420,7 +423,7 @@ class AliasRenderer:
         box = np.eye(4)
         box[:3, :3] = np.diag(size)
         box[:3, 3] = lo
-        prog = self._use("placeholder")
+        prog, u = self._use("placeholder")
         vao = self._box_vaos.get(prog.glo)
         if vao is None:   # the box's one pose feeds both pose attributes; the placeholder reads no texture
             vao = self._box_vaos[prog.glo] = self.ctx.vertex_array(prog, [
@@ -428,8 +431,8 @@ class AliasRenderer:
                 (self._box, "3f 3f", "in_pos_b", "in_normal_b"),
             ])
         mvp = np.asarray(view_proj, np.float64) @ np.asarray(model_matrix, np.float64) @ box
-        uniform(prog, "u_mvp").write(gl_bytes(mvp))
-        uniform(prog, "u_blend").value = 0.0
-        self._set_light(prog, AliasLight(ambient=40.0, shade=80.0), _PLACEHOLDER_LIGHT)  # every face its own shade
+        u["u_mvp"].write(gl_bytes(mvp))
+        u["u_blend"].value = 0.0
+        self._set_light(u, AliasLight(ambient=40.0, shade=80.0), _PLACEHOLDER_LIGHT)  # every face its own shade
         self._set_state(1.0)
         vao.render(moderngl.TRIANGLES)

@@ -136,7 +136,9 @@ class FrameRenderer:
         self._warned: set[str] = set()   # missing model names already reported
         self._light_cache: dict[tuple[int, int, int], LightSample | None] = {}
         self._lights: Lights | None = None
-        self._planes = np.zeros((0, 4))   # this frame's frustum planes, normalised (empty: cull nothing)
+        #: This frame's frustum planes (a, b, c, d), normalised, as floats: tested per entity (empty: cull nothing).
+        self._planes: tuple[tuple[float, ...], ...] = ()
+        self._translations: dict[tuple[int, int], np.ndarray] = {}   # player colours' skin translations
 
     def release(self) -> None:
         for handle in self._handles:
@@ -170,7 +172,7 @@ class FrameRenderer:
                          liquid_alpha=water_alpha, lights=frame.lights, areabits=frame.areabits, look=look)
         self.alias.set_look(look.light_max if look.light_max is not None else 2.0, fog)
         planes = frustum_planes(view_proj)
-        self._planes = planes / np.linalg.norm(planes[:, :3], axis=1, keepdims=True)
+        self._planes = tuple(map(tuple, (planes / np.linalg.norm(planes[:, :3], axis=1, keepdims=True)).tolist()))
         if self.world is not None:
             self.world.draw_world(view)
         q3_view = Q3View(view_proj, frame.camera.origin, frame.time, frame.camera.angles,
@@ -274,8 +276,8 @@ class FrameRenderer:
     def _in_view(self, centre, radius: float) -> bool:
         """Whether a sphere may show in this frame's view frustum (``R_CullBox``/``R_CullModelForEntity``: the
         engines skip entities outside the view, so their vertices are never processed)."""
-        c = np.asarray(centre, np.float64)
-        return bool((self._planes[:, :3] @ c + self._planes[:, 3] >= -radius).all())
+        x, y, z = float(centre[0]), float(centre[1]), float(centre[2])
+        return all(a * x + b * y + c * z + d >= -radius for a, b, c, d in self._planes)
 
     def _brush_in_view(self, world: MapWorld | None, submodel: int, matrix: np.ndarray) -> bool:
         """Whether submodel ``submodel`` of ``world`` placed by ``matrix`` may show (its box's bounding sphere)."""
@@ -295,12 +297,21 @@ class FrameRenderer:
         light = self._model_light(draw, view.styles)
         alias_light = AliasLight.from_level(light, float(angles[1]), view_model=draw.view_model,
                                             player=draw.colors is not None, rule=self.assets.look.model_light)
-        translation = translation_table(*draw.colors) if draw.colors is not None else None
+        translation = self._translation(draw.colors) if draw.colors is not None else None
         pose_a = model.pose_at(draw.prev_frame, view.time) if 0 <= draw.prev_frame < model.num_frames else 0
         pose_b = model.pose_at(draw.frame, view.time) if 0 <= draw.frame < model.num_frames else 0
         self.alias.draw(handle, view_proj, entity_matrix(draw.origin, angles), pose_a, pose_b, draw.blend,
                         skin=draw.skin, time=view.time, translation=translation, light=alias_light, alpha=draw.alpha,
                         shell=draw.shell)
+
+    def _translation(self, colors: tuple[int, int]) -> np.ndarray:
+        """The skin translation of a player's (shirt, pants) colours, made once per pair (at most 16 × 16: the
+        table masks each colour to 0..15)."""
+        key = (colors[0] & 15, colors[1] & 15)
+        table = self._translations.get(key)
+        if table is None:
+            table = self._translations[key] = translation_table(*key)
+        return table
 
     def _draw_md3(self, draw: EntityDraw, name: str, view: WorldView, view_proj: np.ndarray) -> None:
         """An MD3 model on a Quake II entity (Q2PRO draws MD2 and MD3 alike): posed like an alias model

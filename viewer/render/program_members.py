@@ -18,6 +18,11 @@ def uniform(program: moderngl.Program, name: str) -> moderngl.Uniform:
     return member
 
 
+def uniforms(program: moderngl.Program) -> dict[str, moderngl.Uniform]:
+    """Every uniform of ``program`` by name (looked up once, for renderers that write several per draw call)."""
+    return {name: member for name in program if isinstance(member := program[name], moderngl.Uniform)}
+
+
 def attribute(program: moderngl.Program, name: str) -> moderngl.Attribute:
     """``program[name]`` as a :class:`moderngl.Attribute`; ``TypeError`` if the member is something else."""
     member = program[name]
