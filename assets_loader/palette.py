@@ -16,6 +16,7 @@ Quake ``VID_SetPalette`` / ``Draw_Init`` (vid_*.c, gl_draw.c) and ``R_TranslateP
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -110,10 +111,17 @@ def translation_table(top: int, bottom: int) -> np.ndarray:
     Identity everywhere except the 16 entries from ``TOP_RANGE`` and from ``BOTTOM_RANGE``: colour ``c`` maps
     the range onto palette row ``c * 16``, forward for ``c < 8`` and reversed (``c*16 + 15 - i``) for ``c >= 8``
     because "the artists made some backwards ranges". Values are masked to 0..15 as the engine does.
+    The table is made once per colour pair and shared: it is read-only.
     """
+    return _translation_table(int(top) & 15, int(bottom) & 15)
+
+
+@functools.lru_cache(maxsize=16 * 16)
+def _translation_table(top: int, bottom: int) -> np.ndarray:
     table = np.arange(256, dtype=np.uint8)
     ramp = np.arange(16, dtype=np.uint8)
-    for start, colour in ((TOP_RANGE, int(top) & 15), (BOTTOM_RANGE, int(bottom) & 15)):
+    for start, colour in ((TOP_RANGE, top), (BOTTOM_RANGE, bottom)):
         base = colour * 16
         table[start:start + 16] = base + ramp if base < 128 else base + 15 - ramp
+    table.flags.writeable = False
     return table

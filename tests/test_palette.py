@@ -68,6 +68,13 @@ def test_translation_identity_for_default_colours():
     assert split_player_colors(0x4D) == (4, 13)
 
 
+def test_translation_made_once_per_masked_pair_and_read_only():
+    table = translation_table(2, 9)
+    assert translation_table(2 + 16, 9 + 32) is table   # colours masked to 0..15 first, as the engine does
+    with pytest.raises(ValueError):
+        table[0] = 1   # shared between every caller: nobody may change it
+
+
 def test_real_palette_and_colormap(lq1_pak):
     pal = load_palette(lq1_pak.read("gfx/palette.lmp"), "gfx/palette.lmp")
     assert isinstance(pal, Palette)

@@ -138,7 +138,6 @@ class FrameRenderer:
         self._lights: Lights | None = None
         #: This frame's frustum planes (a, b, c, d), normalised, as floats: tested per entity (empty: cull nothing).
         self._planes: tuple[tuple[float, ...], ...] = ()
-        self._translations: dict[tuple[int, int], np.ndarray] = {}   # player colours' skin translations
 
     def release(self) -> None:
         for handle in self._handles:
@@ -297,21 +296,12 @@ class FrameRenderer:
         light = self._model_light(draw, view.styles)
         alias_light = AliasLight.from_level(light, float(angles[1]), view_model=draw.view_model,
                                             player=draw.colors is not None, rule=self.assets.look.model_light)
-        translation = self._translation(draw.colors) if draw.colors is not None else None
+        translation = translation_table(*draw.colors) if draw.colors is not None else None
         pose_a = model.pose_at(draw.prev_frame, view.time) if 0 <= draw.prev_frame < model.num_frames else 0
         pose_b = model.pose_at(draw.frame, view.time) if 0 <= draw.frame < model.num_frames else 0
         self.alias.draw(handle, view_proj, entity_matrix(draw.origin, angles), pose_a, pose_b, draw.blend,
                         skin=draw.skin, time=view.time, translation=translation, light=alias_light, alpha=draw.alpha,
                         shell=draw.shell)
-
-    def _translation(self, colors: tuple[int, int]) -> np.ndarray:
-        """The skin translation of a player's (shirt, pants) colours, made once per pair (at most 16 × 16: the
-        table masks each colour to 0..15)."""
-        key = (colors[0] & 15, colors[1] & 15)
-        table = self._translations.get(key)
-        if table is None:
-            table = self._translations[key] = translation_table(*key)
-        return table
 
     def _draw_md3(self, draw: EntityDraw, name: str, view: WorldView, view_proj: np.ndarray) -> None:
         """An MD3 model on a Quake II entity (Q2PRO draws MD2 and MD3 alike): posed like an alias model
