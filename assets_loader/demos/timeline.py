@@ -174,13 +174,15 @@ class PlayerScore:
     frags: int
     colors: int
     #: QuakeWorld extras (userinfo ``team``, ``*spectator``; ``svc_updateping`` / ``svc_updatepl``; the full userinfo
-    #: as ``(key, value)`` pairs in wire order).  NetQuake slots keep the defaults.
+    #: as ``(key, value)`` pairs in wire order), also kept for Quake III with ``minutes`` on the server (``scores``).
+    #: NetQuake slots keep the defaults.
     team: str = ""
     spectator: bool = False
     userid: int = 0
     ping: int = 0
     pl: int = 0
     userinfo: tuple[tuple[str, str], ...] = ()
+    minutes: int = 0
 
     @property
     def info(self) -> dict[str, str]:
@@ -213,6 +215,7 @@ class ScoreChange:
     ping: int = 0
     pl: int = 0
     userinfo: tuple[tuple[str, str], ...] = ()
+    minutes: int = 0
 
 
 #: The integer columns of a player row (:attr:`PlayerFrames.row_ints`), in order.
@@ -489,7 +492,7 @@ class DemoTimeline:
             elif (change := self.scoreboard_changes[i]).slot < len(slots):
                 slots[change.slot] = PlayerScore(change.slot, change.name, change.frags, change.colors, change.team,
                                                  change.spectator, change.userid, change.ping, change.pl,
-                                                 change.userinfo)
+                                                 change.userinfo, change.minutes)
             snapshots_sb.append(tuple(slots))
             frames_sb.append(frame)
         self._sb_snapshots = tuple(snapshots_sb)

@@ -210,7 +210,7 @@ def _players(cols: dict[str, np.ndarray], frame_of_row: np.ndarray, stat_rows: n
 
 def _scoreboard(demo: Quake3Demo, times: np.ndarray, frame_segment: np.ndarray, maxclients: int
                 ) -> list[ScoreChange]:
-    """Slot states over time from ``CS_PLAYERS`` (name, team, model…) and ``scores`` (frags, ping)."""
+    """Slot states over time from ``CS_PLAYERS`` (name, team, model…) and ``scores`` (frags, ping, minutes)."""
     n = len(times)
     state: dict[int, dict[str, Any]] = {}
     changes: list[ScoreChange] = []
@@ -220,14 +220,14 @@ def _scoreboard(demo: Quake3Demo, times: np.ndarray, frame_segment: np.ndarray, 
         s = state[slot]
         changes.append(ScoreChange(float(times[f]), f, int(frame_segment[f]), slot, str(s["name"]),
                                    int(s["frags"]), 0, str(s["team"]), bool(s["spectator"]), slot,
-                                   int(s["ping"]), 0, s["userinfo"]))
+                                   int(s["ping"]), 0, s["userinfo"], int(s["minutes"])))
 
     def set_player(frame: int, slot: int, info: str) -> None:
         if not 0 <= slot < maxclients:
             return
         pairs = g.info_pairs(info)
         d = dict(pairs)
-        s = state.setdefault(slot, {"frags": 0, "ping": 0})
+        s = state.setdefault(slot, {"frags": 0, "ping": 0, "minutes": 0})
         s.update(name=d.get("n", ""), team=d.get("t", ""), spectator=d.get("t") == "3", userinfo=pairs)
         emit(frame, slot)
 
@@ -242,17 +242,18 @@ def _scoreboard(demo: Quake3Demo, times: np.ndarray, frame_segment: np.ndarray, 
     for cmd in demo.commands:
         if cmd.name != "scores":
             continue
-        for slot, frags, ping in _parse_scores(cmd.args):
-            if slot in state and (state[slot]["frags"], state[slot]["ping"]) != (frags, ping):
-                state[slot].update(frags=frags, ping=ping)
+        for slot, frags, ping, minutes in _parse_scores(cmd.args):
+            if slot in state and (state[slot]["frags"], state[slot]["ping"], state[slot]["minutes"]) != (
+                    frags, ping, minutes):
+                state[slot].update(frags=frags, ping=ping, minutes=minutes)
                 emit(cmd.snapshot, slot)
     changes.sort(key=lambda c: c.frame)
     return changes
 
 
-def _parse_scores(args: Sequence[str]) -> list[tuple[int, int, int]]:
-    """``scores N red blue [extra] (client score ping …)×N`` → (client, score, ping); the per-client stride is
-    14 in baseq3, 15 after one more header value in OpenArena (``CG_ParseScores``)."""
+def _parse_scores(args: Sequence[str]) -> list[tuple[int, int, int, int]]:
+    """``scores N red blue [extra] (client score ping time …)×N`` → (client, score, ping, minutes); the per-client
+    stride is 14 in baseq3, 15 after one more header value in OpenArena (``CG_ParseScores``)."""
     try:
         count = int(args[1])
         values = [int(a) for a in args[2:]]
@@ -262,8 +263,8 @@ def _parse_scores(args: Sequence[str]) -> list[tuple[int, int, int]]:
         return []
     for head, stride in ((2, 14), (3, 15)):
         if len(values) == head + count * stride:
-            return [(values[head + i * stride], values[head + i * stride + 1], values[head + i * stride + 2])
-                    for i in range(count)]
+            rows = [values[head + i * stride:head + i * stride + 4] for i in range(count)]
+            return [(client, score, ping, minutes) for client, score, ping, minutes in rows]
     return []
 
 
