@@ -13,7 +13,8 @@ from PIL import Image
 from assets_loader.demos import load_demo
 from viewer.cli import main
 from viewer.games.quake3 import link
-from viewer.games.quake3.hud import CROSSHAIR, NUMBERS
+from viewer.games.quake3.hud import CROSSHAIR
+from viewer.games.quake3.screen import NUMBERS
 from viewer.games.registry import game_view
 from viewer.render.q3players import player_md3_draws
 

@@ -9,6 +9,7 @@ import pytest
 
 from assets_loader.demos import load_demo
 from viewer.games.quake3 import hud
+from viewer.games.quake3.screen import SELECT_GOLD
 from viewer.headless import DemoRenderer
 from viewer.games.quake3.hud_pics import char_pic, load_hud_pics
 from viewer.render.hud_overlay import HudRenderer
@@ -52,7 +53,7 @@ def test_the_score_boxes_show_the_leader_and_the_second(follow) -> None:
     blue = [q for q in layout.quads if q.ref == "<white>" and q.tint == (0.0, 0.0, 1.0)
             and q.y < 432]                                       # (the lagometer's bars are below)
     assert len(blue) == 1 and blue[0].y == 480 - 48 - 24 - 4      # our box leads (the reference shows 2 | 1)
-    gold = [q for q in layout.quads if q.ref == "<white>" and q.tint == hud.SELECT_GOLD]
+    gold = [q for q in layout.quads if q.ref == "<white>" and q.tint == SELECT_GOLD]
     assert len(gold) == 4                                        # its frame
     row = sorted((q.x, chr(int(str(q.ref).split("/")[1]))) for q in _pics(layout, "q3char") if q.y == 408)
     assert "".join(c for _, c in row) == "21"

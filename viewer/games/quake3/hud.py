@@ -18,7 +18,9 @@
   the last attacker's head and name for 10 s after the view took damage (``CG_DrawAttacker``: from the damage
   feedback, :func:`.hud_icons.last_damage`).
 - Centre prints (``CG_DrawCenterString``) at 30 % of the height for 3 s, the last 0.2 s fading; "1st" / "2nd" /
-  "3rd" in their place colours (``CG_PlaceString``).
+  "3rd" in their place colours (``CG_PlaceString``); not while the scoreboard is up.
+- The scoreboard (:mod:`.scoreboard`) while the scores key is held or the viewed player is dead; in the
+  intermission it is drawn alone (``CG_DrawIntermission``).
 - Console notify lines in the top left (the engine's ``Con_DrawNotify``): the last 4 frag messages and chat lines
   of the last 3 s, 8 × 16 screen pixels per character at 1280 × 720 (the console's size, growing with the viewer's
   UI scale); chat in green after the sender's name.  A suicide says "herself" or "itself" when the victim's model
@@ -40,8 +42,6 @@ References: ioquake3 ``code/cgame/cg_draw.c`` (``CG_Draw2D``, ``CG_DrawStatusBar
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from collections.abc import Mapping
 
 import numpy as np
@@ -51,10 +51,11 @@ from assets_loader.demos.events import ObituaryEvent
 from assets_loader.demos.quake3.obituaries import gendered_obituary
 
 from ...render.q3refdef import Quake3Models
-from ...render.refdef import HudLayout, HudModel, HudQuad
+from ...render.refdef import HudLayout, HudQuad
 from ..base import PicSizes
-from . import hud_icons, lagometer
+from . import hud_icons, lagometer, scoreboard
 from .hud_pics import char_pic
+from .screen import WHITE, VirtualScreen
 
 __all__ = ["CROSSHAIR", "PMF_FOLLOW", "health_color", "hud_layout"]
 
@@ -63,11 +64,8 @@ SCORE_NOT_PRESENT = -9999
 PM_SPECTATOR, PM_INTERMISSION = 2, 5
 TEAM_SPECTATOR = 3
 CROSSHAIR = "gfx/2d/crosshaire"
-#: The colour of ``gfx/2d/select``, drawn as a frame round the selected box.
-SELECT_GOLD = (252 / 255, 189 / 255, 66 / 255)
 ARMOR_ICON = "icons/iconr_yellow"
-NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-YELLOW, RED, WHITE = (1.0, 0.69, 0.0), (1.0, 0.2, 0.2), (1.0, 1.0, 1.0)
+YELLOW, RED = (1.0, 0.69, 0.0), (1.0, 0.2, 0.2)
 #: Seconds a console notify line stays (``con_notifytime``) and how many show.
 NOTIFY_TIME, NOTIFY_LINES = 3.0, 4
 CENTER_TIME, FADE_TIME = 3.0, 0.2
@@ -94,65 +92,6 @@ def health_color(health: int, armor: int) -> tuple[float, float, float]:
     return (1.0, green, blue)
 
 
-@dataclass
-class _Screen:
-    """Quads in virtual 640 × 480 units, stretched to a ``size`` target."""
-
-    size: tuple[int, int]
-    quads: list[HudQuad] = field(default_factory=list)
-    models: list[HudModel] = field(default_factory=list)
-
-    @property
-    def sx(self) -> float:
-        return self.size[0] / 640.0
-
-    @property
-    def sy(self) -> float:
-        return self.size[1] / 480.0
-
-    def pic(self, name: str, x: float, y: float, w: float, h: float, color=WHITE, alpha: float = 1.0) -> None:
-        x0, y0 = round(x * self.sx), round(y * self.sy)
-        x1, y1 = round((x + w) * self.sx), round((y + h) * self.sy)
-        self.quads.append(HudQuad("pic", name, x0, y0, x1 - x0, y1 - y0, alpha, tuple(color)))
-
-    def model(self, icon: hud_icons.Icon) -> None:
-        """A 3D icon in its box (rounded to pixels like :meth:`pic`)."""
-        x0, y0 = round(icon.x * self.sx), round(icon.y * self.sy)
-        x1, y1 = round((icon.x + icon.w) * self.sx), round((icon.y + icon.h) * self.sy)
-        self.models.append(HudModel(x0, y0, x1 - x0, y1 - y0, icon.draw))
-
-    def fill(self, x: float, y: float, w: float, h: float, color, alpha: float) -> None:
-        self.pic("<white>", x, y, w, h, color, alpha)
-
-    def frame(self, x: float, y: float, w: float, h: float, alpha: float = 1.0) -> None:
-        """The selection frame: a border in ``gfx/2d/select``'s gold, one unit thick (OpenArena's look)."""
-        for fx, fy, fw, fh in ((x, y, w, 1), (x, y + h - 1, w, 1), (x, y, 1, h), (x + w - 1, y, 1, h)):
-            self.fill(fx, fy, fw, fh, SELECT_GOLD, alpha)
-
-    def text(self, s: str, x: float, y: float, w: float, h: float, color=WHITE, alpha: float = 1.0,
-             shadow: bool = False, colors: list[tuple[float, float, float]] | None = None) -> None:
-        """``CG_DrawStringExt``: glyphs ``w`` × ``h`` units from ``x``; ``shadow`` draws a black copy 2 units
-        down and right first; ``colors`` gives each character its own colour."""
-        size = 64 if h * self.sy > 40 else 32
-        if shadow:
-            for i, ch in enumerate(s):
-                if ch != " ":
-                    self.pic(char_pic(ord(ch), size), x + i * w + 2, y + 2, w, h, (0.0, 0.0, 0.0), alpha)
-        for i, ch in enumerate(s):
-            if ch != " ":
-                self.pic(char_pic(ord(ch), size), x + i * w, y, w, h, colors[i] if colors else color, alpha)
-
-    def field(self, x: float, y: float, value: int, color) -> None:
-        """``CG_DrawField``: up to three digits right-aligned in 32 × 48 cells from ``x``."""
-        value = max(min(value, 999), -99)
-        digits = str(value)
-        x += 2 + 32 * (3 - len(digits))
-        for ch in digits:
-            name = "gfx/2d/numbers/minus_32b" if ch == "-" else f"gfx/2d/numbers/{NUMBERS[int(ch)]}_32b"
-            self.pic(name, x, 432, 32, 48, color)
-            x += 32
-
-
 def _fade(age: float, total: float) -> float:
     """``CG_FadeColor``: 1, then down to 0 over the last :data:`FADE_TIME`; 0 once ``total`` has passed."""
     if age < 0 or age >= total:
@@ -163,11 +102,7 @@ def _fade(age: float, total: float) -> float:
 def _head_icon(state: SceneState, client: int) -> str:
     if not 0 <= client < len(state.scoreboard):
         return ""
-    model = dict(state.scoreboard[client].userinfo).get("model", "").lower()
-    if not model:
-        return ""
-    name, _, skin = model.partition("/")
-    return f"models/players/{name}/icon_{skin or 'default'}"
+    return hud_icons.head_pic(dict(state.scoreboard[client].userinfo))
 
 
 def _last_change(timeline: DemoTimeline, name: str, frame: int) -> int | None:
@@ -187,7 +122,7 @@ def _has(pic_sizes: PicSizes | None, name: str) -> bool:
     return (pic_sizes(name) if callable(pic_sizes) else pic_sizes.get(name)) is not None
 
 
-def _status_bar(screen: _Screen, state: SceneState, timeline: DemoTimeline, pic_sizes: PicSizes | None,
+def _status_bar(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline, pic_sizes: PicSizes | None,
                 models: Quake3Models | None) -> None:
     stats = state.stats
     t = state.time
@@ -224,7 +159,7 @@ def _status_bar(screen: _Screen, state: SceneState, timeline: DemoTimeline, pic_
             screen.pic(ARMOR_ICON, 370 + 32 * 3 + 4, 432, 48, 48)
 
 
-def _weapon_select(screen: _Screen, state: SceneState, timeline: DemoTimeline) -> None:
+def _weapon_select(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline) -> None:
     if not 0 <= state.frame < len(timeline.times):
         return
     changed = _last_change(timeline, "weapon", state.frame)
@@ -246,7 +181,7 @@ def _weapon_select(screen: _Screen, state: SceneState, timeline: DemoTimeline) -
         screen.text(name, (640 - len(name) * 16) / 2, 380 - 22, 16, 16, alpha=alpha)
 
 
-def _scores(screen: _Screen, state: SceneState) -> None:
+def _scores(screen: VirtualScreen, state: SceneState) -> None:
     stats = state.stats
     score = int(stats.get("score", 0))
     spectator = int(stats.get("team", 0)) == TEAM_SPECTATOR
@@ -270,7 +205,7 @@ def _scores(screen: _Screen, state: SceneState) -> None:
         screen.text(text, x + 4, y, 16, 16)
 
 
-def _crosshair(screen: _Screen, state: SceneState, pic_sizes: PicSizes | None) -> None:
+def _crosshair(screen: VirtualScreen, state: SceneState, pic_sizes: PicSizes | None) -> None:
     size = pic_sizes(CROSSHAIR) if callable(pic_sizes) else (pic_sizes or {}).get(CROSSHAIR)
     color = health_color(int(state.stats.get("health", 0)), int(state.stats.get("armor", 0)))
     if size is not None:
@@ -279,12 +214,12 @@ def _crosshair(screen: _Screen, state: SceneState, pic_sizes: PicSizes | None) -
         screen.text("+", 316, 232, 8, 16, color)
 
 
-def _lagometer(screen: _Screen, state: SceneState, timeline: DemoTimeline) -> None:
+def _lagometer(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline) -> None:
     screen.pic(lagometer.LAGOMETER_PIC, 640 - 48, 480 - 48, 48, 48)
     screen.quads.extend(lagometer.lagometer_quads(lagometer.lagometer_at(timeline, state.time), screen.size))
 
 
-def _upper_right(screen: _Screen, state: SceneState, timeline: DemoTimeline, following: bool,
+def _upper_right(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline, following: bool,
                  models: Quake3Models | None, draw_timer: bool) -> None:
     y = 0.0
     if following:
@@ -299,7 +234,7 @@ def _upper_right(screen: _Screen, state: SceneState, timeline: DemoTimeline, fol
     _attacker(screen, state, timeline, y, models)
 
 
-def _attacker(screen: _Screen, state: SceneState, timeline: DemoTimeline, y: float,
+def _attacker(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline, y: float,
               models: Quake3Models | None) -> None:
     stats = state.stats
     attacker = int(stats.get("attacker", -1))
@@ -320,7 +255,7 @@ def _attacker(screen: _Screen, state: SceneState, timeline: DemoTimeline, y: flo
     screen.text(name, 640 - len(name) * 16, y + size, 16, 16, alpha=0.5)
 
 
-def _follow(screen: _Screen, state: SceneState) -> None:
+def _follow(screen: VirtualScreen, state: SceneState) -> None:
     client = int(state.stats.get("clientNum", -1))
     names = {p.slot: p.name for p in state.scoreboard}
     if client not in names:
@@ -330,7 +265,7 @@ def _follow(screen: _Screen, state: SceneState) -> None:
     screen.text(name, 0.5 * (640 - 32 * len(name)), 40, 32, 48, shadow=True)
 
 
-def _center_print(screen: _Screen, state: SceneState, timeline: DemoTimeline) -> None:
+def _center_print(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline) -> None:
     prints = [e for e in timeline.events_of_kind("centerprint") if 0 <= state.time - e.time < CENTER_TIME]
     if not prints:
         return
@@ -388,31 +323,31 @@ def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int
                models: Quake3Models | None = None, draw_timer: bool = False) -> HudLayout:
     """The HUD at ``state.time`` (rules: module docstring); ``models``: the segment's, for the 3D icons and the
     players' sexes (their ``animation.cfg``) in death messages; ``draw_timer``: ``cg_drawTimer``."""
-    screen = _Screen(screen_size)
+    screen = VirtualScreen(screen_size)
     stats = state.stats
     if not stats:
         return HudLayout(screen_size, scale, ())
     following = bool(int(stats.get("pm_flags", 0)) & PMF_FOLLOW)
     free = (int(stats.get("pm_type", 0)) == PM_SPECTATOR or int(stats.get("team", 0)) == TEAM_SPECTATOR) \
         and not following
-    intermission = int(stats.get("pm_type", 0)) == PM_INTERMISSION
-    if not free and not intermission and int(stats.get("health", 0)) > 0 and not show_scores:
-        _status_bar(screen, state, timeline, pic_sizes, models)
-        _crosshair(screen, state, pic_sizes)
-        _weapon_select(screen, state, timeline)
-    elif free:
-        _crosshair(screen, state, pic_sizes)
-    if not intermission:
+    if int(stats.get("pm_type", 0)) == PM_INTERMISSION:   # CG_DrawIntermission: the scoreboard alone
+        scoreboard.scoreboard(screen, state, timeline, models)
+    else:
+        if not free and int(stats.get("health", 0)) > 0 and not show_scores:
+            _status_bar(screen, state, timeline, pic_sizes, models)
+            _crosshair(screen, state, pic_sizes)
+            _weapon_select(screen, state, timeline)
+        elif free:
+            _crosshair(screen, state, pic_sizes)
         _lagometer(screen, state, timeline)
-    _upper_right(screen, state, timeline, following, models, draw_timer)
-    _scores(screen, state)
-    if following:
-        _follow(screen, state)
-    _center_print(screen, state, timeline)
-    if show_scores:
-        rows = sorted((p for p in state.scoreboard if p.name), key=lambda p: -p.frags)
-        for row, p in enumerate(rows):
-            screen.text(f"{p.frags:>4}  {p.name}", 320 - 120, 120 + row * 20, 16, 16, shadow=True)
+        _upper_right(screen, state, timeline, following, models, draw_timer)
+        _scores(screen, state)
+        if following:
+            _follow(screen, state)
+        if scoreboard.is_showing(state, show_scores):   # the centre print waits while the scoreboard is up
+            scoreboard.scoreboard(screen, state, timeline, models)
+        else:
+            _center_print(screen, state, timeline)
     _notify(screen.quads, state, timeline, max(1, scale), _sexes(models))
     return HudLayout(screen_size, scale, tuple(screen.quads), models=tuple(screen.models))
 

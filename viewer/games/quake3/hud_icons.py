@@ -47,7 +47,7 @@ from .items import ITEM_MODELS
 from .players import part_path
 
 __all__ = ["DAMAGE_TIME", "Damage", "Icon", "ammo_icon", "armor_icon", "attacker_head_icon", "damage_x",
-           "flag_icon", "head_icon", "head_look", "last_damage", "wander_angles"]
+           "flag_icon", "head_icon", "head_look", "head_pic", "last_damage", "scoreboard_head_icon", "wander_angles"]
 
 ICON_SIZE = 48.0
 CHAR_WIDTH = 32.0
@@ -148,6 +148,22 @@ def _head(models: Quake3Models, userinfo: dict[str, str], box: tuple[float, floa
     if name not in models.md3:
         return None
     return Icon(*box, _model(name, origin, angles, player.skins.get("head", {})))
+
+
+def scoreboard_head_icon(models: Quake3Models, userinfo: dict[str, str],
+                         box: tuple[float, float, float, float]) -> Icon | None:
+    """A scoreboard row's head facing the view (yaw 180) in ``box`` (``CG_DrawClientScore``)."""
+    return _head(models, userinfo, box, (0.0, 180.0, 0.0))
+
+
+def head_pic(userinfo: dict[str, str]) -> str:
+    """The 2D head icon of a player's ``model`` (``models/players/<model>/icon_<skin>``; "" without a model), drawn
+    where the 3D head cannot be (``cg_draw3dIcons 0``)."""
+    model = userinfo.get("model", "").lower()
+    if not model:
+        return ""
+    name, _, skin = model.partition("/")
+    return f"models/players/{name}/icon_{skin or 'default'}"
 
 
 def _unit(k: int, salt: int) -> float:

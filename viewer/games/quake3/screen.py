@@ -1,0 +1,80 @@
+"""The cgame's virtual 640 × 480 screen: pictures, fills, text and 3D icons placed in its units and stretched over
+the whole target (x and y scaled apart, as ``CG_AdjustFrom640`` does), collected as HUD quads and models.
+
+References: ioquake3 ``code/cgame/cg_drawtools.c`` (``CG_AdjustFrom640``, ``CG_DrawPic``, ``CG_FillRect``,
+``CG_DrawStringExt``), ``cg_draw.c`` (``CG_DrawField``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...render.refdef import HudModel, HudQuad
+from . import hud_icons
+from .hud_pics import char_pic
+
+__all__ = ["NUMBERS", "SELECT_GOLD", "VirtualScreen", "WHITE"]
+
+#: The colour of ``gfx/2d/select``, drawn as a frame round the selected box.
+SELECT_GOLD = (252 / 255, 189 / 255, 66 / 255)
+NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+WHITE = (1.0, 1.0, 1.0)
+
+
+@dataclass
+class VirtualScreen:
+    """Quads in virtual 640 × 480 units, stretched to a ``size`` target."""
+
+    size: tuple[int, int]
+    quads: list[HudQuad] = field(default_factory=list)
+    models: list[HudModel] = field(default_factory=list)
+
+    @property
+    def sx(self) -> float:
+        return self.size[0] / 640.0
+
+    @property
+    def sy(self) -> float:
+        return self.size[1] / 480.0
+
+    def pic(self, name: str, x: float, y: float, w: float, h: float, color=WHITE, alpha: float = 1.0) -> None:
+        x0, y0 = round(x * self.sx), round(y * self.sy)
+        x1, y1 = round((x + w) * self.sx), round((y + h) * self.sy)
+        self.quads.append(HudQuad("pic", name, x0, y0, x1 - x0, y1 - y0, alpha, tuple(color)))
+
+    def model(self, icon: hud_icons.Icon) -> None:
+        """A 3D icon in its box (rounded to pixels like :meth:`pic`)."""
+        x0, y0 = round(icon.x * self.sx), round(icon.y * self.sy)
+        x1, y1 = round((icon.x + icon.w) * self.sx), round((icon.y + icon.h) * self.sy)
+        self.models.append(HudModel(x0, y0, x1 - x0, y1 - y0, icon.draw))
+
+    def fill(self, x: float, y: float, w: float, h: float, color, alpha: float) -> None:
+        self.pic("<white>", x, y, w, h, color, alpha)
+
+    def frame(self, x: float, y: float, w: float, h: float, alpha: float = 1.0) -> None:
+        """The selection frame: a border in ``gfx/2d/select``'s gold, one unit thick (OpenArena's look)."""
+        for fx, fy, fw, fh in ((x, y, w, 1), (x, y + h - 1, w, 1), (x, y, 1, h), (x + w - 1, y, 1, h)):
+            self.fill(fx, fy, fw, fh, SELECT_GOLD, alpha)
+
+    def text(self, s: str, x: float, y: float, w: float, h: float, color=WHITE, alpha: float = 1.0,
+             shadow: bool = False, colors: list[tuple[float, float, float]] | None = None) -> None:
+        """``CG_DrawStringExt``: glyphs ``w`` × ``h`` units from ``x``; ``shadow`` draws a black copy 2 units
+        down and right first; ``colors`` gives each character its own colour."""
+        size = 64 if h * self.sy > 40 else 32
+        if shadow:
+            for i, ch in enumerate(s):
+                if ch != " ":
+                    self.pic(char_pic(ord(ch), size), x + i * w + 2, y + 2, w, h, (0.0, 0.0, 0.0), alpha)
+        for i, ch in enumerate(s):
+            if ch != " ":
+                self.pic(char_pic(ord(ch), size), x + i * w, y, w, h, colors[i] if colors else color, alpha)
+
+    def field(self, x: float, y: float, value: int, color) -> None:
+        """``CG_DrawField``: up to three digits right-aligned in 32 × 48 cells from ``x``."""
+        value = max(min(value, 999), -99)
+        digits = str(value)
+        x += 2 + 32 * (3 - len(digits))
+        for ch in digits:
+            name = "gfx/2d/numbers/minus_32b" if ch == "-" else f"gfx/2d/numbers/{NUMBERS[int(ch)]}_32b"
+            self.pic(name, x, 432, 32, 48, color)
+            x += 32
