@@ -12,8 +12,9 @@ the warm-up, which the demo does not tell apart here).  From the top:
   bot skill icon (``menu/art/skill1`` … ``5``, 32 units) or else the handicap below 100 at x 80, the player's head
   facing the view (yaw 180, ``CG_DrawHead``: its 3D head model, else its 2D icon) at x 112, and the score line
   ``"%5i %4i %4i %s"`` (score, ping, minutes, name; spectators ``" SPECT %3i %4i %s"``) in 16-unit shadowed
-  characters at x 160 (a duel's wins and losses are not drawn).  The viewed player's row is backed by a bar 512 × 17 from x 176 in the colour of its place
-  (1st blue, 2nd red, 3rd yellow, else grey; grey for spectators and team games) at 0.7 opacity.
+  characters at x 160 (a duel's wins and losses are not drawn).  The viewed player's row is backed by a bar
+  512 × 17 from x 176 in the colour of its place (1st blue, 2nd red, 3rd yellow, else grey; grey for spectators and
+  team games) at 0.7 opacity.
 - Free-for-all lists the players, then the spectators; team games the leading team, then the other, each on a
   band of its colour at 0.33 opacity, then the spectators.  The viewed player, when not listed, is added below.
 
