@@ -27,6 +27,7 @@ import os
 import re
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -75,6 +76,19 @@ class Run:
         if self.fps is None or self.peak_rss_mb is None or self.cpu_ms_per_frame is None:
             return f"{'—':>8}{'—':>9}{'—':>8}"
         return f"{self.fps:8.1f}{self.peak_rss_mb:9.0f}{self.cpu_ms_per_frame:8.1f}"
+
+
+def summary(demo: str, pairs: list[tuple[Run, Run]]) -> str:
+    """One line over the rounds of ``demo``: the median fps ratio with its range, and the median ratio of the engine's
+    CPU per frame to qdv's (steadier than the fps on a shared machine, where one run's ratio moves by ±15 %)."""
+    fps = sorted(mine.fps / engine.fps for engine, mine in pairs if mine.fps and engine.fps)
+    cpu = sorted(engine.cpu_ms_per_frame / mine.cpu_ms_per_frame for engine, mine in pairs
+                 if engine.cpu_ms_per_frame and mine.cpu_ms_per_frame)
+    if not fps:
+        return f"{demo[:21]:<22}no ratio measured"
+    line = f"{demo[:21]:<22}median of {len(fps)} rounds: fps ratio {statistics.median(fps):.2f}× " \
+        f"({fps[0]:.2f}–{fps[-1]:.2f})"
+    return line + (f", CPU per frame engine ÷ qdv {statistics.median(cpu):.2f}×" if cpu else "")
 
 
 def find_binary(candidates: tuple[str, ...]) -> str | None:
@@ -219,6 +233,7 @@ def main() -> None:
     try:
         with tempfile.TemporaryDirectory(prefix="qdv-parity-") as scratch:
             setup = Setup(Path(scratch), size, xvfb.display if xvfb else None, args.timeout, args.world_only)
+            rounds: dict[str, list[tuple[Run, Run]]] = {}
             for _ in range(args.rounds):
                 for demo in args.demos:
                     name, binary, run = engines.get(demo.suffix.lower(), ("?", None, None))
@@ -235,6 +250,10 @@ def main() -> None:
                     notes = "; ".join(n for n in (engine.note, mine.note) if n)
                     print(f"{demo.name[:21]:<22}{name:<11}{engine.cells()}  {mine.cells()}{ratio}  {notes}".rstrip(),
                           flush=True)
+                    rounds.setdefault(demo.name, []).append((engine, mine))
+            if args.rounds > 1:
+                for demo_name, pairs in rounds.items():
+                    print(summary(demo_name, pairs))
     finally:
         if xvfb is not None:
             xvfb.stop()
