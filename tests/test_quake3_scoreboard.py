@@ -101,3 +101,14 @@ def test_team_games_list_the_leading_team_first_on_its_band(follow) -> None:
     assert [rows[first + 80 + 16], rows[first + 120 + 16]] == ["300P3", "000P0"]
     bands = [(q.y, q.tint) for q in layout.quads if q.ref == "<white>" and q.x == 0 and q.w == 640]
     assert bands == [(first - 16, (0.0, 0.0, 1.0)), (first + 96 - 16, (1.0, 0.0, 0.0))]
+
+
+def test_the_intermission_shows_the_scoreboard_alone(follow) -> None:
+    """``CG_DrawIntermission``: no status bar, lagometer, score boxes or follow prompt, only the scoreboard."""
+    state = follow.sample(follow.start_time + 12.3)
+    over = dataclasses.replace(state, stats={**state.stats, "pm_type": scoreboard.PM_INTERMISSION})
+    layout = hud.hud_layout(over, follow, (640, 480), 1)
+    assert _titles(layout)
+    refs = {str(q.ref) for q in layout.quads}
+    assert not [r for r in refs if r.startswith(("gfx/2d/numbers/", "gfx/2d/lag", "icons/"))]
+    assert "following" not in _rows(layout).values()
