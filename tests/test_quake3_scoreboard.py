@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from assets_loader.demos import PlayerScore, load_demo
+from assets_loader.demos.quake3.game import PM_INTERMISSION
 from viewer.games.quake3 import hud, scoreboard
 
 from .conftest import QUAKE3
@@ -106,7 +107,7 @@ def test_team_games_list_the_leading_team_first_on_its_band(follow) -> None:
 def test_the_intermission_shows_the_scoreboard_alone(follow) -> None:
     """``CG_DrawIntermission``: no status bar, lagometer, score boxes or follow prompt, only the scoreboard."""
     state = follow.sample(follow.start_time + 12.3)
-    over = dataclasses.replace(state, stats={**state.stats, "pm_type": scoreboard.PM_INTERMISSION})
+    over = dataclasses.replace(state, stats={**state.stats, "pm_type": PM_INTERMISSION})
     layout = hud.hud_layout(over, follow, (640, 480), 1)
     assert _titles(layout)
     refs = {str(q.ref) for q in layout.quads}

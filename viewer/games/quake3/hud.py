@@ -48,6 +48,7 @@ import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
 from assets_loader.demos.events import ObituaryEvent
+from assets_loader.demos.quake3.game import PM_INTERMISSION, PM_SPECTATOR, SCORE_NOT_PRESENT, TEAM_SPECTATOR
 from assets_loader.demos.quake3.obituaries import gendered_obituary
 
 from ...render.q3refdef import Quake3Models
@@ -60,9 +61,6 @@ from .screen import WHITE, VirtualScreen
 __all__ = ["CROSSHAIR", "PMF_FOLLOW", "health_color", "hud_layout"]
 
 PMF_FOLLOW = 4096
-SCORE_NOT_PRESENT = -9999
-PM_SPECTATOR, PM_INTERMISSION = 2, 5
-TEAM_SPECTATOR = 3
 CROSSHAIR = "gfx/2d/crosshaire"
 ARMOR_ICON = "icons/iconr_yellow"
 YELLOW, RED = (1.0, 0.69, 0.0), (1.0, 0.2, 0.2)

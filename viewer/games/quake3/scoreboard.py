@@ -27,7 +27,9 @@ from __future__ import annotations
 
 from assets_loader.demos import DemoTimeline, PlayerScore, SceneState
 from assets_loader.demos.events import ObituaryEvent
-from assets_loader.demos.quake3.obituaries import place_string
+from assets_loader.demos.quake3.game import (PM_DEAD, PM_INTERMISSION, TEAM_BLUE, TEAM_FREE, TEAM_RED,
+                                             TEAM_SPECTATOR)
+from assets_loader.demos.quake3.obituaries import RANK_TIED_FLAG, place_string
 
 from ...render.q3refdef import Quake3Models
 from . import hud_icons
@@ -35,8 +37,6 @@ from .screen import VirtualScreen
 
 __all__ = ["COLUMN_TITLES", "is_showing", "killer_name", "scoreboard"]
 
-PM_DEAD, PM_INTERMISSION = 3, 5
-TEAM_FREE, TEAM_RED, TEAM_BLUE, TEAM_SPECTATOR = 0, 1, 2, 3
 #: Rows of the two layouts between the titles and the status bar (``SB_MAXCLIENTS_NORMAL`` / ``_INTER``).
 MAX_ROWS_NORMAL, MAX_ROWS_INTER = 7, 17
 ROW_NORMAL, ROW_INTER = 40, 16
@@ -50,7 +50,6 @@ COLUMN_TITLES = (("menu/tab/score", 176), ("menu/tab/ping", 264), ("menu/tab/tim
 PLACE_BARS = {0: (0.0, 0.0, 0.7), 1: (0.7, 0.0, 0.0), 2: (0.7, 0.7, 0.0)}
 GREY_BAR = (0.7, 0.7, 0.7)
 TEAM_BANDS = {TEAM_RED: (1.0, 0.0, 0.0), TEAM_BLUE: (0.0, 0.0, 1.0)}
-RANK_TIED_FLAG = 0x4000
 
 
 def is_showing(state: SceneState, show_scores: bool) -> bool:

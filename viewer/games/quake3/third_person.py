@@ -24,6 +24,7 @@ import numpy as np
 from assets_loader.bsp46 import Bsp46World
 from assets_loader.bsp46.dtypes import CONTENTS_SOLID
 from assets_loader.demos import SceneState
+from assets_loader.demos.quake3.game import TEAM_SPECTATOR
 
 from ...render.view_math import angle_vectors
 
@@ -35,7 +36,6 @@ EYE_RISE = 8.0
 MAX_FOCUS_PITCH = 45.0
 BLOCKED_RISE = 32.0
 BOX_HALF = 4.0
-TEAM_SPECTATOR = 3
 
 
 def renders_third_person(state: SceneState) -> bool:
