@@ -47,7 +47,7 @@ from .items import ITEM_MODELS
 from .players import part_path
 
 __all__ = ["DAMAGE_TIME", "Damage", "Icon", "ammo_icon", "armor_icon", "attacker_head_icon", "damage_x",
-           "flag_icon", "head_icon", "head_look", "head_pic", "last_damage", "scoreboard_head_icon", "wander_angles"]
+           "facing_head_icon", "flag_icon", "head_icon", "head_look", "head_pic", "last_damage", "wander_angles"]
 
 ICON_SIZE = 48.0
 CHAR_WIDTH = 32.0
@@ -150,9 +150,10 @@ def _head(models: Quake3Models, userinfo: dict[str, str], box: tuple[float, floa
     return Icon(*box, _model(name, origin, angles, player.skins.get("head", {})))
 
 
-def scoreboard_head_icon(models: Quake3Models, userinfo: dict[str, str],
-                         box: tuple[float, float, float, float]) -> Icon | None:
-    """A scoreboard row's head facing the view (yaw 180) in ``box`` (``CG_DrawClientScore``)."""
+def facing_head_icon(models: Quake3Models, userinfo: dict[str, str],
+                     box: tuple[float, float, float, float]) -> Icon | None:
+    """The head of the player with ``userinfo`` facing the view (yaw 180) in ``box``: the attacker's
+    (``CG_DrawAttacker``) and each scoreboard row's (``CG_DrawClientScore``)."""
     return _head(models, userinfo, box, (0.0, 180.0, 0.0))
 
 
@@ -269,5 +270,4 @@ def head_icon(models: Quake3Models, state: SceneState, timeline: DemoTimeline) -
 def attacker_head_icon(models: Quake3Models, state: SceneState, attacker: int, y: float) -> Icon | None:
     """The attacker's head facing the view in the upper right from ``y`` (``None`` when not loaded)."""
     size = ICON_SIZE * 1.25
-    userinfo = dict(state.scoreboard[attacker].userinfo)
-    return _head(models, userinfo, (640.0 - size, y, size, size), (0.0, 180.0, 0.0))
+    return facing_head_icon(models, dict(state.scoreboard[attacker].userinfo), (640.0 - size, y, size, size))

@@ -109,7 +109,7 @@ def _row(screen: VirtualScreen, state: SceneState, player: PlayerScore, y: float
         screen.text(str(handicap), ICON_X, y, 8, 16)
     size = 48 if large else 16
     box = (float(HEAD_X), y - (size - 16) / 2, float(size), float(size))
-    head = hud_icons.scoreboard_head_icon(models, info, box) if models is not None else None
+    head = hud_icons.facing_head_icon(models, info, box) if models is not None else None
     if head is not None:
         screen.model(head)
     elif (icon := hud_icons.head_pic(info)):
