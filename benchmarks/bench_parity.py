@@ -79,8 +79,8 @@ class Run:
 
 
 def summary(demo: str, pairs: list[tuple[Run, Run]]) -> str:
-    """One line over the rounds of ``demo``: the median fps ratio with its range, and the median ratio of the engine's
-    CPU per frame to qdv's (steadier than the fps on a shared machine, where one run's ratio moves by ±15 %)."""
+    """One line over the rounds of ``demo``: the median fps ratio with its range (one run's ratio moves by ±15 % on
+    a shared machine), and the median ratio of the engine's CPU per frame to qdv's (start-up included)."""
     fps = sorted(mine.fps / engine.fps for engine, mine in pairs if mine.fps and engine.fps)
     cpu = sorted(engine.cpu_ms_per_frame / mine.cpu_ms_per_frame for engine, mine in pairs
                  if engine.cpu_ms_per_frame and mine.cpu_ms_per_frame)
