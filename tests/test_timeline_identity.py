@@ -63,7 +63,11 @@ class _Digest:
         self._h.update(a.tobytes())
 
     def text(self, label: str, value: object) -> None:
-        self._h.update(f"{label}={value!r}\n".encode())
+        self.pinned(label, repr(value))
+
+    def pinned(self, label: str, text: str) -> None:
+        """A value already written in its pinned form (``text`` stands where :meth:`text` puts the ``repr``)."""
+        self._h.update(f"{label}={text}\n".encode())
 
     def hexdigest(self) -> str:
         return self._h.hexdigest()
@@ -104,14 +108,6 @@ def _scores_text(value: object) -> str:
         shown = [f for f in dataclasses.fields(value) if f.name not in _SCORE_ADDED_LATER]
         return f"{type(value).__qualname__}({', '.join(f'{f.name}={getattr(value, f.name)!r}' for f in shown)})"
     return repr(value)
-
-
-class _Pinned(str):
-    """Text already in its pinned form: its ``repr`` is itself (so :meth:`_Digest.text` hashes it as ``repr`` would
-    have hashed the value)."""
-
-    def __repr__(self) -> str:
-        return str(self)
 
 
 def _states(d: _Digest, label: str, states: object) -> None:
@@ -157,9 +153,9 @@ def columns_digest(tl: DemoTimeline) -> str:
     frames = np.arange(tl.num_frames)
     d.array("lightstyle_version", np.searchsorted(tl._ls_frames, frames, side="right"))
     d.text("lightstyle_snapshots", tl._ls_snapshots)
-    d.text("scoreboard_changes", _Pinned(_scores_text(tl.scoreboard_changes)))
+    d.pinned("scoreboard_changes", _scores_text(tl.scoreboard_changes))
     d.array("scoreboard_version", np.searchsorted(tl._sb_frames, frames, side="right"))
-    d.text("scoreboard_snapshots", _Pinned(_scores_text(tl._sb_snapshots)))
+    d.pinned("scoreboard_snapshots", _scores_text(tl._sb_snapshots))
     return d.hexdigest()
 
 
