@@ -85,10 +85,15 @@ def killer_name(state: SceneState, timeline: DemoTimeline) -> str:
     return last.killer
 
 
+def _team_scores(state: SceneState) -> tuple[int, int]:
+    """The red and the blue team's scores (``CS_SCORES1`` / ``CS_SCORES2``, ``cg.teamScores``)."""
+    return int(state.stats.get("scores1", 0)), int(state.stats.get("scores2", 0))
+
+
 def _place_line(state: SceneState, team_game: bool) -> str:
     stats = state.stats
     if team_game:
-        red, blue = int(stats.get("scores1", 0)), int(stats.get("scores2", 0))
+        red, blue = _team_scores(state)
         if red == blue:
             return f"Teams are tied at {red}"
         return f"Red leads {red} to {blue}" if red > blue else f"Blue leads {blue} to {red}"
@@ -153,7 +158,7 @@ def scoreboard(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline,
 
     if team_game:
         y += height / 2
-        red, blue = int(state.stats.get("scores1", 0)), int(state.stats.get("scores2", 0))
+        red, blue = _team_scores(state)
         for team in ((TEAM_RED, TEAM_BLUE) if red >= blue else (TEAM_BLUE, TEAM_RED)):
             n = rows(team, room)
             screen.fill(0, y - top_border, 640, n * height + 16, TEAM_BANDS[team], 0.33)
