@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from .camera_path import CameraPath
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+#: The demo files the commands take, for their help and messages (``viewer.ui.picker.DEMO_SUFFIXES``).
+DEMO_KINDS = ".dem, .dem.gz, .qwd, .mvd, .dm2, .dm_66, .dm_67, .dm_68, .dm_71"
 
 
 def _version() -> str:
@@ -37,7 +39,7 @@ def _build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a demo in a window (default: the bundled sample)")
-    play.add_argument("demo", nargs="?", help="demo file (.dem, .dem.gz, .qwd, .mvd) or a folder of demos (listed, "
+    play.add_argument("demo", nargs="?", help=f"demo file ({DEMO_KINDS}) or a folder of demos (listed, "
                                               "and picked from in the window); omitted: the bundled "
                                               "LibreQuake deathmatch sample")
     _add_game_args(play)
@@ -89,7 +91,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_game_args(timedemo)
 
     render = sub.add_parser("render", help="export a demo (or a range of it) headless to a video or numbered PNGs")
-    render.add_argument("demo", help="demo file (.dem, .dem.gz, .qwd, .mvd)")
+    render.add_argument("demo", help=f"demo file ({DEMO_KINDS})")
     render.add_argument("--out", required=True, metavar="FILE",
                         help="video file (.mp4 .mkv .webm .mov), a folder or a frames/%%05d.png pattern for PNGs")
     render.add_argument("--from", dest="start", default="0", metavar="T",
@@ -429,7 +431,7 @@ def _list_folder(folder: str) -> str:
 
     files = demo_files(folder)
     if not files:
-        raise FileNotFoundError(f"{folder}: a folder without demos (.dem, .dem.gz, .qwd, .mvd, .dm2, .dm_6x)")
+        raise FileNotFoundError(f"{folder}: a folder without demos ({DEMO_KINDS})")
     print(f"{len(files)} demos in {folder}:")
     for i, path in enumerate(files, 1):
         print(f"{i:4d}  {path.name}  ({path.stat().st_size / 1e6:.1f} MB)")
