@@ -79,15 +79,29 @@ def test_the_attacker_head_shows_after_damage(follow) -> None:
 
 def test_the_window_readout_leaves_cgames_upper_right_corner_free(follow) -> None:
     """CG_DrawUpperRight's follow prompt and the attacker's head and name: the readout starts below them."""
-    from viewer.ui.readout import hud_corner_bottom, readout_layout
+    from viewer.ui.readout import readout_layout
 
     layout = hud.hud_layout(follow.sample(follow.start_time + 24.3), follow, (1280, 720), 2)
-    bottom = hud_corner_bottom(layout)
+    (box,) = readout_layout(("0:24.3 / 1:55.0", "1x  pov"), (1280, 720), 2, hud=layout).rects
     head = [q for q in _pics(layout, "models/players/") if q.x > 1000]
-    assert head and bottom >= max(q.y + q.h for q in head)
-    (box,) = readout_layout(("0:24.3 / 1:55.0", "1x  pov"), (1280, 720), 2, top=bottom).rects
-    corner = [q for q in layout.quads if q.x + q.w >= 960 and q.y < 144]
+    assert head and box.y >= max(q.y + q.h for q in head)
+    corner = [q for q in layout.quads if q.x + q.w > box.x and q.y < 144]
     assert all(q.y + q.h <= box.y for q in corner)
+
+
+def test_the_window_readout_stays_above_the_scoreboard_rows(follow) -> None:
+    """With the scoreboard up the readout keeps its place under the follow prompt, clear of the place line's end,
+    the column titles and the rows (it once went down over the first row's right end)."""
+    from viewer.ui.readout import readout_layout
+
+    layout = hud.hud_layout(follow.sample(follow.start_time + 15.0), follow, (1280, 720), 2, show_scores=True)
+    (box,) = readout_layout(("0:15.0 / 1:55.0", "1x  pov"), (1280, 720), 2, hud=layout).rects
+    titles = _pics(layout, "menu/tab/")
+    assert titles and box.y + box.h <= min(q.y for q in titles)
+    assert not [q for q in layout.quads if q.x < box.x + box.w and box.x < q.x + q.w
+                and q.y < box.y + box.h and box.y < q.y + q.h]
+    prompt = [q for q in layout.quads if q.x + q.w > box.x and q.y < 24]    # "USE_ITEM to stop following"
+    assert prompt and box.y == max(q.y + q.h for q in prompt) + 4 * 2
 
 
 def test_the_weapon_select_row_appears_after_a_change() -> None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from viewer.render.refdef import HudLayout, HudQuad
-from viewer.ui.readout import (Readout, hud_corner_bottom, missing_data_notice, notice_layout, readout_layout,
+from viewer.render.refdef import HudLayout, HudQuad, Rect
+from viewer.ui.readout import (Readout, missing_data_notice, notice_layout, readout_layout,
                                readout_lines)
 
 
@@ -26,12 +26,25 @@ def test_readout_sits_in_the_top_right_corner_below_a_message() -> None:
     assert readout_layout((), (1280, 720), 2).rects == ()
 
 
-def test_the_readout_goes_below_what_the_game_hud_draws_in_the_top_right_corner() -> None:
-    corner = HudQuad("char", 65, 1260, 10, 16, 16)
-    centre = HudQuad("pic", "gfx/2d/numbers/one", 600, 200, 32, 32)        # not in the corner
-    status_bar = HudQuad("pic", "sbar", 0, 672, 1280, 48)                  # bottom row: not in the corner
-    assert hud_corner_bottom(HudLayout((1280, 720), 2, (corner, centre, status_bar))) == 26.0
-    assert hud_corner_bottom(HudLayout((1280, 720), 2, (centre, status_bar))) == 0.0
+def test_the_readout_takes_the_first_free_place_under_the_game_hud_in_the_corner() -> None:
+    lines = ("0:12.3 / 2:05.0", "1x  pov")
+    size = (1280, 720)
+
+    def box(*quads: HudQuad, top: float = 0.0) -> Rect:
+        (rect,) = readout_layout(lines, size, 2, top=top, hud=HudLayout(size, 2, quads)).rects
+        return rect
+
+    corner = HudQuad("char", 65, 1260, 10, 16, 16)                       # a prompt's last letter
+    centre = HudQuad("pic", "gfx/2d/numbers/one", 600, 200, 32, 32)      # not under the box
+    title = HudQuad("pic", "menu/tab/name", 832, 40, 128, 48)            # left of the box
+    status_bar = HudQuad("pic", "sbar", 0, 672, 1280, 48)                # far below
+    assert box(centre, title, status_bar).y == 8.0
+    assert box(corner, centre, title, status_bar).y == 26.0 + 8
+    assert box(corner, top=40.0).y == 40.0 + 8                           # below the message box reaching further
+    place = HudQuad("char", 50, 1030, 90, 24, 24)                        # a centred line's end, lower down
+    assert box(corner, place).y == 26.0 + 8                              # the gap above it is tall enough
+    row = HudQuad("pic", "white", 350, 60, 930, 24)                      # a row leaving no room above
+    assert box(corner, place, row).y == 114.0 + 8
 
 
 def test_missing_data_notice_from_loader_warnings() -> None:

@@ -49,14 +49,13 @@ from .render.blit import ScreenBlit
 from .render.context import OffscreenTarget
 from .render.frame import FrameRenderer
 from .render.hud_overlay import HudRenderer
-from .render.refdef import SceneFrame
+from .render.refdef import HudLayout, SceneFrame
 from .render.ui_overlay import UiRenderer, conchars_rgba
 from .session import DemoSession, game_filesystem, map_game_view
 from .settings import SettingsFile, save_settings
 from .ui.key_row import key_row_layout
 from .ui.picker import Picker, is_demo_name, picker_key, picker_layout
-from .ui.readout import (Readout, hud_corner_bottom, missing_data_notice, notice_layout, readout_layout,
-                         readout_lines)
+from .ui.readout import Readout, missing_data_notice, notice_layout, readout_layout, readout_lines
 from .ui.timeline_bar import BarStatus, UiLayout, text_box_layout, timeline_layout, ui_scale
 from .video.background import BackgroundExport, GameData, export_for_view
 from .viewer_state import FrameContext, ViewerState
@@ -358,7 +357,7 @@ class ViewerWindow(pyglet.window.Window):
         self._last = frame
         self._last_state = sample
         layers = UiLayout()
-        hud_bottom = 0.0   # how far down the game's HUD fills the top-right corner (the readout goes below it)
+        hud_shown: HudLayout | None = None   # the game's HUD as drawn (the readout goes below its top-right corner)
         if session is not None and sample is not None:
             renderer = session.renderer
             layout = self.game.hud_layout(sample, session.timeline, size, scale, show_scores=st.show_scores,
@@ -369,7 +368,7 @@ class ViewerWindow(pyglet.window.Window):
                 if renderer is not None:
                     renderer.draw_hud_models(layout.models, size, sample.time)
                 self.hud.draw(layout, size)
-                hud_bottom = hud_corner_bottom(layout)
+                hud_shown = layout
             if st.bar_visible:
                 hover = st.hover
                 layers += key_row_layout(st.geometry(), st.path_edit.path.keys, st.path_edit.selected, hover)
@@ -382,8 +381,8 @@ class ViewerWindow(pyglet.window.Window):
         layers += message
         if sample is not None:
             lines = readout_lines(self._readout(st, sample), with_clock=not st.bar_visible)
-            below = max([hud_bottom, *(r.y + r.h for r in message.rects)])
-            layers += readout_layout(lines, size, scale, top=below)
+            below = max([0.0, *(r.y + r.h for r in message.rects)])
+            layers += readout_layout(lines, size, scale, top=below, hud=hud_shown)
         notice, left = self._notice
         if left > 0 and notice and not st.show_scores:
             layers += notice_layout(notice, size, scale)

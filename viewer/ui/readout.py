@@ -52,8 +52,10 @@ def readout_lines(r: Readout, *, with_clock: bool = True) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def readout_layout(lines: Sequence[str], size: tuple[int, int], scale: int, *, top: float = 0.0) -> UiLayout:
-    """``lines`` right-aligned in a translucent box in the top-right corner, ``top`` pixels down."""
+def readout_layout(lines: Sequence[str], size: tuple[int, int], scale: int, *, top: float = 0.0,
+                   hud: HudLayout | None = None) -> UiLayout:
+    """``lines`` right-aligned in a translucent box in the top-right corner, ``top`` pixels down or lower: at the
+    first height where the box covers nothing of ``hud`` (the game's HUD drawn this frame, see :func:`free_top`)."""
     if not lines:
         return UiLayout()
     s = max(1, scale)
@@ -61,20 +63,25 @@ def readout_layout(lines: Sequence[str], size: tuple[int, int], scale: int, *, t
     pad = 3 * s
     w = max(len(line) for line in lines) * ch + 2 * pad
     h = len(lines) * (ch + s) + 2 * pad - s
-    x, y = size[0] - w - 4 * s, top + 4 * s
+    x = size[0] - w - 4 * s
+    y = free_top(hud, x, x + w, top, h, 4 * s) if hud is not None else top + 4 * s
     texts = tuple(Text(x + w - pad - len(line) * ch, y + pad + i * (ch + s), line, ch,
                        TEXT_COLOR if i == 0 else DIM_TEXT_COLOR) for i, line in enumerate(lines))
     return UiLayout((Rect(x, y, w, h, TOOLTIP_COLOR),), texts)
 
 
-def hud_corner_bottom(hud: HudLayout) -> float:
-    """How far down the game's own HUD reaches in the top-right corner (pixels; 0 when it leaves the corner free), so
-    the readout goes below it: Quake III's cgame draws the follow prompt, the attacker's head and name there
-    (``CG_DrawUpperRight``). Counted: pictures, characters and model boxes ending in the right quarter of the screen
-    and starting in its top fifth."""
-    width, height = hud.screen_size
+def free_top(hud: HudLayout, left: float, right: float, top: float, height: float, gap: float) -> float:
+    """The highest y, at least ``gap`` below ``top``, where a box from ``left`` to ``right`` and ``height`` tall
+    covers none of ``hud``'s pictures, characters and model boxes, with ``gap`` pixels below any it goes under:
+    Quake III's cgame draws the follow prompt, the attacker's head and name in the top-right corner
+    (``CG_DrawUpperRight``), its scoreboard the place line and the rows further down."""
     boxes = [(q.x, q.y, q.w, q.h) for q in hud.quads] + [(m.x, m.y, m.w, m.h) for m in hud.models]
-    return float(max((y + h for x, y, w, h in boxes if x + w >= 0.75 * width and y < 0.2 * height), default=0))
+    y = top + gap
+    for box_top, box_bottom in sorted((by, by + bh) for bx, by, bw, bh in boxes if bx < right and left < bx + bw):
+        if box_top >= y + height:
+            break   # the rest start lower still: the box fits above them
+        y = max(y, box_bottom + gap)
+    return y
 
 
 def missing_data_notice(warnings: Sequence[str]) -> tuple[str, ...]:
