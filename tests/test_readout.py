@@ -45,6 +45,7 @@ def test_the_readout_takes_the_first_free_place_under_the_game_hud_in_the_corner
     assert box(corner, place).y == 26.0 + 8                              # the gap above it is tall enough
     row = HudQuad("pic", "white", 350, 60, 930, 24)                      # a row leaving no room above
     assert box(corner, place, row).y == 114.0 + 8
+    assert box(HudQuad("fill", 4, 0, 0, 1280, 720)).y == 8.0              # no free place: over the HUD, on screen
 
 
 def test_missing_data_notice_from_loader_warnings() -> None:

@@ -357,7 +357,7 @@ class ViewerWindow(pyglet.window.Window):
         self._last = frame
         self._last_state = sample
         layers = UiLayout()
-        hud_shown: HudLayout | None = None   # the game's HUD as drawn (the readout goes below its top-right corner)
+        hud_shown: HudLayout | None = None   # the game's HUD as drawn (the readout takes a free place beside it)
         if session is not None and sample is not None:
             renderer = session.renderer
             layout = self.game.hud_layout(sample, session.timeline, size, scale, show_scores=st.show_scores,

@@ -55,7 +55,8 @@ def readout_lines(r: Readout, *, with_clock: bool = True) -> tuple[str, ...]:
 def readout_layout(lines: Sequence[str], size: tuple[int, int], scale: int, *, top: float = 0.0,
                    hud: HudLayout | None = None) -> UiLayout:
     """``lines`` right-aligned in a translucent box in the top-right corner, ``top`` pixels down or lower: at the
-    first height where the box covers nothing of ``hud`` (the game's HUD drawn this frame, see :func:`free_top`)."""
+    first height where the box covers nothing of ``hud`` (the game's HUD drawn this frame, see :func:`free_top`),
+    if there is one on the screen."""
     if not lines:
         return UiLayout()
     s = max(1, scale)
@@ -64,7 +65,10 @@ def readout_layout(lines: Sequence[str], size: tuple[int, int], scale: int, *, t
     w = max(len(line) for line in lines) * ch + 2 * pad
     h = len(lines) * (ch + s) + 2 * pad - s
     x = size[0] - w - 4 * s
-    y = free_top(hud, x, x + w, top, h, 4 * s) if hud is not None else top + 4 * s
+    y = top + 4 * s
+    if hud is not None:
+        free = free_top(hud, x, x + w, top, h, 4 * s)
+        y = free if free + h <= size[1] else y   # nowhere free on the screen: over the HUD rather than off it
     texts = tuple(Text(x + w - pad - len(line) * ch, y + pad + i * (ch + s), line, ch,
                        TEXT_COLOR if i == 0 else DIM_TEXT_COLOR) for i, line in enumerate(lines))
     return UiLayout((Rect(x, y, w, h, TOOLTIP_COLOR),), texts)
