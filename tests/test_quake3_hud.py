@@ -41,6 +41,18 @@ def test_status_bar_numbers_are_coloured_by_value_with_their_icons(follow) -> No
     assert {q.tint for q in _pics(at24, "gfx/2d/numbers/") if 185 <= q.x < 300} == {hud.YELLOW}   # 93
 
 
+def test_the_gauntlet_shows_no_ammo_count() -> None:
+    """Its ammo is -1 (``CG_DrawStatusBar`` draws the field only from 0): the recorder of the player demo holds it
+    at 20 s, with 90 health beside."""
+    player = load_demo(str(QUAKE3 / "demos" / "oa_dm1_player_p71.dm_71"))
+    state = player.sample(player.start_time + 20.0)
+    assert (state.stats["weapon"], state.stats["ammo"]) == (1, -1)
+    layout = hud.hud_layout(state, player, (640, 480), 1)
+    digits = _pics(layout, "gfx/2d/numbers/")
+    assert not [q for q in digits if q.x < 185] and not _pics(layout, "icons/icona_")
+    assert [str(q.ref) for q in digits if 185 <= q.x < 300] == ["gfx/2d/numbers/nine_32b", "gfx/2d/numbers/zero_32b"]
+
+
 def test_health_colours_and_the_crosshair_tint() -> None:
     assert hud.health_color(100, 0) == (1.0, 1.0, 1.0)
     assert hud.health_color(50, 0) == (1.0, pytest.approx(2 / 3), 0.0)

@@ -2,9 +2,9 @@
 640 × 480 virtual screen stretched over the whole target (x and y scaled apart, as ``CG_AdjustFrom640`` does).
 
 - Status bar (``CG_DrawStatusBar``), unless a free spectator or dead: ammo of the held weapon at x 0 with its ammo
-  icon, health at x 185 with the player's head icon, armor at x 370 with the armor icon, in the 32 × 48 number
-  pictures (``CG_DrawField``: three digits, right-aligned) at y 432.  Colours: ammo yellow; health white over 100,
-  yellow over 25, flashing red / yellow below, red at 0; armor yellow.
+  icon (none for the gauntlet's -1), health at x 185 with the player's head icon, armor at x 370 with the armor
+  icon, in the 32 × 48 number pictures (``CG_DrawField``: three digits, right-aligned) at y 432.  Colours: ammo
+  yellow; health white over 100, yellow over 25, flashing red / yellow below, red at 0; armor yellow.
 - Weapon select (``CG_DrawWeaponSelect``) for 1.4 s after the weapon changes: the owned weapons' icons 32 units
   square, 40 apart, centred at y 380, the held one framed in the gold of ``gfx/2d/select``, its name above.
 - Scores (``CG_DrawScores``, free-for-all): the first place's (``CS_SCORES1``) and the second box
@@ -133,7 +133,7 @@ def _status_bar(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline
     for model in (ammo_model, head_model, flag_model, armor_model):
         if model is not None:
             screen.model(model)
-    if weapon in WEAPONS:
+    if weapon in WEAPONS and int(stats.get("ammo", 0)) >= 0:   # -1: no ammo to count (the gauntlet)
         screen.field(0, 432, int(stats.get("ammo", 0)), YELLOW)
         icon = f"icons/icona_{WEAPONS[weapon][0]}"
         if ammo_model is None and _has(pic_sizes, icon):
