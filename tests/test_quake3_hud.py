@@ -41,6 +41,14 @@ def test_status_bar_numbers_are_coloured_by_value_with_their_icons(follow) -> No
     assert {q.tint for q in _pics(at24, "gfx/2d/numbers/") if 185 <= q.x < 300} == {hud.YELLOW}   # 93
 
 
+def test_following_is_shadowed_like_every_big_string(follow) -> None:
+    """``CG_DrawFollow`` draws "following" with ``CG_DrawBigString``, whose shadow the reference frames show."""
+    layout = hud.hud_layout(follow.sample(follow.start_time + 24.3), follow, (640, 480), 1)
+    letters = [q for q in layout.quads if q.y == 24 and q.w == 16 and q.tint != (0.0, 0.0, 0.0)]
+    shadows = {(q.x, q.y) for q in layout.quads if q.tint == (0.0, 0.0, 0.0)}
+    assert len(letters) == len("following") and all((q.x + 2, q.y + 2) in shadows for q in letters)
+
+
 def test_the_gauntlet_shows_no_ammo_count() -> None:
     """Its ammo is -1 (``CG_DrawStatusBar`` draws the field only from 0): the recorder of the player demo holds it
     at 20 s, with 90 health beside."""

@@ -258,7 +258,7 @@ def _follow(screen: VirtualScreen, state: SceneState) -> None:
     names = {p.slot: p.name for p in state.scoreboard}
     if client not in names:
         return
-    screen.text("following", 320 - 9 * 8, 24, 16, 16, shadow=False)
+    screen.text("following", 320 - 9 * 8, 24, 16, 16, shadow=True)
     name = names[client]
     screen.text(name, 0.5 * (640 - 32 * len(name)), 40, 32, 48, shadow=True)
 
