@@ -17,7 +17,8 @@ from __future__ import annotations
 __all__ = [
     "CS_ITEMS", "CS_LEVEL_START_TIME", "CS_MODELS", "CS_PLAYERS", "CS_SCORES1", "CS_SCORES2", "CS_SOUNDS",
     "CS_WARMUP", "EF_DEAD", "EF_PLAYER_EVENT", "EF_TELEPORT_BIT", "ENTITYNUM_WORLD", "ET_EVENTS", "ET_INVISIBLE",
-    "ET_PLAYER", "EV", "GIB_HEALTH", "EV_EVENT_BITS", "ITEMS", "MAX_CLIENTS", "MEANS_OF_DEATH", "PM_DEAD",
+    "ET_PLAYER", "EV", "GIB_HEALTH", "GT_CTF", "GT_FFA", "GT_TEAM", "GT_TOURNAMENT", "EV_EVENT_BITS", "ITEMS",
+    "MAX_CLIENTS", "MEANS_OF_DEATH", "PM_DEAD",
     "PM_INTERMISSION", "PM_SPECTATOR", "SCORE_NOT_PRESENT", "TEAM_BLUE", "TEAM_FREE", "TEAM_RED", "TEAM_SPECTATOR",
     "WEAPONS", "info_pairs",
 ]
@@ -29,6 +30,7 @@ ENTITYNUM_WORLD = 1022
 CS_SCORES1, CS_SCORES2 = 6, 7
 #: What ``CS_SCORES1`` / ``CS_SCORES2`` hold when nobody has that place (``SCORE_NOT_PRESENT``).
 SCORE_NOT_PRESENT = -9999
+#: The server time the warm-up ends at (ms; negative: waiting for players; empty: no warm-up).
 CS_WARMUP = 5
 CS_LEVEL_START_TIME = 21
 CS_ITEMS = 27
@@ -43,6 +45,9 @@ ET_EVENTS = 13
 
 #: A player whose health is this or less has been gibbed: no body is left to draw.
 GIB_HEALTH = -40
+
+# gametype_t (serverinfo g_gametype); from GT_TEAM on players are in teams
+GT_FFA, GT_TOURNAMENT, GT_TEAM, GT_CTF = 0, 1, 3, 4
 
 # pmtype_t
 PM_SPECTATOR = 2

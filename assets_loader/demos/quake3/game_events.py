@@ -42,8 +42,6 @@ _IMPACTS = frozenset(g.EV[k] for k in ("BULLET_HIT_WALL", "MISSILE_HIT", "MISSIL
 _AWARDS = (("impressive_count", 9), ("excellent_count", 10), ("defend", 11), ("assist", 12),
            ("gauntlet", 13), ("capture", 14))
 _PERS_SCORE, _PERS_RANK = 0, 2
-#: ``g_gametype`` from which players are in teams (``GT_TEAM``).
-_GT_TEAM = 3
 _COLOR = re.compile(r"\^[^^]")
 
 
@@ -213,7 +211,7 @@ def demo_events(demo: Quake3Demo, times: np.ndarray, frame_segment: np.ndarray, 
     """Every event of the demo in time order (rules: module docstring)."""
     serverinfo = dict(g.info_pairs(demo.configstrings_at(0).get(CS_SERVERINFO, ""))) if len(times) else {}
     try:
-        team_game = int(serverinfo.get("g_gametype", "0")) >= _GT_TEAM
+        team_game = int(serverinfo.get("g_gametype", "0")) >= g.GT_TEAM
     except ValueError:
         team_game = False
     out = _Collector(times, frame_segment, demo.snapshots.player, team_game)
