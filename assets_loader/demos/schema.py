@@ -75,13 +75,14 @@ QUAKEWORLD = GameSchema("quakeworld", STAT_NAMES)
 #: place's scores, ``CS_SCORES1`` / ``CS_SCORES2``; -9999 for nobody), the damage the view took (``damageEvent``
 #: counts hits, ``damageYaw`` / ``damagePitch`` the direction it came from as bytes, ``damageCount`` how much), and
 #: the snapshot's own timing: ``snap_flags`` (``snapFlags``: 1 = rate delayed) and ``snap_drops`` (message numbers
-#: that went by without a valid snapshot just before this one).
+#: that went by without a valid snapshot just before this one), and ``warmup`` (from ``CS_WARMUP``: the number the
+#: cgame's "Starts in: N" shows, -1 while waiting for players, 0 outside a warm-up).
 QUAKE3_STAT_NAMES: tuple[str, ...] = (
     "health", "holdable_item", "persistant_powerup", "weapons", "armor", "dead_yaw", "clients_ready", "max_health",
     "score", "hits", "rank", "team", "spawn_count", "playerevents", "attacker", "attackee_armor", "killed",
     "impressive_count", "excellent_count", "defend_count", "assist_count", "gauntlet_frag_count", "captures",
     "ammo", "weapon", "powerups", "viewheight", "pm_type", "pm_flags", "clientNum", "bob_cycle", "scores1", "scores2",
-    "damage_event", "damage_yaw", "damage_pitch", "damage_count", "snap_flags", "snap_drops",
+    "damage_event", "damage_yaw", "damage_pitch", "damage_count", "snap_flags", "snap_drops", "warmup",
 )
 
 #: The ``entityState_t`` members a Quake III timeline keeps per entity beside the common columns (``origin`` /

@@ -70,27 +70,43 @@ def _player_entities(player: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return out, np.flatnonzero(shown)
 
 
-def _leader_scores(demo: Quake3Demo) -> np.ndarray:
-    """``i4 [F, 2]``: ``CS_SCORES1`` and ``CS_SCORES2`` in force at each snapshot (``SCORE_NOT_PRESENT`` when
-    unset or not a number)."""
+def _configstring_numbers(demo: Quake3Demo, indices: Sequence[int], missing: int) -> np.ndarray:
+    """``i4 [F, len(indices)]``: the number each configstring of ``indices`` holds at each snapshot (``missing``
+    when unset or not a number)."""
     n = len(demo.snapshots)
-    out = np.full((n, 2), g.SCORE_NOT_PRESENT, np.int32)
+    out = np.full((n, len(indices)), missing, np.int32)
     starts = [gs.first_snapshot for gs in demo.gamestates] + [n]
     for k, gs in enumerate(demo.gamestates):
         lo, hi = max(starts[k], 0), starts[k + 1]
-        for col, index in enumerate((g.CS_SCORES1, g.CS_SCORES2)):
-            out[lo:hi, col] = _score(gs.configstrings.get(index))
+        for col, index in enumerate(indices):
+            out[lo:hi, col] = _number(gs.configstrings.get(index), missing)
             for change in demo.configstring_changes:
                 if change.index == index and change.message > gs.message and change.snapshot < hi:
-                    out[max(change.snapshot, lo):hi, col] = _score(change.value)
+                    out[max(change.snapshot, lo):hi, col] = _number(change.value, missing)
     return out
 
 
-def _score(text: str | None) -> int:
+def _number(text: str | None, missing: int) -> int:
     try:
-        return int(text) if text is not None else g.SCORE_NOT_PRESENT
+        return int(text) if text is not None else missing
     except ValueError:
-        return g.SCORE_NOT_PRESENT
+        return missing
+
+
+def _leader_scores(demo: Quake3Demo) -> np.ndarray:
+    """``i4 [F, 2]``: ``CS_SCORES1`` and ``CS_SCORES2`` in force at each snapshot (``SCORE_NOT_PRESENT`` when
+    unset or not a number)."""
+    return _configstring_numbers(demo, (g.CS_SCORES1, g.CS_SCORES2), g.SCORE_NOT_PRESENT)
+
+
+def _warmup(demo: Quake3Demo) -> np.ndarray:
+    """``i4 [F]``: the warm-up at each snapshot as the cgame shows it (``CG_DrawWarmup``): the number of "Starts in:
+    N" (the whole seconds to ``CS_WARMUP``'s end time from the snapshot's server time, truncated as C divides, plus
+    one), -1 while waiting for players (a negative end), 0 without a warm-up or a second after its end."""
+    end = _configstring_numbers(demo, (g.CS_WARMUP,), 0)[:, 0].astype(np.int64)
+    seconds = np.trunc((end - demo.snapshots.server_time.astype(np.int64)) / 1000.0)
+    counting = (end > 0) & (seconds >= 0)
+    return np.where(end < 0, -1, np.where(counting, np.minimum(seconds, 2**30) + 1, 0)).astype(np.int32)
 
 
 def _snapshot_drops(demo: Quake3Demo) -> np.ndarray:
@@ -106,7 +122,7 @@ def _snapshot_drops(demo: Quake3Demo) -> np.ndarray:
     return np.maximum(sequence - previous - 1, 0).astype(np.int32)
 
 
-def _stat_rows(demo: Quake3Demo, leaders: np.ndarray) -> np.ndarray:
+def _stat_rows(demo: Quake3Demo, leaders: np.ndarray, warmup: np.ndarray) -> np.ndarray:
     player = demo.snapshots.player
     stats = player["stats"][:, :8]
     pers = player["persistant"][:, :len(_PERS)]
@@ -118,7 +134,7 @@ def _stat_rows(demo: Quake3Demo, leaders: np.ndarray) -> np.ndarray:
     damage = np.stack([player["damageEvent"], player["damageYaw"], player["damagePitch"], player["damageCount"]],
                       axis=1)
     snapshot = np.stack([demo.snapshots.flags, _snapshot_drops(demo)], axis=1)
-    return np.concatenate([stats, pers, extra, leaders, damage, snapshot], axis=1).astype(np.int32)
+    return np.concatenate([stats, pers, extra, leaders, damage, snapshot, warmup[:, None]], axis=1).astype(np.int32)
 
 
 def _frame_times(demo: Quake3Demo) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -320,7 +336,7 @@ def timeline_from_demo(demo: Quake3Demo) -> DemoTimeline:
     entity_offsets, cols, frame_of_row = _entity_columns(demo, times, frame_segment)
     segments = _segments(demo, times, offsets)
     player = snaps.player
-    stat_rows = _stat_rows(demo, _leader_scores(demo))
+    stat_rows = _stat_rows(demo, _leader_scores(demo), _warmup(demo))
     followed = player["clientNum"].astype(np.int32)
     view_origin = player["origin"].astype(np.float64)
     view_origin[:, 2] += player["viewheight"]

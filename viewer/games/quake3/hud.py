@@ -13,14 +13,14 @@
 - Crosshair (``CG_DrawCrosshair``): ``gfx/2d/crosshaire`` (``cg_drawCrosshair 4``) 24 units square in the middle,
   tinted by health and armor (``CG_ColorForHealth``).
 - "following" and the followed player's name in giant letters (``CG_DrawFollow``), OpenArena's
-  "USE_ITEM to stop following" in the top right corner.
+  "USE_ITEM to stop following" in the top right corner; when not following, the warm-up (:mod:`.warmup`).
 - Upper right: the level timer (``CG_DrawTimer``) only when asked for, as ``cg_drawTimer`` is 0 by default, then
   the last attacker's head and name for 10 s after the view took damage (``CG_DrawAttacker``: from the damage
   feedback, :func:`.hud_icons.last_damage`).
 - Centre prints (``CG_DrawCenterString``) at 30 % of the height for 3 s, the last 0.2 s fading; "1st" / "2nd" /
   "3rd" in their place colours (``CG_PlaceString``); not while the scoreboard is up.
-- The scoreboard (:mod:`.scoreboard`) while the scores key is held or the viewed player is dead; in the
-  intermission it is drawn alone (``CG_DrawIntermission``).
+- The scoreboard (:mod:`.scoreboard`) while the scores key is held or the viewed player is dead (not during a
+  warm-up); in the intermission it is drawn alone (``CG_DrawIntermission``).
 - Console notify lines in the top left (the engine's ``Con_DrawNotify``): the last 4 frag messages and chat lines
   of the last 3 s, 8 × 16 screen pixels per character at 1280 × 720 (the console's size, growing with the viewer's
   UI scale); chat in green after the sender's name.  A suicide says "herself" or "itself" when the victim's model
@@ -57,6 +57,7 @@ from ..base import PicSizes
 from . import hud_icons, lagometer, scoreboard
 from .hud_pics import char_pic
 from .screen import WHITE, VirtualScreen
+from .warmup import draw_warmup
 
 __all__ = ["CROSSHAIR", "PMF_FOLLOW", "health_color", "hud_layout"]
 
@@ -342,6 +343,8 @@ def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int
         _scores(screen, state)
         if following:
             _follow(screen, state)
+        else:
+            draw_warmup(screen, state, timeline)
         if scoreboard.is_showing(state, show_scores):   # the centre print waits while the scoreboard is up
             scoreboard.scoreboard(screen, state, timeline, models)
         else:

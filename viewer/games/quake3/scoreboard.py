@@ -34,6 +34,7 @@ from assets_loader.demos.quake3.obituaries import RANK_TIED_FLAG, place_string
 from ...render.q3refdef import Quake3Models
 from . import hud_icons
 from .screen import VirtualScreen
+from .warmup import in_warmup
 
 __all__ = ["COLUMN_TITLES", "is_showing", "killer_name", "scoreboard"]
 
@@ -53,8 +54,9 @@ TEAM_BANDS = {TEAM_RED: (1.0, 0.0, 0.0), TEAM_BLUE: (0.0, 0.0, 1.0)}
 
 
 def is_showing(state: SceneState, show_scores: bool) -> bool:
-    """Whether the scoreboard is up: the scores key held, or the viewed player dead or in the intermission."""
-    return show_scores or int(state.stats.get("pm_type", 0)) in (PM_DEAD, PM_INTERMISSION)
+    """Whether the scoreboard is up: the scores key held, or the viewed player dead or in the intermission outside a
+    warm-up (``CG_DrawScoreboard``)."""
+    return show_scores or (int(state.stats.get("pm_type", 0)) in (PM_DEAD, PM_INTERMISSION) and not in_warmup(state))
 
 
 def _team(player: PlayerScore) -> int:
