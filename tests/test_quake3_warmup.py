@@ -98,3 +98,13 @@ def test_no_scoreboard_on_death_during_a_warmup_and_no_warmup_while_following() 
     assert not [q for q in layout.quads if str(q.ref).startswith("menu/tab/")]
     lines = _lines(layout.quads)
     assert lines[(24, 16)] == "following" and (70, 24) not in lines    # CG_DrawFollow instead of the warm-up
+
+
+def test_a_configstring_number_past_32_bits_is_clamped_not_a_crash() -> None:
+    """A crafted ``CS_WARMUP`` or ``CS_SCORES1`` once stopped the decoder with numpy's OverflowError."""
+    demo = parse_demo(PLAYER.read_bytes(), str(PLAYER))
+    after = demo.gamestates[0].message + 1
+    changes = (ConfigstringChange(after, 10, g.CS_WARMUP, "9" * 40),
+               ConfigstringChange(after, 10, g.CS_SCORES1, "-" + "9" * 40))
+    timeline = timeline_from_demo(dataclasses.replace(demo, configstring_changes=demo.configstring_changes + changes))
+    assert timeline.stats["warmup"][10] > 1000 and timeline.stats["scores1"][10] == -2**31

@@ -87,10 +87,12 @@ def _configstring_numbers(demo: Quake3Demo, indices: Sequence[int], missing: int
 
 
 def _number(text: str | None, missing: int) -> int:
+    """The configstring's number, clamped to 32 bits as the cgame's ``atoi`` keeps it (``missing``: none)."""
     try:
-        return int(text) if text is not None else missing
+        value = int(text) if text is not None else missing
     except ValueError:
         return missing
+    return min(max(value, -2**31), 2**31 - 1)
 
 
 def _leader_scores(demo: Quake3Demo) -> np.ndarray:
