@@ -108,7 +108,7 @@ def _warmup(demo: Quake3Demo) -> np.ndarray:
     end = _configstring_numbers(demo, (g.CS_WARMUP,), 0)[:, 0].astype(np.int64)
     seconds = np.trunc((end - demo.snapshots.server_time.astype(np.int64)) / 1000.0)
     counting = (end > 0) & (seconds >= 0)
-    return np.where(end < 0, -1, np.where(counting, np.minimum(seconds, 2**30) + 1, 0)).astype(np.int32)
+    return np.where(end < 0, -1, np.where(counting, seconds + 1, 0)).astype(np.int32)   # end: 32 bits at most
 
 
 def _snapshot_drops(demo: Quake3Demo) -> np.ndarray:

@@ -19,6 +19,8 @@ from assets_loader.demos import DemoTimeline, SceneState
 
 from .screen import VirtualScreen
 
+__all__ = ["draw_warmup", "in_warmup"]
+
 GAME_TYPE_TITLES = {GT_FFA: "Free For All", GT_TEAM: "Team Deathmatch", GT_CTF: "Capture the Flag"}
 GIANT_WIDTH = 32
 #: Letter width of "Starts in: N" by N (the cgame's ``cg.warmupCount`` is N - 1); 16 from 4 on.
@@ -26,6 +28,7 @@ COUNT_WIDTHS = {1: 28, 2: 24, 3: 20}
 
 
 def in_warmup(state: SceneState) -> bool:
+    """Whether the server is in its warm-up (``cg.warmup`` set)."""
     return int(state.stats.get("warmup", 0)) != 0
 
 
