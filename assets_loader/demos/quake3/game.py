@@ -20,7 +20,7 @@ __all__ = [
     "ET_PLAYER", "EV", "GIB_HEALTH", "GT_CTF", "GT_FFA", "GT_TEAM", "GT_TOURNAMENT", "EV_EVENT_BITS", "ITEMS",
     "MAX_CLIENTS", "MEANS_OF_DEATH", "PM_DEAD",
     "PM_INTERMISSION", "PM_SPECTATOR", "SCORE_NOT_PRESENT", "TEAM_BLUE", "TEAM_FREE", "TEAM_RED", "TEAM_SPECTATOR",
-    "WEAPONS", "info_pairs",
+    "WEAPONS", "info_pairs", "team_number",
 ]
 
 MAX_CLIENTS = 64
@@ -106,3 +106,11 @@ def info_pairs(info: str) -> tuple[tuple[str, str], ...]:
     (``Info_ValueForKey``; a leading backslash is optional)."""
     parts = info[1:].split("\\") if info.startswith("\\") else info.split("\\")
     return tuple((parts[i], parts[i + 1]) for i in range(0, len(parts) - 1, 2))
+
+
+def team_number(text: str) -> int:
+    """A ``CS_PLAYERS`` ``t`` value as the cgame's ``atoi`` reads it: the team, ``TEAM_FREE`` when not a number."""
+    try:
+        return int(text)
+    except ValueError:
+        return TEAM_FREE

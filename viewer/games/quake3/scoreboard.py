@@ -1,7 +1,7 @@
 """Quake III's in-game scoreboard (``CG_DrawOldScoreboard``) on the cgame's virtual 640 × 480 screen.
 
 It shows while the scores key is held, while the viewed player is dead and in the intermission (not while dead in
-the warm-up, which the demo does not tell apart here).  From the top:
+the warm-up, :mod:`.warmup`).  From the top:
 
 - "Fragged by <name>" at y 40 while dead, when another player made the last frag of the viewed player.
 - The place line at y 60: "<place> place with <score>" (``CG_PlaceString``) in free-for-all unless a spectator;
@@ -28,7 +28,7 @@ from __future__ import annotations
 from assets_loader.demos import DemoTimeline, PlayerScore, SceneState
 from assets_loader.demos.events import ObituaryEvent
 from assets_loader.demos.quake3.game import (PM_DEAD, PM_INTERMISSION, TEAM_BLUE, TEAM_FREE, TEAM_RED,
-                                             TEAM_SPECTATOR)
+                                             TEAM_SPECTATOR, team_number)
 from assets_loader.demos.quake3.obituaries import RANK_TIED_FLAG, place_string
 
 from ...render.q3refdef import Quake3Models
@@ -57,13 +57,6 @@ def is_showing(state: SceneState, show_scores: bool) -> bool:
     """Whether the scoreboard is up: the scores key held, or the viewed player dead or in the intermission outside a
     warm-up (``CG_DrawScoreboard``)."""
     return show_scores or (int(state.stats.get("pm_type", 0)) in (PM_DEAD, PM_INTERMISSION) and not in_warmup(state))
-
-
-def _team(player: PlayerScore) -> int:
-    try:
-        return int(player.team)
-    except ValueError:
-        return TEAM_FREE
 
 
 def _number(info: dict[str, str], key: str, default: int) -> int:
@@ -121,7 +114,7 @@ def _row(screen: VirtualScreen, state: SceneState, player: PlayerScore, y: float
         screen.model(head)
     elif (icon := hud_icons.head_pic(info)):
         screen.pic(icon, *box)
-    if _team(player) == TEAM_SPECTATOR:
+    if team_number(player.team) == TEAM_SPECTATOR:
         line = f" SPECT {player.ping:3d} {player.minutes:4d} {player.name}"
     else:
         line = f"{player.frags:5d} {player.ping:4d} {player.minutes:4d} {player.name}"
@@ -136,7 +129,7 @@ def scoreboard(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline,
                models: Quake3Models | None) -> None:
     """Lay out the scoreboard for ``state`` (rules: module docstring); ``models``: the segment's, for 3D heads."""
     players = sorted((p for p in state.scoreboard if p.name), key=lambda p: -p.frags)
-    team_game = any(_team(p) in TEAM_BANDS for p in players)
+    team_game = any(team_number(p.team) in TEAM_BANDS for p in players)
     killer = killer_name(state, timeline)
     if killer:
         text = f"Fragged by {killer}"
@@ -152,7 +145,7 @@ def scoreboard(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline,
     shown: set[int] = set()
 
     def rows(team: int, room: int) -> int:
-        listed = [p for p in players if _team(p) == team][:max(room, 0)]
+        listed = [p for p in players if team_number(p.team) == team][:max(room, 0)]
         for k, player in enumerate(listed):
             _row(screen, state, player, y + k * height, large, models, team_game)
             shown.add(player.slot)

@@ -14,8 +14,8 @@ References: ioquake3 ``code/cgame/cg_draw.c`` (``CG_DrawWarmup``, ``CG_Draw2D``)
 
 from __future__ import annotations
 
-from assets_loader.demos.quake3.game import GT_CTF, GT_FFA, GT_TEAM, GT_TOURNAMENT, TEAM_FREE
 from assets_loader.demos import DemoTimeline, SceneState
+from assets_loader.demos.quake3.game import GT_CTF, GT_FFA, GT_TEAM, GT_TOURNAMENT, TEAM_FREE, team_number
 
 from .screen import VirtualScreen
 
@@ -43,7 +43,8 @@ def draw_warmup(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline
     segment = timeline.segments[state.segment] if 0 <= state.segment < len(timeline.segments) else None
     gametype = segment.gametype if segment is not None else GT_FFA
     if gametype == GT_TOURNAMENT:
-        duelists = [p.name for p in sorted(state.scoreboard, key=lambda p: p.slot) if p.name and _free_team(p.team)]
+        duelists = [p.name for p in sorted(state.scoreboard, key=lambda p: p.slot)
+                    if p.name and team_number(p.team) == TEAM_FREE]
         if len(duelists) >= 2:
             line = f"{duelists[0]} vs {duelists[-1]}"
             width = _fitted(line)
@@ -54,13 +55,6 @@ def draw_warmup(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline
         _centred(screen, title, 25, width, int(width * 1.1))
     width = COUNT_WIDTHS.get(count, 16)
     _centred(screen, f"Starts in: {count}", 70, width, int(width * 1.5))
-
-
-def _free_team(team: str) -> bool:
-    try:
-        return int(team or TEAM_FREE) == TEAM_FREE
-    except ValueError:
-        return False
 
 
 def _fitted(line: str) -> int:
