@@ -20,6 +20,7 @@ import numpy as np
 
 from ..bsp.brush_trace import BrushTree
 from ..bsp.entities import parse_entities
+from ..budgets import check_budget
 from ..errors import BadIndexError, BadMagicError, TruncatedError
 from ..source import Source, read_source
 from . import dtypes as D
@@ -194,8 +195,23 @@ def _surface_geometry(surfs: np.ndarray, verts: np.ndarray, indexes: np.ndarray,
     return out_verts, out_tris
 
 
+def _check_output_budget(path: str, surfs: np.ndarray, level: int) -> None:
+    """Raise ``OverBudgetError`` before building more vertices or indices than the map budgets allow: planar
+    faces and triangle soups copy their ranges (however often surfaces share one), each patch becomes a grid of
+    ``(level * (w - 1) / 2 + 1) × (level * (h - 1) / 2 + 1)`` vertices and 6 indices per grid cell."""
+    kinds = surfs["surfaceType"]
+    drawn = (kinds == D.MST_PLANAR) | (kinds == D.MST_TRIANGLE_SOUP)
+    patch = kinds == D.MST_PATCH
+    rows = level * (surfs["patchHeight"].astype(np.int64) - 1) // 2 + 1
+    cols = level * (surfs["patchWidth"].astype(np.int64) - 1) // 2 + 1
+    verts = np.where(drawn, surfs["numVerts"], 0).sum() + np.where(patch, rows * cols, 0).sum()
+    check_budget(path, _FMT, "map_vertices", int(verts), "vertices after patch tessellation")
+    indices = np.where(drawn, surfs["numIndexes"], 0).sum() + np.where(patch, 6 * (rows - 1) * (cols - 1), 0).sum()
+    check_budget(path, _FMT, "map_indices", int(indices), "triangle indices after patch tessellation")
+
+
 def _validate_surfaces(bsp: _Bsp46, surfs: np.ndarray, nverts: int, indexes: np.ndarray, nshaders: int,
-                       nfogs: int, nlightmaps: int) -> None:
+                       nfogs: int, nlightmaps: int, level: int) -> None:
     T, L = D.D_SURFACE, D.LUMP_SURFACES
     bsp.check(L, T, (surfs["shaderNum"] < 0) | (surfs["shaderNum"] >= nshaders), "shaderNum",
               f"below {nshaders} shaders", surfs["shaderNum"])
@@ -215,6 +231,7 @@ def _validate_surfaces(bsp: _Bsp46, surfs: np.ndarray, nverts: int, indexes: np.
     bad_patch = patch & ((w < 3) | (h < 3) | (w % 2 == 0) | (h % 2 == 0) | (w > D.MAX_PATCH_SIZE)
                          | (h > D.MAX_PATCH_SIZE) | (w * h != surfs["numVerts"]))
     bsp.check(L, T, bad_patch, "patchWidth", f"odd sizes 3..{D.MAX_PATCH_SIZE} matching numVerts", w * 100 + h)
+    _check_output_budget(bsp.path, surfs, level)
     # Triangle indices are relative to the surface's first vertex.
     sel = np.flatnonzero(drawn & (surfs["numIndexes"] > 0))
     if len(sel):
@@ -323,6 +340,9 @@ def load_bsp46(src: Source, name: str | None = None, overbright_shift: int = DEF
     _check_children(bsp, nodes, len(leafs))
     bsp.check_range(D.LUMP_LEAFS, D.D_LEAF, "firstLeafSurface", "numLeafSurfaces", len(leaf_surfaces), leafs)
     bsp.check_range(D.LUMP_LEAFS, D.D_LEAF, "firstLeafBrush", "numLeafBrushes", len(leaf_brushes), leafs)
+    check_budget(path, _FMT, "leaf_references", int(leafs["numLeafSurfaces"].astype(np.int64).sum()
+                                                    + leafs["numLeafBrushes"].astype(np.int64).sum()),
+                 "leaf surface and brush references")
     bsp.check(D.LUMP_LEAFSURFACES, "<i4", (leaf_surfaces < 0) | (leaf_surfaces >= len(surfs)), "",
               f"below {len(surfs)} surfaces", leaf_surfaces)
     bsp.check(D.LUMP_LEAFBRUSHES, "<i4", (leaf_brushes < 0) | (leaf_brushes >= len(brushes)), "",
@@ -342,7 +362,7 @@ def load_bsp46(src: Source, name: str | None = None, overbright_shift: int = DEF
               leafs["cluster"])
     fogs = _fogs(bsp, brushes, sides, planes)
     atlas = build_atlas(bsp.raw(D.LUMP_LIGHTMAPS), overbright_shift)
-    _validate_surfaces(bsp, surfs, len(verts), indexes, nshaders, len(fogs), atlas.count)
+    _validate_surfaces(bsp, surfs, len(verts), indexes, nshaders, len(fogs), atlas.count, patch_level)
     entities = tuple(parse_entities(bsp.raw(D.LUMP_ENTITIES), path, bsp.ofs[D.LUMP_ENTITIES]))
 
     kinds = surfs["surfaceType"]
