@@ -1,0 +1,107 @@
+"""Issue 30 class 2: maps and models whose records share one range stop at a budget, in bounded time and memory.
+
+Each shape of :mod:`tests.fuzz.shared_ranges` is built and loaded in a child process (CPU time and peak memory
+measured there, with an address-space cap so a regression fails instead of swapping): it must end in one
+``OverBudgetError`` naming the budget's variable, within 10 s of CPU and 512 MB. The drawing code's leaf lists are
+checked past the budget too (raised through its variable), and the budgets themselves in process.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from assets_loader.bsp46 import load_bsp46
+from assets_loader.budgets import BUDGETS, budget
+from assets_loader.errors import OverBudgetError
+from assets_loader.ranges import listed_union
+from assets_loader.source import LimitSettingError
+from tests.builders.bsp46 import build_bsp46
+from tests.fuzz.measure import run_python
+
+MAX_CPU_SECONDS = 10.0
+MAX_PEAK_MB = 512
+_HWM = "print(int([l for l in open('/proc/self/status') if l.startswith('VmHWM:')][0].split()[1]) / 1024)"
+
+#: Build shape ``argv[1]``, load it with ``argv[2]``; print the error (or "loaded"), then the peak in MB.
+_LOAD = """import sys, importlib, warnings
+warnings.simplefilter("ignore")
+from assets_loader.errors import FormatError
+from tests.fuzz import shared_ranges
+data = getattr(shared_ranges, sys.argv[1])()
+module, _, function = sys.argv[2].rpartition(".")
+try:
+    getattr(importlib.import_module(module), function)(data, sys.argv[1])
+    print("loaded")
+except FormatError as exc:
+    print(f"{type(exc).__name__}: {exc}")
+""" + _HWM
+
+SHAPES = [
+    ("bsp46_shared_patches", "assets_loader.bsp46.load_bsp46", "QDV_MAX_MAP_VERTICES"),
+    ("bsp46_shared_indices", "assets_loader.bsp46.load_bsp46", "QDV_MAX_MAP_INDICES"),
+    ("bsp46_shared_leaf_brushes", "assets_loader.bsp46.load_bsp46", "QDV_MAX_LEAF_REFERENCES"),
+    ("bsp29_shared_lightmaps", "assets_loader.bsp.load_bsp", "QDV_MAX_LIGHTMAP_TEXELS"),
+    ("bsp29_shared_marksurfaces", "assets_loader.bsp.load_bsp", "QDV_MAX_LEAF_REFERENCES"),
+    ("bsp38_shared_leaffaces", "assets_loader.bsp38.load_bsp38", "QDV_MAX_LEAF_REFERENCES"),
+    ("md3_shared_block", "assets_loader.models.md3.load_md3", "QDV_MAX_MODEL_VERTICES"),
+]
+
+
+@pytest.mark.parametrize(("shape", "loader", "variable"), SHAPES, ids=[s[0] for s in SHAPES])
+def test_shared_ranges_stop_at_a_budget(shape, loader, variable):
+    m = run_python(_LOAD, shape, loader, timeout=120.0, max_address_mb=3072)
+    assert m.returncode == 0 and "Traceback" not in m.stderr, m.stderr
+    message, peak_mb = m.stdout.strip().splitlines()
+    assert message.startswith(f"OverBudgetError: {shape}: ") and f"(raise it with {variable})" in message
+    assert m.cpu_seconds < MAX_CPU_SECONDS and float(peak_mb) < MAX_PEAK_MB, m.summary()
+
+
+#: With the reference budget raised, a map whose 2000 leafs share 65,535 marksurfaces (131M references) loads;
+#: its PVS face lists, in the loaders and in the viewer's draw list, must not gather every reference.
+_DRAW = """import os, sys, warnings
+warnings.simplefilter("ignore")
+os.environ["QDV_MAX_LEAF_REFERENCES"] = "1G"
+import numpy as np
+from assets_loader.bsp import load_bsp
+from assets_loader.bsp38 import load_bsp38
+from tests.fuzz.shared_ranges import bsp29_shared_marksurfaces, bsp38_shared_leaffaces
+from viewer.render.visibility import pvs_faces
+for world in (load_bsp(bsp29_shared_marksurfaces(leafs=2000), "q1"),
+              load_bsp38(bsp38_shared_leaffaces(leafs=2000), "q2")):
+    every = np.arange(len(world.leafs))
+    print(pvs_faces(world, every).tolist(), world.visible_faces(1).tolist())
+""" + _HWM
+
+
+def test_leafs_sharing_face_lists_draw_in_bounded_memory():
+    m = run_python(_DRAW, timeout=120.0, max_address_mb=3072)
+    assert m.returncode == 0, m.stderr
+    *lists, peak_mb = m.stdout.strip().splitlines()
+    assert lists == ["[0] [0]", "[0] [0]"]
+    assert m.cpu_seconds < MAX_CPU_SECONDS and float(peak_mb) < 200, m.summary()
+
+
+def test_listed_union_equals_gathering_every_range():
+    rng = np.random.default_rng(30)
+    listed = rng.integers(0, 50, 200).astype(np.uint32)
+    firsts = rng.integers(0, 190, 40)
+    counts = rng.integers(0, 10, 40)
+    gathered = np.concatenate([listed[f:f + c] for f, c in zip(firsts, counts, strict=True)])
+    assert listed_union(firsts, counts, listed).tolist() == np.unique(gathered).tolist()
+    assert listed_union(np.zeros(3, np.int64), np.zeros(3, np.int64), listed).tolist() == []
+
+
+def test_a_budget_is_set_by_its_variable(monkeypatch):
+    data = build_bsp46()            # two quads, a triangle and a 3×3 patch tessellated to 9×9 vertices: 92
+    monkeypatch.setenv("QDV_MAX_MAP_VERTICES", "91")
+    with pytest.raises(OverBudgetError, match=r"<bytes>: 92 vertices after patch tessellation; expected at most "
+                                              r"91 .*QDV_MAX_MAP_VERTICES"):
+        load_bsp46(data)
+    monkeypatch.setenv("QDV_MAX_MAP_VERTICES", "1K")
+    assert len(load_bsp46(data).vertices) == 88                # the nodraw quad is counted, not built
+    monkeypatch.setenv("QDV_MAX_MAP_VERTICES", "lots")
+    with pytest.raises(LimitSettingError, match="QDV_MAX_MAP_VERTICES"):
+        budget("map_vertices")
+    monkeypatch.delenv("QDV_MAX_MAP_VERTICES")
+    assert budget("map_vertices") == BUDGETS["map_vertices"]
