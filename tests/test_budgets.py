@@ -1,9 +1,11 @@
-"""Issue 30 class 2: maps and models whose records share one range stop at a budget, in bounded time and memory.
+"""Issue 30 classes 2 and 3: maps and models whose records share one range, and images too large one by one or
+together, stop at a budget, in bounded time and memory.
 
 Each shape of :mod:`tests.fuzz.shared_ranges` is built and loaded in a child process (CPU time and peak memory
 measured there, with an address-space cap so a regression fails instead of swapping): it must end in one
 ``OverBudgetError`` naming the budget's variable, within 10 s of CPU and 512 MB. The drawing code's leaf lists are
-checked past the budget too (raised through its variable), and the budgets themselves in process.
+checked past the budget too (raised through its variable), and the budgets themselves in process. Images are
+refused from their header, before decoding (twelve 8192×8192 PNGs took 3.8 GB and 12 s before).
 """
 
 from __future__ import annotations
@@ -14,9 +16,12 @@ import pytest
 from assets_loader.bsp46 import load_bsp46
 from assets_loader.budgets import BUDGETS, budget
 from assets_loader.errors import OverBudgetError
+from assets_loader.q3images import ImageLoader
 from assets_loader.ranges import listed_union
 from assets_loader.source import LimitSettingError
+from assets_loader.vfs import VirtualFS
 from tests.builders.bsp46 import build_bsp46
+from tests.builders.images import blank_png
 from tests.fuzz.measure import run_python
 
 MAX_CPU_SECONDS = 10.0
@@ -105,3 +110,47 @@ def test_a_budget_is_set_by_its_variable(monkeypatch):
         budget("map_vertices")
     monkeypatch.delenv("QDV_MAX_MAP_VERTICES")
     assert budget("map_vertices") == BUDGETS["map_vertices"]
+
+
+#: Twelve 8192×8192 PNGs of 65 KB each, looked up by a map's image loader: each is refused from its header.
+_TEXTURES = """import sys, warnings
+from assets_loader.q3images import ImageLoader
+from assets_loader.vfs import VirtualFS
+loader = ImageLoader(VirtualFS(sys.argv[1], "baseq3", base="baseq3"))
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    shapes = {loader.load(f"textures/big/t{i}").shape for i in range(12)}
+print(shapes, len(caught))
+print(caught[0].message)
+""" + _HWM
+
+
+def test_huge_images_are_refused_from_their_header(tmp_path):
+    folder = tmp_path / "baseq3" / "textures" / "big"
+    folder.mkdir(parents=True)
+    png = blank_png(8192, 8192)
+    for i in range(12):
+        (folder / f"t{i}.png").write_bytes(png)
+    m = run_python(_TEXTURES, str(tmp_path), timeout=120.0, max_address_mb=3072)
+    assert m.returncode == 0, m.stderr
+    shapes, message, peak_mb = m.stdout.strip().splitlines()
+    assert shapes == "{(16, 16, 4)} 12"
+    assert message == ("textures/big/t0.png: 67108864 pixels in one image; expected at most 16777216 pixels in one "
+                       "image (raise it with QDV_MAX_IMAGE_PIXELS); drawing the default grid")
+    assert m.cpu_seconds < MAX_CPU_SECONDS and float(peak_mb) < MAX_PEAK_MB, m.summary()
+
+
+def test_images_past_the_map_budget_draw_the_default_grid(tmp_path, monkeypatch):
+    folder = tmp_path / "baseq3" / "textures" / "small"
+    folder.mkdir(parents=True)
+    for i in range(4):
+        (folder / f"t{i}.png").write_bytes(blank_png(64, 64))
+    monkeypatch.setenv("QDV_MAX_MAP_TEXTURE_PIXELS", "10000")   # two 64×64 images fit, a third does not
+    loader = ImageLoader(VirtualFS(tmp_path, "baseq3", base="baseq3"))
+    with pytest.warns(UserWarning) as caught:
+        shapes = [loader.load(f"textures/small/t{i}").shape for i in range(4)]
+    assert shapes == [(64, 64, 4), (64, 64, 4), (16, 16, 4), (16, 16, 4)]
+    assert [str(w.message) for w in caught] == [
+        "textures/small/t2.png: 12288 texture pixels with this image; expected at most 10000 texture pixels for a "
+        "map and its models (raise it with QDV_MAX_MAP_TEXTURE_PIXELS); drawing the default grid"]
+    assert loader.pixels == 8192 and loader.missing == ["textures/small/t2", "textures/small/t3"]
