@@ -15,13 +15,16 @@ import pytest
 
 from assets_loader.bsp46 import load_bsp46
 from assets_loader.budgets import BUDGETS, budget
-from assets_loader.errors import OverBudgetError
+from assets_loader.errors import OverBudgetError, TooLargeError
+from assets_loader.pak import MAX_ENTRIES as PAK_MAX_ENTRIES
+from assets_loader.pk3 import Pk3File
 from assets_loader.q3images import ImageLoader
 from assets_loader.ranges import listed_union
 from assets_loader.source import LimitSettingError
 from assets_loader.vfs import VirtualFS
 from tests.builders.bsp46 import build_bsp46
 from tests.builders.images import blank_png
+from tests.builders.pak import directory_only_zip
 from tests.fuzz.measure import run_python
 
 MAX_CPU_SECONDS = 10.0
@@ -154,3 +157,34 @@ def test_images_past_the_map_budget_draw_the_default_grid(tmp_path, monkeypatch)
         "textures/small/t2.png: 12288 texture pixels with this image; expected at most 10000 texture pixels for a "
         "map and its models (raise it with QDV_MAX_MAP_TEXTURE_PIXELS); drawing the default grid"]
     assert loader.pixels == 8192 and loader.missing == ["textures/small/t2", "textures/small/t3"]
+
+
+@pytest.mark.parametrize(("shape", "found"), [
+    (dict(entries=3, zip64_declared=3_000_000), "a directory of 3000000 entries"),
+    (dict(entries=11, declared=1), "a directory holding more (its end record says 1)"),
+], ids=["declared", "walked"])
+def test_a_pk3_directory_is_capped_like_a_pak(shape, found):
+    with pytest.raises(TooLargeError) as caught:
+        Pk3File(directory_only_zip(**shape), "many.pk3", max_entries=10)
+    assert str(caught.value) == f"many.pk3: {found}; expected a directory of at most 10 entries (like a PAK)"
+
+
+_PK3 = """import sys
+from assets_loader.errors import FormatError
+from assets_loader.pk3 import load_pk3
+try:
+    load_pk3(sys.argv[1])
+except FormatError as exc:
+    print(exc)
+""" + _HWM
+
+
+def test_a_pk3_of_too_many_entries_stops_before_zipfile_lists_them(tmp_path):
+    path = tmp_path / "many.pk3"
+    path.write_bytes(directory_only_zip(PAK_MAX_ENTRIES + 1))     # 12 MB: zipfile would build 262,145 entries
+    m = run_python(_PK3, str(path), timeout=120.0, max_address_mb=3072)
+    assert m.returncode == 0, m.stderr
+    message, peak_mb = m.stdout.strip().splitlines()
+    assert message.endswith(f"many.pk3: a directory holding more (its end record says 65535); expected a directory "
+                            f"of at most {PAK_MAX_ENTRIES} entries (like a PAK)")
+    assert m.cpu_seconds < MAX_CPU_SECONDS and float(peak_mb) < 100, m.summary()
