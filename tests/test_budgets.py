@@ -1,5 +1,6 @@
-"""Issue 30 classes 2 and 3: maps and models whose records share one range, and images too large one by one or
-together, stop at a budget, in bounded time and memory.
+"""Issue 30 classes 2 and 3: maps and models whose records share one range, images too large one by one or
+together, pk3 directories of millions of entries and shaders of a million stages stop at a budget or the engine's
+cap, in bounded time and memory.
 
 Each shape of :mod:`tests.fuzz.shared_ranges` is built and loaded in a child process (CPU time and peak memory
 measured there, with an address-space cap so a regression fails instead of swapping): it must end in one
@@ -19,6 +20,8 @@ from assets_loader.errors import OverBudgetError, TooLargeError
 from assets_loader.pak import MAX_ENTRIES as PAK_MAX_ENTRIES
 from assets_loader.pk3 import Pk3File
 from assets_loader.q3images import ImageLoader
+from assets_loader.q3shaders import parse_shader_text
+from assets_loader.q3shaders.parser import MAX_SHADER_STAGES
 from assets_loader.ranges import listed_union
 from assets_loader.source import LimitSettingError
 from assets_loader.vfs import VirtualFS
@@ -188,3 +191,38 @@ def test_a_pk3_of_too_many_entries_stops_before_zipfile_lists_them(tmp_path):
     assert message.endswith(f"many.pk3: a directory holding more (its end record says 65535); expected a directory "
                             f"of at most {PAK_MAX_ENTRIES} entries (like a PAK)")
     assert m.cpu_seconds < MAX_CPU_SECONDS and float(peak_mb) < 100, m.summary()
+
+
+def _stages_shader(count: int) -> str:
+    return ("textures/x/big\n{\nsurfaceparm nolightmap\n" + "{\nmap $lightmap\nblendFunc filter\n}\n" * count
+            + "surfaceparm trans\n}\n")
+
+
+def test_a_shader_keeps_the_engines_eight_stages():
+    with pytest.warns(UserWarning, match=r"big.shader: shader 'textures/x/big': skipped stages past the first 8 "
+                                         r"\(the engine's MAX_SHADER_STAGES\) and the rest of the shader"):
+        shader = parse_shader_text(_stages_shader(9), "big.shader")["textures/x/big"]
+    assert len(shader.stages) == MAX_SHADER_STAGES == 8
+    assert shader.surface_parms == frozenset({"nolightmap"})          # ParseShader stops at the ninth stage
+    assert len(parse_shader_text(_stages_shader(8))["textures/x/big"].stages) == 8
+
+
+_SHADER = """import sys, warnings
+from assets_loader.q3shaders import load_shader_library
+from assets_loader.vfs import VirtualFS
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    shader = load_shader_library(VirtualFS(sys.argv[1], "baseq3", base="baseq3")).get("textures/x/big")
+print(len(shader.stages), len(caught))
+""" + _HWM
+
+
+def test_a_million_stages_cost_no_more_than_their_text(tmp_path):
+    scripts = tmp_path / "baseq3" / "scripts"
+    scripts.mkdir(parents=True)
+    (scripts / "big.shader").write_text(_stages_shader(1_000_000))      # 36 MB: 55 s and 1.7 GB before
+    m = run_python(_SHADER, str(tmp_path), timeout=120.0, max_address_mb=3072)
+    assert m.returncode == 0, m.stderr
+    found, peak_mb = m.stdout.strip().splitlines()
+    assert found == "8 1"
+    assert m.cpu_seconds < MAX_CPU_SECONDS and float(peak_mb) < MAX_PEAK_MB, m.summary()
