@@ -167,13 +167,27 @@ def _wind_like_faces(grid: np.ndarray, tris: np.ndarray) -> np.ndarray:
     return tris[:, ::-1] if facing > 0 else tris
 
 
+def _grid_vertices(grid: np.ndarray) -> np.ndarray:
+    """A tessellated patch grid (float64 attributes) as ``DRAW_VERTEX`` records, normals renormalised, colours
+    rounded; made at once so the float64 grids of a map's patches are never all held together."""
+    out = np.zeros(len(grid), DRAW_VERTEX)
+    out["position"] = grid[:, 0:3]
+    out["st"] = grid[:, 3:5]
+    out["lightmap"] = grid[:, 5:7]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        normal = grid[:, 7:10] / np.linalg.norm(grid[:, 7:10], axis=1, keepdims=True)
+    out["normal"] = np.nan_to_num(normal)
+    out["color"] = np.clip(np.rint(np.nan_to_num(grid[:, 10:14])), 0, 255)
+    return out
+
+
 def _surface_geometry(surfs: np.ndarray, verts: np.ndarray, indexes: np.ndarray,
                       nodraw: np.ndarray, level: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Per surface: vertex records (``D_DRAWVERT`` or float patch grids) and local triangle indices."""
+    """Per surface: vertex records (``D_DRAWVERT``, or ``DRAW_VERTEX`` for patches) and local triangle indices."""
     kinds = surfs["surfaceType"]
     out_verts: list[np.ndarray] = []
     out_tris: list[np.ndarray] = []
-    empty_i = np.zeros(0, np.int64)
+    empty_i = np.zeros(0, np.int32)
     for s, rec in enumerate(surfs):
         kind = int(kinds[s])
         fv, nv = int(rec["firstVert"]), int(rec["numVerts"])
@@ -182,13 +196,13 @@ def _surface_geometry(surfs: np.ndarray, verts: np.ndarray, indexes: np.ndarray,
             attrs = np.concatenate([control["xyz"], control["st"], control["lightmap"], control["normal"],
                                     control["color"]], axis=1, dtype=np.float64)
             grid, tris = tessellate(attrs, int(rec["patchWidth"]), int(rec["patchHeight"]), level)
-            out_verts.append(grid)
+            out_verts.append(_grid_vertices(grid))
             tris = _wind_like_faces(grid, tris)
-            out_tris.append(tris.ravel())
+            out_tris.append(tris.ravel().astype(np.int32))
         elif kind in (D.MST_PLANAR, D.MST_TRIANGLE_SOUP) and not nodraw[s]:
             fi, ni = int(rec["firstIndex"]), int(rec["numIndexes"])
             out_verts.append(verts[fv:fv + nv])
-            out_tris.append(indexes[fi:fi + ni].astype(np.int64))
+            out_tris.append(indexes[fi:fi + ni])
         else:
             out_verts.append(verts[fv:fv])
             out_tris.append(empty_i)
@@ -267,22 +281,17 @@ def _assemble(surfs: np.ndarray, surf_model: np.ndarray, shader_lightmap: np.nda
             dst["normal"] = part["normal"]
             dst["color"] = part["color"]
         else:
-            dst["position"] = part[:, 0:3]
-            dst["st"] = part[:, 3:5]
-            dst["lightmap"] = part[:, 5:7]
-            with np.errstate(invalid="ignore", divide="ignore"):
-                normal = part[:, 7:10] / np.linalg.norm(part[:, 7:10], axis=1, keepdims=True)
-            dst["normal"] = np.nan_to_num(normal)
-            dst["color"] = np.clip(np.rint(np.nan_to_num(part[:, 10:14])), 0, 255)
+            dst[:] = part
     vertices["color"][:, :3] = color_shift(vertices["color"][:, :3], shift)
     vertices["lightmap"] = atlas.remap(vertices["lightmap"], lm_num)
     # Batches: model, shader, lightmap mode (0 = atlas, else LIGHTMAP_*), fog.
     mode = np.where(shader_lightmap >= 0, 0, shader_lightmap)
     order = np.lexsort((surfs["fogNum"], mode, surfs["shaderNum"], surf_model))
     counts_i = np.array([len(i) for i in parts_i], np.int64)
-    indices = np.concatenate([parts_i[s] + first_v[s] for s in order]).astype(np.uint32) if n else \
-        np.zeros(0, np.uint32)
     first_i_sorted = np.concatenate([[0], np.cumsum(counts_i[order])])[:-1] if n else np.zeros(0, np.int64)
+    indices = np.zeros(int(counts_i.sum()), np.uint32)
+    for s, start in zip(order.tolist(), first_i_sorted.tolist(), strict=True):
+        indices[start:start + counts_i[s]] = parts_i[s] + first_v[s]
     first_i = np.zeros(n, np.int64)
     first_i[order] = first_i_sorted
     out = np.zeros(n, SURFACE)
