@@ -70,3 +70,9 @@ class UnsupportedFormatError(FormatError):
     def __init__(self, path: str, fmt: str, offset: int | None, expected: str, found: str | None = None) -> None:
         super().__init__(path, fmt, offset, expected, found)
         self.args = (f"{path}: {found}; expected {expected}",)
+
+
+class OverBudgetError(TooLargeError):
+    """A small input that stands for too much work: more tessellated vertices, lightmap texels, frames × vertices,
+    texture pixels (…) than the budget of :mod:`assets_loader.budgets`; ``expected`` names the budget and the
+    environment variable raising it."""

@@ -5,7 +5,10 @@ Quake III uploads images top row first and its texture ``t`` grows downwards, so
 as they are and sampled with the map's and models' ``st`` unchanged.
 
 A missing name warns once per :class:`ImageLoader` and resolves to :func:`default_image`, the 16×16 dark grid
-cell with a white border that ``R_CreateDefaultImage`` makes so mapping coordinates stay visible.
+cell with a white border that ``R_CreateDefaultImage`` makes so mapping coordinates stay visible. One loader serves
+a map and its models, so it holds their total texture budget (``map_texture_pixels``, :mod:`assets_loader.budgets`,
+counted from each header before decoding): an image past it is not decoded and draws the default grid too, with
+one warning for the first such image.
 
 References: ioquake3 ``renderergl1/tr_image.c`` (``R_LoadImage``, ``R_FindImageFile``, ``R_CreateDefaultImage``);
 ``renderercommon/tr_image_tga.c``, ``tr_image_jpg.c``.
@@ -17,7 +20,8 @@ import warnings
 
 import numpy as np
 
-from .errors import FormatError
+from .budgets import budget, variable
+from .errors import FormatError, OverBudgetError
 from .truecolor import load_rgba
 from .vfs import VirtualFS
 
@@ -38,6 +42,18 @@ class ImageLoader:
         self.fs = fs
         self.images: dict[str, np.ndarray] = {}
         self.missing: list[str] = []
+        self.pixels = 0
+        self.over_budget: list[str] = []
+
+    def _spend(self, name: str, pixels: int) -> None:
+        """Count an image's ``pixels`` against the total budget before it is decoded (raise past it)."""
+        limit = budget("map_texture_pixels")
+        if self.pixels + pixels > limit:
+            self.over_budget.append(name)
+            raise OverBudgetError(name, "images", None, f"at most {limit} texture pixels for a map and its models "
+                                  f"(raise it with {variable('map_texture_pixels')})",
+                                  f"{self.pixels + pixels} texture pixels with this image")
+        self.pixels += pixels
 
     def load(self, name: str) -> np.ndarray:
         """The RGBA pixels for image ``name`` (any extension), or the placeholder if it cannot be had."""
@@ -51,9 +67,11 @@ class ImageLoader:
             pixels = default_image()
         else:
             try:
-                pixels = load_rgba(self.fs.read(found), found)
+                pixels = load_rgba(self.fs.read(found), found, self._spend)
             except FormatError as exc:
-                warnings.warn(f"{exc}; drawing the default grid", stacklevel=2)
+                warned = len(self.over_budget) > 1 and self.over_budget[-1] == found  # at the first one past it
+                if not warned:
+                    warnings.warn(f"{exc}; drawing the default grid", stacklevel=2)
                 self.missing.append(key)
                 pixels = default_image()
         self.images[key] = pixels

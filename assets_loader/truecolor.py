@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import io
 import warnings
+from collections.abc import Callable
 
 import numpy as np
 from PIL import Image as PilImage
 
+from .budgets import check_budget
 from .errors import BadIndexError, BadMagicError, TruncatedError
 from .images import MAX_IMAGE_SIDE
 from .source import Source, read_source
@@ -34,12 +36,14 @@ TGA2_FOOTER_SIZE = 26
 FORMATS = {".jpg": "JPEG", ".jpeg": "JPEG", ".png": "PNG", ".pcx": "PCX", ".bmp": "BMP", ".tga": "TGA"}
 
 
-def load_rgba(src: Source, name: str | None = None) -> np.ndarray:
+def load_rgba(src: Source, name: str | None = None, spend: Callable[[str, int], None] | None = None) -> np.ndarray:
     """Decode a TGA, JPG, PNG, PCX or BMP (bytes or a path) into read-only ``u1[height, width, 4]`` RGBA, top row
     first.
 
-    Raises ``BadMagicError`` (not a picture Pillow reads), ``BadIndexError`` (a side above
-    ``MAX_IMAGE_SIDE``), ``TruncatedError`` (pixel data cut short or corrupt).
+    The size comes from the header, before decoding: past the ``image_pixels`` budget
+    (:mod:`assets_loader.budgets`) nothing is decoded, and ``spend(name, pixels)`` (a caller's total budget) is
+    called first and may raise. Raises ``BadMagicError`` (not a picture Pillow reads), ``BadIndexError`` (a side
+    above ``MAX_IMAGE_SIDE``), ``OverBudgetError``, ``TruncatedError`` (pixel data cut short or corrupt).
     """
     data, path = read_source(src, name)
     if data.endswith(TGA2_SIGNATURE) and len(data) > TGA2_FOOTER_SIZE:
@@ -59,6 +63,9 @@ def load_rgba(src: Source, name: str | None = None) -> np.ndarray:
         if not (0 < width <= MAX_IMAGE_SIDE and 0 < height <= MAX_IMAGE_SIDE):
             raise BadIndexError(path, pic.format or "picture", 0, f"sides in 1..{MAX_IMAGE_SIDE}",
                                 f"{width}x{height}")
+        check_budget(path, pic.format or "picture", "image_pixels", width * height, "pixels in one image")
+        if spend is not None:
+            spend(path, width * height)
         try:
             rgba = np.asarray(pic.convert("RGBA"), dtype=np.uint8)
         except (OSError, ValueError, SyntaxError, EOFError) as exc:

@@ -38,6 +38,8 @@ EXPECTED = {
     "sparse 2 GB .bsp: qdv inspect": (1, "huge.bsp: a file of 2147483596 bytes; expected a map file of at most"),
     "sparse 2 GB .bsp: qdv screenshot --map": (1, "huge.bsp: a file of 2147483596 bytes"),
     "30 s demo: qdv screenshot --time 99:00:00": (0, "is outside the demo"),
+    "bsp46_patch_2000.bsp: qdv inspect": (1, "bsp46_patch_2000.bsp: 29282092 vertices after patch tessellation; "
+                                             "expected at most"),
     "screenshot --out a directory": (1, "a-directory.png: is a directory"),
     "screenshot --out /dev/full (a full disk)": (1, "/dev/full: cannot write: No space left on device"),
 }

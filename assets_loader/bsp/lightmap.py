@@ -34,6 +34,8 @@ from .lumps import LumpReader
 
 WHITE_BLOCK = 0  # index of the reserved white 1x1 block in the packing order
 BLACK_BLOCK = 1
+#: Texels copied into the atlas at a time (bounds the index arrays :func:`build_lightmap` makes).
+_COPY_TEXELS = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +147,20 @@ def pack_shelves(widths: np.ndarray, heights: np.ndarray, min_width: int = 256,
     return xs, ys, width, height
 
 
+def _copy_blocks(atlas: np.ndarray, samples: np.ndarray, lightofs: np.ndarray, xs: np.ndarray, ys: np.ndarray,
+                 smax: np.ndarray, tmax: np.ndarray, nstyles: np.ndarray, sample_step: int) -> None:
+    """Copy these faces' style blocks from ``samples`` into the atlas at ``(xs, ys)``."""
+    per = smax * tmax
+    sizes = per * nstyles
+    starts = np.cumsum(sizes) - sizes
+    fid = np.repeat(np.arange(len(sizes)), sizes)
+    local = np.arange(int(sizes.sum()), dtype=np.int64) - starts[fid]
+    k, r = np.divmod(local, per[fid])
+    sm = smax[fid]
+    t, s = np.divmod(r, sm)
+    atlas[ys[fid] + t, xs[fid] + k * sm + s] = samples[lightofs[fid] + local * sample_step]
+
+
 def build_lightmap(samples: np.ndarray | None, lightofs: np.ndarray, styles: np.ndarray, extents: np.ndarray,
                    lit: np.ndarray, special: np.ndarray, sample_step: int = 1) -> Lightmap:
     """Pack every lit face's style blocks into one RGB atlas.
@@ -182,18 +198,13 @@ def build_lightmap(samples: np.ndarray | None, lightofs: np.ndarray, styles: np.
     rects[lit_idx, 3] = tmax[lit_idx]
 
     if len(lit_idx) and samples is not None:
-        per = smax[lit_idx] * tmax[lit_idx]
-        sizes = per * nstyles[lit_idx]
-        total = int(sizes.sum())
-        starts = np.cumsum(sizes) - sizes
-        fid = np.repeat(np.arange(len(lit_idx)), sizes)
-        local = np.arange(total, dtype=np.int64) - starts[fid]
-        per_t = per[fid]
-        k, r = np.divmod(local, per_t)
-        sm = smax[lit_idx][fid]
-        t, s = np.divmod(r, sm)
-        dst_y = ys[2:][fid] + t
-        dst_x = xs[2:][fid] + k * sm + s
-        src = lightofs[lit_idx].astype(np.int64)[fid] + local * sample_step
-        atlas[dst_y, dst_x] = samples[src]
+        # Copy a run of faces at a time, so the index arrays stay small however many texels the map holds.
+        ends = np.cumsum(smax[lit_idx] * tmax[lit_idx] * nstyles[lit_idx])
+        start = 0
+        while start < len(lit_idx):
+            stop = max(int(np.searchsorted(ends, ends[start] + _COPY_TEXELS, side="left")), start + 1)
+            run = slice(start, stop)
+            _copy_blocks(atlas, samples, lightofs[lit_idx[run]].astype(np.int64), xs[2:][run], ys[2:][run],
+                         smax[lit_idx[run]], tmax[lit_idx[run]], nstyles[lit_idx[run]], sample_step)
+            start = stop
     return Lightmap(atlas, rects, nstyles.astype(np.uint8), white, black)

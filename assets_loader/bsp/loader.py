@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..budgets import check_budget
 from ..errors import BadIndexError, BadMagicError, FormatError, TruncatedError
 from ..source import Source, read_source
 from . import dtypes as D
@@ -209,6 +210,17 @@ def Mod_LoadSubmodels(bsp: _Bsp, numfaces: int, numnodes: int, numleafs: int) ->
     return models
 
 
+def check_map_budgets(path: str, fmt: str, numedges: np.ndarray, *leaf_counts: np.ndarray) -> None:
+    """Raise ``OverBudgetError`` before triangulating more face vertices (one per edge, however often faces share
+    a surfedge range) or gathering more leaf references (``leaf_counts``: marksurfaces, leaf faces or brushes
+    per leaf) than the map budgets allow."""
+    vertices = int(numedges.astype(np.int64).sum())
+    check_budget(path, fmt, "map_vertices", vertices, "face vertices")
+    check_budget(path, fmt, "map_indices", 3 * vertices, "triangle indices")
+    check_budget(path, fmt, "leaf_references", sum(int(c.astype(np.int64).sum()) for c in leaf_counts),
+                 "leaf face and brush references")
+
+
 def load_bsp(src: Source, name: str | None = None, lit: Source | None = None,
              lit_name: str | None = None) -> WorldMesh:
     """Load a BSP29, BSP2 or 2PSB map from bytes or a path.
@@ -239,6 +251,7 @@ def load_bsp(src: Source, name: str | None = None, lit: Source | None = None,
     vislen = bsp.lens[D.LUMP_VISIBILITY]
     marksurfaces = Mod_LoadMarksurfaces(bsp, len(faces_raw))
     leafs = Mod_LoadLeafs(bsp, len(marksurfaces), vislen)
+    check_map_budgets(path, bsp.version, faces_raw["numedges"], leafs["nummarksurfaces"])
     nodes = Mod_LoadNodes(bsp, len(planes), len(leafs), len(faces_raw))
     models = Mod_LoadSubmodels(bsp, len(faces_raw), len(nodes), len(leafs))
     ent_raw = bsp.raw(D.LUMP_ENTITIES)
@@ -259,6 +272,7 @@ def load_bsp(src: Source, name: str | None = None, lit: Source | None = None,
     styles = np.ascontiguousarray(faces_raw["styles"])
     has_light = (lightofs >= 0) & ~special & (samples is not None)
     need = lightmap_samples(geom.extents, styles, has_light)
+    check_budget(path, bsp.version, "lightmap_texels", int(need.sum()), "lightmap texels (samples × styles)")
     check_light_samples(bsp, D.LUMP_FACES, bsp.face_t, lightofs, need, 0 if samples is None else len(samples),
                         "samples")
     lightmap = build_lightmap(samples, lightofs, styles, geom.extents, has_light, special)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import BadIndexError
+from ..ranges import listed_union
 from .lightmap import Lightmap
 from .mesh import FaceGeometry, MeshData
 from .pvs import decompress_vis, point_in_leaf
@@ -195,7 +196,5 @@ class WorldMesh(BspWorld):
         leafs = np.flatnonzero(self.leaf_pvs(leaf))
         if len(leafs) == 0:
             return np.zeros(0, np.uint32)
-        first = self.leafs["firstmarksurface"][leafs].astype(np.int64)
-        count = self.leafs["nummarksurfaces"][leafs].astype(np.int64)
-        idx = np.repeat(first - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
-        return np.unique(self.marksurfaces[idx])
+        return listed_union(self.leafs["firstmarksurface"][leafs], self.leafs["nummarksurfaces"][leafs],
+                            self.marksurfaces)

@@ -26,10 +26,12 @@ from ..bsp.brush_trace import BrushTree
 from ..bsp.dtypes import M_NODE
 from ..bsp.entities import parse_entities
 from ..bsp.lightmap import build_lightmap, check_light_samples, lightmap_samples
+from ..bsp.loader import check_map_budgets
 from ..bsp.lumps import LumpReader
 from ..bsp.mesh import build_mesh, face_geometry, face_models
 from ..bsp.textures import Texture, placeholder_texture
 from ..bsp.world import build_submodels, face_table
+from ..budgets import check_budget
 from ..errors import BadIndexError, BadMagicError, FormatError, TruncatedError
 from ..source import Source, read_source
 from ..vfs import VirtualFS
@@ -281,6 +283,7 @@ def load_bsp38(src: Source, name: str | None = None, fs: VirtualFS | None = None
     vis_rows = CMod_LoadVisibility(bsp)
     areas, areaportals = CMod_LoadAreas(bsp)
     leafs = Mod_LoadLeafs(bsp, len(leaffaces), len(leafbrushes), len(vis_rows), len(areas))
+    check_map_budgets(path, VERSION, faces_raw["numedges"], leafs["numleaffaces"], leafs["numleafbrushes"])
     nodes = Mod_LoadNodes(bsp, len(planes), len(leafs), nf)
     models = Mod_LoadSubmodels(bsp, nf, len(nodes), len(leafs))
     entities = tuple(parse_entities(bsp.raw(D.LUMP_ENTITIES), path, bsp.ofs[D.LUMP_ENTITIES]))
@@ -303,6 +306,7 @@ def load_bsp38(src: Source, name: str | None = None, fs: VirtualFS | None = None
     styles = np.ascontiguousarray(faces_raw["styles"])
     has_light = (lightofs >= 0) & ((face_flags & D.SURF_NO_LIGHTMAP) == 0) & (samples is not None)
     need = lightmap_samples(geom.extents, styles, has_light)
+    check_budget(path, VERSION, "lightmap_texels", int(need.sum()), "lightmap texels (samples × styles)")
     check_light_samples(bsp, D.LUMP_FACES, D.dface_t, lightofs, 3 * need, len(lighting), "bytes")
     lightmap = build_lightmap(samples, lightofs, styles, geom.extents, has_light, np.ones(nf, bool), sample_step=3)
 

@@ -21,6 +21,7 @@ from ..bsp.pvs import decompress_vis
 from ..bsp.brush_trace import BrushTree
 from ..bsp.world import FACE, BspWorld
 from ..errors import BadIndexError
+from ..ranges import listed_union
 from .dtypes import DVIS_PHS, DVIS_PVS
 
 #: Per-face facts: Quake's ``FACE`` fields plus ``flags``, the ``SURF_*`` bits of the face's texinfo.
@@ -110,10 +111,7 @@ class World38(BspWorld):
     def visible_faces(self, leaf: int, areabits: bytes | None = None) -> np.ndarray:
         """Sorted unique face indices of every leaf in ``leaf``'s PVS (and visible areas)."""
         leafs = np.flatnonzero(self.leaf_pvs(leaf, areabits))
-        first = self.leafs["firstleafface"][leafs].astype(np.int64)
-        count = self.leafs["numleaffaces"][leafs].astype(np.int64)
-        idx = np.repeat(first - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
-        return np.unique(self.leaffaces[idx])
+        return listed_union(self.leafs["firstleafface"][leafs], self.leafs["numleaffaces"][leafs], self.leaffaces)
 
     def area_bits(self, area: int, portal_open: np.ndarray | None = None) -> bytes:
         """The area bit field seen from ``area`` (``CM_WriteAreaBits``): areas reachable through open portals.

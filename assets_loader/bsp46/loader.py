@@ -20,6 +20,7 @@ import numpy as np
 
 from ..bsp.brush_trace import BrushTree
 from ..bsp.entities import parse_entities
+from ..budgets import check_budget
 from ..errors import BadIndexError, BadMagicError, TruncatedError
 from ..source import Source, read_source
 from . import dtypes as D
@@ -166,13 +167,27 @@ def _wind_like_faces(grid: np.ndarray, tris: np.ndarray) -> np.ndarray:
     return tris[:, ::-1] if facing > 0 else tris
 
 
+def _grid_vertices(grid: np.ndarray) -> np.ndarray:
+    """A tessellated patch grid (float64 attributes) as ``DRAW_VERTEX`` records, normals renormalised, colours
+    rounded; made at once so the float64 grids of a map's patches are never all held together."""
+    out = np.zeros(len(grid), DRAW_VERTEX)
+    out["position"] = grid[:, 0:3]
+    out["st"] = grid[:, 3:5]
+    out["lightmap"] = grid[:, 5:7]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        normal = grid[:, 7:10] / np.linalg.norm(grid[:, 7:10], axis=1, keepdims=True)
+    out["normal"] = np.nan_to_num(normal)
+    out["color"] = np.clip(np.rint(np.nan_to_num(grid[:, 10:14])), 0, 255)
+    return out
+
+
 def _surface_geometry(surfs: np.ndarray, verts: np.ndarray, indexes: np.ndarray,
                       nodraw: np.ndarray, level: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Per surface: vertex records (``D_DRAWVERT`` or float patch grids) and local triangle indices."""
+    """Per surface: vertex records (``D_DRAWVERT``, or ``DRAW_VERTEX`` for patches) and local triangle indices."""
     kinds = surfs["surfaceType"]
     out_verts: list[np.ndarray] = []
     out_tris: list[np.ndarray] = []
-    empty_i = np.zeros(0, np.int64)
+    empty_i = np.zeros(0, np.int32)
     for s, rec in enumerate(surfs):
         kind = int(kinds[s])
         fv, nv = int(rec["firstVert"]), int(rec["numVerts"])
@@ -181,21 +196,36 @@ def _surface_geometry(surfs: np.ndarray, verts: np.ndarray, indexes: np.ndarray,
             attrs = np.concatenate([control["xyz"], control["st"], control["lightmap"], control["normal"],
                                     control["color"]], axis=1, dtype=np.float64)
             grid, tris = tessellate(attrs, int(rec["patchWidth"]), int(rec["patchHeight"]), level)
-            out_verts.append(grid)
+            out_verts.append(_grid_vertices(grid))
             tris = _wind_like_faces(grid, tris)
-            out_tris.append(tris.ravel())
+            out_tris.append(tris.ravel().astype(np.int32))
         elif kind in (D.MST_PLANAR, D.MST_TRIANGLE_SOUP) and not nodraw[s]:
             fi, ni = int(rec["firstIndex"]), int(rec["numIndexes"])
             out_verts.append(verts[fv:fv + nv])
-            out_tris.append(indexes[fi:fi + ni].astype(np.int64))
+            out_tris.append(indexes[fi:fi + ni])
         else:
             out_verts.append(verts[fv:fv])
             out_tris.append(empty_i)
     return out_verts, out_tris
 
 
+def _check_output_budget(path: str, surfs: np.ndarray, level: int) -> None:
+    """Raise ``OverBudgetError`` before building more vertices or indices than the map budgets allow: planar
+    faces and triangle soups copy their ranges (however often surfaces share one), each patch becomes a grid of
+    ``(level * (w - 1) / 2 + 1) × (level * (h - 1) / 2 + 1)`` vertices and 6 indices per grid cell."""
+    kinds = surfs["surfaceType"]
+    drawn = (kinds == D.MST_PLANAR) | (kinds == D.MST_TRIANGLE_SOUP)
+    patch = kinds == D.MST_PATCH
+    rows = level * (surfs["patchHeight"].astype(np.int64) - 1) // 2 + 1
+    cols = level * (surfs["patchWidth"].astype(np.int64) - 1) // 2 + 1
+    verts = np.where(drawn, surfs["numVerts"], 0).sum() + np.where(patch, rows * cols, 0).sum()
+    check_budget(path, _FMT, "map_vertices", int(verts), "vertices after patch tessellation")
+    indices = np.where(drawn, surfs["numIndexes"], 0).sum() + np.where(patch, 6 * (rows - 1) * (cols - 1), 0).sum()
+    check_budget(path, _FMT, "map_indices", int(indices), "triangle indices after patch tessellation")
+
+
 def _validate_surfaces(bsp: _Bsp46, surfs: np.ndarray, nverts: int, indexes: np.ndarray, nshaders: int,
-                       nfogs: int, nlightmaps: int) -> None:
+                       nfogs: int, nlightmaps: int, level: int) -> None:
     T, L = D.D_SURFACE, D.LUMP_SURFACES
     bsp.check(L, T, (surfs["shaderNum"] < 0) | (surfs["shaderNum"] >= nshaders), "shaderNum",
               f"below {nshaders} shaders", surfs["shaderNum"])
@@ -215,6 +245,7 @@ def _validate_surfaces(bsp: _Bsp46, surfs: np.ndarray, nverts: int, indexes: np.
     bad_patch = patch & ((w < 3) | (h < 3) | (w % 2 == 0) | (h % 2 == 0) | (w > D.MAX_PATCH_SIZE)
                          | (h > D.MAX_PATCH_SIZE) | (w * h != surfs["numVerts"]))
     bsp.check(L, T, bad_patch, "patchWidth", f"odd sizes 3..{D.MAX_PATCH_SIZE} matching numVerts", w * 100 + h)
+    _check_output_budget(bsp.path, surfs, level)
     # Triangle indices are relative to the surface's first vertex.
     sel = np.flatnonzero(drawn & (surfs["numIndexes"] > 0))
     if len(sel):
@@ -250,22 +281,17 @@ def _assemble(surfs: np.ndarray, surf_model: np.ndarray, shader_lightmap: np.nda
             dst["normal"] = part["normal"]
             dst["color"] = part["color"]
         else:
-            dst["position"] = part[:, 0:3]
-            dst["st"] = part[:, 3:5]
-            dst["lightmap"] = part[:, 5:7]
-            with np.errstate(invalid="ignore", divide="ignore"):
-                normal = part[:, 7:10] / np.linalg.norm(part[:, 7:10], axis=1, keepdims=True)
-            dst["normal"] = np.nan_to_num(normal)
-            dst["color"] = np.clip(np.rint(np.nan_to_num(part[:, 10:14])), 0, 255)
+            dst[:] = part
     vertices["color"][:, :3] = color_shift(vertices["color"][:, :3], shift)
     vertices["lightmap"] = atlas.remap(vertices["lightmap"], lm_num)
     # Batches: model, shader, lightmap mode (0 = atlas, else LIGHTMAP_*), fog.
     mode = np.where(shader_lightmap >= 0, 0, shader_lightmap)
     order = np.lexsort((surfs["fogNum"], mode, surfs["shaderNum"], surf_model))
     counts_i = np.array([len(i) for i in parts_i], np.int64)
-    indices = np.concatenate([parts_i[s] + first_v[s] for s in order]).astype(np.uint32) if n else \
-        np.zeros(0, np.uint32)
     first_i_sorted = np.concatenate([[0], np.cumsum(counts_i[order])])[:-1] if n else np.zeros(0, np.int64)
+    indices = np.zeros(int(counts_i.sum()), np.uint32)
+    for s, start in zip(order.tolist(), first_i_sorted.tolist(), strict=True):
+        indices[start:start + counts_i[s]] = parts_i[s] + first_v[s]
     first_i = np.zeros(n, np.int64)
     first_i[order] = first_i_sorted
     out = np.zeros(n, SURFACE)
@@ -323,6 +349,9 @@ def load_bsp46(src: Source, name: str | None = None, overbright_shift: int = DEF
     _check_children(bsp, nodes, len(leafs))
     bsp.check_range(D.LUMP_LEAFS, D.D_LEAF, "firstLeafSurface", "numLeafSurfaces", len(leaf_surfaces), leafs)
     bsp.check_range(D.LUMP_LEAFS, D.D_LEAF, "firstLeafBrush", "numLeafBrushes", len(leaf_brushes), leafs)
+    check_budget(path, _FMT, "leaf_references", int(leafs["numLeafSurfaces"].astype(np.int64).sum()
+                                                    + leafs["numLeafBrushes"].astype(np.int64).sum()),
+                 "leaf surface and brush references")
     bsp.check(D.LUMP_LEAFSURFACES, "<i4", (leaf_surfaces < 0) | (leaf_surfaces >= len(surfs)), "",
               f"below {len(surfs)} surfaces", leaf_surfaces)
     bsp.check(D.LUMP_LEAFBRUSHES, "<i4", (leaf_brushes < 0) | (leaf_brushes >= len(brushes)), "",
@@ -342,7 +371,7 @@ def load_bsp46(src: Source, name: str | None = None, overbright_shift: int = DEF
               leafs["cluster"])
     fogs = _fogs(bsp, brushes, sides, planes)
     atlas = build_atlas(bsp.raw(D.LUMP_LIGHTMAPS), overbright_shift)
-    _validate_surfaces(bsp, surfs, len(verts), indexes, nshaders, len(fogs), atlas.count)
+    _validate_surfaces(bsp, surfs, len(verts), indexes, nshaders, len(fogs), atlas.count, patch_level)
     entities = tuple(parse_entities(bsp.raw(D.LUMP_ENTITIES), path, bsp.ofs[D.LUMP_ENTITIES]))
 
     kinds = surfs["surfaceType"]

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..bsp.brush_trace import BrushTree
 from ..errors import BadIndexError
+from ..ranges import listed_union
 from .lighting import LightGrid, LightmapAtlas
 
 #: A renderer-ready vertex (``drawVert_t`` after loading).
@@ -144,9 +145,5 @@ class Bsp46World:
             ok[ok] = pvs[clusters[ok]]
         else:
             ok = np.ones(len(clusters), bool)
-        first = self.leafs["firstLeafSurface"][ok].astype(np.int64)
-        count = self.leafs["numLeafSurfaces"][ok].astype(np.int64)
-        if count.sum() == 0:
-            return np.zeros(0, np.int32)
-        idx = np.repeat(first - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
-        return np.unique(self.leaf_surfaces[idx])
+        return listed_union(self.leafs["firstLeafSurface"][ok], self.leafs["numLeafSurfaces"][ok],
+                            self.leaf_surfaces)

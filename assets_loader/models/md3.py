@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..budgets import check_budget
 from ..errors import BadIndexError, BadMagicError, TruncatedError
 from ..source import Source, read_source
 
@@ -147,7 +148,10 @@ def _count(path: str, offset: int, value: int, limit: int, what: str, minimum: i
     return value
 
 
-def _surface(data: bytes, path: str, start: int, num_frames: int) -> tuple[Md3Surface, int]:
+def _surface(data: bytes, path: str, start: int, num_frames: int, spent: int) -> tuple[Md3Surface, int]:
+    """The surface at ``start`` and where the next one starts; ``spent``: frames × vertices of the surfaces
+    before it, checked with this one's against the model budget before its vertices are decoded (surfaces may
+    all point at one vertex block)."""
     head = _array(data, path, start, D_MD3_SURFACE, 1, "surface header")[0]
     if head["ident"] != MD3_IDENT:
         raise BadMagicError(path, _FMT, start, "surface ident 'IDP3'", repr(bytes(head["ident"])))
@@ -160,6 +164,7 @@ def _surface(data: bytes, path: str, start: int, num_frames: int) -> tuple[Md3Su
     tris = _array(data, path, start + int(head["ofsTriangles"]), D_MD3_TRIANGLE, ntris, "triangles")["indexes"]
     shaders = _array(data, path, start + int(head["ofsShaders"]), D_MD3_SHADER, nshaders, "shaders")
     st = _array(data, path, start + int(head["ofsSt"]), D_MD3_ST, nverts, "texture coordinates")["st"]
+    check_budget(path, _FMT, "model_vertices", spent + num_frames * nverts, "vertices in all frames of all surfaces")
     xyzn = _array(data, path, start + int(head["ofsXyzNormals"]), D_MD3_XYZNORMAL, nverts * num_frames,
                   "vertices").reshape(num_frames, nverts)
     bad = (tris < 0) | (tris >= nverts)
@@ -195,9 +200,11 @@ def load_md3(src: Source, name: str | None = None) -> Md3Model:
     tags = _array(data, path, int(head["ofsTags"]), D_MD3_TAG, nframes * ntags, "tags").reshape(nframes, ntags)
     surfaces = []
     pos = int(head["ofsSurfaces"])
+    spent = 0
     for _ in range(nsurf):
-        surface, pos = _surface(data, path, pos, nframes)
+        surface, pos = _surface(data, path, pos, nframes, spent)
         surfaces.append(surface)
+        spent += nframes * len(surface.st)
     frame_recs = tuple(
         Md3Frame(_name(bytes(f["name"])), _v3(f["bounds"][0]), _v3(f["bounds"][1]), _v3(f["localOrigin"]),
                  float(f["radius"])) for f in frames)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from .parser import ShaderSyntaxError, shader_key
+from .parser import MAX_SHADER_STAGES, ShaderSyntaxError, shader_key
 
 #: Comments, quoted strings and stand-alone braces, each only where a token can start (the first character is
 #: matched before the look-behind, which lets the scan skip ordinary characters quickly).
@@ -70,3 +70,18 @@ def shader_blocks(text: str | bytes, source: str = "<text>") -> dict[str, str]:
         raise ShaderSyntaxError(source, "shader script", None, f"'{{' after shader name {rest[0]!r}",
                                 "end of text")
     return out
+
+
+def cut_past_stage_cap(block: str) -> str:
+    """One shader's block (:func:`shader_blocks`) cut just after the brace opening a stage past
+    ``MAX_SHADER_STAGES`` and closed there: the parser warns at that stage and ignores the rest as ``ParseShader``
+    does, so the rest (a million stages) is never tokenized."""
+    depth = stages = 0
+    for m in _NESTING.finditer(block):
+        tok = m.group()
+        if tok in ("{", "}"):
+            depth += 1 if tok == "{" else -1
+            stages += depth == 2 and tok == "{"
+            if stages > MAX_SHADER_STAGES:
+                return block[:m.end()] + "\n}\n}\n"
+    return block

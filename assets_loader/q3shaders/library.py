@@ -18,7 +18,7 @@ import warnings
 from collections.abc import Mapping
 
 from ..vfs import VirtualFS
-from .blocks import shader_blocks
+from .blocks import cut_past_stage_cap, shader_blocks
 from .defaults import default_shader
 from .parser import ShaderSyntaxError, parse_shader_text, shader_key
 from .records import Shader
@@ -50,7 +50,7 @@ class ShaderLibrary:
         shader = self._parsed.get(key)
         if shader is None and key in self._blocks:
             source, text = self._blocks.pop(key)
-            shader = self._parsed[key] = parse_shader_text(text, source)[key]
+            shader = self._parsed[key] = parse_shader_text(cut_past_stage_cap(text), source)[key]
         return shader
 
     def find(self, name: str, lightmap: int) -> Shader:

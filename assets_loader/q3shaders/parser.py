@@ -51,6 +51,8 @@ ALPHA_FUNCS = {"gt0": "GT0", "lt128": "LT128", "ge128": "GE128"}
 CULL_NAMES = {"none": "none", "twosided": "none", "disable": "none", "back": "back", "backside": "back",
               "backsided": "back", "front": "front"}
 _SKIPPED_LINE = ("tesssize", "q3map", "qer")
+#: Stages a shader keeps (ioquake3 ``tr_local.h``); ``ParseShader`` stops at the next one with a warning.
+MAX_SHADER_STAGES = 8
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
 
@@ -263,6 +265,16 @@ def _derived_sort(stages: list[Stage], explicit: float, sky: bool, polygon_offse
     return sort or SORT_OPAQUE
 
 
+def _skip_to_shader_end(ts: TokenStream, name: str, source: str) -> None:
+    """Skip a stage just opened and the rest of the shader, through its closing brace."""
+    depth = 2
+    while depth:
+        tok = ts.next()
+        if not tok:
+            raise ShaderSyntaxError(source, "shader script", None, f"a '}}' closing shader {name!r}", "end of text")
+        depth += (tok == "{") - (tok == "}")
+
+
 def _shader_body(name: str, ts: TokenStream, source: str) -> Shader:
     warn: list[str] = []
     stages: list[Stage] = []
@@ -276,6 +288,11 @@ def _shader_body(name: str, ts: TokenStream, source: str) -> Shader:
             raise ShaderSyntaxError(source, "shader script", None, f"a '}}' closing shader {name!r}", "end of text")
         low = tok.lower()
         if tok == "}":
+            break
+        if tok == "{" and len(stages) == MAX_SHADER_STAGES:
+            warn.append(f"stages past the first {MAX_SHADER_STAGES} (the engine's MAX_SHADER_STAGES) and the rest "
+                        "of the shader")
+            _skip_to_shader_end(ts, name, source)
             break
         if tok == "{":
             stages.append(_stage(ts, warn))

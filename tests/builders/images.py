@@ -1,8 +1,9 @@
-"""Writers for tiny synthetic qpic ``.lmp``, miptex and WAD2 files (the inverse of the loaders)."""
+"""Writers for tiny synthetic qpic ``.lmp``, miptex and WAD2 files (the inverse of the loaders), and blank PNGs."""
 
 from __future__ import annotations
 
 import struct
+import zlib
 
 import numpy as np
 
@@ -40,3 +41,17 @@ def build_wad(lumps: list[tuple[str, str, bytes]], compression: int = 0) -> byte
         struct.pack("<iiiBBBB16s", pos, size, size, ord(typ), compression, 0, 0, name.encode("latin-1"))
         for pos, size, name, typ in entries)
     return b"WAD2" + struct.pack("<ii", len(lumps), 12 + len(body)) + bytes(body) + directory
+
+
+def blank_png(width: int, height: int) -> bytes:
+    """A greyscale PNG of ``width × height`` black pixels, compressed a row at a time (an 8192×8192 one is 65 KB
+    and never held whole)."""
+    deflate = zlib.compressobj(9)
+    row = bytes(1 + width)                                     # filter byte 0, then the row
+    idat = b"".join(deflate.compress(row) for _ in range(height)) + deflate.flush()
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")

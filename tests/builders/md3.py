@@ -73,3 +73,22 @@ def build_md3(spec: Md3Spec | None = None) -> bytes:
     header = struct.pack("<4si64s9i", b"IDP3", 15, s.name.encode(), 0, nframes, len(s.tags), len(s.surfaces), 0,
                          ofs_frames, ofs_tags, ofs_surfaces, ofs_end)
     return header + frames + tags + surfaces
+
+
+def build_md3_shared_block(num_surfaces: int, num_frames: int, num_verts: int) -> bytes:
+    """A model whose ``num_surfaces`` surface headers (no triangles, no shaders) all point at one block of
+    ``num_frames × num_verts`` zero vertices and one ``st`` block at the end of the file: the shared-range shape."""
+    frames = b"".join(struct.pack("<3f3f3ff16s", -1, -1, -1, 1, 1, 1, 0, 0, 0, 1.0, b"f%d" % f)
+                      for f in range(num_frames))
+    ofs_surfaces = 108 + len(frames)
+    st_at = ofs_surfaces + 108 * num_surfaces
+    xyz_at = st_at + 8 * num_verts
+    surfaces = b""
+    for i in range(num_surfaces):
+        start = ofs_surfaces + 108 * i
+        surfaces += struct.pack("<4s64s10i", b"IDP3", b"s%d" % i, 0, num_frames, 0, num_verts, 0, 108, 108,
+                                st_at - start, xyz_at - start, 108)
+    end = xyz_at + 8 * num_frames * num_verts
+    header = struct.pack("<4si64s9i", b"IDP3", 15, b"shared.md3", 0, num_frames, 0, num_surfaces, 0, 108, 108,
+                         ofs_surfaces, end)
+    return header + frames + surfaces + bytes(8 * num_verts) + bytes(8 * num_frames * num_verts)

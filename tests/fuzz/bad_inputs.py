@@ -165,6 +165,7 @@ CASES: tuple[Case, ...] = (
     Case("sparse 2 GB .bsp: qdv screenshot --map",
          lambda s: _qdv("screenshot", "--map", str(s.sparse_bsp), "--basedir", str(s.root), "--game", "lq1",
                         "--out", str(s.out_png), *_SHOT)),
+    Case("bsp46_patch_2000.bsp: qdv inspect", lambda s: _qdv("inspect", str(BAD / "bsp46_patch_2000.bsp"))),
     Case("30 s demo: qdv screenshot --time 99:00:00",
          lambda s: _qdv("screenshot", str(LQ1 / "demo3.dem"), "--time", "99:00:00", "--out", str(s.out_png),
                         *_SHOT)),

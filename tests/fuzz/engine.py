@@ -2,13 +2,15 @@
 :class:`~assets_loader.errors.FormatError` within a CPU-time and memory budget.
 
 Mutations (a hypothesis strategy, so a failure shrinks to a short list of edits on one seed): overwrite a byte,
-write an extreme 32-bit value (0, -1, 2^31-1, -2^31, a large count), cut the file, delete, duplicate or insert
-a run of bytes. Each input gets :data:`CPU_SECONDS` of CPU time, enforced with ``ITIMER_PROF`` (CPU time, so a
-busy machine does not make it flaky), and may raise the process's peak resident size by at most :data:`INPUT_MB`
-(the kernel's ``VmHWM``, reset before each input through ``/proc/self/clear_refs``, so numpy's allocations
-count too); the whole child process is also capped by the caller (``RLIMIT_AS``,
-:func:`tests.fuzz.measure.run_measured`), so an allocation too large to make at all surfaces as a
-``MemoryError`` failure. Anything else than a result or a ``FormatError`` is a failure.
+write an extreme 32-bit value (0, -1, 2^31-1, -2^31, a large count), cut the file, delete, duplicate or insert a run
+of bytes, or share a range: copy 8 bytes (a record's first/count pair) over the same place in up to 63 later
+records, so they all point at the same data (issue 30's amplification shape; seeds of that shape come from
+:mod:`tests.fuzz.shared_ranges`). Each input gets :data:`CPU_SECONDS` of CPU time, enforced with ``ITIMER_PROF``
+(CPU time, so a busy machine does not make it flaky), and may raise the process's peak resident size by at most
+:data:`INPUT_MB` (the kernel's ``VmHWM``, reset before each input through ``/proc/self/clear_refs``, so numpy's
+allocations count too); the whole child process is also capped by the caller (``RLIMIT_AS``,
+:func:`tests.fuzz.measure.run_measured`), so an allocation too large to make at all surfaces as a ``MemoryError``
+failure. Anything else than a result or a ``FormatError`` is a failure.
 """
 
 from __future__ import annotations
@@ -77,11 +79,16 @@ def _edit(data: bytearray, op: int, where: int, value: int, span: int) -> None:
         del data[pos:pos + span]
     elif op == 4:
         data[pos:pos] = data[pos:pos + span]
-    else:
+    elif op == 5:
         data[pos:pos] = bytes((value + i * 31) & 0xFF for i in range(span))
+    else:
+        window = bytes(data[pos:pos + 8])
+        stride = 4 * (value % 32 + 1)
+        for at in range(pos + stride, min(len(data) - 8, pos + stride * (span % 64)) + 1, stride):
+            data[at:at + 8] = window
 
 
-_EDITS = st.lists(st.tuples(st.integers(0, 5), st.integers(0, 1 << 31), st.integers(0, 0xFFFF), st.integers(1, 4096)),
+_EDITS = st.lists(st.tuples(st.integers(0, 6), st.integers(0, 1 << 31), st.integers(0, 0xFFFF), st.integers(1, 4096)),
                   min_size=1, max_size=4)
 
 

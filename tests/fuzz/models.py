@@ -6,6 +6,7 @@ from assets_loader.models import load_md2, load_mdl, load_sp2, load_spr
 from assets_loader.models.md3 import load_md3
 
 from .corpus import AQ_PAK, LQ1_PAK, OA_PK3, from_pak, from_pk3
+from .shared_ranges import md3_shared_block
 from .engine import Target
 
 
@@ -35,5 +36,6 @@ TARGETS = (
     Target("load_md2", _md2, lambda: from_pak(AQ_PAK, "models/items/ammo/sniper/tris.md2",
                                               "models/objects/knife/tris.md2")),
     Target("load_sp2", _sp2, lambda: from_pak(AQ_PAK, "sprites/null.sp2", "sprites/lsight.sp2")),
-    Target("load_md3", load_md3, lambda: from_pk3(OA_PK3, "models/powerups/instant/quad_ring.md3")),
+    Target("load_md3", load_md3, lambda: [*from_pk3(OA_PK3, "models/powerups/instant/quad_ring.md3"),
+                                          ("shared_block.md3", md3_shared_block(surfaces=4, frames=8, verts=64))]),
 )

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from assets_loader.bsp38 import World38
+from assets_loader.ranges import listed_union
 
 from .refdef import MapWorld
 
@@ -82,10 +83,7 @@ def _leaf_face_list(world: MapWorld) -> tuple[np.ndarray, np.ndarray, np.ndarray
 def pvs_faces(world: MapWorld, pvs_leafs: np.ndarray) -> np.ndarray:
     """Sorted world (model 0) faces with triangles marked by the leafs ``pvs_leafs``."""
     firsts, counts, listed = _leaf_face_list(world)
-    first = firsts[pvs_leafs].astype(np.int64)
-    count = counts[pvs_leafs].astype(np.int64)
-    gather = np.repeat(first - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
-    faces = np.unique(listed[gather])
+    faces = listed_union(firsts[pvs_leafs], counts[pvs_leafs], listed)
     faces = faces[(world.faces["model"][faces] == 0) & (world.mesh.face_count[faces] > 0)]
     return faces
 

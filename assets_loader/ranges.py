@@ -1,0 +1,22 @@
+"""Ranges into a shared list (leafs' marksurfaces, leaf faces, leaf surfaces) that may overlap.
+
+A hostile map can give thousands of leafs the same long range; gathering every range's entries would cost their
+total length (gigabytes), while what they cover is never more than the list itself. :func:`listed_union` marks
+the covered positions with a difference array instead, in time and memory of the list plus the ranges.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def listed_union(firsts: np.ndarray, counts: np.ndarray, listed: np.ndarray) -> np.ndarray:
+    """Sorted unique values of ``listed[first:first + count]`` over every range (ranges checked to lie inside)."""
+    first = np.asarray(firsts, np.int64)
+    count = np.asarray(counts, np.int64)
+    keep = count > 0
+    n = len(listed)
+    starts = np.bincount(first[keep], minlength=n + 1)
+    ends = np.bincount(first[keep] + count[keep], minlength=n + 1)
+    covered = np.cumsum(starts[:n] - ends[:n]) > 0
+    return np.unique(listed[covered])
