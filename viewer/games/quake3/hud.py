@@ -23,8 +23,9 @@
   warm-up); in the intermission it is drawn alone (``CG_DrawIntermission``).
 - Console notify lines in the top left (the engine's ``Con_DrawNotify``): the last 4 frag messages and chat lines
   of the last 3 s, 8 × 16 screen pixels per character at 1280 × 720 (the console's size, growing with the viewer's
-  UI scale); chat after the sender's name in the colour ``G_Say`` gives it (``^2`` green, team chat ``^5``).  A suicide says "herself" or "itself" when the victim's model
-  is female or neuter (its ``animation.cfg`` ``sex``; the demo's text assumes male).
+  UI scale); chat after the sender's name in the colour ``G_Say`` gives it (``^2`` green, team chat ``^5``).
+  A suicide says "herself" or "itself" when the victim's model is female or neuter (its ``animation.cfg``
+  ``sex``; the demo's text assumes male).
 
 - The lagometer in the lower right corner (``CG_DrawLagometer``, :mod:`.lagometer`), except in intermissions.
 
