@@ -405,7 +405,7 @@ class ViewerWindow(pyglet.window.Window):
 
     def _readout(self, st: ViewerState, sample: SceneState) -> Readout:
         return Readout(st.t - st.info.start, st.info.end - st.info.start, st.clock.speed, st.clock.paused, st.mode,
-                       _watching(st, sample), self.fps if st.show_fps else None,
+                       st.watching(sample), self.fps if st.show_fps else None,
                        self._export_progress)
 
     def _save_screenshot(self) -> None:
@@ -742,18 +742,6 @@ class ViewerWindow(pyglet.window.Window):
                 obj.release()
         self.session = self._map_renderer = None
         self.target.release()
-
-
-def _watching(st: ViewerState, sample: SceneState) -> str:
-    """The name of the player whose eyes are shown (POV) or whom the orbit camera follows, else ``""``."""
-    if st.mode == "orbit" and st.follow is not None:
-        slot = st.follow - 1
-    elif st.mode == "pov":
-        slot = st.pov_slot if st.pov_slot is not None else sample.view_entity - 1
-    else:
-        return ""
-    board = sample.scoreboard
-    return board[slot].name if 0 <= slot < len(board) else ""
 
 
 _ONES = np.ones(64, np.float32)  # light style values of a map without a demo: all normal
