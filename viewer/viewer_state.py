@@ -86,10 +86,12 @@ class TimelineInfo:
         """The facts of ``timeline``; frag/death markers are coloured for the recorder, and for each player whose
         eyes can be watched (MVD) from that player's side."""
         board = timeline.final_scoreboard()
-        pov_markers = {slot: markers_from_events(timeline.events, board[slot].name if slot < len(board) else None)
+        codes = timeline.schema.color_codes
+        pov_markers = {slot: markers_from_events(timeline.events, board[slot].name if slot < len(board) else None,
+                                                 codes)
                        for slot in timeline.pov_slots}
         return cls(timeline.start_time, timeline.end_time, timeline.times,
-                   markers_from_events(timeline.events, _recorder_name(timeline)), tuple(timeline.pov_slots),
+                   markers_from_events(timeline.events, _recorder_name(timeline), codes), tuple(timeline.pov_slots),
                    pov_markers, timeline.schema.orbit_height, timeline.schema)
 
     def markers_for(self, pov_slot: int | None) -> tuple[Marker, ...]:
