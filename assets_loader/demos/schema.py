@@ -60,6 +60,8 @@ class GameSchema:
     orbit_height: float = 16.0
     #: Names and texts carry Quake III colour codes (``^1``…, :mod:`.quake3.colors`).
     color_codes: bool = False
+    #: The game's maps carry per-leaf ambient sound levels (Quake's BSP ``ambient_level``: water, wind…).
+    leaf_ambients: bool = False
 
     def entity_slot(self, entity: int) -> int:
         """The client slot whose player is entity ``entity`` (-1 or beyond the slots for a non-player)."""
@@ -70,8 +72,8 @@ class GameSchema:
         return self.stat_names.index(name)
 
 
-QUAKE = GameSchema("quake", STAT_NAMES)
-QUAKEWORLD = GameSchema("quakeworld", STAT_NAMES)
+QUAKE = GameSchema("quake", STAT_NAMES, leaf_ambients=True)
+QUAKEWORLD = GameSchema("quakeworld", STAT_NAMES, leaf_ambients=True)
 
 #: Quake III's per-frame stat columns (the followed / recording client's ``playerState_t``): ``stats[]`` in
 #: OpenArena / Team Arena order (STAT_HEALTH … STAT_MAX_HEALTH; ``weapons`` is a bit per WP_*), ``persistant[]``
