@@ -26,8 +26,8 @@ def _asked_sounds(path) -> set[str]:
     return {str(w.message).split(" ")[1] for w in caught if str(w.message).startswith("sound ")}
 
 
-@pytest.mark.parametrize("path", [QUAKE2 / "demos" / "libq2-testduel.dm2", QUAKE3 / "demos" / "oa_dm1_follow_p68.dm_68"],
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [QUAKE2 / "demos" / "libq2-testduel.dm2",
+                                  QUAKE3 / "demos" / "oa_dm1_follow_p68.dm_68"], ids=lambda p: p.name)
 def test_quake2_and_quake3_mix_no_quake_ambient_sounds(path) -> None:
     assert not any(name.startswith("ambience/") for name in _asked_sounds(path))
 
