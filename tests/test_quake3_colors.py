@@ -117,3 +117,12 @@ def test_a_long_coloured_name_is_centred_by_its_visible_length(osp) -> None:
     giant = _glyphs(hud.hud_layout(state, osp, (640, 480), 1), 48, shadowed=True)
     assert "".join(c for _, c, _ in giant) == "territory.ruICooller"
     assert giant[0][0] == 0 and {c for _, _, c in giant} == {WHITE}      # forceColor: the name in white
+
+
+def test_pov_takes_a_coloured_players_name_as_printed() -> None:
+    from viewer.video.options import OptionError, resolve_pov
+
+    duel = load_demo(str(DATA / "public" / "quake3" / "cpma_duel.dm_68"))
+    assert resolve_pov(duel, ">sylver<") == 2 == resolve_pov(duel, "^7^4>^7Sylver^4<")
+    with pytest.raises(OptionError, match=r"has 1 \(myT\), 2 \(>Sylver<\)$"):
+        resolve_pov(duel, "nobody")

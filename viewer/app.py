@@ -33,6 +33,7 @@ from pyglet.window import key
 from assets_loader.images import Image
 from assets_loader.demos import SceneState, load_demo
 from assets_loader.demos.detect import demo_game
+from assets_loader.demos.events import plain_line
 from assets_loader.errors import FormatError, NotFoundError
 from assets_loader.vfs import VirtualFS
 
@@ -241,7 +242,8 @@ class ViewerWindow(pyglet.window.Window):
         for w in caught:
             self._say(f"warning: {w.message}")
         self._notice = (missing_data_notice([str(w.message) for w in caught]), NOTICE_TIME)
-        self._say(f"map {seg.map_path} ({seg.level_name}) and {len(seg.model_precache) - 2} models "
+        level = plain_line(seg.level_name, session.timeline.schema.color_codes)
+        self._say(f"map {seg.map_path} ({level}) and {len(seg.model_precache) - 2} models "
                   f"({time.perf_counter() - t:.2f} s)")
         if self._loader is None:    # a level change during playback (loading settles the heap at its end)
             heap.settle()
