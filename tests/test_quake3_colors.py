@@ -55,6 +55,7 @@ def test_qdv_info_prints_clean_names_and_json_keeps_them_raw(capsys) -> None:
     assert main(["info", str(OSP)]) == 0
     text = capsys.readouterr().out
     assert "player 0: territory.ruICooller  frags" in text and "^" not in text
+    assert 'server "' in text and 'server ""' not in text             # sv_hostname, Quake III's server name
     assert main(["info", "--json", str(OSP)]) == 0
     players = {p["slot"]: p for p in json.loads(capsys.readouterr().out)["players"]}
     assert (players[0]["name"], players[0]["name_raw"]) == ("territory.ruICooller", COOLLER)

@@ -160,7 +160,7 @@ def format_info(info: dict[str, Any]) -> str:
         lines.append(f"  map {i}: {seg['map']} \"{plain_line(seg['level_name'])}\" {seg['frames']} frames, "
                      f"{seg['models']} models, {seg['sounds']} sounds, maxclients {seg['maxclients']}")
     if "gamedir" in info:
-        host = info["serverinfo"].get("hostname", "")
+        host = info["serverinfo"].get("hostname") or info["serverinfo"].get("sv_hostname", "")   # Quake III's
         ext = ", ".join(f"{k} 0x{v:x}" for k, v in info["extensions"].items()) or "none"
         lines.append(f"  gamedir {info['gamedir']}, server \"{host}\", extensions: {ext}, "
                      f"recorder slot {info['recorder']}, POV slots {info['pov_slots']}")
