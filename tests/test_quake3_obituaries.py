@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from assets_loader.demos.quake3.colors import strip_colors
 from assets_loader.demos.quake3.obituaries import (
     RANK_TIED_FLAG,
     frag_centerprint,
     gendered_obituary,
-    obituary_text,
+    obituary_text as raw_obituary_text,
     place_string,
 )
+
+
+def obituary_text(victim: str, killer: str | None, means: str, sex: str = "m") -> str:
+    """The wording without the colour codes (tested apart in ``test_names_keep_their_colours_then_white``)."""
+    return strip_colors(raw_obituary_text(victim, killer, means, sex))
 
 
 def test_kills_suicides_and_world_deaths() -> None:
@@ -37,19 +43,27 @@ def test_suicides_follow_the_victims_sex() -> None:
 
 
 def test_a_line_worded_for_a_male_victim_is_worded_again_for_its_sex() -> None:
-    male = obituary_text("A", "A", "rocket splash")
-    assert gendered_obituary(male, "A", "rocket splash", "f") == "A blew herself up."
+    male = raw_obituary_text("A", "A", "rocket splash")
+    assert gendered_obituary(male, "A", "rocket splash", "f") == "A^7 blew herself up."
     assert gendered_obituary(male, "A", "rocket splash", "m") == male
-    world = obituary_text("A", None, "rocket")                                       # not by one's own hand
+    world = raw_obituary_text("A", None, "rocket")                                   # not by one's own hand
     assert gendered_obituary(world, "A", "rocket", "f") == world
 
 
+def test_names_keep_their_colours_then_white() -> None:
+    """CG_Obituary appends S_COLOR_WHITE to each name, so a coloured name does not colour the message."""
+    assert raw_obituary_text("^1A", "^2B", "rocket") == "^1A^7 ate ^2B^7's rocket"
+    assert raw_obituary_text("^1A", None, "lava") == "^1A^7 does a back flip into the lava."
+    assert frag_centerprint("^3X", 0, 3) == "You fragged ^3X^7\n^41st^7 place with 3"
+
+
 def test_places_and_the_frag_centerprint() -> None:
-    assert [place_string(r) for r in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23)] == \
+    assert [strip_colors(place_string(r)) for r in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23)] == \
         ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd"]
-    assert place_string(2 | RANK_TIED_FLAG) == "Tied for 2nd"
-    assert frag_centerprint("X", 0, 3) == "You fragged X\n1st place with 3"
-    assert frag_centerprint("X", 0, 3, team_game=True) == "You fragged X"
+    assert place_string(2 | RANK_TIED_FLAG) == "Tied for ^12nd^7"                  # CG_PlaceString's red
+    assert place_string(1) == "^41st^7" and place_string(3) == "^33rd^7" and place_string(4) == "4th"
+    assert strip_colors(frag_centerprint("X", 0, 3)) == "You fragged X\n1st place with 3"
+    assert strip_colors(frag_centerprint("X", 0, 3, team_game=True)) == "You fragged X"
 
 
 def test_the_corpus_obituaries_read_as_the_reference_frames_show_them() -> None:
@@ -58,9 +72,9 @@ def test_the_corpus_obituaries_read_as_the_reference_frames_show_them() -> None:
     from .conftest import QUAKE3
 
     follow = load_demo(str(QUAKE3 / "demos" / "oa_dm1_follow_p68.dm_68"))
-    texts = [e.text for e in follow.events_of_kind("obituary")]
+    texts = [strip_colors(e.text) for e in follow.events_of_kind("obituary")]
     assert "Grunt almost dodged Angelyss's rocket" in texts           # the reference frame at 12 s
     assert "Angelyss was shredded by Sarge's shrapnel" in texts         # and at 24 s
     assert "Major was electrocuted by Grunt" in texts
-    frags = [e.text for e in follow.events_of_kind("centerprint") if e.text.startswith("You fragged")]
+    frags = [strip_colors(e.text) for e in follow.events_of_kind("centerprint") if e.text.startswith("You fragged")]
     assert "You fragged Angelyss\n1st place with 3" in frags

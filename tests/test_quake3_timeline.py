@@ -141,7 +141,7 @@ def test_chat_has_its_sender_and_slot(follow) -> None:
     chats = follow.events_of_kind("chat")
     by_bot = [c for c in chats if c.slot >= 0]
     assert by_bot and all(c.sender in ("Sarge", "Grunt", "Major", "Angelyss") for c in by_bot)
-    assert by_bot[0].text == "I hope your genitals fall off in a freak fishing accident."
+    assert by_bot[0].text == "^2I hope your genitals fall off in a freak fishing accident."   # G_Say's green
     assert any("killing spree" in c.text and c.slot == -1 for c in chats)
 
 

@@ -168,7 +168,12 @@ def test_report(demo):
     name, tl = demo
     info = info_dict(tl, name)
     assert info["format"] == FACTS[name][0] and info["game"] == "quakeworld" and info["maps"] == [FACTS[name][1]]
-    assert info["frames"] == tl.num_frames and sum(info["events"].values()) == len(tl.events)
+    assert info["frames"] == tl.num_frames
+    # a print the decoder also read as a chat / obituary / pickup (the next event, same frame) counts once
+    read_again = sum(1 for a, b in zip(tl.events, tl.events[1:])
+                     if a.kind == "print" and b.kind in ("chat", "obituary", "pickup") and a.frame == b.frame)
+    assert sum(info["events"].values()) == len(tl.events) - read_again
+    assert all(info["events"].get(k, 0) == len(tl.events_of_kind(k)) for k in ("chat", "obituary", "pickup"))
     assert info["gamedir"] == "qw" and info["serverinfo"]["map"] == FACTS[name][1]
     assert info["recorder"] == (0 if name == QWD else -1)
     assert "quakeworld" in format_info(info)

@@ -33,6 +33,7 @@ from pyglet.window import key
 from assets_loader.images import Image
 from assets_loader.demos import SceneState, load_demo
 from assets_loader.demos.detect import demo_game
+from assets_loader.demos.events import plain_line
 from assets_loader.errors import FormatError, NotFoundError
 from assets_loader.vfs import VirtualFS
 
@@ -241,7 +242,8 @@ class ViewerWindow(pyglet.window.Window):
         for w in caught:
             self._say(f"warning: {w.message}")
         self._notice = (missing_data_notice([str(w.message) for w in caught]), NOTICE_TIME)
-        self._say(f"map {seg.map_path} ({seg.level_name}) and {len(seg.model_precache) - 2} models "
+        level = plain_line(seg.level_name, session.timeline.schema.color_codes)
+        self._say(f"map {seg.map_path} ({level}) and {len(seg.model_precache) - 2} models "
                   f"({time.perf_counter() - t:.2f} s)")
         if self._loader is None:    # a level change during playback (loading settles the heap at its end)
             heap.settle()
@@ -405,7 +407,7 @@ class ViewerWindow(pyglet.window.Window):
 
     def _readout(self, st: ViewerState, sample: SceneState) -> Readout:
         return Readout(st.t - st.info.start, st.info.end - st.info.start, st.clock.speed, st.clock.paused, st.mode,
-                       _watching(st, sample), self.fps if st.show_fps else None,
+                       st.watching(sample), self.fps if st.show_fps else None,
                        self._export_progress)
 
     def _save_screenshot(self) -> None:
@@ -742,18 +744,6 @@ class ViewerWindow(pyglet.window.Window):
                 obj.release()
         self.session = self._map_renderer = None
         self.target.release()
-
-
-def _watching(st: ViewerState, sample: SceneState) -> str:
-    """The name of the player whose eyes are shown (POV) or whom the orbit camera follows, else ``""``."""
-    if st.mode == "orbit" and st.follow is not None:
-        slot = st.follow - 1
-    elif st.mode == "pov":
-        slot = st.pov_slot if st.pov_slot is not None else sample.view_entity - 1
-    else:
-        return ""
-    board = sample.scoreboard
-    return board[slot].name if 0 <= slot < len(board) else ""
 
 
 _ONES = np.ones(64, np.float32)  # light style values of a map without a demo: all normal

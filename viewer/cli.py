@@ -97,7 +97,7 @@ def _build_parser() -> argparse.ArgumentParser:
     render.add_argument("--from", dest="start", default="0", metavar="T",
                         help="range start: SS, MM:SS(.s), N%% (default 0)")
     render.add_argument("--to", dest="end", default="100%", metavar="T",
-                        help="range end (default: the end of the demo)")
+                        help="range end: SS, MM:SS(.s), N%%, +S = S seconds after --from (default: the end)")
     render.add_argument("--fps", default="60", metavar="N", help="output frames per second (default 60)")
     render.add_argument("--size", default="1920x1080", metavar="WxH",
                         help="WxH (default 1920x1080; even for h264/vp9/av1)")
@@ -469,7 +469,7 @@ def _run_render(args: argparse.Namespace) -> int:
 
     from .headless import DemoRenderer
     from .session import game_filesystem
-    from .timespec import TimespecError, parse_timespec
+    from .timespec import TimespecError, parse_range
     from .video import options as opt
     from .video.output import plan_output
     from .video.recorder import ShotCamera, record
@@ -486,8 +486,7 @@ def _run_render(args: argparse.Namespace) -> int:
         output = plan_output(args.out, size, args.codec, opt.parse_crf(args.crf), args.force, args.preset)
         timeline = load_demo(args.demo)
         pov = opt.resolve_pov(timeline, args.pov)
-        first = parse_timespec(args.start, duration=timeline.duration)
-        last = parse_timespec(args.end, duration=timeline.duration)
+        first, last = parse_range(args.start, args.end, timeline.duration)
         times = FrameTimes.for_range(timeline.start_time, timeline.duration, first, last, speed, fps)
     except (opt.OptionError, TimespecError, RangeError) as exc:
         raise _UsageError(str(exc)) from None

@@ -10,11 +10,18 @@ from collections import Counter
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from assets_loader.demos.events import EVENT_KINDS, event_fields, plain_text
+from assets_loader.demos.events import EVENT_KINDS, Event, event_fields, plain_line, plain_text
+from assets_loader.demos.quake3.colors import strip_colors
 from assets_loader.demos.quake.protocol import protocol_flag_names
 from assets_loader.demos.timeline import DemoTimeline
 
 __all__ = ["info_dict", "events_list", "format_info", "format_events", "to_json"]
+
+#: Event fields that carry names or texts: in a game with colour codes (Quake III) JSON has them clean, beside the
+#: raw text as ``FIELD_raw``.
+_TEXT_FIELDS = ("victim", "killer", "sender", "text", "level_name")
+#: Events a decoder also reads out of the ``print`` just before them (same frame): counted once, as themselves.
+_FROM_PRINT = ("chat", "obituary", "pickup")
 
 
 def _jsonable(value: Any) -> Any:
@@ -33,8 +40,10 @@ def info_dict(timeline: DemoTimeline, path: str) -> dict[str, Any]:
     ``{map, level_name, start, end, server_start_time, server_end_time, frames, models, sounds, maxclients}``),
     ``duration`` (seconds, last − first frame time), ``server_start_time``, ``server_end_time``, ``frames``,
     ``blocks``, ``cd_track``, ``players`` (list of
-    ``{slot, name, frags, colors: [top, bottom]}`` for named slots at the end), ``events`` (count per kind),
-    ``warnings`` (list of strings).
+    ``{slot, name, name_raw, frags, colors: [top, bottom]}`` for named slots at the end: ``name`` plain, without
+    colour codes, ``name_raw`` as the demo has it), ``events`` (count per kind; a print the decoder also read as a
+    chat, an obituary or a pickup counts once, as that), ``warnings`` (list of strings).  In a game with colour
+    codes (Quake III) each segment also has ``level_name_raw`` beside its clean ``level_name``.
 
     Demos whose server sends each client's userinfo (QuakeWorld) add to each player ``team``, ``spectator``,
     ``ping``, ``pl``, ``userinfo`` (dict); demos with server facts in ``timeline.meta`` (QuakeWorld: ``format``
@@ -42,10 +51,12 @@ def info_dict(timeline: DemoTimeline, path: str) -> dict[str, Any]:
     bits), ``recorder`` (the .qwd recorder's slot, -1 for .mvd), ``pov_slots`` (slots with player data, the POVs Tab
     cycles through) and ``default_pov``.
     """
+    codes = timeline.schema.color_codes
     segments = []
     for seg in timeline.segments:
         segments.append({
-            "map": seg.map_name, "level_name": seg.level_name,
+            "map": seg.map_name, "level_name": strip_colors(seg.level_name) if codes else seg.level_name,
+            **({"level_name_raw": seg.level_name} if codes else {}),
             "start": round(seg.start_time - timeline.start_time, 6),
             "end": round(seg.end_time - timeline.start_time, 6),
             "server_start_time": round(seg.start_time - seg.time_offset, 6),
@@ -59,13 +70,13 @@ def info_dict(timeline: DemoTimeline, path: str) -> dict[str, Any]:
     for p in scoreboard:
         if not p.name:
             continue
-        entry: dict[str, Any] = {"slot": p.slot, "name": plain_text(p.name), "frags": p.frags,
-                                 "colors": [p.top, p.bottom]}
+        entry: dict[str, Any] = {"slot": p.slot, "name": plain_line(p.name, codes), "name_raw": p.name,
+                                 "frags": p.frags, "colors": [p.top, p.bottom]}
         if with_userinfo:
-            entry.update(team=plain_text(p.team), spectator=p.spectator, ping=p.ping, pl=p.pl,
-                         userinfo={k: plain_text(v) for k, v in p.userinfo})
+            entry.update(team=plain_line(p.team, codes), spectator=p.spectator, ping=p.ping, pl=p.pl,
+                         userinfo={k: plain_line(v, codes) for k, v in p.userinfo})
         players.append(entry)
-    counts = Counter(e.kind for e in timeline.events)
+    counts = _event_counts(timeline.events)
     info: dict[str, Any] = {
         "path": path,
         "format": timeline.format,
@@ -91,7 +102,7 @@ def info_dict(timeline: DemoTimeline, path: str) -> dict[str, Any]:
     if "serverinfo" in meta:   # the format's server facts (QuakeWorld today)
         info.update(
             gamedir=meta.get("gamedir", ""),
-            serverinfo={k: plain_text(str(v)) for k, v in _mapping(meta.get("serverinfo")).items()},
+            serverinfo={k: plain_line(str(v), codes) for k, v in _mapping(meta.get("serverinfo")).items()},
             extensions=dict(_mapping(meta.get("extensions"))),
             recorder=meta.get("recorder", -1),
             pov_slots=list(timeline.pov_slots),
@@ -103,7 +114,8 @@ def info_dict(timeline: DemoTimeline, path: str) -> dict[str, Any]:
 def events_list(timeline: DemoTimeline, kinds: Collection[str] | None = None) -> list[dict[str, Any]]:
     """Events as dicts ``{time, server_time, frame, segment, kind, **fields}`` in demo order, optionally only of
     ``kinds``. ``time`` counts from the demo's start (the base of ``--time``, ``--start`` and the timeline bar);
-    ``server_time`` is the server's clock of that map.
+    ``server_time`` is the server's clock of that map.  In a game with colour codes (Quake III) the names and texts
+    (``victim``, ``killer``, ``sender``, ``text``, ``level_name``) are clean, each beside its raw ``FIELD_raw``.
 
     Raises ``ValueError`` for an unknown kind (the message lists the known ones).
     """
@@ -117,9 +129,22 @@ def events_list(timeline: DemoTimeline, kinds: Collection[str] | None = None) ->
         offset = timeline.segments[e.segment].time_offset if 0 <= e.segment < len(timeline.segments) else 0.0
         d: dict[str, Any] = {"time": round(e.time - timeline.start_time, 6), "server_time": round(e.time - offset, 6),
                              "frame": e.frame, "segment": e.segment, "kind": e.kind}
-        d.update({k: _jsonable(v) for k, v in event_fields(e).items()})
+        for k, v in event_fields(e).items():
+            if timeline.schema.color_codes and k in _TEXT_FIELDS and isinstance(v, str):
+                d[k], d[k + "_raw"] = strip_colors(v), v
+            else:
+                d[k] = _jsonable(v)
         out.append(d)
     return out
+
+
+def _event_counts(events: tuple[Event, ...]) -> Counter[str]:
+    """Events per kind, a print that the next event (same frame) was read out of counted once, as that event."""
+    counts = Counter(e.kind for e in events)
+    for e, after in zip(events, events[1:]):
+        if e.kind == "print" and after.kind in _FROM_PRINT and after.frame == e.frame:
+            counts["print"] -= 1
+    return +counts
 
 
 def format_info(info: dict[str, Any]) -> str:
@@ -132,10 +157,10 @@ def format_info(info: dict[str, Any]) -> str:
         f"{info['frames']} frames, {info['blocks']} blocks, cd track {info['cd_track']}",
     ]
     for i, seg in enumerate(info["segments"]):
-        lines.append(f"  map {i}: {seg['map']} \"{plain_text(seg['level_name'])}\" {seg['frames']} frames, "
+        lines.append(f"  map {i}: {seg['map']} \"{plain_line(seg['level_name'])}\" {seg['frames']} frames, "
                      f"{seg['models']} models, {seg['sounds']} sounds, maxclients {seg['maxclients']}")
     if "gamedir" in info:
-        host = info["serverinfo"].get("hostname", "")
+        host = info["serverinfo"].get("hostname") or info["serverinfo"].get("sv_hostname", "")   # Quake III's
         ext = ", ".join(f"{k} 0x{v:x}" for k, v in info["extensions"].items()) or "none"
         lines.append(f"  gamedir {info['gamedir']}, server \"{host}\", extensions: {ext}, "
                      f"recorder slot {info['recorder']}, POV slots {info['pov_slots']}")
@@ -158,7 +183,7 @@ def format_events(events: list[dict[str, Any]]) -> str:
     for e in events:
         fields = []
         for k, v in e.items():
-            if k in ("time", "server_time", "frame", "segment", "kind"):
+            if k in ("time", "server_time", "frame", "segment", "kind") or k.endswith("_raw"):
                 continue
             if isinstance(v, str):
                 v = json.dumps(plain_text(v))

@@ -1,7 +1,8 @@
 """Time specifications as users type them: ``SS``, ``MM:SS(.s)``, ``H:MM:SS``, ``+/-`` relative, ``N%``.
 
 Mirrors Q2PRO's demo timespec (``demo_seek``): plain seconds, colon-separated minutes and seconds, a leading
-``+`` or ``-`` for a step from the current time, and a percentage of the demo's length.
+``+`` or ``-`` for a step from the current time, and a percentage of the demo's length.  In a range
+(:func:`parse_range`, ``--from`` / ``--to``) the end's step counts from the range's start.
 """
 
 from __future__ import annotations
@@ -51,3 +52,10 @@ def parse_timespec(text: str, *, current: float = 0.0, duration: float | None = 
     for v in values:
         seconds = seconds * 60 + v
     return current + sign * seconds if sign else seconds
+
+
+def parse_range(start: str, end: str, duration: float) -> tuple[float, float]:
+    """``(first, last)`` seconds from the demo's start of a ``--from start --to end`` range: ``start``'s steps
+    count from the demo's start, ``end``'s from ``first`` (``--from 1:00 --to +5`` is 60 .. 65 s)."""
+    first = parse_timespec(start, duration=duration)
+    return first, parse_timespec(end, current=first, duration=duration)

@@ -17,12 +17,14 @@ Switching cameras never touches the clock; the free camera keeps flying while pa
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from assets_loader.demos import DemoTimeline, SceneState
+from assets_loader.demos import DemoTimeline, PlayerScore, SceneState
+from assets_loader.demos.events import plain_line
+from assets_loader.demos.schema import QUAKE, GameSchema
 
 from .render.refdef import Camera
 from .camera_path import camera_at, entity_origin
@@ -59,7 +61,8 @@ class FrameContext:
 @dataclass(frozen=True, slots=True)
 class TimelineInfo:
     """The facts of a demo the state needs: time range, frame times (for frame steps), markers, POV slots, the
-    height above a followed entity's origin orbit cameras look at (the game's)."""
+    height above a followed entity's origin orbit cameras look at (the game's), and the game's ``schema`` (which
+    entity is which player, whether names have colour codes)."""
 
     start: float
     end: float
@@ -68,17 +71,28 @@ class TimelineInfo:
     pov_slots: tuple[int, ...] = ()
     pov_markers: Mapping[int, tuple[Marker, ...]] = field(default_factory=dict)
     orbit_height: float = ORBIT_TARGET_HEIGHT
+    schema: GameSchema = QUAKE
+
+    def slot_name(self, board: Sequence[PlayerScore], slot: int) -> str:
+        """The plain name (one line, no colour codes) of the player in scoreboard slot ``slot``, or ``""``."""
+        return plain_line(board[slot].name, self.schema.color_codes) if 0 <= slot < len(board) else ""
+
+    def entity_name(self, board: Sequence[PlayerScore], entity: int) -> str:
+        """The plain name of the player that is entity ``entity`` (the game's entity → slot rule), or ``""``."""
+        return self.slot_name(board, self.schema.entity_slot(entity))
 
     @classmethod
     def of(cls, timeline: DemoTimeline) -> TimelineInfo:
         """The facts of ``timeline``; frag/death markers are coloured for the recorder, and for each player whose
         eyes can be watched (MVD) from that player's side."""
         board = timeline.final_scoreboard()
-        pov_markers = {slot: markers_from_events(timeline.events, board[slot].name if slot < len(board) else None)
+        codes = timeline.schema.color_codes
+        pov_markers = {slot: markers_from_events(timeline.events, board[slot].name if slot < len(board) else None,
+                                                 codes)
                        for slot in timeline.pov_slots}
         return cls(timeline.start_time, timeline.end_time, timeline.times,
-                   markers_from_events(timeline.events, _recorder_name(timeline)), tuple(timeline.pov_slots),
-                   pov_markers, timeline.schema.orbit_height)
+                   markers_from_events(timeline.events, _recorder_name(timeline), codes), tuple(timeline.pov_slots),
+                   pov_markers, timeline.schema.orbit_height, timeline.schema)
 
     def markers_for(self, pov_slot: int | None) -> tuple[Marker, ...]:
         """The markers as seen by the player in ``pov_slot`` (``None``: the recorder)."""
@@ -94,7 +108,7 @@ def _recorder_name(timeline: DemoTimeline) -> str | None:
     """The recording player's name (scoreboard slot of the view entity) at the end of the demo."""
     if not len(timeline.times):
         return None
-    slot = int(timeline.view_entity[-1]) - 1
+    slot = timeline.schema.entity_slot(int(timeline.view_entity[-1]))
     board = timeline.final_scoreboard()
     return board[slot].name if 0 <= slot < len(board) and board[slot].name else None
 
@@ -450,12 +464,22 @@ class ViewerState:
         if self.mode == "path" and not self.path_edit.path.keys:
             self.mode = self.mode_before_path
 
+    def watching(self, scene: SceneState) -> str:
+        """The plain name of the player whose eyes are shown (POV) or whom the orbit camera follows in ``scene``,
+        else ``""`` (the corner readout's "watching")."""
+        if self.mode == "orbit" and self.follow is not None:
+            return self.info.entity_name(scene.scoreboard, self.follow)
+        if self.mode == "pov":
+            if self.pov_slot is not None:
+                return self.info.slot_name(scene.scoreboard, self.pov_slot)
+            return self.info.entity_name(scene.scoreboard, int(scene.view_entity))
+        return ""
+
     def _on_key_look_at(self, a: Action, ctx: FrameContext) -> None:
         entity = self._watched_entity(ctx)
         name = ""
         if entity is not None and ctx.scene is not None:
-            board = ctx.scene.scoreboard
-            name = board[entity - 1].name if 0 < entity <= len(board) else ""
+            name = self.info.entity_name(ctx.scene.scoreboard, entity)
         self.path_edit, said = self.path_edit.toggle_look_at(entity, name)
         self._say(said)
 

@@ -17,10 +17,13 @@ id Software QuakeC ``client.qc`` ``ClientObituary`` (message wording); QuakeSpas
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar
 from collections.abc import Iterable, Mapping
+
+from .quake3.colors import strip_colors
 
 Vec3 = tuple[float, float, float]
 
@@ -33,7 +36,7 @@ __all__ = [
     "ServerInfoEvent", "DisconnectEvent", "AchievementEvent", "LocalSoundEvent", "ChatEvent", "ItemPickupEvent",
     "MuzzleFlashEvent", "SetInfoEvent", "KickEvent", "ReconnectEvent", "LayoutEvent", "InventoryEvent", "EVENT_KINDS",
     "Obituary", "parse_obituary", "parse_chat", "parse_pickup",
-    "plain_text", "event_fields",
+    "plain_text", "plain_line", "event_fields",
 ]
 
 
@@ -480,6 +483,17 @@ _PLAIN.update({i: None for i in range(32) if i != 10})
 def plain_text(text: str) -> str:
     """Quake console text → plain ASCII: coloured (high-bit) characters folded, control bytes dropped."""
     return text.translate(_PLAIN)
+
+
+_LINE_BREAKS = re.compile(r"\s*[\r\n]+\s*")
+
+
+def plain_line(text: str, color_codes: bool = False) -> str:
+    """``text`` for one line of plain output: Quake III colour codes dropped when the game has them
+    (``color_codes``), line breaks as spaces, then :func:`plain_text`."""
+    if color_codes:
+        text = strip_colors(text)
+    return plain_text(_LINE_BREAKS.sub(" ", text).strip())
 
 
 # --- obituaries ---------------------------------------------------------------------------------------------------

@@ -58,14 +58,22 @@ class GameSchema:
     view_height: float = 22.0
     #: Where orbit cameras look, above a followed entity's origin (Quake: about the chest; Quake III: the eye).
     orbit_height: float = 16.0
+    #: Names and texts carry Quake III colour codes (``^1``…, :mod:`.quake3.colors`).
+    color_codes: bool = False
+    #: The game's maps carry per-leaf ambient sound levels (Quake's BSP ``ambient_level``: water, wind…).
+    leaf_ambients: bool = False
+
+    def entity_slot(self, entity: int) -> int:
+        """The client slot whose player is entity ``entity`` (-1 or beyond the slots for a non-player)."""
+        return entity - self.client_entity_offset
 
     def stat_index(self, name: str) -> int:
         """Column of stat ``name`` (``ValueError`` if this game has no such stat)."""
         return self.stat_names.index(name)
 
 
-QUAKE = GameSchema("quake", STAT_NAMES)
-QUAKEWORLD = GameSchema("quakeworld", STAT_NAMES)
+QUAKE = GameSchema("quake", STAT_NAMES, leaf_ambients=True)
+QUAKEWORLD = GameSchema("quakeworld", STAT_NAMES, leaf_ambients=True)
 
 #: Quake III's per-frame stat columns (the followed / recording client's ``playerState_t``): ``stats[]`` in
 #: OpenArena / Team Arena order (STAT_HEALTH … STAT_MAX_HEALTH; ``weapons`` is a bit per WP_*), ``persistant[]``
@@ -100,7 +108,7 @@ QUAKE3_ENTITY_FIELDS: tuple[str, ...] = (
 #: flips (the distance rule stays as a backstop for a missed flip), client ``s`` is entity ``s``.
 QUAKE3 = GameSchema("quake3", QUAKE3_STAT_NAMES, teleport_distance=256.0, pose_interval=0.05,
                     trajectory="quake3", entity_fields=QUAKE3_ENTITY_FIELDS, client_entity_offset=0,
-                    view_height=26.0, orbit_height=26.0)
+                    view_height=26.0, orbit_height=26.0, color_codes=True)
 #: Quake II's per-frame columns: the 32 ``player_state_t.stats`` (``STAT_HEALTH_ICON``…, 16..31 mod-defined), then the
 #: rest of the player state as integers in wire units: ``pm_*`` (``pmove_state_t``), ``gunindex`` / ``gunframe``,
 #: ``fov`` (degrees), ``rdflags`` (``RDF_*``), ``blend_*`` (0..255), and quarter units (degrees or world units × 4)

@@ -13,7 +13,8 @@
   position is the start origin plus how far the entity moved since (``entity_origins``), while the entity exists;
 * **static sounds** (``S_StaticSound``): looped from the start of their level; non-looping ones are refused like the
   engine refuses them; copies of one sound are summed into one voice, as ``S_Update`` combines them;
-* **ambient sounds** (:mod:`.ambient`) when the level's map is known.
+* **ambient sounds** (:mod:`.ambient`) when the level's map is known, in the games whose maps have them
+  (``GameSchema.leaf_ambients``: Quake and QuakeWorld; never loaded for the others).
 
 Volumes come from :func:`~.listener.spatialize` on a grid of :data:`GAIN_BLOCK` output samples (the engine
 respatialises once per frame) and are interpolated linearly between grid points; 8-bit sounds are clamped at 255 per
@@ -89,9 +90,9 @@ class Mixer:
             snd = self.sounds[i]
             if snd is not None and snd.loop_start is None:
                 warnings.warn(f"static sound {snd.name} is not looped: not played", stacklevel=2)
+        ambient = ambient and worlds is not None and timeline.schema.leaf_ambients   # Quake's maps only
         self._worlds = worlds if ambient else None
-        self._ambient = tuple(sounds.get(name) if name and worlds is not None and ambient else None
-                              for name in AMBIENT_SOUNDS)
+        self._ambient = tuple(sounds.get(name) if name and ambient else None for name in AMBIENT_SOUNDS)
 
     # --- setup --------------------------------------------------------------------------------------------------
 

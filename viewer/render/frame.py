@@ -133,7 +133,6 @@ class FrameRenderer:
         worldspawn = assets.world.worldspawn if assets.world is not None else {}
         self._world_fog = _fog_from_worldspawn(worldspawn)
         self._world_water_alpha = water_alpha_from_worldspawn(worldspawn)
-        self._warned: set[str] = set()   # missing model names already reported
         self._light_cache: dict[tuple[int, int, int], LightSample | None] = {}
         self._lights: Lights | None = None
         #: This frame's frustum planes (a, b, c, d), normalised, as floats: tested per entity (empty: cull nothing).
@@ -266,10 +265,7 @@ class FrameRenderer:
             self.sprites.draw(handle, view_proj, camera_origin=view.camera, camera_forward=forward,
                               camera_right=right, camera_up=up, origin=draw.origin, angles=draw.angles,
                               frame=draw.frame, time=view.time, alpha=draw.alpha, fog=view.fog)
-        elif ref.kind == "missing":
-            if ref.name not in self._warned:
-                self._warned.add(ref.name)
-                warnings.warn(f"model {ref.name!r} is missing; drawing a placeholder", stacklevel=2)
+        elif ref.kind == "missing":    # the loader that made it said so once, naming the file
             self.alias.draw_placeholder(view_proj, entity_matrix(draw.origin, (0, 0, 0)), *_PLACEHOLDER_BOX)
 
     def _in_view(self, centre, radius: float) -> bool:

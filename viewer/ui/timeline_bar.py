@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from assets_loader.demos.events import Event
+from assets_loader.demos.quake3.colors import strip_colors
 
 from ..render.refdef import Rect, Text, UiLayout
 
@@ -133,8 +134,11 @@ def format_time(seconds: float) -> str:
     return f"{sign}{h}:{m:02d}:{s:02d}.{d}" if h else f"{sign}{m}:{s:02d}.{d}"
 
 
-def _plain(text: str) -> str:
-    """First line of a Quake message, bronze characters folded to white, control characters dropped."""
+def _plain(text: str, color_codes: bool) -> str:
+    """First line of a Quake message, bronze characters folded to white, control characters dropped; Quake III
+    colour codes dropped too when the game has them (``color_codes``)."""
+    if color_codes:
+        text = strip_colors(text)
     out = []
     for ch in text.strip("\n").split("\n", 1)[0]:
         c = ord(ch) & 127
@@ -143,9 +147,11 @@ def _plain(text: str) -> str:
     return "".join(out).strip()
 
 
-def markers_from_events(events: Sequence[Event], recorder: str | None = None) -> tuple[Marker, ...]:
+def markers_from_events(events: Sequence[Event], recorder: str | None = None,
+                        color_codes: bool = False) -> tuple[Marker, ...]:
     """Frags/deaths (``obituary``: ``frag`` when ``recorder`` killed, ``death`` when the recorder died, else
-    ``kill``), centerprints, map changes (every ``serverinfo`` after the first) and intermissions, in time order."""
+    ``kill``), centerprints, map changes (every ``serverinfo`` after the first) and intermissions, in time order;
+    ``color_codes``: the texts have Quake III colour codes (the tooltips leave them out)."""
     markers: list[Marker] = []
     seen_serverinfo = False
     for e in events:
@@ -158,12 +164,12 @@ def markers_from_events(events: Sequence[Event], recorder: str | None = None) ->
                 mk = "frag"
             else:
                 mk = "kill"
-            markers.append(Marker(e.time, mk, _plain(getattr(e, "text", "")) or "obituary"))
+            markers.append(Marker(e.time, mk, _plain(getattr(e, "text", ""), color_codes) or "obituary"))
         elif kind == "centerprint":
-            markers.append(Marker(e.time, "centerprint", _plain(getattr(e, "text", "")) or "centerprint"))
+            markers.append(Marker(e.time, "centerprint", _plain(getattr(e, "text", ""), color_codes) or "centerprint"))
         elif kind == "serverinfo":
             if seen_serverinfo:
-                level = _plain(getattr(e, "level_name", ""))
+                level = _plain(getattr(e, "level_name", ""), color_codes)
                 name = getattr(e, "map", "")
                 markers.append(Marker(e.time, "map", f"map {name}" + (f" ({level})" if level else "")))
             seen_serverinfo = True

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from assets_loader.demos import DemoTimeline
+from assets_loader.demos.events import plain_line
 
 CAMERA_MODES = ("pov", "free", "chase", "orbit")
 #: ``--camera path:FILE`` follows a camera path file.
@@ -118,16 +119,19 @@ def camera_path_file(text: str) -> str:
 
 
 def resolve_pov(timeline: DemoTimeline, text: str | None) -> int | None:
-    """The player slot to watch for ``--pov`` (a scoreboard name, case-insensitive, or a slot number); ``None``: the
-    demo's own view (the recorder, or the default slot of a multi-view demo)."""
+    """The player slot to watch for ``--pov`` (a scoreboard name as printed, case-insensitive, without Quake III
+    colour codes, or a slot number); ``None``: the demo's own view (the recorder, or the default slot of a
+    multi-view demo)."""
     slots = timeline.pov_slots
     if text is None:
         return timeline.default_pov if timeline.default_pov in slots else None
     if not slots:
         raise OptionError(f"--pov {text}: this demo holds only the recorder's view")
-    names = {score.slot: score.name for score in timeline.final_scoreboard()}
+    codes = timeline.schema.color_codes
+    names = {score.slot: plain_line(score.name, codes) for score in timeline.final_scoreboard()}
+    wanted = plain_line(text, codes).lower()
     for slot in slots:
-        if names.get(slot, "").lower() == text.lower() or text == str(slot):
+        if names.get(slot, "").lower() == wanted or text == str(slot):
             return slot
     choices = ", ".join(f"{slot} ({names.get(slot, '?')})" for slot in slots)
     raise OptionError(f"--pov {text}: no such player; this demo has {choices}")

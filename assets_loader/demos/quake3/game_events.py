@@ -19,17 +19,15 @@ References: ioquake3 ``code/cgame/cg_event.c`` (``CG_EntityEvent``, ``CG_Obituar
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from ...models.anorms import ANORMS
 from .. import events as ev
 from . import game as g
-from .obituaries import frag_centerprint, obituary_text
+from .obituaries import S_COLOR_WHITE, frag_centerprint, obituary_text
 from .records import CS_SERVERINFO, Quake3Demo
 
-__all__ = ["demo_events", "plain_name"]
+__all__ = ["demo_events"]
 
 _TEMP = {"BULLET_HIT_FLESH": "blood", "BULLET_HIT_WALL": "gunshot", "MISSILE_HIT": "missile_hit",
          "MISSILE_MISS": "missile_miss", "MISSILE_MISS_METAL": "missile_miss", "RAILTRAIL": "rail",
@@ -42,14 +40,6 @@ _IMPACTS = frozenset(g.EV[k] for k in ("BULLET_HIT_WALL", "MISSILE_HIT", "MISSIL
 _AWARDS = (("impressive_count", 9), ("excellent_count", 10), ("defend", 11), ("assist", 12),
            ("gauntlet", 13), ("capture", 14))
 _PERS_SCORE, _PERS_RANK = 0, 2
-_COLOR = re.compile(r"\^[^^]")
-
-
-def plain_name(name: str) -> str:
-    """A name without its ``^N`` colour codes (``Q_CleanStr``)."""
-    return _COLOR.sub("", name)
-
-
 class _Collector:
     """Appends events with their frame's time and segment; knows the viewing client of each frame (its number,
     rank and score: ``viewer``) and whether the game is a team game."""
@@ -76,7 +66,7 @@ class _Collector:
 
 def _names_at(demo: Quake3Demo, snapshot: int) -> dict[int, str]:
     strings = demo.configstrings_at(snapshot)
-    return {slot: plain_name(dict(g.info_pairs(strings.get(g.CS_PLAYERS + slot, ""))).get("n", ""))
+    return {slot: dict(g.info_pairs(strings.get(g.CS_PLAYERS + slot, ""))).get("n", "")
             for slot in range(g.MAX_CLIENTS) if g.CS_PLAYERS + slot in strings}
 
 
@@ -192,18 +182,26 @@ def _command_events(demo: Quake3Demo, out: _Collector) -> None:
             sender, sep, said = text.partition("\x19:")
             if not sep:
                 sender, said = "", text
-            sender = plain_name(sender).strip()
-            if cmd.name == "tchat":
-                sender = sender.strip("()").split(")")[0]
+            sender = _chat_sender(sender, cmd.name == "tchat")
             names = _names_at(demo, cmd.snapshot)
             slot = next((s for s, n in names.items() if n == sender), -1)
-            out.add(ev.ChatEvent, cmd.snapshot, sender, slot, cmd.name == "tchat", plain_name(said).strip())
+            out.add(ev.ChatEvent, cmd.snapshot, sender, slot, cmd.name == "tchat", said.strip())
         elif cmd.name == "print":
-            out.add(ev.PrintEvent, cmd.snapshot, plain_name(text))
+            out.add(ev.PrintEvent, cmd.snapshot, text)
         elif cmd.name == "cp":
-            out.add(ev.CenterPrintEvent, cmd.snapshot, plain_name(text))
+            out.add(ev.CenterPrintEvent, cmd.snapshot, text)
         elif cmd.name == "disconnect":
             out.add(ev.DisconnectEvent, cmd.snapshot)
+
+
+def _chat_sender(head: str, team: bool) -> str:
+    """The sender's name as its userinfo has it, from the part before ``\\x19:`` (``G_Say`` writes ``NAME^7``
+    or, for team chat, ``\\x19(NAME^7\\x19)`` and maybe a location); the message after it keeps its colour
+    (``^2`` chat, ``^5`` team chat)."""
+    head = head.replace("\x19", "").strip()
+    if team:
+        head = head.strip("()").split(")")[0]
+    return head[:-2] if head.endswith(S_COLOR_WHITE) else head
 
 
 def demo_events(demo: Quake3Demo, times: np.ndarray, frame_segment: np.ndarray, cols: dict[str, np.ndarray],

@@ -6,7 +6,8 @@ Deaths without a killer (or by one's own hand) read "VICTIM <cause>." ("cratered
 its" in the suicide wording: the ``sex`` line of its model's ``animation.cfg`` (``f`` female, ``n`` neuter, anything
 else male).  A demo does not carry it, so its events read as for a male victim, like a model without a ``sex`` line;
 :func:`gendered_obituary` words such a line again once the model's sex is known.  Places: "1st", "2nd", "3rd",
-"Nth" (11th ‥ 13th), "Tied for " before a shared place (``RANK_TIED_FLAG``).
+"Nth" (11th ‥ 13th), "Tied for " before a shared place (``RANK_TIED_FLAG``).  Names keep their colour codes
+and are followed by ``^7`` (``S_COLOR_WHITE``), as ``CG_Obituary`` appends it, so the message reads in white.
 
 References: ioquake3 ``code/cgame/cg_event.c`` (``CG_Obituary``, ``CG_PlaceString``), ``code/game/bg_public.h``
 (``meansOfDeath_t``, ``RANK_TIED_FLAG``).
@@ -14,9 +15,10 @@ References: ioquake3 ``code/cgame/cg_event.c`` (``CG_Obituary``, ``CG_PlaceStrin
 
 from __future__ import annotations
 
-__all__ = ["RANK_TIED_FLAG", "frag_centerprint", "gendered_obituary", "obituary_text", "place_string"]
+__all__ = ["RANK_TIED_FLAG", "S_COLOR_WHITE", "frag_centerprint", "gendered_obituary", "obituary_text", "place_string"]
 
 RANK_TIED_FLAG = 0x4000
+S_COLOR_WHITE = "^7"
 
 #: Deaths with no killer to name, by means of death (:data:`~.game.MEANS_OF_DEATH` names).
 _ALONE = {"suicide": "suicides", "falling": "cratered", "crush": "was squished", "water": "sank like a rock",
@@ -48,14 +50,16 @@ _KILLS = {"grapple": ("was caught by", ""), "gauntlet": ("was pummeled by", ""),
 def obituary_text(victim: str, killer: str | None, means: str, sex: str = "m") -> str:
     """The line ``CG_Obituary`` prints; ``killer`` ``None`` for the world, equal to ``victim`` for a suicide;
     ``sex``: the victim model's ``animation.cfg`` ``sex``."""
+    suicide = killer == victim
+    victim += S_COLOR_WHITE
     if means in _ALONE:
         return f"{victim} {_ALONE[means]}."
-    if killer == victim:
+    if suicide:
         return f"{victim} {_SELF.get(means, _SELF_OTHER).format_map(_PRONOUNS.get(sex, _MALE))}."
     if killer is None:
         return f"{victim} died."
     message, suffix = _KILLS.get(means, ("was killed by", ""))
-    return f"{victim} {message} {killer}{suffix}"
+    return f"{victim} {message} {killer}{S_COLOR_WHITE}{suffix}"
 
 
 def gendered_obituary(text: str, victim: str, means: str, sex: str) -> str:
@@ -67,15 +71,15 @@ def gendered_obituary(text: str, victim: str, means: str, sex: str) -> str:
 
 
 def place_string(rank: int) -> str:
-    """``CG_PlaceString`` for a 1-based ``rank`` (without its colours: 1st blue, 2nd red, 3rd yellow)."""
+    """``CG_PlaceString`` for a 1-based ``rank``, with its colour codes: 1st blue, 2nd red, 3rd yellow."""
     tied = "Tied for " if rank & RANK_TIED_FLAG else ""
     rank &= ~RANK_TIED_FLAG
     if rank == 1:
-        place = "1st"
+        place = "^41st" + S_COLOR_WHITE
     elif rank == 2:
-        place = "2nd"
+        place = "^12nd" + S_COLOR_WHITE
     elif rank == 3:
-        place = "3rd"
+        place = "^33rd" + S_COLOR_WHITE
     elif rank in (11, 12, 13):
         place = f"{rank}th"
     elif rank % 10 == 1:
@@ -92,6 +96,7 @@ def place_string(rank: int) -> str:
 def frag_centerprint(victim: str, rank: int, score: int, team_game: bool = False) -> str:
     """What the killer sees: "You fragged VICTIM" and, outside team games, its place and score (``rank`` is
     ``PERS_RANK``, 0-based)."""
+    victim += S_COLOR_WHITE
     if team_game:
         return f"You fragged {victim}"
     return f"You fragged {victim}\n{place_string(rank + 1)} place with {score}"

@@ -18,17 +18,20 @@
   the last attacker's head and name for 10 s after the view took damage (``CG_DrawAttacker``: from the damage
   feedback, :func:`.hud_icons.last_damage`).
 - Centre prints (``CG_DrawCenterString``) at 30 % of the height for 3 s, the last 0.2 s fading; "1st" / "2nd" /
-  "3rd" in their place colours (``CG_PlaceString``); not while the scoreboard is up.
+  "3rd" in their place colours (``CG_PlaceString``'s colour codes); not while the scoreboard is up.
 - The scoreboard (:mod:`.scoreboard`) while the scores key is held or the viewed player is dead (not during a
   warm-up); in the intermission it is drawn alone (``CG_DrawIntermission``).
 - Console notify lines in the top left (the engine's ``Con_DrawNotify``): the last 4 frag messages and chat lines
   of the last 3 s, 8 × 16 screen pixels per character at 1280 × 720 (the console's size, growing with the viewer's
-  UI scale); chat in green after the sender's name.  A suicide says "herself" or "itself" when the victim's model
-  is female or neuter (its ``animation.cfg`` ``sex``; the demo's text assumes male).
+  UI scale); chat after the sender's name in the colour ``G_Say`` gives it (``^2`` green, team chat ``^5``).
+  A suicide says "herself" or "itself" when the victim's model is female or neuter (its ``animation.cfg``
+  ``sex``; the demo's text assumes male).
 
 - The lagometer in the lower right corner (``CG_DrawLagometer``, :mod:`.lagometer`), except in intermissions.
 
-Text uses the ``bigchars`` glyphs of :mod:`.hud_pics`, shadowed in black where the cgame shadows it.  Given the
+Text uses the ``bigchars`` glyphs of :mod:`.hud_pics`, shadowed in black where the cgame shadows it; Quake III
+colour codes in names and messages colour what follows them and take no room (``CG_DrawStringExt``), except in
+the followed player's name, drawn white (``CG_DrawFollow``'s ``forceColor``).  Given the
 segment's models, the status bar's ammo, head, flag and armor icons and the attacker's head are 3D models in their
 boxes (``cg_draw3dIcons 1``, :mod:`.hud_icons`), drawn before the pictures; without them, or for a model the game
 data lacks, the 2D icons stand in (``cg_draw3dIcons 0``); an icon missing both ways is left out.
@@ -49,7 +52,8 @@ import numpy as np
 from assets_loader.demos import DemoTimeline, SceneState
 from assets_loader.demos.events import ObituaryEvent
 from assets_loader.demos.quake3.game import PM_INTERMISSION, PM_SPECTATOR, SCORE_NOT_PRESENT, TEAM_SPECTATOR
-from assets_loader.demos.quake3.obituaries import gendered_obituary
+from assets_loader.demos.quake3.colors import colored_chars, visible_len
+from assets_loader.demos.quake3.obituaries import S_COLOR_WHITE, gendered_obituary
 
 from ...render.q3refdef import Quake3Models
 from ...render.refdef import HudLayout, HudQuad
@@ -67,6 +71,8 @@ ARMOR_ICON = "icons/iconr_yellow"
 YELLOW, RED = (1.0, 0.69, 0.0), (1.0, 0.2, 0.2)
 #: Seconds a console notify line stays (``con_notifytime``) and how many show.
 NOTIFY_TIME, NOTIFY_LINES = 3.0, 4
+#: Characters a notify line shows at most (counted without colour codes).
+NOTIFY_CHARS = 150
 CENTER_TIME, FADE_TIME = 3.0, 0.2
 WEAPON_SELECT_TIME = 1.4
 ATTACKER_HEAD_TIME = 10.0
@@ -76,9 +82,6 @@ WEAPONS = {1: ("gauntlet", "Gauntlet"), 2: ("machinegun", "Machinegun"), 3: ("sh
            4: ("grenade", "Grenade Launcher"), 5: ("rocket", "Rocket Launcher"), 6: ("lightning", "Lightning Gun"),
            7: ("railgun", "Railgun"), 8: ("plasma", "Plasma Gun"), 9: ("bfg", "BFG10K"),
            10: ("grapple", "Grappling Hook")}
-PLACE_COLORS = {"1st": (0.0, 0.0, 1.0), "2nd": (1.0, 0.0, 0.0), "3rd": (1.0, 1.0, 0.0)}
-
-
 def health_color(health: int, armor: int) -> tuple[float, float, float]:
     """``CG_ColorForHealth``: white at 100 or more of health counting the armor that would protect it, yellow to
     red below."""
@@ -251,7 +254,7 @@ def _attacker(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline, 
     elif head:
         screen.pic(head, 640 - size, y, size, size)
     name = state.scoreboard[attacker].name
-    screen.text(name, 640 - len(name) * 16, y + size, 16, 16, alpha=0.5)
+    screen.text(name, 640 - visible_len(name) * 16, y + size, 16, 16, alpha=0.5)
 
 
 def _follow(screen: VirtualScreen, state: SceneState) -> None:
@@ -261,7 +264,7 @@ def _follow(screen: VirtualScreen, state: SceneState) -> None:
         return
     screen.text("following", 320 - 9 * 8, 24, 16, 16, shadow=True)
     name = names[client]
-    screen.text(name, 0.5 * (640 - 32 * len(name)), 40, 32, 48, shadow=True)
+    screen.text(name, 0.5 * (640 - 32 * visible_len(name)), 40, 32, 48, shadow=True, force=True)
 
 
 def _center_print(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline) -> None:
@@ -273,12 +276,7 @@ def _center_print(screen: VirtualScreen, state: SceneState, timeline: DemoTimeli
     lines = str(getattr(last, "text", "")).split("\n")
     y = 480 * 0.30 - len(lines) * 16 / 2
     for line in lines:
-        colors = [WHITE] * len(line)
-        for word, color in PLACE_COLORS.items():
-            at = line.find(word)
-            if at >= 0:
-                colors[at:at + len(word)] = [color] * len(word)
-        screen.text(line, (640 - len(line) * 16) / 2, y, 16, 24, alpha=alpha, shadow=True, colors=colors)
+        screen.text(line, (640 - visible_len(line) * 16) / 2, y, 16, 24, alpha=alpha, shadow=True)
         y += 24
 
 
@@ -309,12 +307,10 @@ def _notify(quads: list[HudQuad], state: SceneState, timeline: DemoTimeline, sca
         sender = str(getattr(event, "sender", "") or "")
         text = _obituary_line(event, state, sexes) if isinstance(event, ObituaryEvent) else \
             str(getattr(event, "text", ""))
-        head = f"{sender}: " if sender else ""
-        for i, ch in enumerate((head + text)[:150]):
-            if ch == " ":
-                continue
-            color = (0.0, 1.0, 0.0) if sender and i >= len(head) else WHITE
-            quads.append(HudQuad("pic", char_pic(ord(ch), 32), w + i * w, row * h, w, h, 1.0, color))
+        head = f"{sender}{S_COLOR_WHITE}: " if sender else ""
+        for i, (ch, color) in enumerate(colored_chars(head + text, WHITE)[:NOTIFY_CHARS]):
+            if ch != " ":
+                quads.append(HudQuad("pic", char_pic(ord(ch), 32), w + i * w, row * h, w, h, 1.0, color))
 
 
 def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,

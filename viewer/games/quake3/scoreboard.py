@@ -29,6 +29,7 @@ from assets_loader.demos import DemoTimeline, PlayerScore, SceneState
 from assets_loader.demos.events import ObituaryEvent
 from assets_loader.demos.quake3.game import (PM_DEAD, PM_INTERMISSION, TEAM_BLUE, TEAM_FREE, TEAM_RED,
                                              TEAM_SPECTATOR, team_number)
+from assets_loader.demos.quake3.colors import visible_len
 from assets_loader.demos.quake3.obituaries import RANK_TIED_FLAG, place_string
 
 from ...render.q3refdef import Quake3Models
@@ -133,9 +134,9 @@ def scoreboard(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline,
     killer = killer_name(state, timeline)
     if killer:
         text = f"Fragged by {killer}"
-        screen.text(text, (640 - len(text) * 16) / 2, 40, 16, 16, shadow=True)
+        screen.text(text, (640 - visible_len(text) * 16) / 2, 40, 16, 16, shadow=True)
     if (place := _place_line(state, team_game)):
-        screen.text(place, (640 - len(place) * 16) / 2, 60, 16, 16, shadow=True)
+        screen.text(place, (640 - visible_len(place) * 16) / 2, 60, 16, 16, shadow=True)
     for name, x in COLUMN_TITLES:
         screen.pic(name, x, 86, 64, 32)
     large = len(players) <= MAX_ROWS_NORMAL

@@ -2,12 +2,14 @@
 the whole target (x and y scaled apart, as ``CG_AdjustFrom640`` does), collected as HUD quads and models.
 
 References: ioquake3 ``code/cgame/cg_drawtools.c`` (``CG_AdjustFrom640``, ``CG_DrawPic``, ``CG_FillRect``,
-``CG_DrawStringExt``), ``cg_draw.c`` (``CG_DrawField``).
+``CG_DrawStringExt``, ``CG_DrawStrlen``), ``cg_draw.c`` (``CG_DrawField``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from assets_loader.demos.quake3.colors import colored_chars
 
 from ...render.refdef import HudModel, HudQuad
 from . import hud_icons
@@ -57,17 +59,19 @@ class VirtualScreen:
             self.fill(fx, fy, fw, fh, SELECT_GOLD, alpha)
 
     def text(self, s: str, x: float, y: float, w: float, h: float, color=WHITE, alpha: float = 1.0,
-             shadow: bool = False, colors: list[tuple[float, float, float]] | None = None) -> None:
-        """``CG_DrawStringExt``: glyphs ``w`` × ``h`` units from ``x``; ``shadow`` draws a black copy 2 units
-        down and right first; ``colors`` gives each character its own colour."""
+             shadow: bool = False, force: bool = False) -> None:
+        """``CG_DrawStringExt``: glyphs ``w`` × ``h`` units from ``x`` in ``color``, which colour codes change
+        unless ``force`` (``forceColor``; :mod:`~assets_loader.demos.quake3.colors`: the codes take no room);
+        ``shadow`` draws a black copy 2 units down and right first."""
         size = 64 if h * self.sy > 40 else 32
+        drawn = [(ch, tuple(color) if force else rgb) for ch, rgb in colored_chars(s, tuple(color))]
         if shadow:
-            for i, ch in enumerate(s):
+            for i, (ch, _) in enumerate(drawn):
                 if ch != " ":
                     self.pic(char_pic(ord(ch), size), x + i * w + 2, y + 2, w, h, (0.0, 0.0, 0.0), alpha)
-        for i, ch in enumerate(s):
+        for i, (ch, rgb) in enumerate(drawn):
             if ch != " ":
-                self.pic(char_pic(ord(ch), size), x + i * w, y, w, h, colors[i] if colors else color, alpha)
+                self.pic(char_pic(ord(ch), size), x + i * w, y, w, h, rgb, alpha)
 
     def field(self, x: float, y: float, value: int, color) -> None:
         """``CG_DrawField``: up to three digits right-aligned in 32 × 48 cells from ``x``."""

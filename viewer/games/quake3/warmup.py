@@ -15,6 +15,7 @@ References: ioquake3 ``code/cgame/cg_draw.c`` (``CG_DrawWarmup``, ``CG_Draw2D``)
 from __future__ import annotations
 
 from assets_loader.demos import DemoTimeline, SceneState
+from assets_loader.demos.quake3.colors import visible_len
 from assets_loader.demos.quake3.game import GT_CTF, GT_FFA, GT_TEAM, GT_TOURNAMENT, TEAM_FREE, team_number
 
 from .screen import VirtualScreen
@@ -59,8 +60,9 @@ def draw_warmup(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline
 
 def _fitted(line: str) -> int:
     """``GIANT_WIDTH``, or the width that fits ``line`` into the 640 units (integer division, as the cgame)."""
-    return 640 // len(line) if len(line) > 640 // GIANT_WIDTH else GIANT_WIDTH
+    chars = visible_len(line)
+    return 640 // chars if chars > 640 // GIANT_WIDTH else GIANT_WIDTH
 
 
 def _centred(screen: VirtualScreen, line: str, y: float, w: int, h: int) -> None:
-    screen.text(line, 320 - len(line) * w // 2, y, w, h, shadow=True)
+    screen.text(line, 320 - visible_len(line) * w // 2, y, w, h, shadow=True)
