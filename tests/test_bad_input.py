@@ -26,6 +26,10 @@ EXPECTED = {
     "gzbomb_1G.dem.gz: qdv info": (1, "gzbomb_1G.dem.gz: inflating to"),
     "mvd_frames_100000.mvd: qdv info": (0, "ends without its end-of-demo message (disconnect): the file may be cut"),
     "plan_bomb_20000.dem: qdv info": (0, "protocol 666"),
+    "q3_snapamp_5000.dm_68: qdv info": (1, "q3_snapamp_5000.dm_68: the timeline would hold more than 4194304 entity "
+                                           "states; expected at most 4194304 (raise it with QDV_MAX_DEMO_STATES)"),
+    "Quake II copy-forward frames: qdv info": (1, "q2_copyfwd_20000.dm2: the timeline would hold more than"),
+    "QuakeWorld copy-forward packets: qdv info": (1, "qw_copyfwd_90000.qwd: the timeline would hold more than"),
     "/dev/zero: qdv info": (1, "/dev/zero: a character device; expected a regular demo file"),
     "/dev/zero: qdv events": (1, "/dev/zero: a character device"),
     "/dev/zero: qdv screenshot": (1, "/dev/zero: a character device"),

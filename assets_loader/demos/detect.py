@@ -19,6 +19,7 @@ import warnings
 from ..errors import BadMagicError, FormatError, UnsupportedFormatError
 from ..inflate import GZIP_MAGIC, byte_chunks, gunzip_bounded
 from ..source import Source, read_source, size_limit
+from .kit.budget import state_budget
 from .quake import decode_dem, parse_cd_track
 from .quake2 import decode_dm2
 from .quake3.timeline import decode_quake3
@@ -144,9 +145,12 @@ def load_demo(src: Source, name: str | None = None, max_size: int | None = None)
 
     ``max_size`` replaces the demo size limit (file and inflated content) of :mod:`assets_loader.source`.
 
-    Raises ``OSError`` if a path cannot be read and :class:`FormatError` for bad or unsupported content; a
-    truncated or partly corrupt demo returns the usable part with a warning (``timeline.warnings``).
+    Raises ``OSError`` if a path cannot be read and :class:`FormatError` for bad or unsupported content (a demo
+    past its entity-state budget: :class:`~.kit.budget.StateBudgetError`); a truncated or partly corrupt demo returns
+    the usable part with a warning (``timeline.warnings``).  A ``QDV_MAX_DEMO_STATES`` that is not a count raises
+    :class:`~assets_loader.source.LimitSettingError` before anything is read.
     """
+    state_budget()
     data, label = read_source(src, name, "demo", max_size)
     data = maybe_gunzip(data, label, max_size)
     fmt = detect_format(data, label)

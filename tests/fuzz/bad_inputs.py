@@ -1,7 +1,8 @@
 """The inputs of ``shared/data/bad-input/README.md`` as runnable cases, files and non-files alike.
 
 :func:`stage` builds what is not stored as a file (a game dir holding the no-face maps, a FIFO, sparse 2 GB
-files made with ``truncate``, never written) and each :class:`Case` is one ``qdv`` command (or a loader call)
+files made with ``truncate``, never written, the Quake II and QuakeWorld copy-forward demos of issue 30 written by
+:mod:`.copy_forward`) and each :class:`Case` is one ``qdv`` command (or a loader call)
 run in a child process by :func:`~tests.fuzz.measure.run_measured`. ``tests/test_bad_input.py`` asserts their
 bounds; ``benchmarks/bench_bad_input.py`` prints their time and peak memory.
 """
@@ -17,6 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from .copy_forward import dm2_copy_forward, qwd_copy_forward
 from .measure import Measurement, run_measured
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
@@ -56,6 +58,14 @@ class Staged:
         return self.game / "maps" / "huge.bsp"
 
     @property
+    def q2_copy_forward(self) -> Path:
+        return self.root / "q2_copyfwd_20000.dm2"
+
+    @property
+    def qw_copy_forward(self) -> Path:
+        return self.root / "qw_copyfwd_90000.qwd"
+
+    @property
     def out_png(self) -> Path:
         return self.root / "out.png"
 
@@ -75,6 +85,8 @@ def stage(root: Path) -> Staged:
         path.write_bytes(head)
         os.truncate(path, SPARSE_SIZE)
     (s.root / "a-directory.png").mkdir()
+    s.q2_copy_forward.write_bytes(dm2_copy_forward(20000))        # 531 KB: 20000 frames of 1023 entities
+    s.qw_copy_forward.write_bytes(qwd_copy_forward(90000))        # 1.9 MB: 90000 packets of 300 entities
     return s
 
 
@@ -150,6 +162,9 @@ CASES: tuple[Case, ...] = (
     Case("gzbomb_1G.dem.gz: qdv info", lambda s: _qdv("info", str(BAD / "gzbomb_1G.dem.gz"))),
     Case("mvd_frames_100000.mvd: qdv info", lambda s: _qdv("info", str(BAD / "mvd_frames_100000.mvd"))),
     Case("plan_bomb_20000.dem: qdv info", lambda s: _qdv("info", str(BAD / "plan_bomb_20000.dem"))),
+    Case("q3_snapamp_5000.dm_68: qdv info", lambda s: _qdv("info", str(BAD / "q3_snapamp_5000.dm_68"))),
+    Case("Quake II copy-forward frames: qdv info", lambda s: _qdv("info", str(s.q2_copy_forward))),
+    Case("QuakeWorld copy-forward packets: qdv info", lambda s: _qdv("info", str(s.qw_copy_forward))),
     Case("/dev/zero: qdv info", lambda s: _qdv("info", "/dev/zero")),
     Case("/dev/zero: qdv events", lambda s: _qdv("events", "/dev/zero")),
     Case("/dev/zero: qdv screenshot",

@@ -19,7 +19,9 @@ start where the previous one ended (NetQuake's server time restarts at every lev
 decreases.
 
 Bad input (one policy for every protocol): :meth:`truncated` records a cut file, :meth:`stop` a corrupt message —
-both keep the timeline up to the last complete frame with a warning, or raise when no frame was decoded.
+both keep the timeline up to the last complete frame with a warning, or raise when no frame was decoded.  Rows past
+the entity-state budget (:mod:`.budget`, checked as each frame opens) raise :class:`~.budget.StateBudgetError`,
+never kept as a partial timeline.
 
 References: QuakeSpasm ``cl_main.c`` ``CL_ClearState``, ``cl_demo.c`` ``CL_GetDemoMessage``; ezQuake ``cl_demo.c``
 ``CL_GetDemoMessage`` (frame timing); ioquake3 ``cl_parse.c`` ``CL_ParseSnapshot``.
@@ -39,6 +41,7 @@ from .. import events as ev
 from ..schema import GameSchema
 from ..steps import Steps, compact_column
 from ..timeline import STANDARD_COLUMNS, DemoTimeline, EntityStates, MapSegment, PlayerFrames, ScoreChange
+from .budget import StateBudgetError, check_states, state_budget
 from .messages import Corrupt
 from .rows import RowLayout, pose_history
 
@@ -85,6 +88,8 @@ class TimelineBuilder:
         self.frame_segment = array("i")
         self.offsets = array("q")                    # first byte of each frame's rows in ``rows``
         self.rows = bytearray()                      # packed layout rows, one per entity state
+        self.max_states = state_budget()
+        self._max_row_bytes = self.max_states * layout.row.size
         self.view_entity = array("i")
         self.view_origin = array("d")                # x, y, z per frame
         self.view_angles = array("d")                # pitch, yaw, roll per frame
@@ -121,6 +126,7 @@ class TimelineBuilder:
         """Start frame ``num_frames`` at ``server_time``; its rows are the ones appended from now on."""
         if self.segment < 0:
             raise Corrupt("a level start (serverinfo) before the first frame")
+        self.check_budget()
         seg = self.segments[self.segment]
         if not self.segment_has_frames:
             if self.shift_segments:
@@ -137,6 +143,11 @@ class TimelineBuilder:
         self.frame_segment.append(self.segment)
         self.offsets.append(len(self.rows))
         return len(self.times) - 1
+
+    def check_budget(self) -> None:
+        """Raise :class:`~.budget.StateBudgetError` when the rows kept pass the entity-state budget."""
+        if len(self.rows) > self._max_row_bytes:
+            check_states(self.path, self.fmt, len(self.rows) // self.layout.row.size, self.max_states)
 
     def record_stats(self, stats: list[int]) -> None:
         """The stats after the next frame (one call per frame, in frame order); stored when they change."""
@@ -218,8 +229,9 @@ class TimelineBuilder:
             warnings.warn(msg, stacklevel=stacklevel)
 
     def stop(self, error: FormatError, kept: str, stacklevel: int = 4) -> None:
-        """Decoding stopped at ``error``: raise it when no frame was decoded, else keep ``kept`` with a warning."""
-        if not self.times:
+        """Decoding stopped at ``error``: raise it when no frame was decoded or it is the budget's, else keep
+        ``kept`` with a warning."""
+        if not self.times or isinstance(error, StateBudgetError):
             raise error
         msg = f"{error}; decoding stopped there, the timeline ends at {kept}"
         self.warnings.append(msg)
@@ -297,6 +309,7 @@ class TimelineBuilder:
                meta: Mapping[str, object] | None = None) -> DemoTimeline:
         """The timeline.  View and stat columns default to the ones appended per frame; a level without frames
         keeps its place (``frameless_at_end`` False) or sorts after the last frame."""
+        self.check_budget()
         times = np.array(self.times, np.float64)
         nframes = len(times)
         fseg = np.array(self.frame_segment, np.int32)

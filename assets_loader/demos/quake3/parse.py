@@ -14,7 +14,9 @@ Snapshot ring (``CL_ParseSnapshot``): snapshots are kept by ``sequence & 31``; a
 message that is no longer in the ring (or whose entities the 8192-entry parse ring has overwritten) is read to
 its end but dropped, as the engine does, with a warning.  Packet entities (``CL_ParsePacketEntities``): entity
 numbers in increasing order, each a delta from the delta snapshot's state of that entity, or from its baseline
-if it was not there; old entities not named are copied; 1023 ends the list.
+if it was not there; old entities not named are copied; 1023 ends the list.  The entity states kept, all
+snapshots together, are held to the demo's budget (:mod:`..kit.budget`): past it decoding stops with a
+:class:`~..kit.budget.StateBudgetError`.
 
 Bad input: a message that does not decode raises :class:`~.bitstream.MessageFormatError` (message index,
 sequence, bit offset), or with ``keep_before_error`` ends the demo there like a cut file; a file cut short
@@ -36,6 +38,7 @@ from types import MappingProxyType
 import numpy as np
 
 from ...errors import BadMagicError, FormatError
+from ..kit.budget import check_states, state_budget
 from .bitstream import BIG_INFO_STRING, FMT, BitReader, MessageFormatError
 from .commands import (
     BigConfigstring,
@@ -130,6 +133,7 @@ class _Decoder:
         self.warnings: list[str] = []
         self.received_commands = 0
         self.voip_packets = 0
+        self.max_states = state_budget()    # entity states kept, all snapshots together
         self._clear_state()
         self.command_sequence = 0
         self.big_configstring = BigConfigstring()
@@ -298,6 +302,7 @@ class _Decoder:
         out.player.append(player)
         out.entity_counts.append(len(entities))
         out.entities.extend(entities)
+        check_states(self.path, FMT, len(out.entities), self.max_states)
 
     def packet_entities(self, r: BitReader, old: list[_Entity]) -> list[_Entity]:
         table = self.tables.entity
