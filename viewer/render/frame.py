@@ -246,6 +246,7 @@ class FrameRenderer:
             self.q3_models.draw((*frame.md3, *posed), view)
             for draw in (*frame.md3, *posed):
                 if draw.placeholder is not None and draw.model not in models.md3 and not draw.view_model:
+                    self._warn_missing(draw.model)
                     self._draw_placeholder(view.view_proj, model_matrix(draw.origin, draw.axis), draw.placeholder)
             for player in frame.players:
                 if player.player not in models.players:
@@ -274,12 +275,16 @@ class FrameRenderer:
                               camera_right=right, camera_up=up, origin=draw.origin, angles=draw.angles,
                               frame=draw.frame, time=view.time, alpha=draw.alpha, fog=view.fog)
         elif ref.kind == "missing":
-            if ref.name not in self._warned:
-                self._warned.add(ref.name)
-                warnings.warn(f"model {ref.name!r} is missing; drawing a placeholder", stacklevel=2)
+            self._warn_missing(ref.name)
             player = draw.colors is not None or ref.name.lower().startswith("players/")
             self._draw_placeholder(view_proj, entity_matrix(draw.origin, draw.angles),
                                    QUAKE_PLAYER_BOX if player else OBJECT_BOX)
+
+    def _warn_missing(self, name: str) -> None:
+        """One warning per missing model the first time a placeholder stands in for it."""
+        if name not in self._warned:
+            self._warned.add(name)
+            warnings.warn(f"model {name!r} is missing; drawing a placeholder", stacklevel=3)
 
     def _draw_placeholder(self, view_proj: np.ndarray, matrix: np.ndarray, box: Box) -> None:
         """A missing model as ``box`` placed by ``matrix``, with the nose that shows its facing
