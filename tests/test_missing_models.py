@@ -18,7 +18,7 @@ import pytest
 
 from assets_loader.demos import load_demo
 from assets_loader.vfs import VirtualFS
-from viewer.games.quake2.assets import client_model
+from viewer.games.quake2.assets import client_model, load_precache_model
 from viewer.games.quake3 import assets as q3assets
 from viewer.headless import DemoRenderer
 from viewer.render.context import OffscreenTarget
@@ -213,3 +213,11 @@ def test_a_missing_quake3_item_is_a_box_and_an_effect_model_is_left_out(ctx) -> 
     styles = np.ones(64, np.float32)
     assert _magenta(_draw(ctx, assets, SceneFrame(0.0, 0, BEHIND, (), styles, md3=(item,)))).sum() > 20
     assert not _draw(ctx, assets, SceneFrame(0.0, 0, BEHIND, (), styles, md3=(effect,))).any()
+
+
+def test_a_quake2_client_of_a_missing_model_is_drawn_on_the_male_model() -> None:
+    """libq2-testduel's players wear female/athena, which the AQtion pak lacks: the male model stands in."""
+    fs = VirtualFS(QUAKE2, "action", base="baseq2")
+    with pytest.warns(UserWarning, match="players/female/athena.pcx"):
+        ref = load_precache_model(fs, "players/female/athena.pcx")
+    assert ref.kind == "alias" and ref.name == "players/male/tris.md2" and ref.alias is not None
