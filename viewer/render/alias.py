@@ -415,8 +415,10 @@ class AliasRenderer:
         vao.render(moderngl.TRIANGLES)
         self._restore_state(alpha)
 
-    def draw_placeholder(self, view_proj: np.ndarray, model_matrix: np.ndarray, mins, maxs) -> None:
-        """A lit magenta box from ``mins`` to ``maxs`` (model space, ``[3]`` each) for a model that is missing."""
+    def draw_placeholder(self, view_proj: np.ndarray, model_matrix: np.ndarray, mins, maxs, *,
+                         dark: bool = False) -> None:
+        """A lit magenta box from ``mins`` to ``maxs`` (model space, ``[3]`` each) for a model that is missing;
+        ``dark``: in a darker magenta (a part that must stand out against the box beside it)."""
         lo = np.minimum(np.asarray(mins, np.float64), np.asarray(maxs, np.float64))
         size = np.maximum(np.asarray(mins, np.float64), np.asarray(maxs, np.float64)) - lo
         size = np.where(np.abs(size) < 1e-3, 1.0, size)
@@ -433,6 +435,7 @@ class AliasRenderer:
         mvp = np.asarray(view_proj, np.float64) @ np.asarray(model_matrix, np.float64) @ box
         u["u_mvp"].write(gl_bytes(mvp))
         u["u_blend"].value = 0.0
-        self._set_light(u, AliasLight(ambient=40.0, shade=80.0), _PLACEHOLDER_LIGHT)  # every face its own shade
+        light = AliasLight(ambient=10.0, shade=20.0) if dark else AliasLight(ambient=40.0, shade=80.0)
+        self._set_light(u, light, _PLACEHOLDER_LIGHT)  # every face its own shade
         self._set_state(1.0)
         vao.render(moderngl.TRIANGLES)

@@ -32,10 +32,11 @@ from .particles import ParticleRenderer
 from .polyblend import PolyBlend
 from .q3dlights import kept_lights
 from .q3fog import fog_volumes
-from .q3models import Md3Renderer
-from .q3players import player_md3_draws, weapon_md3_draws
+from .placeholders import OBJECT_BOX, QUAKE_PLAYER_BOX, Box, lying_down, quake3_player_box, with_nose
+from .q3models import Md3Renderer, model_matrix
+from .q3players import angles_axis, player_md3_draws, weapon_md3_draws
 from .q3polys import PolyRenderer
-from .q3refdef import Md3Draw
+from .q3refdef import Md3Draw, PlayerDraw
 from .q3world import Q3View, Quake3WorldRenderer, ShaderPainter, StageLight, scissor_pixels
 from .refdef import EntityDraw, HudModel, Lights, MapWorld, SceneFrame, SegmentAssets
 from .sprites import SpriteRenderer
@@ -50,7 +51,6 @@ _LIGHT_CACHE_SIZE = 8192
 _NO_MAP_LIGHT = 128.0
 #: ``RF_FULLBRIGHT``: ref_gl's shadelight 1.0 in every channel, the full light level.
 _FULL_LIGHT = 255.0
-_PLACEHOLDER_BOX = ((-8.0, -8.0, -8.0), (8.0, 8.0, 8.0))
 #: Quake clears to black; anything outside the map shows through as this.
 CLEAR_COLOR = (0.0, 0.0, 0.0)
 
@@ -240,8 +240,15 @@ class FrameRenderer:
         if self.q3_world is not None:
             self.q3_world.draw(view, translucent=False)
         if self.q3_models is not None and (frame.md3 or frame.players):
-            posed = [d for player in frame.players for d in player_md3_draws(self.q3_models.models, player)]
+            models = self.q3_models.models
+            posed = [d for player in frame.players for d in player_md3_draws(models, player)]
             self.q3_models.draw((*frame.md3, *posed), view)
+            for draw in (*frame.md3, *posed):
+                if draw.placeholder is not None and draw.model not in models.md3 and not draw.view_model:
+                    self._draw_placeholder(view.view_proj, model_matrix(draw.origin, draw.axis), draw.placeholder)
+            for player in frame.players:
+                if player.player not in models.players:
+                    self._draw_player_placeholder(view.view_proj, player)
         if self.q3_world is not None and brushes:
             self.q3_world.draw_submodels(view, [(b.submodel, b.matrix) for b in brushes])
         if self.q3_polys is not None and frame.polys:
@@ -266,7 +273,23 @@ class FrameRenderer:
                               camera_right=right, camera_up=up, origin=draw.origin, angles=draw.angles,
                               frame=draw.frame, time=view.time, alpha=draw.alpha, fog=view.fog)
         elif ref.kind == "missing":    # the loader that made it said so once, naming the file
-            self.alias.draw_placeholder(view_proj, entity_matrix(draw.origin, (0, 0, 0)), *_PLACEHOLDER_BOX)
+            player = draw.colors is not None or ref.name.lower().startswith("players/")
+            self._draw_placeholder(view_proj, entity_matrix(draw.origin, draw.angles),
+                                   QUAKE_PLAYER_BOX if player else OBJECT_BOX)
+
+    def _draw_placeholder(self, view_proj: np.ndarray, matrix: np.ndarray, box: Box) -> None:
+        """A missing model as ``box`` placed by ``matrix``, with the nose that shows its facing
+        (:mod:`.placeholders`)."""
+        body, nose = with_nose(box)
+        self.alias.draw_placeholder(view_proj, matrix, *body)
+        self.alias.draw_placeholder(view_proj, matrix, *nose, dark=True)
+
+    def _draw_player_placeholder(self, view_proj: np.ndarray, player: PlayerDraw) -> None:
+        """A Quake III player without any model as its box turned to its legs' yaw: crouched or lying dead as its
+        legs animation says."""
+        box, dead = quake3_player_box(player.legs_anim)
+        matrix = model_matrix(player.origin, angles_axis((0.0, player.legs_angles[1], 0.0)))
+        self._draw_placeholder(view_proj, lying_down(matrix, box) if dead else matrix, box)
 
     def _in_view(self, centre, radius: float) -> bool:
         """Whether a sphere may show in this frame's view frustum (``R_CullBox``/``R_CullModelForEntity``: the

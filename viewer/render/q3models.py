@@ -193,6 +193,8 @@ class Md3Renderer:
         color = tuple(c / 255.0 for c in draw.shader_rgba)
         self.ctx.enable(moderngl.DEPTH_TEST)
         for index, surface in enumerate(model.surfaces):
+            if not surface.triangles.size:  # an empty part (telep.md3's "Tube"): nothing to draw, no buffer to make
+                continue
             self._vbo.orphan()              # new storage: no wait for the draws still reading the old one
             self._vbo.write(self._vertices(model, index, draw).tobytes())
             key = (draw.model, index)       # the registry name: MD3 header names repeat

@@ -21,6 +21,7 @@ import numpy as np
 from assets_loader.errors import FormatError
 from assets_loader.models.q3player import ANIM, PLAYER_PARTS, PlayerModel, animation_frame, attach, pose_player
 
+from .placeholders import WEAPON_BOX
 from .q3refdef import Md3Draw, PlayerDraw, Quake3Models, WeaponDraw
 from .view_math import angle_vectors
 
@@ -38,7 +39,8 @@ def _relative(child: tuple[float, float, float], parent: tuple[float, float, flo
 
 
 def player_md3_draws(models: Quake3Models, draw: PlayerDraw) -> tuple[Md3Draw, ...]:
-    """The parts of ``draw`` (nothing when its model is not loaded or lacks its tags)."""
+    """The parts of ``draw`` (nothing when its model is not loaded or lacks its tags) and its weapon (with a
+    placeholder box for when the weapon model is not loaded)."""
     player = models.players.get(draw.player)
     if player is None:
         return ()
@@ -59,8 +61,9 @@ def player_md3_draws(models: Quake3Models, draw: PlayerDraw) -> tuple[Md3Draw, .
         old, new, frac = pose.frames[part]
         out.append(Md3Draw(f"models/players/{player.model}/{part}.md3", origin, axis, new, old, frac,
                            player.skins.get(part, {}), legs_origin))
-    if draw.weapon and pose.weapon is not None and draw.weapon in models.md3:
-        out.append(Md3Draw(draw.weapon, pose.weapon[0], pose.weapon[1], light_origin=legs_origin))
+    if draw.weapon and pose.weapon is not None:
+        out.append(Md3Draw(draw.weapon, pose.weapon[0], pose.weapon[1], light_origin=legs_origin,
+                           placeholder=WEAPON_BOX))
         out.extend(_flash(models, draw.weapon, draw.flash, pose.weapon, legs_origin, False))
     return tuple(out)
 

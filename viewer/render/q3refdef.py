@@ -21,6 +21,8 @@ from assets_loader.models.md3 import Md3Model
 from assets_loader.models.q3player import PlayerModel
 from assets_loader.q3shaders import Shader, ShaderLibrary
 
+from .placeholders import Box
+
 
 @dataclass(frozen=True, slots=True)
 class Quake3World:
@@ -59,7 +61,8 @@ class Md3Draw:
     first-person weapon; ``shader_rgba``: the colour ``rgbGen entity``/``alphaGen entity`` stages use (0‥255,
     ``shaderRGBA``); ``custom_shader`` draws every surface with one shader (``customShader``: explosion models);
     ``shader_time``: when the shader's clock started (``shaderTime``: waves and ``animMap`` frames of an effect
-    begin with it), seconds of the frame's time."""
+    begin with it), seconds of the frame's time; ``placeholder``: the box (mins, maxs in model space) drawn
+    instead when the model is not loaded (entities: items, missiles, a player's weapon; ``None``: nothing)."""
 
     model: str
     origin: np.ndarray
@@ -73,6 +76,7 @@ class Md3Draw:
     shader_rgba: tuple[int, int, int, int] = (255, 255, 255, 255)
     custom_shader: str = ""
     shader_time: float = 0.0
+    placeholder: Box | None = None
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -542,7 +542,8 @@ class Quake3WorldRenderer:
         self.ctx = ctx
         self.level = level
         world = level.world
-        self._vbo = ctx.buffer(np.ascontiguousarray(world.vertices).tobytes())
+        # OpenGL buffers cannot be empty: a map without draw surfaces gets a placeholder no draw call reads.
+        self._vbo = ctx.buffer(np.ascontiguousarray(world.vertices).tobytes() or bytes(world.vertices.dtype.itemsize))
         self._static_ibo = ctx.buffer(np.ascontiguousarray(world.indices, np.uint32).tobytes() or b"\0" * 4)
         atlas = world.lightmaps.pixels
         self._lightmap = ctx.texture((atlas.shape[1], atlas.shape[0]), 4, np.ascontiguousarray(atlas).tobytes())

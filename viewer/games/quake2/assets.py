@@ -44,6 +44,8 @@ from ...render.q3refdef import Quake3Models
 from ...render.refdef import Lighting, Look, ModelRef, SegmentAssets, SkyBox
 
 PALETTE_PATH = "pics/colormap.pcx"
+#: The model every client without its own is drawn with (``CL_LoadClientinfo``).
+MALE_DIR = "players/male"
 #: The six sky pictures in ``R_SetSky``'s order.
 SKY_SUFFIXES = ("rt", "bk", "lf", "ft", "up", "dn")
 #: ref_gl's defaults: textures scaled by ``intensity`` 2 when uploaded, lightmaps by ``gl_modulate`` 1, no
@@ -204,13 +206,30 @@ def load_model(fs: VirtualFS, name: str, skins: tuple[str, ...] = (), md3: dict[
     return ModelRef(name, "missing")
 
 
+def client_model(fs: VirtualFS, skin_path: str) -> tuple[str, str]:
+    """``CL_LoadClientinfo``: the model and skin picture a client with skin ``players/<model>/<skin>.pcx`` is
+    drawn with: ``players/<model>/tris.md2``, else ``players/male/tris.md2``; a skin the model lacks is looked for
+    beside the male model (CTF skins), then ``players/male/grunt.pcx``.  A fallback is reported in one warning."""
+    model_dir, skin = skin_path.rsplit("/", 1)
+    if not fs.exists(f"{model_dir}/tris.md2") or fs.find_image(f"{model_dir}/{skin}") is None:
+        model_dir = MALE_DIR
+    if fs.find_image(f"{model_dir}/{skin}") is None:
+        skin = "grunt.pcx"
+    model, picture = f"{model_dir}/tris.md2", f"{model_dir}/{skin}"
+    if picture.lower() != skin_path.lower():
+        warnings.warn(f"player skin {skin_path!r} or its tris.md2 is missing; drawing {picture} on {model} in its "
+                      "place (a placeholder)", stacklevel=3)
+    return model, picture
+
+
 def load_precache_model(fs: VirtualFS, name: str, md3: dict[str, Md3Model] | None = None) -> ModelRef:
     """One entry of a segment's model list: a model, or (after the 256 model configstrings) a client's skin picture
-    ``players/<model>/<skin>.pcx``, drawn on the ``tris.md2`` beside it (``CL_LoadClientinfo``); MD3 files go into
-    ``md3`` (:func:`load_model`)."""
+    ``players/<model>/<skin>.pcx``, drawn on the ``tris.md2`` beside it, or the male model's when it is missing
+    (:func:`client_model`); MD3 files go into ``md3`` (:func:`load_model`)."""
     lower = name.lower()
     if lower.startswith("players/") and lower.endswith(".pcx"):
-        ref = load_model(fs, name.rsplit("/", 1)[0] + "/tris.md2", skins=(name,))
+        model, skin = client_model(fs, name)
+        ref = load_model(fs, model, skins=(skin,))
         alias = ref.alias
         if alias is not None and len(alias.skins) > 1:     # the client's skin is skin 0, whatever the MD2 names
             rgba = alias.skin_rgba[-1:] if alias.skin_rgba is not None else None

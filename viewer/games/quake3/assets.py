@@ -2,13 +2,18 @@
 models of the segment's model list with the images their shaders use.
 
 A missing image becomes the engine's default grid with one warning per name (:class:`~assets_loader.q3images.
-ImageLoader`); a missing or broken model is skipped with a warning; a missing map is an error naming the file.
+ImageLoader`); a missing or broken model is skipped with a warning (the renderer draws a placeholder box); a missing
+map is an error naming the file.  A player model the game data lacks is drawn as another (``CG_LoadClientInfo``'s
+fallbacks, :func:`player_fallbacks`): the same model's ``default`` skin, then ``DEFAULT_MODEL`` (``sarge``, which
+OpenArena ships too) with the player's skin in team games, then ``sarge/default``, then the first player model the
+game dirs hold; with none at all, the renderer draws the player as a placeholder box.
 Quake III has no palette: the grey ramp :data:`GREY_PALETTE` stands in where the generic viewer wants one (its
 particles and UI text).
 
 References: ioquake3 ``renderergl1/tr_bsp.c`` (``RE_LoadWorldMap``), ``tr_model.c`` (``RE_RegisterModel``),
 ``tr_shader.c`` (``ScanAndLoadShaderFiles``); ``cgame/cg_main.c`` (``CG_RegisterGraphics``: the model
-configstrings).
+configstrings); ``cgame/cg_players.c`` (``CG_LoadClientInfo``, ``CG_RegisterClientModelname``), ``cg_local.h``
+(``DEFAULT_MODEL``, ``DEFAULT_TEAM_MODEL``).
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from assets_loader.bsp46 import LIGHTMAP_NONE, load_bsp46
 from assets_loader.bsp46.materials import load_world_materials
 from assets_loader.errors import FormatError, NotFoundError
 from assets_loader.models.md3 import Md3Model, load_md3
-from assets_loader.models.q3player import PLAYER_PARTS, PlayerModel, load_player
+from assets_loader.models.q3player import PLAYER_PARTS, PlayerModel, load_player, split_model_name
 from assets_loader.palette import Palette
 from assets_loader.q3images import ImageLoader
 from assets_loader.q3shaders import ShaderLibrary, load_shader_library
@@ -35,6 +40,10 @@ from .players import part_path
 QUAKE3_LOOK = Look(fov_across_width=True)
 #: Grey ramp ``[256, 3]`` for the viewer's palette-coloured pieces (Quake III images are truecolour).
 GREY_PALETTE = Palette(np.repeat(np.arange(256, dtype=np.uint8)[:, None], 3, axis=1))
+#: ``DEFAULT_MODEL`` and ``DEFAULT_TEAM_MODEL`` of the baseq3 cgame (``cg_local.h``; OpenArena's are the same).
+DEFAULT_MODEL = "sarge"
+#: ``GT_TEAM``: game types from here on are team games (``bg_public.h`` ``gametype_t``).
+GT_TEAM = 3
 
 
 def load_world(fs: VirtualFS, map_path: str, library: ShaderLibrary, images: ImageLoader) -> Quake3World:
@@ -45,19 +54,57 @@ def load_world(fs: VirtualFS, map_path: str, library: ShaderLibrary, images: Ima
     return Quake3World(world, materials.shaders, materials.images, materials.missing, fog_shaders)
 
 
+def player_fallbacks(fs: VirtualFS, name: str, team_game: bool = False) -> tuple[str, ...]:
+    """The ``model/skin`` names to try, in order, for player model ``name`` (:func:`~assets_loader.models.q3player.
+    load_player` itself falls back to the model's ``default`` skin): ``name``; in team games ``DEFAULT_TEAM_MODEL``
+    with the same skin; ``DEFAULT_MODEL/default``; then every player model the game dirs hold (by name), so a player
+    is drawn as some model whenever the data has one."""
+    model, skin = split_model_name(name)
+    order = [f"{model}/{skin}"]
+    if team_game:
+        order.append(f"{DEFAULT_MODEL}/{skin}")
+    order.append(f"{DEFAULT_MODEL}/default")
+    order += [f"{path.split('/')[2]}/default" for path in fs.list("models/players/*/animation.cfg")]
+    return tuple(dict.fromkeys(order))
+
+
+def _player_or_fallback(fs: VirtualFS, name: str, team_game: bool,
+                        tried: dict[str, PlayerModel | FormatError]) -> PlayerModel | None:
+    """The first of :func:`player_fallbacks` that loads (``tried`` keeps every attempt), with a warning when it is
+    not ``name`` itself; ``None`` with a warning when none does."""
+    first: FormatError | None = None
+    for candidate in player_fallbacks(fs, name, team_game):
+        if candidate not in tried:
+            try:
+                tried[candidate] = load_player(fs, candidate)
+            except FormatError as exc:  # NotFoundError included
+                tried[candidate] = exc
+        found = tried[candidate]
+        if isinstance(found, PlayerModel):
+            if first is not None:
+                warnings.warn(f"{first}; drawing player model {name!r} as {found.model}/{found.skin} in its place "
+                              "(a placeholder)", stacklevel=3)
+            return found
+        first = first or found
+    warnings.warn(f"{first}; no player model in the game data: drawing player model {name!r} as a placeholder "
+                  "box", stacklevel=3)
+    return None
+
+
 def load_models(fs: VirtualFS, names: tuple[str, ...], library: ShaderLibrary, images: ImageLoader,
-                players: tuple[str, ...] = (), shaders: tuple[str, ...] = ()) -> Quake3Models:
+                players: tuple[str, ...] = (), shaders: tuple[str, ...] = (), team_game: bool = False) -> Quake3Models:
     """The ``.md3`` entries of ``names`` (others are brush models or not models), the player models ``players``
-    (``model/skin`` names; their parts join ``md3`` under their paths) and every image their shaders and the
-    effect ``shaders`` use."""
+    (``model/skin`` names, each loaded or stood in for by a fallback (:func:`player_fallbacks`; ``team_game``:
+    ``g_gametype`` is a team game); their parts join ``md3`` under their paths) and every image their shaders and
+    the effect ``shaders`` use."""
     md3: dict[str, Md3Model] = {}
     loaded: dict[str, PlayerModel] = {}
+    tried: dict[str, PlayerModel | FormatError] = {}   # every model/skin loaded or failed, once
     for name in players:
-        try:
-            player = loaded[name] = load_player(fs, name)
-        except FormatError as exc:
-            warnings.warn(f"{exc}; not drawing player model {name!r}", stacklevel=2)
+        player = _player_or_fallback(fs, name, team_game, tried)
+        if player is None:
             continue
+        loaded[name] = player
         for part, model in zip(PLAYER_PARTS, (player.lower, player.upper, player.head), strict=True):
             md3[part_path(player, part)] = model
     for name in names:
@@ -66,7 +113,7 @@ def load_models(fs: VirtualFS, names: tuple[str, ...], library: ShaderLibrary, i
         try:
             md3[name] = load_md3(fs.read(name), name)
         except FormatError as exc:  # NotFoundError included
-            warnings.warn(f"{exc}; not drawing model {name!r}", stacklevel=2)
+            warnings.warn(f"{exc}; drawing model {name!r} as a placeholder", stacklevel=2)
     skins: dict[str, list[dict[str, str]]] = {}   # part path → the skins of every player sharing that part
     for player in loaded.values():
         for part in PLAYER_PARTS:
@@ -88,10 +135,11 @@ def model_ref(name: str, models: Quake3Models) -> ModelRef:
 
 
 def load_segment_assets(fs: VirtualFS, map_path: str, model_names: tuple[str, ...],
-                        players: tuple[str, ...] = (), shaders: tuple[str, ...] = ()) -> SegmentAssets:
+                        players: tuple[str, ...] = (), shaders: tuple[str, ...] = (),
+                        gametype: int = 0) -> SegmentAssets:
     """A demo segment: the map (``None`` with a warning when the game dirs lack it), its models, the player
-    models ``players`` (``model/skin`` from the players' configstrings) and the images of the effect
-    ``shaders``."""
+    models ``players`` (``model/skin`` from the players' configstrings; the ``g_gametype`` ``gametype`` picks
+    their fallbacks) and the images of the effect ``shaders``."""
     library = load_shader_library(fs)
     images = ImageLoader(fs)
     try:
@@ -99,7 +147,7 @@ def load_segment_assets(fs: VirtualFS, map_path: str, model_names: tuple[str, ..
     except NotFoundError as exc:
         warnings.warn(f"{exc}; showing the entities without the map", stacklevel=2)
         world = None
-    models = load_models(fs, model_names, library, images, players, shaders)
+    models = load_models(fs, model_names, library, images, players, shaders, gametype >= GT_TEAM)
     refs = tuple(model_ref(n, models) for n in model_names)
     return SegmentAssets(None, refs, GREY_PALETTE, None, q3_world=world, q3_models=models, look=QUAKE3_LOOK)
 

@@ -21,6 +21,7 @@ import numpy as np
 from assets_loader.demos import SceneState
 from assets_loader.models.q3player import animation_number
 
+from ...render.placeholders import MISSILE_BOX, OBJECT_BOX
 from ...render.q3players import angles_axis
 from ...render.q3refdef import Md3Draw, PlayerDraw
 from ...render.refdef import EntityDraw
@@ -66,7 +67,7 @@ def _item(state: SceneState, i: int, model: str) -> Md3Draw:
     origin = np.asarray(state.entities.origin[i], np.float32).copy()
     origin[2] += 4.0 + math.cos((ms + 1000.0) * 2.0 * math.pi / 4000.0) * 4.0
     yaw = (int(ms) & 4095) * 360.0 / 4096.0
-    return Md3Draw(model, origin, angles_axis((0.0, yaw, 0.0)))
+    return Md3Draw(model, origin, angles_axis((0.0, yaw, 0.0)), placeholder=OBJECT_BOX)
 
 
 def _missile(state: SceneState, i: int, model: str) -> Md3Draw:
@@ -79,7 +80,7 @@ def _missile(state: SceneState, i: int, model: str) -> Md3Draw:
         axis = angles_axis((pitch, yaw, 0.0))
     else:
         axis = angles_axis(tuple(float(v) for v in state.entities.angles[i]))
-    return Md3Draw(model, np.asarray(state.entities.origin[i], np.float32), axis)
+    return Md3Draw(model, np.asarray(state.entities.origin[i], np.float32), axis, placeholder=MISSILE_BOX)
 
 
 def md3_draws(state: SceneState, first_person: bool) -> tuple[tuple[Md3Draw, ...], tuple[PlayerDraw, ...]]:

@@ -38,7 +38,8 @@ class Quake3View:
                  *(f"*{n}" for n in range(link.MAX_MODELS)))
         extra = tuple(m for m in (*segment_models(), *fx.segment_effect_models()) if fs.exists(m))
         players = tuple(m if "/" in m else f"{m}/default" for m in segment.player_models)
-        return assets.load_segment_assets(fs, map_path, names + extra, players, fx.EFFECT_SHADERS)
+        return assets.load_segment_assets(fs, map_path, names + extra, players, fx.EFFECT_SHADERS,
+                                          segment.gametype)
 
     def load_map_assets(self, fs: VirtualFS, map_path: str) -> SegmentAssets:
         return assets.load_map_assets(fs, map_path)
