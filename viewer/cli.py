@@ -130,6 +130,9 @@ def _build_parser() -> argparse.ArgumentParser:
     events.add_argument("demo")
     events.add_argument("--json", action="store_true", help="print JSON")
     events.add_argument("--kind", action="append", help="only events of this kind (repeatable)")
+
+    from .library.commands import add_parsers as add_library_parsers   # qdv index, qdv find
+    add_library_parsers(sub)
     return parser
 
 
@@ -273,6 +276,13 @@ def _run(args: argparse.Namespace) -> int:
         return _run_render(args)
     if args.command in ("play", "map"):
         return _run_window(args)
+    if args.command in ("index", "find"):
+        from .library.commands import LibraryUsageError, run as run_library
+
+        try:
+            return run_library(args)
+        except LibraryUsageError as exc:
+            raise _UsageError(str(exc)) from None
     raise _UsageError(f"unknown command {args.command!r}")
 
 

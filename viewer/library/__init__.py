@@ -1,0 +1,5 @@
+"""The demo library (``qdv index``, ``qdv find``): demos of many folders decoded once into a SQLite file and searched.
+
+:mod:`.records` (the pure per-demo work), :mod:`.store` (the SQLite schema), :mod:`.index` (walking folders, the
+process pool or a Dask cluster), :mod:`.find` (searches), :mod:`.commands` (the subcommands' arguments).
+"""
