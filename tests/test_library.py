@@ -243,4 +243,5 @@ def test_name_date_and_clean_name():
     assert name_date("2on2_sf_vs_red[frobodm2]220104-0915.mvd") == "2022-01-04 09:15"
     assert name_date("pov-vs-x-aerowalk-2015_02_05-19_55_34.dm_90") == "2015-02-05 19:55:34"
     assert name_date("final-2021-13-40.dem") is None and name_date("2001_Duel2_Quakecon.dm_66") is None
-    assert clean_name("^7^4>^7Sylver^4<") == ">Sylver<" and clean_name("a^^b") == "a^"  # Q_CleanStr: "^^" is no code, "^b" is
+    assert clean_name("^7^4>^7Sylver^4<") == ">Sylver<"
+    assert clean_name("a^^b") == "a^"   # Q_CleanStr: "^^" is no colour code, "^b" is
