@@ -9,7 +9,7 @@ import os
 import sys
 from pathlib import Path
 
-__all__ = ["COMMANDS", "LibraryUsageError", "add_parsers", "run"]
+__all__ = ["COMMANDS", "LibraryUsageError", "add_highlights_args", "add_parsers", "run"]
 
 COMMANDS = ("index", "find")
 
@@ -55,6 +55,17 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     find.add_argument("--spree", type=_positive_int, metavar="N", help="N frags by one player without dying")
     find.add_argument("--text", help="chat lines containing this (case-insensitive)")
     find.add_argument("--json", action="store_true", help="print JSON")
+
+
+def add_highlights_args(render: argparse.ArgumentParser) -> None:
+    """``qdv render``'s highlight reel options."""
+    render.add_argument("--highlights", metavar="RESULTS.json",
+                        help="render each hit of 'qdv find --json' as its own clip into the folder --out")
+    render.add_argument("--lead-in", type=float, default=2.0, metavar="S",
+                        help="seconds before each moment (default 2)")
+    render.add_argument("--lead-out", type=float, default=2.0, metavar="S",
+                        help="seconds after each moment (default 2)")
+    render.add_argument("--concat", metavar="FILE", help="with --highlights: join the clips into this video too")
 
 
 def _index(db, folders: list[str], args: argparse.Namespace, db_path: str) -> None:

@@ -8,6 +8,7 @@ chat text. Each hit names the ``qdv play DEMO --start T`` command that opens it 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shlex
@@ -50,6 +51,7 @@ class Hit:
     end: float              # the last moment of the match (``time`` for one event)
     player: str | None
     match: str
+    demo_duration: float = 0.0     # the whole demo's (clips end within it)
 
     @property
     def play(self) -> str:
@@ -195,6 +197,17 @@ def _event_hits(db: sqlite3.Connection, q: Query, kind: str) -> list[Hit]:
 
 def find(db: sqlite3.Connection, q: Query) -> list[Hit]:
     """The hits of ``q``: moments for an event pattern, else one per demo (time 0, what it is)."""
+    hits = _find(db, q)
+    paths = sorted({h.path for h in hits})
+    durations: dict[str, float] = {}
+    for i in range(0, len(paths), 500):
+        chunk = paths[i:i + 500]
+        durations.update(db.execute(f"SELECT path, duration FROM demos WHERE path IN ({','.join('?' * len(chunk))})",
+                                    chunk).fetchall())
+    return [dataclasses.replace(h, demo_duration=durations[h.path]) for h in hits]
+
+
+def _find(db: sqlite3.Connection, q: Query) -> list[Hit]:
     if q.multi_kill is not None or q.spree is not None:
         frags = _obituaries(db, q)
         if q.multi_kill is not None:
