@@ -245,3 +245,39 @@ def test_name_date_and_clean_name():
     assert name_date("final-2021-13-40.dem") is None and name_date("2001_Duel2_Quakecon.dm_66") is None
     assert clean_name("^7^4>^7Sylver^4<") == ">Sylver<"
     assert clean_name("a^^b") == "a^"   # Q_CleanStr: "^^" is no colour code, "^b" is
+
+
+# --- highlights -----------------------------------------------------------------------------------------------------
+
+
+def test_highlights_render_each_hit_as_a_clip_and_join_them(tmp_path, capsys):
+    import av
+
+    demo = QUAKEWORLD / "lq_lqdm2_mvd.mvd"
+    assert main(["find", "--db", str(tmp_path / "lib.sqlite"), "--workers", "1", str(demo), "--kind", "obituary",
+                 "--json"]) == 0
+    results = tmp_path / "hits.json"
+    results.write_text(capsys.readouterr().out)
+    hits = json.loads(results.read_text())
+    deaths = [e["time"] for e in events_list(load_demo(str(demo))) if e["kind"] == "obituary"]
+    assert [h["time"] for h in hits] == deaths and len(deaths) == 2
+    out, reel = tmp_path / "clips", tmp_path / "reel.mp4"
+    assert main(["render", "--highlights", str(results), "--out", str(out), "--size", "64x48", "--fps", "10",
+                 "--lead-in", "1", "--lead-out", "0.5", "--concat", str(reel)]) == 0
+    clips = sorted(out.glob("*.mp4"))
+    assert [c.name.split("_")[0] for c in clips] == ["001", "002"]
+    assert all("lq_lqdm2_mvd" in c.name and "suicides" in c.name for c in clips)
+    frames = []
+    for clip in [*clips, reel]:
+        with av.open(str(clip)) as f:
+            frames.append(sum(1 for _ in f.decode(video=0)))
+    assert frames == [15, 15, 30]
+
+
+def test_highlights_refuse_a_file_that_is_no_find_result(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"path": "x"}')
+    assert main(["render", "--highlights", str(bad), "--out", str(tmp_path / "c")]) == 2
+    bad.write_text('[{"path": "x.dem"}]')
+    assert main(["render", "--highlights", str(bad), "--out", str(tmp_path / "c")]) == 2
+    assert main(["render", "--out", str(tmp_path / "x.mp4")]) == 2
