@@ -76,11 +76,13 @@ def index_folders(db: sqlite3.Connection, folders: Iterable[str | Path], workers
     current = set(paths)
     gone = [p for p in stored if p not in current and any(Path(p).is_relative_to(r) for r in roots)]
     remove_paths(db, gone)
-    todo = []
+    todo, sizes = [], {}
     for p in paths:
         st = os.stat(p)
         if stored.get(p) != (st.st_size, st.st_mtime):
             todo.append(p)
+            sizes[p] = st.st_size
+    todo.sort(key=lambda p: -sizes[p])     # the largest first: no worker is left with a long demo at the end
     if scheduler:
         records = _dask_records(todo, scheduler)
     else:
