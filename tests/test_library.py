@@ -104,8 +104,12 @@ def test_corrupt_changed_duplicate_and_removed_files(tmp_path):
                       "WHERE d.error IS NOT NULL").fetchone()[0] == 0
     (folder / "sub" / "b.dem").unlink()
     (folder / "corrupt.dm_68").write_bytes(b"still not a demo")
+    os.utime(folder / "a.dem", (1e9, 1e9))      # touched, same content: not decoded again
+    before = db.execute("SELECT id, info FROM demos WHERE path LIKE '%a.dem'").fetchone()
     result = index_folders(db, [folder], workers=1)
     assert (result.decoded, result.unchanged, result.removed, result.errors) == (1, 1, 1, 1)
+    assert db.execute("SELECT id, info FROM demos WHERE path LIKE '%a.dem'").fetchone() == before
+    assert db.execute("SELECT mtime FROM demos WHERE path LIKE '%a.dem'").fetchone() == (1e9,)
     assert db.execute("SELECT COUNT(*) FROM demos").fetchone()[0] == 2
 
 

@@ -3,8 +3,8 @@
 The per-demo work is :func:`~.records.demo_record` (a pure function of the file), mapped over a
 ``ProcessPoolExecutor`` of ``workers`` processes or, given a ``scheduler`` address, over a Dask cluster
 (``dask.distributed``, the ``library`` extra); only the records travel back and this process alone writes the
-database. A file whose size and modification time are stored unchanged is not read again; stored files that are
-gone from the folders are removed.
+database. A file whose size and modification time are stored unchanged is not read again, one whose content hash
+is (only touched) is not decoded again; stored files that are gone from the folders are removed.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-from .records import DEMO_NAME, DemoRecord, demo_record
-from .store import known_files, remove_paths, write_record
+from .records import DEMO_NAME, DemoRecord, demo_record, file_hash
+from .store import known_files, remove_paths, touch_path, write_record
 
 __all__ = ["IndexResult", "demo_paths", "index_folders"]
 
@@ -25,7 +25,7 @@ __all__ = ["IndexResult", "demo_paths", "index_folders"]
 @dataclass(frozen=True, slots=True)
 class IndexResult:
     decoded: int        # files decoded (new or changed)
-    unchanged: int      # files skipped: same size and modification time
+    unchanged: int      # files not decoded: same size and modification time, or same content
     removed: int        # stored files no longer found
     errors: int         # files that did not decode
     demo_seconds: float
@@ -79,9 +79,14 @@ def index_folders(db: sqlite3.Connection, folders: Iterable[str | Path], workers
     todo, sizes = [], {}
     for p in paths:
         st = os.stat(p)
-        if stored.get(p) != (st.st_size, st.st_mtime):
-            todo.append(p)
-            sizes[p] = st.st_size
+        old = stored.get(p)
+        if old is not None and old[:2] == (st.st_size, st.st_mtime):
+            continue
+        if old is not None and old[0] == st.st_size and old[2] == file_hash(p):
+            touch_path(db, p, st.st_mtime)      # touched, not changed: the stored records stand
+            continue
+        todo.append(p)
+        sizes[p] = st.st_size
     todo.sort(key=lambda p: -sizes[p])     # the largest first: no worker is left with a long demo at the end
     if scheduler:
         records = _dask_records(todo, scheduler)

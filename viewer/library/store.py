@@ -20,7 +20,7 @@ from assets_loader.demos.events import EVENT_KINDS
 from .records import DemoRecord
 
 __all__ = ["SCHEMA_VERSION", "INDEXED_KINDS", "default_db_path", "open_db", "write_record", "demo_info",
-           "demo_events", "known_files", "remove_paths"]
+           "demo_events", "known_files", "remove_paths", "touch_path"]
 
 SCHEMA_VERSION = 1
 
@@ -75,9 +75,15 @@ def open_db(path: str | Path) -> sqlite3.Connection:
     return db
 
 
-def known_files(db: sqlite3.Connection) -> dict[str, tuple[int, float]]:
-    """Every stored path → ``(size, mtime)``."""
-    return {path: (size, mtime) for path, size, mtime in db.execute("SELECT path, size, mtime FROM demos")}
+def known_files(db: sqlite3.Connection) -> dict[str, tuple[int, float, str]]:
+    """Every stored path → ``(size, mtime, hash)``."""
+    return {path: (size, mtime, digest) for path, size, mtime, digest in
+            db.execute("SELECT path, size, mtime, hash FROM demos")}
+
+
+def touch_path(db: sqlite3.Connection, path: str, mtime: float) -> None:
+    """A stored file whose content is unchanged got a new modification time."""
+    db.execute("UPDATE demos SET mtime = ? WHERE path = ?", (mtime, path))
 
 
 def remove_paths(db: sqlite3.Connection, paths: list[str]) -> None:
