@@ -265,6 +265,8 @@ def test_highlights_render_each_hit_as_a_clip_and_join_them(tmp_path, capsys):
     hits = json.loads(results.read_text())
     deaths = [e["time"] for e in events_list(load_demo(str(demo))) if e["kind"] == "obituary"]
     assert [h["time"] for h in hits] == deaths and len(deaths) == 2
+    hits[0]["player"], hits[1]["player"] = "LQ_Ranger", "nobody"   # a POV of the .mvd; no one (the demo's view)
+    results.write_text(json.dumps(hits))
     out, reel = tmp_path / "clips", tmp_path / "reel.mp4"
     assert main(["render", "--highlights", str(results), "--out", str(out), "--size", "64x48", "--fps", "10",
                  "--lead-in", "1", "--lead-out", "0.5", "--concat", str(reel)]) == 0

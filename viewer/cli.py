@@ -18,6 +18,7 @@ from assets_loader.source import LimitSettingError, check_file
 
 if TYPE_CHECKING:
     from .camera_path import CameraPath
+    from .library.highlights import Clip
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 #: The demo files the commands take, for their help and messages (``viewer.ui.picker.DEMO_SUFFIXES``).
@@ -549,10 +550,8 @@ def _run_highlights(args: argparse.Namespace) -> int:
     Path(args.out).mkdir(parents=True, exist_ok=True)
     done, failed = [], 0
     for clip in clips:
-        one = argparse.Namespace(**{**vars(args), "demo": clip.demo, "start": f"{clip.start:.3f}",
-                                    "end": f"{clip.end:.3f}", "out": str(clip.out)})
         try:
-            code = _run_render(one)
+            code = _render_clip(args, clip)
         except (FormatError, OSError, _UsageError) as exc:
             print(f"qdv render: {clip.out.name}: {_describe(exc)}", file=sys.stderr)
             code = EXIT_BAD_INPUT
@@ -565,6 +564,20 @@ def _run_highlights(args: argparse.Namespace) -> int:
         concat_clips(done, Path(args.concat))
         print(f"wrote {args.concat}: {len(done)} clips joined")
     return EXIT_BAD_INPUT if failed else EXIT_OK
+
+
+def _render_clip(args: argparse.Namespace, clip: Clip) -> int:
+    """One highlight clip, from the eyes of the hit's player where the demo has them (``--pov``), else from the
+    demo's own view."""
+    one = {**vars(args), "demo": clip.demo, "start": f"{clip.start:.3f}", "end": f"{clip.end:.3f}",
+           "out": str(clip.out)}
+    if args.pov is None and clip.player:
+        try:
+            return _run_render(argparse.Namespace(**{**one, "pov": clip.player}))
+        except _UsageError as exc:
+            if not str(exc).startswith("--pov"):
+                raise
+    return _run_render(argparse.Namespace(**one))
 
 
 def _camera_path(file: str, duration: float) -> CameraPath:

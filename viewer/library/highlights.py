@@ -30,6 +30,7 @@ class Clip:
     start: float
     end: float
     out: Path
+    player: str | None = None      # whose moment it is (their view where the demo has it)
 
 
 def load_hits(file: str | Path) -> list[dict[str, Any]]:
@@ -66,7 +67,8 @@ def plan_clips(hits: Sequence[dict[str, Any]], out_dir: str | Path, lead_in: flo
         demo = Path(h["path"]).name.split(".")[0]
         t = int(h["time"])
         name = f"{i:03d}_{_slug(demo)}_{t // 60:02d}m{t % 60:02d}s_{_slug(str(h.get('match', '')))}{suffix}"
-        clips.append(Clip(h["path"], start, end, Path(out_dir) / name))
+        player = h.get("player") if isinstance(h.get("player"), str) else None
+        clips.append(Clip(h["path"], start, end, Path(out_dir) / name, player))
     return clips
 
 
