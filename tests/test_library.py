@@ -232,6 +232,8 @@ def test_find_cli_json_and_table(library, capsys):
     out = capsys.readouterr().out
     assert "qdv play" in out and out.rstrip().endswith("matches")
     assert main(["find", "--db", str(library), "--kind", "nonsense"]) == 2
+    (library.parent / "text.txt").write_text("not a database " * 100)
+    assert main(["find", "--db", str(library.parent / "text.txt")]) == 2
 
 
 def test_find_folder_indexes_it_first(tmp_path, capsys):

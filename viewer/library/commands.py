@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -100,7 +101,10 @@ def run(args: argparse.Namespace) -> int:
     for folder in args.folders:
         if not Path(folder).exists():
             raise FileNotFoundError(2, "No such file or directory", folder)
-    db = open_db(db_path)
+    try:
+        db = open_db(db_path)
+    except sqlite3.DatabaseError as exc:
+        raise LibraryUsageError(f"{db_path}: not a library file ({exc})") from None
     try:
         if args.folders:
             _index(db, args.folders, args, db_path)
