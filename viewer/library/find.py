@@ -8,14 +8,13 @@ chat text. Each hit names the ``qdv play DEMO --start T`` command that opens it 
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import shlex
 import sqlite3
 import zlib
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -70,6 +69,7 @@ class Frag:
     killer: str | None
     victim: str | None
     weapon: str | None
+    demo_duration: float = 0.0
 
     @property
     def is_frag(self) -> bool:
@@ -95,8 +95,9 @@ def multi_kills(frags: Sequence[Frag], n: int, within: float) -> list[Hit]:
                 j += 1
             run = own[i:j]
             victims = ", ".join(f.victim or "?" for f in run)
-            hits.append(Hit(path, run[0].time, run[-1].time, killer,
-                            f"{len(run)} frags in {run[-1].time - run[0].time:.1f} s ({victims})"))
+            span = run[-1].time - run[0].time
+            hits.append(Hit(path, run[0].time, run[-1].time, killer, f"{len(run)} frags in {span:.1f} s ({victims})",
+                            run[0].demo_duration))
             i = j
     return sorted(hits, key=lambda h: (h.path, h.time))
 
@@ -111,7 +112,7 @@ def sprees(frags: Sequence[Frag], n: int) -> list[Hit]:
         run = runs.pop(key, [])
         if len(run) >= n:
             hits.append(Hit(key[0], run[0].time, run[-1].time, key[1],
-                            f"spree of {len(run)} frags in {run[-1].time - run[0].time:.1f} s"))
+                            f"spree of {len(run)} frags in {run[-1].time - run[0].time:.1f} s", run[0].demo_duration))
 
     for f in frags:
         if f.victim is not None:
@@ -147,20 +148,27 @@ def _demo_filter(q: Query) -> tuple[str, list[Any]]:
     return " AND ".join(where), args
 
 
-def _obituaries(db: sqlite3.Connection, q: Query) -> list[Frag]:
+def _obituaries(db: sqlite3.Connection, q: Query, frags_only: bool) -> list[Frag]:
+    """The ``obituary`` events of the demos ``q`` selects; with ``frags_only`` only frags, by ``q``'s killer,
+    victim and weapon."""
     cond, args = _demo_filter(q)
-    rows = db.execute("SELECT d.path, e.time, e.player, e.victim, e.weapon FROM events e JOIN demos d ON d.id = e.demo"
-                      f" WHERE e.kind = 'obituary' AND {cond} ORDER BY d.path, e.seq", args)
+    if frags_only:
+        cond += " AND e.player IS NOT NULL AND e.player IS NOT e.victim"
+        for column, value in (("e.player", q.killer), ("e.victim", q.victim)):
+            if value:
+                cond += f" AND {column} LIKE ?"
+                args.append(f"%{value}%")
+        if q.weapon:
+            cond += " AND e.weapon = ? COLLATE NOCASE"
+            args.append(q.weapon)
+    rows = db.execute("SELECT d.path, e.time, e.player, e.victim, e.weapon, d.duration FROM events e "
+                      f"JOIN demos d ON d.id = e.demo WHERE e.kind = 'obituary' AND {cond} ORDER BY d.path, e.seq",
+                      args)
     return [Frag(*row) for row in rows]
 
 
 def _like(value: str | None, part: str | None) -> bool:
     return part is None or (value is not None and part.lower() in value.lower())
-
-
-def _frag_filter(frags: Iterable[Frag], q: Query) -> list[Frag]:
-    return [f for f in frags if _like(f.killer, q.killer) and _like(f.victim, q.victim)
-            and (q.weapon is None or (f.weapon or "").lower() == q.weapon.lower())]
 
 
 def _demo_hits(db: sqlite3.Connection, q: Query) -> list[Hit]:
@@ -173,7 +181,7 @@ def _demo_hits(db: sqlite3.Connection, q: Query) -> list[Hit]:
                              (demo,)).fetchall()
         who = ", ".join(f"{name} {score}" for name, score in players)
         hits.append(Hit(path, 0.0, duration, None,
-                        f"{game} {maps} {duration / 60:.1f} min{' ' + date if date else ''}: {who}"))
+                        f"{game} {maps} {duration / 60:.1f} min{' ' + date if date else ''}: {who}", duration))
     return hits
 
 
@@ -182,42 +190,30 @@ def _event_hits(db: sqlite3.Connection, q: Query, kind: str) -> list[Hit]:
     text = f"%{q.text}%" if q.text else None
     if kind in INDEXED_KINDS:
         rows = db.execute(
-            "SELECT d.path, e.time, e.player, e.text FROM events e JOIN demos d ON d.id = e.demo "
+            "SELECT d.path, e.time, e.player, e.text, d.duration FROM events e JOIN demos d ON d.id = e.demo "
             f"WHERE e.kind = ? AND {cond}" + (" AND e.text LIKE ?" if text else "") + " ORDER BY d.path, e.seq",
             [kind, *args] + ([text] if text else []))
-        return [Hit(path, time, time, player, (body or kind).strip()) for path, time, player, body in rows]
+        return [Hit(path, time, time, player, (body or kind).strip(), duration)
+                for path, time, player, body, duration in rows]
     hits = []   # a bulk kind: read the demos' compressed event lists
-    for path, blob in db.execute(f"SELECT d.path, d.events FROM demos d WHERE {cond} ORDER BY d.path", args):
+    for path, blob, duration in db.execute(
+            f"SELECT d.path, d.events, d.duration FROM demos d WHERE {cond} ORDER BY d.path", args):
         for e in json.loads(zlib.decompress(blob)):
             body = e.get("text") if isinstance(e.get("text"), str) else None
             if e["kind"] == kind and (q.text is None or _like(body, q.text)):
-                hits.append(Hit(path, e["time"], e["time"], None, (body or kind).strip()))
+                hits.append(Hit(path, e["time"], e["time"], None, (body or kind).strip(), duration))
     return hits
 
 
 def find(db: sqlite3.Connection, q: Query) -> list[Hit]:
     """The hits of ``q``: moments for an event pattern, else one per demo (time 0, what it is)."""
-    hits = _find(db, q)
-    paths = sorted({h.path for h in hits})
-    durations: dict[str, float] = {}
-    for i in range(0, len(paths), 500):
-        chunk = paths[i:i + 500]
-        durations.update(db.execute(f"SELECT path, duration FROM demos WHERE path IN ({','.join('?' * len(chunk))})",
-                                    chunk).fetchall())
-    return [dataclasses.replace(h, demo_duration=durations[h.path]) for h in hits]
-
-
-def _find(db: sqlite3.Connection, q: Query) -> list[Hit]:
-    if q.multi_kill is not None or q.spree is not None:
-        frags = _obituaries(db, q)
-        if q.multi_kill is not None:
-            return multi_kills(_frag_filter(frags, q), q.multi_kill, q.within)
-        by_killer = [f for f in frags if not f.is_frag or _like(f.killer, q.killer)]
-        return [h for h in sprees(by_killer, q.spree or 1) if _like(h.player, q.killer)]
+    if q.multi_kill is not None:
+        return multi_kills(_obituaries(db, q, frags_only=True), q.multi_kill, q.within)
+    if q.spree is not None:
+        return [h for h in sprees(_obituaries(db, q, frags_only=False), q.spree) if _like(h.player, q.killer)]
     if q.killer or q.victim or q.weapon:
-        frags = _frag_filter(_obituaries(db, q), q)
-        return [Hit(f.path, f.time, f.time, f.killer, f"{f.killer or 'world'} → {f.victim} ({f.weapon or '?'})")
-                for f in frags]
+        return [Hit(f.path, f.time, f.time, f.killer, f"{f.killer} → {f.victim} ({f.weapon or '?'})", f.demo_duration)
+                for f in _obituaries(db, q, frags_only=True)]
     if q.kind or q.text:
         return _event_hits(db, q, q.kind or "chat")
     return _demo_hits(db, q)
