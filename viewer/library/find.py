@@ -25,6 +25,9 @@ __all__ = ["LEAD_IN", "Frag", "Hit", "Query", "find", "multi_kills", "sprees", "
 #: Seconds before a moment that ``qdv play --start`` opens it at.
 LEAD_IN = 2.0
 
+#: SQL: column ``{}`` contains the parameter, ASCII case-insensitively (no LIKE wildcards: ``_`` is in names).
+_CONTAINS = "instr(lower({}), lower(?)) > 0"
+
 
 @dataclass(frozen=True, slots=True)
 class Query:
@@ -132,8 +135,8 @@ def _demo_filter(q: Query) -> tuple[str, list[Any]]:
         where.append("EXISTS (SELECT 1 FROM maps m WHERE m.demo = d.id AND m.name = ? COLLATE NOCASE)")
         args.append(q.map)
     if q.player:
-        where.append("EXISTS (SELECT 1 FROM players p WHERE p.demo = d.id AND p.name LIKE ?)")
-        args.append(f"%{q.player}%")
+        where.append(f"EXISTS (SELECT 1 FROM players p WHERE p.demo = d.id AND {_CONTAINS.format('p.name')})")
+        args.append(q.player)
     if q.game:
         where.append("d.game = ?")
         args.append(q.game)
@@ -156,8 +159,8 @@ def _obituaries(db: sqlite3.Connection, q: Query, frags_only: bool) -> list[Frag
         cond += " AND e.player IS NOT NULL AND e.player IS NOT e.victim"
         for column, value in (("e.player", q.killer), ("e.victim", q.victim)):
             if value:
-                cond += f" AND {column} LIKE ?"
-                args.append(f"%{value}%")
+                cond += " AND " + _CONTAINS.format(column)
+                args.append(value)
         if q.weapon:
             cond += " AND e.weapon = ? COLLATE NOCASE"
             args.append(q.weapon)
@@ -187,12 +190,13 @@ def _demo_hits(db: sqlite3.Connection, q: Query) -> list[Hit]:
 
 def _event_hits(db: sqlite3.Connection, q: Query, kind: str) -> list[Hit]:
     cond, args = _demo_filter(q)
-    text = f"%{q.text}%" if q.text else None
     if kind in INDEXED_KINDS:
+        if q.text:
+            cond += " AND " + _CONTAINS.format("e.text")
+            args.append(q.text)
         rows = db.execute(
             "SELECT d.path, e.time, e.player, e.text, d.duration FROM events e JOIN demos d ON d.id = e.demo "
-            f"WHERE e.kind = ? AND {cond}" + (" AND e.text LIKE ?" if text else "") + " ORDER BY d.path, e.seq",
-            [kind, *args] + ([text] if text else []))
+            f"WHERE e.kind = ? AND {cond} ORDER BY d.path, e.seq", [kind, *args])
         return [Hit(path, time, time, player, (body or kind).strip(), duration)
                 for path, time, player, body, duration in rows]
     hits = []   # a bulk kind: read the demos' compressed event lists
