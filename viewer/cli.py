@@ -18,6 +18,7 @@ from assets_loader.source import LimitSettingError, check_file
 
 if TYPE_CHECKING:
     from .camera_path import CameraPath
+    from .library.highlights import Clip
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 #: The demo files the commands take, for their help and messages (``viewer.ui.picker.DEMO_SUFFIXES``).
@@ -91,7 +92,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_game_args(timedemo)
 
     render = sub.add_parser("render", help="export a demo (or a range of it) headless to a video or numbered PNGs")
-    render.add_argument("demo", help=f"demo file ({DEMO_KINDS})")
+    render.add_argument("demo", nargs="?", help=f"demo file ({DEMO_KINDS}); omitted with --highlights")
     render.add_argument("--out", required=True, metavar="FILE",
                         help="video file (.mp4 .mkv .webm .mov), a folder or a frames/%%05d.png pattern for PNGs")
     render.add_argument("--from", dest="start", default="0", metavar="T",
@@ -125,11 +126,16 @@ def _build_parser() -> argparse.ArgumentParser:
                              "(default 10, lower is slower and smaller)")
     render.add_argument("--force", action="store_true", help="overwrite existing output files")
     _add_game_args(render)
+    from .library.commands import add_highlights_args   # qdv render --highlights RESULTS.json --out DIR
+    add_highlights_args(render)
 
     events = sub.add_parser("events", help="the events of a demo with their times")
     events.add_argument("demo")
     events.add_argument("--json", action="store_true", help="print JSON")
     events.add_argument("--kind", action="append", help="only events of this kind (repeatable)")
+
+    from .library.commands import add_parsers as add_library_parsers   # qdv index, qdv find
+    add_library_parsers(sub)
     return parser
 
 
@@ -270,9 +276,16 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "timedemo":
         return _run_timedemo(args)
     if args.command == "render":
-        return _run_render(args)
+        return _run_highlights(args) if args.highlights else _run_render(args)
     if args.command in ("play", "map"):
         return _run_window(args)
+    if args.command in ("index", "find"):
+        from .library.commands import LibraryUsageError, run as run_library
+
+        try:
+            return run_library(args)
+        except LibraryUsageError as exc:
+            raise _UsageError(str(exc)) from None
     raise _UsageError(f"unknown command {args.command!r}")
 
 
@@ -483,6 +496,8 @@ def _run_render(args: argparse.Namespace) -> int:
         mode = opt.parse_camera(args.camera, pos is not None or angles is not None)
         if pos is not None and mode != "free" or angles is not None and mode not in ("free", "orbit"):
             raise opt.OptionError(f"--pos/--angles do not steer --camera {mode}")
+        if args.demo is None:
+            raise opt.OptionError("a demo file to render (or --highlights RESULTS.json)")
         output = plan_output(args.out, size, args.codec, opt.parse_crf(args.crf), args.force, args.preset)
         timeline = load_demo(args.demo)
         pov = opt.resolve_pov(timeline, args.pov)
@@ -516,6 +531,52 @@ def _run_render(args: argparse.Namespace) -> int:
     print(f"wrote {where}: {result.frames} frames {size[0]}x{size[1]} at {fps:g} fps ({output.codec.name}{heard}) "
           f"in {result.seconds:.1f} s, {result.fps:.1f} frames/s")
     return EXIT_OK
+
+
+def _run_highlights(args: argparse.Namespace) -> int:
+    """``qdv render --highlights RESULTS.json --out DIR``: each hit of ``qdv find --json`` rendered as its own clip
+    by :func:`_run_render`, a clip that fails reported and skipped; ``--concat FILE`` joins the clips."""
+    from pathlib import Path
+
+    from .library.highlights import HighlightsError, concat_clips, load_hits, plan_clips
+
+    if args.demo is not None:
+        raise _UsageError("--highlights renders the demos its hits name: give no demo file")
+    try:
+        clips = plan_clips(load_hits(args.highlights), args.out, args.lead_in, args.lead_out)
+    except HighlightsError as exc:
+        raise _UsageError(str(exc)) from None
+    Path(args.out).mkdir(parents=True, exist_ok=True)
+    done, failed = [], 0
+    for clip in clips:
+        try:
+            code = _render_clip(args, clip)
+        except (FormatError, OSError, _UsageError) as exc:
+            print(f"qdv render: {clip.out.name}: {_describe(exc)}", file=sys.stderr)
+            code = EXIT_BAD_INPUT
+        if code == EXIT_INTERRUPTED:
+            return code
+        failed += code != EXIT_OK
+        if code == EXIT_OK:
+            done.append(clip.out)
+    if args.concat and done:
+        concat_clips(done, Path(args.concat))
+        print(f"wrote {args.concat}: {len(done)} clips joined")
+    return EXIT_BAD_INPUT if failed else EXIT_OK
+
+
+def _render_clip(args: argparse.Namespace, clip: Clip) -> int:
+    """One highlight clip, from the eyes of the hit's player where the demo has them (``--pov``), else from the
+    demo's own view."""
+    one = {**vars(args), "demo": clip.demo, "start": f"{clip.start:.3f}", "end": f"{clip.end:.3f}",
+           "out": str(clip.out)}
+    if args.pov is None and clip.player:
+        try:
+            return _run_render(argparse.Namespace(**{**one, "pov": clip.player}))
+        except _UsageError as exc:
+            if not str(exc).startswith("--pov"):
+                raise
+    return _run_render(argparse.Namespace(**one))
 
 
 def _camera_path(file: str, duration: float) -> CameraPath:
