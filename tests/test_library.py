@@ -19,7 +19,8 @@ from viewer.cli import main
 from viewer.demo_report import events_list, info_dict, to_json
 from viewer.library.find import Query, find
 from viewer.library.index import demo_paths, index_folders
-from viewer.library.records import clean_name, name_date
+from assets_loader.demos.quake3.colors import strip_colors
+from viewer.library.records import name_date
 from viewer.library.store import INDEXED_KINDS, demo_events, demo_info, open_db
 
 from .conftest import DATA, QUAKE1, QUAKE2, QUAKE3, QUAKEWORLD
@@ -65,7 +66,7 @@ def test_every_demo_row_equals_info_and_events(library):
         assert (game, maps.split(), duration, error) == (info["game"], info["maps"], info["duration"], None)
         names = db.execute("SELECT name FROM players p JOIN demos d ON d.id = p.demo WHERE d.path = ? "
                            "ORDER BY slot", (path,)).fetchall()
-        assert [n for (n,) in names] == [clean_name(p["name"]) for p in info["players"]]
+        assert [n for (n,) in names] == [p["name"] for p in info["players"]]
     assert decoded >= 20
 
 
@@ -78,7 +79,7 @@ def test_players_recorder_gametype_and_date(library):
     # A QuakeWorld server demo: no recorder, teamplay on, the date in its name
     assert rows["2on2_sf_vs_red[frobodm2]220104-0915.mvd"] == (None, "team", "2022-01-04 09:15")
     raw, clean = db.execute("SELECT name_raw, name FROM players WHERE name_raw LIKE '%^%' LIMIT 1").fetchone()
-    assert "^" in raw and clean == clean_name(raw) and "^" not in clean
+    assert "^" in raw and clean == strip_colors(raw) and "^" not in clean
 
 
 def test_reindex_touches_nothing_unchanged(library):
@@ -245,12 +246,10 @@ def test_find_folder_indexes_it_first(tmp_path, capsys):
     assert [h["time"] for h in hits] == expected != []
 
 
-def test_name_date_and_clean_name():
+def test_name_date():
     assert name_date("2on2_sf_vs_red[frobodm2]220104-0915.mvd") == "2022-01-04 09:15"
     assert name_date("pov-vs-x-aerowalk-2015_02_05-19_55_34.dm_90") == "2015-02-05 19:55:34"
     assert name_date("final-2021-13-40.dem") is None and name_date("2001_Duel2_Quakecon.dm_66") is None
-    assert clean_name("^7^4>^7Sylver^4<") == ">Sylver<"
-    assert clean_name("a^^b") == "a^"   # Q_CleanStr: "^^" is no colour code, "^b" is
 
 
 # --- highlights -----------------------------------------------------------------------------------------------------

@@ -19,14 +19,13 @@ from assets_loader.errors import FormatError
 
 from ..demo_report import events_list, info_dict
 
-__all__ = ["DEMO_NAME", "DemoRecord", "Player", "clean_name", "demo_record", "file_hash", "name_date"]
+__all__ = ["DEMO_NAME", "DemoRecord", "Player", "demo_record", "file_hash", "name_date"]
 
 #: File names ``load_demo`` decodes by extension (``assets_loader.demos.detect``), gzipped or not.
 DEMO_NAME = re.compile(r"\.(dem|qwd|mvd|dm2|dm_\d+)(\.gz)?$", re.IGNORECASE)
 
 #: Quake III colour codes (``Q_IsColorString``: ``^`` and any character but ``^``); a stand-in until the
 #: loaders offer their own clean name.
-_COLOR_CODE = re.compile(r"\^[^^]")
 
 #: ``g_gametype`` (``gametype_t`` in ``bg_public.h``) → a short name.
 _Q3_GAMETYPES = {"0": "ffa", "1": "duel", "2": "single", "3": "tdm", "4": "ctf", "5": "oneflag", "6": "obelisk",
@@ -66,11 +65,6 @@ class DemoRecord:
     gametype: str | None = None
     date: str | None = None
     error: str | None = None
-
-
-def clean_name(text: str) -> str:
-    """A name without Quake III ``^X`` colour codes."""
-    return _COLOR_CODE.sub("", text)
 
 
 def file_hash(path: str) -> str:
@@ -119,9 +113,8 @@ def demo_record(path: str) -> DemoRecord:
         events = events_list(timeline)
     except (FormatError, OSError) as exc:
         return DemoRecord(path, st.st_size, st.st_mtime, digest, error=" ".join(str(exc).split()))
-    scoreboard = {p.slot: p for p in timeline.final_scoreboard()}
-    players = tuple(Player(p["slot"], clean_name(p["name"]), scoreboard[p["slot"]].name, p.get("team", ""),
-                           p["frags"]) for p in info["players"])
+    players = tuple(Player(p["slot"], p["name"], p["name_raw"], p.get("team", ""), p["frags"])
+                    for p in info["players"])
     names = {p.slot: p.name for p in players}
     serverinfo = info.get("serverinfo", {})
     date = serverinfo.get("g_timestamp") or name_date(Path(path).name)
