@@ -352,11 +352,16 @@ def _resolve_map(given: str, basedir: str | None, game: str | None):
     samples."""
     from pathlib import Path
 
+    from assets_loader.errors import NotFoundError
+
     from .session import game_filesystem
 
     map_path = given if "/" in given or given.lower().endswith(".bsp") else f"maps/{given}.bsp"
     if Path(map_path).is_file():
         fs = game_filesystem(map_path, basedir, game)
+        if not fs.game_dirs:
+            raise NotFoundError(given, "game data", None,
+                                "the map inside a game dir (with pak0.pak or maps/), or --basedir DIR [--game MOD]")
         found = fs.game_dirs[-1].absolute()
         if Path(map_path).absolute().is_relative_to(found):
             map_path = Path(map_path).absolute().relative_to(found).as_posix()

@@ -1,0 +1,84 @@
+"""What game data each game's demos need, the stand-ins used when it is missing, and the notice that says so.
+
+A demo is always shown, with whatever data there is: none at all, another game's, or a game dir without the
+demo's map. What is missing is drawn as a placeholder (a grid floor for the map, :mod:`viewer.render.grid_floor`)
+and one notice names it and how to point qdv at the game. Quake and QuakeWorld without their data take the palette,
+font, status bar and models of the bundled LibreQuake sample (``viewer/sample/lqdm2/id1/pak0.pak``, free data with
+id's file names), searched after whatever the game dirs hold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+
+from assets_loader.vfs import VirtualFS
+
+
+@dataclass(frozen=True, slots=True)
+class GameNeeds:
+    """A game's data: its ``title``, a ``marker`` file every installation of it holds (its data is mounted when the
+    game dirs have it) and the ``files`` the notice tells the user to point qdv at."""
+
+    title: str
+    marker: str
+    files: str
+
+
+#: ``DemoTimeline.game`` → what its data is.
+GAME_NEEDS = {
+    "quake": GameNeeds("Quake", "gfx/palette.lmp", "id1/pak0.pak"),
+    "quakeworld": GameNeeds("QuakeWorld", "gfx/palette.lmp", "Quake's id1/pak0.pak"),
+    "quake2": GameNeeds("Quake II", "pics/colormap.pcx", "baseq2/pak0.pak"),
+    "quake3": GameNeeds("Quake III", "gfx/2d/bigchars.tga", "baseq3/pak0.pk3, or OpenArena's baseoa/pak0.pk3"),
+}
+#: The games whose missing data the bundled LibreQuake pak stands in for.
+STAND_IN_GAMES = ("quake", "quakeworld")
+#: The bundled LibreQuake deathmatch pak, inside the ``viewer`` package.
+STAND_IN_PAK = ("sample", "lqdm2", "id1", "pak0.pak")
+
+
+def stand_in_pak() -> str:
+    """Where the bundled stand-in pak lives."""
+    return str(resources.files("viewer").joinpath(*STAND_IN_PAK))
+
+
+def has_game_data(game: str, fs: VirtualFS) -> bool:
+    """Whether ``fs`` holds ``game``'s own data (its marker file, not from the stand-in pak)."""
+    needs = GAME_NEEDS.get(game)
+    if needs is None or not fs.exists(needs.marker):
+        return False
+    return fs.find(needs.marker).container != stand_in_pak()
+
+
+def with_stand_ins(game: str | None, fs: VirtualFS) -> VirtualFS:
+    """``fs``, with the bundled stand-in pak searched last when ``game`` is one it stands in for and ``fs`` lacks
+    that game's data."""
+    if game in STAND_IN_GAMES and not has_game_data(game, fs):
+        return fs.with_fallback(stand_in_pak())
+    return fs
+
+
+def where(fs: VirtualFS) -> str:
+    """Where the game data was looked for, for a message: ``"in /q/baseoa"``, ``"found"`` without game dirs."""
+    return "in " + ", ".join(str(d) for d in fs.game_dirs) if fs.game_dirs else "found"
+
+
+def missing_data_notice(game: str, fs: VirtualFS, map_path: str | None, *, window: bool = False) -> str:
+    """One line saying what game data is missing and how to point qdv at it; ``""`` when nothing is.
+
+    ``map_path``: the segment's map when it was not found (``None``: it was). ``window``: also offer the window's
+    way (dropping the game folder on it)."""
+    needs = GAME_NEEDS.get(game)
+    if needs is None:
+        return ""
+    drop = ", or drop the game folder on the window" if window else ""
+    if not has_game_data(game, fs):
+        shown = "the LibreQuake stand-ins" if game in STAND_IN_GAMES else "the entities"
+        floor = " on a grid floor" if map_path is not None else ""
+        return (f"no {needs.title} game data {where(fs)} ({needs.files}): showing {shown}{floor}; "
+                f"point qdv at the game with --basedir DIR{drop}")
+    if map_path is not None:
+        return (f"map {map_path} is not {where(fs)}: showing the entities on a grid floor; "
+                f"--basedir DIR [--game MOD] points qdv at a game that has it{drop}")
+    return ""
