@@ -81,6 +81,8 @@ class VirtualFS:
         if not self.game_dirs:
             wanted = " or ".join(repr(n) for n in names)
             raise NotFoundError(str(self.basedir), "game directory", None, f"a game dir {wanted} inside it")
+        #: The pack searched after the game dirs (:meth:`with_fallback`), if any.
+        self.fallback: str | None = None
         # Search path, highest priority first: the last game dir added wins, loose files beat its paks,
         # and a later pak beats an earlier one.
         self._search: list[_LooseDir | PakFile | Pk3File] = []
@@ -92,14 +94,14 @@ class VirtualFS:
     def empty(cls) -> VirtualFS:
         """No game data at all: every lookup misses (a demo is still shown, without its map and models)."""
         fs = cls.__new__(cls)
-        fs.basedir, fs.game_dirs, fs._search = Path(), [], []
+        fs.basedir, fs.game_dirs, fs._search, fs.fallback = Path(), [], [], None
         return fs
 
     def with_fallback(self, pak: str | Path) -> VirtualFS:
         """These game dirs with the pack ``pak`` (a ``.pak`` or ``.pk3``) searched after everything else: stand-in
         files for what the game data lacks."""
         fs = VirtualFS.empty()
-        fs.basedir, fs.game_dirs = self.basedir, list(self.game_dirs)
+        fs.basedir, fs.game_dirs, fs.fallback = self.basedir, list(self.game_dirs), str(pak)
         fs._search = [*self._search, Pk3File(pak) if str(pak).lower().endswith(".pk3") else PakFile(pak)]
         return fs
 

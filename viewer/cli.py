@@ -379,7 +379,10 @@ def _run_window(args: argparse.Namespace) -> int:
     import os
     from pathlib import Path
 
+    from assets_loader.vfs import game_dir_of
+
     from .session import game_filesystem
+    from .settings import load_settings
     from .timespec import TimespecError, parse_timespec
 
     folder = None
@@ -394,6 +397,10 @@ def _run_window(args: argparse.Namespace) -> int:
             parse_timespec(args.start, duration=0.0)
         except TimespecError as exc:
             raise _UsageError(str(exc)) from None
+        settings = load_settings(reset=args.reset_settings)
+        remembered = settings.settings
+        if args.basedir is None and game_dir_of(demo) is None and Path(remembered.basedir).is_dir():
+            args.basedir, args.game = remembered.basedir, args.game or remembered.game or None
         fs = game_filesystem(demo, args.basedir, args.game)
         source_kw = dict(demo=demo, start=args.start, speed=args.speed, folder=folder,
                          water_alpha=args.wateralpha)
@@ -414,9 +421,8 @@ def _run_window(args: argparse.Namespace) -> int:
                          "`qdv screenshot`")
     from .app import PlaySource, run
 
-    from .settings import load_settings
-
-    settings = load_settings(reset=args.reset_settings)
+    if args.command != "play":
+        settings = load_settings(reset=args.reset_settings)
     if settings.problem:
         warnings.warn(settings.problem, stacklevel=1)
     size = args.size or settings.settings.size

@@ -108,6 +108,8 @@ class DemoSession:
         self.has_data = has_game_data(timeline.game, fs)
         #: What game data the loaded segment misses and how to point qdv at it (one line), ``""`` when nothing.
         self.notice = ""
+        #: The loaded segment's map when the game data lacks it (drawn as a grid floor), else ``None``.
+        self.missing_map: str | None = None
 
     @property
     def world(self) -> WorldMesh | World38 | None:
@@ -131,10 +133,10 @@ class DemoSession:
                 assets = self.game.load_segment_assets(self.fs, seg)
             for w in caught if self.has_data else ():
                 warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-            missing_map = assets.level is None
-            if missing_map:
+            self.missing_map = seg.map_path if assets.level is None else None
+            if self.missing_map is not None:
                 assets = replace(assets, floor=floor_height(self.timeline, seg))
-            self.notice = missing_data_notice(self.timeline.game, self.fs, seg.map_path if missing_map else None)
+            self.notice = missing_data_notice(self.timeline.game, self.fs, self.missing_map)
             if self.notice:
                 warnings.warn(self.notice, stacklevel=2)
             if self.renderer is not None:

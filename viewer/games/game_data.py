@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 
-from assets_loader.vfs import VirtualFS
+from assets_loader.vfs import BASE_GAME, QUAKE2_BASE_GAME, QUAKE3_BASE_GAMES, VirtualFS
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,3 +83,25 @@ def missing_data_notice(game: str, fs: VirtualFS, map_path: str | None, *, windo
         return (f"map {map_path} is not {where(fs)}: showing the entities on a grid floor; "
                 f"--basedir DIR [--game MOD] points qdv at a game that has it{drop}")
     return ""
+
+
+#: The base game dirs an installation folder holds.
+BASE_DIRS = (BASE_GAME, QUAKE2_BASE_GAME, *QUAKE3_BASE_GAMES)
+#: What marks a folder as one game dir.
+GAME_DIR_FILES = ("pak0.pak", "maps", "progs")
+
+
+def game_folder(path: str | Path) -> tuple[str, str | None] | None:
+    """``(basedir, game)`` when the folder ``path`` is game data (dropped on the window): an installation holding
+    ``id1``, ``baseq2``, ``baseq3`` or ``baseoa`` (``game`` ``None``: the demo names its mod), or one game dir
+    holding ``pak0.pak``, ``*.pk3``, ``maps/`` or ``progs/`` (its parent is the basedir); ``None`` otherwise."""
+    folder = Path(path)
+    try:
+        names = {p.name.lower(): p for p in folder.iterdir()}
+    except OSError:
+        return None
+    if any(name in names and names[name].is_dir() for name in BASE_DIRS):
+        return str(folder), None
+    if any(name in names for name in GAME_DIR_FILES) or any(name.endswith(".pk3") for name in names):
+        return str(folder.parent), folder.name
+    return None
