@@ -164,8 +164,10 @@ class ViewerWindow(pyglet.window.Window):
     def _overlays(self) -> tuple[UiRenderer, HudRenderer]:
         """The UI and HUD renderers with the pictures of the current game (its ``conchars`` is the UI font)."""
         pics = self.game.load_hud_pics(self.source.fs)
-        conchars = pics.get("conchars")
-        font = conchars_rgba(conchars, self.palette) if isinstance(conchars, Image) else None
+        conchars, palette = pics.get("conchars"), self.palette
+        if not isinstance(conchars, Image):     # no game data: the bundled font, so the notice can be read
+            conchars, palette = game_data.stand_in_font()
+        font = conchars_rgba(conchars, palette)
         return UiRenderer(self.ctx, font), HudRenderer(self.ctx, self.palette, pics)
 
     # --- loading -------------------------------------------------------------------------------------------------

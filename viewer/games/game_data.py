@@ -13,6 +13,10 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from assets_loader.images import Image
+from assets_loader.pak import load_pak
+from assets_loader.palette import Palette, load_palette
+from assets_loader.wad2 import CONCHARS_NAME, load_wad
 from assets_loader.vfs import BASE_GAME, QUAKE2_BASE_GAME, QUAKE3_BASE_GAMES, VirtualFS
 
 
@@ -42,6 +46,14 @@ STAND_IN_PAK = ("sample", "lqdm2", "id1", "pak0.pak")
 def stand_in_pak() -> str:
     """Where the bundled stand-in pak lives."""
     return str(resources.files("viewer").joinpath(*STAND_IN_PAK))
+
+
+def stand_in_font() -> tuple[Image, Palette]:
+    """The bundled pak's ``conchars`` and its palette: the window's text when the game data has no font (no
+    Quake III ``gfx/2d/bigchars``), so the notice can be read."""
+    pak = load_pak(stand_in_pak())
+    wad = load_wad(pak.read("gfx.wad"), "gfx.wad")
+    return wad.pic(CONCHARS_NAME), load_palette(pak.read("gfx/palette.lmp"), "gfx/palette.lmp")
 
 
 def has_game_data(game: str, fs: VirtualFS) -> bool:
