@@ -510,8 +510,9 @@ def _run_render(args: argparse.Namespace) -> int:
         sound = None
         if args.audio and AUDIO_CODECS[output.container] is not None:
             session = renderer.session
-            sound = FrameSound(export_mixer(timeline, fs, lambda s: session.world if s == session.segment else None),
-                               times)
+            with session.quiet():   # without the game's data every sound is missing: the notice says it
+                sound = FrameSound(export_mixer(timeline, session.fs,
+                                                lambda s: session.world if s == session.segment else None), times)
         with tqdm(total=times.count, unit="frame", desc=output.path.name, dynamic_ncols=True) as bar:
             result = record(renderer, ShotCamera(mode, pov, fov, pos, angles, path=path), times, output, blur=blur,
                             sound=sound, progress=lambda done: bar.update(done - bar.n))
