@@ -102,6 +102,14 @@ def test_unrelated_game_data_counts_as_none(tmp_path) -> None:
     assert notice.endswith("or drop the game folder on the window")
 
 
+def test_the_bundled_sample_is_game_data_of_its_own() -> None:
+    from viewer.cli import sample_demo
+    from viewer.games.game_data import has_game_data
+
+    fs = game_filesystem(sample_demo(), None, None)
+    assert has_game_data("quakeworld", fs) and fs.fallback is None
+
+
 def test_dropped_folders_that_are_game_data(tmp_path, q3_basedir) -> None:
     assert game_folder(QUAKEWORLD) == (str(QUAKEWORLD), None)                  # holds id1
     assert game_folder(LQ1) == (str(LQ1.parent), "lq1")                        # a game dir with pak0.pak

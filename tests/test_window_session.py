@@ -86,6 +86,18 @@ def test_right_click_captures_the_mouse_and_esc_releases_it(run) -> None:
     assert look["yaw2"] == look["yaw1"]                              # released: motion no longer turns
 
 
+def test_a_demo_without_its_game_data_opens_with_the_notice_and_a_dropped_game_folder_gives_it_data(run) -> None:
+    shown = run["no_data"]
+    assert shown["demo"].endswith("oa.dm_68") and shown["frames"] > 0
+    notice = " ".join(shown["texts"])
+    assert "no Quake III game data in" in notice and "baseq3/pak0.pk3, or OpenArena's baseoa/pak0.pk3" in notice
+    assert "--basedir DIR, or drop the game folder on the window" in notice
+    given = run["game_folder"]
+    assert given["demo"] == shown["demo"] and given["game_dirs"][0].endswith("q3base/baseoa")
+    assert not any("game data" in t for t in given["texts"])                     # the notice is gone
+    assert 'basedir = "' in given["settings"] and "q3base" in given["settings"]  # remembered for the next runs
+
+
 def test_play_dir_prints_the_demos(tmp_path) -> None:
     folder = tmp_path / "demos"
     folder.mkdir()

@@ -57,11 +57,11 @@ def stand_in_font() -> tuple[Image, Palette]:
 
 
 def has_game_data(game: str, fs: VirtualFS) -> bool:
-    """Whether ``fs`` holds ``game``'s own data (its marker file, not from the stand-in pak)."""
+    """Whether the game dirs of ``fs`` hold ``game``'s data (its marker file, not from the stand-in pack)."""
     needs = GAME_NEEDS.get(game)
     if needs is None or not fs.exists(needs.marker):
         return False
-    return fs.find(needs.marker).container != stand_in_pak()
+    return fs.find(needs.marker).container != fs.fallback
 
 
 def with_stand_ins(game: str | None, fs: VirtualFS) -> VirtualFS:
