@@ -65,7 +65,10 @@ def game_filesystem(path: str | None, basedir: str | None, game: str | None) -> 
 
 
 def _file_game(path: str) -> str | None:
-    """The game a demo file belongs to (from its first bytes), ``None`` for a map or a file qdv cannot read."""
+    """The game a demo file belongs to (from its first bytes), ``None`` for a map or a file qdv cannot read (not a
+    regular file: a FIFO would block)."""
+    if not Path(path).is_file():
+        return None
     try:
         with open(path, "rb") as f:
             return demo_game(f.read(DETECT_BYTES), path)
