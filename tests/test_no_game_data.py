@@ -110,6 +110,19 @@ def test_the_bundled_sample_is_game_data_of_its_own() -> None:
     assert has_game_data("quakeworld", fs) and fs.fallback is None
 
 
+def test_a_window_export_reopens_empty_and_stand_in_game_data(tmp_path) -> None:
+    from viewer.games.game_data import stand_in_pak
+    from viewer.video.background import GameData
+
+    demo = _alone(NO_DATA["quakeworld"][0], tmp_path)
+    fs = game_filesystem(str(demo), None, None)
+    assert fs.game_dirs == [] and fs.fallback == stand_in_pak() and fs.exists("progs/player.mdl")
+    again = GameData.of(fs).open()
+    assert again.game_dirs == [] and again.fallback == fs.fallback and again.exists("progs/player.mdl")
+    bare = GameData.of(game_filesystem(str(_alone(NO_DATA["quake3"][0], tmp_path)), None, None)).open()
+    assert bare.game_dirs == [] and bare.fallback is None and not bare.exists("gfx/2d/bigchars.tga")
+
+
 def test_dropped_folders_that_are_game_data(tmp_path, q3_basedir) -> None:
     assert game_folder(QUAKEWORLD) == (str(QUAKEWORLD), None)                  # holds id1
     assert game_folder(LQ1) == (str(LQ1.parent), "lq1")                        # a game dir with pak0.pak
