@@ -81,6 +81,8 @@ class VirtualFS:
         if not self.game_dirs:
             wanted = " or ".join(repr(n) for n in names)
             raise NotFoundError(str(self.basedir), "game directory", None, f"a game dir {wanted} inside it")
+        #: The pack searched after the game dirs (:meth:`with_fallback`), if any.
+        self.fallback: str | None = None
         # Search path, highest priority first: the last game dir added wins, loose files beat its paks,
         # and a later pak beats an earlier one.
         self._search: list[_LooseDir | PakFile | Pk3File] = []
@@ -88,10 +90,25 @@ class VirtualFS:
             self._search.append(_LooseDir(gamedir))
             self._search.extend(reversed(_game_paks(gamedir, all_paks=base.lower() == QUAKE2_BASE_GAME)))
 
+    @classmethod
+    def empty(cls) -> VirtualFS:
+        """No game data at all: every lookup misses (a demo is still shown, without its map and models)."""
+        fs = cls.__new__(cls)
+        fs.basedir, fs.game_dirs, fs._search, fs.fallback = Path(), [], [], None
+        return fs
+
+    def with_fallback(self, pak: str | Path) -> VirtualFS:
+        """These game dirs with the pack ``pak`` (a ``.pak`` or ``.pk3``) searched after everything else: stand-in
+        files for what the game data lacks."""
+        fs = VirtualFS.empty()
+        fs.basedir, fs.game_dirs, fs.fallback = self.basedir, list(self.game_dirs), str(pak)
+        fs._search = [*self._search, Pk3File(pak) if str(pak).lower().endswith(".pk3") else PakFile(pak)]
+        return fs
+
     @property
     def game(self) -> str:
-        """The name of the highest-priority game dir (the mod, or ``id1``)."""
-        return self.game_dirs[-1].name
+        """The name of the highest-priority game dir (the mod, or ``id1``); ``""`` without game dirs."""
+        return self.game_dirs[-1].name if self.game_dirs else ""
 
     def _locate(self, name: str) -> tuple[_LooseDir | PakFile | Pk3File, str] | None:
         key = name.replace("\\", "/").lstrip("/").lower()
@@ -163,6 +180,8 @@ class VirtualFS:
         return sorted(n for n in names if fnmatch.fnmatchcase(n, pat))
 
     def _missing(self, name: str) -> NotFoundError:
+        if not self.game_dirs:
+            return NotFoundError(name, "game file", None, "game data (none was found; see --basedir)")
         where = ", ".join(str(d) for d in self.game_dirs)
         return NotFoundError(name, "game file", None, f"the file in one of the game dirs ({where}) or their paks")
 

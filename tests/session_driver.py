@@ -26,6 +26,8 @@ from viewer.cli import sample_demo  # noqa: E402
 from viewer.session import game_filesystem  # noqa: E402
 from viewer.settings import Settings, SettingsFile  # noqa: E402
 
+from tests.conftest import QUAKE3  # noqa: E402
+
 DT = 1 / 60
 
 
@@ -148,6 +150,24 @@ def main() -> None:
     ticks()
     look["yaw2"] = st.free.angles[1]
     out["look"] = look
+
+    # a Quake III demo outside any game dir, with Quake's data in use: shown, with the notice naming Quake III's
+    # files; a game folder dropped on the window then becomes its game data, remembered in the settings
+    alone = work / "q3demo"
+    alone.mkdir()
+    shutil.copy(QUAKE3 / "demos" / "oa_dm1_follow_p68.dm_68", alone / "oa.dm_68")
+    w.dispatch_event("on_file_drop", 10, 10, [str(alone / "oa.dm_68")])
+    until_ready()
+    ticks(2)
+    out["no_data"] = {"demo": w.source.demo, "frames": w.frames, "texts": texts()}
+    installed = work / "q3base" / "baseoa"
+    installed.mkdir(parents=True)
+    (installed / "oa_dm1_assets.pk3").symlink_to(QUAKE3 / "oa_dm1_assets.pk3")
+    w.dispatch_event("on_file_drop", 10, 10, [str(installed.parent)])
+    until_ready()
+    ticks(2)
+    out["game_folder"] = {"demo": w.source.demo, "game_dirs": [str(d) for d in w.session.fs.game_dirs],
+                          "texts": texts(), "settings": (work / "settings.toml").read_text()}
     w.release()
     w.close()
     print(json.dumps(out))

@@ -48,14 +48,15 @@ def test_the_readout_takes_the_first_free_place_under_the_game_hud_in_the_corner
     assert box(HudQuad("fill", 4, 0, 0, 1280, 720)).y == 8.0              # no free place: over the HUD, on screen
 
 
-def test_missing_data_notice_from_loader_warnings() -> None:
-    warnings = ["maps/frobodm2.bsp: game file not found; showing the entities without the map",
-                "model 'progs/a.mdl': not found; drawing a placeholder",
-                "model 'progs/b.mdl': not found; drawing a placeholder"]
-    lines = missing_data_notice(warnings)
-    assert lines[0] == "map missing: showing the entities without it"
-    assert lines[1] == "2 models missing: drawn as placeholders"
-    assert missing_data_notice(["something else"]) == ()
+def test_missing_data_notice_wraps_the_sessions_notice_and_counts_missing_models() -> None:
+    notice = ("map maps/frobodm2.bsp is not in /q/id1: showing the entities on a grid floor; --basedir DIR "
+              "[--game MOD] points qdv at a game that has it")
+    warnings = ["model 'progs/a.mdl': not found; drawing a placeholder",
+                "model 'progs/b.mdl': not found; drawing a placeholder", "something else"]
+    lines = missing_data_notice(notice, warnings, width=40)
+    assert " ".join(lines[:-1]) == notice and max(len(line) for line in lines[:-1]) <= 40
+    assert lines[-1] == "2 models missing: drawn as placeholders (see the terminal)"
+    assert missing_data_notice("", ["something else"]) == ()
     layout = notice_layout(lines, (1280, 720), 2)
     (box,) = layout.rects
     assert abs(box.x + box.w / 2 - 640) < 1 and box.y == 96        # below the notify lines and readout

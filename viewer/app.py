@@ -34,7 +34,7 @@ from assets_loader.images import Image
 from assets_loader.demos import SceneState, load_demo
 from assets_loader.demos.detect import demo_game
 from assets_loader.demos.events import plain_line
-from assets_loader.errors import FormatError, NotFoundError
+from assets_loader.errors import FormatError
 from assets_loader.vfs import VirtualFS
 
 from . import heap
@@ -44,6 +44,7 @@ from .camera_path import CameraPath, save_path
 from .camera_path_edit import PathEdit, outside_report, path_beside, save_target
 from .cameras import map_start_camera
 from .export import next_numbered_path, write_png
+from .games import game_data
 from .games.base import GameView
 from .games.registry import DEFAULT_GAME, game_view
 from .render.blit import ScreenBlit
@@ -55,7 +56,7 @@ from .render.ui_overlay import UiRenderer, conchars_rgba
 from .session import DemoSession, game_filesystem, map_game_view
 from .settings import SettingsFile, save_settings
 from .ui.key_row import key_row_layout
-from .ui.picker import Picker, is_demo_name, picker_key, picker_layout
+from .ui.picker import Picker, demo_files, is_demo_name, picker_key, picker_layout
 from .ui.readout import Readout, missing_data_notice, notice_layout, readout_layout, readout_lines
 from .ui.timeline_bar import BarStatus, UiLayout, text_box_layout, timeline_layout, ui_scale
 from .video.background import BackgroundExport, GameData, export_for_view
@@ -164,8 +165,10 @@ class ViewerWindow(pyglet.window.Window):
     def _overlays(self) -> tuple[UiRenderer, HudRenderer]:
         """The UI and HUD renderers with the pictures of the current game (its ``conchars`` is the UI font)."""
         pics = self.game.load_hud_pics(self.source.fs)
-        conchars = pics.get("conchars")
-        font = conchars_rgba(conchars, self.palette) if isinstance(conchars, Image) else None
+        conchars, palette = pics.get("conchars"), self.palette
+        if not isinstance(conchars, Image):     # no game data: the bundled font, so the notice can be read
+            conchars, palette = game_data.stand_in_font()
+        font = conchars_rgba(conchars, palette)
         return UiRenderer(self.ctx, font), HudRenderer(self.ctx, self.palette, pics)
 
     # --- loading -------------------------------------------------------------------------------------------------
@@ -241,7 +244,8 @@ class ViewerWindow(pyglet.window.Window):
             session.use_segment(segment)
         for w in caught:
             self._say(f"warning: {w.message}")
-        self._notice = (missing_data_notice([str(w.message) for w in caught]), NOTICE_TIME)
+        said = game_data.missing_data_notice(session.timeline.game, session.fs, session.missing_map, window=True)
+        self._notice = (missing_data_notice(said, [str(w.message) for w in caught]), NOTICE_TIME)
         level = plain_line(seg.level_name, session.timeline.schema.color_codes)
         self._say(f"map {seg.map_path} ({level}) and {len(seg.model_precache) - 2} models "
                   f"({time.perf_counter() - t:.2f} s)")
@@ -633,17 +637,31 @@ class ViewerWindow(pyglet.window.Window):
     # --- opening other demos -------------------------------------------------------------------------------------
 
     def on_file_drop(self, x: int, y: int, paths: list[str]):
-        """A dropped demo opens in this window; a dropped folder lists its demos in the picker."""
+        """A dropped demo opens in this window; a dropped folder of game data (:func:`~viewer.games.game_data.
+        game_folder`, without demos of its own) becomes the game data of the open demo and of the next runs; another
+        folder lists its demos in the picker."""
         if not paths:
             return pyglet.event.EVENT_HANDLED
         path = Path(paths[0])
-        if path.is_dir():
+        data = game_data.game_folder(path) if path.is_dir() and not demo_files(path) else None
+        if data is not None:
+            self.use_game_data(*data)
+        elif path.is_dir():
             self._show_picker(path)
         elif is_demo_name(path.name):
             self.open_demo(path)
         else:
             self._message = (f"not a demo: {path.name}", MESSAGE_TIME)
         return pyglet.event.EVENT_HANDLED
+
+    def use_game_data(self, basedir: str, game: str | None) -> None:
+        """Show the open demo again with the game data of ``basedir`` (``game``: its mod dir), remembered in the
+        settings for the next runs."""
+        self.source = replace(self.source, basedir=basedir, game=game)
+        self._say(f"game data: {basedir}" + (f" ({game})" if game else ""))
+        if self.source.demo is not None:
+            self.open_demo(self.source.demo)
+        self.save_settings()
 
     def open_picker(self) -> None:
         """Ctrl+O: the picker on the last folder — the remembered one (settings) until a demo or folder is opened
@@ -668,8 +686,8 @@ class ViewerWindow(pyglet.window.Window):
         self.picker = None
         try:
             fs = game_filesystem(str(path), self.source.basedir, self.source.game)
-        except NotFoundError:
-            fs = self.source.fs         # a demo outside any game dir: the game data in use so far
+            if not fs.game_dirs and self.source.fs.game_dirs:   # outside any game dir: the game data in use so far
+                fs = game_filesystem(str(path), str(self.source.fs.basedir), self.source.fs.game)
         except (OSError, ValueError, FormatError) as exc:
             self._message = (f"cannot open {path.name}: {exc}", MESSAGE_TIME * 2)
             return
@@ -716,6 +734,9 @@ class ViewerWindow(pyglet.window.Window):
         if self.source.demo is not None:
             remembered = replace(remembered, show_bar=self.state.show_bar,
                                  last_dir=str(Path(self.source.demo).resolve().parent))
+        if self.source.basedir is not None:
+            remembered = replace(remembered, basedir=str(Path(self.source.basedir).resolve()),
+                                 game=self.source.game or "")
         try:
             save_settings(file, remembered)
         except OSError as exc:

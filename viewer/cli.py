@@ -365,11 +365,16 @@ def _resolve_map(given: str, basedir: str | None, game: str | None):
     samples."""
     from pathlib import Path
 
+    from assets_loader.errors import NotFoundError
+
     from .session import game_filesystem
 
     map_path = given if "/" in given or given.lower().endswith(".bsp") else f"maps/{given}.bsp"
     if Path(map_path).is_file():
         fs = game_filesystem(map_path, basedir, game)
+        if not fs.game_dirs:
+            raise NotFoundError(given, "game data", None,
+                                "the map inside a game dir (with pak0.pak or maps/), or --basedir DIR [--game MOD]")
         found = fs.game_dirs[-1].absolute()
         if Path(map_path).absolute().is_relative_to(found):
             map_path = Path(map_path).absolute().relative_to(found).as_posix()
@@ -387,7 +392,10 @@ def _run_window(args: argparse.Namespace) -> int:
     import os
     from pathlib import Path
 
+    from assets_loader.vfs import game_dir_of
+
     from .session import game_filesystem
+    from .settings import load_settings
     from .timespec import TimespecError, parse_timespec
 
     folder = None
@@ -402,6 +410,10 @@ def _run_window(args: argparse.Namespace) -> int:
             parse_timespec(args.start, duration=0.0)
         except TimespecError as exc:
             raise _UsageError(str(exc)) from None
+        settings = load_settings(reset=args.reset_settings)
+        remembered = settings.settings
+        if args.basedir is None and game_dir_of(demo) is None and Path(remembered.basedir).is_dir():
+            args.basedir, args.game = remembered.basedir, args.game or remembered.game or None
         fs = game_filesystem(demo, args.basedir, args.game)
         source_kw = dict(demo=demo, start=args.start, speed=args.speed, folder=folder,
                          water_alpha=args.wateralpha)
@@ -422,9 +434,8 @@ def _run_window(args: argparse.Namespace) -> int:
                          "`qdv screenshot`")
     from .app import PlaySource, run
 
-    from .settings import load_settings
-
-    settings = load_settings(reset=args.reset_settings)
+    if args.command != "play":
+        settings = load_settings(reset=args.reset_settings)
     if settings.problem:
         warnings.warn(settings.problem, stacklevel=1)
     size = args.size or settings.settings.size
@@ -513,8 +524,9 @@ def _run_render(args: argparse.Namespace) -> int:
         sound = None
         if args.audio and AUDIO_CODECS[output.container] is not None:
             session = renderer.session
-            sound = FrameSound(export_mixer(timeline, fs, lambda s: session.world if s == session.segment else None),
-                               times)
+            with session.quiet():   # without the game's data every sound is missing: the notice says it
+                sound = FrameSound(export_mixer(timeline, session.fs,
+                                                lambda s: session.world if s == session.segment else None), times)
         with tqdm(total=times.count, unit="frame", desc=output.path.name, dynamic_ncols=True) as bar:
             result = record(renderer, ShotCamera(mode, pov, fov, pos, angles, path=path), times, output, blur=blur,
                             sound=sound, progress=lambda done: bar.update(done - bar.n))

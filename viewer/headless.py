@@ -43,7 +43,8 @@ class DemoRenderer:
         self.hud: HudRenderer | None = None
         if hud:
             game = self.session.game
-            self.hud = HudRenderer(self.ctx, game.load_palette(fs), game.load_hud_pics(fs))
+            with self.session.quiet():
+                self.hud = HudRenderer(self.ctx, game.load_palette(fs), game.load_hud_pics(fs))
 
     def scene(self, t: float, camera: Camera | None = None, fov: float = 90.0, pov: int | None = None) -> SceneFrame:
         """The scene at ``t`` with particles, lights and beams (loading the segment's assets if needed); ``pov``

@@ -9,37 +9,80 @@ both switch maps the same way.
 
 from __future__ import annotations
 
+import contextlib
+import warnings
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
 import moderngl
 import numpy as np
 
 from assets_loader.bsp import WorldMesh
 from assets_loader.bsp38 import World38
 from assets_loader.bsp46 import Bsp46World
-from assets_loader.demos import DemoTimeline, SceneState, demo_game_dir
+from assets_loader.demos import DemoTimeline, MapSegment, SceneState, demo_game_dir
+from assets_loader.demos.detect import demo_game
 from assets_loader.errors import NotFoundError, UnsupportedFormatError
 from assets_loader.vfs import VirtualFS, detect_base_game, game_dir_of
 
 from .games.base import GameView
+from .games.game_data import has_game_data, missing_data_notice, with_stand_ins
 from .games.registry import game_view, map_game
 from .render.context import OffscreenTarget
 from .render.frame import FrameRenderer
 from .render.refdef import Camera, SceneFrame
 from .scene import build_scene
 
+#: From the feet to the eye, units: Quake's 22 (``DEFAULT_VIEWHEIGHT``) over the player's origin 24 above its feet;
+#: Quake III's eye is 2 units higher (26), close enough for a placeholder floor.
+EYE_HEIGHT = 46.0
+#: How much of a demo :func:`~assets_loader.demos.detect.demo_game` reads to tell its game.
+DETECT_BYTES = 65536
+
 
 def game_filesystem(path: str | None, basedir: str | None, game: str | None) -> VirtualFS:
     """The game data for a demo or map file: its own game dir when it sits in one, else ``--basedir``/``--game``
     (without ``--game``, the game dir the demo names: a Quake II demo's serverdata); the base game (``id1``,
-    ``baseq2``) is the one the installation holds."""
+    ``baseq2``) is the one the installation holds. No game data (the file outside any game dir, a basedir holding
+    none of the game dirs) is :meth:`VirtualFS.empty`: the demo is still shown, with the stand-ins of
+    :func:`~viewer.games.game_data.with_stand_ins` for a demo's game. A ``basedir`` that does not exist is a
+    :class:`NotFoundError`."""
     if basedir is not None and game is None and path:
         game = demo_game_dir(path)
     if basedir is None:
         found = game_dir_of(path) if path else None
-        if found is None:
-            raise NotFoundError(str(path or "the map"), "game data", None,
-                                "the file inside a game dir (with pak0.pak or maps/), or --basedir DIR [--game MOD]")
-        basedir, game = str(found[0]), game or found[1]
-    return VirtualFS(basedir, game, base=detect_base_game(basedir, game))
+        if found is not None:
+            basedir, game = str(found[0]), game or found[1]
+    fs = VirtualFS.empty()
+    if basedir is not None:
+        try:
+            fs = VirtualFS(basedir, game, base=detect_base_game(basedir, game))
+        except NotFoundError:
+            if not Path(basedir).is_dir():
+                raise
+    return with_stand_ins(_file_game(path), fs) if path else fs
+
+
+def _file_game(path: str) -> str | None:
+    """The game a demo file belongs to (from its first bytes), ``None`` for a map or a file qdv cannot read (not a
+    regular file: a FIFO would block)."""
+    if not Path(path).is_file():
+        return None
+    try:
+        with open(path, "rb") as f:
+            return demo_game(f.read(DETECT_BYTES), path)
+    except (OSError, ValueError):
+        return None
+
+
+def floor_height(timeline: DemoTimeline, segment: MapSegment) -> float:
+    """The height of the placeholder floor of ``segment``: where the feet are at the lowest eye the recorder's view
+    reaches (:data:`EYE_HEIGHT` below it; views at the origin, before the first update, are left out), 0 when
+    none is known."""
+    eyes = timeline.view_origin[segment.start_frame:segment.end_frame]
+    known = eyes[np.any(eyes != 0.0, axis=1)]
+    return float(known[:, 2].min()) - EYE_HEIGHT if len(known) else 0.0
 
 
 def map_game_view(fs: VirtualFS, map_path: str) -> GameView:
@@ -64,6 +107,12 @@ class DemoSession:
         self.renderer: FrameRenderer | None = None
         self._model_names: tuple[str, ...] = ()
         self._model_flags: list[np.ndarray] = [np.zeros(0, np.int32)] * len(timeline.segments)
+        #: Whether ``fs`` holds the demo's game's own data (not only the stand-ins, or nothing).
+        self.has_data = has_game_data(timeline.game, fs)
+        #: What game data the loaded segment misses and how to point qdv at it (one line), ``""`` when nothing.
+        self.notice = ""
+        #: The loaded segment's map when the game data lacks it (drawn as a grid floor), else ``None``.
+        self.missing_map: str | None = None
 
     @property
     def world(self) -> WorldMesh | World38 | None:
@@ -77,9 +126,22 @@ class DemoSession:
 
     def use_segment(self, segment: int) -> FrameRenderer:
         """The renderer of map segment ``segment``, loading its map and models first when another segment (or none)
-        is loaded. Missing models and maps are reported as warnings (each game's ``load_segment_assets``)."""
+        is loaded. Missing models are reported as warnings (each game's ``load_segment_assets``); missing game data
+        or a missing map sets :attr:`notice` (also given as one warning), and the map becomes a grid floor. Without
+        the game's data the loaders' warnings about each file are left out: the notice says it once."""
         if segment != self.segment or self.renderer is None:
-            assets = self.game.load_segment_assets(self.fs, self.timeline.segments[segment])
+            seg = self.timeline.segments[segment]
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                assets = self.game.load_segment_assets(self.fs, seg)
+            for w in caught if self.has_data else ():
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+            self.missing_map = seg.map_path if assets.level is None else None
+            if self.missing_map is not None:
+                assets = replace(assets, floor=floor_height(self.timeline, seg))
+            self.notice = missing_data_notice(self.timeline.game, self.fs, self.missing_map)
+            if self.notice:
+                warnings.warn(self.notice, stacklevel=2)
             if self.renderer is not None:
                 self.renderer.release()
             self.renderer = FrameRenderer(self.ctx, assets)
@@ -96,9 +158,10 @@ class DemoSession:
             state = self.timeline.sample(t, pov=pov)
         segment = max(state.segment, 0)
         self.use_segment(segment)
-        return build_scene(self.timeline, t, camera, fov, pov=pov, effects=self.effects,
-                           model_flags=self._model_flags, model_names=self._model_names, state=state, game=self.game,
-                           world=self.world, level=self._level())
+        frame = build_scene(self.timeline, t, camera, fov, pov=pov, effects=self.effects,
+                            model_flags=self._model_flags, model_names=self._model_names, state=state,
+                            game=self.game, world=self.world, level=self._level())
+        return frame if self.has_data else replace(frame, polys=())   # every shader would be the default grid
 
     def _level(self) -> Bsp46World | None:
         """The loaded segment's Quake III map, if any."""
@@ -106,8 +169,22 @@ class DemoSession:
         return q3.world if q3 is not None else None
 
     def draw(self, frame: SceneFrame, target: OffscreenTarget) -> None:
-        """Render ``frame`` into ``target`` with its segment's assets."""
-        self.use_segment(max(frame.segment, 0)).draw(frame, target)
+        """Render ``frame`` into ``target`` with its segment's assets (without the game's data, the renderer's
+        warnings about each missing model are left out: :attr:`notice` says it once)."""
+        renderer = self.use_segment(max(frame.segment, 0))
+        with self.quiet():
+            renderer.draw(frame, target)
+
+    @contextlib.contextmanager
+    def quiet(self) -> Iterator[None]:
+        """A context that drops the warnings about missing files when the game's data is missing (the notice says
+        it once), and changes nothing otherwise: for loading pictures and drawing."""
+        if self.has_data:
+            yield
+            return
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
 
     def release(self) -> None:
         if self.renderer is not None:

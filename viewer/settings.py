@@ -32,6 +32,10 @@ class Settings:
     show_hud: bool = True
     show_bar: bool = True
     last_dir: str = ""
+    #: The game data last given (``--basedir``, or a game folder dropped on the window): demos outside a game dir
+    #: use it when no ``--basedir`` is given.
+    basedir: str = ""
+    game: str = ""
     mouse_sensitivity: float = 3.0
     invert_mouse: bool = False
 

@@ -36,6 +36,7 @@ from .placeholders import OBJECT_BOX, QUAKE_PLAYER_BOX, Box, lying_down, quake3_
 from .q3models import Md3Renderer, model_matrix
 from .q3players import angles_axis, player_md3_draws, weapon_md3_draws
 from .q3polys import PolyRenderer
+from .grid_floor import SKY as FLOOR_SKY, GridFloor
 from .q3refdef import Md3Draw, PlayerDraw
 from .q3world import Q3View, Quake3WorldRenderer, ShaderPainter, StageLight, scissor_pixels
 from .refdef import EntityDraw, HudModel, Lights, MapWorld, SceneFrame, SegmentAssets
@@ -112,6 +113,7 @@ class FrameRenderer:
             _upload_images(self.q3_world.painter, assets.q3_world.shaders)
         if self.q3_models is not None:
             _upload_images(self.q3_models.painter, self.q3_models.registered_shaders())
+        self.floor = GridFloor(ctx, assets.floor) if assets.floor is not None else None
         self.alias = AliasRenderer(ctx)
         self.sprites = SpriteRenderer(ctx)
         self.particles = ParticleRenderer(ctx, assets.palette)
@@ -150,6 +152,8 @@ class FrameRenderer:
             self.q3_polys.release()
         if self.q3_models is not None:
             self.q3_models.release()
+        if self.floor is not None:
+            self.floor.release()
         self.alias.release()
         self.sprites.release()
         self.particles.release()
@@ -160,9 +164,11 @@ class FrameRenderer:
         """Render ``frame`` into ``target`` (cleared first)."""
         ctx = self.ctx
         target.use()
-        ctx.clear(*CLEAR_COLOR, depth=1.0)
+        ctx.clear(*(CLEAR_COLOR if self.floor is None else FLOOR_SKY), depth=1.0)
         w, h = target.size
         view_proj = view_projection(frame.camera, w / h, self.assets.look.fov_across_width, warp=frame.view_warp)
+        if self.floor is not None:
+            self.floor.draw(view_proj, frame.camera.origin)
         fog = frame.fog or self._world_fog
         look = self.assets.look
         water_alpha = self._world_water_alpha if frame.water_alpha is None else frame.water_alpha

@@ -106,7 +106,8 @@ class SegmentAssets:
     the models indexed like the segment's model precache, the palette/colormap, the game's ``lighting`` rule and
     the sky box (``None``: Quake's scrolling two-layer sky, or no sky), the game's :class:`Look`. A Quake III
     segment has no ``world`` but a ``q3_world`` (shaded map, :mod:`.q3refdef`) and its ``q3_models``; a Quake II
-    segment whose model files are MD3s has them (and their skins) in ``q3_models`` too."""
+    segment whose model files are MD3s has them (and their skins) in ``q3_models`` too. ``floor``: the height of the
+    placeholder grid floor drawn when the map is missing (:mod:`.grid_floor`), ``None`` for none."""
 
     world: MapWorld | None
     models: tuple[ModelRef, ...]
@@ -117,6 +118,7 @@ class SegmentAssets:
     q3_world: Quake3World | None = None
     q3_models: Quake3Models | None = None
     look: Look = Look()
+    floor: float | None = None
 
     @property
     def level(self) -> MapWorld | Bsp46World | None:

@@ -4,11 +4,12 @@ The readout sits in the top-right corner while the timeline bar is hidden (it au
 and duration, the speed (``paused``), the camera mode and the player being watched (the POV slot of an MVD, or the
 player an orbit camera follows); with the frame rate toggled on (:data:`viewer.input.KEY_HELP`) a ``fps`` line
 is added, also while the bar shows.  The notice is a box near the top centre saying which game data is missing
-(the map, models), built from the warnings the asset loaders give.
+(no game data, the map, models): the session's notice and the asset loaders' warnings.
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -16,6 +17,8 @@ from ..render.refdef import HudLayout, Rect, Text, UiLayout
 from .timeline_bar import CHAR, DIM_TEXT_COLOR, TEXT_COLOR, TOOLTIP_COLOR, format_time
 
 NOTICE_COLOR = (1.0, 0.8, 0.35, 1.0)
+#: Characters per line of the notice.
+NOTICE_WIDTH = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,18 +91,15 @@ def free_top(hud: HudLayout, left: float, right: float, top: float, height: floa
     return y
 
 
-def missing_data_notice(warnings: Sequence[str]) -> tuple[str, ...]:
-    """One line per kind of missing data in the asset loaders' ``warnings``: the map (the entities are drawn
-    without it) and the models (drawn as placeholders)."""
-    lines = []
-    maps = [w for w in warnings if "without the map" in w]
-    if maps:
-        lines.append("map missing: showing the entities without it")
+def missing_data_notice(notice: str, warnings: Sequence[str], width: int = NOTICE_WIDTH) -> tuple[str, ...]:
+    """The notice's lines: the session's ``notice`` (the game data or map that is missing and how to point qdv at
+    the game; ``""`` for none) wrapped to ``width`` characters, then one line for the models missing from the game
+    data that is there (the asset loaders' ``warnings`` that say they draw a placeholder)."""
+    lines = textwrap.wrap(notice, width)
     models = [w for w in warnings if "placeholder" in w]
     if models:
-        lines.append(f"{len(models)} model{'s' if len(models) > 1 else ''} missing: drawn as placeholders")
-    if lines:
-        lines.append("(see the terminal; --basedir / --game point at the game data)")
+        lines.append(f"{len(models)} model{'s' if len(models) > 1 else ''} missing: drawn as placeholders "
+                     "(see the terminal)")
     return tuple(lines)
 
 

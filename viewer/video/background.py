@@ -39,18 +39,23 @@ STOP_TIMEOUT = 60.0
 
 @dataclass(frozen=True, slots=True)
 class GameData:
-    """How to open the window's game data again in the child (a :class:`VirtualFS` holds open paks)."""
+    """How to open the window's game data again in the child (a :class:`VirtualFS` holds open paks): ``basedir``
+    ``None`` for none, ``fallback`` the stand-in pack searched last, if any."""
 
-    basedir: str
+    basedir: str | None
     game: str | None
     base: str
+    fallback: str | None = None
 
     @classmethod
     def of(cls, fs: VirtualFS) -> GameData:
-        return cls(str(fs.basedir), fs.game, fs.game_dirs[0].name)
+        if not fs.game_dirs:
+            return cls(None, None, "", fs.fallback)
+        return cls(str(fs.basedir), fs.game, fs.game_dirs[0].name, fs.fallback)
 
     def open(self) -> VirtualFS:
-        return VirtualFS(self.basedir, self.game, base=self.base)
+        fs = VirtualFS(self.basedir, self.game, base=self.base) if self.basedir is not None else VirtualFS.empty()
+        return fs.with_fallback(self.fallback) if self.fallback is not None else fs
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,8 +65,7 @@ def load_segment_assets(fs: VirtualFS, model_precache: tuple[str, ...], look: Lo
         raise FormatError("<demo>", "demo", None, "a map name as model 1 of the precache list")
     try:
         world = load_world(fs, model_precache[1])
-    except NotFoundError as exc:
-        warnings.warn(f"{exc}; showing the entities without the map", stacklevel=2)
+    except NotFoundError:  # the session says so once and draws a placeholder floor
         world = None
     palette, colormap = load_palette_pair(fs)
     models = tuple(ModelRef(n, "brush", submodel=0) if i == 1 else load_model(fs, n)

@@ -34,18 +34,22 @@ from assets_loader.models.md3 import MD3_IDENT, Md3Model, load_md3
 from assets_loader.models.mdl import AliasSkin
 from assets_loader.models.sp2 import Sprite2Model
 from assets_loader.models.spr import SPR_VP_PARALLEL, SpriteFrame, SpriteImage
-from assets_loader.palette import Palette
+from assets_loader.pak import load_pak
+from assets_loader.palette import Palette, load_palette as load_quake_palette
 from assets_loader.pcx import load_pcx
 from assets_loader.truecolor import load_rgba
 from assets_loader.vfs import VirtualFS
 
 from ..base import precache_ref
+from .fallback_pics import sample_pak_path
 from ...render.q3refdef import Quake3Models
 from ...render.refdef import Lighting, Look, ModelRef, SegmentAssets, SkyBox
 
 PALETTE_PATH = "pics/colormap.pcx"
 #: The model every client without its own is drawn with (``CL_LoadClientinfo``).
 MALE_DIR = "players/male"
+#: The palette of the bundled sample pak used when there is no ``pics/colormap.pcx``.
+STAND_IN_PALETTE = "gfx/palette.lmp"
 #: The six sky pictures in ``R_SetSky``'s order.
 SKY_SUFFIXES = ("rt", "bk", "lf", "ft", "up", "dn")
 #: ref_gl's defaults: textures scaled by ``intensity`` 2 when uploaded, lightmaps by ``gl_modulate`` 1, no
@@ -61,7 +65,11 @@ TRANSPARENT_INDEX = 255
 
 
 def load_palette(fs: VirtualFS) -> Palette:
-    """The game palette: the one at the end of ``pics/colormap.pcx``."""
+    """The game palette: the one at the end of ``pics/colormap.pcx``; without Quake II's data, Quake's palette of
+    the bundled LibreQuake sample stands in (particles and the stand-in font keep colours; the session's notice
+    says the data is missing)."""
+    if not fs.exists(PALETTE_PATH):
+        return load_quake_palette(load_pak(sample_pak_path()).read(STAND_IN_PALETTE), STAND_IN_PALETTE)
     return load_pcx(fs.read(PALETTE_PATH), PALETTE_PATH).palette
 
 
@@ -288,8 +296,7 @@ def load_segment_assets(fs: VirtualFS, model_precache: tuple[str, ...], map_path
     world: World38 | None
     try:
         world = load_world(fs, path)
-    except NotFoundError as exc:
-        warnings.warn(f"{exc}; showing the entities without the map", stacklevel=2)
+    except NotFoundError:  # the session says so once and draws a placeholder floor
         world = None
     md3: dict[str, Md3Model] = {}
     models = tuple(ModelRef(n, "brush", submodel=0) if i == 1 else load_precache_model(fs, n, md3)

@@ -137,15 +137,14 @@ def model_ref(name: str, models: Quake3Models) -> ModelRef:
 def load_segment_assets(fs: VirtualFS, map_path: str, model_names: tuple[str, ...],
                         players: tuple[str, ...] = (), shaders: tuple[str, ...] = (),
                         gametype: int = 0) -> SegmentAssets:
-    """A demo segment: the map (``None`` with a warning when the game dirs lack it), its models, the player
-    models ``players`` (``model/skin`` from the players' configstrings; the ``g_gametype`` ``gametype`` picks
-    their fallbacks) and the images of the effect ``shaders``."""
+    """A demo segment: the map (``None`` when the game dirs lack it), its models, the player models ``players``
+    (``model/skin`` from the players' configstrings; the ``g_gametype`` ``gametype`` picks their fallbacks) and the
+    images of the effect ``shaders``."""
     library = load_shader_library(fs)
     images = ImageLoader(fs)
     try:
         world = load_world(fs, map_path, library, images)
-    except NotFoundError as exc:
-        warnings.warn(f"{exc}; showing the entities without the map", stacklevel=2)
+    except NotFoundError:  # the session says so once and draws a placeholder floor
         world = None
     models = load_models(fs, model_names, library, images, players, shaders, gametype >= GT_TEAM)
     refs = tuple(model_ref(n, models) for n in model_names)
