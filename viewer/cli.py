@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 from assets_loader.errors import FormatError
 from assets_loader.source import LimitSettingError, check_file
 
+from .settings import RANGES
+
 if TYPE_CHECKING:
     from .camera_path import CameraPath
 
@@ -138,8 +140,9 @@ def _size(text: str) -> tuple[int, int]:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r}: expected WxH, e.g. 1280x720") from None
-    if not (16 <= w <= 8192 and 16 <= h <= 8192):
-        raise argparse.ArgumentTypeError(f"{text!r}: width and height must lie in 16..8192")
+    (w_lo, w_hi), (h_lo, h_hi) = RANGES["width"], RANGES["height"]
+    if not (w_lo <= w <= w_hi and h_lo <= h <= h_hi):
+        raise argparse.ArgumentTypeError(f"{text!r}: width and height must lie in {w_lo:g}..{w_hi:g}")
     return w, h
 
 
@@ -174,7 +177,7 @@ def _add_window_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reset-settings", action="store_true",
                    help="start from the default settings (window size, fov, HUD, bar) and remember those")
     p.add_argument("--shots", default="screenshots", help="folder for F12 screenshots (default screenshots/)")
-    p.add_argument("--sensitivity", type=_number_in(0.05, 50),
+    p.add_argument("--sensitivity", type=_number_in(*RANGES["mouse_sensitivity"]),
                    help="mouse-look sensitivity, Quake's (degrees per count / 0.022; default: the remembered one, "
                         "else 3)")
     p.add_argument("--invert-mouse", action=argparse.BooleanOptionalAction, default=None,
@@ -184,7 +187,8 @@ def _add_window_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--frames", type=int, default=None, help=argparse.SUPPRESS)  # quit after N frames (benchmarks)
 
 
-_FOV = _number_in(1, 179)
+#: The ranges the window remembers in its settings are the ranges its flags accept (``viewer.settings.RANGES``).
+_FOV = _number_in(*RANGES["fov"])
 
 
 def _add_look_args(p: argparse.ArgumentParser) -> None:
