@@ -24,15 +24,13 @@ import numpy as np
 from assets_loader.demos import DemoTimeline, SceneState
 
 from .file_writes import replace_file
-from .render.refdef import Camera
+from .render.refdef import CAMERA_LIMIT, Camera
 from .render.view_math import angle_vectors
 from .side_files import JSON_STRINGS, SideFileError, check_nesting, read_text
 
 VERSION = 1
 #: The file's kind for size limits and messages (``QDV_MAX_CAMERA_PATH_SIZE``).
 KIND = "camera path"
-#: Largest coordinate or angle accepted (maps reach ±131072 at most: Quake III's ``MAX_WORLD_COORD``).
-MAX_COORD = 1e6
 #: Latest key time accepted, in seconds (a key far past the demo's end is kept; ten years is not a time).
 MAX_TIME = 1e8
 #: Entity numbers are below this in every protocol (Quake III ``MAX_GENTITIES`` 1024, QuakeWorld 512).
@@ -226,7 +224,7 @@ def save_path(path: CameraPath, file: str | Path) -> None:
     replace_file(file, (to_json(path) + "\n").encode("utf-8"))
 
 
-def _number(value: object, name: str, field: str, limit: float = MAX_COORD) -> float:
+def _number(value: object, name: str, field: str, limit: float = CAMERA_LIMIT) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not -limit <= value <= limit:
         raise CameraPathError(name, field, f"a number within ±{limit:g}", _shown(value))
     return float(value)

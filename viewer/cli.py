@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 import warnings
 from collections.abc import Sequence
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING
 from assets_loader.errors import FormatError
 from assets_loader.source import LimitSettingError, check_file
 
+from .render.refdef import CAMERA_LIMIT
 from .settings import RANGES
 
 if TYPE_CHECKING:
@@ -151,8 +153,8 @@ def _vector(text: str) -> tuple[float, float, float]:
         x, y, z = (float(v) for v in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r}: expected three comma-separated numbers") from None
-    if not all(math.isfinite(v) for v in (x, y, z)):
-        raise argparse.ArgumentTypeError(f"{text!r}: expected finite numbers")
+    if not all(abs(v) <= CAMERA_LIMIT for v in (x, y, z)):  # NaN and inf fail too
+        raise argparse.ArgumentTypeError(f"{text!r}: expected numbers within ±{CAMERA_LIMIT:g}")
     return x, y, z
 
 
@@ -234,15 +236,24 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return _run(args)
             finally:
                 for message in dict.fromkeys(str(w.message) for w in caught):
-                    print(f"qdv {args.command}: warning: {message}", file=sys.stderr)
+                    print(f"qdv {args.command}: warning: {_one_line(message)}", file=sys.stderr)
     except BrokenPipeError:
         return EXIT_OK
     except (FormatError, OSError) as exc:
-        print(f"qdv {args.command}: {_describe(exc)}", file=sys.stderr)
+        print(f"qdv {args.command}: {_one_line(_describe(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except (_UsageError, LimitSettingError) as exc:
-        print(f"qdv {args.command}: {exc}", file=sys.stderr)
+        print(f"qdv {args.command}: {_one_line(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _one_line(text: str) -> str:
+    """``text`` with control characters escaped as ``repr`` does (``\\n``, ``\\x1b``): a file name holding a new
+    line or a terminal escape stays inside its one line of message."""
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 def _describe(exc: Exception) -> str:
