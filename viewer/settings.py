@@ -94,8 +94,10 @@ def parse_settings(text: str, path: Path) -> tuple[Settings, list[str]]:
     check_nesting(text, str(path), KIND, TOML_STRINGS)
     try:
         data = tomllib.loads(text)
-    except ValueError as exc:  # TOMLDecodeError, or an integer past Python's 4300 digits
+    except tomllib.TOMLDecodeError as exc:
         raise SettingsError(f"{path}: not valid TOML: {exc}") from None
+    except ValueError:  # an integer past the 4300 digits Python converts
+        raise SettingsError(f"{path}: not valid TOML: an integer of thousands of digits") from None
     defaults = Settings()
     values = {}
     problems = []
