@@ -68,8 +68,8 @@ class Staged:
         return str(self.root / "frames" / "%05d.png")
 
     def side(self, name: str) -> Path:
-        """A copy of ``demo3.dem`` named ``NAME.dem`` beside the hostile ``NAME.camera.json`` of :data:`SIDE_FILES`,
-        inside the staged game dir."""
+        """A copy of ``demo3.dem`` named ``NAME.dem`` beside the hostile ``NAME.camera.json`` of :data:`SIDE_FILES`
+        (``plain``: none), inside the staged game dir."""
         return self.game / f"{name}.dem"
 
     def config(self, name: str) -> Path:
@@ -167,6 +167,7 @@ def stage(root: Path) -> Staged:
             os.mkfifo(camera)
         else:
             camera.write_bytes(content)
+    s.side("plain").write_bytes(demo3)
     for name, setting in SETTINGS_FILES.items():
         s.config(name).mkdir(parents=True)
         if setting is None:
@@ -295,14 +296,14 @@ CASES: tuple[Case, ...] = (
          _render("--camera", "path:/dev/zero", "--out", "x.mp4")),
     Case("render --camera path:FIFO",
          lambda s: _render("--camera", f"path:{s.game / 'cam_fifo.camera.json'}", "--out", "x.mp4")(s)),
-    *(Case(f"settings.toml {name}: qdv play", lambda s: _qdv("play", str(s.side("cam_30k")), *_PLAY), config=name)
+    *(Case(f"settings.toml {name}: qdv play", lambda s: _qdv("play", str(s.side("plain")), *_PLAY), config=name)
       for name in SETTINGS_FILES),
     # class 6: crashes after parsing
     Case("q2_statusbar_bigint.dm2: qdv screenshot",
          lambda s: _qdv("screenshot", str(BAD / "q2_statusbar_bigint.dm2"), "--time", "1.5", "--basedir",
                         str(DATA / "quake2"), "--game", "action", "--out", str(s.out_png), *_SHOT)),
     Case("v_cshift inf: qdv info", lambda s: _qdv("info", str(s.game / "cshift_inf.dem"))),
-    Case("render --out x/%c.png", lambda s: _render("--out", str(s.root / "x" / "%c.png"))(s)),
+    Case("render --out x/%c.png", lambda s: _render("--out", str(s.root / "frames" / "%c.png"))(s)),
     Case("render --speed 1e-320", lambda s: _render("--speed", "1e-320", "--out", s.frames)(s)),
     Case("render --speed 1e-9", lambda s: _render("--speed", "1e-9", "--out", s.frames)(s)),
     Case("a clock jumping ten years: qdv render to PNGs",
