@@ -50,6 +50,8 @@ EXPECTED_ISSUE_30 = {
                                                           "arrays and tables nested at most 32 deep"),
     "cam_latin1.camera.json beside the demo: qdv play": (0, "cam_latin1.camera.json: bad camera path file at offset "
                                                             "39: expected UTF-8 text, found the byte 0xe9"),
+    "cam_quotes.camera.json beside the demo: qdv play": (0, "cam_quotes.camera.json: bad camera path file: expected "
+                                                            "the file: JSON, found Unterminated string"),
     "cam_30k.camera.json beside the demo: qdv play": (0, "camera path: 30000 keys from "),
     "cam_1m.camera.json beside the demo: qdv play": (0, "cam_1m.camera.json: a file of 60780024 bytes; expected a "
                                                         "camera path file of at most 8388608 bytes"),

@@ -90,6 +90,7 @@ SIDE_FILES: dict[str, bytes | None] = {
     "cam_bigint": b'{"version": 1, "keys": [{"time": 1' + b"0" * 5000 + b"}]}",
     "cam_deep": b'{"version": 1, "keys": ' + b"[" * 200_000 + b"]" * 200_000 + b"}",
     "cam_latin1": b'{"version": 1, "keys": [], "note": "caf\xe9"}',
+    "cam_quotes": b'{"version": 1, "keys": [], "x": ' + b'"\\' * 2_000_000,  # an open string: scanned once
     "cam_30k": _camera_path(30_000),
     "cam_1m": _camera_path(1_000_000),
     "cam_fifo": None,
