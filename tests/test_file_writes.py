@@ -36,6 +36,7 @@ def test_replace_file_replaces_a_link_at_the_target_and_keeps_a_files_mode(tmp_p
     link.symlink_to(victim)
     replace_file(link, b"new")
     assert not link.is_symlink() and link.read_bytes() == b"new" and victim.read_text(encoding="utf-8") == "keep me"
+    assert (link.stat().st_mode & 0o777) == 0o644                    # not the link's 0o777
     os.chmod(link, 0o600)
     replace_file(link, b"newer")
     assert (link.stat().st_mode & 0o777) == 0o600

@@ -28,10 +28,11 @@ _NEW_FILE_MODE = 0o666
 
 def replace_file(path: str | os.PathLike, data: bytes) -> None:
     """Write ``data`` to ``path`` through a fresh temporary file in the same folder, renamed over ``path``.
-    The file keeps the permissions of the one it replaces (new files: ``0o644``)."""
+    The file keeps the permissions of the regular file it replaces (else: ``0o644``)."""
     target = Path(path)
     try:
-        mode = stat.S_IMODE(os.stat(target, follow_symlinks=False).st_mode)
+        st = os.lstat(target)
+        mode = stat.S_IMODE(st.st_mode) if stat.S_ISREG(st.st_mode) else 0o644
     except FileNotFoundError:
         mode = 0o644
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
