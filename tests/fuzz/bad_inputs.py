@@ -4,6 +4,11 @@
 files made with ``truncate``, never written) and each :class:`Case` is one ``qdv`` command (or a loader call)
 run in a child process by :func:`~tests.fuzz.measure.run_measured`. ``tests/test_bad_input.py`` asserts their
 bounds; ``benchmarks/bench_bad_input.py`` prints their time and peak memory.
+
+Issue 30's side files, crashes after parsing and unclear messages are generated here too, small: hostile
+``NAME.camera.json`` files beside copies of ``demo3.dem`` (:data:`SIDE_FILES`), config folders with hostile
+``settings.toml`` files (:data:`SETTINGS_FILES`), ``demo3.dem`` with a ``v_cshift inf`` stuffed or its clock
+jumping ten years, a pk3 declaring a 4 GB member, and a file name holding a new line.
 """
 
 from __future__ import annotations
