@@ -123,16 +123,17 @@ class Pk3File:
         total = 0
         for info in infos:
             if info.file_size > max_member_bytes:
-                raise ZipBombError(self.path, "PK3", info.header_offset,
-                                   f"member {info.filename!r} at most {max_member_bytes} bytes", str(info.file_size))
+                raise ZipBombError(self.path, "PK3", info.header_offset, f"members of at most {max_member_bytes} bytes",
+                                   f"member {info.filename!r} declaring {info.file_size} bytes")
             if info.file_size > max_ratio * max(info.compress_size, 1):
-                raise ZipBombError(self.path, "PK3", info.header_offset,
-                                   f"member {info.filename!r} inflating at most {max_ratio:g}x",
-                                   f"{info.file_size} bytes from {info.compress_size}")
+                raise ZipBombError(self.path, "PK3", info.header_offset, f"members inflating at most {max_ratio:g}x",
+                                   f"member {info.filename!r} declaring {info.file_size} bytes from "
+                                   f"{info.compress_size}")
             total += info.file_size
             if total > max_total_bytes:
                 raise ZipBombError(self.path, "PK3", info.header_offset,
-                                   f"at most {max_total_bytes} uncompressed bytes in all", f"{total} so far")
+                                   f"at most {max_total_bytes} uncompressed bytes in all",
+                                   f"members declaring {total} bytes up to {info.filename!r}")
         self.entries: tuple[Pk3Entry, ...] = tuple(Pk3Entry(i.filename, i.file_size, i.compress_size) for i in infos)
         self._infos = {i.filename.lower(): i for i in infos}
 

@@ -9,7 +9,8 @@ of its own kind (a PAK or pk3 member ``maps/x.bsp`` is a map), as :class:`~asset
 
 Limits per kind (:data:`SIZE_LIMITS`), far above real files: demo 512 MiB (the largest real demos are tens of
 MB), map 256 MiB, PAK 2 GiB (its offsets are 32-bit signed), pk3 4 GiB (only its zip directory is read up
-front; members are bounded by :mod:`assets_loader.pk3`), any other asset (models, images, palettes) 64 MiB.
+front; members are bounded by :mod:`assets_loader.pk3`), any other asset (models, images, palettes) 64 MiB; the
+viewer's own side files: settings 1 MiB, a camera path 8 MiB (a real one of a thousand keys holds 250 KB).
 Each loader taking ``max_size`` can be given another limit; the environment variable ``QDV_MAX_<KIND>_SIZE``
 (``QDV_MAX_DEMO_SIZE=2G``, ``QDV_MAX_MAP_SIZE=600M``; a number of bytes with an optional K/M/G suffix)
 raises a kind's default for every command.
@@ -23,6 +24,7 @@ import re
 import stat
 from pathlib import Path
 from types import MappingProxyType
+from typing import BinaryIO
 
 from .errors import NotAFileError, TooLargeError
 
@@ -31,6 +33,7 @@ Source = bytes | bytearray | memoryview | str | os.PathLike
 #: Default largest accepted file per kind, in bytes (see the module docstring).
 SIZE_LIMITS = MappingProxyType({
     "demo": 512 << 20, "map": 256 << 20, "pak": 2 << 30, "pk3": 4 << 30, "asset": 64 << 20,
+    "settings": 1 << 20, "camera path": 8 << 20,
 })
 _KIND_OF_EXTENSION = MappingProxyType({
     ".dem": "demo", ".qwd": "demo", ".mvd": "demo", ".dm2": "demo", ".gz": "demo", ".bsp": "map", ".lit": "map",
@@ -64,7 +67,7 @@ def parse_size(text: str) -> int:
 
 def size_limit(kind: str) -> int:
     """The largest file of ``kind`` accepted: ``QDV_MAX_<KIND>_SIZE`` if set, else :data:`SIZE_LIMITS`."""
-    variable = f"QDV_MAX_{kind.upper()}_SIZE"
+    variable = _variable(kind)
     text = os.environ.get(variable)
     if text is None:
         return SIZE_LIMITS[kind]
@@ -98,8 +101,13 @@ def check_size(label: str, kind: str, size: int, max_size: int | None = None, wh
         raise TooLargeError(label, kind, None, _within(kind, limit, max_size), f"{what} of {size} bytes")
 
 
+def _variable(kind: str) -> str:
+    """``QDV_MAX_DEMO_SIZE``, ``QDV_MAX_CAMERA_PATH_SIZE``: the variable raising ``kind``'s limit."""
+    return f"QDV_MAX_{kind.upper().replace(' ', '_')}_SIZE"
+
+
 def _within(kind: str, limit: int, given: int | None) -> str:
-    how = "" if given is not None else f" (raise it with QDV_MAX_{kind.upper()}_SIZE)"
+    how = "" if given is not None else f" (raise it with {_variable(kind)})"
     article = "an" if kind[0] in "aeiou" else "a"
     return f"{article} {kind} file of at most {limit} bytes{how}"
 
@@ -117,9 +125,26 @@ def read_source(src: Source, name: str | None = None, kind: str | None = None,
     label = name or str(path)
     kind = kind or kind_of(path.name)
     limit = size_limit(kind) if max_size is None else max_size
-    check_file(path, kind, max_size, label)
+    size = check_file(path, kind, max_size, label)
     with open(path, "rb") as f:
-        data = f.read(limit + 1)
+        data = _read_at_most(f, limit + 1, size)
     if len(data) > limit:
         raise TooLargeError(label, kind, None, _within(kind, limit, max_size), "a file holding more")
     return data, label
+
+
+#: Bytes read at a time past the size a file's ``stat`` reported (a file that grows, or ``/proc``'s zero).
+_CHUNK = 1 << 20
+
+
+def _read_at_most(f: BinaryIO, most: int, expected: int) -> bytes:
+    """Up to ``most`` bytes of ``f``: memory follows what is read, never the limit (``f.read(n)`` allocates ``n``
+    bytes up front, so a limit raised to ``1000G`` asked for a terabyte even for a small demo)."""
+    first = min(most, expected + 1)
+    data = f.read(first)
+    if len(data) < first or len(data) == most:  # the end where ``stat`` said (a regular file), or the limit
+        return data
+    grown = bytearray(data)
+    while len(grown) < most and (chunk := f.read(min(_CHUNK, most - len(grown)))):
+        grown += chunk
+    return bytes(grown)

@@ -47,6 +47,51 @@ EXPECTED = {
     "screenshot --out a directory": (1, "a-directory.png: is a directory"),
     "screenshot --out /dev/full (a full disk)": (1, "/dev/full: cannot write: No space left on device"),
 }
+#: Issue 30's side files, crashes after parsing and unclear messages: each within 10 s of CPU and 512 MB.
+EXPECTED_ISSUE_30 = {
+    # class 4: a bad side file beside a demo is a notice and the demo opens; a bad settings file a warning
+    "cam_bigint.camera.json beside the demo: qdv play": (0, "cam_bigint.camera.json: bad camera path file: expected "
+                                                            "the file: JSON, found a number of 5001 digits"),
+    "cam_deep.camera.json beside the demo: qdv play": (0, "cam_deep.camera.json: bad camera path file: expected "
+                                                          "arrays and tables nested at most 32 deep"),
+    "cam_latin1.camera.json beside the demo: qdv play": (0, "cam_latin1.camera.json: bad camera path file at offset "
+                                                            "39: expected UTF-8 text, found the byte 0xe9"),
+    "cam_quotes.camera.json beside the demo: qdv play": (0, "cam_quotes.camera.json: bad camera path file: expected "
+                                                            "the file: JSON, found Unterminated string"),
+    "cam_30k.camera.json beside the demo: qdv play": (0, "camera path: 30000 keys from "),
+    "cam_1m.camera.json beside the demo: qdv play": (0, "cam_1m.camera.json: a file of 60780024 bytes; expected a "
+                                                        "camera path file of at most 8388608 bytes"),
+    "cam_fifo.camera.json beside the demo: qdv play": (0, "cam_fifo.camera.json: a FIFO (named pipe); expected a "
+                                                          "regular camera path file"),
+    "render --camera path:/dev/zero": (1, "/dev/zero: a character device; expected a regular camera path file"),
+    "render --camera path:FIFO": (1, "cam_fifo.camera.json: a FIFO (named pipe); expected a regular camera path"),
+    "settings.toml bigint: qdv play": (0, "settings.toml: not valid TOML: an integer of thousands of digits"),
+    "settings.toml deep: qdv play": (0, "settings.toml: bad settings file: expected arrays and tables nested at most"),
+    "settings.toml latin1: qdv play": (0, "settings.toml: bad settings file at offset 15: expected UTF-8 text"),
+    "settings.toml zero: qdv play": (0, "settings.toml: a character device; expected a regular settings file"),
+    "settings.toml fifo: qdv play": (0, "settings.toml: a FIFO (named pipe); expected a regular settings file"),
+    "settings.toml narrow: qdv play": (0, "first frame after"),
+    # class 6: crashes after parsing
+    "q2_statusbar_bigint.dm2: qdv screenshot": (0, "wrote "),
+    "v_cshift inf: qdv info": (0, "cshift 1"),
+    "render --out x/%c.png": (2, "%c.png: expected one number pattern like %05d in the name"),
+    "render --speed 1e-320": (2, "makes inf frames; at most 1000000"),
+    "render --speed 1e-9": (2, "makes 1.81e+12 frames; at most 1000000"),
+    "a clock jumping ten years: qdv render to PNGs": (2, "makes 1.92e+10 frames; at most 1000000"),
+    "QDV_MAX_DEMO_SIZE=1000G: qdv info": (0, "demo3.dem: dem (quake)"),
+    # class 7: unclear messages
+    "declared_4G.pk3: qdv inspect": (1, "declared_4G.pk3: member 'maps/x.bsp' declaring 4294967294 bytes; expected"),
+    "screenshot --pos 1e300": (2, "'1e300,0,0': expected numbers within ±1e+06"),
+    "render --pos 1e300": (2, "--pos '1e300,0,0': expected numbers within ±1e+06"),
+    "screenshot --time inf": (2, "'inf': expected finite numbers"),
+    "a path with a new line: qdv info": (1, "bad\\nname.dem: bad DEM file at offset 0"),
+}
+EXPECTED.update(EXPECTED_ISSUE_30)
+ISSUE_30_CPU_SECONDS, ISSUE_30_PEAK_MB = 10.0, 512
+#: Cases whose line is not the last one (said while the demo opens, or on stdout before the warnings): looked for
+#: in every line.
+SAID_WHILE_OPENING = {name for name in EXPECTED if name.endswith(".camera.json beside the demo: qdv play")}
+SAID_WHILE_OPENING.add("q2_statusbar_bigint.dm2: qdv screenshot")
 
 
 @pytest.fixture(scope="module")
@@ -65,8 +110,14 @@ def test_bad_input_ends_in_one_line_within_bounds(case, staged):
     assert not m.timed_out, m.summary()
     assert "Traceback" not in m.stderr, m.stderr
     assert m.returncode == status, m.stderr
-    assert text in (m.stderr.strip().splitlines()[-1] if m.stderr.strip() else m.stdout)
+    if case.name in SAID_WHILE_OPENING:
+        lines = (m.stdout + m.stderr).splitlines()
+    else:
+        lines = m.stderr.strip().splitlines()[-1:] if m.stderr.strip() else [m.stdout]
+    assert any(text in line for line in lines), m.stderr
     assert m.cpu_seconds < MAX_CPU_SECONDS and m.peak_mb < MAX_PEAK_MB, m.summary()
+    if case.name in EXPECTED_ISSUE_30:
+        assert m.cpu_seconds < ISSUE_30_CPU_SECONDS and m.peak_mb < ISSUE_30_PEAK_MB, m.summary()
 
 
 def test_a_million_frames_decode_in_under_300_mb(tmp_path):

@@ -92,6 +92,7 @@ def test_only_whitelisted_visual_commands_become_events() -> None:
     assert visual_events("v_cshift 255 300 -4 50\n") == [(ColorShiftEvent, ((255, 255, 0), 50))]
     assert visual_events('say "bf;bf"\nquit\nexec x.cfg\nbf extra\n') == []
     assert visual_events("v_cshift 1 2 three 4") == []
+    assert visual_events("v_cshift inf 0 nan 1e999") == [(ColorShiftEvent, ((0, 0, 0), 0))]  # atoi: 0 (issue 30)
 
 
 @given(st.text(max_size=200))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import resource
 import signal
 import subprocess
 import sys
@@ -242,12 +243,30 @@ def test_never_overwrites_without_force(tmp_path: Path, capsys) -> None:
 
 
 def test_disk_full_exits_1_naming_the_file(tmp_path: Path, capsys) -> None:
-    full = tmp_path / "full.mp4"
-    full.symlink_to("/dev/full")  # every write fails with ENOSPC, as on a full disk
-    assert main(["render", str(DEMO), "--out", str(full), *COMMON, "--force"]) == 1
+    out = tmp_path / "full.mp4"
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG), as on a full disk
+    resource.setrlimit(resource.RLIMIT_FSIZE, (2048, hard))
+    try:
+        assert main(["render", str(DEMO), "--out", str(out), *COMMON, "--force"]) == 1
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, handler)
     err = capsys.readouterr().err.strip().splitlines()[-1]
-    assert err.startswith(f"qdv render: {full}: cannot write") and "No space left" in err
-    assert full.is_symlink() and Path("/dev/full").exists()
+    assert err.startswith(f"qdv render: {out}: cannot write") and "File too large" in err
+    assert not out.exists()
+
+
+def test_a_link_at_the_output_is_replaced_never_written_through(tmp_path: Path, capsys) -> None:
+    """Issue 30 class 5: --force over a symbolic link makes a new file in its place; the link's target is kept."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me", encoding="utf-8")
+    out = tmp_path / "clip.mp4"
+    out.symlink_to(victim)
+    assert main(["render", str(DEMO), "--out", str(out), *COMMON]) == 1       # an existing name without --force
+    assert main(["render", str(DEMO), "--out", str(out), *COMMON, "--force"]) == 0
+    assert not out.is_symlink() and out.stat().st_size > 0
+    assert victim.read_text(encoding="utf-8") == "keep me"
 
 
 def test_encoder_error_removes_the_partial_file(tmp_path: Path) -> None:

@@ -22,12 +22,21 @@ from pathlib import Path
 import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
-from assets_loader.errors import FormatError
 
-from .render.refdef import Camera
+from .file_writes import replace_file
+from .render.refdef import CAMERA_LIMIT, Camera
 from .render.view_math import angle_vectors
+from .side_files import JSON_STRINGS, SideFileError, check_nesting, read_text
 
 VERSION = 1
+#: The file's kind for size limits and messages (``QDV_MAX_CAMERA_PATH_SIZE``).
+KIND = "camera path"
+#: Latest key time accepted, in seconds (a key far past the demo's end is kept; ten years is not a time).
+MAX_TIME = 1e8
+#: Entity numbers are below this in every protocol (Quake III ``MAX_GENTITIES`` 1024, QuakeWorld 512).
+MAX_ENTITY = 1 << 16
+#: Longest integer read: a coordinate needs 7 digits.
+MAX_DIGITS = 20
 #: Centripetal parameterisation: knot spacing is distance ** ALPHA.
 ALPHA = 0.5
 _EPS = 1e-6
@@ -37,11 +46,11 @@ Vec3 = tuple[float, float, float]
 TargetLookup = Callable[[int, float], Vec3 | None]
 
 
-class CameraPathError(FormatError):
+class CameraPathError(SideFileError):
     """A camera path file that cannot be used: names the file and the field."""
 
     def __init__(self, path: str, field: str, expected: str, found: str | None = None) -> None:
-        super().__init__(path, "camera path", None, f"{field}: {expected}", found)
+        super().__init__(path, KIND, None, f"{field}: {expected}", found)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +69,19 @@ class CameraPath:
     """Keys sorted by time (two keys never share a time)."""
 
     keys: tuple[CameraKey, ...] = ()
+
+    @classmethod
+    def of(cls, keys: list[CameraKey]) -> CameraPath:
+        """The path of ``keys`` in any order, sorted once; of keys at the same time the last one given stays (as
+        adding them one by one with :meth:`with_key` would keep it)."""
+        ordered = sorted(keys, key=lambda k: k.time)  # stable: keys at one time keep the order they were given in
+        kept: list[CameraKey] = []
+        for key in ordered:
+            if kept and abs(kept[-1].time - key.time) <= _EPS:
+                kept[-1] = key
+            else:
+                kept.append(key)
+        return cls(tuple(kept))
 
     def with_key(self, key: CameraKey) -> CameraPath:
         """This path with ``key`` added, replacing a key at the same time."""
@@ -198,60 +220,76 @@ def to_json(path: CameraPath) -> str:
 
 
 def save_path(path: CameraPath, file: str | Path) -> None:
-    """Write ``path`` as JSON (atomically: a temporary file renamed over the old one)."""
-    target = Path(file)
-    tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(to_json(path) + "\n", encoding="utf-8")
-    tmp.replace(target)
+    """Write ``path`` as JSON (atomically, through a fresh temporary name: :func:`~viewer.file_writes.replace_file`)."""
+    replace_file(file, (to_json(path) + "\n").encode("utf-8"))
 
 
-def _number(value: object, name: str, field: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise CameraPathError(name, field, "a finite number", repr(value))
+def _number(value: object, name: str, field: str, limit: float = CAMERA_LIMIT) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not -limit <= value <= limit:
+        raise CameraPathError(name, field, f"a number within ±{limit:g}", _shown(value))
     return float(value)
 
 
 def _vector(value: object, name: str, field: str) -> Vec3:
     if not isinstance(value, list) or len(value) != 3:
-        raise CameraPathError(name, field, "a list of 3 numbers", repr(value))
+        raise CameraPathError(name, field, "a list of 3 numbers", _shown(value))
     x, y, z = (_number(v, name, f"{field}[{i}]") for i, v in enumerate(value))
     return (x, y, z)
 
 
+def _shown(value: object) -> str:
+    """``repr`` of a wrong value, cut short: a list of a million items is named, not printed."""
+    text = repr(value) if not isinstance(value, (list, dict)) else f"a {type(value).__name__} of {len(value)} items"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _int(text: str) -> int:
+    """JSON integers of at most :data:`MAX_DIGITS` digits: a longer one is no coordinate, and costs
+    quadratic time to convert."""
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(f"a number of {len(text)} digits")
+    return int(text)
+
+
 def parse_path(text: str, name: str = "<camera path>") -> CameraPath:
-    """A :class:`CameraPath` from JSON text; :class:`CameraPathError` names the field that is wrong."""
+    """A :class:`CameraPath` from JSON text; :class:`CameraPathError` names the field that is wrong (a file
+    nested deeper than :data:`~viewer.side_files.MAX_NESTING` is refused before it is parsed)."""
+    check_nesting(text, name, KIND, JSON_STRINGS)
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
+        data = json.loads(text, parse_int=_int)
+    except ValueError as exc:  # JSONDecodeError, or an integer too long
         raise CameraPathError(name, "the file", "JSON", str(exc)) from None
     if not isinstance(data, dict):
         raise CameraPathError(name, "the file", "a JSON object", type(data).__name__)
     version = data.get("version")
     if version != VERSION:
-        raise CameraPathError(name, "version", f"{VERSION} (this qdv reads version {VERSION})", repr(version))
+        raise CameraPathError(name, "version", f"{VERSION} (this qdv reads version {VERSION})", _shown(version))
     raw_keys = data.get("keys")
     if not isinstance(raw_keys, list):
-        raise CameraPathError(name, "keys", "a list", repr(raw_keys))
-    path = CameraPath()
+        raise CameraPathError(name, "keys", "a list", _shown(raw_keys))
+    keys = []
     for i, raw in enumerate(raw_keys):
         where = f"keys[{i}]"
         if not isinstance(raw, dict):
-            raise CameraPathError(name, where, "an object", repr(raw))
+            raise CameraPathError(name, where, "an object", _shown(raw))
         fov = _number(raw.get("fov", 90.0), name, f"{where}.fov")
         if not 1.0 <= fov <= 179.0:
             raise CameraPathError(name, f"{where}.fov", "1..179", repr(fov))
         look_at = raw.get("look_at")
-        if look_at is not None and (isinstance(look_at, bool) or not isinstance(look_at, int) or look_at < 0):
-            raise CameraPathError(name, f"{where}.look_at", "null or an entity number", repr(look_at))
-        path = path.with_key(CameraKey(_number(raw.get("time"), name, f"{where}.time"),
-                                       _vector(raw.get("origin"), name, f"{where}.origin"),
-                                       _vector(raw.get("angles"), name, f"{where}.angles"), fov, look_at))
-    return path
+        if look_at is not None and (isinstance(look_at, bool) or not isinstance(look_at, int)
+                                    or not 0 <= look_at < MAX_ENTITY):
+            raise CameraPathError(name, f"{where}.look_at", "null or an entity number", _shown(look_at))
+        keys.append(CameraKey(_number(raw.get("time"), name, f"{where}.time", MAX_TIME),
+                              _vector(raw.get("origin"), name, f"{where}.origin"),
+                              _vector(raw.get("angles"), name, f"{where}.angles"), fov, look_at))
+    return CameraPath.of(keys)
 
 
 def load_path(file: str | Path) -> CameraPath:
-    """Read a camera path file (``OSError`` if it cannot be read, :class:`CameraPathError` if it is malformed)."""
-    return parse_path(Path(file).read_text(encoding="utf-8"), str(file))
+    """Read a camera path file: a regular file of at most 8 MiB (:mod:`viewer.side_files`). ``OSError`` if it
+    cannot be read, a :class:`~assets_loader.errors.FormatError` (:class:`CameraPathError` among them) if it is
+    not a camera path."""
+    return parse_path(read_text(file, KIND), str(file))
 
 
 def keys_outside(path: CameraPath, duration: float) -> list[int]:

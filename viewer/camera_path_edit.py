@@ -19,7 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .camera_path import CameraKey, CameraPath, CameraPathError, Vec3, keys_outside, load_path, path_file_for
+from assets_loader.errors import FormatError
+
+from .camera_path import CameraKey, CameraPath, Vec3, keys_outside, load_path, path_file_for
 from .render.refdef import Camera
 from .render.view_math import angle_vectors
 from .ui.timeline_bar import format_time
@@ -161,7 +163,7 @@ def path_beside(demo: str | Path, duration: float) -> tuple[PathEdit, str]:
         return PathEdit(), ""
     try:
         path = load_path(file)
-    except (OSError, CameraPathError) as exc:
+    except (OSError, FormatError) as exc:  # not a regular file, too large, not UTF-8, not a camera path
         return PathEdit(), f"camera path not loaded: {exc}"
     said = f"camera path: {len(path.keys)} keys from {file}"
     outside = outside_report(path, duration)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 import warnings
 from collections.abc import Sequence
@@ -15,6 +16,9 @@ from typing import TYPE_CHECKING
 
 from assets_loader.errors import FormatError
 from assets_loader.source import LimitSettingError, check_file
+
+from .render.refdef import CAMERA_LIMIT
+from .settings import RANGES
 
 if TYPE_CHECKING:
     from .camera_path import CameraPath
@@ -144,8 +148,9 @@ def _size(text: str) -> tuple[int, int]:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r}: expected WxH, e.g. 1280x720") from None
-    if not (16 <= w <= 8192 and 16 <= h <= 8192):
-        raise argparse.ArgumentTypeError(f"{text!r}: width and height must lie in 16..8192")
+    (w_lo, w_hi), (h_lo, h_hi) = RANGES["width"], RANGES["height"]
+    if not (w_lo <= w <= w_hi and h_lo <= h <= h_hi):
+        raise argparse.ArgumentTypeError(f"{text!r}: width and height must lie in {w_lo:g}..{w_hi:g}")
     return w, h
 
 
@@ -154,8 +159,8 @@ def _vector(text: str) -> tuple[float, float, float]:
         x, y, z = (float(v) for v in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r}: expected three comma-separated numbers") from None
-    if not all(math.isfinite(v) for v in (x, y, z)):
-        raise argparse.ArgumentTypeError(f"{text!r}: expected finite numbers")
+    if not all(abs(v) <= CAMERA_LIMIT for v in (x, y, z)):  # NaN and inf fail too
+        raise argparse.ArgumentTypeError(f"{text!r}: expected numbers within ±{CAMERA_LIMIT:g}")
     return x, y, z
 
 
@@ -180,7 +185,7 @@ def _add_window_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reset-settings", action="store_true",
                    help="start from the default settings (window size, fov, HUD, bar) and remember those")
     p.add_argument("--shots", default="screenshots", help="folder for F12 screenshots (default screenshots/)")
-    p.add_argument("--sensitivity", type=_number_in(0.05, 50),
+    p.add_argument("--sensitivity", type=_number_in(*RANGES["mouse_sensitivity"]),
                    help="mouse-look sensitivity, Quake's (degrees per count / 0.022; default: the remembered one, "
                         "else 3)")
     p.add_argument("--invert-mouse", action=argparse.BooleanOptionalAction, default=None,
@@ -190,7 +195,8 @@ def _add_window_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--frames", type=int, default=None, help=argparse.SUPPRESS)  # quit after N frames (benchmarks)
 
 
-_FOV = _number_in(1, 179)
+#: The ranges the window remembers in its settings are the ranges its flags accept (``viewer.settings.RANGES``).
+_FOV = _number_in(*RANGES["fov"])
 
 
 def _add_look_args(p: argparse.ArgumentParser) -> None:
@@ -236,15 +242,24 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return _run(args)
             finally:
                 for message in dict.fromkeys(str(w.message) for w in caught):
-                    print(f"qdv {args.command}: warning: {message}", file=sys.stderr)
+                    print(f"qdv {args.command}: warning: {_one_line(message)}", file=sys.stderr)
     except BrokenPipeError:
         return EXIT_OK
     except (FormatError, OSError) as exc:
-        print(f"qdv {args.command}: {_describe(exc)}", file=sys.stderr)
+        print(f"qdv {args.command}: {_one_line(_describe(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except (_UsageError, LimitSettingError) as exc:
-        print(f"qdv {args.command}: {exc}", file=sys.stderr)
+        print(f"qdv {args.command}: {_one_line(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _one_line(text: str) -> str:
+    """``text`` with control characters escaped as ``repr`` does (``\\n``, ``\\x1b``): a file name holding a new
+    line or a terminal escape stays inside its one line of message."""
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 def _describe(exc: Exception) -> str:

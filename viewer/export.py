@@ -7,6 +7,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from .file_writes import open_new
+
 
 class ExportError(OSError):
     """A picture could not be written where the user asked."""
@@ -16,14 +18,14 @@ def write_png(path: str | Path, pixels: np.ndarray, force: bool = False) -> Path
     """Write ``uint8 [H, W, 3]`` ``pixels`` to ``path``; refuse to overwrite an existing file unless ``force``.
 
     Any failure to write (a directory in the way, a full disk, no permission) is an :class:`ExportError` whose
-    message names the path; a partly written file is removed."""
+    message names the path; a partly written file is removed. A symbolic link at ``path`` is never written
+    through (:func:`~viewer.file_writes.open_new`)."""
     path = Path(path)
     if path.exists() and not force:
         raise ExportError(f"{path}: already exists (use --force to overwrite)")
     path.parent.mkdir(parents=True, exist_ok=True)
-    mode = "x" if not force else "w"
     try:
-        with open(path, mode + "b") as f:
+        with open_new(path, force) as f:
             Image.fromarray(pixels, "RGB").save(f, format="PNG")
     except FileExistsError:
         raise ExportError(f"{path}: already exists (use --force to overwrite)") from None

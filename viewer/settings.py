@@ -2,13 +2,14 @@
 
 ``settings.toml`` in ``platformdirs.user_config_dir("qdv")`` (``~/.config/qdv`` on Linux; ``QDV_CONFIG_DIR``
 overrides the folder). Command-line flags override what the file says; ``qdv play --reset-settings`` starts from
-the defaults. A file that cannot be read is reported once and left untouched: its values are not used and it is
-never written over, so nothing the user wrote is lost.
+the defaults. The file is read like every input (:mod:`viewer.side_files`: a regular file of at most 1 MiB, UTF-8,
+nesting bounded). A file that cannot be read is reported once and left untouched: its values are not used and it is
+never written over, so nothing the user wrote is lost. A value outside the range the command line accepts
+(:data:`RANGES`) is reported and replaced by its default; the file is then saved again as usual.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import tomllib
 from dataclasses import asdict, dataclass, fields, replace
@@ -17,6 +18,11 @@ from typing import Any
 
 import platformdirs
 import tomli_w
+
+from assets_loader.errors import FormatError
+
+from .file_writes import replace_file
+from .side_files import TOML_STRINGS, check_nesting, read_text
 
 FILE_NAME = "settings.toml"
 
@@ -44,11 +50,14 @@ class Settings:
         return (self.width, self.height)
 
 
-#: Accepted range of each number (inclusive).
-_RANGES: dict[str, tuple[float, float]] = {
-    "width": (160, 16384), "height": (120, 16384), "fov": (10.0, 170.0), "volume": (0.0, 1.0),
+#: Accepted range of each number (inclusive): the ranges the command line accepts (``--size``, ``--fov``,
+#: ``--sensitivity``), so whatever a flag sets can be saved and read back.
+RANGES: dict[str, tuple[float, float]] = {
+    "width": (16, 8192), "height": (16, 8192), "fov": (1.0, 179.0), "volume": (0.0, 1.0),
     "mouse_sensitivity": (0.05, 50.0),
 }
+#: The file's kind for its size limit (1 MiB, ``QDV_MAX_SETTINGS_SIZE``) and messages.
+KIND = "settings"
 
 
 def settings_path() -> Path:
@@ -58,7 +67,7 @@ def settings_path() -> Path:
 
 
 class SettingsError(ValueError):
-    """A settings file that cannot be used: names the file and the key."""
+    """A settings file that cannot be read as TOML: names the file."""
 
 
 def _checked(name: str, value: Any, default: Any) -> Any:
@@ -68,31 +77,41 @@ def _checked(name: str, value: Any, default: Any) -> Any:
         return value
     if isinstance(default, str):
         if not isinstance(value, str):
-            raise SettingsError(f"{name}: expected a string, found {value!r}")
+            raise SettingsError(f"{name}: expected a string, found {_short(value)}")
         return value
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise SettingsError(f"{name}: expected a number, found {value!r}")
-    lo, hi = _RANGES[name]
-    if not lo <= value <= hi:
-        raise SettingsError(f"{name}: expected {lo:g}..{hi:g}, found {value!r}")
+    lo, hi = RANGES[name]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not lo <= value <= hi:  # NaN: not within
+        raise SettingsError(f"{name}: expected a number within {lo:g}..{hi:g}, found {_short(value)}")
     return int(value) if isinstance(default, int) else float(value)
 
 
-def parse_settings(text: str, path: Path) -> Settings:
-    """Settings from TOML text; unknown keys are ignored (a newer qdv may have written them)."""
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def parse_settings(text: str, path: Path) -> tuple[Settings, list[str]]:
+    """Settings from TOML text and the problems found in its values: a value of the wrong type or outside
+    :data:`RANGES` is named and replaced by the default; unknown keys are ignored (a newer qdv may have written
+    them). :class:`SettingsError` when the text is not TOML, :class:`~viewer.side_files.SideFileError` when it nests
+    deeper than :data:`~viewer.side_files.MAX_NESTING`."""
+    check_nesting(text, str(path), KIND, TOML_STRINGS)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SettingsError(f"{path}: not valid TOML: {exc}") from None
+    except ValueError:  # an integer past the 4300 digits Python converts
+        raise SettingsError(f"{path}: not valid TOML: an integer of thousands of digits") from None
     defaults = Settings()
     values = {}
+    problems = []
     for f in fields(Settings):
         if f.name in data:
             try:
                 values[f.name] = _checked(f.name, data[f.name], getattr(defaults, f.name))
             except SettingsError as exc:
-                raise SettingsError(f"{path}: {exc}") from None
-    return replace(defaults, **values)
+                problems.append(f"{path}: {exc}; using {getattr(defaults, f.name)!r}")
+    return replace(defaults, **values), problems
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,28 +125,36 @@ class SettingsFile:
 
 
 def load_settings(path: Path | None = None, *, reset: bool = False) -> SettingsFile:
-    """Read the settings file (missing: defaults). ``reset``: defaults, and the file is written over on save."""
+    """Read the settings file (missing: defaults). ``reset``: defaults, and the file is written over on save.
+
+    A file that cannot be read (not a regular file, over 1 MiB, not UTF-8, not TOML) gives the defaults and is left
+    as it is; a bad value gives its default and the file is rewritten with the good values on save."""
     path = path or settings_path()
     if reset:
         return SettingsFile(path, Settings(), writable=True)
     try:
-        text = path.read_text(encoding="utf-8")
+        settings, problems = parse_settings(read_text(path, KIND), path)
     except FileNotFoundError:
         return SettingsFile(path, Settings(), writable=True)
-    except (OSError, UnicodeDecodeError) as exc:
-        return SettingsFile(path, Settings(), writable=False, problem=f"{path}: cannot read the settings: {exc}")
-    try:
-        return SettingsFile(path, parse_settings(text, path), writable=True)
-    except SettingsError as exc:
+    except OSError as exc:
+        return SettingsFile(path, Settings(), writable=False, problem=f"{path}: cannot read the settings: "
+                                                                    f"{exc.strerror or exc}")
+    except (FormatError, SettingsError) as exc:
         return SettingsFile(path, Settings(), writable=False,
                             problem=f"{exc} (using the defaults; the file is left as it is)")
+    return SettingsFile(path, settings, writable=True, problem="; ".join(problems))
+
+
+def _within_ranges(settings: Settings) -> Settings:
+    """``settings`` with every number brought into :data:`RANGES` (a window dragged larger than any flag allows)."""
+    return replace(settings, **{name: type(getattr(settings, name))(min(max(getattr(settings, name), lo), hi))
+                                for name, (lo, hi) in RANGES.items()})
 
 
 def save_settings(file: SettingsFile, settings: Settings) -> None:
-    """Write ``settings`` (atomically: a temporary file renamed over the old one) unless the file was unreadable."""
+    """Write ``settings``, each number within :data:`RANGES`, atomically through a fresh temporary name
+    (:func:`~viewer.file_writes.replace_file`), unless the file was unreadable."""
     if not file.writable:
         return
     file.path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = file.path.with_suffix(".toml.tmp")
-    tmp.write_text(tomli_w.dumps(asdict(settings)), encoding="utf-8")
-    tmp.replace(file.path)
+    replace_file(file.path, tomli_w.dumps(asdict(_within_ranges(settings))).encode("utf-8"))

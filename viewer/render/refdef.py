@@ -135,6 +135,11 @@ class SegmentAssets:
 # --- one frame ---------------------------------------------------------------------------------------------------
 
 
+#: Largest coordinate or angle a camera takes (maps reach ±131072 at most, Quake III's ``MAX_WORLD_COORD``); past
+#: it the view matrices overflow float32 and mean nothing.
+CAMERA_LIMIT = 1e6
+
+
 @dataclass(frozen=True, slots=True)
 class Camera:
     """Where the picture is taken from: origin ``[3]``, angles ``[3]`` (pitch, yaw, roll), horizontal fov at 4:3."""

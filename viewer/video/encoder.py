@@ -26,6 +26,7 @@ import numpy as np
 from av.video.reformatter import Colorspace, Interpolation
 
 from ..export import ExportError, write_png
+from ..file_writes import open_new
 from .output import Output
 from .soundtrack import AUDIO_BIT_RATE, AUDIO_CODECS
 
@@ -77,13 +78,14 @@ class VideoWriter:
         self.frames = 0
         self.audio_samples = 0
         self.audio: av.AudioStream | None = None
-        if not output.force:  # claim the name first, so a file appearing since the check is never replaced
-            try:
-                open(self.path, "xb").close()
-            except FileExistsError:
-                raise ExportError(f"{self.path}: already exists (use --force to overwrite)") from None
+        try:  # claimed now, so a file appearing since the check is never replaced, nor a link followed
+            self.file = open_new(self.path, output.force)
+        except FileExistsError:
+            raise ExportError(f"{self.path}: already exists (use --force to overwrite)") from None
+        except OSError as exc:
+            raise ExportError(f"{self.path}: cannot write: {exc.strerror or exc}") from None
         try:
-            self.container = av.open(str(self.path), mode="w", format=output.container)
+            self.container = av.open(self.file, mode="w", format=output.container)
             stream = self.container.add_stream(output.codec.encoder, rate=fps)
             assert isinstance(stream, av.VideoStream)
             stream.width, stream.height = size
@@ -128,6 +130,7 @@ class VideoWriter:
         if self.audio is not None:
             self.container.mux(self.audio.encode(None))
         self.container.close()
+        self.file.close()
 
     def discard(self) -> bool:
         container = getattr(self, "container", None)
@@ -136,6 +139,12 @@ class VideoWriter:
                 container.close()
             except (av.FFmpegError, OSError):
                 pass  # the file is removed below; its trailer no longer matters
+        file = getattr(self, "file", None)
+        if file is not None:
+            try:
+                file.close()
+            except OSError:
+                pass  # the same
         if self.path.is_file():  # never a device or pipe given with --force (e.g. /dev/full)
             self.path.unlink()
             return True

@@ -11,6 +11,8 @@ import math
 from assets_loader.demos import DemoTimeline
 from assets_loader.demos.events import plain_line
 
+from ..render.refdef import CAMERA_LIMIT
+
 CAMERA_MODES = ("pov", "free", "chase", "orbit")
 #: ``--camera path:FILE`` follows a camera path file.
 PATH_PREFIX = "path:"
@@ -92,8 +94,8 @@ def parse_vector(option: str, text: str | None) -> tuple[float, float, float] | 
         x, y, z = (float(v) for v in text.split(","))
     except ValueError:
         raise OptionError(f"{option} {text!r}: expected three comma-separated numbers") from None
-    if not all(math.isfinite(v) for v in (x, y, z)):
-        raise OptionError(f"{option} {text!r}: expected finite numbers")
+    if not all(abs(v) <= CAMERA_LIMIT for v in (x, y, z)):  # NaN and inf fail too
+        raise OptionError(f"{option} {text!r}: expected numbers within ±{CAMERA_LIMIT:g}")
     return x, y, z
 
 

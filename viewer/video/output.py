@@ -11,6 +11,8 @@ References: FFmpeg muxers ``mp4``/``mov``/``matroska``/``webm`` and encoders ``l
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -103,9 +105,27 @@ class Output:
             if self.path.exists():
                 raise ExportError(f"{self.path}: already exists (use --force to overwrite)")
             return
-        for k in range(frames):
-            if self.frame_path(k).exists():
-                raise ExportError(f"{self.frame_path(k)}: already exists (use --force to overwrite)")
+        taken = self._taken_frame(frames)
+        if taken is not None:
+            raise ExportError(f"{self.frame_path(taken)}: already exists (use --force to overwrite)")
+
+    def _taken_frame(self, frames: int) -> int | None:
+        """The first frame below ``frames`` whose PNG exists: one listing of the folder, not one ``stat`` per frame
+        (a million-frame render waited on a million of them before its first frame)."""
+        match = _NUMBERED.fullmatch(self.path.name)
+        assert match is not None  # plan_output checked it
+        prefix, suffix = match.group(1).replace("%%", "%"), match.group(3).replace("%%", "%")
+        try:
+            names = [entry.name for entry in os.scandir(self.path.parent)]
+        except FileNotFoundError:
+            return None
+        found = []
+        for name in names:
+            digits = name[len(prefix):len(name) - len(suffix)].strip()
+            if (len(name) > len(prefix) + len(suffix) and name.startswith(prefix) and name.endswith(suffix)
+                    and digits.isdigit() and int(digits) < frames and self.frame_path(int(digits)).name == name):
+                found.append(int(digits))
+        return min(found, default=None)
 
 
 def _sequence_pattern(out: str) -> Path | None:
@@ -116,14 +136,14 @@ def _sequence_pattern(out: str) -> Path | None:
     if "%" in path.name:
         if path.suffix.lower() != ".png":
             raise OptionError(f"--out {out}: a numbered pattern must end in .png (e.g. frames/%05d.png)")
-        try:
-            first, second = path.name % 0, path.name % 1
-        except (TypeError, ValueError):
-            raise OptionError(f"--out {out}: expected one number pattern like %05d in the name") from None
-        if first == second:
+        if _NUMBERED.fullmatch(path.name) is None:  # %c, %s, %x: a NUL, a slash or no number in a name
             raise OptionError(f"--out {out}: expected one number pattern like %05d in the name")
         return path
     return None
+
+
+#: A frame name: one ``%d`` (``%05d``, ``%3d``, ``%i``, ``%u``), every other ``%`` doubled.
+_NUMBERED = re.compile(r"((?:[^%]|%%)*)(%0?\d{0,2}[diu])((?:[^%]|%%)*)")
 
 
 def plan_output(out: str, size: tuple[int, int], codec: str | None = None, crf: int | None = None,

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 #: The film camera's default shutter angle as a fraction of the frame interval (180°).
 DEFAULT_SHUTTER = 0.5
+#: Most frames one export makes: 4.6 hours at 60 fps (a real demo is minutes; a million stills is a choice).
+MAX_FRAMES = 1_000_000
 #: Slack for ``duration × fps`` landing a rounding error below a whole number of frames.
 _FRAME_EPSILON = 1e-6
 
@@ -43,7 +45,11 @@ class FrameTimes:
         if not first < last <= duration + _FRAME_EPSILON:
             raise RangeError(f"--to {last:.3f} s must lie after --from ({first:.3f} s) and within the demo "
                              f"(0 .. {duration:.3f} s)")
-        count = math.floor((last - first) * fps / speed + _FRAME_EPSILON)
+        frames = (last - first) * fps / speed
+        if not frames <= MAX_FRAMES:  # also inf: a speed of 1e-320, or a demo whose clock jumps by years
+            raise RangeError(f"--from {first:.3f} s --to {last:.3f} s at {fps:g} fps and speed {speed:g} makes "
+                             f"{frames:.3g} frames; at most {MAX_FRAMES} (choose a shorter range or a higher speed)")
+        count = math.floor(frames + _FRAME_EPSILON)
         if count < 1:
             raise RangeError(f"--from {first:.3f} s --to {last:.3f} s is shorter than one frame at {fps:g} fps "
                              f"and speed {speed:g}")

@@ -11,6 +11,8 @@ References: QuakeSpasm ``view.c`` (``V_BonusFlash_f``); QuakeWorld ``client/view
 
 from __future__ import annotations
 
+import math
+
 from ..events import BonusFlashEvent, ColorShiftEvent, Event
 
 
@@ -32,11 +34,13 @@ def _commands(text: str) -> list[list[str]]:
 
 
 def _byte(word: str) -> int | None:
+    """A colour or percent 0..255; ``None`` for a word that is no number. ``inf`` and ``nan`` are 0, as the
+    engine's ``atoi`` reads them (they stopped the whole demo with an ``OverflowError``)."""
     try:
-        value = int(float(word))
+        value = float(word)
     except ValueError:
         return None
-    return min(max(value, 0), 255)
+    return min(max(int(value), 0), 255) if math.isfinite(value) else 0
 
 
 def visual_events(text: str) -> list[tuple[type[Event], tuple]]:

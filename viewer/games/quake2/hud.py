@@ -118,10 +118,13 @@ def _tokens(program: str) -> list[str]:
 
 
 def _int(token: str) -> int:
+    """A layout number as the client's ``atoi`` reads it into an ``int``: clamped to 32 bits (a 400-digit
+    coordinate drew nothing in the engine and overflowed here), ``0`` for a word that is not a number."""
     try:
-        return int(token)
+        value = int(token)
     except ValueError:
         return 0
+    return min(max(value, -2**31), 2**31 - 1)
 
 
 def run_layout(b: _Builder, program: str, stats: Sequence[int], strings: Mapping[int, str],
