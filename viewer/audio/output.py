@@ -12,7 +12,8 @@ device takes to play a sample once it has it) and the driver's buffered audio is
 stale sound never plays.  The listener is updated every frame.  ``M`` mutes, ``-`` / ``=`` step the volume.
 
 Without an audio device (pyglet falls back to its silent driver) :func:`open_output` says so once and returns
-``None``: the window runs silent.  :data:`SOUND_KEYS` are the keys :meth:`AudioOutput.key` takes.
+``None``: the window runs silent; what ALSA and OpenAL print themselves while pyglet opens the driver on import is
+silenced (:mod:`.quiet`).  :data:`SOUND_KEYS` are the keys :meth:`AudioOutput.key` takes.
 """
 
 from __future__ import annotations
@@ -23,9 +24,13 @@ import warnings
 from collections.abc import Callable
 
 import numpy as np
-from pyglet.media import Player, get_audio_driver
-from pyglet.media.codecs.base import AudioData, AudioFormat, StreamingSource
-from pyglet.media.drivers.silent.adaptation import SilentDriver
+
+from .quiet import quiet_stderr
+
+with quiet_stderr():                    # importing pyglet.media opens the sound driver: ALSA's and OpenAL's own lines
+    from pyglet.media import Player, get_audio_driver
+    from pyglet.media.codecs.base import AudioData, AudioFormat, StreamingSource
+    from pyglet.media.drivers.silent.adaptation import SilentDriver
 
 from assets_loader.bsp import BspWorld
 from assets_loader.demos import DemoTimeline, SceneState
