@@ -27,7 +27,9 @@ Storage (private): entity states of all frames in flat columns, frame ``f`` owni
 ``offsets[f]:offsets[f+1]`` sorted by entity number, so a seek is two slices and a dozen vectorised numpy ops.  The
 storage holds what the demo sent, not frames × fields (issue 20 item 5): a common entity column whose rows are all
 equal is one broadcast row, the others are kept in the narrowest dtype that holds their values exactly (8-bit frame
-and skin numbers, 16-bit entity numbers, float32 times when exact) and widened back when sliced; the recorder's view
+and skin numbers, 16-bit entity numbers, float32 times when exact) and widened back when sliced; a decoder may
+also keep a state once for the frames that repeat it (``entity_rows``: the column row of each frame row, Quake III),
+then a frame's rows are gathered instead of sliced; the recorder's view
 and the stats are :class:`~.steps.Steps` (a row where the value changes), the lightstyle and scoreboard histories
 change frames.  ``sample`` hands out the decoded dtypes, bit for bit the values decoded.
 

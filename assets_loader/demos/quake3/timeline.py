@@ -7,10 +7,11 @@ spectator, in intermission or gibbed, health at ``GIB_HEALTH`` or below).  The c
 ``modelindex``, ``effects`` = ``eFlags``, ``colormap`` = client + 1 for players, and ``origin`` / ``angles`` = the
 ``pos`` / ``apos`` trajectories evaluated at the snapshot time; the schema's
 :data:`~assets_loader.demos.schema.QUAKE3_ENTITY_FIELDS` keep the rest, so ``sample`` evaluates moving trajectories
-at any time.  The view is the playerState (``clientNum`` changes when a spectator's followed player changes);
-``players`` holds every client seen as ``ET_PLAYER`` so Tab / orbit reach them (stats only for the slots the view
-followed).  Scores come from ``CS_PLAYERS`` and ``scores`` commands; model names from ``CS_MODELS``; the map from
-the serverinfo ``mapname``.
+at any time.  A row that repeats its entity's previous one (an entity copied forward unchanged) is stored once
+(``entity_rows``), so a timeline costs per change, not per snapshot and entity.  The view is the playerState
+(``clientNum`` changes when a spectator's followed player changes); ``players`` holds every client seen as
+``ET_PLAYER`` so Tab / orbit reach them (stats only for the slots the view followed).  Scores come from
+``CS_PLAYERS`` and ``scores`` commands; model names from ``CS_MODELS``; the map from the serverinfo ``mapname``.
 
 References: ioquake3 ``code/game/bg_misc.c`` (``BG_PlayerStateToEntityState``), ``code/cgame/cg_snapshot.c``,
 ``code/cgame/cg_ents.c`` (``CG_CalcEntityLerpPositions``), ``code/cgame/cg_servercmds.c`` (``CG_ParseScores``).
