@@ -217,7 +217,8 @@ def _repeated_rows(table: np.ndarray, state: np.ndarray, number: np.ndarray, fra
     """(rows kept i8 [R], column row of each row i4 [N], when each kept row's entity was seen before it f8 [R]):
     a row is kept unless it repeats the row its entity had before (rules: :func:`_entity_columns`), in which case
     it reads that row's column row."""
-    group = np.argsort(number.astype(np.uint16), kind="stable")       # by entity (numbers < 1024), frame order
+    small = number.min(initial=0) >= 0 and number.max(initial=0) < 1 << 16          # a radix sort then
+    group = np.argsort(number.astype(np.uint16) if small else number, kind="stable")   # by entity, frame order
     g_state, g_frame = state[group], frame_of_row[group]
     g_time = times[g_frame]
     still = ~(moves_by_itself(table["pos_trType"]) | moves_by_itself(table["apos_trType"]))
