@@ -113,3 +113,27 @@ def test_copy_forward_demos_stop_at_the_budget_in_bounded_time_and_memory(shape,
                        f"expected at most {MAX_DEMO_STATES} (raise it with QDV_MAX_DEMO_STATES)")
     cpu, peak_mb = (float(v) for v in figures.split())
     assert cpu < MAX_CPU_SECONDS and peak_mb < MAX_PEAK_MB, m.summary()
+
+
+def test_the_most_expensive_quake3_demo_the_budget_admits_is_bounded(tmp_path):
+    """Just under the budget: one snapshot of 1022 entities, then tiny snapshots that copy them all forward, as
+    many as the budget allows (83 KB; before the Quake III timeline kept each state once it cost ~12 s and ~3 GB).
+    It decodes whole within the issue's bounds, the frames hold every entity (plus the recorder's row) and the
+    timeline stores each repeated state once."""
+    snapshots = MAX_DEMO_STATES // 1022
+    path = tmp_path / "under_budget.dm_68"
+    path.write_bytes(dm68_copy_forward(snapshots, 1022))
+    code = ("import sys, resource, warnings; warnings.simplefilter('ignore')\n"
+            "from assets_loader.demos import load_demo\n"
+            "tl = load_demo(sys.argv[1]); scene = tl.sample(tl.end_time - 0.025)\n"
+            "print(tl.num_frames, len(tl.entity_column('number')), len(scene.entities.number), tl.nbytes >> 20)\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_utime + resource.getrusage(resource.RUSAGE_SELF)"
+            ".ru_stime, [int(l.split()[1]) / 1024 for l in open('/proc/self/status') if l.startswith('VmHWM:')][0])")
+    m = run_python(code, str(path), timeout=120.0, max_address_mb=2048)
+    assert m.returncode == 0 and "Traceback" not in m.stderr, m.stderr
+    counts, figures = m.stdout.strip().splitlines()
+    frames, rows, drawn, stored_mb = (int(v) for v in counts.split())
+    assert (frames, rows, drawn) == (snapshots, snapshots * 1023, 1023)
+    assert stored_mb < 32
+    cpu, peak_mb = (float(v) for v in figures.split())
+    assert cpu < MAX_CPU_SECONDS and peak_mb < MAX_PEAK_MB, m.summary()

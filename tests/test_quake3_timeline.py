@@ -111,7 +111,8 @@ def test_players_lerp_between_snapshots(follow) -> None:
 
 
 def test_missiles_fly_on_their_trajectory_between_snapshots(follow) -> None:
-    cols = follow._cols
+    cols = {name: follow.entity_column(name) for name in ("eType", "pos_trType", "number", "pos_trBase",
+                                                          "pos_trDelta", "pos_trTime")}
     rows = np.flatnonzero((cols["eType"] == 3) & (cols["pos_trType"] == TR_LINEAR))
     assert len(rows)
     row = int(rows[len(rows) // 2])

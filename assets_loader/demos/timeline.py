@@ -27,7 +27,9 @@ Storage (private): entity states of all frames in flat columns, frame ``f`` owni
 ``offsets[f]:offsets[f+1]`` sorted by entity number, so a seek is two slices and a dozen vectorised numpy ops.  The
 storage holds what the demo sent, not frames × fields (issue 20 item 5): a common entity column whose rows are all
 equal is one broadcast row, the others are kept in the narrowest dtype that holds their values exactly (8-bit frame
-and skin numbers, 16-bit entity numbers, float32 times when exact) and widened back when sliced; the recorder's view
+and skin numbers, 16-bit entity numbers, float32 times when exact) and widened back when sliced; a decoder may
+also keep a state once for the frames that repeat it (``entity_rows``: the column row of each frame row, Quake III),
+then a frame's rows are gathered instead of sliced; the recorder's view
 and the stats are :class:`~.steps.Steps` (a row where the value changes), the lightstyle and scoreboard histories
 change frames.  ``sample`` hands out the decoded dtypes, bit for bit the values decoded.
 
@@ -400,7 +402,8 @@ class DemoTimeline:
                  "_view_angles", "lightstyles", "scoreboard_changes",
                  "_offsets", "_cols", "_ls_frames", "_ls_snapshots", "_sb_frames", "_sb_snapshots",
                  "_stat_rows", "_statics_cache", "_events_by_kind", "players", "default_pov", "meta", "_extra_keys",
-                 "_col_dtype", "_widen", "_constant_rows", "_ints", "_int_names", "__weakref__")
+                 "_col_dtype", "_widen", "_constant_rows", "_ints", "_int_names", "_row_index", "_extra_blocks",
+                 "__weakref__")
 
     def __init__(self, *, schema: GameSchema, format: str, protocol: int, protocol_flags: int, path: str,
                  segments: Sequence[MapSegment], events: Sequence[Event], warnings: Sequence[str],
@@ -410,10 +413,12 @@ class DemoTimeline:
                  entity_columns: Mapping[str, np.ndarray], lightstyle_changes: Sequence[tuple[int, int, str]],
                  score_changes: Sequence[ScoreChange], score_resets: Sequence[tuple[int, int]],
                  players: PlayerFrames | None = None, default_pov: int = -1,
-                 meta: Mapping[str, object] | None = None) -> None:
+                 meta: Mapping[str, object] | None = None, entity_rows: np.ndarray | None = None) -> None:
         """Internal: decoders pass finished columns.  ``entity_columns`` maps the :class:`EntityStates` field names
         (minus ``frame_blend``) plus ``frame_time`` f8 / ``frame_interval`` f4 to arrays of all frames' rows,
-        ``entity_offsets`` i8 [F + 1]; ``lightstyle_changes`` are ``(frame, style, pattern)`` in frame order;
+        ``entity_offsets`` i8 [F + 1]; ``entity_rows`` (optional, i4 [rows]) gives each row of the frames its row of
+        ``entity_columns``, for a decoder that keeps a repeated state once (else row k is row k of the columns);
+        ``lightstyle_changes`` are ``(frame, style, pattern)`` in frame order;
         ``score_resets`` ``(frame, maxclients)`` mark segment starts.  The view and stat columns come dense
         ([F] / [F, 3] / [F, stats]) or as :class:`~.steps.Steps`; they are kept as steps either way."""
         self.schema = schema
@@ -439,6 +444,7 @@ class DemoTimeline:
         self._view_angles = _steps(view_angles, np.float64, (3,))
         self._stat_rows = _steps(stat_rows, np.int32, (len(schema.stat_names),))
         self._offsets = _ro(narrowest(np.asarray(entity_offsets, np.int64)))
+        self._row_index = None if entity_rows is None else _ro(narrowest(np.asarray(entity_rows, np.int64)))
         # The common columns are kept compact (one value broadcast when every row has it, else the narrowest exact
         # dtype) and widened back to their decoded dtype when sliced; a game's extra columns stay as decoded.
         self._col_dtype = {k: STANDARD_DTYPES.get(k, v.dtype) for k, v in entity_columns.items()}
@@ -454,10 +460,19 @@ class DemoTimeline:
         self._int_names = tuple(k for k in _HANDED_OUT if k in self._cols and k not in self._constant_rows
                                 and self._col_dtype[k].kind == "i")
         self._ints = _ro(np.stack([self._cols[k] for k in self._int_names]) if self._int_names
-                         else np.zeros((0, 0), np.int32))
+                         else np.zeros((0, max((len(v) for v in self._cols.values()), default=0)), np.int32))
         for i, k in enumerate(self._int_names):
             self._cols[k] = self._ints[i]
         self._extra_keys = tuple(k for k in self._cols if k not in STANDARD_COLUMNS)
+        # With indexed rows, the extra columns of one dtype and row shape share one [columns, rows, ...] array, so
+        # a frame's are gathered in one step; each column is a row of it.
+        groups: dict[tuple[np.dtype, tuple[int, ...]], list[str]] = {}
+        for k in self._extra_keys if self._row_index is not None else ():
+            groups.setdefault((self._cols[k].dtype, self._cols[k].shape[1:]), []).append(k)
+        self._extra_blocks = tuple((_ro(np.stack([self._cols[k] for k in names])), tuple(names))
+                                   for names in groups.values())
+        for block, names in self._extra_blocks:
+            self._cols.update(zip(names, block))
         self.scoreboard_changes = tuple(score_changes)
         self.players = players
         self.default_pov = int(default_pov)
@@ -547,7 +562,10 @@ class DemoTimeline:
         """Bytes of the per-frame storage: frame, view and stat columns, entity rows and the player table (each
         buffer counted once, a broadcast column as its one row)."""
         arrays: list[np.ndarray] = [self.times, self.server_times, self.frame_segment, self._offsets, self._ints,
-                                    *self._cols.values(), *self._constant_rows.values()]
+                                    *self._cols.values(), *self._constant_rows.values(),
+                                    *(block for block, _ in self._extra_blocks)]
+        if self._row_index is not None:
+            arrays.append(self._row_index)
         for steps in (self._view_entity, self._view_origin, self._view_angles, self._stat_rows):
             arrays += [steps.frames, steps.values]
         if self.players is not None:
@@ -618,20 +636,31 @@ class DemoTimeline:
             r("skin", a, b), r("colormap", a, b), r("effects", a, b), r("origin", a, b), r("angles", a, b),
             r("alpha", a, b), r("scale", a, b), self._extra_slices(a, b))
 
+    def _span(self, a: int, b: int) -> slice | np.ndarray:
+        """Where rows ``a:b`` of the frames are in the entity columns: that slice, or their column rows when the
+        decoder keeps repeated states once (``entity_rows``)."""
+        return slice(a, b) if self._row_index is None else self._row_index[a:b].astype(np.intp)
+
     def _rows(self, name: str, a: int, b: int) -> np.ndarray:
-        """Rows ``a:b`` of entity column ``name`` in its decoded dtype (a view, or a copy of a compacted column)."""
-        v = self._cols[name][a:b]
+        """Rows ``a:b`` of entity column ``name`` in its decoded dtype (a view, or a copy of a compacted or
+        indexed column)."""
+        v = self._cols[name][self._span(a, b)]
         return v.astype(self._widen[name]) if name in self._widen else v
 
     def entity_column(self, name: str) -> np.ndarray:
         """Every frame's rows of entity column ``name`` (``frame_entities`` of all frames, concatenated), in its
         decoded dtype: for reports and tests (built on each call)."""
-        return np.array(self._cols[name], self._col_dtype[name])
+        column = np.array(self._cols[name], self._col_dtype[name])
+        return column if self._row_index is None else column[self._row_index]
 
     def _extra_slices(self, a: int, b: int) -> Mapping[str, np.ndarray]:
         if not self._extra_keys:
             return _NO_EXTRA
-        return MappingProxyType({k: self._cols[k][a:b] for k in self._extra_keys})
+        if self._row_index is None:
+            return MappingProxyType({k: self._cols[k][a:b] for k in self._extra_keys})
+        span = self._row_index[a:b].astype(np.intp)
+        rows = {k: v for block, names in self._extra_blocks for k, v in zip(names, block.take(span, axis=1))}
+        return MappingProxyType({k: rows[k] for k in self._extra_keys})
 
     def final_scoreboard(self) -> tuple[PlayerScore, ...]:
         return self._sb_snapshots[-1]
@@ -761,8 +790,9 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
     off = timeline._offsets
     c = timeline._cols
     a, b = int(off[hi]), int(off[hi + 1])
+    rows1 = timeline._span(a, b)
     # Compacted columns are handed out in their decoded dtype (the older frame's are only compared).
-    ints = timeline._ints[:, a:b]
+    ints = timeline._ints[:, rows1]
     s1 = dict(zip(timeline._int_names, ints if ints.dtype == np.int32 else ints.astype(np.int32)))
     same = timeline._constant_rows
     for k in _HANDED_OUT:
@@ -770,36 +800,37 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
             s1[k] = same[k][:b - a] if k in same else timeline._rows(k, a, b)
     num1 = s1["number"]
     model1 = s1["model"]
-    org1 = c["origin"][a:b]
-    ang1 = c["angles"][a:b]
+    org1 = c["origin"][rows1]
+    ang1 = c["angles"][rows1]
     frame1 = s1["frame"]
     prev1 = s1["prev_frame"]
 
     if lo != hi and frac < 1.0 and b > a:
         a0, b0 = int(off[lo]), int(off[lo + 1])
-        num0 = c["number"][a0:b0]
+        rows0 = timeline._span(a0, b0)
+        num0 = c["number"][rows0]
         if b0 > a0:
             idx = np.searchsorted(num0, num1)
             np.minimum(idx, b0 - a0 - 1, out=idx)
-            org0 = c["origin"][a0:b0][idx]
-            ang0 = c["angles"][a0:b0][idx]
+            org0 = c["origin"][rows0][idx]
+            ang0 = c["angles"][rows0][idx]
             delta = org1 - org0
-            snap = ((num0[idx] != num1) | (c["model"][a0:b0][idx] != model1)
+            snap = ((num0[idx] != num1) | (c["model"][rows0][idx] != model1)
                     | (np.abs(delta) > teleport).any(axis=1))
             if timeline.schema.snap_events and "event" in c:
-                snap |= np.isin(c["event"][a:b], timeline.schema.snap_events)
+                snap |= np.isin(c["event"][rows1], timeline.schema.snap_events)
             origin = org0 + np.float32(frac) * delta
             angles = _lerp_angles(ang0, ang1, np.float32(frac)).astype(np.float32, copy=False)
             if snap.any():
                 if "old_origin" in c:
                     # Quake II (CL_DeltaEntity): a new, changed or teleported entity lerps from its old_origin.
-                    old = c["old_origin"][a:b][snap]
+                    old = c["old_origin"][rows1][snap]
                     origin[snap] = old + np.float32(frac) * (org1[snap] - old)
                 else:
                     origin[snap] = org1[snap]
                 angles[snap] = ang1[snap]
         elif "old_origin" in c:                      # nothing in the older frame: every entity is new
-            old = c["old_origin"][a:b]
+            old = c["old_origin"][rows1]
             origin, angles = old + np.float32(frac) * (org1 - old), ang1
         else:
             origin, angles = org1, ang1
@@ -809,7 +840,7 @@ def sample(timeline: DemoTimeline, t: float, pov: int | None = None) -> SceneSta
     # Alias pose blend from the time each entity's frame value changed.
     changed = prev1 != frame1
     if changed.any():
-        blend = (t - timeline._rows("frame_time", a, b)) / c["frame_interval"][a:b]
+        blend = (t - timeline._rows("frame_time", a, b)) / c["frame_interval"][rows1]
         blend = np.minimum(np.maximum(blend, 0.0), 1.0).astype(np.float32)
         blend[~changed] = 1.0
     else:

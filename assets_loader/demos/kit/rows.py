@@ -71,13 +71,16 @@ def states_from_rows(layout: RowLayout, items: Sequence[tuple[int, Sequence[Any]
 
 
 def pose_history(number: np.ndarray, model: np.ndarray, frame: np.ndarray, frame_of_row: np.ndarray,
-                 times: np.ndarray, frame_segment: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                 times: np.ndarray, frame_segment: np.ndarray, since: np.ndarray | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """Per entity state: the previous pose and when the current pose started (vectorised over all rows).
 
     Follows ``CL_ParseUpdate``: the pose history resets (prev = current) when the entity is new in its segment,
     its model changed, or it was not updated for more than :data:`POSE_RESET_GAP`; otherwise a changed ``frame``
     makes the old value ``prev_frame`` and starts the blend at the previous message time (when the engine would
-    parse it).
+    parse it).  ``since`` (f8, one per row) is when each row's entity was last seen before it, for rows that are a
+    subset of an entity's rows (each left out repeats the row before it: same pose, segment and model); by default,
+    the time of the row before it here.
     """
     n = len(number)
     if n == 0:
@@ -88,9 +91,10 @@ def pose_history(number: np.ndarray, model: np.ndarray, frame: np.ndarray, frame
     g_f = frame_of_row[order]
     g_seg = frame_segment[g_f]
     t = times[g_f]
+    seen = t[:-1] if since is None else since[order][1:]
     reset = np.ones(n, bool)
     reset[1:] = ((g_num[1:] != g_num[:-1]) | (g_seg[1:] != g_seg[:-1]) | (g_model[1:] != g_model[:-1])
-                 | (t[1:] - t[:-1] > POSE_RESET_GAP))
+                 | (t[1:] - seen > POSE_RESET_GAP))
     changed = np.zeros(n, bool)
     changed[1:] = g_frame[1:] != g_frame[:-1]
     start = reset | changed

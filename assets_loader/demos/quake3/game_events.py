@@ -115,37 +115,45 @@ def _entity_event(out: _Collector, frame: int, event: int, entity: int, parm: in
         out.add(ev.TempEntityEvent, frame, name, tuple(float(v) for v in origin), None, entity)
 
 
-def _entity_events(demo: Quake3Demo, out: _Collector, cols: dict[str, np.ndarray], offsets: np.ndarray) -> None:
-    previous: dict[int, tuple[int, int]] = {}          # number → (eType, event) in the last snapshot
+def _entity_events(demo: Quake3Demo, out: _Collector, cols: dict[str, np.ndarray], offsets: np.ndarray,
+                   column_row: np.ndarray) -> None:
+    """``CG_CheckEvents`` over every snapshot: a row fires where its (``eType``, ``event``) differs from the last
+    row its entity number had in the snapshot before (rules: module docstring), found for all rows at once so the
+    work in Python is proportional to the events, not to the rows.  Row ``k`` of the frames is row
+    ``column_row[k]`` of ``cols``."""
+    nframes = len(offsets) - 1
+    row_frame = np.repeat(np.arange(nframes, dtype=np.int64), np.diff(offsets))
+    number = cols["number"][column_row]
+    key = row_frame << 32 | (number.astype(np.int64) - np.iinfo(np.int32).min)    # increasing: frame, number
+    del number
+    before = np.searchsorted(key, key - (1 << 32), side="right") - 1      # the entity's last row a frame earlier
+    seen = before >= 0
+    seen[seen] = key[before[seen]] == key[seen] - (1 << 32)
+    del key
+    etype, event = cols["eType"][column_row], cols["event"][column_row]
+    before_type = np.where(seen, etype[before], 0)
+    before_event = np.where(seen, event[before], 0)
+    del before
+    temp = etype > g.ET_EVENTS
+    fires = np.where(temp, ~seen | (before_type != etype),
+                     ((event & ~g.EV_EVENT_BITS) != 0) & (~seen | (before_event != event)))
     names: dict[int, str] = {}
     names_version = -1
     changes = [c.snapshot for c in demo.configstring_changes]
-    etype, event, number = cols["eType"], cols["event"], cols["number"]
-    for frame in range(len(offsets) - 1):
-        a, b = int(offsets[frame]), int(offsets[frame + 1])
+    for k in np.flatnonzero(fires).tolist():
+        frame, row = int(row_frame[k]), int(column_row[k])
+        num, typ, evt = int(cols["number"][row]), int(etype[k]), int(event[k])
+        if typ > g.ET_EVENTS:
+            code = typ - g.ET_EVENTS
+            entity = int(cols["otherEntityNum"][row]) if cols["eFlags"][row] & g.EF_PLAYER_EVENT else num
+        else:
+            code, entity = evt & ~g.EV_EVENT_BITS, num
         version = int(np.searchsorted(changes, frame, side="right"))
-        current: dict[int, tuple[int, int]] = {}
-        for row in range(a, b):
-            num, typ, evt = int(number[row]), int(etype[row]), int(event[row])
-            current[num] = (typ, evt)
-            before = previous.get(num)
-            if typ > g.ET_EVENTS:
-                if before is not None and before[0] == typ:
-                    continue
-                code = typ - g.ET_EVENTS
-                entity = int(cols["otherEntityNum"][row]) if cols["eFlags"][row] & g.EF_PLAYER_EVENT else num
-            else:
-                if (before is not None and before[1] == evt) or not evt & ~g.EV_EVENT_BITS:
-                    continue
-                code, entity = evt & ~g.EV_EVENT_BITS, num
-            if version != names_version:
-                names, names_version = _names_at(demo, frame), version
-            _entity_event(out, frame, code, entity, int(cols["eventParm"][row]),
-                          tuple(cols["origin"][row].tolist()),
-                          int(cols["otherEntityNum"][row]), int(cols["otherEntityNum2"][row]), names,
-                          int(cols["weapon"][row]), tuple(cols["origin2"][row].tolist()),
-                          int(cols["clientNum"][row]))
-        previous = current
+        if version != names_version:
+            names, names_version = _names_at(demo, frame), version
+        _entity_event(out, frame, code, entity, int(cols["eventParm"][row]), tuple(cols["origin"][row].tolist()),
+                      int(cols["otherEntityNum"][row]), int(cols["otherEntityNum2"][row]), names,
+                      int(cols["weapon"][row]), tuple(cols["origin2"][row].tolist()), int(cols["clientNum"][row]))
 
 
 def _player_events(demo: Quake3Demo, out: _Collector) -> None:
@@ -205,15 +213,16 @@ def _chat_sender(head: str, team: bool) -> str:
 
 
 def demo_events(demo: Quake3Demo, times: np.ndarray, frame_segment: np.ndarray, cols: dict[str, np.ndarray],
-                offsets: np.ndarray) -> list[ev.Event]:
-    """Every event of the demo in time order (rules: module docstring)."""
+                offsets: np.ndarray, column_row: np.ndarray) -> list[ev.Event]:
+    """Every event of the demo in time order (rules: module docstring); row ``k`` of the frames (``offsets``) is
+    row ``column_row[k]`` of the entity columns ``cols``."""
     serverinfo = dict(g.info_pairs(demo.configstrings_at(0).get(CS_SERVERINFO, ""))) if len(times) else {}
     try:
         team_game = int(serverinfo.get("g_gametype", "0")) >= g.GT_TEAM
     except ValueError:
         team_game = False
     out = _Collector(times, frame_segment, demo.snapshots.player, team_game)
-    _entity_events(demo, out, cols, offsets)
+    _entity_events(demo, out, cols, offsets, column_row)
     _player_events(demo, out)
     _command_events(demo, out)
     out.out.sort(key=lambda e: e.frame)

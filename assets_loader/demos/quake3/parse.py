@@ -343,19 +343,10 @@ class _Decoder:
     def snapshots(self) -> Snapshots:
         out = self.out
         count = len(out.server_time)
-        ids: dict[int, int] = {}
-        unique: list[list[int]] = []
-        rows = np.empty(len(out.entities), np.int64)
-        for k, (_, state) in enumerate(out.entities):
-            key = id(state)
-            row = ids.get(key)
-            if row is None:
-                row = ids[key] = len(unique)
-                unique.append(state)
-            rows[k] = row
+        states, index = self._distinct_states()
         width = len(self.tables.entity.bits)
-        raw = np.array(unique, np.int64).reshape(len(unique), width).astype(np.int32)[rows]
-        numbers = np.fromiter((n for n, _ in out.entities), np.int32, len(out.entities))
+        raw = np.array([state for _, state in states], np.int64).reshape(len(states), width).astype(np.int32)
+        numbers = np.array([number for number, _ in states], np.int32)
         players = np.array(out.player, np.int64).reshape(count, len(self.null_player)).astype(np.int32)
         areamask = np.zeros((count, MAX_MAP_AREA_BYTES), np.uint8)
         for i, mask in enumerate(out.areamask):
@@ -367,7 +358,20 @@ class _Decoder:
             server_time=_read_only(np.array(out.server_time, np.int32)),
             delta_num=_read_only(np.array(out.delta_num, np.int32)), flags=_read_only(np.array(out.flags, np.int32)),
             areamask=_read_only(areamask), player=_read_only(player_records(players, self.tables.player)),
-            entity_offsets=_read_only(offsets), entities=_read_only(entity_records(numbers, raw, self.tables.entity)))
+            entity_offsets=_read_only(offsets), states=_read_only(entity_records(numbers, raw, self.tables.entity)),
+            entity_index=_read_only(index))
+
+    def _distinct_states(self) -> tuple[list[_Entity], np.ndarray]:
+        """(each distinct (number, state) kept, in order of first appearance; i4 [rows] the one of each row).  A state
+        copied forward is the same list object (:func:`.delta.read_delta_entity` returns its base unchanged), so
+        rows are told apart by number and object: values are never compared."""
+        entities = self.out.entities
+        ids: dict[int, int] = {}
+        index = np.fromiter((ids.setdefault(id(state) << GENTITYNUM_BITS | number, len(ids))
+                             for number, state in entities), np.int32, len(entities))
+        seen = np.maximum.accumulate(index)     # ids are handed out in order: a new one is above all before it
+        first = np.flatnonzero(np.concatenate([index[:1] >= 0, index[1:] > seen[:-1]]))
+        return [entities[k] for k in first.tolist()], index
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:

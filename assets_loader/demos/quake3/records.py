@@ -2,8 +2,11 @@
 and entity states as numpy records, and the server commands with their message numbers.
 
 The layout is made for a timeline builder: snapshot columns are arrays of one row per snapshot; the entities of
-snapshot ``i`` are ``snapshots.entities[snapshots.entity_offsets[i]:snapshots.entity_offsets[i + 1]]``, sorted by
-entity number (what the cgame's ``snapshot_t.entities`` holds).  The player state of the recording client (or of
+snapshot ``i`` are ``snapshots.states[snapshots.entity_index[snapshots.entity_offsets[i]:snapshots.entity_offsets[i +
+1]]]`` (``snapshots.entities_of(i)``), sorted by entity number (what the cgame's ``snapshot_t.entities`` holds).  Each
+distinct entity state is kept once: an entity copied forward unchanged from the snapshot it was delta-coded from
+(``CL_ParsePacketEntities``) is the same row of ``states``, so a demo of tiny snapshots that each keep a thousand
+entities costs an index per entity, not a record.  The player state of the recording client (or of
 the client it follows) is ``snapshots.player[i]``; that client has no row among the entities.
 
 References: ioquake3 ``code/client/client.h`` (``clSnapshot_t``), ``code/qcommon/q_shared.h``
@@ -53,8 +56,9 @@ class Snapshots:
     ``message``: index of the demo message; ``sequence``: its server message number (``clSnapshot_t.messageNum``);
     ``server_time`` in ms; ``delta_num``: the message number it was delta-coded from (-1 = not delta-coded);
     ``flags``: ``snapFlags``; ``areamask``: 32 bytes of portal-area visibility bits; ``player``:
-    :data:`~.protocol.PLAYER_STATE` rows; ``entities``: :data:`~.protocol.ENTITY_STATE` rows of all snapshots,
-    sliced by ``entity_offsets`` (length ``len + 1``).
+    :data:`~.protocol.PLAYER_STATE` rows; ``states``: the distinct :data:`~.protocol.ENTITY_STATE` rows (number
+    and fields) in order of first appearance; ``entity_index``: i4, the ``states`` row of each entity of all
+    snapshots, sliced by ``entity_offsets`` (length ``len + 1``).
     """
 
     message: np.ndarray
@@ -65,14 +69,20 @@ class Snapshots:
     areamask: np.ndarray
     player: np.ndarray
     entity_offsets: np.ndarray
-    entities: np.ndarray
+    states: np.ndarray
+    entity_index: np.ndarray
 
     def __len__(self) -> int:
         return len(self.server_time)
 
+    @property
+    def entities(self) -> np.ndarray:
+        """The entity states of all snapshots, one record each (built on each access: for reports and tests)."""
+        return self.states[self.entity_index]
+
     def entities_of(self, index: int) -> np.ndarray:
-        """The entity states of snapshot ``index`` (a view, sorted by entity number)."""
-        return self.entities[self.entity_offsets[index]:self.entity_offsets[index + 1]]
+        """The entity states of snapshot ``index`` (a copy, sorted by entity number)."""
+        return self.states[self.entity_index[self.entity_offsets[index]:self.entity_offsets[index + 1]]]
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,10 +7,11 @@ spectator, in intermission or gibbed, health at ``GIB_HEALTH`` or below).  The c
 ``modelindex``, ``effects`` = ``eFlags``, ``colormap`` = client + 1 for players, and ``origin`` / ``angles`` = the
 ``pos`` / ``apos`` trajectories evaluated at the snapshot time; the schema's
 :data:`~assets_loader.demos.schema.QUAKE3_ENTITY_FIELDS` keep the rest, so ``sample`` evaluates moving trajectories
-at any time.  The view is the playerState (``clientNum`` changes when a spectator's followed player changes);
-``players`` holds every client seen as ``ET_PLAYER`` so Tab / orbit reach them (stats only for the slots the view
-followed).  Scores come from ``CS_PLAYERS`` and ``scores`` commands; model names from ``CS_MODELS``; the map from
-the serverinfo ``mapname``.
+at any time.  A row that repeats its entity's previous one (an entity copied forward unchanged) is stored once
+(``entity_rows``), so a timeline costs per change, not per snapshot and entity.  The view is the playerState
+(``clientNum`` changes when a spectator's followed player changes); ``players`` holds every client seen as
+``ET_PLAYER`` so Tab / orbit reach them (stats only for the slots the view followed).  Scores come from
+``CS_PLAYERS`` and ``scores`` commands; model names from ``CS_MODELS``; the map from the serverinfo ``mapname``.
 
 References: ioquake3 ``code/game/bg_misc.c`` (``BG_PlayerStateToEntityState``), ``code/cgame/cg_snapshot.c``,
 ``code/cgame/cg_ents.c`` (``CG_CalcEntityLerpPositions``), ``code/cgame/cg_servercmds.c`` (``CG_ParseScores``).
@@ -25,10 +26,10 @@ import numpy as np
 
 from ...errors import FormatError
 from ..events import Event
-from ..kit.rows import pose_history
+from ..kit.rows import POSE_RESET_GAP, pose_history
 from ..schema import PLAYER_DEAD, QUAKE3
 from ..timeline import DemoTimeline, EntityStates, MapSegment, PlayerFrames, ScoreChange
-from ..trajectory import evaluate_trajectory
+from ..trajectory import evaluate_trajectory, moves_by_itself
 from . import game as g
 from .game_events import demo_events
 from .parse import parse_demo
@@ -157,19 +158,31 @@ def _frame_times(demo: Quake3Demo) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _entity_columns(demo: Quake3Demo, times: np.ndarray, frame_segment: np.ndarray
-                    ) -> tuple[np.ndarray, dict[str, np.ndarray], np.ndarray]:
-    """(offsets i8 [F + 1], columns, frame of each row) of every snapshot's entities plus the player entity."""
+                    ) -> tuple[np.ndarray, dict[str, np.ndarray], np.ndarray, np.ndarray]:
+    """(offsets i8 [F + 1], columns, frame of each row i4, column row of each row i4) of every snapshot's entities
+    plus the player entity.
+
+    Rows are sorted by frame then number.  A row that repeats its entity's previous row (the same state, seen
+    again within :data:`~..kit.rows.POSE_RESET_GAP` in the same segment, on a trajectory that does not move by
+    itself) has every column value of that row, so the columns hold it once: copy-forward snapshots cost an index
+    per entity, not a row."""
     snaps = demo.snapshots
     nframes = len(snaps)
-    ents = snaps.entities
-    ent_frame = np.repeat(np.arange(nframes), np.diff(snaps.entity_offsets))
     ps_rows, ps_frame = _player_entities(snaps.player)
-    rows = np.concatenate([ents, ps_rows])
-    frame_of_row = np.concatenate([ent_frame, ps_frame])
-    order = np.lexsort((rows["number"], frame_of_row))
-    rows, frame_of_row = rows[order], frame_of_row[order]
+    table = np.concatenate([snaps.states, ps_rows])
+    state = np.concatenate([snaps.entity_index, np.arange(len(snaps.states), len(table), dtype=np.int32)])
+    frame_of_row = np.concatenate([np.repeat(np.arange(nframes, dtype=np.int32), np.diff(snaps.entity_offsets)),
+                                   ps_frame.astype(np.int32)])
+    number = table["number"][state]
+    order = np.lexsort((number, frame_of_row))
+    state, frame_of_row, number = state[order], frame_of_row[order], number[order]
+    del order
     offsets = np.searchsorted(frame_of_row, np.arange(nframes + 1)).astype(np.int64)
-    at_ms = snaps.server_time[frame_of_row].astype(np.float64)
+    rep, column_row, since = _repeated_rows(table, state, number, frame_of_row, times, frame_segment)
+    del number
+    rows = table[state[rep]]
+    rows_frame = frame_of_row[rep]
+    at_ms = snaps.server_time[rows_frame].astype(np.float64)
     n = len(rows)
     number = rows["number"].astype(np.int32)
     model = rows["modelindex"].astype(np.int32)
@@ -187,28 +200,57 @@ def _entity_columns(demo: Quake3Demo, times: np.ndarray, frame_segment: np.ndarr
         "alpha": np.ones(n, np.float32), "scale": np.ones(n, np.float32),
         "frame_interval": np.full(n, QUAKE3.pose_interval, np.float32),
     }
-    cols["prev_frame"], cols["frame_time"] = pose_history(number, model, frame, frame_of_row, times, frame_segment)
+    cols["prev_frame"], cols["frame_time"] = pose_history(number, model, frame, rows_frame, times, frame_segment,
+                                                          since)
     for anim in ("legsAnim", "torsoAnim"):
-        _, cols[f"{anim}Time"] = pose_history(number, model, rows[anim], frame_of_row, times, frame_segment)
+        _, cols[f"{anim}Time"] = pose_history(number, model, rows[anim], rows_frame, times, frame_segment, since)
     for name in QUAKE3.entity_fields:
         if name in cols:
             continue
         source = {"state_origin": "origin", "state_angles": "angles"}.get(name, name)
         cols[name] = np.ascontiguousarray(rows[source])
-    return offsets, cols, frame_of_row
+    return offsets, cols, frame_of_row, column_row
 
 
-def _players(cols: dict[str, np.ndarray], frame_of_row: np.ndarray, stat_rows: np.ndarray, followed: np.ndarray,
-             nframes: int, recorder: int) -> PlayerFrames:
+def _repeated_rows(table: np.ndarray, state: np.ndarray, number: np.ndarray, frame_of_row: np.ndarray,
+                   times: np.ndarray, frame_segment: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(rows kept i8 [R], column row of each row i4 [N], when each kept row's entity was seen before it f8 [R]):
+    a row is kept unless it repeats the row its entity had before (rules: :func:`_entity_columns`), in which case
+    it reads that row's column row."""
+    small = number.min(initial=0) >= 0 and number.max(initial=0) < 1 << 16          # a radix sort then
+    group = np.argsort(number.astype(np.uint16) if small else number, kind="stable")   # by entity, frame order
+    g_state, g_frame = state[group], frame_of_row[group]
+    g_time = times[g_frame]
+    still = ~(moves_by_itself(table["pos_trType"]) | moves_by_itself(table["apos_trType"]))
+    repeats = np.zeros(len(group), bool)
+    repeats[1:] = ((g_state[1:] == g_state[:-1]) & still[g_state[1:]]
+                   & (frame_segment[g_frame[1:]] == frame_segment[g_frame[:-1]])
+                   & (g_time[1:] - g_time[:-1] <= POSE_RESET_GAP))
+    starts = np.flatnonzero(~repeats)                                 # the kept rows, in entity order
+    since = g_time[np.maximum(starts - 1, 0)]
+    del g_state, g_frame, g_time
+    kept = group[starts]
+    by_row = np.argsort(kept)
+    rank = np.empty(len(kept), np.int32)
+    rank[by_row] = np.arange(len(kept), dtype=np.int32)
+    column_row = np.empty(len(group), np.int32)
+    column_row[group] = rank[np.cumsum(~repeats, dtype=np.int32) - 1]
+    return kept[by_row], column_row, since[by_row]
+
+
+def _players(cols: dict[str, np.ndarray], column_row: np.ndarray, frame_of_row: np.ndarray, stat_rows: np.ndarray,
+             followed: np.ndarray, nframes: int, recorder: int) -> PlayerFrames:
     """Every client seen as an ``ET_PLAYER`` row; stats recorded for the followed client at each frame."""
-    keep = np.flatnonzero((cols["eType"] == g.ET_PLAYER) & (cols["number"] >= 0) & (cols["number"] < g.MAX_CLIENTS))
-    slot = cols["number"][keep]
+    player = (cols["eType"] == g.ET_PLAYER) & (cols["number"] >= 0) & (cols["number"] < g.MAX_CLIENTS)
+    keep = np.flatnonzero(player[column_row])
+    slot = cols["number"][column_row[keep]]
     order = np.lexsort((frame_of_row[keep], slot))
     keep, slot = keep[order], slot[order]
+    row = column_row[keep]
     nslots = int(max(slot.max(initial=-1), followed.max(initial=-1))) + 1
-    flags = np.where(cols["effects"][keep] & g.EF_DEAD, PLAYER_DEAD, 0)
-    ints = np.stack([cols["model"][keep], cols["legsAnim"][keep], cols["skin"][keep], cols["effects"][keep],
-                     cols["weapon"][keep], flags], axis=1).astype(np.int32)
+    flags = np.where(cols["effects"][row] & g.EF_DEAD, PLAYER_DEAD, 0)
+    ints = np.stack([cols["model"][row], cols["legsAnim"][row], cols["skin"][row], cols["effects"][row],
+                     cols["weapon"][row], flags], axis=1).astype(np.int32)
     valid = (followed >= 0) & (followed < nslots)
     frames = np.flatnonzero(valid)
     stat_order = np.lexsort((frames, followed[frames]))
@@ -219,8 +261,8 @@ def _players(cols: dict[str, np.ndarray], frame_of_row: np.ndarray, stat_rows: n
     return PlayerFrames(
         num_frames=nframes,
         slot_start=np.searchsorted(slot, np.arange(nslots + 1)).astype(np.int64),
-        row_frame=frame_of_row[keep].astype(np.int32), row_origin=cols["origin"][keep],
-        row_angles=cols["angles"][keep], row_ints=ints,
+        row_frame=frame_of_row[keep].astype(np.int32), row_origin=cols["origin"][row],
+        row_angles=cols["angles"][row], row_ints=ints,
         stat_start=np.searchsorted(stat_slot, np.arange(nslots + 1)).astype(np.int64),
         stat_frame=frames.astype(np.int32), stat_values=stat_rows[frames], has_stats=has_stats,
         recorder=recorder)
@@ -335,7 +377,7 @@ def timeline_from_demo(demo: Quake3Demo) -> DemoTimeline:
         raise FormatError(demo.path, f"dm_{demo.protocol}", None, "at least one gamestate and one snapshot",
                           f"{len(demo.gamestates)} gamestates and {len(snaps)} snapshots")
     times, frame_segment, offsets = _frame_times(demo)
-    entity_offsets, cols, frame_of_row = _entity_columns(demo, times, frame_segment)
+    entity_offsets, cols, frame_of_row, column_row = _entity_columns(demo, times, frame_segment)
     segments = _segments(demo, times, offsets)
     player = snaps.player
     stat_rows = _stat_rows(demo, _leader_scores(demo), _warmup(demo))
@@ -346,17 +388,19 @@ def timeline_from_demo(demo: Quake3Demo) -> DemoTimeline:
     serverinfo = gs0.configstrings.get(CS_SERVERINFO, "")
     info = dict(g.info_pairs(serverinfo))
     systeminfo = dict(g.info_pairs(gs0.configstrings.get(CS_SYSTEMINFO, "")))
-    events: list[Event] = demo_events(demo, times, frame_segment, cols, entity_offsets)
+    events: list[Event] = demo_events(demo, times, frame_segment, cols, entity_offsets, column_row)
     maxclients = segments[0].maxclients
     return DemoTimeline(
         schema=QUAKE3, format=f"dm_{demo.protocol}", protocol=demo.protocol, protocol_flags=0, path=demo.path,
         segments=segments, events=events, warnings=demo.warnings, block_count=demo.num_messages, cd_track=-1,
         times=times, server_times=snaps.server_time.astype(np.float64), frame_segment=frame_segment,
         view_entity=followed, view_origin=view_origin, view_angles=player["viewangles"].astype(np.float64),
-        stat_rows=stat_rows, entity_offsets=entity_offsets, entity_columns=cols, lightstyle_changes=(),
+        stat_rows=stat_rows, entity_offsets=entity_offsets, entity_columns=cols, entity_rows=column_row,
+        lightstyle_changes=(),
         score_changes=_scoreboard(demo, times, frame_segment, maxclients),
         score_resets=[(min(gs.first_snapshot, len(times) - 1), maxclients) for gs in demo.gamestates],
-        players=_players(cols, frame_of_row, stat_rows, followed, len(times), gs0.client_num), default_pov=-1,
+        players=_players(cols, column_row, frame_of_row, stat_rows, followed, len(times), gs0.client_num),
+        default_pov=-1,
         meta={"gamedir": systeminfo.get("fs_game", "") or info.get("gamename", ""),
               "gamename": info.get("gamename", ""), "fs_game": systeminfo.get("fs_game", ""),
               "serverinfo": info, "recorder": gs0.client_num, "truncated": demo.truncated,
