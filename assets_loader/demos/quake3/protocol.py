@@ -4,7 +4,8 @@
 A delta names fields by their index in a table ordered by how often they change; each field is sent with a bit
 count (> 0 unsigned, < 0 signed, 0 a float sent as a 13-bit integer or 32 raw bits).  Protocols 66 (Quake III
 1.29/1.30), 67 (1.31), 68 (1.32) and 71 (OpenArena's number for the 1.32 wire format, same bytes) all use the
-same two tables; the older 3 and 48 and Quake Live's 73/90/91 use other tables and are not decoded.
+same two tables; Quake Live's 73, 90 and 91 add fields to them (see ``_ENTITY_73``); the older 3 and 48 use
+other tables and are not decoded.
 
 While decoding, a state is a flat list of 32-bit values in table order (floats as their IEEE bit patterns, as
 the engine's ``FIELD_INTEGER`` sees them); a player state has the four 16-entry arrays (``stats``,
@@ -14,7 +15,7 @@ lists into structured arrays of the engine structs' layout (:data:`ENTITY_STATE`
 References: ioquake3 ``code/qcommon/qcommon.h`` (``svc_ops_e``, ``PACKET_BACKUP``, ``MAX_PARSE_ENTITIES``),
 ``code/qcommon/msg.c`` (``entityStateFields``, ``playerStateFields``),
 ``code/qcommon/q_shared.h`` (``entityState_t``, ``playerState_t``, ``MAX_STATS`` …); spec 004 section 6;
-UberDemoTools ``message.cpp`` (one table for 66/67/68).
+UberDemoTools ``message.cpp`` (one table for 66/67/68; the Quake Live tables 73/90/91).
 """
 
 from __future__ import annotations
@@ -133,8 +134,36 @@ _PLAYER_68 = _table(
 
 _Q3_132 = ProtocolTables(_ENTITY_68, _PLAYER_68)
 
-#: Protocol number → its tables.  71 is OpenArena's number for the unchanged 1.32 (68) wire format.
-PROTOCOLS: Mapping[int, ProtocolTables] = MappingProxyType({66: _Q3_132, 67: _Q3_132, 68: _Q3_132, 71: _Q3_132})
+
+def _insert(table: FieldTable, after: str, *fields: tuple[str, int]) -> FieldTable:
+    """``table`` with ``fields`` sent right after its field ``after``."""
+    at = table.names.index(after) + 1
+    pairs = list(zip(table.names, table.bits))
+    return _table(*pairs[:at], *fields, *pairs[at:])
+
+
+def _with_bits(table: FieldTable, name: str, bits: int) -> FieldTable:
+    """``table`` with field ``name`` sent with ``bits`` instead."""
+    return _table(*((n, bits if n == name else b) for n, b in zip(table.names, table.bits)))
+
+
+# Quake Live (UberDemoTools message.cpp EntityStateFields73/90/91, PlayerStateFields73/90/91): 73 sends a
+# per-entity gravity with each trajectory; 90 adds the double jump (and widens pm_flags to 24 bits); 91 adds the
+# entity's health/armour/location, the player's primary weapon, crouch slide, fov and last move.
+_ENTITY_73 = _insert(_insert(_ENTITY_68, "apos.trBase[0]", ("pos.gravity", 32)),
+                     "apos.trDelta[2]", ("apos.gravity", 32))
+_ENTITY_90 = _insert(_ENTITY_73, "frame", ("jumpTime", 32), ("doubleJumped", 1))
+_ENTITY_91 = _insert(_ENTITY_90, "doubleJumped", ("health", 16), ("armor", 16), ("location", 8))
+_PLAYER_90 = _insert(_with_bits(_PLAYER_68, "pm_flags", 24), "loopSound", ("jumpTime", 32), ("doubleJumped", 1))
+_PLAYER_91 = _insert(_insert(_PLAYER_90, "weapon", ("weaponPrimary", 8)), "doubleJumped",
+                     ("crouchTime", 32), ("crouchSlideTime", 32), ("location", 8), ("fov", 8),
+                     ("forwardmove", 8), ("rightmove", 8), ("upmove", 8))
+
+#: Protocol number → its tables.  71 is OpenArena's number for the unchanged 1.32 (68) wire format; 73, 90 and
+#: 91 are Quake Live's (73: the 68 player table).
+PROTOCOLS: Mapping[int, ProtocolTables] = MappingProxyType({
+    66: _Q3_132, 67: _Q3_132, 68: _Q3_132, 71: _Q3_132, 73: ProtocolTables(_ENTITY_73, _PLAYER_68),
+    90: ProtocolTables(_ENTITY_90, _PLAYER_90), 91: ProtocolTables(_ENTITY_91, _PLAYER_91)})
 
 
 def tables_for(protocol: int) -> ProtocolTables | None:
@@ -178,18 +207,20 @@ PLAYER_STATE = np.dtype([
 ])
 
 
-def _columns(table: FieldTable) -> list[tuple[int, str, int | None, bool]]:
-    """(column, dtype field, element index or None, is float) for each table entry."""
+def _columns(table: FieldTable, dtype: np.dtype) -> list[tuple[int, str, int | None, bool]]:
+    """(column, dtype field, element index or None, is float) for each table entry the record ``dtype`` has
+    (Quake Live's extra fields, such as ``jumpTime`` or ``health``, are decoded but not kept)."""
     out = []
     for i, (name, bits) in enumerate(zip(table.names, table.bits)):
         field, _, rest = name.replace(".", "_").partition("[")
-        out.append((i, field, int(rest[:-1]) if rest else None, bits == 0))
+        if dtype.fields is not None and field in dtype.fields:
+            out.append((i, field, int(rest[:-1]) if rest else None, bits == 0))
     return out
 
 
 def _fill(out: np.ndarray, raw: np.ndarray, table: FieldTable) -> None:
     as_float = raw.view(np.float32)
-    for column, field, element, is_float in _columns(table):
+    for column, field, element, is_float in _columns(table, out.dtype):
         src = (as_float if is_float else raw)[:, column]
         if element is None:
             out[field] = src
