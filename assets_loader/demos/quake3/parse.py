@@ -18,8 +18,8 @@ if it was not there; old entities not named are copied; 1023 ends the list.
 
 Bad input: a message that does not decode raises :class:`~.bitstream.MessageFormatError` (message index,
 sequence, bit offset), or with ``keep_before_error`` ends the demo there like a cut file; a file cut short
-returns what was decoded, ``truncated`` set and a warning; a protocol other than 66/67/68/71 or Quake Live's 73/90/91 raises
-:class:`~assets_loader.errors.BadMagicError`.
+returns what was decoded, ``truncated`` set and a warning; a protocol other than 66/67/68/71 or Quake Live's
+73/90/91 raises :class:`~assets_loader.errors.BadMagicError`.
 
 References: ioquake3 ``code/client/cl_parse.c`` (``CL_ParseServerMessage``, ``CL_ParseGamestate``,
 ``CL_ParseSnapshot``, ``CL_ParsePacketEntities``, ``CL_DeltaEntity``, ``CL_ParseCommandString``,
@@ -407,7 +407,8 @@ def parse_demo(data: bytes, path: str = "<bytes>", protocol: int | None = None, 
     tables = tables_for(protocol) if protocol is not None else None
     if protocol is None or tables is None:
         raise BadMagicError(path, FMT, None, "a demo of protocol 66, 67, 68, 71, 73, 90 or 91 (named by its "
-                            ".dm_NN extension or its serverinfo)", "no protocol" if protocol is None else f"protocol {protocol}")
+                            ".dm_NN extension or its serverinfo)",
+                            "no protocol" if protocol is None else f"protocol {protocol}")
     framing = split_messages(data, path)
     decoder = _Decoder(path, protocol, tables)
     decoded = len(framing.blocks)
