@@ -202,3 +202,14 @@ def test_scoreboard_commands():
     assert parse_ql_scores(ca[:-1], 73) == []                 # records that do not divide evenly
     assert parse_ql_scores(("scores_race", "1", "0"), 91) == []
     assert parse_ql_scores(("scores", "x"), 91) == [] and parse_ql_scores((), 91) == []
+
+
+def test_chat_names_its_sender_by_client_number_and_reads_utf8():
+    duel = _timeline("dm_91_duel.dm_91")
+    chat = [(e.sender, e.slot, e.team, e.text) for e in duel.events if e.kind == "chat"]
+    assert chat == [("[MD] toxjq", 0, False, "hf"), ("MVPz Zorak", 1, False, "glhf"),
+                    ("MVPz Zorak", 1, False, "gg"), ("[MD] toxjq", 0, False, "gg")]
+    team = [e for e in _timeline("truncated.dm_73").events if e.kind == "chat" and e.team]
+    assert team and all((e.sender, e.slot) == ("oxo__", 4) for e in team)
+    names = {_plain(c.name) for c in duel.scoreboard_changes}
+    assert "[LIFT] t41TG ティム" in names                        # protocol 91 strings are UTF-8

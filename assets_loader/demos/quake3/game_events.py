@@ -10,7 +10,9 @@ fires when it changes (the two ``EV_EVENT_BITS`` toggle) or when the entity ente
 followed client's own events come from its playerState (``events[]`` / ``eventSequence``, ``externalEvent``)
 and are skipped at a follow switch, like ``CG_TransitionPlayerState``.  Awards (``excellent``, ``impressive``, …)
 are rises of the followed client's ``persistant`` counters (``CG_CheckLocalSounds``).  Server commands: ``chat`` /
-``tchat`` (sender before ``\\x19:``), ``print``, ``cp`` (centerprint), ``disconnect``.
+``tchat`` (sender before ``\\x19:``; Quake Live puts the sender's client number first), ``print``, ``cp``
+(centerprint), ``disconnect``.  Quake Live (protocols 73, 90, 91) uses its own numbers (:class:`.game.GameNumbers`)
+and adds rounds (``CS_ROUND_TIME``) and the match end (``CS_INTERMISSION``).
 
 References: ioquake3 ``code/cgame/cg_event.c`` (``CG_EntityEvent``, ``CG_Obituary``, ``CG_ItemPickup``),
 ``cg_playerstate.c`` (``CG_CheckPlayerstateEvents``, ``CG_CheckLocalSounds``), ``cg_servercmds.c``
@@ -42,6 +44,8 @@ _IMPACT_NAMES = ("BULLET_HIT_WALL", "MISSILE_HIT", "MISSILE_MISS", "MISSILE_MISS
 _PERS_SCORE, _PERS_RANK = 0, 2
 _COLOR = re.compile(r"\^[^^]")
 _INTEGER = re.compile(r"-?[0-9]{1,10}")
+#: Quake Live puts the sender's client number before a chat line (``chat "04 NAME\x19: text"``).
+_QL_CHAT_CLIENT = re.compile(r"([0-9]{1,2}) ")
 
 
 def plain_name(name: str) -> str:
@@ -195,14 +199,21 @@ def _command_events(demo: Quake3Demo, out: _Collector) -> None:
         args = cmd.args
         text = args[1] if len(args) > 1 else ""
         if cmd.name in ("chat", "tchat"):
+            client = _QL_CHAT_CLIENT.match(text) if demo.protocol in QL_PROTOCOLS else None
+            if client is not None:
+                text = text[client.end():]
             sender, sep, said = text.partition("\x19:")
             if not sep:
                 sender, said = "", text
             sender = plain_name(sender).strip()
             if cmd.name == "tchat":
-                sender = sender.strip("()").split(")")[0]
+                sender = sender.strip("\x19()").split("\x19)")[0].split(")")[0]
             names = _names_at(demo, cmd.snapshot)
-            slot = next((s for s, n in names.items() if n == sender), -1)
+            if client is not None and int(client.group(1)) in names:
+                slot = int(client.group(1))
+                sender = names[slot]
+            else:
+                slot = next((s for s, n in names.items() if n == sender), -1)
             out.add(ev.ChatEvent, cmd.snapshot, sender, slot, cmd.name == "tchat", plain_name(said).strip())
         elif cmd.name == "print":
             out.add(ev.PrintEvent, cmd.snapshot, plain_name(text))

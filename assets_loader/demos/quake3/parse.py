@@ -66,6 +66,7 @@ from .protocol import (
     SVC_SNAPSHOT,
     SVC_VOIP_OPUS,
     SVC_VOIP_SPEEX,
+    UTF8_PROTOCOLS,
     VOIP_FLAGCNT,
     ProtocolTables,
     entity_records,
@@ -415,7 +416,8 @@ def parse_demo(data: bytes, path: str = "<bytes>", protocol: int | None = None, 
     cut = framing.cut
     for index, block in enumerate(framing.blocks):
         reader = BitReader(data[block.offset:block.offset + block.length], path=path, message=index,
-                           sequence=block.sequence, file_offset=block.offset, table=decoder.table)
+                           sequence=block.sequence, file_offset=block.offset, table=decoder.table,
+                           utf8=protocol in UTF8_PROTOCOLS)
         mark = decoder.mark()
         try:
             reader.run(decoder.message)

@@ -52,6 +52,7 @@ __all__ = [
     "SVC_SNAPSHOT",
     "SVC_VOIP_OPUS",
     "SVC_VOIP_SPEEX",
+    "UTF8_PROTOCOLS",
     "VOIP_FLAGCNT",
     "FieldTable",
     "ProtocolTables",
@@ -164,6 +165,11 @@ _PLAYER_91 = _insert(_insert(_PLAYER_90, "weapon", ("weaponPrimary", 8)), "doubl
 PROTOCOLS: Mapping[int, ProtocolTables] = MappingProxyType({
     66: _Q3_132, 67: _Q3_132, 68: _Q3_132, 71: _Q3_132, 73: ProtocolTables(_ENTITY_73, _PLAYER_68),
     90: ProtocolTables(_ENTITY_90, _PLAYER_90), 91: ProtocolTables(_ENTITY_91, _PLAYER_91)})
+
+
+#: Protocols whose strings are UTF-8 (Quake Live's 91; UDT ``utils.cpp`` ``QL_Unicode``); the others turn bytes
+#: above 127 into '.'.
+UTF8_PROTOCOLS = frozenset({91})
 
 
 def tables_for(protocol: int) -> ProtocolTables | None:
