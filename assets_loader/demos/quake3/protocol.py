@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from types import MappingProxyType
 
 import numpy as np
@@ -213,40 +214,43 @@ PLAYER_STATE = np.dtype([
 ])
 
 
-def _columns(table: FieldTable, dtype: np.dtype) -> list[tuple[int, str, int | None, bool]]:
-    """(column, dtype field, element index or None, is float) for each table entry the record ``dtype`` has
-    (Quake Live's extra fields, such as ``jumpTime`` or ``health``, are decoded but not kept)."""
-    out = []
-    for i, (name, bits) in enumerate(zip(table.names, table.bits)):
+@lru_cache(maxsize=16)
+def _slots(table: FieldTable, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
+    """(table columns, 32-bit slots of the record ``dtype``) of each table entry the record has; Quake Live's
+    extra fields (``jumpTime``, ``health`` …) are decoded but have no slot and are not kept.  Every field of the
+    records is 4 bytes wide, so a record is a row of 32-bit slots and a float's bit pattern copies as is."""
+    columns, slots = [], []
+    for i, name in enumerate(table.names):
         field, _, rest = name.replace(".", "_").partition("[")
         if dtype.fields is not None and field in dtype.fields:
-            out.append((i, field, int(rest[:-1]) if rest else None, bits == 0))
-    return out
+            columns.append(i)
+            slots.append(dtype.fields[field][1] // 4 + (int(rest[:-1]) if rest else 0))
+    return np.array(columns, np.intp), np.array(slots, np.intp)
 
 
-def _fill(out: np.ndarray, raw: np.ndarray, table: FieldTable) -> None:
-    as_float = raw.view(np.float32)
-    for column, field, element, is_float in _columns(table, out.dtype):
-        src = (as_float if is_float else raw)[:, column]
-        if element is None:
-            out[field] = src
-        else:
-            out[field][:, element] = src
+def _records(raw: np.ndarray, table: FieldTable, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
+    """Zeroed ``dtype`` records for the rows of ``raw`` with the table's fields filled in, and the same memory as
+    rows of 32-bit slots (for the caller's other fields)."""
+    slots = np.zeros((len(raw), dtype.itemsize // 4), np.int32)
+    columns, where = _slots(table, dtype)
+    slots[:, where] = raw[:, columns]
+    return slots.view(dtype).reshape(len(raw)), slots
 
 
 def entity_records(numbers: np.ndarray, raw: np.ndarray, table: FieldTable) -> np.ndarray:
     """Structured :data:`ENTITY_STATE` rows from entity numbers and raw field values (rows × table fields)."""
-    out = np.zeros(len(numbers), ENTITY_STATE)
+    out, _ = _records(raw, table, ENTITY_STATE)
     out["number"] = numbers
-    _fill(out, raw, table)
     return out
 
 
 def player_records(raw: np.ndarray, table: FieldTable) -> np.ndarray:
     """Structured :data:`PLAYER_STATE` rows from raw player states (table fields, then the four arrays)."""
-    out = np.zeros(len(raw), PLAYER_STATE)
-    _fill(out, raw, table)
+    out, slots = _records(raw, table, PLAYER_STATE)
+    fields = PLAYER_STATE.fields
+    assert fields is not None
     start = len(table.names)
     for k, (name, _) in enumerate(PLAYER_ARRAYS):
-        out[name] = raw[:, start + k * MAX_PS_ARRAY: start + (k + 1) * MAX_PS_ARRAY]
+        at = fields[name][1] // 4
+        slots[:, at:at + MAX_PS_ARRAY] = raw[:, start + k * MAX_PS_ARRAY: start + (k + 1) * MAX_PS_ARRAY]
     return out
