@@ -8,6 +8,7 @@ from __future__ import annotations
 import warnings
 from functools import cache
 
+import numpy as np
 import pytest
 
 from assets_loader.demos import load_demo
@@ -213,3 +214,11 @@ def test_chat_names_its_sender_by_client_number_and_reads_utf8():
     assert team and all((e.sender, e.slot) == ("oxo__", 4) for e in team)
     names = {_plain(c.name) for c in duel.scoreboard_changes}
     assert "[LIFT] t41TG ティム" in names                        # protocol 91 strings are UTF-8
+
+
+def test_warmup_countdown_from_the_info_string():
+    """Quake Live's ``CS_WARMUP`` is ``\\time\\N``: the countdown runs 10 … 1 before the match, -1 while waiting."""
+    ft = np.asarray(_timeline("dm_90_ft.dm_90").stats["warmup"])
+    assert set(np.unique(ft).tolist()) == set(range(11)) and ft[-1] == 0
+    waiting = np.asarray(_timeline("dm_90_gameplay_default_online.dm_90").stats["warmup"])
+    assert (waiting == -1).all()

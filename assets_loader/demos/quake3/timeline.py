@@ -89,7 +89,10 @@ def _configstring_numbers(demo: Quake3Demo, indices: Sequence[int], missing: int
 
 
 def _number(text: str | None, missing: int) -> int:
-    """The configstring's number, clamped to 32 bits as the cgame's ``atoi`` keeps it (``missing``: none)."""
+    """The configstring's number, clamped to 32 bits as the cgame's ``atoi`` keeps it (``missing``: none); of an
+    info string (Quake Live's ``CS_WARMUP``, ``\\time\\N``), its ``time`` key (WolfcamQL ``CG_ParseWarmup``)."""
+    if text is not None and text.startswith("\\"):
+        text = dict(g.info_pairs(text)).get("time")
     try:
         value = int(text) if text is not None else missing
     except ValueError:
