@@ -25,8 +25,8 @@ __all__ = [
     "MAX_CLIENTS", "MEANS_OF_DEATH", "PM_DEAD",
     "PM_INTERMISSION", "PM_SPECTATOR", "SCORE_NOT_PRESENT", "TEAM_BLUE", "TEAM_FREE", "TEAM_RED", "TEAM_SPECTATOR",
     "WEAPONS", "info_pairs", "team_number",
-    "GameNumbers", "QL_GAME_TYPES", "QL_ITEMS_73", "QL_ITEMS_90", "QL_MEANS_OF_DEATH", "QL_WEAPONS", "Q3_GAME_TYPES",
-    "QUAKE3_NUMBERS", "QUAKE_LIVE_73_NUMBERS", "QUAKE_LIVE_NUMBERS", "game_numbers",
+    "GameNumbers", "QL_GAME_TYPES", "QL_PROTOCOLS", "QL_ITEMS_73", "QL_ITEMS_90", "QL_MEANS_OF_DEATH", "QL_WEAPONS",
+    "Q3_GAME_TYPES", "QUAKE3_NUMBERS", "QUAKE_LIVE_73_NUMBERS", "QUAKE_LIVE_NUMBERS", "game_numbers",
 ]
 
 MAX_CLIENTS = 64
@@ -124,6 +124,9 @@ def team_number(text: str) -> int:
 
 # --- per game: Quake III (66/67/68/71) or Quake Live (73/90/91) ---------------------------------------------------
 
+#: The demo protocols of Quake Live.
+QL_PROTOCOLS = frozenset({73, 90, 91})
+
 #: Quake Live's gametype_t (serverinfo ``g_gametype``; WolfcamQL ``bg_public.h``): race takes single player's 2,
 #: clan arena moves CTF to 5.
 QL_GAME_TYPES: Mapping[int, str] = MappingProxyType({
@@ -210,4 +213,4 @@ def game_numbers(protocol: int) -> GameNumbers:
     """The game numbers a demo of ``protocol`` uses: Quake Live's for 73, 90 and 91, Quake III's otherwise."""
     if protocol == 73:
         return QUAKE_LIVE_73_NUMBERS
-    return QUAKE_LIVE_NUMBERS if protocol in (90, 91) else QUAKE3_NUMBERS
+    return QUAKE_LIVE_NUMBERS if protocol in QL_PROTOCOLS else QUAKE3_NUMBERS

@@ -29,7 +29,6 @@ from ...models.anorms import ANORMS
 from .. import events as ev
 from . import game as g
 from .obituaries import frag_centerprint, obituary_text
-from .ql_scores import QL_PROTOCOLS
 from .records import CS_SERVERINFO, Quake3Demo
 
 __all__ = ["demo_events", "plain_name"]
@@ -199,7 +198,7 @@ def _command_events(demo: Quake3Demo, out: _Collector) -> None:
         args = cmd.args
         text = args[1] if len(args) > 1 else ""
         if cmd.name in ("chat", "tchat"):
-            client = _QL_CHAT_CLIENT.match(text) if demo.protocol in QL_PROTOCOLS else None
+            client = _QL_CHAT_CLIENT.match(text) if demo.protocol in g.QL_PROTOCOLS else None
             if client is not None:
                 text = text[client.end():]
             sender, sep, said = text.partition("\x19:")
@@ -271,7 +270,7 @@ def demo_events(demo: Quake3Demo, times: np.ndarray, frame_segment: np.ndarray, 
     _command_events(demo, out)
     if gametype in numbers.round_game_types:
         _round_events(demo, out)
-    if demo.protocol in QL_PROTOCOLS:
+    if demo.protocol in g.QL_PROTOCOLS:
         _intermission_events(demo, out)
     out.out.sort(key=lambda e: e.frame)
     return out.out

@@ -21,11 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["QL_PROTOCOLS", "SCORE_COMMANDS", "parse_ql_scores"]
+__all__ = ["SCORE_COMMANDS", "parse_ql_scores"]
 
 MAX_CLIENTS = 64
-#: The demo protocols of Quake Live.
-QL_PROTOCOLS = frozenset({73, 90, 91})
 
 #: Command → (index of the player count among the arguments, team-score values after it (tried in order),
 #: whether records carry the team before the score).

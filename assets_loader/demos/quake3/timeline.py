@@ -32,7 +32,7 @@ from ..trajectory import evaluate_trajectory
 from . import game as g
 from .game_events import demo_events
 from .parse import parse_demo
-from .ql_scores import QL_PROTOCOLS, parse_ql_scores
+from .ql_scores import parse_ql_scores
 from .protocol import ENTITY_STATE
 from .records import CS_SERVERINFO, CS_SYSTEMINFO, Quake3Demo
 
@@ -265,7 +265,7 @@ def _scoreboard(demo: Quake3Demo, times: np.ndarray, frame_segment: np.ndarray, 
             if gs.message < change.message < end and 0 <= change.index - numbers.cs_players < maxclients:
                 set_player(change.snapshot, change.index - numbers.cs_players, change.value)
     for cmd in demo.commands:
-        if demo.protocol in QL_PROTOCOLS:
+        if demo.protocol in g.QL_PROTOCOLS:
             rows = parse_ql_scores(cmd.args, demo.protocol)
         else:
             rows = _parse_scores(cmd.args) if cmd.name == "scores" else []
