@@ -350,8 +350,9 @@ class _Decoder:
                 unique.append(state)
             rows[k] = row
         width = len(self.tables.entity.bits)
-        raw = np.array(unique, np.int64).reshape(len(unique), width).astype(np.int32)[rows]
-        numbers = np.fromiter((n for n, _ in out.entities), np.int32, len(out.entities))
+        raw = np.array(unique, np.int64).reshape(len(unique), width).astype(np.int32)
+        entities = entity_records(np.zeros(len(unique), np.int32), raw, self.tables.entity)[rows]   # shared states
+        entities["number"] = np.fromiter((n for n, _ in out.entities), np.int32, len(out.entities))
         players = np.array(out.player, np.int64).reshape(count, len(self.null_player)).astype(np.int32)
         areamask = np.zeros((count, MAX_MAP_AREA_BYTES), np.uint8)
         for i, mask in enumerate(out.areamask):
@@ -363,7 +364,7 @@ class _Decoder:
             server_time=_read_only(np.array(out.server_time, np.int32)),
             delta_num=_read_only(np.array(out.delta_num, np.int32)), flags=_read_only(np.array(out.flags, np.int32)),
             areamask=_read_only(areamask), player=_read_only(player_records(players, self.tables.player)),
-            entity_offsets=_read_only(offsets), entities=_read_only(entity_records(numbers, raw, self.tables.entity)))
+            entity_offsets=_read_only(offsets), entities=_read_only(entities))
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:
