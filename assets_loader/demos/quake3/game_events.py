@@ -135,36 +135,40 @@ def _entity_event(out: _Collector, frame: int, event: int, entity: int, parm: in
 
 
 def _entity_events(demo: Quake3Demo, out: _Collector, cols: dict[str, np.ndarray], offsets: np.ndarray) -> None:
-    previous: dict[int, tuple[int, int]] = {}          # number → (eType, event) in the last snapshot
+    """``CG_CheckEvents`` over every entity row: only rows that may fire (a temporary event entity, or an event
+    code besides the toggle bits) are visited, each compared with its entity's row in the frame before (the last
+    one, should a number repeat)."""
+    etype, event, number = cols["eType"], cols["event"], cols["number"]
+    frames = np.repeat(np.arange(len(offsets) - 1, dtype=np.int64), np.diff(offsets))
+    keys = frames << 20 | number.astype(np.int64)
+    order = np.argsort(keys, kind="stable")
+    sorted_keys = keys[order]
+    candidates = np.flatnonzero((etype > g.ET_EVENTS) | ((event & ~g.EV_EVENT_BITS) != 0))
+    wanted = keys[candidates] - (1 << 20)                       # the same number one frame earlier
+    found = np.maximum(np.searchsorted(sorted_keys, wanted, side="right") - 1, 0)
+    before_row = np.where(sorted_keys[found] == wanted, order[found], -1) if len(keys) else found
     names: dict[int, str] = {}
     names_version = -1
     changes = [c.snapshot for c in demo.configstring_changes]
-    etype, event, number = cols["eType"], cols["event"], cols["number"]
-    for frame in range(len(offsets) - 1):
-        a, b = int(offsets[frame]), int(offsets[frame + 1])
+    for row, prev in zip(candidates.tolist(), before_row.tolist()):
+        frame, num, typ, evt = int(frames[row]), int(number[row]), int(etype[row]), int(event[row])
+        if typ > g.ET_EVENTS:
+            if prev >= 0 and int(etype[prev]) == typ:
+                continue
+            code = typ - g.ET_EVENTS
+            entity = int(cols["otherEntityNum"][row]) if cols["eFlags"][row] & g.EF_PLAYER_EVENT else num
+        else:
+            if prev >= 0 and int(event[prev]) == evt:
+                continue
+            code, entity = evt & ~g.EV_EVENT_BITS, num
         version = int(np.searchsorted(changes, frame, side="right"))
-        current: dict[int, tuple[int, int]] = {}
-        for row in range(a, b):
-            num, typ, evt = int(number[row]), int(etype[row]), int(event[row])
-            current[num] = (typ, evt)
-            before = previous.get(num)
-            if typ > g.ET_EVENTS:
-                if before is not None and before[0] == typ:
-                    continue
-                code = typ - g.ET_EVENTS
-                entity = int(cols["otherEntityNum"][row]) if cols["eFlags"][row] & g.EF_PLAYER_EVENT else num
-            else:
-                if (before is not None and before[1] == evt) or not evt & ~g.EV_EVENT_BITS:
-                    continue
-                code, entity = evt & ~g.EV_EVENT_BITS, num
-            if version != names_version:
-                names, names_version = _names_at(demo, frame), version
-            _entity_event(out, frame, code, entity, int(cols["eventParm"][row]),
-                          tuple(cols["origin"][row].tolist()),
-                          int(cols["otherEntityNum"][row]), int(cols["otherEntityNum2"][row]), names,
-                          int(cols["weapon"][row]), tuple(cols["origin2"][row].tolist()),
-                          int(cols["clientNum"][row]))
-        previous = current
+        if version != names_version:
+            names, names_version = _names_at(demo, frame), version
+        _entity_event(out, frame, code, entity, int(cols["eventParm"][row]),
+                      tuple(cols["origin"][row].tolist()),
+                      int(cols["otherEntityNum"][row]), int(cols["otherEntityNum2"][row]), names,
+                      int(cols["weapon"][row]), tuple(cols["origin2"][row].tolist()),
+                      int(cols["clientNum"][row]))
 
 
 def _player_events(demo: Quake3Demo, out: _Collector) -> None:
