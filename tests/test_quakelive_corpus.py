@@ -14,6 +14,7 @@ import pytest
 from assets_loader.demos import load_demo
 from assets_loader.demos.detect import FORMAT_NAMES, detect_format
 from assets_loader.demos.quake3 import Quake3Demo, parse_demo
+from assets_loader.demos.quake3.parse import protocol_from_serverinfo
 from assets_loader.demos.quake3.game import ET_EVENTS, QUAKE_LIVE_NUMBERS, info_pairs
 from assets_loader.demos.quake3.ql_scores import parse_ql_scores
 from assets_loader.demos.quake3.timeline import timeline_from_demo
@@ -222,3 +223,12 @@ def test_warmup_countdown_from_the_info_string():
     assert set(np.unique(ft).tolist()) == set(range(11)) and ft[-1] == 0
     waiting = np.asarray(_timeline("dm_90_gameplay_default_online.dm_90").stats["warmup"])
     assert (waiting == -1).all()
+
+
+def test_a_demo_without_its_extension_is_read_by_its_serverinfo():
+    """The baselines of a Quake Live gamestate need its own entity table: each format is tried in turn."""
+    data = (QL / "dm_90_gameplay_default_online.dm_90").read_bytes()
+    assert protocol_from_serverinfo(data) == 90
+    assert protocol_from_serverinfo((QL / "dm_91_duel.dm_91").read_bytes()[:65536]) == 91
+    demo = parse_demo(data, "renamed.bin")
+    assert demo.protocol == 90 and len(demo.snapshots) == 389

@@ -374,26 +374,35 @@ def _read_only(a: np.ndarray) -> np.ndarray:
 
 def protocol_from_serverinfo(data: bytes, path: str = "<bytes>") -> int | None:
     """The protocol the first gamestate's serverinfo names (``protocol`` or ``com_protocol``), for a demo whose
-    name has no ``.dm_NN`` extension; ``None`` if the first message does not decode as a 1.32 gamestate."""
+    name has no ``.dm_NN`` extension; ``None`` if the first message decodes as no known protocol's gamestate.
+    Each wire format is tried in turn (its baselines need its own entity table): the first whose gamestate
+    decodes and whose serverinfo names a protocol of that format wins, else the first protocol named."""
     framing = split_messages(data, path)
     if not framing.blocks:
         return None
-    tables = tables_for(68)
-    assert tables is not None
-    decoder = _Decoder(path, 68, tables)
     block = framing.blocks[0]
-    reader = BitReader(data[block.offset:block.offset + block.length], path=path, sequence=block.sequence,
-                       file_offset=block.offset, table=decoder.table)
-    try:
-        reader.run(decoder.message)
-    except FormatError:
-        return None
-    if not decoder.gamestates:
-        return None
-    fields = decoder.gamestates[0].configstrings.get(CS_SERVERINFO, "").split("\\")[1:]
-    info = dict(zip(fields[::2], fields[1::2]))
-    value = info.get("protocol", info.get("com_protocol", ""))
-    return int(value) if value.isdigit() else None
+    named: int | None = None
+    for candidate in (68, 73, 90, 91):
+        tables = tables_for(candidate)
+        assert tables is not None
+        decoder = _Decoder(path, candidate, tables)
+        reader = BitReader(data[block.offset:block.offset + block.length], path=path, sequence=block.sequence,
+                           file_offset=block.offset, table=decoder.table)
+        try:
+            reader.run(decoder.message)
+        except FormatError:
+            continue
+        if not decoder.gamestates:
+            continue
+        fields = decoder.gamestates[0].configstrings.get(CS_SERVERINFO, "").split("\\")[1:]
+        info = dict(zip(fields[::2], fields[1::2]))
+        value = info.get("protocol", info.get("com_protocol", ""))
+        if not (value.isascii() and value.isdigit()):
+            continue
+        if tables_for(int(value)) is tables:
+            return int(value)
+        named = int(value) if named is None else named
+    return named
 
 
 def parse_demo(data: bytes, path: str = "<bytes>", protocol: int | None = None, *,
