@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import warnings
 from functools import cache
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -18,7 +19,6 @@ from assets_loader.demos.quake3.parse import protocol_from_serverinfo
 from assets_loader.demos.quake3.game import ET_EVENTS, QUAKE_LIVE_NUMBERS, info_pairs
 from assets_loader.demos.quake3.ql_scores import parse_ql_scores
 from assets_loader.demos.quake3.timeline import timeline_from_demo
-from assets_loader.demos.timeline import DemoTimeline
 from tests.conftest import DATA
 
 QL = DATA / "public" / "quakelive"
@@ -53,15 +53,19 @@ PLAYERS = {
 
 
 @cache
-def _demo(name: str) -> Quake3Demo:
+def _timeline(name: str) -> SimpleNamespace:
+    """What the tests read of one demo, kept small (a decoded Quake Live duel's entity rows take hundreds of MB):
+    the timeline's facts, events, scoreboard and warm-up, the configstrings at the end and the demo's obituary
+    entities."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return parse_demo((QL / name).read_bytes(), name)
-
-
-@cache
-def _timeline(name: str) -> DemoTimeline:
-    return timeline_from_demo(_demo(name))
+        demo = parse_demo((QL / name).read_bytes(), name)
+    tl = timeline_from_demo(demo)
+    return SimpleNamespace(
+        protocol=tl.protocol, format=tl.format, segments=tl.segments, times=tl.times, server_times=tl.server_times,
+        duration=tl.duration, meta=tl.meta, events=tl.events, scoreboard_changes=tl.scoreboard_changes,
+        stats={"warmup": np.array(tl.stats["warmup"])}, final_strings=demo.configstrings_at(len(demo.snapshots) - 1),
+        obituary_entities=_obituary_entities(demo))
 
 
 def _plain(name: str) -> str:
@@ -69,16 +73,16 @@ def _plain(name: str) -> str:
     return plain_name(name)
 
 
-def _final_players(tl: DemoTimeline) -> dict[int, tuple[str, str, int, bool]]:
+def _final_players(tl: SimpleNamespace) -> dict[int, tuple[str, str, int, bool]]:
     last = {}
     for change in tl.scoreboard_changes:
         last[change.slot] = (_plain(change.name), change.team, change.frags, change.spectator)
     return last
 
 
-def _obituary_entities(name: str) -> int:
+def _obituary_entities(demo: Quake3Demo) -> int:
     """The demo's own obituaries: ``EV_OBITUARY`` temporary entities, each counted in the snapshot it appears."""
-    snaps = _demo(name).snapshots
+    snaps = demo.snapshots
     kind = ET_EVENTS + QUAKE_LIVE_NUMBERS.ev["OBITUARY"]
     count, before = 0, set()
     for i in range(len(snaps)):
@@ -98,8 +102,7 @@ def test_each_demo_decodes_to_the_end(name):
     assert len(tl.times) == count
     assert (tl.server_times[0], tl.server_times[-1]) == (first, last)     # ms
     assert tl.duration == pytest.approx((last - first) / 1000)
-    demo = _demo(name)
-    strings = demo.configstrings_at(len(demo.snapshots) - 1)
+    strings = tl.final_strings
     assert (strings.get(6), strings.get(7)) == (score1, score2)
     assert dict(info_pairs(strings[0]))["protocol"] == str(protocol)
     assert tl.meta["truncated"] == (name == "truncated.dm_73")
@@ -126,7 +129,7 @@ def test_scores_are_kills_minus_suicides(name):
                 kills[e.victim] = kills.get(e.victim, 0) - 1
             else:
                 kills[e.killer] = kills.get(e.killer, 0) + 1
-    strings = _demo(name).configstrings_at(len(tl.times) - 1)
+    strings = tl.final_strings
     assert sorted(kills.values(), reverse=True)[:2] == [int(strings[6]), int(strings[7])]
     final = {n: score for n, _, score, spectator in _final_players(tl).values() if not spectator}
     if "aerowalk" in name:
@@ -139,7 +142,7 @@ def test_scores_are_kills_minus_suicides(name):
 def test_obituaries_match_the_demos_obituary_entities(name):
     tl = _timeline(name)
     obituaries = [e for e in tl.events if e.kind == "obituary"]
-    assert len(obituaries) == _obituary_entities(name)
+    assert len(obituaries) == tl.obituary_entities
     assert all(e.victim and not e.weapon.startswith("mod ") for e in obituaries)
 
 
