@@ -1,6 +1,7 @@
 """Decode speed of the Quake III demo parser (protocol layer: Huffman bit reader, deltas, snapshot ring).
 
-Run: ``python benchmarks/bench_dm68.py [DEMO ...]`` (defaults to the corpus in ../shared/data/quake3/demos).
+Run: ``python benchmarks/bench_dm68.py [DEMO ...]`` (defaults to the corpus in ../shared/data/quake3/demos; Quake
+Live's ``.dm_73/90/91`` take the same path: pass ../shared/data/public/quakelive/*.dm_*).
 Prints per demo: best-of-N decode time (wall clock, and this process's CPU time, which other jobs on a shared
 machine disturb less), × real time (serverTime span / wall decode time), MB/s, and where the time goes (one
 cProfile run: the three functions with the most own time).  Target: ≥ 300× real time.

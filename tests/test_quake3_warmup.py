@@ -108,3 +108,13 @@ def test_a_configstring_number_past_32_bits_is_clamped_not_a_crash() -> None:
                ConfigstringChange(after, 10, g.CS_SCORES1, "-" + "9" * 40))
     timeline = timeline_from_demo(dataclasses.replace(demo, configstring_changes=demo.configstring_changes + changes))
     assert timeline.stats["warmup"][10] > 1000 and timeline.stats["scores1"][10] == -2**31
+
+
+def test_a_quake_live_game_type_is_named_by_its_own_numbers(player) -> None:
+    """Quake Live's 4 is clan arena (Quake III's CTF number), 9 freeze tag."""
+    state = dataclasses.replace(player.sample(player.start_time + 20.0), stats={"warmup": 4})
+    for protocol, gametype, title in ((73, 4, "ClanArena"), (90, 9, "FreezeTag"), (68, 4, "CapturetheFlag")):
+        segment = dataclasses.replace(player.segments[0], protocol=protocol, gametype=gametype)
+        screen = VirtualScreen((640, 480))
+        draw_warmup(screen, state, types.SimpleNamespace(segments=[segment]))
+        assert _lines(screen.quads)[(25, 32)] == title

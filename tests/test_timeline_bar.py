@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from assets_loader.demos.events import (CenterPrintEvent, CutsceneEvent, IntermissionEvent, ObituaryEvent,
-                                        PrintEvent, ServerInfoEvent)
+                                        PrintEvent, RoundEvent, ServerInfoEvent)
 from viewer.render.ui_overlay import UiRenderer
 from viewer.ui import timeline_bar as tl
 from viewer.ui.timeline_bar import (BarStatus, Marker, bar_geometry, format_time, markers_from_events, nearest_marker,
@@ -175,3 +175,10 @@ def test_vertices_two_triangles_per_rect_and_glyph() -> None:
     assert UiRenderer.vertices(layout, has_font=False).shape == (6, 9)
     assert UiRenderer.vertices(tl.UiLayout()).shape == (0, 9)
     assert np.isfinite(v).all()
+
+
+def test_round_starts_are_markers() -> None:
+    rounds = [RoundEvent(5.0, 1, 0, True, 1), RoundEvent(9.0, 2, 0, False, 1), RoundEvent(12.0, 3, 0, True)]
+    markers = markers_from_events(rounds)
+    assert [(m.time, m.kind, m.label) for m in markers] == [(5.0, "round", "round 1"), (12.0, "round", "round")]
+    assert tl.MARKER_COLORS["round"] != tl.MARKER_COLORS["intermission"]

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 #: The demo files the commands take, for their help and messages (``viewer.ui.picker.DEMO_SUFFIXES``).
-DEMO_KINDS = ".dem, .dem.gz, .qwd, .mvd, .dm2, .dm_66, .dm_67, .dm_68, .dm_71"
+DEMO_KINDS = ".dem, .dem.gz, .qwd, .mvd, .dm2, .dm_66, .dm_67, .dm_68, .dm_71, .dm_73, .dm_90, .dm_91"
 
 
 def _version() -> str:

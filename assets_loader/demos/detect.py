@@ -5,7 +5,8 @@
 incrementally within the same limit and a ratio limit (:mod:`assets_loader.inflate`), so a gzip bomb is a
 ``TooLargeError`` after a few MB.  The format is chosen from the file
 name (``.dem``, ``.qwd``, ``.mvd``, ``.dm2``, ``.dm_NN``) when there is one, otherwise from the content.  NetQuake
-``.dem``, QuakeWorld ``.qwd`` / ``.mvd``, Quake II ``.dm2`` and Quake III ``.dm_NN`` are decoded.
+``.dem``, QuakeWorld ``.qwd`` / ``.mvd``, Quake II ``.dm2`` and Quake III ``.dm_NN`` (Quake Live's ``.dm_73``,
+``.dm_90`` and ``.dm_91`` among them) are decoded.
 
 References: Uwe Girlich, "The unofficial DEM format description" v1.0.9, section 6.1 (the CD-track line that
 starts every NetQuake demo); RFC 1952 (gzip magic 1f 8b).
@@ -46,6 +47,7 @@ FORMAT_NAMES = {
     "dem": "a Quake demo (.dem)", "qwd": "a QuakeWorld client demo (.qwd)",
     "mvd": "a QuakeWorld multi-view demo (.mvd)",
     "dm2": "a Quake II demo (.dm2)", "dm_NN": "a Quake III demo (.dm_NN)",
+    **{f"dm_{p}": f"a Quake Live demo (.dm_{p}, protocol {p})" for p in (73, 90, 91)},
 }
 _Q2_SVC_SERVERDATA = 12
 _Q2_SVC_SERVERDATA_300 = 7

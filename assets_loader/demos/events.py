@@ -33,7 +33,8 @@ __all__ = [
     "ParticleEvent", "DamageEvent", "SetViewEvent", "SetAngleEvent", "IntermissionEvent", "FinaleEvent",
     "CutsceneEvent", "SellScreenEvent", "KilledMonsterEvent", "FoundSecretEvent", "PauseEvent", "StuffTextEvent",
     "LightStyleEvent", "FogEvent", "SkyboxEvent", "BonusFlashEvent", "ColorShiftEvent", "CdTrackEvent",
-    "ServerInfoEvent", "DisconnectEvent", "AchievementEvent", "LocalSoundEvent", "ChatEvent", "ItemPickupEvent",
+    "ServerInfoEvent", "DisconnectEvent", "AchievementEvent", "RoundEvent", "LocalSoundEvent", "ChatEvent",
+    "ItemPickupEvent",
     "MuzzleFlashEvent", "SetInfoEvent", "KickEvent", "ReconnectEvent", "LayoutEvent", "InventoryEvent", "EVENT_KINDS",
     "Obituary", "parse_obituary", "parse_chat", "parse_pickup",
     "plain_text", "plain_line", "event_fields",
@@ -389,6 +390,16 @@ class AchievementEvent(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class RoundEvent(Event):
+    """A round of a round-based game type starts (``started``) or ends: clan arena, freeze tag… ``number`` is the
+    round's number where the game says it (0 otherwise)."""
+
+    kind: ClassVar[str] = "round"
+    started: bool
+    number: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class LocalSoundEvent(Event):
     kind: ClassVar[str] = "localsound"
     sound_index: int
@@ -462,8 +473,8 @@ EVENT_KINDS: dict[str, type[Event]] = {
         DamageEvent, SetViewEvent, SetAngleEvent, IntermissionEvent, FinaleEvent, CutsceneEvent, SellScreenEvent,
         KilledMonsterEvent, FoundSecretEvent, PauseEvent, StuffTextEvent, LightStyleEvent, FogEvent, SkyboxEvent,
         BonusFlashEvent, ColorShiftEvent, CdTrackEvent, ServerInfoEvent, DisconnectEvent, AchievementEvent,
-        LocalSoundEvent, ChatEvent, ItemPickupEvent, MuzzleFlashEvent, SetInfoEvent, KickEvent, ReconnectEvent,
-        LayoutEvent, InventoryEvent)
+        RoundEvent, LocalSoundEvent, ChatEvent, ItemPickupEvent, MuzzleFlashEvent, SetInfoEvent, KickEvent,
+        ReconnectEvent, LayoutEvent, InventoryEvent)
 }
 
 _BASE_FIELDS = frozenset({"time", "frame", "segment"})

@@ -17,7 +17,8 @@ import time
 from .engine import fuzz
 
 #: Parser family → module holding its ``TARGETS``.
-FAMILIES = {"demos": "tests.fuzz.demos", "quake3_demos": "tests.fuzz.quake3_demos", "bsp": "tests.fuzz.bsp",
+FAMILIES = {"demos": "tests.fuzz.demos", "quake3_demos": "tests.fuzz.quake3_demos",
+            "quakelive_demos": "tests.fuzz.quakelive_demos", "bsp": "tests.fuzz.bsp",
             "models": "tests.fuzz.models", "images": "tests.fuzz.images", "archives": "tests.fuzz.archives"}
 
 

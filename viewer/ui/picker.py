@@ -15,7 +15,8 @@ from ..render.refdef import Rect, Text, UiLayout
 from .timeline_bar import CHAR, DIM_TEXT_COLOR, PANEL_COLOR, PLAYED_COLOR, TEXT_COLOR
 
 #: File name endings of the demos the picker lists (Quake, QuakeWorld, Quake II, Quake III).
-DEMO_SUFFIXES = (".dem", ".dem.gz", ".qwd", ".mvd", ".dm2", ".dm_66", ".dm_67", ".dm_68", ".dm_71")
+DEMO_SUFFIXES = (".dem", ".dem.gz", ".qwd", ".mvd", ".dm2", ".dm_66", ".dm_67", ".dm_68", ".dm_71", ".dm_73", ".dm_90",
+                 ".dm_91")
 VISIBLE_ROWS = 16
 #: Characters of a file name shown (longer names keep their start and end).
 NAME_WIDTH = 60

@@ -7,7 +7,8 @@ Coordinates are pixels from the window's top-left corner (pyglet's mouse ``y`` c
 with ``height - y`` first).
 
 Markers come from the demo's events (:func:`markers_from_events`): frags and deaths (``obituary``), centerprints,
-map changes (``serverinfo`` after the first) and intermissions (``intermission``, ``finale``, ``cutscene``).
+map changes (``serverinfo`` after the first), intermissions (``intermission``, ``finale``, ``cutscene``) and round
+starts (``round``).
 
 The bar sits at the bottom of the window, just above Quake's status bar (``bottom`` = window height − the HUD's
 ``sbar_lines``), so it never hides the health and ammo numbers.
@@ -32,6 +33,7 @@ MARKER_COLORS: dict[str, tuple[float, float, float, float]] = {
     "centerprint": (1.0, 0.9, 0.3, 1.0),
     "map": (0.35, 0.65, 1.0, 1.0),
     "intermission": (0.85, 0.45, 1.0, 1.0),
+    "round": (0.3, 0.9, 0.9, 1.0),
 }
 PANEL_COLOR = (0.0, 0.0, 0.0, 0.6)
 PLAYED_COLOR = (0.85, 0.45, 0.1, 1.0)
@@ -150,8 +152,9 @@ def _plain(text: str, color_codes: bool) -> str:
 def markers_from_events(events: Sequence[Event], recorder: str | None = None,
                         color_codes: bool = False) -> tuple[Marker, ...]:
     """Frags/deaths (``obituary``: ``frag`` when ``recorder`` killed, ``death`` when the recorder died, else
-    ``kill``), centerprints, map changes (every ``serverinfo`` after the first) and intermissions, in time order;
-    ``color_codes``: the texts have Quake III colour codes (the tooltips leave them out)."""
+    ``kill``), centerprints, map changes (every ``serverinfo`` after the first), intermissions and round starts
+    (Quake Live's clan arena, freeze tag…), in time order; ``color_codes``: the texts have Quake III colour codes
+    (the tooltips leave them out)."""
     markers: list[Marker] = []
     seen_serverinfo = False
     for e in events:
@@ -175,6 +178,9 @@ def markers_from_events(events: Sequence[Event], recorder: str | None = None,
             seen_serverinfo = True
         elif kind in ("intermission", "finale", "cutscene"):
             markers.append(Marker(e.time, "intermission", kind))
+        elif kind == "round" and getattr(e, "started", False):
+            number = getattr(e, "number", 0)
+            markers.append(Marker(e.time, "round", f"round {number}" if number else "round"))
     markers.sort(key=lambda m: m.time)
     return tuple(markers)
 

@@ -65,11 +65,12 @@ class BitReader:
     advance ``pos`` themselves; everything else goes through the methods.
     """
 
-    __slots__ = ("_table", "bits", "file_offset", "message", "path", "pos", "sequence", "size", "windows")
+    __slots__ = ("_table", "bits", "file_offset", "message", "path", "pos", "sequence", "size", "utf8", "windows")
 
     def __init__(self, data: bytes, *, path: str = "<bytes>", message: int = 0, sequence: int = 0,
-                 file_offset: int = 0, table: list[int] | None = None) -> None:
+                 file_offset: int = 0, table: list[int] | None = None, utf8: bool = False) -> None:
         self.path = path
+        self.utf8 = utf8
         self.message = message
         self.sequence = sequence
         self.file_offset = file_offset
@@ -154,14 +155,17 @@ class BitReader:
 
     def read_string(self, size: int = MAX_STRING_CHARS) -> str:
         """``MSG_ReadString`` (``size`` = :data:`BIG_INFO_STRING` for ``MSG_ReadBigString``): bytes up to a zero
-        or the end of the message, at most ``size - 1`` of them; '%' and bytes above 127 become '.'."""
+        or the end of the message, at most ``size - 1`` of them; '%' and bytes above 127 become '.', except
+        that a reader made with ``utf8`` (Quake Live's protocol 91, UDT ``QL_Unicode``) keeps those bytes and
+        reads the string as UTF-8 (a bad sequence as U+FFFD)."""
         out = bytearray()
+        high = 256 if self.utf8 else 128
         while len(out) < size - 1:
             c = self.read_byte()
             if c <= 0:
                 break
-            out.append(46 if c == 37 or c > 127 else c)
-        return out.decode("latin-1")
+            out.append(46 if c == 37 or c >= high else c)
+        return out.decode("utf-8", "replace") if self.utf8 else out.decode("latin-1")
 
     def read_data(self, length: int) -> bytes:
         """``MSG_ReadData``: ``length`` bytes (stops early, like the engine, once the message is exhausted)."""

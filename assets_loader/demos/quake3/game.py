@@ -14,6 +14,10 @@ References: ioquake3 ``code/game/bg_public.h`` (``entityType_t``, ``entity_event
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
 __all__ = [
     "CS_ITEMS", "CS_LEVEL_START_TIME", "CS_MODELS", "CS_PLAYERS", "CS_SCORES1", "CS_SCORES2", "CS_SOUNDS",
     "CS_WARMUP", "EF_DEAD", "EF_PLAYER_EVENT", "EF_TELEPORT_BIT", "ENTITYNUM_WORLD", "ET_EVENTS", "ET_INVISIBLE",
@@ -21,6 +25,8 @@ __all__ = [
     "MAX_CLIENTS", "MEANS_OF_DEATH", "PM_DEAD",
     "PM_INTERMISSION", "PM_SPECTATOR", "SCORE_NOT_PRESENT", "TEAM_BLUE", "TEAM_FREE", "TEAM_RED", "TEAM_SPECTATOR",
     "WEAPONS", "info_pairs", "team_number",
+    "GameNumbers", "QL_GAME_TYPES", "QL_PROTOCOLS", "QL_ITEMS_73", "QL_ITEMS_90", "QL_MEANS_OF_DEATH", "QL_WEAPONS",
+    "Q3_GAME_TYPES", "QUAKE3_NUMBERS", "QUAKE_LIVE_73_NUMBERS", "QUAKE_LIVE_NUMBERS", "game_numbers",
 ]
 
 MAX_CLIENTS = 64
@@ -114,3 +120,97 @@ def team_number(text: str) -> int:
         return int(text)
     except ValueError:
         return TEAM_FREE
+
+
+# --- per game: Quake III (66/67/68/71) or Quake Live (73/90/91) ---------------------------------------------------
+
+#: The demo protocols of Quake Live.
+QL_PROTOCOLS = frozenset({73, 90, 91})
+
+#: Quake Live's gametype_t (serverinfo ``g_gametype``; WolfcamQL ``bg_public.h``): race takes single player's 2,
+#: clan arena moves CTF to 5.
+QL_GAME_TYPES: Mapping[int, str] = MappingProxyType({
+    0: "free for all", 1: "duel", 2: "race", 3: "team deathmatch", 4: "clan arena", 5: "capture the flag",
+    6: "one flag ctf", 7: "overload", 8: "harvester", 9: "freeze tag", 10: "domination", 11: "attack & defend",
+    12: "red rover"})
+Q3_GAME_TYPES: Mapping[int, str] = MappingProxyType({
+    0: "free for all", 1: "tournament", 2: "single player", 3: "team deathmatch", 4: "capture the flag",
+    5: "one flag ctf", 6: "overload", 7: "harvester"})
+
+#: Quake Live's entity_event_t numbers for the events the timeline reads (WolfcamQL ``bg_public.h``, UDT
+#: ``look_up_tables.cpp`` ``EntityEvents_73p``): the footstep and step events are gone, so most numbers are lower.
+_QL_EV: dict[str, int] = {
+    "JUMP_PAD": 9, "ITEM_PICKUP": 15, "GLOBAL_ITEM_PICKUP": 16, "FIRE_WEAPON": 20,
+    "PLAYER_TELEPORT_IN": 39, "PLAYER_TELEPORT_OUT": 40, "BULLET_HIT_FLESH": 45, "BULLET_HIT_WALL": 46,
+    "MISSILE_HIT": 47, "MISSILE_MISS": 48, "MISSILE_MISS_METAL": 49, "RAILTRAIL": 50, "SHOTGUN": 51,
+    "PAIN": 53, "DEATH1": 54, "DEATH2": 55, "DEATH3": 56, "OBITUARY": 58, "GIB_PLAYER": 63,
+    "OVERTIME": 84, "GAMEOVER": 85, "AWARD": 97,
+}
+
+#: Quake Live's meansOfDeath_t: Team Arena's list, then team switch, thaw (freeze tag), lightning discharge,
+#: heavy machine gun and rail headshot (WolfcamQL ``bg_public.h``, UDT ``MeansOfDeath_73p``).
+QL_MEANS_OF_DEATH: tuple[str, ...] = MEANS_OF_DEATH + (
+    "switch teams", "thaw", "lightning discharge", "heavy machinegun", "railgun headshot")
+
+#: Quake Live's weapon_t: Team Arena's, then the heavy machine gun (14).
+QL_WEAPONS: tuple[str, ...] = WEAPONS + ("heavy machinegun",)
+
+#: Quake Live's item list for protocol 73: the jacket (green) armour after the body armour, then Team Arena's
+#: order (UDT ``Items_73``); 90 and 91 add spawn armour, the heavy machine gun and its ammo, the ammo pack and the
+#: race keys (UDT ``Items_90p``; class names from WolfcamQL ``bg_misc.c``).
+QL_ITEMS_73: tuple[str, ...] = ITEMS[:4] + ("item_armor_jacket",) + ITEMS[4:]
+QL_ITEMS_90: tuple[str, ...] = QL_ITEMS_73 + (
+    "item_spawnarmor", "weapon_hmg", "ammo_hmg", "ammo_pack", "item_key_silver", "item_key_gold",
+    "item_key_master")
+
+
+@dataclass(frozen=True, slots=True)
+class GameNumbers:
+    """The numbers of one game module that differ between Quake III and Quake Live: configstring indices, event
+    and means-of-death tables, items, weapons, game types and the ``persistant`` slots of the award counters
+    (``PERS_IMPRESSIVE_COUNT`` …: Quake Live moved ``PERS_ATTACKEE_ARMOR`` to the end).  ``cs_round_status`` /
+    ``cs_round_time`` are -1 where the game has no rounds; ``round_game_types`` are the ``g_gametype`` values
+    that play rounds."""
+
+    name: str
+    cs_models: int
+    cs_sounds: int
+    cs_players: int
+    cs_level_start_time: int
+    cs_intermission: int
+    cs_round_status: int
+    cs_round_time: int
+    ev: Mapping[str, int]
+    means_of_death: tuple[str, ...]
+    weapons: tuple[str, ...]
+    items: tuple[str, ...]
+    game_types: Mapping[int, str]
+    round_game_types: frozenset[int]
+    awards: tuple[tuple[str, int], ...]
+
+
+QUAKE3_NUMBERS = GameNumbers(
+    "Quake III Arena", CS_MODELS, CS_SOUNDS, CS_PLAYERS, CS_LEVEL_START_TIME, 22, -1, -1, MappingProxyType(EV),
+    MEANS_OF_DEATH, WEAPONS, ITEMS, Q3_GAME_TYPES, frozenset(),
+    (("impressive", 9), ("excellent", 10), ("defend", 11), ("assist", 12), ("gauntlet", 13), ("capture", 14)))
+
+
+def _quake_live(items: tuple[str, ...]) -> GameNumbers:
+    """Quake Live's numbers (WolfcamQL ``bg_public.h``, UDT ``ConfigStringIndices_73_90`` / ``_91``): models from
+    17, sounds from 273, players from 529; level start 13, intermission 14; round status 661 and round time 662
+    (-1 when a round ends) in clan arena, freeze tag, attack & defend and red rover."""
+    return GameNumbers("Quake Live", 17, 273, 529, 13, 14, 661, 662, MappingProxyType(_QL_EV), QL_MEANS_OF_DEATH,
+                       QL_WEAPONS, items, QL_GAME_TYPES, frozenset({4, 9, 11, 12}),
+                       (("impressive", 8), ("excellent", 9), ("defend", 10), ("assist", 11), ("gauntlet", 12),
+                        ("capture", 13)))
+
+
+QUAKE_LIVE_73_NUMBERS = _quake_live(QL_ITEMS_73)
+QUAKE_LIVE_NUMBERS = _quake_live(QL_ITEMS_90)
+
+
+def game_numbers(protocol: int) -> GameNumbers:
+    """The game numbers a demo of ``protocol`` uses: Quake Live's for 73, 90 and 91, Quake III's otherwise."""
+    if protocol == 73:
+        return QUAKE_LIVE_73_NUMBERS
+    return QUAKE_LIVE_NUMBERS if protocol in QL_PROTOCOLS else QUAKE3_NUMBERS

@@ -10,7 +10,9 @@ fires when it changes (the two ``EV_EVENT_BITS`` toggle) or when the entity ente
 followed client's own events come from its playerState (``events[]`` / ``eventSequence``, ``externalEvent``)
 and are skipped at a follow switch, like ``CG_TransitionPlayerState``.  Awards (``excellent``, ``impressive``, …)
 are rises of the followed client's ``persistant`` counters (``CG_CheckLocalSounds``).  Server commands: ``chat`` /
-``tchat`` (sender before ``\\x19:``), ``print``, ``cp`` (centerprint), ``disconnect``.
+``tchat`` (sender before ``\\x19:``; Quake Live puts the sender's client number first), ``print``, ``cp``
+(centerprint), ``disconnect``.  Quake Live (protocols 73, 90, 91) uses its own numbers (:class:`.game.GameNumbers`)
+and adds rounds (``CS_ROUND_TIME``) and the match end (``CS_INTERMISSION``).
 
 References: ioquake3 ``code/cgame/cg_event.c`` (``CG_EntityEvent``, ``CG_Obituary``, ``CG_ItemPickup``),
 ``cg_playerstate.c`` (``CG_CheckPlayerstateEvents``, ``CG_CheckLocalSounds``), ``cg_servercmds.c``
@@ -18,6 +20,8 @@ References: ioquake3 ``code/cgame/cg_event.c`` (``CG_EntityEvent``, ``CG_Obituar
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
@@ -34,22 +38,28 @@ _TEMP = {"BULLET_HIT_FLESH": "blood", "BULLET_HIT_WALL": "gunshot", "MISSILE_HIT
          "SHOTGUN": "shotgun", "PAIN": "pain", "DEATH1": "death", "DEATH2": "death", "DEATH3": "death",
          "GIB_PLAYER": "gib", "JUMP_PAD": "jumppad", "PLAYER_TELEPORT_IN": "teleport",
          "PLAYER_TELEPORT_OUT": "teleport_out"}
-_TEMP_BY_NUMBER = {g.EV[k]: v for k, v in _TEMP.items()}
 #: Impact events whose parameter is the surface direction (``ByteToDir``) and whose entity carries the weapon.
-_IMPACTS = frozenset(g.EV[k] for k in ("BULLET_HIT_WALL", "MISSILE_HIT", "MISSILE_MISS", "MISSILE_MISS_METAL"))
-_AWARDS = (("impressive_count", 9), ("excellent_count", 10), ("defend", 11), ("assist", 12),
-           ("gauntlet", 13), ("capture", 14))
+_IMPACT_NAMES = ("BULLET_HIT_WALL", "MISSILE_HIT", "MISSILE_MISS", "MISSILE_MISS_METAL")
 _PERS_SCORE, _PERS_RANK = 0, 2
+_INTEGER = re.compile(r"-?[0-9]{1,10}")
+#: Quake Live puts the sender's client number before a chat line (``chat "04 NAME\x19: text"``).
+_QL_CHAT_CLIENT = re.compile(r"([0-9]{1,2}) ")
+
+
 class _Collector:
     """Appends events with their frame's time and segment; knows the viewing client of each frame (its number,
-    rank and score: ``viewer``) and whether the game is a team game."""
+    rank and score: ``viewer``), whether the game is a team game and the game's numbers (Quake III or Quake
+    Live: event numbers, means of death, items)."""
 
     def __init__(self, times: np.ndarray, frame_segment: np.ndarray, player: np.ndarray | None = None,
-                 team_game: bool = False) -> None:
+                 team_game: bool = False, numbers: g.GameNumbers = g.QUAKE3_NUMBERS) -> None:
         self.times = times
         self.frame_segment = frame_segment
         self.player = player
         self.team_game = team_game
+        self.numbers = numbers
+        self.temp_names = {numbers.ev[k]: v for k, v in _TEMP.items()}
+        self.impacts = frozenset(numbers.ev[k] for k in _IMPACT_NAMES)
         self.out: list[ev.Event] = []
 
     def viewer(self, frame: int) -> tuple[int, int, int] | None:
@@ -66,8 +76,9 @@ class _Collector:
 
 def _names_at(demo: Quake3Demo, snapshot: int) -> dict[int, str]:
     strings = demo.configstrings_at(snapshot)
-    return {slot: dict(g.info_pairs(strings.get(g.CS_PLAYERS + slot, ""))).get("n", "")
-            for slot in range(g.MAX_CLIENTS) if g.CS_PLAYERS + slot in strings}
+    first = g.game_numbers(demo.protocol).cs_players
+    return {slot: dict(g.info_pairs(strings.get(first + slot, ""))).get("n", "")
+            for slot in range(g.MAX_CLIENTS) if first + slot in strings}
 
 
 def _direction(parm: int) -> tuple[float, float, float] | None:
@@ -80,8 +91,10 @@ def _direction(parm: int) -> tuple[float, float, float] | None:
 def _entity_event(out: _Collector, frame: int, event: int, entity: int, parm: int, origin: tuple[float, ...],
                   other: int, other2: int, names: dict[int, str], weapon: int = 0,
                   origin2: tuple[float, ...] | None = None, client: int = -1) -> None:
-    if event == g.EV["OBITUARY"]:
-        mod = g.MEANS_OF_DEATH[parm] if 0 <= parm < len(g.MEANS_OF_DEATH) else f"mod {parm}"
+    numbers = out.numbers
+    if event == numbers.ev["OBITUARY"]:
+        means = numbers.means_of_death
+        mod = means[parm] if 0 <= parm < len(means) else f"mod {parm}"
         victim = names.get(other)
         killer = names.get(other2) if 0 <= other2 < g.MAX_CLIENTS else None
         suicide = killer is None or other2 == other
@@ -91,27 +104,27 @@ def _entity_event(out: _Collector, frame: int, event: int, entity: int, parm: in
         if not suicide and viewer is not None and other2 == viewer[0]:
             out.add(ev.CenterPrintEvent, frame, frag_centerprint(victim or "noname", viewer[1], viewer[2],
                                                                  out.team_game))
-    elif event in (g.EV["ITEM_PICKUP"], g.EV["GLOBAL_ITEM_PICKUP"]):
-        item = g.ITEMS[parm] if 0 <= parm < len(g.ITEMS) else f"item {parm}"
+    elif event in (numbers.ev["ITEM_PICKUP"], numbers.ev["GLOBAL_ITEM_PICKUP"]):
+        item = numbers.items[parm] if 0 <= parm < len(numbers.items) else f"item {parm}"
         out.add(ev.ItemPickupEvent, frame, entity, item, f"{names.get(entity, entity)} got {item}")
-    elif event == g.EV["FIRE_WEAPON"]:
+    elif event == numbers.ev["FIRE_WEAPON"]:
         out.add(ev.MuzzleFlashEvent, frame, entity)
-    elif event == g.EV["RAILTRAIL"] and origin2 is not None:
+    elif event == numbers.ev["RAILTRAIL"] and origin2 is not None:
         # the trail runs from the shooter's muzzle (origin2) to the hit (origin); extra: the shooter's client
         out.add(ev.TempEntityEvent, frame, "rail", tuple(float(v) for v in origin2),
                 tuple(float(v) for v in origin), entity, None, None, None, None, None, (float(client),))
-    elif event == g.EV["SHOTGUN"] and origin2 is not None:
+    elif event == numbers.ev["SHOTGUN"] and origin2 is not None:
         # the pellets fly from origin along origin2 (the aim), spread by the seed in eventParm (CG_ShotgunPattern)
         aim = np.asarray(origin2, np.float64)
         norm = float(np.linalg.norm(aim))
         direction = tuple(float(v) for v in aim / norm) if norm > 0 else None
         out.add(ev.TempEntityEvent, frame, "shotgun", tuple(float(v) for v in origin), None, entity, None, None,
                 None, direction, None, (float(parm),))
-    elif event in _IMPACTS:
+    elif event in out.impacts:
         # extra: the weapon (CG_MissileHitWall picks the explosion and mark by it); direction: the surface normal
-        out.add(ev.TempEntityEvent, frame, _TEMP_BY_NUMBER[event], tuple(float(v) for v in origin), None, entity,
+        out.add(ev.TempEntityEvent, frame, out.temp_names[event], tuple(float(v) for v in origin), None, entity,
                 None, None, None, _direction(parm), None, (float(weapon),))
-    elif (name := _TEMP_BY_NUMBER.get(event)) is not None:
+    elif (name := out.temp_names.get(event)) is not None:
         out.add(ev.TempEntityEvent, frame, name, tuple(float(v) for v in origin), None, entity)
 
 
@@ -170,9 +183,9 @@ def _player_events(demo: Quake3Demo, out: _Collector) -> None:
             fired.append((int(new["events"][seq & 1]), int(new["eventParms"][seq & 1])))
         if new["externalEvent"] and new["externalEvent"] != old["externalEvent"]:
             fired.append((int(new["externalEvent"]), int(new["externalEventParm"])))
-        for name, slot in _AWARDS:
+        for name, slot in out.numbers.awards:
             if new["persistant"][slot] > old["persistant"][slot]:
-                out.add(ev.AchievementEvent, i, name.removesuffix("_count"))
+                out.add(ev.AchievementEvent, i, name)
         if not fired:
             continue
         if not names:
@@ -187,12 +200,19 @@ def _command_events(demo: Quake3Demo, out: _Collector) -> None:
         args = cmd.args
         text = args[1] if len(args) > 1 else ""
         if cmd.name in ("chat", "tchat"):
+            client = _QL_CHAT_CLIENT.match(text) if demo.protocol in g.QL_PROTOCOLS else None
+            if client is not None:
+                text = text[client.end():]
             sender, sep, said = text.partition("\x19:")
             if not sep:
                 sender, said = "", text
             sender = _chat_sender(sender, cmd.name == "tchat")
             names = _names_at(demo, cmd.snapshot)
-            slot = next((s for s, n in names.items() if n == sender), -1)
+            if client is not None and int(client.group(1)) in names:
+                slot = int(client.group(1))
+                sender = names[slot]
+            else:
+                slot = next((s for s, n in names.items() if n == sender), -1)
             out.add(ev.ChatEvent, cmd.snapshot, sender, slot, cmd.name == "tchat", said.strip())
         elif cmd.name == "print":
             out.add(ev.PrintEvent, cmd.snapshot, text)
@@ -212,18 +232,56 @@ def _chat_sender(head: str, team: bool) -> str:
     return head[:-2] if head.endswith(S_COLOR_WHITE) else head
 
 
+def _round_events(demo: Quake3Demo, out: _Collector) -> None:
+    """Rounds as Quake Live's cgame sees them: ``CS_ROUND_TIME`` turning positive starts a round, -1 ends it, and
+    the intermission ends the last one; the round's number is ``CS_ROUND_STATUS``'s ``round`` (WolfcamQL
+    ``CG_ConfigStringModified``)."""
+    numbers = out.numbers
+    started = False
+    number = 0
+    for change in demo.configstring_changes:
+        value = change.value.strip()
+        if change.index == numbers.cs_round_status:
+            key = dict(g.info_pairs(change.value)).get("round", "")
+            number = int(key) if _INTEGER.fullmatch(key) else number
+            continue
+        if change.index not in (numbers.cs_round_time, numbers.cs_intermission):
+            continue
+        time = int(value) if _INTEGER.fullmatch(value) else 0
+        if change.index == numbers.cs_round_time and time > 0 and not started:
+            started = True
+            out.add(ev.RoundEvent, change.snapshot, True, number)
+        elif started and (time < 0 if change.index == numbers.cs_round_time else time != 0):
+            started = False
+            out.add(ev.RoundEvent, change.snapshot, False, number)
+
+
+def _intermission_events(demo: Quake3Demo, out: _Collector) -> None:
+    """The match end: ``CS_INTERMISSION`` set to a non-zero number after the gamestate (Quake Live)."""
+    index = out.numbers.cs_intermission
+    for change in demo.configstring_changes:
+        value = change.value.strip()
+        if change.index == index and _INTEGER.fullmatch(value) and int(value):
+            out.add(ev.IntermissionEvent, change.snapshot)
+
+
 def demo_events(demo: Quake3Demo, times: np.ndarray, frame_segment: np.ndarray, cols: dict[str, np.ndarray],
                 offsets: np.ndarray, column_row: np.ndarray) -> list[ev.Event]:
     """Every event of the demo in time order (rules: module docstring); row ``k`` of the frames (``offsets``) is
     row ``column_row[k]`` of the entity columns ``cols``."""
     serverinfo = dict(g.info_pairs(demo.configstrings_at(0).get(CS_SERVERINFO, ""))) if len(times) else {}
     try:
-        team_game = int(serverinfo.get("g_gametype", "0")) >= g.GT_TEAM
+        gametype = int(serverinfo.get("g_gametype", "0"))
     except ValueError:
-        team_game = False
-    out = _Collector(times, frame_segment, demo.snapshots.player, team_game)
+        gametype = 0
+    numbers = g.game_numbers(demo.protocol)
+    out = _Collector(times, frame_segment, demo.snapshots.player, gametype >= g.GT_TEAM, numbers)
     _entity_events(demo, out, cols, offsets, column_row)
     _player_events(demo, out)
     _command_events(demo, out)
+    if gametype in numbers.round_game_types:
+        _round_events(demo, out)
+    if demo.protocol in g.QL_PROTOCOLS:
+        _intermission_events(demo, out)
     out.out.sort(key=lambda e: e.frame)
     return out.out

@@ -23,11 +23,12 @@ S_COLOR_WHITE = "^7"
 #: Deaths with no killer to name, by means of death (:data:`~.game.MEANS_OF_DEATH` names).
 _ALONE = {"suicide": "suicides", "falling": "cratered", "crush": "was squished", "water": "sank like a rock",
           "slime": "melted", "lava": "does a back flip into the lava", "target laser": "saw the light",
-          "trigger hurt": "was in the wrong place"}
+          "trigger hurt": "was in the wrong place", "switch teams": "switched teams"}
 #: Deaths by one's own weapon, ``{his}`` / ``{himself}`` standing for the victim's pronouns.
 _SELF = {"kamikaze": "goes out with a bang", "grenade splash": "tripped on {his} own grenade",
          "rocket splash": "blew {himself} up", "plasma splash": "melted {himself}",
-         "bfg splash": "should have used a smaller gun", "proximity mine": "found {his} prox mine"}
+         "bfg splash": "should have used a smaller gun", "proximity mine": "found {his} prox mine",
+         "lightning discharge": "discharged {himself}"}
 _SELF_OTHER = "killed {himself}"
 #: ``animation.cfg``'s ``sex`` → the pronouns ``CG_Obituary`` uses (``GENDER_FEMALE``, ``GENDER_NEUTER``; male
 #: otherwise).
@@ -44,7 +45,10 @@ _KILLS = {"grapple": ("was caught by", ""), "gauntlet": ("was pummeled by", ""),
           "nail": ("was nailed by", ""), "chaingun": ("got lead poisoning from", "'s Chaingun"),
           "proximity mine": ("was too close to", "'s Prox Mine"),
           "kamikaze": ("falls to", "'s Kamikaze blast"), "juiced": ("was juiced by", ""),
-          "telefrag": ("tried to invade", "'s personal space")}
+          "telefrag": ("tried to invade", "'s personal space"),
+          # Quake Live's (WolfcamQL cg_event.c CG_Obituary)
+          "heavy machinegun": ("was ripped up by", "'s HMG"), "railgun headshot": ("was railed in the head by", ""),
+          "lightning discharge": ("was discharged by", "")}
 
 
 def obituary_text(victim: str, killer: str | None, means: str, sex: str = "m") -> str:

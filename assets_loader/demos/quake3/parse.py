@@ -20,8 +20,8 @@ snapshots together, are held to the demo's budget (:mod:`..kit.budget`): past it
 
 Bad input: a message that does not decode raises :class:`~.bitstream.MessageFormatError` (message index,
 sequence, bit offset), or with ``keep_before_error`` ends the demo there like a cut file; a file cut short
-returns what was decoded, ``truncated`` set and a warning; a protocol other than 66/67/68/71 raises
-:class:`~assets_loader.errors.BadMagicError`.
+returns what was decoded, ``truncated`` set and a warning; a protocol other than 66/67/68/71 or Quake Live's
+73/90/91 raises :class:`~assets_loader.errors.BadMagicError`.
 
 References: ioquake3 ``code/client/cl_parse.c`` (``CL_ParseServerMessage``, ``CL_ParseGamestate``,
 ``CL_ParseSnapshot``, ``CL_ParsePacketEntities``, ``CL_DeltaEntity``, ``CL_ParseCommandString``,
@@ -69,6 +69,7 @@ from .protocol import (
     SVC_SNAPSHOT,
     SVC_VOIP_OPUS,
     SVC_VOIP_SPEEX,
+    UTF8_PROTOCOLS,
     VOIP_FLAGCNT,
     ProtocolTables,
     entity_records,
@@ -381,26 +382,35 @@ def _read_only(a: np.ndarray) -> np.ndarray:
 
 def protocol_from_serverinfo(data: bytes, path: str = "<bytes>") -> int | None:
     """The protocol the first gamestate's serverinfo names (``protocol`` or ``com_protocol``), for a demo whose
-    name has no ``.dm_NN`` extension; ``None`` if the first message does not decode as a 1.32 gamestate."""
+    name has no ``.dm_NN`` extension; ``None`` if the first message decodes as no known protocol's gamestate.
+    Each wire format is tried in turn (its baselines need its own entity table): the first whose gamestate
+    decodes and whose serverinfo names a protocol of that format wins, else the first protocol named."""
     framing = split_messages(data, path)
     if not framing.blocks:
         return None
-    tables = tables_for(68)
-    assert tables is not None
-    decoder = _Decoder(path, 68, tables)
     block = framing.blocks[0]
-    reader = BitReader(data[block.offset:block.offset + block.length], path=path, sequence=block.sequence,
-                       file_offset=block.offset, table=decoder.table)
-    try:
-        reader.run(decoder.message)
-    except FormatError:
-        return None
-    if not decoder.gamestates:
-        return None
-    fields = decoder.gamestates[0].configstrings.get(CS_SERVERINFO, "").split("\\")[1:]
-    info = dict(zip(fields[::2], fields[1::2]))
-    value = info.get("protocol", info.get("com_protocol", ""))
-    return int(value) if value.isdigit() else None
+    named: int | None = None
+    for candidate in (68, 73, 90, 91):
+        tables = tables_for(candidate)
+        assert tables is not None
+        decoder = _Decoder(path, candidate, tables)
+        reader = BitReader(data[block.offset:block.offset + block.length], path=path, sequence=block.sequence,
+                           file_offset=block.offset, table=decoder.table)
+        try:
+            reader.run(decoder.message)
+        except FormatError:
+            continue
+        if not decoder.gamestates:
+            continue
+        fields = decoder.gamestates[0].configstrings.get(CS_SERVERINFO, "").split("\\")[1:]
+        info = dict(zip(fields[::2], fields[1::2]))
+        value = info.get("protocol", info.get("com_protocol", ""))
+        if not (value.isascii() and value.isdigit()):
+            continue
+        if tables_for(int(value)) is tables:
+            return int(value)
+        named = int(value) if named is None else named
+    return named
 
 
 def parse_demo(data: bytes, path: str = "<bytes>", protocol: int | None = None, *,
@@ -415,15 +425,17 @@ def parse_demo(data: bytes, path: str = "<bytes>", protocol: int | None = None, 
         protocol = protocol_from_serverinfo(data, path)
     tables = tables_for(protocol) if protocol is not None else None
     if protocol is None or tables is None:
-        raise BadMagicError(path, FMT, None, "a demo of protocol 66, 67, 68 or 71 (named by its .dm_NN extension "
-                            "or its serverinfo)", "no protocol" if protocol is None else f"protocol {protocol}")
+        raise BadMagicError(path, FMT, None, "a demo of protocol 66, 67, 68, 71, 73, 90 or 91 (named by its "
+                            ".dm_NN extension or its serverinfo)",
+                            "no protocol" if protocol is None else f"protocol {protocol}")
     framing = split_messages(data, path)
     decoder = _Decoder(path, protocol, tables)
     decoded = len(framing.blocks)
     cut = framing.cut
     for index, block in enumerate(framing.blocks):
         reader = BitReader(data[block.offset:block.offset + block.length], path=path, message=index,
-                           sequence=block.sequence, file_offset=block.offset, table=decoder.table)
+                           sequence=block.sequence, file_offset=block.offset, table=decoder.table,
+                           utf8=protocol in UTF8_PROTOCOLS)
         mark = decoder.mark()
         try:
             reader.run(decoder.message)

@@ -4,7 +4,8 @@
 A delta names fields by their index in a table ordered by how often they change; each field is sent with a bit
 count (> 0 unsigned, < 0 signed, 0 a float sent as a 13-bit integer or 32 raw bits).  Protocols 66 (Quake III
 1.29/1.30), 67 (1.31), 68 (1.32) and 71 (OpenArena's number for the 1.32 wire format, same bytes) all use the
-same two tables; the older 3 and 48 and Quake Live's 73/90/91 use other tables and are not decoded.
+same two tables; Quake Live's 73, 90 and 91 add fields to them (see ``_ENTITY_73``); the older 3 and 48 use
+other tables and are not decoded.
 
 While decoding, a state is a flat list of 32-bit values in table order (floats as their IEEE bit patterns, as
 the engine's ``FIELD_INTEGER`` sees them); a player state has the four 16-entry arrays (``stats``,
@@ -14,13 +15,14 @@ lists into structured arrays of the engine structs' layout (:data:`ENTITY_STATE`
 References: ioquake3 ``code/qcommon/qcommon.h`` (``svc_ops_e``, ``PACKET_BACKUP``, ``MAX_PARSE_ENTITIES``),
 ``code/qcommon/msg.c`` (``entityStateFields``, ``playerStateFields``),
 ``code/qcommon/q_shared.h`` (``entityState_t``, ``playerState_t``, ``MAX_STATS`` …); spec 004 section 6;
-UberDemoTools ``message.cpp`` (one table for 66/67/68).
+UberDemoTools ``message.cpp`` (one table for 66/67/68; the Quake Live tables 73/90/91).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from types import MappingProxyType
 
 import numpy as np
@@ -51,6 +53,7 @@ __all__ = [
     "SVC_SNAPSHOT",
     "SVC_VOIP_OPUS",
     "SVC_VOIP_SPEEX",
+    "UTF8_PROTOCOLS",
     "VOIP_FLAGCNT",
     "FieldTable",
     "ProtocolTables",
@@ -133,8 +136,41 @@ _PLAYER_68 = _table(
 
 _Q3_132 = ProtocolTables(_ENTITY_68, _PLAYER_68)
 
-#: Protocol number → its tables.  71 is OpenArena's number for the unchanged 1.32 (68) wire format.
-PROTOCOLS: Mapping[int, ProtocolTables] = MappingProxyType({66: _Q3_132, 67: _Q3_132, 68: _Q3_132, 71: _Q3_132})
+
+def _insert(table: FieldTable, after: str, *fields: tuple[str, int]) -> FieldTable:
+    """``table`` with ``fields`` sent right after its field ``after``."""
+    at = table.names.index(after) + 1
+    pairs = list(zip(table.names, table.bits))
+    return _table(*pairs[:at], *fields, *pairs[at:])
+
+
+def _with_bits(table: FieldTable, name: str, bits: int) -> FieldTable:
+    """``table`` with field ``name`` sent with ``bits`` instead."""
+    return _table(*((n, bits if n == name else b) for n, b in zip(table.names, table.bits)))
+
+
+# Quake Live (UberDemoTools message.cpp EntityStateFields73/90/91, PlayerStateFields73/90/91): 73 sends a
+# per-entity gravity with each trajectory; 90 adds the double jump (and widens pm_flags to 24 bits); 91 adds the
+# entity's health/armour/location, the player's primary weapon, crouch slide, fov and last move.
+_ENTITY_73 = _insert(_insert(_ENTITY_68, "apos.trBase[0]", ("pos.gravity", 32)),
+                     "apos.trDelta[2]", ("apos.gravity", 32))
+_ENTITY_90 = _insert(_ENTITY_73, "frame", ("jumpTime", 32), ("doubleJumped", 1))
+_ENTITY_91 = _insert(_ENTITY_90, "doubleJumped", ("health", 16), ("armor", 16), ("location", 8))
+_PLAYER_90 = _insert(_with_bits(_PLAYER_68, "pm_flags", 24), "loopSound", ("jumpTime", 32), ("doubleJumped", 1))
+_PLAYER_91 = _insert(_insert(_PLAYER_90, "weapon", ("weaponPrimary", 8)), "doubleJumped",
+                     ("crouchTime", 32), ("crouchSlideTime", 32), ("location", 8), ("fov", 8),
+                     ("forwardmove", 8), ("rightmove", 8), ("upmove", 8))
+
+#: Protocol number → its tables.  71 is OpenArena's number for the unchanged 1.32 (68) wire format; 73, 90 and
+#: 91 are Quake Live's (73: the 68 player table).
+PROTOCOLS: Mapping[int, ProtocolTables] = MappingProxyType({
+    66: _Q3_132, 67: _Q3_132, 68: _Q3_132, 71: _Q3_132, 73: ProtocolTables(_ENTITY_73, _PLAYER_68),
+    90: ProtocolTables(_ENTITY_90, _PLAYER_90), 91: ProtocolTables(_ENTITY_91, _PLAYER_91)})
+
+
+#: Protocols whose strings are UTF-8 (Quake Live's 91; UDT ``utils.cpp`` ``QL_Unicode``); the others turn bytes
+#: above 127 into '.'.
+UTF8_PROTOCOLS = frozenset({91})
 
 
 def tables_for(protocol: int) -> ProtocolTables | None:
@@ -178,38 +214,43 @@ PLAYER_STATE = np.dtype([
 ])
 
 
-def _columns(table: FieldTable) -> list[tuple[int, str, int | None, bool]]:
-    """(column, dtype field, element index or None, is float) for each table entry."""
-    out = []
-    for i, (name, bits) in enumerate(zip(table.names, table.bits)):
+@lru_cache(maxsize=16)
+def _slots(table: FieldTable, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
+    """(table columns, 32-bit slots of the record ``dtype``) of each table entry the record has; Quake Live's
+    extra fields (``jumpTime``, ``health`` …) are decoded but have no slot and are not kept.  Every field of the
+    records is 4 bytes wide, so a record is a row of 32-bit slots and a float's bit pattern copies as is."""
+    columns, slots = [], []
+    for i, name in enumerate(table.names):
         field, _, rest = name.replace(".", "_").partition("[")
-        out.append((i, field, int(rest[:-1]) if rest else None, bits == 0))
-    return out
+        if dtype.fields is not None and field in dtype.fields:
+            columns.append(i)
+            slots.append(dtype.fields[field][1] // 4 + (int(rest[:-1]) if rest else 0))
+    return np.array(columns, np.intp), np.array(slots, np.intp)
 
 
-def _fill(out: np.ndarray, raw: np.ndarray, table: FieldTable) -> None:
-    as_float = raw.view(np.float32)
-    for column, field, element, is_float in _columns(table):
-        src = (as_float if is_float else raw)[:, column]
-        if element is None:
-            out[field] = src
-        else:
-            out[field][:, element] = src
+def _records(raw: np.ndarray, table: FieldTable, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
+    """Zeroed ``dtype`` records for the rows of ``raw`` with the table's fields filled in, and the same memory as
+    rows of 32-bit slots (for the caller's other fields)."""
+    slots = np.zeros((len(raw), dtype.itemsize // 4), np.int32)
+    columns, where = _slots(table, dtype)
+    slots[:, where] = raw[:, columns]
+    return slots.view(dtype).reshape(len(raw)), slots
 
 
 def entity_records(numbers: np.ndarray, raw: np.ndarray, table: FieldTable) -> np.ndarray:
     """Structured :data:`ENTITY_STATE` rows from entity numbers and raw field values (rows × table fields)."""
-    out = np.zeros(len(numbers), ENTITY_STATE)
+    out, _ = _records(raw, table, ENTITY_STATE)
     out["number"] = numbers
-    _fill(out, raw, table)
     return out
 
 
 def player_records(raw: np.ndarray, table: FieldTable) -> np.ndarray:
     """Structured :data:`PLAYER_STATE` rows from raw player states (table fields, then the four arrays)."""
-    out = np.zeros(len(raw), PLAYER_STATE)
-    _fill(out, raw, table)
+    out, slots = _records(raw, table, PLAYER_STATE)
+    fields = PLAYER_STATE.fields
+    assert fields is not None
     start = len(table.names)
     for k, (name, _) in enumerate(PLAYER_ARRAYS):
-        out[name] = raw[:, start + k * MAX_PS_ARRAY: start + (k + 1) * MAX_PS_ARRAY]
+        at = fields[name][1] // 4
+        slots[:, at:at + MAX_PS_ARRAY] = raw[:, start + k * MAX_PS_ARRAY: start + (k + 1) * MAX_PS_ARRAY]
     return out

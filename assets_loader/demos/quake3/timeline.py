@@ -33,6 +33,7 @@ from ..trajectory import evaluate_trajectory, moves_by_itself
 from . import game as g
 from .game_events import demo_events
 from .parse import parse_demo
+from .ql_scores import parse_ql_scores
 from .protocol import ENTITY_STATE
 from .records import CS_SERVERINFO, CS_SYSTEMINFO, Quake3Demo
 
@@ -43,7 +44,8 @@ _PERS = ("score", "hits", "rank", "team", "spawn_count", "playerevents", "attack
 
 
 def decode_quake3(data: bytes, name: str) -> DemoTimeline:
-    """Decode a ``.dm_66/67/68/71`` file into a timeline (``load_demo``'s Quake III branch)."""
+    """Decode a ``.dm_66/67/68/71`` (Quake III) or ``.dm_73/90/91`` (Quake Live) file into a timeline
+    (``load_demo``'s Quake III branch)."""
     return timeline_from_demo(parse_demo(data, name))
 
 
@@ -88,7 +90,10 @@ def _configstring_numbers(demo: Quake3Demo, indices: Sequence[int], missing: int
 
 
 def _number(text: str | None, missing: int) -> int:
-    """The configstring's number, clamped to 32 bits as the cgame's ``atoi`` keeps it (``missing``: none)."""
+    """The configstring's number, clamped to 32 bits as the cgame's ``atoi`` keeps it (``missing``: none); of an
+    info string (Quake Live's ``CS_WARMUP``, ``\\time\\N``), its ``time`` key (WolfcamQL ``CG_ParseWarmup``)."""
+    if text is not None and text.startswith("\\"):
+        text = dict(g.info_pairs(text)).get("time")
     try:
         value = int(text) if text is not None else missing
     except ValueError:
@@ -270,7 +275,9 @@ def _players(cols: dict[str, np.ndarray], column_row: np.ndarray, frame_of_row: 
 
 def _scoreboard(demo: Quake3Demo, times: np.ndarray, frame_segment: np.ndarray, maxclients: int
                 ) -> list[ScoreChange]:
-    """Slot states over time from ``CS_PLAYERS`` (name, team, model…) and ``scores`` (frags, ping, minutes)."""
+    """Slot states over time from ``CS_PLAYERS`` (name, team, model…) and ``scores`` (frags, ping, minutes;
+    Quake Live's per-game-type commands: :mod:`.ql_scores`)."""
+    numbers = g.game_numbers(demo.protocol)
     n = len(times)
     state: dict[int, dict[str, Any]] = {}
     changes: list[ScoreChange] = []
@@ -293,16 +300,18 @@ def _scoreboard(demo: Quake3Demo, times: np.ndarray, frame_segment: np.ndarray, 
 
     for k, gs in enumerate(demo.gamestates):
         for slot in range(maxclients):
-            if (info := gs.configstrings.get(g.CS_PLAYERS + slot)):
+            if (info := gs.configstrings.get(numbers.cs_players + slot)):
                 set_player(gs.first_snapshot, slot, info)
         end = demo.gamestates[k + 1].message if k + 1 < len(demo.gamestates) else 1 << 62
         for change in demo.configstring_changes:
-            if gs.message < change.message < end and 0 <= change.index - g.CS_PLAYERS < maxclients:
-                set_player(change.snapshot, change.index - g.CS_PLAYERS, change.value)
+            if gs.message < change.message < end and 0 <= change.index - numbers.cs_players < maxclients:
+                set_player(change.snapshot, change.index - numbers.cs_players, change.value)
     for cmd in demo.commands:
-        if cmd.name != "scores":
-            continue
-        for slot, frags, ping, minutes in _parse_scores(cmd.args):
+        if demo.protocol in g.QL_PROTOCOLS:
+            rows = parse_ql_scores(cmd.args, demo.protocol)
+        else:
+            rows = _parse_scores(cmd.args) if cmd.name == "scores" else []
+        for slot, frags, ping, minutes in rows:
             if slot in state and (state[slot]["frags"], state[slot]["ping"], state[slot]["minutes"]) != (
                     frags, ping, minutes):
                 state[slot].update(frags=frags, ping=ping, minutes=minutes)
@@ -330,11 +339,12 @@ def _parse_scores(args: Sequence[str]) -> list[tuple[int, int, int, int]]:
 
 def _player_models(demo: Quake3Demo, gamestate: int) -> tuple[str, ...]:
     """The ``model`` values of every ``CS_PLAYERS`` string of one gamestate and its later changes."""
+    cs_players = g.game_numbers(demo.protocol).cs_players
     gs = demo.gamestates[gamestate]
     end = demo.gamestates[gamestate + 1].message if gamestate + 1 < len(demo.gamestates) else 1 << 62
-    infos = [v for k, v in gs.configstrings.items() if 0 <= k - g.CS_PLAYERS < g.MAX_CLIENTS]
+    infos = [v for k, v in gs.configstrings.items() if 0 <= k - cs_players < g.MAX_CLIENTS]
     infos += [c.value for c in demo.configstring_changes
-              if gs.message < c.message < end and 0 <= c.index - g.CS_PLAYERS < g.MAX_CLIENTS]
+              if gs.message < c.message < end and 0 <= c.index - cs_players < g.MAX_CLIENTS]
     models = (dict(g.info_pairs(info)).get("model", "") for info in infos)
     return tuple(sorted({m.lower() for m in models if m}))
 
@@ -342,14 +352,15 @@ def _player_models(demo: Quake3Demo, gamestate: int) -> tuple[str, ...]:
 def _segments(demo: Quake3Demo, times: np.ndarray, offsets: np.ndarray) -> list[MapSegment]:
     out = []
     nframes = len(times)
+    numbers = g.game_numbers(demo.protocol)
     for k, gs in enumerate(demo.gamestates):
         info = dict(g.info_pairs(gs.configstrings.get(CS_SERVERINFO, "")))
         mapname = info.get("mapname", "")
         start = min(gs.first_snapshot, nframes)
         stop = demo.gamestates[k + 1].first_snapshot if k + 1 < len(demo.gamestates) else nframes
         stop = max(min(stop, nframes), start)
-        models = ("",) + tuple(gs.configstrings.get(g.CS_MODELS + i, "") for i in range(1, 256))
-        sounds = ("",) + tuple(gs.configstrings.get(g.CS_SOUNDS + i, "") for i in range(1, 256))
+        models = ("",) + tuple(gs.configstrings.get(numbers.cs_models + i, "") for i in range(1, 256))
+        sounds = ("",) + tuple(gs.configstrings.get(numbers.cs_sounds + i, "") for i in range(1, 256))
         try:
             maxclients = int(info.get("sv_maxclients", g.MAX_CLIENTS))
         except ValueError:

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from assets_loader.demos import DemoTimeline, SceneState
 from assets_loader.demos.quake3.colors import visible_len
-from assets_loader.demos.quake3.game import GT_CTF, GT_FFA, GT_TEAM, GT_TOURNAMENT, TEAM_FREE, team_number
+from assets_loader.demos.quake3.game import (GT_CTF, GT_FFA, GT_TEAM, GT_TOURNAMENT, QL_GAME_TYPES, QL_PROTOCOLS,
+                                             TEAM_FREE, team_number)
 
 from .screen import VirtualScreen
 
@@ -51,7 +52,10 @@ def draw_warmup(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline
             width = _fitted(line)
             _centred(screen, line, 20, width, int(width * 1.5))
     else:
-        title = GAME_TYPE_TITLES.get(gametype, "")
+        if segment is not None and segment.protocol in QL_PROTOCOLS:     # Quake Live numbers its own game types
+            title = QL_GAME_TYPES.get(gametype, "").title()
+        else:
+            title = GAME_TYPE_TITLES.get(gametype, "")
         width = _fitted(title)
         _centred(screen, title, 25, width, int(width * 1.1))
     width = COUNT_WIDTHS.get(count, 16)
