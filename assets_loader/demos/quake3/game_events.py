@@ -26,6 +26,7 @@ from .. import events as ev
 from . import game as g
 from .obituaries import S_COLOR_WHITE, frag_centerprint, obituary_text
 from .records import CS_SERVERINFO, Quake3Demo
+from .sound_events import SoundRules, local_sounds
 
 __all__ = ["demo_events"]
 
@@ -51,6 +52,7 @@ class _Collector:
         self.player = player
         self.team_game = team_game
         self.out: list[ev.Event] = []
+        self.sounds: SoundRules | None = None
 
     def viewer(self, frame: int) -> tuple[int, int, int] | None:
         """``(clientNum, PERS_RANK, PERS_SCORE)`` of the playerState at ``frame`` (``None`` without one)."""
@@ -79,7 +81,10 @@ def _direction(parm: int) -> tuple[float, float, float] | None:
 
 def _entity_event(out: _Collector, frame: int, event: int, entity: int, parm: int, origin: tuple[float, ...],
                   other: int, other2: int, names: dict[int, str], weapon: int = 0,
-                  origin2: tuple[float, ...] | None = None, client: int = -1) -> None:
+                  origin2: tuple[float, ...] | None = None, client: int = -1, powerups: int = 0,
+                  playerstate: bool = False) -> None:
+    if out.sounds is not None:
+        out.sounds.entity_event(frame, event, entity, parm, origin, weapon, powerups, playerstate)
     if event == g.EV["OBITUARY"]:
         mod = g.MEANS_OF_DEATH[parm] if 0 <= parm < len(g.MEANS_OF_DEATH) else f"mod {parm}"
         victim = names.get(other)
@@ -144,7 +149,7 @@ def _entity_events(demo: Quake3Demo, out: _Collector, cols: dict[str, np.ndarray
                           tuple(cols["origin"][row].tolist()),
                           int(cols["otherEntityNum"][row]), int(cols["otherEntityNum2"][row]), names,
                           int(cols["weapon"][row]), tuple(cols["origin2"][row].tolist()),
-                          int(cols["clientNum"][row]))
+                          int(cols["clientNum"][row]), int(cols["powerups"][row]))
         previous = current
 
 
@@ -170,8 +175,10 @@ def _player_events(demo: Quake3Demo, out: _Collector) -> None:
         if not names:
             names = _names_at(demo, i)
         origin = tuple(float(v) for v in new["origin"])
+        powerups = int(((new["powerups"] != 0) * (1 << np.arange(len(new["powerups"])))).sum())
         for code, parm in fired:
-            _entity_event(out, i, code & ~g.EV_EVENT_BITS, client, parm, origin, client, -1, names)
+            _entity_event(out, i, code & ~g.EV_EVENT_BITS, client, parm, origin, client, -1, names,
+                          int(new["weapon"]), None, client, powerups, True)
 
 
 def _command_events(demo: Quake3Demo, out: _Collector) -> None:
@@ -213,8 +220,10 @@ def demo_events(demo: Quake3Demo, times: np.ndarray, frame_segment: np.ndarray, 
     except ValueError:
         team_game = False
     out = _Collector(times, frame_segment, demo.snapshots.player, team_game)
+    out.sounds = SoundRules(demo, out.add, times, out.viewer)
     _entity_events(demo, out, cols, offsets)
     _player_events(demo, out)
+    local_sounds(demo, out.sounds)
     _command_events(demo, out)
     out.out.sort(key=lambda e: e.frame)
     return out.out
