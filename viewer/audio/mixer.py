@@ -42,7 +42,7 @@ from assets_loader.demos import DemoTimeline
 
 from .ambient import AMBIENT_SOUNDS, AMBIENT_STEP, ambient_volumes
 from .listener import NOMINAL_CLIP_DISTANCE, ListenerPath, listener_at, spatialize
-from .sounds import MixSound, SoundBank
+from .sounds import MixSound, SoundBank, player_sound_fallback
 from .track import LOCAL_ENTITY, STOP, SoundTrack, entity_origins, sound_track
 
 #: Output samples between two spatialisation updates (~10.7 ms at 48 kHz).
@@ -83,7 +83,11 @@ class Mixer:
         self.rate = sounds.rate
         self.volume = volume
         self.track = track = sound_track(timeline)
-        self.sounds: tuple[MixSound | None, ...] = tuple(sounds.get(name) for name in track.names)
+        schema = timeline.schema
+        self._placing = {"full_distance": schema.sound_full_distance, "separation": schema.sound_separation}
+        self._replace = schema.sound_channel_replace
+        self.sounds: tuple[MixSound | None, ...] = tuple(
+            sounds.get(name, player_sound_fallback(name, schema.default_player_sounds)) for name in track.names)
         self._voices = self._dynamic_voices(track)
         self._statics = track.statics if static else track.statics[:0]
         for i in np.unique(self._statics["sound"]):
@@ -110,7 +114,7 @@ class Mixer:
                 if j is not None:
                     cut[j] = min(cut[j], t)
                 continue
-            if chan != 0 and ent != LOCAL_ENTITY and key in playing:
+            if self._replace and chan != 0 and ent != LOCAL_ENTITY and key in playing:
                 j = playing[key]
                 cut[j] = min(cut[j], t)
             playing[key] = i
@@ -154,7 +158,7 @@ class Mixer:
         active = np.flatnonzero((v.start < grid.n1) & (v.end > grid.n0))
         if len(active) == 0:
             return
-        active = active[_audible_at_start(v, active, listener)]
+        active = active[_audible_at_start(v, active, listener, self._placing)]
         if len(active) == 0:
             return
         origins = np.broadcast_to(v.origin[active], (len(grid.times), len(active), 3)).copy()
@@ -168,7 +172,7 @@ class Mixer:
             origins[:, cols] = np.where(there[..., None], moved, origins[:, cols])
         own = (v.entity[active] == LOCAL_ENTITY)[None, :] | (v.entity[active][None, :] == grid.entity[:, None])
         left, right = spatialize(origins, grid.origin[:, None, :], grid.right[:, None, :], v.master[active][None, :],
-                                 v.dist_mult[active][None, :], own)
+                                 v.dist_mult[active][None, :], own, **self._placing)
         for col, i in enumerate(active.tolist()):
             snd = self.sounds[int(v.sound[i])]
             assert snd is not None
@@ -186,7 +190,7 @@ class Mixer:
             own = np.zeros((1, len(statics)), bool)
             left, right = spatialize(statics["origin"].astype(np.float64)[None, :, :], grid.origin[:, None, :],
                                      grid.right[:, None, :], np.rint(statics["volume"] * 255.0)[None, :],
-                                     statics["attenuation"][None, :] / NOMINAL_CLIP_DISTANCE, own)
+                                     statics["attenuation"][None, :] / NOMINAL_CLIP_DISTANCE, own, **self._placing)
             for sound in np.unique(statics["sound"]).tolist():
                 snd = self.sounds[sound]
                 if snd is None or snd.loop_start is None:
@@ -252,13 +256,14 @@ class _Grid:
         return max(self.n0, start), max(stop, self.n0), start
 
 
-def _audible_at_start(v: _Voices, rows: np.ndarray, listener: ListenerPath) -> np.ndarray:
+def _audible_at_start(v: _Voices, rows: np.ndarray, listener: ListenerPath, placing: dict[str, float]
+                      ) -> np.ndarray:
     """Which of ``rows`` had a non-zero volume on some side when they started (``S_StartSound``)."""
     ears = [listener_at(listener, t) for t in v.time[rows].tolist()]
     origin = np.array([e.origin for e in ears], np.float64)
     right = np.array([e.right for e in ears], np.float64)
     own = (v.entity[rows] == LOCAL_ENTITY) | np.array([e.entity == ent for e, ent in zip(ears, v.entity[rows])])
-    left, right_vol = spatialize(v.origin[rows], origin, right, v.master[rows], v.dist_mult[rows], own)
+    left, right_vol = spatialize(v.origin[rows], origin, right, v.master[rows], v.dist_mult[rows], own, **placing)
     return (left > 0) | (right_vol > 0)
 
 
