@@ -330,10 +330,9 @@ def local_sounds(demo: Quake3Demo, rules: SoundRules) -> None:
     info: dict[str, str] = {}
     warned = 0
     for i in range(len(ps)):
-        if i in starts or i == 0:
+        if i in starts or i == 0:       # a new gamestate starts the cgame again: nothing to compare with
             gs = demo.gamestates[starts.get(i, 0)]
             info, warned = dict(g.info_pairs(gs.configstrings.get(CS_SERVERINFO, ""))), 0
-        if i == 0:
             continue
         old, new = ps[i - 1], ps[i]
         pers, opers = new["persistant"], old["persistant"]
