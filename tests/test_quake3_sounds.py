@@ -265,3 +265,19 @@ def test_an_export_is_loud_where_the_followed_player_fires(tmp_path: Path) -> No
         a = round(t * R)
         rms = np.sqrt((audio[a:a + R // 20] ** 2).mean())
         assert rms > 1000 / 32768 and rms > 1.2 * np.median(windows), (t, rms * 32768, np.median(windows) * 32768)
+
+
+def test_warmup_countdown_and_fight_on_a_public_demo() -> None:
+    """``CG_ParseWarmup`` / ``CG_DrawWarmup`` / ``CG_MapRestart``: "prepare" when a warm-up end is set, "three",
+    "two", "one" a second apart before it, "fight" at each ``map_restart`` into the match."""
+    timeline = load_demo(str(DATA / "public" / "quake3" / "edawn_1_map_2_matches.dm_68"))
+    calls = [(e.time, e.sound.split("/")[-1][:-4]) for e in timeline.events_of_kind("localsound")
+             if e.sound.split("/")[-1][:-4] in ("prepare", "three", "two", "one", "fight")]
+    words = [w for _t, w in calls]
+    assert words.count("prepare") == 2 and words.count("fight") == 3
+    for k in range(len(calls) - 2):
+        if [w for _t, w in calls[k:k + 3]] == ["three", "two", "one"]:
+            gaps = np.diff([t for t, _w in calls[k:k + 3]])
+            assert np.all(np.abs(gaps - 1.0) < 0.1)
+            assert calls[k + 3][1] == "fight" and calls[k + 3][0] - calls[k + 2][0] < 2.0
+    assert words.count("three") == words.count("two") == words.count("one") == 2

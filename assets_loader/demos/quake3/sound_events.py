@@ -12,7 +12,7 @@ come from the player's model in its ``CS_PLAYERS`` string (``model\\sarge/defaul
 viewer falls back to the default model's when that file is missing (``CG_LoadClientInfo``).  :func:`local_sounds`
 adds what ``CG_CheckLocalSounds`` plays for the followed client: hit beeps, its own pain, the announcer's awards
 (impressive, excellent, humiliation, defense, assist, capture, denied, holy shit), lead taken / tied / lost and
-the frag-limit warnings.
+the frag- and time-limit warnings; :func:`match_sounds` the warm-up's "prepare", "three, two, one" and "fight".
 
 Names are sample paths without ``sound/`` (as Quake's precache names); channels are ``soundChannel_t``;
 ``volume`` is the engine's ``master_vol`` 127 of 255 and ``attenuation`` 0.8 (``SOUND_ATTENUATE`` 0.0008 per unit
@@ -43,7 +43,7 @@ from .obituaries import RANK_TIED_FLAG
 from .records import CS_SERVERINFO, Quake3Demo
 
 __all__ = ["ATTENUATION", "CHANNELS", "DEFAULT_MODEL", "FLASH_SOUNDS", "PICKUP_SOUNDS", "VOLUME", "SoundRules",
-           "local_sounds", "player_model"]
+           "local_sounds", "match_sounds", "player_model"]
 
 #: ``soundChannel_t``.
 CHANNELS = {"auto": 0, "local": 1, "weapon": 2, "voice": 3, "item": 4, "body": 5, "local_sound": 6, "announcer": 7}
@@ -323,17 +323,22 @@ def _number(text: str, default: int = 0) -> int:
 def local_sounds(demo: Quake3Demo, rules: SoundRules) -> None:
     """``CG_CheckLocalSounds`` between consecutive playerStates of the same client (skipped at a follow switch,
     in intermission, for a spectator, or when the team changed): hit beeps, pain on a health drop of more than 1,
-    reward announcements, then lead changes (free-for-all, outside warm-up, when no reward played) and the
-    frag-limit warnings (once each per gamestate, ``cg.fraglimitWarnings``)."""
+    reward announcements, then lead changes (free-for-all, outside warm-up, when no reward played), the frag-limit
+    and time-limit warnings (once each until a new gamestate or ``map_restart``: ``cg.fraglimitWarnings``,
+    ``cg.timelimitWarnings``; the time from ``CS_LEVEL_START_TIME``)."""
     ps = demo.snapshots.player
+    server = demo.snapshots.server_time
     starts = {gs.first_snapshot: k for k, gs in enumerate(demo.gamestates)}
+    restarts = {cmd.snapshot for cmd in demo.commands if cmd.name == "map_restart"}
     info: dict[str, str] = {}
-    warned = 0
+    warned = timed = 0
     for i in range(len(ps)):
         if i in starts or i == 0:       # a new gamestate starts the cgame again: nothing to compare with
             gs = demo.gamestates[starts.get(i, 0)]
-            info, warned = dict(g.info_pairs(gs.configstrings.get(CS_SERVERINFO, ""))), 0
+            info, warned, timed = dict(g.info_pairs(gs.configstrings.get(CS_SERVERINFO, ""))), 0, 0
             continue
+        if i in restarts:               # CG_MapRestart: the warnings play again
+            warned = timed = 0
         old, new = ps[i - 1], ps[i]
         pers, opers = new["persistant"], old["persistant"]
         if int(new["clientNum"]) != int(old["clientNum"]) or int(new["pm_type"]) == g.PM_INTERMISSION \
@@ -379,3 +384,55 @@ def local_sounds(demo: Quake3Demo, rules: SoundRules) -> None:
                     warned |= {1: 7, 2: 3, 3: 1}[left]
                     rules.local(i, sample)
                     break
+        timelimit = _number(info.get("timelimit", "0"))
+        if timelimit > 0:
+            msec = int(server[i]) - _number(strings.get(g.CS_LEVEL_START_TIME, ""), 0)
+            for bit, after, sample in ((4, (timelimit * 60 + 2) * 1000, "feedback/sudden_death.wav"),
+                                       (2, (timelimit - 1) * 60000, "feedback/1_minute.wav"),
+                                       (1, (timelimit - 5) * 60000 if timelimit > 5 else None,
+                                        "feedback/5_minute.wav")):
+                if not timed & bit and after is not None and msec > after:
+                    timed |= {4: 7, 2: 3, 1: 1}[bit]
+                    rules.local(i, sample)
+                    break
+
+
+_COUNTDOWN = ("feedback/one.wav", "feedback/two.wav", "feedback/three.wav")
+
+
+def match_sounds(demo: Quake3Demo, rules: SoundRules) -> None:
+    """The warm-up's announcer: "prepare" when a warm-up end time is set (``CG_ParseWarmup``), "three", "two", "one"
+    as the whole seconds left reach 2, 1, 0 (``CG_DrawWarmup``, at the snapshot's server time), and "fight" at a
+    ``map_restart`` outside a warm-up (``CG_MapRestart``).  Commands and ``cs`` changes of ``CS_WARMUP`` are read in
+    the order they came, each gamestate starting from its own ``CS_WARMUP``."""
+    server = demo.snapshots.server_time
+    n = len(server)
+    by_snapshot: dict[int, list] = {}
+    for cmd in demo.commands:
+        if cmd.name == "map_restart" or (cmd.name == "cs" and len(cmd.args) > 2 and cmd.args[1] == str(g.CS_WARMUP)):
+            by_snapshot.setdefault(cmd.snapshot, []).append(cmd)
+    ends = [gs.first_snapshot for gs in demo.gamestates[1:]] + [n]
+    for gs, end in zip(demo.gamestates, ends):
+        warmup, count = _number(gs.configstrings.get(g.CS_WARMUP, ""), 0), -1
+        for i in range(max(gs.first_snapshot, 0), min(end, n)):
+            for cmd in by_snapshot.get(i, ()):
+                if cmd.message < gs.message:
+                    continue
+                if cmd.name == "map_restart":
+                    if warmup == 0:
+                        rules.local(i, "feedback/fight.wav")
+                    continue
+                value = _number(cmd.args[2], 0)
+                if value > 0 and warmup <= 0:
+                    rules.local(i, "feedback/prepare.wav")
+                warmup, count = value, -1
+            if warmup < 0:
+                count = 0
+            elif warmup > 0:
+                sec = int((warmup - int(server[i])) / 1000)      # C division: towards zero
+                if sec < 0:
+                    warmup, sec = 0, 0
+                if sec != count:
+                    count = sec
+                    if sec < len(_COUNTDOWN):
+                        rules.local(i, _COUNTDOWN[sec])
