@@ -5,6 +5,7 @@ model's sounds in the mixer, and an export whose audio is loud where the followe
 from __future__ import annotations
 
 import collections
+import copy
 import warnings
 import zipfile
 from pathlib import Path
@@ -281,3 +282,35 @@ def test_warmup_countdown_and_fight_on_a_public_demo() -> None:
             assert np.all(np.abs(gaps - 1.0) < 0.1)
             assert calls[k + 3][1] == "fight" and calls[k + 3][0] - calls[k + 2][0] < 2.0
     assert words.count("three") == words.count("two") == words.count("one") == 2
+
+
+def _as_quake3(timeline):
+    """The same demo mixed by Quake III's rules (its schema's ``sound_*``)."""
+    from assets_loader.demos.schema import QUAKE3 as Q3_SCHEMA
+    q3 = copy.copy(timeline)
+    q3.schema = Q3_SCHEMA
+    return q3
+
+
+def test_the_mixer_places_and_overlaps_sounds_like_quake3() -> None:
+    from tests.test_audio_mixer import EAR, LEVEL, MINUS, PLUS, bank, demo, sound
+    # ahead of the ear, 400 units away: S_SpatializeOrigin's 127 · (1 − 320 · a/1000) · 0.5 on each side
+    far = demo({1.0: [sound(origin=(400, 0, 0), volume=127, attenuation=0.8)]})
+    attenuation = far.events_of_kind("sound")[0].attenuation
+    side = int(127 * (1 - 320 * attenuation / 1000) * 0.5)
+    out = Mixer(_as_quake3(far), bank()).mix(1.0, 2.0, EAR)
+    want = int(np.float32(LEVEL * side) * np.float32(0.7 / 256.0) * np.float32(0.5))
+    assert tuple(out[R // 2]) == (want, want)
+    quake = Mixer(far, bank()).mix(1.0, 2.0, EAR)
+    assert quake[R // 2, 0] != out[R // 2, 0]
+    # a second sound on the same entity channel: Quake cuts the first, Quake III plays both (they cancel here)
+    two = demo({1.0: [sound(snd=PLUS)], 1.5: [sound(snd=MINUS)]})
+    assert Mixer(two, bank()).mix(1.0, 2.0, EAR)[int(0.75 * R), 0] < 0
+    assert Mixer(_as_quake3(two), bank()).mix(1.0, 2.0, EAR)[int(0.75 * R), 0] == 0
+    # the same sound twice in one frame: Quake offsets the second, Quake III drops it (S_StartSound's 50 ms)
+    twice = demo({1.0: [sound(channel=0), sound(channel=0)]})
+    q3 = Mixer(_as_quake3(twice), bank()).mix(1.0, 2.0, EAR)
+    once = Mixer(_as_quake3(demo({1.0: [sound(channel=0)]})), bank()).mix(1.0, 2.0, EAR)
+    np.testing.assert_array_equal(q3, once)
+    assert not np.array_equal(Mixer(twice, bank()).mix(1.0, 2.0, EAR), Mixer(demo({1.0: [sound(channel=0)]}),
+                                                                              bank()).mix(1.0, 2.0, EAR))

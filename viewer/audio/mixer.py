@@ -9,8 +9,10 @@
   channel stops the newest one started (``S_StopSound``), a new level stops everything (``S_StopAllSounds``).  A
   sound nobody could hear when it started (both sides 0) never plays, but still cuts what its channel played.  Two
   starts of one sound in the same frame are offset by a pseudo-random 0..0.1 s, as the engine does (the offset is a
-  hash of the command's index, so it is the same every time).  A sound attached to an entity moves with it: its
-  position is the start origin plus how far the entity moved since (``entity_origins``), while the entity exists;
+  hash of the command's index, so it is the same every time).  Quake III (``GameSchema`` ``sound_*``) differs:
+  sounds on one channel overlap, and a sound its entity started less than 50 ms before is dropped instead.  A
+  sound attached to an entity moves with it: its position is the start origin plus how far the entity moved since
+  (``entity_origins``), while the entity exists;
 * **static sounds** (``S_StaticSound``): looped from the start of their level; non-looping ones are refused like the
   engine refuses them; copies of one sound are summed into one voice, as ``S_Update`` combines them;
 * **ambient sounds** (:mod:`.ambient`) when the level's map is known, in the games whose maps have them
@@ -86,6 +88,7 @@ class Mixer:
         schema = timeline.schema
         self._placing = {"full_distance": schema.sound_full_distance, "separation": schema.sound_separation}
         self._replace = schema.sound_channel_replace
+        self._repeat_gap = schema.sound_repeat_gap
         self.sounds: tuple[MixSound | None, ...] = tuple(
             sounds.get(name, player_sound_fallback(name, schema.default_player_sounds)) for name in track.names)
         self._voices = self._dynamic_voices(track)
@@ -123,17 +126,23 @@ class Mixer:
             cut = np.minimum(cut, track.segment_end[np.clip(cmd["segment"], 0, len(track.segment_end) - 1)])
         lengths = np.array([len(s) if s is not None else 0 for s in self.sounds], np.int64)
         looped = np.array([s is not None and s.loop_start is not None for s in self.sounds], bool)
-        keep = np.flatnonzero(starts & (lengths[np.maximum(cmd["sound"], 0)] > 0))
+        playable = starts & (lengths[np.maximum(cmd["sound"], 0)] > 0)
+        if self._repeat_gap > 0:
+            playable &= ~_repeats(cmd, playable, self._repeat_gap)
+        keep = np.flatnonzero(playable)
         c = cmd[keep]
         rate = self.rate
         start = np.floor(c["time"] * rate + 0.5).astype(np.int64)
         length = lengths[c["sound"]]
-        skip = _duplicate_skips(c, length, int(DUPLICATE_SKIP * rate))
+        if self._repeat_gap > 0:
+            skip = np.zeros(len(c), np.int64)
+        else:
+            skip = _duplicate_skips(c, length, int(DUPLICATE_SKIP * rate))
         cut_n = np.floor(np.minimum(cut[keep] * rate + 0.5, _NEVER)).astype(np.int64)
         end = np.minimum(cut_n, np.where(looped[c["sound"]], _NEVER, start + length - skip))
         origin = c["origin"].astype(np.float64)
         base, follow = entity_origins(self.timeline, c["frame"], c["entity"])
-        follow &= c["entity"] > 0
+        follow &= c["entity"] >= max(self.timeline.schema.client_entity_offset, 0)   # not Quake's world
         return _Voices(c["time"], start, end, skip, c["sound"], c["entity"], np.rint(c["volume"] * 255.0),
                        c["attenuation"] / NOMINAL_CLIP_DISTANCE, origin, base, follow)
 
@@ -265,6 +274,21 @@ def _audible_at_start(v: _Voices, rows: np.ndarray, listener: ListenerPath, plac
     own = (v.entity[rows] == LOCAL_ENTITY) | np.array([e.entity == ent for e, ent in zip(ears, v.entity[rows])])
     left, right_vol = spatialize(v.origin[rows], origin, right, v.master[rows], v.dist_mult[rows], own, **placing)
     return (left > 0) | (right_vol > 0)
+
+
+def _repeats(commands: np.ndarray, playable: np.ndarray, gap: float) -> np.ndarray:
+    """Which playable starts come less than ``gap`` seconds after the last kept start of the same sound on the same
+    entity (Quake III ``S_StartSound`` drops them)."""
+    out = np.zeros(len(commands), bool)
+    last: dict[tuple[int, int, int], float] = {}
+    for i in np.flatnonzero(playable).tolist():
+        key = (int(commands["segment"][i]), int(commands["entity"][i]), int(commands["sound"][i]))
+        t = float(commands["time"][i])
+        if t - last.get(key, -np.inf) < gap:
+            out[i] = True
+        else:
+            last[key] = t
+    return out
 
 
 def _duplicate_skips(commands: np.ndarray, length: np.ndarray, most: int) -> np.ndarray:
