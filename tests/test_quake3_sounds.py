@@ -314,3 +314,28 @@ def test_the_mixer_places_and_overlaps_sounds_like_quake3() -> None:
     np.testing.assert_array_equal(q3, once)
     assert not np.array_equal(Mixer(twice, bank()).mix(1.0, 2.0, EAR), Mixer(demo({1.0: [sound(channel=0)]}),
                                                                               bank()).mix(1.0, 2.0, EAR))
+
+
+def test_lightning_wall_hits_sound_as_each_cgame_plays_them() -> None:
+    """A lightning hit on a wall plays one of its three hit sounds; a wall hit that carries no weapon (OpenArena's
+    lightning gun sends none) falls through ``CG_MissileHitWall``'s switch: to the nailgun's impact in OpenArena's
+    cgame (a file OpenArena does not ship: silent there too), to the lightning hits in baseq3's."""
+    import dataclasses
+
+    from assets_loader.demos.quake3.parse import parse_demo
+    from assets_loader.demos.quake3.records import CS_SERVERINFO
+    cpma = load_demo(str(DATA / "public" / "quake3" / "cpma_duel.dm_68"))
+    hits = sum(1 for e in cpma.events_of_kind("temp_entity") if e.name == "missile_miss" and e.extra[:1] == (6.0,))
+    assert hits > 100 and len(sounds(cpma, "weapons/lightning/lg_hit")) == hits
+    oa = load_demo(str(FOLLOW))
+    blind = sum(1 for e in oa.events_of_kind("temp_entity") if e.name == "missile_miss" and e.extra[:1] == (0.0,))
+    assert blind > 10 and len(sounds(oa, "weapons/nailgun/wnalimpd.wav")) == blind
+    demo = parse_demo(FOLLOW.read_bytes(), FOLLOW.name)
+    gs = demo.gamestates[0]
+    strings = dict(gs.configstrings)
+    strings[CS_SERVERINFO] = strings[CS_SERVERINFO].replace("baseoa", "baseq3")
+    baseq3 = dataclasses.replace(demo, gamestates=(dataclasses.replace(gs, configstrings=strings),))
+    out = _Out(oa)
+    for d in (demo, baseq3):
+        SoundRules(d, out.add, oa.times, lambda frame: None).entity_event(3, 51, 200, 0, (0.0, 0.0, 0.0), 0)
+    assert [e.sound.split("/")[1] for e in out.events] == ["nailgun", "lightning"]

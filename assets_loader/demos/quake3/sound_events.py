@@ -167,6 +167,10 @@ class SoundRules:
         self._strings: dict[int, str] = {}
         self._pain: dict[int, float] = {}
         self._lightning: dict[int, float] = {}
+        info = dict(g.info_pairs(demo.gamestates[0].configstrings.get(CS_SERVERINFO, ""))) if demo.gamestates else {}
+        #: OpenArena's cgame plays the nailgun's impact for a weapon it does not list (the lightning gun's wall hits
+        #: carry none); baseq3's falls through to the lightning gun's.
+        self._nail_default = info.get("gamename", "").lower() == "baseoa"
 
     def configstrings(self, frame: int) -> dict[int, str]:
         """The configstrings in force at ``frame`` (kept until the next change)."""
@@ -290,7 +294,7 @@ class SoundRules:
             sample = _ROCKET_EXPLOSION
         elif weapon in (7, 8):
             sample = _PLASMA_EXPLOSION
-        elif weapon == _WP_LIGHTNING:
+        elif weapon == _WP_LIGHTNING or (weapon not in (2, 3, 11, 12, 13) and not self._nail_default):
             sample = _LIGHTNING_HITS[_pick(4, *key)]
         elif weapon == _WP_MACHINEGUN:
             sample = _RICOCHETS[_pick(4, *key)]
@@ -300,7 +304,7 @@ class SoundRules:
             sample = f"weapons/vulcan/wvulimp{'l' if flesh else 'm' if name == 'MISSILE_MISS_METAL' else 'd'}.wav"
         elif weapon == 3:
             return
-        else:                                                   # the nailgun and the default
+        else:                                                   # the nailgun, and OpenArena's default
             sample = f"weapons/nailgun/wnalimp{'l' if flesh else 'm' if name == 'MISSILE_MISS_METAL' else 'd'}.wav"
         self.start(frame, _WORLD, _AUTO, sample, origin)
 
