@@ -21,7 +21,7 @@ from assets_loader.demos.quake3.sound_events import FLASH_SOUNDS, SoundRules, lo
 from assets_loader.vfs import VirtualFS
 from tests.builders.wav import build_wav
 from tests.conftest import DATA, QUAKE3
-from viewer.audio import OUTPUT_RATE, Mixer, SoundBank
+from viewer.audio import OUTPUT_RATE, Listener, Mixer, SoundBank
 from viewer.audio.listener import spatialize
 from viewer.audio.sounds import player_sound_fallback
 from viewer.cli import main
@@ -339,3 +339,42 @@ def test_lightning_wall_hits_sound_as_each_cgame_plays_them() -> None:
     for d in (demo, baseq3):
         SoundRules(d, out.add, oa.times, lambda frame: None).entity_event(3, 51, 200, 0, (0.0, 0.0, 0.0), 0)
     assert [e.sound.split("/")[1] for e in out.events] == ["nailgun", "lightning"]
+
+
+def test_missiles_and_weapon_hums_loop_while_their_entity_is_there(demo) -> None:
+    """``S_AddLoopingSound``: one loop per run of snapshots holding the entity, stopped at the first without it."""
+    loops = [e for e in demo.events_of_kind("sound") if e.loop]
+    stops = {(e.frame, e.entity, e.channel) for e in demo.events_of_kind("stopsound")}
+    assert {e.channel for e in loops} <= {8, 9}
+    names = collections.Counter(e.sound for e in loops)
+    assert names["weapons/rocket/rockfly.wav"] > 0 and names["weapons/melee/fsthum.wav"] > 0
+
+    def flying(frame: int, entity: int) -> bool:
+        states = demo.frame_entities(frame)
+        i = states.index_of(entity)
+        return i is not None and int(states.extra["eType"][i]) == 3 and int(states.extra["weapon"][i]) == 5
+
+    rockets = [e for e in loops if e.sound == "weapons/rocket/rockfly.wav"]
+    for e in rockets:
+        assert flying(e.frame, e.entity) and not (e.frame > 0 and flying(e.frame - 1, e.entity))
+        f = e.frame
+        while f + 1 < len(demo.times) and flying(f + 1, e.entity):
+            f += 1
+        assert f + 1 == len(demo.times) or (f + 1, e.entity, e.channel) in stops
+
+
+def test_a_loop_repeats_until_its_stop() -> None:
+    timeline = load_demo(str(FOLLOW))
+    flights = [(e.time, e.entity) for e in timeline.events_of_kind("sound") if e.loop and "rockfly" in e.sound]
+    stops = [(e.time, e.entity) for e in timeline.events_of_kind("stopsound") if e.channel == 9]
+    spans = [(t, min(s for s, other in stops if other == entity and s > t), entity) for t, entity in flights]
+    t0, t1, entity = max(spans, key=lambda s: s[1] - s[0])
+    assert t1 - t0 > 0.3
+    wav = build_wav(np.full(R // 10, 4000, np.int16), rate=R, bits=16)          # 0.1 s, shorter than the flight
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")                                            # every other sound is missing
+        mixer = Mixer(timeline, SoundBank({"sound/weapons/rocket/rockfly.wav": wav}), None)
+    ear = Listener((1e6, 1e6, 1e6), (0.0, -1.0, 0.0), entity)      # the rocket's own ears, far from every other
+    out = mixer.mix(t0, t1 + 0.2, ear).astype(np.int32)
+    n = round((t1 - t0) * R)
+    assert np.all(out[: n - 1] != 0) and not out[n + 1:].any()

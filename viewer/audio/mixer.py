@@ -12,7 +12,9 @@
   hash of the command's index, so it is the same every time).  Quake III (``GameSchema`` ``sound_*``) differs:
   sounds on one channel overlap, and a sound its entity started less than 50 ms before is dropped instead.  A
   sound attached to an entity moves with it: its position is the start origin plus how far the entity moved since
-  (``entity_origins``), while the entity exists;
+  (``entity_origins``), while the entity exists.  A ``loop`` sound (Quake III's looping entity sounds,
+  ``S_AddLoopingSound``) repeats from its first sample until its ``stopsound``, and is heard even if it was not
+  when it started;
 * **static sounds** (``S_StaticSound``): looped from the start of their level; non-looping ones are refused like the
   engine refuses them; copies of one sound are summed into one voice, as ``S_Update`` combines them;
 * **ambient sounds** (:mod:`.ambient`) when the level's map is known, in the games whose maps have them
@@ -72,6 +74,7 @@ class _Voices:
     origin: np.ndarray      # f8 [V, 3]
     base: np.ndarray        # f8 [V, 3] the entity's origin when it started
     follow: np.ndarray      # bool: the entity was there when it started
+    loop: np.ndarray        # bool: a looping entity sound (Quake III), heard wherever it started
 
 
 class Mixer:
@@ -139,12 +142,12 @@ class Mixer:
         else:
             skip = _duplicate_skips(c, length, int(DUPLICATE_SKIP * rate))
         cut_n = np.floor(np.minimum(cut[keep] * rate + 0.5, _NEVER)).astype(np.int64)
-        end = np.minimum(cut_n, np.where(looped[c["sound"]], _NEVER, start + length - skip))
+        end = np.minimum(cut_n, np.where(looped[c["sound"]] | c["loop"], _NEVER, start + length - skip))
         origin = c["origin"].astype(np.float64)
         base, follow = entity_origins(self.timeline, c["frame"], c["entity"])
         follow &= c["entity"] >= max(self.timeline.schema.client_entity_offset, 0)   # not Quake's world
         return _Voices(c["time"], start, end, skip, c["sound"], c["entity"], np.rint(c["volume"] * 255.0),
-                       c["attenuation"] / NOMINAL_CLIP_DISTANCE, origin, base, follow)
+                       c["attenuation"] / NOMINAL_CLIP_DISTANCE, origin, base, follow, c["loop"])
 
     # --- mixing -------------------------------------------------------------------------------------------------
 
@@ -167,7 +170,7 @@ class Mixer:
         active = np.flatnonzero((v.start < grid.n1) & (v.end > grid.n0))
         if len(active) == 0:
             return
-        active = active[_audible_at_start(v, active, listener, self._placing)]
+        active = active[_audible_at_start(v, active, listener, self._placing) | v.loop[active]]
         if len(active) == 0:
             return
         origins = np.broadcast_to(v.origin[active], (len(grid.times), len(active), 3)).copy()

@@ -26,7 +26,7 @@ from .. import events as ev
 from . import game as g
 from .obituaries import S_COLOR_WHITE, frag_centerprint, obituary_text
 from .records import CS_SERVERINFO, Quake3Demo
-from .sound_events import SoundRules, local_sounds, match_sounds
+from .sound_events import SoundRules, local_sounds, loop_sounds, match_sounds
 
 __all__ = ["demo_events"]
 
@@ -225,6 +225,7 @@ def demo_events(demo: Quake3Demo, times: np.ndarray, frame_segment: np.ndarray, 
     _player_events(demo, out)
     local_sounds(demo, out.sounds)
     match_sounds(demo, out.sounds)
+    loop_sounds(out.sounds, cols, offsets, frame_segment)
     _command_events(demo, out)
     out.out.sort(key=lambda e: e.frame)
     return out.out

@@ -21,7 +21,7 @@ as attenuation / 1000), the falloff the mixer applies for Quake III (:class:`~as
 fixed point on ``ENTITYNUM_WORLD``.  "Random" choices (footstep, flash variant, ricochet) are a hash of the frame
 and entity, so a demo always sounds the same.  Not modelled: the model's footstep kind (``animation.cfg``
 ``footsteps``: every model steps as ``normal``), water level (gurp / drown instead of pain / death), tracer
-whizzes, looping sounds (``loopSound``, missiles, weapon hums).
+whizzes.  :func:`loop_sounds` adds the looping sounds: entities' ``loopSound``, missiles in flight, weapon hums.
 
 References: ioquake3 ``code/cgame/cg_event.c`` (``CG_EntityEvent``, ``CG_PainEvent``, ``CG_UseItem``),
 ``cg_weapons.c`` (``CG_RegisterWeapon``, ``CG_FireWeapon``, ``CG_MissileHitWall``, ``CG_MissileHitPlayer``,
@@ -42,8 +42,8 @@ from . import game as g
 from .obituaries import RANK_TIED_FLAG
 from .records import CS_SERVERINFO, Quake3Demo
 
-__all__ = ["ATTENUATION", "CHANNELS", "DEFAULT_MODEL", "FLASH_SOUNDS", "PICKUP_SOUNDS", "VOLUME", "SoundRules",
-           "local_sounds", "match_sounds", "player_model"]
+__all__ = ["ATTENUATION", "CHANNELS", "DEFAULT_MODEL", "FLASH_SOUNDS", "LOOP_CHANNEL", "PICKUP_SOUNDS", "VOLUME",
+           "WEAPON_LOOP_CHANNEL", "SoundRules", "local_sounds", "loop_sounds", "match_sounds", "player_model"]
 
 #: ``soundChannel_t``.
 CHANNELS = {"auto": 0, "local": 1, "weapon": 2, "voice": 3, "item": 4, "body": 5, "local_sound": 6, "announcer": 7}
@@ -440,3 +440,68 @@ def match_sounds(demo: Quake3Demo, rules: SoundRules) -> None:
                     count = sec
                     if sec < len(_COUNTDOWN):
                         rules.local(i, _COUNTDOWN[sec])
+
+
+#: The channels of the two loops an entity can have (ours: Quake III mixes loops apart from channels).
+LOOP_CHANNEL, WEAPON_LOOP_CHANNEL = 8, 9
+_ET_PLAYER, _ET_MISSILE = 1, 3
+_EF_DEAD, _EF_FIRING = 0x1, 0x100
+#: ``CG_RegisterWeapon``'s looping sounds: a missile's ``missileSound``, a player's ``firingSound`` while
+#: ``EF_FIRING`` and ``readySound`` otherwise, by weapon number.
+_WEAPON_LOOPS = ("", "weapons/rocket/rockfly.wav", "weapons/plasma/lasfly.wav", "weapons/melee/fstrun.wav",
+                 "weapons/lightning/lg_hum.wav", "weapons/melee/fsthum.wav", "weapons/railgun/rg_hum.wav",
+                 "weapons/bfg/bfg_hum.wav")
+_MISSILE_LOOP = {5: 1, 8: 2, 9: 1}
+_FIRING_LOOP = {1: 3, 6: 4}
+_READY_LOOP = {1: 5, 6: 5, 7: 6, 9: 7}
+
+
+def _table(mapping: dict[int, int]) -> np.ndarray:
+    out = np.zeros(32, np.int32)
+    for weapon, code in mapping.items():
+        out[weapon] = code
+    return out
+
+
+def loop_sounds(rules: SoundRules, cols: dict[str, np.ndarray], offsets: np.ndarray,
+                frame_segment: np.ndarray) -> None:
+    """Looping sounds (``S_AddLoopingSound``, re-added every frame while their entity is in the snapshot): an
+    entity's ``loopSound`` (a ``CS_SOUNDS`` name: speakers, movers, a body in lava; ``CG_EntityEffects``), a
+    rocket's or plasma ball's flight (``CG_Missile``), a living player's weapon hum (``CG_AddPlayerWeapon``: the
+    lightning gun's and gauntlet's while firing, the railgun's, BFG's, gauntlet's and lightning gun's ready hum).
+    Each run of consecutive snapshots with the same loop on an entity is one ``loop`` sound started at its first
+    snapshot and stopped (``stopsound``) at the first snapshot without it."""
+    frames = len(offsets) - 1
+    if frames <= 0 or not len(cols["number"]):
+        return
+    frame = np.repeat(np.arange(frames), np.diff(offsets))
+    weapon = np.clip(cols["weapon"], 0, 31)
+    etype, eflags = cols["eType"], cols["eFlags"]
+    firing = _table(_FIRING_LOOP)[weapon]
+    held = np.where(((eflags & _EF_FIRING) != 0) & (firing > 0), firing, _table(_READY_LOOP)[weapon])
+    weapon_loop = np.where(etype == _ET_MISSILE, _table(_MISSILE_LOOP)[weapon],
+                           np.where((etype == _ET_PLAYER) & ((eflags & _EF_DEAD) == 0), held, 0))
+    entity_loop = np.where(etype < g.ET_EVENTS, cols["loopSound"], 0)
+    for channel, code in ((LOOP_CHANNEL, entity_loop), (WEAPON_LOOP_CHANNEL, weapon_loop)):
+        rows = np.flatnonzero(code > 0)
+        if not len(rows):
+            continue
+        rows = rows[np.lexsort((frame[rows], cols["number"][rows]))]
+        number, f, c = cols["number"][rows], frame[rows], code[rows]
+        new = np.ones(len(rows), bool)
+        new[1:] = (number[1:] != number[:-1]) | (c[1:] != c[:-1]) | (f[1:] != f[:-1] + 1) \
+            | (frame_segment[f[1:]] != frame_segment[f[:-1]])
+        starts = np.flatnonzero(new)
+        ends = np.append(starts[1:], len(rows)) - 1
+        for a, b in zip(starts.tolist(), ends.tolist()):
+            first, entity = int(f[a]), int(number[a])
+            if channel == LOOP_CHANNEL:
+                name = rules.configstrings(first).get(g.CS_SOUNDS + int(c[a]), "")
+                if not name or name.startswith("*"):
+                    continue
+            else:
+                name = _WEAPON_LOOPS[int(c[a])]
+            rules.add(ev.SoundEvent, first, entity, channel, 0, _strip(name), VOLUME, ATTENUATION,
+                      tuple(float(v) for v in cols["origin"][rows[a]]), True)
+            if int(f[b]) + 1 < frames:
+                rules.add(ev.StopSoundEvent, int(f[b]) + 1, entity, channel)
