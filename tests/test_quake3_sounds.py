@@ -226,6 +226,10 @@ def test_rules_by_event_on_a_real_gamestate() -> None:
                    (g.ENTITYNUM_WORLD, 3, "world/jumppad.wav"), (1, 3, "player/smarine/jump1.wav")]
     assert all(e.volume == pytest.approx(127 / 255) and e.attenuation == pytest.approx(0.8) for e in out.events)
     out.events.clear()
+    for gts in (0, 4, 10):            # red captured, red took the blue flag, red leads: heard by a free player
+        rules.entity_event(12, 47, 200, gts, origin, 0)
+    assert [e.sound for e in out.events] == ["teamplay/flagcapture_opponent.wav", "feedback/redleads.wav"]
+    out.events.clear()
     local_sounds(demo, rules)
     local = collections.Counter(e.sound for e in out.events if e.kind == "localsound")
     assert local["feedback/hit.wav"] >= 10 and local["feedback/takenlead.wav"] >= 1

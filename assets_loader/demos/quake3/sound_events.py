@@ -7,12 +7,14 @@ item's ``pickup_sound``, powerups the ``n_health`` beep), weapon fire (a weapon'
 random, ``CG_FireWeapon``; the lightning gun only on a new press; the quad's ``damage3`` with it), impacts
 (``CG_MissileHitWall`` / ``CG_MissileHitPlayer``: explosions, plasma, ricochets, lightning hits), rail impacts,
 teleports, item respawns, grenade bounces, powerups, configstring sounds (``EV_GENERAL_SOUND``, ``EV_GLOBAL_SOUND``),
-pain by health (``CG_PainEvent``, at most two a second per player), death, gibs.  Player sounds (``*pain25_1.wav``…)
+pain by health (``CG_PainEvent``, at most two a second per player), death, gibs, the team announcer
+(``EV_GLOBAL_TEAM_SOUND``: flag captured, returned, taken, team scores and leads).  Player sounds (``*pain25_1.wav``…)
 come from the player's model in its ``CS_PLAYERS`` string (``model\\sarge/default`` → ``player/sarge/…``); the
 viewer falls back to the default model's when that file is missing (``CG_LoadClientInfo``).  :func:`local_sounds`
 adds what ``CG_CheckLocalSounds`` plays for the followed client: hit beeps, its own pain, the announcer's awards
-(impressive, excellent, humiliation, defense, assist, capture, denied, holy shit), lead taken / tied / lost and
-the frag- and time-limit warnings; :func:`match_sounds` the warm-up's "prepare", "three, two, one" and "fight".
+(impressive, excellent, humiliation, defense, assist, capture, denied, holy shit), "you have the flag", lead
+taken / tied / lost and the frag- and time-limit warnings; :func:`match_sounds` the warm-up's "prepare", "three,
+two, one" and "fight".
 
 Names are sample paths without ``sound/`` (as Quake's precache names); channels are ``soundChannel_t``;
 ``volume`` is the engine's ``master_vol`` 127 of 255 and ``attenuation`` 0.8 (``SOUND_ATTENUATE`` 0.0008 per unit
@@ -55,6 +57,11 @@ ATTENUATION = 0.8
 DEFAULT_MODEL = "sarge"
 
 _AUTO, _WEAPON, _VOICE, _ITEM, _BODY = 0, 2, 3, 4, 5
+_PERS_SCORE, _PERS_HITS, _PERS_RANK, _PERS_TEAM, _PERS_PLAYEREVENTS = 0, 1, 2, 3, 5
+_PW_REDFLAG, _PW_BLUEFLAG, _PW_NEUTRALFLAG = 7, 8, 9
+#: ``EV_GLOBAL_TEAM_SOUND`` lines the same for everyone (``GTS_REDTEAM_SCORED`` … ``GTS_KAMIKAZE``).
+_TEAM_LINES = {8: "teamplay/voc_red_scores.wav", 9: "teamplay/voc_blue_scores.wav", 10: "feedback/redleads.wav",
+               11: "feedback/blueleads.wav", 12: "feedback/teamstied.wav", 13: "items/kam_explode_far.wav"}
 _LOCAL_SOUND, _ANNOUNCER = 6, 7
 _WORLD = g.ENTITYNUM_WORLD
 
@@ -251,10 +258,34 @@ class SoundRules:
         elif name == "PROXIMITY_MINE_STICK":
             kind = "l" if parm & 0x100 else "m" if parm & 0x1000 else "d"     # SURF_FLESH, SURF_METALSTEPS
             self.start(frame, entity, _AUTO, f"weapons/proxmine/wstbimp{kind}.wav", origin)
+        elif name == "GLOBAL_TEAM_SOUND":
+            self._team_sound(frame, parm)
         elif name == "PAIN":
             view = self.viewer(frame)
             if not playerstate and not (view is not None and view[0] == entity):
                 self.pain(frame, entity, entity, parm, origin)
+
+    def _team_sound(self, frame: int, parm: int) -> None:
+        """``EV_GLOBAL_TEAM_SOUND``'s announcer lines, worded for the viewed player's team (``PERS_TEAM``)."""
+        ps = self.demo.snapshots.player
+        if not 0 <= frame < len(ps):
+            return
+        team = int(ps[frame]["persistant"][_PERS_TEAM])
+        flags = ps[frame]["powerups"]
+        if parm in (0, 1):                                      # GTS_RED_CAPTURE, GTS_BLUE_CAPTURE
+            mine = team == (g.TEAM_RED if parm == 0 else g.TEAM_BLUE)
+            self.local(frame, f"teamplay/flagcapture_{'yourteam' if mine else 'opponent'}.wav")
+        elif parm in (2, 3):                                    # GTS_RED_RETURN, GTS_BLUE_RETURN
+            mine = team == (g.TEAM_RED if parm == 2 else g.TEAM_BLUE)
+            self.local(frame, f"teamplay/flagreturn_{'yourteam' if mine else 'opponent'}.wav")
+            self.local(frame, f"teamplay/voc_{'blue' if parm == 2 else 'red'}_returned.wav")
+        elif parm in (4, 5):                                    # GTS_RED_TAKEN, GTS_BLUE_TAKEN
+            carrying = flags[_PW_BLUEFLAG if parm == 4 else _PW_REDFLAG] or flags[_PW_NEUTRALFLAG]
+            losing, taking = (g.TEAM_BLUE, g.TEAM_RED) if parm == 4 else (g.TEAM_RED, g.TEAM_BLUE)
+            if not carrying and team in (losing, taking):
+                self.local(frame, "teamplay/voc_enemy_flag.wav" if team == losing else "teamplay/voc_team_flag.wav")
+        elif parm in _TEAM_LINES:
+            self.local(frame, _TEAM_LINES[parm])
 
     def _pickup(self, frame: int, global_: bool, entity: int, parm: int, origin: tuple[float, ...]) -> None:
         if not 1 <= parm < len(g.ITEMS):
@@ -309,7 +340,6 @@ class SoundRules:
         self.start(frame, _WORLD, _AUTO, sample, origin)
 
 
-_PERS_SCORE, _PERS_HITS, _PERS_RANK, _PERS_TEAM, _PERS_PLAYEREVENTS = 0, 1, 2, 3, 5
 _REWARDS = ((14, "teamplay/flagcapture_yourteam.wav"), (9, "feedback/impressive.wav"),
             (10, "feedback/excellent.wav"), (13, "feedback/humiliation.wav"), (11, "feedback/defense.wav"),
             (12, "feedback/assist.wav"))
@@ -368,6 +398,10 @@ def local_sounds(demo: Quake3Demo, rules: SoundRules) -> None:
                 rules.local(i, sample)
             reward = True
         gametype = _number(info.get("g_gametype", "0"))
+        got_flag = any(new["powerups"][p] and new["powerups"][p] != old["powerups"][p]
+                       for p in (_PW_REDFLAG, _PW_BLUEFLAG, _PW_NEUTRALFLAG))
+        if gametype > g.GT_TEAM and got_flag:
+            rules.local(i, "teamplay/voc_you_flag.wav")
         strings = rules.configstrings(i)
         in_warmup = _number(strings.get(g.CS_WARMUP, ""), 0) != 0         # cg.warmup
         if not reward and not in_warmup and pers[_PERS_RANK] != opers[_PERS_RANK] and gametype < g.GT_TEAM:
