@@ -382,3 +382,14 @@ def test_a_loop_repeats_until_its_stop() -> None:
     out = mixer.mix(t0, t1 + 0.2, ear).astype(np.int32)
     n = round((t1 - t0) * R)
     assert np.all(out[: n - 1] != 0) and not out[n + 1:].any()
+
+
+def test_local_sounds_play_at_quake3s_master_volume() -> None:
+    """``S_StartLocalSound`` starts a channel at ``master_vol`` 127 like any other: the announcer is no louder than
+    the player's own gun."""
+    from viewer.audio import sound_track
+    from viewer.audio.track import LOCAL_ENTITY
+    commands = sound_track(load_demo(str(FOLLOW))).commands
+    local = commands[commands["entity"] == LOCAL_ENTITY]
+    assert len(local) >= 20 and np.allclose(local["volume"], 127 / 255)
+    assert np.allclose(commands["volume"][commands["sound"] >= 0], 127 / 255)       # stops have none

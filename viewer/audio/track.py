@@ -3,7 +3,8 @@
 :func:`sound_track` turns a :class:`~assets_loader.demos.DemoTimeline` into a :class:`SoundTrack`:
 
 * ``commands`` (:data:`SOUND_COMMAND`, demo order, so sorted by time): every ``sound`` event (``S_StartSound``),
-  every ``localsound`` event (entity :data:`LOCAL_ENTITY`, never spatialised) and every ``stopsound`` event
+  every ``localsound`` event (entity :data:`LOCAL_ENTITY`, never spatialised, at the game's
+  ``local_sound_volume``) and every ``stopsound`` event
   (``sound`` = -1, ``S_StopSound``).  ``sound`` indexes ``names``;
 * ``statics`` (:data:`STATIC_SOUND`): the ``svc_spawnstaticsound`` sounds of every segment (``S_StaticSound``);
 * per segment the map, the time it starts and the time the next one starts (``S_StopAllSounds`` on a new level).
@@ -67,6 +68,7 @@ def sound_track(timeline: DemoTimeline) -> SoundTrack:
         return index.setdefault(name, len(index))
 
     rows = []
+    local_volume = timeline.schema.local_sound_volume
     for event in timeline.events:
         kind = event.kind
         if kind not in ("sound", "stopsound", "localsound"):
@@ -77,7 +79,7 @@ def sound_track(timeline: DemoTimeline) -> SoundTrack:
             rows.append(head + (f["entity"], f["channel"], name_index(f["sound"]), f["volume"], f["attenuation"],
                                 f["origin"], f.get("loop", False)))
         elif kind == "localsound":
-            rows.append(head + (LOCAL_ENTITY, -1, name_index(f["sound"]), 1.0, 0.0, (0.0, 0.0, 0.0), False))
+            rows.append(head + (LOCAL_ENTITY, -1, name_index(f["sound"]), local_volume, 0.0, (0.0, 0.0, 0.0), False))
         else:
             rows.append(head + (f["entity"], f["channel"], STOP, 0.0, 0.0, (0.0, 0.0, 0.0), False))
     commands = np.array(rows, SOUND_COMMAND) if rows else np.zeros(0, SOUND_COMMAND)
