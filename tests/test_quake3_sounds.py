@@ -393,3 +393,29 @@ def test_local_sounds_play_at_quake3s_master_volume() -> None:
     local = commands[commands["entity"] == LOCAL_ENTITY]
     assert len(local) >= 20 and np.allclose(local["volume"], 127 / 255)
     assert np.allclose(commands["volume"][commands["sound"] >= 0], 127 / 255)       # stops have none
+
+
+def test_the_windows_stream_plays_the_quake3_mix_from_the_view() -> None:
+    """The window's pyglet stream renders the same Quake III mix, heard at the followed player's eye, with its own
+    gun at full volume."""
+    import pyglet
+    pyglet.options["headless"] = True
+    from viewer.audio.output import MixerStream
+
+    timeline = load_demo(str(FOLLOW))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")                    # the few samples OpenArena does not ship
+        mixer = Mixer(timeline, SoundBank(VirtualFS(QUAKE3)), None)
+    shot = next(e for e in timeline.events_of_kind("sound") if e.channel == 2
+                and e.entity == timeline.view_entity[e.frame])
+    f = shot.frame
+    ear = Listener.from_angles(tuple(timeline.view_origin[f]), tuple(timeline.view_angles[f]),
+                               int(timeline.view_entity[f]))
+    stream = MixerStream(mixer)
+    stream.set_anchor(shot.time, 1.0, True)
+    stream.set_listener(ear)
+    stream.seek(0.0)
+    data = stream.get_audio_data(R // 10 * 4)
+    got = np.frombuffer(data.data, np.int16).reshape(-1, 2)
+    np.testing.assert_array_equal(got, mixer.mix(shot.time, shot.time + len(got) / R, ear))
+    assert np.sqrt((got.astype(np.float64) ** 2).mean()) > 1000
