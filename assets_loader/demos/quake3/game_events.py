@@ -10,7 +10,8 @@ fires when it changes (the two ``EV_EVENT_BITS`` toggle) or when the entity ente
 followed client's own events come from its playerState (``events[]`` / ``eventSequence``, ``externalEvent``)
 and are skipped at a follow switch, like ``CG_TransitionPlayerState``.  Awards (``excellent``, ``impressive``, …)
 are rises of the followed client's ``persistant`` counters (``CG_CheckLocalSounds``).  Server commands: ``chat`` /
-``tchat`` (sender before ``\\x19:``), ``print``, ``cp`` (centerprint), ``disconnect``.
+``tchat`` (sender before ``\\x19:``), ``print``, ``cp`` (centerprint), ``disconnect``.  Every
+entity event also goes to the cgame's sound rules (:mod:`.sound_events`), which add the sounds it would play.
 
 References: ioquake3 ``code/cgame/cg_event.c`` (``CG_EntityEvent``, ``CG_Obituary``, ``CG_ItemPickup``),
 ``cg_playerstate.c`` (``CG_CheckPlayerstateEvents``, ``CG_CheckLocalSounds``), ``cg_servercmds.c``
