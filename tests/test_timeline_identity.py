@@ -75,7 +75,7 @@ class _Digest:
 
 #: Fields added to shared classes after the digests were pinned (Quake II's entity extras, temp-entity direction /
 #: colour, muzzle-flash names): left out while they hold their default, so the pinned data stays comparable.
-_ADDED_LATER = frozenset({"extra", "direction", "color", "name", "silenced", "monster"})
+_ADDED_LATER = frozenset({"extra", "direction", "color", "name", "silenced", "monster", "loop"})
 
 
 def _pinned_fields(obj: object) -> list[dataclasses.Field]:

@@ -90,7 +90,8 @@ class ObituaryEvent(Event):
 
 @dataclass(frozen=True, slots=True)
 class SoundEvent(Event):
-    """``svc_sound``: ``volume`` 0..1, ``attenuation`` (1 normal, 0 none), ``sound`` the precache name."""
+    """``svc_sound``: ``volume`` 0..1, ``attenuation`` (1 normal, 0 none), ``sound`` the precache name; ``loop``:
+    the sound repeats until a ``stopsound`` on its entity and channel (Quake III's looping entity sounds)."""
 
     kind: ClassVar[str] = "sound"
     entity: int
@@ -100,6 +101,7 @@ class SoundEvent(Event):
     volume: float
     attenuation: float
     origin: Vec3
+    loop: bool = False
 
 
 @dataclass(frozen=True, slots=True)

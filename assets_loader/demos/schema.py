@@ -62,6 +62,22 @@ class GameSchema:
     color_codes: bool = False
     #: The game's maps carry per-leaf ambient sound levels (Quake's BSP ``ambient_level``: water, wind…).
     leaf_ambients: bool = False
+    #: How its sound system places a sound (``S_StartSound``): sounds this close are at full volume (Quake III
+    #: ``SOUND_FULLVOLUME`` 80; Quake 0), each side is ``sound_separation`` × (1 ± the sideways dot product) of it
+    #: (Quake 1, Quake III 0.5), and a sound on an entity's channel cuts the one playing there (Quake) or both play
+    #: (Quake III, which only picks a free channel).
+    sound_full_distance: float = 0.0
+    sound_separation: float = 1.0
+    sound_channel_replace: bool = True
+    #: Quake III drops a start of a sound its entity started less than this many seconds before (``S_StartSound``:
+    #: 50 ms); 0: Quake's rule, a sound started twice in one frame is offset instead.
+    sound_repeat_gap: float = 0.0
+    #: Volume 0..1 of a local sound (Quake's ``S_LocalSound`` 1; Quake III's ``S_StartLocalSound`` its ``master_vol``
+    #: 127 of 255, like every other sound).
+    local_sound_volume: float = 1.0
+    #: Player sounds ``player/MODEL/…`` missing from the game files play the default model's instead
+    #: (Quake III ``CG_LoadClientInfo``: ``sarge``); empty: no fallback.
+    default_player_sounds: str = ""
 
     def entity_slot(self, entity: int) -> int:
         """The client slot whose player is entity ``entity`` (-1 or beyond the slots for a non-player)."""
@@ -108,7 +124,9 @@ QUAKE3_ENTITY_FIELDS: tuple[str, ...] = (
 #: flips (the distance rule stays as a backstop for a missed flip), client ``s`` is entity ``s``.
 QUAKE3 = GameSchema("quake3", QUAKE3_STAT_NAMES, teleport_distance=256.0, pose_interval=0.05,
                     trajectory="quake3", entity_fields=QUAKE3_ENTITY_FIELDS, client_entity_offset=0,
-                    view_height=26.0, orbit_height=26.0, color_codes=True)
+                    view_height=26.0, orbit_height=26.0, color_codes=True, sound_full_distance=80.0,
+                    sound_separation=0.5, sound_channel_replace=False, sound_repeat_gap=0.05,
+                    local_sound_volume=127 / 255, default_player_sounds="sarge")
 #: Quake II's per-frame columns: the 32 ``player_state_t.stats`` (``STAT_HEALTH_ICON``…, 16..31 mod-defined), then the
 #: rest of the player state as integers in wire units: ``pm_*`` (``pmove_state_t``), ``gunindex`` / ``gunframe``,
 #: ``fov`` (degrees), ``rdflags`` (``RDF_*``), ``blend_*`` (0..255), and quarter units (degrees or world units × 4)

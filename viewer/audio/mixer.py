@@ -9,8 +9,12 @@
   channel stops the newest one started (``S_StopSound``), a new level stops everything (``S_StopAllSounds``).  A
   sound nobody could hear when it started (both sides 0) never plays, but still cuts what its channel played.  Two
   starts of one sound in the same frame are offset by a pseudo-random 0..0.1 s, as the engine does (the offset is a
-  hash of the command's index, so it is the same every time).  A sound attached to an entity moves with it: its
-  position is the start origin plus how far the entity moved since (``entity_origins``), while the entity exists;
+  hash of the command's index, so it is the same every time).  Quake III (``GameSchema`` ``sound_*``) differs:
+  sounds on one channel overlap, and a sound its entity started less than 50 ms before is dropped instead.  A
+  sound attached to an entity moves with it: its position is the start origin plus how far the entity moved since
+  (``entity_origins``), while the entity exists.  A ``loop`` sound (Quake III's looping entity sounds,
+  ``S_AddLoopingSound``) repeats from its first sample until its ``stopsound``, and is heard even if it was not
+  when it started;
 * **static sounds** (``S_StaticSound``): looped from the start of their level; non-looping ones are refused like the
   engine refuses them; copies of one sound are summed into one voice, as ``S_Update`` combines them;
 * **ambient sounds** (:mod:`.ambient`) when the level's map is known, in the games whose maps have them
@@ -42,7 +46,7 @@ from assets_loader.demos import DemoTimeline
 
 from .ambient import AMBIENT_SOUNDS, AMBIENT_STEP, ambient_volumes
 from .listener import NOMINAL_CLIP_DISTANCE, ListenerPath, listener_at, spatialize
-from .sounds import MixSound, SoundBank
+from .sounds import MixSound, SoundBank, player_sound_fallback
 from .track import LOCAL_ENTITY, STOP, SoundTrack, entity_origins, sound_track
 
 #: Output samples between two spatialisation updates (~10.7 ms at 48 kHz).
@@ -70,6 +74,7 @@ class _Voices:
     origin: np.ndarray      # f8 [V, 3]
     base: np.ndarray        # f8 [V, 3] the entity's origin when it started
     follow: np.ndarray      # bool: the entity was there when it started
+    loop: np.ndarray        # bool: a looping entity sound (Quake III), heard wherever it started
 
 
 class Mixer:
@@ -83,7 +88,12 @@ class Mixer:
         self.rate = sounds.rate
         self.volume = volume
         self.track = track = sound_track(timeline)
-        self.sounds: tuple[MixSound | None, ...] = tuple(sounds.get(name) for name in track.names)
+        schema = timeline.schema
+        self._placing = {"full_distance": schema.sound_full_distance, "separation": schema.sound_separation}
+        self._replace = schema.sound_channel_replace
+        self._repeat_gap = schema.sound_repeat_gap
+        self.sounds: tuple[MixSound | None, ...] = tuple(
+            sounds.get(name, player_sound_fallback(name, schema.default_player_sounds)) for name in track.names)
         self._voices = self._dynamic_voices(track)
         self._statics = track.statics if static else track.statics[:0]
         for i in np.unique(self._statics["sound"]):
@@ -110,7 +120,7 @@ class Mixer:
                 if j is not None:
                     cut[j] = min(cut[j], t)
                 continue
-            if chan != 0 and ent != LOCAL_ENTITY and key in playing:
+            if self._replace and chan != 0 and ent != LOCAL_ENTITY and key in playing:
                 j = playing[key]
                 cut[j] = min(cut[j], t)
             playing[key] = i
@@ -119,19 +129,25 @@ class Mixer:
             cut = np.minimum(cut, track.segment_end[np.clip(cmd["segment"], 0, len(track.segment_end) - 1)])
         lengths = np.array([len(s) if s is not None else 0 for s in self.sounds], np.int64)
         looped = np.array([s is not None and s.loop_start is not None for s in self.sounds], bool)
-        keep = np.flatnonzero(starts & (lengths[np.maximum(cmd["sound"], 0)] > 0))
+        playable = starts & (lengths[np.maximum(cmd["sound"], 0)] > 0)
+        if self._repeat_gap > 0:
+            playable &= ~_repeats(cmd, playable, self._repeat_gap)
+        keep = np.flatnonzero(playable)
         c = cmd[keep]
         rate = self.rate
         start = np.floor(c["time"] * rate + 0.5).astype(np.int64)
         length = lengths[c["sound"]]
-        skip = _duplicate_skips(c, length, int(DUPLICATE_SKIP * rate))
+        if self._repeat_gap > 0:
+            skip = np.zeros(len(c), np.int64)
+        else:
+            skip = _duplicate_skips(c, length, int(DUPLICATE_SKIP * rate))
         cut_n = np.floor(np.minimum(cut[keep] * rate + 0.5, _NEVER)).astype(np.int64)
-        end = np.minimum(cut_n, np.where(looped[c["sound"]], _NEVER, start + length - skip))
+        end = np.minimum(cut_n, np.where(looped[c["sound"]] | c["loop"], _NEVER, start + length - skip))
         origin = c["origin"].astype(np.float64)
         base, follow = entity_origins(self.timeline, c["frame"], c["entity"])
-        follow &= c["entity"] > 0
+        follow &= c["entity"] >= max(self.timeline.schema.client_entity_offset, 0)   # not Quake's world
         return _Voices(c["time"], start, end, skip, c["sound"], c["entity"], np.rint(c["volume"] * 255.0),
-                       c["attenuation"] / NOMINAL_CLIP_DISTANCE, origin, base, follow)
+                       c["attenuation"] / NOMINAL_CLIP_DISTANCE, origin, base, follow, c["loop"])
 
     # --- mixing -------------------------------------------------------------------------------------------------
 
@@ -154,7 +170,7 @@ class Mixer:
         active = np.flatnonzero((v.start < grid.n1) & (v.end > grid.n0))
         if len(active) == 0:
             return
-        active = active[_audible_at_start(v, active, listener)]
+        active = active[_audible_at_start(v, active, listener, self._placing) | v.loop[active]]
         if len(active) == 0:
             return
         origins = np.broadcast_to(v.origin[active], (len(grid.times), len(active), 3)).copy()
@@ -168,7 +184,7 @@ class Mixer:
             origins[:, cols] = np.where(there[..., None], moved, origins[:, cols])
         own = (v.entity[active] == LOCAL_ENTITY)[None, :] | (v.entity[active][None, :] == grid.entity[:, None])
         left, right = spatialize(origins, grid.origin[:, None, :], grid.right[:, None, :], v.master[active][None, :],
-                                 v.dist_mult[active][None, :], own)
+                                 v.dist_mult[active][None, :], own, **self._placing)
         for col, i in enumerate(active.tolist()):
             snd = self.sounds[int(v.sound[i])]
             assert snd is not None
@@ -186,7 +202,7 @@ class Mixer:
             own = np.zeros((1, len(statics)), bool)
             left, right = spatialize(statics["origin"].astype(np.float64)[None, :, :], grid.origin[:, None, :],
                                      grid.right[:, None, :], np.rint(statics["volume"] * 255.0)[None, :],
-                                     statics["attenuation"][None, :] / NOMINAL_CLIP_DISTANCE, own)
+                                     statics["attenuation"][None, :] / NOMINAL_CLIP_DISTANCE, own, **self._placing)
             for sound in np.unique(statics["sound"]).tolist():
                 snd = self.sounds[sound]
                 if snd is None or snd.loop_start is None:
@@ -252,14 +268,30 @@ class _Grid:
         return max(self.n0, start), max(stop, self.n0), start
 
 
-def _audible_at_start(v: _Voices, rows: np.ndarray, listener: ListenerPath) -> np.ndarray:
+def _audible_at_start(v: _Voices, rows: np.ndarray, listener: ListenerPath, placing: dict[str, float]
+                      ) -> np.ndarray:
     """Which of ``rows`` had a non-zero volume on some side when they started (``S_StartSound``)."""
     ears = [listener_at(listener, t) for t in v.time[rows].tolist()]
     origin = np.array([e.origin for e in ears], np.float64)
     right = np.array([e.right for e in ears], np.float64)
     own = (v.entity[rows] == LOCAL_ENTITY) | np.array([e.entity == ent for e, ent in zip(ears, v.entity[rows])])
-    left, right_vol = spatialize(v.origin[rows], origin, right, v.master[rows], v.dist_mult[rows], own)
+    left, right_vol = spatialize(v.origin[rows], origin, right, v.master[rows], v.dist_mult[rows], own, **placing)
     return (left > 0) | (right_vol > 0)
+
+
+def _repeats(commands: np.ndarray, playable: np.ndarray, gap: float) -> np.ndarray:
+    """Which playable starts come less than ``gap`` seconds after the last kept start of the same sound on the same
+    entity (Quake III ``S_StartSound`` drops them)."""
+    out = np.zeros(len(commands), bool)
+    last: dict[tuple[int, int, int], float] = {}
+    for i in np.flatnonzero(playable).tolist():
+        key = (int(commands["segment"][i]), int(commands["entity"][i]), int(commands["sound"][i]))
+        t = float(commands["time"][i])
+        if t - last.get(key, -np.inf) < gap:
+            out[i] = True
+        else:
+            last[key] = t
+    return out
 
 
 def _duplicate_skips(commands: np.ndarray, length: np.ndarray, most: int) -> np.ndarray:

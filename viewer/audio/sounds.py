@@ -3,9 +3,11 @@
 A precache name ``"weapons/rocket1i.wav"`` is read from ``sound/weapons/rocket1i.wav`` (``S_LoadSound``) and
 resampled with linear interpolation to :data:`OUTPUT_RATE`; the length and loop start scale like ``ResampleSfx``
 scales them (truncated).  A sound that is missing or cannot be decoded is skipped: one warning names it, later uses
-are silent.
+are silent.  A Quake III player model's sound missing from the game files plays the default model's instead
+(:func:`player_sound_fallback`, ``CG_LoadClientInfo``).
 
-References: QuakeSpasm ``snd_mem.c`` (``S_LoadSound``, ``ResampleSfx``).
+References: QuakeSpasm ``snd_mem.c`` (``S_LoadSound``, ``ResampleSfx``); ioquake3 ``code/cgame/cg_players.c``
+(``CG_LoadClientInfo``).
 """
 
 from __future__ import annotations
@@ -51,6 +53,16 @@ def resample(sound: WaveSound, rate: int = OUTPUT_RATE) -> MixSound:
     return MixSound(sound.name, out, loop, sound.width)
 
 
+def player_sound_fallback(name: str, default_model: str) -> str | None:
+    """The default model's sound for a player model's ``player/MODEL/FILE`` (``CG_LoadClientInfo``), ``None`` for
+    other names, the default model's own, or without a default model."""
+    parts = name.split("/")
+    if not default_model or len(parts) != 3 or parts[0].lower() != "player" or parts[1].lower() in (
+            default_model, "footsteps"):
+        return None
+    return f"player/{default_model}/{parts[2]}"
+
+
 class SoundBank:
     """Sounds by precache name from ``files`` (a :class:`VirtualFS`, or a mapping of ``"sound/…"`` paths to bytes),
     loaded on first use and kept."""
@@ -60,8 +72,9 @@ class SoundBank:
         self.rate = rate
         self._loaded: dict[str, MixSound | None] = {}
 
-    def get(self, name: str) -> MixSound | None:
-        """The sound, or ``None`` (with one warning the first time) if it is missing or bad."""
+    def get(self, name: str, fallback: str | None = None) -> MixSound | None:
+        """The sound, else the ``fallback`` sound when ``name`` is missing, or ``None`` (with one warning the first
+        time) if neither can be read."""
         if name in self._loaded:
             return self._loaded[name]
         sound = None
@@ -69,6 +82,10 @@ class SoundBank:
             path = "sound/" + name
             try:
                 sound = resample(load_wav(self._read(path), path), self.rate)
+            except NotFoundError as error:
+                sound = self.get(fallback) if fallback else None
+                if sound is None and not fallback:
+                    warnings.warn(f"sound {name} skipped: {error}", stacklevel=2)
             except FormatError as error:
                 warnings.warn(f"sound {name} skipped: {error}", stacklevel=2)
         self._loaded[name] = sound

@@ -3,7 +3,8 @@
 :func:`sound_track` turns a :class:`~assets_loader.demos.DemoTimeline` into a :class:`SoundTrack`:
 
 * ``commands`` (:data:`SOUND_COMMAND`, demo order, so sorted by time): every ``sound`` event (``S_StartSound``),
-  every ``localsound`` event (entity :data:`LOCAL_ENTITY`, never spatialised) and every ``stopsound`` event
+  every ``localsound`` event (entity :data:`LOCAL_ENTITY`, never spatialised, at the game's
+  ``local_sound_volume``) and every ``stopsound`` event
   (``sound`` = -1, ``S_StopSound``).  ``sound`` indexes ``names``;
 * ``statics`` (:data:`STATIC_SOUND`): the ``svc_spawnstaticsound`` sounds of every segment (``S_StaticSound``);
 * per segment the map, the time it starts and the time the next one starts (``S_StopAllSounds`` on a new level).
@@ -31,11 +32,12 @@ LOCAL_ENTITY = -1
 STOP = -1
 
 #: One start or stop: timeline ``time``, the ``frame`` it arrived in, its ``segment``, ``entity`` and ``channel``
-#: (0..7; -1 for local sounds), ``sound`` (index into ``SoundTrack.names``, :data:`STOP` for a stop), ``volume``
-#: 0..1, ``attenuation`` (1 normal, 0 none) and ``origin`` (where the server said it started).
+#: (0..7, Quake III's loops 8 and 9; -1 for local sounds), ``sound`` (index into ``SoundTrack.names``, :data:`STOP`
+#: for a stop), ``volume`` 0..1, ``attenuation`` (1 normal, 0 none), ``origin`` (where the server said it started)
+#: and ``loop`` (the sound repeats until stopped).
 SOUND_COMMAND = np.dtype([("time", "<f8"), ("frame", "<i4"), ("segment", "<i4"), ("entity", "<i4"),
                           ("channel", "<i4"), ("sound", "<i4"), ("volume", "<f4"), ("attenuation", "<f4"),
-                          ("origin", "<f4", (3,))])
+                          ("origin", "<f4", (3,)), ("loop", "?")])
 #: A looping ambient sound placed in the map by the server (``svc_spawnstaticsound``); ``attenuation`` as sent / 64.
 STATIC_SOUND = np.dtype([("segment", "<i4"), ("sound", "<i4"), ("volume", "<f4"), ("attenuation", "<f4"),
                          ("origin", "<f4", (3,))])
@@ -66,6 +68,7 @@ def sound_track(timeline: DemoTimeline) -> SoundTrack:
         return index.setdefault(name, len(index))
 
     rows = []
+    local_volume = timeline.schema.local_sound_volume
     for event in timeline.events:
         kind = event.kind
         if kind not in ("sound", "stopsound", "localsound"):
@@ -74,11 +77,11 @@ def sound_track(timeline: DemoTimeline) -> SoundTrack:
         head = (event.time, event.frame, event.segment)
         if kind == "sound":
             rows.append(head + (f["entity"], f["channel"], name_index(f["sound"]), f["volume"], f["attenuation"],
-                                f["origin"]))
+                                f["origin"], f.get("loop", False)))
         elif kind == "localsound":
-            rows.append(head + (LOCAL_ENTITY, -1, name_index(f["sound"]), 1.0, 0.0, (0.0, 0.0, 0.0)))
+            rows.append(head + (LOCAL_ENTITY, -1, name_index(f["sound"]), local_volume, 0.0, (0.0, 0.0, 0.0), False))
         else:
-            rows.append(head + (f["entity"], f["channel"], STOP, 0.0, 0.0, (0.0, 0.0, 0.0)))
+            rows.append(head + (f["entity"], f["channel"], STOP, 0.0, 0.0, (0.0, 0.0, 0.0), False))
     commands = np.array(rows, SOUND_COMMAND) if rows else np.zeros(0, SOUND_COMMAND)
 
     statics = np.array([(seg.index, name_index(s.sound), s.volume, s.attenuation, s.origin)

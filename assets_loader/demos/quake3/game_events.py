@@ -12,7 +12,9 @@ and are skipped at a follow switch, like ``CG_TransitionPlayerState``.  Awards (
 are rises of the followed client's ``persistant`` counters (``CG_CheckLocalSounds``).  Server commands: ``chat`` /
 ``tchat`` (sender before ``\\x19:``; Quake Live puts the sender's client number first), ``print``, ``cp``
 (centerprint), ``disconnect``.  Quake Live (protocols 73, 90, 91) uses its own numbers (:class:`.game.GameNumbers`)
-and adds rounds (``CS_ROUND_TIME``) and the match end (``CS_INTERMISSION``).
+and adds rounds (``CS_ROUND_TIME``) and the match end (``CS_INTERMISSION``).  Every Quake III entity event also goes
+to the cgame's sound rules (:mod:`.sound_events`), which add the sounds it would play; Quake Live's demos have no
+sounds yet (only part of its event table is known).
 
 References: ioquake3 ``code/cgame/cg_event.c`` (``CG_EntityEvent``, ``CG_Obituary``, ``CG_ItemPickup``),
 ``cg_playerstate.c`` (``CG_CheckPlayerstateEvents``, ``CG_CheckLocalSounds``), ``cg_servercmds.c``
@@ -30,6 +32,7 @@ from .. import events as ev
 from . import game as g
 from .obituaries import S_COLOR_WHITE, frag_centerprint, obituary_text
 from .records import CS_SERVERINFO, Quake3Demo
+from .sound_events import SoundRules, local_sounds, loop_sounds, match_sounds
 
 __all__ = ["demo_events"]
 
@@ -61,6 +64,7 @@ class _Collector:
         self.temp_names = {numbers.ev[k]: v for k, v in _TEMP.items()}
         self.impacts = frozenset(numbers.ev[k] for k in _IMPACT_NAMES)
         self.out: list[ev.Event] = []
+        self.sounds: SoundRules | None = None
 
     def viewer(self, frame: int) -> tuple[int, int, int] | None:
         """``(clientNum, PERS_RANK, PERS_SCORE)`` of the playerState at ``frame`` (``None`` without one)."""
@@ -90,7 +94,10 @@ def _direction(parm: int) -> tuple[float, float, float] | None:
 
 def _entity_event(out: _Collector, frame: int, event: int, entity: int, parm: int, origin: tuple[float, ...],
                   other: int, other2: int, names: dict[int, str], weapon: int = 0,
-                  origin2: tuple[float, ...] | None = None, client: int = -1) -> None:
+                  origin2: tuple[float, ...] | None = None, client: int = -1, powerups: int = 0,
+                  playerstate: bool = False) -> None:
+    if out.sounds is not None:
+        out.sounds.entity_event(frame, event, entity, parm, origin, weapon, powerups, playerstate)
     numbers = out.numbers
     if event == numbers.ev["OBITUARY"]:
         means = numbers.means_of_death
@@ -166,7 +173,8 @@ def _entity_events(demo: Quake3Demo, out: _Collector, cols: dict[str, np.ndarray
             names, names_version = _names_at(demo, frame), version
         _entity_event(out, frame, code, entity, int(cols["eventParm"][row]), tuple(cols["origin"][row].tolist()),
                       int(cols["otherEntityNum"][row]), int(cols["otherEntityNum2"][row]), names,
-                      int(cols["weapon"][row]), tuple(cols["origin2"][row].tolist()), int(cols["clientNum"][row]))
+                      int(cols["weapon"][row]), tuple(cols["origin2"][row].tolist()), int(cols["clientNum"][row]),
+                      int(cols["powerups"][row]))
 
 
 def _player_events(demo: Quake3Demo, out: _Collector) -> None:
@@ -191,8 +199,10 @@ def _player_events(demo: Quake3Demo, out: _Collector) -> None:
         if not names:
             names = _names_at(demo, i)
         origin = tuple(float(v) for v in new["origin"])
+        powerups = int(((new["powerups"] != 0) * (1 << np.arange(len(new["powerups"])))).sum())
         for code, parm in fired:
-            _entity_event(out, i, code & ~g.EV_EVENT_BITS, client, parm, origin, client, -1, names)
+            _entity_event(out, i, code & ~g.EV_EVENT_BITS, client, parm, origin, client, -1, names,
+                          int(new["weapon"]), None, client, powerups, True)
 
 
 def _command_events(demo: Quake3Demo, out: _Collector) -> None:
@@ -276,8 +286,14 @@ def demo_events(demo: Quake3Demo, times: np.ndarray, frame_segment: np.ndarray, 
         gametype = 0
     numbers = g.game_numbers(demo.protocol)
     out = _Collector(times, frame_segment, demo.snapshots.player, gametype >= g.GT_TEAM, numbers)
+    if numbers is g.QUAKE3_NUMBERS:
+        out.sounds = SoundRules(demo, out.add, times, out.viewer)
     _entity_events(demo, out, cols, offsets, column_row)
     _player_events(demo, out)
+    if out.sounds is not None:
+        local_sounds(demo, out.sounds)
+        match_sounds(demo, out.sounds)
+        loop_sounds(out.sounds, cols, column_row, offsets, frame_segment)
     _command_events(demo, out)
     if gametype in numbers.round_game_types:
         _round_events(demo, out)
