@@ -1,9 +1,12 @@
 """Run a command in a child process and measure it: CPU seconds, wall seconds and peak resident memory.
 
-The figures come from ``os.wait4`` (the child's own ``rusage``), so they do not depend on what else the calling
-process has run, and the child can be given a hard address-space cap (``RLIMIT_AS``) so an input that would
-exhaust memory fails inside the child instead of on the machine. A wall-clock timeout kills a child that hangs;
-it is a safety net, not a measurement: bounds are asserted on CPU time and peak memory.
+The figures come from ``os.wait4`` (the child's own ``rusage``), taken by a small launcher that forks the command
+as its own child: a process started straight from this one would carry this process's peak memory in its
+``ru_maxrss`` (Linux keeps the high-water mark of the address space it had before ``exec``, and a fork starts with the
+parent's), so a test session grown large would be measured instead of the command.  The command can be given a hard
+address-space cap (``RLIMIT_AS``) so an input that would exhaust memory fails inside it instead of on the machine.
+A wall-clock timeout kills a child that hangs; it is a safety net, not a measurement: bounds are asserted on CPU
+time and peak memory.
 """
 
 from __future__ import annotations
@@ -20,9 +23,27 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-#: Run as ``python -c _CAPPED MB ARGV…``: cap the address space, then become ARGV (no ``preexec_fn`` needed).
-_CAPPED = ("import os, resource, sys; cap = int(sys.argv[1]) << 20; "
-           "resource.setrlimit(resource.RLIMIT_AS, (cap, cap)); os.execvp(sys.argv[2], sys.argv[2:])")
+#: Run as ``python -c _LAUNCH MB REPORT ARGV…``: fork ARGV as a fresh child (its address space capped at MB unless
+#: MB is 0), wait for it, write its CPU seconds and peak kilobytes to REPORT and end the way it ended.
+_LAUNCH = ("import os, resource, signal, sys\n"
+           "cap, report, argv = int(sys.argv[1]) << 20, sys.argv[2], sys.argv[3:]\n"
+           "pid = os.fork()\n"
+           "if pid == 0:\n"
+           "    if cap:\n"
+           "        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))\n"
+           "    try:\n"
+           "        os.execvp(argv[0], argv)\n"
+           "    finally:\n"
+           "        os._exit(127)\n"
+           "_, status, usage = os.wait4(pid, 0)\n"
+           "with open(report, 'w') as f:\n"
+           "    f.write(f'{usage.ru_utime + usage.ru_stime} {usage.ru_maxrss}')\n"
+           "code = os.waitstatus_to_exitcode(status)\n"
+           "if code < 0:\n"
+           "    if -code != signal.SIGKILL:\n"
+           "        signal.signal(-code, signal.SIG_DFL)\n"
+           "    os.kill(os.getpid(), -code)\n"
+           "os._exit(code)\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,9 +70,9 @@ def run_measured(argv: Sequence[str], *, timeout: float = 120.0, max_address_mb:
                  cwd: str | os.PathLike = REPO, env: dict[str, str] | None = None,
                  stdin: int | None = subprocess.DEVNULL) -> Measurement:
     """Run ``argv`` (the child's stdout/stderr go to temporary files) and return its :class:`Measurement`."""
-    if max_address_mb is not None:
-        argv = [sys.executable, "-c", _CAPPED, str(max_address_mb), *argv]
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.NamedTemporaryFile("r", suffix=".usage") as report:
+        argv = [sys.executable, "-c", _LAUNCH, str(max_address_mb or 0), report.name, *argv]
         start = time.monotonic()
         proc = subprocess.Popen(list(argv), cwd=cwd, env=env, stdin=stdin, stdout=out, stderr=err,
                                 start_new_session=True)
@@ -69,10 +90,13 @@ def run_measured(argv: Sequence[str], *, timeout: float = 120.0, max_address_mb:
             timer.cancel()
         wall = time.monotonic() - start
         proc.returncode = os.waitstatus_to_exitcode(status)  # reaped by wait4: tell Popen
+        figures = report.read().split()                       # empty when the launcher was killed
+        cpu, peak_kb = (float(figures[0]), float(figures[1])) if len(figures) == 2 else \
+            (usage.ru_utime + usage.ru_stime, float(usage.ru_maxrss))
         out.seek(0)
         err.seek(0)
-        return Measurement(cpu_seconds=usage.ru_utime + usage.ru_stime, wall_seconds=wall,
-                           peak_mb=usage.ru_maxrss / 1024, returncode=None if killed.is_set() else proc.returncode,
+        return Measurement(cpu_seconds=cpu, wall_seconds=wall,
+                           peak_mb=peak_kb / 1024, returncode=None if killed.is_set() else proc.returncode,
                            stdout=out.read().decode(errors="replace"), stderr=err.read().decode(errors="replace"))
 
 

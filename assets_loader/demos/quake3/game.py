@@ -59,6 +59,8 @@ GT_FFA, GT_TOURNAMENT, GT_TEAM, GT_CTF = 0, 1, 3, 4
 PM_SPECTATOR = 2
 PM_DEAD = 3
 PM_INTERMISSION = 5
+#: ``pm_flags`` bit of a spectator's playerState copied from the client it follows (Quake Live keeps ``PM_SPECTATOR``).
+PMF_FOLLOW = 4096
 
 # team_t (a player's PERS_TEAM and its CS_PLAYERS "t")
 TEAM_FREE, TEAM_RED, TEAM_BLUE, TEAM_SPECTATOR = 0, 1, 2, 3

@@ -50,8 +50,11 @@ def decode_quake3(data: bytes, name: str) -> DemoTimeline:
 
 
 def _player_entities(player: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(rows, snapshot indices): the playerState as ``entityState_t`` where it is a visible player."""
-    shown = (player["pm_type"] != g.PM_SPECTATOR) & (player["pm_type"] != g.PM_INTERMISSION) \
+    """(rows, snapshot indices): the playerState as ``entityState_t`` where it is a visible player: not a free
+    spectator (a following one shows the client it follows: Quake Live keeps ``PM_SPECTATOR`` with ``PMF_FOLLOW``),
+    not in the intermission, not gibbed."""
+    following = (player["pm_flags"] & g.PMF_FOLLOW) != 0
+    shown = ((player["pm_type"] != g.PM_SPECTATOR) | following) & (player["pm_type"] != g.PM_INTERMISSION) \
         & (player["stats"][:, 0] > g.GIB_HEALTH)
     ps = player[shown]
     out = np.zeros(len(ps), ENTITY_STATE)

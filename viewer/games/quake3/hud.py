@@ -51,7 +51,8 @@ import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
 from assets_loader.demos.events import ObituaryEvent
-from assets_loader.demos.quake3.game import PM_INTERMISSION, PM_SPECTATOR, SCORE_NOT_PRESENT, TEAM_SPECTATOR
+from assets_loader.demos.quake3.game import (PM_INTERMISSION, PM_SPECTATOR, PMF_FOLLOW, SCORE_NOT_PRESENT,
+                                             TEAM_SPECTATOR)
 from assets_loader.demos.quake3.colors import colored_chars, visible_len
 from assets_loader.demos.quake3.obituaries import S_COLOR_WHITE, gendered_obituary
 
@@ -65,7 +66,6 @@ from .warmup import draw_warmup
 
 __all__ = ["CROSSHAIR", "PMF_FOLLOW", "health_color", "hud_layout"]
 
-PMF_FOLLOW = 4096
 CROSSHAIR = "gfx/2d/crosshaire"
 ARMOR_ICON = "icons/iconr_yellow"
 YELLOW, RED = (1.0, 0.69, 0.0), (1.0, 0.2, 0.2)

@@ -20,6 +20,7 @@ import math
 import numpy as np
 
 from assets_loader.demos import SceneState
+from assets_loader.demos.quake3.game import PM_INTERMISSION, PM_SPECTATOR, PMF_FOLLOW, TEAM_SPECTATOR
 from assets_loader.models.q3player import animation_number
 
 from ...render.q3players import angles_axis
@@ -28,9 +29,6 @@ from .items import WEAPON_MODELS
 
 __all__ = ["bob_angles", "hand_model", "view_weapon"]
 
-PM_SPECTATOR, PM_INTERMISSION = 2, 5
-TEAM_SPECTATOR = 3
-PMF_FOLLOW = 4096
 SHOTGUN_HAND = "models/weapons2/shotgun/shotgun_hand.md3"
 
 
