@@ -126,6 +126,16 @@ def _build_parser() -> argparse.ArgumentParser:
     render.add_argument("--force", action="store_true", help="overwrite existing output files")
     _add_game_args(render)
 
+    cut = sub.add_parser("cut", help="write a range of a demo as a new demo of the same format (engines play it)")
+    cut.add_argument("demo", help=f"demo file ({DEMO_KINDS})")
+    cut.add_argument("--from", dest="start", default="0", metavar="T",
+                     help="range start: SS, MM:SS(.s), N%% (default 0)")
+    cut.add_argument("--to", dest="end", default="100%", metavar="T",
+                     help="range end: SS, MM:SS(.s), N%%, +S = S seconds after --from (default: the end)")
+    cut.add_argument("--out", required=True, metavar="FILE",
+                     help="demo file to write (never overwritten without --force)")
+    cut.add_argument("--force", action="store_true", help="overwrite an existing --out file")
+
     events = sub.add_parser("events", help="the events of a demo with their times")
     events.add_argument("demo")
     events.add_argument("--json", action="store_true", help="print JSON")
@@ -273,6 +283,8 @@ def _run(args: argparse.Namespace) -> int:
         return _run_render(args)
     if args.command in ("play", "map"):
         return _run_window(args)
+    if args.command == "cut":
+        return _run_cut(args)
     raise _UsageError(f"unknown command {args.command!r}")
 
 
@@ -515,6 +527,18 @@ def _run_render(args: argparse.Namespace) -> int:
     heard = f", {AUDIO_CODECS[output.container]} sound" if sound is not None else ""
     print(f"wrote {where}: {result.frames} frames {size[0]}x{size[1]} at {fps:g} fps ({output.codec.name}{heard}) "
           f"in {result.seconds:.1f} s, {result.fps:.1f} frames/s")
+    return EXIT_OK
+
+
+def _run_cut(args: argparse.Namespace) -> int:
+    from .cut import cut_file
+    from .timespec import TimespecError
+
+    try:
+        out, frames, seconds = cut_file(args.demo, args.start, args.end, args.out, args.force)
+    except (TimespecError, ValueError) as exc:
+        raise _UsageError(str(exc)) from None
+    print(f"wrote {out}: {frames} frames, {seconds:.3f} s")
     return EXIT_OK
 
 
