@@ -10,12 +10,12 @@ import numpy as np
 from ...errors import UnsupportedFormatError
 from ..timeline import DemoTimeline
 from .quake import cut_dem
-from .quakeworld import cut_mvd
+from .quakeworld import cut_mvd, cut_qwd
 
 __all__ = ["cut_demo", "frame_range", "CUT_FORMATS"]
 
 #: The formats (``DemoTimeline.format``) a cut is written for.
-CUT_FORMATS = ("dem", "mvd")
+CUT_FORMATS = ("dem", "qwd", "mvd")
 
 
 def frame_range(timeline: DemoTimeline, start: float, end: float) -> tuple[int, int]:
@@ -36,6 +36,8 @@ def cut_demo(data: bytes, timeline: DemoTimeline, start: float, end: float) -> b
     first, last = frame_range(timeline, start, end)
     if timeline.format == "dem":
         return cut_dem(data, timeline.path, first, last)
+    if timeline.format == "qwd":
+        return cut_qwd(data, timeline.path, first, last)
     if timeline.format == "mvd":
         return cut_mvd(data, timeline.path, first, last)
     raise UnsupportedFormatError(timeline.path, timeline.format, None, f"a demo qdv can cut ({', '.join(CUT_FORMATS)})",
