@@ -1,4 +1,5 @@
-"""Cut a QuakeWorld multi-view demo (``.mvd``) to a range of its frames: a demo ezQuake plays.
+"""Cut a QuakeWorld demo to a range of its frames: a demo ezQuake plays.  A ``.qwd`` is cut as :func:`cut_qwd`
+says; a multi-view demo (``.mvd``) as follows.
 
 An MVD sends entities as a delta against the previous frame's set and players as deltas against their previous
 state, so the first frame of the cut is synthesised from the decoded state; the rest is the original's blocks:
