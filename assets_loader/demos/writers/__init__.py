@@ -10,12 +10,13 @@ import numpy as np
 from ...errors import UnsupportedFormatError
 from ..timeline import DemoTimeline
 from .quake import cut_dem
+from .quake3 import cut_quake3
 from .quakeworld import cut_mvd, cut_qwd
 
 __all__ = ["cut_demo", "frame_range", "CUT_FORMATS"]
 
 #: The formats (``DemoTimeline.format``) a cut is written for.
-CUT_FORMATS = ("dem", "qwd", "mvd")
+CUT_FORMATS = ("dem", "qwd", "mvd", "dm_66", "dm_67", "dm_68", "dm_71")
 
 
 def frame_range(timeline: DemoTimeline, start: float, end: float) -> tuple[int, int]:
@@ -38,6 +39,8 @@ def cut_demo(data: bytes, timeline: DemoTimeline, start: float, end: float) -> b
         return cut_dem(data, timeline.path, first, last)
     if timeline.format == "qwd":
         return cut_qwd(data, timeline.path, first, last)
+    if timeline.format.startswith("dm_"):
+        return cut_quake3(data, timeline.path, first, last)
     if timeline.format == "mvd":
         return cut_mvd(data, timeline.path, first, last)
     raise UnsupportedFormatError(timeline.path, timeline.format, None, f"a demo qdv can cut ({', '.join(CUT_FORMATS)})",
