@@ -10,13 +10,14 @@ import numpy as np
 from ...errors import UnsupportedFormatError
 from ..timeline import DemoTimeline
 from .quake import cut_dem
+from .quake2 import cut_dm2
 from .quake3 import cut_quake3
 from .quakeworld import cut_mvd, cut_qwd
 
 __all__ = ["cut_demo", "frame_range", "CUT_FORMATS"]
 
 #: The formats (``DemoTimeline.format``) a cut is written for.
-CUT_FORMATS = ("dem", "qwd", "mvd", "dm_66", "dm_67", "dm_68", "dm_71")
+CUT_FORMATS = ("dem", "qwd", "mvd", "dm2", "dm_66", "dm_67", "dm_68", "dm_71")
 
 
 def frame_range(timeline: DemoTimeline, start: float, end: float) -> tuple[int, int]:
@@ -39,6 +40,8 @@ def cut_demo(data: bytes, timeline: DemoTimeline, start: float, end: float) -> b
         return cut_dem(data, timeline.path, first, last)
     if timeline.format == "qwd":
         return cut_qwd(data, timeline.path, first, last)
+    if timeline.format == "dm2":
+        return cut_dm2(data, timeline.path, first, last)
     if timeline.format.startswith("dm_"):
         return cut_quake3(data, timeline.path, first, last)
     if timeline.format == "mvd":
