@@ -6,7 +6,8 @@ Run ``python -m benchmarks.bench_cut_engines [--only NAME]`` from the repository
 game directory under a temporary folder (the corpus is read-only): QuakeSpasm ``-basedir DIR -game lq1`` with a
 one-line ``quake.rc`` (``stuffcmds``), ezQuake ``-basedir DIR`` with ``id1/pak0.pak`` and the demos in ``qw/``,
 ioquake3 with OpenArena's ``/usr/lib/openarena`` as ``fs_basepath`` and the demos in ``fs_homepath/baseoa/demos``.
-An engine is stopped once it prints its timedemo line or an error (they all stay at the console afterwards).
+An engine is stopped once it prints its timedemo line or an error (they all stay at the console afterwards);
+QuakeSpasm runs under ``stdbuf -oL`` so its console reaches the file line by line.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ CASES = (
     Case("demo1.dem frag (map not in the corpus)", "quakespasm", LQ1 / "demo1.dem", "20", "+5"),
     Case("demo1_lite.dem", "quakespasm", LQ1 / "demo1_lite.dem", "20", "+20"),
     Case("demo3.dem (999)", "quakespasm", LQ1 / "demo3.dem", "5", "+15"),
-    Case("vektar_demo1.dem", "quakespasm", DATA / "public" / "quake1" / "vektar_demo1.dem", "30", "+20"),
+    Case("vektar_demo1.dem (mod models not in the corpus)", "quakespasm", DATA / "public" / "quake1" / "vektar_demo1.dem", "30", "+20"),
     Case("2on2 MVD frag (map not in the corpus)", "ezquake", QUAKEWORLD / _MVD, "20", "+6"),
     Case("lq_lqdm2_mvd.mvd", "ezquake", QUAKEWORLD / "lq_lqdm2_mvd.mvd", "40", "+30"),
     Case("lq_lqdm2_ranger.qwd", "ezquake", QUAKEWORLD / "lq_lqdm2_ranger.qwd", "40", "+30"),
@@ -57,7 +58,7 @@ CASES = (
 def _command(case: Case, root: Path, name: str) -> tuple[list[str], Path]:
     """The engine's command line for demo ``name`` (staged under ``root``) and the file its console goes to."""
     if case.engine == "quakespasm":
-        return (["/usr/games/quakespasm", "-basedir", str(root), "-game", "lq1", "-nosound", "-width", "640",
+        return (["stdbuf", "-oL", "/usr/games/quakespasm", "-basedir", str(root), "-game", "lq1", "-nosound", "-width", "640",
                  "-height", "480", "-window", "+timedemo", name], root / "out.txt")
     if case.engine == "ezquake":
         return (["/usr/lib/games/ezquake/ezquake", "-basedir", str(root), "-nohome", "-window", "-width", "640",
