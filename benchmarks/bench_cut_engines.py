@@ -44,7 +44,8 @@ CASES = (
     Case("demo1.dem frag (map not in the corpus)", "quakespasm", LQ1 / "demo1.dem", "20", "+5"),
     Case("demo1_lite.dem", "quakespasm", LQ1 / "demo1_lite.dem", "20", "+20"),
     Case("demo3.dem (999)", "quakespasm", LQ1 / "demo3.dem", "5", "+15"),
-    Case("vektar_demo1.dem (mod models not in the corpus)", "quakespasm", DATA / "public" / "quake1" / "vektar_demo1.dem", "30", "+20"),
+    Case("vektar_demo1.dem (mod models not in the corpus)", "quakespasm",
+         DATA / "public" / "quake1" / "vektar_demo1.dem", "30", "+20"),
     Case("2on2 MVD frag (map not in the corpus)", "ezquake", QUAKEWORLD / _MVD, "20", "+6"),
     Case("lq_lqdm2_mvd.mvd", "ezquake", QUAKEWORLD / "lq_lqdm2_mvd.mvd", "40", "+30"),
     Case("lq_lqdm2_ranger.qwd", "ezquake", QUAKEWORLD / "lq_lqdm2_ranger.qwd", "40", "+30"),
@@ -58,8 +59,8 @@ CASES = (
 def _command(case: Case, root: Path, name: str) -> tuple[list[str], Path]:
     """The engine's command line for demo ``name`` (staged under ``root``) and the file its console goes to."""
     if case.engine == "quakespasm":
-        return (["stdbuf", "-oL", "/usr/games/quakespasm", "-basedir", str(root), "-game", "lq1", "-nosound", "-width", "640",
-                 "-height", "480", "-window", "+timedemo", name], root / "out.txt")
+        return (["stdbuf", "-oL", "/usr/games/quakespasm", "-basedir", str(root), "-game", "lq1", "-nosound",
+                 "-width", "640", "-height", "480", "-window", "+timedemo", name], root / "out.txt")
     if case.engine == "ezquake":
         return (["/usr/lib/games/ezquake/ezquake", "-basedir", str(root), "-nohome", "-window", "-width", "640",
                  "-height", "480", "-nosound", "-condebug", "+timedemo", name], root / "qw" / "qconsole.log")
