@@ -133,6 +133,16 @@ def _build_parser() -> argparse.ArgumentParser:
     from .library.commands import add_highlights_args   # qdv render --highlights RESULTS.json --out DIR
     add_highlights_args(render)
 
+    cut = sub.add_parser("cut", help="write a range of a demo as a new demo of the same format (engines play it)")
+    cut.add_argument("demo", help=f"demo file ({DEMO_KINDS})")
+    cut.add_argument("--from", dest="start", default="0", metavar="T",
+                     help="range start: SS, MM:SS(.s), N%% (default 0)")
+    cut.add_argument("--to", dest="end", default="100%", metavar="T",
+                     help="range end: SS, MM:SS(.s), N%%, +S = S seconds after --from (default: the end)")
+    cut.add_argument("--out", required=True, metavar="FILE",
+                     help="demo file to write (never overwritten without --force)")
+    cut.add_argument("--force", action="store_true", help="overwrite an existing --out file")
+
     events = sub.add_parser("events", help="the events of a demo with their times")
     events.add_argument("demo")
     events.add_argument("--json", action="store_true", help="print JSON")
@@ -301,6 +311,8 @@ def _run(args: argparse.Namespace) -> int:
             return run_library(args)
         except LibraryUsageError as exc:
             raise _UsageError(str(exc)) from None
+    if args.command == "cut":
+        return _run_cut(args)
     raise _UsageError(f"unknown command {args.command!r}")
 
 
@@ -604,6 +616,18 @@ def _render_clip(args: argparse.Namespace, clip: Clip) -> int:
             if not str(exc).startswith("--pov"):
                 raise
     return _run_render(argparse.Namespace(**one))
+
+
+def _run_cut(args: argparse.Namespace) -> int:
+    from .cut import cut_file
+    from .timespec import TimespecError
+
+    try:
+        out, frames, seconds = cut_file(args.demo, args.start, args.end, args.out, args.force)
+    except (TimespecError, ValueError) as exc:
+        raise _UsageError(str(exc)) from None
+    print(f"wrote {out}: {frames} frames, {seconds:.3f} s")
+    return EXIT_OK
 
 
 def _camera_path(file: str, duration: float) -> CameraPath:
