@@ -18,10 +18,11 @@ Three samples:
   the demo beside ``id1``.
 * ``lq1``: LibreQuake's own ``demo1_lite.dem`` (a single-player cutscene on ``lq_e0m1``) in a game dir.
 
-The LibreQuake samples have no sounds, no ``progs.dat``, no ``gfx/pop.lmp`` (the only GPL-2 file of LibreQuake's data): everything shipped is
-LibreQuake's BSD-3-Clause data or our own recordings of it.  ``CREDITS.md`` and ``LICENSE-LibreQuake.txt`` are
-written from a LibreQuake ``docs`` folder (``COPYING`` and ``CREDITS``) when ``--docs`` is given; without it the
-credits are written from the ``lq1`` sample's licence and contributor list already in the repo.
+The LibreQuake samples have no sounds, no ``progs.dat``, no ``gfx/pop.lmp`` (the only GPL-2 file of LibreQuake's
+data): everything they ship is LibreQuake's BSD-3-Clause data or our own recordings of it. ``CREDITS.md`` and
+``LICENSE-LibreQuake.txt`` are written from a LibreQuake ``docs`` folder (``COPYING`` and ``CREDITS``) when
+``--docs`` is given; without it the credits are written from the ``lq1`` sample's licence and contributor list
+already in the repo.
 
 Usage (from the repository root; the defaults read the corpus beside the repo)::
 
