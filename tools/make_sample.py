@@ -178,7 +178,8 @@ OA_CREDITS = """# Credits of the bundled OpenArena sample
 * `baseoa/demos/qdv_oa_ffa.dm_71`: recorded by the qdv authors on 2026-11-28 with ioquake3
   1.36+u20221123.70d07d9+dfsg-1 and Debian's OpenArena 0.8.8 data: a dedicated server on `oa_dm1` with five bots
   (Sarge, Grunt, Major, Angelyss, Kyonshi, skill 4, free-for-all, no frag or time limit) and a spectator client
-  following Sarge, then Kyonshi; 110 s.  A recording of GPL-2+ data, offered under the same GPL-2+ terms.
+  following Sarge, then Kyonshi; 110 s (`tools/record_oa_sample.py` runs the engines as they ran).  A recording
+  of GPL-2+ data, offered under the same GPL-2+ terms.
 * `baseoa/pak0.pk3`: built by `tools/make_sample.py oa` from Debian's OpenArena install (`/usr/lib/openarena`):
   every file qdv reads to draw that demo (map, textures, shader scripts, player/weapon/item models, HUD art) and
   to play its sounds, unmodified, from the highest-priority OpenArena pk3 that holds it.
