@@ -243,13 +243,16 @@ def detect_base_game(basedir: str | os.PathLike, game: str | None = None) -> str
 def game_dir_of(path: str | os.PathLike) -> tuple[Path, str] | None:
     """If ``path`` (a demo or map) sits inside a game dir, return ``(basedir, game)``.
 
-    A game dir is recognised by a ``pak0.pak`` or a ``maps``/``progs`` folder; the file may sit in the game
-    dir itself or in a sub-folder such as ``demos/`` or ``maps/``. A file in a base directory itself (one
-    holding ``id1/``, as QuakeWorld clients keep their demos) uses ``id1``.
+    A game dir is recognised by a ``pak0.pak``, a ``maps``/``progs`` folder, or (Quake III) by being a
+    ``baseq3``/``baseoa`` folder holding ``*.pk3`` files; the file may sit in the game dir itself or in a
+    sub-folder such as ``demos/`` or ``maps/``. A file in a base directory itself (one holding ``id1/``, as
+    QuakeWorld clients keep their demos) uses ``id1``.
     """
     p = Path(path).absolute()
     for d in list(p.parents)[:3]:
         if (d / "pak0.pak").is_file() or (d / "PAK0.PAK").is_file() or (d / "maps").is_dir() or (d / "progs").is_dir():
+            return d.parent, d.name
+        if d.name.lower() in QUAKE3_BASE_GAMES and _holds_pk3(d):
             return d.parent, d.name
         base = _find_dir(d, BASE_GAME) if d.is_dir() else None
         if base is not None:

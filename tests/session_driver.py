@@ -34,7 +34,7 @@ DT = 1 / 60
 def main() -> None:
     work = Path(sys.argv[1])
     first = sample_demo("lq1")
-    mvd = sample_demo()
+    mvd = sample_demo("lqdm2")
     remembered = work / "remembered"
     remembered.mkdir()
     shutil.copy(first, remembered / "old.dem")

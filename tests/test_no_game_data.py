@@ -102,12 +102,13 @@ def test_unrelated_game_data_counts_as_none(tmp_path) -> None:
     assert notice.endswith("or drop the game folder on the window")
 
 
-def test_the_bundled_sample_is_game_data_of_its_own() -> None:
+@pytest.mark.parametrize(("sample", "game"), [("oa", "quake3"), ("lqdm2", "quakeworld"), ("lq1", "quake")])
+def test_the_bundled_samples_are_game_data_of_their_own(sample, game) -> None:
     from viewer.cli import sample_demo
     from viewer.games.game_data import has_game_data
 
-    fs = game_filesystem(sample_demo(), None, None)
-    assert has_game_data("quakeworld", fs) and fs.fallback is None
+    fs = game_filesystem(sample_demo(sample), None, None)
+    assert has_game_data(game, fs) and fs.fallback is None
 
 
 def test_a_window_export_reopens_empty_and_stand_in_game_data(tmp_path) -> None:

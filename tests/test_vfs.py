@@ -165,3 +165,17 @@ def test_read_head_of_real_maps_in_a_pak_and_a_pk3() -> None:
     q3 = VirtualFS(QUAKE3, "baseoa", base=detect_base_game(QUAKE3, "baseoa"))
     assert q2.read_head("maps/terminal.bsp", 8) == q2.read("maps/terminal.bsp")[:8] == b"IBSP\x26\0\0\0"
     assert q3.read_head("maps/oa_dm1.bsp", 8) == b"IBSP\x2e\0\0\0"
+
+
+def test_demo_in_a_quake3_game_dir_finds_its_pk3s(tmp_path: Path) -> None:
+    """``baseoa/demos/x.dm_71`` (where ioquake3 records) mounts ``baseoa``'s pk3s; a folder of pk3s by another name
+    (the corpus's ``quake3/``) is not taken for a game dir."""
+    import zipfile
+
+    for folder in ("baseoa", "other"):
+        (tmp_path / folder / "demos").mkdir(parents=True)
+        with zipfile.ZipFile(tmp_path / folder / "pak0.pk3", "w") as z:
+            z.writestr("maps/m.bsp", b"IBSP")
+    assert game_dir_of(tmp_path / "baseoa" / "demos" / "x.dm_71") == (tmp_path, "baseoa")
+    assert VirtualFS(*game_dir_of(tmp_path / "baseoa" / "demos" / "x.dm_71"), base="baseoa").exists("maps/m.bsp")
+    assert game_dir_of(tmp_path / "other" / "demos" / "x.dm_71") is None

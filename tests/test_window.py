@@ -141,10 +141,10 @@ def test_window_commands_report_bad_input() -> None:
     assert _qdv("play", "--start", "1:99", "--headless").returncode == 2
 
 
-def test_qdv_play_without_a_demo_opens_the_deathmatch_sample() -> None:
+def test_qdv_play_without_a_demo_opens_the_openarena_sample() -> None:
     done = _qdv("play", "--headless", "--frames", "2")
     assert done.returncode == 0, done.stderr
-    assert "lq_lqdm2_mvd.mvd" in done.stderr and "lqdm2" in done.stderr
+    assert "qdv_oa_ffa.dm_71" in done.stderr and "oa_dm1" in done.stderr
     assert "first frame after" in done.stdout
 
 
@@ -152,7 +152,7 @@ def test_the_deathmatch_sample_has_frags_chat_and_two_players() -> None:
     from assets_loader.demos import load_demo
     from viewer.cli import sample_demo
 
-    timeline = load_demo(sample_demo())
+    timeline = load_demo(sample_demo("lqdm2"))
     assert timeline.segments[0].map_name == "lqdm2"
     kinds = {e.kind for e in timeline.events}
     assert {"obituary", "chat"} <= kinds

@@ -45,7 +45,7 @@ def test_a_loaded_demo_is_frozen_out_of_the_garbage_collector(run) -> None:
 def test_dropped_demo_replaces_the_session(run) -> None:
     assert run["first"]["demo"].endswith("demo1_lite.dem")
     dropped = run["dropped"]
-    assert dropped["demo"] == sample_demo()
+    assert dropped["demo"] == sample_demo("lqdm2")
     assert dropped["end"] == pytest.approx(105.1, abs=0.1)        # the MVD's duration, not the first demo's
     assert dropped["frames_after"] == 5 and dropped["pov_slots"] == [0, 1]
 

@@ -372,14 +372,15 @@ def _run_screenshot(args: argparse.Namespace) -> int:
 
 #: The bundled free samples (``tools/make_sample.py``): name → demo path inside ``viewer/sample``.
 SAMPLE_DEMOS = {
+    "oa": ("oa", "baseoa", "demos", "qdv_oa_ffa.dm_71"),   # five OpenArena bots fighting on oa_dm1, with sound
     "lqdm2": ("lqdm2", "lq_lqdm2_mvd.mvd"),    # two-player QuakeWorld deathmatch (MVD): frags, chat, Tab
     "lq1": ("lq1", "demo1_lite.dem"),          # LibreQuake's single-player cutscene demo
 }
-DEFAULT_SAMPLE = "lqdm2"
+DEFAULT_SAMPLE = "oa"
 
 
 def sample_demo(name: str = DEFAULT_SAMPLE) -> str:
-    """A bundled free sample demo (default: the deathmatch MVD, ``viewer/sample/lqdm2``)."""
+    """A bundled free sample demo (default: the OpenArena bot match, ``viewer/sample/oa``)."""
     from importlib import resources
 
     return str(resources.files("viewer").joinpath("sample", *SAMPLE_DEMOS[name]))
