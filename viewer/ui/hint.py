@@ -9,7 +9,7 @@ from .timeline_bar import CHAR, TEXT_COLOR, TOOLTIP_COLOR
 
 #: Seconds the hint stays when nothing is pressed.
 HINT_TIME = 8.0
-HINT_TEXT = "F1: keys  -  move the mouse for the controls"
+HINT_TEXT = "F1: keys   mouse: controls"
 
 
 def hint_layout(size: tuple[int, int], scale: int, text: str = HINT_TEXT) -> UiLayout:
