@@ -149,3 +149,12 @@ def test_first_run_hint_names_f1_and_fits_the_window() -> None:
     assert 0 <= box.x and box.x + box.w <= 1280
     small = hint_layout((320, 200), 2).rects[0]
     assert small.x >= 0 and small.x + small.w <= 320
+
+
+def test_player_tooltip_goes_beside_its_line() -> None:
+    items = controls(G, ControlsStatus(players=PLAYERS))
+    line = next(c for c in items if c.watch == 1)
+    tip = tooltip_layout(items, (line.x + 2, line.y + 2), (1280, 720))
+    assert [t.text for t in tip.texts] == ["watch LQ_Warden (Tab: next)"]
+    box = tip.rects[0]
+    assert box.x + box.w <= line.x and line.y <= box.y and box.y + box.h <= line.y + line.h

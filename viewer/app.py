@@ -165,7 +165,7 @@ class ViewerWindow(pyglet.window.Window):
         self.last_screenshot: Path | None = None
         self.export: BackgroundExport | None = None   # the Ctrl+E export running (or the last one, ended)
         seen = source.settings is not None and source.settings.settings.hint_seen
-        self._hint = 0.0 if seen else HINT_TIME    # seconds the first-run hint ("F1: keys") stays
+        self._hint: float | None = None if seen else HINT_TIME   # seconds the first-run hint ("F1: keys") stays
 
     def _overlays(self) -> tuple[UiRenderer, HudRenderer]:
         """The UI and HUD renderers with the pictures of the current game (its ``conchars`` is the UI font)."""
@@ -292,7 +292,10 @@ class ViewerWindow(pyglet.window.Window):
         self._message = (text, left - dt)
         lines, left = self._notice
         self._notice = (lines, left - dt)
-        self._hint -= dt
+        if self._hint is not None:
+            self._hint -= dt
+            if self._hint <= 0:
+                self._end_hint()
 
     def tick(self, dt: float = 1 / 60) -> None:
         """One iteration of the loop without ``pyglet.app.run`` (tests, benchmarks): pending events (including those
@@ -393,7 +396,7 @@ class ViewerWindow(pyglet.window.Window):
                                           BarStatus(st.clock.speed, st.clock.paused, st.mode), hover,
                                           marked=(st.marks.start, st.marks.end),
                                           export_progress=self._export_progress)
-        if self._hint > 0:
+        if self._hint is not None:
             layers += hint_layout(size, scale)
         text, left = self._message
         message = text_box_layout([text], size, scale, anchor="topright") if left > 0 and text else UiLayout()
@@ -576,7 +579,7 @@ class ViewerWindow(pyglet.window.Window):
 
     def on_key_press(self, symbol: int, modifiers: int):
         name = key.symbol_string(symbol)
-        self._hint = 0.0
+        self._end_hint()
         if self.picker is not None:
             self.picker, chosen = picker_key(self.picker, name)
             if chosen is not None:
@@ -616,7 +619,7 @@ class ViewerWindow(pyglet.window.Window):
                 self._act(inp.Action("mouse_look"))
             return
         fx, fy = self._fx(x), self._top(y)
-        self._hint = 0.0
+        self._end_hint()
         if on_controls(self.state.controls, fx, fy):    # on the controls: never a scrub or a look drag
             clicked = control_at(self.state.controls, fx, fy)
             if clicked is not None and button == inp.MOUSE_LEFT:
@@ -625,6 +628,12 @@ class ViewerWindow(pyglet.window.Window):
         self._act(inp.mouse_motion(fx, fy))
         self._act(inp.mouse_press(fx, fy, button, on_bar=self.state.on_bar(fx, fy),
                                   key_mark=self.state.key_mark_at(fx, fy)))
+
+    def _end_hint(self) -> None:
+        """The first-run hint goes (a key, a click, or its time is up), remembered in the settings at once."""
+        if self._hint is not None and self.state is not None:
+            self._hint = None
+            self.save_settings()
 
     def _click(self, control: Control) -> None:
         """A control clicked: the player it watches, else its key pressed and released, as the keyboard would."""

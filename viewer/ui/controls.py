@@ -199,7 +199,7 @@ def controls(g: BarGeometry, st: ControlsStatus, has_keys: bool = False) -> tupl
         w = _width(names[0], s) + 2 * CHAR * s      # room for the two colour halves
         y = top - s - h * len(players)
         for p, label in zip(players, names):
-            out.append(Control(f"player {p.watch}", label, f"watch {p.name} (Tab / Shift+Tab: next / previous)",
+            out.append(Control(f"player {p.watch}", label, f"watch {p.name} (Tab: next)",
                                g.x1 - w, y, w, h, watch=p.watch, lit=p.watch == st.watched, swatch=(p.top, p.bottom)))
             y += h
     return tuple(out)
@@ -248,7 +248,8 @@ def controls_layout(items: Sequence[Control], hover: tuple[float, float] | None 
 
 def tooltip_layout(items: Sequence[Control], hover: tuple[float, float] | None,
                    size: tuple[int, int]) -> UiLayout:
-    """The tooltip of the control under ``hover``, in a box just above it (below it when there is no room)."""
+    """The tooltip of the control under ``hover``, in a box just above it (below it when there is no room; left of
+    a player's line)."""
     if hover is None:
         return UiLayout()
     c = next((c for c in items if c.contains(*hover)), None)
@@ -258,6 +259,9 @@ def tooltip_layout(items: Sequence[Control], hover: tuple[float, float] | None,
     ch = CHAR * s
     w = len(c.tooltip) * ch + 4 * s
     h = ch + 4 * s
-    x = min(max(c.x + c.w / 2 - w / 2, 0.0), max(size[0] - w, 0.0))
-    y = c.y - h - s if c.y - h - s >= 0 else c.y + c.h + s
+    if c.watch is not None:      # a player line: beside it, so the other lines stay readable
+        x, y = max(c.x - w - s, 0.0), c.y + (c.h - h) / 2
+    else:
+        x = min(max(c.x + c.w / 2 - w / 2, 0.0), max(size[0] - w, 0.0))
+        y = c.y - h - s if c.y - h - s >= 0 else c.y + c.h + s
     return UiLayout((Rect(x, y, w, h, TOOLTIP_COLOR),), (Text(x + 2 * s, y + 2 * s, c.tooltip, ch, TEXT_COLOR),))
