@@ -58,7 +58,9 @@ def run(display, tmp_path_factory) -> dict:
     shots: dict[str, np.ndarray] = {}
     heads: dict[str, float] = {}
     demo = sample_demo("lqdm2")
-    proc, window = start_play(display, demo, "--start", "20", "--size", "1280x720", config=config)
+    shots_dir = out_dir / "shots"
+    proc, window = start_play(display, demo, "--start", "20", "--size", "1280x720", "--shots", str(shots_dir),
+                              config=config)
 
     def click(name: str, **status) -> None:
         xdotool(display, "mousemove", "--window", window, *_at(name, **status))
@@ -93,6 +95,16 @@ def run(display, tmp_path_factory) -> dict:
         b = _settled(display, 2.0)
         heads["4x"] = _head_x(b) - _head_x(a)
         shots["fast"] = b
+        click("pause", speed=4.0)
+        shots["before_tools"] = _settled(display)
+        click("screenshot", paused=True, speed=4.0)
+        time.sleep(1.0)
+        screenshots = sorted(p.name for p in shots_dir.glob("*.png"))
+        click("mute", paused=True, speed=4.0)
+        shots["mute"] = _settled(display, 0.4)
+        time.sleep(3.0)                                  # the message has gone
+        click("hud", paused=True, speed=4.0, show_hud=False)
+        shots["hud"] = _settled(display)
     finally:
         stop(proc)
     proc, window = start_play(display, demo, "--start", "20", "--size", "1280x720", config=config)
@@ -103,7 +115,7 @@ def run(display, tmp_path_factory) -> dict:
     for name, px in shots.items():
         for i, p in enumerate(px if isinstance(px, list) else [px]):
             Image.fromarray(p).save(Path(out_dir) / f"{name}{i}.png")
-    return {"shots": shots, "heads": heads}
+    return {"shots": shots, "heads": heads, "screenshots": screenshots}
 
 
 def _hint_box() -> tuple[slice, slice]:
@@ -161,3 +173,12 @@ def test_tooltip_appears_over_the_hovered_button(run) -> None:
     h = 12 * GEOMETRY.scale
     above = (slice(y - h // 2 - h, y - h // 2), slice(max(x - 100, 0), x + 100))
     assert np.any(shots["tooltip"][above] != shots["paused"][-1][above], axis=2).mean() > 0.05
+
+
+def test_tool_buttons_take_a_screenshot_say_mute_and_show_the_hud(run) -> None:
+    shots = run["shots"]
+    assert run["screenshots"] == ["qdv0000.png"]                       # F12's numbered PNG
+    corner = (slice(0, 120), slice(900, 1280))
+    assert np.any(shots["mute"][corner] != shots["before_tools"][corner], axis=2).sum() > 500   # M's message box
+    bottom = (slice(680, 720), slice(0, 640))
+    assert np.any(shots["hud"][bottom] != shots["before_tools"][bottom], axis=2).mean() > 0.5   # the status bar

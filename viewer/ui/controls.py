@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ..render.refdef import Rect, Text, UiLayout
 from .key_row import KEY_ROW_HEIGHT
-from .timeline_bar import CHAR, DIM_TEXT_COLOR, PANEL_COLOR, TEXT_COLOR, TOOLTIP_COLOR, BarGeometry
+from .timeline_bar import CHAR, DIM_TEXT_COLOR, PANEL_COLOR, TEXT_COLOR, BarGeometry
 
 #: The row's height and the padding around a label, in virtual pixels (multiplied by the row's scale).
 ROW_HEIGHT = 12
@@ -30,6 +30,8 @@ MAX_PLAYERS = 8
 BUTTON_COLOR = (0.22, 0.22, 0.22, 0.9)
 LIT_COLOR = (0.85, 0.45, 0.1, 0.95)
 HOVER_BUTTON_COLOR = (0.45, 0.45, 0.45, 0.95)
+#: Opaque, so the labels drawn before it (the controls are drawn under the rest of the UI) do not show through.
+TIP_COLOR = (0.05, 0.05, 0.05, 1.0)
 #: pyglet's Ctrl modifier bit (:data:`viewer.input.CTRL`).
 CTRL = 2
 
@@ -264,4 +266,4 @@ def tooltip_layout(items: Sequence[Control], hover: tuple[float, float] | None,
     else:
         x = min(max(c.x + c.w / 2 - w / 2, 0.0), max(size[0] - w, 0.0))
         y = c.y - h - s if c.y - h - s >= 0 else c.y + c.h + s
-    return UiLayout((Rect(x, y, w, h, TOOLTIP_COLOR),), (Text(x + 2 * s, y + 2 * s, c.tooltip, ch, TEXT_COLOR),))
+    return UiLayout((Rect(x, y, w, h, TIP_COLOR),), (Text(x + 2 * s, y + 2 * s, c.tooltip, ch, TEXT_COLOR),))
