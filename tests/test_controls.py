@@ -158,3 +158,43 @@ def test_player_tooltip_goes_beside_its_line() -> None:
     assert [t.text for t in tip.texts] == ["watch LQ_Warden (Tab: next)"]
     box = tip.rects[0]
     assert box.x + box.w <= line.x and line.y <= box.y and box.y + box.h <= line.y + line.h
+
+
+def _palette() -> np.ndarray:
+    """A palette whose index i is (i, 255 - i, 0): the colour tells which palette entry was taken."""
+    return np.stack([np.arange(256), 255 - np.arange(256), np.zeros(256)], axis=1).astype(np.uint8)
+
+
+def test_watch_list_of_the_mvd_sample_names_both_players_with_their_colours() -> None:
+    from assets_loader.demos import load_demo
+    from viewer.cli import sample_demo
+    from viewer.ui.watch_list import watch_list
+
+    timeline = load_demo(sample_demo("lqdm2"))
+    st = ViewerState.for_timeline(timeline, start=30.0)
+    scene = timeline.sample(st.t, pov=st.pov_slot)
+    entries, watched = watch_list(st, scene, (), _palette())
+    board = scene.scoreboard
+    assert [e.name for e in entries] == ["LQ_Ranger", "LQ_Warden"] and watched == st.pov_slot == 0
+    for e in entries:
+        p = board[e.watch]
+        assert e.score == p.frags
+        assert e.top[:2] == ((p.top * 16 + 8) / 255, (255 - p.top * 16 - 8) / 255)     # Sbar_ColorForMap's entry
+    st.handle(inp.Action("watch", 1))
+    assert watch_list(st, timeline.sample(st.t, pov=st.pov_slot), (), _palette())[1] == 1
+
+
+def test_watch_list_of_a_quake3_demo_lights_the_recorder_then_the_picked_player() -> None:
+    from assets_loader.demos import load_demo
+    from tests.conftest import QUAKE3
+    from viewer.ui.watch_list import watch_list
+
+    timeline = load_demo(QUAKE3 / "demos" / "oa_dm1_player_p71.dm_71")
+    st = ViewerState.for_timeline(timeline, start=30.0)
+    scene = timeline.sample(st.t)
+    entries, watched = watch_list(st, scene, (), _palette())
+    assert [e.name for e in entries] == ["Tanisha", "Grism", "Kyonshi", "Penguin", "DemoCam"]
+    assert watched == 4                                    # the recorder's own slot while its eyes are shown
+    assert all(e.top == (1.0, 1.0, 1.0, 1.0) for e in entries)      # names without colour codes: white
+    st.handle(inp.Action("watch", 2))
+    assert st.pov_slot == 2 and watch_list(st, timeline.sample(st.t, pov=2), (), _palette())[1] == 2

@@ -47,7 +47,8 @@ def watch_list(st: ViewerState, scene: SceneState, players: Sequence[int],
 
     if len(info.pov_slots) > 1:
         entries = [entry(slot, slot) for slot in info.pov_slots]
-        watched = st.pov_slot if st.mode == "pov" else None
+        recorder = info.schema.entity_slot(int(scene.view_entity))
+        watched = (recorder if st.pov_slot is None else st.pov_slot) if st.mode == "pov" else None
     else:
         entries = [entry(e, info.schema.entity_slot(e)) for e in players]
         watched = st.follow if st.mode == "orbit" else int(scene.view_entity) if st.mode == "pov" else None
