@@ -55,10 +55,13 @@ from .render.refdef import HudLayout, SceneFrame
 from .render.ui_overlay import UiRenderer, conchars_rgba
 from .session import DemoSession, game_filesystem, map_game_view
 from .settings import SettingsFile, save_settings
+from .ui.controls import Control, ControlsStatus, control_at, controls, controls_layout, on_controls, tooltip_layout
+from .ui.hint import HINT_TIME, hint_layout
 from .ui.key_row import key_row_layout
 from .ui.picker import Picker, demo_files, is_demo_name, picker_key, picker_layout
 from .ui.readout import Readout, missing_data_notice, notice_layout, readout_layout, readout_lines
 from .ui.timeline_bar import BarStatus, UiLayout, text_box_layout, timeline_layout, ui_scale
+from .ui.watch_list import watch_list
 from .video.background import BackgroundExport, GameData, export_for_view
 from .viewer_state import FrameContext, ViewerState
 
@@ -161,6 +164,8 @@ class ViewerWindow(pyglet.window.Window):
         self.first_frame_seconds: float | None = None
         self.last_screenshot: Path | None = None
         self.export: BackgroundExport | None = None   # the Ctrl+E export running (or the last one, ended)
+        seen = source.settings is not None and source.settings.settings.hint_seen
+        self._hint: float | None = None if seen else HINT_TIME   # seconds the first-run hint ("F1: keys") stays
 
     def _overlays(self) -> tuple[UiRenderer, HudRenderer]:
         """The UI and HUD renderers with the pictures of the current game (its ``conchars`` is the UI font)."""
@@ -287,6 +292,10 @@ class ViewerWindow(pyglet.window.Window):
         self._message = (text, left - dt)
         lines, left = self._notice
         self._notice = (lines, left - dt)
+        if self._hint is not None:
+            self._hint -= dt
+            if self._hint <= 0:
+                self._end_hint()
 
     def tick(self, dt: float = 1 / 60) -> None:
         """One iteration of the loop without ``pyglet.app.run`` (tests, benchmarks): pending events (including those
@@ -362,7 +371,7 @@ class ViewerWindow(pyglet.window.Window):
             self._map_renderer.draw(frame, self.target)
         self._last = frame
         self._last_state = sample
-        layers = UiLayout()
+        layers = body = UiLayout()
         hud_shown: HudLayout | None = None   # the game's HUD as drawn (the readout takes a free place beside it)
         if session is not None and sample is not None:
             renderer = session.renderer
@@ -375,13 +384,20 @@ class ViewerWindow(pyglet.window.Window):
                     renderer.draw_hud_models(layout.models, size, sample.time)
                 self.hud.draw(layout, size)
                 hud_shown = layout
+            st.controls = self._controls(st, sample) if st.bar_visible else ()
             if st.bar_visible:
                 hover = st.hover
+                body = controls_layout(st.controls, hover)
+                self.target.use()
+                self.ui.draw(body, size)     # first: the bar's and the controls' tooltips go over it
+                layers = tooltip_layout(st.controls, hover, size)
                 layers += key_row_layout(st.geometry(), st.path_edit.path.keys, st.path_edit.selected, hover)
                 layers += timeline_layout(st.geometry(), st.info.markers_for(st.pov_slot), st.t,
                                           BarStatus(st.clock.speed, st.clock.paused, st.mode), hover,
                                           marked=(st.marks.start, st.marks.end),
                                           export_progress=self._export_progress)
+        if self._hint is not None:
+            layers += hint_layout(size, scale)
         text, left = self._message
         message = text_box_layout([text], size, scale, anchor="topright") if left > 0 and text else UiLayout()
         layers += message
@@ -396,10 +412,19 @@ class ViewerWindow(pyglet.window.Window):
             layers += text_box_layout([f"{k:<20} {v}" for k, v in inp.KEY_HELP], size, scale)
         if self.picker is not None:
             layers += picker_layout(self.picker, size, scale)
-        self.last_layers = layers
+        self.last_layers = body + layers
         if layers.rects or layers.texts:
             self.target.use()
             self.ui.draw(layers, size)
+
+    def _controls(self, st: ViewerState, sample: SceneState) -> tuple[Control, ...]:
+        """The controls shown with the bar (:mod:`viewer.ui.controls`) for the picture on screen."""
+        sound = self._sound
+        players, watched = watch_list(st, sample, self._frame_context().players, self.palette.rgb)
+        status = ControlsStatus(st.clock.speed, st.clock.paused, st.mode, bool(st.path_edit.path.keys), st.show_hud,
+                                sound.volume if sound is not None else None, sound is not None and sound.muted,
+                                players, watched)
+        return controls(st.geometry(), status, bool(st.path_edit.path.keys))
 
     @property
     def fps(self) -> float | None:
@@ -554,6 +579,7 @@ class ViewerWindow(pyglet.window.Window):
 
     def on_key_press(self, symbol: int, modifiers: int):
         name = key.symbol_string(symbol)
+        self._end_hint()
         if self.picker is not None:
             self.picker, chosen = picker_key(self.picker, name)
             if chosen is not None:
@@ -593,9 +619,30 @@ class ViewerWindow(pyglet.window.Window):
                 self._act(inp.Action("mouse_look"))
             return
         fx, fy = self._fx(x), self._top(y)
+        self._end_hint()
+        if on_controls(self.state.controls, fx, fy):    # on the controls: never a scrub or a look drag
+            clicked = control_at(self.state.controls, fx, fy)
+            if clicked is not None and button == inp.MOUSE_LEFT:
+                self._click(clicked)
+            return
         self._act(inp.mouse_motion(fx, fy))
         self._act(inp.mouse_press(fx, fy, button, on_bar=self.state.on_bar(fx, fy),
                                   key_mark=self.state.key_mark_at(fx, fy)))
+
+    def _end_hint(self) -> None:
+        """The first-run hint goes (a key, a click, or its time is up), remembered in the settings at once."""
+        if self._hint is not None and self.state is not None:
+            self._hint = None
+            self.save_settings()
+
+    def _click(self, control: Control) -> None:
+        """A control clicked: the player it watches, else its key pressed and released, as the keyboard would."""
+        if control.watch is not None:
+            self._act(inp.Action("watch", control.watch))
+            return
+        symbol = getattr(key, control.key)
+        self.on_key_press(symbol, control.modifiers)
+        self.on_key_release(symbol, control.modifiers)
 
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int):
         if self.state is None:
@@ -727,7 +774,7 @@ class ViewerWindow(pyglet.window.Window):
         file = self.source.settings
         if file is None or self.state is None:
             return
-        remembered = replace(file.settings, fov=self.state.fov, show_hud=self.state.show_hud)
+        remembered = replace(file.settings, fov=self.state.fov, show_hud=self.state.show_hud, hint_seen=True)
         if not self.fullscreen:
             width, height = self.get_size()
             remembered = replace(remembered, width=width, height=height)

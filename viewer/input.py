@@ -59,6 +59,7 @@ KEY_HELP: tuple[tuple[str, str], ...] = (
     ("PgDn / PgUp, N / Shift+N", "next / previous marker"),
     ("B", "hide / show the timeline bar and markers"),
     ("mouse on the bar", "click or drag to scrub; hover: time and event"),
+    ("buttons over the bar", "click: the key in the tooltip; a player: watch"),
     ("F", "free camera (again: back to POV)"),
     ("W A S D, Q / E", "free camera: move, down / up (Shift: fast)"),
     ("drag in the view", "free camera / orbit: look (left button)"),

@@ -44,6 +44,8 @@ class Settings:
     game: str = ""
     mouse_sensitivity: float = 3.0
     invert_mouse: bool = False
+    #: The first-run hint ("F1: keys") has been shown: it is not shown again.
+    hint_seen: bool = False
 
     @property
     def size(self) -> tuple[int, int]:

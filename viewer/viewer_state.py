@@ -32,6 +32,7 @@ from .camera_path_edit import PathEdit, centred_entity
 from .cameras import FreeFly, Orbit, SolidWorld, chase_camera
 from .input import CAMERA_MODES, Action, Movement, next_speed
 from .playback import PlaybackClock
+from .ui.controls import Control, on_controls
 from .ui.key_row import key_mark_at, key_mark_x, on_key_row
 from .ui.range_marks import RangeMarks
 from .ui.timeline_bar import BarGeometry, Marker, bar_geometry, format_time, markers_from_events, next_marker_time
@@ -146,6 +147,7 @@ class ViewerState:
     hover: tuple[float, float] | None = None
     last_target: tuple[float, float, float] | None = None
     marks: RangeMarks = RangeMarks()
+    controls: tuple[Control, ...] = ()
     requests: list[str] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
 
@@ -188,7 +190,8 @@ class ViewerState:
             return False
         if self.clock.paused or self.scrubbing or self.key_grab is not None or self.idle < BAR_HIDE_DELAY:
             return True
-        return self.hover is not None and (self.geometry().contains(*self.hover) or self._on_key_row(*self.hover))
+        return self.hover is not None and (self.geometry().contains(*self.hover) or self._on_key_row(*self.hover)
+                                           or on_controls(self.controls, *self.hover))
 
     def on_bar(self, x: float, y: float) -> bool:
         """Is the (top-left based) point on the visible bar (or its camera key row)?"""
@@ -372,14 +375,29 @@ class ViewerState:
         elif self.has_demo and ctx.players:
             self._follow(ctx.players, int(a.a), ctx)
 
+    def _on_watch(self, a: Action, ctx: FrameContext) -> None:
+        """A player picked in the controls' list (:mod:`viewer.ui.controls`): one of those Tab cycles through, at
+        once — POV slot ``a.a`` in an MVD, else the orbit camera follows player entity ``a.a``."""
+        who = int(a.a)
+        if len(self.info.pov_slots) > 1:
+            if who in self.info.pov_slots:
+                self.pov_slot = who
+                self.mode = "pov"
+        elif self.has_demo and who in ctx.players:
+            self._follow_entity(who, ctx)
+
     def _follow(self, numbers: tuple[int, ...], direction: int, ctx: FrameContext) -> None:
         if self.mode == "orbit" and self.follow in numbers:
             i = (numbers.index(self.follow) + direction) % len(numbers)
         else:
             i = 0 if direction > 0 else len(numbers) - 1
-            if self.mode != "orbit" and ctx.camera is not None:
-                self.orbit = Orbit(float(ctx.camera.angles[1]), 20.0, self.orbit.distance)
-        self.follow = numbers[i]
+        self._follow_entity(numbers[i], ctx)
+
+    def _follow_entity(self, entity: int, ctx: FrameContext) -> None:
+        """The orbit camera follows ``entity``, turned as the view was when it starts orbiting."""
+        if self.mode != "orbit" and ctx.camera is not None:
+            self.orbit = Orbit(float(ctx.camera.angles[1]), 20.0, self.orbit.distance)
+        self.follow = entity
         self.last_target = None
         self.mode = "orbit"
 
