@@ -269,8 +269,8 @@ class ViewerWindow(pyglet.window.Window):
         """Scheduled at 60 Hz: one loading step, or advance the clock and fly the free camera; says when the
         background export has ended."""
         self._check_export()
-        if self.library is not None:
-            self.library.poll()
+        if self.library is not None and (said := self.library.poll()):
+            self._say(said)
         if self._loader is not None:
             try:
                 self._loading_text = next(self._loader)
@@ -705,6 +705,7 @@ class ViewerWindow(pyglet.window.Window):
         self._last_dir = self._picker_folder()
         self._close_library()
         self.library = BrowserSession(self._last_dir, self.source.library_db, self.source.library_workers)
+        self._say(f"library browser on {self._last_dir} ({self.library.db_path})")
 
     def _opened(self, chosen: tuple[Path, float] | None) -> None:
         """After a key or click in the library browser: closed, it lets the library go; a chosen demo opens."""
@@ -753,7 +754,7 @@ class ViewerWindow(pyglet.window.Window):
         self._notice = ((), 0.0)
         self._loading_text = f"loading {self.source.title}"
         self._loader = self._load()
-        self._say(f"opening {path}")
+        self._say(f"opening {path}" + (f" at {start:.3f} s" if start else ""))
 
     def _close_demo(self) -> None:
         """Free the open demo's session, map renderer and sound (the window and its overlays stay)."""

@@ -37,11 +37,11 @@ class BrowserSession:
     def scope(self) -> Path | None:
         return self.browser.folder if self.browser is not None else self.folder
 
-    def poll(self) -> None:
+    def poll(self) -> str | None:
         """Each frame: while the folder is being indexed, the progress line and the rows stored so far; once
-        done, the last rows and what the indexing said if it failed."""
+        done, the last rows and what the indexing said if it failed. Returns the status line when it changed."""
         if self.indexing is None or self.browser is None:
-            return
+            return None
         running = self.indexing.running
         try:
             status = self.indexing.progress(self.db) if running else ""
@@ -49,13 +49,15 @@ class BrowserSession:
                 self._seen = status
                 self.browser = self.browser.with_rows(demo_rows(self.db, self.scope))
         except sqlite3.OperationalError:    # the writer holds the file: next frame
-            return
+            return None
         if not running:
             failure = self.indexing.failure
             self.indexing.stop()
             self.indexing = None
             status = f"indexing failed: {failure}" if failure else f"{len(self.browser.rows)} demos indexed"
+        changed = status != self.browser.status
         self.browser = replace(self.browser, status=status)
+        return status if changed else None
 
     def _do(self, browser: Browser | None, request: Request | None) -> tuple[Path, float] | None:
         self.browser = browser
