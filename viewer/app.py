@@ -332,9 +332,10 @@ class ViewerWindow(pyglet.window.Window):
                 [*textwrap.wrap(self.failed or "no demo", columns),
                  "Ctrl+O: open another demo, or drop one on the window"]
             layers = text_box_layout(lines, size, scale)
-            layers += self._chooser_layout(size, scale)
-            self.last_layers = layers
+            chooser = self._chooser_layout(size, scale)
+            self.last_layers = layers + chooser
             self.ui.draw(layers, size)
+            self.ui.draw(chooser, size)
         else:
             self._draw_frame(size, scale)
             self.frames += 1
@@ -402,14 +403,15 @@ class ViewerWindow(pyglet.window.Window):
             layers += notice_layout(notice, size, scale)
         if st.show_help:
             layers += text_box_layout([f"{k:<20} {v}" for k, v in inp.KEY_HELP], size, scale)
-        layers += self._chooser_layout(size, scale)
-        self.last_layers = layers
-        if layers.rects or layers.texts:
+        chooser = self._chooser_layout(size, scale)
+        self.last_layers = layers + chooser
+        if layers.rects or layers.texts or chooser.rects:
             self.target.use()
             self.ui.draw(layers, size)
+            self.ui.draw(chooser, size)     # over the rest, texts included
 
     def _chooser_layout(self, size: tuple[int, int], scale: int) -> UiLayout:
-        """The picker or the library browser, when one is open."""
+        """The picker or the library browser, when one is open (drawn last, over the HUD and notices)."""
         if self.picker is not None:
             return picker_layout(self.picker, size, scale)
         if self.library is not None and self.library.browser is not None:

@@ -17,7 +17,7 @@ from typing import Any
 from ..library.catalog import DemoRow
 from ..library.find import LEAD_IN, Hit
 from ..render.refdef import Rect, Text, UiLayout
-from .timeline_bar import CHAR, DIM_TEXT_COLOR, PANEL_COLOR, PLAYED_COLOR, TEXT_COLOR
+from .timeline_bar import CHAR, DIM_TEXT_COLOR, PLAYED_COLOR, TEXT_COLOR, TOOLTIP_COLOR
 
 VISIBLE_ROWS = 16
 TABS = ("demos", "search")
@@ -38,16 +38,16 @@ class Column:
 
 
 COLUMNS = (
-    Column("demo", 30, lambda r: r.name, lambda r: r.name.lower()),
-    Column("map", 12, lambda r: r.map if r.error is None else "(error)", lambda r: r.map.lower()),
-    Column("players", 30, lambda r: ", ".join(r.players) if r.error is None else r.error,
+    Column("demo", 22, lambda r: r.name, lambda r: r.name.lower()),
+    Column("map", 9, lambda r: r.map if r.error is None else "(error)", lambda r: r.map.lower()),
+    Column("players", 19, lambda r: ", ".join(r.players) if r.error is None else r.error,
            lambda r: ", ".join(r.players).lower()),
-    Column("time", 6, lambda r: _clock(r.duration), lambda r: r.duration),
-    Column("score", 9, lambda r: ":".join(map(str, r.scores[:3])), lambda r: r.scores),
-    Column("date", 16, lambda r: r.date, lambda r: r.date),
+    Column("time", 5, lambda r: _clock(r.duration), lambda r: r.duration),
+    Column("score", 7, lambda r: ":".join(map(str, r.scores[:2])), lambda r: r.scores),
+    Column("date", 10, lambda r: r.date[:10], lambda r: r.date),
 )
-#: The search tab's columns: demo, time of the moment, player, what matched.
-HIT_COLUMNS = (("demo", 30), ("at", 6), ("player", 16), ("what", 51))
+#: The search tab's columns: demo, time of the moment, player, what matched (as wide as the demos tab's).
+HIT_COLUMNS = (("demo", 22), ("at", 5), ("player", 12), ("what", 35))
 
 
 def row_matches(row: DemoRow, words: Sequence[str]) -> bool:
@@ -277,7 +277,7 @@ def browser_layout(browser: Browser, size: tuple[int, int], scale: int) -> UiLay
     status line and a hint."""
     g = _geometry(size, scale)
     s = g.ch / CHAR
-    rects = [Rect(g.x, g.y, g.w, g.h, PANEL_COLOR)]
+    rects = [Rect(g.x, g.y, g.w, g.h, TOOLTIP_COLOR)]     # nearly opaque: it covers notices and the HUD
     where = str(browser.folder) if browser.folder is not None else "the whole library"
     what = f"{len(browser.rows)} demos" if browser.tab == "demos" else "search"
     texts = [Text(g.x + g.pad, g.line_y(0), _fit(f"{where}  ({what})", _TABLE_COLS), g.ch, TEXT_COLOR)]
@@ -296,7 +296,7 @@ def browser_layout(browser: Browser, size: tuple[int, int], scale: int) -> UiLay
         heads, cells = _hit_lines(browser)
         widths = [w for _, w in HIT_COLUMNS]
         empty = ("(no matches)" if browser.searched is not None else
-                 "killer:NAME victim:NAME weapon:rocket multi:3 within:5 spree:5 kind:chat or chat text")
+                 "killer:A victim:B weapon:rocket multi:3 within:5 spree:5 kind:chat TEXT")
     texts.append(Text(g.x + g.pad, g.line_y(2), _fit(box, _TABLE_COLS), g.ch, TEXT_COLOR))
     xs = _column_xs(g, widths)
     texts += [Text(x, g.line_y(3), head, g.ch, DIM_TEXT_COLOR) for x, head in zip(xs, heads)]
@@ -308,8 +308,8 @@ def browser_layout(browser: Browser, size: tuple[int, int], scale: int) -> UiLay
         texts += [Text(x, ry, cell, g.ch, TEXT_COLOR) for x, cell in zip(xs, row) if cell]
     if not cells:
         texts.append(Text(g.x + g.pad, g.line_y(_HEAD_LINES), empty, g.ch, DIM_TEXT_COLOR))
-    hint = ("type: filter  click a header: sort  Tab: search  F2: folder/library  Enter: open  Esc: close"
-            if browser.tab == "demos" else "type a search  Enter: search, then open (2 s before)  Tab: demos  Esc")
+    hint = ("type: filter  click header: sort  Tab: search  F2: library  Enter: open  Esc"
+            if browser.tab == "demos" else "type a search  Enter: search, again: open (2 s before)  Tab: demos")
     bottom = _HEAD_LINES + VISIBLE_ROWS
     if browser.status:
         texts.append(Text(g.x + g.pad, g.line_y(bottom), _fit(browser.status, _TABLE_COLS), g.ch, DIM_TEXT_COLOR))
