@@ -16,7 +16,7 @@ from PIL import Image
 
 from viewer.library.find import Query, find
 from viewer.library.store import open_db
-from viewer.ui.browser import _HEAD_LINES, _geometry
+from viewer.ui.browser import HEAD_LINES, line_band
 from viewer.ui.timeline_bar import ui_scale
 
 from tests.conftest import QUAKEWORLD
@@ -38,9 +38,8 @@ def _until(lines: list[str], text: str, timeout: float = 60.0) -> str:
 
 def _band(px: np.ndarray, line: int) -> np.ndarray:
     """The pixels of the browser's text line ``line`` (0: the title)."""
-    g = _geometry(SIZE, ui_scale(SIZE))
-    y = int(g.line_y(line))
-    return px[y:y + int(g.ch), int(g.x):int(g.x + g.w)]
+    x, y, w, h = line_band(SIZE, ui_scale(SIZE), line)
+    return px[y:y + h, x:x + w]
 
 
 def _text_pixels(band: np.ndarray) -> int:
@@ -96,15 +95,15 @@ def test_ctrl_o_shows_the_browser_on_the_demos_folder(run) -> None:
     shots = run["shots"]
     assert any(f"library browser on {run['folder']}" in line for line in run["lines"])
     assert np.any(_band(shots["playing"], 0) != _band(shots["browser"], 0))          # the panel is drawn
-    rows = [_text_pixels(_band(shots["browser"], _HEAD_LINES + i)) for i in range(3)]
+    rows = [_text_pixels(_band(shots["browser"], HEAD_LINES + i)) for i in range(3)]
     assert rows[0] > 200 and rows[1] > 200 and rows[2] == 0      # two demos: two lines of text, nothing under
 
 
 def test_typing_filters_the_rows(run) -> None:
     before, after = run["shots"]["browser"], run["shots"]["filtered"]
-    assert _text_pixels(_band(after, _HEAD_LINES)) > 200                           # 2on2 (frobodm2) stays
-    assert _text_pixels(_band(before, _HEAD_LINES + 1)) > 200
-    assert _text_pixels(_band(after, _HEAD_LINES + 1)) == 0                         # lqdm2's demo is filtered out
+    assert _text_pixels(_band(after, HEAD_LINES)) > 200                           # 2on2 (frobodm2) stays
+    assert _text_pixels(_band(before, HEAD_LINES + 1)) > 200
+    assert _text_pixels(_band(after, HEAD_LINES + 1)) == 0                         # lqdm2's demo is filtered out
     assert np.any(_band(before, 2) != _band(after, 2))                             # the filter box shows "frobo"
 
 

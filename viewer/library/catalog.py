@@ -38,7 +38,7 @@ class DemoRow:
 
     @property
     def name(self) -> str:
-        return Path(self.path).name
+        return os.path.basename(self.path)
 
 
 def _under(folder: str) -> tuple[str, list[str | int]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -51,8 +52,9 @@ HIT_COLUMNS = (("demo", 22), ("at", 5), ("player", 12), ("what", 35))
 
 
 def row_matches(row: DemoRow, words: Sequence[str]) -> bool:
-    """Every word of the filter (case-insensitive) is in one of the row's columns or its game."""
-    hay = " ".join([row.game, *(c.text(row) for c in COLUMNS)]).lower()
+    """Every word of the filter (case-insensitive) is in the row's file name, game, map, a player, the date or
+    the decode error."""
+    hay = "\n".join([row.name, row.game, row.map, *row.players, row.date, row.error or ""]).lower()
     return all(w in hay for w in words)
 
 
@@ -66,7 +68,7 @@ class Request:
     start: float = 0.0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)     # no slots: ``shown`` is cached per state (drawn every frame)
 class Browser:
     """The browser over ``rows`` (of ``folder``; ``None``: the whole library) on tab ``tab``, sorted by column
     ``sort`` (an index of :data:`COLUMNS`, ``descending``), narrowed by ``filter``; the search tab's ``query``, the
@@ -85,11 +87,11 @@ class Browser:
     searched: str | None = None
     status: str = ""
 
-    @property
+    @cached_property
     def shown(self) -> tuple[DemoRow, ...]:
         """The rows the filter keeps, in the sort order."""
         words = self.filter.lower().split()
-        kept = [r for r in self.rows if row_matches(r, words)]
+        kept = [r for r in self.rows if row_matches(r, words)] if words else list(self.rows)
         kept.sort(key=COLUMNS[self.sort].key, reverse=self.descending)
         return tuple(kept)
 
@@ -199,7 +201,7 @@ class _Geometry:
 
 
 #: Lines of the panel above the list: title, tabs, filter / search box, column headers.
-_HEAD_LINES = 4
+HEAD_LINES = 4
 _TABLE_COLS = sum(c.width + 1 for c in COLUMNS)
 
 
@@ -211,8 +213,15 @@ def _geometry(size: tuple[int, int], scale: int) -> _Geometry:
         ch = CHAR * s
     pad, row_h = 6 * s, ch + 3 * s
     w = _TABLE_COLS * ch + 2 * pad
-    h = (_HEAD_LINES + VISIBLE_ROWS + 2) * row_h + 2 * pad
+    h = (HEAD_LINES + VISIBLE_ROWS + 2) * row_h + 2 * pad
     return _Geometry((size[0] - w) / 2, max((size[1] - h) / 2, 0), w, h, pad, ch, row_h)
+
+
+def line_band(size: tuple[int, int], scale: int, line: int) -> tuple[int, int, int, int]:
+    """``(x, y, w, h)`` in framebuffer pixels of the panel's text line ``line`` (0: the title, 1: the tabs, 2: the
+    filter or search box, 3: the column headers, then from :data:`HEAD_LINES` the rows)."""
+    g = _geometry(size, scale)
+    return int(g.x), int(g.line_y(line)), int(g.w), int(g.ch)
 
 
 def _first_shown(browser: Browser) -> int:
@@ -246,7 +255,7 @@ def browser_click(browser: Browser, x: float, y: float, size: tuple[int, int],
         for i, left in reversed(list(enumerate(_column_xs(g, [c.width for c in COLUMNS])))):
             if x >= left:
                 return browser.sorted_by(i), None
-    row = line - _HEAD_LINES
+    row = line - HEAD_LINES
     if 0 <= row < VISIBLE_ROWS:
         index = _first_shown(browser) + row
         if index < browser.count:
@@ -302,15 +311,15 @@ def browser_layout(browser: Browser, size: tuple[int, int], scale: int) -> UiLay
     texts += [Text(x, g.line_y(3), head, g.ch, DIM_TEXT_COLOR) for x, head in zip(xs, heads)]
     first = _first_shown(browser)
     for i, row in enumerate(cells):
-        ry = g.line_y(_HEAD_LINES + i)
+        ry = g.line_y(HEAD_LINES + i)
         if first + i == browser.selected:
             rects.append(Rect(g.x + g.pad - 2 * s, ry - s, g.w - 2 * g.pad + 4 * s, g.row_h - s, PLAYED_COLOR))
         texts += [Text(x, ry, cell, g.ch, TEXT_COLOR) for x, cell in zip(xs, row) if cell]
     if not cells:
-        texts.append(Text(g.x + g.pad, g.line_y(_HEAD_LINES), empty, g.ch, DIM_TEXT_COLOR))
+        texts.append(Text(g.x + g.pad, g.line_y(HEAD_LINES), empty, g.ch, DIM_TEXT_COLOR))
     hint = ("type: filter  click header: sort  Tab: search  F2: library  Enter: open  Esc"
             if browser.tab == "demos" else "type a search  Enter: search, again: open (2 s before)  Tab: demos")
-    bottom = _HEAD_LINES + VISIBLE_ROWS
+    bottom = HEAD_LINES + VISIBLE_ROWS
     if browser.status:
         texts.append(Text(g.x + g.pad, g.line_y(bottom), _fit(browser.status, _TABLE_COLS), g.ch, DIM_TEXT_COLOR))
     texts.append(Text(g.x + g.pad, g.line_y(bottom + 1), _fit(hint, _TABLE_COLS), g.ch, DIM_TEXT_COLOR))

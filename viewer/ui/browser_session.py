@@ -9,6 +9,7 @@ text and clicks into the demo to open (path and start second). No window here: t
 from __future__ import annotations
 
 import sqlite3
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,6 +19,9 @@ from ..library.store import default_db_path, open_db
 from .browser import Browser, Request, browser_click, browser_key, browser_text
 
 __all__ = ["BrowserSession"]
+
+#: Seconds between looks at the indexing's progress (each reads the library file).
+POLL_SECONDS = 0.25
 
 
 class BrowserSession:
@@ -32,6 +36,7 @@ class BrowserSession:
         self.browser: Browser | None = Browser(self.folder, tuple(demo_rows(self.db, self.folder)))
         self.indexing: FolderIndexing | None = FolderIndexing(self.db_path, self.folder, workers)
         self._seen = ""
+        self._next_poll = 0.0
 
     @property
     def scope(self) -> Path | None:
@@ -43,6 +48,9 @@ class BrowserSession:
         if self.indexing is None or self.browser is None:
             return None
         running = self.indexing.running
+        if running and time.monotonic() < self._next_poll:
+            return None
+        self._next_poll = time.monotonic() + POLL_SECONDS
         try:
             status = self.indexing.progress(self.db) if running else ""
             if status != self._seen or not running:
