@@ -1,7 +1,7 @@
 """The library browser in the real ``qdv play`` window under Xvfb, driven by xdotool (issue 34 item 4): Ctrl+O
-shows the browser on the open demo's folder and indexes it into the ``--db`` library, typed letters filter its rows,
-and on the search tab Enter runs a multi-kill search and Enter again opens the demo of the first hit 2 s before it.
-The captures are saved beside the test's temporary files."""
+shows the browser on the open demo's folder and indexes it into the ``--db`` library, clicks on a column header sort
+it, typed letters filter its rows, and on the search tab Enter runs a multi-kill search and Enter again opens the
+demo of the first hit 2 s before it. The captures are saved beside the test's temporary files."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from PIL import Image
 
 from viewer.library.find import Query, find
 from viewer.library.store import open_db
-from viewer.ui.browser import HEAD_LINES, line_band
+from viewer.ui.browser import HEAD_LINES, Browser, browser_layout, line_band
 from viewer.ui.timeline_bar import ui_scale
 
 from tests.conftest import QUAKEWORLD
@@ -68,8 +68,14 @@ def run(display, tmp_path_factory) -> dict:
         shots["playing"] = grab(display)
         keys(display, window, "ctrl+o")
         _until(lines, "2 demos indexed")
+        keys(display, window, "Home")
         time.sleep(0.5)
         shots["browser"] = grab(display)
+        head = next(t for t in browser_layout(Browser(None), SIZE, ui_scale(SIZE)).texts if t.text == "time")
+        for name in ("by_time", "by_time_down"):       # a click on the header sorts, a second turns the order
+            xdotool(display, "mousemove", "--window", window, str(int(head.x + 4)), str(int(head.y + 4)), "click", "1")
+            time.sleep(0.5)
+            shots[name] = grab(display)
         xdotool(display, "type", "--delay", "80", "frobo")
         time.sleep(0.5)
         shots["filtered"] = grab(display)
@@ -99,8 +105,19 @@ def test_ctrl_o_shows_the_browser_on_the_demos_folder(run) -> None:
     assert rows[0] > 200 and rows[1] > 200 and rows[2] == 0      # two demos: two lines of text, nothing under
 
 
+def test_clicks_on_a_header_sort_the_rows(run) -> None:
+    """By name the 2on2 demo (3:22) comes first; by time the shorter lqdm2 one; the second click turns the order
+    back to the 2on2 demo first, the same rows as by name."""
+    shots = run["shots"]
+    rows = {name: [_band(shots[name], HEAD_LINES + i) for i in range(2)] for name in ("browser", "by_time",
+                                                                                       "by_time_down")}
+    assert all(np.array_equal(a, b) for a, b in zip(rows["browser"], rows["by_time_down"]))
+    assert not any(np.array_equal(a, b) for a, b in zip(rows["browser"], rows["by_time"]))
+    assert np.any(_band(shots["browser"], 3) != _band(shots["by_time"], 3))      # the sort mark moved
+
+
 def test_typing_filters_the_rows(run) -> None:
-    before, after = run["shots"]["browser"], run["shots"]["filtered"]
+    before, after = run["shots"]["by_time_down"], run["shots"]["filtered"]
     assert _text_pixels(_band(after, HEAD_LINES)) > 200                           # 2on2 (frobodm2) stays
     assert _text_pixels(_band(before, HEAD_LINES + 1)) > 200
     assert _text_pixels(_band(after, HEAD_LINES + 1)) == 0                         # lqdm2's demo is filtered out
