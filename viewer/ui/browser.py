@@ -41,14 +41,14 @@ class Column:
 COLUMNS = (
     Column("demo", 22, lambda r: r.name, lambda r: r.name.lower()),
     Column("map", 9, lambda r: r.map if r.error is None else "(error)", lambda r: r.map.lower()),
-    Column("players", 19, lambda r: ", ".join(r.players) if r.error is None else r.error,
+    Column("players", 18, lambda r: ", ".join(r.players) if r.error is None else r.error,
            lambda r: ", ".join(r.players).lower()),
-    Column("time", 5, lambda r: _clock(r.duration), lambda r: r.duration),
+    Column("time", 6, lambda r: _clock(r.duration), lambda r: r.duration),
     Column("score", 7, lambda r: ":".join(map(str, r.scores[:2])), lambda r: r.scores),
     Column("date", 10, lambda r: r.date[:10], lambda r: r.date),
 )
 #: The search tab's columns: demo, time of the moment, player, what matched (as wide as the demos tab's).
-HIT_COLUMNS = (("demo", 22), ("at", 5), ("player", 12), ("what", 35))
+HIT_COLUMNS = (("demo", 22), ("at", 6), ("player", 12), ("what", 34))
 
 
 def row_matches(row: DemoRow, words: Sequence[str]) -> bool:
