@@ -40,7 +40,8 @@ def main() -> None:
     shutil.copy(first, remembered / "old.dem")
     settings = SettingsFile(work / "settings.toml", Settings(mouse_sensitivity=7.0, invert_mouse=True,
                                                               last_dir=str(remembered)), writable=True)
-    w = ViewerWindow(PlaySource(game_filesystem(first, None, None), demo=first, settings=settings, sensitivity=4.0),
+    w = ViewerWindow(PlaySource(game_filesystem(first, None, None), demo=first, settings=settings, sensitivity=4.0,
+                                library_db=str(work / "library.sqlite"), library_workers=1),
                      size=(1280, 720), shots=work / "shots", quiet=True)
     out: dict = {}
 
@@ -62,13 +63,21 @@ def main() -> None:
     def texts() -> list[str]:
         return [t.text for t in w.last_layers.texts]
 
+    def library_rows() -> list[str]:
+        """Ctrl+O's library browser once it indexed its folder: the demos it lists."""
+        for _ in range(1200):
+            if w.library is None or w.library.indexing is None:
+                break
+            w.tick(DT)
+        return [r.name for r in w.library.browser.shown] if w.library and w.library.browser else []
+
     until_ready()
     out["first"] = {"demo": w.source.demo, "end": w.state.info.end, "sensitivity": w.state.sensitivity,
                     "invert": w.state.invert_mouse, "frozen": gc.get_freeze_count()}
 
-    # Ctrl+O at first: the remembered folder of the settings
+    # Ctrl+O at first: the library browser on the remembered folder of the settings
     press(key.O, key.MOD_CTRL)
-    out["remembered"] = [p.name for p in w.picker.files]
+    out["remembered"] = library_rows()
     press(key.ESCAPE)
 
     # a demo dropped on the window replaces the session
@@ -107,12 +116,11 @@ def main() -> None:
     until_ready()
     out["picked"] = {"demo": w.source.demo, "picker_open": w.picker is not None}
 
-    # Ctrl+O: the picker on the open demo's folder, Esc closes it without quitting
+    # Ctrl+O: the library browser on the open demo's folder, Esc closes it without quitting
     press(key.O, key.MOD_CTRL)
-    out["ctrl_o"] = {"folder": str(w.picker.folder) if w.picker else None,
-                     "files": [p.name for p in w.picker.files] if w.picker else []}
+    out["ctrl_o"] = {"folder": str(w.library.folder) if w.library else None, "files": library_rows()}
     press(key.ESCAPE)
-    out["ctrl_o"]["closed"] = w.picker is None and not w.has_exit
+    out["ctrl_o"]["closed"] = w.library is None and not w.has_exit
 
     # not a demo: a message, the session stays
     w.dispatch_event("on_file_drop", 10, 10, [str(folder / "readme.txt")])
@@ -127,6 +135,7 @@ def main() -> None:
     ticks(2)
     out["broken"] = {"failed": w.failed, "texts": texts(), "alive": not w.has_exit}
     press(key.O, key.MOD_CTRL)
+    out["after_broken_rows"] = library_rows()
     press(key.DOWN)
     press(key.RETURN)
     until_ready()

@@ -1,9 +1,9 @@
 """Opening files, the readout and mouse look in the real viewer window under Xvfb, driven by pyglet events
 (``tests/session_driver.py`` in a child process): a dropped demo replaces the session, a dropped folder lists its
-demos in the picker (Down + Enter opens one), Ctrl+O lists the open demo's folder, a non-demo or a broken demo
-leaves the window open and says why; the corner readout names the watched player after Tab and shows the frame
-rate after F3; a right click captures the mouse, which then turns the camera by the sensitivity, and Esc releases
-it without quitting. ``qdv play DIR`` prints the folder's demos."""
+demos in the picker (Down + Enter opens one), Ctrl+O's library browser lists the open demo's folder (a broken demo
+as an error row), a non-demo or a broken demo leaves the window open and says why; the corner readout names the
+watched player after Tab and shows the frame rate after F3; a right click captures the mouse, which then turns the
+camera by the sensitivity, and Esc releases it without quitting. ``qdv play DIR`` prints the folder's demos."""
 
 from __future__ import annotations
 
@@ -73,6 +73,7 @@ def test_non_demos_and_broken_demos_leave_the_window_open(run) -> None:
     assert broken["alive"] and "cannot open broken.dem" in broken["failed"] and "CD-track" in broken["failed"]
     assert broken["texts"][0].startswith("cannot open broken.dem")
     assert max(len(t) for t in broken["texts"]) <= 1280 // 16 - 4      # wrapped to the window
+    assert run["after_broken_rows"] == ["a_cutscene.dem", "b_dm.mvd", "broken.dem"]    # the broken one: an error row
     assert run["after_broken"]["demo"].endswith("b_dm.mvd") and run["after_broken"]["frames"] > 0
 
 

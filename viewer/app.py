@@ -55,6 +55,8 @@ from .render.refdef import HudLayout, SceneFrame
 from .render.ui_overlay import UiRenderer, conchars_rgba
 from .session import DemoSession, game_filesystem, map_game_view
 from .settings import SettingsFile, save_settings
+from .ui.browser import browser_layout
+from .ui.browser_session import BrowserSession
 from .ui.controls import Control, ControlsStatus, control_at, controls, controls_layout, on_controls, tooltip_layout
 from .ui.hint import HINT_TIME, hint_layout
 from .ui.key_row import key_row_layout
@@ -81,7 +83,9 @@ class PlaySource:
     ``folder``: open the demo picker on it at once (``qdv play DIR``); ``sensitivity`` / ``invert_mouse``
     override the remembered mouse-look settings; ``camera_path`` (``--camera-path``, read from
     ``camera_path_file``): the demo starts on that path's camera (without it the path saved beside the demo is
-    loaded, if any); ``water_alpha`` overrides the maps' liquid opacity (``None``: each map's own)."""
+    loaded, if any); ``water_alpha`` overrides the maps' liquid opacity (``None``: each map's own); ``library_db`` /
+    ``library_workers``: the Ctrl+O library browser's file (``None``: the platform data folder's) and indexing
+    processes."""
 
     fs: VirtualFS
     demo: str | None = None
@@ -98,6 +102,8 @@ class PlaySource:
     camera_path: CameraPath | None = None
     camera_path_file: str | None = None
     water_alpha: float | None = None
+    library_db: str | None = None
+    library_workers: int | None = None
 
     @property
     def title(self) -> str:
@@ -154,6 +160,7 @@ class ViewerWindow(pyglet.window.Window):
         self._notice: tuple[tuple[str, ...], float] = ((), 0.0)
         self._draw_times: deque[float] = deque(maxlen=FPS_FRAMES)
         self.picker: Picker | None = Picker.of(source.folder) if source.folder else None
+        self.library: BrowserSession | None = None     # the Ctrl+O library browser, while open
         self.failed: str | None = None
         self.last_layers = UiLayout()   # the UI drawn last (bar, readout, notice, help, picker): for tests
         self._loading_text = f"loading {source.title}"
@@ -267,6 +274,8 @@ class ViewerWindow(pyglet.window.Window):
         """Scheduled at 60 Hz: one loading step, or advance the clock and fly the free camera; says when the
         background export has ended."""
         self._check_export()
+        if self.library is not None and (said := self.library.poll()):
+            self._say(said)
         if self._loader is not None:
             try:
                 self._loading_text = next(self._loader)
@@ -332,10 +341,10 @@ class ViewerWindow(pyglet.window.Window):
                 [*textwrap.wrap(self.failed or "no demo", columns),
                  "Ctrl+O: open another demo, or drop one on the window"]
             layers = text_box_layout(lines, size, scale)
-            if self.picker is not None:
-                layers += picker_layout(self.picker, size, scale)
-            self.last_layers = layers
+            chooser = self._chooser_layout(size, scale)
+            self.last_layers = layers + chooser
             self.ui.draw(layers, size)
+            self.ui.draw(chooser, size)
         else:
             self._draw_frame(size, scale)
             self.frames += 1
@@ -410,12 +419,20 @@ class ViewerWindow(pyglet.window.Window):
             layers += notice_layout(notice, size, scale)
         if st.show_help:
             layers += text_box_layout([f"{k:<20} {v}" for k, v in inp.KEY_HELP], size, scale)
-        if self.picker is not None:
-            layers += picker_layout(self.picker, size, scale)
-        self.last_layers = body + layers
-        if layers.rects or layers.texts:
+        chooser = self._chooser_layout(size, scale)
+        self.last_layers = body + layers + chooser
+        if layers.rects or layers.texts or chooser.rects:
             self.target.use()
             self.ui.draw(layers, size)
+            self.ui.draw(chooser, size)     # over the rest, texts included
+
+    def _chooser_layout(self, size: tuple[int, int], scale: int) -> UiLayout:
+        """The picker or the library browser, when one is open (drawn last, over the HUD and notices)."""
+        if self.picker is not None:
+            return picker_layout(self.picker, size, scale)
+        if self.library is not None and self.library.browser is not None:
+            return browser_layout(self.library.browser, size, scale)
+        return UiLayout()
 
     def _controls(self, st: ViewerState, sample: SceneState) -> tuple[Control, ...]:
         """The controls shown with the bar (:mod:`viewer.ui.controls`) for the picture on screen."""
@@ -513,7 +530,7 @@ class ViewerWindow(pyglet.window.Window):
 
     def _act(self, action: inp.Action | None) -> None:
         if action is not None and action.name == "open":
-            self.open_picker()
+            self.open_library()
             return
         if action is None or self.state is None:
             if action is not None and action.name in ("quit", "escape"):
@@ -585,6 +602,9 @@ class ViewerWindow(pyglet.window.Window):
             if chosen is not None:
                 self.open_demo(chosen)
             return pyglet.event.EVENT_HANDLED
+        if self.library is not None:
+            self._opened(self.library.key(name))
+            return pyglet.event.EVENT_HANDLED
         if not modifiers & inp.CTRL:     # Ctrl+S saves: it must not fly the free camera backwards
             self._held.add(name)
         free = self.state is not None and self.state.mode == "free"
@@ -594,6 +614,10 @@ class ViewerWindow(pyglet.window.Window):
             return pyglet.event.EVENT_HANDLED
         self._act(inp.key_action(name, modifiers, free_camera=free))
         return pyglet.event.EVENT_HANDLED
+
+    def on_text(self, text: str):
+        if self.library is not None and self.library.browser is not None:
+            self.library.text(text)
 
     def on_key_release(self, symbol: int, modifiers: int):
         self._held.discard(key.symbol_string(symbol))
@@ -612,6 +636,9 @@ class ViewerWindow(pyglet.window.Window):
         self._act(inp.Action("leave"))
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int):
+        if self.library is not None:
+            self._opened(self.library.click(self._fx(x), self._top(y), self._fb_size(), ui_scale(self._fb_size())))
+            return
         if self.state is None or self.picker is not None:
             return
         if self.state.mouse_look:
@@ -710,15 +737,36 @@ class ViewerWindow(pyglet.window.Window):
             self.open_demo(self.source.demo)
         self.save_settings()
 
-    def open_picker(self) -> None:
-        """Ctrl+O: the picker on the last folder — the remembered one (settings) until a demo or folder is opened
-        from the window, then that one; without either the open demo's folder, else the working directory."""
+    def _picker_folder(self) -> Path:
+        """The last folder: the remembered one (settings) until a demo or folder is opened from the window, then
+        that one; without either the open demo's folder, else the working directory."""
         folder = self._last_dir
         if folder is None and self.source.settings is not None and self.source.settings.settings.last_dir:
             folder = Path(self.source.settings.settings.last_dir)
         if folder is None or not folder.is_dir():
             folder = Path(self.source.demo).resolve().parent if self.source.demo else Path(".")
-        self._show_picker(folder)
+        return folder
+
+    def open_library(self) -> None:
+        """Ctrl+O: the library browser on the last folder (:meth:`_picker_folder`), indexing it meanwhile."""
+        if self.state is not None and self.state.mouse_look:
+            self._act(inp.Action("mouse_look"))
+        self._last_dir = self._picker_folder()
+        self._close_library()
+        self.library = BrowserSession(self._last_dir, self.source.library_db, self.source.library_workers)
+        self._say(f"library browser on {self._last_dir} ({self.library.db_path})")
+
+    def _opened(self, chosen: tuple[Path, float] | None) -> None:
+        """After a key or click in the library browser: closed, it lets the library go; a chosen demo opens."""
+        if self.library is not None and self.library.browser is None:
+            self._close_library()
+        if chosen is not None:
+            self.open_demo(*chosen)
+
+    def _close_library(self) -> None:
+        if self.library is not None:
+            self.library.close()
+            self.library = None
 
     def _show_picker(self, folder: Path) -> None:
         if self.state is not None and self.state.mouse_look:
@@ -727,10 +775,12 @@ class ViewerWindow(pyglet.window.Window):
         self.picker = Picker.of(folder)
         self._say(f"{len(self.picker.files)} demos in {folder}")
 
-    def open_demo(self, path: str | Path) -> None:
-        """Replace the open demo (or map) with the demo at ``path``, loading it in steps as at start."""
+    def open_demo(self, path: str | Path, start: float = 0.0) -> None:
+        """Replace the open demo (or map) with the demo at ``path`` from ``start`` seconds, loading it in steps as
+        at start."""
         path = Path(path)
         self.picker = None
+        self._close_library()
         try:
             fs = game_filesystem(str(path), self.source.basedir, self.source.game)
             if not fs.game_dirs and self.source.fs.game_dirs:   # outside any game dir: the game data in use so far
@@ -744,7 +794,7 @@ class ViewerWindow(pyglet.window.Window):
         self._opened_later = True
         self._last_dir = path.resolve().parent
         self.failed = None
-        self.source = replace(self.source, fs=fs, demo=str(path), map_path=None, start="0", speed=1.0,
+        self.source = replace(self.source, fs=fs, demo=str(path), map_path=None, start=f"{start:.3f}", speed=1.0,
                               fov=self.state.fov if self.state is not None else self.source.fov, folder=None,
                               camera_path=None, camera_path_file=None)  # a path belongs to the demo it was given with
         self.set_caption(f"qdv — {self.source.title}")
@@ -753,7 +803,7 @@ class ViewerWindow(pyglet.window.Window):
         self._notice = ((), 0.0)
         self._loading_text = f"loading {self.source.title}"
         self._loader = self._load()
-        self._say(f"opening {path}")
+        self._say(f"opening {path}" + (f" at {start:.3f} s" if start else ""))
 
     def _close_demo(self) -> None:
         """Free the open demo's session, map renderer and sound (the window and its overlays stay)."""
@@ -791,6 +841,7 @@ class ViewerWindow(pyglet.window.Window):
 
     def on_close(self) -> None:
         pyglet.clock.unschedule(self.update)
+        self._close_library()
         if self._sound is not None:
             self._sound.close()
             self._sound = None

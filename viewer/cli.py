@@ -53,6 +53,8 @@ def _build_parser() -> argparse.ArgumentParser:
     play.add_argument("--start", default="0", help="start time (SS, MM:SS, N%%)")
     play.add_argument("--speed", type=_number_in(0.1, 10, absolute=True), default=1.0,
                       help="playback speed (0.1..10; negative: reverse)")
+    play.add_argument("--db", metavar="FILE",
+                      help="the demo library Ctrl+O browses (default: library.sqlite in the user data folder)")
     _add_look_args(play)
     _add_window_args(play)
 
@@ -469,7 +471,8 @@ def _run_window(args: argparse.Namespace) -> int:
     size = args.size or settings.settings.size
     fov = args.fov or settings.settings.fov
     source = PlaySource(fs, fov=fov, settings=settings, basedir=args.basedir, game=args.game,
-                        sensitivity=args.sensitivity, invert_mouse=args.invert_mouse, **source_kw)
+                        sensitivity=args.sensitivity, invert_mouse=args.invert_mouse,
+                        library_db=getattr(args, "db", None), **source_kw)
     window = run(source, size=size, shots=args.shots,
                  fullscreen=args.fullscreen, max_frames=args.frames)
     if args.frames is not None and window.first_frame_seconds is not None:

@@ -76,7 +76,7 @@ KEY_HELP: tuple[tuple[str, str], ...] = (
     ("` (backquote)", "scoreboard on / off"),
     ("H", "hide / show the HUD"),
     ("F3", "frame rate (fps) in the corner readout on / off"),
-    ("Ctrl+O", "open a demo: list the demos of the last folder"),
+    ("Ctrl+O", "demo library: the last folder's demos, search"),
     ("drop a file / folder", "open the demo / list the folder's demos"),
     ("M, - / =", "sound off / on; volume down / up"),
     ("I / O, Shift+I", "export range: in / out point (again: clear); clear both"),
