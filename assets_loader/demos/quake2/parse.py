@@ -164,7 +164,8 @@ class Quake2Parser:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self.b = TimelineBuilder(path, FMT, QUAKE2, ROW_LAYOUT, frames_open_at_start=True, shift_segments=False)
+        self.b = TimelineBuilder(path, FMT, QUAKE2, ROW_LAYOUT, frames_open_at_start=True, shift_segments=False,
+                                 store_repeats_once=True)
         self.table = handler_table(self, P.SVC_NAMES)
         self.entity_plans = DeltaPlans(_ENTITY_FIELDS, _NCOL, _ROW)
         self.player_plans = DeltaPlans(_PLAYER_FIELDS, _PS_NCOL, _PS_ROW)

@@ -167,7 +167,7 @@ class QuakeWorldParser:
         self.data = data
         self.path = path
         self.b = TimelineBuilder(path, self.FMT, QUAKEWORLD, ROW_LAYOUT, frames_open_at_start=False,
-                                 shift_segments=False)
+                                 shift_segments=False, store_repeats_once=True)
         self._emit = self.b.emit
         # protocol
         self.protocol = P.PROTOCOL_VERSION
