@@ -213,7 +213,7 @@ class TimelineBuilder:
         self.stored_frame.extend(frame[carried:][kept])
         self.stored_since.extend(since[kept])
         self.row_index.extend(row_index)
-        last = np.flatnonzero(np.append(g_num[1:] != g_num[:-1], True))
+        last = np.flatnonzero(~np.append(same[1:], False)) if len(order) else order   # each entity's last row
         self._last = (g_num[last], g_raw[last], g_stored[last], g_frame[last].astype(np.int32))
         del self.rows[:]
         self.pending_frame = nframes
