@@ -210,9 +210,9 @@ class TimelineBuilder:
         since = np.empty(len(kept), np.int32)
         since[order[new] - carried] = np.where(same, np.roll(g_frame, 1), g_frame)[new]
         self.stored += raw[carried:][kept].tobytes()
-        self.stored_frame.extend(frame[carried:][kept])
-        self.stored_since.extend(since[kept])
-        self.row_index.extend(row_index)
+        self.stored_frame.frombytes(frame[carried:][kept].tobytes())     # (i4 bytes: not one Python int each)
+        self.stored_since.frombytes(since[kept].tobytes())
+        self.row_index.frombytes(row_index.tobytes())
         last = np.flatnonzero(~np.append(same[1:], False)) if len(order) else order   # each entity's last row
         self._last = (g_num[last], g_raw[last], g_stored[last], g_frame[last].astype(np.int32))
         del self.rows[:]
