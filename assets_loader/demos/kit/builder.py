@@ -55,7 +55,7 @@ from .rows import POSE_RESET_GAP, RowLayout, pose_history
 __all__ = ["TimelineBuilder", "map_name_of"]
 
 #: Packed rows appended before the builder stores them once per run of repeats (see the module docstring).
-_PENDING_BYTES = 4 << 20
+_PENDING_BYTES = 1 << 20
 
 _SCORE_FIELDS = ("name", "frags", "colors", "team", "spectator", "userid", "ping", "pl", "userinfo")
 
