@@ -27,6 +27,7 @@ References: Uwe Girlich, "The unofficial DM2 format description" v1.0.1, section
 from __future__ import annotations
 
 import struct
+from operator import itemgetter
 from collections import Counter
 from typing import Any
 
@@ -38,7 +39,7 @@ from .. import events as ev
 from ..kit.builder import TimelineBuilder
 from ..kit.deltas import DeltaPlans, Field, Op
 from ..kit.messages import Corrupt, handler_table, read_string
-from ..kit.packet_entities import EntitySet, FrameRing, merge_packet_entities
+from ..kit.packet_entities import EntitySet, FrameRing, carry_forward, merge_packet_entities
 from ..kit.rows import RowLayout, states_from_rows
 from ..schema import QUAKE2
 from ..timeline import DemoTimeline
@@ -146,6 +147,7 @@ def player_fields() -> tuple[Field, ...]:
 
 
 _ENTITY_FIELDS = entity_fields()
+_ROW_OF = itemgetter(2)                  # an EntitySet item's packed row
 _PLAYER_FIELDS = player_fields()
 
 
@@ -384,12 +386,12 @@ class Quake2Parser:
         self.counts["packetentities"] += 1
         if not self.frame_open:
             raise Corrupt("svc_packetentities after svc_frame")
-        new, p = merge_packet_entities(data, p, end, self.old[0], self.read_entity_header, self.baselines,
-                                       _NULL_STATE, P.MAX_PACKET_ENTITIES, carry=_carry)
+        new, fresh, p = merge_packet_entities(data, p, end, self.old[0], self.read_entity_header, self.baselines,
+                                              _NULL_STATE, P.MAX_PACKET_ENTITIES)
         self.current = new
-        self.b.rows += b"".join([row for _, _, row in new])
+        self.b.rows += b"".join(map(_ROW_OF, new))
         self._close_frame()
-        self.ring.store(self.serverframe, (new, self.ps, self.stats))
+        self.ring.store(self.serverframe, (carry_forward(new, fresh, _carry), self.ps, self.stats))
         return p
 
     def _close_frame(self) -> None:

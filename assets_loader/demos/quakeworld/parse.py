@@ -1023,7 +1023,7 @@ class QuakeWorldParser:
         if delta:
             old = self._delta_source(data[p])
             p += 1
-        new, p = merge_packet_entities(data, p, end, old or [], self.entity_header, self.baselines, _NULL_STATE,
+        new, _fresh, p = merge_packet_entities(data, p, end, old or [], self.entity_header, self.baselines, _NULL_STATE,
                                        P.MAX_PACKET_ENTITIES)
         if old is None:
             self.counters["delta_from_mismatch"] += 1
