@@ -16,15 +16,17 @@ References: ezQuake ``cl_ents.c`` ``CL_ParsePacketEntities`` / ``FlushEntityPack
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any, Generic, TypeVar
 from collections.abc import Callable, Mapping
 
 from .messages import Corrupt
 
-__all__ = ["EntitySet", "merge_packet_entities", "carry_forward", "FrameRing"]
+__all__ = ["EntitySet", "merge_packet_entities", "carry_forward", "packed_rows", "FrameRing"]
 
 EntitySet = list[tuple[int, Any, bytes]]
 _END = 1 << 30
+_ROW = itemgetter(2)
 T = TypeVar("T")
 
 
@@ -85,6 +87,11 @@ def carry_forward(new: EntitySet, fresh: list[int],
     for i in fresh:
         out[i] = carry(new[i])
     return out
+
+
+def packed_rows(entities: EntitySet) -> bytes:
+    """The packed timeline rows of a set, in its order (one join, no Python loop)."""
+    return b"".join(map(_ROW, entities))
 
 
 class FrameRing(Generic[T]):

@@ -27,7 +27,6 @@ References: Uwe Girlich, "The unofficial DM2 format description" v1.0.1, section
 from __future__ import annotations
 
 import struct
-from operator import itemgetter
 from collections import Counter
 from typing import Any
 
@@ -39,7 +38,7 @@ from .. import events as ev
 from ..kit.builder import TimelineBuilder
 from ..kit.deltas import DeltaPlans, Field, Op
 from ..kit.messages import Corrupt, handler_table, read_string
-from ..kit.packet_entities import EntitySet, FrameRing, carry_forward, merge_packet_entities
+from ..kit.packet_entities import EntitySet, FrameRing, carry_forward, merge_packet_entities, packed_rows
 from ..kit.rows import RowLayout, states_from_rows
 from ..schema import QUAKE2
 from ..timeline import DemoTimeline
@@ -147,7 +146,6 @@ def player_fields() -> tuple[Field, ...]:
 
 
 _ENTITY_FIELDS = entity_fields()
-_ROW_OF = itemgetter(2)                  # an EntitySet item's packed row
 _PLAYER_FIELDS = player_fields()
 
 
@@ -389,7 +387,7 @@ class Quake2Parser:
         new, fresh, p = merge_packet_entities(data, p, end, self.old[0], self.read_entity_header, self.baselines,
                                               _NULL_STATE, P.MAX_PACKET_ENTITIES)
         self.current = new
-        self.b.rows += b"".join(map(_ROW_OF, new))
+        self.b.rows += packed_rows(new)
         self._close_frame()
         self.ring.store(self.serverframe, (carry_forward(new, fresh, _carry), self.ps, self.stats))
         return p

@@ -38,7 +38,7 @@ from ..kit.builder import TimelineBuilder
 from ..kit.deltas import DeltaPlans, Field, Op
 from ...errors import FormatError
 from ..kit.messages import Corrupt, MessageError, handler_table, message_error, parse_messages, read_string
-from ..kit.packet_entities import EntitySet, FrameRing, merge_packet_entities
+from ..kit.packet_entities import EntitySet, FrameRing, merge_packet_entities, packed_rows
 from ..kit.stufftext import visual_events
 from ..kit.rows import RowLayout, decode_fte_trans, states_from_rows
 from ..schema import QUAKEWORLD
@@ -328,7 +328,7 @@ class QuakeWorldParser:
                 else:
                     rows += row
         else:
-            rows += b"".join([e[2] for e in self.current])
+            rows += packed_rows(self.current)
         # nails
         if self.nails and self.spike_model:
             spike = self.spike_model
