@@ -21,8 +21,8 @@ decreases.
 Repeats (``store_repeats_once``, the copy-forward protocols: QuakeWorld, Quake II): a row that repeats its entity's
 previous row (the same packed bytes, in the same segment, seen again within :data:`~.rows.POSE_RESET_GAP`) has
 every column value of that row, pose history included, so it is stored once and the frames reference it
-(``entity_rows`` of the timeline).  The rows appended since the last frames were stored wait in ``rows`` (a few
-MB at most) and are stored a batch at a time with numpy as the next frame opens: a snapshot that copies a thousand
+(``entity_rows`` of the timeline).  The rows appended since the last frames were stored wait in ``rows`` (about
+1 MB) and are stored a batch at a time with numpy as the next frame opens: a snapshot that copies a thousand
 unchanged entities forward costs a thousand indices, not a thousand rows.
 
 Bad input (one policy for every protocol): :meth:`truncated` records a cut file, :meth:`stop` a corrupt message —
