@@ -4,14 +4,16 @@ largest real demos stay far below the budget."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from assets_loader.demos import load_demo
+from assets_loader.demos.kit import builder
 from assets_loader.demos.kit.budget import MAX_DEMO_STATES, STATES_VARIABLE, StateBudgetError
 from assets_loader.source import LimitSettingError
 from tests.builders.dem import DemWriter
 from tests.builders.qw import MVDWriter, QWMessages, mvd_signon
-from tests.conftest import DATA, QUAKEWORLD
+from tests.conftest import DATA, QUAKE2, QUAKEWORLD
 from tests.fuzz.bad_inputs import BAD
 from tests.fuzz.copy_forward import dm2_copy_forward, dm68_copy_forward, qwd_copy_forward
 from tests.fuzz.measure import run_python
@@ -137,3 +139,42 @@ def test_the_most_expensive_quake3_demo_the_budget_admits_is_bounded(tmp_path):
     assert stored_mb < 32
     cpu, peak_mb = (float(v) for v in figures.split())
     assert cpu < MAX_CPU_SECONDS and peak_mb < MAX_PEAK_MB, m.summary()
+
+
+@pytest.mark.parametrize("shape, entities, extra", [("dm2", 1023, 0), ("qwd", 300, 1)])
+def test_the_most_expensive_quake2_and_quakeworld_demos_the_budget_admits_are_bounded(shape, entities, extra,
+                                                                                      tmp_path):
+    """Just under the budget: a full frame of ``entities`` entities, then tiny frames that copy them all forward, as
+    many as the budget allows (Quake II 118 KB, QuakeWorld 297 KB; before the builder kept each repeated row once
+    they cost ~800 MB and ~530 MB).  They decode whole within the issue's bounds, the frames hold every entity
+    (the .qwd adds the recorder's player row once) and the timeline stores each repeated state once."""
+    frames = MAX_DEMO_STATES // entities - 2
+    path = tmp_path / f"under_budget.{shape}"
+    path.write_bytes((dm2_copy_forward if shape == "dm2" else qwd_copy_forward)(frames, entities))
+    code = ("import sys, resource, warnings; warnings.simplefilter('ignore')\n"
+            "from assets_loader.demos import load_demo\n"
+            "tl = load_demo(sys.argv[1]); scene = tl.sample(tl.end_time - 0.025)\n"
+            "print(tl.num_frames, len(tl.entity_column('number')), len(scene.entities.number), tl.nbytes >> 20)\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_utime + resource.getrusage(resource.RUSAGE_SELF)"
+            ".ru_stime, [int(l.split()[1]) / 1024 for l in open('/proc/self/status') if l.startswith('VmHWM:')][0])")
+    m = run_python(code, str(path), timeout=120.0, max_address_mb=2048)
+    assert m.returncode == 0 and "Traceback" not in m.stderr, m.stderr
+    counts, figures = m.stdout.strip().splitlines()
+    decoded, rows, drawn, stored_mb = (int(v) for v in counts.split())
+    assert (decoded, rows, drawn) == (frames, frames * entities + extra, entities)
+    assert stored_mb < 32
+    cpu, peak_mb = (float(v) for v in figures.split())
+    assert cpu < MAX_CPU_SECONDS and peak_mb < MAX_PEAK_MB, m.summary()
+
+
+@pytest.mark.parametrize("path", [QUAKE2 / "demos" / "libq2-testduel.dm2", QUAKEWORLD / "lq_lqdm2_ranger.qwd"])
+def test_repeated_rows_are_found_across_the_builders_batches(path, monkeypatch):
+    """The builder stores rows a batch at a time (a few MB); with one batch per frame, each entity's last row is
+    carried from batch to batch, and the timeline is the same as with the default batches."""
+    whole = load_demo(path)
+    monkeypatch.setattr(builder, "_PENDING_BYTES", 1)
+    framewise = load_demo(path)
+    assert np.array_equal(whole._offsets, framewise._offsets)
+    for name in whole._cols:
+        assert np.array_equal(whole.entity_column(name), framewise.entity_column(name)), name
+    assert len(framewise._cols["number"]) < len(framewise.entity_column("number"))

@@ -325,3 +325,20 @@ def test_only_prints_at_the_medium_level_are_death_messages() -> None:
                     frame(1, -1, M.print(P.PRINT_MEDIUM, kill), M.print(P.PRINT_HIGH, "Bob died\n"))))
     (ob,) = tl.events_of_kind("obituary")
     assert (ob.victim, ob.killer, ob.weapon) == ("Alice", "Bob", "sniper")
+
+
+def test_a_set_two_frames_delta_from_is_carried_the_same_for_both() -> None:
+    """An event lasts its frame and old_origin follows origin however often the set is a delta source; the
+    unchanged rows after that are stored once."""
+    f1 = frame(1, -1, ents=(M.entity(5, model=2, event=1, origin=(8, 0, 0), old_origin=(9, 9, 9)),))
+    tl = decode(dm2(signon(), f1, frame(2, 1), frame(3, 1), frame(4, 3)))
+    assert [tl.frame_entities(f).extra["event"].tolist() for f in range(4)] == [[1], [0], [0], [0]]
+    assert [tl.frame_entities(f).extra["old_origin"][0].tolist() for f in range(4)] == [[9, 9, 9]] + [[8, 0, 0]] * 3
+    assert len(tl._cols["number"]) == 2 and len(tl.entity_column("number")) == 4
+
+
+def test_entity_numbers_out_of_order_stop_decoding_at_that_frame() -> None:
+    f2 = frame(2, 1, ents=(M.entity(9, model=2), M.entity(5, model=2)))
+    with pytest.warns(UserWarning, match="entity numbers in increasing order"):
+        tl = decode(dm2(signon(), frame(1, -1, ents=(M.entity(7, model=2),)), f2))
+    assert tl.num_frames == 1 and tl.frame_entities(0).number.tolist() == [7]

@@ -18,6 +18,13 @@ and ``finish`` turns each into a :class:`MapSegment`.  With ``shift_segments`` e
 start where the previous one ended (NetQuake's server time restarts at every level); the playback clock never
 decreases.
 
+Repeats (``store_repeats_once``, the copy-forward protocols: QuakeWorld, Quake II): a row that repeats its entity's
+previous row (the same packed bytes, in the same segment, seen again within :data:`~.rows.POSE_RESET_GAP`) has
+every column value of that row, pose history included, so it is stored once and the frames reference it
+(``entity_rows`` of the timeline).  The rows appended since the last frames were stored wait in ``rows`` (about
+1 MB) and are stored a batch at a time with numpy as the next frame opens: a snapshot that copies a thousand
+unchanged entities forward costs a thousand indices, not a thousand rows.
+
 Bad input (one policy for every protocol): :meth:`truncated` records a cut file, :meth:`stop` a corrupt message —
 both keep the timeline up to the last complete frame with a warning, or raise when no frame was decoded.  Rows past
 the entity-state budget (:mod:`.budget`, checked as each frame opens) raise :class:`~.budget.StateBudgetError`,
@@ -43,9 +50,12 @@ from ..steps import Steps, compact_column
 from ..timeline import STANDARD_COLUMNS, DemoTimeline, EntityStates, MapSegment, PlayerFrames, ScoreChange
 from .budget import StateBudgetError, check_states, state_budget
 from .messages import Corrupt
-from .rows import RowLayout, pose_history
+from .rows import POSE_RESET_GAP, RowLayout, pose_history
 
 __all__ = ["TimelineBuilder", "map_name_of"]
+
+#: Packed rows appended before the builder stores them once per run of repeats (see the module docstring).
+_PENDING_BYTES = 1 << 20
 
 _SCORE_FIELDS = ("name", "frags", "colors", "team", "spectator", "userid", "ping", "pl", "userinfo")
 
@@ -70,11 +80,16 @@ def _frame_number_order(frame_of_row: np.ndarray, numbers: np.ndarray) -> np.nda
     return np.argsort(key, kind="stable")
 
 
+def _no_last(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """No entity seen yet: (numbers i8, packed rows u1 [0, size], stored rows i8, frames i4), all empty."""
+    return (np.zeros(0, np.int64), np.zeros((0, size), np.uint8), np.zeros(0, np.int64), np.zeros(0, np.int32))
+
+
 class TimelineBuilder:
     """Mutable while a demo decodes; :meth:`finish` makes the immutable :class:`DemoTimeline`."""
 
     def __init__(self, path: str, fmt: str, schema: GameSchema, layout: RowLayout, *, frames_open_at_start: bool,
-                 shift_segments: bool) -> None:
+                 shift_segments: bool, store_repeats_once: bool = False) -> None:
         self.path = path
         self.fmt = fmt
         self.schema = schema
@@ -86,10 +101,16 @@ class TimelineBuilder:
         self.times = array("d")
         self.server_times = array("d")
         self.frame_segment = array("i")
-        self.offsets = array("q")                    # first byte of each frame's rows in ``rows``
-        self.rows = bytearray()                      # packed layout rows, one per entity state
+        self.offsets = array("q")                    # first row of each frame (rows stored and pending together)
+        self.rows = bytearray()                      # packed layout rows, one per entity state (not stored yet)
+        self.store_repeats_once = store_repeats_once
+        self.stored = bytearray()                    # distinct packed rows (store_repeats_once), and for each ...
+        self.stored_frame = array("i")               # ... the frame it first appears in, and the frame its
+        self.stored_since = array("i")               # entity was seen before that (its own if never)
+        self.row_index = array("i")                  # the stored row of each frame row stored so far
+        self.pending_frame = 0                       # the first frame whose rows are in ``rows``
+        self._last = _no_last(layout.row.size)       # each entity's last row: number, bytes, stored row, frame
         self.max_states = state_budget()
-        self._max_row_bytes = self.max_states * layout.row.size
         self.view_entity = array("i")
         self.view_origin = array("d")                # x, y, z per frame
         self.view_angles = array("d")                # pitch, yaw, roll per frame
@@ -127,6 +148,8 @@ class TimelineBuilder:
         if self.segment < 0:
             raise Corrupt("a level start (serverinfo) before the first frame")
         self.check_budget()
+        if self.store_repeats_once and len(self.rows) >= _PENDING_BYTES:
+            self._store_pending()
         seg = self.segments[self.segment]
         if not self.segment_has_frames:
             if self.shift_segments:
@@ -141,13 +164,59 @@ class TimelineBuilder:
         self.times.append(t)
         self.server_times.append(server_time)
         self.frame_segment.append(self.segment)
-        self.offsets.append(len(self.rows))
+        self.offsets.append(self.row_count)
         return len(self.times) - 1
+
+    @property
+    def row_count(self) -> int:
+        """Entity rows of all frames so far, stored and pending."""
+        return len(self.row_index) + len(self.rows) // self.layout.row.size
 
     def check_budget(self) -> None:
         """Raise :class:`~.budget.StateBudgetError` when the rows kept pass the entity-state budget."""
-        if len(self.rows) > self._max_row_bytes:
-            check_states(self.path, self.fmt, len(self.rows) // self.layout.row.size, self.max_states)
+        if self.row_count > self.max_states:
+            check_states(self.path, self.fmt, self.row_count, self.max_states)
+
+    def _store_pending(self) -> None:
+        """Store the rows of frames ``pending_frame`` .. the last one opened: each row that repeats its entity's
+        previous row (module docstring) references that row's stored row, the others are stored."""
+        size = self.layout.row.size
+        nframes = len(self.times)
+        counts = np.diff(np.append(np.frombuffer(self.offsets, np.int64)[self.pending_frame:], self.row_count))
+        frame = np.concatenate([self._last[3], np.repeat(np.arange(self.pending_frame, nframes, dtype=np.int32),
+                                                                  counts)])
+        number = np.concatenate([self._last[0], self.layout.numbers(self.layout.read(self.rows)).astype(np.int64)])
+        raw = np.concatenate([self._last[1], np.frombuffer(self.rows, np.uint8).reshape(-1, size)])
+        carried = len(self._last[0])                 # each entity's last row before: first in its group
+        order = np.argsort(number, kind="stable")    # by entity, in frame order
+        g_num, g_frame, g_raw = number[order], frame[order], raw[order]
+        times = np.frombuffer(self.times, np.float64)
+        segment = np.frombuffer(self.frame_segment, np.int32)
+        same = np.zeros(len(order), bool)
+        same[1:] = g_num[1:] == g_num[:-1]
+        repeats = same.copy()
+        repeats[1:] &= ((segment[g_frame[1:]] == segment[g_frame[:-1]])
+                        & (times[g_frame[1:]] - times[g_frame[:-1]] <= POSE_RESET_GAP)
+                        & (g_raw[1:] == g_raw[:-1]).all(axis=1))
+        new = order >= carried
+        kept = np.zeros(len(order) - carried, bool)  # pending rows stored (in append order)
+        kept[order[~repeats & new] - carried] = True
+        stored_of = np.cumsum(kept, dtype=np.int64) - 1 + len(self.stored) // size
+        g_stored = np.where(new, stored_of[np.maximum(order - carried, 0)], 0)
+        g_stored[~new] = self._last[2][order[~new]]  # carried rows: their stored row
+        g_stored = g_stored[np.maximum.accumulate(np.where(repeats, 0, np.arange(len(order))))]
+        row_index = np.empty(len(kept), np.int32)
+        row_index[order[new] - carried] = g_stored[new]
+        since = np.empty(len(kept), np.int32)
+        since[order[new] - carried] = np.where(same, np.roll(g_frame, 1), g_frame)[new]
+        self.stored += raw[carried:][kept].tobytes()
+        self.stored_frame.frombytes(frame[carried:][kept].tobytes())     # (i4 bytes: not one Python int each)
+        self.stored_since.frombytes(since[kept].tobytes())
+        self.row_index.frombytes(row_index.tobytes())
+        last = np.flatnonzero(~np.append(same[1:], False)) if len(order) else order   # each entity's last row
+        self._last = (g_num[last], g_raw[last], g_stored[last], g_frame[last].astype(np.int32))
+        del self.rows[:]
+        self.pending_frame = nframes
 
     def record_stats(self, stats: list[int]) -> None:
         """The stats after the next frame (one call per frame, in frame order); stored when they change."""
@@ -160,7 +229,9 @@ class TimelineBuilder:
     def drop_from(self, frame: int) -> None:
         """Forget frame ``frame`` and later ones, and everything recorded for them (a block that did not parse)."""
         if frame < len(self.times):
-            del self.rows[self.offsets[frame]:]
+            if frame < self.pending_frame:
+                raise ValueError(f"frame {frame} is stored already (rows pending from {self.pending_frame})")
+            del self.rows[(self.offsets[frame] - len(self.row_index)) * self.layout.row.size:]
         columns: tuple[Any, ...] = (self.times, self.server_times, self.frame_segment, self.offsets, self.view_entity)
         for column in columns:
             del column[frame:]
@@ -265,23 +336,37 @@ class TimelineBuilder:
             self.score_resets = [c for c in self.score_resets if c[0] < nf]
             self.ls_changes = [c for c in self.ls_changes if c[0] < nf]
 
-    def _entity_columns(self, times: np.ndarray, frame_segment: np.ndarray) -> tuple[np.ndarray, dict]:
+    def _entity_columns(self, times: np.ndarray, frame_segment: np.ndarray
+                        ) -> tuple[np.ndarray, dict, np.ndarray | None]:
+        """(offsets i8 [F + 1], columns, the column row of each frame row or ``None`` when they are the same)."""
         nframes = len(times)
-        offsets = np.append(np.frombuffer(self.offsets, np.int64), len(self.rows)) // self.layout.row.size
-        raw = self.layout.read(self.rows)        # a view of the packed rows
+        if self.store_repeats_once:
+            self._store_pending()
+        offsets = np.append(np.frombuffer(self.offsets, np.int64), self.row_count)
         frame_of_row = np.repeat(np.arange(nframes, dtype=np.int32), np.diff(offsets))
-        nums = self.layout.numbers(raw)
+        raw = self.layout.read(self.stored if self.store_repeats_once else self.rows)   # a view of the packed rows
+        index = np.frombuffer(self.row_index, np.int32) if self.store_repeats_once else None
+        nums = self.layout.numbers(raw) if index is None else self.layout.numbers(raw)[index]
         # Sort each frame's rows by entity number (stable), so sample() can match frames with searchsorted.
         unsorted = np.flatnonzero(nums[1:] < nums[:-1]) + 1            # rows where the number goes down ...
         if np.any(np.isin(unsorted, offsets[1:-1], invert=True)):      # ... other than at a frame start
-            raw = raw[_frame_number_order(frame_of_row, nums)]         # (packed rows: one gather, not one per column)
-        self.rows = bytearray()
+            order = _frame_number_order(frame_of_row, nums)
+            if index is None:
+                raw = raw[order]                                       # (packed rows: one gather, not one per column)
+            else:
+                index = index[order]
+        self.rows = self.stored = bytearray()
         # Columns compacted as they are made (the timeline keeps them so).
         cols = {k: compact_column(v) if k in STANDARD_COLUMNS else v for k, v in self.layout.columns(raw).items()}
         del raw, nums
-        cols["prev_frame"], cols["frame_time"] = pose_history(cols["number"], cols["model"], cols["frame"],
-                                                              frame_of_row, times, frame_segment)
-        return offsets, cols
+        if index is None:
+            cols["prev_frame"], cols["frame_time"] = pose_history(cols["number"], cols["model"], cols["frame"],
+                                                                  frame_of_row, times, frame_segment)
+        else:
+            cols["prev_frame"], cols["frame_time"] = pose_history(
+                cols["number"], cols["model"], cols["frame"], np.frombuffer(self.stored_frame, np.int32), times,
+                frame_segment, times[np.frombuffer(self.stored_since, np.int32)])
+        return offsets, cols, index
 
     def _map_segments(self, times: np.ndarray, frameless_at_end: bool) -> list[MapSegment]:
         nframes = len(times)
@@ -313,7 +398,7 @@ class TimelineBuilder:
         times = np.array(self.times, np.float64)
         nframes = len(times)
         fseg = np.array(self.frame_segment, np.int32)
-        offsets, cols = self._entity_columns(times, fseg)
+        offsets, cols, entity_rows = self._entity_columns(times, fseg)
         segs = self._map_segments(times, frameless_at_end)
 
         def when(frame: int) -> tuple[int, float]:
@@ -343,7 +428,7 @@ class TimelineBuilder:
             view_origin=np.frombuffer(self.view_origin, np.float64) if view_origin is None else view_origin,
             view_angles=np.frombuffer(self.view_angles, np.float64) if view_angles is None else view_angles,
             stat_rows=stat_rows,
-            entity_offsets=offsets, entity_columns=cols,
+            entity_offsets=offsets, entity_columns=cols, entity_rows=entity_rows,
             lightstyle_changes=[(min(f, nframes - 1), style, pat) for f, style, pat in self.ls_changes],
             score_changes=score_changes, score_resets=[(min(f, nframes - 1), m) for f, m in self.score_resets],
             players=players, default_pov=default_pov, meta=meta)

@@ -6,6 +6,9 @@ baseline).  Sets are lists of ``(number, state, row)`` sorted by number: ``state
 ``row`` its packed timeline row (kept so an unchanged entity is never repacked).  The protocol supplies the wire:
 ``read_header(data, p, end) -> (number, plan, p)`` with ``plan`` ``None`` for a removal, else the compiled delta reader
 ``plan(data, p, base, number) -> (state, row, p)`` (:mod:`.deltas`), and the zero word ending the list as number -1.
+The merge costs a list copy plus the entities the message names: unchanged entities are the old set's items
+themselves, and :func:`carry_forward` makes the set a later delta reads from by touching only those the message
+named.
 
 References: ezQuake ``cl_ents.c`` ``CL_ParsePacketEntities`` / ``FlushEntityPacket``; Q2PRO ``cl_parse.c``
 ``CL_ParsePacketEntities``; ioquake3 ``cl_parse.c`` ``CL_ParsePacketEntities`` and ``cl.parseEntities`` (the ring).
@@ -13,30 +16,31 @@ References: ezQuake ``cl_ents.c`` ``CL_ParsePacketEntities`` / ``FlushEntityPack
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any, Generic, TypeVar
 from collections.abc import Callable, Mapping
 
 from .messages import Corrupt
 
-__all__ = ["EntitySet", "merge_packet_entities", "FrameRing"]
+__all__ = ["EntitySet", "merge_packet_entities", "carry_forward", "packed_rows", "FrameRing"]
 
 EntitySet = list[tuple[int, Any, bytes]]
 _END = 1 << 30
+_ROW = itemgetter(2)
 T = TypeVar("T")
 
 
 def merge_packet_entities(data: bytes, p: int, end: int, old: EntitySet,
                           read_header: Callable[[bytes, int, int], tuple[int, Callable | None, int]],
-                          baselines: Mapping[int, Any], null_state: Any, max_entities: int,
-                          carry: Callable[[tuple[int, Any, bytes]], tuple[int, Any, bytes]] | None = None
-                          ) -> tuple[EntitySet, int]:
-    """The new entity set from ``old`` and the deltas at ``data[p:end]``, and the position after the list; a new
-    entity starts from ``baselines[number]``, else ``null_state``.  ``carry`` (optional) makes the state an unchanged
-    entity keeps from its old one (Quake II clears ``event`` and sets ``old_origin``: an update with no bits)."""
-    if carry is not None:
-        old = [carry(item) for item in old]
+                          baselines: Mapping[int, Any], null_state: Any, max_entities: int
+                          ) -> tuple[EntitySet, list[int], int]:
+    """The new entity set from ``old`` and the deltas at ``data[p:end]``, the positions in it of the entities the
+    message updated or added, and the position after the list; a new entity starts from ``baselines[number]``, else
+    ``null_state``."""
     new: EntitySet = []
+    fresh: list[int] = []
     append = new.append
+    last = -1                                    # the number of the last entity the message updated or added
     oi = 0
     nold = len(old)
     oldnum = old[0][0] if nold else _END
@@ -62,14 +66,32 @@ def merge_packet_entities(data: bytes, p: int, end: int, old: EntitySet,
         state, row, p = plan(data, p, base, num)
         if len(new) >= max_entities:
             raise Corrupt(f"at most {max_entities} packet entities")
+        if num <= last:                          # (copied entities lie between: the old set is in order)
+            raise Corrupt("entity numbers in increasing order")
+        last = num
+        fresh.append(len(new))
         append((num, state, row))
     if p > end:
         raise Corrupt("the entity list inside the block")
     if oi < nold:
         new.extend(old[oi:])
-    if new and any(new[i][0] >= new[i + 1][0] for i in range(len(new) - 1)):
-        raise Corrupt("entity numbers in increasing order")
-    return new, p
+    return new, fresh, p
+
+
+def carry_forward(new: EntitySet, fresh: list[int],
+                  carry: Callable[[tuple[int, Any, bytes]], tuple[int, Any, bytes]]) -> EntitySet:
+    """``new`` as a later delta reads it: ``carry`` makes the state an entity the message did not name keeps from
+    its old one (Quake II clears ``event`` and sets ``old_origin``: an update with no bits).  Only the ``fresh``
+    entities change: the others were carried already when this set was merged (``carry`` repeated is the same)."""
+    out = list(new)
+    for i in fresh:
+        out[i] = carry(new[i])
+    return out
+
+
+def packed_rows(entities: EntitySet) -> bytes:
+    """The packed timeline rows of a set, in its order (one join, no Python loop)."""
+    return b"".join(map(_ROW, entities))
 
 
 class FrameRing(Generic[T]):

@@ -38,7 +38,7 @@ from .. import events as ev
 from ..kit.builder import TimelineBuilder
 from ..kit.deltas import DeltaPlans, Field, Op
 from ..kit.messages import Corrupt, handler_table, read_string
-from ..kit.packet_entities import EntitySet, FrameRing, merge_packet_entities
+from ..kit.packet_entities import EntitySet, FrameRing, carry_forward, merge_packet_entities, packed_rows
 from ..kit.rows import RowLayout, states_from_rows
 from ..schema import QUAKE2
 from ..timeline import DemoTimeline
@@ -164,7 +164,8 @@ class Quake2Parser:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self.b = TimelineBuilder(path, FMT, QUAKE2, ROW_LAYOUT, frames_open_at_start=True, shift_segments=False)
+        self.b = TimelineBuilder(path, FMT, QUAKE2, ROW_LAYOUT, frames_open_at_start=True, shift_segments=False,
+                                 store_repeats_once=True)
         self.table = handler_table(self, P.SVC_NAMES)
         self.entity_plans = DeltaPlans(_ENTITY_FIELDS, _NCOL, _ROW)
         self.player_plans = DeltaPlans(_PLAYER_FIELDS, _PS_NCOL, _PS_ROW)
@@ -383,12 +384,12 @@ class Quake2Parser:
         self.counts["packetentities"] += 1
         if not self.frame_open:
             raise Corrupt("svc_packetentities after svc_frame")
-        new, p = merge_packet_entities(data, p, end, self.old[0], self.read_entity_header, self.baselines,
-                                       _NULL_STATE, P.MAX_PACKET_ENTITIES, carry=_carry)
+        new, fresh, p = merge_packet_entities(data, p, end, self.old[0], self.read_entity_header, self.baselines,
+                                              _NULL_STATE, P.MAX_PACKET_ENTITIES)
         self.current = new
-        self.b.rows += b"".join([row for _, _, row in new])
+        self.b.rows += packed_rows(new)
         self._close_frame()
-        self.ring.store(self.serverframe, (new, self.ps, self.stats))
+        self.ring.store(self.serverframe, (carry_forward(new, fresh, _carry), self.ps, self.stats))
         return p
 
     def _close_frame(self) -> None:

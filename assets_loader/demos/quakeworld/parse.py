@@ -38,7 +38,7 @@ from ..kit.builder import TimelineBuilder
 from ..kit.deltas import DeltaPlans, Field, Op
 from ...errors import FormatError
 from ..kit.messages import Corrupt, MessageError, handler_table, message_error, parse_messages, read_string
-from ..kit.packet_entities import EntitySet, FrameRing, merge_packet_entities
+from ..kit.packet_entities import EntitySet, FrameRing, merge_packet_entities, packed_rows
 from ..kit.stufftext import visual_events
 from ..kit.rows import RowLayout, decode_fte_trans, states_from_rows
 from ..schema import QUAKEWORLD
@@ -167,7 +167,7 @@ class QuakeWorldParser:
         self.data = data
         self.path = path
         self.b = TimelineBuilder(path, self.FMT, QUAKEWORLD, ROW_LAYOUT, frames_open_at_start=False,
-                                 shift_segments=False)
+                                 shift_segments=False, store_repeats_once=True)
         self._emit = self.b.emit
         # protocol
         self.protocol = P.PROTOCOL_VERSION
@@ -328,7 +328,7 @@ class QuakeWorldParser:
                 else:
                     rows += row
         else:
-            rows += b"".join([e[2] for e in self.current])
+            rows += packed_rows(self.current)
         # nails
         if self.nails and self.spike_model:
             spike = self.spike_model
@@ -1023,7 +1023,7 @@ class QuakeWorldParser:
         if delta:
             old = self._delta_source(data[p])
             p += 1
-        new, p = merge_packet_entities(data, p, end, old or [], self.entity_header, self.baselines, _NULL_STATE,
+        new, _fresh, p = merge_packet_entities(data, p, end, old or [], self.entity_header, self.baselines, _NULL_STATE,
                                        P.MAX_PACKET_ENTITIES)
         if old is None:
             self.counters["delta_from_mismatch"] += 1
