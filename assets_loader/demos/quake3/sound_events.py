@@ -35,6 +35,7 @@ References: ioquake3 ``code/cgame/cg_event.c`` (``CG_EntityEvent``, ``CG_PainEve
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 
 import numpy as np
@@ -181,7 +182,7 @@ class SoundRules:
 
     def configstrings(self, frame: int) -> dict[int, str]:
         """The configstrings in force at ``frame`` (kept until the next change)."""
-        version = int(np.searchsorted(self._changes, frame, side="right"))
+        version = bisect.bisect_right(self._changes, frame)
         if version != self._version:
             self._strings, self._version = self.demo.configstrings_at(frame), version
         return self._strings
