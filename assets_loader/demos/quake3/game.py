@@ -70,13 +70,18 @@ EF_PLAYER_EVENT = 0x10
 #: The two high bits of ``event`` toggle so that the same event twice in a row is seen as new.
 EV_EVENT_BITS = 0x300
 
-#: entity_event_t numbers the timeline turns into events.
-EV: dict[str, int] = {
-    "JUMP_PAD": 13, "ITEM_PICKUP": 19, "GLOBAL_ITEM_PICKUP": 20, "FIRE_WEAPON": 23,
-    "PLAYER_TELEPORT_IN": 42, "PLAYER_TELEPORT_OUT": 43, "BULLET_HIT_FLESH": 48, "BULLET_HIT_WALL": 49,
-    "MISSILE_HIT": 50, "MISSILE_MISS": 51, "MISSILE_MISS_METAL": 52, "RAILTRAIL": 53, "SHOTGUN": 54,
-    "PAIN": 56, "DEATH1": 57, "DEATH2": 58, "DEATH3": 59, "OBITUARY": 60, "GIB_PLAYER": 64,
-}
+#: entity_event_t numbers by name (Team Arena order), all of them: the timeline and the sound rules
+#: (:mod:`.sound_events`) read them by these names.
+EV: Mapping[str, int] = MappingProxyType({name: i for i, name in enumerate((
+    "NONE", "FOOTSTEP", "FOOTSTEP_METAL", "FOOTSPLASH", "FOOTWADE", "SWIM", "STEP_4", "STEP_8", "STEP_12", "STEP_16",
+    "FALL_SHORT", "FALL_MEDIUM", "FALL_FAR", "JUMP_PAD", "JUMP", "WATER_TOUCH", "WATER_LEAVE", "WATER_UNDER",
+    "WATER_CLEAR", "ITEM_PICKUP", "GLOBAL_ITEM_PICKUP", "NOAMMO", "CHANGE_WEAPON", "FIRE_WEAPON",
+    *(f"USE_ITEM{i}" for i in range(16)), "ITEM_RESPAWN", "ITEM_POP", "PLAYER_TELEPORT_IN", "PLAYER_TELEPORT_OUT",
+    "GRENADE_BOUNCE", "GENERAL_SOUND", "GLOBAL_SOUND", "GLOBAL_TEAM_SOUND", "BULLET_HIT_FLESH", "BULLET_HIT_WALL",
+    "MISSILE_HIT", "MISSILE_MISS", "MISSILE_MISS_METAL", "RAILTRAIL", "SHOTGUN", "BULLET", "PAIN", "DEATH1",
+    "DEATH2", "DEATH3", "OBITUARY", "POWERUP_QUAD", "POWERUP_BATTLESUIT", "POWERUP_REGEN", "GIB_PLAYER",
+    "SCOREPLUM", "PROXIMITY_MINE_STICK", "PROXIMITY_MINE_TRIGGER", "KAMIKAZE", "OBELISKEXPLODE", "OBELISKPAIN",
+    "INVUL_IMPACT", "JUICED", "LIGHTNINGBOLT", "DEBUG_LINE", "STOPLOOPINGSOUND", "TAUNT"))})
 
 #: weapon_t names (Team Arena order).
 WEAPONS: tuple[str, ...] = (
@@ -137,15 +142,26 @@ Q3_GAME_TYPES: Mapping[int, str] = MappingProxyType({
     0: "free for all", 1: "tournament", 2: "single player", 3: "team deathmatch", 4: "capture the flag",
     5: "one flag ctf", 6: "overload", 7: "harvester"})
 
-#: Quake Live's entity_event_t numbers for the events the timeline reads (WolfcamQL ``bg_public.h``, UDT
-#: ``look_up_tables.cpp`` ``EntityEvents_73p``): the footstep and step events are gone, so most numbers are lower.
-_QL_EV: dict[str, int] = {
-    "JUMP_PAD": 9, "ITEM_PICKUP": 15, "GLOBAL_ITEM_PICKUP": 16, "FIRE_WEAPON": 20,
-    "PLAYER_TELEPORT_IN": 39, "PLAYER_TELEPORT_OUT": 40, "BULLET_HIT_FLESH": 45, "BULLET_HIT_WALL": 46,
-    "MISSILE_HIT": 47, "MISSILE_MISS": 48, "MISSILE_MISS_METAL": 49, "RAILTRAIL": 50, "SHOTGUN": 51,
-    "PAIN": 53, "DEATH1": 54, "DEATH2": 55, "DEATH3": 56, "OBITUARY": 58, "GIB_PLAYER": 63,
-    "OVERTIME": 84, "GAMEOVER": 85, "AWARD": 97,
-}
+#: Quake Live's entity_event_t, all of it (WolfcamQL ``bg_public.h``, UDT ``look_up_tables.cpp``
+#: ``EntityEvents_73p``; the same for 73, 90 and 91): the four step events are gone, so most numbers are 4 lower
+#: than Quake III's; ``DROP_WEAPON`` comes before the fire event, 15 ``USE_ITEM``s, then ``DROWN``, armour regen,
+#: the taunts, and from 81 Quake Live's own (overtime, game over, thaw, race, damage plums, awards…).  Names that
+#: Quake III also has mean the same event.
+_QL_EV: dict[str, int] = {name: i for i, name in enumerate((
+    "NONE", "FOOTSTEP", "FOOTSTEP_METAL", "FOOTSPLASH", "FOOTWADE", "SWIM", "FALL_SHORT", "FALL_MEDIUM", "FALL_FAR",
+    "JUMP_PAD", "JUMP", "WATER_TOUCH", "WATER_LEAVE", "WATER_UNDER", "WATER_CLEAR", "ITEM_PICKUP",
+    "GLOBAL_ITEM_PICKUP", "NOAMMO", "CHANGE_WEAPON", "DROP_WEAPON", "FIRE_WEAPON",
+    *(f"USE_ITEM{i}" for i in range(15)), "UNUSED_24", "ITEM_RESPAWN", "ITEM_POP", "PLAYER_TELEPORT_IN",
+    "PLAYER_TELEPORT_OUT", "GRENADE_BOUNCE", "GENERAL_SOUND", "GLOBAL_SOUND", "GLOBAL_TEAM_SOUND",
+    "BULLET_HIT_FLESH", "BULLET_HIT_WALL", "MISSILE_HIT", "MISSILE_MISS", "MISSILE_MISS_METAL", "RAILTRAIL",
+    "SHOTGUN", "UNUSED_34", "PAIN", "DEATH1", "DEATH2", "DEATH3", "DROWN", "OBITUARY", "POWERUP_QUAD",
+    "POWERUP_BATTLESUIT", "POWERUP_REGEN", "POWERUP_ARMORREGEN", "GIB_PLAYER", "SCOREPLUM",
+    "PROXIMITY_MINE_STICK", "PROXIMITY_MINE_TRIGGER", "KAMIKAZE", "OBELISKEXPLODE", "OBELISKPAIN", "INVUL_IMPACT",
+    "JUICED", "LIGHTNINGBOLT", "DEBUG_LINE", "TAUNT", "TAUNT_YES", "TAUNT_NO", "TAUNT_FOLLOWME", "TAUNT_GETFLAG",
+    "TAUNT_GUARDBASE", "TAUNT_PATROL", "FOOTSTEP_SNOW", "FOOTSTEP_WOOD", "ITEM_PICKUP_SPEC", "OVERTIME", "GAMEOVER",
+    "MISSILE_MISS_DMGTHROUGH", "THAW_PLAYER", "THAW_TICK", "SHOTGUN_KILL", "POI", "UNUSED_5B",
+    "LIGHTNING_DISCHARGE", "RACE_START", "RACE_CHECKPOINT", "RACE_FINISH", "DAMAGEPLUM", "AWARD", "INFECTED",
+    "NEW_HIGH_SCORE"))}
 
 #: Quake Live's meansOfDeath_t: Team Arena's list, then team switch, thaw (freeze tag), lightning discharge,
 #: heavy machine gun and rail headshot (WolfcamQL ``bg_public.h``, UDT ``MeansOfDeath_73p``).
@@ -190,7 +206,7 @@ class GameNumbers:
 
 
 QUAKE3_NUMBERS = GameNumbers(
-    "Quake III Arena", CS_MODELS, CS_SOUNDS, CS_PLAYERS, CS_LEVEL_START_TIME, 22, -1, -1, MappingProxyType(EV),
+    "Quake III Arena", CS_MODELS, CS_SOUNDS, CS_PLAYERS, CS_LEVEL_START_TIME, 22, -1, -1, EV,
     MEANS_OF_DEATH, WEAPONS, ITEMS, Q3_GAME_TYPES, frozenset(),
     (("impressive", 9), ("excellent", 10), ("defend", 11), ("assist", 12), ("gauntlet", 13), ("capture", 14)))
 

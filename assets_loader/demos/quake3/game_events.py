@@ -13,8 +13,9 @@ are rises of the followed client's ``persistant`` counters (``CG_CheckLocalSound
 ``tchat`` (sender before ``\\x19:``; Quake Live puts the sender's client number first), ``print``, ``cp``
 (centerprint), ``disconnect``.  Quake Live (protocols 73, 90, 91) uses its own numbers (:class:`.game.GameNumbers`)
 and adds rounds (``CS_ROUND_TIME``) and the match end (``CS_INTERMISSION``).  Every Quake III entity event also goes
-to the cgame's sound rules (:mod:`.sound_events`), which add the sounds it would play; Quake Live's demos have no
-sounds yet (only part of its event table is known).
+to the cgame's sound rules (:mod:`.sound_events`), which add the sounds it would play, with the game's own event
+and item numbers; for Quake Live these are the entity events' sounds and the looping sounds only (the announcer's
+local sounds read Quake III's configstrings and ``persistant`` slots).
 
 References: ioquake3 ``code/cgame/cg_event.c`` (``CG_EntityEvent``, ``CG_Obituary``, ``CG_ItemPickup``),
 ``cg_playerstate.c`` (``CG_CheckPlayerstateEvents``, ``CG_CheckLocalSounds``), ``cg_servercmds.c``
@@ -293,14 +294,13 @@ def demo_events(demo: Quake3Demo, times: np.ndarray, frame_segment: np.ndarray, 
         gametype = 0
     numbers = g.game_numbers(demo.protocol)
     out = _Collector(times, frame_segment, demo.snapshots.player, gametype >= g.GT_TEAM, numbers)
-    if numbers is g.QUAKE3_NUMBERS:
-        out.sounds = SoundRules(demo, out.add, times, out.viewer)
+    out.sounds = SoundRules(demo, out.add, times, out.viewer)
     _entity_events(demo, out, cols, offsets, column_row)
     _player_events(demo, out)
-    if out.sounds is not None:
+    if numbers is g.QUAKE3_NUMBERS:         # their configstrings and persistant slots are Quake III's
         local_sounds(demo, out.sounds)
         match_sounds(demo, out.sounds)
-        loop_sounds(out.sounds, cols, column_row, offsets, frame_segment)
+    loop_sounds(out.sounds, cols, column_row, offsets, frame_segment)
     _command_events(demo, out)
     if gametype in numbers.round_game_types:
         _round_events(demo, out)
