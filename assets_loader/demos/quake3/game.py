@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+import numpy as np
+
 __all__ = [
     "CS_ITEMS", "CS_LEVEL_START_TIME", "CS_MODELS", "CS_PLAYERS", "CS_SCORES1", "CS_SCORES2", "CS_SOUNDS",
     "CS_WARMUP", "EF_DEAD", "EF_PLAYER_EVENT", "EF_TELEPORT_BIT", "ENTITYNUM_WORLD", "ET_EVENTS", "ET_INVISIBLE",
@@ -26,6 +28,7 @@ __all__ = [
     "PM_INTERMISSION", "PM_SPECTATOR", "SCORE_NOT_PRESENT", "TEAM_BLUE", "TEAM_FREE", "TEAM_RED", "TEAM_SPECTATOR",
     "WEAPONS", "info_pairs", "team_number",
     "GameNumbers", "QL_GAME_TYPES", "QL_PROTOCOLS", "QL_ITEMS_73", "QL_ITEMS_90", "QL_MEANS_OF_DEATH", "QL_WEAPONS",
+    "QL91_POWERUPS", "QL_PERSISTANT_AS_QUAKE3", "powerups_as_quake3",
     "Q3_GAME_TYPES", "QUAKE3_NUMBERS", "QUAKE_LIVE_73_NUMBERS", "QUAKE_LIVE_NUMBERS", "game_numbers",
 ]
 
@@ -178,6 +181,31 @@ QL_ITEMS_73: tuple[str, ...] = ITEMS[:4] + ("item_armor_jacket",) + ITEMS[4:]
 QL_ITEMS_90: tuple[str, ...] = QL_ITEMS_73 + (
     "item_spawnarmor", "weapon_hmg", "ammo_hmg", "ammo_pack", "item_key_silver", "item_key_gold",
     "item_key_master")
+
+
+#: Protocol 91's powerup_t slot → Quake III's (UDT ``powerup_91_t``): the flags moved to 2-4, quad … flight to 5-10,
+#: invulnerability to 11; 12-15 are the persistent powerups (scout, guard, doubler, armour regen: Quake III's
+#: ammo regen slot), 16 freeze tag's frozen mark, kept at 16 (Quake III has no such slot).  -1: unused.
+QL91_POWERUPS: tuple[int, ...] = (-1, -1, 7, 8, 9, 1, 2, 3, 4, 5, 6, 14, 10, 11, 12, 13, 16)
+
+
+def powerups_as_quake3(bits: np.ndarray, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Protocol 91's powerups in Quake III's numbering (:data:`QL91_POWERUPS`): ``bits`` the entities' ``powerups``
+    masks (a bit per slot), ``slots`` the player states' ``powerups[16]`` arrays (``[N, 16]``, the end times)."""
+    out_bits = np.zeros_like(bits)
+    out_slots = np.zeros_like(slots)
+    for wire, q3 in enumerate(QL91_POWERUPS):
+        if q3 < 0:
+            continue
+        out_bits |= ((bits >> wire) & 1) << q3
+        if wire < slots.shape[1] and q3 < slots.shape[1]:
+            out_slots[:, q3] = slots[:, wire]
+    return out_bits, out_slots
+
+
+#: Quake Live's ``persistant`` slots in Quake III's order (UDT ``persEnum_73_t``): 0-6 as Quake III's, then
+#: ``PERS_KILLED`` at 7, the award counters 8-13 and ``PERS_ATTACKEE_ARMOR`` moved to 14.
+QL_PERSISTANT_AS_QUAKE3: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 14, 7, 8, 9, 10, 11, 12, 13)
 
 
 @dataclass(frozen=True, slots=True)

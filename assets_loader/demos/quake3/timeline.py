@@ -19,6 +19,7 @@ References: ioquake3 ``code/game/bg_misc.c`` (``BG_PlayerStateToEntityState``), 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -134,6 +135,8 @@ def _stat_rows(demo: Quake3Demo, leaders: np.ndarray, warmup: np.ndarray) -> np.
     player = demo.snapshots.player
     stats = player["stats"][:, :8]
     pers = player["persistant"][:, :len(_PERS)]
+    if demo.protocol in g.QL_PROTOCOLS:
+        pers = player["persistant"][:, list(g.QL_PERSISTANT_AS_QUAKE3)]      # named in Quake III's order
     weapon = player["weapon"]
     ammo = np.take_along_axis(player["ammo"], np.clip(weapon, 0, 15)[:, None], axis=1)[:, 0]
     powerups = ((player["powerups"] != 0) * (1 << np.arange(16))).sum(axis=1)
@@ -382,9 +385,24 @@ def _segments(demo: Quake3Demo, times: np.ndarray, offsets: np.ndarray) -> list[
     return out
 
 
+def _quake3_powerups(demo: Quake3Demo) -> Quake3Demo:
+    """``demo`` with protocol 91's powerup slots renumbered as Quake III's (:func:`.game.powerups_as_quake3`) in
+    its snapshots' entity and player states, so effects, HUD, events and sounds read one numbering; other
+    protocols as they are."""
+    if demo.protocol != 91:
+        return demo
+    snaps = demo.snapshots
+    states, player = snaps.states.copy(), snaps.player.copy()
+    states["powerups"], player["powerups"] = g.powerups_as_quake3(states["powerups"], player["powerups"])
+    for a in (states, player):
+        a.flags.writeable = False
+    return dataclasses.replace(demo, snapshots=dataclasses.replace(snaps, states=states, player=player))
+
+
 def timeline_from_demo(demo: Quake3Demo) -> DemoTimeline:
     """The timeline of a decoded demo (rules: module docstring).  A demo without a snapshot is a
     :class:`~assets_loader.errors.FormatError` like any demo without frames."""
+    demo = _quake3_powerups(demo)
     snaps = demo.snapshots
     if not len(snaps) or not demo.gamestates:
         raise FormatError(demo.path, f"dm_{demo.protocol}", None, "at least one gamestate and one snapshot",
