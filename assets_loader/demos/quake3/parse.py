@@ -32,9 +32,10 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import itertools
 import re
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -42,7 +43,7 @@ import numpy as np
 
 from ...errors import BadMagicError, FormatError
 from ..kit.budget import check_states, state_budget
-from .bitstream import BIG_INFO_STRING, FMT, BitReader, MessageFormatError
+from .bitstream import BIG_INFO_STRING, FMT, BitReader, FileBits, MessageFormatError
 from .commands import (
     BigConfigstring,
     ConfigstringChange,
@@ -361,9 +362,9 @@ class _Decoder:
         count = len(out.server_time)
         states, index = self._distinct_states()
         width = len(self.tables.entity.bits)
-        raw = np.array([state for _, state in states], np.int64).reshape(len(states), width).astype(np.int32)
+        raw = _int32_rows((state for _, state in states), len(states), width)
         numbers = np.array([number for number, _ in states], np.int32)
-        players = np.array(out.player, np.int64).reshape(count, len(self.null_player)).astype(np.int32)
+        players = _int32_rows(out.player, count, len(self.null_player))
         areamask = np.zeros((count, MAX_MAP_AREA_BYTES), np.uint8)
         for i, mask in enumerate(out.areamask):
             areamask[i, :len(mask)] = np.frombuffer(mask, np.uint8)
@@ -389,6 +390,12 @@ class _Decoder:
         rank = np.empty(len(order), np.int32)
         rank[order] = np.arange(len(order), dtype=np.int32)
         return [entities[k] for k in first[order].tolist()], rank[inverse.reshape(-1)]
+
+
+def _int32_rows(rows: Iterable[list[int]], count: int, width: int) -> np.ndarray:
+    """``i4 [count, width]`` of ``count`` lists of ``width`` 32-bit values each (read as 64-bit, then wrapped)."""
+    flat = np.fromiter(itertools.chain.from_iterable(rows), np.int64, count * width)
+    return flat.reshape(count, width).astype(np.int32)
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:
@@ -464,10 +471,12 @@ def parse_demo(data: bytes, path: str = "<bytes>", protocol: int | None = None, 
 def _decode_messages(data: bytes, framing: Framing, decoder: _Decoder,
                      keep_before_error: bool) -> tuple[int, str | None]:
     """Every message of ``framing`` through ``decoder``: (how many decoded, why the demo ends early or ``None``)."""
+    file_bits = FileBits(data)
     for index, block in enumerate(framing.blocks):
         reader = BitReader(data[block.offset:block.offset + block.length], path=decoder.path, message=index,
                            sequence=block.sequence, file_offset=block.offset, table=decoder.table,
-                           utf8=decoder.protocol in UTF8_PROTOCOLS)
+                           utf8=decoder.protocol in UTF8_PROTOCOLS,
+                           prepared=file_bits.message(block.offset, block.length))
         mark = decoder.mark()
         try:
             reader.run(decoder.message)
