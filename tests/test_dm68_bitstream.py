@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from assets_loader.demos.quake3.bitstream import (
+    FileBits,
     BIG_INFO_STRING,
     BitReader,
     MessageFormatError,
@@ -114,3 +115,14 @@ def test_nyt_leaf_decodes_as_256_like_the_engine():
     w.bits.extend(int(c) for c in NYT_CODE)
     r = BitReader(w.data())
     assert r.read_bits(8) == NYT_SYMBOL
+
+
+def test_file_bits_give_each_message_the_bits_it_has_alone() -> None:
+    """A message's reader made from the whole file's bits (:class:`FileBits`) reads past its end as zeros, like a
+    reader of its bytes alone: the same bits and 24-bit windows, also for one- and two-byte messages."""
+    data = bytes(range(7, 250, 3))
+    file_bits = FileBits(data)
+    for offset, length in ((0, len(data)), (5, 1), (9, 2), (20, 17), (len(data) - 3, 3)):
+        alone = FileBits(data[offset:offset + length]).message(0, length)
+        assert file_bits.message(offset, length) == alone
+        assert alone[1][-1] == data[offset + length - 1] and len(alone[0]) == 8 * length

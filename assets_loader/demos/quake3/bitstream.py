@@ -27,7 +27,7 @@ import numpy as np
 from ...errors import FormatError
 from .huffman import MAX_CODE_BITS, decode_table
 
-__all__ = ["BIG_INFO_STRING", "FMT", "MAX_STRING_CHARS", "BitReader", "MessageFormatError"]
+__all__ = ["BIG_INFO_STRING", "FMT", "MAX_STRING_CHARS", "BitReader", "FileBits", "MessageFormatError"]
 
 FMT = "Quake III demo"
 
@@ -58,6 +58,33 @@ class MessageFormatError(FormatError):
         self.bit = bit
 
 
+class FileBits:
+    """The bits and byte windows of a whole file, computed once (numpy), from which each message's reader takes its
+    own (:meth:`message`) instead of unpacking its bytes again."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        raw = np.frombuffer(data, np.uint8)
+        self._bits = np.unpackbits(raw, bitorder="little")
+        wide = np.zeros(len(data) + 2, np.uint32)
+        wide[: len(data)] = raw
+        self._windows = wide[:-2] | wide[1:-1] << 8 | wide[2:] << 16
+
+    def message(self, offset: int, length: int) -> tuple[list[int], list[int]]:
+        """(one bit a list item, LSB first; for each byte, it and the next two as one 24-bit number) of the
+        ``length`` bytes at ``offset``: bytes past the message read as zeros, as if it were alone."""
+        end = min(offset + length, len(self.data))
+        length = end - offset
+        bits: list[int] = self._bits[offset << 3:end << 3].tolist()
+        windows: list[int] = self._windows[offset:end].tolist()
+        data = self.data
+        if length >= 2:
+            windows[-2] = data[end - 2] | data[end - 1] << 8
+        if length >= 1:
+            windows[-1] = data[end - 1]
+        return bits, windows
+
+
 class BitReader:
     """Reads one message's bits like the engine's ``msg_t`` in Huffman mode.
 
@@ -68,18 +95,15 @@ class BitReader:
     __slots__ = ("_table", "bits", "file_offset", "message", "path", "pos", "sequence", "size", "utf8", "windows")
 
     def __init__(self, data: bytes, *, path: str = "<bytes>", message: int = 0, sequence: int = 0,
-                 file_offset: int = 0, table: list[int] | None = None, utf8: bool = False) -> None:
+                 file_offset: int = 0, table: list[int] | None = None, utf8: bool = False,
+                 prepared: tuple[list[int], list[int]] | None = None) -> None:
         self.path = path
         self.utf8 = utf8
         self.message = message
         self.sequence = sequence
         self.file_offset = file_offset
         self.size = len(data)
-        raw = np.frombuffer(data, np.uint8)
-        self.bits: list[int] = np.unpackbits(raw, bitorder="little").tolist()
-        wide = np.zeros(len(data) + 2, np.uint32)
-        wide[: len(data)] = raw
-        self.windows: list[int] = (wide[:-2] | wide[1:-1] << 8 | wide[2:] << 16).tolist()
+        self.bits, self.windows = prepared if prepared is not None else FileBits(data).message(0, len(data))
         self.pos = 0
         self._table = table if table is not None else decode_table()
 

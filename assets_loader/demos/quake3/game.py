@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+import numpy as np
+
 __all__ = [
     "CS_ITEMS", "CS_LEVEL_START_TIME", "CS_MODELS", "CS_PLAYERS", "CS_SCORES1", "CS_SCORES2", "CS_SOUNDS",
     "CS_WARMUP", "EF_DEAD", "EF_PLAYER_EVENT", "EF_TELEPORT_BIT", "ENTITYNUM_WORLD", "ET_EVENTS", "ET_INVISIBLE",
@@ -26,6 +28,7 @@ __all__ = [
     "PM_INTERMISSION", "PM_SPECTATOR", "SCORE_NOT_PRESENT", "TEAM_BLUE", "TEAM_FREE", "TEAM_RED", "TEAM_SPECTATOR",
     "WEAPONS", "info_pairs", "team_number",
     "GameNumbers", "QL_GAME_TYPES", "QL_PROTOCOLS", "QL_ITEMS_73", "QL_ITEMS_90", "QL_MEANS_OF_DEATH", "QL_WEAPONS",
+    "QL91_POWERUPS", "QL_PERSISTANT_AS_QUAKE3", "powerups_as_quake3",
     "Q3_GAME_TYPES", "QUAKE3_NUMBERS", "QUAKE_LIVE_73_NUMBERS", "QUAKE_LIVE_NUMBERS", "game_numbers",
 ]
 
@@ -72,13 +75,18 @@ EF_PLAYER_EVENT = 0x10
 #: The two high bits of ``event`` toggle so that the same event twice in a row is seen as new.
 EV_EVENT_BITS = 0x300
 
-#: entity_event_t numbers the timeline turns into events.
-EV: dict[str, int] = {
-    "JUMP_PAD": 13, "ITEM_PICKUP": 19, "GLOBAL_ITEM_PICKUP": 20, "FIRE_WEAPON": 23,
-    "PLAYER_TELEPORT_IN": 42, "PLAYER_TELEPORT_OUT": 43, "BULLET_HIT_FLESH": 48, "BULLET_HIT_WALL": 49,
-    "MISSILE_HIT": 50, "MISSILE_MISS": 51, "MISSILE_MISS_METAL": 52, "RAILTRAIL": 53, "SHOTGUN": 54,
-    "PAIN": 56, "DEATH1": 57, "DEATH2": 58, "DEATH3": 59, "OBITUARY": 60, "GIB_PLAYER": 64,
-}
+#: entity_event_t numbers by name (Team Arena order), all of them: the timeline and the sound rules
+#: (:mod:`.sound_events`) read them by these names.
+EV: Mapping[str, int] = MappingProxyType({name: i for i, name in enumerate((
+    "NONE", "FOOTSTEP", "FOOTSTEP_METAL", "FOOTSPLASH", "FOOTWADE", "SWIM", "STEP_4", "STEP_8", "STEP_12", "STEP_16",
+    "FALL_SHORT", "FALL_MEDIUM", "FALL_FAR", "JUMP_PAD", "JUMP", "WATER_TOUCH", "WATER_LEAVE", "WATER_UNDER",
+    "WATER_CLEAR", "ITEM_PICKUP", "GLOBAL_ITEM_PICKUP", "NOAMMO", "CHANGE_WEAPON", "FIRE_WEAPON",
+    *(f"USE_ITEM{i}" for i in range(16)), "ITEM_RESPAWN", "ITEM_POP", "PLAYER_TELEPORT_IN", "PLAYER_TELEPORT_OUT",
+    "GRENADE_BOUNCE", "GENERAL_SOUND", "GLOBAL_SOUND", "GLOBAL_TEAM_SOUND", "BULLET_HIT_FLESH", "BULLET_HIT_WALL",
+    "MISSILE_HIT", "MISSILE_MISS", "MISSILE_MISS_METAL", "RAILTRAIL", "SHOTGUN", "BULLET", "PAIN", "DEATH1",
+    "DEATH2", "DEATH3", "OBITUARY", "POWERUP_QUAD", "POWERUP_BATTLESUIT", "POWERUP_REGEN", "GIB_PLAYER",
+    "SCOREPLUM", "PROXIMITY_MINE_STICK", "PROXIMITY_MINE_TRIGGER", "KAMIKAZE", "OBELISKEXPLODE", "OBELISKPAIN",
+    "INVUL_IMPACT", "JUICED", "LIGHTNINGBOLT", "DEBUG_LINE", "STOPLOOPINGSOUND", "TAUNT"))})
 
 #: weapon_t names (Team Arena order).
 WEAPONS: tuple[str, ...] = (
@@ -139,15 +147,26 @@ Q3_GAME_TYPES: Mapping[int, str] = MappingProxyType({
     0: "free for all", 1: "tournament", 2: "single player", 3: "team deathmatch", 4: "capture the flag",
     5: "one flag ctf", 6: "overload", 7: "harvester"})
 
-#: Quake Live's entity_event_t numbers for the events the timeline reads (WolfcamQL ``bg_public.h``, UDT
-#: ``look_up_tables.cpp`` ``EntityEvents_73p``): the footstep and step events are gone, so most numbers are lower.
-_QL_EV: dict[str, int] = {
-    "JUMP_PAD": 9, "ITEM_PICKUP": 15, "GLOBAL_ITEM_PICKUP": 16, "FIRE_WEAPON": 20,
-    "PLAYER_TELEPORT_IN": 39, "PLAYER_TELEPORT_OUT": 40, "BULLET_HIT_FLESH": 45, "BULLET_HIT_WALL": 46,
-    "MISSILE_HIT": 47, "MISSILE_MISS": 48, "MISSILE_MISS_METAL": 49, "RAILTRAIL": 50, "SHOTGUN": 51,
-    "PAIN": 53, "DEATH1": 54, "DEATH2": 55, "DEATH3": 56, "OBITUARY": 58, "GIB_PLAYER": 63,
-    "OVERTIME": 84, "GAMEOVER": 85, "AWARD": 97,
-}
+#: Quake Live's entity_event_t, all of it (WolfcamQL ``bg_public.h``, UDT ``look_up_tables.cpp``
+#: ``EntityEvents_73p``; the same for 73, 90 and 91): the four step events are gone, so most numbers are 4 lower
+#: than Quake III's; ``DROP_WEAPON`` comes before the fire event, 15 ``USE_ITEM``s, then ``DROWN``, armour regen,
+#: the taunts, and from 81 Quake Live's own (overtime, game over, thaw, race, damage plums, awards…).  Names that
+#: Quake III also has mean the same event.
+_QL_EV: dict[str, int] = {name: i for i, name in enumerate((
+    "NONE", "FOOTSTEP", "FOOTSTEP_METAL", "FOOTSPLASH", "FOOTWADE", "SWIM", "FALL_SHORT", "FALL_MEDIUM", "FALL_FAR",
+    "JUMP_PAD", "JUMP", "WATER_TOUCH", "WATER_LEAVE", "WATER_UNDER", "WATER_CLEAR", "ITEM_PICKUP",
+    "GLOBAL_ITEM_PICKUP", "NOAMMO", "CHANGE_WEAPON", "DROP_WEAPON", "FIRE_WEAPON",
+    *(f"USE_ITEM{i}" for i in range(15)), "UNUSED_24", "ITEM_RESPAWN", "ITEM_POP", "PLAYER_TELEPORT_IN",
+    "PLAYER_TELEPORT_OUT", "GRENADE_BOUNCE", "GENERAL_SOUND", "GLOBAL_SOUND", "GLOBAL_TEAM_SOUND",
+    "BULLET_HIT_FLESH", "BULLET_HIT_WALL", "MISSILE_HIT", "MISSILE_MISS", "MISSILE_MISS_METAL", "RAILTRAIL",
+    "SHOTGUN", "UNUSED_34", "PAIN", "DEATH1", "DEATH2", "DEATH3", "DROWN", "OBITUARY", "POWERUP_QUAD",
+    "POWERUP_BATTLESUIT", "POWERUP_REGEN", "POWERUP_ARMORREGEN", "GIB_PLAYER", "SCOREPLUM",
+    "PROXIMITY_MINE_STICK", "PROXIMITY_MINE_TRIGGER", "KAMIKAZE", "OBELISKEXPLODE", "OBELISKPAIN", "INVUL_IMPACT",
+    "JUICED", "LIGHTNINGBOLT", "DEBUG_LINE", "TAUNT", "TAUNT_YES", "TAUNT_NO", "TAUNT_FOLLOWME", "TAUNT_GETFLAG",
+    "TAUNT_GUARDBASE", "TAUNT_PATROL", "FOOTSTEP_SNOW", "FOOTSTEP_WOOD", "ITEM_PICKUP_SPEC", "OVERTIME", "GAMEOVER",
+    "MISSILE_MISS_DMGTHROUGH", "THAW_PLAYER", "THAW_TICK", "SHOTGUN_KILL", "POI", "UNUSED_5B",
+    "LIGHTNING_DISCHARGE", "RACE_START", "RACE_CHECKPOINT", "RACE_FINISH", "DAMAGEPLUM", "AWARD", "INFECTED",
+    "NEW_HIGH_SCORE"))}
 
 #: Quake Live's meansOfDeath_t: Team Arena's list, then team switch, thaw (freeze tag), lightning discharge,
 #: heavy machine gun and rail headshot (WolfcamQL ``bg_public.h``, UDT ``MeansOfDeath_73p``).
@@ -164,6 +183,31 @@ QL_ITEMS_73: tuple[str, ...] = ITEMS[:4] + ("item_armor_jacket",) + ITEMS[4:]
 QL_ITEMS_90: tuple[str, ...] = QL_ITEMS_73 + (
     "item_spawnarmor", "weapon_hmg", "ammo_hmg", "ammo_pack", "item_key_silver", "item_key_gold",
     "item_key_master")
+
+
+#: Protocol 91's powerup_t slot → Quake III's (UDT ``powerup_91_t``): the flags moved to 2-4, quad … flight to 5-10,
+#: invulnerability to 11; 12-15 are the persistent powerups (scout, guard, doubler, armour regen: Quake III's
+#: ammo regen slot), 16 freeze tag's frozen mark, kept at 16 (Quake III has no such slot).  -1: unused.
+QL91_POWERUPS: tuple[int, ...] = (-1, -1, 7, 8, 9, 1, 2, 3, 4, 5, 6, 14, 10, 11, 12, 13, 16)
+
+
+def powerups_as_quake3(bits: np.ndarray, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Protocol 91's powerups in Quake III's numbering (:data:`QL91_POWERUPS`): ``bits`` the entities' ``powerups``
+    masks (a bit per slot), ``slots`` the player states' ``powerups[16]`` arrays (``[N, 16]``, the end times)."""
+    out_bits = np.zeros_like(bits)
+    out_slots = np.zeros_like(slots)
+    for wire, q3 in enumerate(QL91_POWERUPS):
+        if q3 < 0:
+            continue
+        out_bits |= ((bits >> wire) & 1) << q3
+        if wire < slots.shape[1] and q3 < slots.shape[1]:
+            out_slots[:, q3] = slots[:, wire]
+    return out_bits, out_slots
+
+
+#: Quake Live's ``persistant`` slots in Quake III's order (UDT ``persEnum_73_t``): 0-6 as Quake III's, then
+#: ``PERS_KILLED`` at 7, the award counters 8-13 and ``PERS_ATTACKEE_ARMOR`` moved to 14.
+QL_PERSISTANT_AS_QUAKE3: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 14, 7, 8, 9, 10, 11, 12, 13)
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +236,7 @@ class GameNumbers:
 
 
 QUAKE3_NUMBERS = GameNumbers(
-    "Quake III Arena", CS_MODELS, CS_SOUNDS, CS_PLAYERS, CS_LEVEL_START_TIME, 22, -1, -1, MappingProxyType(EV),
+    "Quake III Arena", CS_MODELS, CS_SOUNDS, CS_PLAYERS, CS_LEVEL_START_TIME, 22, -1, -1, EV,
     MEANS_OF_DEATH, WEAPONS, ITEMS, Q3_GAME_TYPES, frozenset(),
     (("impressive", 9), ("excellent", 10), ("defend", 11), ("assist", 12), ("gauntlet", 13), ("capture", 14)))
 

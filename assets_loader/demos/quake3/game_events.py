@@ -13,8 +13,9 @@ are rises of the followed client's ``persistant`` counters (``CG_CheckLocalSound
 ``tchat`` (sender before ``\\x19:``; Quake Live puts the sender's client number first), ``print``, ``cp``
 (centerprint), ``disconnect``.  Quake Live (protocols 73, 90, 91) uses its own numbers (:class:`.game.GameNumbers`)
 and adds rounds (``CS_ROUND_TIME``) and the match end (``CS_INTERMISSION``).  Every Quake III entity event also goes
-to the cgame's sound rules (:mod:`.sound_events`), which add the sounds it would play; Quake Live's demos have no
-sounds yet (only part of its event table is known).
+to the cgame's sound rules (:mod:`.sound_events`), which add the sounds it would play, with the game's own event
+and item numbers; for Quake Live these are the entity events' sounds and the looping sounds only (the announcer's
+local sounds read Quake III's configstrings and ``persistant`` slots).
 
 References: ioquake3 ``code/cgame/cg_event.c`` (``CG_EntityEvent``, ``CG_Obituary``, ``CG_ItemPickup``),
 ``cg_playerstate.c`` (``CG_CheckPlayerstateEvents``, ``CG_CheckLocalSounds``), ``cg_servercmds.c``
@@ -23,6 +24,7 @@ References: ioquake3 ``code/cgame/cg_event.c`` (``CG_EntityEvent``, ``CG_Obituar
 
 from __future__ import annotations
 
+import bisect
 import re
 
 import numpy as np
@@ -168,7 +170,7 @@ def _entity_events(demo: Quake3Demo, out: _Collector, cols: dict[str, np.ndarray
             entity = int(cols["otherEntityNum"][row]) if cols["eFlags"][row] & g.EF_PLAYER_EVENT else num
         else:
             code, entity = evt & ~g.EV_EVENT_BITS, num
-        version = int(np.searchsorted(changes, frame, side="right"))
+        version = bisect.bisect_right(changes, frame)
         if version != names_version:
             names, names_version = _names_at(demo, frame), version
         _entity_event(out, frame, code, entity, int(cols["eventParm"][row]), tuple(cols["origin"][row].tolist()),
@@ -178,31 +180,37 @@ def _entity_events(demo: Quake3Demo, out: _Collector, cols: dict[str, np.ndarray
 
 
 def _player_events(demo: Quake3Demo, out: _Collector) -> None:
+    """The followed client's events and award rises (rules: module docstring).  The snapshots where some can be
+    are found for all at once and the fields read from whole columns (a record's own fields are slow to read), so
+    the work in Python is proportional to the events."""
     ps = demo.snapshots.player
+    if len(ps) < 2:
+        return
+    client_num, sequence, external = ps["clientNum"], ps["eventSequence"], ps["externalEvent"]
+    pers, powerup_slots = ps["persistant"], ps["powerups"] != 0
+    busy = (sequence[1:] > sequence[:-1]) | ((external[1:] != 0) & (external[1:] != external[:-1]))
+    for _, slot in out.numbers.awards:
+        busy |= pers[1:, slot] > pers[:-1, slot]
     names: dict[int, str] = {}
-    for i in range(1, len(ps)):
-        old, new = ps[i - 1], ps[i]
-        client = int(new["clientNum"])
-        if client != int(old["clientNum"]):
-            continue
+    for i in (np.flatnonzero(busy & (client_num[1:] == client_num[:-1])) + 1).tolist():
+        client = int(client_num[i])
         fired: list[tuple[int, int]] = []
-        first = max(int(old["eventSequence"]), int(new["eventSequence"]) - 2)
-        for seq in range(first, int(new["eventSequence"])):
-            fired.append((int(new["events"][seq & 1]), int(new["eventParms"][seq & 1])))
-        if new["externalEvent"] and new["externalEvent"] != old["externalEvent"]:
-            fired.append((int(new["externalEvent"]), int(new["externalEventParm"])))
+        for seq in range(max(int(sequence[i - 1]), int(sequence[i]) - 2), int(sequence[i])):
+            fired.append((int(ps["events"][i, seq & 1]), int(ps["eventParms"][i, seq & 1])))
+        if external[i] and external[i] != external[i - 1]:
+            fired.append((int(external[i]), int(ps["externalEventParm"][i])))
         for name, slot in out.numbers.awards:
-            if new["persistant"][slot] > old["persistant"][slot]:
+            if pers[i, slot] > pers[i - 1, slot]:
                 out.add(ev.AchievementEvent, i, name)
         if not fired:
             continue
         if not names:
             names = _names_at(demo, i)
-        origin = tuple(float(v) for v in new["origin"])
-        powerups = int(((new["powerups"] != 0) * (1 << np.arange(len(new["powerups"])))).sum())
+        origin = tuple(float(v) for v in ps["origin"][i])
+        powerups = int(sum(1 << k for k in np.flatnonzero(powerup_slots[i]).tolist()))
         for code, parm in fired:
             _entity_event(out, i, code & ~g.EV_EVENT_BITS, client, parm, origin, client, -1, names,
-                          int(new["weapon"]), None, client, powerups, True)
+                          int(ps["weapon"][i]), None, client, powerups, True)
 
 
 def _command_events(demo: Quake3Demo, out: _Collector) -> None:
@@ -286,14 +294,13 @@ def demo_events(demo: Quake3Demo, times: np.ndarray, frame_segment: np.ndarray, 
         gametype = 0
     numbers = g.game_numbers(demo.protocol)
     out = _Collector(times, frame_segment, demo.snapshots.player, gametype >= g.GT_TEAM, numbers)
-    if numbers is g.QUAKE3_NUMBERS:
-        out.sounds = SoundRules(demo, out.add, times, out.viewer)
+    out.sounds = SoundRules(demo, out.add, times, out.viewer)
     _entity_events(demo, out, cols, offsets, column_row)
     _player_events(demo, out)
-    if out.sounds is not None:
+    if numbers is g.QUAKE3_NUMBERS:         # their configstrings and persistant slots are Quake III's
         local_sounds(demo, out.sounds)
         match_sounds(demo, out.sounds)
-        loop_sounds(out.sounds, cols, column_row, offsets, frame_segment)
+    loop_sounds(out.sounds, cols, column_row, offsets, frame_segment)
     _command_events(demo, out)
     if gametype in numbers.round_game_types:
         _round_events(demo, out)

@@ -30,8 +30,12 @@ References: ioquake3 ``code/client/cl_parse.c`` (``CL_ParseServerMessage``, ``CL
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import itertools
 import re
 import warnings
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -39,7 +43,7 @@ import numpy as np
 
 from ...errors import BadMagicError, FormatError
 from ..kit.budget import check_states, state_budget
-from .bitstream import BIG_INFO_STRING, FMT, BitReader, MessageFormatError
+from .bitstream import BIG_INFO_STRING, FMT, BitReader, FileBits, MessageFormatError
 from .commands import (
     BigConfigstring,
     ConfigstringChange,
@@ -48,7 +52,7 @@ from .commands import (
     tokenize,
 )
 from .delta import null_player, read_delta_entity, read_delta_player
-from .framing import split_messages
+from .framing import Framing, split_messages
 from .huffman import decode_table
 from .protocol import (
     ENTITYNUM_NONE,
@@ -142,6 +146,7 @@ class _Decoder:
     def _clear_state(self) -> None:
         self.ring: list[_Frame | None] = [None] * PACKET_BACKUP
         self.baselines: dict[int, list[int]] = {}
+        self._base_entries: dict[int, _Entity] = {}
         self.configstrings: dict[int, str] = {}
         self.parse_entities = 0
 
@@ -153,7 +158,7 @@ class _Decoder:
 
     def mark(self) -> tuple[int, ...]:
         """Where every output column and count ends now (before a message)."""
-        return (*(len(c) for c in self._columns()), self.received_commands, self.voip_packets)
+        return (*map(len, self._columns()), self.received_commands, self.voip_packets)
 
     def rewind(self, mark: tuple[int, ...]) -> None:
         """Forget the output of a message that did not decode to its end."""
@@ -334,11 +339,22 @@ class _Decoder:
                 old_index += 1
                 old_num = old[old_index][0] if old_index < old_count else _NO_ENTITY
             else:
-                state = read_delta_entity(r, self.baselines.get(number, self.null_entity), table)
-                if state is not None:
+                base = self.baselines.get(number, self.null_entity)
+                state = read_delta_entity(r, base, table)
+                if state is base:
+                    new.append(self._base_entry(number, base))
+                elif state is not None:
                     new.append((number, state))
         new.extend(old[old_index:])
         return new
+
+    def _base_entry(self, number: int, base: list[int]) -> _Entity:
+        """The one ``(number, base)`` entry of an entity delta-coded from its baseline unchanged, so that every row
+        of one (number, state) pair is the same tuple object (:meth:`_distinct_states`)."""
+        entry = self._base_entries.get(number)
+        if entry is None or entry[1] is not base:
+            entry = self._base_entries[number] = (number, base)
+        return entry
 
     # -- result -----------------------------------------------------------------------------------------------------
     def snapshots(self) -> Snapshots:
@@ -346,9 +362,9 @@ class _Decoder:
         count = len(out.server_time)
         states, index = self._distinct_states()
         width = len(self.tables.entity.bits)
-        raw = np.array([state for _, state in states], np.int64).reshape(len(states), width).astype(np.int32)
+        raw = _int32_rows((state for _, state in states), len(states), width)
         numbers = np.array([number for number, _ in states], np.int32)
-        players = np.array(out.player, np.int64).reshape(count, len(self.null_player)).astype(np.int32)
+        players = _int32_rows(out.player, count, len(self.null_player))
         areamask = np.zeros((count, MAX_MAP_AREA_BYTES), np.uint8)
         for i, mask in enumerate(out.areamask):
             areamask[i, :len(mask)] = np.frombuffer(mask, np.uint8)
@@ -365,14 +381,21 @@ class _Decoder:
     def _distinct_states(self) -> tuple[list[_Entity], np.ndarray]:
         """(each distinct (number, state) kept, in order of first appearance; i4 [rows] the one of each row).  A state
         copied forward is the same list object (:func:`.delta.read_delta_entity` returns its base unchanged), so
-        rows are told apart by number and object: values are never compared."""
+        rows are told apart by number and object: values are never compared.  Each (number, state) pair is one
+        tuple object (a row copied forward is its entry, :meth:`_base_entry`), so the tuples' identities say it."""
         entities = self.out.entities
-        ids: dict[int, int] = {}
-        index = np.fromiter((ids.setdefault(id(state) << GENTITYNUM_BITS | number, len(ids))
-                             for number, state in entities), np.int32, len(entities))
-        seen = np.maximum.accumulate(index)     # ids are handed out in order: a new one is above all before it
-        first = np.flatnonzero(np.concatenate([index[:1] >= 0, index[1:] > seen[:-1]]))
-        return [entities[k] for k in first.tolist()], index
+        keys = np.fromiter(map(id, entities), np.uint64, len(entities))
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        order = np.argsort(first, kind="stable")            # distinct entries in order of first appearance
+        rank = np.empty(len(order), np.int32)
+        rank[order] = np.arange(len(order), dtype=np.int32)
+        return [entities[k] for k in first[order].tolist()], rank[inverse.reshape(-1)]
+
+
+def _int32_rows(rows: Iterable[list[int]], count: int, width: int) -> np.ndarray:
+    """``i4 [count, width]`` of ``count`` lists of ``width`` 32-bit values each (read as 64-bit, then wrapped)."""
+    flat = np.fromiter(itertools.chain.from_iterable(rows), np.int64, count * width)
+    return flat.reshape(count, width).astype(np.int32)
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:
@@ -430,21 +453,9 @@ def parse_demo(data: bytes, path: str = "<bytes>", protocol: int | None = None, 
                             "no protocol" if protocol is None else f"protocol {protocol}")
     framing = split_messages(data, path)
     decoder = _Decoder(path, protocol, tables)
-    decoded = len(framing.blocks)
-    cut = framing.cut
-    for index, block in enumerate(framing.blocks):
-        reader = BitReader(data[block.offset:block.offset + block.length], path=path, message=index,
-                           sequence=block.sequence, file_offset=block.offset, table=decoder.table,
-                           utf8=protocol in UTF8_PROTOCOLS)
-        mark = decoder.mark()
-        try:
-            reader.run(decoder.message)
-        except MessageFormatError as error:
-            if not keep_before_error:
-                raise
-            decoder.rewind(mark)
-            decoded, cut = index, f"message {index} does not decode ({error})"
-            break
+    with _no_cyclic_gc():
+        decoded, cut = _decode_messages(data, framing, decoder, keep_before_error)
+        snapshots = decoder.snapshots()
     if decoder.voip_packets:
         decoder.warnings.append(f"{path}: {decoder.voip_packets} VoIP packets skipped (audio not decoded)")
     if cut is not None:
@@ -453,5 +464,39 @@ def parse_demo(data: bytes, path: str = "<bytes>", protocol: int | None = None, 
         warnings.warn(message, stacklevel=2)
     return Quake3Demo(
         path=path, protocol=protocol, num_messages=decoded, gamestates=tuple(decoder.gamestates),
-        snapshots=decoder.snapshots(), commands=tuple(decoder.commands), received_commands=decoder.received_commands,
+        snapshots=snapshots, commands=tuple(decoder.commands), received_commands=decoder.received_commands,
         configstring_changes=tuple(decoder.changes), truncated=cut is not None, warnings=tuple(decoder.warnings))
+
+
+def _decode_messages(data: bytes, framing: Framing, decoder: _Decoder,
+                     keep_before_error: bool) -> tuple[int, str | None]:
+    """Every message of ``framing`` through ``decoder``: (how many decoded, why the demo ends early or ``None``)."""
+    file_bits = FileBits(data)
+    for index, block in enumerate(framing.blocks):
+        reader = BitReader(data[block.offset:block.offset + block.length], path=decoder.path, message=index,
+                           sequence=block.sequence, file_offset=block.offset, table=decoder.table,
+                           utf8=decoder.protocol in UTF8_PROTOCOLS,
+                           prepared=file_bits.message(block.offset, block.length))
+        mark = decoder.mark()
+        try:
+            reader.run(decoder.message)
+        except MessageFormatError as error:
+            if not keep_before_error:
+                raise
+            decoder.rewind(mark)
+            return index, f"message {index} does not decode ({error})"
+    return len(framing.blocks), framing.cut
+
+
+@contextlib.contextmanager
+def _no_cyclic_gc() -> Iterator[None]:
+    """No cyclic garbage collection while a demo decodes: it allocates hundreds of thousands of state lists and
+    entries that hold no cycles, and every full collection would only walk them all again (about 7% of the decode
+    time); the collector's earlier state comes back afterwards, also on an error."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

@@ -35,6 +35,7 @@ References: ioquake3 ``code/cgame/cg_event.c`` (``CG_EntityEvent``, ``CG_PainEve
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 
 import numpy as np
@@ -87,6 +88,7 @@ _WP_LIGHTNING, _WP_RAILGUN, _WP_MACHINEGUN = 6, 7, 2
 _ARMOR, _HEALTH = "misc/ar2_pkup.wav", "items/n_health.wav"
 PICKUP_SOUNDS: dict[str, str] = {
     "item_armor_shard": "misc/ar1_pkup.wav", "item_armor_combat": _ARMOR, "item_armor_body": _ARMOR,
+    "item_armor_jacket": _ARMOR,
     "item_health_small": "items/s_health.wav", "item_health": _HEALTH, "item_health_large": "items/l_health.wav",
     "item_health_mega": "items/m_health.wav", "holdable_teleporter": "items/holdable.wav",
     "holdable_medkit": "items/holdable.wav", "item_quad": "items/quaddamage.wav", "item_enviro": "items/protect.wav",
@@ -117,19 +119,6 @@ _SIMPLE = {
     "POWERUP_QUAD": (_ITEM, "items/damage3.wav"), "POWERUP_BATTLESUIT": (_ITEM, "items/protect3.wav"),
     "POWERUP_REGEN": (_ITEM, "items/regen.wav"), "PROXIMITY_MINE_TRIGGER": (_AUTO, "weapons/proxmine/wstbactv.wav"),
 }
-#: ``entity_event_t`` numbers by name (``bg_public.h``), all of them: the sound rules read more than
-#: :data:`~.game.EV`.
-EVENTS: dict[str, int] = {name: i for i, name in enumerate((
-    "NONE", "FOOTSTEP", "FOOTSTEP_METAL", "FOOTSPLASH", "FOOTWADE", "SWIM", "STEP_4", "STEP_8", "STEP_12", "STEP_16",
-    "FALL_SHORT", "FALL_MEDIUM", "FALL_FAR", "JUMP_PAD", "JUMP", "WATER_TOUCH", "WATER_LEAVE", "WATER_UNDER",
-    "WATER_CLEAR", "ITEM_PICKUP", "GLOBAL_ITEM_PICKUP", "NOAMMO", "CHANGE_WEAPON", "FIRE_WEAPON",
-    *(f"USE_ITEM{i}" for i in range(16)), "ITEM_RESPAWN", "ITEM_POP", "PLAYER_TELEPORT_IN", "PLAYER_TELEPORT_OUT",
-    "GRENADE_BOUNCE", "GENERAL_SOUND", "GLOBAL_SOUND", "GLOBAL_TEAM_SOUND", "BULLET_HIT_FLESH", "BULLET_HIT_WALL",
-    "MISSILE_HIT", "MISSILE_MISS", "MISSILE_MISS_METAL", "RAILTRAIL", "SHOTGUN", "BULLET", "PAIN", "DEATH1",
-    "DEATH2", "DEATH3", "OBITUARY", "POWERUP_QUAD", "POWERUP_BATTLESUIT", "POWERUP_REGEN", "GIB_PLAYER",
-    "SCOREPLUM", "PROXIMITY_MINE_STICK", "PROXIMITY_MINE_TRIGGER", "KAMIKAZE", "OBELISKEXPLODE", "OBELISKPAIN",
-    "INVUL_IMPACT", "JUICED", "LIGHTNINGBOLT", "DEBUG_LINE", "STOPLOOPINGSOUND", "TAUNT"))}
-_NAME = {code: name for name, code in EVENTS.items()}
 _ROCKET_EXPLOSION, _PLASMA_EXPLOSION = "weapons/rocket/rocklx1a.wav", "weapons/plasma/plasmx1a.wav"
 _RICOCHETS = ("weapons/machinegun/ric1.wav", "weapons/machinegun/ric2.wav", "weapons/machinegun/ric3.wav",
               "weapons/machinegun/ric3.wav")      # rand() & 3: 0, 1, then 2 and 3 both ric3
@@ -166,6 +155,9 @@ class SoundRules:
     def __init__(self, demo: Quake3Demo, add: Callable[..., None], times: np.ndarray,
                  viewer: Callable[[int], tuple[int, int, int] | None]) -> None:
         self.demo = demo
+        #: The game's numbers (Quake III's or Quake Live's): events, items, configstring indices.
+        self.numbers = g.game_numbers(demo.protocol)
+        self._name = {code: name for name, code in self.numbers.ev.items()}
         self.add = add
         self.times = times
         self.viewer = viewer
@@ -181,7 +173,7 @@ class SoundRules:
 
     def configstrings(self, frame: int) -> dict[int, str]:
         """The configstrings in force at ``frame`` (kept until the next change)."""
-        version = int(np.searchsorted(self._changes, frame, side="right"))
+        version = bisect.bisect_right(self._changes, frame)
         if version != self._version:
             self._strings, self._version = self.demo.configstrings_at(frame), version
         return self._strings
@@ -191,7 +183,8 @@ class SoundRules:
         if not name.startswith("*"):
             return _strip(name)
         client = entity if 0 <= entity < g.MAX_CLIENTS else 0
-        return f"player/{player_model(self.configstrings(frame).get(g.CS_PLAYERS + client, ''))}/{name[1:]}"
+        players = self.numbers.cs_players
+        return f"player/{player_model(self.configstrings(frame).get(players + client, ''))}/{name[1:]}"
 
     def start(self, frame: int, entity: int, channel: int, name: str, origin: tuple[float, ...]) -> None:
         """``S_StartSound`` of ``name`` (``*`` names: the entity's model) on ``entity`` heard from ``origin``."""
@@ -217,7 +210,7 @@ class SoundRules:
                      powerups: int = 0, playerstate: bool = False) -> None:
         """The sounds of entity event ``code`` (``CG_EntityEvent``) fired by ``entity`` at ``origin``;
         ``playerstate``: it came from the followed client's playerState."""
-        name = _NAME.get(code)
+        name = self._name.get(code)
         if name is None:
             return
         if name in _SIMPLE:
@@ -236,14 +229,14 @@ class SoundRules:
         elif name == "FIRE_WEAPON":
             self._fire(frame, entity, weapon, powerups, origin)
         elif name.startswith("USE_ITEM"):
-            item = code - EVENTS["USE_ITEM0"]
+            item = code - self.numbers.ev["USE_ITEM0"]
             sample = {0: "items/use_nothing.wav", 2: "items/use_medkit.wav", 5: "items/invul_activate.wav"}.get(
                 item, "" if item in (1, 3, 4) else "items/use_nothing.wav")
             self.start(frame, entity, _BODY, sample, origin)
         elif name == "GRENADE_BOUNCE":
             self.start(frame, entity, _AUTO, f"weapons/grenade/hgrenb{_pick(2, frame, entity) + 1}a.wav", origin)
         elif name in ("GENERAL_SOUND", "GLOBAL_SOUND"):
-            sample = self.configstrings(frame).get(g.CS_SOUNDS + parm, "") if 0 < parm < 256 else ""
+            sample = self.configstrings(frame).get(self.numbers.cs_sounds + parm, "") if 0 < parm < 256 else ""
             if name == "GENERAL_SOUND":
                 self.start(frame, entity, _VOICE, sample, origin)
             elif (view := self.viewer(frame)) is not None and sample:
@@ -288,9 +281,10 @@ class SoundRules:
             self.local(frame, _TEAM_LINES[parm])
 
     def _pickup(self, frame: int, global_: bool, entity: int, parm: int, origin: tuple[float, ...]) -> None:
-        if not 1 <= parm < len(g.ITEMS):
+        items = self.numbers.items
+        if not 1 <= parm < len(items):
             return
-        item = g.ITEMS[parm]
+        item = items[parm]
         if global_:
             view = self.viewer(frame)
             if view is not None and item in PICKUP_SOUNDS:
@@ -532,7 +526,7 @@ def loop_sounds(rules: SoundRules, columns: dict[str, np.ndarray], column_row: n
         for a, b in zip(starts.tolist(), ends.tolist()):
             first, entity = int(f[a]), int(number[a])
             if channel == LOOP_CHANNEL:
-                name = rules.configstrings(first).get(g.CS_SOUNDS + int(c[a]), "")
+                name = rules.configstrings(first).get(rules.numbers.cs_sounds + int(c[a]), "")
                 if not name or name.startswith("*"):
                     continue
             else:

@@ -19,6 +19,7 @@ References: ioquake3 ``code/game/bg_misc.c`` (``BG_PlayerStateToEntityState``), 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -137,6 +138,8 @@ def _stat_rows(demo: Quake3Demo, leaders: np.ndarray, warmup: np.ndarray) -> np.
     player = demo.snapshots.player
     stats = player["stats"][:, :8]
     pers = player["persistant"][:, :len(_PERS)]
+    if demo.protocol in g.QL_PROTOCOLS:
+        pers = player["persistant"][:, list(g.QL_PERSISTANT_AS_QUAKE3)]      # named in Quake III's order
     weapon = player["weapon"]
     ammo = np.take_along_axis(player["ammo"], np.clip(weapon, 0, 15)[:, None], axis=1)[:, 0]
     powerups = ((player["powerups"] != 0) * (1 << np.arange(16))).sum(axis=1)
@@ -182,7 +185,9 @@ def _entity_columns(demo: Quake3Demo, times: np.ndarray, frame_segment: np.ndarr
     frame_of_row = np.concatenate([np.repeat(np.arange(nframes, dtype=np.int32), np.diff(snaps.entity_offsets)),
                                    ps_frame.astype(np.int32)])
     number = table["number"][state]
-    order = np.lexsort((number, frame_of_row))
+    key = frame_of_row.astype(np.int64) << 32 | (number.astype(np.int64) - np.iinfo(np.int32).min)
+    order = np.argsort(key, kind="stable")      # by frame then number; nearly sorted already, so fast
+    del key
     state, frame_of_row, number = state[order], frame_of_row[order], number[order]
     del order
     offsets = np.searchsorted(frame_of_row, np.arange(nframes + 1)).astype(np.int64)
@@ -383,9 +388,24 @@ def _segments(demo: Quake3Demo, times: np.ndarray, offsets: np.ndarray) -> list[
     return out
 
 
+def _quake3_powerups(demo: Quake3Demo) -> Quake3Demo:
+    """``demo`` with protocol 91's powerup slots renumbered as Quake III's (:func:`.game.powerups_as_quake3`) in
+    its snapshots' entity and player states, so effects, HUD, events and sounds read one numbering; other
+    protocols as they are."""
+    if demo.protocol != 91:
+        return demo
+    snaps = demo.snapshots
+    states, player = snaps.states.copy(), snaps.player.copy()
+    states["powerups"], player["powerups"] = g.powerups_as_quake3(states["powerups"], player["powerups"])
+    for a in (states, player):
+        a.flags.writeable = False
+    return dataclasses.replace(demo, snapshots=dataclasses.replace(snaps, states=states, player=player))
+
+
 def timeline_from_demo(demo: Quake3Demo) -> DemoTimeline:
     """The timeline of a decoded demo (rules: module docstring).  A demo without a snapshot is a
     :class:`~assets_loader.errors.FormatError` like any demo without frames."""
+    demo = _quake3_powerups(demo)
     snaps = demo.snapshots
     if not len(snaps) or not demo.gamestates:
         raise FormatError(demo.path, f"dm_{demo.protocol}", None, "at least one gamestate and one snapshot",

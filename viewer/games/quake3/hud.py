@@ -15,6 +15,7 @@
 - "following" and the followed player's name in giant letters (``CG_DrawFollow``), OpenArena's
   "USE_ITEM to stop following" in the top right corner; when not following, the warm-up (:mod:`.warmup`).
 - Upper right: the level timer (``CG_DrawTimer``) only when asked for, as ``cg_drawTimer`` is 0 by default, then
+  in Quake Live's round-based modes the round's number and how long it has run (``Round 3 0:42``), then
   the last attacker's head and name for 10 s after the view took damage (``CG_DrawAttacker``: from the damage
   feedback, :func:`.hud_icons.last_damage`).
 - Centre prints (``CG_DrawCenterString``) at 30 % of the height for 3 s, the last 0.2 s fading; "1st" / "2nd" /
@@ -233,7 +234,32 @@ def _upper_right(screen: VirtualScreen, state: SceneState, timeline: DemoTimelin
         timer = f"{seconds // 60}:{seconds % 60:02d}"
         screen.text(timer, 635 - len(timer) * 16, y + 2, 16, 16)
         y += 16 + 4
+    y = _round_timer(screen, state, timeline, y)
     _attacker(screen, state, timeline, y, models)
+
+
+def round_timer_text(state: SceneState, timeline: DemoTimeline) -> str | None:
+    """``Round N m:ss``: how long the round under way has run (from its start, Quake Live's ``CS_ROUND_TIME``, as
+    the timeline's round events have it); ``None`` between rounds and in games without rounds."""
+    last = None
+    for event in timeline.events_of_kind("round"):
+        if event.time > state.time:
+            break
+        last = event
+    if last is None or not getattr(last, "started", False):
+        return None
+    seconds = max(int(state.time - last.time), 0)
+    number = int(getattr(last, "number", 0))
+    return f"{f'Round {number} ' if number else 'Round '}{seconds // 60}:{seconds % 60:02d}"
+
+
+def _round_timer(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline, y: float) -> float:
+    """The round timer (:func:`round_timer_text`) right-aligned under the level timer; the next free ``y``."""
+    text = round_timer_text(state, timeline)
+    if text is None:
+        return y
+    screen.text(text, 635 - len(text) * 16, y + 2, 16, 16)
+    return y + 16 + 4
 
 
 def _attacker(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline, y: float,
