@@ -9,8 +9,7 @@ from assets_loader.demos.detect import maybe_gunzip
 from assets_loader.demos.writers import cut_demo, frame_range
 from assets_loader.source import read_source
 
-from .export import ExportError
-from .file_writes import open_new
+from .export import ExportError, write_new
 from .timespec import parse_range
 
 
@@ -26,22 +25,6 @@ def cut_file(demo: str, start: str, end: str, out: str | Path, force: bool = Fal
     t0, t1 = timeline.start_time + first, timeline.start_time + last
     data, label = read_source(demo, None, "demo")
     cut = cut_demo(maybe_gunzip(data, label), timeline, t0, t1)
-    _write(out, cut, force)
+    write_new(out, lambda f: f.write(cut), force)     # the one place the cut is written
     f0, f1 = frame_range(timeline, t0, t1)
     return out, f1 - f0 + 1, float(timeline.times[f1] - timeline.times[f0])
-
-
-def _write(path: Path, data: bytes, force: bool) -> None:
-    """The one place the cut is written (:func:`~.file_writes.open_new`: a new file unless ``force``, never through a
-    link); a partial file is removed."""
-    try:
-        with open_new(path, force) as f:
-            f.write(data)
-    except FileExistsError:
-        raise ExportError(f"{path}: already exists (use --force to overwrite)") from None
-    except IsADirectoryError:
-        raise ExportError(f"{path}: is a directory, expected a file name") from None
-    except OSError as exc:
-        if path.is_file():
-            path.unlink()
-        raise ExportError(f"{path}: cannot write: {exc.strerror or exc}") from None

@@ -1,8 +1,10 @@
-"""Writing pictures: PNG files that never overwrite what the user already has."""
+"""Writing files the user asked for (pictures, cut demos) that never overwrite what the user already has."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 from PIL import Image
@@ -11,14 +13,18 @@ from .file_writes import open_new
 
 
 class ExportError(OSError):
-    """A picture could not be written where the user asked."""
+    """A file could not be written where the user asked."""
 
 
 def write_png(path: str | Path, pixels: np.ndarray, force: bool = False) -> Path:
-    """Write ``uint8 [H, W, 3]`` ``pixels`` to ``path``; refuse to overwrite an existing file unless ``force``.
+    """Write ``uint8 [H, W, 3]`` ``pixels`` to ``path`` as a PNG (:func:`write_new`)."""
+    return write_new(path, lambda f: Image.fromarray(pixels, "RGB").save(f, format="PNG"), force)
 
-    Any failure to write (a directory in the way, a full disk, no permission) is an :class:`ExportError` whose
-    message names the path; a partly written file is removed. A symbolic link at ``path`` is never written
+
+def write_new(path: str | Path, write: Callable[[BinaryIO], object], force: bool = False) -> Path:
+    """Create ``path`` (and its folder) and let ``write`` fill it; refuse to overwrite an existing file unless
+    ``force``. Any failure to write (a directory in the way, a full disk, no permission) is an :class:`ExportError`
+    whose message names the path; a partly written file is removed. A symbolic link at ``path`` is never written
     through (:func:`~viewer.file_writes.open_new`)."""
     path = Path(path)
     if path.exists() and not force:
@@ -26,7 +32,7 @@ def write_png(path: str | Path, pixels: np.ndarray, force: bool = False) -> Path
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         with open_new(path, force) as f:
-            Image.fromarray(pixels, "RGB").save(f, format="PNG")
+            write(f)
     except FileExistsError:
         raise ExportError(f"{path}: already exists (use --force to overwrite)") from None
     except IsADirectoryError:
