@@ -19,6 +19,7 @@ from PIL import Image
 
 from tests.conftest import QUAKEWORLD
 from tests.xwindow import grab, keys, start_play, stop, xdotool
+from viewer.cli import sample_demo
 
 TWO_ON_TWO = QUAKEWORLD / "2on2_sf_vs_red[frobodm2]220104-0915.mvd"
 
@@ -41,8 +42,8 @@ def _changed(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def captures(display, tmp_path_factory) -> dict[str, np.ndarray]:
     out_dir = tmp_path_factory.mktemp("screens")
     shots: dict[str, np.ndarray] = {}
-    proc, window = start_play(display, "--start", "20", "--sensitivity", "5", "--size", "1280x720",
-                              config=out_dir / "config")
+    proc, window = start_play(display, sample_demo("lqdm2"), "--start", "20", "--sensitivity", "5",
+                              "--size", "1280x720", config=out_dir / "config")
     try:
         keys(display, window, "space")                   # paused: the bar stays, the picture holds still
         shots["paused"] = _settled(display)
