@@ -190,8 +190,10 @@ class TimelineBuilder:
         carried = len(self._last[0])                 # each entity's last row before: first in its group
         order = np.argsort(number, kind="stable")    # by entity, in frame order
         g_num, g_frame, g_raw = number[order], frame[order], raw[order]
-        times = np.frombuffer(self.times, np.float64)
-        segment = np.frombuffer(self.frame_segment, np.int32)
+        # copies, not views: a view kept alive (a sampling profiler holding this frame, as Dask's workers run one)
+        # would stop the next frame's append with "cannot resize an array that is exporting buffers"
+        times = np.array(self.times, np.float64)
+        segment = np.array(self.frame_segment, np.int32)
         same = np.zeros(len(order), bool)
         same[1:] = g_num[1:] == g_num[:-1]
         repeats = same.copy()
