@@ -18,11 +18,10 @@ with an optional K/M/G suffix, binary) raises one for every command.
 
 from __future__ import annotations
 
-import os
 from types import MappingProxyType
 
 from .errors import OverBudgetError
-from .source import LimitSettingError, parse_size
+from .source import limit_setting
 
 #: Default budgets by name (see the module docstring).
 BUDGETS = MappingProxyType({
@@ -39,13 +38,7 @@ def variable(name: str) -> str:
 def budget(name: str) -> int:
     """Budget ``name``: ``QDV_MAX_<NAME>`` if set, else :data:`BUDGETS`; ``LimitSettingError`` if it is not a
     count."""
-    text = os.environ.get(variable(name))
-    if text is None:
-        return BUDGETS[name]
-    try:
-        return parse_size(text)
-    except ValueError as exc:
-        raise LimitSettingError(f"{variable(name)}: {exc}") from None
+    return limit_setting(variable(name), BUDGETS[name])
 
 
 def check_budget(path: str, fmt: str, name: str, amount: int, what: str) -> None:

@@ -67,10 +67,15 @@ def parse_size(text: str) -> int:
 
 def size_limit(kind: str) -> int:
     """The largest file of ``kind`` accepted: ``QDV_MAX_<KIND>_SIZE`` if set, else :data:`SIZE_LIMITS`."""
-    variable = _variable(kind)
+    return limit_setting(_variable(kind), SIZE_LIMITS[kind])
+
+
+def limit_setting(variable: str, default: int) -> int:
+    """The environment variable ``variable`` read by :func:`parse_size` if set, else ``default``;
+    :class:`LimitSettingError` naming the variable if it is not a count (every ``QDV_MAX_*`` limit and budget)."""
     text = os.environ.get(variable)
     if text is None:
-        return SIZE_LIMITS[kind]
+        return default
     try:
         return parse_size(text)
     except ValueError as exc:

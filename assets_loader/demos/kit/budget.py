@@ -13,10 +13,9 @@ public ``2001_Duel2_Quakecon.dm_66``: 763,899 rows over 18,331 snapshots); ``QDV
 
 from __future__ import annotations
 
-import os
 
 from ...errors import TooLargeError
-from ...source import LimitSettingError, parse_size
+from ...source import limit_setting
 
 __all__ = ["MAX_DEMO_STATES", "STATES_VARIABLE", "StateBudgetError", "state_budget", "check_states"]
 
@@ -32,13 +31,7 @@ class StateBudgetError(TooLargeError):
 
 def state_budget() -> int:
     """The budget: ``QDV_MAX_DEMO_STATES`` if set, else :data:`MAX_DEMO_STATES`."""
-    text = os.environ.get(STATES_VARIABLE)
-    if text is None:
-        return MAX_DEMO_STATES
-    try:
-        return parse_size(text)
-    except ValueError as exc:
-        raise LimitSettingError(f"{STATES_VARIABLE}: {exc}") from None
+    return limit_setting(STATES_VARIABLE, MAX_DEMO_STATES)
 
 
 def check_states(path: str, fmt: str, count: int, budget: int) -> None:
