@@ -28,7 +28,7 @@ from assets_loader.demos import load_demo
 from viewer.render.view_math import view_projection
 from viewer.headless import DemoRenderer
 from viewer.render.context import OffscreenTarget
-from viewer.render.world import WorldView
+from viewer.render.bsp.world import WorldView
 from viewer.session import game_filesystem
 from timing import best_of  # benchmarks/timing.py, beside this script
 

@@ -24,8 +24,8 @@ from viewer.headless import DemoRenderer
 from viewer.render.context import OffscreenTarget
 from viewer.render.frame import FrameRenderer
 from viewer.render.placeholders import OBJECT_BOX, QUAKE3_PLAYER_BOX, lying_down, quake3_player_box, with_nose
-from viewer.render.q3models import model_matrix
-from viewer.render.q3refdef import Md3Draw, Quake3Models
+from viewer.render.shaded.md3 import model_matrix
+from viewer.render.shaded.records import Md3Draw, Quake3Models
 from viewer.render.refdef import Camera, EntityDraw, ModelRef, SceneFrame, SegmentAssets
 
 from .conftest import DATA, QUAKE2, QUAKE3

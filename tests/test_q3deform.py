@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from viewer.render.q3deform import autosprite, autosprite2
+from viewer.render.shaded.deform import autosprite, autosprite2
 from viewer.render.refdef import Camera
 
 from .builders.bsp46 import build_bsp46

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from assets_loader.q3shaders import FogParms
-from viewer.render.q3fog import FogVolume, fog_factor, fog_image, fog_table, fog_vectors, model_fog
+from viewer.render.shaded.fog import FogVolume, fog_factor, fog_image, fog_table, fog_vectors, model_fog
 
 
 def test_the_fog_table_is_a_square_root_curve() -> None:

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from assets_loader.q3shaders import Stage, TexMod, Wave, default_shader, parse_shader_text
-from viewer.render.q3stages import anim_frame, blend_factors, collapse, eval_wave, stage_color, tc_chain, \
-    vertex_color_mode
+from viewer.render.shaded.stages import (anim_frame, blend_factors, collapse, eval_wave, stage_color, tc_chain,
+                                         vertex_color_mode)
 
 
 def _apply(chain, s: float, t: float) -> tuple[float, float]:

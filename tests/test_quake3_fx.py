@@ -13,8 +13,8 @@ from assets_loader.demos import load_demo
 from viewer.games.quake3 import fx, shapes
 from viewer.games.quake3.view_weapon import bob_angles, view_weapon
 from viewer.games.registry import game_view
-from viewer.render.q3polys import poly_buffers
-from viewer.render.q3refdef import Q3Poly
+from viewer.render.shaded.polys import poly_buffers
+from viewer.render.shaded.records import Q3Poly
 from viewer.render.refdef import Camera
 
 from .conftest import QUAKE3

@@ -11,7 +11,7 @@ from assets_loader.palette import Palette, load_palette, translation_table
 from tests.builders.models import MdlSpec, build_mdl
 from viewer.render.view_math import entity_matrix, view_projection
 from viewer.render.refdef import Camera
-from viewer.render.alias import MAX_TRANSLATIONS, AliasLight, AliasRenderer, shade_vector
+from viewer.render.bsp.alias import MAX_TRANSLATIONS, AliasLight, AliasRenderer, shade_vector
 from viewer.render.context import OffscreenTarget
 
 SIZE = 64

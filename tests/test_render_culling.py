@@ -8,8 +8,8 @@ from assets_loader.demos import load_demo
 from tests.conftest import LQ1, QUAKEWORLD
 from viewer.headless import DemoRenderer
 from viewer.render import frame as frame_module
-from viewer.render.alias import AliasRenderer
-from viewer.render.world import WorldRenderer
+from viewer.render.bsp.alias import AliasRenderer
+from viewer.render.bsp.world import WorldRenderer
 from viewer.session import game_filesystem
 
 

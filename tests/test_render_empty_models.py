@@ -17,7 +17,8 @@ from assets_loader.q3shaders import ShaderLibrary, parse_shader_text
 from viewer.games.quake3 import assets as q3assets
 from viewer.render.context import OffscreenTarget
 from viewer.render.frame import FrameRenderer
-from viewer.render.q3refdef import Md3Draw, Quake3Models, Quake3World
+from viewer.render.shaded.records import Md3Draw, Quake3Models
+from viewer.render.q3.records import Quake3World
 from viewer.render.refdef import SceneFrame, SegmentAssets
 
 from .builders.bsp46 import Bsp46Spec, build_bsp46

@@ -10,9 +10,9 @@ import numpy as np
 from assets_loader.models.md3 import load_md3
 from assets_loader.q3shaders import ShaderLibrary, parse_shader_text
 from viewer.render.context import OffscreenTarget
-from viewer.render.hud_models import draw_hud_models, icon_projection
-from viewer.render.q3models import Md3Renderer, no_world_light
-from viewer.render.q3refdef import Md3Draw, Quake3Models
+from viewer.render.shaded.hud_models import draw_hud_models, icon_projection
+from viewer.render.shaded.md3 import Md3Renderer, no_world_light
+from viewer.render.shaded.records import Md3Draw, Quake3Models
 from viewer.render.refdef import HudModel
 
 from .builders.md3 import Md3Spec, Md3SurfaceSpec, build_md3

@@ -17,7 +17,7 @@ from tests.test_hud import _state
 from tests.test_render_alias import CAMERA, PALETTE, UNLIT, _fill, _model
 from viewer.games.quake.hud import SbarStyle, build_hud
 from viewer.games.quake.look import EZQUAKE, EZQUAKE_SBAR, QUAKESPASM, QUAKESPASM_SBAR
-from viewer.render.alias import AliasLight, AliasRenderer
+from viewer.render.bsp.alias import AliasLight, AliasRenderer
 from viewer.render.context import OffscreenTarget
 from viewer.render.frame import FrameRenderer, water_alpha_from_worldspawn
 from viewer.render.refdef import Camera, Look, SceneFrame, SegmentAssets

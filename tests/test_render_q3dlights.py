@@ -12,8 +12,8 @@ from assets_loader.q3shaders import default_shader, parse_shader_text
 from viewer.games.quake3.assets import GREY_PALETTE
 from viewer.render.context import OffscreenTarget
 from viewer.render.frame import FrameRenderer
-from viewer.render.q3dlights import SurfaceBounds, dlight_image, lit_surfaces, model_dlights
-from viewer.render.q3refdef import Quake3World
+from viewer.render.shaded.dlights import SurfaceBounds, dlight_image, lit_surfaces, model_dlights
+from viewer.render.q3.records import Quake3World
 from viewer.render.refdef import Camera, Lights, SceneFrame, SegmentAssets
 from viewer.render.view_math import view_projection
 

@@ -13,7 +13,7 @@ from viewer.games.quake3 import assets as q3assets
 from viewer.games.quake3.players import player_draws
 from viewer.render.context import OffscreenTarget
 from viewer.render.frame import FrameRenderer
-from viewer.render.q3models import grid_light
+from viewer.render.shaded.md3 import grid_light
 from viewer.render.refdef import Camera, SceneFrame, SegmentAssets
 
 CAMERA = Camera((193.6, 1119.4, -93.9), (0.0, 90.0, 0.0), 74.0)
@@ -71,7 +71,7 @@ def test_blended_map_surfaces_draw_over_the_models_behind_them(ctx) -> None:
     """A model under an additive floor: the model first (sort opaque), then the floor's glow added on top."""
     from assets_loader.models.md3 import load_md3
     from assets_loader.q3shaders import ShaderLibrary, parse_shader_text
-    from viewer.render.q3refdef import Md3Draw, Quake3Models
+    from viewer.render.shaded.records import Md3Draw, Quake3Models
 
     from .builders.bsp46 import build_bsp46
     from .builders.md3 import build_md3
@@ -100,7 +100,7 @@ def _draw_test_model(ctx, script: str, shader_rgba=(255, 255, 255, 255)) -> np.n
     """The builder's MD3 drawn with ``models/test/skin`` over an empty map, seen from above: the centre pixel."""
     from assets_loader.models.md3 import load_md3
     from assets_loader.q3shaders import ShaderLibrary, parse_shader_text
-    from viewer.render.q3refdef import Md3Draw, Quake3Models
+    from viewer.render.shaded.records import Md3Draw, Quake3Models
 
     from .builders.bsp46 import build_bsp46
     from .builders.md3 import build_md3
@@ -141,7 +141,7 @@ def test_entity_colour_stages_use_the_entity_shader_rgba(ctx, stages: str, expec
 def test_models_whose_md3_headers_share_a_name_keep_their_own_triangles(ctx, q3_fs) -> None:
     """OpenArena's weapon models all carry an empty header name and its hands share one: each draw must use its
     own model's vertices and triangles (they are registered by path)."""
-    from viewer.render.q3refdef import Md3Draw
+    from viewer.render.shaded.records import Md3Draw
 
     names = (WEAPON_MODELS[2], WEAPON_MODELS[3])
     assets = q3assets.load_segment_assets(q3_fs, "maps/oa_dm1.bsp", ("", "maps/oa_dm1.bsp", *names))

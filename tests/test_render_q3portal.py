@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from viewer.render.q3world import Q3View, Quake3WorldRenderer
+from viewer.render.shaded.painter import Q3View
+from viewer.render.q3.world import Quake3WorldRenderer
 from viewer.render.view_math import view_projection
-from viewer.render.q3portal import perpendicular_vector, portal_entities, portal_view, rotate_around
+from viewer.render.q3.portal import perpendicular_vector, portal_entities, portal_view, rotate_around
 from viewer.render.refdef import Camera
 
 from .builders.bsp46 import Bsp46Spec, build_bsp46, quad_verts, surface
@@ -111,7 +112,7 @@ def test_a_portal_shows_what_its_camera_sees(ctx) -> None:
 
 
 def test_the_portal_view_is_limited_to_the_surface_on_screen() -> None:
-    from viewer.render.q3world import screen_extent
+    from viewer.render.shaded.painter import screen_extent
 
     vp = view_projection(ABOVE_QUAD, 1.0)  # 90 degrees from z = 40 down onto z = 0: x, y ± 40 around (132, 32)
     box = screen_extent(np.array([[112.0, 12.0, 0.0], [152.0, 52.0, 0.0]]), vp)

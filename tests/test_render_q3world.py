@@ -11,7 +11,7 @@ from assets_loader.bsp46 import load_bsp46
 from assets_loader.q3shaders import default_shader, parse_shader_text
 from viewer.render.context import OffscreenTarget
 from viewer.render.frame import FrameRenderer
-from viewer.render.q3refdef import Quake3World
+from viewer.render.q3.records import Quake3World
 from viewer.render.refdef import Camera, SceneFrame, SegmentAssets
 from viewer.render.view_math import view_projection
 from viewer.games.quake3.assets import GREY_PALETTE
@@ -262,7 +262,8 @@ def test_deform_wave_moves_vertices_along_their_normals(ctx, deform: str, visibl
 def test_without_an_entity_colour_the_vertex_colours_carry_it(ctx) -> None:
     """Sprites and effect polygons carry their entity's ``shaderRGBA`` in their vertex colours: drawn without an
     ``entity_color``, ``rgbGen entity``/``alphaGen entity`` read the vertices (alpha 64 here)."""
-    from viewer.render.q3world import Q3View, Quake3WorldRenderer
+    from viewer.render.shaded.painter import Q3View
+    from viewer.render.q3.world import Quake3WorldRenderer
 
     verts = [vert(v[:3], v[3:5], color=(255, 128, 0, 64)) for v in
              ((100, 0, 0, 0, 0), (164, 0, 0, 1, 0), (164, 64, 0, 1, 1), (100, 64, 0, 0, 1))]

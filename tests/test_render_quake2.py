@@ -16,10 +16,10 @@ from viewer.headless import render_map
 from viewer.render.context import OffscreenTarget
 from viewer.render.frame import FrameRenderer
 from viewer.render.refdef import QUAKE_LIGHTING, Camera, EntityDraw, Lighting, SceneFrame, SegmentAssets, SkyBox
-from viewer.render.surfaces import flow_scroll, sky_rotation, surface_alpha
+from viewer.render.bsp.surfaces import flow_scroll, sky_rotation, surface_alpha
 from viewer.render.view_math import view_projection
 from viewer.render.view_math import entity_matrix
-from viewer.render.world import BrushDraw, WorldRenderer, WorldView
+from viewer.render.bsp.world import BrushDraw, WorldRenderer, WorldView
 from viewer.session import game_filesystem
 
 SIZE = (32, 32)

@@ -13,7 +13,7 @@ from tests.builders.models import build_spr
 from viewer.render.view_math import angle_vectors, view_projection
 from viewer.render.refdef import Camera
 from viewer.render.context import OffscreenTarget
-from viewer.render.sprites import SpriteRenderer, sprite_axes
+from viewer.render.bsp.sprites import SpriteRenderer, sprite_axes
 
 SIZE = 64
 TOLERANCE = 3

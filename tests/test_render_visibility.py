@@ -9,8 +9,8 @@ from assets_loader.bsp import load_bsp
 from tests.builders.bsp import build_bsp
 from viewer.render.view_math import view_projection
 from viewer.render.refdef import Camera
-from viewer.render.visibility import (WorldVisibility, box_distances, boxes_in_frustum, face_boxes, frustum_planes,
-                                      visible_set)
+from viewer.render.bsp.visibility import (WorldVisibility, box_distances, boxes_in_frustum, face_boxes, frustum_planes,
+                                          visible_set)
 
 
 def planes_for(camera: Camera) -> np.ndarray:

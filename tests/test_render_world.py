@@ -14,7 +14,7 @@ from viewer.render.view_math import entity_matrix, view_projection
 from viewer.render.refdef import Camera, Look
 from viewer.games.quake.fx import Lights
 from viewer.render.context import OffscreenTarget
-from viewer.render.world import BrushDraw, WorldRenderer, WorldView
+from viewer.render.bsp.world import BrushDraw, WorldRenderer, WorldView
 
 SIZE = (32, 32)
 
@@ -69,7 +69,7 @@ def test_lightstyle_value_changes_brightness_of_its_block(ctx) -> None:
 def test_the_light_cap_compiled_into_the_program_limits_bright_lightmaps(ctx) -> None:
     """Look.light_max (ezQuake's gl_lightmode 1: never brighter than the texture) reaches the shader as a constant:
     each cap gets its own program, and the capped picture is the texture's own grey where the light exceeds it."""
-    from viewer.render.world import KIND_LIT, world_program
+    from viewer.render.bsp.world import KIND_LIT, world_program
 
     capped_program = world_program(ctx, KIND_LIT, light=(1.0, 2.0, 1.0))
     assert capped_program is not world_program(ctx, KIND_LIT, light=(1.0, 2.0, 2.0))

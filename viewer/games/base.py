@@ -25,7 +25,7 @@ from assets_loader.vfs import VirtualFS
 
 from assets_loader.bsp46 import Bsp46World
 
-from ..render.q3refdef import Md3Draw, PlayerDraw, Q3Poly, WeaponDraw
+from ..render.shaded.records import Md3Draw, PlayerDraw, Q3Poly, WeaponDraw
 from ..render.refdef import Camera, EntityDraw, HudLayout, Lights, MapWorld, ModelRef, Particles, SegmentAssets
 
 #: ``name → (width, height) | None`` of the HUD pictures, or a mapping of them.

@@ -25,25 +25,26 @@ from assets_loader.models.mdl import EF_ROTATE
 from assets_loader.palette import translation_table
 from assets_loader.q3shaders import Shader
 
-from .alias import SHELL_PUSH, AliasLight, AliasRenderer, shade_vector
+from .bsp.alias import SHELL_PUSH, AliasLight, AliasRenderer, shade_vector
 from .context import OffscreenTarget
-from .hud_models import draw_hud_models
+from .shaded.hud_models import draw_hud_models
 from .particles import ParticleRenderer
 from .polyblend import PolyBlend
-from .q3dlights import kept_lights
-from .q3fog import fog_volumes
+from .shaded.dlights import kept_lights
+from .shaded.fog import fog_volumes
 from .placeholders import OBJECT_BOX, QUAKE_PLAYER_BOX, Box, lying_down, quake3_player_box, with_nose
-from .q3models import Md3Renderer, model_matrix
+from .shaded.md3 import Md3Renderer, model_matrix
 from .q3players import angles_axis, player_md3_draws, weapon_md3_draws
-from .q3polys import PolyRenderer
+from .shaded.polys import PolyRenderer
 from .grid_floor import SKY as FLOOR_SKY, GridFloor
-from .q3refdef import Md3Draw, PlayerDraw
-from .q3world import Q3View, Quake3WorldRenderer, ShaderPainter, StageLight, scissor_pixels
+from .shaded.records import Md3Draw, PlayerDraw
+from .shaded.painter import Q3View, ShaderPainter, StageLight, scissor_pixels
+from .q3.world import Quake3WorldRenderer
 from .refdef import EntityDraw, HudModel, Lights, MapWorld, SceneFrame, SegmentAssets
-from .sprites import SpriteRenderer
+from .bsp.sprites import SpriteRenderer
 from .view_math import angle_vectors, entity_matrix, view_projection
-from .visibility import frustum_planes
-from .world import BrushDraw, WorldRenderer, WorldView, placed_sphere
+from .bsp.visibility import frustum_planes
+from .bsp.world import BrushDraw, WorldRenderer, WorldView, placed_sphere
 
 #: The view weapon's depth is squeezed into [0, 0.3] so it never pokes through walls (``glDepthRange``).
 _VIEW_MODEL_DEPTH = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0.3, -0.7], [0, 0, 0, 1]], np.float32)

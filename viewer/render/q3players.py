@@ -22,7 +22,7 @@ from assets_loader.errors import FormatError
 from assets_loader.models.q3player import ANIM, PLAYER_PARTS, PlayerModel, animation_frame, attach, pose_player
 
 from .placeholders import WEAPON_BOX
-from .q3refdef import Md3Draw, PlayerDraw, Quake3Models, WeaponDraw
+from .shaded.records import Md3Draw, PlayerDraw, Quake3Models, WeaponDraw
 from .view_math import angle_vectors
 
 __all__ = ["angles_axis", "player_md3_draws", "torso_weapon_frame", "weapon_md3_draws"]

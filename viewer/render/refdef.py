@@ -25,7 +25,8 @@ from assets_loader.bsp46 import Bsp46World
 from assets_loader.models import AliasModel, SpriteModel
 from assets_loader.palette import Colormap, Palette
 
-from .q3refdef import Md3Draw, PlayerDraw, Q3Poly, Quake3Models, Quake3World, WeaponDraw
+from .shaded.records import Md3Draw, PlayerDraw, Q3Poly, Quake3Models, WeaponDraw
+from .q3.records import Quake3World
 
 #: A map the world renderer draws: Quake's (BSP29/BSP2) or Quake II's (IBSP 38).
 MapWorld = WorldMesh | World38

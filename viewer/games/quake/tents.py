@@ -21,7 +21,7 @@ import numpy as np
 from assets_loader.demos import DemoTimeline, SceneState
 from assets_loader.demos.events import TempEntityEvent
 
-from ...render.q3refdef import PlayerDraw
+from ...render.shaded.records import PlayerDraw
 from ...render.refdef import Camera, Lights, Particles
 from ..base import EffectModel, ShadedDraws
 from .fx import Emitters, Trail, TrailTracks, build_emitters, dynamic_lights, particles_at, trail_window

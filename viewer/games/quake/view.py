@@ -12,7 +12,7 @@ from assets_loader.images import Image
 from assets_loader.palette import Palette
 from assets_loader.vfs import VirtualFS
 
-from ...render.q3refdef import Md3Draw, PlayerDraw
+from ...render.shaded.records import Md3Draw, PlayerDraw
 from ...render.refdef import EntityDraw, HudLayout, Look, MapWorld, SegmentAssets
 from ..base import PicSizes, PovLens
 from . import actors, assets, blend, hud, hud_pics, link

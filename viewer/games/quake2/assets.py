@@ -6,7 +6,7 @@ MD2 poses work like Quake's MDL poses, so an MD2 becomes an :class:`~assets_load
 picture per skin name, no frame or skin groups) and an SP2 a :class:`~assets_loader.models.SpriteModel` (always
 facing the viewer): the renderer draws both with the Quake paths. A model file is recognised by its content, not
 its name: an ``.md2`` that holds an MD3 (``IDP3``, as some AQtion items do; Q2PRO loads either) becomes a
-``"md3"`` model in the segment's :class:`~viewer.render.q3refdef.Quake3Models`, with its surfaces' skins as
+``"md3"`` model in the segment's :class:`~viewer.render.shaded.records.Quake3Models`, with its surfaces' skins as
 pictures. A missing or broken model, texture or sky face is a placeholder (or no sky box) with a warning; a
 missing map or palette is an error naming the file.
 
@@ -42,7 +42,7 @@ from assets_loader.vfs import VirtualFS
 
 from ..base import precache_ref
 from .fallback_pics import sample_pak_path
-from ...render.q3refdef import Quake3Models
+from ...render.shaded.records import Quake3Models
 from ...render.refdef import Lighting, Look, ModelRef, SegmentAssets, SkyBox
 
 PALETTE_PATH = "pics/colormap.pcx"

@@ -34,7 +34,7 @@ import numpy as np
 from assets_loader.demos import DemoTimeline, SceneState
 from assets_loader.demos.events import MuzzleFlashEvent, TempEntityEvent
 
-from ...render.q3refdef import PlayerDraw
+from ...render.shaded.records import PlayerDraw
 from ...render.refdef import Camera, Lights, Particles
 from ..base import EffectModel, ShadedDraws
 from . import explosions

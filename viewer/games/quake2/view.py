@@ -16,7 +16,7 @@ from assets_loader.images import Image
 from assets_loader.palette import Palette
 from assets_loader.vfs import VirtualFS
 
-from ...render.q3refdef import Md3Draw, PlayerDraw
+from ...render.shaded.records import Md3Draw, PlayerDraw
 from ...render.refdef import EntityDraw, HudLayout, MapWorld, SegmentAssets
 from ..base import PicSizes, PovLens
 from . import assets, fx, hud, hud_pics, link, player_view, segment_models

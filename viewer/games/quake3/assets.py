@@ -32,7 +32,8 @@ from assets_loader.q3images import ImageLoader
 from assets_loader.q3shaders import ShaderLibrary, load_shader_library
 from assets_loader.vfs import VirtualFS
 
-from ...render.q3refdef import Quake3Models, Quake3World
+from ...render.shaded.records import Quake3Models
+from ...render.q3.records import Quake3World
 from ...render.refdef import Look, ModelRef, SegmentAssets
 from .players import part_path
 

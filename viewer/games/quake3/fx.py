@@ -50,7 +50,7 @@ from assets_loader.demos import DemoTimeline, SceneState
 from assets_loader.demos.events import MuzzleFlashEvent, TempEntityEvent
 from assets_loader.demos.trajectory import evaluate_trajectory
 
-from ...render.q3refdef import Md3Draw, PlayerDraw, Q3Poly
+from ...render.shaded.records import Md3Draw, PlayerDraw, Q3Poly
 from ...render.refdef import Camera, Lights, Particles
 from ...render.view_math import angle_vectors
 from ..base import EffectModel, ShadedDraws

@@ -57,7 +57,7 @@ from assets_loader.demos.quake3.game import (PM_INTERMISSION, PM_SPECTATOR, PMF_
 from assets_loader.demos.quake3.colors import colored_chars, visible_len
 from assets_loader.demos.quake3.obituaries import S_COLOR_WHITE, gendered_obituary
 
-from ...render.q3refdef import Quake3Models
+from ...render.shaded.records import Quake3Models
 from ...render.refdef import HudLayout, HudQuad
 from ..base import PicSizes
 from . import hud_icons, lagometer, scoreboard

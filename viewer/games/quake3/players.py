@@ -11,7 +11,7 @@ import numpy as np
 
 from assets_loader.models.q3player import PLAYER_PARTS, PlayerModel, PlayerPose
 
-from ...render.q3refdef import Md3Draw
+from ...render.shaded.records import Md3Draw
 
 
 def part_path(player: PlayerModel, part: str) -> str:

@@ -32,7 +32,7 @@ from assets_loader.demos.quake3.game import (PM_DEAD, PM_INTERMISSION, TEAM_BLUE
 from assets_loader.demos.quake3.colors import visible_len
 from assets_loader.demos.quake3.obituaries import RANK_TIED_FLAG, place_string
 
-from ...render.q3refdef import Quake3Models
+from ...render.shaded.records import Quake3Models
 from . import hud_icons
 from .screen import VirtualScreen
 from .warmup import in_warmup

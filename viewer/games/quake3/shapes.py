@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from ...render.q3refdef import Q3Poly
+from ...render.shaded.records import Q3Poly
 
 __all__ = ["lightning_bolt", "mark", "mark_axes", "perpendicular", "rail_core", "rotate_around", "sprite",
            "vertex_colors"]

@@ -19,7 +19,7 @@ import numpy as np
 
 from assets_loader.demos import DemoTimeline
 from ...render.q3players import angles_axis
-from ...render.q3refdef import Q3Poly
+from ...render.shaded.records import Q3Poly
 from ...render.refdef import Camera
 from . import shapes
 from .hud_icons import DAMAGE_TIME, damage_x, last_damage

@@ -24,7 +24,7 @@ from assets_loader.demos.quake3.game import PM_INTERMISSION, PM_SPECTATOR, PMF_F
 from assets_loader.models.q3player import animation_number
 
 from ...render.q3players import angles_axis
-from ...render.q3refdef import WeaponDraw
+from ...render.shaded.records import WeaponDraw
 from .items import WEAPON_MODELS
 
 __all__ = ["bob_angles", "hand_model", "view_weapon"]

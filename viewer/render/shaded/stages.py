@@ -1,7 +1,7 @@
 """What a Quake III shader stage means at one moment: wave values, the texture-coordinate modifier chain as
 matrices, the stage colour, the GL blend factors, the animMap frame, and which two-pass stages collapse into one.
 
-Pure functions of a :class:`~assets_loader.q3shaders.Stage` and the time; :mod:`.q3world` turns them into
+Pure functions of a :class:`~assets_loader.q3shaders.Stage` and the time; :mod:`.painter` turns them into
 uniforms. ``tcMod``s apply in script order: every modifier but ``turb`` is an affine map of ``(s, t)``, so a
 chain is one 3×3 matrix before the (single) ``turb`` and one after it; ``turb`` depends on the vertex position
 and runs in the vertex shader.

@@ -20,7 +20,7 @@ import numpy as np
 from assets_loader.bsp38 import World38
 from assets_loader.ranges import listed_union
 
-from .refdef import MapWorld
+from ..refdef import MapWorld
 
 
 @dataclass(frozen=True, slots=True)

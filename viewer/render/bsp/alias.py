@@ -56,9 +56,9 @@ from assets_loader.models.anorms import normal_vectors
 from assets_loader.models.mdl import AliasModel
 from assets_loader.palette import Palette
 
-from .textures import TEXTURE_MODES, fullbright_rgba
-from .program_members import uniforms as uniforms_of
-from .view_math import gl_bytes
+from ..textures import TEXTURE_MODES, fullbright_rgba
+from ..program_members import uniforms as uniforms_of
+from ..view_math import gl_bytes
 
 #: Quake II's ``POWERSUIT_SCALE``: how far a colour shell stands out of the model, in units along the normals.
 SHELL_PUSH = 4.0

@@ -36,12 +36,12 @@ from assets_loader.palette import Palette
 from assets_loader.bsp38.dtypes import SURF_SKY, SURF_WARP
 
 from .dlights import write_light_uniforms
-from .refdef import QUAKE_LIGHTING, Lighting, Lights, Look, MapWorld, SkyBox
-from .program_members import uniform
+from ..refdef import QUAKE_LIGHTING, Lighting, Lights, Look, MapWorld, SkyBox
+from ..program_members import uniform
 from .surfaces import (face_flags, flow_scroll, opaque_faces, sky_rotation, surface_alpha, texture_flags,
                        translucent_faces)
-from .textures import fullbright_rgba, upload_rgba
-from .view_math import gl_bytes
+from ..textures import fullbright_rgba, upload_rgba
+from ..view_math import gl_bytes
 from .visibility import WorldVisibility, box_distances, boxes_in_frustum, frustum_planes
 
 KIND_LIT, KIND_MULTISTYLE, KIND_LIQUID, KIND_SKY = "LIT", "MULTISTYLE", "LIQUID", "SKY"

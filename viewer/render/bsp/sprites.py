@@ -34,9 +34,9 @@ from assets_loader.models.spr import (SPR_FACING_UPRIGHT, SPR_ORIENTED, SPR_VP_P
                                       SPR_VP_PARALLEL_UPRIGHT, SpriteImage, SpriteModel)
 from assets_loader.palette import TRANSPARENT_INDEX, Palette
 
-from .programs import load_program
-from .program_members import uniform
-from .view_math import angle_vectors, gl_bytes
+from ..programs import load_program
+from ..program_members import uniform
+from ..view_math import angle_vectors, gl_bytes
 
 _Z = np.array([0.0, 0.0, 1.0])
 

@@ -26,7 +26,7 @@ from assets_loader.bsp46 import MST_PLANAR, Bsp46World
 from assets_loader.q3shaders import Shader
 from assets_loader.q3shaders.records import SORT_OPAQUE
 
-from .refdef import Lights
+from ..refdef import Lights
 
 __all__ = ["DLIGHT_SIZE", "MAX_DLIGHTS", "SurfaceBounds", "dlight_image", "dlit", "in_model_space", "kept_lights",
            "light_corners", "lit_surfaces", "model_dlights", "reaches_box"]

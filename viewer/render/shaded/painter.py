@@ -1,18 +1,13 @@
-"""Draw a Quake III map: every batch with its shader's stages, in ioquake3's order, culled by cluster PVS.
+"""Paint shader-script surfaces: each stage of a Quake III shader as a GL pass over vertices in the draw-vertex layout.
 
-Uploaded once: the draw vertices (position, st, lightmap st, normal, colour), the lightmap atlas, a white image
-and every image on first use (once per name and clamp mode). Per frame: when the camera's cluster changes, the
-index list of the visible surfaces is rebuilt (grouped by batch); batches are drawn by shader sort (sky,
-opaque, decals, … blends), the opaque ones front to back, the blended ones back to front; each stage is a pass
-with its blend function, depth write and test, cull mode, deforms, ``tcGen``/``tcMod`` and colours of the moment
-(:mod:`.q3stages`). A texture × lightmap pair is one multitextured pass (``CollapseMultitexture``). The plainly
-opaque batches first lay down their depth alone, so each pixel is shaded once (the same picture: llvmpipe's
-fill rate is the frame's cost). Fogged batches get the fog pass (:mod:`.q3fog`); a visible portal surface
-gives the view through it (:meth:`Quake3WorldRenderer.portal_view`, :mod:`.q3portal`).
+The painter owns the stage programs, the images (uploaded once per name and clamp mode) and the GL state a stage
+asks for (blend function, depth write and test, cull, alpha test, ``tcGen``/``tcMod``, deforms, colours of the
+moment: :mod:`.stages`); a pass may add the fog of its fog volume (:mod:`.fog`) and the dynamic lights that reach
+it (:mod:`.dlights`). Quake III's map (:mod:`viewer.render.q3.world`), MD3 models of every game (:mod:`.md3`) and
+effect polygons (:mod:`.polys`) are all drawn through it.
 
-References: ioquake3 ``renderergl1/tr_world.c`` (``R_MarkLeaves``, ``R_AddWorldSurfaces``), ``tr_main.c``
-(``R_SortDrawSurfs``), ``tr_shade.c`` (``RB_StageIteratorGeneric``, ``GL_State``, ``GL_Cull``), ``tr_sky.c``
-(``RB_StageIteratorSky``), ``tr_main.c`` (``R_MirrorViewBySurface``).
+References: ioquake3 ``renderergl1/tr_shade.c`` (``RB_StageIteratorGeneric``, ``GL_State``, ``GL_Cull``),
+``tr_sky.c`` (``RB_StageIteratorSky``), ``tr_shade_calc.c`` (``RB_CalcDeformVertexes``).
 """
 
 from __future__ import annotations
@@ -26,22 +21,18 @@ import numpy as np
 
 import shaders
 from assets_loader.q3shaders import Shader, Stage
-from assets_loader.q3shaders.records import SORT_OPAQUE
 
-from .program_members import uniform
-from .q3deform import autosprite, autosprite2
-from .q3fog import FogVectors, fog_image, fog_vectors
-from .q3portal import portal_entities, portal_view, surface_offscreen
-from .q3dlights import SurfaceBounds, dlight_image, dlit, in_model_space, light_corners, lit_surfaces, reaches_box
-from .q3refdef import Quake3World
-from .q3stages import ALPHA_FUNCS, IDENTITY_LIGHT, WAVE_FUNCS, alpha_mode, anim_frame, blend_factors, collapse, \
-    eval_wave, fog_adjust, stage_color, tc_chain, vertex_color_mode
-from .refdef import Lights
-from .view_math import angle_vectors, gl_bytes
+from ..program_members import uniform
+from ..refdef import Lights
+from ..view_math import angle_vectors, gl_bytes
+from .dlights import dlight_image, in_model_space, light_corners
+from .fog import FogVectors, fog_image
+from .stages import (ALPHA_FUNCS, WAVE_FUNCS, alpha_mode, anim_frame, blend_factors, collapse,
+                     eval_wave, fog_adjust, stage_color, tc_chain, vertex_color_mode)
 
 _VERSION = "#version 330 core\n"
-_LAYOUT = "3f 2f 2f 3f 4f1"
-_ATTRIBUTES = ("in_position", "in_st", "in_lm", "in_normal", "in_color")
+VERTEX_LAYOUT = "3f 2f 2f 3f 4f1"
+VERTEX_ATTRIBUTES = ("in_position", "in_st", "in_lm", "in_normal", "in_color")
 
 
 def cached_vao(vaos: dict[int, moderngl.VertexArray], program: moderngl.Program, vbo: moderngl.Buffer,
@@ -51,16 +42,17 @@ def cached_vao(vaos: dict[int, moderngl.VertexArray], program: moderngl.Program,
     vao = vaos.get(program.glo)
     if vao is None:
         vao = vaos[program.glo] = program.ctx.vertex_array(
-            program, [(vbo, _LAYOUT, *_ATTRIBUTES)], index_buffer=ibo, index_element_size=4, skip_errors=True)
+            program, [(vbo, VERTEX_LAYOUT, *VERTEX_ATTRIBUTES)], index_buffer=ibo, index_element_size=4,
+            skip_errors=True)
     return vao
+
+
 _TCGEN = {"texture": 0, "lightmap": 1, "environment": 2, "vector": 3}
 _TCGEN_CLOUDS = 4
-_IDENTITY = np.eye(4, dtype=np.float32)
-_IDENTITY_BYTES = gl_bytes(_IDENTITY)
+IDENTITY = np.eye(4, dtype=np.float32)
+_IDENTITY_BYTES = gl_bytes(IDENTITY)
 #: A clip plane every point is in front of (no clipping).
 _NO_CLIP = (0.0, 0.0, 0.0, -1.0)
-#: ``tr.worldEntity``'s ``shaderRGBA``: the world and brush entities are drawn with a zeroed entity colour.
-WORLD_ENTITY_COLOR = (0.0, 0.0, 0.0, 0.0)
 #: Compiled stage programs per context.
 _PROGRAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -227,7 +219,7 @@ class ShaderPainter:
 
     def _common(self, p: StageProgram, view: Q3View, model: np.ndarray, camera_local) -> None:
         p.write("u_view_proj", self._view_proj_bytes(view))
-        p.write("u_model", _IDENTITY_BYTES if model is _IDENTITY else gl_bytes(np.asarray(model, np.float32)))
+        p.write("u_model", _IDENTITY_BYTES if model is IDENTITY else gl_bytes(np.asarray(model, np.float32)))
         self._set(p, "u_camera", tuple(float(c) for c in camera_local))
         self._set(p, "u_time", float(view.time))
         self._set(p, "u_clip_plane", view.clip_plane or _NO_CLIP)
@@ -293,7 +285,7 @@ class ShaderPainter:
         self.ctx.front_face = view.front_face
         if shader.sky is not None and shader.sky.outer_box:
             self._draw_skybox(vao_for, shader, view, model, camera_local, count, first)
-        portal_range = _portal_range(shader)
+        portal_distance = portal_range(shader)
         for stage, second, detail in collapse(shader.stages):
             p = self._program(view, second is not None, ALPHA_FUNCS.get(stage.alpha_func, 0),
                               detail=detail is not None)
@@ -319,7 +311,7 @@ class ShaderPainter:
             self._set(p, "u_entity_from_vertex", int(entity_color is None))
             if entity_color is not None:
                 self._set(p, "u_entity_color", entity_color)
-            self._set(p, "u_portal_range", portal_range)
+            self._set(p, "u_portal_range", portal_distance)
             if stage.rgb_gen == "lightingdiffuse":
                 lit = light or StageLight()
                 self._set(p, "u_ambient", lit.ambient)
@@ -346,14 +338,14 @@ class ShaderPainter:
         """Only the depth of an opaque batch (colour writes masked off by the caller), computed exactly as its
         stages compute positions, so they pass the depth test once per pixel."""
         p = stage_program(self.ctx, clip=view.clip_plane is not None, depth_only=True)
-        self._common(p, view, _IDENTITY, view.camera)
+        self._common(p, view, IDENTITY, view.camera)
         self._set(p, "u_deform", 0)
         self._set(p, "u_move", (0.0, 0.0, 0.0))
         self._state(shader, shader.stages[0], view)
         vao_for(p.program).render(moderngl.TRIANGLES, vertices=count, first=first)
 
     def draw_fog(self, vao_for, view: Q3View, count: int, first: int, fog: FogVectors, equal: bool = True,
-                 model: np.ndarray = _IDENTITY) -> None:
+                 model: np.ndarray = IDENTITY) -> None:
         """The fog pass over surfaces just drawn inside a fog volume (``RB_FogPass``): the fog colour blended by
         the fog image's alpha at each vertex's fog coordinates, on the drawn depth only (``equal``, opaque
         shaders) or over it (the fog volume's own translucent surface)."""
@@ -453,14 +445,6 @@ class ShaderPainter:
         vao_for(p.program).render(moderngl.TRIANGLES, vertices=count, first=first)
 
 
-def _depth_prepass_ok(shader: Shader) -> bool:
-    """An opaque shader whose first stage writes its surface's depth where the vertices are: drawn in the
-    depth pre-pass."""
-    if shader.sort != SORT_OPAQUE or shader.is_sky or shader.deforms or shader.polygon_offset or not shader.stages:
-        return False
-    first = shader.stages[0]
-    return first.blend is None and first.alpha_func is None and first.depth_write and first.depth_func == "lequal"
-
 
 def _deform_spread(div: float, frequency: float) -> float:
     """``deformationSpread`` of ``deformVertexes wave <div>``: ``1 / div`` (100 for a div of 0, as
@@ -471,7 +455,7 @@ def _deform_spread(div: float, frequency: float) -> float:
     return 1.0 / div if div != 0 else 100.0
 
 
-def _portal_range(shader: Shader) -> float:
+def portal_range(shader: Shader) -> float:
     """``shader.portalRange``: the ``alphaGen portal`` distance (256 when the stage gives none), 0 for a shader
     without one, which leaves a camera portal never in range (``SurfIsOffscreen``)."""
     for stage in shader.stages:
@@ -479,295 +463,6 @@ def _portal_range(shader: Shader) -> float:
             return float(stage.alpha_const) if stage.alpha_const is not None else 256.0
     return 0.0
 
-
-class _VisibleList:
-    """The index buffer of the surfaces one view's cluster can see, grouped by batch, and its vertex arrays (one
-    for the main view, one for a portal view, so neither rebuilds the other's each frame)."""
-
-    def __init__(self, ctx: moderngl.Context, vbo: moderngl.Buffer, nbytes: int) -> None:
-        self.ctx = ctx
-        self.vbo = vbo
-        self.ibo = ctx.buffer(reserve=max(nbytes, 4))
-        self.cluster: int | None = None
-        self.ranges: list[tuple[int, int, int]] = []  # (batch, first index, count) of the visible list
-        self.surfaces = np.zeros(0, np.int64)  # the visible surface numbers, sorted
-        self._vaos: dict[int, moderngl.VertexArray] = {}
-
-    def vao(self, program: moderngl.Program) -> moderngl.VertexArray:
-        return cached_vao(self._vaos, program, self.vbo, self.ibo)
-
-    def update(self, world, point) -> None:
-        """Rebuild the list when ``point`` is in another cluster than last time (``R_MarkLeaves``)."""
-        cluster = int(world.leafs["cluster"][world.point_leaf(point)])
-        if cluster == self.cluster and self.ranges:
-            return
-        self.cluster = cluster
-        self.fill(world, world.visible_surfaces(point).astype(np.int64))
-
-    def fill(self, world, numbers: np.ndarray) -> None:
-        """Make the list the world model's surfaces among ``numbers`` (sorted surface numbers)."""
-        self.surfaces = numbers
-        surfaces = world.surfaces[self.surfaces]
-        surfaces = surfaces[(surfaces["model"] == 0) & (surfaces["num_indices"] > 0)]
-        order = np.argsort(surfaces["first_index"], kind="stable")
-        first = surfaces["first_index"][order].astype(np.int64)
-        count = surfaces["num_indices"][order].astype(np.int64)
-        total = int(count.sum())
-        if total == 0:
-            self.ranges = []
-            return
-        idx = np.repeat(first - np.cumsum(count) + count, count) + np.arange(total)
-        self.ibo.orphan()               # new storage: no wait for the draws still reading the old list
-        self.ibo.write(np.ascontiguousarray(world.indices[idx], np.uint32).tobytes())
-        batch_first = world.batches["first_index"].astype(np.int64)
-        owner = np.searchsorted(batch_first, first, side="right") - 1
-        starts = np.concatenate([[0], np.cumsum(count)[:-1]])
-        ranges: list[tuple[int, int, int]] = []
-        for b in np.unique(owner):
-            sel = owner == b
-            ranges.append((int(b), int(starts[sel][0]), int(count[sel].sum())))
-        self.ranges = ranges
-
-    def release(self) -> None:
-        for vao in self._vaos.values():
-            vao.release()
-        self._vaos.clear()
-        self.ibo.release()
-
-
-class Quake3WorldRenderer:
-    """GPU resources of one Quake III map and the drawing of its world model."""
-
-    def __init__(self, ctx: moderngl.Context, level: Quake3World) -> None:
-        self.ctx = ctx
-        self.level = level
-        world = level.world
-        # OpenGL buffers cannot be empty: a map without draw surfaces gets a placeholder no draw call reads.
-        self._vbo = ctx.buffer(np.ascontiguousarray(world.vertices).tobytes() or bytes(world.vertices.dtype.itemsize))
-        self._static_ibo = ctx.buffer(np.ascontiguousarray(world.indices, np.uint32).tobytes() or b"\0" * 4)
-        atlas = world.lightmaps.pixels
-        self._lightmap = ctx.texture((atlas.shape[1], atlas.shape[0]), 4, np.ascontiguousarray(atlas).tobytes())
-        self._lightmap.filter = (moderngl.LINEAR, moderngl.LINEAR)
-        self._lightmap.repeat_x = self._lightmap.repeat_y = False
-        self.painter = ShaderPainter(ctx, level.images, self._lightmap)
-        self._static_vaos: dict[int, moderngl.VertexArray] = {}
-        self._main = _VisibleList(ctx, self._vbo, world.indices.nbytes)
-        self._through_portal = _VisibleList(ctx, self._vbo, world.indices.nbytes)
-        self._lit = _VisibleList(ctx, self._vbo, world.indices.nbytes)   # the visible surfaces lights reach
-        self._bounds = SurfaceBounds.of(world)
-        self._dlit = [dlit(shader) for shader in level.shaders]
-        batches = world.batches
-        self._world_batches = np.flatnonzero(batches["model"] == 0)
-        self._centers = self._batch_centers()
-        self._sprites = {int(b): SpriteBatch(ctx, level, int(b)) for b in self._world_batches
-                         if _sprite_kind(level.shaders[int(b)]) is not None}
-        self._portal_entities = portal_entities(world.entities)
-        self._portal_surfaces = self._find_portal_surfaces()
-
-    def _batch_centers(self) -> np.ndarray:
-        """``f4 [B, 3]``: the middle of each batch's vertices (for back-to-front ordering of blended batches)."""
-        world = self.level.world
-        out = np.zeros((len(world.batches), 3), np.float32)
-        pos = world.vertices["position"]
-        for b, rec in enumerate(world.batches):
-            idx = world.indices[int(rec["first_index"]):int(rec["first_index"]) + int(rec["num_indices"])]
-            if len(idx):
-                used = pos[idx]
-                out[b] = (used.min(axis=0) + used.max(axis=0)) / 2
-        return out
-
-    def _find_portal_surfaces(self) -> list[tuple[int, int, np.ndarray, np.ndarray, np.ndarray]]:
-        """World surfaces drawn by a ``portal`` shader: ``(surface number, batch, points, normals, triangles)``."""
-        world = self.level.world
-        out = []
-        firsts = world.batches["first_index"].astype(np.int64)
-        for number, surf in enumerate(world.surfaces):
-            count = int(surf["num_indices"])
-            if surf["model"] != 0 or count == 0:
-                continue
-            first = int(surf["first_index"])
-            batch = int(np.searchsorted(firsts, first, side="right") - 1)
-            if not self.level.shaders[batch].portal:
-                continue
-            tris = world.indices[first:first + count].reshape(-1, 3).astype(np.int64)
-            used, local = np.unique(tris, return_inverse=True)
-            verts = world.vertices[used]
-            out.append((number, batch, verts["position"].astype(np.float64), verts["normal"].astype(np.float64),
-                        local.reshape(-1, 3)))
-        return out
-
-    def release(self) -> None:
-        for vao in self._static_vaos.values():
-            vao.release()
-        self._static_vaos.clear()
-        self._main.release()
-        self._through_portal.release()
-        self._lit.release()
-        for sprite in self._sprites.values():
-            sprite.release()
-        self.painter.release()
-        for obj in (self._vbo, self._static_ibo, self._lightmap):
-            obj.release()
-
-    def _static_vao(self, program: moderngl.Program) -> moderngl.VertexArray:
-        """The vertex array of ``program`` over all indices (brush entities)."""
-        vao = self._static_vaos.get(program.glo)
-        if vao is None:
-            vao = self._static_vaos[program.glo] = self.ctx.vertex_array(
-                program, [(self._vbo, _LAYOUT, *_ATTRIBUTES)], index_buffer=self._static_ibo,
-                index_element_size=4, skip_errors=True)
-        return vao
-
-    def portal_view(self, view: Q3View) -> Q3View | None:
-        """The view through the first mirror or portal surface that ``view`` can see (``R_SortDrawSurfs`` →
-        ``R_MirrorViewBySurface``), or ``None``: no portal surface in sight, no portal entity near it, or
-        ``view`` is itself a portal view (no recursion)."""
-        if view.clip_plane is not None or not self._portal_surfaces or not self._portal_entities:
-            return None
-        self._main.update(self.level.world, view.pvs_origin or view.camera)
-        visible = self._main.surfaces
-        for number, batch, points, normals, tris in self._portal_surfaces:
-            at = int(np.searchsorted(visible, number))
-            if at >= len(visible) or visible[at] != number:
-                continue
-            seen = portal_view(_surface_plane(points, normals), self._portal_entities, view.time)
-            if seen is None:
-                continue
-            reach = None if seen.mirror else _portal_range(self.level.shaders[batch])
-            if surface_offscreen(points, normals, tris, view.view_proj, view.camera, reach):
-                continue
-            axis = np.stack(view_axes(view)) @ seen.transform[:3, :3].T
-            camera = seen.transform @ np.array([*view.camera, 1.0])
-            return Q3View(np.asarray(view.view_proj, np.float64) @ seen.inverse, (camera[0], camera[1], camera[2]),
-                          view.time, view.angles, axis, seen.clip_plane, seen.mirror, seen.pvs_origin,
-                          screen_extent(points, view.view_proj), view.lights)
-        return None
-
-    def draw_submodels(self, view: Q3View, submodels: list[tuple[int, np.ndarray]]) -> None:
-        """Draw brush entities: ``(submodel N of *N, model matrix [4, 4])`` each, every batch of it with its
-        shader (``R_AddBrushModelSurfaces``)."""
-        world = self.level.world
-        self.ctx.enable(moderngl.DEPTH_TEST)
-        for index, matrix in submodels:
-            if not 0 < index < len(world.models):
-                continue
-            sub = world.models[index]
-            inverse = np.linalg.inv(np.asarray(matrix, np.float64))
-            camera_local = (inverse @ np.array([*view.camera, 1.0]))[:3]
-            lights = view.lights
-            near = [] if lights is None else \
-                np.flatnonzero(reaches_box(in_model_space(lights, inverse), sub.mins, sub.maxs)).tolist()
-            scissors = self.painter.dlight_scissors(view) if near else []
-            for b in range(sub.first_batch, sub.first_batch + sub.num_batches):
-                rec = world.batches[b]
-                shader = self.level.shaders[b]
-                count, first = int(rec["num_indices"]), int(rec["first_index"])
-                self.painter.draw(self._static_vao, shader, view, matrix, camera_local, count, first,
-                                  entity_color=WORLD_ENTITY_COLOR)
-                if near and self._dlit[b]:       # R_DlightBmodel: every surface of a brush model a light reaches
-                    self.painter.draw_dlights(self._static_vao, shader, view, matrix, camera_local, count, first,
-                                              near, scissors, inverse)
-        self.ctx.front_face = "ccw"
-
-    def draw(self, view: Q3View, translucent: bool | None = None) -> None:
-        """Draw the world model as seen from ``view``: every batch, or only those sorted up to opaque
-        (``translucent=False``: before the models, as their sort places them) or only those after it (``True``)."""
-        visible = self._through_portal if view.clip_plane is not None else self._main
-        visible.update(self.level.world, view.pvs_origin or view.camera)
-        ctx = self.ctx
-        ctx.enable(moderngl.DEPTH_TEST)
-        cam = np.asarray(view.camera, np.float32)
-        shaders_ = self.level.shaders
-
-        def key(r: tuple[int, int, int]) -> tuple[float, float]:
-            sort = shaders_[r[0]].sort
-            dist = float(np.sum((self._centers[r[0]] - cam) ** 2))
-            return (sort, dist if sort <= SORT_OPAQUE else -dist)
-
-        ranges = sorted(visible.ranges, key=key)
-        if translucent is not True:
-            self._depth_prepass(view, visible, ranges)
-        lit = self._lit_ranges(view, visible) if translucent is not True else {}
-        scissors = self.painter.dlight_scissors(view) if lit else []
-        for batch, first, count in ranges:
-            if translucent is not None and (shaders_[batch].sort > SORT_OPAQUE) != translucent:
-                continue
-            fog = self._fog(batch, view)
-            sprite = self._sprites.get(batch)
-            if sprite is not None:
-                sprite.update(view_axes(view))
-                self.painter.draw(sprite.vao, shaders_[batch], view, _IDENTITY, view.camera, sprite.count, fog=fog,
-                                  entity_color=WORLD_ENTITY_COLOR)
-            else:
-                self.painter.draw(visible.vao, shaders_[batch], view, _IDENTITY, view.camera, count, first, fog=fog,
-                                  entity_color=WORLD_ENTITY_COLOR)
-                if batch in lit:
-                    self.painter.draw_dlights(self._lit.vao, shaders_[batch], view, _IDENTITY, view.camera,
-                                              *lit[batch], scissors)
-                self._fog_pass(batch, fog, view, visible, count, first)
-        ctx.front_face = "ccw"
-
-    def _lit_ranges(self, view: Q3View, visible: _VisibleList) -> dict[int, tuple[int, int, list[int]]]:
-        """``batch → (count, first, lights)`` in the lit list of the visible surfaces ``view``'s lights reach
-        (``lights``: the indices of those reaching the batch's surfaces), for the batches whose shader takes the
-        lights' pass; empty without lights (the pass is then skipped)."""
-        if view.lights is None or not len(view.lights):
-            return {}
-        world = self.level.world
-        numbers, bits = lit_surfaces(self._bounds, visible.surfaces, view.lights)
-        self._lit.fill(world, numbers)
-        owner = np.searchsorted(world.batches["first_index"], world.surfaces["first_index"][numbers], side="right") - 1
-        out: dict[int, tuple[int, int, list[int]]] = {}
-        for batch, first, count in self._lit.ranges:
-            if self._dlit[batch] and batch not in self._sprites:
-                mask = int(np.bitwise_or.reduce(bits[owner == batch]))
-                out[batch] = (count, first, [i for i in range(len(view.lights)) if mask >> i & 1])
-        return out
-
-    def _depth_prepass(self, view: Q3View, visible: _VisibleList, ranges: list[tuple[int, int, int]]) -> None:
-        """Lay down the depth of the plainly opaque batches first (no deforms, alpha test or blend in the first
-        stage): their stages then shade each pixel once instead of once per overlapping surface."""
-        fbo = self.ctx.fbo
-        mask = fbo.color_mask
-        fbo.color_mask = (False, False, False, False)
-        fbo.use()
-        for batch, first, count in ranges:
-            shader = self.level.shaders[batch]
-            if _depth_prepass_ok(shader) and batch not in self._sprites:
-                self.painter.draw_depth(visible.vao, shader, view, count, first)
-        fbo.color_mask = mask
-        fbo.use()
-
-    def _fog(self, batch: int, view: Q3View) -> FogVectors | None:
-        """The fog vectors of the fog volume ``batch`` lies in, seen from ``view`` (``None``: not fogged)."""
-        fog_index = int(self.level.world.batches[batch]["fog"])
-        if not 0 <= fog_index < len(self.level.fog_shaders):
-            return None
-        fog_shader = self.level.fog_shaders[fog_index]
-        if fog_shader is None or fog_shader.fog is None:
-            return None
-        plane = self.level.world.fogs[fog_index].surface_plane
-        return fog_vectors(fog_shader.fog, plane, view.camera, view.forward, IDENTITY_LIGHT)
-
-    def _fog_pass(self, batch: int, fog: FogVectors | None, view: Q3View, visible: _VisibleList, count: int,
-                  first: int) -> None:
-        """``RB_FogPass`` after a fogged batch: on its own depth for shaders sorted up to opaque, over it for
-        the fog volume's own shader (``fogPass``); skies and other blended shaders get none."""
-        shader = self.level.shaders[batch]
-        if fog is None or shader.is_sky:
-            return
-        if shader.sort <= SORT_OPAQUE:
-            self.painter.draw_fog(visible.vao, view, count, first, fog, equal=True)
-        elif "fog" in shader.surface_parms:
-            self.painter.draw_fog(visible.vao, view, count, first, fog, equal=False)
-
-
-def view_axes(view: Q3View) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``view``'s forward, left and up axes (``viewParms.or.axis``)."""
-    if view.axis is not None:
-        return np.asarray(view.axis[0]), np.asarray(view.axis[1]), np.asarray(view.axis[2])
-    forward, right, up = angle_vectors(view.angles)
-    return forward, -right, up
 
 
 def screen_extent(points: np.ndarray, view_proj: np.ndarray) -> tuple[float, float, float, float] | None:
@@ -799,64 +494,3 @@ def _intersect(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tu
     x0, y0 = max(a[0], b[0]), max(a[1], b[1])
     x1, y1 = min(a[0] + a[2], b[0] + b[2]), min(a[1] + a[3], b[1] + b[3])
     return (x0, y0, max(x1 - x0, 0), max(y1 - y0, 0))
-
-
-def _surface_plane(points: np.ndarray, normals: np.ndarray) -> tuple[np.ndarray, float]:
-    """``R_PlaneForSurface`` for a face: its normal (the first vertex's) and the distance of its first point."""
-    normal = normals[0] / (np.linalg.norm(normals[0]) or 1.0)
-    return normal, float(np.dot(normal, points[0]))
-
-
-def _sprite_kind(shader: Shader) -> str | None:
-    """``autosprite`` or ``autosprite2`` when the shader turns its quads to the viewer, else ``None``."""
-    return next((d.kind for d in shader.deforms if d.kind in ("autosprite", "autosprite2")), None)
-
-
-class SpriteBatch:
-    """A batch whose quads face the viewer: its own vertices, rewritten each frame (``RB_DeformTessGeometry``)."""
-
-    def __init__(self, ctx: moderngl.Context, level: Quake3World, batch: int) -> None:
-        self.ctx = ctx
-        world = level.world
-        self.kind = _sprite_kind(level.shaders[batch])
-        rec = world.batches[batch]
-        lo, hi = int(rec["first_index"]), int(rec["first_index"]) + int(rec["num_indices"])
-        surfs = world.surfaces[(world.surfaces["first_index"] >= lo) & (world.surfaces["first_index"] < hi)
-                               & (world.surfaces["num_indices"] > 0) & (world.surfaces["num_vertices"] % 4 == 0)]
-        ids = [np.arange(int(s["first_vertex"]), int(s["first_vertex"]) + int(s["num_vertices"])) for s in surfs]
-        self._ids = np.concatenate(ids) if ids else np.zeros(0, np.int64)
-        self.vertices = np.array(world.vertices[self._ids])
-        if self.kind == "autosprite":
-            quad = np.array([0, 1, 3, 3, 1, 2], np.uint32)
-            indices = (quad[None, :] + 4 * np.arange(len(self._ids) // 4, dtype=np.uint32)[:, None]).ravel()
-        else:
-            local = np.full(len(world.vertices), -1, np.int64)
-            local[self._ids] = np.arange(len(self._ids))
-            parts = [local[world.indices[int(s["first_index"]):int(s["first_index"]) + int(s["num_indices"])]]
-                     for s in surfs]
-            indices = np.concatenate(parts).astype(np.uint32) if parts else np.zeros(0, np.uint32)
-        self.count = len(indices)
-        self._vbo = ctx.buffer(reserve=max(self.vertices.nbytes, 4), dynamic=True)
-        self._ibo = ctx.buffer(indices.tobytes() if len(indices) else b"\0" * 4)
-        self._vaos: dict[int, moderngl.VertexArray] = {}
-
-    def update(self, axes: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
-        """Turn the quads to a view with ``axes`` (forward, left, up)."""
-        if not len(self.vertices):
-            return
-        verts = self.vertices.copy()
-        forward, left, up = axes
-        if self.kind == "autosprite":
-            verts["position"], verts["st"] = autosprite(self.vertices["position"], left, up)
-        else:
-            verts["position"] = autosprite2(self.vertices["position"], forward)
-        self._vbo.write(verts.tobytes())
-
-    def vao(self, program: moderngl.Program) -> moderngl.VertexArray:
-        return cached_vao(self._vaos, program, self._vbo, self._ibo)
-
-    def release(self) -> None:
-        for vao in self._vaos.values():
-            vao.release()
-        self._vbo.release()
-        self._ibo.release()

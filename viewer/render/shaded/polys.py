@@ -1,4 +1,4 @@
-"""Draw Quake III shaded polygons (:class:`~.q3refdef.Q3Poly`: effect sprites, beams, impact marks) with their
+"""Draw Quake III shaded polygons (:class:`~.records.Q3Poly`: effect sprites, beams, impact marks) with their
 shaders.
 
 Per frame every polygon's vertices go into one vertex buffer (the map's vertex layout) and its fan into one index
@@ -23,8 +23,8 @@ import numpy as np
 from assets_loader.bsp46 import DRAW_VERTEX, LIGHTMAP_NONE
 from assets_loader.q3shaders import Shader, ShaderLibrary, default_shader
 
-from .q3refdef import Q3Poly
-from .q3world import Q3View, ShaderPainter, cached_vao
+from .records import Q3Poly
+from .painter import Q3View, ShaderPainter, cached_vao
 
 __all__ = ["PolyRenderer", "poly_buffers"]
 

@@ -106,7 +106,7 @@ def model_fog(volumes: tuple[FogVolume, ...], center, radius: float) -> FogVolum
 
 
 def fog_volumes(level) -> tuple[FogVolume, ...]:
-    """The fogs of a loaded map (:class:`~.q3refdef.Quake3World`) that have a ``fogParms`` shader."""
+    """The fogs of a loaded map (:class:`~viewer.render.q3.records.Quake3World`) that have a ``fogParms`` shader."""
     out = []
     for fog, shader in zip(level.world.fogs, level.fog_shaders, strict=False):
         if shader is not None and shader.fog is not None:

@@ -2,7 +2,7 @@
 Quake III's ``CG_Draw3DModel`` renders its icons (``RDF_NOWORLDMODEL``).
 
 Per model: the viewport and scissor are set to its box, the box's depth is cleared (``RB_BeginDrawingView``), and
-the model is drawn through the segment's :class:`~.q3models.Md3Renderer` seen from the origin looking down +X with
+the model is drawn through the segment's :class:`~.md3.Md3Renderer` seen from the origin looking down +X with
 the box's own projection (``fov_x`` × ``fov_y`` over the box whatever its shape; near plane 4, far plane 2048 as
 ``R_SetFarClip`` sets it without a world), lit by the renderer's fixed light, unfogged.  The viewport is the whole
 target again afterwards.
@@ -20,10 +20,10 @@ from collections.abc import Sequence
 import moderngl
 import numpy as np
 
-from .q3models import Md3Renderer
-from .q3world import Q3View
-from .refdef import HudModel
-from .view_math import NEAR_CLIP, view_matrix
+from .md3 import Md3Renderer
+from .painter import Q3View
+from ..refdef import HudModel
+from ..view_math import NEAR_CLIP, view_matrix
 
 __all__ = ["draw_hud_models", "icon_projection"]
 

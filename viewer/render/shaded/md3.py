@@ -30,12 +30,12 @@ from assets_loader.models.md3 import Md3Model, lerp_vertices
 from assets_loader.q3shaders import Shader, ShaderLibrary, default_shader
 from assets_loader.q3shaders.records import SORT_OPAQUE
 
-from .q3dlights import model_dlights
-from .q3fog import FogVolume, fog_vectors, model_fog
-from .q3refdef import Md3Draw, Quake3Models
-from .q3stages import IDENTITY_LIGHT
-from .q3world import Q3View, ShaderPainter, StageLight
-from .refdef import Lights
+from .dlights import model_dlights
+from .fog import FogVolume, fog_vectors, model_fog
+from .records import Md3Draw, Quake3Models
+from .stages import IDENTITY_LIGHT
+from .painter import Q3View, ShaderPainter, StageLight
+from ..refdef import Lights
 
 _LAYOUT = "3f 2f 2f 3f 4f1"
 _ATTRIBUTES = ("in_position", "in_st", "in_lm", "in_normal", "in_color")
@@ -62,7 +62,7 @@ def model_matrix(origin, axis) -> np.ndarray:
 
 
 def grid_light(grid: LightGrid | None, point, axis) -> StageLight:
-    """The light grid at ``point`` as :class:`~.q3world.StageLight` (0‥1 colours), its direction in the model's
+    """The light grid at ``point`` as :class:`~.painter.StageLight` (0‥1 colours), its direction in the model's
     ``axis``."""
     if grid is None:
         return _NO_GRID
@@ -79,7 +79,7 @@ def no_world_light(axis) -> StageLight:
 def _stage_light(sample: LightSample, axis, point=None, dlights: Lights | None = None) -> StageLight:
     """``sample`` as the diffuse light of a model with ``axis``: every model gets the minimum ambient add of 32
     (``R_SetupEntityLighting``'s "fixed minimum add", before the ambient is clamped); ``dlights`` reaching ``point``
-    add to its directed light and turn its direction (:func:`~.q3dlights.model_dlights`)."""
+    add to its directed light and turn its direction (:func:`~.dlights.model_dlights`)."""
     ambient = np.minimum((np.asarray(sample.ambient) + MINIMUM_AMBIENT) / 255.0, 1.0)
     directed = np.minimum(np.asarray(sample.directed) / 255.0, 1.0)
     direction = np.asarray(sample.direction, np.float64)

@@ -1,4 +1,4 @@
-"""The Quake III part of the render contract: a map's shaded world and the MD3 models a segment registers.
+"""The records of shader-script drawing: the MD3 models a segment registers, and what a frame draws with shaders.
 
 Quake III surfaces are not palette textures: each batch of the map is drawn by a shader (a list of stages with
 their images, blend functions, colour/alpha/texture-coordinate generators and modifiers, alpha test, depth write
@@ -16,26 +16,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from assets_loader.bsp46 import Bsp46World
 from assets_loader.models.md3 import Md3Model
 from assets_loader.models.q3player import PlayerModel
-from assets_loader.q3shaders import Shader, ShaderLibrary
+from assets_loader.q3shaders import ShaderLibrary
 
-from .placeholders import Box
-
-
-@dataclass(frozen=True, slots=True)
-class Quake3World:
-    """A loaded Quake III map ready to draw: ``shaders[b]`` draws ``world.batches[b]``; ``images`` holds every
-    image those shaders name (lower-case name → RGBA ``u1 [H, W, 4]``, rows top first); ``missing``: names that
-    resolved to the engine's default grid (each reported once by the loader); ``fog_shaders[f]``: the shader of
-    ``world.fogs[f]`` (its ``fogParms`` colour and opaque distance), ``None`` when no script defines it."""
-
-    world: Bsp46World
-    shaders: tuple[Shader, ...]
-    images: Mapping[str, np.ndarray]
-    missing: tuple[str, ...] = ()
-    fog_shaders: tuple[Shader | None, ...] = ()
+from ..placeholders import Box
 
 
 @dataclass(frozen=True, slots=True)

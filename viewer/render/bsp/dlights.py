@@ -11,8 +11,8 @@ from typing import Any
 
 import moderngl
 
-from .refdef import Lights
-from .program_members import uniform
+from ..refdef import Lights
+from ..program_members import uniform
 
 __all__ = ["MAX_DLIGHTS", "write_light_uniforms"]
 
