@@ -46,16 +46,14 @@ def main() -> None:
     fs = game_filesystem(args.demo, args.basedir, None)
     assets = [game.load_segment_assets(fs, segment) for segment in timeline.segments]
     flags = [a.model_flags() for a in assets]
-    levels = [a.q3_world.world if a.q3_world is not None else None for a in assets]  # Quake III: marks go on it
     t0 = time.perf_counter()
     effects = game.prepare_effects(timeline)
     prepared = time.perf_counter() - t0
 
     def scene(t: float):
         state = timeline.sample(t)
-        names = timeline.segments[max(state.segment, 0)].model_precache
-        return build_scene(timeline, t, effects=effects, model_flags=flags, model_names=names, state=state,
-                           game=game, level=levels[max(state.segment, 0)])
+        return build_scene(timeline, t, effects=effects, model_flags=flags, state=state, game=game,
+                           assets=assets[max(state.segment, 0)])
 
     t0 = time.perf_counter()
     scene(timeline.start_time)

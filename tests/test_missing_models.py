@@ -23,7 +23,8 @@ from viewer.games.quake3 import assets as q3assets
 from viewer.headless import DemoRenderer
 from viewer.render.context import OffscreenTarget
 from viewer.render.frame import FrameRenderer
-from viewer.render.placeholders import OBJECT_BOX, QUAKE3_PLAYER_BOX, lying_down, quake3_player_box, with_nose
+from viewer.games.quake3.players import QUAKE3_PLAYER_BOX, quake3_player_box
+from viewer.render.placeholders import OBJECT_BOX, lying_down, with_nose
 from viewer.render.shaded.md3 import model_matrix
 from viewer.render.shaded.records import Md3Draw, Quake3Models
 from viewer.render.refdef import Camera, EntityDraw, ModelRef, SceneFrame, SegmentAssets
@@ -53,10 +54,11 @@ class HidingFS(VirtualFS):
 def _players_drawn(renderer: DemoRenderer, t: float) -> float:
     """The share of the picture at ``t`` that changes when its players are left out (0: drawn as nothing)."""
     frame = renderer.scene(t)
-    assert frame.players, f"no player in the scene at {t}"
+    others = tuple(d for d in frame.md3 if not d.model.startswith("models/players/"))
+    assert len(others) < len(frame.md3), f"no player in the scene at {t}"
     renderer.render(frame)
     with_players = renderer.target.read_rgb().astype(np.int32)
-    renderer.render(dataclasses.replace(frame, players=()))
+    renderer.render(dataclasses.replace(frame, md3=others))
     without = renderer.target.read_rgb().astype(np.int32)
     return float((np.abs(with_players - without).sum(axis=2) > 30).mean())
 

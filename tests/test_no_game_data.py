@@ -53,7 +53,7 @@ def _shown(demo: Path, basedir: Path | None, t_share: float = 0.5):
             frame = renderer.scene(t)
             renderer.render(frame)
             with_entities = renderer.target.read_rgb()
-            renderer.render(replace(frame, models=(), md3=(), players=(), weapons=(), particles=None))
+            renderer.render(replace(frame, models=(), md3=(), particles=None))
             without = renderer.target.read_rgb()
             notice = renderer.session.notice
         finally:

@@ -11,6 +11,7 @@ from assets_loader.demos.quake2 import protocol as P
 from assets_loader.vfs import VirtualFS
 from tests.builders.dm2 import DM2Messages, dm2, pos
 from tests.builders.quake2_models import build_md2
+from tests.builders.segment import named_models
 from viewer.games.quake2 import explosions, fx, link, segment_models
 from viewer.games.quake2.assets import load_model
 from viewer.render.refdef import ModelRef
@@ -60,7 +61,7 @@ def test_explosion_models_pose_skin_and_fade_like_cl_add_explosions() -> None:
 def test_the_scene_draws_explosions_by_their_registered_name() -> None:
     tl = _timeline(M.temp_entity(GRENADE, pos((0, 100, 0))))
     names = ("", "maps/t.bsp", explosions.EXPLODE_MODEL)
-    frame = build_scene(tl, tl.start_time + 0.05, effects=fx.Quake2Effects.of(tl), model_names=names)
+    frame = build_scene(tl, tl.start_time + 0.05, effects=fx.Quake2Effects.of(tl), assets=named_models(names))
     (draw,) = [d for d in frame.models if d.model == 2]
     assert (draw.prev_frame, draw.frame, draw.blend, draw.skin) == (31, 32, pytest.approx(0.5), 0)
     assert draw.fullbright

@@ -6,6 +6,7 @@ player leaves no body."""
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import replace
 from types import MappingProxyType
 
@@ -72,16 +73,30 @@ def test_a_wall_behind_stops_the_camera_and_lifts_it(follow, level) -> None:
     assert np.allclose(dead_view(open_state, level)[0], dead_view(open_state, None)[0])
 
 
-def test_the_pov_scene_shows_the_body_from_behind_until_the_respawn(follow, level) -> None:
+def test_the_pov_scene_shows_the_body_from_behind_until_the_respawn(follow, level, q3_fs) -> None:
     view = Quake3View()
     state = _at(follow, GRUNT)
-    frame = build_scene(follow, state.time, state=state, game=view, level=level)
+    effects = view.prepare_effects(follow)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assets = view.load_segment_assets(q3_fs, follow.segments[0])
+    frame = build_scene(follow, state.time, state=state, game=view, effects=effects, assets=assets)
     assert frame.camera.origin == pytest.approx(dead_view(state, level)[0])
-    assert any(p.entity == state.view_entity for p in frame.players) and not frame.weapons
+    assert _body_of_the_followed(frame, state) and not any(d.view_model for d in frame.md3)
     alive = _at(follow, RESPAWNED)
-    frame = build_scene(follow, alive.time, state=alive, game=view, level=level)
+    frame = build_scene(follow, alive.time, state=alive, game=view, effects=effects, assets=assets)
     assert frame.camera.origin == pytest.approx(tuple(alive.view_origin))
-    assert not any(p.entity == alive.view_entity for p in frame.players)
+    assert not _body_of_the_followed(frame, alive) and any(d.view_model for d in frame.md3)
+
+
+def _body_of_the_followed(frame, state) -> bool:
+    """Whether ``frame`` draws a player's legs where the followed player's entity is."""
+    row = state.entities.index_of(state.view_entity)
+    if row is None:
+        return False
+    at = np.asarray(state.entities.origin[row], np.float64)
+    return any(d.model.endswith("/lower.md3") and np.linalg.norm(d.origin[:2] - at[:2]) < 1.0
+               for d in frame.md3)
 
 
 def test_a_gibbed_player_leaves_no_body(follow) -> None:

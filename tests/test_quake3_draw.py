@@ -16,7 +16,7 @@ from viewer.games.quake3 import link
 from viewer.games.quake3.hud import CROSSHAIR
 from viewer.games.quake3.screen import NUMBERS
 from viewer.games.registry import game_view
-from viewer.render.q3players import player_md3_draws
+from viewer.games.quake3.players import player_md3_draws
 
 from .conftest import QUAKE3
 

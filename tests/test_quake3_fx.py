@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from assets_loader.demos import load_demo
-from viewer.games.quake3 import fx, shapes
+from tests.builders.segment import level_assets
+from viewer.games.quake3 import fx, link, shapes
 from viewer.games.quake3.view_weapon import bob_angles, view_weapon
 from viewer.games.registry import game_view
 from viewer.render.shaded.polys import poly_buffers
@@ -80,17 +81,17 @@ def test_a_grenade_explodes_marks_the_floor_and_its_smoke_fades(follow, effects)
                and i.time > follow.start_time + 20)
     camera = Camera((float(hit.origin[0]) - 200, float(hit.origin[1]), float(hit.origin[2]) + 50), (0, 0, 0))
     state = follow.sample(hit.time + 0.1)
-    during = effects.shaded(state, hit.time + 0.1, camera, False, ())
+    during = effects.shaded(state, hit.time + 0.1, camera, False)
     shaders = [p.shader for p in during.polys]
     assert "grenadeExplosion" in shaders and "gfx/damage/burn_med_mrk" in shaders
-    later = effects.shaded(follow.sample(hit.time + 5.0), hit.time + 5.0, camera, False, ())
+    later = effects.shaded(follow.sample(hit.time + 5.0), hit.time + 5.0, camera, False)
     assert "grenadeExplosion" not in [p.shader for p in later.polys]
     marks = [p for p in later.polys if p.shader == "gfx/damage/burn_med_mrk"]
     assert marks and all(p.colors[0, 0] == 255 for p in marks[-1:])
-    gone = effects.shaded(follow.sample(hit.time + 10.5), hit.time + 10.5, camera, False, ())
+    gone = effects.shaded(follow.sample(hit.time + 10.5), hit.time + 10.5, camera, False)
     assert not any(np.allclose(p.positions.mean(axis=0), hit.origin + hit.normal * 0.5, atol=1) for p in gone.polys)
     smoke = [p for t in np.arange(follow.start_time, follow.end_time, 0.5)
-             for p in effects.shaded(follow.sample(t), t, camera, False, ()).polys if p.shader == "smokePuff"]
+             for p in effects.shaded(follow.sample(t), t, camera, False).polys if p.shader == "smokePuff"]
     assert smoke and all(p.colors[0, 3] <= 85 for p in smoke)                    # a third at most, fading
 
 
@@ -114,10 +115,10 @@ def test_the_demo_frame_carries_effects_and_the_view_weapon(follow) -> None:
     assert flashes and effects.flashing(flashes[0].entity, flashes[0].time + 0.01)
     assert not effects.flashing(flashes[0].entity, flashes[0].time + 0.05)
     state = follow.sample(follow.start_time + 22.8)
-    md3, players = view.md3_draws(state, True)
-    shaded = effects.shaded(state, state.time, Camera(tuple(state.view_origin), tuple(state.view_angles)), True,
-                            players)
-    assert len(shaded.weapons) == 1 and shaded.polys and len(shaded.players) == len(players)
+    _, players = link.md3_draws(state, True)
+    shaded = effects.shaded(state, state.time, Camera(tuple(state.view_origin), tuple(state.view_angles)), True)
+    boxes = [d for d in shaded.md3 if d.model.startswith("models/players/")]   # no models loaded: their boxes
+    assert shaded.polys and players and len(boxes) == len(players) and view_weapon(state, False) is not None
 
 
 def test_gibs_fly_bounce_off_the_map_and_leave_blood(follow, effects, q3_fs) -> None:
@@ -138,10 +139,10 @@ def test_gibs_fly_bounce_off_the_map_and_leave_blood(follow, effects, q3_fs) -> 
     resting = [g for g in landed if not g.flights[-1].moving]
     assert resting and all(g.flights[-1].base[2] < event.origin[2] + 300 for g in resting)
     camera = Camera(tuple(event.origin + np.array([0.0, -200.0, 100.0])), (20.0, 90.0, 0.0))
-    drawn = effects.shaded(follow.sample(event.time + 1.0), event.time + 1.0, camera, False, (), level)
+    drawn = effects.shaded(follow.sample(event.time + 1.0), event.time + 1.0, camera, False, level_assets(level))
     assert sum(m.model in GIB_MODELS for m in drawn.md3) == 10
     assert any(p.shader == "bloodMark" for p in drawn.polys) and any(p.shader == "bloodTrail" for p in drawn.polys)
-    gone = effects.shaded(follow.sample(event.time + 8.5), event.time + 8.5, camera, False, (), level)
+    gone = effects.shaded(follow.sample(event.time + 8.5), event.time + 8.5, camera, False, level_assets(level))
     assert not any(m.model in GIB_MODELS for m in gone.md3)
 
 
@@ -162,6 +163,6 @@ def test_shotgun_pellets_spread_round_the_aim_and_mark_the_walls(follow, effects
     other = fx.shotgun_pattern(level, blast.origin, blast.aim, blast.seed + 1)
     assert not all(np.allclose(a[0], b[0]) for a, b in zip(hits, other))
     camera = Camera(tuple(blast.origin), (0.0, 0.0, 0.0))
-    drawn = effects.shaded(follow.sample(blast.time + 0.1), blast.time + 0.1, camera, False, (), level)
+    drawn = effects.shaded(follow.sample(blast.time + 0.1), blast.time + 0.1, camera, False, level_assets(level))
     assert sum(p.shader == "gfx/damage/bullet_mrk" for p in drawn.polys) >= len(hits)
     assert sum(m.model == fx.BULLET_MODEL for m in drawn.md3) >= len(hits)

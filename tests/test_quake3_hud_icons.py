@@ -14,7 +14,7 @@ from assets_loader.demos.quake3.protocol import tables_for
 from assets_loader.models.md3 import Md3Frame, Md3Model
 from assets_loader.models.q3player import AnimationConfig, PlayerModel
 from viewer.games.quake3 import hud, hud_icons, lagometer
-from viewer.render.q3players import angles_axis
+from viewer.render.view_math import angles_axis
 from viewer.render.shaded.records import Quake3Models
 
 from .builders.dm68 import SVC_EOF, Q3Message, demo_file

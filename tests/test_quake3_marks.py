@@ -11,6 +11,7 @@ import pytest
 
 from assets_loader.bsp46 import Bsp46World, load_bsp46
 from assets_loader.demos import load_demo
+from tests.builders.segment import level_assets
 from tests.builders.bsp46 import PATCH_GRID, Bsp46Spec, build_bsp46, patch_verts, surface, vert
 from viewer.games.quake3 import fx
 from viewer.games.quake3.marks import LIFT, MAX_MARK_FRAGMENTS, MarkSurfaces, mark_fragments
@@ -137,8 +138,8 @@ def test_on_the_corpus_every_mark_piece_lies_on_the_map_within_its_square(corpus
     hit = next(imp for imp in effects.impacts if imp.weapon == fx.WP_GRENADE and imp.kind == "missile_miss"
                and imp.time > follow.start_time + 20)
     camera = Camera(tuple(hit.origin + np.array([0.0, 0.0, 100.0])), (90.0, 0.0, 0.0))
-    drawn = effects.shaded(follow.sample(hit.time + 1.0), hit.time + 1.0, camera, False, (), corpus_level)
+    drawn = effects.shaded(follow.sample(hit.time + 1.0), hit.time + 1.0, camera, False, level_assets(corpus_level))
     marks = [p for p in drawn.polys if p.shader == "gfx/damage/burn_med_mrk"]
     assert marks and all(len(p.positions) >= 3 and len(p.colors) == len(p.positions) for p in marks)
-    again = effects.shaded(follow.sample(hit.time + 2.0), hit.time + 2.0, camera, False, (), corpus_level)
+    again = effects.shaded(follow.sample(hit.time + 2.0), hit.time + 2.0, camera, False, level_assets(corpus_level))
     assert sum(p.shader == "gfx/damage/burn_med_mrk" for p in again.polys) == len(marks)

@@ -52,7 +52,7 @@ def follow():
 
 def _blobs(effects, follow, t: float, first_person: bool) -> list:
     state = follow.sample(t)
-    shaded = effects.shaded(state, t, pov_camera(state), first_person, ())
+    shaded = effects.shaded(state, t, pov_camera(state), first_person)
     return [p for p in shaded.polys if p.shader == view_blood.BLOOD_SHADER]
 
 

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from assets_loader.bsp46 import LightGrid
-from assets_loader.models.q3player import ANIM, WEAPON_MODELS, animation_frame, pose_player
+from assets_loader.models.q3player import ANIM, WEAPON_MODELS
 from viewer.games.quake3 import assets as q3assets
-from viewer.games.quake3.players import player_draws
+from viewer.games.quake3.players import PlayerDraw, player_md3_draws
 from viewer.render.context import OffscreenTarget
 from viewer.render.frame import FrameRenderer
 from viewer.render.shaded.md3 import grid_light
@@ -22,12 +22,10 @@ CAMERA = Camera((193.6, 1119.4, -93.9), (0.0, 90.0, 0.0), 74.0)
 def _sarge(fs):
     assets = q3assets.load_segment_assets(fs, "maps/oa_dm1.bsp", ("", "maps/oa_dm1.bsp", WEAPON_MODELS[5]),
                                           ("sarge",))
-    player = assets.q3_models.players["sarge"]
-    facing = np.array([[0, -1, 0], [1, 0, 0], [0, 0, 1]], np.float32)  # yaw 270: towards the camera
-    anims = player.animations.animations
-    pose = pose_player(player, (193.6, 1209.4, -119.9), facing, animation_frame(anims[ANIM["LEGS_IDLE"]], 0),
-                       animation_frame(anims[ANIM["TORSO_STAND"]], 0))
-    return assets, player_draws(player, pose, WEAPON_MODELS[5])
+    facing = (0.0, 270.0, 0.0)   # towards the camera
+    sarge = PlayerDraw("sarge", np.array((193.6, 1209.4, -119.9), np.float32), facing, facing, facing,
+                       ANIM["LEGS_IDLE"], 0.0, ANIM["TORSO_STAND"], 0.0, WEAPON_MODELS[5])
+    return assets, player_md3_draws(assets.q3_models, sarge)
 
 
 def test_a_player_with_its_weapon_draws_in_front_of_the_wall(ctx, q3_fs) -> None:

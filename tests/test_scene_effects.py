@@ -11,6 +11,7 @@ from assets_loader.demos import load_demo
 from assets_loader.demos.quake import protocol as P
 from tests.builders.dem import DemWriter
 from tests.builders.pak import build_pak
+from tests.builders.segment import named_models
 from viewer.games.quake.assets import load_segment_assets
 from viewer.scene import build_scene
 from viewer.games.quake.tents import BEAM_STEP, SceneEffects
@@ -64,7 +65,7 @@ def test_scene_carries_beams_particles_and_lights() -> None:
     tl = demo_with((1.0, (beam(w, 5, (0, 0, 0), (90, 0, 0)), w.temp_entity(P.TE_EXPLOSION, (0, 0, 50)))),
                    (1.1, ()))
     effects = SceneEffects.for_timeline(tl)
-    frame = build_scene(tl, 1.1, effects=effects, model_names=("", "maps/t.bsp", *MODELS))
+    frame = build_scene(tl, 1.1, effects=effects, assets=named_models(("", "maps/t.bsp", *MODELS)))
     bolts = [d for d in frame.models if d.model == 3]
     assert len(bolts) == 4
     assert len(frame.particles) > 500, "an explosion spawns about a thousand particles"
@@ -108,7 +109,7 @@ def test_quakeworld_explosions_show_the_sprite_for_six_frames() -> None:
     assert sprites and {m.model for m in sprites} == {"progs/s_explod.spr"}
     assert all(0 <= m.frame < 6 for m in sprites)
     names = tl.segments[0].model_precache
-    frame = build_scene(tl, first + 0.25, effects=effects, model_names=names)
+    frame = build_scene(tl, first + 0.25, effects=effects, assets=named_models(names))
     assert any(d.model == names.index("progs/s_explod.spr") for d in frame.models)
 
 

@@ -14,12 +14,11 @@ from __future__ import annotations
 import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
-from assets_loader.bsp46 import Bsp46World
 from assets_loader.demos.events import FogEvent
 
 from .games.base import GameEffects, GameView, ShadedDraws
 from .games.registry import game_view
-from .render.refdef import Camera, EntityDraw, MapWorld, SceneFrame
+from .render.refdef import Camera, EntityDraw, SceneFrame, SegmentAssets
 
 #: Light styles animate at 10 Hz; 'a' is dark, 'm' normal, 'z' double bright (``R_AnimateLight``).
 STYLE_RATE = 10.0
@@ -53,22 +52,24 @@ def pov_camera(state: SceneState, fov: float = 90.0) -> Camera:
 
 def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, fov: float = 90.0,
                 pov: int | None = None, effects: GameEffects | None = None,
-                model_flags: list[np.ndarray] | None = None, model_names: tuple[str, ...] = (),
-                state: SceneState | None = None, game: GameView | None = None,
-                world: MapWorld | None = None, level: Bsp46World | None = None) -> SceneFrame:
+                model_flags: list[np.ndarray] | None = None, state: SceneState | None = None,
+                game: GameView | None = None, assets: SegmentAssets | None = None) -> SceneFrame:
     """The scene at ``t``: from the recorder's eyes (with the view weapon), or from ``camera`` when given.
 
     The game's view (``game``, by default the one registered for ``timeline.game``) decides which entities are
     drawn. ``pov`` picks a player slot's eyes in multi-view demos (MVD). With ``effects`` (prepared once per timeline)
-    the frame also carries particles, dynamic lights, beams and explosion sprites; ``model_flags[segment]`` (MDL
-    flags by model index) adds trails and rocket lights, and ``model_names`` (the names of the segment's registered
-    models) lets beams, sprites and explosion meshes find their models. ``state``: ``timeline.sample(t, pov=pov)``
-    when the caller already has it.
-    Through the recorder's eyes the frame carries the game's screen blend (``world``: the map, for the liquid the eye
-    is in), and the game's lens sets the field of view (``fov`` is the viewer's setting), underwater warp and
-    where the eye is (Quake III looks at a dead player from behind: its body is drawn, its view weapon not); a free
-    camera sees none of them. Effects drawn through shaders (Quake III) see ``level``, the segment's Quake III map.
+    the frame also carries particles, dynamic lights, beams, explosion sprites and what the game draws through
+    shader scripts; ``model_flags[segment]`` (MDL flags by model index) adds trails and rocket lights; ``assets``
+    (the segment's, once loaded) lets beams, sprites and explosion meshes find their models, Quake III pose its
+    players and stop its beams at walls. ``state``: ``timeline.sample(t, pov=pov)`` when the caller already has it.
+    Through the recorder's eyes the frame carries the game's screen blend (from the liquid the eye is in in the
+    map), and the game's lens sets the field of view (``fov`` is the viewer's setting), underwater warp and where
+    the eye is (Quake III looks at a dead player from behind: its body is drawn, its view weapon not); a free camera
+    sees none of them.
     """
+    world = assets.world if assets is not None else None
+    level = assets.q3_world.world if assets is not None and assets.q3_world is not None else None
+    model_names = tuple(ref.name for ref in assets.models) if assets is not None else ()
     if state is None:
         state = timeline.sample(t, pov=pov)
     view = game or game_view(timeline.game)
@@ -81,11 +82,10 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
         cam = pov_camera(state, lens.fov if lens is not None else fov)
     first_person = lens is not None and lens.eye is None
     draws = view.entity_draws(state, first_person)
-    md3, players = view.md3_draws(state, first_person)
     particles = lights = None
-    shaded = ShadedDraws(players=players)
+    shaded = ShadedDraws()
     if effects is not None:
-        shaded = effects.shaded(state, t, cam, first_person, players, level)
+        shaded = effects.shaded(state, t, cam, first_person, assets)
         for piece in effects.models(state, t):
             if piece.model in model_names:
                 prev = piece.frame if piece.prev_frame < 0 else piece.prev_frame
@@ -97,7 +97,7 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
         lights = effects.lights(state, t, segment_flags)
     blend = view.screen_blend(state, timeline, t, world) if lens is not None else None
     return SceneFrame(float(t), state.segment, cam, tuple(draws), style_values(state.lightstyles, t),
-                      fog=fog_at(timeline, t), particles=particles, lights=lights, md3=md3 + shaded.md3,
-                      players=shaded.players, blend=blend, polys=shaded.polys, weapons=shaded.weapons,
+                      fog=fog_at(timeline, t), particles=particles, lights=lights, md3=shaded.md3,
+                      blend=blend, polys=shaded.polys,
                       view_warp=lens.warp if lens is not None else 0.0)
 

@@ -105,7 +105,6 @@ class DemoSession:
         self.effects = self.game.prepare_effects(timeline)
         self.segment = -1
         self.renderer: FrameRenderer | None = None
-        self._model_names: tuple[str, ...] = ()
         self._model_flags: list[np.ndarray] = [np.zeros(0, np.int32)] * len(timeline.segments)
         #: Whether ``fs`` holds the demo's game's own data (not only the stand-ins, or nothing).
         self.has_data = has_game_data(timeline.game, fs)
@@ -147,7 +146,6 @@ class DemoSession:
             self.renderer = FrameRenderer(self.ctx, assets)
             self.segment = segment
             self._model_flags[segment] = assets.model_flags()
-            self._model_names = tuple(ref.name for ref in assets.models)
         return self.renderer
 
     def scene(self, t: float, camera: Camera | None = None, fov: float = 90.0, pov: int | None = None,
@@ -159,8 +157,8 @@ class DemoSession:
         segment = max(state.segment, 0)
         self.use_segment(segment)
         frame = build_scene(self.timeline, t, camera, fov, pov=pov, effects=self.effects,
-                            model_flags=self._model_flags, model_names=self._model_names, state=state,
-                            game=self.game, world=self.world, level=self._level())
+                            model_flags=self._model_flags, state=state, game=self.game,
+                            assets=self.renderer.assets if self.renderer is not None else None)
         return frame if self.has_data else replace(frame, polys=())   # every shader would be the default grid
 
     def _level(self) -> Bsp46World | None:

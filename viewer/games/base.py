@@ -25,7 +25,7 @@ from assets_loader.vfs import VirtualFS
 
 from assets_loader.bsp46 import Bsp46World
 
-from ..render.shaded.records import Md3Draw, PlayerDraw, Q3Poly, WeaponDraw
+from ..render.shaded.records import Md3Draw, Q3Poly
 from ..render.refdef import Camera, EntityDraw, HudLayout, Lights, MapWorld, ModelRef, Particles, SegmentAssets
 
 #: ``name → (width, height) | None`` of the HUD pictures, or a mapping of them.
@@ -65,13 +65,11 @@ class PovLens:
 
 @dataclass(frozen=True, slots=True)
 class ShadedDraws:
-    """What a game's effects draw through Quake III shaders: models (explosions), polygons (sprites, beams,
-    marks), the players (with their muzzle flashes set) and the first-person weapon."""
+    """What a game draws through shader scripts (:mod:`viewer.render.shaded`): MD3 models (Quake III's items,
+    missiles, posed players, explosions and first-person weapon) and polygons (sprites, beams, marks)."""
 
     md3: tuple[Md3Draw, ...] = ()
     polys: tuple[Q3Poly, ...] = ()
-    players: tuple[PlayerDraw, ...] = ()
-    weapons: tuple[WeaponDraw, ...] = ()
 
 
 class GameEffects(Protocol):
@@ -90,10 +88,10 @@ class GameEffects(Protocol):
         ...
 
     def shaded(self, state: SceneState, t: float, camera: Camera, first_person: bool,
-               players: tuple[PlayerDraw, ...], level: Bsp46World | None = None) -> ShadedDraws:
-        """Quake III: what the effects draw through shaders at ``t`` seen from ``camera`` (``players`` as
-        :meth:`GameView.md3_draws` gave them; ``level``: the map, for beams that stop at walls).  Games without
-        shaders give the players back unchanged."""
+               assets: SegmentAssets | None = None) -> ShadedDraws:
+        """What the game draws through shader scripts at ``t`` seen from ``camera`` (``first_person``: through the
+        recorder's eyes); ``assets``: the segment's loaded assets (models to pose, the map that stops beams).
+        Games without shaders draw nothing this way."""
         ...
 
 
@@ -116,11 +114,6 @@ class GameView(Protocol):
     def entity_draws(self, state: SceneState, first_person: bool) -> list[EntityDraw]:
         """The entities of ``state`` to draw; ``first_person``: seen through the recorder's eyes (hide its own
         body, add the view weapon)."""
-        ...
-
-    def md3_draws(self, state: SceneState, first_person: bool) -> tuple[tuple[Md3Draw, ...], tuple[PlayerDraw, ...]]:
-        """Quake III: the MD3 models (items, missiles) and players of ``state`` to draw; ``((), ())`` for games
-        whose models are all :class:`EntityDraw` records."""
         ...
 
     def prepare_effects(self, timeline: DemoTimeline) -> GameEffects:

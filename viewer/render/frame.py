@@ -32,12 +32,11 @@ from .particles import ParticleRenderer
 from .polyblend import PolyBlend
 from .shaded.dlights import kept_lights
 from .shaded.fog import fog_volumes
-from .placeholders import OBJECT_BOX, QUAKE_PLAYER_BOX, Box, lying_down, quake3_player_box, with_nose
+from .placeholders import OBJECT_BOX, QUAKE_PLAYER_BOX, Box, with_nose
 from .shaded.md3 import Md3Renderer, model_matrix
-from .q3players import angles_axis, player_md3_draws, weapon_md3_draws
 from .shaded.polys import PolyRenderer
 from .grid_floor import SKY as FLOOR_SKY, GridFloor
-from .shaded.records import Md3Draw, PlayerDraw
+from .shaded.records import Md3Draw
 from .shaded.painter import Q3View, ShaderPainter, StageLight, scissor_pixels
 from .q3.world import Quake3WorldRenderer
 from .refdef import EntityDraw, HudModel, Lights, MapWorld, SceneFrame, SegmentAssets
@@ -213,9 +212,9 @@ class FrameRenderer:
             self.world.draw_brushes(view, brushes)
         for model, draws in items.items():
             self._handles[model].draw_brushes(view, draws)
-        if self.q3_models is not None and frame.weapons:
-            models = self.q3_models.models
-            self.q3_models.draw(tuple(d for w in frame.weapons for d in weapon_md3_draws(models, w)), q3_view)
+        weapon = tuple(d for d in frame.md3 if d.view_model)
+        if self.q3_models is not None and weapon:
+            self.q3_models.draw(weapon, q3_view)
         forward, right, up = angle_vectors(frame.camera.angles)
         self._lights = frame.lights
         for draw in others:
@@ -246,16 +245,13 @@ class FrameRenderer:
         opaque, the models, the brush entities, the effect polygons, then the blended map batches."""
         if self.q3_world is not None:
             self.q3_world.draw(view, translucent=False)
-        if self.q3_models is not None and (frame.md3 or frame.players):
+        scene = tuple(d for d in frame.md3 if not d.view_model)
+        if self.q3_models is not None and scene:
             models = self.q3_models.models
-            posed = [d for player in frame.players for d in player_md3_draws(models, player)]
-            self.q3_models.draw((*frame.md3, *posed), view)
-            for draw in (*frame.md3, *posed):
-                if draw.placeholder is not None and draw.model not in models.md3 and not draw.view_model:
+            self.q3_models.draw(scene, view)
+            for draw in scene:
+                if draw.placeholder is not None and draw.model not in models.md3:
                     self._draw_placeholder(view.view_proj, model_matrix(draw.origin, draw.axis), draw.placeholder)
-            for player in frame.players:
-                if player.player not in models.players:
-                    self._draw_player_placeholder(view.view_proj, player)
         if self.q3_world is not None and brushes:
             self.q3_world.draw_submodels(view, [(b.submodel, b.matrix) for b in brushes])
         if self.q3_polys is not None and frame.polys:
@@ -290,13 +286,6 @@ class FrameRenderer:
         body, nose = with_nose(box)
         self.alias.draw_placeholder(view_proj, matrix, *body)
         self.alias.draw_placeholder(view_proj, matrix, *nose, dark=True)
-
-    def _draw_player_placeholder(self, view_proj: np.ndarray, player: PlayerDraw) -> None:
-        """A Quake III player without any model as its box turned to its legs' yaw: crouched or lying dead as its
-        legs animation says."""
-        box, dead = quake3_player_box(player.legs_anim)
-        matrix = model_matrix(player.origin, angles_axis((0.0, player.legs_angles[1], 0.0)))
-        self._draw_placeholder(view_proj, lying_down(matrix, box) if dead else matrix, box)
 
     def _in_view(self, centre, radius: float) -> bool:
         """Whether a sphere may show in this frame's view frustum (``R_CullBox``/``R_CullModelForEntity``: the

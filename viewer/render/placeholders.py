@@ -1,15 +1,13 @@
 """Where a model the game data lacks is drawn as a placeholder: boxes in the entity's own space, so the entity's
 position, size and facing show even without its model.
 
-A player is its bounding box (Quake ``VEC_HULL_MIN``/``VEC_HULL_MAX``; Quake III ``playerMins``/``playerMaxs``,
-crouched ``CROUCH_MAXS_2``, lying flat while its death animation plays); a missile or a weapon a thin box along
+A player is its bounding box (Quake ``VEC_HULL_MIN``/``VEC_HULL_MAX``; Quake III's game poses its own box,
+:mod:`viewer.games.quake3.players`, lying flat with :func:`lying_down`); a missile or a weapon a thin box along
 its length; anything else a 16-unit cube.  A small
 box on the front face, at eye height, is the nose that shows which way it faces (+x in model space, the entity's
 yaw).
 
-References: Quake ``bspfile.h``/``sv_phys.c`` (the player hull), ioquake3 ``game/bg_pmove.c`` (``PM_CheckDuck``:
-``pm->mins``/``maxs``, ``CROUCH_VIEWHEIGHT``), ``game/g_client.c`` (``playerMins``, ``playerMaxs``),
-``game/bg_public.h`` (``animNumber_t``: the ``BOTH_DEATH*``/``BOTH_DEAD*`` animations come first).
+References: Quake ``bspfile.h``/``sv_phys.c`` (the player hull).
 """
 
 from __future__ import annotations
@@ -25,12 +23,6 @@ MISSILE_BOX: Box = ((-8.0, -2.0, -2.0), (8.0, 2.0, 2.0))
 WEAPON_BOX: Box = ((-4.0, -2.0, -2.0), (20.0, 2.0, 4.0))
 #: Quake's and Quake II's player hull.
 QUAKE_PLAYER_BOX: Box = ((-16.0, -16.0, -24.0), (16.0, 16.0, 32.0))
-#: Quake III's standing player, and its crouched height.
-QUAKE3_PLAYER_BOX: Box = ((-15.0, -15.0, -24.0), (15.0, 15.0, 32.0))
-QUAKE3_CROUCH_MAXS_Z = 16.0
-#: ``animNumber_t``: ``BOTH_DEATH1`` … ``BOTH_DEAD3`` (0‥5) are the dying and dead poses; the crouched legs.
-_DEATH_ANIMS = range(6)
-_CROUCH_ANIMS = (13, 23, 31)   # LEGS_WALKCR, LEGS_IDLECR, LEGS_BACKCR
 
 
 def with_nose(box: Box) -> tuple[Box, Box]:
@@ -41,15 +33,6 @@ def with_nose(box: Box) -> tuple[Box, Box]:
     mid_y, top = (y0 + y1) / 2.0, z1 - height / 6.0
     nose = ((x1, mid_y - width / 8.0, top - height / 6.0), (x1 + depth / 4.0, mid_y + width / 8.0, top))
     return box, nose
-
-
-def quake3_player_box(legs_anim: int) -> tuple[Box, bool]:
-    """The box of a Quake III player playing legs animation ``legs_anim`` and whether it lies flat (dying or
-    dead): crouching lowers its top to ``CROUCH_MAXS_2``."""
-    mins, maxs = QUAKE3_PLAYER_BOX
-    if legs_anim in _CROUCH_ANIMS:
-        maxs = (maxs[0], maxs[1], QUAKE3_CROUCH_MAXS_Z)
-    return (mins, maxs), legs_anim in _DEATH_ANIMS
 
 
 def lying_down(matrix: np.ndarray, box: Box) -> np.ndarray:

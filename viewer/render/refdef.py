@@ -25,7 +25,7 @@ from assets_loader.bsp46 import Bsp46World
 from assets_loader.models import AliasModel, SpriteModel
 from assets_loader.palette import Colormap, Palette
 
-from .shaded.records import Md3Draw, PlayerDraw, Q3Poly, Quake3Models, WeaponDraw
+from .shaded.records import Md3Draw, Q3Poly, Quake3Models
 from .q3.records import Quake3World
 
 #: A map the world renderer draws: Quake's (BSP29/BSP2) or Quake II's (IBSP 38).
@@ -260,11 +260,10 @@ class SceneFrame:
     items), ``segment`` (which registered assets), ``camera``, ``models``, light style values ``f4[64]``
     (1.0 = 'm'), ``fog`` (r, g, b, density) or ``None`` for the map's own, ``particles`` and ``lights``;
     ``areabits``: the frame's area bit field (Quake II ``refdef_t.areabits``: bit ``a`` set = area ``a`` may be
-    seen), ``None`` to draw every area; ``md3``: Quake III models (:class:`~.q3refdef.Md3Draw`), ``players``:
-    Quake III players to pose (:class:`~.q3refdef.PlayerDraw`), ``polys``: Quake III shaded polygons (effects,
-    :class:`~.q3refdef.Q3Poly`), ``weapons``: the Quake III first-person weapon (:class:`~.q3refdef.WeaponDraw`);
-    ``water_alpha``: opacity of liquids, ``None``
-    for the map's own (worldspawn ``wateralpha``); ``blend``: the screen blend (r, g, b, a in 0..1,
+    seen), ``None`` to draw every area; ``md3``: MD3 models drawn through shader scripts (posed parts, items,
+    effects; those marked ``view_model`` with the first-person weapon: :class:`~.shaded.records.Md3Draw`),
+    ``polys``: polygons drawn with shaders (effects, :class:`~.shaded.records.Q3Poly`); ``water_alpha``: opacity
+    of liquids, ``None`` for the map's own (worldspawn ``wateralpha``); ``blend``: the screen blend (r, g, b, a in 0..1,
     ``V_CalcBlend``) drawn over the 3D view, ``None`` for none; ``view_warp``: the underwater wobble of the view
     frustum (Quake II ``RDF_UNDERWATER``: its half-width grows by this share and its half-height shrinks by it;
     0 = none)."""
@@ -279,10 +278,8 @@ class SceneFrame:
     lights: Lights | None = None
     areabits: bytes | None = None
     md3: tuple[Md3Draw, ...] = ()
-    players: tuple[PlayerDraw, ...] = ()
     water_alpha: float | None = None
     polys: tuple[Q3Poly, ...] = ()
-    weapons: tuple[WeaponDraw, ...] = ()
     blend: tuple[float, float, float, float] | None = None
     view_warp: float = 0.0
 

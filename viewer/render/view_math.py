@@ -95,3 +95,9 @@ def entity_matrix(origin, angles, scale: float = 1.0) -> np.ndarray:
                      [sy * cp * scale, (sy * sp * sr + cy * cr) * scale, (sy * sp * cr - cy * sr) * scale, y],
                      [-sp * scale, cp * sr * scale, cp * cr * scale, z],
                      [0.0, 0.0, 0.0, 1.0]], np.float32)
+
+
+def angles_axis(angles) -> np.ndarray:
+    """``AnglesToAxis``: ``[3, 3]`` rows forward, left, up for (pitch, yaw, roll) degrees."""
+    forward, right, up = angle_vectors(angles)
+    return np.array([forward, -right, up], np.float32)

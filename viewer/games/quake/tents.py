@@ -21,8 +21,7 @@ import numpy as np
 from assets_loader.demos import DemoTimeline, SceneState
 from assets_loader.demos.events import TempEntityEvent
 
-from ...render.shaded.records import PlayerDraw
-from ...render.refdef import Camera, Lights, Particles
+from ...render.refdef import Camera, Lights, Particles, SegmentAssets
 from ..base import EffectModel, ShadedDraws
 from .fx import Emitters, Trail, TrailTracks, build_emitters, dynamic_lights, particles_at, trail_window
 
@@ -105,9 +104,9 @@ class SceneEffects:
         return dynamic_lights(self.emitters, state.entities, t, model_flags=flags)
 
     def shaded(self, state: SceneState, t: float, camera: Camera, first_person: bool,
-               players: tuple[PlayerDraw, ...], level: object = None) -> ShadedDraws:
-        """No shaded effects: the players as given."""
-        return ShadedDraws(players=players)
+               assets: SegmentAssets | None = None) -> ShadedDraws:
+        """Nothing is drawn through shader scripts."""
+        return ShadedDraws()
 
     def models(self, state: SceneState, t: float) -> list[EffectModel]:
         """Every beam copy and explosion sprite to draw at ``t``."""

@@ -12,7 +12,6 @@ from assets_loader.images import Image
 from assets_loader.palette import Palette
 from assets_loader.vfs import VirtualFS
 
-from ...render.shaded.records import Md3Draw, PlayerDraw
 from ...render.refdef import EntityDraw, HudLayout, Look, MapWorld, SegmentAssets
 from ..base import PicSizes, PovLens
 from . import actors, assets, blend, hud, hud_pics, link
@@ -39,9 +38,6 @@ class QuakeView:
 
     def entity_draws(self, state: SceneState, first_person: bool) -> list[EntityDraw]:
         return link.entity_draws(state, first_person)
-
-    def md3_draws(self, state: SceneState, first_person: bool) -> tuple[tuple[Md3Draw, ...], tuple[PlayerDraw, ...]]:
-        return (), ()
 
     def prepare_effects(self, timeline: DemoTimeline) -> SceneEffects:
         return SceneEffects.for_timeline(timeline)

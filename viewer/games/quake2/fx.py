@@ -34,8 +34,7 @@ import numpy as np
 from assets_loader.demos import DemoTimeline, SceneState
 from assets_loader.demos.events import MuzzleFlashEvent, TempEntityEvent
 
-from ...render.shaded.records import PlayerDraw
-from ...render.refdef import Camera, Lights, Particles
+from ...render.refdef import Camera, Lights, Particles, SegmentAssets
 from ..base import EffectModel, ShadedDraws
 from . import explosions
 
@@ -322,9 +321,9 @@ class Quake2Effects:
                       np.asarray(colors, np.float32))
 
     def shaded(self, state: SceneState, t: float, camera: Camera, first_person: bool,
-               players: tuple[PlayerDraw, ...], level: object = None) -> ShadedDraws:
-        """No shaded effects: the players as given."""
-        return ShadedDraws(players=players)
+               assets: SegmentAssets | None = None) -> ShadedDraws:
+        """Nothing is drawn through shader scripts."""
+        return ShadedDraws()
 
     def models(self, state: SceneState, t: float) -> list[EffectModel]:
         return explosions.models_at(self.te_times, self.temp_entities, t)

@@ -16,7 +16,6 @@ from assets_loader.images import Image
 from assets_loader.palette import Palette
 from assets_loader.vfs import VirtualFS
 
-from ...render.shaded.records import Md3Draw, PlayerDraw
 from ...render.refdef import EntityDraw, HudLayout, MapWorld, SegmentAssets
 from ..base import PicSizes, PovLens
 from . import assets, fx, hud, hud_pics, link, player_view, segment_models
@@ -38,9 +37,6 @@ class Quake2View:
 
     def entity_draws(self, state: SceneState, first_person: bool) -> list[EntityDraw]:
         return link.entity_draws(state, first_person)
-
-    def md3_draws(self, state: SceneState, first_person: bool) -> tuple[tuple[Md3Draw, ...], tuple[PlayerDraw, ...]]:
-        return (), ()
 
     def prepare_effects(self, timeline: DemoTimeline) -> fx.Quake2Effects:
         return fx.Quake2Effects.of(timeline)

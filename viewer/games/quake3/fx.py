@@ -50,15 +50,16 @@ from assets_loader.demos import DemoTimeline, SceneState
 from assets_loader.demos.events import MuzzleFlashEvent, TempEntityEvent
 from assets_loader.demos.trajectory import evaluate_trajectory
 
-from ...render.shaded.records import Md3Draw, PlayerDraw, Q3Poly
-from ...render.refdef import Camera, Lights, Particles
+from ...render.shaded.records import Md3Draw, Q3Poly
+from ...render.refdef import Camera, Lights, Particles, SegmentAssets
 from ...render.view_math import angle_vectors
 from ..base import EffectModel, ShadedDraws
-from . import shapes
+from . import link, shapes
 from .gibs import GIB_MODELS, Gib, launch_gibs
 from .items import WEAPON_MODELS
 from .lights import EXPLOSION_LIGHTS, LightSource, explosion_light, muzzle_point, scene_lights
 from .marks import MarkFragment, MarkSurfaces, mark_fragments
+from .players import PlayerDraw, posed_md3
 from .view_blood import BLOOD_SHADER, blood_blob, last_hurt
 from .view_weapon import view_weapon
 
@@ -406,8 +407,13 @@ class Quake3Effects:
         return i >= 0 and t - times[i] < MUZZLE_FLASH_TIME
 
     def shaded(self, state: SceneState, t: float, camera: Camera, first_person: bool,
-               players: tuple[PlayerDraw, ...], level: Bsp46World | None = None) -> ShadedDraws:
-        """Everything the effects draw at ``t`` seen from ``camera`` (rules: module docstring)."""
+               assets: SegmentAssets | None = None) -> ShadedDraws:
+        """Everything drawn through shaders at ``t`` seen from ``camera``: the items, missiles and players of
+        ``state`` (:mod:`.link`, posed by :mod:`.players` with the models of ``assets``), the effects (rules: module
+        docstring) and the first-person weapon."""
+        level = assets.q3_world.world if assets is not None and assets.q3_world is not None else None
+        models = assets.q3_models if assets is not None else None
+        items, players = link.md3_draws(state, first_person)
         forward, right, up = angle_vectors(camera.angles)
         left = -np.asarray(right)
         md3: list[Md3Draw] = []
@@ -423,7 +429,8 @@ class Quake3Effects:
             polys.append(blob)
         players = tuple(self._with_flash(p, state, t) for p in players)
         weapon = view_weapon(state, self.flashing(state.view_entity, t)) if first_person else None
-        return ShadedDraws(tuple(md3), tuple(polys), players, () if weapon is None else (weapon,))
+        posed = posed_md3(models, players, () if weapon is None else (weapon,))
+        return ShadedDraws((*items, *md3, *posed), tuple(polys))
 
     def _with_flash(self, player: PlayerDraw, state: SceneState, t: float) -> PlayerDraw:
         if not player.weapon:

@@ -41,7 +41,7 @@ import numpy as np
 from assets_loader.demos import DemoTimeline, SceneState
 from assets_loader.models.q3player import PlayerModel
 
-from ...render.q3players import angles_axis
+from ...render.view_math import angles_axis
 from ...render.shaded.records import Md3Draw, Quake3Models
 from .items import ITEM_MODELS
 from .players import part_path

@@ -22,8 +22,9 @@ from assets_loader.demos import SceneState
 from assets_loader.models.q3player import animation_number
 
 from ...render.placeholders import MISSILE_BOX, OBJECT_BOX
-from ...render.q3players import angles_axis
-from ...render.shaded.records import Md3Draw, PlayerDraw
+from ...render.view_math import angles_axis
+from .players import PlayerDraw
+from ...render.shaded.records import Md3Draw
 from ...render.refdef import EntityDraw
 from .items import ITEM_MODELS, MISSILE_MODELS, WEAPON_MODELS
 

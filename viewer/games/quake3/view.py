@@ -19,7 +19,6 @@ from assets_loader.images import Image
 from assets_loader.palette import Palette
 from assets_loader.vfs import VirtualFS
 
-from ...render.shaded.records import Md3Draw, PlayerDraw
 from ...render.refdef import EntityDraw, HudLayout, MapWorld, SegmentAssets
 from ..base import PicSizes, PovLens
 from . import assets, fx, hud, hud_pics, link
@@ -49,9 +48,6 @@ class Quake3View:
 
     def entity_draws(self, state: SceneState, first_person: bool) -> list[EntityDraw]:
         return link.entity_draws(state)
-
-    def md3_draws(self, state: SceneState, first_person: bool) -> tuple[tuple[Md3Draw, ...], tuple[PlayerDraw, ...]]:
-        return link.md3_draws(state, first_person)
 
     def prepare_effects(self, timeline: DemoTimeline) -> fx.Quake3Effects:
         return fx.prepare_effects(timeline)

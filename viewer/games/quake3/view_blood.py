@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from assets_loader.demos import DemoTimeline
-from ...render.q3players import angles_axis
+from ...render.view_math import angles_axis
 from ...render.shaded.records import Q3Poly
 from ...render.refdef import Camera
 from . import shapes

@@ -23,8 +23,8 @@ from assets_loader.demos import SceneState
 from assets_loader.demos.quake3.game import PM_INTERMISSION, PM_SPECTATOR, PMF_FOLLOW, TEAM_SPECTATOR
 from assets_loader.models.q3player import animation_number
 
-from ...render.q3players import angles_axis
-from ...render.shaded.records import WeaponDraw
+from ...render.view_math import angles_axis
+from .players import WeaponDraw
 from .items import WEAPON_MODELS
 
 __all__ = ["bob_angles", "hand_model", "view_weapon"]

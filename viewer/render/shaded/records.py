@@ -65,48 +65,6 @@ class Md3Draw:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class PlayerDraw:
-    """A Quake III player to pose and draw (``CG_Player``): ``player`` names an entry of
-    :attr:`Quake3Models.players` (``model/skin``); ``origin`` ``[3]``; ``legs_angles`` / ``torso_angles`` /
-    ``head_angles`` (pitch, yaw, roll degrees, in the world); ``legs_anim`` / ``torso_anim`` are animation numbers
-    (toggle bit cleared) that started ``legs_ms`` / ``torso_ms`` ago; ``weapon`` the weapon model on
-    ``tag_weapon`` (``""`` for none), ``flash`` the muzzle flash model on the weapon's ``tag_flash`` (``""``: none
-    this frame); ``entity``: the entity number it was made from (-1: none)."""
-
-    player: str
-    origin: np.ndarray
-    legs_angles: tuple[float, float, float]
-    torso_angles: tuple[float, float, float]
-    head_angles: tuple[float, float, float]
-    legs_anim: int
-    legs_ms: float
-    torso_anim: int
-    torso_ms: float
-    weapon: str = ""
-    flash: str = ""
-    entity: int = -1
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class WeaponDraw:
-    """The first-person weapon (``CG_AddViewWeapon``): the ``hand`` model at ``origin`` ``[3]`` with ``axis``
-    ``[3, 3]``, posed like the torso of ``player`` playing ``torso_anim`` since ``torso_ms``
-    (``CG_MapTorsoToWeaponFrame``); ``weapon`` hangs on the hand's ``tag_weapon`` and ``flash`` (``""``: none) on
-    the weapon's ``tag_flash``; all drawn in front of the world (``RF_DEPTHHACK``) and lit at ``origin``;
-    ``hand_fallback`` is the hand used when ``hand`` is not loaded."""
-
-    hand: str
-    origin: np.ndarray
-    axis: np.ndarray
-    weapon: str
-    flash: str = ""
-    player: str = ""
-    torso_anim: int = -1
-    torso_ms: float = 0.0
-    hand_fallback: str = ""
-
-
-@dataclass(frozen=True, slots=True, eq=False)
 class Q3Poly:
     """A polygon drawn with a shader (``RE_AddPolyToScene``; effect sprites, beams and impact marks reach the
     renderer this way): ``shader`` by name, ``positions`` ``f4 [N, 3]`` of a convex fan, texture coordinates
