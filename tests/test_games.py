@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from assets_loader.demos import load_demo
@@ -42,8 +43,21 @@ def test_the_scene_asks_the_game_which_entities_are_drawn() -> None:
     class NoEntities(QuakeView):
         __slots__ = ()
 
-        def entity_draws(self, state, first_person):
+        def entity_draws(self, state, first_person, model_flags=None):
             return []
 
     assert build_scene(timeline, t).models
     assert build_scene(timeline, t, game=NoEntities()).models == ()
+
+
+def test_quake_bonus_items_spin_with_time_whatever_their_own_angles() -> None:
+    """``CL_RelinkEntities``: a model with ``EF_ROTATE`` (armor.mdl in LibreQuake) turns 100° a second."""
+    from assets_loader.models import EF_ROTATE
+    from viewer.games.quake.link import spun
+    from viewer.render.refdef import EntityDraw
+
+    armor, door = (EntityDraw(m, np.zeros(3), np.array([10.0, 20.0, 30.0])) for m in (1, 2))
+    flags = np.array([0, EF_ROTATE, 0], np.int32)
+    turned, kept = spun([armor, door], flags, 4.5)
+    assert tuple(turned.angles) == (0.0, 90.0, 0.0) and kept is door
+    assert spun([armor], None, 4.5) == [armor]

@@ -81,7 +81,8 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
     else:
         cam = pov_camera(state, lens.fov if lens is not None else fov)
     first_person = lens is not None and lens.eye is None
-    draws = view.entity_draws(state, first_person)
+    segment_flags = model_flags[state.segment] if model_flags and 0 <= state.segment < len(model_flags) else None
+    draws = view.entity_draws(state, first_person, segment_flags)
     particles = lights = None
     shaded = ShadedDraws()
     if effects is not None:
@@ -93,7 +94,6 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
                                         prev, piece.blend, piece.skin, alpha=piece.alpha,
                                         fullbright=piece.fullbright))
         particles = effects.particles(timeline, t, model_flags)
-        segment_flags = model_flags[state.segment] if model_flags and 0 <= state.segment < len(model_flags) else None
         lights = effects.lights(state, t, segment_flags)
     blend = view.screen_blend(state, timeline, t, world) if lens is not None else None
     return SceneFrame(float(t), state.segment, cam, tuple(draws), style_values(state.lightstyles, t),

@@ -111,9 +111,11 @@ class GameView(Protocol):
         """The palette that turns the game's 8-bit pictures (HUD, font) into colours."""
         ...
 
-    def entity_draws(self, state: SceneState, first_person: bool) -> list[EntityDraw]:
+    def entity_draws(self, state: SceneState, first_person: bool,
+                     model_flags: np.ndarray | None = None) -> list[EntityDraw]:
         """The entities of ``state`` to draw; ``first_person``: seen through the recorder's eyes (hide its own
-        body, add the view weapon)."""
+        body, add the view weapon); ``model_flags``: the loaded segment's MDL flags by model index (spinning
+        items)."""
         ...
 
     def prepare_effects(self, timeline: DemoTimeline) -> GameEffects:

@@ -21,7 +21,6 @@ import numpy as np
 
 from assets_loader.bsp.lightpoint import LightSample, light_point
 from assets_loader.bsp46.lighting import vec3
-from assets_loader.models.mdl import EF_ROTATE
 from assets_loader.palette import translation_table
 from assets_loader.q3shaders import Shader
 
@@ -306,8 +305,6 @@ class FrameRenderer:
             return
         model = handle.model
         angles = draw.angles
-        if model.flags & EF_ROTATE:
-            angles = np.array([0.0, (100.0 * view.time) % 360.0, 0.0])  # CL_RelinkEntities: bonus items spin
         light = self._model_light(draw, view.styles)
         alias_light = AliasLight.from_level(light, float(angles[1]), view_model=draw.view_model,
                                             player=draw.colors is not None, rule=self.assets.look.model_light)

@@ -5,15 +5,20 @@ person), static entities, and the view weapon at the eye (``cl.viewent``: the ``
 intermissions and when dead). Players wear their scoreboard colours (an entity's ``colormap`` is its player slot
 + 1).
 
-References: QuakeSpasm ``cl_main.c`` ``CL_RelinkEntities`` (who is drawn), ``view.c`` ``V_CalcRefdef`` (the view
-weapon), ``r_main.c`` ``R_RotateForEntity`` (its pitch is negated), FitzQuake ``EF_NODRAW``.
+Bonus items whose model has ``EF_ROTATE`` spin 100° a second (:func:`spun`).
+
+References: QuakeSpasm ``cl_main.c`` ``CL_RelinkEntities`` (who is drawn, ``EF_ROTATE``), ``view.c``
+``V_CalcRefdef`` (the view weapon), ``r_main.c`` ``R_RotateForEntity`` (its pitch is negated), FitzQuake ``EF_NODRAW``.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from assets_loader.demos import SceneState
+from assets_loader.models.mdl import EF_ROTATE
 
 from ...render.refdef import EntityDraw
 
@@ -64,3 +69,14 @@ def view_weapon(state: SceneState) -> EntityDraw | None:
     alpha = stats.get("weaponalpha", 0)
     return EntityDraw(model, np.asarray(state.view_origin, np.float32), np.array([-pitch, yaw, roll], np.float32),
                       frame, frame, 1.0, alpha=alpha / 255 if alpha else 1.0, view_model=True)
+
+
+def spun(draws: list[EntityDraw], model_flags: np.ndarray | None, t: float) -> list[EntityDraw]:
+    """``draws`` with every model that has ``EF_ROTATE`` in ``model_flags`` (MDL flags by model index) turned to
+    the yaw of time ``t`` (``CL_RelinkEntities``: ``bobjrotate``, 100° a second, the entity's own angles
+    dropped)."""
+    if model_flags is None or not len(model_flags):
+        return draws
+    yaw = np.array([0.0, (100.0 * t) % 360.0, 0.0])
+    return [replace(d, angles=yaw) if 0 <= d.model < len(model_flags) and model_flags[d.model] & EF_ROTATE else d
+            for d in draws]

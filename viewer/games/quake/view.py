@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from assets_loader.bsp import WorldMesh
 from assets_loader.bsp46 import Bsp46World
 from assets_loader.demos import DemoTimeline, MapSegment, SceneState
@@ -36,8 +38,9 @@ class QuakeView:
     def load_palette(self, fs: VirtualFS) -> Palette:
         return assets.load_palette_pair(fs)[0]
 
-    def entity_draws(self, state: SceneState, first_person: bool) -> list[EntityDraw]:
-        return link.entity_draws(state, first_person)
+    def entity_draws(self, state: SceneState, first_person: bool,
+                     model_flags: np.ndarray | None = None) -> list[EntityDraw]:
+        return link.spun(link.entity_draws(state, first_person), model_flags, state.time)
 
     def prepare_effects(self, timeline: DemoTimeline) -> SceneEffects:
         return SceneEffects.for_timeline(timeline)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from assets_loader.bsp46 import Bsp46World
 from assets_loader.demos import DemoTimeline, MapSegment, SceneState
 from assets_loader.images import Image
@@ -35,7 +37,8 @@ class Quake2View:
     def load_palette(self, fs: VirtualFS) -> Palette:
         return assets.load_palette(fs)
 
-    def entity_draws(self, state: SceneState, first_person: bool) -> list[EntityDraw]:
+    def entity_draws(self, state: SceneState, first_person: bool,
+                     model_flags: np.ndarray | None = None) -> list[EntityDraw]:
         return link.entity_draws(state, first_person)
 
     def prepare_effects(self, timeline: DemoTimeline) -> fx.Quake2Effects:

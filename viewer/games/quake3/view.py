@@ -46,7 +46,8 @@ class Quake3View:
     def load_palette(self, fs: VirtualFS) -> Palette:
         return assets.GREY_PALETTE
 
-    def entity_draws(self, state: SceneState, first_person: bool) -> list[EntityDraw]:
+    def entity_draws(self, state: SceneState, first_person: bool,
+                     model_flags: np.ndarray | None = None) -> list[EntityDraw]:
         return link.entity_draws(state)
 
     def prepare_effects(self, timeline: DemoTimeline) -> fx.Quake3Effects:
