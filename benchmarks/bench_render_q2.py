@@ -24,6 +24,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from viewer.render.context import OffscreenTarget, create_headless_context  # noqa: E402
+from viewer.render.bsp.renderer import BspBackend  # noqa: E402
 from viewer.render.frame import FrameRenderer  # noqa: E402
 from viewer.render.refdef import Camera, SceneFrame, SegmentAssets  # noqa: E402
 from viewer.session import game_filesystem, map_game_view  # noqa: E402
@@ -37,9 +38,9 @@ MAPS = (("quake2 terminal", DATA / "quake2", "action", "maps/terminal.bsp"),
 
 def start_cameras(assets: SegmentAssets) -> list[Camera]:
     """Every ``info_player_*`` eye, turned to 8 yaws."""
-    assert assets.world is not None
+    assert assets.level is not None
     cams = []
-    for ent in assets.world.entities:
+    for ent in assets.level.entities:
         if ent.get("classname", "").startswith("info_player") and "origin" in ent:
             x, y, z = (float(v) for v in ent["origin"].split())
             cams += [Camera((x, y, z + 22.0), (0.0, float(yaw), 0.0)) for yaw in range(0, 360, 45)]
@@ -67,8 +68,9 @@ def main() -> None:
         drawn = []
         for frame in frames:   # untimed: compiles the programs, counts the world triangles drawn
             renderer.draw(frame, target)
-            assert renderer.world is not None
-            drawn.append(sum(count for _texture, _first, count, _key in renderer.world._visible_ranges) // 3)
+            assert isinstance(renderer.backend, BspBackend) and renderer.backend.world is not None
+            world = renderer.backend.world
+            drawn.append(sum(count for _texture, _first, count, _key in world._visible_ranges) // 3)
         ctx.finish()
         maps.append((label, assets, renderer, frames, load_s, float(np.mean(drawn))))
     best = {label: (float("inf"), float("inf")) for label, *_ in maps}
@@ -81,7 +83,7 @@ def main() -> None:
             wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
             best[label] = (min(best[label][0], wall / len(frames)), min(best[label][1], cpu / len(frames)))
     for label, assets, renderer, frames, load_s, mean_drawn in maps:
-        world = assets.world
+        world = assets.level
         assert world is not None
         wall, cpu = best[label]
         print(f"{label:16s} {world.num_faces:6d} faces {len(world.mesh.indices) // 3:6d} triangles  "

@@ -18,6 +18,8 @@ import pytest
 
 from assets_loader.demos import load_demo
 from assets_loader.vfs import VirtualFS
+from viewer.render.bsp.records import BspSegment
+from viewer.render.q3.records import Quake3Segment
 from viewer.games.quake2.assets import client_model, load_precache_model
 from viewer.games.quake3 import assets as q3assets
 from viewer.headless import DemoRenderer
@@ -74,7 +76,7 @@ def _follow_renderer(fs: VirtualFS) -> DemoRenderer:
 
 def _players(renderer: DemoRenderer):
     assert renderer.session.renderer is not None
-    return renderer.session.renderer.assets.q3_models.players
+    return renderer.session.renderer.assets.md3.players
 
 
 def test_the_fallback_order_is_the_cgames_then_what_the_data_holds(q3_fs) -> None:
@@ -187,7 +189,7 @@ def _magenta(rgb: np.ndarray) -> np.ndarray:
 
 def test_a_missing_quake_model_is_a_box_of_its_size_with_a_nose_where_it_faces(ctx) -> None:
     models = (ModelRef("progs/player.mdl", "missing"), ModelRef("progs/grenade.mdl", "missing"))
-    assets = SegmentAssets(None, models, q3assets.GREY_PALETTE, None)
+    assets = BspSegment(models, q3assets.GREY_PALETTE)
     styles = np.ones(64, np.float32)
 
     def picture(draw: EntityDraw) -> np.ndarray:
@@ -207,7 +209,7 @@ def test_a_missing_quake_model_is_a_box_of_its_size_with_a_nose_where_it_faces(c
 
 
 def test_a_missing_quake3_item_is_a_box_and_an_effect_model_is_left_out(ctx) -> None:
-    assets = SegmentAssets(None, (), q3assets.GREY_PALETTE, None, q3_models=Quake3Models())
+    assets = Quake3Segment((), q3assets.GREY_PALETTE, md3=Quake3Models())
     axis = np.eye(3, dtype=np.float32)
     at = np.zeros(3, np.float32)
     item = Md3Draw("models/powerups/nothere.md3", at, axis, placeholder=OBJECT_BOX)

@@ -127,22 +127,22 @@ def test_md2_names_holding_md3_models_load_as_md3_with_checker_skins(fs: Virtual
         loaded = assets.load_segment_assets(fs, ("", "maps/terminal.bsp", *AQTION_MD3_ITEMS,
                                                  "models/items/ammo/clip/tris.md2"))
     assert [ref.kind for ref in loaded.models[2:]] == ["md3"] * len(AQTION_MD3_ITEMS) + ["alias"]
-    assert loaded.q3_models is not None and set(loaded.q3_models.md3) == set(AQTION_MD3_ITEMS)
-    jacket = loaded.q3_models.md3["models/items/armor/jacket/tris.md2"]
+    assert loaded.md3 is not None and set(loaded.md3.md3) == set(AQTION_MD3_ITEMS)
+    jacket = loaded.md3.md3["models/items/armor/jacket/tris.md2"]
     direct = load_md3(fs.read("models/items/armor/jacket/tris.md2"), "models/items/armor/jacket/tris.md2")
     assert [s.name for s in jacket.surfaces] == [s.name for s in direct.surfaces] == ["i_belt", "i_kevlar"]
     assert np.array_equal(jacket.surfaces[1].positions, direct.surfaces[1].positions)
     # The pak lacks every skin these MD3s name (skin.png, gibs.tga): each is the checker of missing skins.
-    checker = loaded.q3_models.images["models/items/armor/jacket/skin.png"]
+    checker = loaded.md3.images["models/items/armor/jacket/skin.png"]
     assert checker.shape == (16, 16, 4) and len(np.unique(checker.reshape(-1, 4), axis=0)) == 2
     assert np.array_equal(checker[0, 0], palette.to_rgba(np.uint8(15)))
-    assert {s.shaders[0].lower() for m in loaded.q3_models.md3.values() for s in m.surfaces} \
-        == set(loaded.q3_models.images)
+    assert {s.shaders[0].lower() for m in loaded.md3.md3.values() for s in m.surfaces} \
+        == set(loaded.md3.images)
 
 
 def test_a_segment_without_md3_files_has_no_md3_models(fs: VirtualFS) -> None:
     loaded = assets.load_segment_assets(fs, ("", "maps/terminal.bsp", "models/items/ammo/clip/tris.md2"))
-    assert loaded.q3_models is None and loaded.models[2].kind == "alias"
+    assert loaded.md3 is None and loaded.models[2].kind == "alias"
 
 
 def test_tga_skins_are_drawn_in_their_colours_and_pcx_names_fall_back(tmp_path) -> None:

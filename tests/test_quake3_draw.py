@@ -55,7 +55,7 @@ def test_a_posed_player_has_legs_torso_head_and_weapon(follow, q3_fs) -> None:
     state = follow.sample(follow.start_time + 3.0)
     _, players = link.md3_draws(state, first_person=False)
     major = next(p for p in players if p.player == "major/default")
-    draws = player_md3_draws(assets.q3_models, major)
+    draws = player_md3_draws(assets.md3, major)
     assert [d.model for d in draws] == ["models/players/major/lower.md3", "models/players/major/upper.md3",
                                        "models/players/major/head.md3", major.weapon]
     legs, torso, head = draws[:3]

@@ -147,7 +147,7 @@ def _line(layout, row: int) -> str:
 def test_a_suicide_is_worded_for_the_sex_of_the_victims_model(follow, q3_fs) -> None:
     from viewer.games.quake3.view import Quake3View
 
-    models = Quake3View().load_segment_assets(q3_fs, follow.segments[0]).q3_models
+    models = Quake3View().load_segment_assets(q3_fs, follow.segments[0]).md3
     assert models is not None
     sexes = {name.split("/")[0]: p.animations.sex for name, p in models.players.items()}
     assert sexes["major"] == "f" and sexes["sarge"] == "m"
@@ -232,7 +232,7 @@ def test_every_skin_of_a_shared_head_has_its_images(q3_fs) -> None:
     from viewer.games.quake3.view import Quake3View
 
     player = load_demo(str(PLAYER))
-    models = Quake3View().load_segment_assets(q3_fs, player.segments[0]).q3_models
+    models = Quake3View().load_segment_assets(q3_fs, player.segments[0]).md3
     assert models is not None and models.library is not None
     for key in ("sarge/default", "sarge/classic"):
         shaders = models.players[key].skins["head"].values()

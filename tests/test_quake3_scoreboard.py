@@ -69,7 +69,7 @@ def test_the_scores_key_shows_it_alive_with_minutes_and_no_centre_print(follow) 
 def test_each_row_shows_the_players_head_model_facing_the_view(follow, q3_fs) -> None:
     from viewer.games.quake3.view import Quake3View
 
-    models = Quake3View().load_segment_assets(q3_fs, follow.segments[0]).q3_models
+    models = Quake3View().load_segment_assets(q3_fs, follow.segments[0]).md3
     layout = hud.hud_layout(follow.sample(follow.start_time + DEAD), follow, (640, 480), 1, models=models)
     heads = [m for m in layout.models if m.x == 112]
     assert [(m.y, m.w, m.h) for m in heads] == [(y - 16, 48, 48) for y in (118, 158, 198, 238, 294)]

@@ -10,6 +10,7 @@ from assets_loader.bsp46 import LIGHTMAP_BY_VERTEX
 from viewer.cameras import map_start_camera
 from viewer.games.quake3.view import Quake3View
 from viewer.games.registry import game_view
+from viewer.render.q3.records import Quake3Segment
 from viewer.session import game_filesystem, map_game_view
 
 from .conftest import QUAKE3
@@ -24,7 +25,7 @@ def test_ibsp46_maps_use_the_quake3_view() -> None:
 def test_oa_dm1_loads_with_a_shader_and_images_per_batch(q3_fs) -> None:
     assets = Quake3View().load_map_assets(q3_fs, "maps/oa_dm1.bsp")
     q3 = assets.q3_world
-    assert assets.world is None and q3 is not None and assets.level is q3.world
+    assert isinstance(assets, Quake3Segment) and q3 is not None and assets.level is q3.world
     assert len(q3.shaders) == len(q3.world.batches)
     for shader, batch in zip(q3.shaders, q3.world.batches, strict=True):
         assert shader.name == q3.world.shader_names[int(batch["shader"])].lower()

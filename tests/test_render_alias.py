@@ -11,7 +11,9 @@ from assets_loader.palette import Palette, load_palette, translation_table
 from tests.builders.models import MdlSpec, build_mdl
 from viewer.render.view_math import entity_matrix, view_projection
 from viewer.render.refdef import Camera
-from viewer.render.bsp.alias import MAX_TRANSLATIONS, AliasLight, AliasRenderer, shade_vector
+from viewer.render.alias_program import AliasLight, shade_vector
+from viewer.render.bsp.alias import MAX_TRANSLATIONS, AliasRenderer
+from viewer.render.boxes import BoxRenderer
 from viewer.render.context import OffscreenTarget
 
 SIZE = 64
@@ -178,10 +180,12 @@ def test_depth_test_keeps_the_nearer_model(ctx, target, renderer) -> None:
 
 
 def test_placeholder_is_a_magenta_box(ctx, target, renderer) -> None:
+    boxes = BoxRenderer(renderer.programs)
     target.use()
     ctx.clear(0, 0, 0, 1, depth=1.0)
-    renderer.draw_placeholder(view_projection(Camera((-40, -40, 40), (35, 45, 0)), 1.0),
-                              entity_matrix((0, 0, 0), (0, 0, 0)), (-16, -16, -24), (16, 16, 32))
+    boxes.draw(view_projection(Camera((-40, -40, 40), (35, 45, 0)), 1.0), entity_matrix((0, 0, 0), (0, 0, 0)),
+               (-16, -16, -24), (16, 16, 32))
+    boxes.release()
     px = target.read_rgb().astype(int)
     r, g, b = px[32, 32]
     assert r > 80 and b > 80 and g < 20

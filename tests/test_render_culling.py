@@ -7,7 +7,7 @@ import numpy as np
 from assets_loader.demos import load_demo
 from tests.conftest import LQ1, QUAKEWORLD
 from viewer.headless import DemoRenderer
-from viewer.render import frame as frame_module
+from viewer.render.bsp import renderer as bsp_renderer
 from viewer.render.bsp.alias import AliasRenderer
 from viewer.render.bsp.world import WorldRenderer
 from viewer.session import game_filesystem
@@ -17,7 +17,7 @@ def _frames_and_draw_counts(monkeypatch, path, basedir, cull: bool) -> tuple[lis
     """Pictures of the demo at a few times, how many alias models and how many whole-BSP models (Quake's b_*.bsp
     item boxes, drawn as submodel 0) were drawn, with culling on or off (off: no frustum planes)."""
     if not cull:
-        monkeypatch.setattr(frame_module, "frustum_planes", lambda view_proj: np.zeros((0, 4)) + 1.0)
+        monkeypatch.setattr(bsp_renderer, "frustum_planes", lambda view_proj: np.zeros((0, 4)) + 1.0)
     drawn = [0]
     original = AliasRenderer.draw
 

@@ -46,7 +46,7 @@ def test_demo_without_its_map_still_renders_its_entities() -> None:
     try:
         with pytest.warns(UserWarning, match="lq_e1m4"):
             frame = renderer.scene(timeline.start_time + 10)
-        assert renderer.session.renderer.world is None
+        assert renderer.session.world is None
         lit = 0
         for fraction in np.linspace(0.1, 0.9, 9):
             renderer.render(renderer.scene(timeline.start_time + fraction * timeline.duration))

@@ -14,6 +14,7 @@ from assets_loader.models.md2 import load_md2
 from assets_loader.models.md3 import load_md3
 from assets_loader.models.mdl import load_mdl
 from assets_loader.q3shaders import ShaderLibrary, parse_shader_text
+from viewer.render.q3.records import Quake3Segment
 from viewer.games.quake3 import assets as q3assets
 from viewer.render.context import OffscreenTarget
 from viewer.render.frame import FrameRenderer
@@ -45,7 +46,7 @@ def _render(ctx, assets: SegmentAssets, draws: tuple[Md3Draw, ...], camera=CAMER
 
 def test_openarenas_teleporter_keeps_its_empty_surface_and_draws_the_rest(ctx, q3_fs) -> None:
     assets = q3assets.load_segment_assets(q3_fs, "maps/oa_dm1.bsp", ("", "maps/oa_dm1.bsp", TELEPORTER))
-    model = assets.q3_models.md3[TELEPORTER]
+    model = assets.md3.md3[TELEPORTER]
     sizes = {s.name: s.triangles.shape for s in model.surfaces}
     assert sizes["Tube"] == (0, 3) and sizes["Circle"][0] > 0          # the loader keeps the empty part as it is
     draw = Md3Draw(TELEPORTER, IN_FRONT, np.eye(3, dtype=np.float32))
@@ -62,7 +63,7 @@ def test_a_model_of_nothing_but_empty_surfaces_draws_nothing_and_does_not_fail(c
                            "models/mixed.md3": load_md3(build_md3(Md3Spec(surfaces=[hollow, triangle_surface()])),
                                                         "models/mixed.md3")}, library)
     level = _world(build_bsp46(), "textures/test/floor\n{\n surfaceparm nodraw\n}\n")
-    assets = SegmentAssets(None, (), q3assets.GREY_PALETTE, None, q3_world=level, q3_models=models)
+    assets = Quake3Segment((), q3assets.GREY_PALETTE, md3=models, q3_world=level)
     at = np.array([126.0, 26.0, -10.0], np.float32)
     base = _render(ctx, assets, (), ABOVE_QUAD, SIZE)
     hollow_only = _render(ctx, assets, (Md3Draw("models/hollow.md3", at, np.eye(3, dtype=np.float32)),),
@@ -77,8 +78,8 @@ def test_a_quake3_map_without_draw_surfaces_uploads(ctx) -> None:
                      models=[((0, 0, 0), (128, 128, 128), 0, 0, 0, 1)])
     world = load_bsp46(build_bsp46(spec), "maps/empty.bsp")
     assert len(world.vertices) == 0
-    picture = _render(ctx, SegmentAssets(None, (), q3assets.GREY_PALETTE, None,
-                                         q3_world=Quake3World(world, (), {}, (), ())), (), ABOVE_QUAD, SIZE)
+    picture = _render(ctx, Quake3Segment((), q3assets.GREY_PALETTE, q3_world=Quake3World(world, (), {}, (), ())), (),
+                      ABOVE_QUAD, SIZE)
     assert picture.max() == 0
 
 

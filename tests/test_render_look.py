@@ -15,12 +15,15 @@ from assets_loader.palette import Palette
 from tests.builders.bsp import build_bsp
 from tests.test_hud import _state
 from tests.test_render_alias import CAMERA, PALETTE, UNLIT, _fill, _model
+from viewer.render.bsp.records import BspSegment
 from viewer.games.quake.hud import SbarStyle, build_hud
 from viewer.games.quake.look import EZQUAKE, EZQUAKE_SBAR, QUAKESPASM, QUAKESPASM_SBAR
-from viewer.render.bsp.alias import AliasLight, AliasRenderer
+from viewer.render.alias_program import AliasLight
+from viewer.render.bsp.alias import AliasRenderer
 from viewer.render.context import OffscreenTarget
-from viewer.render.frame import FrameRenderer, water_alpha_from_worldspawn
-from viewer.render.refdef import Camera, Look, SceneFrame, SegmentAssets
+from viewer.render.bsp.renderer import water_alpha_from_worldspawn
+from viewer.render.frame import FrameRenderer
+from viewer.render.refdef import Camera, Look, SceneFrame
 from viewer.render.view_math import entity_matrix, view_projection
 
 SIZE = 64
@@ -101,7 +104,7 @@ def _grey_palette() -> Palette:
 
 def _frame_pixels(ctx, world, look: Look = QUAKESPASM, **frame_kw) -> np.ndarray:
     target = OffscreenTarget(ctx, (32, 32))
-    renderer = FrameRenderer(ctx, SegmentAssets(world, (), _grey_palette(), None, look=look))
+    renderer = FrameRenderer(ctx, BspSegment((), _grey_palette(), look=look, world=world))
     camera = Camera((32.0, 32.0, 40.0), (90.0, 0.0, 0.0), fov=60)
     renderer.draw(SceneFrame(0.0, 0, camera, (), np.ones(64, np.float32), **frame_kw), target)
     pixels = target.read_rgb().astype(float)
@@ -152,7 +155,7 @@ def test_world_light_cap_per_look(ctx) -> None:
 
 def _frame_pixels_styles(ctx, world, look: Look, styles: np.ndarray) -> np.ndarray:
     target = OffscreenTarget(ctx, (32, 32))
-    renderer = FrameRenderer(ctx, SegmentAssets(world, (), _grey_palette(), None, look=look))
+    renderer = FrameRenderer(ctx, BspSegment((), _grey_palette(), look=look, world=world))
     camera = Camera((32.0, 32.0, 40.0), (90.0, 0.0, 0.0), fov=60)
     renderer.draw(SceneFrame(0.0, 0, camera, (), styles), target)
     pixels = target.read_rgb().astype(float)

@@ -9,12 +9,13 @@ import pytest
 
 from assets_loader.bsp46 import load_bsp46
 from assets_loader.q3shaders import default_shader, parse_shader_text
+from viewer.render.q3.records import Quake3Segment
 from viewer.games.quake3.assets import GREY_PALETTE
 from viewer.render.context import OffscreenTarget
 from viewer.render.frame import FrameRenderer
 from viewer.render.shaded.dlights import SurfaceBounds, dlight_image, lit_surfaces, model_dlights
 from viewer.render.q3.records import Quake3World
-from viewer.render.refdef import Camera, Lights, SceneFrame, SegmentAssets
+from viewer.render.refdef import Camera, Lights, SceneFrame
 from viewer.render.view_math import view_projection
 
 from .builders.bsp46 import build_bsp46
@@ -43,7 +44,7 @@ def _level(script: str = "") -> Quake3World:
 
 def _render(ctx, level: Quake3World, lights: Lights | None) -> np.ndarray:
     target = OffscreenTarget(ctx, SIZE)
-    renderer = FrameRenderer(ctx, SegmentAssets(None, (), GREY_PALETTE, None, q3_world=level))
+    renderer = FrameRenderer(ctx, Quake3Segment((), GREY_PALETTE, q3_world=level))
     try:
         renderer.draw(SceneFrame(0.0, 0, ABOVE_QUAD, (), np.ones(64, np.float32), lights=lights), target)
         return target.read_rgb().astype(np.int32)

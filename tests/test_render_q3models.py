@@ -9,12 +9,13 @@ import pytest
 
 from assets_loader.bsp46 import LightGrid
 from assets_loader.models.q3player import ANIM, WEAPON_MODELS
+from viewer.render.q3.records import Quake3Segment
 from viewer.games.quake3 import assets as q3assets
 from viewer.games.quake3.players import PlayerDraw, player_md3_draws
 from viewer.render.context import OffscreenTarget
 from viewer.render.frame import FrameRenderer
 from viewer.render.shaded.md3 import grid_light
-from viewer.render.refdef import Camera, SceneFrame, SegmentAssets
+from viewer.render.refdef import Camera, SceneFrame
 
 CAMERA = Camera((193.6, 1119.4, -93.9), (0.0, 90.0, 0.0), 74.0)
 
@@ -25,7 +26,7 @@ def _sarge(fs):
     facing = (0.0, 270.0, 0.0)   # towards the camera
     sarge = PlayerDraw("sarge", np.array((193.6, 1209.4, -119.9), np.float32), facing, facing, facing,
                        ANIM["LEGS_IDLE"], 0.0, ANIM["TORSO_STAND"], 0.0, WEAPON_MODELS[5])
-    return assets, player_md3_draws(assets.q3_models, sarge)
+    return assets, player_md3_draws(assets.md3, sarge)
 
 
 def test_a_player_with_its_weapon_draws_in_front_of_the_wall(ctx, q3_fs) -> None:
@@ -81,7 +82,7 @@ def test_blended_map_surfaces_draw_over_the_models_behind_them(ctx) -> None:
     level = _world(build_bsp46(), script)
     library = ShaderLibrary(parse_shader_text(script), (), ())
     models = Quake3Models({"models/test.md3": load_md3(build_md3(), "models/test.md3")}, library)
-    assets = SegmentAssets(None, (), q3assets.GREY_PALETTE, None, q3_world=level, q3_models=models)
+    assets = Quake3Segment((), q3assets.GREY_PALETTE, md3=models, q3_world=level)
     draw = Md3Draw("models/test.md3", np.array([126.0, 26.0, -10.0]), np.eye(3, dtype=np.float32))
     target = OffscreenTarget(ctx, SIZE)
     renderer = FrameRenderer(ctx, assets)
@@ -107,7 +108,7 @@ def _draw_test_model(ctx, script: str, shader_rgba=(255, 255, 255, 255)) -> np.n
     level = _world(build_bsp46(), "textures/test/floor\n{\n surfaceparm nodraw\n}\n")
     library = ShaderLibrary(parse_shader_text(script), (), ())
     models = Quake3Models({"models/test.md3": load_md3(build_md3(), "models/test.md3")}, library)
-    assets = SegmentAssets(None, (), q3assets.GREY_PALETTE, None, q3_world=level, q3_models=models)
+    assets = Quake3Segment((), q3assets.GREY_PALETTE, md3=models, q3_world=level)
     draw = Md3Draw("models/test.md3", np.array([126.0, 26.0, -10.0]), np.eye(3, dtype=np.float32),
                    shader_rgba=shader_rgba)
     target = OffscreenTarget(ctx, SIZE)
@@ -143,7 +144,7 @@ def test_models_whose_md3_headers_share_a_name_keep_their_own_triangles(ctx, q3_
 
     names = (WEAPON_MODELS[2], WEAPON_MODELS[3])
     assets = q3assets.load_segment_assets(q3_fs, "maps/oa_dm1.bsp", ("", "maps/oa_dm1.bsp", *names))
-    md3 = assets.q3_models.md3
+    md3 = assets.md3.md3
     assert md3[names[0]].name == md3[names[1]].name                  # the trap: same header name
     target = OffscreenTarget(ctx, (160, 90))
     axis = np.array([[0, -1, 0], [1, 0, 0], [0, 0, 1]], np.float32)

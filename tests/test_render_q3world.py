@@ -9,10 +9,11 @@ import pytest
 
 from assets_loader.bsp46 import load_bsp46
 from assets_loader.q3shaders import default_shader, parse_shader_text
+from viewer.render.q3.records import Quake3Segment
 from viewer.render.context import OffscreenTarget
 from viewer.render.frame import FrameRenderer
 from viewer.render.q3.records import Quake3World
-from viewer.render.refdef import Camera, SceneFrame, SegmentAssets
+from viewer.render.refdef import Camera, SceneFrame
 from viewer.render.view_math import view_projection
 from viewer.games.quake3.assets import GREY_PALETTE
 
@@ -35,7 +36,7 @@ def _world(bsp: bytes, scripts: str = "", images: dict[str, np.ndarray] | None =
 
 def _render(ctx, level: Quake3World, camera: Camera, t: float = 0.0, size=SIZE) -> np.ndarray:
     target = OffscreenTarget(ctx, size)
-    renderer = FrameRenderer(ctx, SegmentAssets(None, (), GREY_PALETTE, None, q3_world=level))
+    renderer = FrameRenderer(ctx, Quake3Segment((), GREY_PALETTE, q3_world=level))
     try:
         renderer.draw(SceneFrame(t, 0, camera, (), np.ones(64, np.float32)), target)
         return target.read_rgb().astype(np.int32)
@@ -160,8 +161,7 @@ def test_a_brush_entity_draws_its_submodel_where_the_entity_stands(ctx) -> None:
     spec = Bsp46Spec()
     spec.shaders[2] = ("textures/test/door", 0, 1)  # the builder's *1 quad, drawable instead of nodraw
     level = _world(build_bsp46(spec), "textures/test/door\n{\n { map $whiteimage }\n}\n")
-    assets = SegmentAssets(None, (ModelRef("", "none"), ModelRef("*1", "brush", submodel=1)), GREY_PALETTE, None,
-                           q3_world=level)
+    assets = Quake3Segment((ModelRef("", "none"), ModelRef("*1", "brush", submodel=1)), GREY_PALETTE, q3_world=level)
     target = OffscreenTarget(ctx, SIZE)
     renderer = FrameRenderer(ctx, assets)
     try:

@@ -15,7 +15,8 @@ from viewer.games.quake2 import assets
 from viewer.headless import render_map
 from viewer.render.context import OffscreenTarget
 from viewer.render.frame import FrameRenderer
-from viewer.render.refdef import QUAKE_LIGHTING, Camera, EntityDraw, Lighting, SceneFrame, SegmentAssets, SkyBox
+from viewer.render.bsp.records import QUAKE_LIGHTING, BspSegment, Lighting, SkyBox
+from viewer.render.refdef import Camera, EntityDraw, SceneFrame, SegmentAssets
 from viewer.render.bsp.surfaces import flow_scroll, sky_rotation, surface_alpha
 from viewer.render.view_math import view_projection
 from viewer.render.view_math import entity_matrix
@@ -202,7 +203,7 @@ def test_an_md2_player_model_is_drawn_with_the_skin_it_is_given(ctx) -> None:
     fs = game_filesystem(None, str(QUAKE2), "action")
     model = assets.load_model(fs, "players/sydney/tris.md2", ("players/sydney/sydney.pcx",))
     palette = assets.load_palette(fs)
-    segment = SegmentAssets(None, (assets.load_model(fs, ""), model), palette, None, assets.QUAKE2_LIGHTING)
+    segment = BspSegment((assets.load_model(fs, ""), model), palette, lighting=assets.QUAKE2_LIGHTING)
     target = OffscreenTarget(ctx, (64, 64))
     renderer = FrameRenderer(ctx, segment)
     camera = Camera((-80.0, 0.0, 0.0), (0.0, 0.0, 0.0), fov=60)
@@ -276,9 +277,8 @@ def test_a_colour_shell_is_the_model_pushed_out_in_one_flat_translucent_colour(c
     pushed-out mesh overlaps itself: translucent entities write no depth), and it covers more than the model itself
     (4 units out along the normals)."""
     fs = game_filesystem(None, str(QUAKE2), "action")
-    segment = SegmentAssets(None, (assets.load_model(fs, ""),
-                                   assets.load_precache_model(fs, "players/sydney/sydney.pcx")),
-                            assets.load_palette(fs), None, assets.QUAKE2_LIGHTING)
+    segment = BspSegment((assets.load_model(fs, ""), assets.load_precache_model(fs, "players/sydney/sydney.pcx")),
+                         assets.load_palette(fs), lighting=assets.QUAKE2_LIGHTING)
     target = OffscreenTarget(ctx, (64, 64))
     renderer = FrameRenderer(ctx, segment)
     camera = Camera((-80.0, 0.0, 0.0), (0.0, 0.0, 0.0), fov=60)
@@ -306,8 +306,7 @@ def test_an_md2_with_a_tga_skin_is_drawn_in_the_skin_colours(ctx, tmp_path) -> N
     Image.new("RGB", (32, 32), (0, 0, 220)).save(tmp_path / "baseq2" / "players" / "sydney" / "blue.tga")
     fs = game_filesystem(None, str(tmp_path), "action")
     model = assets.load_precache_model(fs, "players/sydney/blue.pcx")
-    segment = SegmentAssets(None, (assets.load_model(fs, ""), model), assets.load_palette(fs), None,
-                            assets.QUAKE2_LIGHTING)
+    segment = BspSegment((assets.load_model(fs, ""), model), assets.load_palette(fs), lighting=assets.QUAKE2_LIGHTING)
     target = OffscreenTarget(ctx, (64, 64))
     renderer = FrameRenderer(ctx, segment)
     shown = EntityDraw(1, np.zeros(3), np.array((0.0, 180.0, 0.0)))

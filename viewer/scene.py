@@ -67,8 +67,7 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
     the eye is (Quake III looks at a dead player from behind: its body is drawn, its view weapon not); a free camera
     sees none of them.
     """
-    world = assets.world if assets is not None else None
-    level = assets.q3_world.world if assets is not None and assets.q3_world is not None else None
+    level = assets.level if assets is not None else None
     model_names = tuple(ref.name for ref in assets.models) if assets is not None else ()
     if state is None:
         state = timeline.sample(t, pov=pov)
@@ -95,7 +94,7 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
                                         fullbright=piece.fullbright))
         particles = effects.particles(timeline, t, model_flags)
         lights = effects.lights(state, t, segment_flags)
-    blend = view.screen_blend(state, timeline, t, world) if lens is not None else None
+    blend = view.screen_blend(state, timeline, t, level) if lens is not None else None
     return SceneFrame(float(t), state.segment, cam, tuple(draws), style_values(state.lightstyles, t),
                       fog=fog_at(timeline, t), particles=particles, lights=lights, md3=shaded.md3,
                       blend=blend, polys=shaded.polys,

@@ -30,6 +30,7 @@ from .games.base import GameView
 from .games.game_data import has_game_data, missing_data_notice, with_stand_ins
 from .games.registry import game_view, map_game
 from .render.context import OffscreenTarget
+from .render.bsp.records import BspSegment
 from .render.frame import FrameRenderer
 from .render.refdef import Camera, SceneFrame
 from .scene import build_scene
@@ -116,12 +117,13 @@ class DemoSession:
     @property
     def world(self) -> WorldMesh | World38 | None:
         """The map of the loaded segment (``None`` before the first frame, or when the game dirs lack it)."""
-        return self.renderer.assets.world if self.renderer is not None else None
+        assets = self.renderer.assets if self.renderer is not None else None
+        return assets.world if isinstance(assets, BspSegment) else None
 
     @property
     def solid_world(self) -> WorldMesh | World38 | Bsp46World | None:
-        """The loaded map that chase and orbit cameras stay inside (Quake III's level, else :attr:`world`)."""
-        return self._level() or self.world
+        """The loaded map that chase and orbit cameras stay inside."""
+        return self.renderer.assets.level if self.renderer is not None else None
 
     def use_segment(self, segment: int) -> FrameRenderer:
         """The renderer of map segment ``segment``, loading its map and models first when another segment (or none)
@@ -160,11 +162,6 @@ class DemoSession:
                             model_flags=self._model_flags, state=state, game=self.game,
                             assets=self.renderer.assets if self.renderer is not None else None)
         return frame if self.has_data else replace(frame, polys=())   # every shader would be the default grid
-
-    def _level(self) -> Bsp46World | None:
-        """The loaded segment's Quake III map, if any."""
-        q3 = self.renderer.assets.q3_world if self.renderer is not None else None
-        return q3.world if q3 is not None else None
 
     def draw(self, frame: SceneFrame, target: OffscreenTarget) -> None:
         """Render ``frame`` into ``target`` with its segment's assets (without the game's data, the renderer's

@@ -1,97 +1,41 @@
-"""Draw a :class:`~viewer.render.refdef.SceneFrame` into an offscreen target: world, brush entities, alias models,
-sprites, translucent liquids, particles, the world's translucent surfaces (Quake II), the view weapon, then the
-screen blend.  Quake III: opaque map surfaces, models and players, brush entities, effect polygons, blended map
-surfaces, then the first-person weapon; every image of a segment's Quake III shaders is uploaded when it loads.
+"""Draw a :class:`~viewer.render.refdef.SceneFrame` into an offscreen target: what every game shares around the
+backend that draws the segment's world and models (:mod:`.backend`).
 
-``FrameRenderer`` uploads a segment's assets once (the Q2 ``refexport_t`` idea: register by model index, draw
-a frame description); per frame it only picks poses, samples light under each model and issues draw calls.
+The target is cleared (black, or the placeholder's sky when the map is missing), the placeholder floor drawn under
+everything when the map is missing (:mod:`.grid_floor`), the view's projection worked out with the game's fov rule
+and underwater warp, the backend draws the 3D view, and the screen blend (``V_CalcBlend``) goes over it.
 
-References: QuakeSpasm ``gl_rmain.c`` ``R_RenderView`` (draw order), ``R_DrawEntitiesOnList``, ``R_PolyBlend``,
-``r_alias.c`` ``R_SetupAliasFrame``/``R_SetupAliasLighting``, ``view.c`` (view model depth range), ``gl_fog.c``,
-``r_world.c`` (``map_wateralpha`` from worldspawn).
+References: QuakeSpasm ``gl_rmain.c`` ``R_RenderView``, ``R_PolyBlend``; Quake II ``ref.h`` (``refexport_t``).
 """
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 import moderngl
-import numpy as np
 
-from assets_loader.bsp.lightpoint import LightSample, light_point
-from assets_loader.bsp46.lighting import vec3
-from assets_loader.palette import translation_table
-from assets_loader.q3shaders import Shader
-
-from .bsp.alias import SHELL_PUSH, AliasLight, AliasRenderer, shade_vector
+from .backend import Backend, FrameView, SharedDrawing
+from .bsp.records import BspSegment
+from .bsp.renderer import BspBackend
 from .context import OffscreenTarget
-from .shaded.hud_models import draw_hud_models
-from .particles import ParticleRenderer
-from .polyblend import PolyBlend
-from .shaded.dlights import kept_lights
-from .shaded.fog import fog_volumes
-from .placeholders import OBJECT_BOX, QUAKE_PLAYER_BOX, Box, with_nose
-from .shaded.md3 import Md3Renderer, model_matrix
-from .shaded.polys import PolyRenderer
 from .grid_floor import SKY as FLOOR_SKY, GridFloor
-from .shaded.records import Md3Draw
-from .shaded.painter import Q3View, ShaderPainter, StageLight, scissor_pixels
-from .q3.world import Quake3WorldRenderer
-from .refdef import EntityDraw, HudModel, Lights, MapWorld, SceneFrame, SegmentAssets
-from .bsp.sprites import SpriteRenderer
-from .view_math import angle_vectors, entity_matrix, view_projection
-from .bsp.visibility import frustum_planes
-from .bsp.world import BrushDraw, WorldRenderer, WorldView, placed_sphere
+from .polyblend import PolyBlend
+from .q3.records import Quake3Segment
+from .q3.renderer import Quake3Backend
+from .refdef import HudModel, SceneFrame, SegmentAssets
+from .view_math import view_projection
 
-#: The view weapon's depth is squeezed into [0, 0.3] so it never pokes through walls (``glDepthRange``).
-_VIEW_MODEL_DEPTH = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0.3, -0.7], [0, 0, 0, 1]], np.float32)
-_LIGHT_CACHE_SIZE = 8192
-#: Light level for models when the map is missing, so they stay visible in the empty world.
-_NO_MAP_LIGHT = 128.0
-#: ``RF_FULLBRIGHT``: ref_gl's shadelight 1.0 in every channel, the full light level.
-_FULL_LIGHT = 255.0
 #: Quake clears to black; anything outside the map shows through as this.
 CLEAR_COLOR = (0.0, 0.0, 0.0)
 
 
-def _fog_from_worldspawn(worldspawn: dict[str, str]) -> tuple[float, float, float, float]:
-    """The worldspawn ``fog`` key ("density r g b" or "density") as (r, g, b, density); no fog → density 0
-    (a key that is not numbers is reported with a warning and ignored, as the engine's ``sscanf`` would)."""
-    text = worldspawn.get("fog", "")
-    try:
-        values = [float(v) for v in text.split()]
-    except ValueError:
-        warnings.warn(f"worldspawn fog {text!r} is not numbers; drawing without fog", stacklevel=2)
-        return (0.0, 0.0, 0.0, 0.0)
-    if len(values) == 4:
-        return (values[1], values[2], values[3], values[0])
-    if len(values) == 1:
-        return (0.3, 0.3, 0.3, values[0])
-    return (0.0, 0.0, 0.0, 0.0)
-
-
-def water_alpha_from_worldspawn(worldspawn: dict[str, str]) -> float:
-    """The worldspawn ``wateralpha`` (or ``_wateralpha``, the underscore being the mapper's "not for the game" mark
-    the engine strips) clamped to 0..1; 1 (opaque, ``r_wateralpha``'s default) when absent or not a number."""
-    text = worldspawn.get("wateralpha", worldspawn.get("_wateralpha", ""))
-    try:
-        value = float(text.split()[0]) if text.split() else 1.0
-    except ValueError:
-        warnings.warn(f"worldspawn wateralpha {text!r} is not a number; drawing opaque water", stacklevel=2)
-        return 1.0
-    return min(max(value, 0.0), 1.0) if value == value else 1.0
-
-
-def _upload_images(painter: ShaderPainter, shaders: Iterable[Shader]) -> None:
-    """Upload every loaded image ``shaders`` draw with (``animMap`` frames included) now, so no frame waits for one
-    (``R_FindImageFile`` at registration); names the loader did not decode are left to the first draw that needs
-    them (and its one warning)."""
-    for shader in shaders:
-        for stage in shader.stages:
-            for name in stage.images:
-                if name.lower() in painter.images:
-                    painter.texture(name, stage.clamp)
+def backend_for(ctx: moderngl.Context, assets: SegmentAssets, shared: SharedDrawing) -> Backend:
+    """The backend that registers ``assets``: the one whose segment kind they are (a game registers its own)."""
+    if isinstance(assets, Quake3Segment):
+        return Quake3Backend(ctx, assets, shared)
+    if isinstance(assets, BspSegment):
+        return BspBackend(ctx, assets, shared)
+    raise TypeError(f"no backend draws {type(assets).__name__}")
 
 
 class FrameRenderer:
@@ -100,284 +44,34 @@ class FrameRenderer:
     def __init__(self, ctx: moderngl.Context, assets: SegmentAssets) -> None:
         self.ctx = ctx
         self.assets = assets
-        self.world = WorldRenderer(ctx, assets.world, assets.palette, assets.lighting, assets.sky_box) \
-            if assets.world is not None else None
-        self.q3_world = Quake3WorldRenderer(ctx, assets.q3_world) if assets.q3_world is not None else None
-        grid = assets.q3_world.world.light_grid if assets.q3_world is not None else None
-        fogs = fog_volumes(assets.q3_world) if assets.q3_world is not None else ()
-        self.q3_models = Md3Renderer(ctx, assets.q3_models, grid, fogs) if assets.q3_models is not None else None
-        self.q3_polys = PolyRenderer(ctx, self.q3_models.painter, assets.q3_models.library) \
-            if self.q3_models is not None and assets.q3_models is not None else None
-        if self.q3_world is not None and assets.q3_world is not None:
-            _upload_images(self.q3_world.painter, assets.q3_world.shaders)
-        if self.q3_models is not None:
-            _upload_images(self.q3_models.painter, self.q3_models.registered_shaders())
+        self.shared = SharedDrawing(ctx, assets.palette)
+        self.backend = backend_for(ctx, assets, self.shared)
         self.floor = GridFloor(ctx, assets.floor) if assets.floor is not None else None
-        self.alias = AliasRenderer(ctx)
-        self.sprites = SpriteRenderer(ctx)
-        self.particles = ParticleRenderer(ctx, assets.palette)
-        self._handles: list = []
-        #: Each alias model's reach from its origin over every pose (model index → radius), for frustum culling.
-        self._radii: dict[int, float] = {}
-        for ref in assets.models:
-            if ref.kind == "alias" and ref.alias is not None:
-                self._radii[len(self._handles)] = float(np.linalg.norm(ref.alias.positions, axis=-1).max(initial=0.0))
-                self._handles.append(self.alias.upload(ref.alias, assets.palette, assets.lighting.fullbrights,
-                                                       assets.lighting.texture_mode))
-            elif ref.kind == "sprite" and ref.sprite is not None:
-                self._handles.append(self.sprites.upload(ref.sprite, assets.palette))
-            elif ref.kind == "bsp" and ref.bsp is not None:
-                self._handles.append(WorldRenderer(ctx, ref.bsp, assets.palette, assets.lighting))
-            else:
-                self._handles.append(None)
         self._polyblend: PolyBlend | None = None   # made on the first screen blend
-        worldspawn = assets.world.worldspawn if assets.world is not None else {}
-        self._world_fog = _fog_from_worldspawn(worldspawn)
-        self._world_water_alpha = water_alpha_from_worldspawn(worldspawn)
-        self._light_cache: dict[tuple[int, int, int], LightSample | None] = {}
-        self._lights: Lights | None = None
-        #: This frame's frustum planes (a, b, c, d), normalised, as floats: tested per entity (empty: cull nothing).
-        self._planes: tuple[tuple[float, ...], ...] = ()
 
     def release(self) -> None:
-        for handle in self._handles:
-            if handle is not None:
-                handle.release()
-        if self.world is not None:
-            self.world.release()
-        if self.q3_world is not None:
-            self.q3_world.release()
-        if self.q3_polys is not None:
-            self.q3_polys.release()
-        if self.q3_models is not None:
-            self.q3_models.release()
+        self.backend.release()
+        self.shared.release()
         if self.floor is not None:
             self.floor.release()
-        self.alias.release()
-        self.sprites.release()
-        self.particles.release()
         if self._polyblend is not None:
             self._polyblend.release()
 
     def draw(self, frame: SceneFrame, target: OffscreenTarget) -> None:
         """Render ``frame`` into ``target`` (cleared first)."""
-        ctx = self.ctx
         target.use()
-        ctx.clear(*(CLEAR_COLOR if self.floor is None else FLOOR_SKY), depth=1.0)
+        self.ctx.clear(*(CLEAR_COLOR if self.floor is None else FLOOR_SKY), depth=1.0)
         w, h = target.size
         view_proj = view_projection(frame.camera, w / h, self.assets.look.fov_across_width, warp=frame.view_warp)
         if self.floor is not None:
             self.floor.draw(view_proj, frame.camera.origin)
-        fog = frame.fog or self._world_fog
-        look = self.assets.look
-        water_alpha = self._world_water_alpha if frame.water_alpha is None else frame.water_alpha
-        view = WorldView(view_proj, frame.camera.origin, frame.time, frame.styles, fog,
-                         liquid_alpha=water_alpha, lights=frame.lights, areabits=frame.areabits, look=look)
-        self.alias.set_look(look.light_max if look.light_max is not None else 2.0, fog)
-        planes = frustum_planes(view_proj)
-        self._planes = tuple(map(tuple, (planes / np.linalg.norm(planes[:, :3], axis=1, keepdims=True)).tolist()))
-        if self.world is not None:
-            self.world.draw_world(view)
-        q3_view = Q3View(view_proj, frame.camera.origin, frame.time, frame.camera.angles,
-                         lights=kept_lights(frame.lights, frame.camera.origin))
-        brushes, others, view_models = [], [], []
-        items: dict[int, list[BrushDraw]] = {}   # whole-BSP models (Quake's b_*.bsp boxes) by model, each in one batch
-        for draw in frame.models:
-            ref = self.assets.models[draw.model] if 0 <= draw.model < len(self.assets.models) else None
-            if ref is None:
-                continue
-            if draw.view_model:
-                view_models.append(draw)
-            elif ref.kind == "brush" and ref.submodel > 0:
-                matrix = entity_matrix(draw.origin, draw.angles)
-                if self._brush_in_view(self.assets.world, ref.submodel, matrix):
-                    brushes.append(BrushDraw(ref.submodel, matrix, draw.frame != 0, draw.alpha))
-            elif ref.kind == "bsp":
-                handle = self._handles[draw.model]
-                matrix = entity_matrix(draw.origin, draw.angles)
-                if handle is not None and draw.shell is None and self._brush_in_view(handle.world, 0, matrix):
-                    items.setdefault(draw.model, []).append(BrushDraw(0, matrix, False, draw.alpha))
-            else:
-                others.append(draw)
-        if self.q3_world is not None:
-            portal = self.q3_world.portal_view(q3_view)
-            if portal is not None:  # R_MirrorViewBySurface: drawn first, then the depth is cleared
-                ctx.scissor = scissor_pixels(portal.scissor, target.size)
-                self._draw_q3_scene(frame, portal, brushes)
-                ctx.scissor = None
-                _clear_depth(ctx)
-        self._draw_q3_scene(frame, q3_view, brushes)
-        if self.world is not None:
-            self.world.draw_brushes(view, brushes)
-        for model, draws in items.items():
-            self._handles[model].draw_brushes(view, draws)
-        weapon = tuple(d for d in frame.md3 if d.view_model)
-        if self.q3_models is not None and weapon:
-            self.q3_models.draw(weapon, q3_view)
-        forward, right, up = angle_vectors(frame.camera.angles)
-        self._lights = frame.lights
-        for draw in others:
-            self._draw_model(draw, view, view_proj, (forward, right, up))
-        if self.world is not None:
-            self.world.draw_liquids(view)
-        if frame.particles is not None and len(frame.particles):
-            self.particles.draw(frame.particles, view_proj, right, up, fog=fog)
-        if self.world is not None:
-            self.world.draw_translucent(view)
-        if view_models:
-            weapon_proj = _VIEW_MODEL_DEPTH @ view_proj
-            for draw in view_models:
-                self._draw_model(draw, view, weapon_proj, (forward, right, up))
+        self.backend.draw(frame, FrameView(view_proj, target.size))
         if frame.blend is not None:
             if self._polyblend is None:
                 self._polyblend = PolyBlend(self.ctx)
             self._polyblend.draw(frame.blend)
 
     def draw_hud_models(self, models: Sequence[HudModel], size: tuple[int, int], time: float) -> None:
-        """The HUD's 3D models (:mod:`.hud_models`) over the bound framebuffer of ``size`` pixels, at shader time
-        ``time``; nothing for a segment without MD3 models."""
-        if models and self.q3_models is not None:
-            draw_hud_models(self.ctx, self.q3_models, models, size, time)
-
-    def _draw_q3_scene(self, frame: SceneFrame, view: Q3View, brushes: list[BrushDraw]) -> None:
-        """The Quake III map, models and brush entities as ``view`` sees them, in sort order: map batches up to
-        opaque, the models, the brush entities, the effect polygons, then the blended map batches."""
-        if self.q3_world is not None:
-            self.q3_world.draw(view, translucent=False)
-        scene = tuple(d for d in frame.md3 if not d.view_model)
-        if self.q3_models is not None and scene:
-            models = self.q3_models.models
-            self.q3_models.draw(scene, view)
-            for draw in scene:
-                if draw.placeholder is not None and draw.model not in models.md3:
-                    self._draw_placeholder(view.view_proj, model_matrix(draw.origin, draw.axis), draw.placeholder)
-        if self.q3_world is not None and brushes:
-            self.q3_world.draw_submodels(view, [(b.submodel, b.matrix) for b in brushes])
-        if self.q3_polys is not None and frame.polys:
-            self.q3_polys.draw(frame.polys, view)
-        if self.q3_world is not None:
-            self.q3_world.draw(view, translucent=True)
-
-    def _draw_model(self, draw: EntityDraw, view: WorldView, view_proj: np.ndarray, axes) -> None:
-        ref = self.assets.models[draw.model]
-        handle = self._handles[draw.model]
-        if draw.shell is not None and ref.kind != "alias":    # colour shells are drawn on alias meshes only
-            return
-        if ref.kind == "bsp":
-            handle.draw_brushes(view, [BrushDraw(0, entity_matrix(draw.origin, draw.angles), False, draw.alpha)])
-        elif ref.kind == "alias":
-            self._draw_alias(draw, handle, view, view_proj)
-        elif ref.kind == "md3" and self.q3_models is not None:
-            self._draw_md3(draw, ref.name, view, view_proj)
-        elif ref.kind == "sprite":
-            forward, right, up = axes
-            self.sprites.draw(handle, view_proj, camera_origin=view.camera, camera_forward=forward,
-                              camera_right=right, camera_up=up, origin=draw.origin, angles=draw.angles,
-                              frame=draw.frame, time=view.time, alpha=draw.alpha, fog=view.fog)
-        elif ref.kind == "missing":    # the loader that made it said so once, naming the file
-            player = draw.colors is not None or ref.name.lower().startswith("players/")
-            self._draw_placeholder(view_proj, entity_matrix(draw.origin, draw.angles),
-                                   QUAKE_PLAYER_BOX if player else OBJECT_BOX)
-
-    def _draw_placeholder(self, view_proj: np.ndarray, matrix: np.ndarray, box: Box) -> None:
-        """A missing model as ``box`` placed by ``matrix``, with the nose that shows its facing
-        (:mod:`.placeholders`)."""
-        body, nose = with_nose(box)
-        self.alias.draw_placeholder(view_proj, matrix, *body)
-        self.alias.draw_placeholder(view_proj, matrix, *nose, dark=True)
-
-    def _in_view(self, centre, radius: float) -> bool:
-        """Whether a sphere may show in this frame's view frustum (``R_CullBox``/``R_CullModelForEntity``: the
-        engines skip entities outside the view, so their vertices are never processed)."""
-        x, y, z = float(centre[0]), float(centre[1]), float(centre[2])
-        return all(a * x + b * y + c * z + d >= -radius for a, b, c, d in self._planes)
-
-    def _brush_in_view(self, world: MapWorld | None, submodel: int, matrix: np.ndarray) -> bool:
-        """Whether submodel ``submodel`` of ``world`` placed by ``matrix`` may show (its box's bounding sphere)."""
-        if world is None or not 0 <= submodel < len(world.submodels):
-            return True   # a Quake III map draws its own submodels; a bad index is skipped when drawn
-        return self._in_view(*placed_sphere(world.submodels[submodel], matrix))
-
-    def _draw_alias(self, draw: EntityDraw, handle, view: WorldView, view_proj: np.ndarray) -> None:
-        radius = self._radii.get(draw.model)
-        reach = radius + (SHELL_PUSH if draw.shell is not None else 0.0) if radius is not None else None
-        if reach is not None and not draw.view_model and not self._in_view(draw.origin, reach):
-            return
-        model = handle.model
-        angles = draw.angles
-        light = self._model_light(draw, view.styles)
-        alias_light = AliasLight.from_level(light, float(angles[1]), view_model=draw.view_model,
-                                            player=draw.colors is not None, rule=self.assets.look.model_light)
-        translation = translation_table(*draw.colors) if draw.colors is not None else None
-        pose_a = model.pose_at(draw.prev_frame, view.time) if 0 <= draw.prev_frame < model.num_frames else 0
-        pose_b = model.pose_at(draw.frame, view.time) if 0 <= draw.frame < model.num_frames else 0
-        self.alias.draw(handle, view_proj, entity_matrix(draw.origin, angles), pose_a, pose_b, draw.blend,
-                        skin=draw.skin, time=view.time, translation=translation, light=alias_light, alpha=draw.alpha,
-                        shell=draw.shell)
-
-    def _draw_md3(self, draw: EntityDraw, name: str, view: WorldView, view_proj: np.ndarray) -> None:
-        """An MD3 model on a Quake II entity (Q2PRO draws MD2 and MD3 alike): posed like an alias model
-        (``prev_frame`` → ``frame`` by ``blend``), lit like one by the light under it (:func:`md3_light`)."""
-        assert self.q3_models is not None
-        matrix = entity_matrix(draw.origin, draw.angles)
-        light = AliasLight.from_level(self._model_light(draw, view.styles), float(draw.angles[1]),
-                                      view_model=draw.view_model, rule=self.assets.look.model_light)
-        md3 = Md3Draw(name, np.asarray(draw.origin, np.float32), np.ascontiguousarray(matrix[:3, :3].T),
-                      frame=draw.frame, old_frame=draw.prev_frame, frac=draw.blend)
-        q3_view = Q3View(view_proj, view.camera, view.time, (0.0, 0.0, 0.0))
-        self.q3_models.draw((md3,), q3_view, md3_light(light))
-
-    def _model_light(self, draw: EntityDraw, styles: np.ndarray) -> np.ndarray:
-        """The light level a model is drawn at: the full level for ``RF_FULLBRIGHT`` (ref_gl ``R_DrawAliasModel``
-        sets shadelight to 1 and reads no light under it), else the light under its origin."""
-        if draw.fullbright:
-            return np.full(3, _FULL_LIGHT)
-        return self._light_level(draw.origin, styles)
-
-    def _light_level(self, origin, styles: np.ndarray) -> np.ndarray:
-        """``R_LightPoint`` at ``origin``: the lightmap under it weighted by the style values, RGB ``[3]`` (grey
-        for maps without a ``.lit``) plus the dynamic lights.
-
-        The lightmap sample under a spot never changes, so it is cached per 4-unit cell; only the style
-        weighting is redone each frame."""
-        if self.assets.world is None:
-            return np.full(3, _NO_MAP_LIGHT)
-        key = (int(origin[0]) >> 2, int(origin[1]) >> 2, int(origin[2]) >> 2)
-        if key not in self._light_cache:
-            if len(self._light_cache) >= _LIGHT_CACHE_SIZE:
-                self._light_cache.clear()
-            self._light_cache[key] = light_point(self.assets.world, origin)
-        hit = self._light_cache[key]
-        level = np.zeros(3) if hit is None else np.asarray(hit.value(styles), np.float64)
-        return level + _dynamic_light_at(self._lights, origin)
-
-
-def _clear_depth(ctx: moderngl.Context) -> None:
-    """Clear only the depth of the bound framebuffer (``RB_BeginDrawingView`` between a portal view and the
-    main one): the colour writes are masked off for the clear."""
-    fbo = ctx.fbo
-    mask = fbo.color_mask
-    fbo.color_mask = (False, False, False, False)
-    fbo.depth_mask = True
-    fbo.clear(depth=1.0)
-    fbo.color_mask = mask
-    fbo.use()  # moderngl applies a framebuffer's colour mask when it is bound
-
-
-def md3_light(light: AliasLight) -> StageLight:
-    """An alias model's light as the MD3 path's diffuse light (0‥1): the ambient and the shade part over 128 (the
-    skin as painted), in the light's colour, from the alias shade vector. The alias rule ``ambient + shade·d``
-    toward the light becomes ``ambient + shade·max(d, 0)``: the same in front, a little brighter behind."""
-    color = np.asarray(light.color, np.float64)
-    return StageLight(vec3(color * light.ambient / 128.0), vec3(color * light.shade / 128.0),
-                      vec3(shade_vector(light.yaw)))
-
-
-def _dynamic_light_at(lights: Lights | None, origin) -> np.ndarray:
-    """Light the dynamic lights add at ``origin``, RGB ``[3]``: ``radius − distance`` of each light that reaches it
-    times its colour (``R_LightPoint``'s dlight term)."""
-    if lights is None or len(lights) == 0:
-        return np.zeros(3)
-    dist = np.linalg.norm(lights.origins - np.asarray(origin, np.float32), axis=1)
-    add = np.clip(lights.radius - dist, 0, None)
-    return (add[:, None] * lights.colors).sum(axis=0).astype(np.float64)
+        """The HUD's 3D models (:mod:`.shaded.hud_models`) over the bound framebuffer of ``size`` pixels, at shader
+        time ``time``."""
+        self.backend.draw_hud_models(models, size, time)

@@ -26,10 +26,11 @@ from assets_loader.models import AliasModel, SpriteModel
 from assets_loader.palette import Colormap, Palette
 
 from .shaded.records import Md3Draw, Q3Poly, Quake3Models
-from .q3.records import Quake3World
 
 #: A map the world renderer draws: Quake's (BSP29/BSP2) or Quake II's (IBSP 38).
 MapWorld = WorldMesh | World38
+#: A segment's map, whichever game's (:attr:`SegmentAssets.level`).
+Level = WorldMesh | World38 | Bsp46World
 
 # --- registration ------------------------------------------------------------------------------------------------
 
@@ -39,7 +40,7 @@ class ModelRef:
     """What model precache entry ``name`` is: ``kind`` is ``"brush"`` (``submodel`` = N of ``*N``, 0 = the map
     itself), ``"bsp"`` (a separate BSP used as a model, like the health boxes ``maps/b_bh25.bsp``), ``"alias"``,
     ``"sprite"``, ``"md3"`` (an MD3 model drawn for a Quake or Quake II entity; the model and its skins are in
-    :attr:`SegmentAssets.q3_models` under ``name``), ``"missing"`` or ``"none"`` (the empty entry 0)."""
+    :attr:`SegmentAssets.md3` under ``name``), ``"missing"`` or ``"none"`` (the empty entry 0)."""
 
     name: str
     kind: str
@@ -47,39 +48,6 @@ class ModelRef:
     alias: AliasModel | None = None
     sprite: SpriteModel | None = None
     bsp: MapWorld | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SkyBox:
-    """A six-sided sky (Quake II ``R_SetSky``): ``faces`` ``u1[6, H, W, 4]`` in the order rt, bk, lf, ft, up, dn
-    (row 0 = top of each picture), turning ``rotate`` degrees a second about ``axis`` ``[3]``.
-
-    The faces sit on the box axes as Quake II's ``MakeSkyVec`` places them: rt on +X, bk on +Y, lf on −X,
-    ft on −Y, up on +Z, dn on −Z."""
-
-    name: str
-    faces: np.ndarray
-    rotate: float = 0.0
-    axis: tuple[float, float, float] = (0.0, 0.0, 1.0)
-
-
-@dataclass(frozen=True, slots=True)
-class Lighting:
-    """How a game turns texture × lightmap into a colour: ``texture_scale`` brightens textures (clamped at 1:
-    Quake II's ``intensity``), ``lightmap_scale`` multiplies the clamped lightmap (Quake's overbright 2, Quake II's
-    ``gl_modulate``); ``fullbrights``: palette indices 224..255 ignore light (Quake only); ``texture_mode``: the
-    engine's default ``gl_texturemode`` for mipmapped world textures and model skins (QuakeSpasm's
-    ``GL_LINEAR_MIPMAP_LINEAR`` blends two mip levels, Quake II ref_gl's ``GL_LINEAR_MIPMAP_NEAREST`` reads the
-    nearer one)."""
-
-    texture_scale: float = 1.0
-    lightmap_scale: float = 2.0
-    fullbrights: bool = True
-    texture_mode: str = "GL_LINEAR_MIPMAP_LINEAR"
-
-
-#: Quake's look (QuakeSpasm's overbright lightmaps, fullbright palette range).
-QUAKE_LIGHTING = Lighting()
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,30 +71,26 @@ class Look:
 
 @dataclass(frozen=True, slots=True)
 class SegmentAssets:
-    """The map (``None`` when the game dirs lack it: the viewer then shows the entities in an empty world),
-    the models indexed like the segment's model precache, the palette/colormap, the game's ``lighting`` rule and
-    the sky box (``None``: Quake's scrolling two-layer sky, or no sky), the game's :class:`Look`. A Quake III
-    segment has no ``world`` but a ``q3_world`` (shaded map, :mod:`.q3refdef`) and its ``q3_models``; a Quake II
-    segment whose model files are MD3s has them (and their skins) in ``q3_models`` too. ``floor``: the height of the
-    placeholder grid floor drawn when the map is missing (:mod:`.grid_floor`), ``None`` for none."""
+    """What a map segment registers, as every backend sees it: the models indexed like the segment's model
+    precache, the palette/colormap, the game's :class:`Look`, ``md3``: the MD3 models (and their shaders) the
+    segment's entities and HUD draw through shader scripts (Quake III's, and Quake II entities whose model files are
+    MD3s; ``None`` for none), ``floor``: the height of the placeholder grid floor drawn when the map is missing
+    (:mod:`.grid_floor`), ``None`` for none.
 
-    world: MapWorld | None
+    Each backend registers its own kind (:class:`~.bsp.records.BspSegment`, :class:`~.q3.records.Quake3Segment`)
+    with its map; :attr:`level` is that map for everything that places cameras and sounds."""
+
     models: tuple[ModelRef, ...]
     palette: Palette
-    colormap: Colormap | None
-    lighting: Lighting = QUAKE_LIGHTING
-    sky_box: SkyBox | None = None
-    q3_world: Quake3World | None = None
-    q3_models: Quake3Models | None = None
+    colormap: Colormap | None = None
     look: Look = Look()
     floor: float | None = None
+    md3: Quake3Models | None = None
 
     @property
-    def level(self) -> MapWorld | Bsp46World | None:
-        """The map whose entities and bounds place cameras (Quake/Quake II ``world`` or the Quake III map)."""
-        if self.world is not None:
-            return self.world
-        return self.q3_world.world if self.q3_world is not None else None
+    def level(self) -> Level | None:
+        """The segment's map (``None`` when the game data lacks it: the entities are drawn in an empty world)."""
+        return None
 
     def model_flags(self) -> np.ndarray:
         """MDL flags (rotate, trails) by model index, ``i4 [M]``; 0 for everything that is not an alias model."""

@@ -16,6 +16,7 @@ from assets_loader.palette import Colormap, Palette, load_colormap, load_palette
 from assets_loader.vfs import VirtualFS
 
 from ..base import precache_ref
+from ...render.bsp.records import BspSegment
 from ...render.refdef import Look, ModelRef, SegmentAssets
 
 
@@ -70,10 +71,10 @@ def load_segment_assets(fs: VirtualFS, model_precache: tuple[str, ...], look: Lo
     palette, colormap = load_palette_pair(fs)
     models = tuple(ModelRef(n, "brush", submodel=0) if i == 1 else load_model(fs, n)
                    for i, n in enumerate(model_precache))
-    return SegmentAssets(world, models, palette, colormap, look=look)
+    return BspSegment(models, palette, colormap, look=look, world=world)
 
 
 def load_map_assets(fs: VirtualFS, map_path: str, look: Look = DEFAULT_LOOK) -> SegmentAssets:
     """A map shown without a demo (``qdv map``): the map itself and no models, drawn with ``look``."""
     palette, colormap = load_palette_pair(fs)
-    return SegmentAssets(load_world(fs, map_path), (), palette, colormap, look=look)
+    return BspSegment((), palette, colormap, look=look, world=load_world(fs, map_path))

@@ -43,7 +43,8 @@ from assets_loader.vfs import VirtualFS
 from ..base import precache_ref
 from .fallback_pics import sample_pak_path
 from ...render.shaded.records import Quake3Models
-from ...render.refdef import Lighting, Look, ModelRef, SegmentAssets, SkyBox
+from ...render.bsp.records import BspSegment, Lighting, SkyBox
+from ...render.refdef import Look, ModelRef, SegmentAssets
 
 PALETTE_PATH = "pics/colormap.pcx"
 #: The model every client without its own is drawn with (``CL_LoadClientinfo``).
@@ -305,12 +306,13 @@ def load_segment_assets(fs: VirtualFS, model_precache: tuple[str, ...], map_path
         box = sky_from_strings(fs, *sky)
     else:
         box = world_sky(fs, world) if world is not None else None
-    return SegmentAssets(world, models, palette, None, QUAKE2_LIGHTING, box, q3_models=md3_models(fs, md3, palette),
-                         look=QUAKE2_LOOK)
+    return BspSegment(models, palette, look=QUAKE2_LOOK, md3=md3_models(fs, md3, palette), world=world,
+                      lighting=QUAKE2_LIGHTING, sky_box=box)
 
 
 def load_map_assets(fs: VirtualFS, map_path: str) -> SegmentAssets:
     """A map shown without a demo (``qdv map``): the map, its sky from the worldspawn, and no models."""
     palette = load_palette(fs)
     world = load_world(fs, map_path)
-    return SegmentAssets(world, (), palette, None, QUAKE2_LIGHTING, world_sky(fs, world), look=QUAKE2_LOOK)
+    return BspSegment((), palette, look=QUAKE2_LOOK, world=world, lighting=QUAKE2_LIGHTING,
+                      sky_box=world_sky(fs, world))

@@ -33,7 +33,7 @@ from assets_loader.q3shaders import ShaderLibrary, load_shader_library
 from assets_loader.vfs import VirtualFS
 
 from ...render.shaded.records import Quake3Models
-from ...render.q3.records import Quake3World
+from ...render.q3.records import Quake3Segment, Quake3World
 from ...render.refdef import Look, ModelRef, SegmentAssets
 from .players import part_path
 
@@ -149,12 +149,11 @@ def load_segment_assets(fs: VirtualFS, map_path: str, model_names: tuple[str, ..
         world = None
     models = load_models(fs, model_names, library, images, players, shaders, gametype >= GT_TEAM)
     refs = tuple(model_ref(n, models) for n in model_names)
-    return SegmentAssets(None, refs, GREY_PALETTE, None, q3_world=world, q3_models=models, look=QUAKE3_LOOK)
+    return Quake3Segment(refs, GREY_PALETTE, look=QUAKE3_LOOK, md3=models, q3_world=world)
 
 
 def load_map_assets(fs: VirtualFS, map_path: str) -> SegmentAssets:
     """A map shown without a demo (``qdv map``): the map and no models."""
     library = load_shader_library(fs)
     world = load_world(fs, map_path, library, ImageLoader(fs))
-    return SegmentAssets(None, (), GREY_PALETTE, None, q3_world=world, q3_models=Quake3Models(library=library),
-                         look=QUAKE3_LOOK)
+    return Quake3Segment((), GREY_PALETTE, look=QUAKE3_LOOK, md3=Quake3Models(library=library), q3_world=world)

@@ -51,6 +51,7 @@ from assets_loader.demos.events import MuzzleFlashEvent, TempEntityEvent
 from assets_loader.demos.trajectory import evaluate_trajectory
 
 from ...render.shaded.records import Md3Draw, Q3Poly
+from ...render.q3.records import Quake3Segment
 from ...render.refdef import Camera, Lights, Particles, SegmentAssets
 from ...render.view_math import angle_vectors
 from ..base import EffectModel, ShadedDraws
@@ -411,8 +412,8 @@ class Quake3Effects:
         """Everything drawn through shaders at ``t`` seen from ``camera``: the items, missiles and players of
         ``state`` (:mod:`.link`, posed by :mod:`.players` with the models of ``assets``), the effects (rules: module
         docstring) and the first-person weapon."""
-        level = assets.q3_world.world if assets is not None and assets.q3_world is not None else None
-        models = assets.q3_models if assets is not None else None
+        level = assets.level if isinstance(assets, Quake3Segment) else None
+        models = assets.md3 if assets is not None else None
         items, players = link.md3_draws(state, first_person)
         forward, right, up = angle_vectors(camera.angles)
         left = -np.asarray(right)

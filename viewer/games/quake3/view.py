@@ -19,7 +19,7 @@ from assets_loader.images import Image
 from assets_loader.palette import Palette
 from assets_loader.vfs import VirtualFS
 
-from ...render.refdef import EntityDraw, HudLayout, MapWorld, SegmentAssets
+from ...render.refdef import EntityDraw, HudLayout, Level, SegmentAssets
 from ..base import PicSizes, PovLens
 from . import assets, fx, hud, hud_pics, link
 from .items import segment_models
@@ -60,14 +60,15 @@ class Quake3View:
                    show_scores: bool = False, pic_sizes: PicSizes | None = None,
                    assets: SegmentAssets | None = None) -> HudLayout:
         return hud.hud_layout(state, timeline, screen_size, scale, show_scores=show_scores, pic_sizes=pic_sizes,
-                              models=assets.q3_models if assets is not None else None)
+                              models=assets.md3 if assets is not None else None)
 
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
-                     world: MapWorld | None) -> tuple[float, float, float, float] | None:
+                     level: Level | None) -> tuple[float, float, float, float] | None:
         return None   # cgame's damage and powerup screen effects are not drawn yet
 
-    def pov_lens(self, state: SceneState, t: float, fov: float, level: Bsp46World | None = None) -> PovLens:
-        return PovLens(fov, eye=dead_view(state, level) if renders_third_person(state) else None)
+    def pov_lens(self, state: SceneState, t: float, fov: float, level: Level | None = None) -> PovLens:
+        return PovLens(fov, eye=dead_view(state, level if isinstance(level, Bsp46World) else None)
+                       if renders_third_person(state) else None)
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
         players = self.player_entities(state, model_precache)

@@ -17,7 +17,8 @@ import numpy as np
 from assets_loader.bsp38 import World38
 from assets_loader.bsp38.dtypes import SURF_FLOWING, SURF_NODRAW, SURF_SKY, SURF_TRANS33, SURF_TRANS66, SURF_WARP
 
-from ..refdef import MapWorld, SkyBox
+from ..refdef import MapWorld
+from .records import SkyBox
 
 TRANSLUCENT = SURF_TRANS33 | SURF_TRANS66
 

@@ -36,7 +36,8 @@ from assets_loader.palette import Palette
 from assets_loader.bsp38.dtypes import SURF_SKY, SURF_WARP
 
 from .dlights import write_light_uniforms
-from ..refdef import QUAKE_LIGHTING, Lighting, Lights, Look, MapWorld, SkyBox
+from ..refdef import Lights, Look, MapWorld
+from .records import QUAKE_LIGHTING, Lighting, SkyBox
 from ..program_members import uniform
 from .surfaces import (face_flags, flow_scroll, opaque_faces, sky_rotation, surface_alpha, texture_flags,
                        translucent_faces)

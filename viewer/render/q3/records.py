@@ -1,4 +1,4 @@
-"""What the Quake III backend registers for a map segment: the map with the shaders of its surfaces.
+"""What the Quake III backend registers for a map segment: the map with the shaders of its surfaces, and its MD3s.
 
 References: ioquake3 ``renderergl1/tr_local.h`` (``world_t``), ``tr_public.h`` (``RE_LoadWorldMap``).
 """
@@ -6,12 +6,14 @@ References: ioquake3 ``renderergl1/tr_local.h`` (``world_t``), ``tr_public.h`` (
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from assets_loader.bsp46 import Bsp46World
 from assets_loader.q3shaders import Shader
+
+from ..refdef import SegmentAssets
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,3 +28,15 @@ class Quake3World:
     images: Mapping[str, np.ndarray]
     missing: tuple[str, ...] = ()
     fog_shaders: tuple[Shader | None, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Quake3Segment(SegmentAssets):
+    """A Quake III segment: its shaded map ``q3_world`` (``None`` when the game data lacks it); its MD3 models are
+    :attr:`SegmentAssets.md3`."""
+
+    q3_world: Quake3World | None = field(default=None, kw_only=True)
+
+    @property
+    def level(self) -> Bsp46World | None:
+        return self.q3_world.world if self.q3_world is not None else None

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import warnings
 import weakref
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import moderngl
@@ -494,3 +495,14 @@ def _intersect(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tu
     x0, y0 = max(a[0], b[0]), max(a[1], b[1])
     x1, y1 = min(a[0] + a[2], b[0] + b[2]), min(a[1] + a[3], b[1] + b[3])
     return (x0, y0, max(x1 - x0, 0), max(y1 - y0, 0))
+
+
+def upload_images(painter: ShaderPainter, shaders: Iterable[Shader]) -> None:
+    """Upload every loaded image ``shaders`` draw with (``animMap`` frames included) now, so no frame waits for one
+    (``R_FindImageFile`` at registration); names the loader did not decode are left to the first draw that needs
+    them (and its one warning)."""
+    for shader in shaders:
+        for stage in shader.stages:
+            for name in stage.images:
+                if name.lower() in painter.images:
+                    painter.texture(name, stage.clamp)

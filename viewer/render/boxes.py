@@ -1,0 +1,74 @@
+"""The lit magenta boxes drawn where a model is missing, in every game (:mod:`.placeholders` says which box),
+with a darker nose that shows the facing; drawn with ``alias.glsl``'s placeholder variant (:mod:`.alias_program`).
+"""
+
+from __future__ import annotations
+
+import moderngl
+import numpy as np
+
+from .alias_program import PLACEHOLDER_LIGHT, AliasLight, AliasPrograms
+from .placeholders import Box, with_nose
+from .view_math import gl_bytes
+
+
+def _box_mesh() -> np.ndarray:
+    """``f4[36, 6]``: the unit cube [0, 1]³ as 12 triangles wound clockwise seen from outside (Quake order)."""
+    faces = (  # (normal, four corners counter-clockwise seen from outside)
+        ((1, 0, 0), ((1, 0, 0), (1, 1, 0), (1, 1, 1), (1, 0, 1))),
+        ((-1, 0, 0), ((0, 1, 0), (0, 0, 0), (0, 0, 1), (0, 1, 1))),
+        ((0, 1, 0), ((1, 1, 0), (0, 1, 0), (0, 1, 1), (1, 1, 1))),
+        ((0, -1, 0), ((0, 0, 0), (1, 0, 0), (1, 0, 1), (0, 0, 1))),
+        ((0, 0, 1), ((0, 0, 1), (1, 0, 1), (1, 1, 1), (0, 1, 1))),
+        ((0, 0, -1), ((0, 1, 0), (1, 1, 0), (1, 0, 0), (0, 0, 0))),
+    )
+    rows = []
+    for normal, (a, b, c, d) in faces:
+        for corner in (a, c, b, a, d, c):   # reversed → clockwise from outside
+            rows.append((*corner, *normal))
+    return np.array(rows, dtype=np.float32)
+
+
+class BoxRenderer:
+    """Draws placeholder boxes into whatever framebuffer is bound."""
+
+    def __init__(self, programs: AliasPrograms) -> None:
+        self.programs = programs
+        self._box = programs.ctx.buffer(_box_mesh().tobytes())
+        self._vaos: dict[int, moderngl.VertexArray] = {}
+
+    def draw_with_nose(self, view_proj: np.ndarray, matrix: np.ndarray, box: Box) -> None:
+        """A missing model as ``box`` placed by ``matrix``, with the nose that shows its facing."""
+        body, nose = with_nose(box)
+        self.draw(view_proj, matrix, *body)
+        self.draw(view_proj, matrix, *nose, dark=True)
+
+    def draw(self, view_proj: np.ndarray, model_matrix: np.ndarray, mins, maxs, *, dark: bool = False) -> None:
+        """A lit magenta box from ``mins`` to ``maxs`` (model space, ``[3]`` each) for a model that is missing;
+        ``dark``: in a darker magenta (a part that must stand out against the box beside it)."""
+        lo = np.minimum(np.asarray(mins, np.float64), np.asarray(maxs, np.float64))
+        size = np.maximum(np.asarray(mins, np.float64), np.asarray(maxs, np.float64)) - lo
+        size = np.where(np.abs(size) < 1e-3, 1.0, size)
+        box = np.eye(4)
+        box[:3, :3] = np.diag(size)
+        box[:3, 3] = lo
+        prog, u = self.programs.use("placeholder")
+        vao = self._vaos.get(prog.glo)
+        if vao is None:   # the box's one pose feeds both pose attributes; the placeholder reads no texture
+            vao = self._vaos[prog.glo] = self.programs.ctx.vertex_array(prog, [
+                (self._box, "3f 3f", "in_pos_a", "in_normal_a"),
+                (self._box, "3f 3f", "in_pos_b", "in_normal_b"),
+            ])
+        mvp = np.asarray(view_proj, np.float64) @ np.asarray(model_matrix, np.float64) @ box
+        u["u_mvp"].write(gl_bytes(mvp))
+        u["u_blend"].value = 0.0
+        light = AliasLight(ambient=10.0, shade=20.0) if dark else AliasLight(ambient=40.0, shade=80.0)
+        self.programs.set_light(u, light, PLACEHOLDER_LIGHT)  # every face its own shade
+        self.programs.set_state(1.0)
+        vao.render(moderngl.TRIANGLES)
+
+    def release(self) -> None:
+        for vao in self._vaos.values():
+            vao.release()
+        self._vaos.clear()
+        self._box.release()

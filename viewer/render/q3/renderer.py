@@ -1,0 +1,114 @@
+"""The Quake III backend (:class:`~viewer.render.backend.Backend`): a map drawn with its shader scripts, the MD3
+models and effect polygons of a frame, its brush entities (movers), and the view through a portal surface first.
+
+Every image of a segment's shaders is uploaded when it loads (``R_FindImageFile`` at registration), so no frame
+waits for one. Each view is drawn in ioquake3's sort order: map batches up to opaque, the models (with the boxes of
+models the data lacks), the brush entities, the effect polygons, then the blended map batches; the first-person
+weapon comes last, in front of everything (``RF_DEPTHHACK``).
+
+References: ioquake3 ``renderergl1/tr_main.c`` (``R_RenderView``, ``R_SortDrawSurfs``,
+``R_MirrorViewBySurface``), ``tr_backend.c`` (``RB_BeginDrawingView``), ``cgame/cg_weapons.c``
+(``CG_AddViewWeapon``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import moderngl
+
+from ..backend import FrameView, SharedDrawing
+from ..refdef import HudModel, SceneFrame
+from ..shaded.dlights import kept_lights
+from ..shaded.fog import fog_volumes
+from ..shaded.hud_models import draw_hud_models
+from ..shaded.md3 import Md3Renderer, model_matrix
+from ..shaded.painter import Q3View, scissor_pixels, upload_images
+from ..shaded.polys import PolyRenderer
+from ..shaded.records import Quake3Models
+from ..view_math import entity_matrix
+from .records import Quake3Segment
+from .world import Quake3WorldRenderer
+
+#: Quake III draws without the world's fog of the Quake family (its fog is the map's fog volumes).
+_NO_FOG = (0.0, 0.0, 0.0, 0.0)
+
+
+class Quake3Backend:
+    """GPU resources of one Quake III map segment and the drawing of its 3D view."""
+
+    def __init__(self, ctx: moderngl.Context, assets: Quake3Segment, shared: SharedDrawing) -> None:
+        self.ctx = ctx
+        self.assets = assets
+        self.shared = shared
+        level = assets.q3_world
+        self.world = Quake3WorldRenderer(ctx, level) if level is not None else None
+        grid = level.world.light_grid if level is not None else None
+        models = assets.md3 if assets.md3 is not None else Quake3Models()
+        self.md3 = Md3Renderer(ctx, models, grid, fog_volumes(level) if level is not None else ())
+        self.polys = PolyRenderer(ctx, self.md3.painter, models.library)
+        if self.world is not None and level is not None:
+            upload_images(self.world.painter, level.shaders)
+        upload_images(self.md3.painter, self.md3.registered_shaders())
+
+    def release(self) -> None:
+        if self.world is not None:
+            self.world.release()
+        self.polys.release()
+        self.md3.release()
+
+    def draw(self, frame: SceneFrame, frame_view: FrameView) -> None:
+        ctx = self.ctx
+        look = self.assets.look
+        self.shared.programs.set_look(look.light_max if look.light_max is not None else 2.0, frame.fog or _NO_FOG)
+        view = Q3View(frame_view.view_proj, frame.camera.origin, frame.time, frame.camera.angles,
+                      lights=kept_lights(frame.lights, frame.camera.origin))
+        brushes = [(ref.submodel, entity_matrix(draw.origin, draw.angles)) for draw in frame.models
+                   if 0 <= draw.model < len(self.assets.models) and not draw.view_model
+                   and (ref := self.assets.models[draw.model]).kind == "brush" and ref.submodel > 0]
+        if self.world is not None:
+            portal = self.world.portal_view(view)
+            if portal is not None:  # R_MirrorViewBySurface: drawn first, then the depth is cleared
+                ctx.scissor = scissor_pixels(portal.scissor, frame_view.size)
+                self._draw_scene(frame, portal, brushes)
+                ctx.scissor = None
+                _clear_depth(ctx)
+        self._draw_scene(frame, view, brushes)
+        weapon = tuple(d for d in frame.md3 if d.view_model)
+        if weapon:
+            self.md3.draw(weapon, view)
+
+    def draw_hud_models(self, models: Sequence[HudModel], size: tuple[int, int], time: float) -> None:
+        if models:
+            draw_hud_models(self.ctx, self.md3, models, size, time)
+
+    def _draw_scene(self, frame: SceneFrame, view: Q3View, brushes: list) -> None:
+        """The map, models and brush entities as ``view`` sees them, in sort order (module docstring)."""
+        if self.world is not None:
+            self.world.draw(view, translucent=False)
+        scene = tuple(d for d in frame.md3 if not d.view_model)
+        if scene:
+            loaded = self.md3.models.md3
+            self.md3.draw(scene, view)
+            for draw in scene:
+                if draw.placeholder is not None and draw.model not in loaded:
+                    self.shared.boxes.draw_with_nose(view.view_proj, model_matrix(draw.origin, draw.axis),
+                                                     draw.placeholder)
+        if self.world is not None and brushes:
+            self.world.draw_submodels(view, brushes)
+        if frame.polys:
+            self.polys.draw(frame.polys, view)
+        if self.world is not None:
+            self.world.draw(view, translucent=True)
+
+
+def _clear_depth(ctx: moderngl.Context) -> None:
+    """Clear only the depth of the bound framebuffer (``RB_BeginDrawingView`` between a portal view and the
+    main one): the colour writes are masked off for the clear."""
+    fbo = ctx.fbo
+    mask = fbo.color_mask
+    fbo.color_mask = (False, False, False, False)
+    fbo.depth_mask = True
+    fbo.clear(depth=1.0)
+    fbo.color_mask = mask
+    fbo.use()  # moderngl applies a framebuffer's colour mask when it is bound
