@@ -8,9 +8,9 @@ first one it crosses going out. The nearest entry wins, pulled back ``DIST_EPSIL
 is never inside the brush. A line starting inside a brush reports ``start_solid``; if it never gets out,
 ``fraction`` is 0 and ``end`` is ``start``.
 
-Both games keep ``CONTENTS_SOLID`` at bit 1 (and lava, slime and water at 8, 16 and 32), so one mask serves both. :class:`BrushTree` holds the tables the walk
-reads as Python tuples, made once when the map loads (a trace reads a few dozen entries; converting the arrays
-per trace cost more than the trace).
+Both games keep ``CONTENTS_SOLID`` at bit 1 (and lava, slime and water at 8, 16 and 32), so one mask serves both.
+:class:`BrushTree` holds the tables the walk reads as Python tuples, made once when the map loads (a trace reads a
+few dozen entries; converting the arrays per trace cost more than the trace).
 
 References: Quake II ``qcommon/cmodel.c`` and Quake III ``qcommon/cm_trace.c`` (``CM_BoxTrace``,
 ``CM_RecursiveHullCheck``/``CM_TraceThroughTree``, ``CM_TraceToLeaf``/``CM_TraceThroughLeaf``,
