@@ -50,7 +50,7 @@ def main() -> None:
     session = renderer.session
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        mixer = export_mixer(timeline, fs, lambda s: session.world if s == session.segment else None)
+        mixer = export_mixer(timeline, fs, lambda s: session.game_map if s == session.segment else None)
     seconds = min(args.seconds, timeline.duration)
     wall = {True: 0.0, False: 0.0}
     try:

@@ -157,7 +157,7 @@ def _followed_player_pixels(demo: Path, data: tuple[str, ...], fraction: float) 
         if state.view_entity not in set(state.entities.number.tolist()):
             return None
         renderer.session.use_segment(max(state.segment, 0))
-        camera = chase_camera(renderer.session.solid_world, state.view_origin, state.view_angles)
+        camera = chase_camera(renderer.session.game_map, state.view_origin, state.view_angles)
         frame = renderer.scene(t, camera)
         empty = replace(frame, models=(), players=(), weapons=(), polys=(), particles=None)
         pictures = []

@@ -75,13 +75,14 @@ def test_liquid_at_the_eye_tints_the_view(tmp_path) -> None:
     from assets_loader.bsp import load_bsp
     from assets_loader.bsp.dtypes import CONTENTS_EMPTY
     from assets_loader.bsp.trace import point_contents
+    from assets_loader.game_map import Contents
     from tests.builders.bsp import build_bsp
 
     world = load_bsp(build_bsp())
     assert point_contents(world, (32.0, 32.0, 40.0)) in (CONTENTS_EMPTY, -2)
     assert blend.contents_shift(world, (32.0, 32.0, 40.0), (), 0.0) is None
-    assert blend.CONTENTS_SHIFTS[-3] == blend.ColorShift((130, 80, 50), 128.0)   # water
-    assert blend.CONTENTS_SHIFTS[-5] == blend.ColorShift((255, 80, 0), 150.0)    # lava
+    assert blend.CONTENTS_SHIFTS[Contents.WATER] == blend.ColorShift((130, 80, 50), 128.0)
+    assert blend.CONTENTS_SHIFTS[Contents.LAVA] == blend.ColorShift((255, 80, 0), 150.0)
 
 
 # --- stuffed text ------------------------------------------------------------------------------------------------

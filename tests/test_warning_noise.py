@@ -22,7 +22,7 @@ def _asked_sounds(path) -> set[str]:
     timeline = load_demo(str(path))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        Mixer(timeline, SoundBank({}), worlds=lambda segment: None)
+        Mixer(timeline, SoundBank({}), maps=lambda segment: None)
     return {str(w.message).split(" ")[1] for w in caught if str(w.message).startswith("sound ")}
 
 

@@ -227,7 +227,7 @@ class ViewerWindow(pyglet.window.Window):
             self._use_segment(segment)
             yield "loading sounds"
             session = self.session
-            self._sound = open_output(timeline, src.fs, lambda s: session.world if s == session.segment else None,
+            self._sound = open_output(timeline, src.fs, lambda s: session.game_map if s == session.segment else None,
                                       self._say)
         else:
             assert src.map_path is not None, "a source is a demo or a map"
@@ -367,7 +367,7 @@ class ViewerWindow(pyglet.window.Window):
             t = st.t
             sample = session.timeline.sample(t, pov=st.pov_slot)
             self._use_segment(max(sample.segment, 0))
-            camera = st.camera_for(sample, session.solid_world)
+            camera = st.camera_for(sample, session.game_map)
             frame = session.scene(t, camera, st.fov, pov=st.pov_slot, state=sample)
             if self.source.water_alpha is not None:
                 frame = replace(frame, water_alpha=self.source.water_alpha)

@@ -25,12 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from assets_loader.bsp.trace import Trace, trace_line
-from assets_loader.bsp.world import BspWorld, WorldMesh
-from assets_loader.bsp38 import World38
-from assets_loader.bsp38.trace import trace_line as trace_line38
-from assets_loader.bsp46 import Bsp46World
-from assets_loader.bsp46.dtypes import CONTENTS_SOLID as Q3_CONTENTS_SOLID
+from assets_loader.game_map import GameMap
 
 from .render.view_math import angle_vectors
 from .render.refdef import Camera
@@ -79,34 +74,18 @@ def _vector_angles(v: np.ndarray, fallback_yaw: float) -> tuple[float, float]:
     return pitch, _wrap_yaw(math.degrees(math.atan2(float(v[1]), float(v[0]))))
 
 
-#: A map a camera stays inside: Quake's and Quake II's (:class:`BspWorld`) or Quake III's.
-SolidWorld = BspWorld | Bsp46World
-
-
-def camera_trace(world: SolidWorld, start, end) -> Trace:
-    """Where a camera's line from ``start`` to ``end`` stops: Quake's drawing-tree trace with sky solid, or the
-    brush trace of Quake II (``MASK_SOLID``; sky faces are on solid brushes) and Quake III (``CONTENTS_SOLID``, as
-    cgame's third-person camera traces)."""
-    if isinstance(world, World38):
-        return trace_line38(world, start, end)
-    if isinstance(world, Bsp46World):
-        return world.collision.trace_line(start, end, Q3_CONTENTS_SOLID)
-    assert isinstance(world, WorldMesh)
-    return trace_line(world, start, end, sky_is_solid=True)
-
-
-def clip_to_world(world: SolidWorld | None, start, ideal, margin: float = WALL_MARGIN) -> Vec3:
+def clip_to_map(map_: GameMap | None, start, ideal, margin: float = WALL_MARGIN) -> Vec3:
     """Where a camera wanting to be at ``ideal`` can go, moving out from ``start`` (the eye or the target).
 
     The line ``start → ideal`` is traced with sky counted as solid; if it is blocked the camera stops ``margin``
-    units (along the line) short of the wall, never going back past ``start``. With no ``world`` the camera
-    goes to ``ideal``.
+    units (along the line) short of the wall, never going back past ``start`` (:meth:`GameMap.trace`). With no
+    ``map_`` the camera goes to ``ideal``.
     """
     ideal = _vec(ideal)
-    if world is None:
+    if map_ is None:
         return ideal
     s = np.asarray(_vec(start))
-    tr = camera_trace(world, s, ideal)
+    tr = map_.trace(s, ideal)
     if tr.fraction >= 1.0:
         return ideal
     if tr.start_solid:
@@ -166,14 +145,14 @@ class FreeFly:
         return cls(_vec(cam.origin), (_clamp(pitch, -PITCH_LIMIT, PITCH_LIMIT), _wrap_yaw(yaw), 0.0))
 
 
-def chase_camera(world: SolidWorld | None, eye, view_angles, back: float = 100.0, up: float = 16.0,
+def chase_camera(map_: GameMap | None, eye, view_angles, back: float = 100.0, up: float = 16.0,
                  fov: float = 90.0, margin: float = WALL_MARGIN) -> Camera:
     """A third-person camera behind the player whose eye is at ``eye`` looking along ``view_angles``.
 
     As ``Chase_UpdateForDrawing``: the ideal spot is ``back`` units behind the eye along the view direction in
     x and y (``back·cos(pitch)`` horizontally) and ``up`` units above the eye; the line from the eye to it is
     traced and the camera stops ``margin`` units in front of any wall (sky included). The camera then looks at
-    the spot the player aims at (the first wall ``AIM_DISTANCE`` ahead of the eye). ``world`` None: no
+    the spot the player aims at (the first wall ``AIM_DISTANCE`` ahead of the eye). ``map_`` None: no
     clipping, aim point straight ahead at ``AIM_DISTANCE``.
     """
     e = np.asarray(_vec(eye))
@@ -181,23 +160,23 @@ def chase_camera(world: SolidWorld | None, eye, view_angles, back: float = 100.0
     forward, _, _ = angle_vectors((pitch, yaw, 0.0))
     ideal = e - forward * float(back)
     ideal[2] = e[2] + float(up)
-    origin = clip_to_world(world, e, ideal, margin)
+    origin = clip_to_map(map_, e, ideal, margin)
     aim_end = e + forward * AIM_DISTANCE
-    aim = np.asarray(aim_end if world is None else camera_trace(world, e, aim_end).end)
+    aim = np.asarray(aim_end if map_ is None else map_.trace(e, aim_end).end)
     look_pitch, look_yaw = _vector_angles(aim - np.asarray(origin), yaw)
     return Camera(origin, (look_pitch, look_yaw, 0.0), fov)
 
 
-def orbit_camera(world: SolidWorld | None, target, yaw: float, pitch: float, distance: float = 150.0,
+def orbit_camera(map_: GameMap | None, target, yaw: float, pitch: float, distance: float = 150.0,
                  fov: float = 90.0, margin: float = WALL_MARGIN) -> Camera:
     """A camera ``distance`` units from ``target``, looking at it along (``pitch``, ``yaw``).
 
     The camera sits at ``target - forward(pitch, yaw) * distance`` (positive pitch: above, looking down), pulled
-    in towards the target in front of walls as :func:`chase_camera` is. ``world`` None: no clipping.
+    in towards the target in front of walls as :func:`chase_camera` is. ``map_`` None: no clipping.
     """
     t = np.asarray(_vec(target))
     forward, _, _ = angle_vectors((float(pitch), float(yaw), 0.0))
-    origin = clip_to_world(world, t, t - forward * float(distance), margin)
+    origin = clip_to_map(map_, t, t - forward * float(distance), margin)
     return Camera(origin, (float(pitch), _wrap_yaw(yaw), 0.0), fov)
 
 
@@ -222,21 +201,21 @@ class Orbit:
         distance = float(self.distance) * ZOOM_STEP ** float(steps)
         return Orbit(self.yaw, self.pitch, _clamp(distance, MIN_DISTANCE, MAX_DISTANCE))
 
-    def camera(self, world: SolidWorld | None, target, fov: float = 90.0) -> Camera:
+    def camera(self, map_: GameMap | None, target, fov: float = 90.0) -> Camera:
         """:func:`orbit_camera` around ``target`` with this state."""
-        return orbit_camera(world, target, self.yaw, self.pitch, self.distance, fov)
+        return orbit_camera(map_, target, self.yaw, self.pitch, self.distance, fov)
 
 
-def map_start_camera(world: BspWorld | Bsp46World | None, fov: float = 90.0) -> Camera:
+def map_start_camera(map_: GameMap | None, fov: float = 90.0) -> Camera:
     """The eye of the map's first player start (``info_player_start``, else any ``info_player_*`` such as Quake
     III's ``info_player_deathmatch``, an intermission spot last; 22 units above its origin, looking along its
     ``angle``), or the middle of the map when it has none (or a malformed one); the origin without a map."""
-    if world is None:
+    if map_ is None:
         return Camera((0.0, 0.0, 0.0), (0.0, 0.0, 0.0), fov)
     preference = {"info_player_start": 0, "info_player_deathmatch": 1, "info_player_intermission": 3}
-    starts = sorted((e for e in world.entities if e.get("classname", "").startswith("info_player")),
+    starts = sorted((e for e in map_.entities if e.get("classname", "").startswith("info_player")),
                     key=lambda e: preference.get(e.get("classname", ""), 2))
-    mins, maxs = world.bounds
+    mins, maxs = map_.bounds
     middle = Camera(_vec((mins + maxs) / 2), (0.0, 0.0, 0.0), fov)
     if not starts:
         return middle

@@ -557,7 +557,7 @@ def _run_render(args: argparse.Namespace) -> int:
             session = renderer.session
             with session.quiet():   # without the game's data every sound is missing: the notice says it
                 sound = FrameSound(export_mixer(timeline, session.fs,
-                                                lambda s: session.world if s == session.segment else None), times)
+                                                lambda s: session.game_map if s == session.segment else None), times)
         with tqdm(total=times.count, unit="frame", desc=output.path.name, dynamic_ncols=True) as bar:
             result = record(renderer, ShotCamera(mode, pov, fov, pos, angles, path=path), times, output, blur=blur,
                             sound=sound, progress=lambda done: bar.update(done - bar.n))

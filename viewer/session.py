@@ -20,10 +20,10 @@ import numpy as np
 
 from assets_loader.bsp import WorldMesh
 from assets_loader.bsp38 import World38
-from assets_loader.bsp46 import Bsp46World
 from assets_loader.demos import DemoTimeline, MapSegment, SceneState, demo_game_dir
 from assets_loader.demos.detect import demo_game
 from assets_loader.errors import NotFoundError, UnsupportedFormatError
+from assets_loader.game_map import GameMap
 from assets_loader.vfs import VirtualFS, detect_base_game, game_dir_of
 
 from .games.base import GameView
@@ -121,8 +121,9 @@ class DemoSession:
         return assets.world if isinstance(assets, BspSegment) else None
 
     @property
-    def solid_world(self) -> WorldMesh | World38 | Bsp46World | None:
-        """The loaded map that chase and orbit cameras stay inside."""
+    def game_map(self) -> GameMap | None:
+        """The loaded segment's map, whatever its game (``None`` before the first frame, or when the game dirs lack
+        it): what chase and orbit cameras stay inside."""
         return self.renderer.assets.level if self.renderer is not None else None
 
     def use_segment(self, segment: int) -> FrameRenderer:

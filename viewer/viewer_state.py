@@ -25,11 +25,12 @@ import numpy as np
 from assets_loader.demos import DemoTimeline, PlayerScore, SceneState
 from assets_loader.demos.events import plain_line
 from assets_loader.demos.schema import QUAKE, GameSchema
+from assets_loader.game_map import GameMap
 
 from .render.refdef import Camera
 from .camera_path import camera_at, entity_origin
 from .camera_path_edit import PathEdit, centred_entity
-from .cameras import FreeFly, Orbit, SolidWorld, chase_camera
+from .cameras import FreeFly, Orbit, chase_camera
 from .input import CAMERA_MODES, Action, Movement, next_speed
 from .playback import PlaybackClock
 from .ui.controls import Control, on_controls
@@ -206,7 +207,7 @@ class ViewerState:
             return None
         return key_mark_at(self.geometry(), self.path_edit.path.keys, x, y)
 
-    def camera_for(self, scene: SceneState | None, world: SolidWorld | None = None) -> Camera | None:
+    def camera_for(self, scene: SceneState | None, world: GameMap | None = None) -> Camera | None:
         """The camera to draw ``scene`` from: ``None`` for the recorder's eyes (the view weapon is drawn), else the
         free, chase or orbit camera, or in ``path`` mode ``camera_at(path_edit.path, …)`` at the scene's time
         (``look_at`` keys aim at the entity in ``scene``). ``world`` (any game's map) keeps chase and orbit cameras

@@ -8,13 +8,13 @@ first one it crosses going out. The nearest entry wins, pulled back ``DIST_EPSIL
 is never inside the brush. A line starting inside a brush reports ``start_solid``; if it never gets out,
 ``fraction`` is 0 and ``end`` is ``start``.
 
-Both games keep ``CONTENTS_SOLID`` at bit 1, so one mask serves both. :class:`BrushTree` holds the tables the walk
-reads as Python tuples, made once when the map loads (a trace reads a few dozen entries; converting the arrays
-per trace cost more than the trace).
+Both games keep ``CONTENTS_SOLID`` at bit 1 (and lava, slime and water at 8, 16 and 32), so one mask serves both.
+:class:`BrushTree` holds the tables the walk reads as Python tuples, made once when the map loads (a trace reads a
+few dozen entries; converting the arrays per trace cost more than the trace).
 
 References: Quake II ``qcommon/cmodel.c`` and Quake III ``qcommon/cm_trace.c`` (``CM_BoxTrace``,
 ``CM_RecursiveHullCheck``/``CM_TraceThroughTree``, ``CM_TraceToLeaf``/``CM_TraceThroughLeaf``,
-``CM_ClipBoxToBrush``/``CM_TraceThroughBrush``, ``CM_PointLeafnum``) for a zero-size box.
+``CM_ClipBoxToBrush``/``CM_TraceThroughBrush``, ``CM_PointLeafnum``, ``CM_PointContents``) for a zero-size box.
 """
 
 from __future__ import annotations
@@ -24,9 +24,22 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import BadIndexError
+from ..game_map import Contents
 from .trace import DIST_EPSILON, Trace
 
 Vec3 = tuple[float, float, float]
+#: ``CONTENTS_*`` bits both games share, and Quake II's ``CONTENTS_WINDOW`` (2, unused in Quake III) as solid.
+_CONTENTS_BITS = ((0x1 | 0x2, Contents.SOLID), (0x8, Contents.LAVA), (0x10, Contents.SLIME),
+                  (0x20, Contents.WATER))
+
+
+def contents_of(bits: int) -> Contents:
+    """Quake II's or Quake III's ``CONTENTS_*`` bits as :class:`Contents` (fog, clips, triggers... are empty)."""
+    out = Contents.EMPTY
+    for mask, flag in _CONTENTS_BITS:
+        if bits & mask:
+            out |= flag
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,12 +92,25 @@ class BrushTree:
         return Trace(t.fraction, stop, t.start_solid, t.hit)
 
     def point_contents(self, point, head: int = 0) -> int:
-        """Contents bits of the leaf holding ``point`` (``CM_PointContents``: a point on a plane is in front)."""
+        """Contents bits of the leaf holding ``point`` (Quake II's ``CM_PointContents``)."""
+        return self.leaf_contents[self._leaf(_point(point), head)]
+
+    def brush_point_contents(self, point, head: int = 0) -> int:
+        """Contents bits of the brushes of ``point``'s leaf that hold it (Quake III's ``CM_PointContents``: a point
+        on a brush's side is inside), exact where a leaf's own contents are the union of all its brushes'."""
         p = _point(point)
+        out = 0
+        for b in self.leaf_brushes[self._leaf(p, head)]:
+            if all(self._distance(plane, p) <= 0 for plane in self.brush_planes[b]):
+                out |= self.brush_contents[b]
+        return out
+
+    def _leaf(self, p: Vec3, head: int) -> int:
+        """The leaf holding ``p`` from node ``head`` (``CM_PointLeafnum``: a point on a plane is in front)."""
         num = head
         for _ in range(len(self.node_plane) + 1):
             if num < 0:
-                return self.leaf_contents[-1 - num]
+                return -1 - num
             num = self.children[num][1 if self._distance(self.node_plane[num], p) < 0 else 0]
         raise BadIndexError(self.name, self.version, None, "a BSP tree without cycles",
                             f"more than {len(self.node_plane)} nodes on a path")

@@ -10,10 +10,12 @@ References: Quake ``gl_rlight.c`` ``R_LightPoint`` / ``RecursiveLightPoint``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .world import BspWorld
+if TYPE_CHECKING:  # the world's own light_at method calls this module
+    from .world import BspWorld
 
 #: How far below the point the trace looks (QuakeSpasm traces 8192 units; the original engine 2048).
 TRACE_DEPTH = 8192.0

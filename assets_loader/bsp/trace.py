@@ -18,12 +18,15 @@ References: Quake ``world.c`` ``SV_RecursiveHullCheck`` / ``SV_HullPointContents
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import BadIndexError
 from .dtypes import CONTENTS_SKY, CONTENTS_SOLID
-from .world import WorldMesh
+
+if TYPE_CHECKING:  # the world's own trace method calls this module
+    from .world import WorldMesh
 
 #: How far short of a blocking plane a trace stops (``DIST_EPSILON``, 1/32 unit).
 DIST_EPSILON = 0.03125

@@ -1,10 +1,10 @@
 """The loaded BSP as the renderer sees it: :class:`WorldMesh` and :class:`Submodel`.
 
 A ``WorldMesh`` is self-contained (numpy arrays and frozen records, no file access), so ``viewer/render`` can
-upload it and query visibility without knowing the disk format.
+upload it and query visibility without knowing the disk format. It is a :class:`~assets_loader.game_map.GameMap`.
 
 References: Quake ``model_t`` / ``mleaf_t`` / ``mnode_t`` (gl_model.h); ``Mod_LeafPVS``, ``Mod_PointInLeaf``
-(gl_model.c).
+(gl_model.c); ``SV_PointContents`` (world.c).
 """
 
 from __future__ import annotations
@@ -14,11 +14,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import BadIndexError
+from ..game_map import Contents
 from ..ranges import listed_union
+from .dtypes import CONTENTS_LAVA, CONTENTS_SKY, CONTENTS_SLIME, CONTENTS_SOLID, CONTENTS_WATER
 from .lightmap import Lightmap
+from .lightpoint import light_point
 from .mesh import FaceGeometry, MeshData
 from .pvs import decompress_vis, point_in_leaf
 from .textures import Texture
+from .trace import Trace, point_contents, trace_line
 
 #: Per-face facts kept after loading: submodel (-1 if in none), texture index, texinfo, plane and side, the
 #: face's vertex range in ``MeshData.vertices``, light styles, lightmap sample offset (-1 = none), and the
@@ -151,6 +155,14 @@ class BspWorld:
         head = self.submodels[model].headnode[0]
         return point_in_leaf(point, self.nodes, self.planes, head, self.name)
 
+    def light_at(self, point, style_values: np.ndarray | None = None) -> np.ndarray | None:
+        """The lightmap under ``point`` (``R_LightPoint``), each style's sample times ``style_values[style]``
+        (1.0 for every style when not given); ``None`` when no lightmapped face lies below."""
+        sample = light_point(self, point)
+        if sample is None:
+            return None
+        return sample.value(np.ones(256) if style_values is None else style_values)
+
 
 @dataclass(frozen=True, slots=True)
 class WorldMesh(BspWorld):
@@ -167,11 +179,52 @@ class WorldMesh(BspWorld):
     vis_offset: int
     lit: bool
 
-    def leaf_pvs(self, leaf: int) -> np.ndarray:
+    @property
+    def num_clusters(self) -> int:
+        """Quake's PVS is by leaf: world leafs ``1..visleafs`` are clusters ``0..visleafs-1``."""
+        return min(self.submodels[0].visleafs, len(self.leafs) - 1)
+
+    def trace(self, start, end) -> Trace:
+        """:func:`~.trace.trace_line` through the world's drawing tree, sky counted as solid."""
+        return trace_line(self, start, end, sky_is_solid=True)
+
+    def contents(self, point) -> Contents:
+        """:func:`~.trace.point_contents` as :class:`Contents` (the current and clip codes of hull files count as
+        empty)."""
+        return _CONTENTS.get(point_contents(self, point), Contents.EMPTY)
+
+    def point_cluster(self, point) -> int:
+        """The world leaf holding ``point`` less one; -1 in the solid leaf 0."""
+        leaf = self.point_leaf(point)
+        return leaf - 1 if 0 < leaf <= self.num_clusters else -1
+
+    def cluster_pvs(self, cluster: int) -> np.ndarray:
+        """:meth:`leaf_pvs` of the cluster's leaf, indexed by cluster (every cluster for -1)."""
+        n = self.num_clusters
+        if cluster == -1:
+            return np.ones(n, bool)
+        if not 0 <= cluster < n:
+            raise BadIndexError(self.name, self.version, None, f"a cluster below {n} (or -1)", str(cluster))
+        return self.leaf_pvs(cluster + 1)[1:1 + n]
+
+    def ambient_levels(self, point) -> np.ndarray:
+        """The leaf's ``ambient_level`` bytes (water, sky, slime, lava)."""
+        return self.leafs["ambient_level"][self.point_leaf(point)]
+
+    def leaf_face_lists(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each leaf's first and count into the face list leafs share, and that list (``marksurfaces``)."""
+        return self.leafs["firstmarksurface"], self.leafs["nummarksurfaces"], self.marksurfaces
+
+    def face_flags(self) -> np.ndarray:
+        """``i4 [F]``: Quake's faces carry no surface flags, so all 0."""
+        return np.zeros(len(self.faces), np.int32)
+
+    def leaf_pvs(self, leaf: int, areabits: bytes | None = None) -> np.ndarray:
         """Leafs potentially visible from ``leaf``: bool ``[num_leafs]`` indexed by leaf number.
 
         Leaf 0 (solid) and leafs beyond the world's ``visleafs`` (submodel leafs) are never set. A leaf
-        without vis data (or leaf 0) sees every world leaf, like the engine's ``mod_novis``.
+        without vis data (or leaf 0) sees every world leaf, like the engine's ``mod_novis``. Quake has no areas:
+        ``areabits`` changes nothing.
         """
         n = len(self.leafs)
         if not 0 <= leaf < n:
@@ -198,3 +251,8 @@ class WorldMesh(BspWorld):
             return np.zeros(0, np.uint32)
         return listed_union(self.leafs["firstmarksurface"][leafs], self.leafs["nummarksurfaces"][leafs],
                             self.marksurfaces)
+
+
+#: Quake's ``CONTENTS_*`` values as :class:`Contents`.
+_CONTENTS = {CONTENTS_SOLID: Contents.SOLID, CONTENTS_WATER: Contents.WATER, CONTENTS_SLIME: Contents.SLIME,
+             CONTENTS_LAVA: Contents.LAVA, CONTENTS_SKY: Contents.SKY}

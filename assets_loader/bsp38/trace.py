@@ -6,9 +6,13 @@ References: Quake II ``qcommon/cmodel.c`` (``CM_BoxTrace``, ``CM_PointContents``
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..bsp.trace import Trace
 from .dtypes import MASK_SOLID
-from .world import World38
+
+if TYPE_CHECKING:  # the world's own trace method calls this module
+    from .world import World38
 
 
 def trace_line(world: World38, start, end, *, mask: int = MASK_SOLID, model: int = 0) -> Trace:

@@ -5,6 +5,7 @@ draw ranges per (submodel, texture), the RGB ``Lightmap`` atlas with up to 4 sty
 ``Submodel`` records, entity dicts), so the same world renderer can draw either. The rest is Quake II's own:
 surface flags per face and per texinfo, visibility by *cluster* (a compressed PVS and PHS row per cluster),
 areas joined by area portals (what a frame's area bits switch), and the brushes that collision traces clip against.
+It is a :class:`~assets_loader.game_map.GameMap`.
 
 References: Quake II ``CM_LoadMap`` and its ``CMod_Load*`` helpers, ``CM_ClusterPVS`` / ``CM_ClusterPHS``,
 ``FloodArea_r`` / ``CM_WriteAreaBits`` (qcommon/cmodel.c); ``Mod_PointInLeaf``, ``R_MarkLeaves`` and
@@ -17,12 +18,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..bsp.brush_trace import BrushTree, contents_of
 from ..bsp.pvs import decompress_vis
-from ..bsp.brush_trace import BrushTree
+from ..bsp.trace import Trace
 from ..bsp.world import FACE, BspWorld
 from ..errors import BadIndexError
+from ..game_map import Contents
 from ..ranges import listed_union
 from .dtypes import DVIS_PHS, DVIS_PVS
+from .trace import point_contents, trace_line
 
 #: Per-face facts: Quake's ``FACE`` fields plus ``flags``, the ``SURF_*`` bits of the face's texinfo.
 FACE38 = np.dtype(FACE.descr + [("flags", "<i4")])
@@ -61,6 +65,31 @@ class World38(BspWorld):
     @property
     def num_clusters(self) -> int:
         return len(self.vis_rows)
+
+    def trace(self, start, end) -> Trace:
+        """:func:`~.trace.trace_line` through the world's brushes with ``MASK_SOLID`` (sky faces lie on solid
+        brushes)."""
+        return trace_line(self, start, end)
+
+    def contents(self, point) -> Contents:
+        """:func:`~.trace.point_contents` (the leaf's ``CONTENTS_*`` bits) as :class:`Contents`."""
+        return contents_of(point_contents(self, point))
+
+    def point_cluster(self, point) -> int:
+        """The ``cluster`` of ``point``'s leaf (-1 in solid)."""
+        return int(self.leafs["cluster"][self.point_leaf(point)])
+
+    def ambient_levels(self, point) -> None:
+        """Quake II's leafs keep no ambient sound levels."""
+        return None
+
+    def leaf_face_lists(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each leaf's first and count into the face list leafs share, and that list (``leaffaces``)."""
+        return self.leafs["firstleafface"], self.leafs["numleaffaces"], self.leaffaces
+
+    def face_flags(self) -> np.ndarray:
+        """``i4 [F]``: each face's ``SURF_*`` bits."""
+        return self.faces["flags"].astype(np.int32)
 
     def cluster_pvs(self, cluster: int) -> np.ndarray:
         """Clusters potentially visible from ``cluster``: bool ``[num_clusters]`` (all for -1 or no vis data)."""

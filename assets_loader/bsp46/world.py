@@ -3,10 +3,12 @@
 Everything is numpy arrays and frozen records; no file access. ``vertices``/``indices`` are ready to upload:
 patches are already tessellated, vertex colours overbright-shifted and lightmap coordinates point into the
 atlas. ``indices`` are sorted into ``batches`` (one per model, shader, lightmap mode and fog), so each batch is
-one draw call; ``surfaces`` keeps each surface's own range inside its batch for visibility culling.
+one draw call; ``surfaces`` keeps each surface's own range inside its batch for visibility culling. The map is a
+:class:`~assets_loader.game_map.GameMap`.
 
 References: ioquake3 ``renderergl1/tr_local.h`` (``world_t``, ``msurface_t``, ``mnode_t``, ``fog_t``,
-``bmodel_t``); ``tr_world.c`` (``R_PointInLeaf``, ``R_ClusterPVS``); ``tr_bsp.c`` (``R_LoadFogs``).
+``bmodel_t``); ``tr_world.c`` (``R_PointInLeaf``, ``R_ClusterPVS``); ``tr_bsp.c`` (``R_LoadFogs``); ``tr_light.c``
+(``R_LightForPoint``); ``qcommon/cm_test.c`` (``CM_PointContents``).
 """
 
 from __future__ import annotations
@@ -15,9 +17,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..bsp.brush_trace import BrushTree
+from ..bsp.brush_trace import BrushTree, contents_of
+from ..bsp.trace import Trace
 from ..errors import BadIndexError
+from ..game_map import Contents
 from ..ranges import listed_union
+from .dtypes import CONTENTS_SOLID
 from .lighting import LightGrid, LightmapAtlas
 
 #: A renderer-ready vertex (``drawVert_t`` after loading).
@@ -71,7 +76,7 @@ class Bsp46World:
     ``batches``: ``BATCH``. ``lightmaps``: the atlas. ``light_grid``: ``None`` if the map has none.
     ``num_clusters``/``cluster_bytes``/``visdata``: the uncompressed PVS (empty = everything visible).
     ``collision``: the brushes a camera's line stops at (contents from each brush's shader; a leaf's contents are
-    the union of its brushes', so only traces are exact, not point contents). Patches do not collide here.
+    the union of its brushes', so point contents test the brushes themselves). Patches do not collide here.
     """
 
     name: str
@@ -107,10 +112,39 @@ class Bsp46World:
         return {}
 
     @property
+    def submodels(self) -> tuple[Submodel46, ...]:
+        """:attr:`models`, under the name every map kind gives its ``dmodel_t`` records."""
+        return self.models
+
+    @property
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """``(mins, maxs)`` float32 ``[3]`` of the world model (``dmodel_t`` 0)."""
         world = self.models[0]
         return np.array(world.mins, np.float32), np.array(world.maxs, np.float32)
+
+    def trace(self, start, end) -> Trace:
+        """The brush trace with ``CONTENTS_SOLID``, as cgame's third-person camera traces (sky brushes are solid)."""
+        return self.collision.trace_line(start, end, CONTENTS_SOLID)
+
+    def contents(self, point) -> Contents:
+        """The ``CONTENTS_*`` bits of the brushes holding ``point`` (``CM_PointContents``) as :class:`Contents`."""
+        return contents_of(self.collision.brush_point_contents(point))
+
+    def point_cluster(self, point) -> int:
+        """The ``cluster`` of ``point``'s leaf (-1 in solid)."""
+        return int(self.leafs["cluster"][self.point_leaf(point)])
+
+    def light_at(self, point, style_values: np.ndarray | None = None) -> np.ndarray | None:
+        """The light grid's ambient plus directed light at ``point`` (``R_LightForPoint``), ``None`` without a
+        grid; Quake III has no light styles, so ``style_values`` changes nothing."""
+        if self.light_grid is None:
+            return None
+        sample = self.light_grid.sample(point)
+        return np.add(sample.ambient, sample.directed)
+
+    def ambient_levels(self, point) -> None:
+        """Quake III's leafs keep no ambient sound levels."""
+        return None
 
     def point_leaf(self, point) -> int:
         """The leaf holding ``point`` (``R_PointInLeaf``): walk the nodes from the root."""

@@ -1,6 +1,7 @@
 """The map's ambient sounds: water and wind levels from the listener's BSP leaf, fading in and out.
 
-Every leaf stores four ambient levels (water, sky, slime, lava; 0..255, computed by ``vis``).  The engine plays
+Every leaf of a Quake map (:meth:`~assets_loader.game_map.GameMap.ambient_levels`; other games' maps have none) stores
+four ambient levels (water, sky, slime, lava; 0..255, computed by ``vis``).  The engine plays
 ``ambience/water1.wav`` and ``ambience/wind2.wav`` on two unspatialised looping channels (slime and lava have no
 sound) at ``ambient_level`` (0.3) × the level of the leaf the listener is in, nothing below 8, and moves each
 channel's volume towards that target by at most ``ambient_fade`` (100) per second.  All channels start at 0 when a
@@ -22,7 +23,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from assets_loader.bsp import BspWorld, WorldMesh
+from assets_loader.game_map import GameMap
 
 from .listener import Listener, ListenerPath
 from .track import SoundTrack
@@ -44,20 +45,23 @@ def fade_history(rate: int) -> int:
     return math.ceil(255.0 / (AMBIENT_FADE * AMBIENT_STEP / rate))
 
 
-def leaf_targets(world: WorldMesh, origin) -> np.ndarray:
-    """The four channel volumes the engine aims for at ``origin`` (f8 [4])."""
-    levels = world.leafs["ambient_level"][world.point_leaf(origin)].astype(np.float64)
-    vol = np.trunc(AMBIENT_LEVEL * levels)
+def leaf_targets(map_: GameMap, origin) -> np.ndarray:
+    """The four channel volumes the engine aims for at ``origin`` (f8 [4]; silence where the map keeps no
+    levels)."""
+    levels = map_.ambient_levels(origin)
+    if levels is None:
+        return np.zeros(4)
+    vol = np.trunc(AMBIENT_LEVEL * levels.astype(np.float64))
     return np.where(vol < AMBIENT_MIN, 0.0, vol)
 
 
-def ambient_volumes(track: SoundTrack, worlds: Callable[[int], BspWorld | None], listener: ListenerPath,
+def ambient_volumes(track: SoundTrack, maps: Callable[[int], GameMap | None], listener: ListenerPath,
                     j0: int, j1: int, rate: int) -> np.ndarray:
     """Volumes f8 [j1 - j0, 4] of the ambient channels at grid points ``j0 .. j1 - 1`` (times ``j·AMBIENT_STEP``)."""
     history = fade_history(rate)
     starts = (np.arange(j0, j1) - history) // history * history     # where each point's replay begins
     first = int(starts[0]) if len(starts) else j0
-    targets, segments = _targets(track, worlds, listener, first, j1, rate)
+    targets, segments = _targets(track, maps, listener, first, j1, rate)
     step = AMBIENT_FADE * AMBIENT_STEP / rate
     out = np.empty((j1 - j0, 4))
     for begin in np.unique(starts):
@@ -73,20 +77,20 @@ def ambient_volumes(track: SoundTrack, worlds: Callable[[int], BspWorld | None],
     return out
 
 
-def _targets(track: SoundTrack, worlds: Callable[[int], BspWorld | None], listener: ListenerPath, first: int,
+def _targets(track: SoundTrack, maps: Callable[[int], GameMap | None], listener: ListenerPath, first: int,
              end: int, rate: int) -> tuple[np.ndarray, np.ndarray]:
     """Target volumes f8 [n, 4] and segments i8 [n] at grid points ``first .. end - 1``."""
     times = np.arange(first, end) * (AMBIENT_STEP / rate)
     segments = np.array([track.segment_at(float(t)) for t in times], np.int64)
     targets = np.zeros((len(times), 4))
     for seg in np.unique(segments):
-        world = worlds(int(seg))
-        if not isinstance(world, WorldMesh):   # no map, or one without ambient levels in its leafs (Quake II)
+        map_ = maps(int(seg))
+        if map_ is None:
             continue
         rows = np.flatnonzero((segments == seg) & (times >= track.segment_start[seg]))
         if isinstance(listener, Listener):
-            targets[rows] = leaf_targets(world, listener.origin)
+            targets[rows] = leaf_targets(map_, listener.origin)
         else:
             for r in rows:
-                targets[r] = leaf_targets(world, listener(float(times[r])).origin)
+                targets[r] = leaf_targets(map_, listener(float(times[r])).origin)
     return targets, segments

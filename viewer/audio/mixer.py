@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from assets_loader.bsp import BspWorld
+from assets_loader.game_map import GameMap
 from assets_loader.demos import DemoTimeline
 
 from .ambient import AMBIENT_SOUNDS, AMBIENT_STEP, ambient_volumes
@@ -78,11 +78,11 @@ class _Voices:
 
 
 class Mixer:
-    """Mixes one timeline (rules: module docstring).  ``worlds(segment)`` gives a segment's map for ambient sounds
+    """Mixes one timeline (rules: module docstring).  ``maps(segment)`` gives a segment's map for ambient sounds
     (``None``: none); ``static`` / ``ambient`` switch those sounds off."""
 
     def __init__(self, timeline: DemoTimeline, sounds: SoundBank,
-                 worlds: Callable[[int], BspWorld | None] | None = None, *, volume: float = DEFAULT_VOLUME,
+                 maps: Callable[[int], GameMap | None] | None = None, *, volume: float = DEFAULT_VOLUME,
                  static: bool = True, ambient: bool = True) -> None:
         self.timeline = timeline
         self.rate = sounds.rate
@@ -100,8 +100,8 @@ class Mixer:
             snd = self.sounds[i]
             if snd is not None and snd.loop_start is None:
                 warnings.warn(f"static sound {snd.name} is not looped: not played", stacklevel=2)
-        ambient = ambient and worlds is not None and timeline.schema.leaf_ambients   # Quake's maps only
-        self._worlds = worlds if ambient else None
+        ambient = ambient and maps is not None and timeline.schema.leaf_ambients   # Quake's maps only
+        self._maps = maps if ambient else None
         self._ambient = tuple(sounds.get(name) if name and ambient else None for name in AMBIENT_SOUNDS)
 
     # --- setup --------------------------------------------------------------------------------------------------
@@ -211,14 +211,14 @@ class Mixer:
                 _paint(acc, grid, snd, a, b, a - seg_start, left[:, cols].sum(axis=1), right[:, cols].sum(axis=1))
 
     def _mix_ambient(self, acc: np.ndarray, grid: _Grid, listener: ListenerPath) -> None:
-        worlds = self._worlds
-        if worlds is None or not any(s is not None and s.loop_start is not None for s in self._ambient):
+        maps = self._maps
+        if maps is None or not any(s is not None and s.loop_start is not None for s in self._ambient):
             return
         # The ambient grid is coarser than the gain grid: read the gain grid's volumes off it.
         points = grid.k0 * GAIN_BLOCK + np.arange(len(grid.times)) * GAIN_BLOCK
         j0 = int(points[0]) // AMBIENT_STEP
         j1 = -(-int(points[-1]) // AMBIENT_STEP) + 1
-        volumes = ambient_volumes(self.track, worlds, listener, j0, j1, self.rate)
+        volumes = ambient_volumes(self.track, maps, listener, j0, j1, self.rate)
         for seg in grid.segments(self.track):
             a, b, seg_start = grid.segment_span(self.track, seg)
             for channel, snd in enumerate(self._ambient):
@@ -230,9 +230,9 @@ class Mixer:
 
 
 def mix(timeline: DemoTimeline, t0: float, t1: float, listener: ListenerPath, sounds: SoundBank,
-        worlds: Callable[[int], BspWorld | None] | None = None) -> np.ndarray:
+        maps: Callable[[int], GameMap | None] | None = None) -> np.ndarray:
     """int16 [n, 2] stereo samples of ``[t0, t1)``; build a :class:`Mixer` once instead for repeated calls."""
-    return Mixer(timeline, sounds, worlds).mix(t0, t1, listener)
+    return Mixer(timeline, sounds, maps).mix(t0, t1, listener)
 
 
 class _Grid:

@@ -32,7 +32,7 @@ with quiet_stderr():                    # importing pyglet.media opens the sound
     from pyglet.media.codecs.base import AudioData, AudioFormat, StreamingSource
     from pyglet.media.drivers.silent.adaptation import SilentDriver
 
-from assets_loader.bsp import BspWorld
+from assets_loader.game_map import GameMap
 from assets_loader.demos import DemoTimeline, SceneState
 from assets_loader.vfs import VirtualFS
 
@@ -176,7 +176,7 @@ def listener_for(frame: SceneFrame | None, state: SceneState | None, free_camera
     return Listener.from_camera(frame.camera, entity)
 
 
-def open_output(timeline: DemoTimeline, fs: VirtualFS, worlds: Callable[[int], BspWorld | None],
+def open_output(timeline: DemoTimeline, fs: VirtualFS, maps: Callable[[int], GameMap | None],
                 say: Callable[[str], None]) -> AudioOutput | None:
     """Sound for the window: an :class:`AudioOutput` on a new pyglet player (sounds that fail to load are reported
     through ``say``), or ``None`` after one message when there is no audio device."""
@@ -186,7 +186,7 @@ def open_output(timeline: DemoTimeline, fs: VirtualFS, worlds: Callable[[int], B
         return None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        mixer = Mixer(timeline, SoundBank(fs), worlds)
+        mixer = Mixer(timeline, SoundBank(fs), maps)
     for w in caught:
         say(f"warning: {w.message}")
     return AudioOutput(mixer, Player())

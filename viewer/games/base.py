@@ -21,11 +21,12 @@ import numpy as np
 from assets_loader.demos import DemoTimeline, MapSegment, SceneState
 from assets_loader.images import Image
 from assets_loader.palette import Palette
+from assets_loader.game_map import GameMap
 from assets_loader.vfs import VirtualFS
 
 
 from ..render.shaded.records import Md3Draw, Q3Poly
-from ..render.refdef import Camera, EntityDraw, HudLayout, Level, Lights, ModelRef, Particles, SegmentAssets
+from ..render.refdef import Camera, EntityDraw, HudLayout, Lights, ModelRef, Particles, SegmentAssets
 
 #: ``name → (width, height) | None`` of the HUD pictures, or a mapping of them.
 PicSizes = Mapping[str, tuple[int, int]] | Callable[[str], tuple[int, int] | None]
@@ -134,14 +135,14 @@ class GameView(Protocol):
         ...
 
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
-                     level: Level | None) -> tuple[float, float, float, float] | None:
+                     map_: GameMap | None) -> tuple[float, float, float, float] | None:
         """The colour (r, g, b, a in 0..1) blended over the recorder's view at ``t`` (damage, pickups, the liquid
-        the eye is in, powerups), ``None`` for none; ``level``: the segment's map, when loaded."""
+        the eye is in, powerups), ``None`` for none; ``map_``: the segment's map, when loaded."""
         ...
 
-    def pov_lens(self, state: SceneState, t: float, fov: float, level: Level | None = None) -> PovLens:
+    def pov_lens(self, state: SceneState, t: float, fov: float, map_: GameMap | None = None) -> PovLens:
         """The recorder's field of view, underwater warp and eye at ``t``, ``fov`` being the viewer's own setting
-        (the games whose player state carries a field of view scale it; the others keep it); ``level``: the
+        (the games whose player state carries a field of view scale it; the others keep it); ``map_``: the
         segment's map, when loaded (Quake III's third-person eye stops at its walls)."""
         ...
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from assets_loader.bsp import WorldMesh
 from assets_loader.bsp38 import World38
-from assets_loader.bsp46 import Bsp46World
+from assets_loader.game_map import GameMap
 from assets_loader.models import AliasModel, SpriteModel
 from assets_loader.palette import Colormap, Palette
 
@@ -29,8 +29,6 @@ from .shaded.records import Md3Draw, Q3Poly, Quake3Models
 
 #: A map the world renderer draws: Quake's (BSP29/BSP2) or Quake II's (IBSP 38).
 MapWorld = WorldMesh | World38
-#: A segment's map, whichever game's (:attr:`SegmentAssets.level`).
-Level = WorldMesh | World38 | Bsp46World
 
 # --- registration ------------------------------------------------------------------------------------------------
 
@@ -88,7 +86,7 @@ class SegmentAssets:
     md3: Quake3Models | None = None
 
     @property
-    def level(self) -> Level | None:
+    def level(self) -> GameMap | None:
         """The segment's map (``None`` when the game data lacks it: the entities are drawn in an empty world)."""
         return None
 

@@ -167,7 +167,7 @@ def _export(job: WindowExport, done, stop, results: multiprocessing.connection.C
             if AUDIO_CODECS[output.container] is not None:
                 session = renderer.session
                 sound = FrameSound(export_mixer(timeline, fs,
-                                                lambda s: session.world if s == session.segment else None), times)
+                                                lambda s: session.game_map if s == session.segment else None), times)
             result = record(renderer, job.shot, times, output, sound=sound, progress=count, stop=stopped)
         finally:
             renderer.release()

@@ -83,7 +83,7 @@ class ShotCamera:
             return camera_at(self.path, t - timeline.start_time, entity_target(timeline, self.pov))
         state = renderer.timeline.sample(t, pov=self.pov)
         renderer.session.use_segment(max(state.segment, 0))
-        world = renderer.session.solid_world
+        world = renderer.session.game_map
         if self.mode == "chase":
             return chase_camera(world, state.view_origin, state.view_angles, back=self.chase_back, fov=self.fov)
         assert self.angles is not None

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from assets_loader.bsp import BspWorld
+from assets_loader.game_map import GameMap
 from assets_loader.demos import DemoTimeline
 from assets_loader.vfs import VirtualFS
 
@@ -57,11 +57,11 @@ class FrameSound:
         return np.ascontiguousarray(mixed, np.int16)
 
 
-def export_mixer(timeline: DemoTimeline, fs: VirtualFS, worlds: Callable[[int], BspWorld | None]) -> Mixer:
+def export_mixer(timeline: DemoTimeline, fs: VirtualFS, maps: Callable[[int], GameMap | None]) -> Mixer:
     """The mixer of an export; sounds missing from the game files are skipped with one warning naming them."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        mixer = Mixer(timeline, SoundBank(fs, OUTPUT_RATE), worlds)
+        mixer = Mixer(timeline, SoundBank(fs, OUTPUT_RATE), maps)
     skipped = [str(w.message) for w in caught if str(w.message).startswith("sound ")]
     for w in caught:
         if not str(w.message).startswith("sound "):

@@ -17,11 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from assets_loader.bsp import WorldMesh
-from assets_loader.bsp.dtypes import CONTENTS_LAVA, CONTENTS_SLIME, CONTENTS_WATER
-from assets_loader.bsp.trace import point_contents
 from assets_loader.demos import DemoTimeline, SceneState
 from assets_loader.demos.events import BonusFlashEvent, ColorShiftEvent, DamageEvent
+from assets_loader.game_map import Contents, GameMap
 
 from .hud import IT_INVISIBILITY, IT_INVULNERABILITY, IT_QUAD, IT_SUIT
 
@@ -41,9 +39,9 @@ class ColorShift:
 
 #: ``cshift_water``, ``cshift_slime``, ``cshift_lava`` by leaf contents.
 CONTENTS_SHIFTS = {
-    CONTENTS_WATER: ColorShift((130, 80, 50), 128.0),
-    CONTENTS_SLIME: ColorShift((0, 25, 5), 150.0),
-    CONTENTS_LAVA: ColorShift((255, 80, 0), 150.0),
+    Contents.WATER: ColorShift((130, 80, 50), 128.0),
+    Contents.SLIME: ColorShift((0, 25, 5), 150.0),
+    Contents.LAVA: ColorShift((255, 80, 0), 150.0),
 }
 #: Powerup shifts in the engine's order of precedence (``V_CalcPowerupCshift``).
 POWERUP_SHIFTS = (
@@ -93,11 +91,11 @@ def bonus_shift(events: Sequence[BonusFlashEvent], t: float) -> ColorShift | Non
     return ColorShift(BONUS_COLOR, percent) if percent > 0 else None
 
 
-def contents_shift(world: WorldMesh | None, origin, events: Sequence[ColorShiftEvent], t: float) -> ColorShift | None:
+def contents_shift(map_: GameMap | None, origin, events: Sequence[ColorShiftEvent], t: float) -> ColorShift | None:
     """The shift of the liquid the camera is in; in the open, the last ``v_cshift`` the server sent (QuakeWorld's
     ``cshift_empty``), if any."""
-    if world is not None:
-        shift = CONTENTS_SHIFTS.get(point_contents(world, origin))
+    if map_ is not None:
+        shift = CONTENTS_SHIFTS.get(map_.contents(origin))
         if shift is not None:
             return shift
     last = None
@@ -138,14 +136,14 @@ def mix_shifts(shifts: Sequence[ColorShift | None]) -> tuple[float, float, float
 
 
 def screen_blend(state: SceneState, timeline: DemoTimeline, t: float,
-                 world: WorldMesh | None) -> tuple[float, float, float, float] | None:
+                 map_: GameMap | None) -> tuple[float, float, float, float] | None:
     """The recorder's screen blend at ``t`` (contents at the eye, damage, bonus flash, powerups).
 
     A multi-view demo (MVD) records every player's damage and flashes without saying whose they were, so there only
     the contents and the viewed player's powerups tint the view."""
     single_view = timeline.players is None or timeline.players.recorder >= 0
     shifts = (
-        contents_shift(world, state.view_origin, _of(timeline, ColorShiftEvent, single_view), t),
+        contents_shift(map_, state.view_origin, _of(timeline, ColorShiftEvent, single_view), t),
         damage_shift(_of(timeline, DamageEvent, single_view), t),
         bonus_shift(_of(timeline, BonusFlashEvent, single_view), t),
         powerup_shift(int(state.stats.get("items", 0))),

@@ -7,13 +7,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from assets_loader.bsp import WorldMesh
 from assets_loader.demos import DemoTimeline, MapSegment, SceneState
 from assets_loader.images import Image
 from assets_loader.palette import Palette
+from assets_loader.game_map import GameMap
 from assets_loader.vfs import VirtualFS
 
-from ...render.refdef import EntityDraw, HudLayout, Level, Look, SegmentAssets
+from ...render.refdef import EntityDraw, HudLayout, Look, SegmentAssets
 from ..base import PicSizes, PovLens
 from . import actors, assets, blend, hud, hud_pics, link
 from .look import QUAKESPASM, QUAKESPASM_SBAR
@@ -55,10 +55,10 @@ class QuakeView:
                              pic_sizes=pic_sizes, quakeworld=timeline.game == "quakeworld", sbar=self.sbar)
 
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
-                     level: Level | None) -> tuple[float, float, float, float] | None:
-        return blend.screen_blend(state, timeline, t, level if isinstance(level, WorldMesh) else None)
+                     map_: GameMap | None) -> tuple[float, float, float, float] | None:
+        return blend.screen_blend(state, timeline, t, map_)
 
-    def pov_lens(self, state: SceneState, t: float, fov: float, level: Level | None = None) -> PovLens:
+    def pov_lens(self, state: SceneState, t: float, fov: float, map_: GameMap | None = None) -> PovLens:
         return PovLens(fov)
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:

@@ -15,9 +15,10 @@ import numpy as np
 from assets_loader.demos import DemoTimeline, MapSegment, SceneState
 from assets_loader.images import Image
 from assets_loader.palette import Palette
+from assets_loader.game_map import GameMap
 from assets_loader.vfs import VirtualFS
 
-from ...render.refdef import EntityDraw, HudLayout, Level, SegmentAssets
+from ...render.refdef import EntityDraw, HudLayout, SegmentAssets
 from ..base import PicSizes, PovLens
 from . import assets, fx, hud, hud_pics, link, player_view, segment_models
 
@@ -52,10 +53,10 @@ class Quake2View:
         return hud.build_hud(state, timeline, screen_size, scale, show_scores=show_scores, pic_sizes=pic_sizes)
 
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
-                     level: Level | None) -> tuple[float, float, float, float] | None:
+                     map_: GameMap | None) -> tuple[float, float, float, float] | None:
         return player_view.screen_blend(state)
 
-    def pov_lens(self, state: SceneState, t: float, fov: float, level: Level | None = None) -> PovLens:
+    def pov_lens(self, state: SceneState, t: float, fov: float, map_: GameMap | None = None) -> PovLens:
         return player_view.pov_lens(state, t, fov)
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:

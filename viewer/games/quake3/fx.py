@@ -304,7 +304,7 @@ def _surface_normal(level: Bsp46World | None, point: np.ndarray, direction: np.n
             for sign in (-1.0, 1.0):
                 q = point.copy()
                 q[axis] += sign * 2.0
-                if int(level.leafs["cluster"][level.point_leaf(q)]) < 0:
+                if level.point_cluster(q) < 0:
                     n[axis] -= sign
     norm = float(np.linalg.norm(n))
     return n / norm if norm > 0 else -direction
@@ -318,7 +318,7 @@ def _first_solid(level: Bsp46World | None, start: np.ndarray, forward: np.ndarra
         return None
 
     def solid(p: np.ndarray) -> bool:
-        return int(level.leafs["cluster"][level.point_leaf(p)]) < 0
+        return level.point_cluster(p) < 0
 
     if solid(start):
         return start

@@ -103,7 +103,7 @@ class _Random:
 
 
 def _solid(level: Bsp46World | None, p: np.ndarray) -> bool:
-    return level is not None and int(level.leafs["cluster"][level.point_leaf(p)]) < 0
+    return level is not None and level.point_cluster(p) < 0
 
 
 def _normal(level: Bsp46World | None, p: np.ndarray) -> np.ndarray:

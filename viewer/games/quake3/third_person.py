@@ -7,7 +7,7 @@ killer) and the pitch held to 45° at most; the camera starts 8 units above the 
 the view direction whose pitch is halved (yaw the dead yaw too).  When the way back meets the map the camera stops
 there and rises by what was left of the way × 32, then stops again at the map on the way to that point; it then
 looks at the focus.  The engine traces an 8-unit box through the map's solid brushes; here a line is traced
-through them (:attr:`~assets_loader.bsp46.Bsp46World.collision`) and the camera stays the box's 4 units short of
+through them (:meth:`~assets_loader.game_map.GameMap.trace`) and the camera stays the box's 4 units short of
 the wall.  ``cg.renderingThirdPerson`` holds for players who are not spectators.
 
 References: ioquake3 ``code/cgame/cg_view.c`` (``CG_OffsetThirdPersonView``, ``CG_DrawActiveFrame``:
@@ -21,10 +21,9 @@ import math
 
 import numpy as np
 
-from assets_loader.bsp46 import Bsp46World
-from assets_loader.bsp46.dtypes import CONTENTS_SOLID
 from assets_loader.demos import SceneState
 from assets_loader.demos.quake3.game import TEAM_SPECTATOR
+from assets_loader.game_map import GameMap
 
 from ...render.view_math import angle_vectors
 
@@ -44,20 +43,20 @@ def renders_third_person(state: SceneState) -> bool:
     return bool(stats) and int(stats.get("health", 1)) <= 0 and int(stats.get("team", 0)) != TEAM_SPECTATOR
 
 
-def _reach(level: Bsp46World | None, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, float]:
+def _reach(map_: GameMap | None, start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, float]:
     """How far along ``start`` → ``end`` the camera gets: the point and the fraction of the way."""
     way = end - start
     length = float(np.linalg.norm(way))
-    if level is None or length < 1e-6:
+    if map_ is None or length < 1e-6:
         return end, 1.0
-    trace = level.collision.trace_line(start, end, CONTENTS_SOLID)
+    trace = map_.trace(start, end)
     if trace.fraction >= 1.0:
         return end, 1.0
     frac = max(0.0, trace.fraction - BOX_HALF / length)
     return start + way * frac, frac
 
 
-def dead_view(state: SceneState, level: Bsp46World | None) -> tuple[tuple[float, float, float],
+def dead_view(state: SceneState, map_: GameMap | None) -> tuple[tuple[float, float, float],
                                                                       tuple[float, float, float]]:
     """The camera ``(origin, angles)`` behind the dead player of ``state`` (rules: module docstring)."""
     eye = np.asarray(state.view_origin, np.float64)
@@ -67,9 +66,9 @@ def dead_view(state: SceneState, level: Bsp46World | None) -> tuple[tuple[float,
     focus = eye + forward * FOCUS_DISTANCE
     back = np.asarray(angle_vectors((pitch * 0.5, yaw, roll))[0], np.float64)
     wanted = eye + np.array([0.0, 0.0, EYE_RISE]) - back * THIRD_PERSON_RANGE
-    view, frac = _reach(level, eye, wanted)
+    view, frac = _reach(map_, eye, wanted)
     if frac < 1.0:
-        view = _reach(level, eye, view + np.array([0.0, 0.0, (1.0 - frac) * BLOCKED_RISE]))[0]
+        view = _reach(map_, eye, view + np.array([0.0, 0.0, (1.0 - frac) * BLOCKED_RISE]))[0]
     to_focus = focus - view
     flat = max(math.hypot(float(to_focus[0]), float(to_focus[1])), 1.0)
     look_pitch = -math.degrees(math.atan2(float(to_focus[2]), flat))

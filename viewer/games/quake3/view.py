@@ -13,13 +13,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from assets_loader.bsp46 import Bsp46World
 from assets_loader.demos import DemoTimeline, MapSegment, SceneState
 from assets_loader.images import Image
 from assets_loader.palette import Palette
+from assets_loader.game_map import GameMap
 from assets_loader.vfs import VirtualFS
 
-from ...render.refdef import EntityDraw, HudLayout, Level, SegmentAssets
+from ...render.refdef import EntityDraw, HudLayout, SegmentAssets
 from ..base import PicSizes, PovLens
 from . import assets, fx, hud, hud_pics, link
 from .items import segment_models
@@ -63,12 +63,11 @@ class Quake3View:
                               models=assets.md3 if assets is not None else None)
 
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
-                     level: Level | None) -> tuple[float, float, float, float] | None:
+                     map_: GameMap | None) -> tuple[float, float, float, float] | None:
         return None   # cgame's damage and powerup screen effects are not drawn yet
 
-    def pov_lens(self, state: SceneState, t: float, fov: float, level: Level | None = None) -> PovLens:
-        return PovLens(fov, eye=dead_view(state, level if isinstance(level, Bsp46World) else None)
-                       if renders_third_person(state) else None)
+    def pov_lens(self, state: SceneState, t: float, fov: float, map_: GameMap | None = None) -> PovLens:
+        return PovLens(fov, eye=dead_view(state, map_) if renders_third_person(state) else None)
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
         players = self.player_entities(state, model_precache)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from assets_loader.bsp38 import World38
 from assets_loader.bsp38.dtypes import SURF_FLOWING, SURF_NODRAW, SURF_SKY, SURF_TRANS33, SURF_TRANS66, SURF_WARP
 
 from ..refdef import MapWorld
@@ -25,9 +24,7 @@ TRANSLUCENT = SURF_TRANS33 | SURF_TRANS66
 
 def face_flags(world: MapWorld) -> np.ndarray:
     """``i4 [F]``: each face's ``SURF_*`` bits (all 0 for a Quake map)."""
-    if isinstance(world, World38):
-        return world.faces["flags"].astype(np.int32)
-    return np.zeros(len(world.faces), np.int32)
+    return world.face_flags()
 
 
 def texture_flags(world: MapWorld) -> np.ndarray:

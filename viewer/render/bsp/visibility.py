@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from assets_loader.bsp38 import World38
 from assets_loader.ranges import listed_union
 
 from ..refdef import MapWorld
@@ -72,17 +71,9 @@ def face_boxes(world: MapWorld) -> tuple[np.ndarray, np.ndarray]:
     return mins, maxs
 
 
-def _leaf_face_list(world: MapWorld) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each leaf's first and count into the face list leafs share, and that list (Quake's ``marksurfaces``,
-    Quake II's ``leaffaces``)."""
-    if isinstance(world, World38):
-        return world.leafs["firstleafface"], world.leafs["numleaffaces"], world.leaffaces
-    return world.leafs["firstmarksurface"], world.leafs["nummarksurfaces"], world.marksurfaces
-
-
 def pvs_faces(world: MapWorld, pvs_leafs: np.ndarray) -> np.ndarray:
     """Sorted world (model 0) faces with triangles marked by the leafs ``pvs_leafs``."""
-    firsts, counts, listed = _leaf_face_list(world)
+    firsts, counts, listed = world.leaf_face_lists()
     faces = listed_union(firsts[pvs_leafs], counts[pvs_leafs], listed)
     faces = faces[(world.faces["model"][faces] == 0) & (world.mesh.face_count[faces] > 0)]
     return faces
@@ -177,12 +168,7 @@ class WorldVisibility:
     def pvs_leafs(self, leaf: int, areabits: bytes | None = None) -> np.ndarray:
         """Leafs seen from ``leaf``: Quake's PVS (every world leaf from the solid leaf 0), Quake II's by cluster,
         without the leafs of areas ``areabits`` hides."""
-        world = self.world
-        if isinstance(world, World38):
-            return np.flatnonzero(world.leaf_pvs(leaf, areabits))
-        if leaf > 0:
-            return np.flatnonzero(world.leaf_pvs(leaf))
-        return np.arange(1, 1 + min(world.submodels[0].visleafs, world.num_leafs - 1))
+        return np.flatnonzero(self.world.leaf_pvs(leaf, areabits))
 
     def pvs_faces(self, leaf: int, areabits: bytes | None = None) -> np.ndarray:
         """The faces of this set in the PVS of ``leaf`` (kept until the leaf or the area bits change)."""
