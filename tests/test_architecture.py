@@ -1,10 +1,12 @@
-"""The architecture and static checks run with the tests: the import-linter layering contracts of
-``pyproject.toml`` (docs/DESIGN.md, "Layers"), ruff on the whole tree, and mypy on the loaders and the renderer."""
+"""The architecture and static checks run with the tests: the import-linter contracts of ``pyproject.toml``
+(docs/DESIGN.md, "Layers"), ruff on the whole tree, and mypy on the loaders, the viewer and the shader sources; and
+that every module of the viewer has its place in the layers (a new one must be given a layer)."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -23,3 +25,13 @@ CHECKS = {
 def test_static_check_passes(name: str) -> None:
     done = subprocess.run(CHECKS[name], cwd=REPO, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, f"{name} failed:\n{done.stdout[-6000:]}\n{done.stderr[-2000:]}"
+
+
+def test_every_viewer_module_has_a_layer() -> None:
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    layers = next(c["layers"] for c in config if c["type"] == "layers")
+    placed = {name.strip() for layer in layers for name in layer.split(":")}
+    viewer = REPO / "viewer"
+    modules = {f"viewer.{p.stem}" for p in viewer.glob("*.py") if p.stem != "__init__"}
+    modules |= {f"viewer.{p.parent.name}" for p in viewer.glob("*/__init__.py")}
+    assert modules - placed == set()

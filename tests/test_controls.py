@@ -168,7 +168,7 @@ def _palette() -> np.ndarray:
 def test_watch_list_of_the_mvd_sample_names_both_players_with_their_colours() -> None:
     from assets_loader.demos import load_demo
     from viewer.cli import sample_demo
-    from viewer.ui.watch_list import watch_list
+    from viewer.watch_list import watch_list
 
     timeline = load_demo(sample_demo("lqdm2"))
     st = ViewerState.for_timeline(timeline, start=30.0)
@@ -187,7 +187,7 @@ def test_watch_list_of_the_mvd_sample_names_both_players_with_their_colours() ->
 def test_watch_list_of_a_quake3_demo_lights_the_recorder_then_the_picked_player() -> None:
     from assets_loader.demos import load_demo
     from tests.conftest import QUAKE3
-    from viewer.ui.watch_list import watch_list
+    from viewer.watch_list import watch_list
 
     timeline = load_demo(QUAKE3 / "demos" / "oa_dm1_player_p71.dm_71")
     st = ViewerState.for_timeline(timeline, start=30.0)

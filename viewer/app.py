@@ -63,7 +63,7 @@ from .ui.key_row import key_row_layout
 from .ui.picker import Picker, demo_files, is_demo_name, picker_key, picker_layout
 from .ui.readout import Readout, missing_data_notice, notice_layout, readout_layout, readout_lines
 from .ui.timeline_bar import BarStatus, UiLayout, text_box_layout, timeline_layout, ui_scale
-from .ui.watch_list import watch_list
+from .watch_list import watch_list
 from .video.background import BackgroundExport, GameData, export_for_view
 from .viewer_state import FrameContext, ViewerState
 

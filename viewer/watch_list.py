@@ -16,8 +16,8 @@ import numpy as np
 from assets_loader.demos import PlayerScore, SceneState
 from assets_loader.demos.quake3.colors import colored_chars
 
-from ..viewer_state import ViewerState
-from .controls import RGBA, PlayerEntry
+from .viewer_state import ViewerState
+from .ui.controls import RGBA, PlayerEntry
 
 WHITE = (1.0, 1.0, 1.0)
 
