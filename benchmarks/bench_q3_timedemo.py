@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from assets_loader.demos import load_demo  # noqa: E402
 from viewer.headless import DemoRenderer  # noqa: E402
+from viewer.picture import draw_hud  # noqa: E402
 from viewer.session import game_filesystem  # noqa: E402
 
 QUAKE3 = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "quake3"
@@ -53,7 +54,7 @@ def main() -> None:
         drawing += t2 - t1
         building += t1 - t0
         if args.hud:
-            renderer.draw_hud(timeline.sample(float(t)))
+            draw_hud(renderer.session, renderer.target, timeline.sample(float(t)), renderer.hud)
             hud += time.perf_counter() - t2
     t0 = time.perf_counter()
     renderer.ctx.finish()

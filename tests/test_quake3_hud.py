@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from assets_loader.demos import load_demo
+from viewer.picture import draw_hud
 from viewer.games.quake3 import hud
 from viewer.games.quake3.screen import SELECT_GOLD
 from viewer.headless import DemoRenderer
@@ -209,7 +210,8 @@ def test_the_3d_head_icon_is_drawn_in_its_box(follow, q3_fs) -> None:
         state = follow.sample(t)
         renderer.render(renderer.scene(t))
         plain = renderer.target.read_rgb().astype(np.int32)
-        renderer.draw_hud(state)
+        assert renderer.hud is not None
+        draw_hud(renderer.session, renderer.target, state, renderer.hud)
         shown = renderer.target.read_rgb().astype(np.int32)
         layout = renderer.session.game.hud_layout(state, follow, (640, 360), 1, pic_sizes=renderer.hud.pic_size,
                                                   assets=renderer.session.renderer.assets)

@@ -62,6 +62,7 @@ from .ui.hint import HINT_TIME, hint_layout
 from .ui.key_row import key_row_layout
 from .ui.picker import Picker, demo_files, is_demo_name, picker_key, picker_layout
 from .ui.readout import Readout, missing_data_notice, notice_layout, readout_layout, readout_lines
+from .picture import Overrides, draw_picture
 from .ui.timeline_bar import BarStatus, UiLayout, text_box_layout, timeline_layout, ui_scale
 from .watch_list import watch_list
 from .video.background import BackgroundExport, GameData, export_for_view
@@ -363,15 +364,16 @@ class ViewerWindow(pyglet.window.Window):
         st = self.state
         assert st is not None, "drawn only once loaded"
         session = self.session
+        hud_shown: HudLayout | None = None   # the game's HUD as drawn (the readout takes a free place beside it)
         if session is not None:
             t = st.t
             sample = session.timeline.sample(t, pov=st.pov_slot)
             self._use_segment(max(sample.segment, 0))
             camera = st.camera_for(sample, session.game_map)
-            frame = session.scene(t, camera, st.fov, pov=st.pov_slot, state=sample)
-            if self.source.water_alpha is not None:
-                frame = replace(frame, water_alpha=self.source.water_alpha)
-            session.draw(frame, self.target)
+            picture = draw_picture(session, self.target, t, camera, st.fov, st.pov_slot, state=sample,
+                                   overrides=Overrides(self.source.water_alpha, st.show_scores),
+                                   hud=self.hud if st.show_hud else None)
+            frame, hud_shown = picture.frame, picture.layout
         else:  # a map without a demo
             sample = None
             camera = st.camera_for(None)
@@ -381,18 +383,8 @@ class ViewerWindow(pyglet.window.Window):
         self._last = frame
         self._last_state = sample
         layers = body = UiLayout()
-        hud_shown: HudLayout | None = None   # the game's HUD as drawn (the readout takes a free place beside it)
         if session is not None and sample is not None:
-            renderer = session.renderer
-            layout = self.game.hud_layout(sample, session.timeline, size, scale, show_scores=st.show_scores,
-                                          pic_sizes=self.hud.pic_size,
-                                          assets=renderer.assets if renderer is not None else None)
-            st.sbar_lines = layout.sbar_lines if st.show_hud else 0
-            if st.show_hud:
-                if renderer is not None:
-                    renderer.draw_hud_models(layout.models, size, sample.time)
-                self.hud.draw(layout, size)
-                hud_shown = layout
+            st.sbar_lines = hud_shown.sbar_lines if hud_shown is not None else 0
             st.controls = self._controls(st, sample) if st.bar_visible else ()
             if st.bar_visible:
                 hover = st.hover

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
-from assets_loader.demos import DemoTimeline, SceneState
+from assets_loader.demos import DemoTimeline
 from assets_loader.vfs import VirtualFS
 
 from .render.context import OffscreenTarget, create_headless_context, egl_flush
@@ -21,8 +21,8 @@ from .render.frame import FrameRenderer
 from .render.frames_in_flight import FramesInFlight
 from .render.hud_overlay import HudRenderer
 from .render.refdef import Camera, SceneFrame, SegmentAssets
+from .picture import Overrides, draw_picture
 from .session import DemoSession
-from .ui.timeline_bar import ui_scale
 
 
 class DemoRenderer:
@@ -39,7 +39,7 @@ class DemoRenderer:
         self.target = OffscreenTarget(self.ctx, size)
         self.session = DemoSession(timeline, fs, self.ctx)
         self.in_flight = FramesInFlight(self.ctx, flush=egl_flush())
-        self.water_alpha = water_alpha
+        self.overrides = Overrides(water_alpha=water_alpha)
         self.hud: HudRenderer | None = None
         if hud:
             game = self.session.game
@@ -49,10 +49,7 @@ class DemoRenderer:
     def scene(self, t: float, camera: Camera | None = None, fov: float = 90.0, pov: int | None = None) -> SceneFrame:
         """The scene at ``t`` with particles, lights and beams (loading the segment's assets if needed); ``pov``
         picks a player slot's eyes in multi-view demos."""
-        return self._with_water(self.session.scene(t, camera, fov, pov=pov))
-
-    def _with_water(self, frame: SceneFrame) -> SceneFrame:
-        return frame if self.water_alpha is None else replace(frame, water_alpha=self.water_alpha)
+        return self.overrides.apply(self.session.scene(t, camera, fov, pov=pov))
 
     def render(self, frame: SceneFrame) -> None:
         """Draw ``frame`` into the target (with at most two frames queued in the driver: memory stays flat)."""
@@ -63,27 +60,9 @@ class DemoRenderer:
              target: OffscreenTarget | None = None) -> None:
         """Draw the picture at ``t`` (with the HUD when asked for) into ``target`` (default: :attr:`target`, another
         one of the same size for pipelined read-back), without reading it back."""
-        target = self.target if target is None else target
-        state = self.timeline.sample(t, pov=pov)
-        frame = self._with_water(self.session.scene(t, camera, fov, pov=pov, state=state))
         with self.in_flight.frame():
-            self.session.draw(frame, target)
-        self.draw_hud(state, target)
-
-    def draw_hud(self, state: SceneState, target: OffscreenTarget | None = None) -> None:
-        """Draw the game's HUD for ``state`` over ``target`` (default: :attr:`target`); nothing without ``hud``."""
-        if self.hud is None:
-            return
-        target = self.target if target is None else target
-        size = target.size
-        renderer = self.session.renderer
-        layout = self.session.game.hud_layout(state, self.timeline, size, ui_scale(size),
-                                              pic_sizes=self.hud.pic_size,
-                                              assets=renderer.assets if renderer is not None else None)
-        target.use()
-        if renderer is not None:
-            renderer.draw_hud_models(layout.models, size, state.time)
-        self.hud.draw(layout, size)
+            draw_picture(self.session, self.target if target is None else target, t, camera, fov, pov,
+                         overrides=self.overrides, hud=self.hud)
 
     def pixels(self, t: float, camera: Camera | None = None, fov: float = 90.0, pov: int | None = None) -> np.ndarray:
         """The picture at ``t`` as ``uint8 [H, W, 3]`` (with the HUD when asked for)."""
