@@ -46,6 +46,7 @@ from ..schema import QUAKEWORLD
 from ..steps import narrowest
 from ..timeline import DemoTimeline, PlayerFrames, StaticSound
 from . import protocol as P
+from .entity_words import entity_header_reader, read_bits
 
 __all__ = ["QuakeWorldParser", "NAIL_NUMBER_BASE", "ROW_LAYOUT", "delta_fields", "parse_info", "fresh_stats",
            "read_qw_string"]
@@ -235,15 +236,13 @@ class QuakeWorldParser(SharedSvc):
         fte_float = bool(self.fte & P.FTE_PEXT_FLOATCOORDS)
         self.coord_float = fte_float
         self.ent_coord_float = fte_float or bool(self.mvd1 & P.MVD_PEXT1_FLOATCOORDS)
-        self.angle16 = fte_float
         coord, angle = (COORD_FLOAT, ANGLE_SHORT) if fte_float else (COORD_SHORT, ANGLE_BYTE)
         self.rd_c3 = group_reader("ccc", coord, angle)
         self.rd_a3 = group_reader("aaa", coord, angle)
         self.rd_ca3 = group_reader("cacaca", coord, angle)
-        self.plans = DeltaPlans(delta_fields(self.ent_coord_float, self.angle16, bool(self.fte & P.FTE_PEXT_MODELDBL)),
+        self.plans = DeltaPlans(delta_fields(self.ent_coord_float, fte_float, bool(self.fte & P.FTE_PEXT_MODELDBL)),
                                 _NCOL, _ROW)
-        self.entity_dbl = bool(self.fte & (P.FTE_PEXT_ENTITYDBL | P.FTE_PEXT_ENTITYDBL2))
-        self.entity_header = self._entity_header_reader()
+        self.entity_header = entity_header_reader(self.plans, self.fte)
 
     def _slot(self, slot: int, what: str) -> dict[str, Any]:
         if not self.b.scores:                       # scores may come before svc_serverdata
@@ -499,7 +498,9 @@ class QuakeWorldParser(SharedSvc):
 
     def parse_svc_modellist(self, data: bytes, p: int, end: int, extended: bool = False) -> int:
         self._need_segment()
-        if self.protocol >= 26:
+        if self.protocol < 26:
+            p = self._precaches(data, p, end, self.models, "model", 0, 256, str)
+        else:
             if extended:
                 count, = _U16.unpack_from(data, p)
                 p += 2
@@ -507,25 +508,7 @@ class QuakeWorldParser(SharedSvc):
                 count = data[p]
                 p += 1
             limit = P.MAX_MODELS if (self.fte & P.FTE_PEXT_MODELDBL) else 256
-            while True:
-                name, p = read_qw_string(data, p, end)
-                if not name:
-                    break
-                count += 1
-                if count >= limit:
-                    raise Corrupt(f"at most {limit - 1} model precaches")
-                self._set_precache(self.models, count, name.lstrip("/") if name.startswith("/") else name)
-            p += 1  # the index to continue from: the lists arrive in order, so it adds nothing
-        else:
-            count = 0
-            while True:
-                name, p = read_qw_string(data, p, end)
-                if not name:
-                    break
-                count += 1
-                if count > 255:
-                    raise Corrupt("at most 255 model precaches")
-                self._set_precache(self.models, count, name)
+            p = self._precaches(data, p, end, self.models, "model", count, limit, lambda n: n.lstrip("/")) + 1
         self.player_model = self._index_of(self.models, P.PLAYER_MODEL)
         self.spike_model = self._index_of(self.models, P.SPIKE_MODEL)
         return p
@@ -537,29 +520,24 @@ class QuakeWorldParser(SharedSvc):
 
     def parse_svc_soundlist(self, data: bytes, p: int, end: int) -> int:
         self._need_segment()
-        if self.protocol >= 26:
-            count = data[p]
-            p += 1
-            while True:
-                name, p = read_qw_string(data, p, end)
-                if not name:
-                    break
-                count += 1
-                if count >= P.MAX_SOUNDS:
-                    raise Corrupt(f"at most {P.MAX_SOUNDS - 1} sound precaches")
-                self._set_precache(self.sound_names, count, name.removeprefix("/"))
-            p += 1  # the index to continue from: the lists arrive in order, so it adds nothing
-        else:
-            count = 0
-            while True:
-                name, p = read_qw_string(data, p, end)
-                if not name:
-                    break
-                count += 1
-                if count > 255:
-                    raise Corrupt("at most 255 sound precaches")
-                self._set_precache(self.sound_names, count, name)
-        return p
+        if self.protocol < 26:
+            return self._precaches(data, p, end, self.sound_names, "sound", 0, 256, str)
+        return self._precaches(data, p + 1, end, self.sound_names, "sound", data[p], P.MAX_SOUNDS,
+                               lambda n: n.removeprefix("/")) + 1
+
+    def _precaches(self, data: bytes, p: int, end: int, table: list[str], what: str, count: int, limit: int,
+                   clean: Callable[[str], str]) -> int:
+        """The names of a model / sound list after index ``count``, up to an empty one, into ``table``.  From
+        protocol 26 on the list starts with that index and a byte follows it, the index to continue from (the caller
+        skips it: the lists arrive in order, so it adds nothing)."""
+        while True:
+            name, p = read_qw_string(data, p, end)
+            if not name:
+                return p
+            count += 1
+            if count >= limit:
+                raise Corrupt(f"at most {limit - 1} {what} precaches")
+            self._set_precache(table, count, clean(name))
 
     @staticmethod
     def _set_precache(table: list[str], index: int, name: str) -> None:
@@ -713,7 +691,7 @@ class QuakeWorldParser(SharedSvc):
     def _null_delta(self, data: bytes, p: int) -> tuple[tuple, int]:
         word, = _U16.unpack_from(data, p)
         p += 2
-        num, key, p = self._read_bits(data, p, word)
+        num, key, p = read_bits(data, p, word, self.fte)
         state, _row, p = self.plans[key](data, p, _NULL_STATE, num)
         return state, p
 
@@ -843,58 +821,6 @@ class QuakeWorldParser(SharedSvc):
         return self.parse_svc_nails(data, p, end, True)
 
     # --- packet entities ----------------------------------------------------------------------------------------------
-
-    def _read_bits(self, data: bytes, p: int, word: int) -> tuple[int, int, int]:
-        """Number and plan key of an update word (MOREBITS and FTE EVENMORE bytes consumed)."""
-        num = word & P.U_ENTITY_MASK
-        key = word & ~P.U_ENTITY_MASK & 0xFFFF
-        if word & P.U_MOREBITS:
-            more = data[p]
-            p += 1
-            key |= more
-            if more & P.U_FTE_EVENMORE and self.fte:
-                even = data[p]
-                p += 1
-                if even & P.U_FTE_YETMORE:
-                    even |= data[p] << 8
-                    p += 1
-                if even & P.U_FTE_ENTITYDBL:
-                    num += 512
-                if even & P.U_FTE_ENTITYDBL2:
-                    num += 1024
-                key |= (even & (P.U_FTE_MODELDBL | P.U_FTE_TRANS | P.U_FTE_COLOURMOD)) << 16
-        return num, key, p
-
-    def _entity_header_reader(self) -> Callable[[bytes, int, int], tuple[int, Callable | None, int]]:
-        """The reader of one update word for the current extensions: ``(number, delta reader or None for a removal,
-        p)``; number -1 ends the list (a closure: one call per entity update)."""
-        plans = self.plans
-        entity_dbl = self.entity_dbl
-        read_bits = self._read_bits
-
-        def entity_header(data: bytes, p: int, end: int) -> tuple[int, Callable | None, int]:
-            if p + 2 > end:
-                raise Corrupt("a zero word ending the entity list inside the block")
-            word = data[p] | data[p + 1] << 8
-            p += 2
-            if not word:
-                return -1, None, p
-            if word & P.U_REMOVE:
-                num = word & P.U_ENTITY_MASK
-                if word & P.U_MOREBITS and entity_dbl:
-                    more = data[p]
-                    p += 1
-                    if more & P.U_FTE_EVENMORE:
-                        even = data[p]
-                        p += 1
-                        num += (512 if even & P.U_FTE_ENTITYDBL else 0) + (1024 if even & P.U_FTE_ENTITYDBL2 else 0)
-                return num, None, p
-            if word & P.U_MOREBITS:
-                num, key, p = read_bits(data, p, word)
-                return num, plans[key], p
-            return word & P.U_ENTITY_MASK, plans[word & 0xFE00], p
-
-        return entity_header
 
     def parse_svc_packetentities(self, data: bytes, p: int, end: int, delta: bool = False) -> int:
         self._need_segment()
