@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 
 from ...errors import FormatError
 
 __all__ = ["Corrupt", "MessageError", "DECODE_ERRORS", "Handler", "handler_table", "parse_messages",
-           "message_error", "read_string"]
+           "message_error", "read_string", "decode_guarded"]
 
 Handler = Callable[[bytes, int, int], int]
+_T = TypeVar("_T")
 
 
 class Corrupt(Exception):
@@ -78,6 +80,17 @@ def message_error(exc: MessageError, path: str, fmt: str, name_of: Callable[[int
     cause = exc.cause
     found = str(cause) if isinstance(cause, Corrupt) else f"{type(cause).__name__}: {cause}"
     return FormatError(path, fmt, exc.offset, f"a valid {name_of(exc.cmd)} message (block {block})", found)
+
+
+def decode_guarded(run: Callable[[bytes, str], _T], data: bytes, path: str, fmt: str, expected: str) -> _T:
+    """``run(bytes(data), path)`` (a whole decode), raising only :class:`FormatError`: a slip outside a message block
+    (assembling a partial timeline) surfaces as one too, expecting ``expected``."""
+    try:
+        return run(bytes(data), path)
+    except FormatError:
+        raise
+    except DECODE_ERRORS as exc:
+        raise FormatError(path, fmt, None, expected, f"{type(exc).__name__}: {exc}") from exc
 
 
 def read_string(data: bytes, pos: int, end: int) -> tuple[str, int]:

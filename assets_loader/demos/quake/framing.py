@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import struct
 
-from ...errors import BadMagicError, FormatError
+from ...errors import BadMagicError
 from ..kit.blocks import BlockFraming, run_blocks
-from ..kit.messages import DECODE_ERRORS
+from ..kit.messages import decode_guarded
 from ..timeline import DemoTimeline
 from . import protocol as P
 from .parse import DemParser
@@ -53,11 +53,4 @@ def _run(data: bytes, path: str) -> DemoTimeline:
 
 def decode_dem(data: bytes, path: str = "<bytes>") -> DemoTimeline:
     """Decode a whole NetQuake demo.  Raises only :class:`FormatError` (see the module docstring)."""
-    data = bytes(data)
-    try:
-        return _run(data, path)
-    except FormatError:
-        raise
-    except DECODE_ERRORS as exc:
-        # Anything outside a message block (assembly of a partial timeline) still surfaces as a FormatError.
-        raise FormatError(path, FMT, None, "a decodable NetQuake demo", f"{type(exc).__name__}: {exc}") from exc
+    return decode_guarded(_run, data, path, FMT, "a decodable NetQuake demo")

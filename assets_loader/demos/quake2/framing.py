@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import struct
 
-from ...errors import FormatError, UnsupportedFormatError
+from ...errors import UnsupportedFormatError
 from ..kit.blocks import BlockFraming, run_blocks
-from ..kit.messages import DECODE_ERRORS
+from ..kit.messages import decode_guarded
 from ..timeline import DemoTimeline
 from . import protocol as P
 from .parse import FMT, Quake2Parser
@@ -48,10 +48,4 @@ def _run(data: bytes, path: str) -> DemoTimeline:
 
 def decode_dm2(data: bytes, path: str = "<bytes>") -> DemoTimeline:
     """Decode a whole Quake II demo.  Raises only :class:`FormatError` (see the module docstring)."""
-    data = bytes(data)
-    try:
-        return _run(data, path)
-    except FormatError:
-        raise
-    except DECODE_ERRORS as exc:
-        raise FormatError(path, FMT, None, "a decodable Quake II demo", f"{type(exc).__name__}: {exc}") from exc
+    return decode_guarded(_run, data, path, FMT, "a decodable Quake II demo")
