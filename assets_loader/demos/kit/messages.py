@@ -6,7 +6,8 @@ that ends the demo returns ``end``.  Any slip inside a block (:class:`Corrupt` f
 ``struct.error`` / ``IndexError`` … from reading past the data) becomes a :class:`MessageError` carrying the offset and
 the message byte; :func:`message_error` turns it into the :class:`~assets_loader.errors.FormatError` every decoder
 raises, naming file, offset, message and block.  What happens next — stop, and keep the timeline up to the previous
-frame with a warning — is the builder's (:meth:`.builder.TimelineBuilder.stop`).
+frame with a warning — is the builder's (:meth:`.builder.TimelineBuilder.stop`); a slip outside the blocks (assembling
+the timeline) still surfaces as a :class:`~assets_loader.errors.FormatError` (:func:`decode_guarded`).
 
 References: QuakeSpasm ``cl_parse.c`` ``CL_ParseServerMessage``; ezQuake ``cl_parse.c`` ``CL_ParseServerMessage``;
 ioquake3 ``cl_parse.c`` ``CL_ParseServerMessage`` (the same loop in each engine).

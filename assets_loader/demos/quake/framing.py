@@ -1,5 +1,6 @@
 """NetQuake ``.dem`` framing: the CD-track line, then blocks of ``int32 length``, ``float32 viewangles[3]`` and
-``length`` bytes of server messages, each run through :class:`~.parse.DemParser`'s handler table.
+``length`` bytes of server messages, each run through :class:`~.parse.DemParser`'s handler table by the kit's block
+loop (:func:`~..kit.blocks.run_blocks`).
 
 Bad input: a file cut inside a block gives the timeline up to the cut with a warning; a corrupt message raises
 :class:`~assets_loader.errors.FormatError` naming the file, offset and message, or — when at least one frame was

@@ -1,5 +1,8 @@
 """NetQuake server messages (protocols 15, 666 FitzQuake, 999 RMQ): one handler per ``svc_*`` and the fast entity
-update, filling a :class:`~..kit.builder.TimelineBuilder`.
+update, filling a :class:`~..kit.builder.TimelineBuilder`.  The handlers of the messages QuakeWorld lays out alike
+(text, lightstyles, frags, temp entities, damage, static sounds, finale …) are the kit's
+(:class:`~..kit.svc_common.SharedSvc`), given this protocol's temp-entity table, stat columns and coordinate
+encoding (:mod:`..kit.coords`, picked by the RMQ flags).
 
 Entity updates (message byte with the high bit set) carry the fields their bits name, in ``CL_ParseUpdate`` order
 (:func:`update_fields`, a field table for :mod:`..kit.deltas`); fields not sent come from the entity's baseline.
@@ -12,8 +15,7 @@ update still places the eye).  ``svc_disconnect`` ends the demo, as in the engin
 
 References: Uwe Girlich, "The unofficial DEM format description" v1.0.9, section 7 (messages); QuakeSpasm
 ``cl_parse.c`` ``CL_ParseServerMessage``, ``CL_ParseServerInfo``, ``CL_ParseUpdate``, ``CL_ParseBaseline``,
-``CL_ParseClientdata``, ``CL_ParseStatic``, ``CL_ParseStaticSound``, ``CL_ParseStartSoundPacket``; ``cl_tent.c``
-``CL_ParseTEnt``; ``gl_fog.c`` ``Fog_ParseServerMessage``; ``common.c`` ``MSG_ReadCoord`` / ``MSG_ReadAngle``.
+``CL_ParseClientdata``, ``CL_ParseStatic``, ``CL_ParseStartSoundPacket``; ``gl_fog.c`` ``Fog_ParseServerMessage``.
 """
 
 from __future__ import annotations

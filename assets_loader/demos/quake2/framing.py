@@ -1,5 +1,6 @@
 """.dm2 framing: blocks of ``int32 length`` and ``length`` bytes of server messages, ended by a block of length
--1; each block runs through :class:`~.parse.Quake2Parser`'s handler table.
+-1; each block runs through :class:`~.parse.Quake2Parser`'s handler table in the kit's block loop
+(:func:`~..kit.blocks.run_blocks`).
 
 Bad input: a file cut inside a block (or without the -1 block) gives the timeline up to the cut with a warning; a
 corrupt message raises :class:`~assets_loader.errors.FormatError` naming the file, offset and message, or — when at

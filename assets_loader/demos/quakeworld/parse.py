@@ -1,11 +1,14 @@
 """QuakeWorld server messages: one handler per ``svc_*``, shared by ``.qwd`` and ``.mvd`` (their framing and the
 few messages whose layout or addressee differ live in :mod:`.framing`), filling a
-:class:`~..kit.builder.TimelineBuilder`.
+:class:`~..kit.builder.TimelineBuilder`.  The handlers of the messages NetQuake lays out alike (text, lightstyles,
+frags, temp entities, damage, static sounds, finale …) are the kit's (:class:`~..kit.svc_common.SharedSvc`), given
+this protocol's temp-entity table (``TE_GUNSHOT`` / ``TE_BLOOD`` carry a count), stat columns and coordinate
+encoding (:mod:`..kit.coords`: FTE float coordinates with 16-bit angles, else the original ones).
 
 Entities come in ``svc_packetentities`` (a full set against the baselines) or ``svc_deltapacketentities`` (against
 an earlier set), merged by :func:`~..kit.packet_entities.merge_packet_entities`.  Each update word holds the entity
-number and flag bits; the fields a flag combination names (:func:`delta_fields`, a field table) are compiled once per
-combination by :mod:`..kit.deltas`.
+number and flag bits (:mod:`.entity_words`); the fields a flag combination names (:func:`delta_fields`, a field
+table) are compiled once per combination by :mod:`..kit.deltas`.
 
 A timeline frame holds every entity of the current packet set, every player present in it (``svc_playerinfo``) as
 entity ``slot + 1`` with ``colormap = slot + 1`` and the model from the playerinfo (``progs/player.mdl`` by default),
@@ -20,9 +23,8 @@ doubling, transparency, colour mod, spawnstatic2) are honoured, other FTE messag
 References: Uwe Girlich, "The unofficial QWD format description" (messages 0x00–0x35); ezQuake ``cl_parse.c``
 ``CL_ParseServerMessage``, ``CL_ParseServerData``, ``CL_ParseModellist``, ``CL_ParseSoundlist``,
 ``CL_ParseStartSoundPacket``, ``CL_SetStat``, ``CL_UpdateUserinfo``; ``cl_ents.c`` ``CL_ParsePacketEntities``,
-``CL_ParseDelta``, ``CL_ParsePlayerinfo``, ``CL_ParseProjectiles``, ``CL_LinkPlayers``; ``cl_tent.c``
-``CL_ParseTEnt``; ``com_msg.c`` ``MSG_ReadDeltaUsercmd``; mvdsv ``sv_ents.c`` ``SV_EmitNailUpdate``; QW-Group
-``qwprot`` ``protocol.h``.
+``CL_ParseDelta``, ``CL_ParsePlayerinfo``, ``CL_ParseProjectiles``, ``CL_LinkPlayers``; ``com_msg.c``
+``MSG_ReadDeltaUsercmd``; mvdsv ``sv_ents.c`` ``SV_EmitNailUpdate``; QW-Group ``qwprot`` ``protocol.h``.
 """
 
 from __future__ import annotations
@@ -98,10 +100,6 @@ _NSTAT = len(QUAKEWORLD.stat_names)
 _ST_VIEWHEIGHT, _ST_PUNCH, _ST_INTERMISSION, _ST_MONSTERS, _ST_SECRETS = (
     QUAKEWORLD.stat_index(n) for n in ("viewheight", "punch_pitch", "intermission", "monsters", "secrets"))
 
-_ANGLE8 = 360.0 / 256.0
-_ANGLE16 = 360.0 / 65536.0
-
-
 def delta_fields(coord_float: bool, angle16: bool, model_dbl: bool) -> tuple[Field, ...]:
     """The entity-delta fields in ``CL_ParseDelta`` read order.  A bit mask is the word's flag bits | the MOREBITS
     byte | the FTE EVENMORE bits << 16."""
@@ -114,11 +112,11 @@ def delta_fields(coord_float: bool, angle16: bool, model_dbl: bool) -> tuple[Fie
         out.append(Field(P.U_MODEL, "B", _MODEL))
     out += [Field(P.U_FRAME, "B", _FRAME), Field(P.U_COLORMAP, "B", _COLORMAP), Field(P.U_SKIN, "B", _SKIN),
             Field(P.U_EFFECTS, "B", _EFFECTS)]
-    coord = ("f", 1.0) if coord_float else ("h", 0.125)
-    angle = ("h", _ANGLE16) if angle16 else ("b", _ANGLE8)
+    (coord, scale, _), = COORD_FLOAT if coord_float else COORD_SHORT
+    (angle, ascale, _), = ANGLE_SHORT if angle16 else ANGLE_BYTE
     for obit, abit, oi, ai in ((P.U_ORIGIN1, P.U_ANGLE1, _OX, _AX), (P.U_ORIGIN2, P.U_ANGLE2, _OY, _AY),
                                (P.U_ORIGIN3, P.U_ANGLE3, _OZ, _AZ)):
-        out += [Field(obit, coord[0], oi, coord[1]), Field(abit, angle[0], ai, angle[1])]
+        out += [Field(obit, coord, oi, scale), Field(abit, angle, ai, ascale)]
     out.append(Field(P.U_FTE_TRANS << 16, "B", _TRANS))
     out += [Field(P.U_FTE_COLOURMOD << 16, "B", op=Op.SKIP)] * 3
     return tuple(out)
