@@ -67,6 +67,7 @@ def run_blocks(parser: BlockParser, framing: BlockFraming, data: bytes, pos: int
     size = header.size
     table = parser.table
     name_of = framing.name_of
+    end_length, max_length = framing.end_length, framing.max_length
     blocks = 0
     error: FormatError | None = None
     at_end_length = False
@@ -76,11 +77,11 @@ def run_blocks(parser: BlockParser, framing: BlockFraming, data: bytes, pos: int
             break
         fields = header.unpack_from(data, pos)
         length = fields[0]
-        if length == framing.end_length:
+        if length == end_length:
             at_end_length = True
             pos += size
             break
-        if not 0 <= length <= framing.max_length:
+        if not 0 <= length <= max_length:
             error = BadIndexError(path, framing.fmt, pos, framing.length_text, str(length))
             break
         start = pos + size

@@ -50,9 +50,15 @@ def group_reader(spec: str, coord: Encoding, angle: Encoding) -> GroupReader:
     unpack = st.unpack_from
     if all(len(o) == 1 for o in outs):
         scales = [o[0][1] for o in outs]
+        if len(scales) == 3:                # a position or a set of angles: the common case, unrolled
+            s0, s1, s2 = scales
 
-        def read(data: bytes, pos: int) -> tuple[tuple[float, ...], int]:
-            return tuple([v * s for v, s in zip(unpack(data, pos), scales)]), pos + size
+            def read(data: bytes, pos: int) -> tuple[tuple[float, ...], int]:
+                a, b, c = unpack(data, pos)
+                return (a * s0, b * s1, c * s2), pos + size
+        else:
+            def read(data: bytes, pos: int) -> tuple[tuple[float, ...], int]:
+                return tuple([v * s for v, s in zip(unpack(data, pos), scales)]), pos + size
     else:
         def read(data: bytes, pos: int) -> tuple[tuple[float, ...], int]:
             v = unpack(data, pos)
