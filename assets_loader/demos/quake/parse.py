@@ -112,6 +112,18 @@ def update_fields(protocol: int, flags: int) -> tuple[Field, ...]:
     return tuple(out)
 
 
+def _precaches(data: bytes, p: int, end: int, limit: int, what: str) -> tuple[list[str], int]:
+    """A precache list of ``svc_serverinfo``: names up to an empty one, index 0 none, fewer than ``limit`` in all."""
+    names = [""]
+    while True:
+        name, p = read_string(data, p, end)
+        if not name:
+            return names, p
+        if len(names) >= limit:
+            raise Corrupt(f"at most {limit} {what} precaches")
+        names.append(name)
+
+
 class DemParser(SharedSvc):
     """The client state of one NetQuake demo pass and a handler per message (``table``; the handlers QuakeWorld
     shares come from :class:`~..kit.svc_common.SharedSvc`)."""
@@ -398,22 +410,8 @@ class DemParser(SharedSvc):
         if not 1 <= maxclients <= P.MAX_SCOREBOARD:
             raise Corrupt(f"maxclients 1..{P.MAX_SCOREBOARD}, found {maxclients}")
         level_name, p = read_string(data, p, end)
-        models = [""]
-        while True:
-            name, p = read_string(data, p, end)
-            if not name:
-                break
-            if len(models) >= P.MAX_MODELS:
-                raise Corrupt(f"at most {P.MAX_MODELS} model precaches")
-            models.append(name)
-        sounds = [""]
-        while True:
-            name, p = read_string(data, p, end)
-            if not name:
-                break
-            if len(sounds) >= P.MAX_SOUNDS:
-                raise Corrupt(f"at most {P.MAX_SOUNDS} sound precaches")
-            sounds.append(name)
+        models, p = _precaches(data, p, end, P.MAX_MODELS, "model")
+        sounds, p = _precaches(data, p, end, P.MAX_SOUNDS, "sound")
         self._new_segment(version, flags, maxclients, gametype, level_name, models, sounds)
         return p
 

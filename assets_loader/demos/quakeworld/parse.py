@@ -601,21 +601,19 @@ class QuakeWorldParser(SharedSvc):
 
     def parse_svc_updateping(self, data: bytes, p: int, end: int) -> int:
         slot = data[p]
-        ping, = _S16.unpack_from(data, p + 1)
-        s = self._slot(slot, "svc_updateping")
-        if s["ping"] != ping:
-            s["ping"] = ping
-            self.b.score_changed(slot)
+        self._score_if_changed(slot, "svc_updateping", "ping", _S16.unpack_from(data, p + 1)[0])
         return p + 3
 
     def parse_svc_updatepl(self, data: bytes, p: int, end: int) -> int:
-        slot = data[p]
-        pl = data[p + 1]
-        s = self._slot(slot, "svc_updatepl")
-        if s["pl"] != pl:
-            s["pl"] = pl
-            self.b.score_changed(slot)
+        self._score_if_changed(data[p], "svc_updatepl", "pl", data[p + 1])
         return p + 2
+
+    def _score_if_changed(self, slot: int, what: str, key: str, value: int) -> None:
+        """Pings and packet loss come again every few seconds: a change is recorded only when the value changes."""
+        s = self._slot(slot, what)
+        if s[key] != value:
+            s[key] = value
+            self.b.score_changed(slot)
 
     def parse_svc_updateentertime(self, data: bytes, p: int, end: int) -> int:
         self._slot(data[p], "svc_updateentertime")
