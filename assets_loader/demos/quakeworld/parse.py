@@ -100,6 +100,7 @@ _NSTAT = len(QUAKEWORLD.stat_names)
 _ST_VIEWHEIGHT, _ST_PUNCH, _ST_INTERMISSION, _ST_MONSTERS, _ST_SECRETS = (
     QUAKEWORLD.stat_index(n) for n in ("viewheight", "punch_pitch", "intermission", "monsters", "secrets"))
 
+
 def delta_fields(coord_float: bool, angle16: bool, model_dbl: bool) -> tuple[Field, ...]:
     """The entity-delta fields in ``CL_ParseDelta`` read order.  A bit mask is the word's flag bits | the MOREBITS
     byte | the FTE EVENMORE bits << 16."""
