@@ -6,7 +6,8 @@ that ends the demo returns ``end``.  Any slip inside a block (:class:`Corrupt` f
 ``struct.error`` / ``IndexError`` … from reading past the data) becomes a :class:`MessageError` carrying the offset and
 the message byte; :func:`message_error` turns it into the :class:`~assets_loader.errors.FormatError` every decoder
 raises, naming file, offset, message and block.  What happens next — stop, and keep the timeline up to the previous
-frame with a warning — is the builder's (:meth:`.builder.TimelineBuilder.stop`).
+frame with a warning — is the builder's (:meth:`.builder.TimelineBuilder.stop`); a slip outside the blocks (assembling
+the timeline) still surfaces as a :class:`~assets_loader.errors.FormatError` (:func:`decode_guarded`).
 
 References: QuakeSpasm ``cl_parse.c`` ``CL_ParseServerMessage``; ezQuake ``cl_parse.c`` ``CL_ParseServerMessage``;
 ioquake3 ``cl_parse.c`` ``CL_ParseServerMessage`` (the same loop in each engine).
@@ -16,13 +17,15 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 
 from ...errors import FormatError
 
 __all__ = ["Corrupt", "MessageError", "DECODE_ERRORS", "Handler", "handler_table", "parse_messages",
-           "message_error", "read_string"]
+           "message_error", "read_string", "decode_guarded"]
 
 Handler = Callable[[bytes, int, int], int]
+_T = TypeVar("_T")
 
 
 class Corrupt(Exception):
@@ -78,6 +81,17 @@ def message_error(exc: MessageError, path: str, fmt: str, name_of: Callable[[int
     cause = exc.cause
     found = str(cause) if isinstance(cause, Corrupt) else f"{type(cause).__name__}: {cause}"
     return FormatError(path, fmt, exc.offset, f"a valid {name_of(exc.cmd)} message (block {block})", found)
+
+
+def decode_guarded(run: Callable[[bytes, str], _T], data: bytes, path: str, fmt: str, expected: str) -> _T:
+    """``run(bytes(data), path)`` (a whole decode), raising only :class:`FormatError`: a slip outside a message block
+    (assembling a partial timeline) surfaces as one too, expecting ``expected``."""
+    try:
+        return run(bytes(data), path)
+    except FormatError:
+        raise
+    except DECODE_ERRORS as exc:
+        raise FormatError(path, fmt, None, expected, f"{type(exc).__name__}: {exc}") from exc
 
 
 def read_string(data: bytes, pos: int, end: int) -> tuple[str, int]:

@@ -1,5 +1,6 @@
 """NetQuake ``.dem`` framing: the CD-track line, then blocks of ``int32 length``, ``float32 viewangles[3]`` and
-``length`` bytes of server messages, each run through :class:`~.parse.DemParser`'s handler table.
+``length`` bytes of server messages, each run through :class:`~.parse.DemParser`'s handler table by the kit's block
+loop (:func:`~..kit.blocks.run_blocks`).
 
 Bad input: a file cut inside a block gives the timeline up to the cut with a warning; a corrupt message raises
 :class:`~assets_loader.errors.FormatError` naming the file, offset and message, or — when at least one frame was
@@ -13,8 +14,9 @@ from __future__ import annotations
 
 import struct
 
-from ...errors import BadIndexError, BadMagicError, FormatError
-from ..kit.messages import DECODE_ERRORS, MessageError, message_error, parse_messages
+from ...errors import BadMagicError
+from ..kit.blocks import BlockFraming, run_blocks
+from ..kit.messages import decode_guarded
 from ..timeline import DemoTimeline
 from . import protocol as P
 from .parse import DemParser
@@ -22,7 +24,8 @@ from .parse import DemParser
 __all__ = ["decode_dem", "parse_cd_track", "FMT"]
 
 FMT = "DEM"
-_BLOCK = struct.Struct("<i3f")
+_FRAMING = BlockFraming(FMT, struct.Struct("<i3f"), "a 16-byte block header", 1 << 24, "a block length 0..16 MiB",
+                        P.svc_name)
 
 
 def parse_cd_track(data: bytes, path: str = "<bytes>") -> tuple[int, int]:
@@ -42,52 +45,13 @@ def parse_cd_track(data: bytes, path: str = "<bytes>") -> tuple[int, int]:
 
 
 def _run(data: bytes, path: str) -> DemoTimeline:
-    n = len(data)
     cd_track, pos = parse_cd_track(data, path)
     parser = DemParser(path, data)
-    b = parser.b
-    table = parser.table
-    blocks = 0
-    error: FormatError | None = None
-    while pos < n and not parser.ended:
-        if n - pos < 16:
-            b.truncated(pos, "a 16-byte block header", n - pos)
-            break
-        length, a0, a1, a2 = _BLOCK.unpack_from(data, pos)
-        if length < 0 or length > 1 << 24:
-            error = BadIndexError(path, FMT, pos, "a block length 0..16 MiB", str(length))
-            break
-        start = pos + 16
-        end = start + length
-        if end > n:
-            b.truncated(pos, f"a {length}-byte message block", n - start)
-            break
-        parser.begin_block((a0, a1, a2))
-        try:
-            parse_messages(table, data, start, end, P.svc_name)
-        except FormatError as exc:
-            error = exc
-        except MessageError as exc:
-            error = message_error(exc, path, FMT, P.svc_name, blocks)
-        if error is not None:
-            parser.drop_open_frame()
-            break
-        parser.end_block()
-        blocks += 1
-        pos = end
-    if error is not None:
-        b.stop(error, "the previous block")
-    b.require_frames(pos, "at least one message block with svc_time")
-    return parser.finish(blocks, cd_track)
+    run = run_blocks(parser, _FRAMING, data, pos, path, parser.begin_block, parser.end_block)
+    parser.b.require_frames(run.pos, "at least one message block with svc_time")
+    return parser.finish(run.blocks, cd_track)
 
 
 def decode_dem(data: bytes, path: str = "<bytes>") -> DemoTimeline:
     """Decode a whole NetQuake demo.  Raises only :class:`FormatError` (see the module docstring)."""
-    data = bytes(data)
-    try:
-        return _run(data, path)
-    except FormatError:
-        raise
-    except DECODE_ERRORS as exc:
-        # Anything outside a message block (assembly of a partial timeline) still surfaces as a FormatError.
-        raise FormatError(path, FMT, None, "a decodable NetQuake demo", f"{type(exc).__name__}: {exc}") from exc
+    return decode_guarded(_run, data, path, FMT, "a decodable NetQuake demo")

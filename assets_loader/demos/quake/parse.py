@@ -1,5 +1,8 @@
 """NetQuake server messages (protocols 15, 666 FitzQuake, 999 RMQ): one handler per ``svc_*`` and the fast entity
-update, filling a :class:`~..kit.builder.TimelineBuilder`.
+update, filling a :class:`~..kit.builder.TimelineBuilder`.  The handlers of the messages QuakeWorld lays out alike
+(text, lightstyles, frags, temp entities, damage, static sounds, finale …) are the kit's
+(:class:`~..kit.svc_common.SharedSvc`), given this protocol's temp-entity table, stat columns and coordinate
+encoding (:mod:`..kit.coords`, picked by the RMQ flags).
 
 Entity updates (message byte with the high bit set) carry the fields their bits name, in ``CL_ParseUpdate`` order
 (:func:`update_fields`, a field table for :mod:`..kit.deltas`); fields not sent come from the entity's baseline.
@@ -12,8 +15,7 @@ update still places the eye).  ``svc_disconnect`` ends the demo, as in the engin
 
 References: Uwe Girlich, "The unofficial DEM format description" v1.0.9, section 7 (messages); QuakeSpasm
 ``cl_parse.c`` ``CL_ParseServerMessage``, ``CL_ParseServerInfo``, ``CL_ParseUpdate``, ``CL_ParseBaseline``,
-``CL_ParseClientdata``, ``CL_ParseStatic``, ``CL_ParseStaticSound``, ``CL_ParseStartSoundPacket``; ``cl_tent.c``
-``CL_ParseTEnt``; ``gl_fog.c`` ``Fog_ParseServerMessage``; ``common.c`` ``MSG_ReadCoord`` / ``MSG_ReadAngle``.
+``CL_ParseClientdata``, ``CL_ParseStatic``, ``CL_ParseStartSoundPacket``; ``gl_fog.c`` ``Fog_ParseServerMessage``.
 """
 
 from __future__ import annotations
@@ -27,10 +29,12 @@ import numpy as np
 
 from .. import events as ev
 from ..kit.builder import TimelineBuilder, map_name_of
+from ..kit.coords import (ANGLE_BYTE, ANGLE_FLOAT, ANGLE_SHORT, COORD_24BIT, COORD_FLOAT, COORD_INT32, COORD_SHORT,
+                          Encoding, group_reader)
 from ..kit.deltas import Field, Op
 from ..kit.messages import DECODE_ERRORS, Corrupt, MessageError, handler_table, read_string
-from ..kit.stufftext import visual_events
 from ..kit.rows import RowLayout, decode_entalpha, states_from_rows
+from ..kit.svc_common import SharedSvc
 from ..schema import QUAKE
 from ..timeline import DemoTimeline, StaticSound
 from . import protocol as P
@@ -84,30 +88,19 @@ ROW_LAYOUT = RowLayout(_ROW, np.dtype([("v", "<f8", (_NCOL,))]), lambda raw: raw
 
 # --- coordinate / angle encodings and the update field table ------------------------------------------------------
 
-def _coord_parts(flags: int) -> list[tuple[str, float, Op]]:
-    """Struct codes for one coordinate: ``(code, scale, op)`` parts (24-bit coords are two parts)."""
-    if flags & P.PRFL_FLOATCOORD:
-        return [("f", 1.0, Op.SET)]
-    if flags & P.PRFL_INT32COORD:
-        return [("i", 1.0 / 16.0, Op.SET)]
-    if flags & P.PRFL_24BITCOORD:
-        return [("h", 1.0, Op.SET), ("B", 1.0 / 255.0, Op.ADD)]
-    return [("h", 1.0 / 8.0, Op.SET)]
-
-
-def _angle_parts(flags: int) -> list[tuple[str, float, Op]]:
-    if flags & P.PRFL_FLOATANGLE:
-        return [("f", 1.0, Op.SET)]
-    if flags & P.PRFL_SHORTANGLE:
-        return [("h", 360.0 / 65536.0, Op.SET)]
-    return [("b", 360.0 / 256.0, Op.SET)]
+def _encodings(flags: int) -> tuple[Encoding, Encoding]:
+    """The coordinate and angle encodings the RMQ protocol ``flags`` name (none: the original ones)."""
+    coord = (COORD_FLOAT if flags & P.PRFL_FLOATCOORD else COORD_INT32 if flags & P.PRFL_INT32COORD
+             else COORD_24BIT if flags & P.PRFL_24BITCOORD else COORD_SHORT)
+    angle = ANGLE_FLOAT if flags & P.PRFL_FLOATANGLE else ANGLE_SHORT if flags & P.PRFL_SHORTANGLE else ANGLE_BYTE
+    return coord, angle
 
 
 def update_fields(protocol: int, flags: int) -> tuple[Field, ...]:
     """The fast-update fields in ``CL_ParseUpdate`` read order for ``protocol`` and RMQ ``flags``."""
     out = [Field(P.U_MODEL, "B", _MODEL), Field(P.U_FRAME, "B", _FRAME), Field(P.U_COLORMAP, "B", _COLORMAP),
            Field(P.U_SKIN, "B", _SKIN), Field(P.U_EFFECTS, "B", _EFFECTS)]
-    coord, angle = _coord_parts(flags), _angle_parts(flags)
+    coord, angle = _encodings(flags)
     for obit, abit, oidx, aidx in ((P.U_ORIGIN1, P.U_ANGLE1, _OX, _AX), (P.U_ORIGIN2, P.U_ANGLE2, _OY, _AY),
                                    (P.U_ORIGIN3, P.U_ANGLE3, _OZ, _AZ)):
         out += [Field(obit, code, oidx, scale, op) for code, scale, op in coord]
@@ -119,36 +112,28 @@ def update_fields(protocol: int, flags: int) -> tuple[Field, ...]:
     return tuple(out)
 
 
-def _group_reader(spec: str, flags: int) -> Callable[[bytes, int], tuple[tuple[float, ...], int]]:
-    """A reader for a fixed group of coords (``c``) and angles (``a``): ``read(data, pos) -> (values, pos)``."""
-    fmt = "<"
-    outs: list[list[tuple[int, float]]] = []
-    vi = 0
-    for ch in spec:
-        parts = _coord_parts(flags) if ch == "c" else _angle_parts(flags)
-        out = []
-        for code, scale, _op in parts:
-            fmt += code
-            out.append((vi, scale))
-            vi += 1
-        outs.append(out)
-    st = struct.Struct(fmt)
-    size = st.size
-    unpack = st.unpack_from
-    if all(len(o) == 1 for o in outs):
-        scales = [o[0][1] for o in outs]
-
-        def read(data: bytes, pos: int) -> tuple[tuple[float, ...], int]:
-            return tuple([v * s for v, s in zip(unpack(data, pos), scales)]), pos + size
-    else:
-        def read(data: bytes, pos: int) -> tuple[tuple[float, ...], int]:
-            v = unpack(data, pos)
-            return tuple(sum(v[i] * s for i, s in o) for o in outs), pos + size
-    return read
+def _precaches(data: bytes, p: int, end: int, limit: int, what: str) -> tuple[list[str], int]:
+    """A precache list of ``svc_serverinfo``: names up to an empty one, index 0 none, fewer than ``limit`` in all."""
+    names = [""]
+    while True:
+        name, p = read_string(data, p, end)
+        if not name:
+            return names, p
+        if len(names) >= limit:
+            raise Corrupt(f"at most {limit} {what} precaches")
+        names.append(name)
 
 
-class DemParser:
-    """The client state of one NetQuake demo pass and a handler per message (``table``)."""
+class DemParser(SharedSvc):
+    """The client state of one NetQuake demo pass and a handler per message (``table``; the handlers QuakeWorld
+    shares come from :class:`~..kit.svc_common.SharedSvc`)."""
+
+    te_shapes = P.TE_SHAPES
+    te_names = P.TE_NAMES
+    max_lightstyles = P.MAX_LIGHTSTYLES
+    stat_secrets = P.STAT_SECRETS
+    stat_monsters = P.STAT_MONSTERS
+    stat_intermission = _ST_INTERMISSION
 
     def __init__(self, path: str, data: bytes) -> None:
         self.path = path
@@ -162,7 +147,7 @@ class DemParser:
         self.first_protocol: int | None = None
         self.first_flags = 0
         self.model_precache: tuple[str, ...] = ("",)
-        self.sound_precache: tuple[str, ...] = ("",)
+        self.sound_names: tuple[str, ...] = ("",)
         self.baselines: dict[int, list] = {}
         self.baseline_log: list[list] = []          # every baseline received, in order (update records index it) ...
         self.baseline_numbers = array("q")           # ... and its entity
@@ -183,17 +168,18 @@ class DemParser:
         self.rows_kept = 0            # rows after this one were updates outside a frame (signon): dropped
         self.block_angles = (0.0, 0.0, 0.0)
         self.ended = False
+        self.read_text = read_string
         self.table = handler_table(self, P.SVC_NAMES, 256)
         self._emit = self.b.emit
         self._set_encodings()
 
     def _set_encodings(self) -> None:
-        f = self.flags
-        self.rd_c3 = _group_reader("ccc", f)
-        self.rd_a3 = _group_reader("aaa", f)
-        self.rd_ca3 = _group_reader("cacaca", f)
+        coord, angle = _encodings(self.flags)
+        self.rd_c3 = group_reader("ccc", coord, angle)
+        self.rd_a3 = group_reader("aaa", coord, angle)
+        self.rd_ca3 = group_reader("cacaca", coord, angle)
         self.extended = self.protocol != P.PROTOCOL_NETQUAKE
-        table = UpdateTable(update_fields(self.protocol, f), "B", "H", P.U_LONGENTITY, _DEFAULT_STATE,
+        table = UpdateTable(update_fields(self.protocol, self.flags), "B", "H", P.U_LONGENTITY, _DEFAULT_STATE,
                             self.extended)
         known = [(t.fields, t.extended) for t in self.tables]
         if (table.fields, table.extended) not in known:
@@ -202,9 +188,6 @@ class DemParser:
         self.table_index = known.index((table.fields, table.extended))
         self.update_table = self.tables[self.table_index]
         self.table[0x80:] = [self._fast_update_handler()] * 0x80
-
-    def _sound_name(self, index: int) -> str:
-        return self.sound_precache[index] if 0 <= index < len(self.sound_precache) else ""
 
     # --- frames ---------------------------------------------------------------------------------------------------
 
@@ -339,14 +322,6 @@ class DemParser:
 
     # --- messages (one method per svc, named after the engine's message) ------------------------------------------
 
-    def parse_svc_nop(self, data: bytes, p: int, end: int) -> int:
-        return p
-
-    def parse_svc_disconnect(self, data: bytes, p: int, end: int) -> int:
-        self._emit(ev.DisconnectEvent)
-        self.ended = True
-        return end
-
     def parse_svc_updatestat(self, data: bytes, p: int, end: int) -> int:
         i = data[p]
         value, = _S32.unpack_from(data, p + 1)
@@ -412,16 +387,7 @@ class DemParser:
         text, p = read_string(data, p, end)
         self._emit(ev.PrintEvent, text)
         if not text.startswith("\x01"):      # \x01 marks chat: never an obituary
-            obit = ev.parse_obituary(text)
-            if obit is not None:
-                self._emit(ev.ObituaryEvent, obit.victim, obit.killer, obit.weapon, obit.suicide, text)
-        return p
-
-    def parse_svc_stufftext(self, data: bytes, p: int, end: int) -> int:
-        text, p = read_string(data, p, end)
-        self._emit(ev.StuffTextEvent, text)
-        for cls, fields in visual_events(text):
-            self._emit(cls, *fields)
+            self._obituary(text)
         return p
 
     def parse_svc_setangle(self, data: bytes, p: int, end: int) -> int:
@@ -444,22 +410,8 @@ class DemParser:
         if not 1 <= maxclients <= P.MAX_SCOREBOARD:
             raise Corrupt(f"maxclients 1..{P.MAX_SCOREBOARD}, found {maxclients}")
         level_name, p = read_string(data, p, end)
-        models = [""]
-        while True:
-            name, p = read_string(data, p, end)
-            if not name:
-                break
-            if len(models) >= P.MAX_MODELS:
-                raise Corrupt(f"at most {P.MAX_MODELS} model precaches")
-            models.append(name)
-        sounds = [""]
-        while True:
-            name, p = read_string(data, p, end)
-            if not name:
-                break
-            if len(sounds) >= P.MAX_SOUNDS:
-                raise Corrupt(f"at most {P.MAX_SOUNDS} sound precaches")
-            sounds.append(name)
+        models, p = _precaches(data, p, end, P.MAX_MODELS, "model")
+        sounds, p = _precaches(data, p, end, P.MAX_SOUNDS, "sound")
         self._new_segment(version, flags, maxclients, gametype, level_name, models, sounds)
         return p
 
@@ -472,11 +424,11 @@ class DemParser:
         if self.first_protocol is None:
             self.first_protocol, self.first_flags = version, flags
         self.model_precache = tuple(models)
-        self.sound_precache = tuple(sounds)
+        self.sound_names = tuple(sounds)
         world = models[1] if len(models) > 1 else ""
         self.b.begin_segment(maxclients, map_path=world, level_name=level_name, protocol=version,
                              protocol_flags=flags, maxclients=maxclients, gametype=gametype,
-                             model_precache=self.model_precache, sound_precache=self.sound_precache)
+                             model_precache=self.model_precache, sound_precache=self.sound_names)
         # CL_ClearState: baselines, statics, stats start fresh (the builder resets lightstyles and scores).
         self.baselines = {}
         self.level_baselines = len(self.baseline_log)
@@ -497,33 +449,14 @@ class DemParser:
         seg["statics"] = states_from_rows(ROW_LAYOUT, [(-1, s) for s in self.statics])
         seg["static_sounds"] = tuple(self.static_sounds)
 
-    def parse_svc_lightstyle(self, data: bytes, p: int, end: int) -> int:
-        style = data[p]
-        if style >= P.MAX_LIGHTSTYLES:
-            raise Corrupt(f"a lightstyle below {P.MAX_LIGHTSTYLES}, found {style}")
-        pattern, p = read_string(data, p + 1, end)
-        self.b.lightstyle(style, pattern)
-        self._emit(ev.LightStyleEvent, style, pattern)
-        return p
-
-    def _score(self, slot: int, what: str, key: str, value: object) -> None:
-        self.b.score(slot, what)[key] = value
-        self.b.score_changed(slot)
-
     def parse_svc_updatename(self, data: bytes, p: int, end: int) -> int:
         slot = data[p]
         name, p = read_string(data, p + 1, end)
-        self._score(slot, "svc_updatename", "name", name)
+        self._set_score(slot, "svc_updatename", "name", name)
         return p
 
-    def parse_svc_updatefrags(self, data: bytes, p: int, end: int) -> int:
-        slot = data[p]
-        frags, = _S16.unpack_from(data, p + 1)
-        self._score(slot, "svc_updatefrags", "frags", frags)
-        return p + 3
-
     def parse_svc_updatecolors(self, data: bytes, p: int, end: int) -> int:
-        self._score(data[p], "svc_updatecolors", "colors", data[p + 1])
+        self._set_score(data[p], "svc_updatecolors", "colors", data[p + 1])
         return p + 2
 
     def parse_svc_clientdata(self, data: bytes, p: int, end: int) -> int:
@@ -598,23 +531,12 @@ class DemParser:
             st[x + 8] = 0
         return p
 
-    def parse_svc_stopsound(self, data: bytes, p: int, end: int) -> int:
-        v, = _U16.unpack_from(data, p)
-        self._emit(ev.StopSoundEvent, v >> 3, v & 7)
-        return p + 2
-
     def parse_svc_particle(self, data: bytes, p: int, end: int) -> int:
         origin, p = self.rd_c3(data, p)
         dx, dy, dz, count, color = _PARTICLE_TAIL.unpack_from(data, p)
         self._emit(ev.ParticleEvent, origin, (dx / 16.0, dy / 16.0, dz / 16.0), 1024 if count == 255 else count,
                    color)
         return p + 5
-
-    def parse_svc_damage(self, data: bytes, p: int, end: int) -> int:
-        armor, blood = data[p], data[p + 1]
-        origin, p = self.rd_c3(data, p + 2)
-        self._emit(ev.DamageEvent, armor, blood, origin)
-        return p
 
     def _baseline(self, data: bytes, p: int, version: int) -> tuple[list, int]:
         bits = 0
@@ -670,88 +592,25 @@ class DemParser:
     def parse_svc_spawnstatic2(self, data: bytes, p: int, end: int) -> int:
         return self.parse_svc_spawnstatic(data, p, end, 2)
 
-    def parse_svc_temp_entity(self, data: bytes, p: int, end: int) -> int:
-        te = data[p]
-        p += 1
-        shape = P.TE_SHAPES.get(te)
-        if shape is None:
-            raise Corrupt(f"a temp entity kind 0..13, found {te}")
-        name = P.TE_NAMES[te]
-        if shape == "beam":
-            ent, = _S16.unpack_from(data, p)
-            start, p = self.rd_c3(data, p + 2)
-            stop, p = self.rd_c3(data, p)
-            self._emit(ev.TempEntityEvent, name, start, stop, ent)
-        elif shape == "explosion2":
-            origin, p = self.rd_c3(data, p)
-            self._emit(ev.TempEntityEvent, name, origin, None, None, data[p], data[p + 1])
-            p += 2
-        else:
-            origin, p = self.rd_c3(data, p)
-            self._emit(ev.TempEntityEvent, name, origin)
-        return p
-
-    def parse_svc_setpause(self, data: bytes, p: int, end: int) -> int:
-        self._emit(ev.PauseEvent, bool(data[p]))
-        return p + 1
-
     def parse_svc_signonnum(self, data: bytes, p: int, end: int) -> int:
         data[p]
         return p + 1
 
-    def parse_svc_centerprint(self, data: bytes, p: int, end: int) -> int:
-        text, p = read_string(data, p, end)
-        self._emit(ev.CenterPrintEvent, text)
-        return p
-
-    def parse_svc_killedmonster(self, data: bytes, p: int, end: int) -> int:
-        self.stats[P.STAT_MONSTERS] += 1
-        self._emit(ev.KilledMonsterEvent, self.stats[P.STAT_MONSTERS])
-        return p
-
-    def parse_svc_foundsecret(self, data: bytes, p: int, end: int) -> int:
-        self.stats[P.STAT_SECRETS] += 1
-        self._emit(ev.FoundSecretEvent, self.stats[P.STAT_SECRETS])
-        return p
-
-    def parse_svc_spawnstaticsound(self, data: bytes, p: int, end: int, version: int = 1) -> int:
-        origin, p = self.rd_c3(data, p)
-        if version == 2:
-            snd, = _U16.unpack_from(data, p)
-            p += 2
-        else:
-            snd = data[p]
-            p += 1
-        vol, atten = data[p], data[p + 1]
-        x, y, z = origin
-        self.static_sounds.append(StaticSound((x, y, z), snd, self._sound_name(snd), vol / 255.0, atten / 64.0))
-        return p + 2
-
     def parse_svc_spawnstaticsound2(self, data: bytes, p: int, end: int) -> int:
-        return self.parse_svc_spawnstaticsound(data, p, end, 2)
+        return self.parse_svc_spawnstaticsound(data, p, end, large=True)
 
     def parse_svc_intermission(self, data: bytes, p: int, end: int) -> int:
-        self.stats[_ST_INTERMISSION] = 1
+        self._set_intermission(1)
         self._emit(ev.IntermissionEvent)
-        return p
-
-    def parse_svc_finale(self, data: bytes, p: int, end: int) -> int:
-        text, p = read_string(data, p, end)
-        self.stats[_ST_INTERMISSION] = 2
-        self._emit(ev.FinaleEvent, text)
         return p
 
     def parse_svc_cdtrack(self, data: bytes, p: int, end: int) -> int:
         self._emit(ev.CdTrackEvent, data[p], data[p + 1])
         return p + 2
 
-    def parse_svc_sellscreen(self, data: bytes, p: int, end: int) -> int:
-        self._emit(ev.SellScreenEvent)
-        return p
-
     def parse_svc_cutscene(self, data: bytes, p: int, end: int) -> int:
         text, p = read_string(data, p, end)
-        self.stats[_ST_INTERMISSION] = 3
+        self._set_intermission(3)
         self._emit(ev.CutsceneEvent, text)
         return p
 

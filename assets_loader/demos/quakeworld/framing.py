@@ -34,7 +34,7 @@ import numpy as np
 
 from ...errors import BadIndexError, BadMagicError, FormatError
 from .. import events as ev
-from ..kit.messages import DECODE_ERRORS, Corrupt, MessageError, message_error
+from ..kit.messages import Corrupt, MessageError, decode_guarded, message_error
 from ..kit.packet_entities import EntitySet
 from ..schema import PLAYER_DEAD, PLAYER_GIB, QUAKEWORLD
 from ..steps import Steps
@@ -569,15 +569,8 @@ def _decode(parser: QuakeWorldParser) -> DemoTimeline:
 
 
 def _decode_guarded(cls: type[QuakeWorldParser], data: bytes, path: str) -> DemoTimeline:
-    data = bytes(data)
-    try:
-        return _decode(cls(data, path))
-    except FormatError:
-        raise
-    except DECODE_ERRORS as exc:
-        # Anything outside a message block (assembly of a partial timeline) still surfaces as a FormatError.
-        raise FormatError(path, cls.FMT, None, f"a decodable QuakeWorld {cls.FMT} demo",
-                          f"{type(exc).__name__}: {exc}") from exc
+    return decode_guarded(lambda data, path: _decode(cls(data, path)), data, path, cls.FMT,
+                          f"a decodable QuakeWorld {cls.FMT} demo")
 
 
 def decode_qwd(data: bytes, path: str = "<bytes>") -> DemoTimeline:

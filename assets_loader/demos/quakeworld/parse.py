@@ -1,11 +1,14 @@
 """QuakeWorld server messages: one handler per ``svc_*``, shared by ``.qwd`` and ``.mvd`` (their framing and the
 few messages whose layout or addressee differ live in :mod:`.framing`), filling a
-:class:`~..kit.builder.TimelineBuilder`.
+:class:`~..kit.builder.TimelineBuilder`.  The handlers of the messages NetQuake lays out alike (text, lightstyles,
+frags, temp entities, damage, static sounds, finale …) are the kit's (:class:`~..kit.svc_common.SharedSvc`), given
+this protocol's temp-entity table (``TE_GUNSHOT`` / ``TE_BLOOD`` carry a count), stat columns and coordinate
+encoding (:mod:`..kit.coords`: FTE float coordinates with 16-bit angles, else the original ones).
 
 Entities come in ``svc_packetentities`` (a full set against the baselines) or ``svc_deltapacketentities`` (against
 an earlier set), merged by :func:`~..kit.packet_entities.merge_packet_entities`.  Each update word holds the entity
-number and flag bits; the fields a flag combination names (:func:`delta_fields`, a field table) are compiled once per
-combination by :mod:`..kit.deltas`.
+number and flag bits (:mod:`.entity_words`); the fields a flag combination names (:func:`delta_fields`, a field
+table) are compiled once per combination by :mod:`..kit.deltas`.
 
 A timeline frame holds every entity of the current packet set, every player present in it (``svc_playerinfo``) as
 entity ``slot + 1`` with ``colormap = slot + 1`` and the model from the playerinfo (``progs/player.mdl`` by default),
@@ -20,9 +23,8 @@ doubling, transparency, colour mod, spawnstatic2) are honoured, other FTE messag
 References: Uwe Girlich, "The unofficial QWD format description" (messages 0x00–0x35); ezQuake ``cl_parse.c``
 ``CL_ParseServerMessage``, ``CL_ParseServerData``, ``CL_ParseModellist``, ``CL_ParseSoundlist``,
 ``CL_ParseStartSoundPacket``, ``CL_SetStat``, ``CL_UpdateUserinfo``; ``cl_ents.c`` ``CL_ParsePacketEntities``,
-``CL_ParseDelta``, ``CL_ParsePlayerinfo``, ``CL_ParseProjectiles``, ``CL_LinkPlayers``; ``cl_tent.c``
-``CL_ParseTEnt``; ``com_msg.c`` ``MSG_ReadDeltaUsercmd``; mvdsv ``sv_ents.c`` ``SV_EmitNailUpdate``; QW-Group
-``qwprot`` ``protocol.h``.
+``CL_ParseDelta``, ``CL_ParsePlayerinfo``, ``CL_ParseProjectiles``, ``CL_LinkPlayers``; ``com_msg.c``
+``MSG_ReadDeltaUsercmd``; mvdsv ``sv_ents.c`` ``SV_EmitNailUpdate``; QW-Group ``qwprot`` ``protocol.h``.
 """
 
 from __future__ import annotations
@@ -35,16 +37,18 @@ import numpy as np
 
 from .. import events as ev
 from ..kit.builder import TimelineBuilder
+from ..kit.coords import ANGLE_BYTE, ANGLE_SHORT, COORD_FLOAT, COORD_SHORT, group_reader
 from ..kit.deltas import DeltaPlans, Field, Op
 from ...errors import FormatError
 from ..kit.messages import Corrupt, MessageError, handler_table, message_error, parse_messages, read_string
 from ..kit.packet_entities import EntitySet, FrameRing, merge_packet_entities, packed_rows
-from ..kit.stufftext import visual_events
 from ..kit.rows import RowLayout, decode_fte_trans, states_from_rows
+from ..kit.svc_common import SharedSvc
 from ..schema import QUAKEWORLD
 from ..steps import narrowest
 from ..timeline import DemoTimeline, PlayerFrames, StaticSound
 from . import protocol as P
+from .entity_words import entity_header_reader, read_bits
 
 __all__ = ["QuakeWorldParser", "NAIL_NUMBER_BASE", "ROW_LAYOUT", "delta_fields", "parse_info", "fresh_stats",
            "read_qw_string"]
@@ -96,9 +100,6 @@ _NSTAT = len(QUAKEWORLD.stat_names)
 _ST_VIEWHEIGHT, _ST_PUNCH, _ST_INTERMISSION, _ST_MONSTERS, _ST_SECRETS = (
     QUAKEWORLD.stat_index(n) for n in ("viewheight", "punch_pitch", "intermission", "monsters", "secrets"))
 
-_ANGLE8 = 360.0 / 256.0
-_ANGLE16 = 360.0 / 65536.0
-
 
 def delta_fields(coord_float: bool, angle16: bool, model_dbl: bool) -> tuple[Field, ...]:
     """The entity-delta fields in ``CL_ParseDelta`` read order.  A bit mask is the word's flag bits | the MOREBITS
@@ -112,11 +113,11 @@ def delta_fields(coord_float: bool, angle16: bool, model_dbl: bool) -> tuple[Fie
         out.append(Field(P.U_MODEL, "B", _MODEL))
     out += [Field(P.U_FRAME, "B", _FRAME), Field(P.U_COLORMAP, "B", _COLORMAP), Field(P.U_SKIN, "B", _SKIN),
             Field(P.U_EFFECTS, "B", _EFFECTS)]
-    coord = ("f", 1.0) if coord_float else ("h", 0.125)
-    angle = ("h", _ANGLE16) if angle16 else ("b", _ANGLE8)
+    (coord, scale, _), = COORD_FLOAT if coord_float else COORD_SHORT
+    (angle, ascale, _), = ANGLE_SHORT if angle16 else ANGLE_BYTE
     for obit, abit, oi, ai in ((P.U_ORIGIN1, P.U_ANGLE1, _OX, _AX), (P.U_ORIGIN2, P.U_ANGLE2, _OY, _AY),
                                (P.U_ORIGIN3, P.U_ANGLE3, _OZ, _AZ)):
-        out += [Field(obit, coord[0], oi, coord[1]), Field(abit, angle[0], ai, angle[1])]
+        out += [Field(obit, coord, oi, scale), Field(abit, angle, ai, ascale)]
     out.append(Field(P.U_FTE_TRANS << 16, "B", _TRANS))
     out += [Field(P.U_FTE_COLOURMOD << 16, "B", op=Op.SKIP)] * 3
     return tuple(out)
@@ -153,9 +154,17 @@ def fresh_stats() -> list[int]:
     return st
 
 
-class QuakeWorldParser:
-    """The client state of one QuakeWorld demo pass and a handler per message (``table``).  Subclasses
-    (:mod:`.framing`) read the blocks and handle what differs between a client's and a server's recording."""
+class QuakeWorldParser(SharedSvc):
+    """The client state of one QuakeWorld demo pass and a handler per message (``table``; the handlers NetQuake
+    shares come from :class:`~..kit.svc_common.SharedSvc`).  Subclasses (:mod:`.framing`) read the blocks and handle
+    what differs between a client's and a server's recording."""
+
+    te_shapes = P.TE_SHAPES
+    te_names = P.TE_NAMES
+    max_lightstyles = P.MAX_LIGHTSTYLES
+    stat_secrets = _ST_SECRETS
+    stat_monsters = _ST_MONSTERS
+    stat_intermission = _ST_INTERMISSION
 
     FMT = "QWD"
     #: Whether the recording client's view and stats are the default view (``.qwd``; an ``.mvd`` has no recorder).
@@ -179,7 +188,7 @@ class QuakeWorldParser:
         self._set_encodings()
         # level
         self.models: list[str] = [""]
-        self.sounds: list[str] = [""]
+        self.sound_names: list[str] = [""]
         self.player_model = 0
         self.spike_model = 0
         self.gamedir = ""
@@ -217,6 +226,7 @@ class QuakeWorldParser:
         self.last_stats: dict[int, tuple] = {}       # the last stats tuple in ps_rows, by slot
         self.ended = False
         self.blocks = 0
+        self.read_text = read_qw_string
         self.table = handler_table(self, P.SVC_NAMES, 256)
 
     # --- helpers --------------------------------------------------------------------------------------------------
@@ -225,30 +235,16 @@ class QuakeWorldParser:
         fte_float = bool(self.fte & P.FTE_PEXT_FLOATCOORDS)
         self.coord_float = fte_float
         self.ent_coord_float = fte_float or bool(self.mvd1 & P.MVD_PEXT1_FLOATCOORDS)
-        self.angle16 = fte_float
-        self.coord3 = struct.Struct("<3f" if fte_float else "<3h")
-        self.coord_scale = 1.0 if fte_float else 0.125
-        self.plans = DeltaPlans(delta_fields(self.ent_coord_float, self.angle16, bool(self.fte & P.FTE_PEXT_MODELDBL)),
+        coord, angle = (COORD_FLOAT, ANGLE_SHORT) if fte_float else (COORD_SHORT, ANGLE_BYTE)
+        self.rd_c3 = group_reader("ccc", coord, angle)
+        self.rd_a3 = group_reader("aaa", coord, angle)
+        self.rd_ca3 = group_reader("cacaca", coord, angle)
+        self.plans = DeltaPlans(delta_fields(self.ent_coord_float, fte_float, bool(self.fte & P.FTE_PEXT_MODELDBL)),
                                 _NCOL, _ROW)
-        self.entity_dbl = bool(self.fte & (P.FTE_PEXT_ENTITYDBL | P.FTE_PEXT_ENTITYDBL2))
-        self.entity_header = self._entity_header_reader()
-
-    def _coords(self, data: bytes, p: int) -> tuple[tuple[float, float, float], int]:
-        x, y, z = self.coord3.unpack_from(data, p)
-        s = self.coord_scale
-        return (x * s, y * s, z * s), p + self.coord3.size
-
-    def _angle(self, data: bytes, p: int) -> tuple[float, int]:
-        if self.angle16:
-            return _S16.unpack_from(data, p)[0] * _ANGLE16, p + 2
-        v = data[p]
-        return (v - 256 if v > 127 else v) * _ANGLE8, p + 1
-
-    def _sound_name(self, index: int) -> str:
-        return self.sounds[index] if 0 <= index < len(self.sounds) else ""
+        self.entity_header = entity_header_reader(self.plans, self.fte)
 
     def _slot(self, slot: int, what: str) -> dict[str, Any]:
-        if not self.b.scores:
+        if not self.b.scores:                       # scores may come before svc_serverdata
             self.b.reset_scores(P.MAX_CLIENTS)
         return self.b.score(slot, what)
 
@@ -257,10 +253,6 @@ class QuakeWorldParser:
     def _addressee(self) -> int:
         """The player slot a stat / print is for."""
         return self.playernum
-
-    def _stats_for_message(self) -> list[int]:
-        """The stat row a stat message changes."""
-        return self.stats
 
     def _player_header(self, data: bytes, p: int) -> tuple[int, bool, float, int]:
         """``svc_serverdata`` after the game dir: ``(playernum, spectator, demotime, p)``."""
@@ -342,16 +334,8 @@ class QuakeWorldParser:
 
     # --- messages (one method per svc, named after the engine's message) ------------------------------------------
 
-    def parse_svc_nop(self, data: bytes, p: int, end: int) -> int:
-        return p
-
     def parse_svc_bad(self, data: bytes, p: int, end: int) -> int:
         raise Corrupt("a message type other than svc_bad (0)")
-
-    def parse_svc_disconnect(self, data: bytes, p: int, end: int) -> int:
-        self._emit(ev.DisconnectEvent)
-        self.ended = True
-        return end
 
     def parse_svc_nq_time(self, data: bytes, p: int, end: int) -> int:
         return p + 4
@@ -376,9 +360,7 @@ class QuakeWorldParser:
             if to is not None:
                 self.last_print = ((len(self.b.times), text, level), first, len(self.b.events))
             return p
-        obit = ev.parse_obituary(text)
-        if obit is not None:
-            self._emit(ev.ObituaryEvent, obit.victim, obit.killer, obit.weapon, obit.suicide, text)
+        if self._obituary(text):
             return p
         if level == P.PRINT_LOW:
             item = ev.parse_pickup(text)
@@ -409,29 +391,14 @@ class QuakeWorldParser:
                 return i
         return -1
 
-    def parse_svc_centerprint(self, data: bytes, p: int, end: int) -> int:
-        text, p = read_qw_string(data, p, end)
-        self._emit(ev.CenterPrintEvent, text)
-        return p
-
-    def parse_svc_stufftext(self, data: bytes, p: int, end: int) -> int:
-        text, p = read_qw_string(data, p, end)
-        self._emit(ev.StuffTextEvent, text)
-        for cls, fields in visual_events(text):
-            self._emit(cls, *fields)
+    def console_commands(self, text: str) -> None:
+        """``fullserverinfo "\\key\\value…"`` (stuffed to a connecting client) sets the whole server info."""
         for line in text.split("\n"):
             if line.startswith("fullserverinfo "):
                 arg = line[len("fullserverinfo "):].strip()
                 if len(arg) >= 2 and arg[0] == '"' and arg[-1] == '"':
                     arg = arg[1:-1]
                 self.serverinfo = dict(parse_info(arg))
-        return p
-
-    def parse_svc_damage(self, data: bytes, p: int, end: int) -> int:
-        armor, blood = data[p], data[p + 1]
-        origin, p = self._coords(data, p + 2)
-        self._emit(ev.DamageEvent, armor, blood, origin)
-        return p
 
     def parse_svc_serverdata(self, data: bytes, p: int, end: int) -> int:
         fte = fte2 = mvd1 = 0
@@ -483,7 +450,7 @@ class QuakeWorldParser:
         self.extensions.update(extensions)
         self._set_encodings()
         self.models = [""]
-        self.sounds = [""]
+        self.sound_names = [""]
         self.player_model = 0
         self.spike_model = 0
         self.gamedir = gamedir
@@ -515,7 +482,7 @@ class QuakeWorldParser:
             return
         seg = self.b.segments[self.b.segment]
         seg["model_precache"] = tuple(self.models)
-        seg["sound_precache"] = tuple(self.sounds)
+        seg["sound_precache"] = tuple(self.sound_names)
         seg["map_path"] = self.models[1] if len(self.models) > 1 else ""
         # Baselines without a model (recorders send one for every edict slot) are left out of the summary.
         seg["baselines"] = states_from_rows(ROW_LAYOUT, sorted((k, v) for k, v in self.baselines.items() if v[_MODEL]))
@@ -530,7 +497,9 @@ class QuakeWorldParser:
 
     def parse_svc_modellist(self, data: bytes, p: int, end: int, extended: bool = False) -> int:
         self._need_segment()
-        if self.protocol >= 26:
+        if self.protocol < 26:
+            p = self._precaches(data, p, end, self.models, "model", 0, 256, str)
+        else:
             if extended:
                 count, = _U16.unpack_from(data, p)
                 p += 2
@@ -538,25 +507,7 @@ class QuakeWorldParser:
                 count = data[p]
                 p += 1
             limit = P.MAX_MODELS if (self.fte & P.FTE_PEXT_MODELDBL) else 256
-            while True:
-                name, p = read_qw_string(data, p, end)
-                if not name:
-                    break
-                count += 1
-                if count >= limit:
-                    raise Corrupt(f"at most {limit - 1} model precaches")
-                self._set_precache(self.models, count, name.lstrip("/") if name.startswith("/") else name)
-            p += 1  # the index to continue from: the lists arrive in order, so it adds nothing
-        else:
-            count = 0
-            while True:
-                name, p = read_qw_string(data, p, end)
-                if not name:
-                    break
-                count += 1
-                if count > 255:
-                    raise Corrupt("at most 255 model precaches")
-                self._set_precache(self.models, count, name)
+            p = self._precaches(data, p, end, self.models, "model", count, limit, lambda n: n.lstrip("/")) + 1
         self.player_model = self._index_of(self.models, P.PLAYER_MODEL)
         self.spike_model = self._index_of(self.models, P.SPIKE_MODEL)
         return p
@@ -568,29 +519,24 @@ class QuakeWorldParser:
 
     def parse_svc_soundlist(self, data: bytes, p: int, end: int) -> int:
         self._need_segment()
-        if self.protocol >= 26:
-            count = data[p]
-            p += 1
-            while True:
-                name, p = read_qw_string(data, p, end)
-                if not name:
-                    break
-                count += 1
-                if count >= P.MAX_SOUNDS:
-                    raise Corrupt(f"at most {P.MAX_SOUNDS - 1} sound precaches")
-                self._set_precache(self.sounds, count, name.removeprefix("/"))
-            p += 1  # the index to continue from: the lists arrive in order, so it adds nothing
-        else:
-            count = 0
-            while True:
-                name, p = read_qw_string(data, p, end)
-                if not name:
-                    break
-                count += 1
-                if count > 255:
-                    raise Corrupt("at most 255 sound precaches")
-                self._set_precache(self.sounds, count, name)
-        return p
+        if self.protocol < 26:
+            return self._precaches(data, p, end, self.sound_names, "sound", 0, 256, str)
+        return self._precaches(data, p + 1, end, self.sound_names, "sound", data[p], P.MAX_SOUNDS,
+                               lambda n: n.removeprefix("/")) + 1
+
+    def _precaches(self, data: bytes, p: int, end: int, table: list[str], what: str, count: int, limit: int,
+                   clean: Callable[[str], str]) -> int:
+        """The names of a model / sound list after index ``count``, up to an empty one, into ``table``.  From
+        protocol 26 on the list starts with that index and a byte follows it, the index to continue from (the caller
+        skips it: the lists arrive in order, so it adds nothing)."""
+        while True:
+            name, p = read_qw_string(data, p, end)
+            if not name:
+                return p
+            count += 1
+            if count >= limit:
+                raise Corrupt(f"at most {limit - 1} {what} precaches")
+            self._set_precache(table, count, clean(name))
 
     @staticmethod
     def _set_precache(table: list[str], index: int, name: str) -> None:
@@ -639,61 +585,36 @@ class QuakeWorldParser:
             atten = data[p] / 64.0
             p += 1
         snd = data[p]
-        origin, p = self._coords(data, p + 1)
+        origin, p = self.rd_c3(data, p + 1)
         ent = (channel >> 3) & 1023
         if ent > P.MAX_EDICTS:
             raise Corrupt(f"a sound entity up to {P.MAX_EDICTS}, found {ent}")
         self._emit(ev.SoundEvent, ent, channel & 7, snd, self._sound_name(snd), volume / 255.0, atten, origin)
         return p
 
-    def parse_svc_stopsound(self, data: bytes, p: int, end: int) -> int:
-        v, = _U16.unpack_from(data, p)
-        self._emit(ev.StopSoundEvent, v >> 3, v & 7)
-        return p + 2
-
     def parse_svc_setangle(self, data: bytes, p: int, end: int) -> int:
         if self.setangle_has_slot or self.mvd1 & P.MVD_PEXT1_HIGHLAGTELEPORT:
             p += 1  # the player slot the angles are for: only the recorder's view turns
-        a0, p = self._angle(data, p)
-        a1, p = self._angle(data, p)
-        a2, p = self._angle(data, p)
+        (a0, a1, a2), p = self.rd_a3(data, p)
         self.view_angles = (a0, a1, a2)
-        self._emit(ev.SetAngleEvent, (a0, a1, a2))
+        self._emit(ev.SetAngleEvent, self.view_angles)
         return p
-
-    def parse_svc_lightstyle(self, data: bytes, p: int, end: int) -> int:
-        style = data[p]
-        if style >= P.MAX_LIGHTSTYLES:
-            raise Corrupt(f"a lightstyle below {P.MAX_LIGHTSTYLES}, found {style}")
-        pattern, p = read_qw_string(data, p + 1, end)
-        self.b.lightstyle(style, pattern)
-        self._emit(ev.LightStyleEvent, style, pattern)
-        return p
-
-    def parse_svc_updatefrags(self, data: bytes, p: int, end: int) -> int:
-        slot = data[p]
-        frags, = _S16.unpack_from(data, p + 1)
-        self._slot(slot, "svc_updatefrags")["frags"] = frags
-        self.b.score_changed(slot)
-        return p + 3
 
     def parse_svc_updateping(self, data: bytes, p: int, end: int) -> int:
         slot = data[p]
-        ping, = _S16.unpack_from(data, p + 1)
-        s = self._slot(slot, "svc_updateping")
-        if s["ping"] != ping:
-            s["ping"] = ping
-            self.b.score_changed(slot)
+        self._score_if_changed(slot, "svc_updateping", "ping", _S16.unpack_from(data, p + 1)[0])
         return p + 3
 
     def parse_svc_updatepl(self, data: bytes, p: int, end: int) -> int:
-        slot = data[p]
-        pl = data[p + 1]
-        s = self._slot(slot, "svc_updatepl")
-        if s["pl"] != pl:
-            s["pl"] = pl
-            self.b.score_changed(slot)
+        self._score_if_changed(data[p], "svc_updatepl", "pl", data[p + 1])
         return p + 2
+
+    def _score_if_changed(self, slot: int, what: str, key: str, value: int) -> None:
+        """Pings and packet loss come again every few seconds: a change is recorded only when the value changes."""
+        s = self._slot(slot, what)
+        if s[key] != value:
+            s[key] = value
+            self.b.score_changed(slot)
 
     def parse_svc_updateentertime(self, data: bytes, p: int, end: int) -> int:
         self._slot(data[p], "svc_updateentertime")
@@ -744,20 +665,8 @@ class QuakeWorldParser:
         return p
 
     def _baseline(self, data: bytes, p: int) -> tuple[tuple, int]:
-        model, frame, colormap, skin = data[p], data[p + 1], data[p + 2], data[p + 3]
-        p += 4
-        ox, p = self._coord1(data, p)
-        ax, p = self._angle(data, p)
-        oy, p = self._coord1(data, p)
-        ay, p = self._angle(data, p)
-        oz, p = self._coord1(data, p)
-        az, p = self._angle(data, p)
-        return (0, model, frame, colormap, skin, 0, ox, oy, oz, ax, ay, az, 0), p
-
-    def _coord1(self, data: bytes, p: int) -> tuple[float, int]:
-        if self.coord_float:
-            return _F32.unpack_from(data, p)[0], p + 4
-        return _S16.unpack_from(data, p)[0] * 0.125, p + 2
+        (ox, ax, oy, ay, oz, az), q = self.rd_ca3(data, p + 4)
+        return (0, data[p], data[p + 1], data[p + 2], data[p + 3], 0, ox, oy, oz, ax, ay, az, 0), q
 
     def parse_svc_spawnbaseline(self, data: bytes, p: int, end: int) -> int:
         self._need_segment()
@@ -779,7 +688,7 @@ class QuakeWorldParser:
     def _null_delta(self, data: bytes, p: int) -> tuple[tuple, int]:
         word, = _U16.unpack_from(data, p)
         p += 2
-        num, key, p = self._read_bits(data, p, word)
+        num, key, p = read_bits(data, p, word, self.fte)
         state, _row, p = self.plans[key](data, p, _NULL_STATE, num)
         return state, p
 
@@ -803,77 +712,22 @@ class QuakeWorldParser:
         self.baselines[state[_NUM]] = state
         return p
 
-    def parse_svc_temp_entity(self, data: bytes, p: int, end: int) -> int:
-        te = data[p]
-        p += 1
-        shape = P.TE_SHAPES.get(te)
-        if shape is None:
-            raise Corrupt(f"a temp entity kind 0..13, found {te}")
-        name = P.TE_NAMES[te]
-        if shape == "beam":
-            ent, = _S16.unpack_from(data, p)
-            start, p = self._coords(data, p + 2)
-            stop, p = self._coords(data, p)
-            self._emit(ev.TempEntityEvent, name, start, stop, ent)
-        elif shape == "count":
-            count = data[p]
-            origin, p = self._coords(data, p + 1)
-            self._emit(ev.TempEntityEvent, name, origin, None, None, None, None, count)
-        else:
-            origin, p = self._coords(data, p)
-            self._emit(ev.TempEntityEvent, name, origin)
-        return p
-
-    def parse_svc_setpause(self, data: bytes, p: int, end: int) -> int:
-        self._emit(ev.PauseEvent, bool(data[p]))
-        return p + 1
-
-    def parse_svc_killedmonster(self, data: bytes, p: int, end: int) -> int:
-        st = self._stats_for_message()
-        st[_ST_MONSTERS] += 1
-        self._emit(ev.KilledMonsterEvent, st[_ST_MONSTERS])
-        return p
-
-    def parse_svc_foundsecret(self, data: bytes, p: int, end: int) -> int:
-        st = self._stats_for_message()
-        st[_ST_SECRETS] += 1
-        self._emit(ev.FoundSecretEvent, st[_ST_SECRETS])
-        return p
-
-    def parse_svc_spawnstaticsound(self, data: bytes, p: int, end: int) -> int:
-        origin, p = self._coords(data, p)
-        snd, vol, atten = data[p], data[p + 1], data[p + 2]
-        self.static_sounds.append(StaticSound(origin, snd, self._sound_name(snd), vol / 255.0, atten / 64.0))
-        return p + 3
-
     def parse_svc_intermission(self, data: bytes, p: int, end: int) -> int:
-        origin, p = self._coords(data, p)
-        a0, p = self._angle(data, p)
-        a1, p = self._angle(data, p)
-        a2, p = self._angle(data, p)
-        self.intermission_view = (origin, (a0, a1, a2))
+        origin, p = self.rd_c3(data, p)
+        angles, p = self.rd_a3(data, p)
+        self.intermission_view = (origin, angles)
         self._set_intermission(1)
         self._emit(ev.IntermissionEvent)
         return p
 
     def _set_intermission(self, value: int) -> None:
-        self.stats[_ST_INTERMISSION] = value
+        super()._set_intermission(value)
         for st in self.pstats.values():
             st[_ST_INTERMISSION] = value
-
-    def parse_svc_finale(self, data: bytes, p: int, end: int) -> int:
-        text, p = read_qw_string(data, p, end)
-        self._set_intermission(2)
-        self._emit(ev.FinaleEvent, text)
-        return p
 
     def parse_svc_cdtrack(self, data: bytes, p: int, end: int) -> int:
         self._emit(ev.CdTrackEvent, data[p], data[p])
         return p + 1
-
-    def parse_svc_sellscreen(self, data: bytes, p: int, end: int) -> int:
-        self._emit(ev.SellScreenEvent)
-        return p
 
     def _kick(self, pitch: int) -> None:
         self._stats_for_message()[_ST_PUNCH] = pitch
@@ -964,58 +818,6 @@ class QuakeWorldParser:
         return self.parse_svc_nails(data, p, end, True)
 
     # --- packet entities ----------------------------------------------------------------------------------------------
-
-    def _read_bits(self, data: bytes, p: int, word: int) -> tuple[int, int, int]:
-        """Number and plan key of an update word (MOREBITS and FTE EVENMORE bytes consumed)."""
-        num = word & P.U_ENTITY_MASK
-        key = word & ~P.U_ENTITY_MASK & 0xFFFF
-        if word & P.U_MOREBITS:
-            more = data[p]
-            p += 1
-            key |= more
-            if more & P.U_FTE_EVENMORE and self.fte:
-                even = data[p]
-                p += 1
-                if even & P.U_FTE_YETMORE:
-                    even |= data[p] << 8
-                    p += 1
-                if even & P.U_FTE_ENTITYDBL:
-                    num += 512
-                if even & P.U_FTE_ENTITYDBL2:
-                    num += 1024
-                key |= (even & (P.U_FTE_MODELDBL | P.U_FTE_TRANS | P.U_FTE_COLOURMOD)) << 16
-        return num, key, p
-
-    def _entity_header_reader(self) -> Callable[[bytes, int, int], tuple[int, Callable | None, int]]:
-        """The reader of one update word for the current extensions: ``(number, delta reader or None for a removal,
-        p)``; number -1 ends the list (a closure: one call per entity update)."""
-        plans = self.plans
-        entity_dbl = self.entity_dbl
-        read_bits = self._read_bits
-
-        def entity_header(data: bytes, p: int, end: int) -> tuple[int, Callable | None, int]:
-            if p + 2 > end:
-                raise Corrupt("a zero word ending the entity list inside the block")
-            word = data[p] | data[p + 1] << 8
-            p += 2
-            if not word:
-                return -1, None, p
-            if word & P.U_REMOVE:
-                num = word & P.U_ENTITY_MASK
-                if word & P.U_MOREBITS and entity_dbl:
-                    more = data[p]
-                    p += 1
-                    if more & P.U_FTE_EVENMORE:
-                        even = data[p]
-                        p += 1
-                        num += (512 if even & P.U_FTE_ENTITYDBL else 0) + (1024 if even & P.U_FTE_ENTITYDBL2 else 0)
-                return num, None, p
-            if word & P.U_MOREBITS:
-                num, key, p = read_bits(data, p, word)
-                return num, plans[key], p
-            return word & P.U_ENTITY_MASK, plans[word & 0xFE00], p
-
-        return entity_header
 
     def parse_svc_packetentities(self, data: bytes, p: int, end: int, delta: bool = False) -> int:
         self._need_segment()
