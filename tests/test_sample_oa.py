@@ -85,9 +85,20 @@ def test_every_player_is_seen_by_the_recorder(timeline, fs) -> None:
 def test_the_sample_is_its_own_game_data(fs) -> None:
     pk3 = Path(sample_demo()).parents[1] / "pak0.pk3"
     assert fs.game_dirs == [pk3.parent] and fs.fallback is None
-    assert pk3.stat().st_size <= 26_214_400          # 25 MiB
+    folder = pk3.parents[1]
+    assert sum(f.stat().st_size for f in folder.rglob("*") if f.is_file()) <= 25_000_000   # issue 37: <= 25 MB
     with zipfile.ZipFile(pk3) as z:
         assert "maps/oa_dm1.bsp" in z.namelist() and z.testzip() is None
+
+
+def test_the_pk3s_pngs_are_found_for_their_tga_names(fs) -> None:
+    """``make_sample`` stores some TGAs as PNGs of the same pixels: a ``.tga`` name (a shader's, a skin's) finds
+    the ``.png`` as ``R_LoadImage`` tries the other extensions, and no picture is there under two extensions."""
+    with zipfile.ZipFile(Path(sample_demo()).parents[1] / "pak0.pk3") as z:
+        pictures = [n for n in z.namelist() if n.endswith((".tga", ".png", ".jpg"))]
+    pngs = [n for n in pictures if n.endswith(".png")]
+    assert len(pngs) >= 20 and all(fs.find_image(n[:-4] + ".tga") == n for n in pngs)
+    assert len({n[:-4] for n in pictures}) == len(pictures)
 
 
 def test_every_sound_of_the_sample_is_in_its_pk3(timeline, fs) -> None:

@@ -12,7 +12,8 @@ Three samples:
 * ``oa`` (the default of ``qdv play``): five OpenArena bots in a free-for-all on ``oa_dm1``, recorded by us with
   ioquake3 + Debian's OpenArena (the demo in ``oa/baseoa/demos`` is the source; ``CREDITS.md`` says how).  Its
   ``baseoa/pak0.pk3`` holds every file qdv reads from the OpenArena install to draw the demo (every frame, with
-  the HUD) and to play its sounds, unmodified; see :func:`build_oa`.
+  the HUD) and to play its sounds but the models it never draws, TGAs as lossless PNGs where smaller; see
+  :func:`build_oa`.
 * ``lqdm2``: a two-player QuakeWorld deathmatch on LibreQuake's ``lqdm2``, the MVD
   from the corpus (``../shared/data/quakeworld``), laid out as a QuakeWorld base dir: ``lqdm2/id1/pak0.pak`` and
   the demo beside ``id1``.
@@ -36,20 +37,28 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import io
 import re
 import shutil
 import struct
 import sys
 import warnings
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import numpy as np
+from PIL import Image as PilImage
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from assets_loader.demos import load_demo  # noqa: E402
 from assets_loader.pak import PakFile, load_pak  # noqa: E402
+from assets_loader.truecolor import load_rgba  # noqa: E402
 from assets_loader.vfs import VirtualFS  # noqa: E402
 
 SAMPLES_DIR = REPO / "viewer" / "sample"
@@ -182,7 +191,9 @@ OA_CREDITS = """# Credits of the bundled OpenArena sample
   of GPL-2+ data, offered under the same GPL-2+ terms.
 * `baseoa/pak0.pk3`: built by `tools/make_sample.py oa` from Debian's OpenArena install (`/usr/lib/openarena`):
   every file qdv reads to draw that demo (map, textures, shader scripts, player/weapon/item models, HUD art) and
-  to play its sounds, unmodified, from the highest-priority OpenArena pk3 that holds it.
+  to play its sounds, from the highest-priority OpenArena pk3 that holds it, unmodified but for the TGA pictures
+  marked below, stored as PNGs of the same pixels (smaller; a `.tga` name finds the `.png`).  The item and weapon
+  models the demo never shows are left out (listed at the end).
 
 OpenArena's data is © 2005-2012 the OpenArena Team and contributors, parts © 1997-2006 id Software, Inc.,
 released under the GNU General Public License version 2 or later (`GPL-2.txt`); Debian's copyright files are in
@@ -196,11 +207,16 @@ Files in `baseoa/pak0.pk3`:
 
 
 class _ReadLog(VirtualFS):
-    """A game filesystem that notes the name of every file read from it."""
+    """A game filesystem that notes the name of every file read from it and hides the files named ``hidden`` (as
+    if no pk3 held them)."""
 
-    def __init__(self, basedir: Path, game: str) -> None:
+    def __init__(self, basedir: Path, game: str, hidden: frozenset[str] = frozenset()) -> None:
         super().__init__(basedir, game, base=game)
         self.names: set[str] = set()
+        self.hidden = hidden
+
+    def _locate(self, name: str) -> tuple[Any, str] | None:
+        return None if name.replace("\\", "/").lstrip("/").lower() in self.hidden else super()._locate(name)
 
     def read(self, name: str) -> bytes:
         data = super().read(name)
@@ -212,49 +228,125 @@ class _ReadLog(VirtualFS):
         return super().read_head(name, size)
 
 
-def oa_files(demo: Path, openarena: Path) -> _ReadLog:
-    """The OpenArena install with a log of what qdv read from it: every frame of ``demo`` drawn with its HUD, and
-    every sound its mixer plays."""
+@dataclass(frozen=True, slots=True)
+class _Playback:
+    """What qdv did playing the demo from one filesystem: the files it read (``fs.names``), the MD3 models it drew,
+    a digest of every frame drawn and the warnings it gave."""
+
+    fs: _ReadLog
+    drawn: frozenset[str]
+    frames: tuple[bytes, ...]
+    warnings: frozenset[str]
+
+
+def play_through(demo: Path, fs: _ReadLog) -> _Playback:
+    """Every frame of ``demo`` drawn with its HUD from ``fs`` (``OA_DRAW_RATE`` a second, each frame's pixels
+    digested, every MD3 handed to the model renderer noted), and every sound its mixer plays loaded."""
     from viewer.audio import Mixer, SoundBank
     from viewer.headless import DemoRenderer
+    from viewer.render.q3models import Md3Renderer
+    from viewer.render.q3refdef import Md3Draw
 
-    fs = _ReadLog(openarena, "baseoa")
+    drawn: set[str] = set()
+    draw = Md3Renderer.draw
+
+    def noting_draw(self: Md3Renderer, draws: tuple[Md3Draw, ...], *args: Any, **kwargs: Any) -> None:
+        drawn.update(d.model for d in draws)
+        draw(self, draws, *args, **kwargs)
+
     timeline = load_demo(str(demo))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    frames: list[bytes] = []
+    with warnings.catch_warnings(record=True) as caught, mock.patch.object(Md3Renderer, "draw", noting_draw):
+        warnings.simplefilter("always")
         Mixer(timeline, SoundBank(fs))
         renderer = DemoRenderer(timeline, fs, OA_DRAW_SIZE, hud=True)
         try:
             start = float(timeline.times[0])
             for k in range(int(timeline.duration * OA_DRAW_RATE) + 1):
-                renderer.draw(start + k / OA_DRAW_RATE)
-            renderer.ctx.finish()
+                frames.append(hashlib.sha256(renderer.pixels(start + k / OA_DRAW_RATE).tobytes()).digest())
         finally:
             renderer.release()
-    return fs
+    said = frozenset(str(w.message).replace(str(fs.game_dirs[-1]), "<game dir>") for w in caught)
+    return _Playback(fs, frozenset(drawn), tuple(frames), said)
 
 
-def write_pk3(path: Path, fs: VirtualFS, names: list[str]) -> None:
-    """A zip of ``names`` read from ``fs``, in that order, with fixed dates and modes (the same bytes every run)."""
+def undrawn_models(played: _Playback) -> frozenset[str]:
+    """The models qdv registers with every Quake III segment when the game data has them (every item, weapon,
+    missile, flash and hand model: :func:`~viewer.games.quake3.items.segment_models`,
+    :func:`~viewer.games.quake3.fx.segment_effect_models`) that the demo never drew; a drawn weapon keeps its
+    flash and hand, which show for a moment only."""
+    from viewer.games.quake3.fx import flash_model, segment_effect_models
+    from viewer.games.quake3.items import WEAPON_MODELS, segment_models
+
+    kept = set(played.drawn)
+    for weapon in WEAPON_MODELS.values():
+        if weapon in played.drawn:
+            kept |= {flash_model(weapon), weapon[:-4] + "_hand.md3"}
+    registered = (*segment_models(), *segment_effect_models())
+    return frozenset(m for m in registered if m in played.fs.names and m not in kept)
+
+
+def stored_as(name: str, data: bytes) -> tuple[str, bytes]:
+    """How a file goes into the pk3: a TGA as a PNG of the same pixels (``.png`` for ``.tga``) when that is
+    smaller deflated, else unchanged.  Both of qdv's ways of reading a TGA (:func:`~assets_loader.truecolor.
+    load_rgba`, which ignores a TGA 2 footer's alpha flag, and Pillow's as the HUD's pictures) must give the PNG's
+    pixels; a ``.tga`` name finds the ``.png`` as ``R_LoadImage`` tries the other extensions
+    (:meth:`~assets_loader.vfs.VirtualFS.find_image`, :func:`viewer.games.quake3.hud_pics`)."""
+    if not name.endswith(".tga"):
+        return name, data
+    rgba = load_rgba(data, name)
+    with PilImage.open(io.BytesIO(data)) as pic:
+        if not np.array_equal(np.asarray(pic.convert("RGBA")), rgba):
+            return name, data
+    opaque = bool((rgba[..., 3] == 255).all())
+    out = io.BytesIO()
+    PilImage.fromarray(np.ascontiguousarray(rgba[..., :3] if opaque else rgba)).save(out, "PNG", optimize=True)
+    png = out.getvalue()
+    if len(zlib.compress(png, 9)) >= len(zlib.compress(data, 9)) or not np.array_equal(load_rgba(png), rgba):
+        return name, data
+    return name[:-4] + ".png", png
+
+
+def write_pk3(path: Path, files: list[tuple[str, bytes]]) -> None:
+    """A zip of ``files`` (name, bytes), in that order, with fixed dates and modes (the same bytes every run)."""
     with zipfile.ZipFile(path, "w") as z:
-        for name in names:
+        for name, data in files:
             info = zipfile.ZipInfo(name, date_time=(2026, 11, 28, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
-            z.writestr(info, fs.read(name), compresslevel=9)
+            z.writestr(info, data, compresslevel=9)
 
 
 def build_oa(openarena: Path) -> list[Path]:
-    """Write the ``oa`` sample's pk3, licence and credits beside its committed demo; returns the files written."""
+    """Write the ``oa`` sample's pk3, licence and credits beside its committed demo; returns the files written.
+
+    The demo is played three times: from the OpenArena install; from it with :func:`undrawn_models` hidden (the
+    files then read are the pk3's); from the written pk3 alone.  Every frame must come out the same each time, the
+    same MD3s drawn, the same warnings given."""
     out = SAMPLES_DIR / "oa"
-    fs = oa_files(out / OA_DEMO, openarena)
-    names = sorted(fs.names)
-    write_pk3(out / "baseoa" / "pak0.pk3", fs, names)
+    demo = out / OA_DEMO
+    full = play_through(demo, _ReadLog(openarena, "baseoa"))
+    undrawn = undrawn_models(full)
+    trimmed = play_through(demo, _ReadLog(openarena, "baseoa", undrawn))
+    names = sorted(trimmed.fs.names)
+    files = [stored_as(n, trimmed.fs.read(n)) for n in names]
+    stems = [n.rpartition(".")[0] for n, _ in files if n.endswith((".tga", ".png", ".jpg"))]
+    if len(stems) != len(set(stems)):
+        raise SystemExit("two pictures of one name in the pk3: a .tga name would find the wrong one")
+    write_pk3(out / "baseoa" / "pak0.pk3", files)
+    packed = play_through(demo, _ReadLog(out, "baseoa"))
+    for played in (trimmed, packed):
+        if (played.frames, played.drawn, played.warnings) != (full.frames, full.drawn, full.warnings):
+            raise SystemExit(f"the sample draws differently from {played.fs.game_dirs[-1]}")
     shutil.copyfile("/usr/share/common-licenses/GPL-2", out / "GPL-2.txt")
     for doc in OA_DOCS:
         shutil.copyfile(doc / "copyright", out / f"copyright-{doc.name}.txt")
     shutil.copyfile(OA_DOCS[0] / "CREDITS", out / "CREDITS-OpenArena.txt")
-    (out / "CREDITS.md").write_text(OA_CREDITS + "".join(f"* `{n}`\n" for n in names), encoding="utf-8")
+    listed = "".join(f"* `{n}`" + (f" (`{o}` as PNG)" if n != o else "") + "\n"
+                     for o, (n, _) in zip(names, files, strict=True))
+    left_out = "".join(f"* `{n}`\n" for n in sorted(undrawn))
+    (out / "CREDITS.md").write_text(f"{OA_CREDITS}{listed}\nModels left out (the demo never draws them):\n\n{left_out}",
+                                    encoding="utf-8")
     return sorted(p for p in out.rglob("*") if p.is_file())
 
 
