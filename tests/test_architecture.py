@@ -4,6 +4,7 @@ that every module of the viewer has its place in the layers (a new one must be g
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import tomllib
@@ -35,3 +36,15 @@ def test_every_viewer_module_has_a_layer() -> None:
     modules = {f"viewer.{p.stem}" for p in viewer.glob("*.py") if p.stem != "__init__"}
     modules |= {f"viewer.{p.parent.name}" for p in viewer.glob("*/__init__.py")}
     assert modules - placed == set()
+
+
+#: The GL state that passes set through :func:`viewer.render.gl_state.use_state` (clears may set the depth mask).
+RAW_STATE = re.compile(r"ctx\.(enable|disable)\(|"
+                       r"\.(blend_func|front_face|cull_face|depth_func|polygon_offset)\s*=(?!=)")
+
+
+def test_every_pass_sets_its_gl_state_through_one_helper() -> None:
+    """A state written beside ``use_state`` would leak into the next pass unseen (and stale its memory)."""
+    raw = [f"{path.relative_to(REPO)}:{n}" for path in (REPO / "viewer").rglob("*.py") if path.name != "gl_state.py"
+           for n, line in enumerate(path.read_text().splitlines(), 1) if RAW_STATE.search(line)]
+    assert raw == []

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 
-import moderngl
 import numpy as np
 import pytest
 
@@ -172,7 +171,6 @@ def test_screen_blend_covers_the_view_with_its_share(ctx) -> None:
     red = _frame_pixels(ctx, world, blend=(1.0, 0.0, 0.0, 0.4))
     expected = plain * 0.6 + np.array([255.0, 0.0, 0.0]) * 0.4
     assert np.abs(red - expected).max() <= 3
-    ctx.disable(moderngl.BLEND)
 
 
 # --- the status bar ------------------------------------------------------------------------------------------

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import moderngl
 import numpy as np
 import pytest
 
@@ -32,7 +31,6 @@ def render(ctx, world, camera: Camera, styles: np.ndarray, brushes=(), lights: L
     renderer = WorldRenderer(ctx, world, grey_palette())
     target.use()
     ctx.clear(0, 0, 0)
-    ctx.enable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
     view = WorldView(view_projection(camera, 1.0), camera.origin, 0.0, styles, fog, lights=lights,
                      look=look or Look())
     renderer.draw_world(view)
@@ -108,7 +106,6 @@ def test_real_map_from_the_player_start_is_textured_and_varied(ctx, lq1_pak, nam
     renderer = WorldRenderer(ctx, world, palette)
     target.use()
     ctx.clear(1.0, 0.0, 1.0)
-    ctx.enable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
     renderer.draw_world(WorldView(view_projection(camera, 16 / 9), camera.origin, 0.0, np.ones(64, np.float32)))
     pixels = target.read_rgb()
     renderer.release()

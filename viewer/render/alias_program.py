@@ -40,12 +40,16 @@ import numpy as np
 
 import shaders
 
+from .gl_state import ALPHA_BLEND, GlState, use_state
 from .program_members import uniforms as uniforms_of
 
 #: Quake II's ``RF_MINLIGHT`` floor (0.1 of a full 255 level) for the view weapon.
 REF_GL_MINLIGHT = 25.5
 #: Quantization of the entity yaw for the light direction (``SHADEDOT_QUANT``).
 SHADEDOT_QUANT = 16
+#: Model passes: clockwise triangles culled from behind; translucent ones blended without writing depth.
+_OPAQUE = GlState(cull="back", front_face="cw")
+_TRANSLUCENT = GlState(cull="back", front_face="cw", depth_write=False, blend=ALPHA_BLEND)
 _VERSION = "#version 330 core\n"
 #: ``alias.glsl`` program variants by the ``#define`` s they compile with (each also with and without ``FOG``).
 VARIANTS: dict[str, tuple[str, ...]] = {"skin": (), "translated": ("TRANSLATED",), "placeholder": ("PLACEHOLDER",),
@@ -192,21 +196,7 @@ class AliasPrograms:
 
     def set_state(self, alpha: float) -> None:
         """Depth test and back-face culling of clockwise triangles; blended without depth writes below alpha 1."""
-        ctx = self.ctx
-        ctx.enable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
-        ctx.front_face = "cw"
-        ctx.cull_face = "back"
-        if alpha < 1.0:
-            ctx.enable(moderngl.BLEND)
-            ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
-            ctx.fbo.depth_mask = False
-        else:
-            ctx.disable(moderngl.BLEND)
-
-    def restore_state(self, alpha: float) -> None:
-        if alpha < 1.0:
-            self.ctx.fbo.depth_mask = True
-            self.ctx.disable(moderngl.BLEND)
+        use_state(self.ctx, _TRANSLUCENT if alpha < 1.0 else _OPAQUE)
 
     def release(self) -> None:
         for program in self._programs.values():

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import moderngl
 
+from .gl_state import GlState, use_state
 from .programs import load_program
+
+#: A plain copy: nothing tested, culled or blended.
+_COPY = GlState(depth_test=False, cull=None)
 
 
 class ScreenBlit:
@@ -24,7 +28,7 @@ class ScreenBlit:
     def draw(self, texture: moderngl.Texture, viewport: tuple[int, int, int, int]) -> None:
         ctx = self.ctx
         ctx.viewport = viewport
-        ctx.disable(moderngl.BLEND | moderngl.DEPTH_TEST | moderngl.CULL_FACE)
+        use_state(ctx, _COPY)
         texture.use(0)
         self._vao.render(moderngl.TRIANGLES, vertices=3)
 

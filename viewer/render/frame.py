@@ -18,6 +18,7 @@ from .backend import Backend, FrameView, SharedDrawing
 from .bsp.records import BspSegment
 from .bsp.renderer import BspBackend
 from .context import OffscreenTarget
+from .gl_state import GlState, forget, use_state
 from .grid_floor import SKY as FLOOR_SKY, GridFloor
 from .polyblend import PolyBlend
 from .q3.records import Quake3Segment
@@ -60,6 +61,8 @@ class FrameRenderer:
     def draw(self, frame: SceneFrame, target: OffscreenTarget) -> None:
         """Render ``frame`` into ``target`` (cleared first)."""
         target.use()
+        forget(self.ctx)   # whatever drew before this frame (the window's own GL) starts from a known state
+        use_state(self.ctx, GlState())   # the depth buffer is cleared only where depth writes are on
         self.ctx.clear(*(CLEAR_COLOR if self.floor is None else FLOOR_SKY), depth=1.0)
         w, h = target.size
         view_proj = view_projection(frame.camera, w / h, self.assets.look.fov_across_width, warp=frame.view_warp)

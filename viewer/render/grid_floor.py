@@ -9,9 +9,13 @@ from __future__ import annotations
 import moderngl
 import numpy as np
 
+from .gl_state import GlState, use_state
 from .program_members import uniform
 from .programs import load_program
 from .view_math import gl_bytes
+
+#: The floor is seen from above and below, never blended.
+_FLOOR = GlState(cull=None)
 
 #: Half the side of the floor square (units), centred under the camera; it fades into the sky towards its edge.
 HALF_SIZE = 6144.0
@@ -34,9 +38,7 @@ class GridFloor:
 
     def draw(self, view_proj: np.ndarray, eye) -> None:
         """The floor seen through ``view_proj`` from ``eye`` ``[3]`` (the square follows the eye)."""
-        ctx = self.ctx
-        ctx.enable(moderngl.DEPTH_TEST)
-        ctx.disable(moderngl.CULL_FACE | moderngl.BLEND)
+        use_state(self.ctx, _FLOOR)
         uniform(self.program, "u_view_proj").write(gl_bytes(view_proj))
         self.program["u_centre"] = (float(eye[0]), float(eye[1]), self.z)
         self._vao.render(moderngl.TRIANGLES, vertices=6)

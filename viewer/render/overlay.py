@@ -9,6 +9,8 @@ from contextlib import contextmanager
 import moderngl
 import numpy as np
 
+from .gl_state import OVERLAY, use_state
+
 _MIN_CAPACITY = 64 * 1024
 
 
@@ -45,11 +47,6 @@ class DynamicVertices:
 
 @contextmanager
 def overlay_state(ctx: moderngl.Context) -> Iterator[None]:
-    """No depth test or culling, alpha blending on (and off again afterwards)."""
-    ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
-    ctx.enable(moderngl.BLEND)
-    ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
-    try:
-        yield
-    finally:
-        ctx.disable(moderngl.BLEND)
+    """Draw 2D layers: no depth test or culling, alpha blending on (:data:`.gl_state.OVERLAY`)."""
+    use_state(ctx, OVERLAY)
+    yield

@@ -21,10 +21,14 @@ from typing import Any
 import moderngl
 import numpy as np
 
+from .gl_state import ALPHA_BLEND, GlState, use_state
 from .programs import load_program
 from .program_members import uniform
 from .refdef import Particles
 from .view_math import gl_bytes
+
+#: Particles blend over what is drawn without writing depth (GLQuake's ``R_DrawParticles``).
+_PARTICLES = GlState(cull=None, depth_write=False, blend=ALPHA_BLEND)
 
 __all__ = ["ParticleRenderer", "PARTICLE_VERTEX"]
 
@@ -115,17 +119,8 @@ class ParticleRenderer:
         uniform(prog, "u_fog").value = tuple(float(c) for c in fog)
         self._palette.use(0)
 
-        ctx = self.ctx
-        fbo = ctx.fbo
-        ctx.enable(moderngl.DEPTH_TEST | moderngl.BLEND)
-        ctx.disable(moderngl.CULL_FACE)
-        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
-        fbo.depth_mask = False
-        try:
-            vao.render(moderngl.TRIANGLE_STRIP, vertices=4, instances=n)
-        finally:
-            fbo.depth_mask = True
-            ctx.disable(moderngl.BLEND)
+        use_state(self.ctx, _PARTICLES)
+        vao.render(moderngl.TRIANGLE_STRIP, vertices=4, instances=n)
 
     def release(self) -> None:
         for obj in (self._vao, self._instances, self._corners, self._palette, self.program):

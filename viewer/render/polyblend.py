@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import moderngl
 
+from .gl_state import OVERLAY, use_state
 from .programs import load_program
 
 
@@ -22,13 +23,9 @@ class PolyBlend:
     def draw(self, color: tuple[float, float, float, float]) -> None:
         if color[3] <= 0.0:
             return
-        ctx = self.ctx
-        ctx.disable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
-        ctx.enable(moderngl.BLEND)
-        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
+        use_state(self.ctx, OVERLAY)
         self.program["u_color"] = tuple(float(min(max(c, 0.0), 1.0)) for c in color)
         self._vao.render(moderngl.TRIANGLES, vertices=3)
-        ctx.disable(moderngl.BLEND)
 
     def release(self) -> None:
         self._vao.release()

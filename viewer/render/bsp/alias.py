@@ -224,5 +224,4 @@ class AliasRenderer:
                 handle.skins_rgba.use(3)
         self.programs.set_state(alpha)
         vao.render(moderngl.TRIANGLES)
-        self.programs.restore_state(alpha)
 

@@ -34,9 +34,14 @@ from assets_loader.models.spr import (SPR_FACING_UPRIGHT, SPR_ORIENTED, SPR_VP_P
                                       SPR_VP_PARALLEL_UPRIGHT, SpriteImage, SpriteModel)
 from assets_loader.palette import TRANSPARENT_INDEX, Palette
 
+from ..gl_state import ALPHA_BLEND, GlState, use_state
 from ..programs import load_program
 from ..program_members import uniform
 from ..view_math import angle_vectors, gl_bytes
+
+#: Sprites face the camera, so nothing is culled; translucent ones blend without writing depth.
+_OPAQUE = GlState(cull=None)
+_TRANSLUCENT = GlState(cull=None, depth_write=False, blend=ALPHA_BLEND)
 
 _Z = np.array([0.0, 0.0, 1.0])
 
@@ -138,17 +143,5 @@ class SpriteRenderer:
         prog["u_alpha"] = float(min(alpha, 1.0))
         prog["u_fog"] = tuple(float(c) for c in fog)
         handle.textures[f][pick].use(0)
-        ctx = self.ctx
-        ctx.enable(moderngl.DEPTH_TEST)
-        ctx.disable(moderngl.CULL_FACE)
-        translucent = alpha < 1.0
-        if translucent:
-            ctx.enable(moderngl.BLEND)
-            ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
-            ctx.fbo.depth_mask = False
-        else:
-            ctx.disable(moderngl.BLEND)
+        use_state(self.ctx, _TRANSLUCENT if alpha < 1.0 else _OPAQUE)
         self._vao.render(moderngl.TRIANGLE_STRIP, vertices=4)
-        if translucent:
-            ctx.fbo.depth_mask = True
-            ctx.disable(moderngl.BLEND)

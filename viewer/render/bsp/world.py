@@ -35,7 +35,7 @@ from assets_loader.palette import Palette
 
 from assets_loader.bsp38.dtypes import SURF_SKY, SURF_WARP
 
-from .dlights import write_light_uniforms
+from ..gl_state import ALPHA_BLEND, GlState, use_state
 from ..refdef import Lights, Look, MapWorld
 from .records import QUAKE_LIGHTING, Lighting, SkyBox
 from ..program_members import uniform
@@ -43,11 +43,17 @@ from .surfaces import (face_flags, flow_scroll, opaque_faces, sky_rotation, surf
                        translucent_faces)
 from ..textures import fullbright_rgba, upload_rgba
 from ..view_math import gl_bytes
+from .dlights import write_light_uniforms
 from .visibility import WorldVisibility, box_distances, boxes_in_frustum, frustum_planes
 
 KIND_LIT, KIND_MULTISTYLE, KIND_LIQUID, KIND_SKY = "LIT", "MULTISTYLE", "LIQUID", "SKY"
 KIND_SKYBOX, KIND_TRANSLUCENT = "SKYBOX", "TRANSLUCENT"
 _IDENTITY = np.eye(4, dtype=np.float32)
+#: The passes' GL state: the loader winds front faces counter-clockwise; liquids below opaque write no depth; Quake
+#: II's translucent surfaces (``R_DrawAlphaSurfaces``) blend but keep writing it.
+_OPAQUE = GlState(cull="back", front_face="ccw")
+_LIQUID = GlState(cull="back", front_face="ccw", depth_write=False, blend=ALPHA_BLEND)
+_TRANSLUCENT = GlState(cull="back", front_face="ccw", blend=ALPHA_BLEND)
 _NO_ROTATION = np.eye(3, dtype=np.float32)
 _VERSION = "#version 330 core\n"
 _LAYOUT = "3f 2f 2f 1f 4u1"
@@ -217,10 +223,9 @@ class WorldRenderer:
             return KIND_LIQUID
         return KIND_MULTISTYLE if multistyle else KIND_LIT
 
-    def _begin(self) -> None:
-        """Start a draw call: programs are shared, so each gets this call's uniforms on first use."""
-        self.ctx.enable(moderngl.DEPTH_TEST | moderngl.CULL_FACE)
-        self.ctx.front_face = "ccw"  # the loader winds front faces counter-clockwise
+    def _begin(self, state: GlState = _OPAQUE) -> None:
+        """Start a draw call with ``state``: programs are shared, so each gets this call's uniforms on first use."""
+        use_state(self.ctx, state)
         self._prepared = {}
         self._bound = [None, None, None]
         self._lightmap.use(1)
@@ -326,16 +331,10 @@ class WorldRenderer:
         liquids = [r for r in self._visible_ranges if self.world.textures[r[0]].is_liquid]
         if not liquids:
             return
-        self._begin()
+        self._begin(_LIQUID)
         model = gl_bytes(_IDENTITY)
-        ctx = self.ctx
-        ctx.enable(moderngl.BLEND)
-        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
-        ctx.fbo.depth_mask = False
         for texture, first, count, key in reversed(liquids):   # ranges come front to back
             self._draw_range(True, texture, first, count, key > 0, view, model, False)
-        ctx.fbo.depth_mask = True
-        ctx.disable(moderngl.BLEND)
 
     def draw_translucent(self, view: WorldView) -> None:
         """Quake II's ``SURF_TRANS33``/``SURF_TRANS66`` surfaces, blended back to front after the entities
@@ -345,11 +344,9 @@ class WorldRenderer:
         self._brush_translucent = []
         if not pieces:
             return
-        self._begin()
-        self.ctx.enable(moderngl.BLEND)
+        self._begin(_TRANSLUCENT)
         for _distance, texture, first, count, model, alternate, alpha in sorted(pieces, key=lambda p: -p[0]):
             self._draw_range(False, texture, first, count, False, view, model, alternate, alpha)
-        self.ctx.disable(moderngl.BLEND)
 
     def _world_translucent(self, view: WorldView) -> list[tuple[float, int, int, int, bytes, bool, float]]:
         """The world's translucent faces in the PVS and the view, one piece per face (none in a map without any)."""

@@ -215,7 +215,6 @@ class Quake3WorldRenderer:
         """Draw brush entities: ``(submodel N of *N, model matrix [4, 4])`` each, every batch of it with its
         shader (``R_AddBrushModelSurfaces``)."""
         world = self.level.world
-        self.ctx.enable(moderngl.DEPTH_TEST)
         for index, matrix in submodels:
             if not 0 < index < len(world.models):
                 continue
@@ -235,15 +234,12 @@ class Quake3WorldRenderer:
                 if near and self._dlit[b]:       # R_DlightBmodel: every surface of a brush model a light reaches
                     self.painter.draw_dlights(self._static_vao, shader, view, matrix, camera_local, count, first,
                                               near, scissors, inverse)
-        self.ctx.front_face = "ccw"
 
     def draw(self, view: Q3View, translucent: bool | None = None) -> None:
         """Draw the world model as seen from ``view``: every batch, or only those sorted up to opaque
         (``translucent=False``: before the models, as their sort places them) or only those after it (``True``)."""
         visible = self._through_portal if view.clip_plane is not None else self._main
         visible.update(self.level.world, view.pvs_origin or view.camera)
-        ctx = self.ctx
-        ctx.enable(moderngl.DEPTH_TEST)
         cam = np.asarray(view.camera, np.float32)
         shaders_ = self.level.shaders
 
@@ -273,7 +269,6 @@ class Quake3WorldRenderer:
                     self.painter.draw_dlights(self._lit.vao, shaders_[batch], view, IDENTITY, view.camera,
                                               *lit[batch], scissors)
                 self._fog_pass(batch, fog, view, visible, count, first)
-        ctx.front_face = "ccw"
 
     def _lit_ranges(self, view: Q3View, visible: _VisibleList) -> dict[int, tuple[int, int, list[int]]]:
         """``batch → (count, first, lights)`` in the lit list of the visible surfaces ``view``'s lights reach
@@ -325,9 +320,9 @@ class Quake3WorldRenderer:
         if fog is None or shader.is_sky:
             return
         if shader.sort <= SORT_OPAQUE:
-            self.painter.draw_fog(visible.vao, view, count, first, fog, equal=True)
+            self.painter.draw_fog(visible.vao, shader, view, count, first, fog, equal=True)
         elif "fog" in shader.surface_parms:
-            self.painter.draw_fog(visible.vao, view, count, first, fog, equal=False)
+            self.painter.draw_fog(visible.vao, shader, view, count, first, fog, equal=False)
 
 
 def view_axes(view: Q3View) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

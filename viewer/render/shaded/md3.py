@@ -191,7 +191,6 @@ class Md3Renderer:
         fog = None if volume is None else fog_vectors(volume.parms, volume.plane, view.camera, view.forward,
                                                       IDENTITY_LIGHT)
         color = tuple(c / 255.0 for c in draw.shader_rgba)
-        self.ctx.enable(moderngl.DEPTH_TEST)
         for index, surface in enumerate(model.surfaces):
             if not surface.triangles.size:  # an empty part (telep.md3's "Tube"): nothing to draw, no buffer to make
                 continue
@@ -210,8 +209,7 @@ class Md3Renderer:
             self.painter.draw(vao_for, shader, pass_view, matrix, camera_local, surface.triangles.size, 0, light,
                               fog, (color[0], color[1], color[2], color[3]))
             if fog is not None and shader.sort <= SORT_OPAQUE and not shader.is_sky:
-                self.painter.draw_fog(vao_for, pass_view, surface.triangles.size, 0, fog, model=matrix)
-        self.ctx.front_face = "ccw"
+                self.painter.draw_fog(vao_for, shader, pass_view, surface.triangles.size, 0, fog, model=matrix)
 
     def _light(self, cache: dict[tuple[float, ...], LightSample], point, axis: np.ndarray,
                dlights: Lights | None = None) -> StageLight:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import warnings
 import weakref
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import moderngl
 import numpy as np
@@ -23,6 +23,7 @@ import numpy as np
 import shaders
 from assets_loader.q3shaders import Shader, Stage
 
+from ..gl_state import ALPHA_BLEND, GlState, use_state
 from ..program_members import uniform
 from ..refdef import Lights
 from ..view_math import angle_vectors, gl_bytes
@@ -254,25 +255,7 @@ class ShaderPainter:
         self._set(p, "u_move", tuple(float(v) for v in move))
 
     def _state(self, shader: Shader, stage: Stage, view: Q3View) -> None:
-        ctx = self.ctx
-        blend = blend_factors(stage)
-        if blend is None:
-            ctx.disable(moderngl.BLEND)
-        else:
-            ctx.enable(moderngl.BLEND)
-            ctx.blend_func = blend
-        ctx.depth_func = "==" if stage.depth_func == "equal" else "<="
-        ctx.fbo.depth_mask = stage.depth_write
-        if shader.cull in ("none", "twosided", "disable"):
-            ctx.disable(moderngl.CULL_FACE)
-        else:
-            ctx.enable(moderngl.CULL_FACE)
-            ctx.cull_face = "front" if shader.cull == "back" else "back"
-        ctx.front_face = view.front_face
-        if shader.polygon_offset:
-            ctx.polygon_offset = (-1.0, -2.0)
-        else:
-            ctx.polygon_offset = (0.0, 0.0)
+        use_state(self.ctx, stage_state(shader, stage, view))
 
     def draw(self, vao_for, shader: Shader, view: Q3View, model: np.ndarray, camera_local, count: int,
              first: int = 0, light: StageLight | None = None, fog: FogVectors | None = None,
@@ -283,7 +266,6 @@ class ShaderPainter:
         when the vertex colours carry it (sprites and polygons, as ``RB_SurfaceSprite`` writes them)."""
         if count <= 0:
             return
-        self.ctx.front_face = view.front_face
         if shader.sky is not None and shader.sky.outer_box:
             self._draw_skybox(vao_for, shader, view, model, camera_local, count, first)
         portal_distance = portal_range(shader)
@@ -331,9 +313,6 @@ class ShaderPainter:
                 self._set(p, "u_tc3", tuple(tc3.astype(np.float32).T.ravel()))
             self._state(shader, stage, view)
             vao_for(p.program).render(moderngl.TRIANGLES, vertices=count, first=first)
-        self.ctx.fbo.depth_mask = True
-        self.ctx.disable(moderngl.BLEND)
-        self.ctx.depth_func = "<="
 
     def draw_depth(self, vao_for, shader: Shader, view: Q3View, count: int, first: int) -> None:
         """Only the depth of an opaque batch (colour writes masked off by the caller), computed exactly as its
@@ -345,8 +324,8 @@ class ShaderPainter:
         self._state(shader, shader.stages[0], view)
         vao_for(p.program).render(moderngl.TRIANGLES, vertices=count, first=first)
 
-    def draw_fog(self, vao_for, view: Q3View, count: int, first: int, fog: FogVectors, equal: bool = True,
-                 model: np.ndarray = IDENTITY) -> None:
+    def draw_fog(self, vao_for, shader: Shader, view: Q3View, count: int, first: int, fog: FogVectors,
+                 equal: bool = True, model: np.ndarray = IDENTITY) -> None:
         """The fog pass over surfaces just drawn inside a fog volume (``RB_FogPass``): the fog colour blended by
         the fog image's alpha at each vertex's fog coordinates, on the drawn depth only (``equal``, opaque
         shaders) or over it (the fog volume's own translucent surface)."""
@@ -361,16 +340,10 @@ class ShaderPainter:
             self._fog_image = self._clamped_texture(fog_image())
         self._fog_image.use(0)
         self._set(p, "u_fog_image", 0)
-        ctx = self.ctx
-        ctx.enable(moderngl.BLEND)
-        ctx.blend_func = moderngl.SRC_ALPHA, moderngl.ONE_MINUS_SRC_ALPHA
-        ctx.depth_func = "==" if equal else "<="
-        ctx.fbo.depth_mask = False
-        ctx.front_face = view.front_face
+        use_state(self.ctx, GlState(depth_write=False, depth_func="==" if equal else "<=", cull=shader_cull(shader),
+                                    front_face=view.front_face, blend=ALPHA_BLEND,
+                                    polygon_offset=shader_offset(shader)))
         vao_for(p.program).render(moderngl.TRIANGLES, vertices=count, first=first)
-        ctx.fbo.depth_mask = True
-        ctx.disable(moderngl.BLEND)
-        ctx.depth_func = "<="
 
     def dlight_scissors(self, view: Q3View) -> list[tuple[int, int, int, int] | None]:
         """Per light of ``view``, the pixels it can reach: the screen box of its cube within the bound scissor
@@ -405,12 +378,9 @@ class ShaderPainter:
             self._dlight_image = self._clamped_texture(dlight_image())
         self._dlight_image.use(0)
         p.set("u_dlight_image", 0)
-        self._state(shader, shader.stages[0], view)
+        use_state(self.ctx, replace(stage_state(shader, shader.stages[0], view), depth_write=False, depth_func="==",
+                                    blend=(moderngl.DST_COLOR, moderngl.ONE)))
         ctx = self.ctx
-        ctx.enable(moderngl.BLEND)
-        ctx.blend_func = moderngl.DST_COLOR, moderngl.ONE
-        ctx.depth_func = "=="
-        ctx.fbo.depth_mask = False
         bound = ctx.scissor
         for i in which:
             x, y, z = (float(v) for v in local.origins[i])
@@ -420,9 +390,6 @@ class ShaderPainter:
             ctx.scissor = scissors[i]
             vao_for(p.program).render(moderngl.TRIANGLES, vertices=count, first=first)
         ctx.scissor = None if bound == (0, 0, *ctx.fbo.size) else bound
-        ctx.fbo.depth_mask = True
-        ctx.disable(moderngl.BLEND)
-        ctx.depth_func = "<="
 
     def _draw_skybox(self, vao_for, shader: Shader, view: Q3View, model: np.ndarray, camera_local, count: int,
                      first: int) -> None:
@@ -436,13 +403,8 @@ class ShaderPainter:
         for i, name in enumerate(names):
             self.texture(name, clamp=True).use(2 + i)
         self._set(p, "u_sides", tuple(range(2, 8)))
-        self.ctx.disable(moderngl.BLEND)
-        self.ctx.fbo.depth_mask = True
-        if shader.cull == "front":
-            self.ctx.enable(moderngl.CULL_FACE)
-            self.ctx.cull_face = "back"
-        else:
-            self.ctx.disable(moderngl.CULL_FACE)
+        use_state(self.ctx, GlState(depth_func="<=", cull="back" if shader.cull == "front" else None,
+                                    front_face=view.front_face))
         vao_for(p.program).render(moderngl.TRIANGLES, vertices=count, first=first)
 
 
@@ -506,3 +468,23 @@ def upload_images(painter: ShaderPainter, shaders: Iterable[Shader]) -> None:
             for name in stage.images:
                 if name.lower() in painter.images:
                     painter.texture(name, stage.clamp)
+
+
+def shader_cull(shader: Shader) -> str | None:
+    """The faces a shader's ``cull`` leaves out (``GL_Cull``: Quake III's front faces are GL's back faces)."""
+    if shader.cull in ("none", "twosided", "disable"):
+        return None
+    return "front" if shader.cull == "back" else "back"
+
+
+def shader_offset(shader: Shader) -> tuple[float, float]:
+    """``polygonOffset``: the decal's depth pulled towards the eye (``r_offsetFactor``/``r_offsetUnits``)."""
+    return (-1.0, -2.0) if shader.polygon_offset else (0.0, 0.0)
+
+
+def stage_state(shader: Shader, stage: Stage, view: Q3View) -> GlState:
+    """The GL state of one stage's pass (``GL_State`` from the stage's ``stateBits``, ``GL_Cull`` from the shader):
+    its blend, depth function and depth write, the shader's cull and polygon offset, the view's winding."""
+    return GlState(depth_write=stage.depth_write, depth_func="==" if stage.depth_func == "equal" else "<=",
+                   cull=shader_cull(shader), front_face=view.front_face, blend=blend_factors(stage),
+                   polygon_offset=shader_offset(shader))

@@ -117,8 +117,6 @@ class PolyRenderer:
         if not len(indices):
             return
         self._upload(verts, indices)
-        self.ctx.enable(moderngl.DEPTH_TEST)
-        self.ctx.front_face = "cw"
         runs: list[tuple[str, float, int, int]] = []
         for poly, (first, count) in zip(ordered, ranges):
             if count == 0:
@@ -132,4 +130,3 @@ class PolyRenderer:
         for name, start, first, count in runs:
             at = replace(view, time=view.time - start)
             self.painter.draw(self._vao, self.shader(name), at, _IDENTITY, view.camera, count, first)
-        self.ctx.front_face = "ccw"
