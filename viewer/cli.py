@@ -325,10 +325,12 @@ def _run_screenshot(args: argparse.Namespace) -> int:
 
     from .render.refdef import Camera
     from .export import ExportError, write_png
+    from .camera_pose import ShotCamera
     from .cameras import map_start_camera
     from .headless import DemoRenderer, render_map
     from .session import game_filesystem, map_game_view
     from .timespec import TimespecError, parse_timespec
+    from .video.shot import ShotView, settle
 
     out = Path(args.out)
     if out.exists() and not args.force:  # checked before the slow part; write_png checks again
@@ -360,11 +362,8 @@ def _run_screenshot(args: argparse.Namespace) -> int:
         hud = not free if args.hud is None else args.hud
         renderer = DemoRenderer(timeline, fs, args.size, hud=hud, water_alpha=args.wateralpha)
         try:
-            camera = None
-            if free:
-                pov = renderer.scene(t, fov=args.fov).camera
-                camera = Camera(args.pos or pov.origin, args.angles or pov.angles, args.fov)
-            pixels = renderer.pixels(t, camera, args.fov)
+            shot = settle(ShotCamera("free" if free else "pov", None, args.fov, args.pos, args.angles), renderer, t)
+            pixels = renderer.pixels(t, ShotView(renderer, shot).camera(t), args.fov)
         finally:
             renderer.release()
     write_png(out, pixels, force=args.force)
@@ -527,7 +526,8 @@ def _run_render(args: argparse.Namespace) -> int:
     from .timespec import TimespecError, parse_range
     from .video import options as opt
     from .video.output import plan_output
-    from .video.recorder import ShotCamera, record
+    from .camera_pose import ShotCamera
+    from .video.recorder import record
     from .video.soundtrack import AUDIO_CODECS, FrameSound, export_mixer
     from .video.timing import FrameTimes, RangeError
 
