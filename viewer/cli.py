@@ -14,6 +14,8 @@ import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from assets_loader.demos import DEMO_SUFFIXES
+from assets_loader.demos.detect import GZIP_SUFFIX
 from assets_loader.errors import FormatError
 from assets_loader.source import LimitSettingError, check_file
 
@@ -25,8 +27,8 @@ if TYPE_CHECKING:
     from .library.highlights import Clip
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
-#: The demo files the commands take, for their help and messages (``viewer.ui.picker.DEMO_SUFFIXES``).
-DEMO_KINDS = ".dem, .dem.gz, .qwd, .mvd, .dm2, .dm_66, .dm_67, .dm_68, .dm_71, .dm_73, .dm_90, .dm_91"
+#: The demo files the commands take, for their help and messages (``assets_loader.demos.DEMO_SUFFIXES``).
+DEMO_KINDS = f"{', '.join(DEMO_SUFFIXES)}, each also gzipped ({GZIP_SUFFIX})"
 
 
 def _version() -> str:
