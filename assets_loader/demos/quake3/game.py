@@ -27,7 +27,8 @@ __all__ = [
     "GT_CTF", "GT_FFA", "GT_TEAM", "GT_TOURNAMENT", "EV_EVENT_BITS", "ITEMS",
     "MAX_CLIENTS", "MEANS_OF_DEATH", "PM_DEAD",
     "PM_INTERMISSION", "PM_SPECTATOR", "SCORE_NOT_PRESENT", "TEAM_BLUE", "TEAM_FREE", "TEAM_RED", "TEAM_SPECTATOR",
-    "WEAPONS", "info_pairs", "team_number",
+    "WEAPONS", "info_pairs", "team_number", "DEFAULT_MODEL",
+    "PERS_HITS", "PERS_PLAYEREVENTS", "PERS_RANK", "PERS_SCORE", "PERS_SPAWN_COUNT", "PERS_TEAM",
     "PW_BATTLESUIT", "PW_BLUEFLAG", "PW_FLIGHT", "PW_HASTE", "PW_INVIS", "PW_NEUTRALFLAG", "PW_NONE", "PW_QUAD",
     "PW_REDFLAG", "PW_REGEN",
     "WP_BFG", "WP_CHAINGUN", "WP_GAUNTLET", "WP_GRAPPLING_HOOK", "WP_GRENADE_LAUNCHER", "WP_LIGHTNING", "WP_MACHINEGUN",
@@ -77,6 +78,13 @@ PM_DEAD = 3
 PM_INTERMISSION = 5
 #: ``pm_flags`` bit of a spectator's playerState copied from the client it follows (Quake Live keeps ``PM_SPECTATOR``).
 PMF_FOLLOW = 4096
+
+# persEnum_t (playerState_t.persistant indexes, the ones read here)
+PERS_SCORE, PERS_HITS, PERS_RANK, PERS_TEAM, PERS_SPAWN_COUNT, PERS_PLAYEREVENTS = range(6)
+
+#: ``DEFAULT_MODEL`` of the baseq3 cgame (``cg_local.h``; OpenArena's is the same): the player model (and its
+#: sounds) of a player whose own is missing.
+DEFAULT_MODEL = "sarge"
 
 # team_t (a player's PERS_TEAM and its CS_PLAYERS "t")
 TEAM_FREE, TEAM_RED, TEAM_BLUE, TEAM_SPECTATOR = 0, 1, 2, 3

@@ -45,7 +45,7 @@ from . import game as g
 from .obituaries import RANK_TIED_FLAG
 from .records import CS_SERVERINFO, Quake3Demo
 
-__all__ = ["ATTENUATION", "CHANNELS", "DEFAULT_MODEL", "FLASH_SOUNDS", "LOOP_CHANNEL", "PICKUP_SOUNDS", "VOLUME",
+__all__ = ["ATTENUATION", "CHANNELS", "FLASH_SOUNDS", "LOOP_CHANNEL", "PICKUP_SOUNDS", "VOLUME",
            "WEAPON_LOOP_CHANNEL", "SoundRules", "local_sounds", "loop_sounds", "match_sounds", "player_model"]
 
 #: ``soundChannel_t``.
@@ -54,11 +54,8 @@ CHANNELS = {"auto": 0, "local": 1, "weapon": 2, "voice": 3, "item": 4, "body": 5
 VOLUME = 127 / 255
 #: ``SOUND_ATTENUATE`` (0.0008 per unit) as an attenuation (the mixer divides it by 1000).
 ATTENUATION = 0.8
-#: ``DEFAULT_MODEL``: whose sounds a player without its own plays.
-DEFAULT_MODEL = "sarge"
 
 _AUTO, _WEAPON, _VOICE, _ITEM, _BODY = 0, 2, 3, 4, 5
-_PERS_SCORE, _PERS_HITS, _PERS_RANK, _PERS_TEAM, _PERS_PLAYEREVENTS = 0, 1, 2, 3, 5
 #: ``EV_GLOBAL_TEAM_SOUND`` lines the same for everyone (``GTS_REDTEAM_SCORED`` … ``GTS_KAMIKAZE``).
 _TEAM_LINES = {8: "teamplay/voc_red_scores.wav", 9: "teamplay/voc_blue_scores.wav", 10: "feedback/redleads.wav",
                11: "feedback/blueleads.wav", 12: "feedback/teamstied.wav", 13: "items/kam_explode_far.wav"}
@@ -140,9 +137,9 @@ def _pick(count: int, *keys: int) -> int:
 
 def player_model(info: str) -> str:
     """The model directory of a ``CS_PLAYERS`` string (``model\\sarge/default`` → ``"sarge"``), lower case;
-    :data:`DEFAULT_MODEL` when it has none."""
+    :data:`~.game.DEFAULT_MODEL` when it has none."""
     model = dict(g.info_pairs(info)).get("model", "").split("/")[0].strip().lower()
-    return model or DEFAULT_MODEL
+    return model or g.DEFAULT_MODEL
 
 
 def _strip(path: str) -> str:
@@ -263,7 +260,7 @@ class SoundRules:
         ps = self.demo.snapshots.player
         if not 0 <= frame < len(ps):
             return
-        team = int(ps[frame]["persistant"][_PERS_TEAM])
+        team = int(ps[frame]["persistant"][g.PERS_TEAM])
         flags = ps[frame]["powerups"]
         if parm in (0, 1):                                      # GTS_RED_CAPTURE, GTS_BLUE_CAPTURE
             mine = team == (g.TEAM_RED if parm == 0 else g.TEAM_BLUE)
@@ -370,11 +367,11 @@ def local_sounds(demo: Quake3Demo, rules: SoundRules) -> None:
         old, new = ps[i - 1], ps[i]
         pers, opers = new["persistant"], old["persistant"]
         if int(new["clientNum"]) != int(old["clientNum"]) or int(new["pm_type"]) == g.PM_INTERMISSION \
-                or int(pers[_PERS_TEAM]) == g.TEAM_SPECTATOR or int(pers[_PERS_TEAM]) != int(opers[_PERS_TEAM]):
+                or int(pers[g.PERS_TEAM]) == g.TEAM_SPECTATOR or int(pers[g.PERS_TEAM]) != int(opers[g.PERS_TEAM]):
             continue
-        if pers[_PERS_HITS] > opers[_PERS_HITS]:
+        if pers[g.PERS_HITS] > opers[g.PERS_HITS]:
             rules.local(i, "feedback/hit.wav")
-        elif pers[_PERS_HITS] < opers[_PERS_HITS]:
+        elif pers[g.PERS_HITS] < opers[g.PERS_HITS]:
             rules.local(i, "feedback/hit_teammate.wav")
         health, old_health = int(new["stats"][0]), int(old["stats"][0])
         client = int(new["clientNum"])
@@ -385,8 +382,8 @@ def local_sounds(demo: Quake3Demo, rules: SoundRules) -> None:
             if pers[slot] != opers[slot]:
                 rules.local(i, sample)
                 reward = True
-        if pers[_PERS_PLAYEREVENTS] != opers[_PERS_PLAYEREVENTS]:
-            changed = int(pers[_PERS_PLAYEREVENTS]) ^ int(opers[_PERS_PLAYEREVENTS])
+        if pers[g.PERS_PLAYEREVENTS] != opers[g.PERS_PLAYEREVENTS]:
+            changed = int(pers[g.PERS_PLAYEREVENTS]) ^ int(opers[g.PERS_PLAYEREVENTS])
             sample = next((s for bit, s in _PLAYER_EVENT_SOUNDS if changed & bit), "")
             if sample:
                 rules.local(i, sample)
@@ -398,8 +395,8 @@ def local_sounds(demo: Quake3Demo, rules: SoundRules) -> None:
             rules.local(i, "teamplay/voc_you_flag.wav")
         strings = rules.configstrings(i)
         in_warmup = _number(strings.get(g.CS_WARMUP, ""), 0) != 0         # cg.warmup
-        if not reward and not in_warmup and pers[_PERS_RANK] != opers[_PERS_RANK] and gametype < g.GT_TEAM:
-            rank, old_rank = int(pers[_PERS_RANK]), int(opers[_PERS_RANK])
+        if not reward and not in_warmup and pers[g.PERS_RANK] != opers[g.PERS_RANK] and gametype < g.GT_TEAM:
+            rank, old_rank = int(pers[g.PERS_RANK]), int(opers[g.PERS_RANK])
             if rank == 0:
                 rules.local(i, "feedback/takenlead.wav")
             elif rank == RANK_TIED_FLAG:

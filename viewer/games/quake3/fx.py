@@ -51,7 +51,7 @@ from assets_loader.demos.events import MuzzleFlashEvent, TempEntityEvent
 from assets_loader.demos.quake3.game import (EF_FIRING, ET_MISSILE, ET_PLAYER, WP_GAUNTLET, WP_GRENADE_LAUNCHER,
                                              WP_LIGHTNING, WP_MACHINEGUN, WP_PLASMAGUN, WP_ROCKET_LAUNCHER,
                                              WP_SHOTGUN)
-from assets_loader.demos.trajectory import evaluate_trajectory
+from assets_loader.demos.trajectory import TR_STATIONARY, evaluate_trajectory
 
 from ...render.q3refdef import Md3Draw, PlayerDraw, Q3Poly
 from ...render.refdef import Camera, Lights, Particles
@@ -67,7 +67,6 @@ from .view_weapon import view_weapon
 
 __all__ = ["EFFECT_MODELS", "EFFECT_SHADERS", "Quake3Effects", "flash_model", "prepare_effects"]
 
-TR_STATIONARY = 0
 MUZZLE_FLASH_TIME = 0.020
 #: Explosions start up to 63 ms before their event (``CG_MakeExplosion``'s ``rand() & 63``).
 EXPLOSION_SKEW = 0.063
