@@ -18,6 +18,7 @@ from assets_loader.demos import load_demo
 from tests.conftest import QUAKEWORLD
 from viewer.camera_path import CameraKey, CameraPath
 from viewer.camera_path_edit import PathEdit
+from viewer.camera_pose import ShotCamera
 from viewer.cameras import FreeFly, Orbit, orbit_camera
 from viewer.cli import sample_demo
 from viewer.headless import DemoRenderer
@@ -30,7 +31,8 @@ from viewer.ui.timeline_bar import bar_geometry, timeline_layout
 from viewer.video.background import (BackgroundExport, ExportOutcome, GameData, WindowExport, even_size,
                                      export_for_view)
 from viewer.video.output import plan_output
-from viewer.video.recorder import FOLLOW_HEIGHT, ShotCamera, record
+from viewer.video.recorder import record
+from viewer.video.shot import ShotView
 from viewer.video.timing import FrameTimes, RangeError
 from viewer.viewer_state import TimelineInfo, ViewerState
 
@@ -213,7 +215,7 @@ def test_stop_ends_a_recording_between_frames_with_a_playable_file(renderer, tmp
         assert sum(1 for _ in container.decode(video=0)) == 7
 
 
-def test_orbit_follows_the_window_s_entity_while_it_is_in_the_frame(renderer) -> None:
+def test_orbit_follows_the_window_s_entity_and_holds_where_it_was_last_seen(renderer) -> None:
     timeline = renderer.timeline
     t = timeline.start_time + 3.0
     state = timeline.sample(t)
@@ -221,7 +223,19 @@ def test_orbit_follows_the_window_s_entity_while_it_is_in_the_frame(renderer) ->
     shot = ShotCamera("orbit", angles=(20.0, 45.0, 0.0), orbit_distance=120.0)
     world = renderer.session.use_segment(max(state.segment, 0)).assets.world
     o = state.entities.origin[np.flatnonzero(state.entities.number == number)[0]]
-    target = (float(o[0]), float(o[1]), float(o[2]) + FOLLOW_HEIGHT)
-    followed = replace(shot, follow=number).camera(renderer, t)
+    target = (float(o[0]), float(o[1]), float(o[2]) + timeline.schema.orbit_height)   # the window's height
+    view = ShotView(renderer, replace(shot, follow=number))
+    followed = view.camera(t)
     assert followed == orbit_camera(world, target, yaw=45.0, pitch=20.0, distance=120.0)
-    assert replace(shot, follow=99999).camera(renderer, t) == shot.camera(renderer, t)   # absent: the eyes
+    last, absent = target, 0
+    for u in timeline.times[(timeline.times > t) & (timeline.times < t + 20.0)]:
+        seen = timeline.sample(float(u))
+        rows = np.flatnonzero(seen.entities.number == number)
+        if len(rows):
+            o = seen.entities.origin[rows[0]]
+            last = (float(o[0]), float(o[1]), float(o[2]) + timeline.schema.orbit_height)
+        absent += not len(rows)
+        camera = view.camera(float(u))
+        assert camera is not None and view.held == last                 # gone: held where it was last seen
+    assert absent, "the followed entity leaves the frame within 20 s"
+    assert ShotView(renderer, replace(shot, follow=99999)).camera(t) is None     # never seen: the player's eyes

@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 import assets_loader.demos
+from assets_loader.demos import DEMO_SUFFIXES
 from tests.conftest import DATA, LQ1, QUAKE2, QUAKE3, QUAKEWORLD
 from viewer.cli import main
 
@@ -30,11 +31,9 @@ SIZE = "160x90"
 SHORT = ("vektar_demo1.dem", "cpma_forfeit_with_neg_score.dm_68", "cpma_gameplay_types.dm_68",
          "osp_gameplay_types.dm_68", "dm_90_gameplay_default_online.dm_90")
 
-_DEMO_SUFFIXES = (".dem", ".qwd", ".mvd", ".dm2", ".dm_66", ".dm_67", ".dm_68", ".dm_71", ".dm_73", ".dm_90", ".dm_91")
-
 
 def _public_demos() -> list[Path]:
-    return sorted(p for p in PUBLIC.rglob("*") if p.suffix.lower() in _DEMO_SUFFIXES)
+    return sorted(p for p in PUBLIC.rglob("*") if p.suffix.lower() in DEMO_SUFFIXES)
 
 
 #: One corpus demo of each game beside the public ones: (path, the game data we have for it).

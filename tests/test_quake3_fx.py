@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from assets_loader.demos import load_demo
+from assets_loader.demos.quake3.game import WP_GRENADE_LAUNCHER, WP_PLASMAGUN, WP_ROCKET_LAUNCHER
 from tests.builders.segment import level_assets
 from viewer.games.quake3 import fx, link, shapes
 from viewer.games.quake3.view_weapon import bob_angles, view_weapon
@@ -72,12 +73,12 @@ def test_polygons_become_one_vertex_buffer_and_triangle_fans() -> None:
 def test_impact_events_carry_their_weapon_and_surface_normal(follow) -> None:
     misses = [e for e in follow.events_of_kind("temp_entity") if e.name == "missile_miss"]
     weapons = {int(e.extra[0]) for e in misses}
-    assert {fx.WP_GRENADE, fx.WP_ROCKET, fx.WP_PLASMA} <= weapons
+    assert {WP_GRENADE_LAUNCHER, WP_ROCKET_LAUNCHER, WP_PLASMAGUN} <= weapons
     assert all(e.direction is not None and np.linalg.norm(e.direction) == pytest.approx(1, abs=1e-3) for e in misses)
 
 
 def test_a_grenade_explodes_marks_the_floor_and_its_smoke_fades(follow, effects) -> None:
-    hit = next(i for i in effects.impacts if i.weapon == fx.WP_GRENADE and i.kind == "missile_miss"
+    hit = next(i for i in effects.impacts if i.weapon == WP_GRENADE_LAUNCHER and i.kind == "missile_miss"
                and i.time > follow.start_time + 20)
     camera = Camera((float(hit.origin[0]) - 200, float(hit.origin[1]), float(hit.origin[2]) + 50), (0, 0, 0))
     state = follow.sample(hit.time + 0.1)

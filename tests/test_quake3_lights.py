@@ -16,6 +16,7 @@ from assets_loader.demos.quake3 import parse_demo
 from assets_loader.demos.quake3.protocol import tables_for
 from assets_loader.demos.quake3.timeline import timeline_from_demo
 from assets_loader.models.anorms import ANORMS
+from assets_loader.demos.quake3 import game as g
 from viewer.games.quake3 import fx, lights
 from viewer.render.context import OffscreenTarget
 from viewer.render.refdef import Camera
@@ -27,17 +28,16 @@ from .conftest import QUAKE3
 TABLES = tables_for(68)
 assert TABLES is not None
 ES, PS = TABLES.entity, TABLES.player
-ET_GENERAL, ET_PLAYER, ET_MISSILE, ET_EVENTS = 0, 1, 3, 13
 EV_FIRE_WEAPON, EV_MISSILE_MISS = 23, 51
 TR_LINEAR = 2
 UP = int(np.argmax(ANORMS[:, 2]))        # the byte direction of the floor's normal
-ROCKET = {"eType": ET_MISSILE, "weapon": lights.WP_ROCKET, "pos.trType": TR_LINEAR, "pos.trTime": 1000,
+ROCKET = {"eType": g.ET_MISSILE, "weapon": g.WP_ROCKET_LAUNCHER, "pos.trType": TR_LINEAR, "pos.trTime": 1000,
           "pos.trBase[0]": 100.0, "pos.trBase[2]": 40.0, "pos.trDelta[0]": 900.0}
-QUAD = {"eType": ET_PLAYER, "clientNum": 1, "weapon": lights.WP_LIGHTNING, "powerups": 1 << lights.PW_QUAD,
+QUAD = {"eType": g.ET_PLAYER, "clientNum": 1, "weapon": g.WP_LIGHTNING, "powerups": 1 << g.PW_QUAD,
         "pos.trBase[0]": -200.0, "pos.trBase[1]": 50.0, "pos.trBase[2]": 24.0}
-PLASMA = {"eType": ET_PLAYER, "clientNum": 2, "weapon": lights.WP_PLASMA, "pos.trBase[1]": 400.0,
+PLASMA = {"eType": g.ET_PLAYER, "clientNum": 2, "weapon": g.WP_PLASMAGUN, "pos.trBase[1]": 400.0,
           "pos.trBase[2]": 24.0}
-GLOW = {"eType": ET_GENERAL, "pos.trBase[0]": 8.0, "constantLight": 0x20_00FF80}   # r 0x80, g 0xFF, b 0, 32 × 4
+GLOW = {"eType": g.ET_GENERAL, "pos.trBase[0]": 8.0, "constantLight": 0x20_00FF80}   # r 0x80, g 0xFF, b 0, 32 × 4
 
 
 def _demo(frames: list[dict[int, dict]]):
@@ -63,12 +63,12 @@ def fight():
     fires; frame 4: the rocket explodes on the floor (frames up to 1.5 s on)."""
     frames = []
     for k in range(30):
-        ents: dict[int, dict] = {5: dict(GLOW), 1: dict(QUAD, eFlags=lights.EF_FIRING if k < 4 else 0),
+        ents: dict[int, dict] = {5: dict(GLOW), 1: dict(QUAD, eFlags=g.EF_FIRING if k < 4 else 0),
                                  2: dict(PLASMA, event=(EV_FIRE_WEAPON | 0x100) if k >= 2 else 0)}
         if k < 4:
             ents[10] = dict(ROCKET)
         if k == 4:
-            ents[40] = {"eType": ET_EVENTS + EV_MISSILE_MISS, "weapon": lights.WP_ROCKET, "eventParm": UP,
+            ents[40] = {"eType": g.ET_EVENTS + EV_MISSILE_MISS, "weapon": g.WP_ROCKET_LAUNCHER, "eventParm": UP,
                         "pos.trBase[0]": 280.0, "pos.trBase[2]": 0.0}
         frames.append(ents)
     timeline = _demo(frames)
@@ -102,15 +102,15 @@ def test_quad_glows_blue_and_the_firing_lightning_gun_flashes(fight) -> None:
     quad = _find(found, (0.2, 0.2, 1.0), near=(-200.0, 50.0, 24.0))
     assert len(quad) == 1 and 200 <= found.radius[quad[0]] < 232
     muzzle = lights.muzzle_point((-200.0, 50.0, 24.0), (0.0, 0.0, 0.0))
-    flash = _find(found, lights.FLASH_COLORS[lights.WP_LIGHTNING], near=muzzle)
+    flash = _find(found, lights.FLASH_COLORS[g.WP_LIGHTNING], near=muzzle)
     assert len(flash) == 1 and 300 <= found.radius[flash[0]] < 332
-    assert not _find(_at(fight, 0.4), lights.FLASH_COLORS[lights.WP_LIGHTNING])   # stopped firing
+    assert not _find(_at(fight, 0.4), lights.FLASH_COLORS[g.WP_LIGHTNING])   # stopped firing
 
 
 def test_a_muzzle_flash_lights_for_twenty_milliseconds(fight) -> None:
     timeline = fight[0]
     fired = next(e.time for e in timeline.events_of_kind("muzzleflash") if e.entity == 2) - timeline.start_time
-    plasma = lights.FLASH_COLORS[lights.WP_PLASMA]
+    plasma = lights.FLASH_COLORS[g.WP_PLASMAGUN]
     muzzle = lights.muzzle_point((0.0, 400.0, 24.0), (0.0, 0.0, 0.0))
     assert len(_find(_at(fight, fired + 0.005), plasma, near=muzzle)) == 1
     assert not _find(_at(fight, fired + 0.025), plasma, near=muzzle)
@@ -141,10 +141,10 @@ def test_a_rocket_explosion_lights_300_units_then_fades_over_its_second_half(fig
 
 
 def test_the_explosion_light_rule() -> None:
-    rocket = lights.EXPLOSION_LIGHTS[lights.WP_ROCKET]
+    rocket = lights.EXPLOSION_LIGHTS[g.WP_ROCKET_LAUNCHER]
     assert [lights.explosion_light(rocket, a, 1.0) for a in (-0.1, 0.0, 0.49, 0.75, 1.0)] == [0.0, 300.0, 300.0,
                                                                                             150.0, 0.0]
-    assert lights.WP_PLASMA not in lights.EXPLOSION_LIGHTS and lights.EXPLOSION_LIGHTS[lights.WP_GRENADE].color == \
+    assert g.WP_PLASMAGUN not in lights.EXPLOSION_LIGHTS and lights.EXPLOSION_LIGHTS[g.WP_GRENADE_LAUNCHER].color == \
         (1.0, 1.0, 0.0)
 
 
@@ -156,7 +156,7 @@ def follow():
 
 def test_corpus_rocket_explosions_light_where_they_hit(follow) -> None:
     timeline, effects = follow
-    hits = [i for i in effects.impacts if i.weapon == lights.WP_ROCKET and i.kind == "missile_miss"]
+    hits = [i for i in effects.impacts if i.weapon == g.WP_ROCKET_LAUNCHER and i.kind == "missile_miss"]
     assert len(hits) >= 10
     for hit in hits:
         found = effects.lights(timeline.sample(hit.time + 0.1), hit.time + 0.1, None)
@@ -171,7 +171,7 @@ def test_corpus_rockets_in_flight_carry_their_light(follow) -> None:
     for t in np.arange(timeline.start_time, timeline.end_time, 0.25):
         state = timeline.sample(float(t))
         fields = state.entity_fields
-        rows = np.flatnonzero((fields["eType"] == ET_MISSILE) & (fields["weapon"] == lights.WP_ROCKET))
+        rows = np.flatnonzero((fields["eType"] == g.ET_MISSILE) & (fields["weapon"] == g.WP_ROCKET_LAUNCHER))
         found = effects.lights(state, float(t), None)
         for r in rows.tolist():
             near = _find(found, lights.ORANGE, near=state.entities.origin[r])
@@ -186,11 +186,11 @@ def test_corpus_plasma_fire_flashes_blue_white(follow) -> None:
     for event in timeline.events_of_kind("muzzleflash"):
         state = timeline.sample(event.time + 0.005)
         row = state.entities.index_of(event.entity)
-        if row is None or int(state.entity_fields["weapon"][row]) != lights.WP_PLASMA:
+        if row is None or int(state.entity_fields["weapon"][row]) != g.WP_PLASMAGUN:
             continue
         found = effects.lights(state, event.time + 0.005, None)
         muzzle = lights.muzzle_point(state.entities.origin[row], state.entities.angles[row])
-        assert len(_find(found, lights.FLASH_COLORS[lights.WP_PLASMA], near=muzzle)) == 1, event.time
+        assert len(_find(found, lights.FLASH_COLORS[g.WP_PLASMAGUN], near=muzzle)) == 1, event.time
         plasma += 1
     assert plasma >= 10
 

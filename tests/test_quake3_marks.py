@@ -11,6 +11,7 @@ import pytest
 
 from assets_loader.bsp46 import Bsp46World, load_bsp46
 from assets_loader.demos import load_demo
+from assets_loader.demos.quake3 import game as g
 from tests.builders.segment import level_assets
 from tests.builders.bsp46 import PATCH_GRID, Bsp46Spec, build_bsp46, patch_verts, surface, vert
 from viewer.games.quake3 import fx
@@ -135,7 +136,7 @@ def test_on_the_corpus_every_mark_piece_lies_on_the_map_within_its_square(corpus
             assert (np.linalg.norm(offset - np.outer(along, imp.normal), axis=1) <= kind.mark_radius * 1.5).all()
             assert ((piece.st > -0.02) & (piece.st < 1.02)).all()
     assert laid >= 0.9 * len(misses)
-    hit = next(imp for imp in effects.impacts if imp.weapon == fx.WP_GRENADE and imp.kind == "missile_miss"
+    hit = next(imp for imp in effects.impacts if imp.weapon == g.WP_GRENADE_LAUNCHER and imp.kind == "missile_miss"
                and imp.time > follow.start_time + 20)
     camera = Camera(tuple(hit.origin + np.array([0.0, 0.0, 100.0])), (90.0, 0.0, 0.0))
     drawn = effects.shaded(follow.sample(hit.time + 1.0), hit.time + 1.0, camera, False, level_assets(corpus_level))

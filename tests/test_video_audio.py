@@ -18,7 +18,9 @@ from viewer.cli import main
 from viewer.headless import DemoRenderer
 from viewer.session import game_filesystem
 from viewer.video.output import plan_output
-from viewer.video.recorder import ShotCamera, record
+from viewer.camera_pose import ShotCamera
+from viewer.video.recorder import record
+from viewer.video.shot import ShotView
 from viewer.video.soundtrack import FrameSound
 from viewer.video.timing import FrameTimes
 
@@ -90,7 +92,8 @@ def recorded(tmp_path_factory):
     times = FrameTimes.for_range(timeline.start_time, timeline.duration, 0.0, timeline.duration, 1.0, FPS)
     try:
         record(renderer, ShotCamera(), times, out, sound=FrameSound(mixer, times))
-        listeners = [ShotCamera().listener(renderer, times.time(k)) for k in range(times.count)]
+        view = ShotView(renderer, ShotCamera())
+        listeners = [view.listener(times.time(k)) for k in range(times.count)]
     finally:
         renderer.release()
     return timeline, bank, times, listeners, decode_audio(out.path)

@@ -22,10 +22,12 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+from assets_loader.demos import DEMO_SUFFIXES  # noqa: E402  (the repository on the path first)
+
 PUBLIC = REPO.parent / "shared" / "data" / "public"
 CELL = (320, 180)
 LABEL = 28
-DEMO_SUFFIXES = (".dem", ".qwd", ".mvd", ".dm2", ".dm_66", ".dm_67", ".dm_68", ".dm_71", ".dm_73", ".dm_90", ".dm_91")
 
 
 def cell(demo: Path, time: str, data: list[str], folder: Path) -> Image.Image:

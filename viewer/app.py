@@ -31,7 +31,7 @@ import pyglet
 from pyglet.window import key
 
 from assets_loader.images import Image
-from assets_loader.demos import SceneState, load_demo
+from assets_loader.demos import SceneState, is_demo_name, load_demo
 from assets_loader.demos.detect import demo_game
 from assets_loader.demos.events import plain_line
 from assets_loader.errors import FormatError
@@ -60,7 +60,7 @@ from .ui.browser_session import BrowserSession
 from .ui.controls import Control, ControlsStatus, control_at, controls, controls_layout, on_controls, tooltip_layout
 from .ui.hint import HINT_TIME, hint_layout
 from .ui.key_row import key_row_layout
-from .ui.picker import Picker, demo_files, is_demo_name, picker_key, picker_layout
+from .ui.picker import Picker, demo_files, picker_key, picker_layout
 from .ui.readout import Readout, missing_data_notice, notice_layout, readout_layout, readout_lines
 from .picture import Overrides, draw_picture
 from .ui.timeline_bar import BarStatus, UiLayout, text_box_layout, timeline_layout, ui_scale

@@ -14,6 +14,8 @@ import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from assets_loader.demos import DEMO_SUFFIXES
+from assets_loader.demos.detect import GZIP_SUFFIX
 from assets_loader.errors import FormatError
 from assets_loader.source import LimitSettingError, check_file
 
@@ -25,8 +27,8 @@ if TYPE_CHECKING:
     from .library.highlights import Clip
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
-#: The demo files the commands take, for their help and messages (``viewer.ui.picker.DEMO_SUFFIXES``).
-DEMO_KINDS = ".dem, .dem.gz, .qwd, .mvd, .dm2, .dm_66, .dm_67, .dm_68, .dm_71, .dm_73, .dm_90, .dm_91"
+#: The demo files the commands take, for their help and messages (``assets_loader.demos.DEMO_SUFFIXES``).
+DEMO_KINDS = f"{', '.join(DEMO_SUFFIXES)}, each also gzipped ({GZIP_SUFFIX})"
 
 
 def _version() -> str:
@@ -325,10 +327,12 @@ def _run_screenshot(args: argparse.Namespace) -> int:
 
     from .render.refdef import Camera
     from .export import ExportError, write_png
+    from .camera_pose import ShotCamera
     from .cameras import map_start_camera
     from .headless import DemoRenderer, render_map
     from .session import game_filesystem, map_game_view
     from .timespec import TimespecError, parse_timespec
+    from .video.shot import ShotView, settle
 
     out = Path(args.out)
     if out.exists() and not args.force:  # checked before the slow part; write_png checks again
@@ -360,11 +364,8 @@ def _run_screenshot(args: argparse.Namespace) -> int:
         hud = not free if args.hud is None else args.hud
         renderer = DemoRenderer(timeline, fs, args.size, hud=hud, water_alpha=args.wateralpha)
         try:
-            camera = None
-            if free:
-                pov = renderer.scene(t, fov=args.fov).camera
-                camera = Camera(args.pos or pov.origin, args.angles or pov.angles, args.fov)
-            pixels = renderer.pixels(t, camera, args.fov)
+            shot = settle(ShotCamera("free" if free else "pov", None, args.fov, args.pos, args.angles), renderer, t)
+            pixels = renderer.pixels(t, ShotView(renderer, shot).camera(t), args.fov)
         finally:
             renderer.release()
     write_png(out, pixels, force=args.force)
@@ -527,7 +528,8 @@ def _run_render(args: argparse.Namespace) -> int:
     from .timespec import TimespecError, parse_range
     from .video import options as opt
     from .video.output import plan_output
-    from .video.recorder import ShotCamera, record
+    from .camera_pose import ShotCamera
+    from .video.recorder import record
     from .video.soundtrack import AUDIO_CODECS, FrameSound, export_mixer
     from .video.timing import FrameTimes, RangeError
 

@@ -28,9 +28,10 @@ from assets_loader.demos.schema import QUAKE, GameSchema
 from assets_loader.game_map import GameMap
 
 from .render.refdef import Camera
-from .camera_path import camera_at, entity_origin
+from .camera_path import entity_origin
 from .camera_path_edit import PathEdit, centred_entity
-from .cameras import FreeFly, Orbit, chase_camera
+from .camera_pose import ORBIT_PITCH, ShotCamera, camera_pose
+from .cameras import FreeFly, Orbit
 from .input import CAMERA_MODES, Action, Movement, next_speed
 from .playback import PlaybackClock
 from .ui.controls import Control, on_controls
@@ -40,9 +41,6 @@ from .ui.timeline_bar import BarGeometry, Marker, bar_geometry, format_time, mar
 
 #: Seconds without mouse movement after which the bar hides while playing.
 BAR_HIDE_DELAY = 2.0
-#: Orbit cameras look at this height above the followed entity's origin (about chest height of a Quake player; a
-#: game's schema may say otherwise).
-ORBIT_TARGET_HEIGHT = 16.0
 #: Degrees the captured mouse turns the camera per count and unit of sensitivity (Quake's ``m_yaw``/``m_pitch``).
 MOUSE_LOOK_DEGREES = 0.022
 #: Chase distance limits and the wheel step (units).
@@ -72,7 +70,7 @@ class TimelineInfo:
     markers: tuple[Marker, ...] = ()
     pov_slots: tuple[int, ...] = ()
     pov_markers: Mapping[int, tuple[Marker, ...]] = field(default_factory=dict)
-    orbit_height: float = ORBIT_TARGET_HEIGHT
+    orbit_height: float = QUAKE.orbit_height
     schema: GameSchema = QUAKE
 
     def slot_name(self, board: Sequence[PlayerScore], slot: int) -> str:
@@ -208,31 +206,30 @@ class ViewerState:
         return key_mark_at(self.geometry(), self.path_edit.path.keys, x, y)
 
     def camera_for(self, scene: SceneState | None, world: GameMap | None = None) -> Camera | None:
-        """The camera to draw ``scene`` from: ``None`` for the recorder's eyes (the view weapon is drawn), else the
-        free, chase or orbit camera, or in ``path`` mode ``camera_at(path_edit.path, …)`` at the scene's time
-        (``look_at`` keys aim at the entity in ``scene``). ``world`` (any game's map) keeps chase and orbit cameras
-        out of walls."""
-        if self.mode == "free" and self.free is not None:
-            return self.free.camera(self.fov)
-        if scene is None:
-            return None
-        if self.mode == "path":
-            return camera_at(self.path_edit.path, scene.time - self.info.start, lambda n, _t: entity_origin(scene, n))
-        if self.mode == "chase":
-            return chase_camera(world, scene.view_origin, scene.view_angles, back=self.chase_back, fov=self.fov)
-        if self.mode == "orbit":
-            target = self._orbit_target(scene)
-            if target is not None:
-                return self.orbit.camera(world, target, self.fov)
-        return None
+        """The camera to draw ``scene`` from (:func:`~viewer.camera_pose.camera_pose` of :meth:`shot`, as every
+        export asks it): ``None`` for the recorder's eyes (the view weapon is drawn), else the free, chase, orbit or
+        path camera. ``world`` (any game's map) keeps chase and orbit cameras out of walls; the orbit target is held
+        in :attr:`last_target` while the followed entity is out of the frame."""
+        pose = camera_pose(self.shot(), scene, world, start=self.info.start, orbit_height=self.info.orbit_height,
+                           held=self.last_target)
+        self.last_target = pose.held
+        return pose.camera
 
-    def _orbit_target(self, scene: SceneState) -> tuple[float, float, float] | None:
-        if self.follow is not None:
-            row = scene.entities.index_of(self.follow)
-            if row is not None:
-                o = scene.entities.origin[row]
-                self.last_target = (float(o[0]), float(o[1]), float(o[2]) + self.info.orbit_height)
-        return self.last_target
+    def shot(self) -> ShotCamera:
+        """The window's camera as a :class:`~viewer.camera_pose.ShotCamera` (what Ctrl+E exports): the free camera
+        where it is, the chase camera at its distance, the orbit around the followed entity at its yaw, pitch and
+        distance, the camera path being edited, else the eyes of the watched player."""
+        if self.mode == "free" and self.free is not None:
+            return ShotCamera("free", self.pov_slot, self.fov, self.free.origin, self.free.angles)
+        if self.mode == "chase":
+            return ShotCamera("chase", self.pov_slot, self.fov, chase_back=self.chase_back)
+        if self.mode == "orbit":
+            orbit = self.orbit
+            return ShotCamera("orbit", self.pov_slot, self.fov, angles=(orbit.pitch, orbit.yaw, 0.0),
+                              orbit_distance=orbit.distance, follow=self.follow)
+        if self.mode == "path" and self.path_edit.path.keys:
+            return ShotCamera("path", self.pov_slot, self.fov, path=self.path_edit.path)
+        return ShotCamera("pov", self.pov_slot, self.fov)
 
     # --- time and input ------------------------------------------------------------------------------------------
 
@@ -397,7 +394,7 @@ class ViewerState:
     def _follow_entity(self, entity: int, ctx: FrameContext) -> None:
         """The orbit camera follows ``entity``, turned as the view was when it starts orbiting."""
         if self.mode != "orbit" and ctx.camera is not None:
-            self.orbit = Orbit(float(ctx.camera.angles[1]), 20.0, self.orbit.distance)
+            self.orbit = Orbit(float(ctx.camera.angles[1]), ORBIT_PITCH, self.orbit.distance)
         self.follow = entity
         self.last_target = None
         self.mode = "orbit"

@@ -7,10 +7,10 @@ protocol with ``framing``, ``protocol`` (tables) and ``parse`` (handlers): :mod:
 :mod:`.quake2`.
 """
 
-from .detect import demo_game_dir, detect_format, load_demo
+from .detect import DEMO_SUFFIXES, demo_game_dir, detect_format, is_demo_name, load_demo
 from .events import Event, event_fields
 from .timeline import (DemoTimeline, EntityStates, MapSegment, PlayerFrames, PlayerScore, SceneState, sample,
                        sample_pov)
 
-__all__ = ["load_demo", "demo_game_dir", "detect_format", "DemoTimeline", "SceneState", "EntityStates", "MapSegment",
-           "PlayerScore", "PlayerFrames", "Event", "event_fields", "sample", "sample_pov"]
+__all__ = ["load_demo", "demo_game_dir", "detect_format", "DEMO_SUFFIXES", "is_demo_name", "DemoTimeline", "SceneState",
+           "EntityStates", "MapSegment", "PlayerScore", "PlayerFrames", "Event", "event_fields", "sample", "sample_pov"]

@@ -23,14 +23,19 @@ from ..source import Source, read_source, size_limit
 from .kit.budget import state_budget
 from .quake import decode_dem, parse_cd_track
 from .quake2 import decode_dm2
+from .quake3.protocol import PROTOCOLS as QUAKE3_PROTOCOLS
 from .quake3.timeline import decode_quake3
 from .quakeworld import decode_mvd, decode_qwd, looks_like_mvd, looks_like_qwd
 from .timeline import DemoTimeline
 
-__all__ = ["FORMAT_NAMES", "demo_game", "demo_game_dir", "detect_format", "load_demo", "maybe_gunzip",
-           "sniff_format"]
+__all__ = ["DEMO_SUFFIXES", "FORMAT_NAMES", "GZIP_SUFFIX", "demo_game", "demo_game_dir", "detect_format",
+           "is_demo_name", "load_demo", "maybe_gunzip", "sniff_format"]
 
 _EXTENSIONS = {".dem": "dem", ".qwd": "qwd", ".mvd": "mvd", ".dm2": "dm2"}
+#: The file name endings of the demos :func:`load_demo` decodes: Quake, QuakeWorld (client and multi-view), Quake II,
+#: then Quake III and Quake Live by protocol (``.dm_66`` … ``.dm_91``); each may be gzipped (:data:`GZIP_SUFFIX`).
+DEMO_SUFFIXES: tuple[str, ...] = (*_EXTENSIONS, *(f".dm_{p}" for p in QUAKE3_PROTOCOLS))
+GZIP_SUFFIX = ".gz"
 _DM_Q3 = re.compile(r"\.dm_(\d+)$")
 
 
@@ -100,9 +105,14 @@ def sniff_format(data: bytes, name: str = "") -> str | None:
     return None
 
 
+def is_demo_name(name: str) -> bool:
+    """Does the file name end like a demo :func:`load_demo` decodes (:data:`DEMO_SUFFIXES`, gzipped or not)?"""
+    return name.lower().removesuffix(GZIP_SUFFIX).endswith(DEMO_SUFFIXES)
+
+
 def _format_from_name(name: str) -> str | None:
     lower = name.lower()
-    lower = lower.removesuffix(".gz")
+    lower = lower.removesuffix(GZIP_SUFFIX)
     for ext, fmt in _EXTENSIONS.items():
         if lower.endswith(ext):
             return fmt

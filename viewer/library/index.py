@@ -16,7 +16,9 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-from .records import DEMO_NAME, DemoRecord, demo_record, file_hash
+from assets_loader.demos import is_demo_name
+
+from .records import DemoRecord, demo_record, file_hash
 from .store import known_files, remove_paths, touch_path, write_record
 
 __all__ = ["IndexResult", "demo_paths", "index_folders"]
@@ -33,7 +35,7 @@ class IndexResult:
 
 
 def demo_paths(folders: Iterable[str | Path]) -> list[str]:
-    """The demo files under ``folders`` (recursively, by the extensions ``load_demo`` knows, ``.gz`` too) as
+    """The demo files under ``folders`` (recursively, by the endings ``load_demo`` decodes, ``.gz`` too) as
     absolute paths, sorted; a folder given as a file is taken as that file."""
     found: set[str] = set()
     for folder in folders:
@@ -42,7 +44,7 @@ def demo_paths(folders: Iterable[str | Path]) -> list[str]:
             found.add(str(root))
             continue
         for dirpath, _dirs, files in os.walk(root):
-            found.update(os.path.join(dirpath, f) for f in files if DEMO_NAME.search(f))
+            found.update(os.path.join(dirpath, f) for f in files if is_demo_name(f))
     return sorted(found)
 
 

@@ -19,11 +19,9 @@ from assets_loader.errors import FormatError
 
 from ..demo_report import events_list, info_dict
 
-__all__ = ["DEMO_NAME", "DemoRecord", "Player", "demo_record", "file_hash", "name_date"]
+__all__ = ["DemoRecord", "Player", "demo_record", "file_hash", "name_date"]
 
 #: File names ``load_demo`` decodes by extension (``assets_loader.demos.detect``), gzipped or not.
-DEMO_NAME = re.compile(r"\.(dem|qwd|mvd|dm2|dm_\d+)(\.gz)?$", re.IGNORECASE)
-
 #: Quake III colour codes (``Q_IsColorString``: ``^`` and any character but ``^``); a stand-in until the
 #: loaders offer their own clean name.
 

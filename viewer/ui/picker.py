@@ -11,23 +11,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from assets_loader.demos import is_demo_name
+
 from ..render.refdef import Rect, Text, UiLayout
 from .timeline_bar import CHAR, DIM_TEXT_COLOR, PANEL_COLOR, PLAYED_COLOR, TEXT_COLOR
 
-#: File name endings of the demos the picker lists (Quake, QuakeWorld, Quake II, Quake III).
-DEMO_SUFFIXES = (".dem", ".dem.gz", ".qwd", ".mvd", ".dm2", ".dm_66", ".dm_67", ".dm_68", ".dm_71", ".dm_73", ".dm_90",
-                 ".dm_91")
 VISIBLE_ROWS = 16
 #: Characters of a file name shown (longer names keep their start and end).
 NAME_WIDTH = 60
 
 
-def is_demo_name(name: str) -> bool:
-    return name.lower().endswith(DEMO_SUFFIXES)
-
-
 def demo_files(folder: str | Path) -> tuple[Path, ...]:
-    """The demo files directly inside ``folder``, by name (case-insensitive); ``()`` for an unreadable folder."""
+    """The demo files directly inside ``folder`` (the endings ``load_demo`` decodes, :func:`~assets_loader.demos.
+    is_demo_name`), by name (case-insensitive); ``()`` for an unreadable folder."""
     try:
         entries = list(Path(folder).iterdir())
     except OSError:

@@ -1,7 +1,8 @@
 """The window's export (Ctrl+E): ``qdv render``'s recording path run in a child process beside playback.
 
-:func:`export_for_view` turns what the window shows (the marked range, the camera mode and its pose, the window's
-size rounded down to even numbers, the HUD on or off) into a :class:`WindowExport`; :class:`BackgroundExport` runs
+:func:`export_for_view` turns what the window shows (the marked range, the camera mode and its pose as the window
+poses it — :meth:`~viewer.viewer_state.ViewerState.shot` —, the window's size rounded down to even numbers, the HUD
+on or off) into a :class:`WindowExport`; :class:`BackgroundExport` runs
 it with :func:`~viewer.video.recorder.record` in a ``spawn`` child process that makes its own EGL context and opens
 the demo and its game data again, at 60 fps, normal speed, H.264 with sound in an ``.mp4``.
 
@@ -27,8 +28,8 @@ from pathlib import Path
 from assets_loader.demos import load_demo
 from assets_loader.vfs import VirtualFS
 
+from ..camera_pose import ShotCamera
 from ..viewer_state import ViewerState
-from .recorder import ShotCamera
 from .timing import FrameTimes
 
 #: Output frames per second of a window export.
@@ -82,26 +83,6 @@ def even_size(size: tuple[int, int]) -> tuple[int, int]:
     return max(w - w % 2, 2), max(h - h % 2, 2)
 
 
-def shot_for_view(state: ViewerState) -> ShotCamera:
-    """The window's camera as an export camera, posed as ``qdv render`` poses it: the free camera held where it is,
-    the orbit around the followed entity (else the watched player) at the window's yaw, pitch and distance, the chase
-    camera at the window's distance, the camera path being edited (as the window previews it)."""
-    base = ShotCamera("pov", state.pov_slot, state.fov)
-    if state.mode == "free" and state.free is not None:
-        eye = state.free.camera(state.fov)
-        (x, y, z), (pitch, yaw, roll) = eye.origin, eye.angles
-        return ShotCamera("free", state.pov_slot, state.fov, (x, y, z), (pitch, yaw, roll))
-    if state.mode == "chase":
-        return ShotCamera("chase", state.pov_slot, state.fov, chase_back=state.chase_back)
-    if state.mode == "orbit":
-        orbit = state.orbit
-        return ShotCamera("orbit", state.pov_slot, state.fov, angles=(orbit.pitch, orbit.yaw, 0.0),
-                          orbit_distance=orbit.distance, follow=state.follow)
-    if state.mode == "path" and state.path_edit.path.keys:
-        return ShotCamera("path", state.pov_slot, state.fov, path=state.path_edit.path)
-    return base
-
-
 def export_for_view(state: ViewerState, demo: str, data: GameData, out: Path,
                     water_alpha: float | None = None) -> WindowExport:
     """What Ctrl+E exports of the window in ``state``: the marked range (the whole demo without marks) at the
@@ -112,7 +93,7 @@ def export_for_view(state: ViewerState, demo: str, data: GameData, out: Path,
     times = FrameTimes.for_range(info.start, info.end - info.start, first - info.start, last - info.start, 1.0,
                                  WINDOW_FPS)
     return WindowExport(demo, data, times.first, last - info.start, times.count, even_size(state.size),
-                        shot_for_view(state), state.show_hud, out, WINDOW_FPS, water_alpha)
+                        state.shot(), state.show_hud, out, WINDOW_FPS, water_alpha)
 
 
 @dataclass(frozen=True, slots=True)

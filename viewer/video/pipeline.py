@@ -11,32 +11,30 @@ own format (see :meth:`~viewer.render.context.OffscreenTarget.read_rgba`).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..headless import DemoRenderer
 from ..render.context import OffscreenTarget
+from .shot import ShotView
 from .timing import FrameTimes
-
-if TYPE_CHECKING:
-    from .recorder import ShotCamera
 
 
 class PipelinedFrames:
-    """The frames of ``times`` seen by ``shot``, drawn by ``renderer`` into its target and a second one."""
+    """The frames of ``times`` seen by a :class:`~viewer.video.shot.ShotView`, drawn by ``renderer`` into its target
+    and a second one."""
 
     def __init__(self, renderer: DemoRenderer) -> None:
         self.renderer = renderer
         self.targets = (renderer.target, OffscreenTarget(renderer.ctx, renderer.target.size))
 
-    def frames(self, shot: ShotCamera, times: FrameTimes) -> Iterator[tuple[int, np.ndarray]]:
+    def frames(self, view: ShotView, times: FrameTimes) -> Iterator[tuple[int, np.ndarray]]:
         """``(k, uint8 [H, W, 4] top row first)`` for every output frame ``k`` in order, each read one frame late."""
-        renderer = self.renderer
+        renderer, shot = self.renderer, view.shot
         for k in range(times.count):
             t = times.time(k)
             try:
-                renderer.draw(t, shot.camera(renderer, t), shot.fov, shot.pov, target=self.targets[k % 2])
+                renderer.draw(t, view.camera(t), shot.fov, shot.pov, target=self.targets[k % 2])
             except KeyboardInterrupt:   # Ctrl+C: the frame drawn before still goes out
                 if k:
                     yield k - 1, self.targets[(k - 1) % 2].read_rgba()

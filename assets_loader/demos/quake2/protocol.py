@@ -243,4 +243,34 @@ def muzzle_flash_name(value: int) -> str:
 
 EV_OTHER_TELEPORT: Final = 7        # entity_event_t: snap, do not lerp from old_origin
 EV_PLAYER_TELEPORT: Final = 6
-RF_BEAM: Final = 128
+
+#: entity_state_t ``effects`` bits (``q_shared.h`` ``EF_*``; ``EF_DOUBLE`` and ``EF_HALF_DAMAGE`` from Rogue).
+EF_ROTATE: Final = 0x00000001
+EF_GIB: Final = 0x00000002
+EF_BLASTER: Final = 0x00000008
+EF_ROCKET: Final = 0x00000010
+EF_GRENADE: Final = 0x00000020
+EF_HYPERBLASTER: Final = 0x00000040
+EF_BFG: Final = 0x00000080
+EF_COLOR_SHELL: Final = 0x00000100
+EF_ANIM01: Final = 0x00000400
+EF_ANIM23: Final = 0x00000800
+EF_ANIM_ALL: Final = 0x00001000
+EF_ANIM_ALLFAST: Final = 0x00002000
+EF_QUAD: Final = 0x00008000
+EF_PENT: Final = 0x00010000
+EF_FLAG1: Final = 0x00040000
+EF_FLAG2: Final = 0x00080000
+EF_DOUBLE: Final = 0x08000000
+EF_HALF_DAMAGE: Final = 0x40000000
+
+#: entity_state_t ``renderfx`` bits (``q_shared.h`` ``RF_*``).
+RF_VIEWERMODEL: Final = 0x00000002
+RF_FULLBRIGHT: Final = 0x00000008
+RF_TRANSLUCENT: Final = 0x00000020
+RF_BEAM: Final = 0x00000080
+RF_SHELL_RED: Final = 0x00000400
+RF_SHELL_GREEN: Final = 0x00000800
+RF_SHELL_BLUE: Final = 0x00001000
+RF_SHELL_DOUBLE: Final = 0x00010000
+RF_SHELL_HALF_DAM: Final = 0x00020000

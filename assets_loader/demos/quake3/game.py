@@ -22,11 +22,17 @@ import numpy as np
 
 __all__ = [
     "CS_ITEMS", "CS_LEVEL_START_TIME", "CS_MODELS", "CS_PLAYERS", "CS_SCORES1", "CS_SCORES2", "CS_SOUNDS",
-    "CS_WARMUP", "EF_DEAD", "EF_PLAYER_EVENT", "EF_TELEPORT_BIT", "ENTITYNUM_WORLD", "ET_EVENTS", "ET_INVISIBLE",
-    "ET_PLAYER", "EV", "GIB_HEALTH", "GT_CTF", "GT_FFA", "GT_TEAM", "GT_TOURNAMENT", "EV_EVENT_BITS", "ITEMS",
+    "CS_WARMUP", "EF_DEAD", "EF_FIRING", "EF_NODRAW", "EF_PLAYER_EVENT", "EF_TELEPORT_BIT", "ENTITYNUM_WORLD",
+    "ET_EVENTS", "ET_GENERAL", "ET_INVISIBLE", "ET_ITEM", "ET_MISSILE", "ET_MOVER", "ET_PLAYER", "EV", "GIB_HEALTH",
+    "GT_CTF", "GT_FFA", "GT_TEAM", "GT_TOURNAMENT", "EV_EVENT_BITS", "ITEMS",
     "MAX_CLIENTS", "MEANS_OF_DEATH", "PM_DEAD",
     "PM_INTERMISSION", "PM_SPECTATOR", "SCORE_NOT_PRESENT", "TEAM_BLUE", "TEAM_FREE", "TEAM_RED", "TEAM_SPECTATOR",
-    "WEAPONS", "info_pairs", "team_number",
+    "WEAPONS", "info_pairs", "team_number", "DEFAULT_MODEL",
+    "PERS_HITS", "PERS_PLAYEREVENTS", "PERS_RANK", "PERS_SCORE", "PERS_SPAWN_COUNT", "PERS_TEAM",
+    "PW_BATTLESUIT", "PW_BLUEFLAG", "PW_FLIGHT", "PW_HASTE", "PW_INVIS", "PW_NEUTRALFLAG", "PW_NONE", "PW_QUAD",
+    "PW_REDFLAG", "PW_REGEN",
+    "WP_BFG", "WP_CHAINGUN", "WP_GAUNTLET", "WP_GRAPPLING_HOOK", "WP_GRENADE_LAUNCHER", "WP_LIGHTNING", "WP_MACHINEGUN",
+    "WP_NAILGUN", "WP_NONE", "WP_PLASMAGUN", "WP_PROX_LAUNCHER", "WP_RAILGUN", "WP_ROCKET_LAUNCHER", "WP_SHOTGUN",
     "GameNumbers", "QL_GAME_TYPES", "QL_PROTOCOLS", "QL_ITEMS_73", "QL_ITEMS_90", "QL_MEANS_OF_DEATH", "QL_WEAPONS",
     "QL91_POWERUPS", "QL_PERSISTANT_AS_QUAKE3", "powerups_as_quake3",
     "Q3_GAME_TYPES", "QUAKE3_NUMBERS", "QUAKE_LIVE_73_NUMBERS", "QUAKE_LIVE_NUMBERS", "game_numbers",
@@ -47,10 +53,18 @@ CS_MODELS = 32
 CS_SOUNDS = CS_MODELS + 256
 CS_PLAYERS = CS_SOUNDS + 256
 
-# entityType_t (the ones the timeline reads)
-ET_PLAYER = 1
+# entityType_t
+ET_GENERAL, ET_PLAYER, ET_ITEM, ET_MISSILE, ET_MOVER = 0, 1, 2, 3, 4
 ET_INVISIBLE = 10
 ET_EVENTS = 13
+
+# weapon_t (Team Arena order: :data:`WEAPONS` names them)
+(WP_NONE, WP_GAUNTLET, WP_MACHINEGUN, WP_SHOTGUN, WP_GRENADE_LAUNCHER, WP_ROCKET_LAUNCHER, WP_LIGHTNING, WP_RAILGUN,
+ WP_PLASMAGUN, WP_BFG, WP_GRAPPLING_HOOK, WP_NAILGUN, WP_PROX_LAUNCHER, WP_CHAINGUN) = range(14)
+
+# powerup_t (bit numbers of entityState_t.powerups)
+(PW_NONE, PW_QUAD, PW_BATTLESUIT, PW_HASTE, PW_INVIS, PW_REGEN, PW_FLIGHT, PW_REDFLAG, PW_BLUEFLAG,
+ PW_NEUTRALFLAG) = range(10)
 
 #: A player whose health is this or less has been gibbed: no body is left to draw.
 GIB_HEALTH = -40
@@ -65,6 +79,13 @@ PM_INTERMISSION = 5
 #: ``pm_flags`` bit of a spectator's playerState copied from the client it follows (Quake Live keeps ``PM_SPECTATOR``).
 PMF_FOLLOW = 4096
 
+# persEnum_t (playerState_t.persistant indexes, the ones read here)
+PERS_SCORE, PERS_HITS, PERS_RANK, PERS_TEAM, PERS_SPAWN_COUNT, PERS_PLAYEREVENTS = range(6)
+
+#: ``DEFAULT_MODEL`` of the baseq3 cgame (``cg_local.h``; OpenArena's is the same): the player model (and its
+#: sounds) of a player whose own is missing.
+DEFAULT_MODEL = "sarge"
+
 # team_t (a player's PERS_TEAM and its CS_PLAYERS "t")
 TEAM_FREE, TEAM_RED, TEAM_BLUE, TEAM_SPECTATOR = 0, 1, 2, 3
 
@@ -72,6 +93,8 @@ TEAM_FREE, TEAM_RED, TEAM_BLUE, TEAM_SPECTATOR = 0, 1, 2, 3
 EF_DEAD = 0x1
 EF_TELEPORT_BIT = 0x4
 EF_PLAYER_EVENT = 0x10
+EF_NODRAW = 0x80
+EF_FIRING = 0x100
 #: The two high bits of ``event`` toggle so that the same event twice in a row is seen as new.
 EV_EVENT_BITS = 0x300
 

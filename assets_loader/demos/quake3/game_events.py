@@ -45,7 +45,6 @@ _TEMP = {"BULLET_HIT_FLESH": "blood", "BULLET_HIT_WALL": "gunshot", "MISSILE_HIT
          "PLAYER_TELEPORT_OUT": "teleport_out"}
 #: Impact events whose parameter is the surface direction (``ByteToDir``) and whose entity carries the weapon.
 _IMPACT_NAMES = ("BULLET_HIT_WALL", "MISSILE_HIT", "MISSILE_MISS", "MISSILE_MISS_METAL")
-_PERS_SCORE, _PERS_RANK = 0, 2
 _INTEGER = re.compile(r"-?[0-9]{1,10}")
 #: Quake Live puts the sender's client number before a chat line (``chat "04 NAME\x19: text"``).
 _QL_CHAT_CLIENT = re.compile(r"([0-9]{1,2}) ")
@@ -73,7 +72,7 @@ class _Collector:
         if self.player is None or not 0 <= frame < len(self.player):
             return None
         ps = self.player[frame]
-        return int(ps["clientNum"]), int(ps["persistant"][_PERS_RANK]), int(ps["persistant"][_PERS_SCORE])
+        return int(ps["clientNum"]), int(ps["persistant"][g.PERS_RANK]), int(ps["persistant"][g.PERS_SCORE])
 
     def add(self, cls: type, frame: int, *args: object) -> None:
         f = min(max(frame, 0), len(self.times) - 1)

@@ -45,7 +45,7 @@ from . import game as g
 from .obituaries import RANK_TIED_FLAG
 from .records import CS_SERVERINFO, Quake3Demo
 
-__all__ = ["ATTENUATION", "CHANNELS", "DEFAULT_MODEL", "FLASH_SOUNDS", "LOOP_CHANNEL", "PICKUP_SOUNDS", "VOLUME",
+__all__ = ["ATTENUATION", "CHANNELS", "FLASH_SOUNDS", "LOOP_CHANNEL", "PICKUP_SOUNDS", "VOLUME",
            "WEAPON_LOOP_CHANNEL", "SoundRules", "local_sounds", "loop_sounds", "match_sounds", "player_model"]
 
 #: ``soundChannel_t``.
@@ -54,12 +54,8 @@ CHANNELS = {"auto": 0, "local": 1, "weapon": 2, "voice": 3, "item": 4, "body": 5
 VOLUME = 127 / 255
 #: ``SOUND_ATTENUATE`` (0.0008 per unit) as an attenuation (the mixer divides it by 1000).
 ATTENUATION = 0.8
-#: ``DEFAULT_MODEL``: whose sounds a player without its own plays.
-DEFAULT_MODEL = "sarge"
 
 _AUTO, _WEAPON, _VOICE, _ITEM, _BODY = 0, 2, 3, 4, 5
-_PERS_SCORE, _PERS_HITS, _PERS_RANK, _PERS_TEAM, _PERS_PLAYEREVENTS = 0, 1, 2, 3, 5
-_PW_REDFLAG, _PW_BLUEFLAG, _PW_NEUTRALFLAG = 7, 8, 9
 #: ``EV_GLOBAL_TEAM_SOUND`` lines the same for everyone (``GTS_REDTEAM_SCORED`` … ``GTS_KAMIKAZE``).
 _TEAM_LINES = {8: "teamplay/voc_red_scores.wav", 9: "teamplay/voc_blue_scores.wav", 10: "feedback/redleads.wav",
                11: "feedback/blueleads.wav", 12: "feedback/teamstied.wav", 13: "items/kam_explode_far.wav"}
@@ -81,7 +77,6 @@ FLASH_SOUNDS: dict[int, tuple[str, ...]] = {
     12: ("weapons/proxmine/wstbfire.wav",),
     13: tuple(f"weapons/vulcan/vulcanf{i}b.wav" for i in range(1, 5)),
 }
-_WP_LIGHTNING, _WP_RAILGUN, _WP_MACHINEGUN = 6, 7, 2
 
 #: ``bg_itemlist`` ``pickup_sound`` by item class name (``None``: a powerup or team item, ``CG_EntityEvent`` plays
 #: ``n_health`` at prediction time and the global pickup plays the sound).
@@ -119,6 +114,8 @@ _SIMPLE = {
     "POWERUP_QUAD": (_ITEM, "items/damage3.wav"), "POWERUP_BATTLESUIT": (_ITEM, "items/protect3.wav"),
     "POWERUP_REGEN": (_ITEM, "items/regen.wav"), "PROXIMITY_MINE_TRIGGER": (_AUTO, "weapons/proxmine/wstbactv.wav"),
 }
+#: The weapons whose hits are not the lightning gun's default sound (``CG_MissileHitWall``'s own cases).
+_BULLETS_AND_NAILS = (g.WP_MACHINEGUN, g.WP_SHOTGUN, g.WP_NAILGUN, g.WP_PROX_LAUNCHER, g.WP_CHAINGUN)
 _ROCKET_EXPLOSION, _PLASMA_EXPLOSION = "weapons/rocket/rocklx1a.wav", "weapons/plasma/plasmx1a.wav"
 _RICOCHETS = ("weapons/machinegun/ric1.wav", "weapons/machinegun/ric2.wav", "weapons/machinegun/ric3.wav",
               "weapons/machinegun/ric3.wav")      # rand() & 3: 0, 1, then 2 and 3 both ric3
@@ -140,9 +137,9 @@ def _pick(count: int, *keys: int) -> int:
 
 def player_model(info: str) -> str:
     """The model directory of a ``CS_PLAYERS`` string (``model\\sarge/default`` → ``"sarge"``), lower case;
-    :data:`DEFAULT_MODEL` when it has none."""
+    :data:`~.game.DEFAULT_MODEL` when it has none."""
     model = dict(g.info_pairs(info)).get("model", "").split("/")[0].strip().lower()
-    return model or DEFAULT_MODEL
+    return model or g.DEFAULT_MODEL
 
 
 def _strip(path: str) -> str:
@@ -245,9 +242,9 @@ class SoundRules:
         elif name in ("MISSILE_MISS", "MISSILE_MISS_METAL", "RAILTRAIL") or (
                 name == "MISSILE_HIT" and weapon in (4, 5, 11, 12, 13)):
             if not (name == "RAILTRAIL" and parm == 255):
-                self._impact(frame, _WP_RAILGUN if name == "RAILTRAIL" else weapon, name, origin)
+                self._impact(frame, g.WP_RAILGUN if name == "RAILTRAIL" else weapon, name, origin)
         elif name == "BULLET_HIT_WALL":
-            self._impact(frame, _WP_MACHINEGUN, name, origin)
+            self._impact(frame, g.WP_MACHINEGUN, name, origin)
         elif name == "PROXIMITY_MINE_STICK":
             kind = "l" if parm & 0x100 else "m" if parm & 0x1000 else "d"     # SURF_FLESH, SURF_METALSTEPS
             self.start(frame, entity, _AUTO, f"weapons/proxmine/wstbimp{kind}.wav", origin)
@@ -263,7 +260,7 @@ class SoundRules:
         ps = self.demo.snapshots.player
         if not 0 <= frame < len(ps):
             return
-        team = int(ps[frame]["persistant"][_PERS_TEAM])
+        team = int(ps[frame]["persistant"][g.PERS_TEAM])
         flags = ps[frame]["powerups"]
         if parm in (0, 1):                                      # GTS_RED_CAPTURE, GTS_BLUE_CAPTURE
             mine = team == (g.TEAM_RED if parm == 0 else g.TEAM_BLUE)
@@ -273,7 +270,7 @@ class SoundRules:
             self.local(frame, f"teamplay/flagreturn_{'yourteam' if mine else 'opponent'}.wav")
             self.local(frame, f"teamplay/voc_{'blue' if parm == 2 else 'red'}_returned.wav")
         elif parm in (4, 5):                                    # GTS_RED_TAKEN, GTS_BLUE_TAKEN
-            carrying = flags[_PW_BLUEFLAG if parm == 4 else _PW_REDFLAG] or flags[_PW_NEUTRALFLAG]
+            carrying = flags[g.PW_BLUEFLAG if parm == 4 else g.PW_REDFLAG] or flags[g.PW_NEUTRALFLAG]
             losing, taking = (g.TEAM_BLUE, g.TEAM_RED) if parm == 4 else (g.TEAM_RED, g.TEAM_BLUE)
             if not carrying and team in (losing, taking):
                 self.local(frame, "teamplay/voc_enemy_flag.wav" if team == losing else "teamplay/voc_team_flag.wav")
@@ -302,12 +299,12 @@ class SoundRules:
         sounds = FLASH_SOUNDS.get(weapon)
         if sounds is None:
             return
-        if weapon == _WP_LIGHTNING:
+        if weapon == g.WP_LIGHTNING:
             t, last = float(self.times[frame]), self._lightning.get(entity, -1e9)
             self._lightning[entity] = t
             if t - last <= LIGHTNING_HOLD:
                 return
-        if powerups & 2:                                        # 1 << PW_QUAD
+        if powerups & (1 << g.PW_QUAD):
             self.start(frame, entity, _ITEM, "items/damage3.wav", origin)
         self.start(frame, entity, _WEAPON, sounds[_pick(len(sounds), frame, entity, weapon)], origin)
 
@@ -315,19 +312,19 @@ class SoundRules:
         """``CG_MissileHitWall``'s sound at a fixed point (``ENTITYNUM_WORLD``)."""
         key = (frame, int(origin[0]), int(origin[1]), int(origin[2]))
         flesh = name == "MISSILE_HIT"
-        if weapon in (4, 5, 9):
+        if weapon in (g.WP_GRENADE_LAUNCHER, g.WP_ROCKET_LAUNCHER, g.WP_BFG):
             sample = _ROCKET_EXPLOSION
-        elif weapon in (7, 8):
+        elif weapon in (g.WP_RAILGUN, g.WP_PLASMAGUN):
             sample = _PLASMA_EXPLOSION
-        elif weapon == _WP_LIGHTNING or (weapon not in (2, 3, 11, 12, 13) and not self._nail_default):
+        elif weapon == g.WP_LIGHTNING or (weapon not in _BULLETS_AND_NAILS and not self._nail_default):
             sample = _LIGHTNING_HITS[_pick(4, *key)]
-        elif weapon == _WP_MACHINEGUN:
+        elif weapon == g.WP_MACHINEGUN:
             sample = _RICOCHETS[_pick(4, *key)]
-        elif weapon == 12:
+        elif weapon == g.WP_PROX_LAUNCHER:
             sample = "weapons/proxmine/wstbexpl.wav"
-        elif weapon == 13:
+        elif weapon == g.WP_CHAINGUN:
             sample = f"weapons/vulcan/wvulimp{'l' if flesh else 'm' if name == 'MISSILE_MISS_METAL' else 'd'}.wav"
-        elif weapon == 3:
+        elif weapon == g.WP_SHOTGUN:
             return
         else:                                                   # the nailgun, and OpenArena's default
             sample = f"weapons/nailgun/wnalimp{'l' if flesh else 'm' if name == 'MISSILE_MISS_METAL' else 'd'}.wav"
@@ -370,11 +367,11 @@ def local_sounds(demo: Quake3Demo, rules: SoundRules) -> None:
         old, new = ps[i - 1], ps[i]
         pers, opers = new["persistant"], old["persistant"]
         if int(new["clientNum"]) != int(old["clientNum"]) or int(new["pm_type"]) == g.PM_INTERMISSION \
-                or int(pers[_PERS_TEAM]) == g.TEAM_SPECTATOR or int(pers[_PERS_TEAM]) != int(opers[_PERS_TEAM]):
+                or int(pers[g.PERS_TEAM]) == g.TEAM_SPECTATOR or int(pers[g.PERS_TEAM]) != int(opers[g.PERS_TEAM]):
             continue
-        if pers[_PERS_HITS] > opers[_PERS_HITS]:
+        if pers[g.PERS_HITS] > opers[g.PERS_HITS]:
             rules.local(i, "feedback/hit.wav")
-        elif pers[_PERS_HITS] < opers[_PERS_HITS]:
+        elif pers[g.PERS_HITS] < opers[g.PERS_HITS]:
             rules.local(i, "feedback/hit_teammate.wav")
         health, old_health = int(new["stats"][0]), int(old["stats"][0])
         client = int(new["clientNum"])
@@ -385,21 +382,21 @@ def local_sounds(demo: Quake3Demo, rules: SoundRules) -> None:
             if pers[slot] != opers[slot]:
                 rules.local(i, sample)
                 reward = True
-        if pers[_PERS_PLAYEREVENTS] != opers[_PERS_PLAYEREVENTS]:
-            changed = int(pers[_PERS_PLAYEREVENTS]) ^ int(opers[_PERS_PLAYEREVENTS])
+        if pers[g.PERS_PLAYEREVENTS] != opers[g.PERS_PLAYEREVENTS]:
+            changed = int(pers[g.PERS_PLAYEREVENTS]) ^ int(opers[g.PERS_PLAYEREVENTS])
             sample = next((s for bit, s in _PLAYER_EVENT_SOUNDS if changed & bit), "")
             if sample:
                 rules.local(i, sample)
             reward = True
         gametype = _number(info.get("g_gametype", "0"))
         got_flag = any(new["powerups"][p] and new["powerups"][p] != old["powerups"][p]
-                       for p in (_PW_REDFLAG, _PW_BLUEFLAG, _PW_NEUTRALFLAG))
+                       for p in (g.PW_REDFLAG, g.PW_BLUEFLAG, g.PW_NEUTRALFLAG))
         if gametype > g.GT_TEAM and got_flag:
             rules.local(i, "teamplay/voc_you_flag.wav")
         strings = rules.configstrings(i)
         in_warmup = _number(strings.get(g.CS_WARMUP, ""), 0) != 0         # cg.warmup
-        if not reward and not in_warmup and pers[_PERS_RANK] != opers[_PERS_RANK] and gametype < g.GT_TEAM:
-            rank, old_rank = int(pers[_PERS_RANK]), int(opers[_PERS_RANK])
+        if not reward and not in_warmup and pers[g.PERS_RANK] != opers[g.PERS_RANK] and gametype < g.GT_TEAM:
+            rank, old_rank = int(pers[g.PERS_RANK]), int(opers[g.PERS_RANK])
             if rank == 0:
                 rules.local(i, "feedback/takenlead.wav")
             elif rank == RANK_TIED_FLAG:
@@ -472,8 +469,6 @@ def match_sounds(demo: Quake3Demo, rules: SoundRules) -> None:
 
 #: The channels of the two loops an entity can have (ours: Quake III mixes loops apart from channels).
 LOOP_CHANNEL, WEAPON_LOOP_CHANNEL = 8, 9
-_ET_PLAYER, _ET_MISSILE = 1, 3
-_EF_DEAD, _EF_FIRING = 0x1, 0x100
 #: ``CG_RegisterWeapon``'s looping sounds: a missile's ``missileSound``, a player's ``firingSound`` while
 #: ``EF_FIRING`` and ``readySound`` otherwise, by weapon number.
 _WEAPON_LOOPS = ("", "weapons/rocket/rockfly.wav", "weapons/plasma/lasfly.wav", "weapons/melee/fstrun.wav",
@@ -508,9 +503,9 @@ def loop_sounds(rules: SoundRules, columns: dict[str, np.ndarray], column_row: n
     weapon = np.clip(cols["weapon"], 0, 31)
     etype, eflags = cols["eType"], cols["eFlags"]
     firing = _table(_FIRING_LOOP)[weapon]
-    held = np.where(((eflags & _EF_FIRING) != 0) & (firing > 0), firing, _table(_READY_LOOP)[weapon])
-    weapon_loop = np.where(etype == _ET_MISSILE, _table(_MISSILE_LOOP)[weapon],
-                           np.where((etype == _ET_PLAYER) & ((eflags & _EF_DEAD) == 0), held, 0))
+    held = np.where(((eflags & g.EF_FIRING) != 0) & (firing > 0), firing, _table(_READY_LOOP)[weapon])
+    weapon_loop = np.where(etype == g.ET_MISSILE, _table(_MISSILE_LOOP)[weapon],
+                           np.where((etype == g.ET_PLAYER) & ((eflags & g.EF_DEAD) == 0), held, 0))
     entity_loop = np.where(etype < g.ET_EVENTS, cols["loopSound"], 0)
     for channel, code in ((LOOP_CHANNEL, entity_loop), (WEAPON_LOOP_CHANNEL, weapon_loop)):
         rows = np.flatnonzero(code > 0)

@@ -264,7 +264,7 @@ MAX_NAILS: Final = 255
 MAX_MSGLEN: Final = 1 << 20         # a generous cap on one demo message (engines use 1450 … 64 KiB)
 DEFAULT_VIEWHEIGHT: Final = 22
 
-# --- effects ------------------------------------------------------------------------------------------------------
+# --- effects (the first four are NetQuake's ``server.h`` bits too) ------------------------------------------------
 
 EF_BRIGHTFIELD: Final = 1
 EF_MUZZLEFLASH: Final = 2

@@ -70,6 +70,9 @@ from typing import Any
 
 import numpy as np
 
+# Entity ``effects`` bits: Quake's ``server.h`` numbers, which QuakeWorld's protocol keeps.
+from assets_loader.demos.quakeworld.protocol import EF_BRIGHTFIELD, EF_BRIGHTLIGHT, EF_DIMLIGHT, EF_MUZZLEFLASH
+
 from ...render.refdef import Lights, Particles
 
 __all__ = [
@@ -83,11 +86,6 @@ __all__ = [
 
 # --- engine constants -------------------------------------------------------------------------------------------
 
-#: Entity ``effects`` bits (``server.h``).
-EF_BRIGHTFIELD = 1
-EF_MUZZLEFLASH = 2
-EF_BRIGHTLIGHT = 4
-EF_DIMLIGHT = 8
 
 #: MDL model flags that leave trails (``assets_loader.models.mdl``), in ``CL_RelinkEntities``' order of priority.
 _MF_ROCKET, _MF_GRENADE, _MF_GIB, _MF_TRACER, _MF_ZOMGIB, _MF_TRACER2, _MF_TRACER3 = 1, 2, 4, 16, 32, 64, 128

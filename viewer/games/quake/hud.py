@@ -44,6 +44,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from assets_loader.demos.events import Event
+from assets_loader.demos.quakeworld.protocol import PRINT_CHAT
 from assets_loader.demos.timeline import MapSegment, PlayerScore, SceneState
 
 from ...render.refdef import HudLayout, HudQuad
@@ -89,7 +90,6 @@ IT_QUAD = 1 << 22
 IT_SIGIL1 = 1 << 28
 
 GAME_DEATHMATCH = 1
-PRINT_CHAT = 3          # QuakeWorld svc_print level of chat messages
 
 CENTER_TIME = 2.0       # scr_centertime
 PRINT_SPEED = 8.0       # scr_printspeed (characters a second during intermissions)

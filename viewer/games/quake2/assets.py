@@ -35,7 +35,7 @@ from assets_loader.models.mdl import AliasSkin
 from assets_loader.models.sp2 import Sprite2Model
 from assets_loader.models.spr import SPR_VP_PARALLEL, SpriteFrame, SpriteImage
 from assets_loader.pak import load_pak
-from assets_loader.palette import Palette, load_palette as load_quake_palette
+from assets_loader.palette import TRANSPARENT_INDEX, Palette, load_palette as load_quake_palette
 from assets_loader.pcx import load_pcx
 from assets_loader.truecolor import load_rgba
 from assets_loader.vfs import VirtualFS
@@ -61,8 +61,6 @@ QUAKE2_LIGHTING = Lighting(texture_scale=2.0, lightmap_scale=1.0, fullbrights=Fa
 #: ref_gl's look: models lit by ``R_DrawAliasModel``'s rule (the world's light cap is the lighting's
 #: ``gl_modulate``).
 QUAKE2_LOOK = Look(model_light="ref_gl")
-#: Palette index 255 is transparent in Quake II sprites and skins.
-TRANSPARENT_INDEX = 255
 
 
 def load_palette(fs: VirtualFS) -> Palette:

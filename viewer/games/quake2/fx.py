@@ -33,6 +33,8 @@ import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
 from assets_loader.demos.events import MuzzleFlashEvent, TempEntityEvent
+from assets_loader.demos.quake2.protocol import (EF_BFG, EF_BLASTER, EF_FLAG1, EF_FLAG2, EF_GIB, EF_GRENADE,
+                                                 EF_HYPERBLASTER, EF_ROCKET, RF_BEAM)
 
 from ...render.refdef import Camera, Lights, Particles, SegmentAssets
 from ..base import EffectModel, ShadedDraws
@@ -41,13 +43,10 @@ from . import explosions
 GRAVITY = 40.0                       # PARTICLE_GRAVITY
 MAX_LIFE = 1.3                       # the longest particle life here (alphavel ≥ -1/1.2 … plus margin)
 TRAIL_WINDOW = 1.0                   # seconds of entity movement whose trail particles may still be alive
-EF_ROTATE, EF_GIB, EF_BLASTER, EF_ROCKET, EF_GRENADE, EF_HYPERBLASTER, EF_BFG = 1, 2, 8, 16, 32, 64, 128
-EF_FLAG1, EF_FLAG2 = 0x00040000, 0x00080000
 #: ``CL_FlagTrail`` colours (red team's flag, blue team's) and the flag carrier's light.
 FLAG_TRAIL_COLORS = {EF_FLAG1: 242, EF_FLAG2: 115}
 FLAG_LIGHT_COLORS = {EF_FLAG1: (1.0, 0.1, 0.1), EF_FLAG2: (0.1, 0.1, 1.0)}
 FLAG_LIGHT_RADIUS = 225.0
-RF_BEAM = 128
 SPLASH_COLORS = (0x00, 0xE0, 0xB0, 0x50, 0xD0, 0xE0, 0xE8)
 #: Impact temp entities: (colour, count, colour spread) as ``CL_ParseTEnt`` calls ``CL_ParticleEffect``.
 IMPACTS = {

@@ -21,29 +21,14 @@ from __future__ import annotations
 import numpy as np
 
 from assets_loader.demos import SceneState
+from assets_loader.demos.quake2.protocol import (EF_ANIM01, EF_ANIM23, EF_ANIM_ALL, EF_ANIM_ALLFAST, EF_COLOR_SHELL,
+                                                 EF_DOUBLE, EF_HALF_DAMAGE, EF_PENT, EF_QUAD, EF_ROTATE, RF_BEAM,
+                                                 RF_FULLBRIGHT, RF_SHELL_BLUE, RF_SHELL_DOUBLE, RF_SHELL_GREEN,
+                                                 RF_SHELL_HALF_DAM, RF_SHELL_RED, RF_TRANSLUCENT, RF_VIEWERMODEL)
 
 from ...render.refdef import EntityDraw
 from .segment_models import CLIENT_MODEL_BASE, weapon_model_index
 
-EF_ROTATE = 0x00000001
-EF_ANIM01 = 0x00000400
-EF_ANIM23 = 0x00000800
-EF_ANIM_ALL = 0x00001000
-EF_ANIM_ALLFAST = 0x00002000
-EF_COLOR_SHELL = 0x00000100
-EF_QUAD = 0x00008000
-EF_PENT = 0x00010000
-EF_DOUBLE = 0x08000000
-EF_HALF_DAMAGE = 0x40000000
-RF_VIEWERMODEL = 0x00000002
-RF_FULLBRIGHT = 0x00000008
-RF_TRANSLUCENT = 0x00000020
-RF_BEAM = 0x00000080
-RF_SHELL_RED = 0x00000400
-RF_SHELL_GREEN = 0x00000800
-RF_SHELL_BLUE = 0x00001000
-RF_SHELL_DOUBLE = 0x00010000
-RF_SHELL_HALF_DAM = 0x00020000
 #: Powerup effects → the shell they turn on (``CL_AddPacketEntities``).
 POWERUP_SHELLS = ((EF_PENT, RF_SHELL_RED), (EF_QUAD, RF_SHELL_BLUE), (EF_DOUBLE, RF_SHELL_DOUBLE),
                   (EF_HALF_DAMAGE, RF_SHELL_HALF_DAM))

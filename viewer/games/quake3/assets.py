@@ -24,6 +24,7 @@ import numpy as np
 
 from assets_loader.bsp46 import LIGHTMAP_NONE, load_bsp46
 from assets_loader.bsp46.materials import load_world_materials
+from assets_loader.demos.quake3.game import DEFAULT_MODEL, GT_TEAM
 from assets_loader.errors import FormatError, NotFoundError
 from assets_loader.models.md3 import Md3Model, load_md3
 from assets_loader.models.q3player import PLAYER_PARTS, PlayerModel, load_player, split_model_name
@@ -41,10 +42,6 @@ from .players import part_path
 QUAKE3_LOOK = Look(fov_across_width=True)
 #: Grey ramp ``[256, 3]`` for the viewer's palette-coloured pieces (Quake III images are truecolour).
 GREY_PALETTE = Palette(np.repeat(np.arange(256, dtype=np.uint8)[:, None], 3, axis=1))
-#: ``DEFAULT_MODEL`` and ``DEFAULT_TEAM_MODEL`` of the baseq3 cgame (``cg_local.h``; OpenArena's are the same).
-DEFAULT_MODEL = "sarge"
-#: ``GT_TEAM``: game types from here on are team games (``bg_public.h`` ``gametype_t``).
-GT_TEAM = 3
 
 
 def load_world(fs: VirtualFS, map_path: str, library: ShaderLibrary, images: ImageLoader) -> Quake3World:

@@ -48,7 +48,10 @@ import numpy as np
 from assets_loader.bsp46 import Bsp46World
 from assets_loader.demos import DemoTimeline, SceneState
 from assets_loader.demos.events import MuzzleFlashEvent, TempEntityEvent
-from assets_loader.demos.trajectory import evaluate_trajectory
+from assets_loader.demos.quake3.game import (EF_FIRING, ET_MISSILE, ET_PLAYER, WP_GAUNTLET, WP_GRENADE_LAUNCHER,
+                                             WP_LIGHTNING, WP_MACHINEGUN, WP_PLASMAGUN, WP_ROCKET_LAUNCHER,
+                                             WP_SHOTGUN)
+from assets_loader.demos.trajectory import TR_STATIONARY, evaluate_trajectory
 
 from ...render.shaded.records import Md3Draw, Q3Poly
 from ...render.q3.records import Quake3Segment
@@ -66,11 +69,6 @@ from .view_weapon import view_weapon
 
 __all__ = ["EFFECT_MODELS", "EFFECT_SHADERS", "Quake3Effects", "flash_model", "prepare_effects"]
 
-WP_GAUNTLET, WP_MACHINEGUN, WP_SHOTGUN, WP_GRENADE, WP_ROCKET, WP_LIGHTNING, WP_RAILGUN, WP_PLASMA = \
-    1, 2, 3, 4, 5, 6, 7, 8
-ET_PLAYER, ET_MISSILE = 1, 3
-EF_FIRING = 0x100
-TR_STATIONARY = 0
 MUZZLE_FLASH_TIME = 0.020
 #: Explosions start up to 63 ms before their event (``CG_MakeExplosion``'s ``rand() & 63``).
 EXPLOSION_SKEW = 0.063
@@ -86,7 +84,7 @@ PUFF_STEP_MS = 50
 SHOTGUN_COUNT, SHOTGUN_SPREAD, PELLET_RANGE = 11, 700.0, 4096.0
 BLOOD_TRAIL_STEP, BLOOD_TRAIL_TIME = 0.15, 2.0
 #: weapon → (trail seconds, trail radius) of its missile's smoke (``wiTrailTime``, ``trailRadius``).
-SMOKE_TRAILS: Mapping[int, tuple[float, float]] = {WP_ROCKET: (2.0, 64.0), WP_GRENADE: (0.7, 32.0)}
+SMOKE_TRAILS: Mapping[int, tuple[float, float]] = {WP_ROCKET_LAUNCHER: (2.0, 64.0), WP_GRENADE_LAUNCHER: (0.7, 32.0)}
 RING_MODEL, BULLET_MODEL = "models/weaphits/ring02.md3", "models/weaphits/bullet.md3"
 EFFECT_MODELS = (RING_MODEL, BULLET_MODEL, *GIB_MODELS)
 EFFECT_SHADERS = ("rocketExplosion", "grenadeExplosion", "plasmaExplosion", "bulletExplosion", "bloodExplosion",
@@ -110,9 +108,9 @@ class Explosion:
 
 #: ``CG_MissileHitWall`` by weapon; :data:`DEFAULT_IMPACT` for the rest.
 IMPACTS: Mapping[int, Explosion] = {
-    WP_ROCKET: Explosion("rocketExplosion", None, 1.0, "gfx/damage/burn_med_mrk", 64.0),
-    WP_GRENADE: Explosion("grenadeExplosion", None, 0.6, "gfx/damage/burn_med_mrk", 64.0),
-    WP_PLASMA: Explosion("plasmaExplosion", RING_MODEL, 0.6, "gfx/damage/plasma_mrk", 16.0, True),
+    WP_ROCKET_LAUNCHER: Explosion("rocketExplosion", None, 1.0, "gfx/damage/burn_med_mrk", 64.0),
+    WP_GRENADE_LAUNCHER: Explosion("grenadeExplosion", None, 0.6, "gfx/damage/burn_med_mrk", 64.0),
+    WP_PLASMAGUN: Explosion("plasmaExplosion", RING_MODEL, 0.6, "gfx/damage/plasma_mrk", 16.0, True),
     WP_MACHINEGUN: Explosion("bulletExplosion", BULLET_MODEL, 0.6, "gfx/damage/bullet_mrk", 8.0),
     WP_SHOTGUN: Explosion("bulletExplosion", BULLET_MODEL, 0.6, "gfx/damage/bullet_mrk", 4.0),
 }
@@ -473,7 +471,8 @@ class Quake3Effects:
             age = t - imp.time
             kind = IMPACTS.get(imp.weapon, DEFAULT_IMPACT) if imp.kind != "gunshot" else IMPACTS[WP_MACHINEGUN]
             bleeds = imp.kind in ("missile_hit", "blood")
-            explodes = imp.kind in ("missile_miss", "gunshot") or imp.weapon in (WP_ROCKET, WP_GRENADE)
+            explodes = (imp.kind in ("missile_miss", "gunshot")
+                        or imp.weapon in (WP_ROCKET_LAUNCHER, WP_GRENADE_LAUNCHER))
             if bleeds and age < BLEED_TIME and not (first_person and imp.entity == state.view_entity):
                 polys.append(shapes.sprite("bloodExplosion", imp.origin, BLEED_RADIUS, left, up,
                                            rotation=_random(i, 1) * 360, shader_time=imp.time))

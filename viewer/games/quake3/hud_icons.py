@@ -39,6 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
+from assets_loader.demos.quake3.game import PW_BLUEFLAG, PW_NEUTRALFLAG, PW_REDFLAG
 from assets_loader.models.q3player import PlayerModel
 
 from ...render.view_math import angles_axis
@@ -62,8 +63,9 @@ ARMOR_MODEL = "models/powerups/armor/armor_yel.md3"
 #: weapon_t → its ammo item's world model (``bg_itemlist`` ``IT_AMMO`` entries by ``giTag``).
 AMMO_MODELS = {3: ITEM_MODELS[18], 2: ITEM_MODELS[19], 4: ITEM_MODELS[20], 8: ITEM_MODELS[21], 6: ITEM_MODELS[22],
                5: ITEM_MODELS[23], 7: ITEM_MODELS[24], 9: ITEM_MODELS[25]}
-#: powerup bit (PW_REDFLAG, PW_BLUEFLAG, PW_NEUTRALFLAG) → flag model, in the order the status bar tries them.
-FLAG_MODELS = ((7, "models/flags/r_flag.md3"), (8, "models/flags/b_flag.md3"), (9, "models/flags/n_flag.md3"))
+#: powerup bit → flag model, in the order the status bar tries them.
+FLAG_MODELS = ((PW_REDFLAG, "models/flags/r_flag.md3"), (PW_BLUEFLAG, "models/flags/b_flag.md3"),
+               (PW_NEUTRALFLAG, "models/flags/n_flag.md3"))
 _MASK64 = (1 << 64) - 1
 
 

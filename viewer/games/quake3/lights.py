@@ -31,6 +31,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from assets_loader.demos import SceneState
+from assets_loader.demos.quake3.game import (EF_FIRING, EF_NODRAW, ET_EVENTS, ET_MISSILE, ET_PLAYER, PW_BLUEFLAG,
+                                             PW_NEUTRALFLAG, PW_QUAD, PW_REDFLAG, WP_BFG, WP_GAUNTLET,
+                                             WP_GRAPPLING_HOOK, WP_GRENADE_LAUNCHER, WP_LIGHTNING, WP_MACHINEGUN,
+                                             WP_PLASMAGUN, WP_RAILGUN, WP_ROCKET_LAUNCHER, WP_SHOTGUN)
 
 from ...render.refdef import Lights
 from ...render.view_math import angle_vectors
@@ -38,24 +42,20 @@ from ...render.view_math import angle_vectors
 __all__ = ["EXPLOSION_LIGHTS", "FLASH_COLORS", "ExplosionLight", "LightSource", "explosion_light", "muzzle_point",
            "scene_lights"]
 
-WP_GAUNTLET, WP_MACHINEGUN, WP_SHOTGUN, WP_GRENADE, WP_ROCKET, WP_LIGHTNING, WP_RAILGUN, WP_PLASMA, WP_BFG, \
-    WP_GRAPPLE = range(1, 11)
-ET_PLAYER, ET_MISSILE, ET_EVENTS = 1, 3, 13
-EF_NODRAW, EF_FIRING = 0x80, 0x100
-PW_QUAD, PW_REDFLAG, PW_BLUEFLAG, PW_NEUTRALFLAG = 1, 7, 8, 9
 #: Where a player's weapon fires from, from its origin: up, forward.
 MUZZLE_UP, MUZZLE_FORWARD = 26.0, 14.0
 ORANGE = (1.0, 0.75, 0.0)
 #: ``missileDlight`` and ``missileDlightColor`` by weapon.
 MISSILE_LIGHTS: Mapping[int, tuple[float, tuple[float, float, float]]] = {
-    WP_ROCKET: (200.0, ORANGE), WP_GRAPPLE: (200.0, ORANGE)}
+    WP_ROCKET_LAUNCHER: (200.0, ORANGE), WP_GRAPPLING_HOOK: (200.0, ORANGE)}
 #: ``flashDlightColor`` by weapon; any other weapon white.
 FLASH_COLORS: Mapping[int, tuple[float, float, float]] = {
     WP_GAUNTLET: (0.6, 0.6, 1.0), WP_MACHINEGUN: (1.0, 1.0, 0.0), WP_SHOTGUN: (1.0, 1.0, 0.0),
-    WP_GRENADE: (1.0, 0.7, 0.0), WP_ROCKET: ORANGE, WP_LIGHTNING: (0.6, 0.6, 1.0), WP_RAILGUN: (1.0, 0.5, 0.0),
-    WP_PLASMA: (0.6, 0.6, 1.0), WP_BFG: (1.0, 0.7, 1.0), WP_GRAPPLE: (0.6, 0.6, 1.0)}
+    WP_GRENADE_LAUNCHER: (1.0, 0.7, 0.0), WP_ROCKET_LAUNCHER: ORANGE, WP_LIGHTNING: (0.6, 0.6, 1.0),
+    WP_RAILGUN: (1.0, 0.5, 0.0),
+    WP_PLASMAGUN: (0.6, 0.6, 1.0), WP_BFG: (1.0, 0.7, 1.0), WP_GRAPPLING_HOOK: (0.6, 0.6, 1.0)}
 #: Weapons whose flash (and its light) stays on while ``EF_FIRING``.
-CONTINUOUS_FLASH = frozenset({WP_LIGHTNING, WP_GAUNTLET, WP_GRAPPLE})
+CONTINUOUS_FLASH = frozenset({WP_LIGHTNING, WP_GAUNTLET, WP_GRAPPLING_HOOK})
 FLASH_RADIUS, POWERUP_RADIUS = 300.0, 200.0
 #: powerup bit → light colour (``CG_PlayerPowerups``).
 POWERUP_COLORS: Mapping[int, tuple[float, float, float]] = {
@@ -73,7 +73,7 @@ class ExplosionLight:
 
 #: ``CG_MissileHitWall``'s ``light`` and ``lightColor`` by weapon (the others make none).
 EXPLOSION_LIGHTS: Mapping[int, ExplosionLight] = {
-    WP_ROCKET: ExplosionLight(300.0, ORANGE), WP_GRENADE: ExplosionLight(300.0, (1.0, 1.0, 0.0))}
+    WP_ROCKET_LAUNCHER: ExplosionLight(300.0, ORANGE), WP_GRENADE_LAUNCHER: ExplosionLight(300.0, (1.0, 1.0, 0.0))}
 
 
 @dataclass(frozen=True, slots=True)

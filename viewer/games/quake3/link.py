@@ -19,6 +19,7 @@ import math
 import numpy as np
 
 from assets_loader.demos import SceneState
+from assets_loader.demos.quake3.game import EF_NODRAW, ET_ITEM, ET_MISSILE, ET_MOVER, ET_PLAYER
 from assets_loader.models.q3player import animation_number
 
 from ...render.placeholders import MISSILE_BOX, OBJECT_BOX
@@ -28,13 +29,10 @@ from ...render.shaded.records import Md3Draw
 from ...render.refdef import EntityDraw
 from .items import ITEM_MODELS, MISSILE_MODELS, WEAPON_MODELS
 
-__all__ = ["ET_ITEM", "ET_MISSILE", "ET_MOVER", "ET_PLAYER", "MAX_MODELS", "brush_slot", "entity_draws", "md3_draws",
-           "player_model"]
+__all__ = ["MAX_MODELS", "brush_slot", "entity_draws", "md3_draws", "player_model"]
 
-ET_PLAYER, ET_ITEM, ET_MISSILE, ET_MOVER = 1, 2, 3, 4
 #: ``MAX_MODELS``: the model configstrings a segment registers before its brush models.
 MAX_MODELS = 256
-EF_NODRAW = 0x80
 
 
 def player_model(state: SceneState, client: int) -> str:

@@ -27,13 +27,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from assets_loader.bsp46 import MST_PATCH, MST_PLANAR, Bsp46World
+from assets_loader.bsp46.dtypes import CONTENTS_FOG, SURF_SKY
 
 from . import shapes
 
 __all__ = ["MarkFragment", "MarkSurfaces", "mark_fragments"]
 
-SURF_SKY, SURF_NOIMPACT, SURF_NOMARKS = 0x4, 0x10, 0x20
-CONTENTS_FOG = 64
+SURF_NOIMPACT, SURF_NOMARKS = 0x10, 0x20
 #: How far the square is projected into the wall, and how far in front of it the surfaces are looked for.
 PROJECTION, FRONT_REACH = 20.0, 20.0
 #: The near (in front of the wall) and far (behind it) clipping distances from the square's plane.

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from assets_loader.demos import DemoTimeline, MapSegment, SceneState
+from assets_loader.demos.quake3.game import ET_PLAYER
 from assets_loader.images import Image
 from assets_loader.palette import Palette
 from assets_loader.game_map import GameMap
@@ -77,4 +78,4 @@ class Quake3View:
         fields = state.entity_fields
         if not fields:
             return ()
-        return tuple(int(n) for n, kind in zip(state.entities.number, fields["eType"]) if kind == link.ET_PLAYER)
+        return tuple(int(n) for n, kind in zip(state.entities.number, fields["eType"]) if kind == ET_PLAYER)

@@ -1,0 +1,84 @@
+"""The camera a demo picture is drawn from: one rule for the window, ``qdv screenshot`` and every export.
+
+:class:`ShotCamera` says what the camera is — the mode (pov, free, chase, orbit, path) and its pose — and
+:func:`camera_pose` gives the :class:`Camera` it sees a demo state from. The window asks it through
+:meth:`~viewer.viewer_state.ViewerState.camera_for` (its state as a ShotCamera: :meth:`~viewer.viewer_state.
+ViewerState.shot`), ``qdv screenshot``, ``qdv render`` and the window's Ctrl+E export through
+:class:`~viewer.video.shot.ShotView`, so an export shows what the window shows at the same moment.
+
+The orbit circles the followed entity (by default the watched player, as R starts with the recorder) at the game's
+``orbit_height`` above its origin (:attr:`~assets_loader.demos.schema.GameSchema.orbit_height`: Quake's chest 16,
+Quake III's eye 26). While the entity is out of the frame it circles where it was last seen: the ``held`` target,
+which the caller carries from one picture to the next; before it was ever seen there is no orbit (``None``: the
+player's eyes).
+
+References: QuakeSpasm ``chase.c`` (the chase camera, :func:`~viewer.cameras.chase_camera`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from assets_loader.demos import SceneState
+from assets_loader.game_map import GameMap
+
+from .camera_path import CameraPath, camera_at, entity_origin
+from .cameras import chase_camera, orbit_camera
+from .render.refdef import Camera
+
+Vec3 = tuple[float, float, float]
+#: The orbit camera's pitch when it starts (looking down on the player, both in the window and ``--camera orbit``).
+ORBIT_PITCH = 20.0
+
+
+@dataclass(frozen=True, slots=True)
+class ShotCamera:
+    """Where a picture is seen from: ``mode`` pov/free/chase/orbit/path, following player slot ``pov`` (``None``:
+    the demo's own view). ``origin``/``angles`` place the free camera; ``angles`` (pitch, yaw) turn the orbit, which
+    circles entity ``follow`` (``None``: the watched player) at ``orbit_distance``; ``chase_back`` is the chase
+    distance; ``path`` the camera path of the ``path`` mode. A free camera without ``origin``/``angles`` or an
+    orbit without ``angles`` is settled first (:func:`~viewer.video.shot.settle`: from the player's view)."""
+
+    mode: str = "pov"
+    pov: int | None = None
+    fov: float = 90.0
+    origin: Vec3 | None = None
+    angles: Vec3 | None = None
+    chase_back: float = 100.0
+    orbit_distance: float = 150.0
+    path: CameraPath | None = None
+    follow: int | None = None
+
+
+class Pose(NamedTuple):
+    """What :func:`camera_pose` gives: the ``camera`` (``None``: the player's eyes with the view weapon) and the orbit
+    target to hold for the next picture."""
+
+    camera: Camera | None
+    held: Vec3 | None
+
+
+def camera_pose(shot: ShotCamera, scene: SceneState | None, world: GameMap | None, *, start: float,
+                orbit_height: float, held: Vec3 | None = None) -> Pose:
+    """The camera ``shot`` sees ``scene`` from (``None``: no demo, only a free camera has a pose). ``world`` keeps
+    chase and orbit cameras out of walls; ``start`` is the demo's first time (camera path keys count from it);
+    ``orbit_height`` the game's; ``held`` the orbit target of the previous picture."""
+    if shot.mode == "free" and shot.origin is not None and shot.angles is not None:
+        return Pose(Camera(shot.origin, shot.angles, shot.fov), held)
+    if scene is None:
+        return Pose(None, held)
+    if shot.mode == "path" and shot.path is not None:
+        return Pose(camera_at(shot.path, scene.time - start, lambda n, _t: entity_origin(scene, n)), held)
+    if shot.mode == "chase":
+        return Pose(chase_camera(world, scene.view_origin, scene.view_angles, back=shot.chase_back, fov=shot.fov),
+                    held)
+    if shot.mode == "orbit" and shot.angles is not None:
+        followed = entity_origin(scene, int(scene.view_entity) if shot.follow is None else shot.follow)
+        if followed is not None:
+            held = (followed[0], followed[1], followed[2] + orbit_height)
+        if held is not None:
+            pitch, yaw, _roll = shot.angles
+            return Pose(orbit_camera(world, held, yaw=yaw, pitch=pitch, distance=shot.orbit_distance, fov=shot.fov),
+                        held)
+    return Pose(None, held)
