@@ -1,5 +1,6 @@
 """``qdv cut``: write a range of a demo as a new demo of the same format (issue 35), never over an existing file;
-split a demo by maps, rounds or lives (:mod:`.cut_split`) and cut the hits of ``qdv find --json`` in a batch."""
+split a demo by maps, rounds or lives (:mod:`.cut_split`), cut the hits of ``qdv find --json`` in a batch, and the
+window's Ctrl+X range beside the demo."""
 
 from __future__ import annotations
 
@@ -15,10 +16,10 @@ from assets_loader.errors import FormatError
 from assets_loader.source import read_source
 
 from .cut_split import split_pieces
-from .export import ExportError, write_new
+from .export import ExportError, next_numbered_path, write_new
 from .timespec import parse_range
 
-__all__ = ["Cut", "cut_file", "cut_hits", "cut_timeline", "split_file"]
+__all__ = ["Cut", "cut_beside", "cut_file", "cut_hits", "cut_timeline", "split_file"]
 
 #: (path written, frames, seconds).
 Cut = tuple[Path, int, float]
@@ -52,6 +53,14 @@ def cut_file(demo: str, start: str, end: str, out: str | Path, force: bool = Fal
     first, last = parse_range(start, end, timeline.duration)
     return cut_timeline(_demo_bytes(demo), timeline, timeline.start_time + first, timeline.start_time + last,
                         out, force)
+
+
+def cut_beside(demo: str, timeline: DemoTimeline, t0: float, t1: float) -> Cut:
+    """The window's Ctrl+X: ``t0..t1`` of ``demo`` (decoded as ``timeline``) into the first free
+    ``DEMO_cutNNNN.EXT`` in the demo's folder; never over a file, even one made meanwhile."""
+    demo_path = Path(demo)
+    out = next_numbered_path(demo_path.parent, f"{demo_path.name.split('.')[0]}_cut", f".{timeline.format}")
+    return cut_timeline(_demo_bytes(demo), timeline, t0, t1, out)
 
 
 def _clock(seconds: float) -> str:
