@@ -126,3 +126,5 @@ def test_cut_find_results(tmp_path, capsys):
 def test_cut_usage(tmp_path):
     assert main(["cut", "--out", str(tmp_path)]) == 2
     assert main(["cut", str(DEMO1), "--results", "r.json", "--out", str(tmp_path)]) == 2
+    assert main(["cut", str(DEMO1), "--split", "maps", "--from", "5", "--out", str(tmp_path)]) == 2
+    assert list(tmp_path.iterdir()) == []

@@ -641,6 +641,8 @@ def _run_cut(args: argparse.Namespace) -> int:
         raise _UsageError("give a demo file or --results RESULTS.json (not both)")
     if args.split and args.results:
         raise _UsageError("--split cuts one demo: give a demo file, not --results")
+    if (args.split or args.results) and (args.start, args.end) != ("0", "100%"):
+        raise _UsageError("--from / --to cut one range: --split and --results choose their own")
     failures = []
     try:
         if args.results:
