@@ -2,7 +2,8 @@
 what each engine said.  Never run in CI: it needs the Debian packages ``quakespasm``, ``ezquake``, ``ioquake3`` and
 ``openarena`` and an X server (``Xvfb :71 &``; ``--display``).
 
-Run ``python -m benchmarks.bench_cut_engines [--only NAME]`` from the repository root.  Each engine gets a private
+Run ``python -m benchmarks.bench_cut_engines [--only NAME]`` from the repository root.  A ``--split`` case plays
+each piece ``qdv cut --split`` writes.  Each engine gets a private
 game directory under a temporary folder (the corpus is read-only): QuakeSpasm ``-basedir DIR -game lq1`` with a
 one-line ``quake.rc`` (``stuffcmds``), ezQuake ``-basedir DIR`` with ``id1/pak0.pak`` and the demos in ``qw/``,
 ioquake3 with OpenArena's ``/usr/lib/openarena`` as ``fs_basepath`` and the demos in ``fs_homepath/baseoa/demos``.
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tests.conftest import DATA, LQ1, QUAKE3, QUAKEWORLD
-from viewer.cut import cut_file
+from viewer.cut import cut_file, split_file
 
 _DONE = re.compile(r"frames.*seconds.*fps|Host_Error|ERROR:|Error:")
 _REPORT = re.compile(r"frames.*seconds|Host_Error|ERROR:|Playing demo|handle \d+: demos")
@@ -38,6 +39,7 @@ class Case:
     start: str
     end: str
     protocol: int = 68   # ioquake3's com_protocol
+    split: str = ""      # maps, rounds or lives: play each piece of ``qdv cut --split`` instead of one cut
 
 
 CASES = (
@@ -53,6 +55,8 @@ CASES = (
     Case("oa_dm1_player_p71", "ioquake3", QUAKE3 / "demos" / "oa_dm1_player_p71.dm_71", "30", "+30", 71),
     Case("cpma_duel frag (CPMA not installed)", "ioquake3", DATA / "public" / "quake3" / "cpma_duel.dm_68", "50",
          "+10"),
+    Case("oa_dm1_player_p71 --split lives", "ioquake3", QUAKE3 / "demos" / "oa_dm1_player_p71.dm_71", "", "", 71,
+         "lives"),
 )
 
 
@@ -132,9 +136,12 @@ def main() -> None:
             folder = _stage(case, root)
             suffix = case.demo.suffix
             shutil.copy(case.demo, folder / f"orig{suffix}")
-            cut = folder / f"cut{suffix}"
-            cut_file(str(case.demo), case.start, case.end, cut)
-            for name in (f"orig{suffix}", f"cut{suffix}"):
+            if case.split:
+                cuts = [out.name for out, _frames, _seconds in split_file(str(case.demo), case.split, folder)]
+            else:
+                cut_file(str(case.demo), case.start, case.end, folder / f"cut{suffix}")
+                cuts = [f"cut{suffix}"]
+            for name in (f"orig{suffix}", *cuts):
                 lines = _play(case, root, name, args.display, args.timeout)
                 print(f"{case.engine:10s} {case.name:40s} {name:10s} " + " | ".join(lines[-3:]), flush=True)
 

@@ -74,12 +74,12 @@ def test_keys_mark_the_range_at_the_clock_and_ctrl_e_asks_the_window() -> None:
     s.handle(Action("mark_in"))
     _at(s, 115.0).handle(Action("mark_out"))
     assert s.marks == RangeMarks(110.0, 115.0) and s.export_span() == (110.0, 115.0)
-    assert s.take_messages()[-1] == "export range 0:10.0 - 0:15.0: Ctrl+E exports it"
+    assert s.take_messages()[-1] == "export range 0:10.0 - 0:15.0: Ctrl+E exports it, Ctrl+X cuts it as a demo"
     s.handle(Action("mark_out"))                                   # O again at the out point clears it
     assert s.export_span() == (110.0, 160.0)
     s.handle(Action("clear_marks"))
     assert s.marks == RangeMarks() and s.export_span() == (100.0, 160.0)
-    assert s.take_messages()[-1] == "export range cleared: Ctrl+E exports the whole demo"
+    assert s.take_messages()[-1] == "export range cleared: Ctrl+E exports the whole demo (Ctrl+X cuts it as a demo)"
     s.handle(Action("export"))
     assert s.take_requests() == ["export"]
 

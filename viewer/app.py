@@ -43,6 +43,7 @@ from .audio.output import SOUND_KEYS, AudioOutput, listener_for, open_output
 from .camera_path import CameraPath, save_path
 from .camera_path_edit import PathEdit, outside_report, path_beside, save_target
 from .cameras import map_start_camera
+from .cut import cut_beside
 from .export import next_numbered_path, write_png
 from .games import game_data
 from .games.base import GameView
@@ -494,6 +495,20 @@ class ViewerWindow(pyglet.window.Window):
         w, h = job.size
         self._tell(f"exporting {job.frames} frames {w}x{h} ({job.shot.mode}) to {out}")
 
+    def _cut_demo(self) -> None:
+        """Ctrl+X: the marked range (or the whole demo) written as a demo of the same format beside the demo, under
+        the first free ``DEMO_cutNNNN.EXT`` (:func:`~viewer.cut.cut_beside`); the corner says where."""
+        st = self.state
+        if st is None or self.session is None or self.source.demo is None:
+            self._tell("nothing to cut: no demo is open")
+            return
+        try:
+            out, frames, seconds = cut_beside(self.source.demo, self.session.timeline, *st.export_span())
+        except (FormatError, OSError, ValueError) as exc:   # a folder that cannot be written; a format not cut
+            self._tell(f"demo not cut: {exc}")
+            return
+        self._tell(f"cut {frames} frames ({seconds:.1f} s) to {out}")
+
     def _check_export(self) -> None:
         """Say how the background export ended, once it has."""
         if self._exporting:
@@ -538,6 +553,8 @@ class ViewerWindow(pyglet.window.Window):
                 self._screenshot = True
             elif request == "export":
                 self._start_export()
+            elif request == "cut_demo":
+                self._cut_demo()
             elif request == "capture_mouse":
                 self.set_exclusive_mouse(True)
                 self._message = ("mouse look: Esc or right click releases the mouse", MESSAGE_TIME)

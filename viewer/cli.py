@@ -138,14 +138,21 @@ def _build_parser() -> argparse.ArgumentParser:
     add_highlights_args(render)
 
     cut = sub.add_parser("cut", help="write a range of a demo as a new demo of the same format (engines play it)")
-    cut.add_argument("demo", help=f"demo file ({DEMO_KINDS})")
+    cut.add_argument("demo", nargs="?", help=f"demo file ({DEMO_KINDS}); omitted with --results")
     cut.add_argument("--from", dest="start", default="0", metavar="T",
                      help="range start: SS, MM:SS(.s), N%% (default 0)")
     cut.add_argument("--to", dest="end", default="100%", metavar="T",
                      help="range end: SS, MM:SS(.s), N%%, +S = S seconds after --from (default: the end)")
     cut.add_argument("--out", required=True, metavar="FILE",
-                     help="demo file to write (never overwritten without --force)")
+                     help="demo file to write (never overwritten without --force); the folder with --split/--results")
     cut.add_argument("--force", action="store_true", help="overwrite an existing --out file")
+    cut.add_argument("--split", choices=("maps", "rounds", "lives"),
+                     help="one demo per map, per round (round-based modes) or per life of the recorder into --out")
+    cut.add_argument("--results", metavar="RESULTS.json", help="cut each hit of 'qdv find --json' into --out")
+    cut.add_argument("--before", type=float, default=2.0, metavar="S",
+                     help="with --results: seconds before each moment (default 2)")
+    cut.add_argument("--after", type=float, default=2.0, metavar="S",
+                     help="with --results: seconds after each moment (default 2)")
 
     events = sub.add_parser("events", help="the events of a demo with their times")
     events.add_argument("demo")
@@ -625,15 +632,38 @@ def _render_clip(args: argparse.Namespace, clip: Clip) -> int:
 
 
 def _run_cut(args: argparse.Namespace) -> int:
-    from .cut import cut_file
+    """``qdv cut``: one range, ``--split`` a demo, or the hits of ``--results`` (then a hit that fails is reported
+    and skipped)."""
+    from .cut import cut_file, cut_hits, split_file
+    from .cut_split import NoPiecesError
+    from .library.highlights import HighlightsError, load_hits
     from .timespec import TimespecError
 
+    if (args.demo is None) == (args.results is None):
+        raise _UsageError("give a demo file or --results RESULTS.json (not both)")
+    if args.split and args.results:
+        raise _UsageError("--split cuts one demo: give a demo file, not --results")
+    if (args.split or args.results) and (args.start, args.end) != ("0", "100%"):
+        raise _UsageError("--from / --to cut one range: --split and --results choose their own")
+    failures = []
     try:
-        out, frames, seconds = cut_file(args.demo, args.start, args.end, args.out, args.force)
-    except (TimespecError, ValueError) as exc:
+        if args.results:
+            cuts = cut_hits(load_hits(args.results), args.out, args.before, args.after, args.force,
+                            failed=lambda out, exc: failures.append(f"qdv cut: {out.name}: {_describe(exc)}"))
+        elif args.split:
+            cuts = split_file(args.demo, args.split, args.out, args.force)
+        else:
+            cuts = [cut_file(args.demo, args.start, args.end, args.out, args.force)]
+    except NoPiecesError as exc:
+        print(f"qdv cut: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (TimespecError, HighlightsError, ValueError) as exc:
         raise _UsageError(str(exc)) from None
-    print(f"wrote {out}: {frames} frames, {seconds:.3f} s")
-    return EXIT_OK
+    for out, frames, seconds in cuts:
+        print(f"wrote {out}: {frames} frames, {seconds:.3f} s")
+    for line in failures:
+        print(line, file=sys.stderr)
+    return EXIT_BAD_INPUT if failures else EXIT_OK
 
 
 def _camera_path(file: str, duration: float) -> CameraPath:

@@ -81,6 +81,7 @@ KEY_HELP: tuple[tuple[str, str], ...] = (
     ("M, - / =", "sound off / on; volume down / up"),
     ("I / O, Shift+I", "export range: in / out point (again: clear); clear both"),
     ("F12 / Ctrl+E", "screenshot / export the range (.mp4), into screenshots/"),
+    ("Ctrl+X", "cut the range as a demo, beside the demo (a new name)"),
     ("Alt+Enter, F11", "fullscreen on / off"),
     ("F1, ?", "this help"),
     ("Esc, Ctrl+Q", "release the mouse / close a list, leave fullscreen, else quit"),
@@ -99,6 +100,8 @@ def key_action(name: str, modifiers: int = 0, *, free_camera: bool = False) -> A
         return Action("open")
     if name == "E" and ctrl:
         return Action("export")
+    if name == "X" and ctrl:
+        return Action("cut_demo")
     if name in ("I", "O") and not ctrl and not alt:
         return Action("clear_marks") if shift else Action("mark_in" if name == "I" else "mark_out")
     if name == "S" and ctrl:

@@ -435,11 +435,11 @@ class ViewerState:
 
     def _say_range(self) -> None:
         if not self.marks.any:
-            self._say("export range cleared: Ctrl+E exports the whole demo")
+            self._say("export range cleared: Ctrl+E exports the whole demo (Ctrl+X cuts it as a demo)")
             return
         first, last = self.export_span()
         self._say(f"export range {format_time(first - self.info.start)} - {format_time(last - self.info.start)}: "
-                  "Ctrl+E exports it")
+                  "Ctrl+E exports it, Ctrl+X cuts it as a demo")
 
     def export_span(self) -> tuple[float, float]:
         """The range Ctrl+E exports (timeline seconds): the marks, unset ones at the demo's ends."""
@@ -447,6 +447,9 @@ class ViewerState:
 
     def _on_export(self, a: Action, ctx: FrameContext) -> None:
         self.requests.append("export")
+
+    def _on_cut_demo(self, a: Action, ctx: FrameContext) -> None:
+        self.requests.append("cut_demo")
 
     # the camera path (K, Shift+K, Delete, Ctrl+K, P, Ctrl+S and the key row)
     def _say(self, text: str) -> None:

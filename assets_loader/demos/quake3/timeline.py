@@ -20,7 +20,8 @@ References: ioquake3 ``code/game/bg_misc.c`` (``BG_PlayerStateToEntityState``), 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -303,18 +304,12 @@ def _scoreboard(demo: Quake3Demo, times: np.ndarray, frame_segment: np.ndarray, 
         pairs = g.info_pairs(info)
         d = dict(pairs)
         s = state.setdefault(slot, {"frags": 0, "ping": 0, "minutes": 0})
+        if not info:                        # the client left: its slot is empty again
+            s.update(frags=0, ping=0, minutes=0)
         s.update(name=d.get("n", ""), team=d.get("t", ""), spectator=d.get("t") == "3", userinfo=pairs)
         emit(frame, slot)
 
-    for k, gs in enumerate(demo.gamestates):
-        for slot in range(maxclients):
-            if (info := gs.configstrings.get(numbers.cs_players + slot)):
-                set_player(gs.first_snapshot, slot, info)
-        end = demo.gamestates[k + 1].message if k + 1 < len(demo.gamestates) else 1 << 62
-        for change in demo.configstring_changes:
-            if gs.message < change.message < end and 0 <= change.index - numbers.cs_players < maxclients:
-                set_player(change.snapshot, change.index - numbers.cs_players, change.value)
-    for cmd in demo.commands:
+    def set_scores(cmd: Any) -> None:
         if demo.protocol in g.QL_PROTOCOLS:
             rows = parse_ql_scores(cmd.args, demo.protocol)
         else:
@@ -324,6 +319,23 @@ def _scoreboard(demo: Quake3Demo, times: np.ndarray, frame_segment: np.ndarray, 
                     frags, ping, minutes):
                 state[slot].update(frags=frags, ping=ping, minutes=minutes)
                 emit(cmd.snapshot, slot)
+
+    # In message order, so that a score is told with the name its slot has then (a slot renamed or emptied later
+    # keeps its name until then).
+    steps: list[tuple[int, int, Callable[[], None]]] = []
+    for k, gs in enumerate(demo.gamestates):
+        for slot in range(maxclients):
+            if (info := gs.configstrings.get(numbers.cs_players + slot)):
+                steps.append((gs.message, 0, partial(set_player, gs.first_snapshot, slot, info)))
+        end = demo.gamestates[k + 1].message if k + 1 < len(demo.gamestates) else 1 << 62
+        for change in demo.configstring_changes:
+            if gs.message < change.message < end and 0 <= change.index - numbers.cs_players < maxclients:
+                steps.append((change.message, 1, partial(set_player, change.snapshot,
+                                                         change.index - numbers.cs_players, change.value)))
+    for cmd in demo.commands:
+        steps.append((cmd.message, 2, partial(set_scores, cmd)))
+    for _message, _order, step in sorted(steps, key=lambda s: s[:2]):
+        step()
     changes.sort(key=lambda c: c.frame)
     return changes
 

@@ -17,7 +17,7 @@ from .quakeworld import cut_mvd, cut_qwd
 __all__ = ["cut_demo", "frame_range", "CUT_FORMATS"]
 
 #: The formats (``DemoTimeline.format``) a cut is written for.
-CUT_FORMATS = ("dem", "qwd", "mvd", "dm2", "dm_66", "dm_67", "dm_68", "dm_71")
+CUT_FORMATS = ("dem", "qwd", "mvd", "dm2", "dm_66", "dm_67", "dm_68", "dm_71", "dm_73", "dm_90", "dm_91")
 
 
 def frame_range(timeline: DemoTimeline, start: float, end: float) -> tuple[int, int]:

@@ -1,4 +1,5 @@
-"""Cut a Quake III demo (``.dm_66`` … ``.dm_71``) to a range of its snapshots: a demo ioquake3 plays.
+"""Cut a Quake III demo (``.dm_66`` … ``.dm_71``; Quake Live's ``.dm_73`` / ``.dm_90`` / ``.dm_91`` with its
+tables) to a range of its snapshots: a demo ioquake3 (Quake Live) plays.
 
 The cut is what ``CL_Record_f`` writes when a recording starts mid-game, followed by the original's messages:
 
@@ -33,6 +34,7 @@ from ..quake3.bitstream import FMT, BitReader
 from ..quake3.delta import FLOAT_INT_BIAS, FLOAT_INT_BITS
 from ..quake3.framing import split_messages
 from ..quake3.huffman import CODES
+from ..quake3.ql_scores import SCORE_COMMANDS
 from ..quake3.parse import _Decoder, protocol_from_name, protocol_from_serverinfo
 
 __all__ = ["BitWriter", "cut_quake3"]
@@ -42,10 +44,12 @@ _I32 = struct.Struct("<i")
 
 
 class BitWriter:
-    """``MSG_WriteBits`` in Huffman mode: the low ``n & 7`` bits raw, then each byte as its Huffman code."""
+    """``MSG_WriteBits`` in Huffman mode: the low ``n & 7`` bits raw, then each byte as its Huffman code.  Strings
+    are written as UTF-8 with ``utf8`` (Quake Live's protocol 91, as :meth:`BitReader.read_string` reads them)."""
 
-    def __init__(self) -> None:
+    def __init__(self, utf8: bool = False) -> None:
         self.bits: list[int] = []
+        self.utf8 = utf8
 
     def write_bits(self, value: int, count: int) -> None:
         n = abs(count)
@@ -62,7 +66,7 @@ class BitWriter:
         self.write_bits(value, 32)
 
     def write_string(self, text: str) -> None:
-        for c in text.encode("latin-1", "replace"):
+        for c in text.encode("utf-8") if self.utf8 else text.encode("latin-1", "replace"):
             self.write_byte(c)
         self.write_byte(0)
 
@@ -183,7 +187,7 @@ class _Recorder(_Decoder):
         text = r.read_string()
         r.pos = end
         self.message_commands.setdefault(self.current, []).append((sequence, text))
-        if sequence > taken and text.startswith("scores "):
+        if sequence > taken and text.split(" ", 1)[0] in SCORE_COMMANDS:
             self.last_scores = text
 
     def snapshot(self, r: BitReader) -> None:
@@ -201,7 +205,7 @@ def _full_message(rec: _Recorder, message: int, commands: list[tuple[int, str]])
     """A message of ``commands`` and the full snapshot of ``message``."""
     tables = rec.tables
     server_time, flags, areamask, player, entities, _delta = rec.message_snapshot[message]
-    w = BitWriter()
+    w = BitWriter(rec.protocol in Q.UTF8_PROTOCOLS)
     w.write_long(0)                                     # reliableAcknowledge
     for sequence, text in commands:
         w.write_byte(Q.SVC_SERVERCOMMAND)
@@ -225,7 +229,7 @@ def _full_message(rec: _Recorder, message: int, commands: list[tuple[int, str]])
 def _gamestate(rec: _Recorder) -> bytes:
     before = rec.before
     assert before is not None
-    w = BitWriter()
+    w = BitWriter(rec.protocol in Q.UTF8_PROTOCOLS)
     w.write_long(0)
     w.write_byte(Q.SVC_GAMESTATE)
     w.write_long(before["command_sequence"] - (1 if before["scores"] else 0))
@@ -250,7 +254,7 @@ def cut_quake3(data: bytes, path: str, first_frame: int, last_frame: int) -> byt
     protocol = protocol_from_name(path) or protocol_from_serverinfo(data, path)
     tables = Q.tables_for(protocol) if protocol is not None else None
     if protocol is None or tables is None:
-        raise FormatError(path, FMT, None, "a Quake III demo of protocol 66, 67, 68 or 71", "no protocol")
+        raise FormatError(path, FMT, None, "a Quake III demo of protocol 66, 67, 68, 71, 73, 90 or 91", "no protocol")
     framing = split_messages(data, path)
     probe = _Recorder(path, protocol, tables, -1)
     _run(probe, data, framing)
@@ -291,5 +295,6 @@ def cut_quake3(data: bytes, path: str, first_frame: int, last_frame: int) -> byt
 def _run(rec: _Recorder, data: bytes, framing: Any) -> None:
     for index, block in enumerate(framing.blocks):
         reader = BitReader(data[block.offset:block.offset + block.length], path=rec.path, message=index,
-                           sequence=block.sequence, file_offset=block.offset, table=rec.table)
+                           sequence=block.sequence, file_offset=block.offset, table=rec.table,
+                           utf8=rec.protocol in Q.UTF8_PROTOCOLS)
         reader.run(rec.message)
