@@ -244,8 +244,8 @@ def play_through(demo: Path, fs: _ReadLog) -> _Playback:
     digested, every MD3 handed to the model renderer noted), and every sound its mixer plays loaded."""
     from viewer.audio import Mixer, SoundBank
     from viewer.headless import DemoRenderer
-    from viewer.render.q3models import Md3Renderer
-    from viewer.render.q3refdef import Md3Draw
+    from viewer.render.shaded.md3 import Md3Renderer
+    from viewer.render.shaded.records import Md3Draw
 
     drawn: set[str] = set()
     draw = Md3Renderer.draw

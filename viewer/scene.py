@@ -2,8 +2,8 @@
 
 Pure functions of the timeline and ``t`` (docs/DESIGN.md, "Key types"): the camera (the recorder's eyes, or a given
 position), the entity draw list (asked of the game's :class:`~viewer.games.base.GameView`), the models, particles
-and lights of its effects, light style values and fog. Model-specific work that needs loaded assets (poses,
-lighting, colours) is done by the renderer.
+and lights of its effects, light style values and fog. The game poses what its rules pose (Quake III's players,
+given the segment's loaded models); the renderer samples the light under each model and picks alias-model frames.
 
 References: QuakeSpasm ``view.c`` ``V_CalcRefdef`` (the eye), ``r_light.c`` ``R_AnimateLight`` (styles at 10 Hz),
 ``gl_fog.c`` (fog from ``svc_fog``).

@@ -1,9 +1,10 @@
 """What a game package gives the generic viewer: the :class:`GameView` seam.
 
 The scene builder, the session and the window know only this interface; each game package
-(``viewer/games/quake/`` for Quake and QuakeWorld, later ``quake2/`` and ``quake3/``) implements it with its own
-rules: which entities are drawn and how (``CL_RelinkEntities``, ``CL_AddPacketEntities``), the particle and light
-effects of its temp entities, its status bar, and which models are actors worth following. The game is picked by
+(``viewer/games/quake/`` for Quake and QuakeWorld, ``quake2/``, ``quake3/``) implements it with its own rules: which
+entities are drawn and how (``CL_RelinkEntities``, ``CL_AddPacketEntities``, ``CG_Player``: poses and spins are
+worked out here, not by the renderer), the particle and light effects of its temp entities, its status bar, and
+which models are actors worth following. The game is picked by
 ``DemoTimeline.game`` in :mod:`viewer.games.registry`.
 
 References: Quake III's ``cgame`` split (the engine draws a ``refdef_t``; game code decides what goes in it).

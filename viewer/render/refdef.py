@@ -1,10 +1,12 @@
 """The render contract: everything ``viewer.render`` is given, as plain frozen records.
 
 In the spirit of Quake II's ``refdef_t`` / ``refexport_t``: a map segment's assets are registered once
-(:class:`SegmentAssets`, model handles = indices into its model list), then each frame is one description
-(:class:`SceneFrame`: camera, entity draws, particles, dynamic lights, light styles, fog) and the 2D layers are
-finished layouts (:class:`HudLayout`, :class:`UiLayout`). Games and the scene builder produce these records; the
-renderer only reads them, so it never sees a demo, an event or a game rule.
+(:class:`SegmentAssets`, each game's kind of it with the map its backend draws: :mod:`.bsp.records`,
+:mod:`.q3.records`; model handles = indices into its model list), then each frame is one description
+(:class:`SceneFrame`: camera, entity draws tagged by their model's kind, MD3 draws and polygons drawn with shader
+scripts, particles, dynamic lights, light styles, fog) and the 2D layers are finished layouts (:class:`HudLayout`,
+:class:`UiLayout`). Games and the scene builder produce these records, applying their game's rules (poses, spins,
+view weapons); the renderer only draws them, so it never sees a demo or an event, and names no game.
 
 Arrays are numpy with the shapes given per field. Nothing here reads files or touches OpenGL.
 
