@@ -77,7 +77,7 @@ import numpy as np
 from assets_loader.bsp import load_bsp
 from assets_loader.bsp38 import load_bsp38
 from tests.fuzz.shared_ranges import bsp29_shared_marksurfaces, bsp38_shared_leaffaces
-from viewer.render.visibility import pvs_faces
+from viewer.render.bsp.visibility import pvs_faces
 for world in (load_bsp(bsp29_shared_marksurfaces(leafs=2000), "q1"),
               load_bsp38(bsp38_shared_leaffaces(leafs=2000), "q2")):
     every = np.arange(len(world.leafs))
