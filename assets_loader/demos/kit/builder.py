@@ -36,6 +36,7 @@ References: QuakeSpasm ``cl_main.c`` ``CL_ClearState``, ``cl_demo.c`` ``CL_GetDe
 
 from __future__ import annotations
 
+import bisect
 import warnings
 from array import array
 from typing import Any
@@ -182,16 +183,19 @@ class TimelineBuilder:
         previous row (module docstring) references that row's stored row, the others are stored."""
         size = self.layout.row.size
         nframes = len(self.times)
-        counts = np.diff(np.append(np.frombuffer(self.offsets, np.int64)[self.pending_frame:], self.row_count))
+        # every array here views copies, never the growing buffers: a view kept alive (a sampling profiler holding a
+        # frame of this call or of numpy's, as Dask's workers run one) would stop the next append with "cannot
+        # resize an array that is exporting buffers"
+        pending = bytes(self.rows)
+        offsets = np.frombuffer(self.offsets[self.pending_frame:], np.int64)
+        counts = np.diff(np.append(offsets, self.row_count))
         frame = np.concatenate([self._last[3], np.repeat(np.arange(self.pending_frame, nframes, dtype=np.int32),
                                                                   counts)])
-        number = np.concatenate([self._last[0], self.layout.numbers(self.layout.read(self.rows)).astype(np.int64)])
-        raw = np.concatenate([self._last[1], np.frombuffer(self.rows, np.uint8).reshape(-1, size)])
+        number = np.concatenate([self._last[0], self.layout.numbers(self.layout.read(pending)).astype(np.int64)])
+        raw = np.concatenate([self._last[1], np.frombuffer(pending, np.uint8).reshape(-1, size)])
         carried = len(self._last[0])                 # each entity's last row before: first in its group
         order = np.argsort(number, kind="stable")    # by entity, in frame order
         g_num, g_frame, g_raw = number[order], frame[order], raw[order]
-        # copies, not views: a view kept alive (a sampling profiler holding this frame, as Dask's workers run one)
-        # would stop the next frame's append with "cannot resize an array that is exporting buffers"
         times = np.array(self.times, np.float64)
         segment = np.array(self.frame_segment, np.int32)
         same = np.zeros(len(order), bool)
@@ -240,7 +244,7 @@ class TimelineBuilder:
         del self.view_origin[3 * frame:], self.view_angles[3 * frame:]
         if frame < self.stat_count:
             nstat = len(self.schema.stat_names)
-            kept = int(np.searchsorted(np.frombuffer(self.stat_frames, np.int32), frame))
+            kept = bisect.bisect_left(self.stat_frames, frame)   # no numpy view: the array shrinks next
             del self.stat_frames[kept:], self.stat_values[kept * nstat:]
             self.stat_count = frame
             self.last_stats = list(self.stat_values[-nstat:]) if kept else None
