@@ -9,7 +9,6 @@ import json
 import os
 import shutil
 import sqlite3
-import zlib
 from collections import Counter, defaultdict
 
 import pytest
@@ -18,6 +17,7 @@ from assets_loader.demos import load_demo
 from assets_loader.errors import FormatError
 from viewer.cli import main
 from viewer.demo_report import events_list, info_dict, to_json
+from viewer.library.event_blob import unpack_events
 from viewer.library.find import Query, find
 from viewer.library.index import demo_paths, index_folders
 from assets_loader.demos.quake3.colors import strip_colors
@@ -131,7 +131,7 @@ def _dump(path) -> list:
     out = []
     for row in db.execute("SELECT * FROM demos ORDER BY path"):
         demo, rest = row[0], list(row[1:])
-        rest[14] = json.loads(zlib.decompress(rest[14])) if rest[14] else None   # the events blob
+        rest[14] = unpack_events(rest[14]) if rest[14] else None   # the events blob
         out.append(rest)
         for table, order in (("maps", "segment"), ("players", "slot"), ("events", "seq")):
             out.append(db.execute(f"SELECT * FROM {table} WHERE demo = ? ORDER BY {order}", (demo,)).fetchall())
