@@ -22,7 +22,7 @@ from .records import DemoRecord
 __all__ = ["SCHEMA_VERSION", "INDEXED_KINDS", "default_db_path", "open_db", "write_record", "demo_info",
            "demo_events", "known_files", "remove_paths", "touch_path"]
 
-SCHEMA_VERSION = 2      # 2: the events list packed by columns (event_blob)
+SCHEMA_VERSION = 2      # 2: the events list packed by columns (event_blob), players' spectator flag
 
 #: Event kinds kept out of the ``events`` table (they are in every demo by the thousand and carry no names).
 _BULK_KINDS = frozenset({"temp_entity", "muzzleflash", "sound", "stopsound", "localsound", "particle", "kick",
@@ -42,7 +42,7 @@ CREATE TABLE maps (demo INTEGER NOT NULL REFERENCES demos(id) ON DELETE CASCADE,
 CREATE INDEX maps_name ON maps(name COLLATE NOCASE);
 CREATE INDEX maps_demo ON maps(demo);
 CREATE TABLE players (demo INTEGER NOT NULL REFERENCES demos(id) ON DELETE CASCADE, slot INTEGER, name TEXT,
-    name_raw TEXT, team TEXT, score INTEGER);
+    name_raw TEXT, team TEXT, score INTEGER, spectator INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX players_name ON players(name COLLATE NOCASE);
 CREATE INDEX players_demo ON players(demo);
 CREATE TABLE events (demo INTEGER NOT NULL REFERENCES demos(id) ON DELETE CASCADE, seq INTEGER, time REAL,
@@ -113,8 +113,8 @@ def write_record(db: sqlite3.Connection, rec: DemoRecord) -> None:
          rec.error))
     demo = cur.lastrowid
     db.executemany("INSERT INTO maps VALUES (?, ?, ?)", [(demo, i, m) for i, m in enumerate(info.get("maps", ()))])
-    db.executemany("INSERT INTO players VALUES (?, ?, ?, ?, ?, ?)",
-                   [(demo, p.slot, p.name, p.name_raw, p.team, p.score) for p in rec.players])
+    db.executemany("INSERT INTO players VALUES (?, ?, ?, ?, ?, ?, ?)",
+                   [(demo, p.slot, p.name, p.name_raw, p.team, p.score, p.spectator) for p in rec.players])
     db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                    [(demo, seq, e["time"], e["kind"], *_event_columns(e))
                     for seq, e in enumerate(rec.events) if e["kind"] in INDEXED_KINDS])
