@@ -626,7 +626,7 @@ def _run_highlights(args: argparse.Namespace) -> int:
     done = [o.clip.out for o in outcomes if o.written]
     if args.concat and done:
         concat_clips(done, Path(args.concat))
-        print(f"wrote {args.concat}: {len(done)} clips joined")
+        print(f"wrote {args.concat}: {len(done)} clip{'' if len(done) == 1 else 's'} joined")
     return EXIT_OK if len(done) == len(clips) else EXIT_BAD_INPUT
 
 
