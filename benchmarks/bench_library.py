@@ -22,12 +22,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from assets_loader.demos import load_demo
-from assets_loader.errors import FormatError
-from viewer.library.find import Query, find
-from viewer.library.index import demo_paths, index_folders
-from viewer.library.records import demo_record
-from viewer.library.store import open_db, write_record
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # this tree's code, not an installed copy's
+
+from assets_loader.demos import load_demo  # noqa: E402
+from assets_loader.errors import FormatError  # noqa: E402
+from viewer.library.find import Query, find  # noqa: E402
+from viewer.library.index import demo_paths, index_folders  # noqa: E402
+from viewer.library.records import demo_record  # noqa: E402
+from viewer.library.store import open_db, write_record  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 CORPUS = [DATA / "quake1", DATA / "quakeworld", DATA / "quake2", DATA / "quake3", DATA / "public"]

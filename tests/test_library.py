@@ -4,11 +4,11 @@ database as the process pool, and ``qdv find``'s patterns agree with counts comp
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import shutil
 import sqlite3
-import zlib
 from collections import Counter, defaultdict
 
 import pytest
@@ -17,6 +17,7 @@ from assets_loader.demos import load_demo
 from assets_loader.errors import FormatError
 from viewer.cli import main
 from viewer.demo_report import events_list, info_dict, to_json
+from viewer.library.event_blob import unpack_events
 from viewer.library.find import Query, find
 from viewer.library.index import demo_paths, index_folders
 from assets_loader.demos.quake3.colors import strip_colors
@@ -130,7 +131,7 @@ def _dump(path) -> list:
     out = []
     for row in db.execute("SELECT * FROM demos ORDER BY path"):
         demo, rest = row[0], list(row[1:])
-        rest[14] = json.loads(zlib.decompress(rest[14])) if rest[14] else None   # the events blob
+        rest[14] = unpack_events(rest[14]) if rest[14] else None   # the events blob
         out.append(rest)
         for table, order in (("maps", "segment"), ("players", "slot"), ("events", "seq")):
             out.append(db.execute(f"SELECT * FROM {table} WHERE demo = ? ORDER BY {order}", (demo,)).fetchall())
@@ -211,6 +212,43 @@ def test_find_multi_kills_and_sprees(library):
     assert {(h.path, h.player, h.time, int(h.match.split()[0])) for h in multi} == expected_multi != set()
     spree = find(db, Query(spree=5))
     assert {(h.path, h.player, h.time, int(h.match.split()[2])) for h in spree} == expected_spree != set()
+
+
+def _windows(times: list[float], n: int, within: float) -> list[tuple[float, int]]:
+    """Greedy runs of ≥ n times each within ``within`` of the run's first, by binary search over sorted times."""
+    runs, i = [], 0
+    while i < len(times):
+        j = bisect.bisect_right(times, within, lo=i, key=lambda t, first=times[i]: t - first)
+        if j - i >= n:
+            runs.append((times[i], j - i))
+            i = j
+        else:
+            i += 1
+    return runs
+
+
+def test_multi_kill_3_cli_lists_the_moments_events_json_gives(library, capsys):
+    """The issue's "done when" search, ``qdv find --multi-kill 3 --within 5`` (and 8 s, where the corpus has more),
+    against each demo's ``qdv events --json --kind obituary`` (the CLI's JSON, not the library's lists)."""
+    frag_times: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for path in demo_paths(CORPUS):
+        if main(["events", path, "--json", "--kind", "obituary"]) != 0:
+            capsys.readouterr()
+            continue
+        for e in json.loads(capsys.readouterr().out):
+            if e["killer"] not in (None, e["victim"]):
+                frag_times[(path, e["killer"])].append(e["time"])
+    for within in (5.0, 8.0):
+        expected = {(path, killer, t, k) for (path, killer), ts in frag_times.items()
+                    for t, k in _windows(ts, 3, within)}
+        assert main(["find", "--db", str(library), "--multi-kill", "3", "--within", str(within), "--json"]) == 0
+        hits = json.loads(capsys.readouterr().out)
+        assert {(h["path"], h["player"], h["time"], int(h["match"].split()[0])) for h in hits} == expected != set()
+        assert all(h["end"] - h["time"] <= within and h["play"].startswith("qdv play ") for h in hits)
+        assert main(["find", "--db", str(library), "--multi-kill", "3", "--within", str(within)]) == 0
+        table = capsys.readouterr().out.splitlines()
+        assert table[-1] == f"{len(hits)} matches"
+        assert all(h["play"] in line for h, line in zip(hits, table[:-1], strict=True))
 
 
 def test_find_demo_filters(library):

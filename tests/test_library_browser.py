@@ -17,10 +17,11 @@ from viewer.library.store import demo_events, demo_info, open_db
 from viewer.ui.browser import COLUMNS, Browser, browser_click, browser_key, browser_layout, browser_text
 from viewer.ui.browser_session import BrowserSession
 
-from .conftest import QUAKE1, QUAKE3, QUAKEWORLD
+from .conftest import DATA, QUAKE1, QUAKE3, QUAKEWORLD
 
 FOLDERS = [QUAKE1 / "lq1", QUAKEWORLD, QUAKE3 / "demos"]
 SIZE, SCALE = (1280, 720), 2
+PUBLIC_Q3 = DATA / "public" / "quake3"
 
 
 @pytest.fixture(scope="module")
@@ -40,9 +41,28 @@ def test_rows_are_what_info_says(library, rows):
     assert len(rows) == 8
     for row in rows:
         info = demo_info(db, row.path)
-        ranked = sorted(info["players"], key=lambda p: (-p["frags"], p["slot"]))
+        ranked = _ranked(info["players"])
         assert (row.map, row.duration, row.game) == (" ".join(info["maps"]), info["duration"], info["game"])
         assert row.players == tuple(p["name"] for p in ranked) and row.scores == tuple(p["frags"] for p in ranked)
+
+
+def _ranked(players: list[dict]) -> list[dict]:
+    """``qdv info``'s players as a row lists them: by score, the spectators left out unless no one else is there."""
+    playing = [p for p in players if not p.get("spectator")] or players
+    return sorted(playing, key=lambda p: (-p["frags"], p["slot"]))
+
+
+def test_spectators_following_players_are_no_players_of_the_row(tmp_path):
+    """A public OSP duel watched by a GTV camera and two spectators: each following spectator shows the score of
+    the player it follows, so listed as players they made the duel's score read 55:55."""
+    demo = PUBLIC_Q3 / "osp_duel_1.dm_68"
+    db = tmp_path / "lib.sqlite"
+    assert main(["index", "--db", str(db), "--workers", "1", str(demo)]) == 0
+    (row,) = demo_rows(open_db(db))
+    players = demo_info(open_db(db), str(demo))["players"]
+    ranked = _ranked(players)
+    assert len(ranked) == 2 and len(players) > 2 and any(p["spectator"] for p in players)
+    assert row.players == tuple(p["name"] for p in ranked) and row.scores == tuple(p["frags"] for p in ranked)
 
 
 @pytest.mark.parametrize("column", range(len(COLUMNS)))

@@ -43,7 +43,7 @@ def _band(px: np.ndarray, line: int) -> np.ndarray:
 
 
 def _text_pixels(band: np.ndarray) -> int:
-    """Pixels of the browser's light text (the scene behind its panel is darkened to at most 40 %)."""
+    """Pixels of the browser's light text (its panel hides the scene behind it)."""
     return int(np.count_nonzero(np.all(band > 150, axis=2)))
 
 

@@ -24,6 +24,7 @@ from .settings import RANGES
 
 if TYPE_CHECKING:
     from .camera_path import CameraPath
+    from .library.clip_pool import ClipOutcome
     from .library.highlights import Clip
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -526,6 +527,14 @@ def _run_timedemo(args: argparse.Namespace) -> int:
 
 
 def _run_render(args: argparse.Namespace) -> int:
+    code, message = _render(args)
+    print(message, file=sys.stdout if code == EXIT_OK else sys.stderr)
+    return code
+
+
+def _render(args: argparse.Namespace, bar: bool = True) -> tuple[int, str]:
+    """``qdv render``'s work: the exit code and the line that says what was written; ``bar``: show the frames
+    progress bar."""
     from tqdm import tqdm
 
     from assets_loader.demos import load_demo
@@ -567,29 +576,33 @@ def _run_render(args: argparse.Namespace) -> int:
             with session.quiet():   # without the game's data every sound is missing: the notice says it
                 sound = FrameSound(export_mixer(timeline, session.fs,
                                                 lambda s: session.game_map if s == session.segment else None), times)
-        with tqdm(total=times.count, unit="frame", desc=output.path.name, dynamic_ncols=True) as bar:
+        with tqdm(total=times.count, unit="frame", desc=output.path.name, dynamic_ncols=True,
+                  disable=not bar) as frames:
             result = record(renderer, ShotCamera(mode, pov, fov, pos, angles, path=path), times, output, blur=blur,
-                            sound=sound, progress=lambda done: bar.update(done - bar.n))
+                            sound=sound, progress=lambda done: frames.update(done - frames.n))
     finally:
         renderer.release()
     where = output.path
     if result.removed:
-        print(f"interrupted before any frame was written: removed the empty {where}", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return EXIT_INTERRUPTED, f"interrupted before any frame was written: removed the empty {where}"
     if result.interrupted:
-        print(f"interrupted: {where} is playable with {result.frames} of {result.total} frames", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return EXIT_INTERRUPTED, f"interrupted: {where} is playable with {result.frames} of {result.total} frames"
     heard = f", {AUDIO_CODECS[output.container]} sound" if sound is not None else ""
-    print(f"wrote {where}: {result.frames} frames {size[0]}x{size[1]} at {fps:g} fps ({output.codec.name}{heard}) "
-          f"in {result.seconds:.1f} s, {result.fps:.1f} frames/s")
-    return EXIT_OK
+    return EXIT_OK, (f"wrote {where}: {result.frames} frames {size[0]}x{size[1]} at {fps:g} fps "
+                     f"({output.codec.name}{heard}) in {result.seconds:.1f} s, {result.fps:.1f} frames/s")
 
 
 def _run_highlights(args: argparse.Namespace) -> int:
     """``qdv render --highlights RESULTS.json --out DIR``: each hit of ``qdv find --json`` rendered as its own clip
-    by :func:`_run_render`, a clip that fails reported and skipped; ``--concat FILE`` joins the clips."""
+    by :func:`_render_clip` in a pool of ``--workers`` processes, a clip that fails reported and skipped;
+    ``--concat FILE`` then joins the clips written, in the order of the results."""
+    import functools
+    import os
     from pathlib import Path
 
+    from tqdm import tqdm
+
+    from .library.clip_pool import render_clips
     from .library.highlights import HighlightsError, concat_clips, load_hits, plan_clips
 
     if args.demo is not None:
@@ -599,36 +612,52 @@ def _run_highlights(args: argparse.Namespace) -> int:
     except HighlightsError as exc:
         raise _UsageError(str(exc)) from None
     Path(args.out).mkdir(parents=True, exist_ok=True)
-    done, failed = [], 0
-    for clip in clips:
+    job = functools.partial(_render_clip, vars(args))
+    failed = 0
+    with tqdm(total=len(clips), unit="clip", desc="highlights", dynamic_ncols=True) as bar:
+        def progress(outcome: ClipOutcome) -> None:
+            nonlocal failed
+            if outcome.written:
+                bar.write(outcome.message, file=sys.stdout)
+            else:
+                failed += 1
+                bar.write(f"qdv render: {outcome.clip.out.name}: {outcome.message}", file=sys.stderr)
+                bar.set_postfix(failed=failed, refresh=False)
+            bar.update(1)
+
         try:
-            code = _render_clip(args, clip)
-        except (FormatError, OSError, _UsageError) as exc:
-            print(f"qdv render: {clip.out.name}: {_describe(exc)}", file=sys.stderr)
-            code = EXIT_BAD_INPUT
-        if code == EXIT_INTERRUPTED:
-            return code
-        failed += code != EXIT_OK
-        if code == EXIT_OK:
-            done.append(clip.out)
+            outcomes = render_clips(job, clips, args.workers or os.cpu_count() or 1, progress)
+        except KeyboardInterrupt:
+            return EXIT_INTERRUPTED
+    for outcome in outcomes:
+        for message in outcome.warnings:
+            warnings.warn(message, stacklevel=1)
+    done = [o.clip.out for o in outcomes if o.written]
     if args.concat and done:
         concat_clips(done, Path(args.concat))
-        print(f"wrote {args.concat}: {len(done)} clips joined")
-    return EXIT_BAD_INPUT if failed else EXIT_OK
+        print(f"wrote {args.concat}: {len(done)} clip{'' if len(done) == 1 else 's'} joined")
+    return EXIT_OK if len(done) == len(clips) else EXIT_BAD_INPUT
 
 
-def _render_clip(args: argparse.Namespace, clip: Clip) -> int:
-    """One highlight clip, from the eyes of the hit's player where the demo has them (``--pov``), else from the
-    demo's own view."""
-    one = {**vars(args), "demo": clip.demo, "start": f"{clip.start:.3f}", "end": f"{clip.end:.3f}",
-           "out": str(clip.out)}
-    if args.pov is None and clip.player:
+def _render_clip(options: dict, clip: Clip) -> ClipOutcome:
+    """One highlight clip (a job of the pool: picklable, a pure function of the clip), from the eyes of the hit's
+    player where the demo has them (``--pov``), else from the demo's own view; errors are its outcome's message."""
+    from .library.clip_pool import ClipOutcome
+
+    one = {**options, "demo": clip.demo, "start": f"{clip.start:.3f}", "end": f"{clip.end:.3f}", "out": str(clip.out)}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         try:
-            return _run_render(argparse.Namespace(**{**one, "pov": clip.player}))
-        except _UsageError as exc:
-            if not str(exc).startswith("--pov"):
-                raise
-    return _run_render(argparse.Namespace(**one))
+            try:
+                code, message = _render(argparse.Namespace(**{**one, "pov": options["pov"] or clip.player}), bar=False)
+            except _UsageError as exc:
+                if not (options["pov"] is None and clip.player and str(exc).startswith("--pov")):
+                    raise
+                code, message = _render(argparse.Namespace(**one), bar=False)
+        except (FormatError, OSError, _UsageError) as exc:
+            code, message = EXIT_BAD_INPUT, _one_line(_describe(exc))
+    said = tuple(dict.fromkeys(str(w.message) for w in caught))
+    return ClipOutcome(clip, code == EXIT_OK, message, code == EXIT_INTERRUPTED, said)
 
 
 def _run_cut(args: argparse.Namespace) -> int:

@@ -24,7 +24,8 @@ __all__ = ["DemoRow", "FolderIndexing", "SEARCH_KEYS", "demo_rows", "parse_searc
 
 @dataclass(frozen=True, slots=True)
 class DemoRow:
-    """A stored demo as the browser lists it: ``players`` by score (highest first) with their ``scores``;
+    """A stored demo as the browser lists it: ``players`` by score (highest first) with their ``scores``, the
+    spectators left out (a following spectator shows the score of whom it follows) unless no one else is there;
     ``error`` the one-line decode error of a demo that did not decode (its other fields empty)."""
 
     path: str
@@ -50,9 +51,14 @@ def demo_rows(db: sqlite3.Connection, folder: str | Path | None = None) -> list[
     """The demos stored under ``folder`` (resolved, recursively), or the whole library for ``None``, by path."""
     cond, args = ("1", []) if folder is None else _under(str(Path(folder).resolve()))
     players: dict[int, list[tuple[str, int]]] = {}
-    for demo, name, score in db.execute(
-            f"SELECT p.demo, p.name, p.score FROM players p JOIN demos d ON d.id = p.demo WHERE {cond} "
-            "ORDER BY p.demo, p.score DESC, p.slot", args):
+    played: set[int] = set()        # demos with a player who is no spectator (they come first)
+    for demo, name, score, spectator in db.execute(
+            f"SELECT p.demo, p.name, p.score, p.spectator FROM players p JOIN demos d ON d.id = p.demo WHERE {cond} "
+            "ORDER BY p.demo, p.spectator, p.score DESC, p.slot", args):
+        if not spectator:
+            played.add(demo)
+        elif demo in played:
+            continue
         players.setdefault(demo, []).append((name, score))
     rows = []
     for demo, path, game, maps, duration, date, error in db.execute(

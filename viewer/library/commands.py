@@ -26,10 +26,14 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _add_workers_arg(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--workers", type=_positive_int, metavar="N",
+                   help=f"{what} processes (default: the core count, {os.cpu_count()})")
+
+
 def _add_db_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", metavar="FILE", help="the library file (default: library.sqlite in the user data folder)")
-    p.add_argument("--workers", type=_positive_int, metavar="N",
-                   help=f"decoding processes (default: the core count, {os.cpu_count()})")
+    _add_workers_arg(p, "decoding")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="decode on this Dask cluster (tcp://host:8786) instead of local processes (extra 'library')")
 
@@ -67,6 +71,7 @@ def add_highlights_args(render: argparse.ArgumentParser) -> None:
     render.add_argument("--lead-out", type=float, default=2.0, metavar="S",
                         help="seconds after each moment (default 2)")
     render.add_argument("--concat", metavar="FILE", help="with --highlights: join the clips into this video too")
+    _add_workers_arg(render, "with --highlights: rendering")
 
 
 def _index(db, folders: list[str], args: argparse.Namespace, db_path: str) -> None:

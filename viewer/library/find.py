@@ -8,16 +8,15 @@ chat text. Each hit names the ``qdv play DEMO --start T`` command that opens it 
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import sqlite3
-import zlib
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from .event_blob import unpack_events
 from .store import INDEXED_KINDS
 
 __all__ = ["LEAD_IN", "Frag", "Hit", "Query", "find", "multi_kills", "sprees", "format_hits"]
@@ -202,7 +201,7 @@ def _event_hits(db: sqlite3.Connection, q: Query, kind: str) -> list[Hit]:
     hits = []   # a bulk kind: read the demos' compressed event lists
     for path, blob, duration in db.execute(
             f"SELECT d.path, d.events, d.duration FROM demos d WHERE {cond} ORDER BY d.path", args):
-        for e in json.loads(zlib.decompress(blob)):
+        for e in unpack_events(blob):
             body = e.get("text") if isinstance(e.get("text"), str) else None
             if e["kind"] == kind and (q.text is None or _like(body, q.text)):
                 hits.append(Hit(path, e["time"], e["time"], None, (body or kind).strip(), duration))

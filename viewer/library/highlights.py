@@ -1,9 +1,9 @@
 """``qdv render --highlights RESULTS.json``: the clips of ``qdv find --json`` hits, and joining them into one reel.
 
 :func:`plan_clips` turns hits into :class:`Clip` ranges (``lead_in`` seconds before the moment, ``lead_out`` after
-its end, within the demo) named after the demo, the time and what matched; the CLI renders each with the ordinary
-``qdv render`` code. :func:`concat_clips` joins rendered clips of one codec and size into one file by copying their
-packets (no re-encoding), each clip's timestamps moved to follow the previous one's last packet.
+its end, within the demo) named after the demo, the time and what matched; :mod:`.clip_pool` renders them in parallel.
+:func:`concat_clips` joins rendered clips of one codec and size into one file by copying their packets (no
+re-encoding), each clip's timestamps moved to follow the previous one's last packet.
 """
 
 from __future__ import annotations

@@ -45,6 +45,7 @@ class Player:
     name_raw: str       # as the demo has it
     team: str
     score: int
+    spectator: bool = False     # watching (a following spectator shows the score of whom it follows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,8 +112,8 @@ def demo_record(path: str) -> DemoRecord:
         events = events_list(timeline)
     except (FormatError, OSError) as exc:
         return DemoRecord(path, st.st_size, st.st_mtime, digest, error=" ".join(str(exc).split()))
-    players = tuple(Player(p["slot"], p["name"], p["name_raw"], p.get("team", ""), p["frags"])
-                    for p in info["players"])
+    players = tuple(Player(p["slot"], p["name"], p["name_raw"], p.get("team", ""), p["frags"],
+                           bool(p.get("spectator", False))) for p in info["players"])
     names = {p.slot: p.name for p in players}
     serverinfo = info.get("serverinfo", {})
     date = serverinfo.get("g_timestamp") or name_date(Path(path).name)

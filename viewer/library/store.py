@@ -1,28 +1,28 @@
 """The library's SQLite file: schema (``PRAGMA user_version``), writing a :class:`DemoRecord`, reading it back.
 
-One row per file in ``demos`` (its facts, the ``qdv info --json`` dict as JSON, the ``qdv events --json`` list as
-zlib-compressed JSON, or the decode ``error``); ``maps`` and ``players`` for the demo filters; ``events`` holds the
-searchable events (:data:`INDEXED_KINDS`: deaths, chat, prints to the centre, match ends, …) with the columns the
-searches use. The high-volume effect kinds (temp entities, sounds, muzzle flashes) live only in the compressed list,
-which keeps the file well under 1 MB per demo-hour.
+One row per file in ``demos`` (its facts, the ``qdv info --json`` dict as JSON, the ``qdv events --json`` list
+packed by columns and compressed (:mod:`.event_blob`), or the decode ``error``); ``maps`` and ``players`` for the
+demo filters; ``events`` holds the searchable events (:data:`INDEXED_KINDS`: deaths, chat, prints to the centre,
+match ends, …) with the columns the searches use. The high-volume effect kinds (temp entities, sounds, muzzle
+flashes) live only in the packed list, which keeps the file under 1 MB per demo-hour.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-import zlib
 from pathlib import Path
 from typing import Any
 
 from assets_loader.demos.events import EVENT_KINDS
 
+from .event_blob import pack_events, unpack_events
 from .records import DemoRecord
 
 __all__ = ["SCHEMA_VERSION", "INDEXED_KINDS", "default_db_path", "open_db", "write_record", "demo_info",
            "demo_events", "known_files", "remove_paths", "touch_path"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2      # 2: the events list packed by columns (event_blob), players' spectator flag
 
 #: Event kinds kept out of the ``events`` table (they are in every demo by the thousand and carry no names).
 _BULK_KINDS = frozenset({"temp_entity", "muzzleflash", "sound", "stopsound", "localsound", "particle", "kick",
@@ -42,7 +42,7 @@ CREATE TABLE maps (demo INTEGER NOT NULL REFERENCES demos(id) ON DELETE CASCADE,
 CREATE INDEX maps_name ON maps(name COLLATE NOCASE);
 CREATE INDEX maps_demo ON maps(demo);
 CREATE TABLE players (demo INTEGER NOT NULL REFERENCES demos(id) ON DELETE CASCADE, slot INTEGER, name TEXT,
-    name_raw TEXT, team TEXT, score INTEGER);
+    name_raw TEXT, team TEXT, score INTEGER, spectator INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX players_name ON players(name COLLATE NOCASE);
 CREATE INDEX players_demo ON players(demo);
 CREATE TABLE events (demo INTEGER NOT NULL REFERENCES demos(id) ON DELETE CASCADE, seq INTEGER, time REAL,
@@ -104,17 +104,17 @@ def write_record(db: sqlite3.Connection, rec: DemoRecord) -> None:
     """Store ``rec``, replacing what was stored for its path."""
     db.execute("DELETE FROM demos WHERE path = ?", (rec.path,))
     info = rec.info
-    blob = zlib.compress(json.dumps(rec.events, separators=(",", ":"), ensure_ascii=False).encode(), 6)
     cur = db.execute(
         "INSERT INTO demos (path, size, mtime, hash, game, format, protocol, maps, duration, gametype, recorder, pov,"
         " date, info, events, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (rec.path, rec.size, rec.mtime, rec.hash, info.get("game"), info.get("format"), info.get("protocol"),
          " ".join(info.get("maps", ())), info.get("duration"), rec.gametype, rec.recorder, rec.pov, rec.date,
-         json.dumps(info, ensure_ascii=False) if info else None, None if rec.error else blob, rec.error))
+         json.dumps(info, ensure_ascii=False) if info else None, None if rec.error else pack_events(rec.events),
+         rec.error))
     demo = cur.lastrowid
     db.executemany("INSERT INTO maps VALUES (?, ?, ?)", [(demo, i, m) for i, m in enumerate(info.get("maps", ()))])
-    db.executemany("INSERT INTO players VALUES (?, ?, ?, ?, ?, ?)",
-                   [(demo, p.slot, p.name, p.name_raw, p.team, p.score) for p in rec.players])
+    db.executemany("INSERT INTO players VALUES (?, ?, ?, ?, ?, ?, ?)",
+                   [(demo, p.slot, p.name, p.name_raw, p.team, p.score, p.spectator) for p in rec.players])
     db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                    [(demo, seq, e["time"], e["kind"], *_event_columns(e))
                     for seq, e in enumerate(rec.events) if e["kind"] in INDEXED_KINDS])
@@ -129,4 +129,4 @@ def demo_info(db: sqlite3.Connection, path: str) -> dict[str, Any] | None:
 def demo_events(db: sqlite3.Connection, path: str) -> list[dict[str, Any]]:
     """The stored ``qdv events --json`` list of ``path`` (empty: not stored or did not decode)."""
     row = db.execute("SELECT events FROM demos WHERE path = ?", (path,)).fetchone()
-    return json.loads(zlib.decompress(row[0])) if row and row[0] else []
+    return unpack_events(row[0]) if row and row[0] else []

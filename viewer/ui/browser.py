@@ -22,6 +22,9 @@ from .timeline_bar import CHAR, DIM_TEXT_COLOR, PLAYED_COLOR, TEXT_COLOR, TOOLTI
 
 VISIBLE_ROWS = 16
 TABS = ("demos", "search")
+#: The panel: opaque, as the tooltips' colour (a translucent panel let the notice, the scoreboard and the HUD behind
+#: it show through its rows).
+PANEL_COLOR = (*TOOLTIP_COLOR[:3], 1.0)
 
 
 def _clock(seconds: float) -> str:
@@ -286,7 +289,7 @@ def browser_layout(browser: Browser, size: tuple[int, int], scale: int) -> UiLay
     status line and a hint."""
     g = _geometry(size, scale)
     s = g.ch / CHAR
-    rects = [Rect(g.x, g.y, g.w, g.h, TOOLTIP_COLOR)]     # nearly opaque: it covers notices and the HUD
+    rects = [Rect(g.x, g.y, g.w, g.h, PANEL_COLOR)]
     where = str(browser.folder) if browser.folder is not None else "the whole library"
     what = f"{len(browser.rows)} demos" if browser.tab == "demos" else "search"
     texts = [Text(g.x + g.pad, g.line_y(0), _fit(f"{where}  ({what})", _TABLE_COLS), g.ch, TEXT_COLOR)]

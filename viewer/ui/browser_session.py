@@ -84,7 +84,9 @@ class BrowserSession:
             self.browser = browser.with_hits(hits)
         elif request.kind == "scope":
             scope = None if browser.folder is not None else self.folder
-            self.browser = replace(browser, folder=scope, rows=tuple(demo_rows(self.db, scope)), selected=0)
+            status = browser.status if self.indexing is not None else ""   # "N demos indexed": the folder's
+            self.browser = replace(browser, folder=scope, rows=tuple(demo_rows(self.db, scope)), selected=0,
+                                   status=status)
         return None
 
     def key(self, name: str) -> tuple[Path, float] | None:
