@@ -8,7 +8,7 @@ negative ``n`` reads ``-n`` bits and sign-extends them.  The engine's end-of-mes
 end (:meth:`BitReader.overflowed`).
 
 :class:`BitReader` keeps two precomputed views of the message so that every read is a few list indexings:
-``bits`` (one 0/1 entry per bit, for the one-bit flags that make up most of a delta) and 24-bit ``windows`` (the
+``bits`` (one 0/1 byte per bit, for the one-bit flags that make up most of a delta) and 24-bit ``windows`` (the
 bytes starting at each byte offset, for multi-bit raw reads and the Huffman table look-up).  A read that runs
 past the data raises :class:`MessageFormatError` (the views end with the message, and an index past them is
 turned into that error by :meth:`BitReader.run`).
@@ -65,17 +65,17 @@ class FileBits:
     def __init__(self, data: bytes) -> None:
         self.data = data
         raw = np.frombuffer(data, np.uint8)
-        self._bits = np.unpackbits(raw, bitorder="little")
+        self._bits = np.unpackbits(raw, bitorder="little").tobytes()
         wide = np.zeros(len(data) + 2, np.uint32)
         wide[: len(data)] = raw
         self._windows = wide[:-2] | wide[1:-1] << 8 | wide[2:] << 16
 
-    def message(self, offset: int, length: int) -> tuple[list[int], list[int]]:
-        """(one bit a list item, LSB first; for each byte, it and the next two as one 24-bit number) of the
+    def message(self, offset: int, length: int) -> tuple[bytes, list[int]]:
+        """(one bit a byte, LSB first; for each byte, it and the next two as one 24-bit number) of the
         ``length`` bytes at ``offset``: bytes past the message read as zeros, as if it were alone."""
         end = min(offset + length, len(self.data))
         length = end - offset
-        bits: list[int] = self._bits[offset << 3:end << 3].tolist()
+        bits = self._bits[offset << 3:end << 3]
         windows: list[int] = self._windows[offset:end].tolist()
         data = self.data
         if length >= 2:
@@ -88,15 +88,17 @@ class FileBits:
 class BitReader:
     """Reads one message's bits like the engine's ``msg_t`` in Huffman mode.
 
-    ``pos`` is the engine's ``msg->bit``.  Hot loops may read one-bit flags straight from ``bits[pos]`` and
-    advance ``pos`` themselves; everything else goes through the methods.
+    ``pos`` is the engine's ``msg->bit``.  Hot loops may read one-bit flags straight from ``bits[pos]``, and
+    Huffman bytes through ``table`` (:func:`.huffman.decode_table`) from ``windows``, and advance ``pos``
+    themselves (:mod:`.delta` does); everything else goes through the methods.
     """
 
-    __slots__ = ("_table", "bits", "file_offset", "message", "path", "pos", "sequence", "size", "utf8", "windows")
+    __slots__ = ("bits", "file_offset", "message", "path", "pos", "sequence", "size", "table", "utf8",
+                 "windows")
 
     def __init__(self, data: bytes, *, path: str = "<bytes>", message: int = 0, sequence: int = 0,
                  file_offset: int = 0, table: list[int] | None = None, utf8: bool = False,
-                 prepared: tuple[list[int], list[int]] | None = None) -> None:
+                 prepared: tuple[bytes, list[int]] | None = None) -> None:
         self.path = path
         self.utf8 = utf8
         self.message = message
@@ -105,7 +107,7 @@ class BitReader:
         self.size = len(data)
         self.bits, self.windows = prepared if prepared is not None else FileBits(data).message(0, len(data))
         self.pos = 0
-        self._table = table if table is not None else decode_table()
+        self.table = table if table is not None else decode_table()
 
     # -- errors -------------------------------------------------------------------------------------------------
     def error(self, expected: str, found: str | None = None) -> MessageFormatError:
@@ -139,7 +141,7 @@ class BitReader:
             p += raw
         else:
             value = 0
-        table = self._table
+        table = self.table
         for shift in _BYTE_SHIFTS[n]:
             entry = table[(windows[p >> 3] >> (p & 7)) & _CODE_MASK]
             value |= (entry >> 4) << shift
@@ -162,7 +164,7 @@ class BitReader:
         """``MSG_ReadByte``: 0..255, or -1 once the message is exhausted (one Huffman code: 8 bits have no raw
         part)."""
         p = self.pos
-        entry = self._table[(self.windows[p >> 3] >> (p & 7)) & _CODE_MASK]
+        entry = self.table[(self.windows[p >> 3] >> (p & 7)) & _CODE_MASK]
         p += entry & 15
         self.pos = p
         return -1 if p >= self.size << 3 else (entry >> 4) & 0xFF

@@ -17,9 +17,13 @@ References: ioquake3 ``code/qcommon/msg.c`` (``MSG_ReadDeltaEntity``, ``MSG_Read
 from __future__ import annotations
 
 import struct
+from functools import cache
+
+import numpy as np
 
 from .bitstream import BitReader
-from .protocol import MAX_PS_ARRAY, PLAYER_ARRAYS, FieldTable
+from .huffman import prefixed_table
+from .protocol import GENTITYNUM_BITS, MAX_PS_ARRAY, PLAYER_ARRAYS, FieldTable
 
 __all__ = ["FLOAT_INT_BITS", "null_player", "read_delta_entity", "read_delta_player"]
 
@@ -56,29 +60,7 @@ def read_delta_entity(r: BitReader, base: list[int], table: FieldTable) -> list[
     if count > len(widths):
         raise r.error(f"an entity field count ≤ {len(widths)}", str(count))
     state = base.copy()
-    p = r.pos
-    read = r.read_bits
-    for i in range(count):
-        if not bits[p]:
-            p += 1
-            continue
-        if not bits[p + 1]:
-            p += 2
-            state[i] = 0
-            continue
-        p += 2
-        width = widths[i]
-        if width:
-            r.pos = p
-            state[i] = read(width)
-        elif bits[p]:
-            r.pos = p + 1
-            state[i] = read(32)
-        else:
-            r.pos = p + 1
-            state[i] = _INTEGRAL_FLOAT_BITS[read(FLOAT_INT_BITS)]
-        p = r.pos
-    r.pos = p
+    _read_fields(r, state, widths, count, True)
     return state
 
 
@@ -89,25 +71,10 @@ def read_delta_player(r: BitReader, base: list[int], table: FieldTable) -> list[
     if count > len(widths):
         raise r.error(f"a player field count ≤ {len(widths)}", str(count))
     state = base.copy()
+    _read_fields(r, state, widths, count, False)
     bits = r.bits
     read = r.read_bits
     p = r.pos
-    for i in range(count):
-        if not bits[p]:
-            p += 1
-            continue
-        p += 1
-        width = widths[i]
-        if width:
-            r.pos = p
-            state[i] = read(width)
-        elif bits[p]:
-            r.pos = p + 1
-            state[i] = read(32)
-        else:
-            r.pos = p + 1
-            state[i] = _INTEGRAL_FLOAT_BITS[read(FLOAT_INT_BITS)]
-        p = r.pos
     r.pos = p + 1
     if not bits[p]:
         return state
@@ -120,3 +87,93 @@ def read_delta_player(r: BitReader, base: list[int], table: FieldTable) -> list[
                     state[start + k] = read(element_bits)
         start += MAX_PS_ARRAY
     return state
+
+
+def _read_fields(r: BitReader, state: list[int], widths: tuple[int, ...], count: int, entity: bool) -> None:
+    """The ``count`` leading fields of a delta into ``state``: per field a "changed" bit, for an entity a
+    "non-zero" bit, then the value (``MSG_ReadDeltaEntity`` / ``MSG_ReadDeltaPlayerstate``, ``MSG_ReadDeltaField``).
+
+    The hot loop of the decoder, so the common reads are inlined table look-ups: 8-bit fields (one Huffman byte),
+    10-bit ones (:func:`.huffman.prefixed_table`), 32-bit ones (four Huffman bytes) and 13-bit integral floats
+    (:func:`_float13_table`).  Each takes its fast path only when every window it reads is inside the message,
+    where :meth:`BitReader.read_bits` would read the same windows; near the end the read goes through
+    :meth:`BitReader.read_bits`, which raises (with ``pos`` at the field) exactly where it always did.  ``r.pos``
+    follows the last value read, as the bit position an error reports.
+    """
+    bits = r.bits
+    windows = r.windows
+    code = r.table
+    read = r.read_bits
+    ten = _ten_bit_table()
+    float13 = _float13_table()
+    end = r.size << 3
+    p = r.pos
+    for i in range(count):
+        if not bits[p]:
+            p += 1
+            continue
+        if entity:
+            if not bits[p + 1]:
+                p += 2
+                state[i] = 0
+                continue
+            p += 2
+        else:
+            p += 1
+        width = widths[i]
+        if not width and not bits[p]:
+            p += 1
+            if p + 5 < end:
+                e = float13[(windows[p >> 3] >> (p & 7)) & 0xFFFF]
+                state[i] = e >> 5
+                r.pos = p = p + (e & 31)
+                continue
+            r.pos = p
+            state[i] = _INTEGRAL_FLOAT_BITS[read(FLOAT_INT_BITS)]
+        elif not width or width == 32:
+            p += not width
+            if p + 33 < end:
+                e = code[(windows[p >> 3] >> (p & 7)) & 0x7FF]
+                value = e >> 4
+                p += e & 15
+                e = code[(windows[p >> 3] >> (p & 7)) & 0x7FF]
+                value |= (e >> 4) << 8
+                p += e & 15
+                e = code[(windows[p >> 3] >> (p & 7)) & 0x7FF]
+                value |= (e >> 4) << 16
+                p += e & 15
+                e = code[(windows[p >> 3] >> (p & 7)) & 0x7FF]
+                value = (value | (e >> 4) << 24) & 0xFFFFFFFF
+                state[i] = value - (1 << 32) if value & 0x80000000 else value
+                r.pos = p = p + (e & 15)
+                continue
+            r.pos = p
+            state[i] = read(32)
+        elif width == 8 and p < end:
+            e = code[(windows[p >> 3] >> (p & 7)) & 0x7FF]
+            state[i] = e >> 4
+            r.pos = p = p + (e & 15)
+            continue
+        elif width == 10 and p + 2 < end:
+            e = ten[(windows[p >> 3] >> (p & 7)) & 0x1FFF]
+            state[i] = e >> 5
+            r.pos = p = p + (e & 31)
+            continue
+        else:
+            r.pos = p
+            state[i] = read(width)
+        p = r.pos
+    r.pos = p
+
+
+@cache
+def _ten_bit_table() -> tuple[int, ...]:
+    """:func:`.huffman.prefixed_table` of a 10-bit read (2 raw bits, one Huffman byte)."""
+    return prefixed_table(GENTITYNUM_BITS - 8)
+
+
+@cache
+def _float13_table() -> tuple[int, ...]:
+    """:func:`.huffman.prefixed_table` of the 13-bit integral float (5 raw bits, one Huffman byte) with each value
+    replaced by the float's IEEE bit pattern: ``bits << 5 | bits consumed``."""
+    return prefixed_table(FLOAT_INT_BITS - 8, np.array(_INTEGRAL_FLOAT_BITS))
