@@ -1,7 +1,10 @@
 """Delta-decoding of ``entityState_t`` and ``playerState_t`` over their field tables.
 
-States are flat lists of 32-bit values in field-table order (:mod:`.protocol`); a decoded delta returns a new
-list and never changes its base, so unchanged entities can share one list between snapshots.
+States are flat arrays of 32-bit values in field-table order (:mod:`.protocol`), held as 64-bit
+``array('q')`` (a corrupt stream can shift the NYT symbol past bit 31): unlike lists they are not tracked by the
+cyclic garbage collector, copy as one block, and a demo's states join into one numpy array as bytes
+(:func:`state_rows`).  A decoded delta returns a new array and never changes its base, so unchanged entities can
+share one array between snapshots.
 
 Entity delta (``MSG_ReadDeltaEntity``): a "removed" bit; a "changed" bit (0 = the base as it is); the count of
 leading table fields that may have changed (a byte); then per field a "changed" bit, a "non-zero" bit and the
@@ -17,7 +20,10 @@ References: ioquake3 ``code/qcommon/msg.c`` (``MSG_ReadDeltaEntity``, ``MSG_Read
 from __future__ import annotations
 
 import struct
+from array import array
+from collections.abc import Iterable
 from functools import cache
+from typing import TypeAlias
 
 import numpy as np
 
@@ -25,7 +31,11 @@ from .bitstream import BitReader
 from .huffman import prefixed_table
 from .protocol import GENTITYNUM_BITS, MAX_PS_ARRAY, PLAYER_ARRAYS, FieldTable
 
-__all__ = ["FLOAT_INT_BITS", "null_player", "read_delta_entity", "read_delta_player"]
+__all__ = ["FLOAT_INT_BITS", "State", "null_player", "null_state", "read_delta_entity", "read_delta_player",
+           "state_rows"]
+
+#: One entity or player state while decoding (see the module docstring).
+State: TypeAlias = "array[int]"
 
 FLOAT_INT_BITS = 13
 FLOAT_INT_BIAS = 1 << (FLOAT_INT_BITS - 1)
@@ -38,12 +48,23 @@ _INTEGRAL_FLOAT_BITS: tuple[int, ...] = struct.unpack(
     struct.pack(f"<{2 << FLOAT_INT_BITS}f", *range(-FLOAT_INT_BIAS, (2 << FLOAT_INT_BITS) - FLOAT_INT_BIAS)))
 
 
-def null_player(table: FieldTable) -> list[int]:
+def null_state(width: int) -> State:
+    """The all-zero state of ``width`` values (an entity's base without a baseline)."""
+    return array("q", bytes(8 * width))
+
+
+def null_player(table: FieldTable) -> State:
     """The all-zero player state (the base of a non-delta snapshot)."""
-    return [0] * (len(table.bits) + len(PLAYER_ARRAYS) * MAX_PS_ARRAY)
+    return null_state(len(table.bits) + len(PLAYER_ARRAYS) * MAX_PS_ARRAY)
 
 
-def read_delta_entity(r: BitReader, base: list[int], table: FieldTable) -> list[int] | None:
+def state_rows(states: Iterable[State], count: int, width: int) -> np.ndarray:
+    """``i4 [count, width]`` of ``count`` states of ``width`` values each (wrapped to 32 bits like the engine's
+    ``int``)."""
+    return np.frombuffer(b"".join(states), np.int64, count * width).reshape(count, width).astype(np.int32)
+
+
+def read_delta_entity(r: BitReader, base: State, table: FieldTable) -> State | None:
     """One ``MSG_ReadDeltaEntity`` after the entity number: the new state, ``base`` itself if unchanged, or
     ``None`` if the entity is removed."""
     bits = r.bits
@@ -59,18 +80,18 @@ def read_delta_entity(r: BitReader, base: list[int], table: FieldTable) -> list[
     widths = table.bits
     if count > len(widths):
         raise r.error(f"an entity field count ≤ {len(widths)}", str(count))
-    state = base.copy()
+    state = base[:]
     _read_fields(r, state, widths, count, True)
     return state
 
 
-def read_delta_player(r: BitReader, base: list[int], table: FieldTable) -> list[int]:
+def read_delta_player(r: BitReader, base: State, table: FieldTable) -> State:
     """One ``MSG_ReadDeltaPlayerstate``: the new player state (field values, then the four arrays)."""
     count = r.read_bits(8)
     widths = table.bits
     if count > len(widths):
         raise r.error(f"a player field count ≤ {len(widths)}", str(count))
-    state = base.copy()
+    state = base[:]
     _read_fields(r, state, widths, count, False)
     bits = r.bits
     read = r.read_bits
@@ -89,7 +110,7 @@ def read_delta_player(r: BitReader, base: list[int], table: FieldTable) -> list[
     return state
 
 
-def _read_fields(r: BitReader, state: list[int], widths: tuple[int, ...], count: int, entity: bool) -> None:
+def _read_fields(r: BitReader, state: State, widths: tuple[int, ...], count: int, entity: bool) -> None:
     """The ``count`` leading fields of a delta into ``state``: per field a "changed" bit, for an entity a
     "non-zero" bit, then the value (``MSG_ReadDeltaEntity`` / ``MSG_ReadDeltaPlayerstate``, ``MSG_ReadDeltaField``).
 
