@@ -8,8 +8,9 @@ negative ``n`` reads ``-n`` bits and sign-extends them.  The engine's end-of-mes
 end (:meth:`BitReader.overflowed`).
 
 :class:`BitReader` keeps two precomputed views of the message so that every read is a few list indexings:
-``bits`` (one 0/1 byte per bit, for the one-bit flags that make up most of a delta) and 24-bit ``windows`` (the
-bytes starting at each byte offset, for multi-bit raw reads and the Huffman table look-up).  A read that runs
+``bits`` (one 0/1 byte per bit, for the one-bit flags that make up most of a delta) and 30-bit ``windows`` (the
+four bytes starting at each byte offset, cut to the 30 bits of a one-digit Python int: at least 23 bits from
+any bit, for multi-bit raw reads and the Huffman table look-ups).  A read that runs
 past the data raises :class:`MessageFormatError` (the views end with the message, and an index past them is
 turned into that error by :meth:`BitReader.run`).
 
@@ -36,6 +37,7 @@ MAX_STRING_CHARS = 1024
 BIG_INFO_STRING = 8192
 
 _CODE_MASK = (1 << MAX_CODE_BITS) - 1
+_WINDOW_MASK = (1 << 30) - 1
 #: For a read of n bits, the bit positions of its Huffman-coded bytes (after the n & 7 raw bits).
 _BYTE_SHIFTS: tuple[tuple[int, ...], ...] = tuple(tuple(range(n & 7, n, 8)) for n in range(33))
 _T = TypeVar("_T")
@@ -66,22 +68,20 @@ class FileBits:
         self.data = data
         raw = np.frombuffer(data, np.uint8)
         self._bits = np.unpackbits(raw, bitorder="little").tobytes()
-        wide = np.zeros(len(data) + 2, np.uint32)
+        wide = np.zeros(len(data) + 3, np.uint32)
         wide[: len(data)] = raw
-        self._windows = wide[:-2] | wide[1:-1] << 8 | wide[2:] << 16
+        self._windows = (wide[:-3] | wide[1:-2] << 8 | wide[2:-1] << 16 | wide[3:] << 24) & _WINDOW_MASK
 
     def message(self, offset: int, length: int) -> tuple[bytes, list[int]]:
-        """(one bit a byte, LSB first; for each byte, it and the next two as one 24-bit number) of the
+        """(one bit a byte, LSB first; for each byte, it and the next three as one 30-bit number) of the
         ``length`` bytes at ``offset``: bytes past the message read as zeros, as if it were alone."""
         end = min(offset + length, len(self.data))
         length = end - offset
         bits = self._bits[offset << 3:end << 3]
         windows: list[int] = self._windows[offset:end].tolist()
         data = self.data
-        if length >= 2:
-            windows[-2] = data[end - 2] | data[end - 1] << 8
-        if length >= 1:
-            windows[-1] = data[end - 1]
+        for k in range(1, min(length, 3) + 1):
+            windows[-k] = int.from_bytes(data[end - k:end], "little")
         return bits, windows
 
 

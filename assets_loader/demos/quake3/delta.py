@@ -114,20 +114,83 @@ def _read_fields(r: BitReader, state: State, widths: tuple[int, ...], count: int
     """The ``count`` leading fields of a delta into ``state``: per field a "changed" bit, for an entity a
     "non-zero" bit, then the value (``MSG_ReadDeltaEntity`` / ``MSG_ReadDeltaPlayerstate``, ``MSG_ReadDeltaField``).
 
-    The hot loop of the decoder, so the common reads are inlined table look-ups: 8-bit fields (one Huffman byte),
-    10-bit ones (:func:`.huffman.prefixed_table`), 32-bit ones (four Huffman bytes) and 13-bit integral floats
-    (:func:`_float13_table`).  Each takes its fast path only when every window it reads is inside the message,
-    where :meth:`BitReader.read_bits` would read the same windows; near the end the read goes through
-    :meth:`BitReader.read_bits`, which raises (with ``pos`` at the field) exactly where it always did.  ``r.pos``
-    follows the last value read, as the bit position an error reports.
+    The hot loop of the decoder, so the common values are inlined table look-ups in the 30-bit ``windows``
+    (:class:`.bitstream.FileBits`): 13-bit integral floats (5 raw bits and a Huffman byte from one window),
+    8-bit fields (one Huffman byte), 10-bit ones (:func:`.huffman.prefixed_table`) and 32-bit ones (two Huffman
+    bytes a window).  Windows read as zeros past the message, where :meth:`BitReader.read_bits` would raise; so a
+    delta that ends past the message, or reads past ``bits`` or the windows, is read again by
+    :func:`_read_fields_exactly`, which raises where the engine's reader overflows.  A delta that ends inside
+    the message read nothing past it, so its values are those :meth:`BitReader.read_bits` gives.
     """
     bits = r.bits
     windows = r.windows
     code = r.table
-    read = r.read_bits
     ten = _ten_bit_table()
-    float13 = _float13_table()
-    end = r.size << 3
+    start = p = r.pos
+    try:
+        for i in range(count):
+            if not bits[p]:
+                p += 1
+                continue
+            if entity:
+                if not bits[p + 1]:
+                    p += 2
+                    state[i] = 0
+                    continue
+                p += 2
+            else:
+                p += 1
+            width = widths[i]
+            if not width:
+                p += 1
+                if not bits[p - 1]:
+                    w = windows[p >> 3] >> (p & 7)
+                    e = code[(w >> 5) & 0x7FF]
+                    state[i] = _INTEGRAL_FLOAT_BITS[(w & 31) | (e >> 4) << 5]
+                    p += 5 + (e & 15)
+                    continue
+                width = 32
+            if width == 32:
+                w = windows[p >> 3] >> (p & 7)
+                e = code[w & 0x7FF]
+                n = e & 15
+                f = code[(w >> n) & 0x7FF]
+                value = e >> 4 | (f >> 4) << 8
+                p += n + (f & 15)
+                w = windows[p >> 3] >> (p & 7)
+                e = code[w & 0x7FF]
+                n = e & 15
+                f = code[(w >> n) & 0x7FF]
+                value = (value | (e >> 4) << 16 | (f >> 4) << 24) & 0xFFFFFFFF
+                p += n + (f & 15)
+                state[i] = value - (1 << 32) if value & 0x80000000 else value
+            elif width == 8:
+                e = code[(windows[p >> 3] >> (p & 7)) & 0x7FF]
+                state[i] = e >> 4
+                p += e & 15
+            elif width == 10:
+                e = ten[(windows[p >> 3] >> (p & 7)) & 0x1FFF]
+                state[i] = e >> 5
+                p += e & 31
+            else:
+                r.pos = p
+                state[i] = r.read_bits(width)
+                p = r.pos
+    except IndexError:
+        pass
+    else:
+        if p <= r.size << 3:
+            r.pos = p
+            return
+    r.pos = start
+    _read_fields_exactly(r, state, widths, count, entity)
+
+
+def _read_fields_exactly(r: BitReader, state: State, widths: tuple[int, ...], count: int, entity: bool) -> None:
+    """:func:`_read_fields` through ``bits`` and :meth:`BitReader.read_bits` only: a read past the message raises
+    ``IndexError`` with ``r.pos`` after the last value read, or at the field whose value runs past it."""
+    bits = r.bits
+    read = r.read_bits
     p = r.pos
     for i in range(count):
         if not bits[p]:
@@ -142,47 +205,15 @@ def _read_fields(r: BitReader, state: State, widths: tuple[int, ...], count: int
         else:
             p += 1
         width = widths[i]
-        if not width and not bits[p]:
-            p += 1
-            if p + 5 < end:
-                e = float13[(windows[p >> 3] >> (p & 7)) & 0xFFFF]
-                state[i] = e >> 5
-                r.pos = p = p + (e & 31)
-                continue
-            r.pos = p
-            state[i] = _INTEGRAL_FLOAT_BITS[read(FLOAT_INT_BITS)]
-        elif not width or width == 32:
-            p += not width
-            if p + 33 < end:
-                e = code[(windows[p >> 3] >> (p & 7)) & 0x7FF]
-                value = e >> 4
-                p += e & 15
-                e = code[(windows[p >> 3] >> (p & 7)) & 0x7FF]
-                value |= (e >> 4) << 8
-                p += e & 15
-                e = code[(windows[p >> 3] >> (p & 7)) & 0x7FF]
-                value |= (e >> 4) << 16
-                p += e & 15
-                e = code[(windows[p >> 3] >> (p & 7)) & 0x7FF]
-                value = (value | (e >> 4) << 24) & 0xFFFFFFFF
-                state[i] = value - (1 << 32) if value & 0x80000000 else value
-                r.pos = p = p + (e & 15)
-                continue
-            r.pos = p
-            state[i] = read(32)
-        elif width == 8 and p < end:
-            e = code[(windows[p >> 3] >> (p & 7)) & 0x7FF]
-            state[i] = e >> 4
-            r.pos = p = p + (e & 15)
-            continue
-        elif width == 10 and p + 2 < end:
-            e = ten[(windows[p >> 3] >> (p & 7)) & 0x1FFF]
-            state[i] = e >> 5
-            r.pos = p = p + (e & 31)
-            continue
-        else:
+        if width:
             r.pos = p
             state[i] = read(width)
+        elif bits[p]:
+            r.pos = p + 1
+            state[i] = read(32)
+        else:
+            r.pos = p + 1
+            state[i] = _INTEGRAL_FLOAT_BITS[read(FLOAT_INT_BITS)]
         p = r.pos
     r.pos = p
 
@@ -191,10 +222,3 @@ def _read_fields(r: BitReader, state: State, widths: tuple[int, ...], count: int
 def _ten_bit_table() -> tuple[int, ...]:
     """:func:`.huffman.prefixed_table` of a 10-bit read (2 raw bits, one Huffman byte)."""
     return prefixed_table(GENTITYNUM_BITS - 8)
-
-
-@cache
-def _float13_table() -> tuple[int, ...]:
-    """:func:`.huffman.prefixed_table` of the 13-bit integral float (5 raw bits, one Huffman byte) with each value
-    replaced by the float's IEEE bit pattern: ``bits << 5 | bits consumed``."""
-    return prefixed_table(FLOAT_INT_BITS - 8, np.array(_INTEGRAL_FLOAT_BITS))

@@ -11,7 +11,7 @@ the frequency table the way the engine does, and the corpus demos decode to thei
 
 Decoding is one table look-up per byte: :func:`decode_table` maps every possible next :data:`MAX_CODE_BITS` bits
 (least significant bit read first) to ``symbol << 4 | code length``; :func:`prefixed_table` does the same for a
-read of a few raw bits followed by one Huffman byte (the 10-bit entity numbers, the 13-bit integral floats).
+read of a few raw bits followed by one Huffman byte (the 10-bit entity numbers).
 This is the whole choice of implementation: no package on PyPI ships this code as a prebuilt wheel (``q3huff``
 is a source-only C extension), and the look-up table decodes a byte in one list index.  Swapping in another
 decoder means replacing this module, :mod:`.bitstream` and the inlined reads of :mod:`.delta`.
@@ -86,15 +86,14 @@ def decode_table() -> list[int]:
     return table
 
 
-def prefixed_table(raw: int, values: np.ndarray | None = None) -> tuple[int, ...]:
+def prefixed_table(raw: int) -> tuple[int, ...]:
     """Look-up table for ``MSG_ReadBits`` of ``raw`` + 8 bits (``raw`` in 1..7): ``raw`` raw bits, then one Huffman
     byte.  Index = the next ``raw`` + :data:`MAX_CODE_BITS` bits of the stream (first bit in bit 0), value =
     ``(raw bits | symbol << raw) << 5 | bits consumed`` (the NYT symbol 256 lands in bit ``raw + 8`` like in
-    ``MSG_ReadBits``), or with ``values`` (one entry per value the read can give) ``values[value] << 5 | bits
-    consumed``."""
+    ``MSG_ReadBits``).  Equal entries are one int object, which keeps the table's memory small for the CPU
+    caches."""
     index = np.arange(1 << (raw + MAX_CODE_BITS), dtype=np.int64)
     code = np.array(decode_table(), np.int64)[index >> raw]
     value = (index & ((1 << raw) - 1)) | (code >> 4) << raw
-    if values is not None:
-        value = values.astype(np.int64)[value]
-    return tuple((value << 5 | (raw + (code & 15))).tolist())
+    shared: dict[int, int] = {}
+    return tuple(shared.setdefault(entry, entry) for entry in (value << 5 | (raw + (code & 15))).tolist())
