@@ -79,9 +79,13 @@ class FileBits:
         length = end - offset
         bits = self._bits[offset << 3:end << 3]
         windows: list[int] = self._windows[offset:end].tolist()
-        data = self.data
-        for k in range(1, min(length, 3) + 1):
-            windows[-k] = int.from_bytes(data[end - k:end], "little")
+        if length >= 3:
+            windows[-3] &= 0xFFFFFF
+            windows[-2] &= 0xFFFF
+            windows[-1] &= 0xFF
+        else:
+            for k in range(1, length + 1):
+                windows[-k] = int.from_bytes(self.data[end - k:end], "little")
         return bits, windows
 
 
@@ -186,11 +190,20 @@ class BitReader:
         reads the string as UTF-8 (a bad sequence as U+FFFD)."""
         out = bytearray()
         high = 256 if self.utf8 else 128
-        while len(out) < size - 1:
-            c = self.read_byte()
-            if c <= 0:
-                break
-            out.append(46 if c == 37 or c >= high else c)
+        windows = self.windows
+        table = self.table
+        end = self.size << 3
+        p = self.pos
+        try:
+            while len(out) < size - 1:  # self.read_byte(), inlined
+                entry = table[(windows[p >> 3] >> (p & 7)) & _CODE_MASK]
+                p += entry & 15
+                c = (entry >> 4) & 0xFF
+                if p >= end or not c:
+                    break
+                out.append(46 if c == 37 or c >= high else c)
+        finally:
+            self.pos = p
         return out.decode("utf-8", "replace") if self.utf8 else out.decode("latin-1")
 
     def read_data(self, length: int) -> bytes:

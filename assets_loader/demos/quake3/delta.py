@@ -22,7 +22,6 @@ from __future__ import annotations
 import struct
 from array import array
 from collections.abc import Iterable
-from functools import cache
 from typing import TypeAlias
 
 import numpy as np
@@ -75,8 +74,10 @@ def read_delta_entity(r: BitReader, base: State, table: FieldTable) -> State | N
     if not bits[p + 1]:
         r.pos = p + 2
         return base
-    r.pos = p + 2
-    count = r.read_bits(8)
+    r.pos = p = p + 2
+    e = r.table[(r.windows[p >> 3] >> (p & 7)) & 0x7FF]   # r.read_bits(8), inlined
+    count = e >> 4
+    r.pos = p + (e & 15)
     widths = table.bits
     if count > len(widths):
         raise r.error(f"an entity field count ≤ {len(widths)}", str(count))
@@ -125,7 +126,7 @@ def _read_fields(r: BitReader, state: State, widths: tuple[int, ...], count: int
     bits = r.bits
     windows = r.windows
     code = r.table
-    ten = _ten_bit_table()
+    ten = prefixed_table(GENTITYNUM_BITS - 8)
     start = p = r.pos
     try:
         for i in range(count):
@@ -216,9 +217,3 @@ def _read_fields_exactly(r: BitReader, state: State, widths: tuple[int, ...], co
             state[i] = _INTEGRAL_FLOAT_BITS[read(FLOAT_INT_BITS)]
         p = r.pos
     r.pos = p
-
-
-@cache
-def _ten_bit_table() -> tuple[int, ...]:
-    """:func:`.huffman.prefixed_table` of a 10-bit read (2 raw bits, one Huffman byte)."""
-    return prefixed_table(GENTITYNUM_BITS - 8)

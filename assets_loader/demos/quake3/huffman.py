@@ -22,6 +22,8 @@ References: ioquake3 ``code/qcommon/huffman.c`` (``Huff_Init``, ``Huff_addRef``,
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 __all__ = ["CODES", "MAX_CODE_BITS", "NYT_CODE", "NYT_SYMBOL", "decode_table", "prefixed_table"]
@@ -86,6 +88,7 @@ def decode_table() -> list[int]:
     return table
 
 
+@cache
 def prefixed_table(raw: int) -> tuple[int, ...]:
     """Look-up table for ``MSG_ReadBits`` of ``raw`` + 8 bits (``raw`` in 1..7): ``raw`` raw bits, then one Huffman
     byte.  Index = the next ``raw`` + :data:`MAX_CODE_BITS` bits of the stream (first bit in bit 0), value =

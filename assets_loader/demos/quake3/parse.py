@@ -37,6 +37,7 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import NamedTuple
 
 import numpy as np
 
@@ -52,7 +53,7 @@ from .commands import (
 )
 from .delta import State, null_player, null_state, read_delta_entity, read_delta_player, state_rows
 from .framing import Framing, split_messages
-from .huffman import decode_table
+from .huffman import decode_table, prefixed_table
 from .protocol import (
     ENTITYNUM_NONE,
     GENTITYNUM_BITS,
@@ -95,9 +96,9 @@ def protocol_from_name(name: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-@dataclass(frozen=True, slots=True)
-class _Frame:
-    """A ring entry (``clSnapshot_t``): the sequence it was received in and its full states."""
+class _Frame(NamedTuple):
+    """A ring entry (``clSnapshot_t``): the sequence it was received in and its full states (a named tuple: one is
+    made per snapshot, and a tuple is the quickest to make)."""
 
     sequence: int
     player: State
@@ -315,8 +316,16 @@ class _Decoder:
         old_count = len(old)
         old_num = old[0][0] if old_count else _NO_ENTITY
         end = r.size << 3  # r.overflowed(), inlined
+        windows = r.windows
+        ten = prefixed_table(GENTITYNUM_BITS - 8)
         while True:
-            number = r.read_bits(GENTITYNUM_BITS)
+            p = r.pos
+            if p + 2 < end:  # r.read_bits(GENTITYNUM_BITS), inlined where it reads inside the message
+                e = ten[(windows[p >> 3] >> (p & 7)) & 0x1FFF]
+                number = e >> 5
+                r.pos = p + (e & 31)
+            else:
+                number = r.read_bits(GENTITYNUM_BITS)
             if number == ENTITYNUM_NONE:
                 break
             if r.pos >= end:
@@ -469,7 +478,7 @@ def _decode_messages(data: bytes, framing: Framing, decoder: _Decoder,
                            sequence=block.sequence, file_offset=block.offset, table=decoder.table,
                            utf8=decoder.protocol in UTF8_PROTOCOLS,
                            prepared=file_bits.message(block.offset, block.length))
-        mark = decoder.mark()
+        mark = decoder.mark() if keep_before_error else ()
         try:
             reader.run(decoder.message)
         except MessageFormatError as error:
