@@ -47,6 +47,10 @@ _INTEGRAL_FLOAT_BITS: tuple[int, ...] = struct.unpack(
     struct.pack(f"<{2 << FLOAT_INT_BITS}f", *range(-FLOAT_INT_BIAS, (2 << FLOAT_INT_BITS) - FLOAT_INT_BIAS)))
 
 
+#: :func:`.huffman.prefixed_table` of a 10-bit read (2 raw bits, one Huffman byte).
+_TEN_BIT_TABLE = prefixed_table(GENTITYNUM_BITS - 8)
+
+
 def null_state(width: int) -> State:
     """The all-zero state of ``width`` values (an entity's base without a baseline)."""
     return array("q", bytes(8 * width))
@@ -74,26 +78,14 @@ def read_delta_entity(r: BitReader, base: State, table: FieldTable) -> State | N
     if not bits[p + 1]:
         r.pos = p + 2
         return base
-    r.pos = p = p + 2
-    e = r.table[(r.windows[p >> 3] >> (p & 7)) & 0x7FF]   # r.read_bits(8), inlined
-    count = e >> 4
-    r.pos = p + (e & 15)
-    widths = table.bits
-    if count > len(widths):
-        raise r.error(f"an entity field count ≤ {len(widths)}", str(count))
-    state = base[:]
-    _read_fields(r, state, widths, count, True)
-    return state
+    r.pos = p + 2
+    return _read_fields(r, base, table.bits, True)
 
 
 def read_delta_player(r: BitReader, base: State, table: FieldTable) -> State:
     """One ``MSG_ReadDeltaPlayerstate``: the new player state (field values, then the four arrays)."""
-    count = r.read_bits(8)
+    state = _read_fields(r, base, table.bits, False)
     widths = table.bits
-    if count > len(widths):
-        raise r.error(f"a player field count ≤ {len(widths)}", str(count))
-    state = base[:]
-    _read_fields(r, state, widths, count, False)
     bits = r.bits
     read = r.read_bits
     p = r.pos
@@ -111,9 +103,10 @@ def read_delta_player(r: BitReader, base: State, table: FieldTable) -> State:
     return state
 
 
-def _read_fields(r: BitReader, state: State, widths: tuple[int, ...], count: int, entity: bool) -> None:
-    """The ``count`` leading fields of a delta into ``state``: per field a "changed" bit, for an entity a
-    "non-zero" bit, then the value (``MSG_ReadDeltaEntity`` / ``MSG_ReadDeltaPlayerstate``, ``MSG_ReadDeltaField``).
+def _read_fields(r: BitReader, base: State, widths: tuple[int, ...], entity: bool) -> State:
+    """The fields of a delta from ``base`` (``MSG_ReadDeltaEntity`` / ``MSG_ReadDeltaPlayerstate``,
+    ``MSG_ReadDeltaField``): how many leading fields are sent (a byte), then per field a "changed" bit, for an
+    entity a "non-zero" bit, then the value.  Returns the new state.
 
     The hot loop of the decoder, so the common values are inlined table look-ups in the 30-bit ``windows``
     (:class:`.bitstream.FileBits`): 13-bit integral floats (5 raw bits and a Huffman byte from one window),
@@ -126,8 +119,15 @@ def _read_fields(r: BitReader, state: State, widths: tuple[int, ...], count: int
     bits = r.bits
     windows = r.windows
     code = r.table
-    ten = prefixed_table(GENTITYNUM_BITS - 8)
-    start = p = r.pos
+    p = r.pos
+    e = code[(windows[p >> 3] >> (p & 7)) & 0x7FF]  # r.read_bits(8), inlined: it raises where that would
+    count = e >> 4
+    start = p = p + (e & 15)
+    if count > len(widths):
+        r.pos = p
+        raise r.error(f"{'an entity' if entity else 'a player'} field count ≤ {len(widths)}", str(count))
+    state = base[:]
+    ten = _TEN_BIT_TABLE
     try:
         for i in range(count):
             if not bits[p]:
@@ -182,9 +182,10 @@ def _read_fields(r: BitReader, state: State, widths: tuple[int, ...], count: int
     else:
         if p <= r.size << 3:
             r.pos = p
-            return
+            return state
     r.pos = start
     _read_fields_exactly(r, state, widths, count, entity)
+    return state
 
 
 def _read_fields_exactly(r: BitReader, state: State, widths: tuple[int, ...], count: int, entity: bool) -> None:
