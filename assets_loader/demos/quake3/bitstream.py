@@ -179,9 +179,21 @@ class BitReader:
         return -1 if self.overflowed() else c
 
     def read_long(self) -> int:
-        """``MSG_ReadLong``: a signed 32-bit value, or -1 once the message is exhausted."""
-        c = self.read_bits(32)
-        return -1 if self.overflowed() else c
+        """``MSG_ReadLong``: a signed 32-bit value, or -1 once the message is exhausted (:meth:`read_bits` of 32
+        bits, inlined: four Huffman bytes)."""
+        windows = self.windows
+        table = self.table
+        p = self.pos
+        value = 0
+        for shift in (0, 8, 16, 24):
+            entry = table[(windows[p >> 3] >> (p & 7)) & _CODE_MASK]
+            value |= (entry >> 4) << shift
+            p += entry & 15
+        self.pos = p
+        if p >= self.size << 3:
+            return -1
+        value &= 0xFFFFFFFF
+        return value - (1 << 32) if value & 0x80000000 else value
 
     def read_string(self, size: int = MAX_STRING_CHARS) -> str:
         """``MSG_ReadString`` (``size`` = :data:`BIG_INFO_STRING` for ``MSG_ReadBigString``): bytes up to a zero

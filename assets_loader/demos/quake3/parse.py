@@ -169,8 +169,9 @@ class _Decoder:
     # -- message loop ---------------------------------------------------------------------------------------------
     def message(self, r: BitReader) -> None:
         r.read_long()  # reliableAcknowledge
+        end = r.size << 3
         while True:
-            if r.overflowed():
+            if r.pos >= end:  # r.overflowed(), inlined
                 raise r.error("svc_EOF before the end of the message")
             cmd = r.read_byte()
             if cmd == SVC_EOF:
