@@ -67,7 +67,7 @@ class FileBits:
     def __init__(self, data: bytes) -> None:
         self.data = data
         raw = np.frombuffer(data, np.uint8)
-        self._bits = np.unpackbits(raw, bitorder="little").tobytes()
+        self._bits = np.unpackbits(raw, bitorder="little")
         wide = np.zeros(len(data) + 3, np.uint32)
         wide[: len(data)] = raw
         self._windows = (wide[:-3] | wide[1:-2] << 8 | wide[2:-1] << 16 | wide[3:] << 24) & _WINDOW_MASK
@@ -77,7 +77,7 @@ class FileBits:
         ``length`` bytes at ``offset``: bytes past the message read as zeros, as if it were alone."""
         end = min(offset + length, len(self.data))
         length = end - offset
-        bits = self._bits[offset << 3:end << 3]
+        bits = self._bits[offset << 3:end << 3].tobytes()
         windows: list[int] = self._windows[offset:end].tolist()
         if length >= 3:
             windows[-3] &= 0xFFFFFF
