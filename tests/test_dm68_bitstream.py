@@ -119,10 +119,10 @@ def test_nyt_leaf_decodes_as_256_like_the_engine():
 
 def test_file_bits_give_each_message_the_bits_it_has_alone() -> None:
     """A message's reader made from the whole file's bits (:class:`FileBits`) reads past its end as zeros, like a
-    reader of its bytes alone: the same bits and 24-bit windows, also for one- and two-byte messages."""
+    reader of its bytes alone: the same bits and 30-bit windows, also for one- to three-byte messages."""
     data = bytes(range(7, 250, 3))
     file_bits = FileBits(data)
-    for offset, length in ((0, len(data)), (5, 1), (9, 2), (20, 17), (len(data) - 3, 3)):
+    for offset, length in ((0, len(data)), (5, 1), (9, 2), (12, 3), (20, 17), (len(data) - 3, 3)):
         alone = FileBits(data[offset:offset + length]).message(0, length)
         assert file_bits.message(offset, length) == alone
         assert alone[1][-1] == data[offset + length - 1] and len(alone[0]) == 8 * length

@@ -8,8 +8,9 @@ negative ``n`` reads ``-n`` bits and sign-extends them.  The engine's end-of-mes
 end (:meth:`BitReader.overflowed`).
 
 :class:`BitReader` keeps two precomputed views of the message so that every read is a few list indexings:
-``bits`` (one 0/1 entry per bit, for the one-bit flags that make up most of a delta) and 24-bit ``windows`` (the
-bytes starting at each byte offset, for multi-bit raw reads and the Huffman table look-up).  A read that runs
+``bits`` (one 0/1 byte per bit, for the one-bit flags that make up most of a delta) and 30-bit ``windows`` (the
+four bytes starting at each byte offset, cut to the 30 bits of a one-digit Python int: at least 23 bits from
+any bit, for multi-bit raw reads and the Huffman table look-ups).  A read that runs
 past the data raises :class:`MessageFormatError` (the views end with the message, and an index past them is
 turned into that error by :meth:`BitReader.run`).
 
@@ -36,6 +37,7 @@ MAX_STRING_CHARS = 1024
 BIG_INFO_STRING = 8192
 
 _CODE_MASK = (1 << MAX_CODE_BITS) - 1
+_WINDOW_MASK = (1 << 30) - 1
 #: For a read of n bits, the bit positions of its Huffman-coded bytes (after the n & 7 raw bits).
 _BYTE_SHIFTS: tuple[tuple[int, ...], ...] = tuple(tuple(range(n & 7, n, 8)) for n in range(33))
 _T = TypeVar("_T")
@@ -66,37 +68,41 @@ class FileBits:
         self.data = data
         raw = np.frombuffer(data, np.uint8)
         self._bits = np.unpackbits(raw, bitorder="little")
-        wide = np.zeros(len(data) + 2, np.uint32)
+        wide = np.zeros(len(data) + 3, np.uint32)
         wide[: len(data)] = raw
-        self._windows = wide[:-2] | wide[1:-1] << 8 | wide[2:] << 16
+        self._windows = (wide[:-3] | wide[1:-2] << 8 | wide[2:-1] << 16 | wide[3:] << 24) & _WINDOW_MASK
 
-    def message(self, offset: int, length: int) -> tuple[list[int], list[int]]:
-        """(one bit a list item, LSB first; for each byte, it and the next two as one 24-bit number) of the
+    def message(self, offset: int, length: int) -> tuple[bytes, list[int]]:
+        """(one bit a byte, LSB first; for each byte, it and the next three as one 30-bit number) of the
         ``length`` bytes at ``offset``: bytes past the message read as zeros, as if it were alone."""
         end = min(offset + length, len(self.data))
         length = end - offset
-        bits: list[int] = self._bits[offset << 3:end << 3].tolist()
+        bits = self._bits[offset << 3:end << 3].tobytes()
         windows: list[int] = self._windows[offset:end].tolist()
-        data = self.data
-        if length >= 2:
-            windows[-2] = data[end - 2] | data[end - 1] << 8
-        if length >= 1:
-            windows[-1] = data[end - 1]
+        if length >= 3:
+            windows[-3] &= 0xFFFFFF
+            windows[-2] &= 0xFFFF
+            windows[-1] &= 0xFF
+        else:
+            for k in range(1, length + 1):
+                windows[-k] = int.from_bytes(self.data[end - k:end], "little")
         return bits, windows
 
 
 class BitReader:
     """Reads one message's bits like the engine's ``msg_t`` in Huffman mode.
 
-    ``pos`` is the engine's ``msg->bit``.  Hot loops may read one-bit flags straight from ``bits[pos]`` and
-    advance ``pos`` themselves; everything else goes through the methods.
+    ``pos`` is the engine's ``msg->bit``.  Hot loops may read one-bit flags straight from ``bits[pos]``, and
+    Huffman bytes through ``table`` (:func:`.huffman.decode_table`) from ``windows``, and advance ``pos``
+    themselves (:mod:`.delta` does); everything else goes through the methods.
     """
 
-    __slots__ = ("_table", "bits", "file_offset", "message", "path", "pos", "sequence", "size", "utf8", "windows")
+    __slots__ = ("bits", "file_offset", "message", "path", "pos", "sequence", "size", "table", "utf8",
+                 "windows")
 
     def __init__(self, data: bytes, *, path: str = "<bytes>", message: int = 0, sequence: int = 0,
                  file_offset: int = 0, table: list[int] | None = None, utf8: bool = False,
-                 prepared: tuple[list[int], list[int]] | None = None) -> None:
+                 prepared: tuple[bytes, list[int]] | None = None) -> None:
         self.path = path
         self.utf8 = utf8
         self.message = message
@@ -105,7 +111,7 @@ class BitReader:
         self.size = len(data)
         self.bits, self.windows = prepared if prepared is not None else FileBits(data).message(0, len(data))
         self.pos = 0
-        self._table = table if table is not None else decode_table()
+        self.table = table if table is not None else decode_table()
 
     # -- errors -------------------------------------------------------------------------------------------------
     def error(self, expected: str, found: str | None = None) -> MessageFormatError:
@@ -139,7 +145,7 @@ class BitReader:
             p += raw
         else:
             value = 0
-        table = self._table
+        table = self.table
         for shift in _BYTE_SHIFTS[n]:
             entry = table[(windows[p >> 3] >> (p & 7)) & _CODE_MASK]
             value |= (entry >> 4) << shift
@@ -162,7 +168,7 @@ class BitReader:
         """``MSG_ReadByte``: 0..255, or -1 once the message is exhausted (one Huffman code: 8 bits have no raw
         part)."""
         p = self.pos
-        entry = self._table[(self.windows[p >> 3] >> (p & 7)) & _CODE_MASK]
+        entry = self.table[(self.windows[p >> 3] >> (p & 7)) & _CODE_MASK]
         p += entry & 15
         self.pos = p
         return -1 if p >= self.size << 3 else (entry >> 4) & 0xFF
@@ -173,9 +179,21 @@ class BitReader:
         return -1 if self.overflowed() else c
 
     def read_long(self) -> int:
-        """``MSG_ReadLong``: a signed 32-bit value, or -1 once the message is exhausted."""
-        c = self.read_bits(32)
-        return -1 if self.overflowed() else c
+        """``MSG_ReadLong``: a signed 32-bit value, or -1 once the message is exhausted (:meth:`read_bits` of 32
+        bits, inlined: four Huffman bytes)."""
+        windows = self.windows
+        table = self.table
+        p = self.pos
+        value = 0
+        for shift in (0, 8, 16, 24):
+            entry = table[(windows[p >> 3] >> (p & 7)) & _CODE_MASK]
+            value |= (entry >> 4) << shift
+            p += entry & 15
+        self.pos = p
+        if p >= self.size << 3:
+            return -1
+        value &= 0xFFFFFFFF
+        return value - (1 << 32) if value & 0x80000000 else value
 
     def read_string(self, size: int = MAX_STRING_CHARS) -> str:
         """``MSG_ReadString`` (``size`` = :data:`BIG_INFO_STRING` for ``MSG_ReadBigString``): bytes up to a zero
@@ -184,11 +202,20 @@ class BitReader:
         reads the string as UTF-8 (a bad sequence as U+FFFD)."""
         out = bytearray()
         high = 256 if self.utf8 else 128
-        while len(out) < size - 1:
-            c = self.read_byte()
-            if c <= 0:
-                break
-            out.append(46 if c == 37 or c >= high else c)
+        windows = self.windows
+        table = self.table
+        end = self.size << 3
+        p = self.pos
+        try:
+            while len(out) < size - 1:  # self.read_byte(), inlined
+                entry = table[(windows[p >> 3] >> (p & 7)) & _CODE_MASK]
+                p += entry & 15
+                c = (entry >> 4) & 0xFF
+                if p >= end or not c:
+                    break
+                out.append(46 if c == 37 or c >= high else c)
+        finally:
+            self.pos = p
         return out.decode("utf-8", "replace") if self.utf8 else out.decode("latin-1")
 
     def read_data(self, length: int) -> bytes:

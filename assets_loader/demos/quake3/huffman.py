@@ -10,10 +10,11 @@ value 256 (:data:`NYT_CODE`, :data:`NYT_SYMBOL`).  ``tests/builders/q3huffman.py
 the frequency table the way the engine does, and the corpus demos decode to their ends with it.
 
 Decoding is one table look-up per byte: :func:`decode_table` maps every possible next :data:`MAX_CODE_BITS` bits
-(least significant bit read first) to ``symbol << 4 | code length``.  This is the whole choice of implementation:
-no package on PyPI ships this code as a prebuilt wheel (``q3huff`` is a source-only C extension), and the
-look-up table decodes a byte in one list index.  Swapping in another decoder means replacing this module and
-:mod:`.bitstream`.
+(least significant bit read first) to ``symbol << 4 | code length``; :func:`prefixed_table` does the same for a
+read of a few raw bits followed by one Huffman byte (the 10-bit entity numbers).
+This is the whole choice of implementation: no package on PyPI ships this code as a prebuilt wheel (``q3huff``
+is a source-only C extension), and the look-up table decodes a byte in one list index.  Swapping in another
+decoder means replacing this module, :mod:`.bitstream` and the inlined reads of :mod:`.delta`.
 
 References: ioquake3 ``code/qcommon/huffman.c`` (``Huff_Init``, ``Huff_addRef``, ``Huff_offsetReceive``),
 ``code/qcommon/msg.c`` (``MSG_initHuffman``, ``msg_hData``); spec 004 section 7.
@@ -21,7 +22,11 @@ References: ioquake3 ``code/qcommon/huffman.c`` (``Huff_Init``, ``Huff_addRef``,
 
 from __future__ import annotations
 
-__all__ = ["CODES", "MAX_CODE_BITS", "NYT_CODE", "NYT_SYMBOL", "decode_table"]
+from functools import cache
+
+import numpy as np
+
+__all__ = ["CODES", "MAX_CODE_BITS", "NYT_CODE", "NYT_SYMBOL", "decode_table", "prefixed_table"]
 
 #: Root-to-leaf path of every byte value 0..255 ('0' = left child, '1' = right child, first bit first).
 CODES: tuple[str, ...] = (
@@ -81,3 +86,17 @@ def decode_table() -> list[int]:
         for high in range(1 << (MAX_CODE_BITS - length)):
             table[low | high << length] = entry
     return table
+
+
+@cache
+def prefixed_table(raw: int) -> tuple[int, ...]:
+    """Look-up table for ``MSG_ReadBits`` of ``raw`` + 8 bits (``raw`` in 1..7): ``raw`` raw bits, then one Huffman
+    byte.  Index = the next ``raw`` + :data:`MAX_CODE_BITS` bits of the stream (first bit in bit 0), value =
+    ``(raw bits | symbol << raw) << 5 | bits consumed`` (the NYT symbol 256 lands in bit ``raw + 8`` like in
+    ``MSG_ReadBits``).  Equal entries are one int object, which keeps the table's memory small for the CPU
+    caches."""
+    index = np.arange(1 << (raw + MAX_CODE_BITS), dtype=np.int64)
+    code = np.array(decode_table(), np.int64)[index >> raw]
+    value = (index & ((1 << raw) - 1)) | (code >> 4) << raw
+    shared: dict[int, int] = {}
+    return tuple(shared.setdefault(entry, entry) for entry in (value << 5 | (raw + (code & 15))).tolist())

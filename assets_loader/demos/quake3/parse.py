@@ -32,12 +32,12 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import itertools
 import re
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import NamedTuple
 
 import numpy as np
 
@@ -51,9 +51,9 @@ from .commands import (
     configstring_value,
     tokenize,
 )
-from .delta import null_player, read_delta_entity, read_delta_player
+from .delta import State, null_player, null_state, read_delta_entity, read_delta_player, state_rows
 from .framing import Framing, split_messages
-from .huffman import decode_table
+from .huffman import decode_table, prefixed_table
 from .protocol import (
     ENTITYNUM_NONE,
     GENTITYNUM_BITS,
@@ -87,7 +87,7 @@ __all__ = ["parse_demo", "protocol_from_name", "protocol_from_serverinfo"]
 _NO_ENTITY = 99999
 
 #: An entity in a snapshot: its number and its state (field values in table order, shared while unchanged).
-_Entity = tuple[int, list[int]]
+_Entity = tuple[int, State]
 
 
 def protocol_from_name(name: str) -> int | None:
@@ -96,12 +96,12 @@ def protocol_from_name(name: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-@dataclass(frozen=True, slots=True)
-class _Frame:
-    """A ring entry (``clSnapshot_t``): the sequence it was received in and its full states."""
+class _Frame(NamedTuple):
+    """A ring entry (``clSnapshot_t``): the sequence it was received in and its full states (a named tuple: one is
+    made per snapshot, and a tuple is the quickest to make)."""
 
     sequence: int
-    player: list[int]
+    player: State
     entities: list[_Entity]
     first_parse_entity: int
 
@@ -116,7 +116,7 @@ class _Output:
     delta_num: list[int] = field(default_factory=list)
     flags: list[int] = field(default_factory=list)
     areamask: list[bytes] = field(default_factory=list)
-    player: list[list[int]] = field(default_factory=list)
+    player: list[State] = field(default_factory=list)
     entity_counts: list[int] = field(default_factory=list)
     entities: list[_Entity] = field(default_factory=list)
 
@@ -129,7 +129,7 @@ class _Decoder:
         self.protocol = protocol
         self.tables = tables
         self.table = decode_table()
-        self.null_entity = [0] * len(tables.entity.bits)
+        self.null_entity = null_state(len(tables.entity.bits))
         self.null_player = null_player(tables.player)
         self.out = _Output()
         self.gamestates: list[GameState] = []
@@ -145,7 +145,7 @@ class _Decoder:
 
     def _clear_state(self) -> None:
         self.ring: list[_Frame | None] = [None] * PACKET_BACKUP
-        self.baselines: dict[int, list[int]] = {}
+        self.baselines: dict[int, State] = {}
         self._base_entries: dict[int, _Entity] = {}
         self.configstrings: dict[int, str] = {}
         self.parse_entities = 0
@@ -169,8 +169,9 @@ class _Decoder:
     # -- message loop ---------------------------------------------------------------------------------------------
     def message(self, r: BitReader) -> None:
         r.read_long()  # reliableAcknowledge
+        end = r.size << 3
         while True:
-            if r.overflowed():
+            if r.pos >= end:  # r.overflowed(), inlined
                 raise r.error("svc_EOF before the end of the message")
             cmd = r.read_byte()
             if cmd == SVC_EOF:
@@ -219,8 +220,7 @@ class _Decoder:
         client_num = r.read_long()
         checksum_feed = r.read_long()
         numbers = sorted(self.baselines)
-        raw = np.array([self.baselines[n] for n in numbers], np.int64).reshape(len(numbers), len(self.null_entity))
-        raw = raw.astype(np.int32)
+        raw = state_rows((self.baselines[n] for n in numbers), len(numbers), len(self.null_entity))
         self.gamestates.append(GameState(
             message=r.message, sequence=r.sequence, first_snapshot=len(self.out.server_time),
             command_sequence=command_sequence,
@@ -317,8 +317,16 @@ class _Decoder:
         old_count = len(old)
         old_num = old[0][0] if old_count else _NO_ENTITY
         end = r.size << 3  # r.overflowed(), inlined
+        windows = r.windows
+        ten = prefixed_table(GENTITYNUM_BITS - 8)
         while True:
-            number = r.read_bits(GENTITYNUM_BITS)
+            p = r.pos
+            if p + 2 < end:  # r.read_bits(GENTITYNUM_BITS), inlined where it reads inside the message
+                e = ten[(windows[p >> 3] >> (p & 7)) & 0x1FFF]
+                number = e >> 5
+                r.pos = p + (e & 31)
+            else:
+                number = r.read_bits(GENTITYNUM_BITS)
             if number == ENTITYNUM_NONE:
                 break
             if r.pos >= end:
@@ -348,7 +356,7 @@ class _Decoder:
         new.extend(old[old_index:])
         return new
 
-    def _base_entry(self, number: int, base: list[int]) -> _Entity:
+    def _base_entry(self, number: int, base: State) -> _Entity:
         """The one ``(number, base)`` entry of an entity delta-coded from its baseline unchanged, so that every row
         of one (number, state) pair is the same tuple object (:meth:`_distinct_states`)."""
         entry = self._base_entries.get(number)
@@ -362,9 +370,9 @@ class _Decoder:
         count = len(out.server_time)
         states, index = self._distinct_states()
         width = len(self.tables.entity.bits)
-        raw = _int32_rows((state for _, state in states), len(states), width)
+        raw = state_rows((state for _, state in states), len(states), width)
         numbers = np.array([number for number, _ in states], np.int32)
-        players = _int32_rows(out.player, count, len(self.null_player))
+        players = state_rows(out.player, count, len(self.null_player))
         areamask = np.zeros((count, MAX_MAP_AREA_BYTES), np.uint8)
         for i, mask in enumerate(out.areamask):
             areamask[i, :len(mask)] = np.frombuffer(mask, np.uint8)
@@ -380,7 +388,7 @@ class _Decoder:
 
     def _distinct_states(self) -> tuple[list[_Entity], np.ndarray]:
         """(each distinct (number, state) kept, in order of first appearance; i4 [rows] the one of each row).  A state
-        copied forward is the same list object (:func:`.delta.read_delta_entity` returns its base unchanged), so
+        copied forward is the same array object (:func:`.delta.read_delta_entity` returns its base unchanged), so
         rows are told apart by number and object: values are never compared.  Each (number, state) pair is one
         tuple object (a row copied forward is its entry, :meth:`_base_entry`), so the tuples' identities say it."""
         entities = self.out.entities
@@ -390,12 +398,6 @@ class _Decoder:
         rank = np.empty(len(order), np.int32)
         rank[order] = np.arange(len(order), dtype=np.int32)
         return [entities[k] for k in first[order].tolist()], rank[inverse.reshape(-1)]
-
-
-def _int32_rows(rows: Iterable[list[int]], count: int, width: int) -> np.ndarray:
-    """``i4 [count, width]`` of ``count`` lists of ``width`` 32-bit values each (read as 64-bit, then wrapped)."""
-    flat = np.fromiter(itertools.chain.from_iterable(rows), np.int64, count * width)
-    return flat.reshape(count, width).astype(np.int32)
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:
@@ -477,7 +479,7 @@ def _decode_messages(data: bytes, framing: Framing, decoder: _Decoder,
                            sequence=block.sequence, file_offset=block.offset, table=decoder.table,
                            utf8=decoder.protocol in UTF8_PROTOCOLS,
                            prepared=file_bits.message(block.offset, block.length))
-        mark = decoder.mark()
+        mark = decoder.mark() if keep_before_error else ()
         try:
             reader.run(decoder.message)
         except MessageFormatError as error:

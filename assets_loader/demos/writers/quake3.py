@@ -26,6 +26,7 @@ References: ioquake3 ``code/qcommon/msg.c`` (``MSG_WriteBits``, ``MSG_WriteDelta
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 from typing import Any
 
 from ...errors import FormatError
@@ -91,7 +92,7 @@ def _write_float(w: BitWriter, value: int) -> None:
         w.write_bits(value, 32)
 
 
-def write_delta_entity(w: BitWriter, number: int, state: list[int], base: list[int], widths: tuple[int, ...]
+def write_delta_entity(w: BitWriter, number: int, state: Sequence[int], base: Sequence[int], widths: tuple[int, ...]
                        ) -> None:
     """``MSG_WriteDeltaEntity(msg, base, state, force=qtrue)``."""
     changed = [i for i in range(len(widths)) if state[i] != base[i]]
@@ -118,7 +119,7 @@ def write_delta_entity(w: BitWriter, number: int, state: list[int], base: list[i
             _write_float(w, state[i])
 
 
-def write_delta_player(w: BitWriter, state: list[int], base: list[int], widths: tuple[int, ...]) -> None:
+def write_delta_player(w: BitWriter, state: Sequence[int], base: Sequence[int], widths: tuple[int, ...]) -> None:
     """``MSG_WriteDeltaPlayerstate(msg, base, state)``: the fields, then the four arrays."""
     nf = len(widths)
     changed = [i for i in range(nf) if state[i] != base[i]]
@@ -165,7 +166,7 @@ class _Recorder(_Decoder):
         self.message_snapshot: dict[int, tuple] = {}     # message -> (server time, flags, areamask, player,
         #                                                  entities, delta message or -1, valid)
         self.current = 0
-        self.baselines_at_cut: dict[int, list[int]] = {}
+        self.baselines_at_cut: dict[int, Sequence[int]] = {}
         self.last_scores = ""                            # the last ``scores`` command taken
 
     def message(self, r: BitReader) -> None:
