@@ -113,7 +113,7 @@ def test_closing_the_window_during_an_export_keeps_a_playable_file(display, tmp_
     try:
         keys(display, window, "i", "ctrl+e")                           # from 0:10 to the end of the demo
         started = log.wait_for(r"exporting (\d+) frames")
-        time.sleep(8.0)
+        _wait_for_frames_in(shots / "qdv0001.mp4")                    # a loaded machine may take a while
         keys(display, window, "ctrl+q")
         stopped = log.wait_for(r"export stopped: (\S+) is playable with (\d+) of (\d+) frames")
         proc.wait(60)
@@ -124,3 +124,11 @@ def test_closing_the_window_during_an_export_keeps_a_playable_file(display, tmp_
     assert 0 < written < total
     assert _decoded(path)[:2] == (written, (640, 360))
     assert (shots / "qdv0000.mp4").read_bytes() == b"an earlier export"
+
+
+def _wait_for_frames_in(path: Path, timeout: float = 120.0) -> None:
+    """Wait until the export being written at ``path`` holds encoded frames (its media data has grown past what the
+    encoder keeps back), at most ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and not (path.exists() and path.stat().st_size > 20_000):
+        time.sleep(0.5)
