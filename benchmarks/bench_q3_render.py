@@ -53,7 +53,7 @@ def main() -> None:
         t0 = time.perf_counter()
         assets = Quake3View().load_map_assets(fs, "maps/oa_dm1.bsp")
         loads.append(time.perf_counter() - t0)
-    world = assets.level
+    world = assets.game_map
     spawns = [e for e in world.entities if e.get("classname", "").startswith("info_player")
               and e.get("classname") != "info_player_intermission"]
     ctx = create_headless_context()

@@ -38,9 +38,9 @@ MAPS = (("quake2 terminal", DATA / "quake2", "action", "maps/terminal.bsp"),
 
 def start_cameras(assets: SegmentAssets) -> list[Camera]:
     """Every ``info_player_*`` eye, turned to 8 yaws."""
-    assert assets.level is not None
+    assert assets.game_map is not None
     cams = []
-    for ent in assets.level.entities:
+    for ent in assets.game_map.entities:
         if ent.get("classname", "").startswith("info_player") and "origin" in ent:
             x, y, z = (float(v) for v in ent["origin"].split())
             cams += [Camera((x, y, z + 22.0), (0.0, float(yaw), 0.0)) for yaw in range(0, 360, 45)]
@@ -83,7 +83,7 @@ def main() -> None:
             wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
             best[label] = (min(best[label][0], wall / len(frames)), min(best[label][1], cpu / len(frames)))
     for label, assets, renderer, frames, load_s, mean_drawn in maps:
-        world = assets.level
+        world = assets.game_map
         assert world is not None
         wall, cpu = best[label]
         print(f"{label:16s} {world.num_faces:6d} faces {len(world.mesh.indices) // 3:6d} triangles  "

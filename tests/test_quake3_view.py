@@ -25,7 +25,7 @@ def test_ibsp46_maps_use_the_quake3_view() -> None:
 def test_oa_dm1_loads_with_a_shader_and_images_per_batch(q3_fs) -> None:
     assets = Quake3View().load_map_assets(q3_fs, "maps/oa_dm1.bsp")
     q3 = assets.q3_world
-    assert isinstance(assets, Quake3Segment) and q3 is not None and assets.level is q3.world
+    assert isinstance(assets, Quake3Segment) and q3 is not None and assets.game_map is q3.world
     assert len(q3.shaders) == len(q3.world.batches)
     for shader, batch in zip(q3.shaders, q3.world.batches, strict=True):
         assert shader.name == q3.world.shader_names[int(batch["shader"])].lower()
@@ -42,7 +42,7 @@ def test_oa_dm1_loads_with_a_shader_and_images_per_batch(q3_fs) -> None:
 def test_the_map_camera_starts_at_a_player_spawn(q3_fs) -> None:
     """oa_dm1 has an ``info_player_start`` (the game spawns it as a deathmatch spot) besides seven
     ``info_player_deathmatch``; the camera stands at the start, never at the intermission spot."""
-    world = Quake3View().load_map_assets(q3_fs, "maps/oa_dm1.bsp").level
+    world = Quake3View().load_map_assets(q3_fs, "maps/oa_dm1.bsp").game_map
     camera = map_start_camera(world)
     start = next(e for e in world.entities if e.get("classname") == "info_player_start")
     x, y, z = (float(v) for v in start["origin"].split())

@@ -237,7 +237,7 @@ class ViewerWindow(pyglet.window.Window):
             t = time.perf_counter()
             assets = self.game.load_map_assets(src.fs, src.map_path)
             self._map_renderer = FrameRenderer(self.ctx, assets)
-            world = assets.level
+            world = assets.game_map
             self.state = ViewerState.for_map(map_start_camera(world, src.fov), size=size)
             self._apply_settings()
             entities = len(world.entities) if world is not None else 0

@@ -351,7 +351,7 @@ def _run_screenshot(args: argparse.Namespace) -> int:
             raise _UsageError("give either a DEMO or --map, not both")
         fs, map_path = _resolve_map(args.map, args.basedir, args.game)
         assets = map_game_view(fs, map_path).load_map_assets(fs, map_path)
-        start = map_start_camera(assets.level, args.fov)
+        start = map_start_camera(assets.game_map, args.fov)
         camera = Camera(args.pos or start.origin, args.angles or start.angles, args.fov)
         pixels = render_map(assets, camera, args.size, water_alpha=args.wateralpha)
     else:

@@ -67,12 +67,12 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
     the eye is (Quake III looks at a dead player from behind: its body is drawn, its view weapon not); a free camera
     sees none of them.
     """
-    level = assets.level if assets is not None else None
+    game_map = assets.game_map if assets is not None else None
     model_names = tuple(ref.name for ref in assets.models) if assets is not None else ()
     if state is None:
         state = timeline.sample(t, pov=pov)
     view = game or game_view(timeline.game)
-    lens = view.pov_lens(state, t, fov, level) if camera is None else None
+    lens = view.pov_lens(state, t, fov, game_map) if camera is None else None
     if camera is not None:
         cam = camera
     elif lens is not None and lens.eye is not None:
@@ -94,7 +94,7 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
                                         fullbright=piece.fullbright))
         particles = effects.particles(timeline, t, model_flags)
         lights = effects.lights(state, t, segment_flags)
-    blend = view.screen_blend(state, timeline, t, level) if lens is not None else None
+    blend = view.screen_blend(state, timeline, t, game_map) if lens is not None else None
     return SceneFrame(float(t), state.segment, cam, tuple(draws), style_values(state.lightstyles, t),
                       fog=fog_at(timeline, t), particles=particles, lights=lights, md3=shaded.md3,
                       blend=blend, polys=shaded.polys,

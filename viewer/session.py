@@ -124,7 +124,7 @@ class DemoSession:
     def game_map(self) -> GameMap | None:
         """The loaded segment's map, whatever its game (``None`` before the first frame, or when the game dirs lack
         it): what chase and orbit cameras stay inside."""
-        return self.renderer.assets.level if self.renderer is not None else None
+        return self.renderer.assets.game_map if self.renderer is not None else None
 
     def use_segment(self, segment: int) -> FrameRenderer:
         """The renderer of map segment ``segment``, loading its map and models first when another segment (or none)
@@ -138,7 +138,7 @@ class DemoSession:
                 assets = self.game.load_segment_assets(self.fs, seg)
             for w in caught if self.has_data else ():
                 warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-            self.missing_map = seg.map_path if assets.level is None else None
+            self.missing_map = seg.map_path if assets.game_map is None else None
             if self.missing_map is not None:
                 assets = replace(assets, floor=floor_height(self.timeline, seg))
             self.notice = missing_data_notice(self.timeline.game, self.fs, self.missing_map)

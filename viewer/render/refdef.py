@@ -59,7 +59,7 @@ class Look:
     ``gl_lightmode 1``, the texture as painted at most);
     ``sky_fog``: how much of the fog colour covers the sky in fogged maps (QuakeSpasm ``r_skyfog``);
     ``model_light``: the engine whose rule lights models from the light level under them (``"quakespasm"``:
-    ``gl_overbright_models``, ``"glquake"``, ``"ref_gl"``: Quake II's; :meth:`.alias.AliasLight.from_level`);
+    ``gl_overbright_models``, ``"glquake"``, ``"ref_gl"``: Quake II's; :meth:`.alias_program.AliasLight.from_level`);
     ``fov_across_width``: the camera's fov spans the whole picture's width (Quake III's ``CG_CalcFov``), else a
     4:3 screen's, widened for wider pictures (QuakeSpasm, ezQuake)."""
 
@@ -78,7 +78,7 @@ class SegmentAssets:
     (:mod:`.grid_floor`), ``None`` for none.
 
     Each backend registers its own kind (:class:`~.bsp.records.BspSegment`, :class:`~.q3.records.Quake3Segment`)
-    with its map; :attr:`level` is that map for everything that places cameras and sounds."""
+    with its map; :attr:`game_map` is that map for everything that places cameras and sounds."""
 
     models: tuple[ModelRef, ...]
     palette: Palette
@@ -88,7 +88,7 @@ class SegmentAssets:
     md3: Quake3Models | None = None
 
     @property
-    def level(self) -> GameMap | None:
+    def game_map(self) -> GameMap | None:
         """The segment's map (``None`` when the game data lacks it: the entities are drawn in an empty world)."""
         return None
 

@@ -410,7 +410,7 @@ class Quake3Effects:
         """Everything drawn through shaders at ``t`` seen from ``camera``: the items, missiles and players of
         ``state`` (:mod:`.link`, posed by :mod:`.players` with the models of ``assets``), the effects (rules: module
         docstring) and the first-person weapon."""
-        level = assets.level if isinstance(assets, Quake3Segment) else None
+        level = assets.game_map if isinstance(assets, Quake3Segment) else None
         models = assets.md3 if assets is not None else None
         items, players = link.md3_draws(state, first_person)
         forward, right, up = angle_vectors(camera.angles)

@@ -62,5 +62,5 @@ class BspSegment(SegmentAssets):
     sky_box: SkyBox | None = field(default=None, kw_only=True)
 
     @property
-    def level(self) -> MapWorld | None:
+    def game_map(self) -> MapWorld | None:
         return self.world

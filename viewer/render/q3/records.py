@@ -38,5 +38,5 @@ class Quake3Segment(SegmentAssets):
     q3_world: Quake3World | None = field(default=None, kw_only=True)
 
     @property
-    def level(self) -> Bsp46World | None:
+    def game_map(self) -> Bsp46World | None:
         return self.q3_world.world if self.q3_world is not None else None
