@@ -27,7 +27,7 @@ class WorldOnlyRenderer(DemoRenderer):
 
     def scene(self, t: float, camera=None, fov: float = 90.0, pov: int | None = None) -> SceneFrame:
         frame = super().scene(t, camera, fov, pov)
-        return dataclasses.replace(frame, models=(), md3=(), players=(), weapons=(), particles=None)
+        return dataclasses.replace(frame, models=(), md3=(), particles=None)
 
 
 def main() -> None:

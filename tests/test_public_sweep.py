@@ -158,7 +158,7 @@ def _followed_player_pixels(demo: Path, data: tuple[str, ...], fraction: float) 
         renderer.session.use_segment(max(state.segment, 0))
         camera = chase_camera(renderer.session.game_map, state.view_origin, state.view_angles)
         frame = renderer.scene(t, camera)
-        empty = replace(frame, models=(), players=(), weapons=(), polys=(), particles=None)
+        empty = replace(frame, models=(), md3=(), polys=(), particles=None)
         pictures = []
         for each in (frame, empty):
             renderer.render(each)
