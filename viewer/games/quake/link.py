@@ -75,8 +75,8 @@ def spun(draws: list[EntityDraw], model_flags: np.ndarray | None, t: float) -> l
     """``draws`` with every model that has ``EF_ROTATE`` in ``model_flags`` (MDL flags by model index) turned to
     the yaw of time ``t`` (``CL_RelinkEntities``: ``bobjrotate``, 100° a second, the entity's own angles
     dropped)."""
-    if model_flags is None or not len(model_flags):
+    spinning = set(np.flatnonzero(model_flags & EF_ROTATE).tolist()) if model_flags is not None else set()
+    if not spinning:
         return draws
     yaw = np.array([0.0, (100.0 * t) % 360.0, 0.0])
-    return [replace(d, angles=yaw) if 0 <= d.model < len(model_flags) and model_flags[d.model] & EF_ROTATE else d
-            for d in draws]
+    return [replace(d, angles=yaw) if d.model in spinning else d for d in draws]
