@@ -163,6 +163,12 @@ def _build_parser() -> argparse.ArgumentParser:
     events.add_argument("--json", action="store_true", help="print JSON")
     events.add_argument("--kind", action="append", help="only events of this kind (repeatable)")
 
+    splits = sub.add_parser("splits", help="per map: the run's time to the intermission, kills and secrets, and the "
+                                           "difference to each --ghost")
+    splits.add_argument("demo")
+    splits.add_argument("--json", action="store_true", help="print JSON")
+    _add_ghost_args(splits)
+
     from .library.commands import add_parsers as add_library_parsers   # qdv index, qdv find
     add_library_parsers(sub)
     return parser
@@ -333,6 +339,8 @@ def _run(args: argparse.Namespace) -> int:
         return _run_demo_report(args)
     if args.command == "screenshot":
         return _run_screenshot(args)
+    if args.command == "splits":
+        return _run_splits(args)
     if args.command == "timedemo":
         return _run_timedemo(args)
     if args.command == "render":
@@ -480,7 +488,12 @@ def _run_window(args: argparse.Namespace) -> int:
             args.basedir, args.game = remembered.basedir, args.game or remembered.game or None
         fs = game_filesystem(demo, args.basedir, args.game)
         source_kw = dict(demo=demo, start=args.start, speed=args.speed, folder=folder,
-                         water_alpha=args.wateralpha)
+                         water_alpha=args.wateralpha, ghosts=tuple(args.ghost),
+                         ghost_offsets=tuple(args.ghost_offset))
+        if args.ghost:   # maps that differ are said now, not in the window
+            from assets_loader.demos import load_demo
+
+            _ghosts(load_demo(demo), args)
         if args.camera_path is not None:   # checked before any window opens (keys outside need the duration)
             from assets_loader.demos import load_demo
 
@@ -736,6 +749,17 @@ def _camera_path(file: str, duration: float) -> CameraPath:
         warnings.warn(f"{file}: {when} outside the demo (0 .. {duration:.3f} s): the camera holds there",
                       stacklevel=2)
     return path
+
+
+def _run_splits(args: argparse.Namespace) -> int:
+    from assets_loader.demos import load_demo
+
+    from .splits import splits, splits_table
+
+    timeline = load_demo(args.demo)
+    rows = splits(timeline, _ghosts(timeline, args))
+    print(json.dumps([r.as_dict() for r in rows], indent=2) if args.json else splits_table(rows))
+    return EXIT_OK
 
 
 def _run_demo_report(args: argparse.Namespace) -> int:

@@ -235,5 +235,10 @@ class Ghosts:
 
     def readout(self, segment: int, t: float) -> list[str]:
         """One line per ghost: ``ghost NAME: +1.2 s (behind)``."""
-        return [f"ghost {g.label}: {d:+.1f} s ({'behind' if d > 0 else 'ahead' if d < 0 else 'level'})"
-                for g, d in self.race(segment, t)]
+        return [f"ghost {g.label}: {race_words(d)}" for g, d in self.race(segment, t)]
+
+
+def race_words(seconds: float) -> str:
+    """``+2.0 s (behind)``, ``-0.5 s (ahead)``, ``+0.0 s (level)`` for a ghost ``seconds`` behind."""
+    d = round(seconds, 1)
+    return f"{d:+.1f} s ({'behind' if d > 0 else 'ahead' if d < 0 else 'level'})".replace("-0.0", "+0.0")
