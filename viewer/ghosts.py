@@ -14,7 +14,8 @@ placeholder player box when that model is not loaded; Quake III ghosts are the p
 whose model is never loaded; the box renderer draws it opaque and untinted).
 
 Ahead/behind (:meth:`Ghosts.race`): the main time at which the ghost reached the point of its path nearest to the
-viewer's current position, minus now: positive = the ghost is behind by that much.
+viewer's current position, minus the time the viewer reached it (now, while it moves; when it stopped, if it
+stands still: :func:`arrival`): positive = the ghost is behind by that much.
 
 References: JoeQuake ``cl_demo.c`` ghost demos (``ghost_demo``), QuakeSpasm ``view.c`` (``DEFAULT_VIEWHEIGHT``),
 ioquake3 ``bg_public.h`` (``DEFAULT_VIEWHEIGHT`` 26).
@@ -122,13 +123,30 @@ class Ghost:
         return self.timeline.sample(t, pov=self.pov)
 
     def path(self, segment: int) -> tuple[np.ndarray, np.ndarray]:
-        """The ghost's own times ``f8 [N]`` and positions ``f8 [N, 3]`` over its segment, at :data:`PATH_RATE`."""
+        """The ghost's own times ``f8 [N]`` and positions ``f8 [N, 3]`` over its segment (:func:`sampled_path`)."""
         if segment not in self._paths:
-            seg = self.timeline.segments[segment]
-            times = np.arange(seg.start_time, seg.end_time, 1.0 / PATH_RATE)
-            points = np.array([player_position(self.timeline, self.sample(float(t)))[0] for t in times])
-            self._paths[segment] = (times, points.reshape(-1, 3))
+            self._paths[segment] = sampled_path(self.timeline, segment, self.pov)
         return self._paths[segment]
+
+
+def sampled_path(timeline: DemoTimeline, segment: int, pov: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Times ``f8 [N]`` and positions ``f8 [N, 3]`` of a player over ``segment``, at :data:`PATH_RATE`."""
+    seg = timeline.segments[segment]
+    times = np.arange(seg.start_time, seg.end_time, 1.0 / PATH_RATE)
+    points = np.array([player_position(timeline, timeline.sample(float(t), pov=pov))[0] for t in times])
+    return times, points.reshape(-1, 3)
+
+
+def arrival(times: np.ndarray, points: np.ndarray, here: np.ndarray, around: float, *, by: bool = False) -> float:
+    """When a path reached ``here``: its points nearest to ``here`` (within :data:`MOVE_EPSILON` of the nearest)
+    form runs, one per visit (a player standing still arrived when it stopped); the start of the run nearest
+    ``around``, or with ``by`` the last one starting by ``around`` (the visit the player is in now)."""
+    dist = np.linalg.norm(points - here, axis=1)
+    near = dist <= dist.min() + MOVE_EPSILON
+    starts = times[np.flatnonzero(near & ~np.concatenate(([False], near[:-1])))]
+    if by and (starts <= around).any():
+        return float(starts[starts <= around][-1])
+    return float(starts[np.argmin(np.abs(starts - around))])
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +166,7 @@ class Ghosts:
         self.main = main
         self.ghosts = ghosts
         self._starts = {i: level_start(main, i) for i in range(len(main.segments))}
+        self._main_paths: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     @staticmethod
     def load(main: DemoTimeline, specs: list[str], offsets: list[float] | None = None) -> Ghosts:
@@ -215,22 +234,22 @@ class Ghosts:
 
     def race(self, segment: int, t: float) -> list[tuple[Ghost, float]]:
         """Per ghost racing ``segment``: seconds it is behind the main recorder at ``t`` (negative: ahead)."""
-        if self.main.num_frames == 0:
+        if segment not in self._main_paths:
+            self._main_paths[segment] = sampled_path(self.main, segment)
+        main_times, main_points = self._main_paths[segment]
+        if not len(main_times):
             return []
         here, _ = player_position(self.main, self.main.sample(t))
+        reached = arrival(main_times, main_points, here, t, by=True)
         out = []
         for ghost in self.ghosts:
             if segment not in ghost.segments:
                 continue
             own, start = ghost.segments[segment]
             times, points = ghost.path(own)
-            if not len(times):
-                continue
-            main_times = times - start + self._starts[segment] + ghost.offset
-            dist = np.linalg.norm(points - here, axis=1)
-            near = np.flatnonzero(dist <= dist.min() + MOVE_EPSILON)
-            best = near[np.argmin(np.abs(main_times[near] - t))]
-            out.append((ghost, float(main_times[best] - t)))
+            if len(times):
+                ghost_times = times - start + self._starts[segment] + ghost.offset   # in the main demo's time
+                out.append((ghost, arrival(ghost_times, points, here, reached) - reached))
         return out
 
     def readout(self, segment: int, t: float) -> list[str]:

@@ -2,9 +2,9 @@
 secrets where the game counts them (Quake's ``STAT_MONSTERS`` / ``STAT_SECRETS`` and their totals), and the
 difference to each ghost's run of the same map (``qdv splits``).
 
-A map ends at its first ``svc_intermission`` (or the ``intermission`` stat turning on, Quake II / Quake III), as the
-speedrun community times it; a map the demo leaves without one ends where its segment ends (``finished`` is
-false). Level starts are :func:`viewer.ghosts.level_start`'s.
+A map ends at its first ``svc_intermission`` or ``svc_finale`` (or the ``intermission`` stat turning to 1 or 2,
+Quake II / Quake III), as the speedrun community times it; a map the demo leaves without one ends where its segment
+ends (``finished`` is false). Level starts are :func:`viewer.ghosts.level_start`'s.
 
 References: QuakeSpasm ``cl_parse.c`` (``svc_intermission`` sets ``cl.completed_time``), ``sbar.c``
 (``Sbar_IntermissionOverlay``: time, secrets, monsters).
@@ -53,17 +53,18 @@ class Split:
 
 
 def map_end(timeline: DemoTimeline, segment: int) -> tuple[float, bool]:
-    """When ``segment``'s map ends: its first intermission (``True``), else the segment's end (``False``)."""
+    """When ``segment``'s map ends: its first intermission or finale (``True``), else the segment's end
+    (``False``). A cutscene (Quake's ``intermission`` stat 3, LibreQuake's attract demos play in one) ends
+    nothing."""
     seg = timeline.segments[segment]
-    for event in timeline.events_of_kind("intermission"):
-        if seg.start_time <= event.time <= seg.end_time:
-            return float(event.time), True
+    ends = [e.time for kind in ("intermission", "finale") for e in timeline.events_of_kind(kind)
+            if seg.start_time <= e.time <= seg.end_time]
     if "intermission" in timeline.schema.stat_names:
         first, last = seg.start_frame, min(seg.end_frame, timeline.num_frames - 1)
-        on = np.flatnonzero(np.asarray(timeline.stats["intermission"][first:last + 1]) > 0)
+        on = np.flatnonzero(np.isin(np.asarray(timeline.stats["intermission"][first:last + 1]), (1, 2)))
         if len(on):
-            return float(timeline.times[first + int(on[0])]), True
-    return float(seg.end_time), False
+            ends.append(float(timeline.times[first + int(on[0])]))
+    return (float(min(ends)), True) if ends else (float(seg.end_time), False)
 
 
 def _pair(timeline: DemoTimeline, names: tuple[str, str], t: float) -> tuple[int, int] | None:
