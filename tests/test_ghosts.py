@@ -14,7 +14,7 @@ import pytest
 from assets_loader.demos import load_demo
 from viewer.cli import main
 from viewer.ghosts import GHOST_ALPHA, Ghosts, GhostError, level_start, player_position
-from viewer.render.refdef import Camera
+from viewer.render.refdef import Camera, SceneFrame
 from viewer.splits import splits
 
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
@@ -68,6 +68,10 @@ def test_q3_ghost_is_the_other_recorder_drawn_as_a_translucent_box():
     expected = ghost.timeline.sample(t - level_start(main_tl, 0) + level_start(ghost.timeline, 0))
     assert np.array_equal(pose.origin, player_position(ghost.timeline, expected)[0])
     assert np.allclose(pose.origin, np.asarray(expected.view_origin) - (0, 0, 26.0))   # the eye less its height
+    frame = ghosts.add_to(SceneFrame(t, 0, Camera((0.0, 0.0, 0.0), (0.0, 0.0, 0.0)), (), np.ones(64)), None)
+    (box,) = frame.md3
+    assert np.array_equal(box.origin, pose.origin.astype(np.float32)) and box.placeholder is not None
+    assert box.shader_rgba == (*(int(c * 255) for c in ghost.color), int(GHOST_ALPHA * 255))   # tinted, translucent
 
 
 def test_self_ghost_two_seconds_later_reads_two_seconds_behind(qwd):
