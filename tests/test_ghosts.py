@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -147,3 +150,31 @@ def test_screenshot_shows_the_ghost_where_it_stands(qwd):
     changed = np.abs(with_ghost - without).sum(axis=2) > 12
     assert changed[110:130, 150:170].mean() > 0.5           # around the centre, where the ghost projects
     assert changed.mean() < 0.2                              # and little elsewhere
+
+
+WINDOW_SCRIPT = """
+import json, sys
+import pyglet
+pyglet.options["headless"] = True
+from viewer.app import PlaySource, ViewerWindow
+from viewer.session import game_filesystem
+demo = sys.argv[1]
+w = ViewerWindow(PlaySource(game_filesystem(demo, None, None), demo=demo, start="40", ghosts=(demo,),
+                            ghost_offsets=(2.0,)), size=(640, 480), shots=sys.argv[2], quiet=True)
+for _ in range(600):
+    w.tick(1 / 60)
+    if w.ready and w.state is not None and w.frames > 3:
+        break
+print(json.dumps([t.text for t in w.last_layers.texts]))
+"""
+
+
+def test_window_reads_the_ghost_behind(tmp_path):
+    """``qdv play DEMO --ghost DEMO --ghost-offset 2``: the corner readout says the ghost is 2.0 s behind."""
+    repo = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "QDV_CONFIG_DIR": str(tmp_path / "config")}
+    done = subprocess.run([sys.executable, "-c", WINDOW_SCRIPT, str(QWD), str(tmp_path)], capture_output=True,
+                          text=True, cwd=repo, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr
+    texts = json.loads(done.stdout.strip().splitlines()[-1])
+    assert "ghost lq_lqdm2_ranger: +2.0 s (behind)" in texts
