@@ -8,10 +8,10 @@ start is the first frame that moves, usually the second). A ghost at the main de
 time ``t - main_start + ghost_start - offset``: a positive ``--ghost-offset`` starts the ghost that much later.
 
 Where a ghost is: its entity's origin when the timeline has one for its view entity, else its eye (``view_origin``)
-less the game's view height (``DEFAULT_VIEWHEIGHT``). It is drawn as the main segment's player model (an
-``EntityDraw`` with a colour shell of its tint at :data:`GHOST_ALPHA`, Quake II's ``RF_SHELL`` look), or the
-placeholder player box when that model is not loaded; Quake III ghosts are the placeholder box (an ``Md3Draw``
-whose model is never loaded; the box renderer draws it opaque and untinted).
+less the game's view height (the schema's, ``DEFAULT_VIEWHEIGHT``). The main demo's game draws it
+(:meth:`~viewer.games.base.GameView.ghost_draws`): Quake and Quake II as the segment's player model with a colour
+shell of its tint at :data:`GHOST_ALPHA` (Quake II's ``RF_SHELL`` look), or the placeholder box when that model is
+not loaded; Quake III as its player box, flat in the tint.
 
 Ahead/behind (:meth:`Ghosts.race`): the main time at which the ghost reached the point of its path nearest to the
 viewer's current position, minus the time the viewer reached it (now, while it moves; when it stopped, if it
@@ -30,10 +30,9 @@ import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState, load_demo
 
-from .render.placeholders import QUAKE_PLAYER_BOX
-from .render.refdef import EntityDraw, SceneFrame, SegmentAssets
-from .render.shaded.records import Md3Draw
-from .render.view_math import angles_axis
+from .games.base import GhostFigure
+from .games.registry import game_view
+from .render.refdef import SceneFrame, SegmentAssets
 
 #: Opacity of a ghost.
 GHOST_ALPHA = 0.4
@@ -42,18 +41,8 @@ GHOST_COLORS = ((1.0, 0.35, 0.2), (0.25, 0.6, 1.0), (0.3, 1.0, 0.3), (1.0, 0.9, 
                 (0.3, 1.0, 1.0))
 #: How far (units) the view must move from a segment's first frame for the run to have started.
 MOVE_EPSILON = 1.0
-#: Eye above origin (``DEFAULT_VIEWHEIGHT``): 22 in Quake, QuakeWorld and Quake II, 26 in Quake III.
-VIEW_HEIGHTS = {"quake3": 26.0}
-DEFAULT_VIEW_HEIGHT = 22.0
-#: Quake's player models, which a ghost is drawn as when the main segment has one.
-PLAYER_MODELS = ("progs/player.mdl", "players/male/tris.md2")
 #: Path samples per second for the race readout.
 PATH_RATE = 20.0
-
-
-def _rgba(color: tuple[float, float, float]) -> tuple[int, int, int, int]:
-    r, g, b = (int(c * 255) for c in color)
-    return r, g, b, int(GHOST_ALPHA * 255)
 
 
 class GhostError(ValueError):
@@ -85,8 +74,7 @@ def player_position(timeline: DemoTimeline, state: SceneState) -> tuple[np.ndarr
     if row is not None:
         origin = np.asarray(state.entities.origin[row], np.float64)
     else:
-        origin = np.asarray(state.view_origin, np.float64) - (0.0, 0.0,
-                                                              VIEW_HEIGHTS.get(timeline.game, DEFAULT_VIEW_HEIGHT))
+        origin = np.asarray(state.view_origin, np.float64) - (0.0, 0.0, timeline.schema.view_height)
     return origin, float(state.view_angles[1])
 
 
@@ -215,22 +203,14 @@ class Ghosts:
         return out
 
     def add_to(self, frame: SceneFrame, assets: SegmentAssets | None) -> SceneFrame:
-        """``frame`` with the ghosts at its time drawn in (see the module docstring for how)."""
+        """``frame`` with the ghosts at its time drawn in, as the main demo's game draws another player
+        (:meth:`~viewer.games.base.GameView.ghost_draws`)."""
         poses = self.poses(frame.segment, frame.time)
         if not poses:
             return frame
-        if self.main.game == "quake3":
-            boxes = tuple(Md3Draw("ghost", p.origin.astype(np.float32), angles_axis((0.0, p.yaw, 0.0)),
-                                  shader_rgba=_rgba(p.ghost.color), placeholder=QUAKE_PLAYER_BOX) for p in poses)
-            return replace(frame, md3=frame.md3 + boxes)
-        names = [ref.name.lower() for ref in assets.models] if assets is not None else []
-        index = next((names.index(n) for n in PLAYER_MODELS if n in names), None)
-        if index is None or assets is None:
-            return frame
-        alias = assets.models[index].kind == "alias"
-        draws = tuple(EntityDraw(index, p.origin.astype(np.float32), np.array((0.0, p.yaw, 0.0), np.float32),
-                                 alpha=GHOST_ALPHA, shell=p.ghost.color if alias else None) for p in poses)
-        return replace(frame, models=frame.models + draws)
+        figures = [GhostFigure(p.origin, p.yaw, p.ghost.color, GHOST_ALPHA) for p in poses]
+        models, md3 = game_view(self.main.game).ghost_draws(figures, assets)
+        return replace(frame, models=frame.models + tuple(models), md3=frame.md3 + md3)
 
     def race(self, segment: int, t: float) -> list[tuple[Ghost, float]]:
         """Per ghost racing ``segment``: seconds it is behind the main recorder at ``t`` (negative: ahead)."""
