@@ -54,6 +54,7 @@ from .render.frame import FrameRenderer
 from .render.hud_overlay import HudRenderer
 from .render.refdef import HudLayout, SceneFrame
 from .render.ui_overlay import UiRenderer, conchars_rgba
+from .ghosts import Ghosts
 from .session import DemoSession, game_filesystem, map_game_view
 from .settings import SettingsFile, save_settings
 from .ui.browser import browser_layout
@@ -87,7 +88,8 @@ class PlaySource:
     ``camera_path_file``): the demo starts on that path's camera (without it the path saved beside the demo is
     loaded, if any); ``water_alpha`` overrides the maps' liquid opacity (``None``: each map's own); ``library_db`` /
     ``library_workers``: the Ctrl+O library browser's file (``None``: the platform data folder's) and indexing
-    processes."""
+    processes; ``ghosts`` / ``ghost_offsets``: other demos of the same map raced as ghosts (``--ghost``,
+    ``--ghost-offset``, :mod:`viewer.ghosts`)."""
 
     fs: VirtualFS
     demo: str | None = None
@@ -106,6 +108,8 @@ class PlaySource:
     water_alpha: float | None = None
     library_db: str | None = None
     library_workers: int | None = None
+    ghosts: tuple[str, ...] = ()
+    ghost_offsets: tuple[float, ...] = ()
 
     @property
     def title(self) -> str:
@@ -217,6 +221,8 @@ class ViewerWindow(pyglet.window.Window):
                 self._tell(said)
             self._apply_settings()
             self.session = DemoSession(timeline, src.fs, self.ctx)
+            if src.ghosts:
+                self.session.ghosts = Ghosts.load(timeline, list(src.ghosts), list(src.ghost_offsets))
             if self.session.game != self.game:
                 self.game = self.session.game
                 self.palette = self.game.load_palette(src.fs)
@@ -405,6 +411,8 @@ class ViewerWindow(pyglet.window.Window):
         layers += message
         if sample is not None:
             lines = readout_lines(self._readout(st, sample), with_clock=not st.bar_visible)
+            if self.session is not None and self.session.ghosts is not None:
+                lines += tuple(self.session.ghosts.readout(max(sample.segment, 0), st.t))
             below = max([0.0, *(r.y + r.h for r in message.rects)])
             layers += readout_layout(lines, size, scale, top=below, hud=hud_shown)
         notice, left = self._notice

@@ -60,6 +60,7 @@ def _build_parser() -> argparse.ArgumentParser:
                       help="the demo library Ctrl+O browses (default: library.sqlite in the user data folder)")
     _add_look_args(play)
     _add_window_args(play)
+    _add_ghost_args(play)
 
     map_ = sub.add_parser("map", help="fly through a map with the free camera (from the player start)")
     map_.add_argument("map", help="a map name (lq_e0m1, looked up as maps/NAME.bsp) or a .bsp file")
@@ -94,6 +95,7 @@ def _build_parser() -> argparse.ArgumentParser:
                            "off for a free camera)")
     _add_look_args(shot)
     _add_game_args(shot)
+    _add_ghost_args(shot)
 
     timedemo = sub.add_parser("timedemo", help="render every demo frame offscreen as fast as possible")
     timedemo.add_argument("demo")
@@ -135,6 +137,7 @@ def _build_parser() -> argparse.ArgumentParser:
                              "(default 10, lower is slower and smaller)")
     render.add_argument("--force", action="store_true", help="overwrite existing output files")
     _add_game_args(render)
+    _add_ghost_args(render)
     from .library.commands import add_highlights_args   # qdv render --highlights RESULTS.json --out DIR
     add_highlights_args(render)
 
@@ -159,6 +162,12 @@ def _build_parser() -> argparse.ArgumentParser:
     events.add_argument("demo")
     events.add_argument("--json", action="store_true", help="print JSON")
     events.add_argument("--kind", action="append", help="only events of this kind (repeatable)")
+
+    splits = sub.add_parser("splits", help="per map: the run's time to the intermission, kills and secrets, and the "
+                                           "difference to each --ghost")
+    splits.add_argument("demo")
+    splits.add_argument("--json", action="store_true", help="print JSON")
+    _add_ghost_args(splits)
 
     from .library.commands import add_parsers as add_library_parsers   # qdv index, qdv find
     add_library_parsers(sub)
@@ -246,6 +255,26 @@ def _join_vector_values(argv: Sequence[str]) -> list[str]:
     return out
 
 
+def _add_ghost_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--ghost", action="append", default=[], metavar="OTHER[@NAME]",
+                   help="race another demo of the same map: its recorder (or player NAME) drawn as a ghost "
+                        "(repeatable)")
+    p.add_argument("--ghost-offset", type=float, action="append", default=[], metavar="S",
+                   help="start the ghost S seconds later than its level start (one per --ghost; the last repeats)")
+
+
+def _ghosts(timeline, args: argparse.Namespace):
+    """The ghosts ``--ghost`` names racing ``timeline`` (``None`` without any)."""
+    from .ghosts import GhostError, Ghosts
+
+    if not getattr(args, "ghost", None):
+        return None
+    try:
+        return Ghosts.load(timeline, args.ghost, args.ghost_offset)
+    except GhostError as exc:
+        raise _UsageError(str(exc)) from None
+
+
 def _add_game_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--basedir", help="Quake base directory holding id1 and mod dirs")
     p.add_argument("--game", help="mod dir searched before id1 (e.g. lq1)")
@@ -310,6 +339,8 @@ def _run(args: argparse.Namespace) -> int:
         return _run_demo_report(args)
     if args.command == "screenshot":
         return _run_screenshot(args)
+    if args.command == "splits":
+        return _run_splits(args)
     if args.command == "timedemo":
         return _run_timedemo(args)
     if args.command == "render":
@@ -370,7 +401,9 @@ def _run_screenshot(args: argparse.Namespace) -> int:
             rel = min(max(rel, 0.0), timeline.duration)
         t = timeline.start_time + rel
         hud = not free if args.hud is None else args.hud
+        ghosts = _ghosts(timeline, args)
         renderer = DemoRenderer(timeline, fs, args.size, hud=hud, water_alpha=args.wateralpha)
+        renderer.session.ghosts = ghosts
         try:
             shot = settle(ShotCamera("free" if free else "pov", None, args.fov, args.pos, args.angles), renderer, t)
             pixels = renderer.pixels(t, ShotView(renderer, shot).camera(t), args.fov)
@@ -455,7 +488,12 @@ def _run_window(args: argparse.Namespace) -> int:
             args.basedir, args.game = remembered.basedir, args.game or remembered.game or None
         fs = game_filesystem(demo, args.basedir, args.game)
         source_kw = dict(demo=demo, start=args.start, speed=args.speed, folder=folder,
-                         water_alpha=args.wateralpha)
+                         water_alpha=args.wateralpha, ghosts=tuple(args.ghost),
+                         ghost_offsets=tuple(args.ghost_offset))
+        if args.ghost:   # maps that differ are said now, not in the window
+            from assets_loader.demos import load_demo
+
+            _ghosts(load_demo(demo), args)
         if args.camera_path is not None:   # checked before any window opens (keys outside need the duration)
             from assets_loader.demos import load_demo
 
@@ -568,7 +606,9 @@ def _render(args: argparse.Namespace, bar: bool = True) -> tuple[int, str]:
     path = _camera_path(opt.camera_path_file(args.camera), timeline.duration) if mode == "path" else None
     output.check_free(times.count)  # before the slow part; the writer claims the file again
     fs = game_filesystem(args.demo, args.basedir, args.game)
+    ghosts = _ghosts(timeline, args)
     renderer = DemoRenderer(timeline, fs, size, hud=args.hud, water_alpha=args.wateralpha)
+    renderer.session.ghosts = ghosts
     try:
         sound = None
         if args.audio and AUDIO_CODECS[output.container] is not None:
@@ -709,6 +749,17 @@ def _camera_path(file: str, duration: float) -> CameraPath:
         warnings.warn(f"{file}: {when} outside the demo (0 .. {duration:.3f} s): the camera holds there",
                       stacklevel=2)
     return path
+
+
+def _run_splits(args: argparse.Namespace) -> int:
+    from assets_loader.demos import load_demo
+
+    from .splits import splits, splits_table
+
+    timeline = load_demo(args.demo)
+    rows = splits(timeline, _ghosts(timeline, args))
+    print(json.dumps([r.as_dict() for r in rows], indent=2) if args.json else splits_table(rows))
+    return EXIT_OK
 
 
 def _run_demo_report(args: argparse.Namespace) -> int:

@@ -29,6 +29,7 @@ from assets_loader.vfs import VirtualFS, detect_base_game, game_dir_of
 from .games.base import GameView
 from .games.game_data import has_game_data, missing_data_notice, with_stand_ins
 from .games.registry import game_view, map_game
+from .ghosts import Ghosts
 from .render.context import OffscreenTarget
 from .render.bsp.records import BspSegment
 from .render.frame import FrameRenderer
@@ -113,6 +114,8 @@ class DemoSession:
         self.notice = ""
         #: The loaded segment's map when the game data lacks it (drawn as a grid floor), else ``None``.
         self.missing_map: str | None = None
+        #: Other runs of the same map drawn into each frame (``--ghost``), ``None`` for none.
+        self.ghosts: Ghosts | None = None
 
     @property
     def world(self) -> WorldMesh | World38 | None:
@@ -162,6 +165,8 @@ class DemoSession:
         frame = build_scene(self.timeline, t, camera, fov, pov=pov, effects=self.effects,
                             model_flags=self._model_flags, state=state, game=self.game,
                             assets=self.renderer.assets if self.renderer is not None else None)
+        if self.ghosts is not None:
+            frame = self.ghosts.add_to(frame, self.renderer.assets if self.renderer is not None else None)
         return frame if self.has_data else replace(frame, polys=())   # every shader would be the default grid
 
     def draw(self, frame: SceneFrame, target: OffscreenTarget) -> None:

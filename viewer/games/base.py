@@ -52,6 +52,17 @@ class EffectModel:
 
 
 @dataclass(frozen=True, slots=True)
+class GhostFigure:
+    """A player of another demo to draw into this one's world (:mod:`viewer.ghosts`): where it stands ``origin``
+    ``[3]``, its ``yaw`` (degrees), its tint ``color`` (RGB 0..1) and opacity ``alpha``."""
+
+    origin: np.ndarray
+    yaw: float
+    color: tuple[float, float, float]
+    alpha: float
+
+
+@dataclass(frozen=True, slots=True)
 class PovLens:
     """How the recorder's eye sees (``refdef_t``'s ``fov_x`` and ``RDF_UNDERWATER``): ``fov`` the horizontal field of
     view (degrees, at 4:3 like :class:`~viewer.render.refdef.Camera`), ``warp`` the underwater wobble of the view
@@ -147,6 +158,12 @@ class GameView(Protocol):
         segment's map, when loaded (Quake III's third-person eye stops at its walls)."""
         ...
 
+    def ghost_draws(self, figures: Sequence[GhostFigure], assets: SegmentAssets | None
+                    ) -> tuple[list[EntityDraw], tuple[Md3Draw, ...]]:
+        """How the game draws ``figures`` in a segment with ``assets``: as its player model, tinted and translucent,
+        or its player box; ``([], ())`` when it cannot."""
+        ...
+
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
         """Entity numbers an orbit camera can follow: the recorder first, then players, then monsters."""
         ...
@@ -168,3 +185,16 @@ def precache_ref(name: str) -> ModelRef | None:
     except ValueError:
         warnings.warn(f"model {name!r}: not a valid brush model name; drawing a placeholder", stacklevel=3)
         return ModelRef(name, "missing")
+
+
+def player_model_ghosts(figures: Sequence[GhostFigure], assets: SegmentAssets | None,
+                        player_models: Sequence[str]) -> list[EntityDraw]:
+    """``figures`` as the first of ``player_models`` the segment registers, translucent, wearing a colour shell of
+    their tint where it is an alias model (Quake II's ``RF_SHELL`` look), frame 0; none when it registers none."""
+    names = [ref.name.lower() for ref in assets.models] if assets is not None else []
+    index = next((names.index(n) for n in player_models if n in names), None)
+    if index is None or assets is None:
+        return []
+    alias = assets.models[index].kind == "alias"
+    return [EntityDraw(index, np.asarray(f.origin, np.float32), np.array((0.0, f.yaw, 0.0), np.float32),
+                       alpha=f.alpha, shell=f.color if alias else None) for f in figures]

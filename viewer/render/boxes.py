@@ -37,22 +37,27 @@ class BoxRenderer:
         self._box = programs.ctx.buffer(_box_mesh().tobytes())
         self._vaos: dict[int, moderngl.VertexArray] = {}
 
-    def draw_with_nose(self, view_proj: np.ndarray, matrix: np.ndarray, box: Box) -> None:
-        """A missing model as ``box`` placed by ``matrix``, with the nose that shows its facing."""
+    def draw_with_nose(self, view_proj: np.ndarray, matrix: np.ndarray, box: Box,
+                       tint: tuple[float, float, float, float] | None = None) -> None:
+        """A missing model as ``box`` placed by ``matrix``, with the nose that shows its facing; ``tint``: in that
+        flat colour and opacity (r, g, b, a in 0..1) instead of lit magenta, the nose at half its brightness."""
         body, nose = with_nose(box)
-        self.draw(view_proj, matrix, *body)
-        self.draw(view_proj, matrix, *nose, dark=True)
+        self.draw(view_proj, matrix, *body, tint=tint)
+        dark = None if tint is None else (tint[0] / 2, tint[1] / 2, tint[2] / 2, tint[3])
+        self.draw(view_proj, matrix, *nose, dark=True, tint=dark)
 
-    def draw(self, view_proj: np.ndarray, model_matrix: np.ndarray, mins, maxs, *, dark: bool = False) -> None:
+    def draw(self, view_proj: np.ndarray, model_matrix: np.ndarray, mins, maxs, *, dark: bool = False,
+             tint: tuple[float, float, float, float] | None = None) -> None:
         """A lit magenta box from ``mins`` to ``maxs`` (model space, ``[3]`` each) for a model that is missing;
-        ``dark``: in a darker magenta (a part that must stand out against the box beside it)."""
+        ``dark``: in a darker magenta (a part that must stand out against the box beside it); ``tint``: unlit in
+        that colour at that opacity (the colour-shell variant, not pushed out)."""
         lo = np.minimum(np.asarray(mins, np.float64), np.asarray(maxs, np.float64))
         size = np.maximum(np.asarray(mins, np.float64), np.asarray(maxs, np.float64)) - lo
         size = np.where(np.abs(size) < 1e-3, 1.0, size)
         box = np.eye(4)
         box[:3, :3] = np.diag(size)
         box[:3, 3] = lo
-        prog, u = self.programs.use("placeholder")
+        prog, u = self.programs.use("placeholder" if tint is None else "shell")
         vao = self._vaos.get(prog.glo)
         if vao is None:   # the box's one pose feeds both pose attributes; the placeholder reads no texture
             vao = self._vaos[prog.glo] = self.programs.ctx.vertex_array(prog, [
@@ -62,6 +67,13 @@ class BoxRenderer:
         mvp = np.asarray(view_proj, np.float64) @ np.asarray(model_matrix, np.float64) @ box
         u["u_mvp"].write(gl_bytes(mvp))
         u["u_blend"].value = 0.0
+        if tint is not None:
+            u["u_push"].value = 0.0
+            u["u_shell_color"].value = tint[:3]
+            u["u_alpha"].value = tint[3]
+            self.programs.set_state(tint[3])
+            vao.render(moderngl.TRIANGLES)
+            return
         light = AliasLight(ambient=10.0, shade=20.0) if dark else AliasLight(ambient=40.0, shade=80.0)
         self.programs.set_light(u, light, PLACEHOLDER_LIGHT)  # every face its own shade
         self.programs.set_state(1.0)

@@ -14,7 +14,8 @@ from assets_loader.game_map import GameMap
 from assets_loader.vfs import VirtualFS
 
 from ...render.refdef import EntityDraw, HudLayout, Look, SegmentAssets
-from ..base import PicSizes, PovLens
+from ...render.shaded.records import Md3Draw
+from ..base import GhostFigure, PicSizes, PovLens, player_model_ghosts
 from . import actors, assets, blend, hud, hud_pics, link
 from .look import QUAKESPASM, QUAKESPASM_SBAR
 from .tents import SceneEffects
@@ -60,6 +61,10 @@ class QuakeView:
 
     def pov_lens(self, state: SceneState, t: float, fov: float, map_: GameMap | None = None) -> PovLens:
         return PovLens(fov)
+
+    def ghost_draws(self, figures: Sequence[GhostFigure], assets: SegmentAssets | None
+                    ) -> tuple[list[EntityDraw], tuple[Md3Draw, ...]]:
+        return player_model_ghosts(figures, assets, ("progs/player.mdl",)), ()
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
         return actors.follow_candidates(state, model_precache)

@@ -19,7 +19,8 @@ from assets_loader.game_map import GameMap
 from assets_loader.vfs import VirtualFS
 
 from ...render.refdef import EntityDraw, HudLayout, SegmentAssets
-from ..base import PicSizes, PovLens
+from ...render.shaded.records import Md3Draw
+from ..base import GhostFigure, PicSizes, PovLens, player_model_ghosts
 from . import assets, fx, hud, hud_pics, link, player_view, segment_models
 
 
@@ -58,6 +59,10 @@ class Quake2View:
 
     def pov_lens(self, state: SceneState, t: float, fov: float, map_: GameMap | None = None) -> PovLens:
         return player_view.pov_lens(state, t, fov)
+
+    def ghost_draws(self, figures: Sequence[GhostFigure], assets: SegmentAssets | None
+                    ) -> tuple[list[EntityDraw], tuple[Md3Draw, ...]]:
+        return player_model_ghosts(figures, assets, ("players/male/tris.md2",)), ()
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
         return link.follow_candidates(state)

@@ -107,6 +107,14 @@ def player_box(player: PlayerDraw) -> Md3Draw:
                    placeholder=box)
 
 
+def ghost_box(origin, yaw: float, color: tuple[float, float, float], alpha: float) -> Md3Draw:
+    """Another demo's player as the standing player box turned to ``yaw``, drawn flat in ``color`` at ``alpha``
+    (a box whose ``shader_rgba`` is not white is tinted: :mod:`viewer.render.boxes`)."""
+    r, g, b = (int(c * 255) for c in color)
+    return Md3Draw("models/players/ghost", np.asarray(origin, np.float32), angles_axis((0.0, yaw, 0.0)),
+                   shader_rgba=(r, g, b, int(alpha * 255)), placeholder=QUAKE3_PLAYER_BOX)
+
+
 def part_path(player: PlayerModel, part: str) -> str:
     """Where ``part`` (lower, upper, head) of ``player`` comes from: the name its MD3 is registered under."""
     return f"models/players/{player.model}/{part}.md3"

@@ -21,9 +21,11 @@ from assets_loader.game_map import GameMap
 from assets_loader.vfs import VirtualFS
 
 from ...render.refdef import EntityDraw, HudLayout, SegmentAssets
-from ..base import PicSizes, PovLens
+from ...render.shaded.records import Md3Draw
+from ..base import GhostFigure, PicSizes, PovLens
 from . import assets, fx, hud, hud_pics, link
 from .items import segment_models
+from .players import ghost_box
 from .third_person import dead_view, renders_third_person
 
 
@@ -69,6 +71,10 @@ class Quake3View:
 
     def pov_lens(self, state: SceneState, t: float, fov: float, map_: GameMap | None = None) -> PovLens:
         return PovLens(fov, eye=dead_view(state, map_) if renders_third_person(state) else None)
+
+    def ghost_draws(self, figures: Sequence[GhostFigure], assets: SegmentAssets | None
+                    ) -> tuple[list[EntityDraw], tuple[Md3Draw, ...]]:
+        return [], tuple(ghost_box(f.origin, f.yaw, f.color, f.alpha) for f in figures)
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
         players = self.player_entities(state, model_precache)

@@ -92,8 +92,10 @@ class Quake3Backend:
             self.md3.draw(scene, view)
             for draw in scene:
                 if draw.placeholder is not None and draw.model not in loaded:
+                    r, g, b, a = draw.shader_rgba
+                    tint = None if draw.shader_rgba == (255, 255, 255, 255) else (r / 255, g / 255, b / 255, a / 255)
                     self.shared.boxes.draw_with_nose(view.view_proj, model_matrix(draw.origin, draw.axis),
-                                                     draw.placeholder)
+                                                     draw.placeholder, tint)
         if self.world is not None and brushes:
             self.world.draw_submodels(view, brushes)
         if frame.polys:

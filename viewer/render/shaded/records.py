@@ -47,7 +47,8 @@ class Md3Draw:
     ``shaderRGBA``); ``custom_shader`` draws every surface with one shader (``customShader``: explosion models);
     ``shader_time``: when the shader's clock started (``shaderTime``: waves and ``animMap`` frames of an effect
     begin with it), seconds of the frame's time; ``placeholder``: the box (mins, maxs in model space) drawn
-    instead when the model is not loaded (entities: items, missiles, a player's weapon; ``None``: nothing)."""
+    instead when the model is not loaded (entities: items, missiles, a player's weapon; ``None``: nothing), in
+    ``shader_rgba``'s colour and opacity when that is not white (a ghost, :mod:`viewer.ghosts`)."""
 
     model: str
     origin: np.ndarray

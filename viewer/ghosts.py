@@ -1,0 +1,243 @@
+"""Ghosts: the recorders (or chosen players) of other demos of the same map drawn into a demo's world, translucent
+and tinted one colour per ghost, each run aligned on its own level start; and how far ahead or behind each ghost is.
+
+Alignment (:func:`level_start`): a run of a map starts at the first frame of its segment whose view origin moved
+more than :data:`MOVE_EPSILON` units from the segment's first frame (the player can move: Quake and QuakeWorld
+speedrun timing starts on the first movement after the signon; Quake III's first snapshot is already in play, so its
+start is the first frame that moves, usually the second). A ghost at the main demo's time ``t`` shows its own
+time ``t - main_start + ghost_start - offset``: a positive ``--ghost-offset`` starts the ghost that much later.
+
+Where a ghost is: its entity's origin when the timeline has one for its view entity, else its eye (``view_origin``)
+less the game's view height (the schema's, ``DEFAULT_VIEWHEIGHT``). The main demo's game draws it
+(:meth:`~viewer.games.base.GameView.ghost_draws`): Quake and Quake II as the segment's player model with a colour
+shell of its tint at :data:`GHOST_ALPHA` (Quake II's ``RF_SHELL`` look), or the placeholder box when that model is
+not loaded; Quake III as its player box, flat in the tint.
+
+Ahead/behind (:meth:`Ghosts.race`): the main time at which the ghost reached the point of its path nearest to the
+viewer's current position, minus the time the viewer reached it (now, while it moves; when it stopped, if it
+stands still: :func:`arrival`): positive = the ghost is behind by that much.
+
+References: JoeQuake ``cl_demo.c`` ghost demos (``ghost_demo``), QuakeSpasm ``view.c`` (``DEFAULT_VIEWHEIGHT``),
+ioquake3 ``bg_public.h`` (``DEFAULT_VIEWHEIGHT`` 26).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from assets_loader.demos import DemoTimeline, SceneState, load_demo
+
+from .games.base import GhostFigure
+from .games.registry import game_view
+from .render.refdef import SceneFrame, SegmentAssets
+
+#: Opacity of a ghost.
+GHOST_ALPHA = 0.4
+#: One tint per ghost, in order (RGB 0..1).
+GHOST_COLORS = ((1.0, 0.35, 0.2), (0.25, 0.6, 1.0), (0.3, 1.0, 0.3), (1.0, 0.9, 0.2), (1.0, 0.3, 1.0),
+                (0.3, 1.0, 1.0))
+#: How far (units) the view must move from a segment's first frame for the run to have started.
+MOVE_EPSILON = 1.0
+#: Path samples per second for the race readout.
+PATH_RATE = 20.0
+
+
+class GhostError(ValueError):
+    """A ghost that cannot race: another map, an unknown player name."""
+
+
+def map_key(name: str) -> str:
+    """A map's name as compared between demos: the file name without folder or extension, lower case."""
+    return os.path.splitext(os.path.basename(name.replace("\\", "/")))[0].lower()
+
+
+def level_start(timeline: DemoTimeline, segment: int, pov: int | None = None) -> float:
+    """When the run of ``segment`` starts: the first frame whose view origin moved (see the module docstring)."""
+    seg = timeline.segments[segment]
+    first, last = seg.start_frame, min(seg.end_frame, timeline.num_frames - 1)
+    if pov is None:
+        origins = np.asarray(timeline.view_origin[first:last + 1], np.float64)
+        times = np.asarray(timeline.times[first:last + 1])
+    else:
+        times = np.asarray(timeline.times[first:last + 1])
+        origins = np.array([timeline.sample(float(t), pov=pov).view_origin for t in times])
+    moved = np.linalg.norm(origins - origins[0], axis=1) > MOVE_EPSILON
+    return float(times[int(np.argmax(moved))]) if moved.any() else float(seg.start_time)
+
+
+def player_position(timeline: DemoTimeline, state: SceneState) -> tuple[np.ndarray, float]:
+    """Where the player seen in ``state`` stands (its entity, else its eye less the view height) and its yaw."""
+    row = state.entities.index_of(state.view_entity) if state.pov < 0 else None
+    if row is not None:
+        origin = np.asarray(state.entities.origin[row], np.float64)
+    else:
+        origin = np.asarray(state.view_origin, np.float64) - (0.0, 0.0, timeline.schema.view_height)
+    return origin, float(state.view_angles[1])
+
+
+def parse_ghost(text: str) -> tuple[str, str | None]:
+    """``OTHER`` or ``OTHER@NAME`` → (path, player name or ``None`` for the recorder)."""
+    path, sep, name = text.rpartition("@")
+    if sep and name and not os.path.exists(text):
+        return path, name
+    return text, None
+
+
+def _slot_of(timeline: DemoTimeline, name: str) -> int:
+    players = [p for p in timeline.final_scoreboard() if p.name]
+    for p in players:
+        if p.name.lower() == name.lower():
+            return p.slot
+    raise GhostError(f"{timeline.path}: no player named {name!r} (players: {', '.join(p.name for p in players)})")
+
+
+@dataclass(eq=False)
+class Ghost:
+    """One other run: its ``timeline``, ``pov`` (a player slot, ``None`` for the recorder), ``label``, tint
+    ``color``, ``offset`` (seconds it starts later) and, per main segment, its own segment and level start."""
+
+    timeline: DemoTimeline
+    pov: int | None
+    label: str
+    color: tuple[float, float, float]
+    offset: float = 0.0
+    segments: dict[int, tuple[int, float]] = field(default_factory=dict)
+    _paths: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+
+    def sample(self, t: float) -> SceneState:
+        return self.timeline.sample(t, pov=self.pov)
+
+    def path(self, segment: int) -> tuple[np.ndarray, np.ndarray]:
+        """The ghost's own times ``f8 [N]`` and positions ``f8 [N, 3]`` over its segment (:func:`sampled_path`)."""
+        if segment not in self._paths:
+            self._paths[segment] = sampled_path(self.timeline, segment, self.pov)
+        return self._paths[segment]
+
+
+def sampled_path(timeline: DemoTimeline, segment: int, pov: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Times ``f8 [N]`` and positions ``f8 [N, 3]`` of a player over ``segment``, at :data:`PATH_RATE`."""
+    seg = timeline.segments[segment]
+    times = np.arange(seg.start_time, seg.end_time, 1.0 / PATH_RATE)
+    points = np.array([player_position(timeline, timeline.sample(float(t), pov=pov))[0] for t in times])
+    return times, points.reshape(-1, 3)
+
+
+def arrival(times: np.ndarray, points: np.ndarray, here: np.ndarray, around: float, *, by: bool = False) -> float:
+    """When a path reached ``here``: its points nearest to ``here`` (within :data:`MOVE_EPSILON` of the nearest)
+    form runs, one per visit (a player standing still arrived when it stopped); the start of the run nearest
+    ``around``, or with ``by`` the last one starting by ``around`` (the visit the player is in now)."""
+    dist = np.linalg.norm(points - here, axis=1)
+    near = dist <= dist.min() + MOVE_EPSILON
+    starts = times[np.flatnonzero(near & ~np.concatenate(([False], near[:-1])))]
+    if by and (starts <= around).any():
+        return float(starts[starts <= around][-1])
+    return float(starts[np.argmin(np.abs(starts - around))])
+
+
+@dataclass(frozen=True, slots=True)
+class GhostPose:
+    """A ghost at one main time: its ``origin`` ``[3]``, ``yaw`` and own time ``ghost_time``."""
+
+    ghost: Ghost
+    origin: np.ndarray
+    yaw: float
+    ghost_time: float
+
+
+class Ghosts:
+    """The ghosts racing ``main``: placed at main times, drawn into its frames, compared with its recorder."""
+
+    def __init__(self, main: DemoTimeline, ghosts: list[Ghost]) -> None:
+        self.main = main
+        self.ghosts = ghosts
+        self._starts = {i: level_start(main, i) for i in range(len(main.segments))}
+        self._main_paths: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    @staticmethod
+    def load(main: DemoTimeline, specs: list[str], offsets: list[float] | None = None) -> Ghosts:
+        """Load ``specs`` (``OTHER`` or ``OTHER@NAME``) with their ``offsets`` (the last one repeats; default 0);
+        :class:`GhostError` naming both maps when a ghost shares no map with ``main``."""
+        offsets = offsets or [0.0]
+        ghosts = []
+        for i, spec in enumerate(specs):
+            path, name = parse_ghost(spec)
+            timeline = load_demo(path)
+            pov = _slot_of(timeline, name) if name else None
+            label = name or os.path.splitext(os.path.basename(path))[0]
+            ghost = Ghost(timeline, pov, label, GHOST_COLORS[i % len(GHOST_COLORS)],
+                          offsets[min(i, len(offsets) - 1)])
+            by_map: dict[str, int] = {}
+            for j, seg in enumerate(timeline.segments):
+                by_map.setdefault(map_key(seg.map_name), j)
+            for k, seg in enumerate(main.segments):
+                own = by_map.get(map_key(seg.map_name))
+                if own is not None:
+                    ghost.segments[k] = (own, level_start(timeline, own, pov))
+            if not ghost.segments:
+                raise GhostError(f"ghost {path} plays {', '.join(s.map_name for s in timeline.segments)}, "
+                                 f"not {', '.join(s.map_name for s in main.segments)} like {main.path}")
+            ghosts.append(ghost)
+        return Ghosts(main, ghosts)
+
+    def ghost_time(self, ghost: Ghost, segment: int, t: float) -> float | None:
+        """The ghost's own time at main time ``t`` in main ``segment`` (``None``: it does not race that map)."""
+        if segment not in ghost.segments:
+            return None
+        _, start = ghost.segments[segment]
+        return t - self._starts[segment] + start - ghost.offset
+
+    def poses(self, segment: int, t: float) -> list[GhostPose]:
+        """Every ghost racing ``segment`` at main time ``t``, where its own timeline has it."""
+        out = []
+        for ghost in self.ghosts:
+            gt = self.ghost_time(ghost, segment, t)
+            if gt is None:
+                continue
+            seg = ghost.timeline.segments[ghost.segments[segment][0]]
+            gt = min(max(gt, seg.start_time), seg.end_time)
+            origin, yaw = player_position(ghost.timeline, ghost.sample(gt))
+            out.append(GhostPose(ghost, origin, yaw, gt))
+        return out
+
+    def add_to(self, frame: SceneFrame, assets: SegmentAssets | None) -> SceneFrame:
+        """``frame`` with the ghosts at its time drawn in, as the main demo's game draws another player
+        (:meth:`~viewer.games.base.GameView.ghost_draws`)."""
+        poses = self.poses(frame.segment, frame.time)
+        if not poses:
+            return frame
+        figures = [GhostFigure(p.origin, p.yaw, p.ghost.color, GHOST_ALPHA) for p in poses]
+        models, md3 = game_view(self.main.game).ghost_draws(figures, assets)
+        return replace(frame, models=frame.models + tuple(models), md3=frame.md3 + md3)
+
+    def race(self, segment: int, t: float) -> list[tuple[Ghost, float]]:
+        """Per ghost racing ``segment``: seconds it is behind the main recorder at ``t`` (negative: ahead)."""
+        if segment not in self._main_paths:
+            self._main_paths[segment] = sampled_path(self.main, segment)
+        main_times, main_points = self._main_paths[segment]
+        if not len(main_times):
+            return []
+        here, _ = player_position(self.main, self.main.sample(t))
+        reached = arrival(main_times, main_points, here, t, by=True)
+        out = []
+        for ghost in self.ghosts:
+            if segment not in ghost.segments:
+                continue
+            own, start = ghost.segments[segment]
+            times, points = ghost.path(own)
+            if len(times):
+                ghost_times = times - start + self._starts[segment] + ghost.offset   # in the main demo's time
+                out.append((ghost, arrival(ghost_times, points, here, reached) - reached))
+        return out
+
+    def readout(self, segment: int, t: float) -> list[str]:
+        """One line per ghost: ``ghost NAME: +1.2 s (behind)``."""
+        return [f"ghost {g.label}: {race_words(d)}" for g, d in self.race(segment, t)]
+
+
+def race_words(seconds: float) -> str:
+    """``+2.0 s (behind)``, ``-0.5 s (ahead)``, ``+0.0 s (level)`` for a ghost ``seconds`` behind."""
+    d = round(seconds, 1)
+    return f"{d:+.1f} s ({'behind' if d > 0 else 'ahead' if d < 0 else 'level'})".replace("-0.0", "+0.0")

@@ -1,0 +1,112 @@
+"""Splits: per map of a demo, the run's time from its level start to the map's end (the intermission), the kills and
+secrets where the game counts them (Quake's ``STAT_MONSTERS`` / ``STAT_SECRETS`` and their totals), and the
+difference to each ghost's run of the same map (``qdv splits``).
+
+A map ends at its first ``svc_intermission`` or ``svc_finale`` (or the ``intermission`` stat turning to 1 or 2,
+Quake II / Quake III), as the speedrun community times it; a map the demo leaves without one ends where its segment
+ends (``finished`` is false). Level starts are :func:`viewer.ghosts.level_start`'s.
+
+References: QuakeSpasm ``cl_parse.c`` (``svc_intermission`` sets ``cl.completed_time``), ``sbar.c``
+(``Sbar_IntermissionOverlay``: time, secrets, monsters).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from assets_loader.demos import DemoTimeline
+
+from .ghosts import Ghosts, level_start
+
+#: The stats a split reads where the game's schema has them: (done, total) for kills and secrets.
+KILL_STATS = ("monsters", "totalmonsters")
+SECRET_STATS = ("secrets", "totalsecrets")
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """One map of a run: ``map_name``, ``start`` / ``end`` (demo times), ``finished`` (ended by an intermission),
+    ``kills`` / ``secrets`` as (done, total) or ``None`` where the game does not count them, and ``ghosts``:
+    (label, that ghost's time minus this one, or ``None`` when it did not finish the map)."""
+
+    map_name: str
+    start: float
+    end: float
+    finished: bool
+    kills: tuple[int, int] | None = None
+    secrets: tuple[int, int] | None = None
+    ghosts: tuple[tuple[str, float | None], ...] = ()
+
+    @property
+    def time(self) -> float:
+        return self.end - self.start
+
+    def as_dict(self) -> dict:
+        return {"map": self.map_name, "start": round(self.start, 3), "end": round(self.end, 3),
+                "time": round(self.time, 3), "finished": self.finished,
+                "kills": list(self.kills) if self.kills else None,
+                "secrets": list(self.secrets) if self.secrets else None,
+                "ghosts": [{"ghost": label, "difference": None if d is None else round(d, 3)}
+                           for label, d in self.ghosts]}
+
+
+def map_end(timeline: DemoTimeline, segment: int) -> tuple[float, bool]:
+    """When ``segment``'s map ends: its first intermission or finale (``True``), else the segment's end
+    (``False``). A cutscene (Quake's ``intermission`` stat 3, LibreQuake's attract demos play in one) ends
+    nothing."""
+    seg = timeline.segments[segment]
+    ends = [e.time for kind in ("intermission", "finale") for e in timeline.events_of_kind(kind)
+            if seg.start_time <= e.time <= seg.end_time]
+    if "intermission" in timeline.schema.stat_names:
+        first, last = seg.start_frame, min(seg.end_frame, timeline.num_frames - 1)
+        on = np.flatnonzero(np.isin(np.asarray(timeline.stats["intermission"][first:last + 1]), (1, 2)))
+        if len(on):
+            ends.append(float(timeline.times[first + int(on[0])]))
+    return (float(min(ends)), True) if ends else (float(seg.end_time), False)
+
+
+def _pair(timeline: DemoTimeline, names: tuple[str, str], t: float) -> tuple[int, int] | None:
+    if not all(n in timeline.schema.stat_names for n in names):
+        return None
+    stats = timeline.sample(t).stats
+    done, total = int(stats[names[0]]), int(stats[names[1]])
+    return (done, total) if done or total else None   # deathmatch maps count nothing
+
+
+def splits(timeline: DemoTimeline, ghosts: Ghosts | None = None) -> list[Split]:
+    """The splits of every map of ``timeline``, compared with ``ghosts``' runs of the same maps."""
+    out = []
+    for i, seg in enumerate(timeline.segments):
+        start = level_start(timeline, i)
+        end, finished = map_end(timeline, i)
+        compared = []
+        for ghost in ghosts.ghosts if ghosts is not None else ():
+            if i not in ghost.segments:
+                continue
+            own, ghost_start = ghost.segments[i]
+            ghost_end, ghost_finished = map_end(ghost.timeline, own)
+            ghost_time = ghost_end - ghost_start + ghost.offset
+            compared.append((ghost.label, ghost_time - (end - start) if ghost_finished and finished else None))
+        out.append(Split(seg.map_name, start, end, finished, _pair(timeline, KILL_STATS, end),
+                         _pair(timeline, SECRET_STATS, end), tuple(compared)))
+    return out
+
+
+def _side(seconds: float) -> str:
+    return "behind" if seconds > 0 else "ahead" if seconds < 0 else "level"
+
+
+def splits_table(rows: list[Split]) -> str:
+    """``qdv splits``' table: one line per map, a line per ghost under it."""
+    lines = []
+    for s in rows:
+        kills = f"  kills {s.kills[0]}/{s.kills[1]}" if s.kills else ""
+        secrets = f"  secrets {s.secrets[0]}/{s.secrets[1]}" if s.secrets else ""
+        end = "" if s.finished else "  (no intermission: demo end)"
+        lines.append(f"{s.map_name:<12} {s.time:9.3f} s{kills}{secrets}{end}")
+        for label, d in s.ghosts:
+            said = "no split (a run has no intermission)" if d is None else f"{d:+.3f} s ({_side(d)})"
+            lines.append(f"  ghost {label}: {said}")
+    return "\n".join(lines)
