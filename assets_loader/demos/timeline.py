@@ -53,6 +53,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from .entity_eyes import entity_players
 from .events import Event
 from .schema import GameSchema, view_height
 from .steps import Steps, compact_column, is_broadcast, narrowest
@@ -513,6 +514,17 @@ class DemoTimeline:
         self._sb_snapshots = tuple(snapshots_sb)
         self._sb_frames = tuple(frames_sb)
         self._statics_cache = tuple(seg.statics for seg in self.segments)
+        if self.players is None and n:
+            self.players = self._entity_players()
+
+    def _entity_players(self) -> PlayerFrames | None:
+        """Every client slot's eye from its entity (NetQuake, Quake II: :mod:`.entity_eyes`)."""
+        col = self.entity_column
+        slots = max((len(board) for board in self._sb_snapshots), default=0)
+        recorder = int(self._view_entity.values[0]) - self.schema.client_entity_offset
+        return entity_players(self.schema, np.asarray(self._offsets, np.int64), col("number"), col("model"),
+                              col("frame"), col("skin"), col("effects"), col("origin"), col("angles"), slots,
+                              len(self.schema.stat_names), recorder if 0 <= recorder < slots else -1)
 
     # --- the view and stat columns (stored as steps, dense on demand) ----------------------------------------------
 
@@ -723,12 +735,12 @@ def _pov_view(timeline: DemoTimeline, slot: int, lo: int, hi: int, frac: float
     pl: PlayerFrames = timeline.players  # type: ignore[assignment]  # checked by sample()
     teleport = timeline.schema.teleport_distance
     has_stats = bool(pl.has_stats[slot])
-    vh_col = timeline.schema.stat_index("viewheight")
+    vh_col = timeline.schema.stat_names.index("viewheight") if "viewheight" in timeline.schema.stat_names else -1
     default = timeline.schema.view_height
     origins, angles_rows, ints = pl.row_origin, pl.row_angles, pl.row_ints
 
     def eye(row: int, stats: np.ndarray | None) -> np.ndarray:
-        vh = int(stats[vh_col]) if stats is not None else 0
+        vh = int(stats[vh_col]) if stats is not None and vh_col >= 0 else 0
         if row < 0:
             return np.array([0.0, 0.0, view_height(0, vh, default)])
         o = origins[row].astype(np.float64)
