@@ -6,7 +6,8 @@ A player's entity carries its origin (the eye is the game's :attr:`~.schema.Game
 its angles as the server set them from the view angles: Quake's ``SV_ClientThink`` sends ``-pitch / 3``, Quake II's
 ``ClientEndServerFrame`` ``pitch / 3`` (both with a movement roll), so the view pitch is the entity's times
 :attr:`~.schema.GameSchema.entity_pitch_scale` and the roll is dropped.  The angles travel as bytes (1.4°, the
-pitch then 4.2°), so each is smoothed with its neighbours over :data:`SMOOTH_FRAMES` consecutive frames.  No stats:
+pitch then 4.2°), so each is averaged with the player's rows of the :data:`SMOOTH_SECONDS` around it (NetQuake's
+frames come at up to 72 Hz; Quake II's 10 Hz frames are left as they are, a window would only lag them).  No stats:
 the demo does not know another player's health.
 """
 
@@ -21,14 +22,15 @@ from .schema import GameSchema
 if TYPE_CHECKING:
     from .timeline import PlayerFrames
 
-#: Frames each side a derived view's angles are averaged over (a centred window of 2 × 2 + 1 frames).
-SMOOTH_FRAMES = 2
+#: Seconds each side of a row whose rows a derived view's angles are averaged with (at most :data:`SMOOTH_ROWS`).
+SMOOTH_SECONDS = 0.05
+SMOOTH_ROWS = 4
 
 
-def entity_players(schema: GameSchema, offsets: np.ndarray, number: np.ndarray, model: np.ndarray,
+def entity_players(schema: GameSchema, times: np.ndarray, offsets: np.ndarray, number: np.ndarray, model: np.ndarray,
                    frame: np.ndarray, skin: np.ndarray, effects: np.ndarray, origin: np.ndarray,
                    angles: np.ndarray, num_slots: int, stat_count: int, recorder: int) -> PlayerFrames | None:
-    """The players' rows of every frame's entities (``offsets`` i8 [F + 1] into the row columns): client slot
+    """The players' rows of every frame's entities (frame times ``times``, ``offsets`` i8 [F + 1] into the row columns): client slot
     ``s`` is entity ``s + schema.client_entity_offset`` for ``s < num_slots``; ``None`` when no player entity is
     in the demo.  ``recorder`` is the recording client's slot (-1 unknown)."""
     from .timeline import PlayerFrames
@@ -45,7 +47,7 @@ def entity_players(schema: GameSchema, offsets: np.ndarray, number: np.ndarray, 
     view = np.array(angles[keep], np.float64)
     view[:, 0] *= schema.entity_pitch_scale
     view[:, 2] = 0.0
-    view = _smoothed(view, slot, row_frame)
+    view = _smoothed(view, slot, np.asarray(times, np.float64)[row_frame])
     ints = np.stack([model[keep], frame[keep], skin[keep], effects[keep], np.zeros(len(keep)),
                      np.zeros(len(keep))], axis=1).astype(np.int32)
     return PlayerFrames(
@@ -55,15 +57,15 @@ def entity_players(schema: GameSchema, offsets: np.ndarray, number: np.ndarray, 
         stat_values=np.zeros((0, stat_count), np.int32), has_stats=np.zeros(num_slots, bool), recorder=recorder)
 
 
-def _smoothed(view: np.ndarray, slot: np.ndarray, row_frame: np.ndarray) -> np.ndarray:
+def _smoothed(view: np.ndarray, slot: np.ndarray, row_time: np.ndarray) -> np.ndarray:
     """``view`` [R, 3] (rows by slot, then frame) with pitch and yaw averaged over the rows of the same slot within
-    :data:`SMOOTH_FRAMES` consecutive frames, on the shortest arc."""
+    :data:`SMOOTH_SECONDS`, on the shortest arc."""
     out = view.copy()
     total = np.zeros_like(view)
     count = np.zeros(len(view))
-    for shift in range(-SMOOTH_FRAMES, SMOOTH_FRAMES + 1):
+    for shift in range(-SMOOTH_ROWS, SMOOTH_ROWS + 1):
         src = np.clip(np.arange(len(view)) + shift, 0, len(view) - 1)
-        near = (slot[src] == slot) & (np.abs(row_frame[src].astype(np.int64) - row_frame) <= SMOOTH_FRAMES)
+        near = (slot[src] == slot) & (np.abs(row_time[src] - row_time) <= SMOOTH_SECONDS)
         delta = (view[src] - view + 180.0) % 360.0 - 180.0
         total[near] += delta[near]
         count[near] += 1

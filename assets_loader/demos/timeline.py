@@ -522,7 +522,7 @@ class DemoTimeline:
         col = self.entity_column
         slots = max((len(board) for board in self._sb_snapshots), default=0)
         recorder = int(self._view_entity.values[0]) - self.schema.client_entity_offset
-        return entity_players(self.schema, np.asarray(self._offsets, np.int64), col("number"), col("model"),
+        return entity_players(self.schema, self.times, np.asarray(self._offsets, np.int64), col("number"), col("model"),
                               col("frame"), col("skin"), col("effects"), col("origin"), col("angles"), slots,
                               len(self.schema.stat_names), recorder if 0 <= recorder < slots else -1)
 
