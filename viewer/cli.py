@@ -85,6 +85,7 @@ def _build_parser() -> argparse.ArgumentParser:
     shot.add_argument("--size", type=_size, default=(1280, 720), help="WxH (default 1280x720)")
     shot.add_argument("--camera", choices=("pov", "free"), default=None,
                       help="pov: the recorder's eyes; free: --pos/--angles (default pov, or free with --pos)")
+    shot.add_argument("--pov", metavar="PLAYER", help="the player whose eyes to look through (name or slot number)")
     shot.add_argument("--pos", type=_vector, help="camera position x,y,z")
     shot.add_argument("--angles", type=_vector, help="camera angles pitch,yaw,roll in degrees")
     shot.add_argument("--fov", type=_FOV, default=90.0, help="horizontal field of view at 4:3 (default 90)")
@@ -115,7 +116,7 @@ def _build_parser() -> argparse.ArgumentParser:
                         help="pov (default), free (--pos/--angles), chase, orbit (--angles pitch,yaw), or "
                              "path:FILE (a camera path, README \"Camera paths\")")
     render.add_argument("--pov", metavar="PLAYER",
-                        help="the player to watch in a multi-view demo (name or slot number)")
+                        help="the player whose eyes to watch (name or slot number)")
     render.add_argument("--pos", metavar="X,Y,Z",
                         help="free camera position (default: the player's eye at --from)")
     render.add_argument("--angles", metavar="P,Y,R", help="camera angles pitch,yaw,roll in degrees")
@@ -370,10 +371,15 @@ def _run_screenshot(args: argparse.Namespace) -> int:
             rel = min(max(rel, 0.0), timeline.duration)
         t = timeline.start_time + rel
         hud = not free if args.hud is None else args.hud
+        from .video import options as opt
+        try:
+            pov = opt.resolve_pov(timeline, args.pov)
+        except opt.OptionError as exc:
+            raise _UsageError(str(exc)) from None
         renderer = DemoRenderer(timeline, fs, args.size, hud=hud, water_alpha=args.wateralpha)
         try:
-            shot = settle(ShotCamera("free" if free else "pov", None, args.fov, args.pos, args.angles), renderer, t)
-            pixels = renderer.pixels(t, ShotView(renderer, shot).camera(t), args.fov)
+            shot = settle(ShotCamera("free" if free else "pov", pov, args.fov, args.pos, args.angles), renderer, t)
+            pixels = renderer.pixels(t, ShotView(renderer, shot).camera(t), args.fov, pov)
         finally:
             renderer.release()
     write_png(out, pixels, force=args.force)
