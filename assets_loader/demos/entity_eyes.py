@@ -20,7 +20,7 @@ import numpy as np
 from .schema import GameSchema
 
 if TYPE_CHECKING:
-    from .timeline import PlayerFrames
+    from .timeline import DemoTimeline, PlayerFrames
 
 #: Seconds each side of a row whose rows a derived view's angles are averaged with (at most :data:`SMOOTH_ROWS`).
 SMOOTH_SECONDS = 0.05
@@ -30,9 +30,9 @@ SMOOTH_ROWS = 4
 def entity_players(schema: GameSchema, times: np.ndarray, offsets: np.ndarray, number: np.ndarray, model: np.ndarray,
                    frame: np.ndarray, skin: np.ndarray, effects: np.ndarray, origin: np.ndarray,
                    angles: np.ndarray, num_slots: int, stat_count: int, recorder: int) -> PlayerFrames | None:
-    """The players' rows of every frame's entities (frame times ``times``, ``offsets`` i8 [F + 1] into the row columns): client slot
-    ``s`` is entity ``s + schema.client_entity_offset`` for ``s < num_slots``; ``None`` when no player entity is
-    in the demo.  ``recorder`` is the recording client's slot (-1 unknown)."""
+    """The players' rows of every frame's entities (frame times ``times``, ``offsets`` i8 [F + 1] into the row
+    columns): client slot ``s`` is entity ``s + schema.client_entity_offset`` for ``s < num_slots``; ``None`` when
+    no player entity is in the demo.  ``recorder`` is the recording client's slot (-1 unknown)."""
     from .timeline import PlayerFrames
 
     nframes = len(offsets) - 1
@@ -71,3 +71,12 @@ def _smoothed(view: np.ndarray, slot: np.ndarray, row_time: np.ndarray) -> np.nd
         count[near] += 1
     out[:, :2] += total[:, :2] / count[:, None]
     return out
+
+
+def exact_recorder(timeline: DemoTimeline) -> int:
+    """The recorder's slot when its player rows are derived from its entity (no stats): the demo's own view of it
+    is exact, so ``--pov`` naming the recorder shows that; -1 otherwise."""
+    players = timeline.players
+    if players is None or players.recorder < 0 or players.has_stats[players.recorder]:
+        return -1
+    return players.recorder

@@ -127,8 +127,8 @@ QUAKE3_ENTITY_FIELDS: tuple[str, ...] = (
 #: flips (the distance rule stays as a backstop for a missed flip), client ``s`` is entity ``s``.
 QUAKE3 = GameSchema("quake3", QUAKE3_STAT_NAMES, teleport_distance=256.0, pose_interval=0.05,
                     trajectory="quake3", entity_fields=QUAKE3_ENTITY_FIELDS, client_entity_offset=0,
-                    view_height=26.0, orbit_height=26.0, entity_pitch_scale=1.0, color_codes=True, sound_full_distance=80.0,
-                    sound_separation=0.5, sound_channel_replace=False, sound_repeat_gap=0.05,
+                    view_height=26.0, orbit_height=26.0, entity_pitch_scale=1.0, color_codes=True,
+                    sound_full_distance=80.0, sound_separation=0.5, sound_channel_replace=False, sound_repeat_gap=0.05,
                     local_sound_volume=127 / 255, default_player_sounds="sarge")
 #: Quake II's per-frame columns: the 32 ``player_state_t.stats`` (``STAT_HEALTH_ICON``…, 16..31 mod-defined), then the
 #: rest of the player state as integers in wire units: ``pm_*`` (``pmove_state_t``), ``gunindex`` / ``gunframe``,
