@@ -54,6 +54,7 @@ def _build_parser() -> argparse.ArgumentParser:
     play.add_argument("--camera-path", metavar="FILE",
                       help="a camera path (README \"Camera paths\"): the window starts on its preview")
     play.add_argument("--start", default="0", help="start time (SS, MM:SS, N%%)")
+    play.add_argument("--pov", metavar="PLAYER", help="start from this player's eyes (name or slot number)")
     play.add_argument("--speed", type=_number_in(0.1, 10, absolute=True), default=1.0,
                       help="playback speed (0.1..10; negative: reverse)")
     play.add_argument("--db", metavar="FILE",
@@ -462,6 +463,14 @@ def _run_window(args: argparse.Namespace) -> int:
         fs = game_filesystem(demo, args.basedir, args.game)
         source_kw = dict(demo=demo, start=args.start, speed=args.speed, folder=folder,
                          water_alpha=args.wateralpha)
+        if args.pov is not None:   # checked before any window opens, as the camera path is
+            from assets_loader.demos import load_demo
+
+            from .video import options as opt
+            try:
+                source_kw["pov"] = opt.resolve_pov(load_demo(demo), args.pov)
+            except opt.OptionError as exc:
+                raise _UsageError(str(exc)) from None
         if args.camera_path is not None:   # checked before any window opens (keys outside need the duration)
             from assets_loader.demos import load_demo
 
