@@ -36,8 +36,9 @@ change frames.  ``sample`` hands out the decoded dtypes, bit for bit the values 
 Players (QuakeWorld).  ``.qwd`` / ``.mvd`` timelines also carry :class:`PlayerFrames` (``timeline.players``): every
 client slot's origin, view angles, pose, effects and stats per frame, so any player's eye can be sampled
 (``sample(timeline, t, pov=slot)``): origin lerped like an entity, angles on the shortest arc, eye height 22 units
-(``STAT_VIEWHEIGHT`` when the server sends it), -16 when dead, +8 when gibbed (``V_CalcRefdef``).  NetQuake timelines
-have ``players is None``.
+(``STAT_VIEWHEIGHT`` when the server sends it), -16 when dead, +8 when gibbed (``V_CalcRefdef``).  Quake III
+timelines build theirs from the ``ET_PLAYER`` entities, NetQuake and Quake II ones from the players' entities
+(:mod:`.entity_eyes`: no stats, the view pitch from the entity's), so every format has every player's eye.
 
 References: QuakeSpasm ``cl_main.c`` ``CL_LerpPoint`` / ``CL_RelinkEntities``, ``r_alias.c`` ``R_SetupAliasFrame``
 (pose lerp), ``cl_demo.c`` ``CL_GetDemoMessage`` (message timing during playback).
@@ -393,7 +394,7 @@ class DemoTimeline:
     are stored where they change (:class:`~.steps.Steps`) and built on each access: ``sample`` reads the steps.
     ``schema`` is the game's :class:`~.schema.GameSchema` (``game`` is its name).
 
-    QuakeWorld timelines add ``players`` (:class:`PlayerFrames`, else ``None``), ``default_pov`` (the slot the
+    ``players`` (:class:`PlayerFrames`; ``None`` when no player was ever seen), ``default_pov`` (the slot the
     default view follows, -1 if none) and ``meta`` (read-only dict of format facts: ``gamedir``, ``serverinfo``,
     ``extensions``, ``recorder``…).
     """
@@ -683,7 +684,7 @@ class DemoTimeline:
 
     @property
     def pov_slots(self) -> tuple[int, ...]:
-        """Player slots that can be viewed with ``sample(t, pov=slot)`` (present in some frame); () for NetQuake."""
+        """Player slots that can be viewed with ``sample(t, pov=slot)`` (present in some frame)."""
         if self.players is None:
             return ()
         return tuple(int(s) for s in self.players.seen_slots())
