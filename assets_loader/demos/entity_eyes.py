@@ -54,7 +54,8 @@ def entity_players(schema: GameSchema, times: np.ndarray, offsets: np.ndarray, n
         num_frames=nframes, slot_start=np.searchsorted(slot, np.arange(num_slots + 1)).astype(np.int64),
         row_frame=row_frame, row_origin=np.asarray(origin[keep], np.float32), row_angles=view.astype(np.float32),
         row_ints=ints, stat_start=np.zeros(num_slots + 1, np.int64), stat_frame=np.zeros(0, np.int32),
-        stat_values=np.zeros((0, stat_count), np.int32), has_stats=np.zeros(num_slots, bool), recorder=recorder)
+        stat_values=np.zeros((0, stat_count), np.int32), has_stats=np.zeros(num_slots, bool), recorder=recorder,
+        from_entities=True)
 
 
 def _smoothed(view: np.ndarray, slot: np.ndarray, row_time: np.ndarray) -> np.ndarray:

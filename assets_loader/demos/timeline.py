@@ -240,7 +240,8 @@ class PlayerFrames:
     frame ``f`` are those of its last change at or before ``f`` (before the first change, the first).  ``row_ints``
     and ``stat_values`` are kept in the narrowest integer dtype that holds them (:func:`~.steps.narrowest`).
     ``has_stats`` bool [P] (MVD ``dem_stats`` per player; in a ``.qwd`` only the recorder's).  ``recorder`` is the
-    recording client's slot (``.qwd``) or -1 (``.mvd``).
+    recording client's slot (``.qwd``) or -1 (``.mvd``); ``from_entities``: derived from the entity rows
+    (:mod:`.entity_eyes`).
 
     The dense views ``present`` bool [F, P], ``origin`` / ``angles`` f8 [F, P, 3], ``model`` … ``flags`` i4 [F, P] and
     ``stats`` i4 [F, P, stats] are built on each access (zeros where a slot was absent): for reports and tests.
@@ -257,6 +258,8 @@ class PlayerFrames:
     stat_values: np.ndarray
     has_stats: np.ndarray
     recorder: int = -1
+    #: Built from the players' entities by :mod:`.entity_eyes` (NetQuake, Quake II), not decoded.
+    from_entities: bool = False
     # Per slot: (first row, its rows' frames) and (first stat row, their frames) — views for quick look-ups.
     _rows_by_slot: tuple[tuple[int, np.ndarray], ...] = field(init=False, repr=False, compare=False)
     _stats_by_slot: tuple[tuple[int, np.ndarray], ...] = field(init=False, repr=False, compare=False)
