@@ -65,8 +65,9 @@ def _smoothed(view: np.ndarray, slot: np.ndarray, row_time: np.ndarray) -> np.nd
     total = np.zeros_like(view)
     count = np.zeros(len(view))
     for shift in range(-SMOOTH_ROWS, SMOOTH_ROWS + 1):
-        src = np.clip(np.arange(len(view)) + shift, 0, len(view) - 1)
-        near = (slot[src] == slot) & (np.abs(row_time[src] - row_time) <= SMOOTH_SECONDS)
+        index = np.arange(len(view)) + shift
+        src = np.clip(index, 0, len(view) - 1)
+        near = (index == src) & (slot[src] == slot) & (np.abs(row_time[src] - row_time) <= SMOOTH_SECONDS)
         delta = (view[src] - view + 180.0) % 360.0 - 180.0
         total[near] += delta[near]
         count[near] += 1
