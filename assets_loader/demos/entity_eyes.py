@@ -76,9 +76,7 @@ def _smoothed(view: np.ndarray, slot: np.ndarray, row_time: np.ndarray) -> np.nd
 
 
 def exact_recorder(timeline: DemoTimeline) -> int:
-    """The recorder's slot when its player rows are derived from its entity (no stats): the demo's own view of it
-    is exact, so ``--pov`` naming the recorder shows that; -1 otherwise."""
+    """The recorder's slot when the players' rows are derived from their entities: the demo's own view of it is
+    exact, so ``--pov`` naming the recorder shows that; -1 otherwise."""
     players = timeline.players
-    if players is None or players.recorder < 0 or players.has_stats[players.recorder]:
-        return -1
-    return players.recorder
+    return players.recorder if players is not None and players.from_entities else -1
