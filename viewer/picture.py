@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from assets_loader.demos import DemoTimeline, SceneState
+from assets_loader.demos import SceneState
+from assets_loader.demos.entity_eyes import derived_eye
 
 from .render.context import OffscreenTarget
 from .render.hud_overlay import HudRenderer
@@ -45,25 +46,17 @@ class Picture:
 def draw_picture(session: DemoSession, target: OffscreenTarget, t: float, camera: Camera | None = None,
                  fov: float = 90.0, pov: int | None = None, *, overrides: Overrides = Overrides(),
                  hud: HudRenderer | None = None, state: SceneState | None = None) -> Picture:
-    """Draw the picture at ``t`` into ``target``: from the recorder's eyes, or ``camera``; ``pov`` a player slot's eyes
-    in multi-view demos; ``hud``: the renderer of the game's HUD (``None``: none; none either for eyes the demo
-    has no stats for, :func:`knows_stats`); ``state``: ``session.timeline.sample(t, pov=pov)`` when the caller
-    already has it."""
+    """Draw the picture at ``t`` into ``target``: from the recorder's eyes, or ``camera``; ``pov`` a player slot's eyes;
+    ``hud``: the renderer of the game's HUD (``None``: none; none either for an eye derived from a player's entity,
+    :func:`~assets_loader.demos.entity_eyes.derived_eye`: the recorder's numbers are not that player's);
+    ``state``: ``session.timeline.sample(t, pov=pov)`` when the caller already has it."""
     if state is None:
         state = session.timeline.sample(t, pov=pov)
     frame = overrides.apply(session.scene(t, camera, fov, pov=pov, state=state))
     session.draw(frame, target)
-    known = knows_stats(session.timeline, state)
+    known = not derived_eye(session.timeline, state)
     layout = draw_hud(session, target, state, hud, overrides.show_scores) if hud is not None and known else None
     return Picture(frame, state, layout)
-
-
-def knows_stats(timeline: DemoTimeline, state: SceneState) -> bool:
-    """Whether ``state``'s stats are those of the player whose eyes it is: the recorder's, or a player the demo
-    has a player state for (MVD); a view derived from a player's entity has none, so no HUD is drawn for it (the
-    recorder's health is not theirs)."""
-    players = timeline.players
-    return state.pov < 0 or players is None or bool(players.has_stats[state.pov])
 
 
 def draw_hud(session: DemoSession, target: OffscreenTarget, state: SceneState, hud: HudRenderer,

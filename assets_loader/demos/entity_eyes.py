@@ -20,7 +20,7 @@ import numpy as np
 from .schema import GameSchema
 
 if TYPE_CHECKING:
-    from .timeline import DemoTimeline, PlayerFrames
+    from .timeline import DemoTimeline, PlayerFrames, SceneState
 
 #: Seconds each side of a row whose rows a derived view's angles are averaged with (at most :data:`SMOOTH_ROWS`).
 SMOOTH_SECONDS = 0.05
@@ -80,3 +80,10 @@ def exact_recorder(timeline: DemoTimeline) -> int:
     exact, so ``--pov`` naming the recorder shows that; -1 otherwise."""
     players = timeline.players
     return players.recorder if players is not None and players.from_entities else -1
+
+
+def derived_eye(timeline: DemoTimeline, state: SceneState) -> bool:
+    """Whether ``state`` is seen through a player's eye derived from an entity, without that player's stats (its
+    ``stats`` are then the recorder's, not theirs: no HUD numbers, no view weapon, no lens from them)."""
+    players = timeline.players
+    return state.pov >= 0 and players is not None and not bool(players.has_stats[state.pov])
