@@ -11,11 +11,13 @@ import pytest
 from PIL import Image
 
 from assets_loader.demos import DemoTimeline, load_demo
-from assets_loader.demos.entity_eyes import entity_players
+from assets_loader.demos.entity_eyes import derived_eye, entity_players
 from assets_loader.demos.schema import QUAKE, QUAKE2, QUAKE3
 from tests.conftest import DATA, LQ1, QUAKE2 as QUAKE2_DATA, QUAKE3 as QUAKE3_DATA, QUAKEWORLD
 from viewer.cli import main
+from viewer.games.registry import game_view
 from viewer.input import Action
+from viewer.scene import build_scene
 from viewer.viewer_state import ViewerState
 
 
@@ -130,7 +132,6 @@ def test_screenshot_pov_name_looks_through_another_quake3_players_eyes(q3_basedi
     assert np.abs(own - grism).mean() > 10                       # another place, another direction
     tl = load_demo(demo)
     from viewer.session import game_filesystem
-    from viewer.games.registry import game_view
     world = game_view("quake3").load_map_assets(game_filesystem(str(demo), str(q3_basedir), "baseoa"),
                                                 "maps/oa_dm1.bsp").game_map
     eye = tl.sample(tl.start_time + 30, pov=1).view_origin
@@ -154,3 +155,29 @@ def test_screenshot_pov_unknown_name_exits_2_naming_the_players(tmp_path: Path, 
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["qdv screenshot: --pov nobody: no such player; this demo has 1 (shloo), 2 (claire)"]
     assert not (tmp_path / "x.png").exists()
+
+
+def test_a_derived_view_has_no_view_weapon_and_hides_the_watched_body() -> None:
+    tl = load_demo(QUAKE2_DATA / "demos" / "AQtion-bandaging-guide.dm2")
+    own, other = build_scene(tl, 98.9), build_scene(tl, 98.9, pov=0)
+    assert [d.view_model for d in own.models].count(True) == 1        # the recorder's gun
+    assert not any(d.view_model for d in other.models)                 # not theirs: none
+    assert other.camera.origin != own.camera.origin
+    state = tl.sample(98.9, pov=0)
+    assert derived_eye(tl, state) and not derived_eye(tl, tl.sample(98.9))
+    body = state.entities.origin[state.entities.index_of(1)]
+    assert all(np.abs(np.asarray(d.origin) - body).max() > 1.0 for d in other.models)   # entity 1: the eye
+
+
+@pytest.mark.parametrize(("game", "words"), [("quake", "Tracking LQ_Ranger"), ("quake2", "Chasing Player")])
+def test_a_derived_views_hud_is_only_the_players_name(game: str, words: str) -> None:
+    layout = game_view(game).watching_layout(words.split()[1], (640, 480), 1)
+    assert bytes(code & 127 for code in layout.chars()).decode() == words.replace(" ", "")
+    assert all(q.kind == "char" for q in layout.quads) and layout.sbar_lines == 0
+
+
+def test_a_derived_quake3_views_hud_says_following_and_the_name() -> None:
+    layout = game_view("quake3").watching_layout("^1Gr^7ism", (640, 480), 1)
+    tints = {q.tint for q in layout.quads}
+    assert len(layout.quads) == 2 * (len("following") + len("Grism"))     # each glyph and its shadow
+    assert len(tints) == 2                                                # white and the black shadow: forceColor
