@@ -59,7 +59,7 @@ def test_the_warp_widens_the_frustum_and_flattens_it() -> None:
     np.testing.assert_allclose(warped[1, :3] * 0.97, plain[1, :3], rtol=1e-6)
 
 
-def test_tab_orbits_the_players_the_bandaging_demos_recorder_sees() -> None:
+def test_tab_watches_the_players_the_bandaging_demos_recorder_sees() -> None:
     timeline = load_demo(str(QUAKE2 / "demos" / "AQtion-bandaging-guide.dm2"))
     view = Quake2View()
     state = timeline.sample(98.9)
@@ -68,10 +68,11 @@ def test_tab_orbits_the_players_the_bandaging_demos_recorder_sees() -> None:
                        view.player_entities(state, precache))
     assert ctx.players == (1, 2) and ctx.followable[0] == state.view_entity == 2     # the recorder first
     s = ViewerState.for_timeline(timeline, size=(640, 480))
+    assert timeline.pov_slots == (0, 1) and timeline.players.recorder == 1
     s.handle(Action("player", +1), ctx)
-    assert s.mode == "orbit" and s.follow == 1
+    assert s.mode == "pov" and s.pov_slot == 0                 # the other player's eyes, from its entity
     s.handle(Action("player", +1), ctx)
-    assert s.follow == 2
+    assert s.pov_slot is None                                  # back to the recorder's own view
 
 
 def test_fov_and_the_view_weapons_pose_lerp_from_the_previous_server_frame() -> None:

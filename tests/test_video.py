@@ -222,9 +222,9 @@ def test_preset_trades_speed_for_size(exports, tmp_path: Path) -> None:
     assert len(decode(slower)[0]) == len(decode(exports["h264"])[0]) == 2 * FPS
 
 
-def test_pov_in_a_single_view_demo_exits_2(tmp_path: Path, capsys) -> None:
+def test_pov_naming_nobody_in_a_netquake_demo_exits_2_naming_its_player(tmp_path: Path, capsys) -> None:
     assert main(["render", str(LQ1 / "demo3.dem"), "--out", str(tmp_path / "x.mp4"), "--pov", "2"]) == 2
-    assert "only the recorder's view" in capsys.readouterr().err
+    assert "no such player; this demo has 0 (" in capsys.readouterr().err
 
 
 def test_never_overwrites_without_force(tmp_path: Path, capsys) -> None:

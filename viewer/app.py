@@ -86,7 +86,8 @@ class PlaySource:
     ``folder``: open the demo picker on it at once (``qdv play DIR``); ``sensitivity`` / ``invert_mouse``
     override the remembered mouse-look settings; ``camera_path`` (``--camera-path``, read from
     ``camera_path_file``): the demo starts on that path's camera (without it the path saved beside the demo is
-    loaded, if any); ``water_alpha`` overrides the maps' liquid opacity (``None``: each map's own); ``library_db`` /
+    loaded, if any); ``pov`` (``--pov``): the player slot whose eyes the demo starts from (``None``: the demo's
+    own view); ``water_alpha`` overrides the maps' liquid opacity (``None``: each map's own); ``library_db`` /
     ``library_workers``: the Ctrl+O library browser's file (``None``: the platform data folder's) and indexing
     processes; ``ghosts`` / ``ghost_offsets``: other demos of the same map raced as ghosts (``--ghost``,
     ``--ghost-offset``, :mod:`viewer.ghosts`)."""
@@ -97,6 +98,7 @@ class PlaySource:
     start: str = "0"
     speed: float = 1.0
     fov: float = 90.0
+    pov: int | None = None
     settings: SettingsFile | None = None
     basedir: str | None = None
     game: str | None = None
@@ -212,6 +214,8 @@ class ViewerWindow(pyglet.window.Window):
             from .timespec import parse_timespec  # local: only the demo path needs it
             start = parse_timespec(src.start, duration=timeline.duration)
             self.state = ViewerState.for_timeline(timeline, start=start, speed=src.speed, fov=src.fov, size=size)
+            if src.pov is not None:
+                self.state.pov_slot = src.pov
             if src.camera_path is not None:     # --camera-path: start on the path's preview
                 self.state.path_edit = PathEdit.loaded(src.camera_path, src.camera_path_file)
                 self.state.mode = "path"
@@ -813,7 +817,7 @@ class ViewerWindow(pyglet.window.Window):
         self.failed = None
         self.source = replace(self.source, fs=fs, demo=str(path), map_path=None, start=f"{start:.3f}", speed=1.0,
                               fov=self.state.fov if self.state is not None else self.source.fov, folder=None,
-                              camera_path=None, camera_path_file=None)  # a path belongs to the demo it was given with
+                              camera_path=None, camera_path_file=None, pov=None)  # they belong to the demo given
         self.set_caption(f"qdv — {self.source.title}")
         self.state = None
         self._last = self._last_state = None

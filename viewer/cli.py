@@ -54,6 +54,7 @@ def _build_parser() -> argparse.ArgumentParser:
     play.add_argument("--camera-path", metavar="FILE",
                       help="a camera path (README \"Camera paths\"): the window starts on its preview")
     play.add_argument("--start", default="0", help="start time (SS, MM:SS, N%%)")
+    play.add_argument("--pov", metavar="PLAYER", help="start from this player's eyes (name or slot number)")
     play.add_argument("--speed", type=_number_in(0.1, 10, absolute=True), default=1.0,
                       help="playback speed (0.1..10; negative: reverse)")
     play.add_argument("--db", metavar="FILE",
@@ -86,6 +87,7 @@ def _build_parser() -> argparse.ArgumentParser:
     shot.add_argument("--size", type=_size, default=(1280, 720), help="WxH (default 1280x720)")
     shot.add_argument("--camera", choices=("pov", "free"), default=None,
                       help="pov: the recorder's eyes; free: --pos/--angles (default pov, or free with --pos)")
+    shot.add_argument("--pov", metavar="PLAYER", help="the player whose eyes to look through (name or slot number)")
     shot.add_argument("--pos", type=_vector, help="camera position x,y,z")
     shot.add_argument("--angles", type=_vector, help="camera angles pitch,yaw,roll in degrees")
     shot.add_argument("--fov", type=_FOV, default=90.0, help="horizontal field of view at 4:3 (default 90)")
@@ -117,7 +119,7 @@ def _build_parser() -> argparse.ArgumentParser:
                         help="pov (default), free (--pos/--angles), chase, orbit (--angles pitch,yaw), or "
                              "path:FILE (a camera path, README \"Camera paths\")")
     render.add_argument("--pov", metavar="PLAYER",
-                        help="the player to watch in a multi-view demo (name or slot number)")
+                        help="the player whose eyes to watch (name or slot number)")
     render.add_argument("--pos", metavar="X,Y,Z",
                         help="free camera position (default: the player's eye at --from)")
     render.add_argument("--angles", metavar="P,Y,R", help="camera angles pitch,yaw,roll in degrees")
@@ -402,11 +404,16 @@ def _run_screenshot(args: argparse.Namespace) -> int:
         t = timeline.start_time + rel
         hud = not free if args.hud is None else args.hud
         ghosts = _ghosts(timeline, args)
+        from .video import options as opt
+        try:
+            pov = opt.resolve_pov(timeline, args.pov)
+        except opt.OptionError as exc:
+            raise _UsageError(str(exc)) from None
         renderer = DemoRenderer(timeline, fs, args.size, hud=hud, water_alpha=args.wateralpha)
         renderer.session.ghosts = ghosts
         try:
-            shot = settle(ShotCamera("free" if free else "pov", None, args.fov, args.pos, args.angles), renderer, t)
-            pixels = renderer.pixels(t, ShotView(renderer, shot).camera(t), args.fov)
+            shot = settle(ShotCamera("free" if free else "pov", pov, args.fov, args.pos, args.angles), renderer, t)
+            pixels = renderer.pixels(t, ShotView(renderer, shot).camera(t), args.fov, pov)
         finally:
             renderer.release()
     write_png(out, pixels, force=args.force)
@@ -490,10 +497,18 @@ def _run_window(args: argparse.Namespace) -> int:
         source_kw = dict(demo=demo, start=args.start, speed=args.speed, folder=folder,
                          water_alpha=args.wateralpha, ghosts=tuple(args.ghost),
                          ghost_offsets=tuple(args.ghost_offset))
-        if args.ghost:   # maps that differ are said now, not in the window
+        if args.ghost or args.pov is not None:   # maps that differ, players that are not there: said now
             from assets_loader.demos import load_demo
 
-            _ghosts(load_demo(demo), args)
+            from .video import options as opt
+            timeline = load_demo(demo)
+            if args.ghost:
+                _ghosts(timeline, args)
+            if args.pov is not None:
+                try:
+                    source_kw["pov"] = opt.resolve_pov(timeline, args.pov)
+                except opt.OptionError as exc:
+                    raise _UsageError(str(exc)) from None
         if args.camera_path is not None:   # checked before any window opens (keys outside need the duration)
             from assets_loader.demos import load_demo
 

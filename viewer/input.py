@@ -68,7 +68,7 @@ KEY_HELP: tuple[tuple[str, str], ...] = (
     ("C", "chase camera (again: back to POV)"),
     ("R / Shift+R", "orbit the next / previous player or monster"),
     ("drag / wheel", "orbit: turn around / zoom"),
-    ("Tab / Shift+Tab", "next / previous player (POV in MVD, else orbit)"),
+    ("Tab / Shift+Tab", "next / previous player's eyes"),
     ("V", "back to the recorder's eyes (POV)"),
     ("K / Shift+K, Delete", "camera key: add here / replace pose / delete selected"),
     ("P, Ctrl+K, Ctrl+S", "path camera; key looks at watched player; save path"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from assets_loader.demos import SceneState
+from assets_loader.demos.entity_eyes import derived_eye
 
 from .render.context import OffscreenTarget
 from .render.hud_overlay import HudRenderer
@@ -45,15 +46,33 @@ class Picture:
 def draw_picture(session: DemoSession, target: OffscreenTarget, t: float, camera: Camera | None = None,
                  fov: float = 90.0, pov: int | None = None, *, overrides: Overrides = Overrides(),
                  hud: HudRenderer | None = None, state: SceneState | None = None) -> Picture:
-    """Draw the picture at ``t`` into ``target``: from the recorder's eyes, or ``camera``; ``pov`` a player slot's eyes
-    in multi-view demos; ``hud``: the renderer of the game's HUD (``None``: none); ``state``:
-    ``session.timeline.sample(t, pov=pov)`` when the caller already has it."""
+    """Draw the picture at ``t`` into ``target``: from the recorder's eyes, or ``camera``; ``pov`` a player slot's eyes;
+    ``hud``: the renderer of the game's HUD (``None``: none; for an eye derived from a player's entity,
+    :func:`~assets_loader.demos.entity_eyes.derived_eye`, only their name: the recorder's numbers are not theirs);
+    ``state``: ``session.timeline.sample(t, pov=pov)`` when the caller already has it."""
     if state is None:
         state = session.timeline.sample(t, pov=pov)
     frame = overrides.apply(session.scene(t, camera, fov, pov=pov, state=state))
     session.draw(frame, target)
-    layout = draw_hud(session, target, state, hud, overrides.show_scores) if hud is not None else None
+    if hud is None:
+        layout = None
+    elif derived_eye(session.timeline, state):
+        layout = draw_watching(session, target, state, hud)
+    else:
+        layout = draw_hud(session, target, state, hud, overrides.show_scores)
     return Picture(frame, state, layout)
+
+
+def draw_watching(session: DemoSession, target: OffscreenTarget, state: SceneState, hud: HudRenderer) -> HudLayout:
+    """The HUD of an eye derived from a player's entity over ``target``: only that player's name (the game's
+    :meth:`~viewer.games.base.GameView.watching_layout`), none of the recorder's numbers."""
+    size = target.size
+    board = state.scoreboard
+    name = board[state.pov].name if 0 <= state.pov < len(board) else ""
+    layout = session.game.watching_layout(name, size, ui_scale(size), pic_sizes=hud.pic_size)
+    target.use()
+    hud.draw(layout, size)
+    return layout
 
 
 def draw_hud(session: DemoSession, target: OffscreenTarget, state: SceneState, hud: HudRenderer,

@@ -15,6 +15,7 @@ import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
 from assets_loader.demos.events import FogEvent
+from assets_loader.demos.entity_eyes import derived_eye
 
 from .games.base import GameEffects, GameView, ShadedDraws
 from .games.registry import game_view
@@ -72,14 +73,15 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
     if state is None:
         state = timeline.sample(t, pov=pov)
     view = game or game_view(timeline.game)
-    lens = view.pov_lens(state, t, fov, game_map) if camera is None else None
+    derived = derived_eye(timeline, state)      # a player's eye from their entity: the stats are not theirs
+    lens = view.pov_lens(state, t, fov, game_map) if camera is None and not derived else None
     if camera is not None:
         cam = camera
     elif lens is not None and lens.eye is not None:
         cam = Camera(*lens.eye, lens.fov)
     else:
         cam = pov_camera(state, lens.fov if lens is not None else fov)
-    first_person = lens is not None and lens.eye is None
+    first_person = (lens is not None and lens.eye is None) or (camera is None and derived)
     segment_flags = model_flags[state.segment] if model_flags and 0 <= state.segment < len(model_flags) else None
     draws = view.entity_draws(state, first_person, segment_flags)
     particles = lights = None
@@ -94,6 +96,9 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
                                         fullbright=piece.fullbright))
         particles = effects.particles(timeline, t, model_flags)
         lights = effects.lights(state, t, segment_flags)
+    if derived:                                 # the view weapon would be the recorder's
+        draws = [d for d in draws if not d.view_model]
+        shaded = ShadedDraws(tuple(d for d in shaded.md3 if not d.view_model), shaded.polys)
     blend = view.screen_blend(state, timeline, t, game_map) if lens is not None else None
     return SceneFrame(float(t), state.segment, cam, tuple(draws), style_values(state.lightstyles, t),
                       fog=fog_at(timeline, t), particles=particles, lights=lights, md3=shaded.md3,

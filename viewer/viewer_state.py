@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from assets_loader.demos import DemoTimeline, PlayerScore, SceneState
+from assets_loader.demos.entity_eyes import exact_recorder
 from assets_loader.demos.events import plain_line
 from assets_loader.demos.schema import QUAKE, GameSchema
 from assets_loader.game_map import GameMap
@@ -72,6 +73,8 @@ class TimelineInfo:
     pov_markers: Mapping[int, tuple[Marker, ...]] = field(default_factory=dict)
     orbit_height: float = QUAKE.orbit_height
     schema: GameSchema = QUAKE
+    #: The recorder's slot when the demo's own view is its exact eye and its player rows are derived (-1: none).
+    recorder_slot: int = -1
 
     def slot_name(self, board: Sequence[PlayerScore], slot: int) -> str:
         """The plain name (one line, no colour codes) of the player in scoreboard slot ``slot``, or ``""``."""
@@ -92,7 +95,7 @@ class TimelineInfo:
                        for slot in timeline.pov_slots}
         return cls(timeline.start_time, timeline.end_time, timeline.times,
                    markers_from_events(timeline.events, _recorder_name(timeline), codes), tuple(timeline.pov_slots),
-                   pov_markers, timeline.schema.orbit_height, timeline.schema)
+                   pov_markers, timeline.schema.orbit_height, timeline.schema, exact_recorder(timeline))
 
     def markers_for(self, pov_slot: int | None) -> tuple[Marker, ...]:
         """The markers as seen by the player in ``pov_slot`` (``None``: the recorder)."""
@@ -367,8 +370,10 @@ class ViewerState:
     def _on_player(self, a: Action, ctx: FrameContext) -> None:
         slots = self.info.pov_slots
         if len(slots) > 1:
-            current = slots.index(self.pov_slot) if self.pov_slot in slots else -1
-            self.pov_slot = slots[(current + int(a.a)) % len(slots)]
+            watched = self.info.recorder_slot if self.pov_slot is None else self.pov_slot
+            current = slots.index(watched) if watched in slots else -1
+            slot = slots[(current + int(a.a)) % len(slots)]
+            self.pov_slot = None if slot == self.info.recorder_slot else slot
             self.mode = "pov"
         elif self.has_demo and ctx.players:
             self._follow(ctx.players, int(a.a), ctx)
@@ -379,7 +384,7 @@ class ViewerState:
         who = int(a.a)
         if len(self.info.pov_slots) > 1:
             if who in self.info.pov_slots:
-                self.pov_slot = who
+                self.pov_slot = None if who == self.info.recorder_slot else who
                 self.mode = "pov"
         elif self.has_demo and who in ctx.players:
             self._follow_entity(who, ctx)

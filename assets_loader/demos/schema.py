@@ -56,6 +56,9 @@ class GameSchema:
     #: Eye height above a living player's origin when its stats do not say (Quake's 22, Quake III's
     #: ``DEFAULT_VIEWHEIGHT`` 26).
     view_height: float = 22.0
+    #: A player entity's pitch times this is its view pitch (Quake ``SV_ClientThink`` sends ``-pitch / 3``, Quake II
+    #: ``ClientEndServerFrame`` ``pitch / 3``, Quake III ``BG_PlayerStateToEntityState`` the view angles).
+    entity_pitch_scale: float = -3.0
     #: Where orbit cameras look, above a followed entity's origin (Quake: about the chest; Quake III: the eye).
     orbit_height: float = 16.0
     #: Names and texts carry Quake III colour codes (``^1``…, :mod:`.quake3.colors`).
@@ -124,8 +127,8 @@ QUAKE3_ENTITY_FIELDS: tuple[str, ...] = (
 #: flips (the distance rule stays as a backstop for a missed flip), client ``s`` is entity ``s``.
 QUAKE3 = GameSchema("quake3", QUAKE3_STAT_NAMES, teleport_distance=256.0, pose_interval=0.05,
                     trajectory="quake3", entity_fields=QUAKE3_ENTITY_FIELDS, client_entity_offset=0,
-                    view_height=26.0, orbit_height=26.0, color_codes=True, sound_full_distance=80.0,
-                    sound_separation=0.5, sound_channel_replace=False, sound_repeat_gap=0.05,
+                    view_height=26.0, orbit_height=26.0, entity_pitch_scale=1.0, color_codes=True,
+                    sound_full_distance=80.0, sound_separation=0.5, sound_channel_replace=False, sound_repeat_gap=0.05,
                     local_sound_volume=127 / 255, default_player_sounds="sarge")
 #: Quake II's per-frame columns: the 32 ``player_state_t.stats`` (``STAT_HEALTH_ICON``…, 16..31 mod-defined), then the
 #: rest of the player state as integers in wire units: ``pm_*`` (``pmove_state_t``), ``gunindex`` / ``gunframe``,
@@ -143,7 +146,7 @@ QUAKE2_STAT_NAMES: tuple[str, ...] = (
 )
 #: Quake II: 10 Hz server frames; entities moving over 512 units or with a teleport event (``EV_PLAYER_TELEPORT`` 6,
 #: ``EV_OTHER_TELEPORT`` 7) snap (``CL_DeltaEntity``).
-QUAKE2 = GameSchema("quake2", QUAKE2_STAT_NAMES, teleport_distance=512.0, snap_events=(6, 7))
+QUAKE2 = GameSchema("quake2", QUAKE2_STAT_NAMES, teleport_distance=512.0, snap_events=(6, 7), entity_pitch_scale=3.0)
 
 
 def view_height(flags: int, stat_viewheight: int = 0, default: float = 22.0) -> float:

@@ -36,8 +36,9 @@ change frames.  ``sample`` hands out the decoded dtypes, bit for bit the values 
 Players (QuakeWorld).  ``.qwd`` / ``.mvd`` timelines also carry :class:`PlayerFrames` (``timeline.players``): every
 client slot's origin, view angles, pose, effects and stats per frame, so any player's eye can be sampled
 (``sample(timeline, t, pov=slot)``): origin lerped like an entity, angles on the shortest arc, eye height 22 units
-(``STAT_VIEWHEIGHT`` when the server sends it), -16 when dead, +8 when gibbed (``V_CalcRefdef``).  NetQuake timelines
-have ``players is None``.
+(``STAT_VIEWHEIGHT`` when the server sends it), -16 when dead, +8 when gibbed (``V_CalcRefdef``).  Quake III
+timelines build theirs from the ``ET_PLAYER`` entities, NetQuake and Quake II ones from the players' entities
+(:mod:`.entity_eyes`: no stats, the view pitch from the entity's), so every format has every player's eye.
 
 References: QuakeSpasm ``cl_main.c`` ``CL_LerpPoint`` / ``CL_RelinkEntities``, ``r_alias.c`` ``R_SetupAliasFrame``
 (pose lerp), ``cl_demo.c`` ``CL_GetDemoMessage`` (message timing during playback).
@@ -53,6 +54,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from .entity_eyes import entity_players
 from .events import Event
 from .schema import GameSchema, view_height
 from .steps import Steps, compact_column, is_broadcast, narrowest
@@ -238,7 +240,8 @@ class PlayerFrames:
     frame ``f`` are those of its last change at or before ``f`` (before the first change, the first).  ``row_ints``
     and ``stat_values`` are kept in the narrowest integer dtype that holds them (:func:`~.steps.narrowest`).
     ``has_stats`` bool [P] (MVD ``dem_stats`` per player; in a ``.qwd`` only the recorder's).  ``recorder`` is the
-    recording client's slot (``.qwd``) or -1 (``.mvd``).
+    recording client's slot (``.qwd``) or -1 (``.mvd``); ``from_entities``: derived from the entity rows
+    (:mod:`.entity_eyes`).
 
     The dense views ``present`` bool [F, P], ``origin`` / ``angles`` f8 [F, P, 3], ``model`` … ``flags`` i4 [F, P] and
     ``stats`` i4 [F, P, stats] are built on each access (zeros where a slot was absent): for reports and tests.
@@ -255,6 +258,8 @@ class PlayerFrames:
     stat_values: np.ndarray
     has_stats: np.ndarray
     recorder: int = -1
+    #: Built from the players' entities by :mod:`.entity_eyes` (NetQuake, Quake II), not decoded.
+    from_entities: bool = False
     # Per slot: (first row, its rows' frames) and (first stat row, their frames) — views for quick look-ups.
     _rows_by_slot: tuple[tuple[int, np.ndarray], ...] = field(init=False, repr=False, compare=False)
     _stats_by_slot: tuple[tuple[int, np.ndarray], ...] = field(init=False, repr=False, compare=False)
@@ -392,7 +397,7 @@ class DemoTimeline:
     are stored where they change (:class:`~.steps.Steps`) and built on each access: ``sample`` reads the steps.
     ``schema`` is the game's :class:`~.schema.GameSchema` (``game`` is its name).
 
-    QuakeWorld timelines add ``players`` (:class:`PlayerFrames`, else ``None``), ``default_pov`` (the slot the
+    ``players`` (:class:`PlayerFrames`; ``None`` when no player was ever seen), ``default_pov`` (the slot the
     default view follows, -1 if none) and ``meta`` (read-only dict of format facts: ``gamedir``, ``serverinfo``,
     ``extensions``, ``recorder``…).
     """
@@ -513,6 +518,17 @@ class DemoTimeline:
         self._sb_snapshots = tuple(snapshots_sb)
         self._sb_frames = tuple(frames_sb)
         self._statics_cache = tuple(seg.statics for seg in self.segments)
+        if self.players is None and n:
+            self.players = self._entity_players()
+
+    def _entity_players(self) -> PlayerFrames | None:
+        """Every client slot's eye from its entity (NetQuake, Quake II: :mod:`.entity_eyes`)."""
+        col = self.entity_column
+        slots = max((len(board) for board in self._sb_snapshots), default=0)
+        recorder = int(self._view_entity.values[0]) - self.schema.client_entity_offset
+        return entity_players(self.schema, self.times, np.asarray(self._offsets, np.int64), col("number"), col("model"),
+                              col("frame"), col("skin"), col("effects"), col("origin"), col("angles"), slots,
+                              len(self.schema.stat_names), recorder if 0 <= recorder < slots else -1)
 
     # --- the view and stat columns (stored as steps, dense on demand) ----------------------------------------------
 
@@ -671,7 +687,7 @@ class DemoTimeline:
 
     @property
     def pov_slots(self) -> tuple[int, ...]:
-        """Player slots that can be viewed with ``sample(t, pov=slot)`` (present in some frame); () for NetQuake."""
+        """Player slots that can be viewed with ``sample(t, pov=slot)`` (present in some frame)."""
         if self.players is None:
             return ()
         return tuple(int(s) for s in self.players.seen_slots())
@@ -723,12 +739,12 @@ def _pov_view(timeline: DemoTimeline, slot: int, lo: int, hi: int, frac: float
     pl: PlayerFrames = timeline.players  # type: ignore[assignment]  # checked by sample()
     teleport = timeline.schema.teleport_distance
     has_stats = bool(pl.has_stats[slot])
-    vh_col = timeline.schema.stat_index("viewheight")
+    vh_col = timeline.schema.stat_names.index("viewheight") if "viewheight" in timeline.schema.stat_names else -1
     default = timeline.schema.view_height
     origins, angles_rows, ints = pl.row_origin, pl.row_angles, pl.row_ints
 
     def eye(row: int, stats: np.ndarray | None) -> np.ndarray:
-        vh = int(stats[vh_col]) if stats is not None else 0
+        vh = int(stats[vh_col]) if stats is not None and vh_col >= 0 else 0
         if row < 0:
             return np.array([0.0, 0.0, view_height(0, vh, default)])
         o = origins[row].astype(np.float64)

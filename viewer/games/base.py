@@ -146,6 +146,12 @@ class GameView(Protocol):
         loaded segment's, for a HUD that draws models (Quake III's 3D icons, :attr:`HudLayout.models`)."""
         ...
 
+    def watching_layout(self, name: str, screen_size: tuple[int, int], scale: int,
+                        pic_sizes: PicSizes | None = None) -> HudLayout:
+        """The HUD of a view derived from a player's entity (the demo has no stats for them): only their ``name``,
+        as the game names whom it follows."""
+        ...
+
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
                      map_: GameMap | None) -> tuple[float, float, float, float] | None:
         """The colour (r, g, b, a in 0..1) blended over the recorder's view at ``t`` (damage, pickups, the liquid

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from assets_loader.demos import DemoTimeline
+from assets_loader.demos.entity_eyes import exact_recorder
 from assets_loader.demos.events import plain_line
 
 from ..render.refdef import CAMERA_LIMIT
@@ -134,6 +135,7 @@ def resolve_pov(timeline: DemoTimeline, text: str | None) -> int | None:
     wanted = plain_line(text, codes).lower()
     for slot in slots:
         if names.get(slot, "").lower() == wanted or text == str(slot):
-            return slot
+            return None if slot == exact_recorder(timeline) else slot
     choices = ", ".join(f"{slot} ({names.get(slot, '?')})" for slot in slots)
     raise OptionError(f"--pov {text}: no such player; this demo has {choices}")
+

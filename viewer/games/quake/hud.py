@@ -341,6 +341,20 @@ class SbarStyle:
     backtile: bool = True
 
 
+def watching_hud(name: str, screen_size: tuple[int, int], scale: int = 1) -> HudLayout:
+    """Only whose eyes the view is: "Tracking NAME" centred above the status bar's place (ezQuake's MVD and
+    ``cl_chasecam`` label, ``Sbar_Draw``)."""
+    scale = max(1, int(scale))
+    sw, sh = screen_size
+    b = _Builder(scale)
+    text = quake_chars(f"Tracking {name}")
+    b.canvas(0, 0)
+    x = (sw // scale - len(text) * CHAR) // 2
+    for i, code in enumerate(text):
+        b.char(x + i * CHAR, sh // scale - SBAR_HEIGHT - 2 * CHAR, code)
+    return HudLayout((sw, sh), scale, tuple(b.quads), 0)
+
+
 class _Builder:
     """Collects quads; ``canvas`` sets the origin and scale used by the drawing helpers."""
 

@@ -55,6 +55,10 @@ class QuakeView:
         return hud.build_hud(state, timeline.events, screen_size, scale, segment=segment, show_scores=show_scores,
                              pic_sizes=pic_sizes, quakeworld=timeline.game == "quakeworld", sbar=self.sbar)
 
+    def watching_layout(self, name: str, screen_size: tuple[int, int], scale: int,
+                        pic_sizes: PicSizes | None = None) -> HudLayout:
+        return hud.watching_hud(name, screen_size, scale)
+
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
                      map_: GameMap | None) -> tuple[float, float, float, float] | None:
         return blend.screen_blend(state, timeline, t, map_)

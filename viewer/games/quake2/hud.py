@@ -228,6 +228,16 @@ def _last_before(events: Sequence, t: float) -> object | None:
     return last
 
 
+def watching_hud(name: str, screen_size: tuple[int, int], scale: int = 1, pic_sizes: Sizes = None) -> HudLayout:
+    """Only whose eyes the view is: "Chasing NAME" centred near the bottom (the chase-camera label of Quake II
+    mods, drawn like ``DrawHUDString``)."""
+    scale = max(1, int(scale))
+    sw, sh = screen_size
+    b = _Builder(scale, pic_sizes)
+    b.centred(0, sh // scale - 6 * CHAR, sw // scale, f"Chasing {name}")
+    return HudLayout((sw, sh), scale, tuple(b.quads), 0)
+
+
 def build_hud(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int = 1, *,
               show_scores: bool = False, pic_sizes: Sizes = None) -> HudLayout:
     """The HUD at ``state.time`` for a ``screen_size`` screen of virtual pixels ``scale`` wide."""

@@ -53,6 +53,10 @@ class Quake2View:
                    assets: SegmentAssets | None = None) -> HudLayout:
         return hud.build_hud(state, timeline, screen_size, scale, show_scores=show_scores, pic_sizes=pic_sizes)
 
+    def watching_layout(self, name: str, screen_size: tuple[int, int], scale: int,
+                        pic_sizes: PicSizes | None = None) -> HudLayout:
+        return hud.watching_hud(name, screen_size, scale, pic_sizes)
+
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
                      map_: GameMap | None) -> tuple[float, float, float, float] | None:
         return player_view.screen_blend(state)

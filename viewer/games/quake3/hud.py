@@ -286,11 +286,21 @@ def _attacker(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline, 
 def _follow(screen: VirtualScreen, state: SceneState) -> None:
     client = int(state.stats.get("clientNum", -1))
     names = {p.slot: p.name for p in state.scoreboard}
-    if client not in names:
-        return
+    if client in names:
+        _following(screen, names[client])
+
+
+def _following(screen: VirtualScreen, name: str) -> None:
+    """``CG_DrawFollow``: "following" and ``name`` in giant letters at the top."""
     screen.text("following", 320 - 9 * 8, 24, 16, 16, shadow=True)
-    name = names[client]
     screen.text(name, 0.5 * (640 - 32 * visible_len(name)), 40, 32, 48, shadow=True, force=True)
+
+
+def watching_hud(name: str, screen_size: tuple[int, int], scale: int) -> HudLayout:
+    """Only whose eyes the view is, as the cgame says whom it follows (``CG_DrawFollow``)."""
+    screen = VirtualScreen(screen_size)
+    _following(screen, name)
+    return HudLayout(screen_size, scale, tuple(screen.quads))
 
 
 def _center_print(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline) -> None:

@@ -65,6 +65,10 @@ class Quake3View:
         return hud.hud_layout(state, timeline, screen_size, scale, show_scores=show_scores, pic_sizes=pic_sizes,
                               models=assets.md3 if assets is not None else None)
 
+    def watching_layout(self, name: str, screen_size: tuple[int, int], scale: int,
+                        pic_sizes: PicSizes | None = None) -> HudLayout:
+        return hud.watching_hud(name, screen_size, scale)
+
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
                      map_: GameMap | None) -> tuple[float, float, float, float] | None:
         return None   # cgame's damage and powerup screen effects are not drawn yet
