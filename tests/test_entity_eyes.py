@@ -18,7 +18,7 @@ from viewer.cli import main
 from viewer.games.registry import game_view
 from viewer.input import Action
 from viewer.scene import build_scene
-from viewer.viewer_state import ViewerState
+from viewer.viewer_state import FrameContext, ViewerState
 
 
 def _angle_error(a: np.ndarray, b: np.ndarray) -> float:
@@ -117,6 +117,18 @@ def test_tab_cycles_every_player_of_a_quake2_duel_and_back_to_the_recorder() -> 
         s.handle(Action("player", +1))
         seen.append(s.pov_slot)
     assert seen == [1, None, 1] and s.mode == "pov"             # shloo's eyes, claire's own view (the recorder)
+
+
+def test_tab_from_a_spectators_view_goes_past_the_player_it_follows() -> None:
+    """oa_dm1_follow_p68 is recorded by a spectator following Sarge: the first Tab shows another player's eyes, not
+    Sarge's again."""
+    tl = load_demo(QUAKE3_DATA / "demos" / "oa_dm1_follow_p68.dm_68")
+    state = tl.sample(tl.start_time + 12.0)
+    s = ViewerState.for_timeline(tl, size=(640, 480))
+    followed = tl.schema.entity_slot(int(state.view_entity))
+    assert followed in tl.pov_slots and s.pov_slot is None
+    s.handle(Action("player", +1), FrameContext(scene=state))
+    assert s.pov_slot is not None and s.pov_slot != followed and s.mode == "pov"
 
 
 def _png(path: Path) -> np.ndarray:

@@ -370,7 +370,10 @@ class ViewerState:
     def _on_player(self, a: Action, ctx: FrameContext) -> None:
         slots = self.info.pov_slots
         if len(slots) > 1:
-            watched = self.info.recorder_slot if self.pov_slot is None else self.pov_slot
+            watched = self.pov_slot
+            if watched is None:   # the recorder's view: the player it shows (a spectator's followed player)
+                shown = self.info.schema.entity_slot(int(ctx.scene.view_entity)) if ctx.scene is not None else -1
+                watched = shown if shown in slots else self.info.recorder_slot
             current = slots.index(watched) if watched in slots else -1
             slot = slots[(current + int(a.a)) % len(slots)]
             self.pov_slot = None if slot == self.info.recorder_slot else slot
