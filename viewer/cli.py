@@ -497,7 +497,9 @@ def _run_window(args: argparse.Namespace) -> int:
         source_kw = dict(demo=demo, start=args.start, speed=args.speed, folder=folder,
                          water_alpha=args.wateralpha, ghosts=tuple(args.ghost),
                          ghost_offsets=tuple(args.ghost_offset))
-        if args.ghost or args.pov is not None:   # maps that differ, players that are not there: said now
+        if args.ghost or args.pov is not None or args.camera_path is not None:
+            # checked before any window opens, on one decode: maps that differ, players that are not there, path
+            # keys outside the demo (they need its duration)
             from assets_loader.demos import load_demo
 
             from .video import options as opt
@@ -509,11 +511,9 @@ def _run_window(args: argparse.Namespace) -> int:
                     source_kw["pov"] = opt.resolve_pov(timeline, args.pov)
                 except opt.OptionError as exc:
                     raise _UsageError(str(exc)) from None
-        if args.camera_path is not None:   # checked before any window opens (keys outside need the duration)
-            from assets_loader.demos import load_demo
-
-            source_kw["camera_path"] = _camera_path(args.camera_path, load_demo(demo).duration)
-            source_kw["camera_path_file"] = args.camera_path
+            if args.camera_path is not None:
+                source_kw["camera_path"] = _camera_path(args.camera_path, timeline.duration)
+                source_kw["camera_path_file"] = args.camera_path
     else:
         fs, map_path = _resolve_map(args.map, args.basedir, args.game)
         source_kw = dict(map_path=map_path)
