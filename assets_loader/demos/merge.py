@@ -43,7 +43,8 @@ from .events import Event
 from .schema import view_height
 from .timeline import DemoTimeline, PlayerFrames
 
-__all__ = ["MergeError", "merge_timelines", "server_clock", "IDENTITY_KEYS", "MAX_APART", "MERGED_EVENT_KINDS"]
+__all__ = ["MergeError", "load_merged", "merge_timelines", "players_apart", "server_clock", "IDENTITY_KEYS",
+           "MAX_APART", "MERGED_EVENT_KINDS"]
 
 #: Quake III serverinfo keys that are equal in every client demo of one server and level.
 IDENTITY_KEYS = ("sv_hostname", "version", "gameversion", "g_timestamp", "mapname")
@@ -72,6 +73,15 @@ class _Rows:
     angles: np.ndarray
     ints: np.ndarray
     stats: np.ndarray
+
+
+def load_merged(path: str, others: Sequence[str] = ()) -> DemoTimeline:
+    """The demo at ``path`` merged with the demos at ``others`` (``--merge``; :func:`merge_timelines`).  A file that
+    is no demo raises ``FormatError`` / ``OSError`` as :func:`~.detect.load_demo` does."""
+    from .detect import load_demo
+
+    base = load_demo(path)
+    return merge_timelines(base, [load_demo(other) for other in others]) if others else base
 
 
 def server_clock(timeline: DemoTimeline) -> np.ndarray | None:
@@ -146,6 +156,15 @@ def _check_one_match(a: DemoTimeline, clock_a: np.ndarray, b: DemoTimeline, cloc
                          f"apart at the same server time (median of {count} samples; one match: at most "
                          f"{MAX_APART:.0f})")
     return 0.0
+
+
+def players_apart(a: DemoTimeline, b: DemoTimeline, shift: float = 0.0) -> tuple[float, int]:
+    """(median distance in units, samples): how far apart the players both demos show are at the same time, ``b``'s
+    clock shifted by ``shift`` seconds (server clocks; a QuakeWorld demo's own times)."""
+    clock_a, clock_b = server_clock(a), server_clock(b)
+    if clock_a is None or clock_b is None:
+        clock_a, clock_b = np.asarray(a.times), np.asarray(b.times)
+    return _Tracks(a, clock_a, b, clock_b).apart(shift)
 
 
 def _span(tl: DemoTimeline, clock: np.ndarray) -> str:
