@@ -1,0 +1,189 @@
+"""Several client demos of one match as one (issue #33 item 2, ``--merge``).
+
+The corpus's one real pair of client demos of one match is the QuakeWorld lqdm2 match (the ``.qwd`` of LQ_Ranger
+and the server's ``.mvd`` of both players, quakeworld/SOURCES.md): merged, LQ_Warden's view is the MVD's exact one
+with its stats, lined up without a server clock by where both demos see the players.  The two CPMA demos
+``cpma_duel.dm_68`` / ``ratelpajuo.dm_68`` are *not* one match (other servers, players, kills: see the tests), nor
+are the two OpenArena demos (two sessions, ``g_timestamp``): both pairs are refused though they share a map and
+server times.  Quake III's server-clock line-up is checked on two overlapping cuts of the CPMA duel."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from assets_loader.demos import load_demo, sample
+from assets_loader.demos.merge import (MAX_APART, MergeError, load_merged, merge_timelines, players_apart,
+                                       server_clock)
+from assets_loader.demos.writers.quake3 import cut_quake3
+from assets_loader.errors import FormatError
+from viewer.cli import main
+
+from .test_ghosts import DATA, MVD, QWD, Q3_FOLLOW, Q3_PLAYER, Q2_DUEL
+
+CPMA = DATA / "public" / "quake3" / "cpma_duel.dm_68"
+RATEL = DATA / "public" / "quake3" / "ratelpajuo.dm_68"
+BAD = DATA / "bad-input"
+
+
+@pytest.fixture(scope="module")
+def cpma():
+    return load_demo(CPMA)
+
+
+@pytest.fixture(scope="module")
+def qw_merged():
+    return merge_timelines(load_demo(QWD), [load_demo(MVD)])
+
+
+@pytest.fixture(scope="module")
+def cpma_cuts(tmp_path_factory):
+    """Two cuts of the CPMA duel, snapshots 1000..3000 and 2000..4000 (server times 1 s apart), and a third,
+    8000..9000, that overlaps neither."""
+    data = CPMA.read_bytes()
+    folder = tmp_path_factory.mktemp("cuts")
+    out = []
+    for first, last in ((1000, 3000), (2000, 4000), (8000, 9000)):
+        path = folder / f"cut_{first}.dm_68"
+        path.write_bytes(cut_quake3(data, str(CPMA), first, last))
+        out.append(load_demo(path))
+    return out
+
+
+# --- the QuakeWorld match: both players' exact views -----------------------------------------------------------
+
+def test_qw_pair_lines_up_and_adds_the_other_players_exact_view(qw_merged):
+    mvd = load_demo(MVD)
+    (merged,) = qw_merged.meta["merged"]
+    assert merged["slots"] == (1,)                               # LQ_Warden: the .qwd had no stats for them
+    assert 160.0 < merged["shift"] < 162.5                       # the .qwd's clock starts 161 s into the MVD's
+    pl = qw_merged.players
+    assert pl.has_stats.tolist() == [True, True]
+    assert qw_merged.pov_slots == (0, 1)
+    shift = merged["shift"]
+    lo, hi = max(qw_merged.start_time, mvd.start_time + shift), min(qw_merged.end_time, mvd.end_time + shift)
+    recorder = []
+    for t in np.linspace(lo + 1.0, hi - 1.0, 25):
+        mine, theirs = sample(qw_merged, float(t), pov=1), sample(mvd, float(t) - shift, pov=1)
+        assert np.abs(mine.view_origin - theirs.view_origin).max() < 1.0
+        d = (mine.view_angles - theirs.view_angles + 180.0) % 360.0 - 180.0
+        assert np.abs(d).max() < 2.0
+        assert mine.stats == theirs.stats                        # Warden's HUD numbers
+        # the recorder's own view stays the .qwd's (the client's predicted one), where the MVD has the recorder
+        own = sample(qw_merged, float(t))
+        recorder.append(np.linalg.norm(own.view_origin - sample(mvd, float(t) - shift, pov=0).view_origin))
+    assert float(np.median(recorder)) < 12.0
+
+
+def test_qw_times_line_up_the_players_within_a_unit(qw_merged):
+    mvd = load_demo(MVD)
+    shift = qw_merged.meta["merged"][0]["shift"]
+    apart, count = players_apart(load_demo(QWD), mvd, shift)
+    assert count > 1000 and apart < 1.0
+    assert players_apart(load_demo(QWD), mvd, shift + 0.5)[0] > 5.0     # half a second off: they are not
+
+
+def test_the_qwd_view_of_the_other_player_is_within_a_few_units_of_their_exact_view(qw_merged):
+    qwd = load_demo(QWD)
+    d, turn = [], []
+    for t in np.linspace(qwd.start_time + 2.0, qwd.end_time - 2.0, 60):
+        seen, exact = sample(qwd, float(t), pov=1), sample(qw_merged, float(t), pov=1)
+        d.append(np.linalg.norm(seen.view_origin - exact.view_origin))
+        turn.append(np.abs((seen.view_angles - exact.view_angles + 180.0) % 360.0 - 180.0)[:2].max())
+    assert float(np.median(d)) < 12.0 and float(np.median(turn)) < 3.0
+
+
+def test_the_mvd_merged_with_the_qwd_gains_no_slot_and_no_duplicate_event():
+    mvd, qwd = load_demo(MVD), load_demo(QWD)
+    merged = merge_timelines(mvd, [qwd])
+    assert merged.meta["merged"][0]["slots"] == ()               # the MVD has every player's stats already
+    for kind in ("obituary", "chat"):
+        assert len(merged.events_of_kind(kind)) == len(mvd.events_of_kind(kind))
+
+
+def test_merged_timeline_shares_the_base_columns():
+    qwd = load_demo(QWD)
+    merged = merge_timelines(qwd, [load_demo(MVD)])
+    assert merged.times is qwd.times and merged.segments is qwd.segments
+    assert merged.frame_entities(100).origin.tolist() == qwd.frame_entities(100).origin.tolist()
+    assert merged.nbytes - qwd.nbytes < 0.1 * qwd.nbytes          # only the player table is new
+
+
+# --- Quake III: server time, and pairs that are not one match ---------------------------------------------------
+
+def test_cpma_pair_is_two_matches_and_is_refused(cpma):
+    ratel = load_demo(RATEL)
+    with pytest.raises(MergeError) as err:
+        merge_timelines(cpma, [ratel])
+    text = str(err.value)
+    assert "cpma_duel.dm_68" in text and "ratelpajuo.dm_68" in text and "sv_hostname" in text
+    # the server times overlap (911..1526 s and 1007..1621 s), yet the players are nowhere near each other
+    a, b = server_clock(cpma), server_clock(ratel)
+    assert max(a.min(), b.min()) < min(a.max(), b.max())
+    apart, count = players_apart(cpma, ratel)
+    assert count > 1000 and apart > 10 * MAX_APART
+    names = {p.name for p in cpma.final_scoreboard()} & {p.name for p in ratel.final_scoreboard()}
+    assert names <= {""}
+
+
+def test_openarena_pair_is_two_sessions_and_is_refused():
+    with pytest.raises(MergeError, match="g_timestamp"):
+        merge_timelines(load_demo(Q3_FOLLOW), [load_demo(Q3_PLAYER)])
+
+
+def test_other_map_and_other_game_are_refused(cpma):
+    with pytest.raises(MergeError, match=r"not the same map \(cpm3a vs oa_dm1\)"):
+        merge_timelines(cpma, [load_demo(Q3_FOLLOW)])
+    with pytest.raises(MergeError, match="quake3 demo .* quake2 demo"):
+        merge_timelines(cpma, [load_demo(Q2_DUEL)])
+
+
+def test_cuts_of_one_demo_line_up_by_server_time(cpma_cuts):
+    a, b, _far = cpma_cuts
+    merged = merge_timelines(a, [b])
+    assert merged.meta["merged"][0]["shift"] == 0.0
+    apart, count = players_apart(a, b)
+    assert apart == 0.0 and count > 1000
+    # the same server time gives the same entities in the same places
+    clock_a, clock_b = server_clock(a), server_clock(b)
+    for s in clock_b[::400]:
+        if not clock_a[0] <= s <= clock_a[-1]:
+            continue
+        fa, fb = int(np.searchsorted(clock_a, s)), int(np.searchsorted(clock_b, s))
+        ea, eb = a.frame_entities(fa), b.frame_entities(fb)
+        common, ia, ib = np.intersect1d(ea.number, eb.number, return_indices=True)
+        assert len(common) > 5
+        assert np.abs(ea.origin[ia] - eb.origin[ib]).max() < 1.0
+    # the recorder's obituaries of the overlap are one event each
+    deaths = [(round(e.time, 1), e.text) for e in merged.events_of_kind("obituary")]
+    assert len(deaths) == len(set(deaths))
+    assert len(deaths) >= len(a.events_of_kind("obituary"))
+
+
+def test_no_overlap_is_refused(cpma_cuts):
+    a, _b, far = cpma_cuts
+    with pytest.raises(MergeError, match="server times do not overlap"):
+        merge_timelines(a, [far])
+
+
+# --- bad input ------------------------------------------------------------------------------------------------------
+
+@pytest.mark.filterwarnings("ignore:.*demo is truncated")
+def test_a_truncated_or_foreign_file_gives_a_clear_error(tmp_path, capsys):
+    stub = tmp_path / "stub.dm_68"
+    stub.write_bytes(RATEL.read_bytes()[:100])
+    with pytest.raises(FormatError, match="stub.dm_68"):
+        load_merged(str(CPMA), [str(stub)])
+    assert main(["info", str(CPMA), "--merge", str(stub)]) == 1
+    assert main(["info", str(CPMA), "--merge", str(BAD / "q2_statusbar_bigint.dm2")]) == 2
+    assert main(["info", str(CPMA), "--merge", str(RATEL)]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    lines = [line for line in err.splitlines() if "warning" not in line]
+    assert len(lines) == 3 and all(line.startswith("qdv info: ") for line in lines)
+
+
+def test_info_lists_what_was_merged(capsys):
+    assert main(["info", str(QWD), "--merge", str(MVD)]) == 0
+    out = capsys.readouterr().out
+    assert "merged " in out and "exact views of slots 1" in out
