@@ -187,3 +187,24 @@ def test_info_lists_what_was_merged(capsys):
     assert main(["info", str(QWD), "--merge", str(MVD)]) == 0
     out = capsys.readouterr().out
     assert "merged " in out and "exact views of slots 1" in out
+
+
+def test_screenshot_through_the_merged_players_eyes_matches_their_own_demo(tmp_path):
+    """``qdv screenshot QWD --merge MVD --pov LQ_Warden`` is the MVD's picture of LQ_Warden (HUD numbers included);
+    the .qwd alone can only show Warden's entity-derived view (no status bar numbers, Warden out of sight)."""
+    from PIL import Image
+
+    shift = merge_timelines(load_demo(QWD), [load_demo(MVD)]).meta["merged"][0]["shift"]
+    at = 40.0
+    at_mvd = at + load_demo(QWD).start_time - (load_demo(MVD).start_time + shift)
+    shots = {}
+    for name, demo, extra, when in (("merged", QWD, ["--merge", str(MVD)], at), ("mvd", MVD, [], at_mvd),
+                                    ("qwd", QWD, [], at)):
+        out = tmp_path / f"{name}.png"
+        assert main(["screenshot", str(demo), *extra, "--pov", "LQ_Warden", "--time", f"{when:.4f}",
+                     "--size", "320x200", "--out", str(out)]) == 0
+        shots[name] = np.asarray(Image.open(out).convert("RGB"), np.float64)
+    bar = slice(200 - 24, 200)                                   # the status bar's numbers
+    assert np.abs(shots["merged"][bar] - shots["mvd"][bar]).mean() < 1.0
+    assert np.abs(shots["merged"] - shots["mvd"]).mean() < 2.0
+    assert np.abs(shots["merged"][bar] - shots["qwd"][bar]).mean() > 20.0
