@@ -208,3 +208,52 @@ def test_screenshot_through_the_merged_players_eyes_matches_their_own_demo(tmp_p
     assert np.abs(shots["merged"][bar] - shots["mvd"][bar]).mean() < 1.0
     assert np.abs(shots["merged"] - shots["mvd"]).mean() < 2.0
     assert np.abs(shots["merged"][bar] - shots["qwd"][bar]).mean() > 20.0
+
+
+def test_netquake_lines_up_by_server_time(tmp_path):
+    """NetQuake cuts of one demo keep ``svc_time``: the overlapping pair merges with the clocks as they are (the
+    recorder's own view is exact already: nothing to add), the separate pair is refused."""
+    from assets_loader.demos.writers.quake import cut_dem
+
+    path = DATA / "quake1" / "lq1" / "demo1.dem"
+    data = path.read_bytes()
+    n = load_demo(path).num_frames
+    pieces = []
+    for first, last in ((n // 10, n // 2), (n // 3, 2 * n // 3), (3 * n // 4, n - 2)):
+        piece = tmp_path / f"{first}.dem"
+        piece.write_bytes(cut_dem(data, str(path), first, last))
+        pieces.append(load_demo(piece))
+    merged = merge_timelines(pieces[0], [pieces[1]])
+    assert merged.meta["merged"][0] == {"path": pieces[1].path, "slots": (), "shift": 0.0}
+    with pytest.raises(MergeError, match="server times do not overlap"):
+        merge_timelines(pieces[0], [pieces[2]])
+
+
+def test_quake2_same_frame_numbers_but_elsewhere_is_refused(tmp_path):
+    """A Quake II cut numbers its frames from 1 again, so its server clock is not the original's: the frames of
+    the same number show the players elsewhere and the merge is refused; the demo with itself lines up."""
+    from assets_loader.demos.writers.quake2 import cut_dm2
+
+    whole = load_demo(Q2_DUEL)
+    assert merge_timelines(whole, [load_demo(Q2_DUEL)]).meta["merged"][0]["slots"] == ()
+    piece = tmp_path / "piece.dm2"
+    piece.write_bytes(cut_dm2(Q2_DUEL.read_bytes(), str(Q2_DUEL), whole.num_frames // 10, whole.num_frames // 2))
+    with pytest.raises(MergeError, match="units apart at the same server time"):
+        merge_timelines(whole, [load_demo(piece)])
+
+
+def test_a_recorders_exact_rows_give_back_its_own_eye():
+    """Where the players come from entities (Quake II), the recorder's exact samples are its own view: the eye
+    rebuilt from them (origin + view height, as ``sample`` does for a pov) is the demo's view origin."""
+    from assets_loader.demos.merge import _exact_rows
+    from assets_loader.demos.schema import view_height
+
+    q2 = load_demo(Q2_DUEL)
+    (rows,) = _exact_rows(q2)
+    assert rows.slot == q2.players.recorder and len(rows.frames) > 0.9 * q2.num_frames
+    names = q2.schema.stat_names
+    vh = rows.stats[:, names.index("viewheight")] if "viewheight" in names else np.zeros(len(rows.frames))
+    eye = rows.origin.astype(np.float64)
+    eye[:, 2] += [view_height(0, int(v), q2.schema.view_height) for v in vh]
+    assert np.abs(eye - q2.view_origin[rows.frames]).max() < 0.01
+    assert np.abs(rows.angles - q2.view_angles[rows.frames]).max() < 0.01

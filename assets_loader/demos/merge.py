@@ -105,14 +105,21 @@ def merge_timelines(base: DemoTimeline, others: Sequence[DemoTimeline]) -> DemoT
         clock_a, clock_b = _clocks(base, other)
         shift = _check_one_match(base, clock_a, other, clock_b)
         added = [rows for rows in (_at_frames(base, clock_a, other, clock_b + shift, r) for r in _exact_rows(other))
-                 if len(rows.frames) and (players is None or rows.slot >= players.num_slots
-                                          or not players.has_stats[rows.slot])]
+                 if len(rows.frames) and not _exact_in(base, players, rows.slot)]
         players = _with_rows(base, players, added)
         events += _new_events(base, clock_a, events, other, clock_b + shift)
         merged.append({"path": other.path, "slots": tuple(r.slot for r in added), "shift": round(shift, 4)})
     meta = dict(base.meta)
     meta["merged"] = tuple(merged)
     return base.replaced(players=players, events=events, meta=meta)
+
+
+def _exact_in(tl: DemoTimeline, players: PlayerFrames | None, slot: int) -> bool:
+    """Whether ``tl`` (with ``players``) has an exact view of ``slot`` already: stats for it, or it is the recorder
+    of a demo whose other players come from entities (its own view is exact: :func:`.entity_eyes.exact_recorder`)."""
+    if players is None or slot >= players.num_slots:
+        return False
+    return bool(players.has_stats[slot]) or (players.from_entities and slot == players.recorder)
 
 
 # --- one match? ---------------------------------------------------------------------------------------------------
