@@ -111,6 +111,43 @@ def test_merged_timeline_shares_the_base_columns():
 
 # --- Quake III: server time, and pairs that are not one match ---------------------------------------------------
 
+@pytest.fixture(scope="module")
+def cpma_seats():
+    """The CPMA duel (recorded by client 1) and the same match from client 2's seat (constructed:
+    :mod:`tests.builders.q3_seat`)."""
+    from assets_loader.demos.quake3.parse import parse_demo
+    from assets_loader.demos.quake3.timeline import timeline_from_demo
+
+    from .builders.q3_seat import other_seat
+
+    demo = parse_demo(CPMA.read_bytes(), str(CPMA))
+    return timeline_from_demo(demo), timeline_from_demo(other_seat(demo, 2))
+
+
+def test_merged_cpma_duel_has_both_players_exact_views(cpma_seats):
+    a, b = cpma_seats
+    merged = merge_timelines(a, [b])
+    assert merged.meta["merged"][0]["slots"] == (2,) and merged.meta["merged"][0]["shift"] == 0.0
+    assert merged.pov_slots == (1, 2) and merged.players.has_stats[[1, 2]].tolist() == [True, True]
+    assert merged.nbytes - a.nbytes < 0.01 * a.nbytes            # A's columns shared, a player table added
+    shown = b.players.row_frame[b.players.slot_start[2]:b.players.slot_start[3]]
+    for frame in shown[:: len(shown) // 40]:
+        t = float(b.times[frame])                                # the same server time in both (one gamestate)
+        assert server_clock(b)[frame] == server_clock(a)[frame]
+        theirs, mine = sample(b, t), sample(merged, t, pov=2)
+        assert np.abs(mine.view_origin - theirs.view_origin).max() < 0.01
+        assert np.abs(mine.view_angles - theirs.view_angles).max() < 0.01
+        assert mine.stats == theirs.stats and mine.view_entity == theirs.view_entity == 2
+        assert np.array_equal(sample(merged, t).view_origin, sample(a, t).view_origin)   # A's recorder unchanged
+    # the other way round: client 1's seat added to client 2's demo
+    back = merge_timelines(b, [a])
+    assert back.meta["merged"][0]["slots"] == (1,)
+    t = float(a.times[5000])
+    assert np.abs(sample(back, t, pov=1).view_origin - sample(a, t).view_origin).max() < 0.01
+    # the server's obituaries are in both demos: each is there once
+    assert len(merged.events_of_kind("obituary")) == len(a.events_of_kind("obituary"))
+
+
 def test_cpma_pair_is_two_matches_and_is_refused(cpma):
     ratel = load_demo(RATEL)
     with pytest.raises(MergeError) as err:

@@ -260,22 +260,27 @@ def _content_shift(a: DemoTimeline, clock_a: np.ndarray, b: DemoTimeline, clock_
 
 # --- the other demo's exact views at A's frames -----------------------------------------------------------------
 
-def _interpolate(clock: np.ndarray, values: np.ndarray, at: np.ndarray, teleport: float = np.inf
-                 ) -> tuple[np.ndarray, np.ndarray]:
+def _interpolate(clock: np.ndarray, values: np.ndarray, at: np.ndarray, teleport: float = np.inf,
+                 angles: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(values [N, ...] at times ``at``, valid bool [N]): linear between the samples around each time (sorted
-    ``clock``), the newer where they are more than ``teleport`` apart; valid where a sample is at that time or the
-    two around it are at most :data:`MAX_GAP` apart."""
+    ``clock``; ``angles``: on the shortest arc), the newer one where they are more than ``teleport`` apart or one
+    is at that time; valid where a sample is at that time or the two around it are at most :data:`MAX_GAP`
+    apart."""
     n = len(clock)
-    hi = np.minimum(np.searchsorted(clock, at - _EXACT), max(n - 1, 0))
     if not n:
         return np.zeros((len(at),) + values.shape[1:]), np.zeros(len(at), bool)
+    hi = np.minimum(np.searchsorted(clock, at - _EXACT), n - 1)
     lo = np.maximum(hi - 1, 0)
     exact = np.abs(clock[hi] - at) <= _EXACT
     span = clock[hi] - clock[lo]
     ok = exact | ((lo < hi) & (clock[lo] <= at) & (at <= clock[hi]) & (span <= MAX_GAP))
     frac = np.where(exact | (span <= 0), 1.0, (at - clock[lo]) / np.where(span > 0, span, 1.0))
     v0, v1 = values[lo].astype(np.float64), values[hi].astype(np.float64)
-    out = v0 + frac.reshape((-1,) + (1,) * (values.ndim - 1)) * (v1 - v0)
+    d = v1 - v0
+    if angles:
+        d = (d + 180.0) % 360.0 - 180.0
+    shape = (-1,) + (1,) * (values.ndim - 1)
+    out = np.where(frac.reshape(shape) >= 1.0, v1, v0 + frac.reshape(shape) * d)
     jump = (np.abs(v1 - v0) > teleport).reshape(len(at), -1).any(axis=1)
     out[jump] = v1[jump]
     return out, ok
@@ -324,7 +329,7 @@ def _at_frames(a: DemoTimeline, clock_a: np.ndarray, b: DemoTimeline, clock_b: n
         clock = clock_b[rows.frames[order]]
         at = clock_a[frames]
         origin, ok = _interpolate(clock, rows.origin[order], at, teleport)
-        angles = _angles_at(clock, rows.angles[order].astype(np.float64), at)
+        angles, _ok = _interpolate(clock, rows.angles[order], at, angles=True)
         hi = np.minimum(np.searchsorted(clock, at - _EXACT), len(clock) - 1)
         parts.append((frames[ok], origin[ok], angles[ok], rows.ints[order][hi[ok]], rows.stats[order][hi[ok]]))
     if not parts:
@@ -332,16 +337,6 @@ def _at_frames(a: DemoTimeline, clock_a: np.ndarray, b: DemoTimeline, clock_b: n
                                                           (rows.origin, rows.angles, rows.ints, rows.stats)))
     frames, origin, angles, ints, stats = (np.concatenate(p) for p in zip(*parts))
     return _Rows(rows.slot, frames, origin.astype(np.float32), angles.astype(np.float32), ints, stats)
-
-
-def _angles_at(clock: np.ndarray, angles: np.ndarray, at: np.ndarray) -> np.ndarray:
-    """Angles [N, 3] at times ``at``, each lerped on the shortest arc from the older sample around it."""
-    unwrapped = angles.copy()
-    if len(angles) > 1:
-        step = (np.diff(angles, axis=0) + 180.0) % 360.0 - 180.0
-        unwrapped[1:] = angles[0] + np.cumsum(step, axis=0)
-    out, _ok = _interpolate(clock, unwrapped, at)
-    return (out + 180.0) % 360.0 - 180.0
 
 
 def _with_rows(a: DemoTimeline, players: PlayerFrames | None, added: list[_Rows]) -> PlayerFrames | None:
