@@ -820,7 +820,8 @@ class ViewerWindow(pyglet.window.Window):
         self.failed = None
         self.source = replace(self.source, fs=fs, demo=str(path), map_path=None, start=f"{start:.3f}", speed=1.0,
                               fov=self.state.fov if self.state is not None else self.source.fov, folder=None,
-                              camera_path=None, camera_path_file=None, pov=None)  # they belong to the demo given
+                              camera_path=None, camera_path_file=None, pov=None,
+                              merges=())  # they belong to the demo given
         self.set_caption(f"qdv — {self.source.title}")
         self.state = None
         self._last = self._last_state = None
