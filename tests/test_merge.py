@@ -294,3 +294,19 @@ def test_a_recorders_exact_rows_give_back_its_own_eye():
     eye[:, 2] += [view_height(0, int(v), q2.schema.view_height) for v in vh]
     assert np.abs(eye - q2.view_origin[rows.frames]).max() < 0.01
     assert np.abs(rows.angles - q2.view_angles[rows.frames]).max() < 0.01
+
+
+@pytest.mark.parametrize("bad", ["mvd_frames_100000.mvd", "gzbomb_1G.dem.gz"])
+def test_merging_a_hostile_file_is_one_line_in_bounded_time_and_memory(bad):
+    """``qdv info QWD --merge BAD`` in a child under a 3 GB address-space cap: one line, no traceback, a few
+    seconds and a few hundred MB at most."""
+    import sys
+
+    from .fuzz.measure import run_measured
+
+    run = run_measured([sys.executable, "-m", "viewer.cli", "info", str(QWD), "--merge", str(BAD / bad)],
+                       timeout=60.0, max_address_mb=3 << 10)
+    assert run.returncode in (1, 2), run.summary()
+    assert "Traceback" not in run.stderr
+    assert [line for line in run.stderr.splitlines() if "warning" not in line][0].startswith("qdv info: ")
+    assert run.cpu_seconds < 20.0 and run.peak_mb < 400, run.summary()
