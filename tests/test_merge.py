@@ -60,6 +60,9 @@ def test_qw_pair_lines_up_and_adds_the_other_players_exact_view(qw_merged):
     pl = qw_merged.players
     assert pl.has_stats.tolist() == [True, True]
     assert qw_merged.pov_slots == (0, 1)
+    qwd = load_demo(QWD)
+    for kind in ("print", "obituary", "chat"):       # Warden's own prints ("no weapon") stay out of Ranger's demo
+        assert len(qw_merged.events_of_kind(kind)) == len(qwd.events_of_kind(kind))
     shift = merged["shift"]
     lo, hi = max(qw_merged.start_time, mvd.start_time + shift), min(qw_merged.end_time, mvd.end_time + shift)
     recorder = []
@@ -146,6 +149,17 @@ def test_merged_cpma_duel_has_both_players_exact_views(cpma_seats):
     assert np.abs(sample(back, t, pov=1).view_origin - sample(a, t).view_origin).max() < 0.01
     # the server's obituaries are in both demos: each is there once
     assert len(merged.events_of_kind("obituary")) == len(a.events_of_kind("obituary"))
+
+
+def test_an_obituary_the_base_missed_comes_from_the_other_seat_once(cpma_seats):
+    a, b = cpma_seats
+    deaths = a.events_of_kind("obituary")
+    lost = deaths[len(deaths) // 2]
+    missing = a.replaced(players=a.players, events=[e for e in a.events if e is not lost], meta=a.meta)
+    merged = merge_timelines(missing, [b])
+    back = [e for e in merged.events_of_kind("obituary") if e.text == lost.text and abs(e.time - lost.time) < 0.5]
+    assert len(back) == 1 and back[0].frame == lost.frame and abs(back[0].time - lost.time) < 1e-6
+    assert len(merged.events_of_kind("obituary")) == len(deaths)
 
 
 def test_cpma_pair_is_two_matches_and_is_refused(cpma):
@@ -310,3 +324,13 @@ def test_merging_a_hostile_file_is_one_line_in_bounded_time_and_memory(bad):
     assert "Traceback" not in run.stderr
     assert [line for line in run.stderr.splitlines() if "warning" not in line][0].startswith("qdv info: ")
     assert run.cpu_seconds < 20.0 and run.peak_mb < 400, run.summary()
+
+
+def test_merging_the_same_demo_twice_adds_nothing_more():
+    qwd, mvd = load_demo(QWD), load_demo(MVD)
+    merged = merge_timelines(qwd, [mvd, load_demo(MVD)])
+    assert [m["slots"] for m in merged.meta["merged"]] == [(1,), ()]
+    once = merge_timelines(qwd, [mvd])
+    for kind in ("obituary", "chat", "print"):
+        assert len(merged.events_of_kind(kind)) == len(once.events_of_kind(kind))
+    assert merged.players.row_frame.tolist() == once.players.row_frame.tolist()

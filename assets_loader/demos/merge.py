@@ -1,6 +1,6 @@
 """Several client demos of one match as one timeline (``qdv play A --merge B``): A's timeline, plus for each other
 demo's recorder that player's exact view (origin, view angles, stats) as a pov slot, and the server-wide events
-(obituaries, prints, chat) A missed.
+(obituaries, chat to all) A missed.
 
 One match.  The demos must be of one game family and one map, recorded on one server at overlapping times:
 
@@ -52,8 +52,10 @@ IDENTITY_KEYS = ("sv_hostname", "version", "gameversion", "g_timestamp", "mapnam
 MAX_APART = 32.0
 #: Seconds: two samples further apart than this are not interpolated across (a death, a dropped stretch).
 MAX_GAP = 0.25
-#: The events that are the server's, not one client's view: taken from the other demos when A does not have them.
-MERGED_EVENT_KINDS = ("obituary", "print", "chat")
+#: The events every client of the server gets (not prints: a client demo does not say whether a print was for
+#: everyone or for its recorder): taken from the other demos when A does not have them, except team chat and
+#: messages addressed to some players (an MVD's ``to``).
+MERGED_EVENT_KINDS = ("obituary", "chat")
 #: Seconds within which two events of the same kind and text are one server event.
 SAME_EVENT_SECONDS = 0.5
 _EXACT = 1e-6
@@ -405,7 +407,8 @@ def _new_events(a: DemoTimeline, clock_a: np.ndarray, have: Sequence[Event], b: 
     frames_of = {name: _segment_frames(a, name) for name in dict.fromkeys(a.maps)}
     out: list[Event] = []
     for e in b.events:
-        if e.kind not in MERGED_EVENT_KINDS or not 0 <= e.frame < b.num_frames:
+        if (e.kind not in MERGED_EVENT_KINDS or not 0 <= e.frame < b.num_frames or getattr(e, "to", None) is not None
+                or getattr(e, "team", False)):
             continue
         frames = frames_of.get(maps_b[e.segment] if 0 <= e.segment < len(maps_b) else "")
         if frames is None or not len(frames):
