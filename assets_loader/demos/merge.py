@@ -237,8 +237,8 @@ class _Tracks:
 
 def _content_shift(a: DemoTimeline, clock_a: np.ndarray, b: DemoTimeline, clock_b: np.ndarray) -> float:
     """The shift of ``b``'s clock that puts the players both demos show in the same places (QuakeWorld): the best
-    of a 0.1 s search over every shift that overlaps the demos, refined to 5 ms; ``MergeError`` when no shift puts
-    them within :data:`MAX_APART` units."""
+    of a 1 s search over every shift that overlaps the demos, refined to 50 ms then 2 ms; ``MergeError`` when no
+    shift puts them within :data:`MAX_APART` units."""
     names = _names(a, b)
     tracks = _Tracks(a, clock_a, b, clock_b)
     if not tracks.slots:
@@ -252,8 +252,9 @@ def _content_shift(a: DemoTimeline, clock_a: np.ndarray, b: DemoTimeline, clock_
         (apart, _count), shift = min(((r, s) for r, s in scores if r[1] >= 20), default=((np.inf, 0), 0.0))
         return apart, shift
 
-    _apart0, coarse = best(np.arange(lo, hi, 0.1))
-    apart, shift = best(np.arange(coarse - 0.1, coarse + 0.1, 0.005))
+    _apart, shift = best(np.arange(lo, hi, 1.0))
+    _apart, shift = best(np.arange(shift - 1.0, shift + 1.0, 0.05))
+    apart, shift = best(np.arange(shift - 0.05, shift + 0.05, 0.002))
     if not apart <= MAX_APART:
         raise MergeError(f"cannot merge {names}: {a.format} demos keep no server clock and no time shift puts their "
                          f"players in the same places (best: {apart:.0f} units apart) — not one match")
