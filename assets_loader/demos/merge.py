@@ -107,7 +107,7 @@ def merge_timelines(base: DemoTimeline, others: Sequence[DemoTimeline]) -> DemoT
         clock_a, clock_b = _clocks(base, other)
         shift = _check_one_match(base, clock_a, other, clock_b)
         added = [rows for rows in (_at_frames(base, clock_a, other, clock_b + shift, r) for r in _exact_rows(other))
-                 if len(rows.frames) and not _exact_in(base, players, rows.slot)]
+                 if len(rows.frames) and not _exact_in(players, rows.slot)]
         players = _with_rows(base, players, added)
         events += _new_events(base, clock_a, events, other, clock_b + shift)
         merged.append({"path": other.path, "slots": tuple(r.slot for r in added), "shift": round(shift, 4)})
@@ -116,9 +116,9 @@ def merge_timelines(base: DemoTimeline, others: Sequence[DemoTimeline]) -> DemoT
     return base.replaced(players=players, events=events, meta=meta)
 
 
-def _exact_in(tl: DemoTimeline, players: PlayerFrames | None, slot: int) -> bool:
-    """Whether ``tl`` (with ``players``) has an exact view of ``slot`` already: stats for it, or it is the recorder
-    of a demo whose other players come from entities (its own view is exact: :func:`.entity_eyes.exact_recorder`)."""
+def _exact_in(players: PlayerFrames | None, slot: int) -> bool:
+    """Whether ``players`` hold an exact view of ``slot`` already: stats for it, or it is the recorder of a demo
+    whose other players come from entities (its own view is exact: :func:`.entity_eyes.exact_recorder`)."""
     if players is None or slot >= players.num_slots:
         return False
     return bool(players.has_stats[slot]) or (players.from_entities and slot == players.recorder)
@@ -252,8 +252,8 @@ def _content_shift(a: DemoTimeline, clock_a: np.ndarray, b: DemoTimeline, clock_
         (apart, _count), shift = min(((r, s) for r, s in scores if r[1] >= 20), default=((np.inf, 0), 0.0))
         return apart, shift
 
-    _apart, shift = best(np.arange(lo, hi, 1.0))
-    _apart, shift = best(np.arange(shift - 1.0, shift + 1.0, 0.05))
+    _, shift = best(np.arange(lo, hi, 1.0))
+    _, shift = best(np.arange(shift - 1.0, shift + 1.0, 0.05))
     apart, shift = best(np.arange(shift - 0.05, shift + 0.05, 0.002))
     if not apart <= MAX_APART:
         raise MergeError(f"cannot merge {names}: {a.format} demos keep no server clock and no time shift puts their "
