@@ -31,7 +31,8 @@ import pyglet
 from pyglet.window import key
 
 from assets_loader.images import Image
-from assets_loader.demos import SceneState, is_demo_name, load_demo
+from assets_loader.demos import SceneState, is_demo_name
+from assets_loader.demos.merge import load_merged
 from assets_loader.demos.detect import demo_game
 from assets_loader.demos.events import plain_line
 from assets_loader.errors import FormatError
@@ -90,7 +91,8 @@ class PlaySource:
     own view); ``water_alpha`` overrides the maps' liquid opacity (``None``: each map's own); ``library_db`` /
     ``library_workers``: the Ctrl+O library browser's file (``None``: the platform data folder's) and indexing
     processes; ``ghosts`` / ``ghost_offsets``: other demos of the same map raced as ghosts (``--ghost``,
-    ``--ghost-offset``, :mod:`viewer.ghosts`)."""
+    ``--ghost-offset``, :mod:`viewer.ghosts`); ``merges``: other client demos of the same match whose recorders'
+    exact views are added (``--merge``, :mod:`assets_loader.demos.merge`)."""
 
     fs: VirtualFS
     demo: str | None = None
@@ -112,6 +114,7 @@ class PlaySource:
     library_workers: int | None = None
     ghosts: tuple[str, ...] = ()
     ghost_offsets: tuple[float, ...] = ()
+    merges: tuple[str, ...] = ()
 
     @property
     def title(self) -> str:
@@ -206,7 +209,7 @@ class ViewerWindow(pyglet.window.Window):
             t = time.perf_counter()
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                timeline = load_demo(src.demo)
+                timeline = load_merged(src.demo, src.merges)
             for w in caught:
                 self._say(f"warning: {w.message}")
             self._say(f"demo {Path(src.demo).name}: {timeline.num_frames} frames, {timeline.duration:.1f} s, "
@@ -817,7 +820,8 @@ class ViewerWindow(pyglet.window.Window):
         self.failed = None
         self.source = replace(self.source, fs=fs, demo=str(path), map_path=None, start=f"{start:.3f}", speed=1.0,
                               fov=self.state.fov if self.state is not None else self.source.fov, folder=None,
-                              camera_path=None, camera_path_file=None, pov=None)  # they belong to the demo given
+                              camera_path=None, camera_path_file=None, pov=None,
+                              merges=())  # they belong to the demo given
         self.set_caption(f"qdv — {self.source.title}")
         self.state = None
         self._last = self._last_state = None

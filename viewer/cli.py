@@ -62,6 +62,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_look_args(play)
     _add_window_args(play)
     _add_ghost_args(play)
+    _add_merge_args(play)
 
     map_ = sub.add_parser("map", help="fly through a map with the free camera (from the player start)")
     map_.add_argument("map", help="a map name (lq_e0m1, looked up as maps/NAME.bsp) or a .bsp file")
@@ -78,6 +79,7 @@ def _build_parser() -> argparse.ArgumentParser:
     info = sub.add_parser("info", help="summary of a demo: format, protocol, maps, duration, players, events")
     info.add_argument("demo")
     info.add_argument("--json", action="store_true", help="print JSON")
+    _add_merge_args(info)
 
     shot = sub.add_parser("screenshot", help="render one moment of a demo (or a map) headless into a PNG")
     shot.add_argument("demo", nargs="?", help="demo file; omit it with --map")
@@ -98,6 +100,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_look_args(shot)
     _add_game_args(shot)
     _add_ghost_args(shot)
+    _add_merge_args(shot)
 
     timedemo = sub.add_parser("timedemo", help="render every demo frame offscreen as fast as possible")
     timedemo.add_argument("demo")
@@ -140,6 +143,7 @@ def _build_parser() -> argparse.ArgumentParser:
     render.add_argument("--force", action="store_true", help="overwrite existing output files")
     _add_game_args(render)
     _add_ghost_args(render)
+    _add_merge_args(render)
     from .library.commands import add_highlights_args   # qdv render --highlights RESULTS.json --out DIR
     add_highlights_args(render)
 
@@ -277,6 +281,22 @@ def _ghosts(timeline, args: argparse.Namespace):
         raise _UsageError(str(exc)) from None
 
 
+def _add_merge_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--merge", action="append", default=[], metavar="OTHER",
+                   help="another client demo of the same match: its recorder's exact view becomes a player to "
+                        "watch (Tab, --pov) with its HUD numbers (repeatable)")
+
+
+def _load_merged(demo: str, args: argparse.Namespace):
+    """The demo's timeline with the ``--merge`` demos merged in (demos of another match: a usage error)."""
+    from assets_loader.demos.merge import MergeError, load_merged
+
+    try:
+        return load_merged(demo, getattr(args, "merge", None) or ())
+    except MergeError as exc:
+        raise _UsageError(str(exc)) from None
+
+
 def _add_game_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--basedir", help="Quake base directory holding id1 and mod dirs")
     p.add_argument("--game", help="mod dir searched before id1 (e.g. lq1)")
@@ -364,8 +384,6 @@ def _run(args: argparse.Namespace) -> int:
 def _run_screenshot(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from assets_loader.demos import load_demo
-
     from .render.refdef import Camera
     from .export import ExportError, write_png
     from .camera_pose import ShotCamera
@@ -390,7 +408,7 @@ def _run_screenshot(args: argparse.Namespace) -> int:
     else:
         if not args.demo:
             raise _UsageError("name a DEMO, or --map NAME")
-        timeline = load_demo(args.demo)
+        timeline = _load_merged(args.demo, args)
         fs = game_filesystem(args.demo, args.basedir, args.game)
         try:
             rel = parse_timespec(args.time, duration=timeline.duration)
@@ -496,14 +514,12 @@ def _run_window(args: argparse.Namespace) -> int:
         fs = game_filesystem(demo, args.basedir, args.game)
         source_kw = dict(demo=demo, start=args.start, speed=args.speed, folder=folder,
                          water_alpha=args.wateralpha, ghosts=tuple(args.ghost),
-                         ghost_offsets=tuple(args.ghost_offset))
-        if args.ghost or args.pov is not None or args.camera_path is not None:
+                         ghost_offsets=tuple(args.ghost_offset), merges=tuple(args.merge))
+        if args.ghost or args.merge or args.pov is not None or args.camera_path is not None:
             # checked before any window opens, on one decode: maps that differ, players that are not there, path
-            # keys outside the demo (they need its duration)
-            from assets_loader.demos import load_demo
-
+            # keys outside the demo (they need its duration), demos merged that are not of its match
             from .video import options as opt
-            timeline = load_demo(demo)
+            timeline = _load_merged(demo, args)
             if args.ghost:
                 _ghosts(timeline, args)
             if args.pov is not None:
@@ -590,8 +606,6 @@ def _render(args: argparse.Namespace, bar: bool = True) -> tuple[int, str]:
     progress bar."""
     from tqdm import tqdm
 
-    from assets_loader.demos import load_demo
-
     from .headless import DemoRenderer
     from .session import game_filesystem
     from .timespec import TimespecError, parse_range
@@ -612,7 +626,7 @@ def _render(args: argparse.Namespace, bar: bool = True) -> tuple[int, str]:
         if args.demo is None:
             raise opt.OptionError("a demo file to render (or --highlights RESULTS.json)")
         output = plan_output(args.out, size, args.codec, opt.parse_crf(args.crf), args.force, args.preset)
-        timeline = load_demo(args.demo)
+        timeline = _load_merged(args.demo, args)
         pov = opt.resolve_pov(timeline, args.pov)
         first, last = parse_range(args.start, args.end, timeline.duration)
         times = FrameTimes.for_range(timeline.start_time, timeline.duration, first, last, speed, fps)
@@ -778,11 +792,9 @@ def _run_splits(args: argparse.Namespace) -> int:
 
 
 def _run_demo_report(args: argparse.Namespace) -> int:
-    from assets_loader.demos import load_demo
-
     from .demo_report import events_list, format_events, format_info, info_dict, to_json
 
-    timeline = load_demo(args.demo)
+    timeline = _load_merged(args.demo, args)
     if args.command == "info":
         info = info_dict(timeline, args.demo)
         print(to_json(info) if args.json else format_info(info))

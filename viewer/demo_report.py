@@ -49,7 +49,8 @@ def info_dict(timeline: DemoTimeline, path: str) -> dict[str, Any]:
     ``ping``, ``pl``, ``userinfo`` (dict); demos with server facts in ``timeline.meta`` (QuakeWorld: ``format``
     "qwd" / "mvd") add the keys ``gamedir``, ``serverinfo`` (dict), ``extensions`` (dict of FTE/MVD1 extension
     bits), ``recorder`` (the .qwd recorder's slot, -1 for .mvd), ``pov_slots`` (slots with player data, the POVs Tab
-    cycles through) and ``default_pov``.
+    cycles through) and ``default_pov``.  With ``--merge``, ``merged`` lists each merged demo: ``{path, slots
+    (the slots it gave exact views of), shift (seconds added to its clock)}``.
     """
     codes = timeline.schema.color_codes
     segments = []
@@ -108,6 +109,9 @@ def info_dict(timeline: DemoTimeline, path: str) -> dict[str, Any]:
             pov_slots=list(timeline.pov_slots),
             default_pov=timeline.default_pov,
         )
+    if "merged" in meta:       # qdv info --merge OTHER: each merged demo, the slots it gave exact views of
+        info["merged"] = [{"path": m["path"], "slots": list(m["slots"]), "shift": m["shift"]}
+                          for m in meta["merged"]]  # type: ignore[attr-defined]
     return info
 
 
@@ -172,6 +176,9 @@ def format_info(info: dict[str, Any]) -> str:
                      + extra)
     if info["events"]:
         lines.append("  events: " + ", ".join(f"{k} {v}" for k, v in info["events"].items()))
+    for m in info.get("merged", ()):
+        slots = ", ".join(str(s) for s in m["slots"]) or "none new"
+        lines.append(f"  merged {m['path']}: exact views of slots {slots} (its clock + {m['shift']:.3f} s)")
     for w in info["warnings"]:
         lines.append(f"  warning: {w}")
     return "\n".join(lines)

@@ -521,6 +521,23 @@ class DemoTimeline:
         if self.players is None and n:
             self.players = self._entity_players()
 
+    def replaced(self, *, players: PlayerFrames | None, events: Sequence[Event],
+                 meta: Mapping[str, object]) -> DemoTimeline:
+        """This timeline with other ``players``, ``events`` and ``meta``, sharing every other column (no copy):
+        how :mod:`.merge` adds another demo's players to it."""
+        out = object.__new__(DemoTimeline)
+        for name in DemoTimeline.__slots__:
+            if name != "__weakref__":
+                setattr(out, name, getattr(self, name))
+        out.players = players
+        out.events = tuple(sorted(events, key=lambda e: e.frame))      # stable: demo order within a frame
+        by_kind: dict[str, list[Event]] = {}
+        for e in out.events:
+            by_kind.setdefault(e.kind, []).append(e)
+        out._events_by_kind = {kind: tuple(group) for kind, group in by_kind.items()}
+        out.meta = MappingProxyType(dict(meta))
+        return out
+
     def _entity_players(self) -> PlayerFrames | None:
         """Every client slot's eye from its entity (NetQuake, Quake II: :mod:`.entity_eyes`)."""
         col = self.entity_column
