@@ -1,0 +1,59 @@
+"""The timers panel: the listed items' respawn countdowns (:mod:`.item_timers`) as lines of the viewer's UI text on
+a dark box at the left of the picture, a third of the way down (under the game's notify lines).
+
+A line is the item's short name and where it is — the nearest of the map's ``target_location`` names when given —
+then the seconds left, ``up`` when it is back, or ``unknown`` before its first pickup in the demo.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..render.refdef import Rect, Text, UiLayout
+from .item_timers import ItemSpot
+
+#: The colours of a line: counting down, back, not known.
+COUNTING = (1.0, 0.85, 0.3, 1.0)
+BACK = (0.5, 1.0, 0.5, 1.0)
+UNKNOWN = (0.65, 0.65, 0.65, 1.0)
+
+
+def timer_text(spot: ItemSpot, t: float) -> tuple[str, tuple[float, float, float, float]]:
+    """The state of ``spot`` at ``t`` as the panel writes it, and its colour."""
+    left = spot.seconds_left(t)
+    if left is None:
+        return "unknown", UNKNOWN
+    if left <= 0.0:
+        return "up", BACK
+    return f"{left:.0f}s", COUNTING
+
+
+def timers_lines(spots: Sequence[ItemSpot], t: float) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """The panel's lines for the listed (``major``) spots, in the order of their kinds, then of place."""
+    listed = sorted((s for s in spots if s.rule.major), key=lambda s: (s.rule.short, s.origin))
+    counts: dict[str, int] = {}
+    for s in listed:
+        counts[s.rule.short] = counts.get(s.rule.short, 0) + 1
+    seen: dict[str, int] = {}
+    lines = []
+    for s in listed:
+        seen[s.rule.short] = seen.get(s.rule.short, 0) + 1
+        name = s.rule.short if counts[s.rule.short] == 1 else f"{s.rule.short}{seen[s.rule.short]}"
+        state, colour = timer_text(s, t)
+        lines.append((f"{name:<7}{state:>7}", colour))
+    return lines
+
+
+def timers_layout(spots: Sequence[ItemSpot], t: float, size: tuple[int, int], scale: int) -> UiLayout:
+    """The panel over a ``size`` picture with ``scale``-wide text (nothing when no item is listed)."""
+    lines = timers_lines(spots, t)
+    if not lines:
+        return UiLayout()
+    glyph = 8 * max(1, scale)
+    pad = glyph // 2
+    width = max(len(text) for text, _ in lines) * glyph + 2 * pad
+    height = len(lines) * glyph + 2 * pad
+    x, y = pad, size[1] // 3
+    rect = Rect(x, y, width, height, (0.0, 0.0, 0.0, 0.55))
+    texts = tuple(Text(x + pad, y + pad + i * glyph, text, glyph, colour) for i, (text, colour) in enumerate(lines))
+    return UiLayout((rect,), texts)
