@@ -21,7 +21,7 @@ from .render.frame import FrameRenderer
 from .render.frames_in_flight import FramesInFlight
 from .render.hud_overlay import HudRenderer
 from .render.refdef import Camera, SceneFrame, SegmentAssets
-from .overlays import OverlayOptions, Overlays
+from .overlays import NO_OVERLAYS, OverlayOptions, Overlays
 from .picture import Overrides, draw_picture
 from .session import DemoSession
 
@@ -34,7 +34,7 @@ class DemoRenderer:
     ``wateralpha``); ``overlays``: the caster's overlays drawn over each picture (``--overlay``)."""
 
     def __init__(self, timeline: DemoTimeline, fs: VirtualFS, size: tuple[int, int], hud: bool = False,
-                 water_alpha: float | None = None, overlays: OverlayOptions = OverlayOptions()) -> None:
+                 water_alpha: float | None = None, overlays: OverlayOptions = NO_OVERLAYS) -> None:
         self.timeline = timeline
         self.ctx = create_headless_context()
         self.target = OffscreenTarget(self.ctx, size)

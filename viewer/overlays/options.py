@@ -41,6 +41,10 @@ class OverlayOptions:
         return replace(self, **{name: not getattr(self, name)})
 
 
+#: Every overlay off.
+NO_OVERLAYS = OverlayOptions()
+
+
 def parse_overlays(text: str) -> OverlayOptions:
     """``"names,xray"`` → the options with those overlays on (case and spaces ignored, empty items skipped);
     :class:`OverlayNameError` naming the unknown overlay and the known ones."""

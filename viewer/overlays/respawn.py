@@ -10,8 +10,8 @@ References (deathmatch rules):
 
 * Quake ``items.qc`` (id 1.06, QuakeWorld ``qwprogs``, KTX keep them): ``health_touch`` ``nextthink = time + 20``,
   the mega health only 20 s after its taker's health rotted back to 100 (``item_megahealth_rot``, whose first
-  look is 5 s after the pickup: at least 25 s, :attr:`ItemRule.rot`); ``armor_touch`` 20; ``weapon_touch`` and ``ammo_touch`` 30; ``powerup_touch`` 60,
-  300 for the Pentagram and the Ring.
+  look is 5 s after the pickup: at least 25 s, :attr:`ItemRule.rot`); ``armor_touch`` 20; ``weapon_touch`` and
+  ``ammo_touch`` 30; ``powerup_touch`` 60, 300 for the Pentagram and the Ring.
 * Quake II ``g_items.c``: ``Pickup_Armor`` ``SetRespawn(ent, 20)``, ``Pickup_Health`` 30 (the mega health 20 s
   after its taker's health rotted back, ``MegaHealth_think``: at least 25 s), ``Pickup_Ammo`` 30, ``p_weapon.c``
   ``Pickup_Weapon`` 30, ``Pickup_Powerup``/``Pickup_Adrenaline``/``Pickup_Bandolier``/``Pickup_PowerArmor``:

@@ -1,7 +1,8 @@
 """The timers panel: the listed items' respawn countdowns (:mod:`.item_timers`) as lines of the viewer's UI text on
 a dark box at the left of the picture, a third of the way down (under the game's notify lines).
 
-A line is the item's short name (numbered when the map has several), then the seconds left, ``up`` when it is back, or ``unknown`` before its first pickup in the demo.
+A line is the item's short name (numbered when the map has several), then the seconds left, ``up`` when it is
+back, or ``unknown`` before its first pickup in the demo.
 """
 
 from __future__ import annotations
