@@ -18,6 +18,8 @@ from assets_loader.game_map import GameMap
 
 #: A triangle whose normal's upward part is at least this is a floor (about 45° slopes and flatter).
 FLOOR_NORMAL_Z = 0.7
+#: The side (units) of the squares a map without its file is drawn with where players stood.
+WALKED_CELL = 48.0
 #: Seconds of trail behind each player.
 TRAIL_SECONDS = 4.0
 #: The minimap's side as a share of the picture's shorter side, and its margin from the corner.
@@ -56,9 +58,9 @@ def map_floors(game_map: GameMap) -> Floors | None:
                                                                        float(xy[..., 1].max())))
 
 
-def moved_box(timeline: DemoTimeline, segment: int) -> Floors | None:
-    """No floors, only the box the players moved in during ``segment`` (the minimap of a map the game data lacks);
-    ``None`` when no player was seen."""
+def walked_floors(timeline: DemoTimeline, segment: int) -> Floors | None:
+    """The floors of a map the game data lacks, as the players walked them in ``segment``: a square of
+    :data:`WALKED_CELL` units wherever a player stood, shaded by its height; ``None`` when no player was seen."""
     players = timeline.players
     if players is None or not 0 <= segment < len(timeline.segments):
         return None
@@ -67,10 +69,18 @@ def moved_box(timeline: DemoTimeline, segment: int) -> Floors | None:
     where = players.origin[seg.start_frame:seg.end_frame][present]
     if not len(where):
         return None
-    pad = 64.0
-    return Floors(np.zeros((0, 3, 2), np.float32), np.zeros(0, np.float32),
-                  (float(where[:, 0].min()) - pad, float(where[:, 1].min()) - pad),
-                  (float(where[:, 0].max()) + pad, float(where[:, 1].max()) + pad))
+    cells, inverse = np.unique(np.floor(where[:, :2] / WALKED_CELL).astype(np.int64), axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    z = np.bincount(inverse, where[:, 2]) / np.bincount(inverse)
+    low, high = float(z.min()), float(z.max())
+    shade = (z - low) / (high - low) if high > low else np.full(len(z), 0.5)
+    x0, y0 = cells[:, 0] * WALKED_CELL, cells[:, 1] * WALKED_CELL
+    x1, y1 = x0 + WALKED_CELL, y0 + WALKED_CELL
+    squares = np.stack([np.c_[x0, y0], np.c_[x1, y0], np.c_[x1, y1], np.c_[x0, y0], np.c_[x1, y1], np.c_[x0, y1]],
+                       axis=1).reshape(-1, 3, 2)
+    pad = 2 * WALKED_CELL
+    return Floors(squares.astype(np.float32), np.repeat(shade, 2).astype(np.float32),
+                  (float(x0.min()) - pad, float(y0.min()) - pad), (float(x1.max()) + pad, float(y1.max()) + pad))
 
 
 @dataclass(frozen=True, slots=True)

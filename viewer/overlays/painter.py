@@ -4,7 +4,8 @@ multiview pane, a screenshot or a video frame), at any target size.
 Order: x-ray outlines, names over heads, the minimap, the timers panel. Where things go comes from the pure
 modules (:mod:`.names`, :mod:`.xray`, :mod:`.minimap`, :mod:`.item_timers`) and the picture's own projection
 (:func:`~viewer.render.view_math.frame_view_projection`); drawing goes through the game's text
-(:meth:`~viewer.games.base.GameView.name_tag` with the HUD's pictures), the viewer's UI font and flat shapes.
+(:meth:`~viewer.games.base.GameView.name_tag` with the HUD's pictures; the UI font when they are missing), the
+viewer's UI font and flat shapes.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from ..render.view_math import frame_view_projection
 from ..session import DemoSession
 from ..ui.timeline_bar import ui_scale
 from .item_timers import ItemTimers
-from .minimap import Floors, arrow, map_floors, moved_box, placement, trail
+from .minimap import Floors, arrow, map_floors, walked_floors, placement, trail
+from .name_text import has_pictures, ui_name_tag
 from .names import name_tags
 from .options import OverlayOptions
 from .players import PlayerMark, player_marks
@@ -106,7 +108,12 @@ class Overlays:
                          xray)
         for tag in tags:
             layout = session.game.name_tag(tag.mark.name, tag.x, tag.y, size, scale)
-            self._hud.draw(layout, size)
+            if has_pictures(layout, self._hud.pic_size):
+                self._hud.draw(layout, size)
+            else:
+                assert self._ui is not None
+                text = ui_name_tag(tag.mark.name, tag.x, tag.y, 8 * scale, session.timeline.schema.color_codes)
+                self._ui.draw(text, size)
 
     def _draw_minimap(self, marks: tuple[PlayerMark, ...], picture: Picture, size: tuple[int, int]) -> None:
         assert self._flat is not None
@@ -116,7 +123,7 @@ class Overlays:
         key = (segment, game_map.name if game_map is not None else "")
         if key not in self._floors:
             floors = map_floors(game_map) if game_map is not None else None
-            self._floors[key] = floors if floors is not None else moved_box(session.timeline, segment)
+            self._floors[key] = floors if floors is not None else walked_floors(session.timeline, segment)
         floors = self._floors[key]
         if floors is None:
             return
@@ -141,7 +148,7 @@ class Overlays:
                     points.append(quads)
                     colours.append(np.c_[np.tile(mark.colour, (len(quads), 1)), age])
         for mark in marks:
-            tip = arrow(place.to_pixels(mark.origin[:2]), mark.yaw, max(5.0, h / 28.0))
+            tip = arrow(place.to_pixels(mark.origin[:2]), mark.yaw, max(5.0, h / 20.0))
             points.append(tip)
             colours.append(np.tile((*mark.colour, 1.0), (3, 1)))
         self._flat.draw(np.concatenate(points), np.concatenate(colours), size)
