@@ -65,6 +65,7 @@ from .ui.key_row import key_row_layout
 from .ui.picker import Picker, demo_files, picker_key, picker_layout
 from .ui.readout import Readout, missing_data_notice, notice_layout, readout_layout, readout_lines
 from .overlays import OverlayOptions, Overlays
+from .overlays.minimap import minimap_rect
 from .picture import Overrides, draw_picture
 from .ui.timeline_bar import BarStatus, UiLayout, text_box_layout, timeline_layout, ui_scale
 from .watch_list import watch_list
@@ -428,6 +429,9 @@ class ViewerWindow(pyglet.window.Window):
             if self.session is not None and self.session.ghosts is not None:
                 lines += tuple(self.session.ghosts.readout(max(sample.segment, 0), st.t))
             below = max([0.0, *(r.y + r.h for r in message.rects)])
+            if st.overlays.minimap:
+                corner = minimap_rect(size)
+                below = max(below, corner[1] + corner[3])
             layers += readout_layout(lines, size, scale, top=below, hud=hud_shown)
         notice, left = self._notice
         if left > 0 and notice and not st.show_scores:

@@ -101,13 +101,19 @@ class Placement:
         return np.stack([px, py], axis=-1)
 
 
-def placement(floors: Floors, size: tuple[int, int]) -> Placement:
-    """The minimap of ``floors`` in the top-right corner of a ``size`` picture, the map's whole extent fitted in a
-    square of :data:`SIDE_SHARE` of the shorter side."""
+def minimap_rect(size: tuple[int, int]) -> tuple[float, float, float, float]:
+    """Where the minimap is on a ``size`` picture, ``(x, y, w, h)`` pixels: a square of :data:`SIDE_SHARE` of the
+    shorter side in the top-right corner (the window's corner readout goes under it)."""
     w, h = size
     side = SIDE_SHARE * min(w, h)
     margin = MARGIN_SHARE * min(w, h)
-    rect = (w - margin - side, margin, side, side)
+    return (w - margin - side, margin, side, side)
+
+
+def placement(floors: Floors, size: tuple[int, int]) -> Placement:
+    """The minimap of ``floors`` in its corner (:func:`minimap_rect`), the map's whole extent fitted in."""
+    rect = minimap_rect(size)
+    side = rect[2]
     span = max(floors.maxs[0] - floors.mins[0], floors.maxs[1] - floors.mins[1], 1.0)
     centre = ((floors.mins[0] + floors.maxs[0]) / 2, (floors.mins[1] + floors.maxs[1]) / 2)
     return Placement(rect, side * 0.94 / span, centre)
