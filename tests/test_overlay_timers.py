@@ -81,3 +81,24 @@ def test_item_spots_are_placed_items_not_dropped_ones():
     assert all(len({s.entity for s in spots if s.entity == e}) == 1 for e in {s.entity for s in spots})
     assert max(s.entity for s in spots) < 150     # the map's items come first; dropped ones are higher
     assert [s.rule.short for s in ItemTimers(load_demo(OA)).spots(0) if s.key == "item_quad"] == ["Quad"]
+
+
+class _Places:
+    """A map whose entity lump names two places (``target_location``), for the panel."""
+
+    entities = ({"classname": "worldspawn"},
+                {"classname": "target_location", "origin": "0 0 0", "message": "^1Red ^7Armor Room"},
+                {"classname": "target_location", "origin": "1000 0 0", "message": "Quad Bridge"},
+                {"classname": "target_location", "origin": "bad", "message": "ignored"})
+
+
+def test_panel_lines_name_the_nearest_place_the_map_gives():
+    from viewer.overlays.locations import map_locations
+
+    places = map_locations(_Places())
+    assert [name for _, name in places] == ["Red Armor Room", "Quad Bridge"]
+    timeline = load_demo(MVD)
+    lines = [text for text, _ in timers_lines(ItemTimers(timeline).spots(0), float(timeline.times[0]), places)]
+    quad = next(line for line in lines if line.startswith("Quad"))
+    assert quad.endswith("Red Armor Room")         # the lqdm2 quad at (-256, 44) is nearer the first place
+    assert map_locations(None) == ()

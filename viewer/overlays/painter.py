@@ -24,6 +24,7 @@ from ..render.view_math import frame_view_projection
 from ..session import DemoSession
 from ..ui.timeline_bar import ui_scale
 from .item_timers import ItemTimers
+from .locations import map_locations
 from .minimap import Floors, arrow, map_floors, walked_floors, placement, trail
 from .name_text import has_pictures, ui_name_tag
 from .names import name_tags
@@ -47,6 +48,7 @@ class Overlays:
         self._hud: HudRenderer | None = None
         self._palette_rgb: np.ndarray | None = None
         self._floors: dict[tuple[int, str], Floors | None] = {}
+        self._places: dict[str, tuple] = {}
 
     def draw(self, picture: Picture, target: OffscreenTarget, options: OverlayOptions) -> None:
         """Draw the overlays ``options`` enables over ``picture``, which was just drawn into ``target``."""
@@ -72,7 +74,9 @@ class Overlays:
             self._draw_minimap(marks, picture, size)
         if options.timers:
             assert self._ui is not None
-            self._ui.draw(timers_layout(self.timers.spots(segment), state.time, size, ui_scale(size)), size)
+            game_map = session.game_map
+            places = self._places.setdefault(game_map.name if game_map is not None else "", map_locations(game_map))
+            self._ui.draw(timers_layout(self.timers.spots(segment), state.time, size, ui_scale(size), places), size)
 
     def _prepare(self) -> None:
         """Make the renderers on first use: flat shapes, the game's HUD pictures (names), the UI font."""

@@ -2,7 +2,8 @@
 a dark box at the left of the picture, a third of the way down (under the game's notify lines).
 
 A line is the item's short name (numbered when the map has several), then the seconds left, ``up`` when it is
-back, or ``unknown`` before its first pickup in the demo.
+back, or ``unknown`` before its first pickup in the demo, then the name of its place when the map names its places
+(:mod:`.locations`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,11 @@ from collections.abc import Sequence
 
 from ..render.refdef import Rect, Text, UiLayout
 from .item_timers import ItemSpot
+from .locations import nearest_location
+
+Places = Sequence[tuple[tuple[float, float, float], str]]
+#: Characters of a place's name the panel keeps.
+PLACE_CHARS = 16
 
 #: The colours of a line: counting down, back, not known.
 COUNTING = (1.0, 0.85, 0.3, 1.0)
@@ -28,8 +34,10 @@ def timer_text(spot: ItemSpot, t: float) -> tuple[str, tuple[float, float, float
     return f"{left:.0f}s", COUNTING
 
 
-def timers_lines(spots: Sequence[ItemSpot], t: float) -> list[tuple[str, tuple[float, float, float, float]]]:
-    """The panel's lines for the listed (``major``) spots, in the order of their kinds, then of place."""
+def timers_lines(spots: Sequence[ItemSpot], t: float,
+                 places: Places = ()) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """The panel's lines for the listed (``major``) spots, in the order of their kinds, then of place; ``places``:
+    the map's named places (:func:`~.locations.map_locations`)."""
     listed = sorted((s for s in spots if s.rule.major), key=lambda s: (s.rule.short, s.origin))
     counts: dict[str, int] = {}
     for s in listed:
@@ -40,13 +48,15 @@ def timers_lines(spots: Sequence[ItemSpot], t: float) -> list[tuple[str, tuple[f
         seen[s.rule.short] = seen.get(s.rule.short, 0) + 1
         name = s.rule.short if counts[s.rule.short] == 1 else f"{s.rule.short}{seen[s.rule.short]}"
         state, colour = timer_text(s, t)
-        lines.append((f"{name:<7}{state:>7}", colour))
+        place = nearest_location(s.origin, places)[:PLACE_CHARS]
+        lines.append((f"{name:<7}{state:>7}" + (f"  {place}" if place else ""), colour))
     return lines
 
 
-def timers_layout(spots: Sequence[ItemSpot], t: float, size: tuple[int, int], scale: int) -> UiLayout:
+def timers_layout(spots: Sequence[ItemSpot], t: float, size: tuple[int, int], scale: int,
+                  places: Places = ()) -> UiLayout:
     """The panel over a ``size`` picture with ``scale``-wide text (nothing when no item is listed)."""
-    lines = timers_lines(spots, t)
+    lines = timers_lines(spots, t, places)
     if not lines:
         return UiLayout()
     glyph = 8 * max(1, scale)
