@@ -75,7 +75,10 @@ class Overlays:
         if options.timers:
             assert self._ui is not None
             game_map = session.game_map
-            places = self._places.setdefault(game_map.name if game_map is not None else "", map_locations(game_map))
+            name = game_map.name if game_map is not None else ""
+            if name not in self._places:
+                self._places[name] = map_locations(game_map)
+            places = self._places[name]
             self._ui.draw(timers_layout(self.timers.spots(segment), state.time, size, ui_scale(size), places), size)
 
     def _prepare(self) -> None:
