@@ -60,22 +60,33 @@ class ItemSpot:
         return max(float(self.pickups[i] + self.rule.respawn - t), 0.0)
 
 
-def _item_keys(timeline: DemoTimeline, segment: MapSegment, model: np.ndarray, skin: np.ndarray,
-               extra) -> np.ndarray:
-    """Each entity row's item key (``""`` for what is no placed item), ``object [N]``."""
-    keys = np.full(len(model), "", object)
+def _item_kinds(timeline: DemoTimeline, segment: MapSegment, model: np.ndarray, skin: np.ndarray, extra,
+                rules) -> tuple[np.ndarray, list[str]]:
+    """Each entity row's kind: an index into the returned keys of the items ``rules`` knows, -1 for what is no
+    placed item (``i8 [N]``)."""
+    kind = np.full(len(model), -1, np.int64)
     if timeline.game == "quake3":
         items = game_numbers(segment.protocol).items
-        placed = (np.asarray(extra["eType"]) == ET_ITEM) & (np.asarray(extra["eFlags"]) == 0)
-        known = placed & (model >= 0) & (model < len(items))
-        keys[known] = np.asarray(items, object)[model[known]]
-        return keys
+        keys = [k for k in items if k in rules]
+        table = np.array([keys.index(k) if k in rules else -1 for k in items], np.int64)
+        placed = (np.asarray(extra["eType"]) == ET_ITEM) & (np.asarray(extra["eFlags"]) == 0) & \
+            (model >= 0) & (model < len(items))
+        kind[placed] = table[model[placed]]
+        return kind, keys
     names = segment.model_precache
-    pairs = np.unique(np.c_[model, skin], axis=0) if len(model) else np.zeros((0, 2), int)
-    for m, s in pairs:
-        if 0 < m < len(names):
-            keys[(model == m) & (skin == s)] = quake_item_key(names[m], int(s))
-    return keys
+    pairs, inverse = np.unique(model.astype(np.int64) << 32 | (skin.astype(np.int64) & 0xFFFFFFFF),
+                               return_inverse=True)
+    keys = []
+    table = np.full(len(pairs), -1, np.int64)
+    for i, pair in enumerate(pairs):
+        m, s = int(pair >> 32), int(pair & 0xFFFFFFFF)
+        key = quake_item_key(names[m], s) if 0 < m < len(names) else ""
+        if key in rules:
+            if key not in keys:
+                keys.append(key)
+            table[i] = keys.index(key)
+    kind[:] = table[inverse.reshape(-1)]
+    return kind, keys
 
 
 def segment_spots(timeline: DemoTimeline, index: int) -> list[ItemSpot]:
@@ -86,24 +97,29 @@ def segment_spots(timeline: DemoTimeline, index: int) -> list[ItemSpot]:
     if last < first or not rules:
         return []
     frame_of_row, ents = timeline.frames_entities(first, last)
-    keys = _item_keys(timeline, segment, np.asarray(ents.model), np.asarray(ents.skin), ents.extra)
-    rows = np.flatnonzero([k in rules for k in keys])
+    kind, keys = _item_kinds(timeline, segment, np.asarray(ents.model), np.asarray(ents.skin), ents.extra, rules)
+    rows = np.flatnonzero(kind >= 0)
+    groups, group_of = np.unique(np.asarray(ents.number, np.int64)[rows] * len(keys) + kind[rows],
+                                 return_inverse=True)
+    order = np.argsort(group_of, kind="stable")
+    bounds = np.searchsorted(group_of[order], np.arange(len(groups) + 1))
     times = np.asarray(timeline.times)
     players = timeline.players
     present = players.present if players is not None else np.zeros((len(times), 0), bool)
     origins = players.origin if players is not None else np.zeros((len(times), 0, 3))
     spots = []
-    for number in np.unique(ents.number[rows]):
-        for key in dict.fromkeys(keys[rows[ents.number[rows] == number]]):
-            mine = rows[(ents.number[rows] == number) & (keys[rows] == key)]
-            where = np.asarray(ents.origin[mine], np.float64)
-            if np.ptp(where, axis=0).max() >= STILL:
-                continue
-            frames = np.unique(frame_of_row[mine])
-            touched = _event_pickups(timeline, segment, str(key), where[0], present, origins) \
-                if timeline.game == "quake3" else None
-            spots.append(_spot(index, int(number), str(key), rules[str(key)], where[0], frames, last, times,
-                               present, origins, touched))
+    for group, a, b in zip(groups, bounds[:-1], bounds[1:]):
+        number, k = divmod(int(group), len(keys))
+        mine = rows[order[a:b]]
+        where = np.asarray(ents.origin[mine], np.float64)
+        if np.ptp(where, axis=0).max() >= STILL:
+            continue
+        key = keys[k]
+        frames = np.unique(frame_of_row[mine])
+        touched = _event_pickups(timeline, segment, key, where[0], present, origins) \
+            if timeline.game == "quake3" else None
+        spots.append(_spot(index, number, key, rules[key], where[0], frames, last, times, present, origins,
+                           touched))
     return spots
 
 
