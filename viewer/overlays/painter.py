@@ -154,10 +154,11 @@ class Overlays:
                     age = np.repeat(np.linspace(0.15, 0.8, len(steps)), 6)
                     points.append(quads)
                     colours.append(np.c_[np.tile(mark.colour, (len(quads), 1)), age])
-        for mark in marks:
-            tip = arrow(place.to_pixels(mark.origin[:2]), mark.yaw, max(5.0, h / 20.0))
-            points.append(tip)
-            colours.append(np.tile((*mark.colour, 1.0), (3, 1)))
+        length = max(5.0, h / 20.0)
+        for mark in marks:      # a dark rim first: a white or grey player stays seen on light floors
+            centre = place.to_pixels(mark.origin[:2])
+            points += [arrow(centre, mark.yaw, length * 1.45), arrow(centre, mark.yaw, length)]
+            colours += [np.tile((0.0, 0.0, 0.0, 0.9), (3, 1)), np.tile((*mark.colour, 1.0), (3, 1))]
         self._flat.draw(np.concatenate(points), np.concatenate(colours), size)
 
     def release(self) -> None:
