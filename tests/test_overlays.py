@@ -14,7 +14,7 @@ from viewer.cli import main
 from viewer.headless import DemoRenderer
 from viewer.input import key_action
 from viewer.overlays import NO_OVERLAYS, OverlayNameError, OverlayOptions, parse_overlays
-from viewer.overlays.minimap import placement
+from viewer.overlays.minimap import minimap_rect, placement
 from viewer.overlays.names import line_of_sight, name_point
 from viewer.overlays.players import player_marks
 from viewer.overlays.projection import project
@@ -167,3 +167,21 @@ def test_f5_to_f8_toggle_each_overlay_and_the_readout_says_which():
     assert state.overlays.enabled == ("names", "minimap")
     assert readout_lines(Readout(1.0, 2.0, overlays=",".join(state.overlays.enabled)))[-1] == \
         "overlays names,minimap"
+
+
+def test_render_exports_the_overlays(tmp_path):
+    """``qdv render --overlay minimap`` frames carry the minimap; the same frames without the flag do not."""
+    from PIL import Image
+
+    for name in ("with", "without"):
+        (tmp_path / name).mkdir()
+    common = ["render", str(MVD), "--from", "30", "--to", "+0.2", "--fps", "10", "--size", "320x180", "--no-audio"]
+    assert main([*common, "--out", str(tmp_path / "with" / "%05d.png"), "--overlay", "minimap"]) == 0
+    assert main([*common, "--out", str(tmp_path / "without" / "%05d.png")]) == 0
+    first = sorted((tmp_path / "with").iterdir())[0].name
+    with_map = np.asarray(Image.open(tmp_path / "with" / first), int)
+    without = np.asarray(Image.open(tmp_path / "without" / first), int)
+    x, y, w, h = (int(v) for v in minimap_rect((320, 180)))
+    corner = np.abs(with_map - without)[y:y + h, x:x + w].sum(axis=2) > 30
+    assert corner.mean() > 0.3
+    assert not (np.abs(with_map - without)[y + h + 4:, :x - 4].sum(axis=2) > 30).any()
