@@ -19,9 +19,11 @@ References (deathmatch rules):
   Shield 60, Invulnerability 300, Ammo Pack 180).
 * Quake III ``g_items.c``: ``RESPAWN_ARMOR`` 25, ``RESPAWN_HEALTH`` 35, ``RESPAWN_MEGAHEALTH`` 35 (1.32; it was
   120 before), ``RESPAWN_AMMO`` 40, ``RESPAWN_HOLDABLE`` 60, ``RESPAWN_POWERUP`` 120, weapons ``g_weaponRespawn``
-  (5 s; ``g_weaponTeamRespawn`` 30 in team games). OpenArena, OSP and CPMA duels keep these times for armour, mega
-  health and powerups, which the panel lists (measured on ``cpma_duel.dm_68``: the red and yellow armours come back
-  25 s and the mega health 35 s after their pickups); their weapon times differ and are not listed.
+  (5 s; ``g_weaponTeamRespawn`` 30 in team games). OpenArena keeps them (its game code is Quake III's). CPMA's
+  armours keep 25 s (measured on ``cpma_duel.dm_68``, CPM gameplay: the red and yellow armours come back 24.98 s
+  after their pickups every time the recorder sees them come back); its mega health comes back sooner than 35 s
+  (seen back 22.0 s after a pickup), a time no source at hand gives: the panel counts 35 s, and a spot the demo
+  shows back reads "up" whatever the count (:meth:`~.item_timers.ItemSpot.seconds_left`).
 """
 
 from __future__ import annotations
