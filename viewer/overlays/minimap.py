@@ -65,8 +65,8 @@ def walked_floors(timeline: DemoTimeline, segment: int) -> Floors | None:
     if players is None or not 0 <= segment < len(timeline.segments):
         return None
     seg = timeline.segments[segment]
-    present = players.present[seg.start_frame:seg.end_frame]
-    where = players.origin[seg.start_frame:seg.end_frame][present]
+    rows = (players.row_frame >= seg.start_frame) & (players.row_frame < seg.end_frame)
+    where = np.asarray(players.row_origin[rows], np.float64)
     if not len(where):
         return None
     cells, inverse = np.unique(np.floor(where[:, :2] / WALKED_CELL).astype(np.int64), axis=0, return_inverse=True)
