@@ -185,3 +185,20 @@ def test_render_exports_the_overlays(tmp_path):
     corner = np.abs(with_map - without)[y:y + h, x:x + w].sum(axis=2) > 30
     assert corner.mean() > 0.3
     assert not (np.abs(with_map - without)[y + h + 4:, :x - 4].sum(axis=2) > 30).any()
+
+
+def test_a_map_without_its_file_is_drawn_where_the_players_stood():
+    """CPMA's cpm3a is not in the corpus: the minimap's floors are squares under every place a player stood."""
+    from viewer.overlays.minimap import WALKED_CELL, walked_floors
+
+    timeline = load_demo(DATA / "public" / "quake3" / "cpma_duel.dm_68")
+    floors = walked_floors(timeline, 0)
+    assert floors is not None and len(floors.triangles) > 500
+    corners = floors.triangles.reshape(-1, 6, 2)[:, [0, 2]]          # each square's low and high corner
+    players = timeline.players
+    for slot in (1, 2):
+        a, b = players.slot_start[slot], players.slot_start[slot + 1]
+        for xy in players.row_origin[a:b:500, :2]:
+            inside = np.all((corners[:, 0] <= xy) & (xy <= corners[:, 1]), axis=1)
+            assert inside.sum() == 1
+    assert np.ptp(corners[:, 1] - corners[:, 0]) == 0 and corners[0, 1, 0] - corners[0, 0, 0] == WALKED_CELL
