@@ -202,3 +202,19 @@ def test_a_map_without_its_file_is_drawn_where_the_players_stood():
             inside = np.all((corners[:, 0] <= xy) & (xy <= corners[:, 1]), axis=1)
             assert inside.sum() == 1
     assert np.ptp(corners[:, 1] - corners[:, 0]) == 0 and corners[0, 1, 0] - corners[0, 0, 0] == WALKED_CELL
+
+
+def test_names_are_written_in_each_games_colours():
+    """Quake III's colour codes tint the glyphs (a black shadow under them); Quake keeps a name's bronze
+    characters (codes 128..255); both centred on the point, their bottom on it."""
+    from viewer.games.registry import game_view
+
+    q3 = game_view("quake3").name_tag("^1Ab^4c", 320.0, 200.0, (640, 480), 1)
+    glyphs = [q for q in q3.quads if q.tint != (0.0, 0.0, 0.0)]
+    assert [q.tint for q in glyphs] == [(1.0, 0.0, 0.0)] * 2 + [(0.0, 0.0, 1.0)]
+    assert len(q3.quads) == 6                                           # and three shadows
+    left, right = glyphs[0].x, glyphs[-1].x + glyphs[-1].w
+    assert (left + right) / 2 == pytest.approx(320, abs=1) and glyphs[0].y + glyphs[0].h == pytest.approx(200, abs=1)
+    quake = game_view("quake").name_tag("\xc6ir\xe5", 100.0, 50.0, (640, 480), 2)
+    assert [q.ref for q in quake.quads] == [0xC6, ord("i"), ord("r"), 0xE5]
+    assert quake.quads[0].x == 100 - 4 * 16 / 2 and quake.quads[0].y + quake.quads[0].h == 50
