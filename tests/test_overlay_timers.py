@@ -102,3 +102,13 @@ def test_panel_lines_name_the_nearest_place_the_map_gives():
     quad = next(line for line in lines if line.startswith("Quad"))
     assert quad.endswith("Red Armor Room")         # the lqdm2 quad at (-256, 44) is nearer the first place
     assert map_locations(None) == ()
+
+
+def test_a_quake_mega_health_counts_at_least_its_time():
+    """items.qc's mega health respawns 20 s after its taker's health rotted back to 100 (first looked at 5 s after
+    the pickup): the panel says 25 s at least, and the 2on2 MVD saw it back no sooner."""
+    megas = spots_of(TWO_ON_TWO, "MH")
+    taken = next(s for s in megas if len(s.pickups))
+    assert timer_text(taken, float(taken.pickups[0]) + 5.0)[0] == "20s+"
+    waits = np.concatenate([s.returns - s.pickups for s in megas])
+    assert np.nanmin(waits) >= 25.0 - 0.11

@@ -1,9 +1,9 @@
 """The timers panel: the listed items' respawn countdowns (:mod:`.item_timers`) as lines of the viewer's UI text on
 a dark box at the left of the picture, a third of the way down (under the game's notify lines).
 
-A line is the item's short name (numbered when the map has several), then the seconds left, ``up`` when it is
-back, or ``unknown`` before its first pickup in the demo, then the name of its place when the map names its places
-(:mod:`.locations`).
+A line is the item's short name (numbered when the map has several), then the seconds left (at least, ``+``, for a
+mega health that first waits for its taker's health to rot), ``up`` when it is back, or ``unknown`` before its
+first pickup in the demo, then the name of its place when the map names its places (:mod:`.locations`).
 """
 
 from __future__ import annotations
@@ -25,13 +25,14 @@ UNKNOWN = (0.65, 0.65, 0.65, 1.0)
 
 
 def timer_text(spot: ItemSpot, t: float) -> tuple[str, tuple[float, float, float, float]]:
-    """The state of ``spot`` at ``t`` as the panel writes it, and its colour."""
+    """The state of ``spot`` at ``t`` as the panel writes it, and its colour: ``12s`` (``12s+`` for a mega health
+    that waits for its taker's health to rot first: at least that), ``up`` or ``unknown``."""
     left = spot.seconds_left(t)
     if left is None:
         return "unknown", UNKNOWN
     if left <= 0.0:
         return "up", BACK
-    return f"{left:.0f}s", COUNTING
+    return f"{left:.0f}s" + ("+" if spot.rule.rot else ""), COUNTING
 
 
 def timers_lines(spots: Sequence[ItemSpot], t: float,
