@@ -82,6 +82,11 @@ class GameMap(Protocol):
         """How many visibility clusters the PVS has (Quake: the world's visible leafs, one cluster each)."""
         ...
 
+    def world_triangles(self) -> np.ndarray:
+        """The world model's (submodel 0's) drawn triangles as corner positions, float32 ``[T, 3, 3]``: the map's
+        shape (a minimap draws its floors from above)."""
+        ...
+
     def trace(self, start, end) -> Trace:
         """Where a point-sized line from ``start`` to ``end`` stops at what a camera or a line of sight cannot pass:
         solid, and Quake's sky (``SV_RecursiveHullCheck`` on the drawing tree; ``CM_BoxTrace`` with a zero box and

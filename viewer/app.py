@@ -65,6 +65,8 @@ from .ui.hint import HINT_TIME, hint_layout
 from .ui.key_row import key_row_layout
 from .ui.picker import Picker, demo_files, picker_key, picker_layout
 from .ui.readout import Readout, missing_data_notice, notice_layout, readout_layout, readout_lines
+from .overlays import OverlayOptions, Overlays
+from .overlays.minimap import minimap_rect
 from .picture import Overrides, draw_picture
 from .ui.timeline_bar import BarStatus, UiLayout, text_box_layout, timeline_layout, ui_scale
 from .watch_list import watch_list
@@ -92,7 +94,8 @@ class PlaySource:
     ``library_workers``: the Ctrl+O library browser's file (``None``: the platform data folder's) and indexing
     processes; ``ghosts`` / ``ghost_offsets``: other demos of the same map raced as ghosts (``--ghost``,
     ``--ghost-offset``, :mod:`viewer.ghosts`); ``merges``: other client demos of the same match whose recorders'
-    exact views are added (``--merge``, :mod:`assets_loader.demos.merge`)."""
+    exact views are added (``--merge``, :mod:`assets_loader.demos.merge`); ``overlays``: the caster's overlays on at
+    the start (``--overlay``, F5-F8)."""
 
     fs: VirtualFS
     demo: str | None = None
@@ -112,6 +115,7 @@ class PlaySource:
     water_alpha: float | None = None
     library_db: str | None = None
     library_workers: int | None = None
+    overlays: OverlayOptions = OverlayOptions()
     ghosts: tuple[str, ...] = ()
     ghost_offsets: tuple[float, ...] = ()
     merges: tuple[str, ...] = ()
@@ -160,6 +164,7 @@ class ViewerWindow(pyglet.window.Window):
         self.palette = self.game.load_palette(source.fs)   # a demo's own game may change it once it is decoded
         self.ui, self.hud = self._overlays()
         self.session: DemoSession | None = None
+        self._caster: Overlays | None = None    # the caster's overlays of the session's pictures
         self.state: ViewerState | None = None
         self._map_renderer: FrameRenderer | None = None
         self._sound: AudioOutput | None = None
@@ -227,6 +232,7 @@ class ViewerWindow(pyglet.window.Window):
                 self.state.path_edit, said = path_beside(src.demo, timeline.duration)
                 self._tell(said)
             self._apply_settings()
+            self.state.overlays = src.overlays
             self.session = DemoSession(timeline, src.fs, self.ctx)
             if src.ghosts:
                 self.session.ghosts = Ghosts.load(timeline, list(src.ghosts), list(src.ghost_offsets))
@@ -388,6 +394,11 @@ class ViewerWindow(pyglet.window.Window):
                                    overrides=Overrides(self.source.water_alpha, st.show_scores),
                                    hud=self.hud if st.show_hud else None)
             frame, hud_shown = picture.frame, picture.layout
+            if st.overlays.any:
+                if self._caster is None or self._caster.session is not session:
+                    self._release_caster()
+                    self._caster = Overlays(session)
+                self._caster.draw(picture, self.target, st.overlays)
         else:  # a map without a demo
             sample = None
             camera = st.camera_for(None)
@@ -421,6 +432,9 @@ class ViewerWindow(pyglet.window.Window):
             if self.session is not None and self.session.ghosts is not None:
                 lines += tuple(self.session.ghosts.readout(max(sample.segment, 0), st.t))
             below = max([0.0, *(r.y + r.h for r in message.rects)])
+            if st.overlays.minimap:
+                corner = minimap_rect(size)
+                below = max(below, corner[1] + corner[3])
             layers += readout_layout(lines, size, scale, top=below, hud=hud_shown)
         notice, left = self._notice
         if left > 0 and notice and not st.show_scores:
@@ -462,7 +476,7 @@ class ViewerWindow(pyglet.window.Window):
     def _readout(self, st: ViewerState, sample: SceneState) -> Readout:
         return Readout(st.t - st.info.start, st.info.end - st.info.start, st.clock.speed, st.clock.paused, st.mode,
                        st.watching(sample), self.fps if st.show_fps else None,
-                       self._export_progress)
+                       self._export_progress, ",".join(st.overlays.enabled))
 
     def _save_screenshot(self) -> None:
         pixels = self.target.read_rgb()
@@ -837,12 +851,18 @@ class ViewerWindow(pyglet.window.Window):
         if self._sound is not None:
             self._sound.close()
             self._sound = None
+        self._release_caster()
         for obj in (self.session, self._map_renderer):
             if obj is not None:
                 obj.release()
         self.session = self._map_renderer = None
         self.state = None
         heap.unsettle()
+
+    def _release_caster(self) -> None:
+        if self._caster is not None:
+            self._caster.release()
+        self._caster = None
 
     def save_settings(self) -> None:
         """Remember the window size, fov, HUD/bar visibility and the demo's folder for the next run."""
@@ -883,6 +903,7 @@ class ViewerWindow(pyglet.window.Window):
 
     def release(self) -> None:
         """Free the GPU objects (before closing the window)."""
+        self._release_caster()
         for obj in (self.session, self._map_renderer, self.hud, self.ui, self._blit):
             if obj is not None:
                 obj.release()

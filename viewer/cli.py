@@ -63,6 +63,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_window_args(play)
     _add_ghost_args(play)
     _add_merge_args(play)
+    _add_overlay_args(play)
 
     map_ = sub.add_parser("map", help="fly through a map with the free camera (from the player start)")
     map_.add_argument("map", help="a map name (lq_e0m1, looked up as maps/NAME.bsp) or a .bsp file")
@@ -101,6 +102,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_game_args(shot)
     _add_ghost_args(shot)
     _add_merge_args(shot)
+    _add_overlay_args(shot)
 
     timedemo = sub.add_parser("timedemo", help="render every demo frame offscreen as fast as possible")
     timedemo.add_argument("demo")
@@ -144,6 +146,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_game_args(render)
     _add_ghost_args(render)
     _add_merge_args(render)
+    _add_overlay_args(render)
     from .library.commands import add_highlights_args   # qdv render --highlights RESULTS.json --out DIR
     add_highlights_args(render)
 
@@ -259,6 +262,23 @@ def _join_vector_values(argv: Sequence[str]) -> list[str]:
         out.append(arg)
         i += 1
     return out
+
+
+def _add_overlay_args(p: argparse.ArgumentParser) -> None:
+    from .overlays import OVERLAY_NAMES, OverlayOptions
+
+    p.add_argument("--overlay", type=_overlays, default=OverlayOptions(), metavar="LIST",
+                   help=f"caster's overlays, comma-separated: {','.join(OVERLAY_NAMES)} (names over heads, x-ray "
+                        "outlines through walls, item respawn timers, a minimap)")
+
+
+def _overlays(text: str):
+    from .overlays import OverlayNameError, parse_overlays
+
+    try:
+        return parse_overlays(text)
+    except OverlayNameError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _add_ghost_args(p: argparse.ArgumentParser) -> None:
@@ -427,7 +447,7 @@ def _run_screenshot(args: argparse.Namespace) -> int:
             pov = opt.resolve_pov(timeline, args.pov)
         except opt.OptionError as exc:
             raise _UsageError(str(exc)) from None
-        renderer = DemoRenderer(timeline, fs, args.size, hud=hud, water_alpha=args.wateralpha)
+        renderer = DemoRenderer(timeline, fs, args.size, hud=hud, water_alpha=args.wateralpha, overlays=args.overlay)
         renderer.session.ghosts = ghosts
         try:
             shot = settle(ShotCamera("free" if free else "pov", pov, args.fov, args.pos, args.angles), renderer, t)
@@ -514,7 +534,7 @@ def _run_window(args: argparse.Namespace) -> int:
         fs = game_filesystem(demo, args.basedir, args.game)
         source_kw = dict(demo=demo, start=args.start, speed=args.speed, folder=folder,
                          water_alpha=args.wateralpha, ghosts=tuple(args.ghost),
-                         ghost_offsets=tuple(args.ghost_offset), merges=tuple(args.merge))
+                         ghost_offsets=tuple(args.ghost_offset), merges=tuple(args.merge), overlays=args.overlay)
         if args.ghost or args.merge or args.pov is not None or args.camera_path is not None:
             # checked before any window opens, on one decode: maps that differ, players that are not there, path
             # keys outside the demo (they need its duration), demos merged that are not of its match
@@ -636,7 +656,7 @@ def _render(args: argparse.Namespace, bar: bool = True) -> tuple[int, str]:
     output.check_free(times.count)  # before the slow part; the writer claims the file again
     fs = game_filesystem(args.demo, args.basedir, args.game)
     ghosts = _ghosts(timeline, args)
-    renderer = DemoRenderer(timeline, fs, size, hud=args.hud, water_alpha=args.wateralpha)
+    renderer = DemoRenderer(timeline, fs, size, hud=args.hud, water_alpha=args.wateralpha, overlays=args.overlay)
     renderer.session.ghosts = ghosts
     try:
         sound = None

@@ -21,6 +21,7 @@ from .render.frame import FrameRenderer
 from .render.frames_in_flight import FramesInFlight
 from .render.hud_overlay import HudRenderer
 from .render.refdef import Camera, SceneFrame, SegmentAssets
+from .overlays import NO_OVERLAYS, OverlayOptions, Overlays
 from .picture import Overrides, draw_picture
 from .session import DemoSession
 
@@ -30,16 +31,18 @@ class DemoRenderer:
 
     With ``hud``, :meth:`pixels` draws the game's HUD over the picture as the window does (its default view: no
     scoreboard). ``water_alpha`` overrides the maps' own liquid opacity (``None``: each map's worldspawn
-    ``wateralpha``)."""
+    ``wateralpha``); ``overlays``: the caster's overlays drawn over each picture (``--overlay``)."""
 
     def __init__(self, timeline: DemoTimeline, fs: VirtualFS, size: tuple[int, int], hud: bool = False,
-                 water_alpha: float | None = None) -> None:
+                 water_alpha: float | None = None, overlays: OverlayOptions = NO_OVERLAYS) -> None:
         self.timeline = timeline
         self.ctx = create_headless_context()
         self.target = OffscreenTarget(self.ctx, size)
         self.session = DemoSession(timeline, fs, self.ctx)
         self.in_flight = FramesInFlight(self.ctx, flush=egl_flush())
         self.overrides = Overrides(water_alpha=water_alpha)
+        self.overlay_options = overlays
+        self.overlays = Overlays(self.session)
         self.hud: HudRenderer | None = None
         if hud:
             game = self.session.game
@@ -60,9 +63,10 @@ class DemoRenderer:
              target: OffscreenTarget | None = None) -> None:
         """Draw the picture at ``t`` (with the HUD when asked for) into ``target`` (default: :attr:`target`, another
         one of the same size for pipelined read-back), without reading it back."""
+        target = self.target if target is None else target
         with self.in_flight.frame():
-            draw_picture(self.session, self.target if target is None else target, t, camera, fov, pov,
-                         overrides=self.overrides, hud=self.hud)
+            picture = draw_picture(self.session, target, t, camera, fov, pov, overrides=self.overrides, hud=self.hud)
+            self.overlays.draw(picture, target, self.overlay_options)
 
     def pixels(self, t: float, camera: Camera | None = None, fov: float = 90.0, pov: int | None = None) -> np.ndarray:
         """The picture at ``t`` as ``uint8 [H, W, 3]`` (with the HUD when asked for)."""
@@ -71,6 +75,7 @@ class DemoRenderer:
 
     def release(self) -> None:
         self.in_flight.drain()
+        self.overlays.release()
         if self.hud is not None:
             self.hud.release()
         self.session.release()

@@ -34,6 +34,7 @@ from .camera_path_edit import PathEdit, centred_entity
 from .camera_pose import ORBIT_PITCH, ShotCamera, camera_pose
 from .cameras import FreeFly, Orbit
 from .input import CAMERA_MODES, Action, Movement, next_speed
+from .overlays.options import OVERLAY_NAMES, OverlayOptions
 from .playback import PlaybackClock
 from .ui.controls import Control, on_controls
 from .ui.key_row import key_mark_at, key_mark_x, on_key_row
@@ -140,6 +141,7 @@ class ViewerState:
     show_scores: bool = False
     show_hud: bool = True
     show_fps: bool = False
+    overlays: OverlayOptions = OverlayOptions()
     mouse_look: bool = False
     sensitivity: float = 3.0
     invert_mouse: bool = False
@@ -318,6 +320,10 @@ class ViewerState:
 
     def _on_toggle_fps(self, a: Action, ctx: FrameContext) -> None:
         self.show_fps = not self.show_fps
+
+    def _on_toggle_overlay(self, a: Action, ctx: FrameContext) -> None:
+        """F5–F8: one of the caster's overlays (:data:`~viewer.overlays.OVERLAY_NAMES` by ``a.a``) on / off."""
+        self.overlays = self.overlays.toggled(OVERLAY_NAMES[int(a.a)])
 
     # mouse look: the window captures the mouse (requests "capture_mouse" / "release_mouse")
     def _on_mouse_look(self, a: Action, ctx: FrameContext) -> None:

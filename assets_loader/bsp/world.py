@@ -131,6 +131,14 @@ class BspWorld:
         w = self.submodels[0]
         return np.array(w.mins, np.float32), np.array(w.maxs, np.float32)
 
+    def world_triangles(self) -> np.ndarray:
+        """The triangles of model 0's draw ranges, float32 ``[T, 3, 3]``."""
+        mesh = self.mesh
+        draws = mesh.draws[mesh.draws["model"] == 0]
+        index = np.concatenate([mesh.indices[int(d["first"]):int(d["first"]) + int(d["count"])] for d in draws]) \
+            if len(draws) else np.zeros(0, np.uint32)
+        return np.asarray(mesh.vertices["position"], np.float32)[index.astype(np.intp)].reshape(-1, 3, 3)
+
     @property
     def num_faces(self) -> int:
         return len(self.faces)

@@ -122,6 +122,13 @@ class Bsp46World:
         world = self.models[0]
         return np.array(world.mins, np.float32), np.array(world.maxs, np.float32)
 
+    def world_triangles(self) -> np.ndarray:
+        """The triangles of the world model's batches (patches tessellated), float32 ``[T, 3, 3]``."""
+        batches = self.batches[self.batches["model"] == 0]
+        index = np.concatenate([self.indices[int(b["first_index"]):int(b["first_index"]) + int(b["num_indices"])]
+                                for b in batches]) if len(batches) else np.zeros(0, np.uint32)
+        return np.asarray(self.vertices["position"], np.float32)[index.astype(np.intp)].reshape(-1, 3, 3)
+
     def trace(self, start, end) -> Trace:
         """The brush trace with ``CONTENTS_SOLID``, as cgame's third-person camera traces (sky brushes are solid)."""
         return self.collision.trace_line(start, end, CONTENTS_SOLID)

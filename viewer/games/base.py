@@ -152,6 +152,11 @@ class GameView(Protocol):
         as the game names whom it follows."""
         ...
 
+    def name_tag(self, name: str, x: float, y: float, screen_size: tuple[int, int], scale: int) -> HudLayout:
+        """A player's ``name`` as the game writes it (its colours), centred on pixel ``x`` with its bottom at pixel
+        ``y`` of a ``screen_size`` picture whose 2D layers are ``scale`` wide (the caster's names over heads)."""
+        ...
+
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
                      map_: GameMap | None) -> tuple[float, float, float, float] | None:
         """The colour (r, g, b, a in 0..1) blended over the recorder's view at ``t`` (damage, pickups, the liquid

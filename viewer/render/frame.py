@@ -24,7 +24,7 @@ from .polyblend import PolyBlend
 from .q3.records import Quake3Segment
 from .q3.renderer import Quake3Backend
 from .refdef import HudModel, SceneFrame, SegmentAssets
-from .view_math import view_projection
+from .view_math import frame_view_projection
 
 #: Quake clears to black; anything outside the map shows through as this.
 CLEAR_COLOR = (0.0, 0.0, 0.0)
@@ -64,8 +64,7 @@ class FrameRenderer:
         forget(self.ctx)   # whatever drew before this frame (the window's own GL) starts from a known state
         use_state(self.ctx, GlState())   # the depth buffer is cleared only where depth writes are on
         self.ctx.clear(*(CLEAR_COLOR if self.floor is None else FLOOR_SKY), depth=1.0)
-        w, h = target.size
-        view_proj = view_projection(frame.camera, w / h, self.assets.look.fov_across_width, warp=frame.view_warp)
+        view_proj = frame_view_projection(frame, self.assets.look, target.size)
         if self.floor is not None:
             self.floor.draw(view_proj, frame.camera.origin)
         self.backend.draw(frame, FrameView(view_proj, target.size))

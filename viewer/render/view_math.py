@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from .refdef import Camera
+from .refdef import Camera, Look, SceneFrame
 
 NEAR_CLIP = 4.0
 FAR_CLIP = 16384.0
@@ -72,6 +72,14 @@ def view_projection(camera: Camera, aspect: float, fov_across_width: bool = Fals
         projection[0, 0] /= 1.0 + warp
         projection[1, 1] /= 1.0 - warp
     return projection @ view_matrix(camera.origin, camera.angles)
+
+
+def frame_view_projection(frame: SceneFrame, look: Look, size: tuple[int, int]) -> np.ndarray:
+    """The ``P @ V`` a frame is drawn with into a target of ``size`` (width, height) pixels: its camera, the game's
+    fov rule (``look``) and the frame's underwater warp. Whatever is drawn over the picture in the same place as a
+    world point (names over heads, outlines) projects with this matrix."""
+    w, h = size
+    return view_projection(frame.camera, w / h, look.fov_across_width, warp=frame.view_warp)
 
 
 def gl_bytes(matrix: np.ndarray) -> bytes:

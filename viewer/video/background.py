@@ -29,6 +29,7 @@ from assets_loader.demos import load_demo
 from assets_loader.vfs import VirtualFS
 
 from ..camera_pose import ShotCamera
+from ..overlays import OverlayOptions
 from ..viewer_state import ViewerState
 from .timing import FrameTimes
 
@@ -62,7 +63,7 @@ class GameData:
 @dataclass(frozen=True, slots=True)
 class WindowExport:
     """One export: ``demo`` from ``first`` to ``last`` (seconds after its first frame) at ``size`` from ``shot``,
-    with the HUD or not, into ``out``; ``frames`` output frames at ``fps``."""
+    with the HUD or not and the window's ``overlays``, into ``out``; ``frames`` output frames at ``fps``."""
 
     demo: str
     data: GameData
@@ -75,6 +76,7 @@ class WindowExport:
     out: Path
     fps: float = WINDOW_FPS
     water_alpha: float | None = None
+    overlays: OverlayOptions = OverlayOptions()
 
 
 def even_size(size: tuple[int, int]) -> tuple[int, int]:
@@ -93,7 +95,7 @@ def export_for_view(state: ViewerState, demo: str, data: GameData, out: Path,
     times = FrameTimes.for_range(info.start, info.end - info.start, first - info.start, last - info.start, 1.0,
                                  WINDOW_FPS)
     return WindowExport(demo, data, times.first, last - info.start, times.count, even_size(state.size),
-                        state.shot(), state.show_hud, out, WINDOW_FPS, water_alpha)
+                        state.shot(), state.show_hud, out, WINDOW_FPS, water_alpha, state.overlays)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +144,8 @@ def _export(job: WindowExport, done, stop, results: multiprocessing.connection.C
         fs = job.data.open()
         times = FrameTimes.for_range(timeline.start_time, timeline.duration, job.first, job.last, 1.0, job.fps)
         output = plan_output(str(job.out), job.size)
-        renderer = DemoRenderer(timeline, fs, job.size, hud=job.hud, water_alpha=job.water_alpha)
+        renderer = DemoRenderer(timeline, fs, job.size, hud=job.hud, water_alpha=job.water_alpha,
+                                overlays=job.overlays)
         try:
             sound = None
             if AUDIO_CODECS[output.container] is not None:

@@ -355,6 +355,18 @@ def watching_hud(name: str, screen_size: tuple[int, int], scale: int = 1) -> Hud
     return HudLayout((sw, sh), scale, tuple(b.quads), 0)
 
 
+def name_tag(name: str, x: float, y: float, screen_size: tuple[int, int], scale: int = 1) -> HudLayout:
+    """A player's ``name`` in Quake's characters (its high half bronze, as the player typed it) centred on pixel
+    ``x`` with its bottom at pixel ``y`` (``Draw_Character`` cells of 8 × ``scale`` pixels)."""
+    scale = max(1, int(scale))
+    codes = quake_chars(name)
+    cell = CHAR * scale
+    left, top = round(x - len(codes) * cell / 2), round(y - cell)
+    quads = tuple(HudQuad("char", code, left + i * cell, top, cell, cell) for i, code in enumerate(codes)
+                  if code & 127 != 32)
+    return HudLayout(screen_size, scale, quads, 0)
+
+
 class _Builder:
     """Collects quads; ``canvas`` sets the origin and scale used by the drawing helpers."""
 

@@ -228,6 +228,17 @@ def _last_before(events: Sequence, t: float) -> object | None:
     return last
 
 
+def name_tag(name: str, x: float, y: float, screen_size: tuple[int, int], scale: int = 1) -> HudLayout:
+    """A player's ``name`` as Quake II writes names (``DrawString``: ``conchars`` cells of 8 × ``scale`` pixels)
+    centred on pixel ``x`` with its bottom at pixel ``y``."""
+    scale = max(1, int(scale))
+    cell = CHAR * scale
+    left, top = round(x - len(name) * cell / 2), round(y - cell)
+    quads = tuple(HudQuad("char", ord(ch) & 0xFF, left + i * cell, top, cell, cell) for i, ch in enumerate(name)
+                  if ord(ch) & 0x7F != 32)
+    return HudLayout(screen_size, scale, quads, 0)
+
+
 def watching_hud(name: str, screen_size: tuple[int, int], scale: int = 1, pic_sizes: Sizes = None) -> HudLayout:
     """Only whose eyes the view is: "Chasing NAME" centred near the bottom (the chase-camera label of Quake II
     mods, drawn like ``DrawHUDString``)."""

@@ -57,6 +57,9 @@ class Quake2View:
                         pic_sizes: PicSizes | None = None) -> HudLayout:
         return hud.watching_hud(name, screen_size, scale, pic_sizes)
 
+    def name_tag(self, name: str, x: float, y: float, screen_size: tuple[int, int], scale: int) -> HudLayout:
+        return hud.name_tag(name, x, y, screen_size, scale)
+
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
                      map_: GameMap | None) -> tuple[float, float, float, float] | None:
         return player_view.screen_blend(state)

@@ -296,6 +296,16 @@ def _following(screen: VirtualScreen, name: str) -> None:
     screen.text(name, 0.5 * (640 - 32 * visible_len(name)), 40, 32, 48, shadow=True, force=True)
 
 
+def name_tag(name: str, x: float, y: float, screen_size: tuple[int, int], scale: int) -> HudLayout:
+    """A player's ``name`` in its colour codes (``CG_DrawStringExt`` with a shadow, the small 8 × 16 characters of
+    ``CG_DrawCrosshairNames``' names, the screen's 640 × 480 units) centred on pixel ``x``, its bottom at pixel
+    ``y``."""
+    screen = VirtualScreen(screen_size)
+    w, h = 8.0, 16.0
+    screen.text(name, x / screen.sx - visible_len(name) * w / 2, y / screen.sy - h, w, h, shadow=True)
+    return HudLayout(screen_size, scale, tuple(screen.quads))
+
+
 def watching_hud(name: str, screen_size: tuple[int, int], scale: int) -> HudLayout:
     """Only whose eyes the view is, as the cgame says whom it follows (``CG_DrawFollow``)."""
     screen = VirtualScreen(screen_size)

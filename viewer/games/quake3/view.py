@@ -69,6 +69,9 @@ class Quake3View:
                         pic_sizes: PicSizes | None = None) -> HudLayout:
         return hud.watching_hud(name, screen_size, scale)
 
+    def name_tag(self, name: str, x: float, y: float, screen_size: tuple[int, int], scale: int) -> HudLayout:
+        return hud.name_tag(name, x, y, screen_size, scale)
+
     def screen_blend(self, state: SceneState, timeline: DemoTimeline, t: float,
                      map_: GameMap | None) -> tuple[float, float, float, float] | None:
         return None   # cgame's damage and powerup screen effects are not drawn yet
