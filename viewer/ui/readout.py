@@ -25,7 +25,8 @@ NOTICE_WIDTH = 64
 class Readout:
     """What the readout says: ``t`` seconds into a ``duration`` s demo, playback ``speed``, ``paused``, the
     ``camera`` mode name, the ``watching`` player's name (``""``: nobody in particular), ``fps`` (``None``: off),
-    ``export``: the share of the background export done (``None``: none running)."""
+    ``export``: the share of the background export done (``None``: none running), ``director``: the director's
+    current shot (``""``: the director is off)."""
 
     t: float
     duration: float
@@ -35,12 +36,14 @@ class Readout:
     watching: str = ""
     fps: float | None = None
     export: float | None = None
+    director: str = ""
 
 
 def readout_lines(r: Readout, *, with_clock: bool = True) -> tuple[str, ...]:
     """The readout's lines: ``0:12.3 / 2:05.0`` and ``1x pov`` (``paused``, ``rev``) and ``watching NAME`` (without
     ``with_clock`` only the fps line), ``export 42%`` while a background export runs (the bar shows it otherwise),
-    ``60 fps`` when the frame rate is on."""
+    ``60 fps`` when the frame rate is on; the director's shot (``director: NAME - why``) while it directs, also
+    beside the bar."""
     lines: list[str] = []
     if with_clock:
         lines.append(f"{format_time(r.t)} / {format_time(r.duration)}")
@@ -50,6 +53,8 @@ def readout_lines(r: Readout, *, with_clock: bool = True) -> tuple[str, ...]:
             lines.append(f"watching {r.watching}")
         if r.export is not None:
             lines.append(f"export {int(min(max(r.export, 0.0), 1.0) * 100)}%")
+    if r.director:
+        lines.append(r.director)
     if r.fps is not None:
         lines.append(f"{r.fps:.0f} fps")
     return tuple(lines)
