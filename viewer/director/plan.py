@@ -11,15 +11,17 @@ timeline by rules a caster follows, each a named constant below.
 3. **Never cut too often.**  No shot is shorter than :data:`MIN_SHOT` s except the last of a map (where the demo or
    the level ends); a gap too short for a shot of its own goes to the next frag's lead-in or the shot before.
 4. **Between frags, the interesting player.**  Scored per player in view: :data:`POWERUP_SCORE` for a powerup
-   carrier (quad, pentagram, flags…), :data:`LEADER_SCORE` for the sole leader on the scoreboard, :data:`STAY_SCORE`
-   for the player already watched (ezQuake's ``mvd_autotrack`` formulas weigh powerups and frags the same way); a
-   shot is cut when someone else scores higher, and at :data:`MAX_SHOT` s at the latest.
+   carrier (quad, pentagram, flags…), :data:`LEADER_SCORE` for the sole leader on the scoreboard (of two or more
+   players), :data:`STAY_SCORE` for the player already watched (ezQuake's ``mvd_autotrack`` formulas weigh
+   powerups and frags the same way); a shot is cut when someone else scores higher, and at :data:`MAX_SHOT` s at
+   the latest.
 5. **Variety.**  Frag shots are the killer's eyes; the shots between frags take :data:`FILLER_CAMERAS` in turn
    (the eyes, the chase camera, the orbit camera that circles at :data:`ORBIT_SPEED` °/s).  A demo with one player
    to watch has every shot on them: only the camera changes.
 
-Each map (segment) is planned on its own: a level change is a cut.  A demo without players to watch is one shot of
-its own view.  The shots cover the demo from its first to its last frame without gaps or overlaps.
+Each map (segment) is planned on its own: a level change is a cut.  While no player is in view the shot is the
+demo's own view (a demo without players to watch is one such shot).  The shots cover the demo from its first to
+its last frame without gaps or overlaps.
 
 References: ezQuake ``mvd_utils.c`` / ``cl_cam.c`` (``mvd_autotrack``, ``mvd_autotrack_*_values``: powerups and
 frags weighted), ezQuake issue #1005 "Improve autotrack" (favour the killer, stay after a death, powerups).
@@ -80,12 +82,13 @@ class Shot:
 
 @dataclass(frozen=True, slots=True)
 class FragCall:
-    """A frag at ``time`` and what the director did: ``outcome`` :data:`COVERED` (on the killer from
+    """A frag at ``time`` in map ``segment`` and what the director did: ``outcome`` :data:`COVERED` (on the killer from
     :data:`FRAG_LEAD` s before), :data:`CONFLICT` (another killer's lead-in had the camera), :data:`OUT_OF_VIEW`
     (the killer is not in the demo's view then) or :data:`NOT_A_PLAYER` (no player with a view has the killer's
     name); ``note`` says more."""
 
     time: float
+    segment: int
     killer: str
     victim: str
     killer_slot: int | None
@@ -218,7 +221,7 @@ class _Planner:
         calls = []
         for f in frags:
             outcome, note = self._take(f, windows, s0, s1)
-            calls.append(FragCall(f.time, f.killer, f.victim, f.killer_slot, outcome, note))
+            calls.append(FragCall(f.time, f.segment, f.killer, f.victim, f.killer_slot, outcome, note))
         return self._shots(s0, s1, windows), calls
 
     def _take(self, f: Frag, windows: list[_Window], s0: float, s1: float) -> tuple[str, str]:
@@ -286,8 +289,10 @@ class _Planner:
             end = self._end(t, g1, pick)
             if g1 - end < MIN_SHOT:
                 end = g1
-            camera = FILLER_CAMERAS[self.fillers % len(FILLER_CAMERAS)]
-            self.fillers += 1
+            camera = "pov"
+            if pick is not None:
+                camera = FILLER_CAMERAS[self.fillers % len(FILLER_CAMERAS)]
+                self.fillers += 1
             out.append(self.shot(t, end, pick, camera, reason, i))
             t, slot = end, pick
             if t >= g1:
@@ -298,7 +303,7 @@ class _Planner:
         sig = self.signals
         frags = sig.frags[ticks]
         best = frags.max(axis=1, initial=np.iinfo(np.int32).min)[:, None]
-        sole = (frags == best) & ((frags == best).sum(axis=1) == 1)[:, None]
+        sole = (frags == best) & ((frags == best).sum(axis=1) == 1)[:, None] & (len(sig.slots) > 1)
         score = POWERUP_SCORE * (sig.powerup[ticks] > 0) + LEADER_SCORE * sole
         return np.where(sig.present[ticks], score, -1)
 
@@ -313,12 +318,16 @@ class _Planner:
 
     def _end(self, t: float, g1: float, slot: int | None) -> float:
         """Where a shot on ``slot`` from ``t`` ends: :data:`MIN_SHOT` on, the first tick where the player leaves the
-        view or someone else is more interesting, by :data:`MAX_SHOT` and ``g1`` at the latest."""
+        view or someone else is more interesting, by :data:`MAX_SHOT` and ``g1`` at the latest; the demo's own view
+        (``None``) lasts until a player comes into view."""
         sig = self.signals
-        latest = min(t + MAX_SHOT, g1)
-        if slot is None or t + MIN_SHOT >= latest:
+        latest = min(t + MAX_SHOT, g1) if slot is not None else g1
+        if t + MIN_SHOT >= latest:
             return latest
         ticks = sig.span(t + MIN_SHOT, latest)
+        if slot is None:
+            seen = np.flatnonzero(sig.present[ticks].any(axis=1))
+            return max(float(sig.ticks[ticks][seen[0]]), t + MIN_SHOT) if len(seen) else latest
         interest = self._interest(ticks)
         column = self.columns[slot]
         mine = interest[:, column] + STAY_SCORE
