@@ -68,7 +68,7 @@ COVERED, CONFLICT, OUT_OF_VIEW, NOT_A_PLAYER = "covered", "conflict", "out of vi
 class Shot:
     """From ``start`` to ``end`` (timeline seconds) the camera is ``camera`` (pov, chase, orbit) on player ``slot``
     (``None``: the demo's own view) named ``player``; ``reason`` (frag, powerup, leader, stay, only, first, demo)
-    and ``why`` say why; ``yaw``: the orbit camera's yaw at ``start`` (behind the player's view)."""
+    and ``why`` say why (a frag shot names the killer and the victim, the others say what the player does); ``yaw``: the orbit camera's yaw at ``start`` (behind the player's view)."""
 
     start: float
     end: float
@@ -190,16 +190,15 @@ class _Planner:
 
     def shot(self, start: float, end: float, slot: int | None, camera: str, reason: str, tick: int,
              why: str = "") -> Shot:
-        name = self.name(slot)
         if not why:
             if reason == "powerup":
                 held = self.signals.powerup[tick, self.columns[slot]] if slot is not None else 0
-                why = f"{name} has the {self.signals.powerup_names[held - 1]}"
+                why = f"has the {self.signals.powerup_names[held - 1]}"
             else:
-                why = {"leader": f"{name} leads the scoreboard", "stay": f"stays with {name}",
-                       "only": f"{name}: the only player in view", "first": f"{name}: the first player in view",
-                       "demo": "the demo's own view: no player in view"}[reason]
-        return Shot(start, end, slot, name, camera, reason, why, self.yaw(slot, start))
+                why = {"leader": "leads the scoreboard", "stay": "still the one to watch",
+                       "only": "the only player in view", "first": "the first player in view",
+                       "demo": "no player in view: the demo's own view"}[reason]
+        return Shot(start, end, slot, self.name(slot), camera, reason, why, self.yaw(slot, start))
 
     def yaw(self, slot: int | None, t: float) -> float:
         """The view yaw of ``slot`` (``None``: the demo's view) at ``t``."""
