@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import functools
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +27,7 @@ from viewer.director.plan import (CONFLICT, COVERED, DEATH_HOLD, FILLER_CAMERAS,
                                   NOT_A_PLAYER, OUT_OF_VIEW, DirectorPlan)
 from viewer.input import CTRL, Action, key_action
 from viewer.ui.readout import Readout, readout_lines
-from viewer.viewer_state import ViewerState
+from viewer.viewer_state import DIRECTOR_LINE, ViewerState
 
 MVD_2ON2 = QUAKEWORLD / "2on2_sf_vs_red[frobodm2]220104-0915.mvd"
 CORPUS = sorted(p for p in DATA.rglob("*") if p.suffix.lower() in DEMO_SUFFIXES and "bad-input" not in p.parts)
@@ -143,7 +145,7 @@ def test_the_killer_is_watched_from_the_lead_and_the_death_held(tmp_path) -> Non
     frag = plan.shot_at(15.0)
     assert (frag.start, frag.end) == (pytest.approx(15.0 - FRAG_LEAD), pytest.approx(15.0 + DEATH_HOLD))
     assert (frag.slot, frag.player, frag.camera, frag.reason) == (0, "Alice", "pov", "frag")
-    assert frag.why == "frag: Alice fragged Bob (rocket)"
+    assert frag.why == "fragged Bob (rocket)"
     assert [(f.killer, f.victim, f.killer_slot, f.outcome) for f in plan.frags] == [("Alice", "Bob", 0, COVERED)]
 
 
@@ -172,7 +174,7 @@ def test_frags_of_one_killer_close_together_are_one_shot(tmp_path) -> None:
     plan = plan_director(_mvd(tmp_path, ["Alice", "Bob", "Carol"], 20, kills=kills))
     shot = plan.shot_at(10.0)
     assert shot is plan.shot_at(12.0) and (shot.start, shot.end) == (pytest.approx(8.0), pytest.approx(13.0))
-    assert shot.why == "frag: Alice fragged Bob (rocket); frag: Alice fragged Carol (rocket)"
+    assert shot.why == "fragged Bob (rocket), Carol (rocket)"
 
 
 def test_between_frags_the_powerup_carrier_then_the_sole_leader(tmp_path) -> None:
@@ -231,7 +233,7 @@ def test_qdv_director_prints_the_shot_list(capsys) -> None:
     assert all(set(s) == {"start", "end", "player", "slot", "camera", "reason", "why"} for s in shots)
     assert all(a["end"] == b["start"] for a, b in zip(shots, shots[1:]))
     frag = next(s for s in shots if s["reason"] == "frag")
-    assert frag["camera"] == "pov" and frag["why"].startswith(f"frag: {frag['player']} fragged ")
+    assert frag["camera"] == "pov" and frag["why"].startswith("fragged ")
     assert {f["outcome"] for f in out["frags"]} <= {COVERED, CONFLICT} and len(out["frags"]) == 25
     assert main(["director", str(MVD_2ON2)]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -304,7 +306,8 @@ def test_ctrl_d_gives_the_camera_to_the_director_and_tab_takes_it_back() -> None
     state.clock = state.clock.seek((frag.start + frag.end) / 2)
     assert state.view_pov() == frag.slot and state.camera_name == "director"
     assert state.watching(timeline.sample(state.t, pov=state.view_pov())) == frag.player
-    assert state.director_line() == f"director: {frag.player} - {frag.why}"
+    line = f"director: {frag.player} - {frag.why}"
+    assert state.director_line() == (line if len(line) <= DIRECTOR_LINE else line[:DIRECTOR_LINE - 3] + "...")
     assert state.take_messages() == [f"director on: {len(state.plan.shots)} shots (Ctrl+D: off)"]
     state.handle(Action("player", 1))                        # Tab: the next player after the one shown
     slots = timeline.pov_slots
@@ -315,3 +318,24 @@ def test_ctrl_d_gives_the_camera_to_the_director_and_tab_takes_it_back() -> None
     assert not state.directing and state.pov_slot == frag.slot and state.mode == "pov"
     lines = readout_lines(Readout(1.0, 2.0, director="director: A - why"), with_clock=False)
     assert lines == ("director: A - why",)                  # shown beside the bar as well
+
+
+def test_the_window_follows_the_director() -> None:
+    """``qdv play --camera director`` (headless): each picture shows the shot's player (their eyes, or the camera
+    around them), the corner readout names the shot, the sound is heard as that player; Ctrl+D gives the camera
+    back on the player shown, and takes it again."""
+    run = subprocess.run([sys.executable, "-m", "tests.director_driver", str(MVD_2ON2), "--headless"], cwd=REPO,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    assert out["directing"] and out["shots"] == len(plan_director(_timeline(str(MVD_2ON2))).shots)
+    assert {s["camera"] for s in out["seen"]} == {"pov", "chase", "orbit"}
+    for seen in out["seen"]:
+        assert seen["mode"] == "director" and seen["pov"] == seen["slot"]
+        assert seen["view_entity"] == seen["ears"] == seen["slot"] + 1            # QuakeWorld: slot s is entity s + 1
+        line = f"director: {seen['player']} - {seen['why']}"
+        assert seen["line"] == [line if len(line) <= DIRECTOR_LINE else line[:DIRECTOR_LINE - 3] + "..."]
+    off = out["off"]
+    assert not off["directing"] and off["mode"] == "pov" and off["line"] == []
+    assert off["pov_slot"] == off["pov"] == out["seen"][-1]["slot"]
+    assert out["on_again"]["directing"] and out["on_again"]["mode"] == "director"

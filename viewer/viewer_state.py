@@ -48,6 +48,8 @@ BAR_HIDE_DELAY = 2.0
 MOUSE_LOOK_DEGREES = 0.022
 #: Chase distance limits and the wheel step (units).
 CHASE_MIN, CHASE_MAX, CHASE_STEP = 40.0, 400.0, 20.0
+#: The longest director line of the readout (characters; a shot of many frags is cut short).
+DIRECTOR_LINE = 64
 #: The actions that pick a camera or a player by hand: they take the camera back from the director.
 TAKE_OVER = frozenset({"camera", "player", "watch", "orbit_next", "mouse_look", "path_camera"})
 
@@ -234,7 +236,8 @@ class ViewerState:
         if not (self.directing and self.plan is not None):
             return ""
         shot = self.plan.shot_at(self.t)
-        return f"director: {shot.player or 'the demo view'} - {shot.why}"
+        line = f"director: {shot.player or 'the demo view'} - {shot.why}"
+        return line if len(line) <= DIRECTOR_LINE else line[:DIRECTOR_LINE - 3] + "..."
 
     def camera_for(self, scene: SceneState | None, world: GameMap | None = None) -> Camera | None:
         """The camera to draw ``scene`` from (:func:`~viewer.camera_pose.camera_pose` of :meth:`shot`, as every

@@ -68,7 +68,8 @@ COVERED, CONFLICT, OUT_OF_VIEW, NOT_A_PLAYER = "covered", "conflict", "out of vi
 class Shot:
     """From ``start`` to ``end`` (timeline seconds) the camera is ``camera`` (pov, chase, orbit) on player ``slot``
     (``None``: the demo's own view) named ``player``; ``reason`` (frag, powerup, leader, stay, only, first, demo)
-    and ``why`` say why (a frag shot names the killer and the victim, the others say what the player does); ``yaw``: the orbit camera's yaw at ``start`` (behind the player's view)."""
+    and ``why`` say what the player does (``fragged Bob (rocket)``, ``has the quad``, ``leads the scoreboard``…);
+    ``yaw``: the orbit camera's yaw at ``start`` (behind the player's view)."""
 
     start: float
     end: float
@@ -253,8 +254,7 @@ class _Planner:
             start = w.start if w.start - at >= MIN_SHOT else at
             if start > at:
                 shots += self._fill(at, start, slot)
-            why = "; ".join(f"frag: {f.killer} fragged {f.victim}" + (f" ({f.weapon})" if f.weapon else "")
-                            for f in w.frags)
+            why = "fragged " + ", ".join(f.victim + (f" ({f.weapon})" if f.weapon else "") for f in w.frags)
             shots.append(self.shot(start, end, w.slot, "pov", "frag", 0, why))
             at, slot = end, w.slot
         if shots and s1 - at < MIN_SHOT:
