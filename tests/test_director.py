@@ -17,7 +17,7 @@ from PIL import Image
 
 from assets_loader.demos import DEMO_SUFFIXES, DemoTimeline, load_demo
 from assets_loader.demos.quakeworld import protocol as P
-from tests.builders.qw import MVDWriter, QWMessages, mvd_signon
+from tests.builders.qw import MVDWriter, QWDWriter, QWMessages, mvd_signon, qwd_signon
 from tests.conftest import DATA, QUAKE3, QUAKEWORLD, REPO
 from viewer.camera_pose import ORBIT_PITCH, ShotCamera, camera_pose
 from viewer.cli import main
@@ -219,6 +219,31 @@ def test_nobody_in_view_is_the_demos_own_view(tmp_path) -> None:
     plan = plan_director(_mvd(tmp_path, ["Alice"], 12, absent=[(0, 2.0, 100.0)]))
     assert _shots(plan) == [(0.1, 2.2, 0, "chase", "only"), (2.2, 12.0, None, "pov", "demo")]   # seen 0.25 s on
     assert plan.pov_at(5.0) is None and plan.shots[1].why == "no player in view: the demo's own view"
+
+
+def test_a_clock_that_jumps_by_years_is_planned_coarsely(tmp_path) -> None:
+    """A hostile demo whose clock jumps 3e8 s: the director reads at most MAX_TICKS moments and makes a shot per
+    moment at most, in milliseconds, instead of thirty million shots of 10 s."""
+    m, w = QWMessages(), QWDWriter()
+    qwd_signon(m, w, names=("Alice", "Bob"))
+    for t in (1.0, 1.1, 1.2, 3e8, 3e8 + 0.1):
+        w.packet(t, m.playerinfo_qwd(0, origin=(0, 0, 24)), m.packetentities([m.entity(40, model=2)]))
+    w.packet(3e8 + 0.2, m.disconnect())
+    path = tmp_path / "jump.qwd"
+    path.write_bytes(w.build())
+    timeline = load_demo(path)
+    plan = plan_director(timeline)
+    assert timeline.duration > 2.9e8 and len(plan.shots) <= 4
+    assert plan.shots[0].start == timeline.start_time and plan.shots[-1].end == timeline.end_time
+    assert all(a.end == b.start for a, b in zip(plan.shots, plan.shots[1:]))
+
+
+def test_a_broken_demo_is_one_line(tmp_path, capsys) -> None:
+    bad = tmp_path / "broken.dem"
+    bad.write_bytes(b"-1\n" + bytes(range(256)) * 4)
+    assert main(["director", str(bad)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"qdv director: {bad}")
 
 
 # --- qdv director, screenshots, renders and the window follow the plan ----------------------------------------------

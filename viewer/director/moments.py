@@ -28,10 +28,12 @@ from assets_loader.demos.quake2 import protocol as q2
 from assets_loader.demos.quake3 import game as q3
 from assets_loader.demos.quakeworld import protocol as qw
 
-__all__ = ["Frag", "Signals", "SEEN_WITHIN", "TICK", "frags_of", "signals_of", "slot_names"]
+__all__ = ["Frag", "Signals", "MAX_TICKS", "SEEN_WITHIN", "TICK", "frags_of", "signals_of", "slot_names"]
 
 #: Seconds between the times the signals are read at.
 TICK = 0.1
+#: At most this many times (a demo longer than 5.5 hours, or whose clock jumps by years, is read more coarsely).
+MAX_TICKS = 200_000
 #: A player is in view at ``t`` when the demo has a row of them this close to ``t``.
 SEEN_WITHIN = 0.25
 #: A pseudo bit for Quake's ring of shadows (the player is drawn as ``progs/eyes.mdl``).
@@ -65,11 +67,12 @@ class Frag:
 
 @dataclass(frozen=True, slots=True)
 class Signals:
-    """The facts at ``ticks`` (f8 [T], every :data:`TICK` s) for player ``slots`` (columns): ``segment`` i4 [T] (the
-    map), ``present`` bool [T, P] (in view), ``powerup`` i4 [T, P] (0: none, else 1 + the index of its name in
-    ``powerup_names``), ``frags`` i4 [T, P] (the scoreboard's, per map)."""
+    """The facts at ``ticks`` (f8 [T], every ``step`` s: :data:`TICK` or more) for player ``slots`` (columns):
+    ``segment`` i4 [T] (the map), ``present`` bool [T, P] (in view), ``powerup`` i4 [T, P] (0: none, else 1 + the
+    index of its name in ``powerup_names``), ``frags`` i4 [T, P] (the scoreboard's, per map)."""
 
     ticks: np.ndarray
+    step: float
     segment: np.ndarray
     slots: tuple[int, ...]
     present: np.ndarray
@@ -138,9 +141,11 @@ def _slot_of(names: dict[int, str], name: str, later: dict[int, str]) -> int | N
 
 
 def signals_of(timeline: DemoTimeline, slots: Sequence[int]) -> Signals:
-    """The :class:`Signals` of ``timeline`` for the watchable ``slots`` (``timeline.pov_slots``)."""
-    n = max(int(np.ceil(timeline.duration / TICK)), 0) + 1
-    ticks = np.minimum(timeline.start_time + TICK * np.arange(n), timeline.end_time)
+    """The :class:`Signals` of ``timeline`` for the watchable ``slots`` (``timeline.pov_slots``), every
+    :data:`TICK` s (at most :data:`MAX_TICKS` times)."""
+    step = max(TICK, timeline.duration / MAX_TICKS)
+    n = min(max(int(np.ceil(timeline.duration / step)), 0) + 1, MAX_TICKS + 1)
+    ticks = np.minimum(timeline.start_time + step * np.arange(n), timeline.end_time)
     frame = np.minimum(np.searchsorted(timeline.times, ticks, side="left"), max(len(timeline.times) - 1, 0))
     segment = timeline.frame_segment[frame] if len(timeline.times) else np.zeros(n, np.int32)
     present = np.zeros((n, len(slots)), bool)
@@ -159,7 +164,7 @@ def signals_of(timeline: DemoTimeline, slots: Sequence[int]) -> Signals:
             held = np.where(seen, bits[np.maximum(last, 0)], 0)
             for code, (flag, _name) in reversed(list(enumerate(table, 1))):
                 powerup[held & flag != 0, column] = code
-    return Signals(ticks, np.asarray(segment, np.int32), tuple(slots), present, powerup,
+    return Signals(ticks, step, np.asarray(segment, np.int32), tuple(slots), present, powerup,
                    tuple(name for _mask, name in table), _frags(timeline, slots, ticks, segment))
 
 

@@ -317,10 +317,11 @@ class _Planner:
 
     def _end(self, t: float, g1: float, slot: int | None) -> float:
         """Where a shot on ``slot`` from ``t`` ends: :data:`MIN_SHOT` on, the first tick where the player leaves the
-        view or someone else is more interesting, by :data:`MAX_SHOT` and ``g1`` at the latest; the demo's own view
-        (``None``) lasts until a player comes into view."""
+        view or someone else is more interesting, by :data:`MAX_SHOT` (or one step of the signals, when a demo's
+        clock jumps so far that they are read more coarsely) and ``g1`` at the latest; the demo's own view (``None``)
+        lasts until a player comes into view."""
         sig = self.signals
-        latest = min(t + MAX_SHOT, g1) if slot is not None else g1
+        latest = min(t + max(MAX_SHOT, sig.step), g1) if slot is not None else g1
         if t + MIN_SHOT >= latest:
             return latest
         ticks = sig.span(t + MIN_SHOT, latest)
