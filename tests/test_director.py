@@ -161,6 +161,18 @@ def test_the_next_frag_cuts_the_hold_short_and_close_gaps_join_its_lead(tmp_path
     assert alice2.start == bob.end and alice2.slot == 0                    # a gap of 0.5 s makes no shot
 
 
+def test_a_shot_that_shows_its_player_die_holds_on_the_death(tmp_path) -> None:
+    """Alice (the leader) is watched when Carol, out of the demo's view, frags her; Bob picks up the quad 0.2 s
+    later: the director stays on Alice's death for the hold before it cuts to him."""
+    timeline = _mvd(tmp_path, ["Alice", "Bob", "Carol"], 30, kills=[(15.0, "Alice rides Carol's rocket\n")],
+                    effects=[(1, 15.2, 30.0, P.EF_BLUE)], frags=[(1.0, 0, 2)], absent=[(2, 1.0, 100.0)])
+    plan = plan_director(timeline)
+    assert [f.outcome for f in plan.frags] == [OUT_OF_VIEW]
+    alice, bob = plan.shot_at(15.0), plan.shot_at(16.5)
+    assert (alice.slot, bob.slot, bob.reason) == (0, 1, "powerup")
+    assert alice.end == bob.start == pytest.approx(15.0 + DEATH_HOLD)
+
+
 def test_overlapping_lead_ins_keep_the_earlier_frag(tmp_path) -> None:
     kills = [(10.0, "Bob rides Alice's rocket\n"), (11.0, "Alice rides Carol's rocket\n")]
     plan = plan_director(_mvd(tmp_path, ["Alice", "Bob", "Carol"], 20, kills=kills))

@@ -68,12 +68,11 @@ class Frag:
 @dataclass(frozen=True, slots=True)
 class Signals:
     """The facts at ``ticks`` (f8 [T], every ``step`` s: :data:`TICK` or more) for player ``slots`` (columns):
-    ``segment`` i4 [T] (the map), ``present`` bool [T, P] (in view), ``powerup`` i4 [T, P] (0: none, else 1 + the
-    index of its name in ``powerup_names``), ``frags`` i4 [T, P] (the scoreboard's, per map)."""
+    ``present`` bool [T, P] (in view), ``powerup`` i4 [T, P] (0: none, else 1 + the index of its name in
+    ``powerup_names``), ``frags`` i4 [T, P] (the scoreboard's of the tick's map)."""
 
     ticks: np.ndarray
     step: float
-    segment: np.ndarray
     slots: tuple[int, ...]
     present: np.ndarray
     powerup: np.ndarray
@@ -164,7 +163,7 @@ def signals_of(timeline: DemoTimeline, slots: Sequence[int]) -> Signals:
             held = np.where(seen, bits[np.maximum(last, 0)], 0)
             for code, (flag, _name) in reversed(list(enumerate(table, 1))):
                 powerup[held & flag != 0, column] = code
-    return Signals(ticks, step, np.asarray(segment, np.int32), tuple(slots), present, powerup,
+    return Signals(ticks, step, tuple(slots), present, powerup,
                    tuple(name for _mask, name in table), _frags(timeline, slots, ticks, segment))
 
 

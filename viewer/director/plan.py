@@ -6,8 +6,9 @@ timeline by rules a caster follows, each a named constant below.
    (ezQuake's ``autotrack`` jumps to the killer after the frag; ezQuake #1005 asks to favour the fragger).  Frags of
    one killer close together are one shot.  When two killers' lead-ins overlap, the earlier frag keeps the camera
    and the later one is missed (said in :attr:`DirectorPlan.frags`).
-2. **Stay on the death.**  After a frag the shot holds :data:`DEATH_HOLD` s on the killer (ezQuake #1005: "give it
-   0.5 seconds more"), unless the next frag's lead-in needs the cut.
+2. **Stay on the death.**  After a frag the shot holds :data:`DEATH_HOLD` s on the killer, and a shot between frags
+   that shows its player die holds as long after the death (ezQuake #1005: "give it 0.5 seconds more on the killed
+   pov"), unless the next frag's lead-in needs the cut.
 3. **Never cut too often.**  No shot is shorter than :data:`MIN_SHOT` s except the last of a map (where the demo or
    the level ends); a gap too short for a shot of its own goes to the next frag's lead-in or the shot before.
 4. **Between frags, the interesting player.**  Scored per player in view: :data:`POWERUP_SCORE` for a powerup
@@ -141,8 +142,8 @@ class _Window:
 def plan_director(timeline: DemoTimeline) -> DirectorPlan:
     """The director's shot list for ``timeline`` (the rules: module docstring)."""
     slots = timeline.pov_slots
-    planner = _Planner(timeline, signals_of(timeline, slots))
     frags = frags_of(timeline)
+    planner = _Planner(timeline, signals_of(timeline, slots), frags)
     shots: list[Shot] = []
     calls: list[FragCall] = []
     for segment, (s0, s1) in enumerate(_segment_spans(timeline)):
@@ -175,9 +176,13 @@ def _segment_spans(timeline: DemoTimeline) -> list[tuple[float, float]]:
 class _Planner:
     """The rules applied to one map after another (the camera turn carries over)."""
 
-    def __init__(self, timeline: DemoTimeline, signals: Signals) -> None:
+    def __init__(self, timeline: DemoTimeline, signals: Signals, frags: list[Frag]) -> None:
         self.timeline = timeline
         self.signals = signals
+        self.deaths: dict[int, list[float]] = {}      # each player's deaths by a frag, in time order
+        for f in frags:
+            if f.victim_slot is not None:
+                self.deaths.setdefault(f.victim_slot, []).append(f.time)
         self.names = slot_names(timeline)
         self.columns = {slot: column for column, slot in enumerate(signals.slots)}
         self.fillers = 0
@@ -318,8 +323,8 @@ class _Planner:
     def _end(self, t: float, g1: float, slot: int | None) -> float:
         """Where a shot on ``slot`` from ``t`` ends: :data:`MIN_SHOT` on, the first tick where the player leaves the
         view or someone else is more interesting, by :data:`MAX_SHOT` (or one step of the signals, when a demo's
-        clock jumps so far that they are read more coarsely) and ``g1`` at the latest; the demo's own view (``None``)
-        lasts until a player comes into view."""
+        clock jumps so far that they are read more coarsely) and ``g1`` at the latest, but :data:`DEATH_HOLD` s after
+        a death of the player it shows; the demo's own view (``None``) lasts until a player comes into view."""
         sig = self.signals
         latest = min(t + max(MAX_SHOT, sig.step), g1) if slot is not None else g1
         if t + MIN_SHOT >= latest:
@@ -333,4 +338,6 @@ class _Planner:
         mine = interest[:, column] + STAY_SCORE
         others = np.delete(interest, column, axis=1).max(axis=1, initial=-1)
         stop = np.flatnonzero(~sig.present[ticks, column] | (others > mine))
-        return max(float(sig.ticks[ticks][stop[0]]), t + MIN_SHOT) if len(stop) else latest
+        end = max(float(sig.ticks[ticks][stop[0]]), t + MIN_SHOT) if len(stop) else latest
+        shown = [d for d in self.deaths.get(slot, ()) if t <= d < end]
+        return min(max(end, shown[-1] + DEATH_HOLD), g1) if shown else end
