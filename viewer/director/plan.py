@@ -168,8 +168,7 @@ def _segment_spans(timeline: DemoTimeline) -> list[tuple[float, float]]:
             spans.append((1.0, 0.0))        # a map without frames: nothing to plan
             continue
         later = [b for b in starts[k + 1:] if b is not None]
-        spans.append((max(a, timeline.start_time) if k else timeline.start_time, later[0] if later else
-                      timeline.end_time))
+        spans.append((a if k else timeline.start_time, later[0] if later else timeline.end_time))
     return spans
 
 
