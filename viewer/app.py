@@ -95,7 +95,8 @@ class PlaySource:
     processes; ``ghosts`` / ``ghost_offsets``: other demos of the same map raced as ghosts (``--ghost``,
     ``--ghost-offset``, :mod:`viewer.ghosts`); ``merges``: other client demos of the same match whose recorders'
     exact views are added (``--merge``, :mod:`assets_loader.demos.merge`); ``overlays``: the caster's overlays on at
-    the start (``--overlay``, F5-F8)."""
+    the start (``--overlay``, F5-F8); ``director``: the director has the camera from the start (``--camera
+    director``)."""
 
     fs: VirtualFS
     demo: str | None = None
@@ -119,6 +120,7 @@ class PlaySource:
     ghosts: tuple[str, ...] = ()
     ghost_offsets: tuple[float, ...] = ()
     merges: tuple[str, ...] = ()
+    director: bool = False
 
     @property
     def title(self) -> str:
@@ -224,6 +226,8 @@ class ViewerWindow(pyglet.window.Window):
             self.state = ViewerState.for_timeline(timeline, start=start, speed=src.speed, fov=src.fov, size=size)
             if src.pov is not None:
                 self.state.pov_slot = src.pov
+            if src.director:
+                self.state.start_directing()
             if src.camera_path is not None:     # --camera-path: start on the path's preview
                 self.state.path_edit = PathEdit.loaded(src.camera_path, src.camera_path_file)
                 self.state.mode = "path"
@@ -387,10 +391,11 @@ class ViewerWindow(pyglet.window.Window):
         hud_shown: HudLayout | None = None   # the game's HUD as drawn (the readout takes a free place beside it)
         if session is not None:
             t = st.t
-            sample = session.timeline.sample(t, pov=st.pov_slot)
+            pov = st.view_pov()
+            sample = session.timeline.sample(t, pov=pov)
             self._use_segment(max(sample.segment, 0))
             camera = st.camera_for(sample, session.game_map)
-            picture = draw_picture(session, self.target, t, camera, st.fov, st.pov_slot, state=sample,
+            picture = draw_picture(session, self.target, t, camera, st.fov, pov, state=sample,
                                    overrides=Overrides(self.source.water_alpha, st.show_scores),
                                    hud=self.hud if st.show_hud else None)
             frame, hud_shown = picture.frame, picture.layout
@@ -418,8 +423,8 @@ class ViewerWindow(pyglet.window.Window):
                 self.ui.draw(body, size)     # first: the bar's and the controls' tooltips go over it
                 layers = tooltip_layout(st.controls, hover, size)
                 layers += key_row_layout(st.geometry(), st.path_edit.path.keys, st.path_edit.selected, hover)
-                layers += timeline_layout(st.geometry(), st.info.markers_for(st.pov_slot), st.t,
-                                          BarStatus(st.clock.speed, st.clock.paused, st.mode), hover,
+                layers += timeline_layout(st.geometry(), st.info.markers_for(st.view_pov()), st.t,
+                                          BarStatus(st.clock.speed, st.clock.paused, st.camera_name), hover,
                                           marked=(st.marks.start, st.marks.end),
                                           export_progress=self._export_progress)
         if self._hint is not None:
@@ -474,9 +479,9 @@ class ViewerWindow(pyglet.window.Window):
         return (len(times) - 1) / (times[-1] - times[0])
 
     def _readout(self, st: ViewerState, sample: SceneState) -> Readout:
-        return Readout(st.t - st.info.start, st.info.end - st.info.start, st.clock.speed, st.clock.paused, st.mode,
-                       st.watching(sample), self.fps if st.show_fps else None,
-                       self._export_progress, ",".join(st.overlays.enabled))
+        return Readout(st.t - st.info.start, st.info.end - st.info.start, st.clock.speed, st.clock.paused,
+                       st.camera_name, st.watching(sample), self.fps if st.show_fps else None,
+                       self._export_progress, overlays=",".join(st.overlays.enabled), director=st.director_line())
 
     def _save_screenshot(self) -> None:
         pixels = self.target.read_rgb()

@@ -12,12 +12,15 @@ Quake III's eye 26). While the entity is out of the frame it circles where it wa
 which the caller carries from one picture to the next; before it was ever seen there is no orbit (``None``: the
 player's eyes).
 
+The ``director`` mode (:mod:`viewer.director`) is a shot list: at each time one of the others on one player
+(:meth:`ShotCamera.at`), so the picture's player changes with the shots and the demo is sampled with that pov.
+
 References: QuakeSpasm ``chase.c`` (the chase camera, :func:`~viewer.cameras.chase_camera`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from assets_loader.demos import SceneState
@@ -25,6 +28,7 @@ from assets_loader.game_map import GameMap
 
 from .camera_path import CameraPath, camera_at, entity_origin
 from .cameras import chase_camera, orbit_camera
+from .director import DirectorPlan
 from .render.refdef import Camera
 
 Vec3 = tuple[float, float, float]
@@ -34,11 +38,13 @@ ORBIT_PITCH = 20.0
 
 @dataclass(frozen=True, slots=True)
 class ShotCamera:
-    """Where a picture is seen from: ``mode`` pov/free/chase/orbit/path, following player slot ``pov`` (``None``:
-    the demo's own view). ``origin``/``angles`` place the free camera; ``angles`` (pitch, yaw) turn the orbit, which
-    circles entity ``follow`` (``None``: the watched player) at ``orbit_distance``; ``chase_back`` is the chase
-    distance; ``path`` the camera path of the ``path`` mode. A free camera without ``origin``/``angles`` or an
-    orbit without ``angles`` is settled first (:func:`~viewer.video.shot.settle`: from the player's view)."""
+    """Where a picture is seen from: ``mode`` pov/free/chase/orbit/path/director, following player slot ``pov``
+    (``None``: the demo's own view). ``origin``/``angles`` place the free camera; ``angles`` (pitch, yaw) turn the
+    orbit, which circles entity ``follow`` (``None``: the watched player) at ``orbit_distance``; ``chase_back`` is
+    the chase distance; ``path`` the camera path of the ``path`` mode; ``director`` the shot list of the
+    ``director`` mode, whose camera at a time is :meth:`at` that time (sample the demo with its ``pov``). A free
+    camera without ``origin``/``angles`` or an orbit without ``angles`` is settled first
+    (:func:`~viewer.video.shot.settle`: from the player's view)."""
 
     mode: str = "pov"
     pov: int | None = None
@@ -49,6 +55,17 @@ class ShotCamera:
     orbit_distance: float = 150.0
     path: CameraPath | None = None
     follow: int | None = None
+    director: DirectorPlan | None = None
+
+    def at(self, t: float) -> ShotCamera:
+        """The camera at time ``t``: the director's shot then (its player's eyes, the chase camera behind them or
+        the orbit circling them), any other mode as it is."""
+        plan = self.director
+        if self.mode != "director" or plan is None:
+            return self
+        shot = plan.shot_at(t)
+        return replace(self, mode=shot.camera, pov=plan.pov_at(t), follow=None, director=None,
+                       angles=(ORBIT_PITCH, plan.orbit_yaw(t), 0.0) if shot.camera == "orbit" else None)
 
 
 class Pose(NamedTuple):
@@ -63,7 +80,12 @@ def camera_pose(shot: ShotCamera, scene: SceneState | None, world: GameMap | Non
                 orbit_height: float, held: Vec3 | None = None) -> Pose:
     """The camera ``shot`` sees ``scene`` from (``None``: no demo, only a free camera has a pose). ``world`` keeps
     chase and orbit cameras out of walls; ``start`` is the demo's first time (camera path keys count from it);
-    ``orbit_height`` the game's; ``held`` the orbit target of the previous picture."""
+    ``orbit_height`` the game's; ``held`` the orbit target of the previous picture. A director's ``scene`` is sampled
+    with the ``pov`` of ``shot.at(scene.time)``."""
+    if shot.mode == "director" and scene is not None:
+        shot = shot.at(scene.time)
+        x, y, z = scene.view_origin     # an orbit circles the watched player's eye until their body is in the scene
+        held = (float(x), float(y), float(z))
     if shot.mode == "free" and shot.origin is not None and shot.angles is not None:
         return Pose(Camera(shot.origin, shot.angles, shot.fov), held)
     if scene is None:

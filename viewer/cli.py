@@ -55,6 +55,9 @@ def _build_parser() -> argparse.ArgumentParser:
                       help="a camera path (README \"Camera paths\"): the window starts on its preview")
     play.add_argument("--start", default="0", help="start time (SS, MM:SS, N%%)")
     play.add_argument("--pov", metavar="PLAYER", help="start from this player's eyes (name or slot number)")
+    play.add_argument("--camera", choices=("pov", "director"), default="pov",
+                      help="pov: the demo's eyes (default); director: the automatic director picks whom to watch "
+                           "(Ctrl+D turns it off and on)")
     play.add_argument("--speed", type=_number_in(0.1, 10, absolute=True), default=1.0,
                       help="playback speed (0.1..10; negative: reverse)")
     play.add_argument("--db", metavar="FILE",
@@ -88,8 +91,9 @@ def _build_parser() -> argparse.ArgumentParser:
     shot.add_argument("--time", default="0", help="demo time: SS, MM:SS(.s), N%% (default 0)")
     shot.add_argument("--out", required=True, help="PNG file to write (never overwritten without --force)")
     shot.add_argument("--size", type=_size, default=(1280, 720), help="WxH (default 1280x720)")
-    shot.add_argument("--camera", choices=("pov", "free"), default=None,
-                      help="pov: the recorder's eyes; free: --pos/--angles (default pov, or free with --pos)")
+    shot.add_argument("--camera", choices=("pov", "free", "director"), default=None,
+                      help="pov: the recorder's eyes; free: --pos/--angles (default pov, or free with --pos); "
+                           "director: the director's shot at --time")
     shot.add_argument("--pov", metavar="PLAYER", help="the player whose eyes to look through (name or slot number)")
     shot.add_argument("--pos", type=_vector, help="camera position x,y,z")
     shot.add_argument("--angles", type=_vector, help="camera angles pitch,yaw,roll in degrees")
@@ -121,8 +125,9 @@ def _build_parser() -> argparse.ArgumentParser:
     render.add_argument("--size", default="1920x1080", metavar="WxH",
                         help="WxH (default 1920x1080; even for h264/vp9/av1)")
     render.add_argument("--camera", metavar="MODE",
-                        help="pov (default), free (--pos/--angles), chase, orbit (--angles pitch,yaw), or "
-                             "path:FILE (a camera path, README \"Camera paths\")")
+                        help="pov (default), free (--pos/--angles), chase, orbit (--angles pitch,yaw), director (the "
+                             "automatic director's shots, qdv director), or path:FILE (a camera path, README "
+                             "\"Camera paths\")")
     render.add_argument("--pov", metavar="PLAYER",
                         help="the player whose eyes to watch (name or slot number)")
     render.add_argument("--pos", metavar="X,Y,Z",
@@ -180,6 +185,8 @@ def _build_parser() -> argparse.ArgumentParser:
 
     from .library.commands import add_parsers as add_library_parsers   # qdv index, qdv find
     add_library_parsers(sub)
+    from .director.commands import add_parser as add_director_parser   # qdv director
+    add_director_parser(sub)
     return parser
 
 
@@ -398,6 +405,11 @@ def _run(args: argparse.Namespace) -> int:
             raise _UsageError(str(exc)) from None
     if args.command == "cut":
         return _run_cut(args)
+    if args.command == "director":
+        from .director.commands import run as run_director
+
+        print(run_director(args))
+        return EXIT_OK
     raise _UsageError(f"unknown command {args.command!r}")
 
 
@@ -442,16 +454,20 @@ def _run_screenshot(args: argparse.Namespace) -> int:
         t = timeline.start_time + rel
         hud = not free if args.hud is None else args.hud
         ghosts = _ghosts(timeline, args)
+        from .director.commands import DirectorOptionError, director_for
         from .video import options as opt
+        mode = "free" if free else args.camera or "pov"
         try:
+            director = director_for(timeline, mode, args.pov)
             pov = opt.resolve_pov(timeline, args.pov)
-        except opt.OptionError as exc:
+        except (opt.OptionError, DirectorOptionError) as exc:
             raise _UsageError(str(exc)) from None
         renderer = DemoRenderer(timeline, fs, args.size, hud=hud, water_alpha=args.wateralpha, overlays=args.overlay)
         renderer.session.ghosts = ghosts
         try:
-            shot = settle(ShotCamera("free" if free else "pov", pov, args.fov, args.pos, args.angles), renderer, t)
-            pixels = renderer.pixels(t, ShotView(renderer, shot).camera(t), args.fov, pov)
+            view = ShotView(renderer, settle(ShotCamera(mode, pov, args.fov, args.pos, args.angles,
+                                                        director=director), renderer, t))
+            pixels = renderer.pixels(t, view.camera(t), args.fov, view.pov(t))
         finally:
             renderer.release()
     write_png(out, pixels, force=args.force)
@@ -534,7 +550,8 @@ def _run_window(args: argparse.Namespace) -> int:
         fs = game_filesystem(demo, args.basedir, args.game)
         source_kw = dict(demo=demo, start=args.start, speed=args.speed, folder=folder,
                          water_alpha=args.wateralpha, ghosts=tuple(args.ghost),
-                         ghost_offsets=tuple(args.ghost_offset), merges=tuple(args.merge), overlays=args.overlay)
+                         ghost_offsets=tuple(args.ghost_offset), merges=tuple(args.merge), overlays=args.overlay,
+                         director=args.camera == "director")
         if args.ghost or args.merge or args.pov is not None or args.camera_path is not None:
             # checked before any window opens, on one decode: maps that differ, players that are not there, path
             # keys outside the demo (they need its duration), demos merged that are not of its match
@@ -632,6 +649,7 @@ def _render(args: argparse.Namespace, bar: bool = True) -> tuple[int, str]:
     from .video import options as opt
     from .video.output import plan_output
     from .camera_pose import ShotCamera
+    from .director.commands import DirectorOptionError, director_for
     from .video.recorder import record
     from .video.soundtrack import AUDIO_CODECS, FrameSound, export_mixer
     from .video.timing import FrameTimes, RangeError
@@ -647,10 +665,11 @@ def _render(args: argparse.Namespace, bar: bool = True) -> tuple[int, str]:
             raise opt.OptionError("a demo file to render (or --highlights RESULTS.json)")
         output = plan_output(args.out, size, args.codec, opt.parse_crf(args.crf), args.force, args.preset)
         timeline = _load_merged(args.demo, args)
+        director = director_for(timeline, mode, args.pov)
         pov = opt.resolve_pov(timeline, args.pov)
         first, last = parse_range(args.start, args.end, timeline.duration)
         times = FrameTimes.for_range(timeline.start_time, timeline.duration, first, last, speed, fps)
-    except (opt.OptionError, TimespecError, RangeError) as exc:
+    except (opt.OptionError, TimespecError, RangeError, DirectorOptionError) as exc:
         raise _UsageError(str(exc)) from None
     path = _camera_path(opt.camera_path_file(args.camera), timeline.duration) if mode == "path" else None
     output.check_free(times.count)  # before the slow part; the writer claims the file again
@@ -667,8 +686,8 @@ def _render(args: argparse.Namespace, bar: bool = True) -> tuple[int, str]:
                                                 lambda s: session.game_map if s == session.segment else None), times)
         with tqdm(total=times.count, unit="frame", desc=output.path.name, dynamic_ncols=True,
                   disable=not bar) as frames:
-            result = record(renderer, ShotCamera(mode, pov, fov, pos, angles, path=path), times, output, blur=blur,
-                            sound=sound, progress=lambda done: frames.update(done - frames.n))
+            result = record(renderer, ShotCamera(mode, pov, fov, pos, angles, path=path, director=director), times,
+                            output, blur=blur, sound=sound, progress=lambda done: frames.update(done - frames.n))
     finally:
         renderer.release()
     where = output.path

@@ -70,6 +70,7 @@ KEY_HELP: tuple[tuple[str, str], ...] = (
     ("drag / wheel", "orbit: turn around / zoom"),
     ("Tab / Shift+Tab", "next / previous player's eyes"),
     ("V", "back to the recorder's eyes (POV)"),
+    ("Ctrl+D", "director: picks whom to watch and how (on / off)"),
     ("K / Shift+K, Delete", "camera key: add here / replace pose / delete selected"),
     ("P, Ctrl+K, Ctrl+S", "path camera; key looks at watched player; save path"),
     ("key row (above bar)", "click a camera key: select, jump there; drag: move it"),
@@ -103,6 +104,8 @@ def key_action(name: str, modifiers: int = 0, *, free_camera: bool = False) -> A
         return Action("export")
     if name == "X" and ctrl:
         return Action("cut_demo")
+    if name == "D" and ctrl:
+        return Action("director")
     if name in ("I", "O") and not ctrl and not alt:
         return Action("clear_marks") if shift else Action("mark_in" if name == "I" else "mark_out")
     if name == "S" and ctrl:

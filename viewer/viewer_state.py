@@ -17,8 +17,9 @@ Switching cameras never touches the clock; the free camera keeps flying while pa
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -33,6 +34,7 @@ from .camera_path import entity_origin
 from .camera_path_edit import PathEdit, centred_entity
 from .camera_pose import ORBIT_PITCH, ShotCamera, camera_pose
 from .cameras import FreeFly, Orbit
+from .director import DirectorPlan, plan_director
 from .input import CAMERA_MODES, Action, Movement, next_speed
 from .overlays.options import OVERLAY_NAMES, OverlayOptions
 from .playback import PlaybackClock
@@ -47,6 +49,10 @@ BAR_HIDE_DELAY = 2.0
 MOUSE_LOOK_DEGREES = 0.022
 #: Chase distance limits and the wheel step (units).
 CHASE_MIN, CHASE_MAX, CHASE_STEP = 40.0, 400.0, 20.0
+#: The longest director line of the readout (characters; a shot of many frags is cut short).
+DIRECTOR_LINE = 64
+#: The actions that pick a camera or a player by hand: they take the camera back from the director.
+TAKE_OVER = frozenset({"camera", "player", "watch", "orbit_next", "mouse_look", "path_camera"})
 
 @dataclass(frozen=True, slots=True)
 class FrameContext:
@@ -154,6 +160,11 @@ class ViewerState:
     controls: tuple[Control, ...] = ()
     requests: list[str] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
+    #: The director (Ctrl+D, ``--camera director``): whether it has the camera, its shot list, and how to plan it
+    #: (once, when it first takes the camera).
+    directing: bool = False
+    plan: DirectorPlan | None = None
+    planner: Callable[[], DirectorPlan] | None = None
 
     @classmethod
     def for_timeline(cls, timeline: DemoTimeline, *, start: float = 0.0, speed: float = 1.0, fov: float = 90.0,
@@ -162,7 +173,7 @@ class ViewerState:
         info = TimelineInfo.of(timeline)
         clock = PlaybackClock.for_range(info.start, info.end, info.start + start).with_speed(speed)
         slot = timeline.default_pov if timeline.default_pov >= 0 and info.pov_slots else None
-        return cls(info, clock, fov=fov, size=size, pov_slot=slot)
+        return cls(info, clock, fov=fov, size=size, pov_slot=slot, planner=partial(plan_director, timeline))
 
     @classmethod
     def for_map(cls, camera: Camera, *, size: tuple[int, int] = (1280, 720)) -> ViewerState:
@@ -210,6 +221,26 @@ class ViewerState:
             return None
         return key_mark_at(self.geometry(), self.path_edit.path.keys, x, y)
 
+    def view_pov(self) -> int | None:
+        """The player slot to sample the demo with now: the director's shot's while it directs, else the watched
+        one (``None``: the demo's own view)."""
+        if self.directing and self.plan is not None:
+            return self.plan.pov_at(self.t)
+        return self.pov_slot
+
+    @property
+    def camera_name(self) -> str:
+        """The camera mode as the bar and the readout name it (``director`` while the director has the camera)."""
+        return "director" if self.directing else self.mode
+
+    def director_line(self) -> str:
+        """What the director shows now, for the readout: ``director: NAME - why`` (``""`` when it is off)."""
+        if not (self.directing and self.plan is not None):
+            return ""
+        shot = self.plan.shot_at(self.t)
+        line = f"director: {shot.player or 'the demo view'} - {shot.why}"
+        return line if len(line) <= DIRECTOR_LINE else line[:DIRECTOR_LINE - 3] + "..."
+
     def camera_for(self, scene: SceneState | None, world: GameMap | None = None) -> Camera | None:
         """The camera to draw ``scene`` from (:func:`~viewer.camera_pose.camera_pose` of :meth:`shot`, as every
         export asks it): ``None`` for the recorder's eyes (the view weapon is drawn), else the free, chase, orbit or
@@ -223,7 +254,9 @@ class ViewerState:
     def shot(self) -> ShotCamera:
         """The window's camera as a :class:`~viewer.camera_pose.ShotCamera` (what Ctrl+E exports): the free camera
         where it is, the chase camera at its distance, the orbit around the followed entity at its yaw, pitch and
-        distance, the camera path being edited, else the eyes of the watched player."""
+        distance, the camera path being edited, the director's shot list, else the eyes of the watched player."""
+        if self.directing and self.plan is not None:
+            return ShotCamera("director", self.view_pov(), self.fov, director=self.plan)
         if self.mode == "free" and self.free is not None:
             return ShotCamera("free", self.pov_slot, self.fov, self.free.origin, self.free.angles)
         if self.mode == "chase":
@@ -248,7 +281,10 @@ class ViewerState:
             self.free = self.free.move(dt, move.forward, move.right, move.up, move.fast)
 
     def handle(self, action: Action, ctx: FrameContext = FrameContext()) -> None:
-        """Apply one user action (see :mod:`viewer.input` for what produces them)."""
+        """Apply one user action (see :mod:`viewer.input` for what produces them); picking a camera or a player by
+        hand takes the camera back from the director (on the player it showed)."""
+        if self.directing and action.name in TAKE_OVER:
+            self._stop_directing()
         handler = getattr(self, f"_on_{action.name}", None)
         if handler is not None:
             handler(action, ctx)
@@ -431,6 +467,34 @@ class ViewerState:
         elif self.mode == "chase":
             self.chase_back = min(max(self.chase_back - a.a * CHASE_STEP, CHASE_MIN), CHASE_MAX)
 
+    # the director (Ctrl+D)
+    def _on_director(self, a: Action, ctx: FrameContext) -> None:
+        if self.directing:
+            self._stop_directing()
+        else:
+            self.start_directing()
+
+    def start_directing(self) -> None:
+        """The director takes the camera (its shot list planned now if it was not yet)."""
+        if not self.has_demo:
+            return
+        if self.plan is None and self.planner is not None:
+            self.plan = self.planner()
+        if self.plan is None:
+            return
+        if self.mouse_look:
+            self._release_mouse()
+        self.directing = True
+        self.mode = "pov"
+        self._say(f"director on: {len(self.plan.shots)} shots (Ctrl+D: off)")
+
+    def _stop_directing(self) -> None:
+        """The director gives the camera back: the eyes of the player it showed."""
+        self.pov_slot = self.view_pov()
+        self.directing = False
+        self.mode = "pov"
+        self._say("director off")
+
     # the export range (I / O, Shift+I) and Ctrl+E: the window starts the export
     def _on_mark_in(self, a: Action, ctx: FrameContext) -> None:
         if self.has_demo:
@@ -498,8 +562,10 @@ class ViewerState:
             self.mode = self.mode_before_path
 
     def watching(self, scene: SceneState) -> str:
-        """The plain name of the player whose eyes are shown (POV) or whom the orbit camera follows in ``scene``,
-        else ``""`` (the corner readout's "watching")."""
+        """The plain name of the player whose eyes are shown (POV) or whom the orbit camera follows in ``scene``, or
+        the director's shot shows, else ``""`` (the corner readout's "watching")."""
+        if self.directing and self.plan is not None:
+            return self.plan.shot_at(self.t).player
         if self.mode == "orbit" and self.follow is not None:
             return self.info.entity_name(scene.scoreboard, self.follow)
         if self.mode == "pov":

@@ -686,6 +686,12 @@ class DemoTimeline:
         column = np.array(self._cols[name], self._col_dtype[name])
         return column if self._row_index is None else column[self._row_index]
 
+    def entity_row_frames(self) -> np.ndarray:
+        """i8 [rows]: the frame of each row of :meth:`entity_column`, for whole-demo scans of a column (built on
+        each call)."""
+        counts = np.diff(np.asarray(self._offsets, np.int64)).astype(np.int64)
+        return np.repeat(np.arange(len(self.times), dtype=np.int64), counts)
+
     def _extra_slices(self, a: int, b: int) -> Mapping[str, np.ndarray]:
         if not self._extra_keys:
             return _NO_EXTRA

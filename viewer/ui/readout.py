@@ -26,7 +26,7 @@ class Readout:
     """What the readout says: ``t`` seconds into a ``duration`` s demo, playback ``speed``, ``paused``, the
     ``camera`` mode name, the ``watching`` player's name (``""``: nobody in particular), ``fps`` (``None``: off),
     ``export``: the share of the background export done (``None``: none running), ``overlays``: the caster's overlays
-    on (``"names,xray"``; ``""``: none)."""
+    on (``"names,xray"``; ``""``: none), ``director``: the director's current shot (``""``: the director is off)."""
 
     t: float
     duration: float
@@ -37,12 +37,14 @@ class Readout:
     fps: float | None = None
     export: float | None = None
     overlays: str = ""
+    director: str = ""
 
 
 def readout_lines(r: Readout, *, with_clock: bool = True) -> tuple[str, ...]:
     """The readout's lines: ``0:12.3 / 2:05.0`` and ``1x pov`` (``paused``, ``rev``) and ``watching NAME`` (without
     ``with_clock`` only the fps line), ``export 42%`` while a background export runs (the bar shows it otherwise),
-    ``60 fps`` when the frame rate is on, ``overlays names,xray`` while any caster's overlay is on (F5–F8)."""
+    ``60 fps`` when the frame rate is on, ``overlays names,xray`` while any caster's overlay is on (F5–F8); the
+    director's shot (``director: NAME - why``) while it directs, also beside the bar."""
     lines: list[str] = []
     if with_clock:
         lines.append(f"{format_time(r.t)} / {format_time(r.duration)}")
@@ -52,6 +54,8 @@ def readout_lines(r: Readout, *, with_clock: bool = True) -> tuple[str, ...]:
             lines.append(f"watching {r.watching}")
         if r.export is not None:
             lines.append(f"export {int(min(max(r.export, 0.0), 1.0) * 100)}%")
+    if r.director:
+        lines.append(r.director)
     if r.fps is not None:
         lines.append(f"{r.fps:.0f} fps")
     if r.overlays:

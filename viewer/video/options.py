@@ -14,7 +14,7 @@ from assets_loader.demos.events import plain_line
 
 from ..render.refdef import CAMERA_LIMIT
 
-CAMERA_MODES = ("pov", "free", "chase", "orbit")
+CAMERA_MODES = ("pov", "free", "chase", "orbit", "director")
 #: ``--camera path:FILE`` follows a camera path file.
 PATH_PREFIX = "path:"
 MAX_SIZE = 8192

@@ -34,7 +34,7 @@ class PipelinedFrames:
         for k in range(times.count):
             t = times.time(k)
             try:
-                renderer.draw(t, view.camera(t), shot.fov, shot.pov, target=self.targets[k % 2])
+                renderer.draw(t, view.camera(t), shot.fov, view.pov(t), target=self.targets[k % 2])
             except KeyboardInterrupt:   # Ctrl+C: the frame drawn before still goes out
                 if k:
                     yield k - 1, self.targets[(k - 1) % 2].read_rgba()

@@ -42,13 +42,13 @@ def render_frame(view: ShotView, times: FrameTimes, k: int, blur: int = 1,
     renderer, shot = view.renderer, view.shot
     if blur <= 1:
         t = times.time(k)
-        return renderer.pixels(t, view.camera(t), shot.fov, shot.pov)
+        return renderer.pixels(t, view.camera(t), shot.fov, view.pov(t))
     if accumulator is None:
         w, h = renderer.target.size
         accumulator = np.zeros((h, w, 3), np.float32)
     accumulator.fill(0.0)
     for t in times.shutter(k, blur):
-        accumulator += renderer.pixels(t, view.camera(t), shot.fov, shot.pov)
+        accumulator += renderer.pixels(t, view.camera(t), shot.fov, view.pov(t))
     return np.rint(accumulator / blur).astype(np.uint8)
 
 

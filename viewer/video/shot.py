@@ -36,9 +36,13 @@ class ShotView:
         self.shot = shot
         self.held: Vec3 | None = None
 
+    def pov(self, t: float) -> int | None:
+        """The player slot whose picture it is at ``t`` (the director's shot then; ``None``: the demo's own view)."""
+        return self.shot.at(t).pov
+
     def camera(self, t: float) -> Camera | None:
         """The camera at ``t`` (``None``: the player's eyes with the view weapon), with the segment's map loaded."""
-        renderer, shot = self.renderer, self.shot
+        renderer, shot = self.renderer, self.shot.at(t)
         timeline, session = renderer.timeline, renderer.session
         state, world = None, None
         if shot.mode not in ("pov", "free"):    # the others look at the demo and the map
@@ -52,9 +56,10 @@ class ShotView:
 
     def listener(self, t: float) -> Listener:
         """The ears at ``t``: the camera; the player's own sounds unspatialised unless the camera is free or a path
-        (as in the window)."""
-        state = self.renderer.timeline.sample(t, pov=self.shot.pov)
+        (as in the window); a director's follow its shot's player."""
+        shot = self.shot.at(t)
+        state = self.renderer.timeline.sample(t, pov=shot.pov)
         camera = self.camera(t)
         if camera is None:
             return Listener.from_camera(pov_camera(state), state.view_entity)
-        return Listener.from_camera(camera, None if self.shot.mode in ("free", "path") else state.view_entity)
+        return Listener.from_camera(camera, None if shot.mode in ("free", "path") else state.view_entity)
