@@ -21,7 +21,9 @@ from .render.frame import FrameRenderer
 from .render.frames_in_flight import FramesInFlight
 from .render.hud_overlay import HudRenderer
 from .render.refdef import Camera, SceneFrame, SegmentAssets
-from .picture import Overrides, draw_picture
+from .picture import Overrides, Picture, draw_picture
+from .multiview.draw import PaneCanvas, PaneView, draw_panes
+from .multiview.layout import Rect
 from .session import DemoSession
 
 
@@ -41,6 +43,7 @@ class DemoRenderer:
         self.in_flight = FramesInFlight(self.ctx, flush=egl_flush())
         self.overrides = Overrides(water_alpha=water_alpha)
         self.hud: HudRenderer | None = None
+        self.canvas: PaneCanvas | None = None    # the panes' targets, made for the first multiview picture
         if hud:
             game = self.session.game
             with self.session.quiet():
@@ -64,6 +67,16 @@ class DemoRenderer:
             draw_picture(self.session, self.target if target is None else target, t, camera, fov, pov,
                          overrides=self.overrides, hud=self.hud)
 
+    def draw_panes(self, t: float, views: list[PaneView], rects: tuple[Rect, ...],
+                   target: OffscreenTarget | None = None) -> list[Picture]:
+        """Draw the multiview picture at ``t`` (``views[i]`` in ``rects[i]``, each with its HUD when asked for) into
+        ``target`` (default: :attr:`target`), without reading it back."""
+        if self.canvas is None:
+            self.canvas = PaneCanvas(self.ctx)
+        with self.in_flight.frame():
+            return draw_panes(self.session, self.canvas, self.target if target is None else target, t, views, rects,
+                              overrides=self.overrides, hud=self.hud)
+
     def pixels(self, t: float, camera: Camera | None = None, fov: float = 90.0, pov: int | None = None) -> np.ndarray:
         """The picture at ``t`` as ``uint8 [H, W, 3]`` (with the HUD when asked for)."""
         self.draw(t, camera, fov, pov)
@@ -71,8 +84,9 @@ class DemoRenderer:
 
     def release(self) -> None:
         self.in_flight.drain()
-        if self.hud is not None:
-            self.hud.release()
+        for obj in (self.hud, self.canvas):
+            if obj is not None:
+                obj.release()
         self.session.release()
         self.target.release()
         self.ctx.release()

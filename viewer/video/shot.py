@@ -1,15 +1,22 @@
 """A :class:`~viewer.camera_pose.ShotCamera` seen through a headless :class:`~viewer.headless.DemoRenderer`: the
 camera (and the ears) of ``qdv screenshot``, ``qdv render`` and the window's Ctrl+E export at each time, posed by
-the window's own rule (:func:`~viewer.camera_pose.camera_pose`).
+the window's own rule (:func:`~viewer.camera_pose.camera_pose`); a :class:`~viewer.multiview.panes.MultiShot` is
+seen through one such view per pane (:class:`MultiShotView`).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+
 from ..audio import Listener
 from ..camera_pose import ORBIT_PITCH, ShotCamera, Vec3, camera_pose
 from ..headless import DemoRenderer
+from ..multiview.draw import PaneView
+from ..multiview.layout import pane_rects
+from ..multiview.panes import MultiShot
+from ..render.context import OffscreenTarget
 from ..render.refdef import Camera
 from ..scene import pov_camera
 
@@ -50,6 +57,16 @@ class ShotView:
         self.held = pose.held
         return pose.camera
 
+    def draw(self, t: float, target: OffscreenTarget | None = None) -> None:
+        """Draw the picture at ``t`` into ``target`` (default: the renderer's), without reading it back."""
+        shot = self.shot
+        self.renderer.draw(t, self.camera(t), shot.fov, shot.pov, target=target)
+
+    def pixels(self, t: float) -> np.ndarray:
+        """The picture at ``t`` as ``uint8 [H, W, 3]``."""
+        self.draw(t)
+        return self.renderer.target.read_rgb()
+
     def listener(self, t: float) -> Listener:
         """The ears at ``t``: the camera; the player's own sounds unspatialised unless the camera is free or a path
         (as in the window)."""
@@ -58,3 +75,35 @@ class ShotView:
         if camera is None:
             return Listener.from_camera(pov_camera(state), state.view_entity)
         return Listener.from_camera(camera, None if self.shot.mode in ("free", "path") else state.view_entity)
+
+
+class MultiShotView:
+    """``multi``'s panes, each a :class:`ShotView` (settled at ``t``), drawn side by side by ``renderer``; heard
+    from the pane ``multi.heard``."""
+
+    def __init__(self, renderer: DemoRenderer, multi: MultiShot, t: float) -> None:
+        self.renderer = renderer
+        self.multi = multi
+        self.panes = [ShotView(renderer, settle(shot, renderer, t)) for shot in multi.shots]
+        self.rects = pane_rects(len(self.panes), renderer.target.size, multi.layout)
+
+    def draw(self, t: float, target: OffscreenTarget | None = None) -> None:
+        """Draw the multiview picture at ``t`` into ``target`` (default: the renderer's), without reading it back."""
+        views = [PaneView(pane.camera(t), pane.shot.fov, pane.shot.pov) for pane in self.panes]
+        self.renderer.draw_panes(t, views, self.rects, target)
+
+    def pixels(self, t: float) -> np.ndarray:
+        """The multiview picture at ``t`` as ``uint8 [H, W, 3]``."""
+        self.draw(t)
+        return self.renderer.target.read_rgb()
+
+    def listener(self, t: float) -> Listener:
+        """The ears of the heard pane (the selected one in the window, else the first)."""
+        return self.panes[min(max(self.multi.heard, 0), len(self.panes) - 1)].listener(t)
+
+
+def shot_view(renderer: DemoRenderer, shot: ShotCamera | MultiShot, t: float) -> ShotView | MultiShotView:
+    """The view of ``shot`` (one camera, or a multiview's panes) through ``renderer``, settled at ``t``."""
+    if isinstance(shot, MultiShot):
+        return MultiShotView(renderer, shot, t)
+    return ShotView(renderer, settle(shot, renderer, t))
