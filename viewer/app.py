@@ -64,7 +64,10 @@ from .ui.hint import HINT_TIME, hint_layout
 from .ui.key_row import key_row_layout
 from .ui.picker import Picker, demo_files, picker_key, picker_layout
 from .ui.readout import Readout, missing_data_notice, notice_layout, readout_layout, readout_lines
-from .picture import Overrides, draw_picture
+from .multiview.draw import PaneCanvas, PaneView, draw_panes
+from .multiview.layout import pane_at
+from .multiview.panes import MultiShot
+from .picture import Overrides, Picture, draw_picture
 from .ui.timeline_bar import BarStatus, UiLayout, text_box_layout, timeline_layout, ui_scale
 from .watch_list import watch_list
 from .video.background import BackgroundExport, GameData, export_for_view
@@ -90,7 +93,7 @@ class PlaySource:
     own view); ``water_alpha`` overrides the maps' liquid opacity (``None``: each map's own); ``library_db`` /
     ``library_workers``: the Ctrl+O library browser's file (``None``: the platform data folder's) and indexing
     processes; ``ghosts`` / ``ghost_offsets``: other demos of the same map raced as ghosts (``--ghost``,
-    ``--ghost-offset``, :mod:`viewer.ghosts`)."""
+    ``--ghost-offset``, :mod:`viewer.ghosts`); ``multiview``: the panes the demo starts with (``--multiview``)."""
 
     fs: VirtualFS
     demo: str | None = None
@@ -112,6 +115,7 @@ class PlaySource:
     library_workers: int | None = None
     ghosts: tuple[str, ...] = ()
     ghost_offsets: tuple[float, ...] = ()
+    multiview: MultiShot | None = None
 
     @property
     def title(self) -> str:
@@ -159,6 +163,7 @@ class ViewerWindow(pyglet.window.Window):
         self.session: DemoSession | None = None
         self.state: ViewerState | None = None
         self._map_renderer: FrameRenderer | None = None
+        self._canvas: PaneCanvas | None = None     # the multiview panes' targets, made for the first one
         self._sound: AudioOutput | None = None
         self._held: set[str] = set()
         self._last: SceneFrame | None = None
@@ -213,7 +218,8 @@ class ViewerWindow(pyglet.window.Window):
                       f"maps {', '.join(timeline.maps)} ({time.perf_counter() - t:.2f} s)")
             from .timespec import parse_timespec  # local: only the demo path needs it
             start = parse_timespec(src.start, duration=timeline.duration)
-            self.state = ViewerState.for_timeline(timeline, start=start, speed=src.speed, fov=src.fov, size=size)
+            self.state = ViewerState.for_timeline(timeline, start=start, speed=src.speed, fov=src.fov, size=size,
+                                                  multi=src.multiview)
             if src.pov is not None:
                 self.state.pov_slot = src.pov
             if src.camera_path is not None:     # --camera-path: start on the path's preview
@@ -376,7 +382,10 @@ class ViewerWindow(pyglet.window.Window):
         assert st is not None, "drawn only once loaded"
         session = self.session
         hud_shown: HudLayout | None = None   # the game's HUD as drawn (the readout takes a free place beside it)
-        if session is not None:
+        if session is not None and st.panes.multi:
+            picture = self._draw_panes(session, st)
+            frame, sample = picture.frame, picture.state
+        elif session is not None:
             t = st.t
             sample = session.timeline.sample(t, pov=st.pov_slot)
             self._use_segment(max(sample.segment, 0))
@@ -430,6 +439,22 @@ class ViewerWindow(pyglet.window.Window):
             self.target.use()
             self.ui.draw(layers, size)
             self.ui.draw(chooser, size)     # over the rest, texts included
+
+    def _draw_panes(self, session: DemoSession, st: ViewerState) -> Picture:
+        """The multiview: each pane's picture composed into the target, the selected pane framed; its picture is
+        returned (the keys, the readout and the sound follow it)."""
+        t = st.t
+        views = []
+        for pane, shot in enumerate(st.pane_shots()):
+            sample = session.timeline.sample(t, pov=shot.pov)
+            self._use_segment(max(sample.segment, 0))
+            views.append(PaneView(st.pane_camera_for(pane, sample, session.game_map), st.fov, shot.pov, sample))
+        if self._canvas is None:
+            self._canvas = PaneCanvas(self.ctx)
+        pictures = draw_panes(session, self._canvas, self.target, t, views, st.pane_rects(),
+                              overrides=Overrides(self.source.water_alpha, st.show_scores),
+                              hud=self.hud if st.show_hud else None, selected=st.panes.selected)
+        return pictures[st.panes.selected]
 
     def _chooser_layout(self, size: tuple[int, int], scale: int) -> UiLayout:
         """The picker or the library browser, when one is open (drawn last, over the HUD and notices)."""
@@ -673,6 +698,9 @@ class ViewerWindow(pyglet.window.Window):
             if clicked is not None and button == inp.MOUSE_LEFT:
                 self._click(clicked)
             return
+        panes = self.state.panes
+        if panes.multi and not self.state.on_bar(fx, fy):
+            self._act(inp.pane_press(pane_at(self.state.pane_rects(), fx, fy), panes.selected, button))
         self._act(inp.mouse_motion(fx, fy))
         self._act(inp.mouse_press(fx, fy, button, on_bar=self.state.on_bar(fx, fy),
                                   key_mark=self.state.key_mark_at(fx, fy)))
@@ -879,7 +907,7 @@ class ViewerWindow(pyglet.window.Window):
 
     def release(self) -> None:
         """Free the GPU objects (before closing the window)."""
-        for obj in (self.session, self._map_renderer, self.hud, self.ui, self._blit):
+        for obj in (self.session, self._map_renderer, self.hud, self.ui, self._blit, self._canvas):
             if obj is not None:
                 obj.release()
         self.session = self._map_renderer = None

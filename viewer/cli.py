@@ -62,6 +62,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_look_args(play)
     _add_window_args(play)
     _add_ghost_args(play)
+    _add_multiview_args(play)
 
     map_ = sub.add_parser("map", help="fly through a map with the free camera (from the player start)")
     map_.add_argument("map", help="a map name (lq_e0m1, looked up as maps/NAME.bsp) or a .bsp file")
@@ -98,6 +99,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_look_args(shot)
     _add_game_args(shot)
     _add_ghost_args(shot)
+    _add_multiview_args(shot)
 
     timedemo = sub.add_parser("timedemo", help="render every demo frame offscreen as fast as possible")
     timedemo.add_argument("demo")
@@ -140,6 +142,7 @@ def _build_parser() -> argparse.ArgumentParser:
     render.add_argument("--force", action="store_true", help="overwrite existing output files")
     _add_game_args(render)
     _add_ghost_args(render)
+    _add_multiview_args(render)
     from .library.commands import add_highlights_args   # qdv render --highlights RESULTS.json --out DIR
     add_highlights_args(render)
 
@@ -277,6 +280,32 @@ def _ghosts(timeline, args: argparse.Namespace):
         raise _UsageError(str(exc)) from None
 
 
+def _add_multiview_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--multiview", type=int, choices=range(1, 5), metavar="N",
+                   help="N views at once (2..4; README \"Multiview\"), each following a player")
+    p.add_argument("--layout", choices=("split", "inset"),
+                   help="multiview: split the frame (default) or one big view with small insets")
+    p.add_argument("--panes", metavar="A,B,..",
+                   help="multiview: each pane's player or camera: NAME, SLOT, chase:NAME, orbit:NAME, free:NAME")
+
+
+def _multiview(timeline, args: argparse.Namespace):
+    """The :class:`~viewer.multiview.panes.MultiShot` of ``--multiview``/``--layout``/``--panes`` (``None``: one
+    view); not with the flags that steer one camera."""
+    from .video import options as opt
+    from .video.pane_options import parse_multiview
+
+    fov = float(opt.parse_fov(str(args.fov))) if args.fov is not None else 90.0
+    try:
+        multi = parse_multiview(timeline, args.multiview, args.layout, args.panes, fov)
+    except opt.OptionError as exc:
+        raise _UsageError(str(exc)) from None
+    steering = [flag for flag in ("camera", "pov", "pos", "angles") if getattr(args, flag, None) is not None]
+    if multi is not None and steering:
+        raise _UsageError(f"--multiview draws each pane's camera (--panes): not with --{steering[0]}")
+    return multi
+
+
 def _add_game_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--basedir", help="Quake base directory holding id1 and mod dirs")
     p.add_argument("--game", help="mod dir searched before id1 (e.g. lq1)")
@@ -373,7 +402,7 @@ def _run_screenshot(args: argparse.Namespace) -> int:
     from .headless import DemoRenderer, render_map
     from .session import game_filesystem, map_game_view
     from .timespec import TimespecError, parse_timespec
-    from .video.shot import ShotView, settle
+    from .video.shot import shot_view
 
     out = Path(args.out)
     if out.exists() and not args.force:  # checked before the slow part; write_png checks again
@@ -409,11 +438,12 @@ def _run_screenshot(args: argparse.Namespace) -> int:
             pov = opt.resolve_pov(timeline, args.pov)
         except opt.OptionError as exc:
             raise _UsageError(str(exc)) from None
+        multi = _multiview(timeline, args)
         renderer = DemoRenderer(timeline, fs, args.size, hud=hud, water_alpha=args.wateralpha)
         renderer.session.ghosts = ghosts
         try:
-            shot = settle(ShotCamera("free" if free else "pov", pov, args.fov, args.pos, args.angles), renderer, t)
-            pixels = renderer.pixels(t, ShotView(renderer, shot).camera(t), args.fov, pov)
+            shot = multi or ShotCamera("free" if free else "pov", pov, args.fov, args.pos, args.angles)
+            pixels = shot_view(renderer, shot, t).pixels(t)
         finally:
             renderer.release()
     write_png(out, pixels, force=args.force)
@@ -497,7 +527,8 @@ def _run_window(args: argparse.Namespace) -> int:
         source_kw = dict(demo=demo, start=args.start, speed=args.speed, folder=folder,
                          water_alpha=args.wateralpha, ghosts=tuple(args.ghost),
                          ghost_offsets=tuple(args.ghost_offset))
-        if args.ghost or args.pov is not None or args.camera_path is not None:
+        if args.ghost or args.pov is not None or args.camera_path is not None or args.multiview or args.panes \
+                or args.layout:
             # checked before any window opens, on one decode: maps that differ, players that are not there, path
             # keys outside the demo (they need its duration)
             from assets_loader.demos import load_demo
@@ -514,6 +545,7 @@ def _run_window(args: argparse.Namespace) -> int:
             if args.camera_path is not None:
                 source_kw["camera_path"] = _camera_path(args.camera_path, timeline.duration)
                 source_kw["camera_path_file"] = args.camera_path
+            source_kw["multiview"] = _multiview(timeline, args)
     else:
         fs, map_path = _resolve_map(args.map, args.basedir, args.game)
         source_kw = dict(map_path=map_path)
@@ -614,6 +646,7 @@ def _render(args: argparse.Namespace, bar: bool = True) -> tuple[int, str]:
         output = plan_output(args.out, size, args.codec, opt.parse_crf(args.crf), args.force, args.preset)
         timeline = load_demo(args.demo)
         pov = opt.resolve_pov(timeline, args.pov)
+        multi = _multiview(timeline, args)
         first, last = parse_range(args.start, args.end, timeline.duration)
         times = FrameTimes.for_range(timeline.start_time, timeline.duration, first, last, speed, fps)
     except (opt.OptionError, TimespecError, RangeError) as exc:
@@ -633,7 +666,8 @@ def _render(args: argparse.Namespace, bar: bool = True) -> tuple[int, str]:
                                                 lambda s: session.game_map if s == session.segment else None), times)
         with tqdm(total=times.count, unit="frame", desc=output.path.name, dynamic_ncols=True,
                   disable=not bar) as frames:
-            result = record(renderer, ShotCamera(mode, pov, fov, pos, angles, path=path), times, output, blur=blur,
+            result = record(renderer, multi or ShotCamera(mode, pov, fov, pos, angles, path=path), times, output,
+                            blur=blur,
                             sound=sound, progress=lambda done: frames.update(done - frames.n))
     finally:
         renderer.release()

@@ -70,6 +70,8 @@ KEY_HELP: tuple[tuple[str, str], ...] = (
     ("drag / wheel", "orbit: turn around / zoom"),
     ("Tab / Shift+Tab", "next / previous player's eyes"),
     ("V", "back to the recorder's eyes (POV)"),
+    ("G", "multiview: 1, 2, 4 panes, 4 as insets (cycles)"),
+    ("click a pane", "multiview: select it (Tab R F C V then act on it)"),
     ("K / Shift+K, Delete", "camera key: add here / replace pose / delete selected"),
     ("P, Ctrl+K, Ctrl+S", "path camera; key looks at watched player; save path"),
     ("key row (above bar)", "click a camera key: select, jump there; drag: move it"),
@@ -132,6 +134,7 @@ def key_action(name: str, modifiers: int = 0, *, free_camera: bool = False) -> A
         "TAB": Action("player", -1 if shift else +1),
         "GRAVE": Action("toggle_scores"), "QUOTELEFT": Action("toggle_scores"),
         "H": Action("toggle_hud"),
+        "G": Action("layout"),
         "F3": Action("toggle_fps"),
         "L": Action("mouse_look"),
         "F12": Action("screenshot"),
@@ -166,6 +169,14 @@ def mouse_press(x: float, y: float, button: int, *, on_bar: bool, key_mark: int 
         return Action("drag_begin")
     if not on_bar and button == MOUSE_RIGHT:
         return Action("mouse_look")
+    return None
+
+
+def pane_press(pane: int | None, selected: int, button: int) -> Action | None:
+    """A button pressed over the panes of a multiview: the left button on a pane other than the ``selected`` one
+    selects it (``None``: one pane, or a gap between panes)."""
+    if pane is not None and pane != selected and button == MOUSE_LEFT:
+        return Action("select_pane", pane)
     return None
 
 

@@ -17,18 +17,22 @@ from ..camera_pose import ShotCamera
 ROUND_MODES = ("pov", "chase", "orbit", "free")
 
 
-def watchable(timeline: DemoTimeline) -> tuple[int | None, ...]:
-    """The players the panes watch, in Tab's order: their slots (``None`` for the recorder whose own view is the
-    demo's exact eye), or ``(None,)`` for a demo with only the recorder's view."""
-    recorder = exact_recorder(timeline)
-    slots = tuple(None if slot == recorder else slot for slot in timeline.pov_slots)
+def watchable(pov_slots: tuple[int, ...], recorder: int = -1) -> tuple[int | None, ...]:
+    """The players the panes watch, in Tab's order: their slots (``None`` for the ``recorder`` slot, whose own view
+    is the demo's exact eye: :func:`~assets_loader.demos.entity_eyes.exact_recorder`), or ``(None,)`` for a demo
+    with only the recorder's view."""
+    slots = tuple(None if slot == recorder else slot for slot in pov_slots)
     return slots or (None,)
 
 
 def default_shots(timeline: DemoTimeline, count: int, fov: float = 90.0) -> tuple[ShotCamera, ...]:
-    """The cameras of ``count`` panes: pane ``i`` watches player ``i mod players`` with the camera of round
-    ``i // players`` (:data:`ROUND_MODES`); orbit and free cameras are left to settle at the first picture."""
-    players = watchable(timeline)
+    """The cameras of ``count`` panes of ``timeline`` (:func:`pane_shots` of its players)."""
+    return pane_shots(watchable(timeline.pov_slots, exact_recorder(timeline)), count, fov)
+
+
+def pane_shots(players: tuple[int | None, ...], count: int, fov: float = 90.0) -> tuple[ShotCamera, ...]:
+    """The cameras of ``count`` panes: pane ``i`` watches ``players[i mod len]`` with the camera of round
+    ``i // len`` (:data:`ROUND_MODES`); orbit and free cameras are left to settle at the first picture."""
     return tuple(ShotCamera(ROUND_MODES[min(i // len(players), len(ROUND_MODES) - 1)], players[i % len(players)], fov)
                  for i in range(count))
 
