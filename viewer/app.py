@@ -427,6 +427,8 @@ class ViewerWindow(pyglet.window.Window):
             if self.session is not None and self.session.ghosts is not None:
                 lines += tuple(self.session.ghosts.readout(max(sample.segment, 0), st.t))
             below = max([0.0, *(r.y + r.h for r in message.rects)])
+            if st.panes.multi and st.panes.layout == "inset":    # under the insets' column
+                below = max([below, *(r.y + r.h for r in st.pane_rects()[1:])])
             layers += readout_layout(lines, size, scale, top=below, hud=hud_shown)
         notice, left = self._notice
         if left > 0 and notice and not st.show_scores:

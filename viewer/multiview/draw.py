@@ -29,8 +29,9 @@ from .layout import GAP, Rect, pane_ui_scale
 
 #: The frame's colour between and around panes (r, g, b).
 BORDER = (0.08, 0.08, 0.08)
-#: The selected pane's frame in the window.
+#: The selected pane's frame in the window, and its width in pixels.
 HIGHLIGHT = (0.95, 0.75, 0.2)
+HIGHLIGHT_WIDTH = 3
 #: What is drawn over a pane right after its picture (the overlays: names, x-ray, timers, minimap), given the
 #: picture and the pane's target.
 PaneHook = Callable[[Picture, OffscreenTarget], None]
@@ -76,19 +77,28 @@ class PaneCanvas:
         frame.use()
         fbo, height = frame.fbo, frame.size[1]
         fbo.clear(*BORDER, 1.0, depth=1.0)
-        edge = max(GAP // 2, 1)
         for i, (rect, pane) in enumerate(zip(rects, self.targets)):
-            over = i > 0 and rects[0].contains(rect.x, rect.y)
-            if i == selected or over:
-                x, y, w, h = rect.x - edge, rect.y - edge, rect.w + 2 * edge, rect.h + 2 * edge
-                fbo.clear(*(HIGHLIGHT if i == selected else BORDER), 1.0, viewport=(x, height - y - h, w, h))
+            if i > 0 and rects[0].contains(rect.x, rect.y):     # an inset over the first pane
+                _outline(fbo, height, rect, BORDER, GAP)
             self._blit.draw(pane.color, (rect.x, height - rect.y - rect.h, rect.w, rect.h))
+        if selected is not None and 0 <= selected < len(rects):
+            _outline(fbo, height, rects[selected], HIGHLIGHT, HIGHLIGHT_WIDTH)
 
     def release(self) -> None:
         for target in self.targets:
             target.release()
         self.targets = []
         self._blit.release()
+
+
+def _outline(fbo: moderngl.Framebuffer, height: int, rect: Rect, color: tuple[float, float, float], width: int) -> None:
+    """A ``width`` pixels frame in ``color`` along the edges of ``rect`` (half outside, in the gap or around an
+    inset; half over the pane), drawn as four scissored clears of ``fbo`` (``height`` rows)."""
+    out = GAP // 2
+    x, y, w, h = rect.x - out, rect.y - out, rect.w + 2 * out, rect.h + 2 * out
+    for sx, sy, sw, sh in ((x, y, w, width), (x, y + h - width, w, width), (x, y, width, h),
+                           (x + w - width, y, width, h)):
+        fbo.clear(*color, 1.0, viewport=(sx, height - sy - sh, sw, sh))
 
 
 def draw_panes(session: DemoSession, canvas: PaneCanvas, frame: OffscreenTarget, t: float, views: Sequence[PaneView],

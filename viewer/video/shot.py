@@ -10,6 +10,8 @@ from dataclasses import replace
 
 import numpy as np
 
+from assets_loader.demos import SceneState
+
 from ..audio import Listener
 from ..camera_pose import ORBIT_PITCH, ShotCamera, Vec3, camera_pose
 from ..headless import DemoRenderer
@@ -43,13 +45,16 @@ class ShotView:
         self.shot = shot
         self.held: Vec3 | None = None
 
-    def camera(self, t: float) -> Camera | None:
-        """The camera at ``t`` (``None``: the player's eyes with the view weapon), with the segment's map loaded."""
+    def camera(self, t: float, state: SceneState | None = None) -> Camera | None:
+        """The camera at ``t`` (``None``: the player's eyes with the view weapon), with the segment's map loaded;
+        ``state``: ``timeline.sample(t, pov=shot.pov)`` when the caller has it."""
         renderer, shot = self.renderer, self.shot
         timeline, session = renderer.timeline, renderer.session
-        state, world = None, None
-        if shot.mode not in ("pov", "free"):    # the others look at the demo and the map
-            state = timeline.sample(t, pov=shot.pov)
+        world = None
+        if shot.mode in ("pov", "free"):
+            state = None
+        else:    # the others look at the demo and the map
+            state = timeline.sample(t, pov=shot.pov) if state is None else state
             session.use_segment(max(state.segment, 0))
             world = session.game_map
         pose = camera_pose(shot, state, world, start=timeline.start_time,
@@ -88,8 +93,15 @@ class MultiShotView:
         self.rects = pane_rects(len(self.panes), renderer.target.size, multi.layout)
 
     def draw(self, t: float, target: OffscreenTarget | None = None) -> None:
-        """Draw the multiview picture at ``t`` into ``target`` (default: the renderer's), without reading it back."""
-        views = [PaneView(pane.camera(t), pane.shot.fov, pane.shot.pov) for pane in self.panes]
+        """Draw the multiview picture at ``t`` into ``target`` (default: the renderer's), without reading it back;
+        the timeline is sampled once per player watched."""
+        samples: dict[int | None, SceneState] = {}
+        views = []
+        for pane in self.panes:
+            pov = pane.shot.pov
+            if pov not in samples:
+                samples[pov] = self.renderer.timeline.sample(t, pov=pov)
+            views.append(PaneView(pane.camera(t, samples[pov]), pane.shot.fov, pov, samples[pov]))
         self.renderer.draw_panes(t, views, self.rects, target)
 
     def pixels(self, t: float) -> np.ndarray:
