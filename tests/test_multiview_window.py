@@ -1,13 +1,15 @@
 """Multiview in the window: the pure state (G cycles the layouts, a click selects a pane, the camera keys act on the
 selected pane only, Ctrl+E exports every pane heard from the selected one) and the real window under Xvfb driven by
 xdotool (four panes of the QuakeWorld sample that differ, the selected pane framed, G to the insets, a click on the
-first inset then C turns only that inset into the chase camera, F12 saves what the window shows). The captures are kept
-as PNGs in the test's temporary folder."""
+first inset then C turns only that inset into the chase camera, F12 saves what the window shows), and Ctrl+E's
+export of four panes (one video with sound, each frame the panes' picture). The captures are kept as PNGs in the
+test's temporary folder."""
 
 from __future__ import annotations
 
 import time
 
+import av
 import numpy as np
 import pytest
 from PIL import Image
@@ -17,12 +19,16 @@ from tests.xwindow import grab, keys, start_play, stop, xdotool
 from viewer.camera_pose import ShotCamera
 from viewer.cameras import FreeFly
 from viewer.cli import sample_demo
+from viewer.headless import DemoRenderer
 from viewer.input import MOUSE_LEFT, MOUSE_RIGHT, Action, key_action, pane_press
 from viewer.multiview.draw import HIGHLIGHT
 from viewer.multiview.layout import pane_rects
 from viewer.multiview.panes import MultiShot
 from viewer.render.refdef import Camera
 from viewer.scene import pov_camera
+from viewer.session import game_filesystem
+from viewer.video.background import BackgroundExport, GameData, export_for_view
+from viewer.video.shot import shot_view
 from viewer.viewer_state import FrameContext, ViewerState
 
 LQDM2 = sample_demo("lqdm2")
@@ -192,3 +198,33 @@ def test_real_window_multiview(display, tmp_path):
     shot = np.asarray(Image.open(saved[0]).convert("RGB"))
     assert shot.shape == (720, 1280, 3)
     assert np.any(shot != px["chase"], axis=2).mean() < 0.01     # F12 saved what the window showed
+
+
+def test_ctrl_e_writes_the_panes_into_one_video(timeline, tmp_path):
+    """The window's export of a 4-pane state (in its child process, as Ctrl+E runs it): one video of the panes."""
+    state = ViewerState.for_timeline(timeline, start=30.0, size=(320, 180))
+    state.handle(Action("layout"))
+    state.handle(Action("layout"))
+    state.handle(Action("mark_in"))
+    state.clock = state.clock.seek(state.t + 0.05)
+    state.handle(Action("mark_out"))
+    job = export_for_view(state, LQDM2, GameData.of(game_filesystem(LQDM2, None, None)), tmp_path / "cast.mp4")
+    assert job.shot == state.export_shot() and job.shot.mode == "multiview 4 split"
+    outcome = BackgroundExport(job).poll(timeout=240.0)
+    assert outcome is not None and outcome.error is None, outcome
+    with av.open(str(tmp_path / "cast.mp4")) as container:
+        assert container.streams.audio                          # heard from the selected pane
+        first = next(container.decode(video=0)).to_ndarray(format="rgb24")
+    assert first.shape == (180, 320, 3)
+    renderer = DemoRenderer(timeline, game_filesystem(LQDM2, None, None), (320, 180), hud=True)
+    try:
+        t = timeline.start_time + job.first
+        panes = shot_view(renderer, job.shot, t).pixels(t)      # the same panes drawn headless
+    finally:
+        renderer.release()
+    assert np.abs(first.astype(int) - panes).mean() < 4           # the video is that picture, up to H.264's loss
+    rects = pane_rects(4, (320, 180))
+    quarter = [panes[r.y:r.y + rects[3].h, r.x:r.x + rects[3].w] for r in rects]
+    for i, a in enumerate(quarter):
+        for b in quarter[i + 1:]:
+            assert np.any(a != b, axis=2).mean() > 0.2
