@@ -447,8 +447,11 @@ class ViewerWindow(pyglet.window.Window):
         returned (the keys, the readout and the sound follow it)."""
         t = st.t
         views = []
+        samples: dict[int | None, SceneState] = {}     # the timeline sampled once per player watched
         for pane, shot in enumerate(st.pane_shots()):
-            sample = session.timeline.sample(t, pov=shot.pov)
+            if shot.pov not in samples:
+                samples[shot.pov] = session.timeline.sample(t, pov=shot.pov)
+            sample = samples[shot.pov]
             self._use_segment(max(sample.segment, 0))
             views.append(PaneView(st.pane_camera_for(pane, sample, session.game_map), st.fov, shot.pov, sample))
         if self._canvas is None:
