@@ -161,6 +161,8 @@ def test_cli_refuses_one_camera_flags_with_multiview(tmp_path, capsys):
     assert main(["screenshot", str(LQDM2), "--panes", "nobody", "--out", str(out)]) == 2
     assert "--panes nobody: no such player" in capsys.readouterr().err
     assert main(["render", str(LQDM2), "--multiview", "2", "--camera", "chase", "--out", str(tmp_path)]) == 2
+    assert main(["screenshot", "--map", "lqdm2", "--multiview", "2", "--out", str(out)]) == 2
+    assert "--multiview shows a demo's players: not with --map" in capsys.readouterr().err
     assert not out.exists()
 
 

@@ -282,7 +282,7 @@ def _ghosts(timeline, args: argparse.Namespace):
 
 def _add_multiview_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--multiview", type=int, choices=range(1, 5), metavar="N",
-                   help="N views at once (2..4; README \"Multiview\"), each following a player")
+                   help="N views at once (1..4; README \"Multiview\"), each following a player")
     p.add_argument("--layout", choices=("split", "inset"),
                    help="multiview: split the frame (default) or one big view with small insets")
     p.add_argument("--panes", metavar="A,B,..",
@@ -411,6 +411,8 @@ def _run_screenshot(args: argparse.Namespace) -> int:
     if args.map:
         if args.demo:
             raise _UsageError("give either a DEMO or --map, not both")
+        if args.multiview or args.panes or args.layout:
+            raise _UsageError("--multiview shows a demo's players: not with --map")
         fs, map_path = _resolve_map(args.map, args.basedir, args.game)
         assets = map_game_view(fs, map_path).load_map_assets(fs, map_path)
         start = map_start_camera(assets.game_map, args.fov)
@@ -738,7 +740,8 @@ def _render_clip(options: dict, clip: Clip) -> ClipOutcome:
         warnings.simplefilter("always")
         try:
             try:
-                code, message = _render(argparse.Namespace(**{**one, "pov": options["pov"] or clip.player}), bar=False)
+                player = None if options["multiview"] or options["panes"] else clip.player   # panes: their own
+                code, message = _render(argparse.Namespace(**{**one, "pov": options["pov"] or player}), bar=False)
             except _UsageError as exc:
                 if not (options["pov"] is None and clip.player and str(exc).startswith("--pov")):
                     raise
