@@ -24,12 +24,13 @@ from viewer.input import MOUSE_LEFT, MOUSE_RIGHT, Action, key_action, pane_press
 from viewer.multiview.draw import HIGHLIGHT
 from viewer.multiview.layout import pane_rects
 from viewer.multiview.panes import MultiShot
+from viewer.playback import PlaybackClock
 from viewer.render.refdef import Camera
 from viewer.scene import pov_camera
 from viewer.session import game_filesystem
 from viewer.video.background import BackgroundExport, GameData, export_for_view
 from viewer.video.shot import shot_view
-from viewer.viewer_state import FrameContext, ViewerState
+from viewer.viewer_state import FrameContext, TimelineInfo, ViewerState
 
 LQDM2 = sample_demo("lqdm2")
 CAM = Camera((10.0, 20.0, 30.0), (5.0, 90.0, 0.0), 90.0)
@@ -228,3 +229,10 @@ def test_ctrl_e_writes_the_panes_into_one_video(timeline, tmp_path):
     for i, a in enumerate(quarter):
         for b in quarter[i + 1:]:
             assert np.any(a != b, axis=2).mean() > 0.2
+
+
+def test_a_state_made_without_panes_gets_them():
+    info = TimelineInfo(0.0, 10.0, np.arange(0.0, 10.0, 0.1), pov_slots=(2, 5))
+    state = ViewerState(info, PlaybackClock.for_range(0.0, 10.0))
+    state.handle(Action("layout"))
+    assert _modes(state) == [("pov", None), ("pov", 5)]      # pane 0 keeps the state's own camera

@@ -158,6 +158,10 @@ class ViewerState:
     messages: list[str] = field(default_factory=list)
     panes: Panes = field(default_factory=Panes)
 
+    def __post_init__(self) -> None:
+        if not self.panes.cameras:     # the panes G adds watch the demo's players
+            self.panes = Panes.of(watchable(self.info.pov_slots, self.info.recorder_slot), fov=self.fov)
+
     @classmethod
     def for_timeline(cls, timeline: DemoTimeline, *, start: float = 0.0, speed: float = 1.0, fov: float = 90.0,
                      size: tuple[int, int] = (1280, 720), multi: MultiShot | None = None) -> ViewerState:
