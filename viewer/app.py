@@ -65,9 +65,12 @@ from .ui.hint import HINT_TIME, hint_layout
 from .ui.key_row import key_row_layout
 from .ui.picker import Picker, demo_files, picker_key, picker_layout
 from .ui.readout import Readout, missing_data_notice, notice_layout, readout_layout, readout_lines
+from .multiview.draw import PaneCanvas, PaneHook, PaneView, draw_panes
+from .multiview.layout import pane_at
+from .multiview.panes import MultiShot
 from .overlays import OverlayOptions, Overlays
 from .overlays.minimap import minimap_rect
-from .picture import Overrides, draw_picture
+from .picture import Overrides, Picture, draw_picture
 from .ui.timeline_bar import BarStatus, UiLayout, text_box_layout, timeline_layout, ui_scale
 from .watch_list import watch_list
 from .video.background import BackgroundExport, GameData, export_for_view
@@ -96,7 +99,7 @@ class PlaySource:
     ``--ghost-offset``, :mod:`viewer.ghosts`); ``merges``: other client demos of the same match whose recorders'
     exact views are added (``--merge``, :mod:`assets_loader.demos.merge`); ``overlays``: the caster's overlays on at
     the start (``--overlay``, F5-F8); ``director``: the director has the camera from the start (``--camera
-    director``)."""
+    director``); ``multiview``: the panes the demo starts with (``--multiview``)."""
 
     fs: VirtualFS
     demo: str | None = None
@@ -121,6 +124,7 @@ class PlaySource:
     ghost_offsets: tuple[float, ...] = ()
     merges: tuple[str, ...] = ()
     director: bool = False
+    multiview: MultiShot | None = None
 
     @property
     def title(self) -> str:
@@ -169,6 +173,7 @@ class ViewerWindow(pyglet.window.Window):
         self._caster: Overlays | None = None    # the caster's overlays of the session's pictures
         self.state: ViewerState | None = None
         self._map_renderer: FrameRenderer | None = None
+        self._canvas: PaneCanvas | None = None     # the multiview panes' targets, made for the first one
         self._sound: AudioOutput | None = None
         self._held: set[str] = set()
         self._last: SceneFrame | None = None
@@ -223,7 +228,8 @@ class ViewerWindow(pyglet.window.Window):
                       f"maps {', '.join(timeline.maps)} ({time.perf_counter() - t:.2f} s)")
             from .timespec import parse_timespec  # local: only the demo path needs it
             start = parse_timespec(src.start, duration=timeline.duration)
-            self.state = ViewerState.for_timeline(timeline, start=start, speed=src.speed, fov=src.fov, size=size)
+            self.state = ViewerState.for_timeline(timeline, start=start, speed=src.speed, fov=src.fov, size=size,
+                                                  multi=src.multiview)
             if src.pov is not None:
                 self.state.pov_slot = src.pov
             if src.director:
@@ -389,7 +395,10 @@ class ViewerWindow(pyglet.window.Window):
         assert st is not None, "drawn only once loaded"
         session = self.session
         hud_shown: HudLayout | None = None   # the game's HUD as drawn (the readout takes a free place beside it)
-        if session is not None:
+        if session is not None and st.panes.multi:
+            picture = self._draw_panes(session, st)
+            frame, sample = picture.frame, picture.state
+        elif session is not None:
             t = st.t
             pov = st.view_pov()
             sample = session.timeline.sample(t, pov=pov)
@@ -400,10 +409,7 @@ class ViewerWindow(pyglet.window.Window):
                                    hud=self.hud if st.show_hud else None)
             frame, hud_shown = picture.frame, picture.layout
             if st.overlays.any:
-                if self._caster is None or self._caster.session is not session:
-                    self._release_caster()
-                    self._caster = Overlays(session)
-                self._caster.draw(picture, self.target, st.overlays)
+                self._overlays_of(session).draw(picture, self.target, st.overlays)
         else:  # a map without a demo
             sample = None
             camera = st.camera_for(None)
@@ -440,6 +446,8 @@ class ViewerWindow(pyglet.window.Window):
             if st.overlays.minimap:
                 corner = minimap_rect(size)
                 below = max(below, corner[1] + corner[3])
+            if st.panes.multi and st.panes.layout == "inset":    # under the insets' column
+                below = max([below, *(r.y + r.h for r in st.pane_rects()[1:])])
             layers += readout_layout(lines, size, scale, top=below, hud=hud_shown)
         notice, left = self._notice
         if left > 0 and notice and not st.show_scores:
@@ -452,6 +460,40 @@ class ViewerWindow(pyglet.window.Window):
             self.target.use()
             self.ui.draw(layers, size)
             self.ui.draw(chooser, size)     # over the rest, texts included
+
+    def _draw_panes(self, session: DemoSession, st: ViewerState) -> Picture:
+        """The multiview: each pane's picture composed into the target, the selected pane framed; its picture is
+        returned (the keys, the readout and the sound follow it)."""
+        t = st.t
+        views = []
+        samples: dict[int | None, SceneState] = {}     # the timeline sampled once per player watched
+        for pane, shot in enumerate(st.pane_shots()):
+            if shot.pov not in samples:
+                samples[shot.pov] = session.timeline.sample(t, pov=shot.pov)
+            sample = samples[shot.pov]
+            self._use_segment(max(sample.segment, 0))
+            views.append(PaneView(st.pane_camera_for(pane, sample, session.game_map), st.fov, shot.pov, sample))
+        if self._canvas is None:
+            self._canvas = PaneCanvas(self.ctx)
+        pictures = draw_panes(session, self._canvas, self.target, t, views, st.pane_rects(),
+                              overrides=Overrides(self.source.water_alpha, st.show_scores),
+                              hud=self.hud if st.show_hud else None, selected=st.panes.selected,
+                              after_picture=self._pane_overlays(session, st.overlays))
+        return pictures[st.panes.selected]
+
+    def _overlays_of(self, session: DemoSession) -> Overlays:
+        """The caster's overlays of ``session``'s pictures (made when first asked for)."""
+        if self._caster is None or self._caster.session is not session:
+            self._release_caster()
+            self._caster = Overlays(session)
+        return self._caster
+
+    def _pane_overlays(self, session: DemoSession, options: OverlayOptions) -> PaneHook | None:
+        """What draws the caster's overlays over each pane (``None`` while none is on)."""
+        if not options.any:
+            return None
+        overlays = self._overlays_of(session)
+        return lambda picture, pane: overlays.draw(picture, pane, options)
 
     def _chooser_layout(self, size: tuple[int, int], scale: int) -> UiLayout:
         """The picker or the library browser, when one is open (drawn last, over the HUD and notices)."""
@@ -695,6 +737,9 @@ class ViewerWindow(pyglet.window.Window):
             if clicked is not None and button == inp.MOUSE_LEFT:
                 self._click(clicked)
             return
+        panes = self.state.panes
+        if panes.multi and not self.state.on_bar(fx, fy):
+            self._act(inp.pane_press(pane_at(self.state.pane_rects(), fx, fy), panes.selected, button))
         self._act(inp.mouse_motion(fx, fy))
         self._act(inp.mouse_press(fx, fy, button, on_bar=self.state.on_bar(fx, fy),
                                   key_mark=self.state.key_mark_at(fx, fy)))
@@ -909,7 +954,7 @@ class ViewerWindow(pyglet.window.Window):
     def release(self) -> None:
         """Free the GPU objects (before closing the window)."""
         self._release_caster()
-        for obj in (self.session, self._map_renderer, self.hud, self.ui, self._blit):
+        for obj in (self.session, self._map_renderer, self.hud, self.ui, self._blit, self._canvas):
             if obj is not None:
                 obj.release()
         self.session = self._map_renderer = None

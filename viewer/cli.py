@@ -67,6 +67,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_ghost_args(play)
     _add_merge_args(play)
     _add_overlay_args(play)
+    _add_multiview_args(play)
 
     map_ = sub.add_parser("map", help="fly through a map with the free camera (from the player start)")
     map_.add_argument("map", help="a map name (lq_e0m1, looked up as maps/NAME.bsp) or a .bsp file")
@@ -107,6 +108,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_ghost_args(shot)
     _add_merge_args(shot)
     _add_overlay_args(shot)
+    _add_multiview_args(shot)
 
     timedemo = sub.add_parser("timedemo", help="render every demo frame offscreen as fast as possible")
     timedemo.add_argument("demo")
@@ -152,6 +154,7 @@ def _build_parser() -> argparse.ArgumentParser:
     _add_ghost_args(render)
     _add_merge_args(render)
     _add_overlay_args(render)
+    _add_multiview_args(render)
     from .library.commands import add_highlights_args   # qdv render --highlights RESULTS.json --out DIR
     add_highlights_args(render)
 
@@ -324,6 +327,33 @@ def _load_merged(demo: str, args: argparse.Namespace):
         raise _UsageError(str(exc)) from None
 
 
+def _add_multiview_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--multiview", type=int, choices=range(1, 5), metavar="N",
+                   help="N views at once (1..4; README \"Multiview\"), each following a player")
+    p.add_argument("--layout", choices=("split", "inset"),
+                   help="multiview: split the frame (default) or one big view with small insets")
+    p.add_argument("--panes", metavar="A,B,..",
+                   help="multiview: each pane's player or camera: NAME, SLOT, chase:NAME, orbit:NAME, free:NAME, "
+                        "director")
+
+
+def _multiview(timeline, args: argparse.Namespace):
+    """The :class:`~viewer.multiview.panes.MultiShot` of ``--multiview``/``--layout``/``--panes`` (``None``: one
+    view); not with the flags that steer one camera."""
+    from .video import options as opt
+    from .video.pane_options import parse_multiview
+
+    fov = float(opt.parse_fov(str(args.fov))) if args.fov is not None else 90.0
+    try:
+        multi = parse_multiview(timeline, args.multiview, args.layout, args.panes, fov)
+    except opt.OptionError as exc:
+        raise _UsageError(str(exc)) from None
+    steering = [flag for flag in ("camera", "pov", "pos", "angles") if getattr(args, flag, None) is not None]
+    if multi is not None and steering:
+        raise _UsageError(f"--multiview draws each pane's camera (--panes): not with --{steering[0]}")
+    return multi
+
+
 def _add_game_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--basedir", help="Quake base directory holding id1 and mod dirs")
     p.add_argument("--game", help="mod dir searched before id1 (e.g. lq1)")
@@ -423,7 +453,7 @@ def _run_screenshot(args: argparse.Namespace) -> int:
     from .headless import DemoRenderer, render_map
     from .session import game_filesystem, map_game_view
     from .timespec import TimespecError, parse_timespec
-    from .video.shot import ShotView, settle
+    from .video.shot import shot_view
 
     out = Path(args.out)
     if out.exists() and not args.force:  # checked before the slow part; write_png checks again
@@ -432,6 +462,8 @@ def _run_screenshot(args: argparse.Namespace) -> int:
     if args.map:
         if args.demo:
             raise _UsageError("give either a DEMO or --map, not both")
+        if args.multiview or args.panes or args.layout:
+            raise _UsageError("--multiview shows a demo's players: not with --map")
         fs, map_path = _resolve_map(args.map, args.basedir, args.game)
         assets = map_game_view(fs, map_path).load_map_assets(fs, map_path)
         start = map_start_camera(assets.game_map, args.fov)
@@ -462,12 +494,12 @@ def _run_screenshot(args: argparse.Namespace) -> int:
             pov = opt.resolve_pov(timeline, args.pov)
         except (opt.OptionError, DirectorOptionError) as exc:
             raise _UsageError(str(exc)) from None
+        multi = _multiview(timeline, args)
         renderer = DemoRenderer(timeline, fs, args.size, hud=hud, water_alpha=args.wateralpha, overlays=args.overlay)
         renderer.session.ghosts = ghosts
         try:
-            view = ShotView(renderer, settle(ShotCamera(mode, pov, args.fov, args.pos, args.angles,
-                                                        director=director), renderer, t))
-            pixels = renderer.pixels(t, view.camera(t), args.fov, view.pov(t))
+            shot = multi or ShotCamera(mode, pov, args.fov, args.pos, args.angles, director=director)
+            pixels = shot_view(renderer, shot, t).pixels(t)
         finally:
             renderer.release()
     write_png(out, pixels, force=args.force)
@@ -552,7 +584,8 @@ def _run_window(args: argparse.Namespace) -> int:
                          water_alpha=args.wateralpha, ghosts=tuple(args.ghost),
                          ghost_offsets=tuple(args.ghost_offset), merges=tuple(args.merge), overlays=args.overlay,
                          director=args.camera == "director")
-        if args.ghost or args.merge or args.pov is not None or args.camera_path is not None:
+        if args.ghost or args.merge or args.pov is not None or args.camera_path is not None or args.multiview \
+                or args.panes or args.layout:
             # checked before any window opens, on one decode: maps that differ, players that are not there, path
             # keys outside the demo (they need its duration), demos merged that are not of its match
             from .video import options as opt
@@ -567,6 +600,7 @@ def _run_window(args: argparse.Namespace) -> int:
             if args.camera_path is not None:
                 source_kw["camera_path"] = _camera_path(args.camera_path, timeline.duration)
                 source_kw["camera_path_file"] = args.camera_path
+            source_kw["multiview"] = _multiview(timeline, args)
     else:
         fs, map_path = _resolve_map(args.map, args.basedir, args.game)
         source_kw = dict(map_path=map_path)
@@ -667,6 +701,7 @@ def _render(args: argparse.Namespace, bar: bool = True) -> tuple[int, str]:
         timeline = _load_merged(args.demo, args)
         director = director_for(timeline, mode, args.pov)
         pov = opt.resolve_pov(timeline, args.pov)
+        multi = _multiview(timeline, args)
         first, last = parse_range(args.start, args.end, timeline.duration)
         times = FrameTimes.for_range(timeline.start_time, timeline.duration, first, last, speed, fps)
     except (opt.OptionError, TimespecError, RangeError, DirectorOptionError) as exc:
@@ -686,8 +721,9 @@ def _render(args: argparse.Namespace, bar: bool = True) -> tuple[int, str]:
                                                 lambda s: session.game_map if s == session.segment else None), times)
         with tqdm(total=times.count, unit="frame", desc=output.path.name, dynamic_ncols=True,
                   disable=not bar) as frames:
-            result = record(renderer, ShotCamera(mode, pov, fov, pos, angles, path=path, director=director), times,
-                            output, blur=blur, sound=sound, progress=lambda done: frames.update(done - frames.n))
+            result = record(renderer, multi or ShotCamera(mode, pov, fov, pos, angles, path=path, director=director),
+                            times, output, blur=blur, sound=sound,
+                            progress=lambda done: frames.update(done - frames.n))
     finally:
         renderer.release()
     where = output.path
@@ -757,7 +793,8 @@ def _render_clip(options: dict, clip: Clip) -> ClipOutcome:
         warnings.simplefilter("always")
         try:
             try:
-                code, message = _render(argparse.Namespace(**{**one, "pov": options["pov"] or clip.player}), bar=False)
+                player = None if options["multiview"] or options["panes"] else clip.player   # panes: their own
+                code, message = _render(argparse.Namespace(**{**one, "pov": options["pov"] or player}), bar=False)
             except _UsageError as exc:
                 if not (options["pov"] is None and clip.player and str(exc).startswith("--pov")):
                     raise

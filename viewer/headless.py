@@ -22,7 +22,9 @@ from .render.frames_in_flight import FramesInFlight
 from .render.hud_overlay import HudRenderer
 from .render.refdef import Camera, SceneFrame, SegmentAssets
 from .overlays import NO_OVERLAYS, OverlayOptions, Overlays
-from .picture import Overrides, draw_picture
+from .picture import Overrides, Picture, draw_picture
+from .multiview.draw import PaneCanvas, PaneView, draw_panes
+from .multiview.layout import Rect
 from .session import DemoSession
 
 
@@ -44,6 +46,7 @@ class DemoRenderer:
         self.overlay_options = overlays
         self.overlays = Overlays(self.session)
         self.hud: HudRenderer | None = None
+        self.canvas: PaneCanvas | None = None    # the panes' targets, made for the first multiview picture
         if hud:
             game = self.session.game
             with self.session.quiet():
@@ -68,6 +71,18 @@ class DemoRenderer:
             picture = draw_picture(self.session, target, t, camera, fov, pov, overrides=self.overrides, hud=self.hud)
             self.overlays.draw(picture, target, self.overlay_options)
 
+    def draw_panes(self, t: float, views: list[PaneView], rects: tuple[Rect, ...],
+                   target: OffscreenTarget | None = None) -> list[Picture]:
+        """Draw the multiview picture at ``t`` (``views[i]`` in ``rects[i]``, each with its HUD when asked for) into
+        ``target`` (default: :attr:`target`), without reading it back."""
+        if self.canvas is None:
+            self.canvas = PaneCanvas(self.ctx)
+        with self.in_flight.frame():
+            return draw_panes(self.session, self.canvas, self.target if target is None else target, t, views, rects,
+                              overrides=self.overrides, hud=self.hud,
+                              after_picture=lambda picture, pane: self.overlays.draw(picture, pane,
+                                                                                     self.overlay_options))
+
     def pixels(self, t: float, camera: Camera | None = None, fov: float = 90.0, pov: int | None = None) -> np.ndarray:
         """The picture at ``t`` as ``uint8 [H, W, 3]`` (with the HUD when asked for)."""
         self.draw(t, camera, fov, pov)
@@ -76,8 +91,9 @@ class DemoRenderer:
     def release(self) -> None:
         self.in_flight.drain()
         self.overlays.release()
-        if self.hud is not None:
-            self.hud.release()
+        for obj in (self.hud, self.canvas):
+            if obj is not None:
+                obj.release()
         self.session.release()
         self.target.release()
         self.ctx.release()

@@ -71,6 +71,8 @@ KEY_HELP: tuple[tuple[str, str], ...] = (
     ("Tab / Shift+Tab", "next / previous player's eyes"),
     ("V", "back to the recorder's eyes (POV)"),
     ("Ctrl+D", "director: picks whom to watch and how (on / off)"),
+    ("G", "multiview: 1, 2, 4 panes, 4 as insets (cycles)"),
+    ("click a pane", "multiview: select it (Tab R F C V then act on it)"),
     ("K / Shift+K, Delete", "camera key: add here / replace pose / delete selected"),
     ("P, Ctrl+K, Ctrl+S", "path camera; key looks at watched player; save path"),
     ("key row (above bar)", "click a camera key: select, jump there; drag: move it"),
@@ -136,6 +138,7 @@ def key_action(name: str, modifiers: int = 0, *, free_camera: bool = False) -> A
         "TAB": Action("player", -1 if shift else +1),
         "GRAVE": Action("toggle_scores"), "QUOTELEFT": Action("toggle_scores"),
         "H": Action("toggle_hud"),
+        "G": Action("layout"),
         "F3": Action("toggle_fps"),
         "F5": Action("toggle_overlay", 0), "F6": Action("toggle_overlay", 1),
         "F7": Action("toggle_overlay", 2), "F8": Action("toggle_overlay", 3),
@@ -172,6 +175,14 @@ def mouse_press(x: float, y: float, button: int, *, on_bar: bool, key_mark: int 
         return Action("drag_begin")
     if not on_bar and button == MOUSE_RIGHT:
         return Action("mouse_look")
+    return None
+
+
+def pane_press(pane: int | None, selected: int, button: int) -> Action | None:
+    """A button pressed over the panes of a multiview: the left button on a pane other than the ``selected`` one
+    selects it (``None``: one pane, or a gap between panes)."""
+    if pane is not None and pane != selected and button == MOUSE_LEFT:
+        return Action("select_pane", pane)
     return None
 
 

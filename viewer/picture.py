@@ -45,11 +45,12 @@ class Picture:
 
 def draw_picture(session: DemoSession, target: OffscreenTarget, t: float, camera: Camera | None = None,
                  fov: float = 90.0, pov: int | None = None, *, overrides: Overrides = Overrides(),
-                 hud: HudRenderer | None = None, state: SceneState | None = None) -> Picture:
+                 hud: HudRenderer | None = None, state: SceneState | None = None, ui: int | None = None) -> Picture:
     """Draw the picture at ``t`` into ``target``: from the recorder's eyes, or ``camera``; ``pov`` a player slot's eyes;
     ``hud``: the renderer of the game's HUD (``None``: none; for an eye derived from a player's entity,
     :func:`~assets_loader.demos.entity_eyes.derived_eye`, only their name: the recorder's numbers are not theirs);
-    ``state``: ``session.timeline.sample(t, pov=pov)`` when the caller already has it."""
+    ``state``: ``session.timeline.sample(t, pov=pov)`` when the caller already has it; ``ui``: the HUD's scale
+    (``None``: :func:`~viewer.ui.timeline_bar.ui_scale` of the target; a multiview pane's is its own)."""
     if state is None:
         state = session.timeline.sample(t, pov=pov)
     frame = overrides.apply(session.scene(t, camera, fov, pov=pov, state=state))
@@ -57,31 +58,33 @@ def draw_picture(session: DemoSession, target: OffscreenTarget, t: float, camera
     if hud is None:
         layout = None
     elif derived_eye(session.timeline, state):
-        layout = draw_watching(session, target, state, hud)
+        layout = draw_watching(session, target, state, hud, ui)
     else:
-        layout = draw_hud(session, target, state, hud, overrides.show_scores)
+        layout = draw_hud(session, target, state, hud, overrides.show_scores, ui)
     return Picture(frame, state, layout)
 
 
-def draw_watching(session: DemoSession, target: OffscreenTarget, state: SceneState, hud: HudRenderer) -> HudLayout:
+def draw_watching(session: DemoSession, target: OffscreenTarget, state: SceneState, hud: HudRenderer,
+                  ui: int | None = None) -> HudLayout:
     """The HUD of an eye derived from a player's entity over ``target``: only that player's name (the game's
-    :meth:`~viewer.games.base.GameView.watching_layout`), none of the recorder's numbers."""
+    :meth:`~viewer.games.base.GameView.watching_layout`), none of the recorder's numbers; ``ui``: its scale."""
     size = target.size
     board = state.scoreboard
     name = board[state.pov].name if 0 <= state.pov < len(board) else ""
-    layout = session.game.watching_layout(name, size, ui_scale(size), pic_sizes=hud.pic_size)
+    layout = session.game.watching_layout(name, size, ui_scale(size) if ui is None else ui, pic_sizes=hud.pic_size)
     target.use()
     hud.draw(layout, size)
     return layout
 
 
 def draw_hud(session: DemoSession, target: OffscreenTarget, state: SceneState, hud: HudRenderer,
-             show_scores: bool = False) -> HudLayout:
+             show_scores: bool = False, ui: int | None = None) -> HudLayout:
     """Draw the game's HUD for ``state`` over ``target`` (its 3D models, then its pictures and text) and return
-    its layout; ``show_scores``: with the scoreboard."""
+    its layout; ``show_scores``: with the scoreboard; ``ui``: its scale (``None``: the target's ``ui_scale``)."""
     size = target.size
     renderer = session.renderer
-    layout = session.game.hud_layout(state, session.timeline, size, ui_scale(size), show_scores=show_scores,
+    scale = ui_scale(size) if ui is None else ui
+    layout = session.game.hud_layout(state, session.timeline, size, scale, show_scores=show_scores,
                                      pic_sizes=hud.pic_size, assets=renderer.assets if renderer is not None else None)
     target.use()
     if renderer is not None:

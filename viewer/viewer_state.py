@@ -18,7 +18,7 @@ Switching cameras never touches the clock; the free camera keeps flying while pa
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 import numpy as np
@@ -33,10 +33,14 @@ from .render.refdef import Camera
 from .camera_path import entity_origin
 from .camera_path_edit import PathEdit, centred_entity
 from .camera_pose import ORBIT_PITCH, ShotCamera, camera_pose
+from .scene import pov_camera
 from .cameras import FreeFly, Orbit
 from .director import DirectorPlan, plan_director
 from .input import CAMERA_MODES, Action, Movement, next_speed
 from .overlays.options import OVERLAY_NAMES, OverlayOptions
+from .multiview.layout import Rect, next_layout, pane_rects
+from .multiview.panes import MultiShot, watchable
+from .multiview.window import PaneCamera, Panes
 from .playback import PlaybackClock
 from .ui.controls import Control, on_controls
 from .ui.key_row import key_mark_at, key_mark_x, on_key_row
@@ -165,15 +169,28 @@ class ViewerState:
     directing: bool = False
     plan: DirectorPlan | None = None
     planner: Callable[[], DirectorPlan] | None = None
+    panes: Panes = field(default_factory=Panes)
+
+    def __post_init__(self) -> None:
+        if not self.panes.cameras:     # the panes G adds watch the demo's players
+            self.panes = Panes.of(watchable(self.info.pov_slots, self.info.recorder_slot), fov=self.fov)
 
     @classmethod
     def for_timeline(cls, timeline: DemoTimeline, *, start: float = 0.0, speed: float = 1.0, fov: float = 90.0,
-                     size: tuple[int, int] = (1280, 720)) -> ViewerState:
-        """A state playing ``timeline`` from ``start`` seconds after its first frame at ``speed``."""
+                     size: tuple[int, int] = (1280, 720), multi: MultiShot | None = None) -> ViewerState:
+        """A state playing ``timeline`` from ``start`` seconds after its first frame at ``speed``; ``multi``: start
+        with these panes (``--multiview``), pane 0 selected."""
         info = TimelineInfo.of(timeline)
         clock = PlaybackClock.for_range(info.start, info.end, info.start + start).with_speed(speed)
         slot = timeline.default_pov if timeline.default_pov >= 0 and info.pov_slots else None
-        return cls(info, clock, fov=fov, size=size, pov_slot=slot, planner=partial(plan_director, timeline))
+        state = cls(info, clock, fov=fov, size=size, pov_slot=slot, planner=partial(plan_director, timeline),
+                    panes=Panes.of(watchable(info.pov_slots, info.recorder_slot), multi, fov))
+        if multi is not None:
+            state._load_pane(state.panes.cameras[0])
+            if multi.shots[0].director is not None:   # --panes director,…: the director has the first pane
+                state.plan = multi.shots[0].director
+                state.start_directing()
+        return state
 
     @classmethod
     def for_map(cls, camera: Camera, *, size: tuple[int, int] = (1280, 720)) -> ViewerState:
@@ -252,22 +269,79 @@ class ViewerState:
         return pose.camera
 
     def shot(self) -> ShotCamera:
-        """The window's camera as a :class:`~viewer.camera_pose.ShotCamera` (what Ctrl+E exports): the free camera
-        where it is, the chase camera at its distance, the orbit around the followed entity at its yaw, pitch and
-        distance, the camera path being edited, the director's shot list, else the eyes of the watched player."""
+        """The window's camera (the selected pane's) as a :class:`~viewer.camera_pose.ShotCamera` (what Ctrl+E
+        exports): the director's shot list while it directs, else :meth:`~viewer.multiview.window.PaneCamera.shot`
+        (the free camera where it is, the chase camera at its distance, the orbit around the followed entity at its
+        yaw, pitch and distance, the camera path being edited, else the eyes of the watched player)."""
         if self.directing and self.plan is not None:
             return ShotCamera("director", self.view_pov(), self.fov, director=self.plan)
-        if self.mode == "free" and self.free is not None:
-            return ShotCamera("free", self.pov_slot, self.fov, self.free.origin, self.free.angles)
-        if self.mode == "chase":
-            return ShotCamera("chase", self.pov_slot, self.fov, chase_back=self.chase_back)
-        if self.mode == "orbit":
-            orbit = self.orbit
-            return ShotCamera("orbit", self.pov_slot, self.fov, angles=(orbit.pitch, orbit.yaw, 0.0),
-                              orbit_distance=orbit.distance, follow=self.follow)
-        if self.mode == "path" and self.path_edit.path.keys:
-            return ShotCamera("path", self.pov_slot, self.fov, path=self.path_edit.path)
-        return ShotCamera("pov", self.pov_slot, self.fov)
+        return self.pane_camera().shot(self.fov, self.path_edit.path)
+
+    # --- multiview: the selected pane's camera is the fields above; the others wait in panes.cameras ------------
+
+    def pane_camera(self) -> PaneCamera:
+        """The camera the state's fields describe (the selected pane's)."""
+        return PaneCamera(self.mode, self.pov_slot, self.free, self.orbit, self.follow, self.chase_back,
+                          self.last_target)
+
+    def _load_pane(self, camera: PaneCamera) -> None:
+        self.mode, self.pov_slot, self.free, self.orbit = camera.mode, camera.pov_slot, camera.free, camera.orbit
+        self.follow, self.chase_back, self.last_target = camera.follow, camera.chase_back, camera.last_target
+
+    def pane_rects(self) -> tuple[Rect, ...]:
+        """Where the panes are in the window (one: the whole window)."""
+        return pane_rects(self.panes.count, self.size, self.panes.layout)
+
+    def pane_shots(self) -> list[ShotCamera]:
+        """Each pane's camera, in pane order (the selected one's is :meth:`shot`)."""
+        panes = self.panes
+        return [self.shot() if i == panes.selected else panes.cameras[i].shot(self.fov, self.path_edit.path)
+                for i in range(panes.count)]
+
+    def export_shot(self) -> ShotCamera | MultiShot:
+        """What Ctrl+E exports: :meth:`shot`, or with several panes all of them, heard from the selected one."""
+        if not self.panes.multi:
+            return self.shot()
+        return MultiShot(tuple(self.pane_shots()), self.panes.layout, self.panes.selected)
+
+    def pane_camera_for(self, pane: int, scene: SceneState, world: GameMap | None = None) -> Camera | None:
+        """:meth:`camera_for` of pane ``pane`` (its orbit target held in its own camera); a free camera not placed
+        yet starts at the pane's eye in ``scene``."""
+        if pane == self.panes.selected:
+            if self.mode == "free" and self.free is None:
+                self.free = FreeFly.from_camera(pov_camera(scene, self.fov))
+            return self.camera_for(scene, world)
+        camera = self.panes.cameras[pane]
+        if camera.mode == "free" and camera.free is None:
+            camera = replace(camera, free=FreeFly.from_camera(pov_camera(scene, self.fov)))
+        pose = camera_pose(camera.shot(self.fov, self.path_edit.path), scene, world, start=self.info.start,
+                           orbit_height=self.info.orbit_height, held=camera.last_target)
+        self.panes.cameras[pane] = replace(camera, last_target=pose.held)
+        return pose.camera
+
+    def _on_layout(self, a: Action, ctx: FrameContext) -> None:
+        """G: the next step of :data:`~viewer.multiview.layout.LAYOUT_CYCLE`; a selected pane that goes away hands
+        the selection to pane 0."""
+        if not self.has_demo:
+            return
+        panes = self.panes
+        panes.count, panes.layout = next_layout(panes.count, panes.layout)
+        if panes.selected >= panes.count:
+            self._select_pane(0)
+        self._say(f"multiview: {panes.count} panes, {panes.layout}" if panes.multi else "multiview off")
+
+    def _on_select_pane(self, a: Action, ctx: FrameContext) -> None:
+        """A left click on pane ``a.a``: the camera keys now act on it."""
+        pane = int(a.a)
+        if 0 <= pane < self.panes.count:
+            self._select_pane(pane)
+
+    def _select_pane(self, pane: int) -> None:
+        panes = self.panes
+        if pane != panes.selected:
+            panes.cameras[panes.selected] = self.pane_camera()
+            panes.selected = pane
+            self._load_pane(panes.cameras[pane])
 
     # --- time and input ------------------------------------------------------------------------------------------
 

@@ -29,6 +29,7 @@ from assets_loader.demos import load_demo
 from assets_loader.vfs import VirtualFS
 
 from ..camera_pose import ShotCamera
+from ..multiview.panes import MultiShot
 from ..overlays import OverlayOptions
 from ..viewer_state import ViewerState
 from .timing import FrameTimes
@@ -62,8 +63,9 @@ class GameData:
 
 @dataclass(frozen=True, slots=True)
 class WindowExport:
-    """One export: ``demo`` from ``first`` to ``last`` (seconds after its first frame) at ``size`` from ``shot``,
-    with the HUD or not and the window's ``overlays``, into ``out``; ``frames`` output frames at ``fps``."""
+    """One export: ``demo`` from ``first`` to ``last`` (seconds after its first frame) at ``size`` from ``shot`` (a
+    multiview: its panes), with the HUD or not and the window's ``overlays``, into ``out``; ``frames`` output frames
+    at ``fps``."""
 
     demo: str
     data: GameData
@@ -71,7 +73,7 @@ class WindowExport:
     last: float
     frames: int
     size: tuple[int, int]
-    shot: ShotCamera
+    shot: ShotCamera | MultiShot
     hud: bool
     out: Path
     fps: float = WINDOW_FPS
@@ -88,14 +90,14 @@ def even_size(size: tuple[int, int]) -> tuple[int, int]:
 def export_for_view(state: ViewerState, demo: str, data: GameData, out: Path,
                     water_alpha: float | None = None) -> WindowExport:
     """What Ctrl+E exports of the window in ``state``: the marked range (the whole demo without marks) at the
-    window's size, camera and HUD, into ``out``. Raises :class:`~viewer.video.timing.RangeError` for a range
-    shorter than one frame."""
+    window's size, camera (every pane's in a multiview, heard from the selected one) and HUD, into ``out``. Raises
+    :class:`~viewer.video.timing.RangeError` for a range shorter than one frame."""
     first, last = state.export_span()
     info = state.info
     times = FrameTimes.for_range(info.start, info.end - info.start, first - info.start, last - info.start, 1.0,
                                  WINDOW_FPS)
     return WindowExport(demo, data, times.first, last - info.start, times.count, even_size(state.size),
-                        state.shot(), state.show_hud, out, WINDOW_FPS, water_alpha, state.overlays)
+                        state.export_shot(), state.show_hud, out, WINDOW_FPS, water_alpha, state.overlays)
 
 
 @dataclass(frozen=True, slots=True)

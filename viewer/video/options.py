@@ -121,15 +121,15 @@ def camera_path_file(text: str) -> str:
     return name
 
 
-def resolve_pov(timeline: DemoTimeline, text: str | None) -> int | None:
+def resolve_pov(timeline: DemoTimeline, text: str | None, option: str = "--pov") -> int | None:
     """The player slot to watch for ``--pov`` (a scoreboard name as printed, case-insensitive, without Quake III
     colour codes, or a slot number); ``None``: the demo's own view (the recorder, or the default slot of a
-    multi-view demo)."""
+    multi-view demo). ``option`` names the flag in the message."""
     slots = timeline.pov_slots
     if text is None:
         return timeline.default_pov if timeline.default_pov in slots else None
     if not slots:
-        raise OptionError(f"--pov {text}: this demo holds only the recorder's view")
+        raise OptionError(f"{option} {text}: this demo holds only the recorder's view")
     codes = timeline.schema.color_codes
     names = {score.slot: plain_line(score.name, codes) for score in timeline.final_scoreboard()}
     wanted = plain_line(text, codes).lower()
@@ -137,5 +137,5 @@ def resolve_pov(timeline: DemoTimeline, text: str | None) -> int | None:
         if names.get(slot, "").lower() == wanted or text == str(slot):
             return None if slot == exact_recorder(timeline) else slot
     choices = ", ".join(f"{slot} ({names.get(slot, '?')})" for slot in slots)
-    raise OptionError(f"--pov {text}: no such player; this demo has {choices}")
+    raise OptionError(f"{option} {text}: no such player; this demo has {choices}")
 

@@ -16,25 +16,24 @@ import numpy as np
 
 from ..headless import DemoRenderer
 from ..render.context import OffscreenTarget
-from .shot import ShotView
+from .shot import MultiShotView, ShotView
 from .timing import FrameTimes
 
 
 class PipelinedFrames:
-    """The frames of ``times`` seen by a :class:`~viewer.video.shot.ShotView`, drawn by ``renderer`` into its target
-    and a second one."""
+    """The frames of ``times`` seen by a :class:`~viewer.video.shot.ShotView` (or a multiview's
+    :class:`~viewer.video.shot.MultiShotView`), drawn by ``renderer`` into its target and a second one."""
 
     def __init__(self, renderer: DemoRenderer) -> None:
         self.renderer = renderer
         self.targets = (renderer.target, OffscreenTarget(renderer.ctx, renderer.target.size))
 
-    def frames(self, view: ShotView, times: FrameTimes) -> Iterator[tuple[int, np.ndarray]]:
+    def frames(self, view: ShotView | MultiShotView, times: FrameTimes) -> Iterator[tuple[int, np.ndarray]]:
         """``(k, uint8 [H, W, 4] top row first)`` for every output frame ``k`` in order, each read one frame late."""
-        renderer, shot = self.renderer, view.shot
         for k in range(times.count):
             t = times.time(k)
             try:
-                renderer.draw(t, view.camera(t), shot.fov, view.pov(t), target=self.targets[k % 2])
+                view.draw(t, self.targets[k % 2])
             except KeyboardInterrupt:   # Ctrl+C: the frame drawn before still goes out
                 if k:
                     yield k - 1, self.targets[(k - 1) % 2].read_rgba()

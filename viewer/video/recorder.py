@@ -24,10 +24,11 @@ import numpy as np
 
 from ..camera_pose import ShotCamera
 from ..headless import DemoRenderer
+from ..multiview.panes import MultiShot
 from .encoder import BackgroundEncoder, EncodeError, open_writer
 from .output import Output
 from .pipeline import PipelinedFrames
-from .shot import ShotView, settle
+from .shot import MultiShotView, ShotView, shot_view
 from .soundtrack import FrameSound
 from .timing import FrameTimes
 
@@ -35,24 +36,22 @@ from .timing import FrameTimes
 FPS_DENOMINATOR = 1001
 
 
-def render_frame(view: ShotView, times: FrameTimes, k: int, blur: int = 1,
+def render_frame(view: ShotView | MultiShotView, times: FrameTimes, k: int, blur: int = 1,
                  accumulator: np.ndarray | None = None) -> np.ndarray:
     """Output frame ``k`` as ``uint8 [H, W, 3]``: the picture at ``times.time(k)``, or with ``blur`` > 1 the mean of
     that many sub-frames over the shutter, summed in the float32 ``accumulator`` (``[H, W, 3]``, reused)."""
-    renderer, shot = view.renderer, view.shot
     if blur <= 1:
-        t = times.time(k)
-        return renderer.pixels(t, view.camera(t), shot.fov, view.pov(t))
+        return view.pixels(times.time(k))
     if accumulator is None:
-        w, h = renderer.target.size
+        w, h = view.renderer.target.size
         accumulator = np.zeros((h, w, 3), np.float32)
     accumulator.fill(0.0)
     for t in times.shutter(k, blur):
-        accumulator += renderer.pixels(t, view.camera(t), shot.fov, view.pov(t))
+        accumulator += view.pixels(t)
     return np.rint(accumulator / blur).astype(np.uint8)
 
 
-def _frames(view: ShotView, times: FrameTimes, blur: int,
+def _frames(view: ShotView | MultiShotView, times: FrameTimes, blur: int,
             pipeline: PipelinedFrames | None) -> Iterator[tuple[int, np.ndarray]]:
     """``(k, picture)`` for every output frame: pipelined RGBA read-back, or with motion blur the averaged RGB
     frames of :func:`render_frame`."""
@@ -90,18 +89,19 @@ def container_rate(fps: float) -> Fraction:
     return Fraction(fps).limit_denominator(FPS_DENOMINATOR)
 
 
-def record(renderer: DemoRenderer, shot: ShotCamera, times: FrameTimes, output: Output, *, blur: int = 1,
+def record(renderer: DemoRenderer, shot: ShotCamera | MultiShot, times: FrameTimes, output: Output, *, blur: int = 1,
            sound: FrameSound | None = None, progress: Callable[[int], None] | None = None,
            queue_depth: int = 4, stop: Callable[[], bool] | None = None) -> RecordResult:
-    """Render ``times.count`` frames and write them to ``output``; ``progress(done)`` after each frame. With
-    ``sound``, each frame's share of the mix (heard from the frame's camera at its time) goes with it. ``stop()``
+    """Render ``times.count`` frames of ``shot`` (one camera, or a multiview's panes) and write them to ``output``;
+    ``progress(done)`` after each frame. With ``sound``, each frame's share of the mix (heard from the frame's camera
+    at its time, a multiview's heard pane) goes with it. ``stop()``
     turning true ends the export between frames as Ctrl+C does (the window closed during a background export).
 
     Raises ``ExportError`` (a file in the way), :class:`EncodeError` (encoder/disk; the partial file removed) or
     what rendering raises (after removing the partial file).
     """
     output.check_free(times.count)
-    view = ShotView(renderer, settle(shot, renderer, times.time(0)))
+    view = shot_view(renderer, shot, times.time(0))
     writer = open_writer(output, renderer.target.size, container_rate(times.fps),
                          sound.rate if sound is not None else None)
     encoder = BackgroundEncoder(writer, queue_depth)

@@ -211,6 +211,11 @@ def notify_lines(events: Sequence[Event], t: float, *, width: int = 38, frame: i
                                                    max_lines=max_lines))
 
 
+#: The last :func:`notify_rows` asked (the events themselves, then the other arguments) and its answer: the panes
+#: of a multiview ask the same at the same time.
+_last_notify: list = [None, ()]
+
+
 def notify_rows(events: Sequence[Event], t: float, *, width: int = 38, frame: int | None = None,
                 notify_time: float = NOTIFY_TIME, max_lines: int = NUM_NOTIFY) -> tuple[ColouredText, ...]:
     """The console notify lines shown at ``t`` (``Con_DrawNotify``): of the last ``max_lines`` console lines, those
@@ -221,6 +226,16 @@ def notify_rows(events: Sequence[Event], t: float, *, width: int = 38, frame: in
     ``&cRGB`` colours).  ``events`` are the timeline's events sorted by time (all of them is fine: only prints near
     ``t`` are read); ``frame`` optionally says which events have arrived (``event.frame <= frame``) instead of
     ``event.time <= t``.  Empty lines count (they are drawn as blank rows, as in the engine)."""
+    asked, answer = _last_notify
+    key = (t, width, frame, notify_time, max_lines)
+    if asked is None or asked[0] is not events or asked[1:] != key:
+        answer = _notify_rows(events, t, width, frame, notify_time, max_lines)
+        _last_notify[:] = (events, *key), answer
+    return answer
+
+
+def _notify_rows(events: Sequence[Event], t: float, width: int, frame: int | None, notify_time: float,
+                 max_lines: int) -> tuple[ColouredText, ...]:
     end = _upto(events, t, frame)
     # Walk back to the first print of the window, then further back to a line start (a print ending in "\n"),
     # so that wrapping and continued lines come out as the console had them.

@@ -60,6 +60,8 @@ class SceneEffects:
     explosion_segments: np.ndarray
     #: segment → (its model flags' bytes, its trail tracks), made on the first frame that needs them
     trail_tracks: dict[int, tuple[bytes, TrailTracks]] = field(default_factory=dict, repr=False, compare=False)
+    #: The last particles made (the key they were made for, then them): a multiview's panes ask for the same time.
+    last_particles: list = field(default_factory=lambda: [None, None], repr=False, compare=False)
 
     @classmethod
     def for_timeline(cls, timeline: DemoTimeline) -> SceneEffects:
@@ -74,9 +76,13 @@ class SceneEffects:
                    np.array([e.segment for e in sprites], np.int32))
 
     def particles(self, timeline: DemoTimeline, t: float, model_flags: list[np.ndarray] | None) -> Particles:
-        """Effect particles plus the trails of rockets, grenades, gibs and tracers alive at ``t``."""
-        trails = self.trails(timeline, t, model_flags) if model_flags is not None else []
-        return particles_at(self.emitters, t, trails)
+        """Effect particles plus the trails of rockets, grenades, gibs and tracers alive at ``t`` (made once for
+        the panes of a multiview asking at the same time with the same model flags)."""
+        key = (id(timeline), t, None if model_flags is None else tuple(id(flags) for flags in model_flags))
+        if self.last_particles[0] != key:
+            trails = self.trails(timeline, t, model_flags) if model_flags is not None else []
+            self.last_particles[:] = key, particles_at(self.emitters, t, trails)
+        return self.last_particles[1]
 
     def trails(self, timeline: DemoTimeline, t: float, model_flags: list[np.ndarray]) -> list[Trail]:
         """The trails around ``t`` (as :func:`trails_from_timeline` walks them), cut from each segment's
