@@ -55,8 +55,8 @@ def _build_parser() -> argparse.ArgumentParser:
                       help="a camera path (README \"Camera paths\"): the window starts on its preview")
     play.add_argument("--start", default="0", help="start time (SS, MM:SS, N%%)")
     play.add_argument("--pov", metavar="PLAYER", help="start from this player's eyes (name or slot number)")
-    play.add_argument("--camera", choices=("pov", "director"), default="pov",
-                      help="pov: the demo's eyes (default); director: the automatic director picks whom to watch "
+    play.add_argument("--camera", choices=("pov", "director"), default=None,
+                      help="pov: the demo's eyes (the default); director: the automatic director picks whom to watch "
                            "(Ctrl+D turns it off and on)")
     play.add_argument("--speed", type=_number_in(0.1, 10, absolute=True), default=1.0,
                       help="playback speed (0.1..10; negative: reverse)")
