@@ -443,9 +443,11 @@ class ViewerWindow(pyglet.window.Window):
             if self.session is not None and self.session.ghosts is not None:
                 lines += tuple(self.session.ghosts.readout(max(sample.segment, 0), st.t))
             below = max([0.0, *(r.y + r.h for r in message.rects)])
-            if st.overlays.minimap:
-                corner = minimap_rect(size)
-                below = max(below, corner[1] + corner[3])
+            if st.overlays.minimap:     # under the minimap of the pane in the top-right corner
+                rects = st.pane_rects()
+                pane = rects[pane_at(rects, size[0] - 1, 0) or 0]
+                corner = minimap_rect(pane.size)
+                below = max(below, pane.y + corner[1] + corner[3])
             if st.panes.multi and st.panes.layout == "inset":    # under the insets' column
                 below = max([below, *(r.y + r.h for r in st.pane_rects()[1:])])
             layers += readout_layout(lines, size, scale, top=below, hud=hud_shown)
