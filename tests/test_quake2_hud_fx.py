@@ -56,6 +56,10 @@ def test_explosions_spray_particles_and_light_deterministically() -> None:
     assert np.all((a.colors >= 0xE0) & (a.colors < 0xE8))
     assert np.abs(a.positions - [100, 0, 0]).max() < 16 + 192 * 0.2 + 1
     assert len(effects.particles(tl, tl.start_time + 3.0, None)) == 0
+    # CL_ExplosionParticles fade at alphavel -0.8 / (0.5 .. 0.8): alpha 1 - 0.2 * 0.8 / life, lower later
+    assert a.alphas is not None and np.all((a.alphas >= 1 - 0.16 / 0.5 - 1e-6) & (a.alphas <= 1 - 0.16 / 0.8 + 1e-6))
+    later = effects.particles(tl, tl.start_time + 0.4, None)
+    assert later.alphas is not None and later.alphas.max() < a.alphas.min()
     lights = effects.lights(tl.sample(tl.start_time + 0.05), tl.start_time + 0.05, None)
     assert len(lights) == 2 and lights.colors[1].tolist() == [0.5, 0.5, 1.0]      # explosion, railgun flash
 
