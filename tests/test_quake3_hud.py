@@ -182,6 +182,17 @@ def test_q3_pictures_load_on_demand_as_rgba(q3_fs) -> None:
     assert pics["conchars"].width == 128
 
 
+def test_the_scoreboard_column_titles_keep_their_tga_alpha(q3_fs) -> None:
+    """menu/tab/score.tga holds red letters at alpha <= 72 over transparent black; its TGA 2.0 footer says "no
+    alpha", which ioquake3's R_LoadTGA never reads: drawn with the 2D default blend they are faint letters with no
+    black box (as the reference frames show), not an opaque black box."""
+    score = load_hud_pics(q3_fs)["menu/tab/score"]
+    assert score.shape == (32, 128, 4)
+    alpha = score[..., 3]
+    assert alpha.max() == 72 and (alpha == 0).mean() > 0.8
+    assert score[..., :3][alpha == 0].max() == 0
+
+
 def test_the_overlay_draws_rgba_pictures_with_their_tint(ctx) -> None:
     from viewer.games.quake3.assets import GREY_PALETTE
     from viewer.render.context import OffscreenTarget

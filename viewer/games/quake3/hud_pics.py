@@ -5,8 +5,10 @@ heads), the ``bigchars`` font cut into one picture per glyph (``q3char<size>/<co
 viewer's 128×128 indexed UI font (grey levels of the stand-in palette; transparent texels → index 0).
 
 Art the engine draws additively (``gfx/2d/select``) gets its brightness as alpha, so the overlay's alpha blend
-looks alike.  Images are looked up as ``.tga`` then ``.jpg`` (``R_FindImageFile``); a missing one is ``None``
-(the overlay draws its placeholder).
+looks alike.  Images are found with the engine's extension fallback (``R_FindImageFile``) and decoded by
+:func:`~assets_loader.truecolor.load_rgba`, which keeps a TGA's own alpha as ``R_LoadTGA`` does (OpenArena's
+scoreboard column titles are red letters at alpha ≤ 72 on transparent black, whose TGA footer says "no alpha");
+a missing or broken one is ``None`` (the overlay draws its placeholder; a broken one warns).
 
 References: ioquake3 ``code/cgame/cg_main.c`` (``CG_RegisterGraphics``: ``gfx/2d/bigchars``, ``sb_nums``,
 crosshairs, ``selectShader``), ``code/renderergl1/tr_image.c`` (``R_FindImageFile``), ``code/cgame/cg_drawtools.c``
@@ -15,14 +17,15 @@ crosshairs, ``selectShader``), ``code/renderergl1/tr_image.c`` (``R_FindImageFil
 
 from __future__ import annotations
 
-import io
 import warnings
 from collections.abc import Iterator, Mapping
 
 import numpy as np
 from PIL import Image as PilImage
 
+from assets_loader.errors import FormatError
 from assets_loader.images import Image
+from assets_loader.truecolor import load_rgba
 from assets_loader.vfs import VirtualFS
 
 __all__ = ["FONT", "Q3Pics", "char_pic", "load_hud_pics"]
@@ -38,11 +41,14 @@ def char_pic(code: int, size: int) -> str:
 
 
 def _rgba(fs: VirtualFS, name: str) -> np.ndarray | None:
-    for ext in (".tga", ".jpg", ".png"):
-        if fs.exists(name + ext):
-            with PilImage.open(io.BytesIO(fs.read(name + ext))) as img:
-                return np.ascontiguousarray(np.asarray(img.convert("RGBA")))
-    return None
+    found = fs.find_image(name)
+    if found is None:
+        return None
+    try:
+        return np.array(load_rgba(fs.read(found), found))
+    except FormatError as exc:
+        warnings.warn(f"{exc}; the HUD draws a placeholder", stacklevel=2)
+        return None
 
 
 def _indexed_font(rgba: np.ndarray) -> Image:
