@@ -193,6 +193,45 @@ def test_the_scoreboard_column_titles_keep_their_tga_alpha(q3_fs) -> None:
     assert score[..., :3][alpha == 0].max() == 0
 
 
+def test_hud_pictures_blend_as_their_shader_scripts_say(q3_fs, tmp_path, ctx) -> None:
+    """A picture named by a script is its first stage's image with that stage's blendFunc (OpenArena's select frame:
+    alpha-blended, its own binary alpha); an additive one adds to the picture under it, an opaque one covers it
+    whatever its alpha; a picture without a script is alpha-blended (ioquake3's 2D default)."""
+    from PIL import Image as PilImage
+
+    from viewer.games.quake3.assets import GREY_PALETTE
+    from viewer.render.context import OffscreenTarget
+    from viewer.render.gl_state import ALPHA_BLEND
+
+    oa = load_hud_pics(q3_fs)
+    assert oa.blend("gfx/2d/select") == ALPHA_BLEND and set(np.unique(oa["gfx/2d/select"][..., 3])) == {0, 255}
+    assert oa.blend("menu/tab/score") == ALPHA_BLEND                              # no script named so
+    (tmp_path / "baseoa" / "scripts").mkdir(parents=True)
+    (tmp_path / "baseoa" / "gfx" / "2d").mkdir(parents=True)
+    (tmp_path / "baseoa" / "scripts" / "hud.shader").write_text(
+        "gfx/2d/glow\n{\n nopicmip\n {\n  map gfx/2d/glowart.tga\n  blendFunc GL_ONE GL_ONE\n }\n}\n"
+        "gfx/2d/solid\n{\n {\n  map gfx/2d/solid.tga\n }\n}\n")
+    half = np.zeros((4, 4, 4), np.uint8)
+    half[...] = (100, 100, 100, 0)
+    for name in ("glowart", "solid"):
+        PilImage.fromarray(half).save(tmp_path / "baseoa" / "gfx" / "2d" / f"{name}.tga")
+    from assets_loader.vfs import VirtualFS
+    with pytest.warns(UserWarning, match="bigchars"):
+        pics = load_hud_pics(VirtualFS(tmp_path, "baseoa"))
+    assert pics.blend("gfx/2d/glow") == (1, 1) and pics.blend("gfx/2d/solid") is None
+    assert pics["gfx/2d/glow"][0, 0].tolist() == [100, 100, 100, 255]              # alpha not read: opaque
+    renderer = HudRenderer(ctx, GREY_PALETTE, pics)
+    target = OffscreenTarget(ctx, (32, 32))
+    target.use()
+    ctx.clear(0.4, 0.4, 0.4)
+    renderer.draw(HudLayout((32, 32), 1, (HudQuad("pic", "gfx/2d/glow", 0, 0, 16, 32),
+                                          HudQuad("pic", "gfx/2d/solid", 16, 0, 16, 32))))
+    pixels = target.read_rgb().astype(int)
+    assert abs(pixels[16, 8, 0] - (102 + 100)) <= 2 and abs(pixels[16, 24, 0] - 100) <= 1
+    renderer.release()
+    target.release()
+
+
 def test_the_overlay_draws_rgba_pictures_with_their_tint(ctx) -> None:
     from viewer.games.quake3.assets import GREY_PALETTE
     from viewer.render.context import OffscreenTarget
