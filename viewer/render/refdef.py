@@ -63,13 +63,16 @@ class Look:
     ``fov_across_width``: the camera's fov spans the whole picture's width (Quake III's ``CG_CalcFov``), else a
     4:3 screen's, widened for wider pictures (QuakeSpasm, ezQuake);
     ``particles``: how particles look (``"quakespasm"``: GLQuake's size, a nearly opaque disc; ``"q2pro"``: Q2PRO's
-    ``gl_partscale 2`` size, a soft round spot at the particle's own alpha; :mod:`.particles`)."""
+    ``gl_partscale 2`` size, a soft round spot at the particle's own alpha; :mod:`.particles`);
+    ``picmip``: how many times shader images are halved on upload unless their shader says ``nopicmip``
+    (ioquake3's ``r_picmip``; :class:`~.shaded.painter.ShaderPainter`)."""
 
     light_max: float | None = None
     sky_fog: float = 0.5
     model_light: str = "quakespasm"
     fov_across_width: bool = False
     particles: str = "quakespasm"
+    picmip: int = 0
 
 
 @dataclass(frozen=True, slots=True)

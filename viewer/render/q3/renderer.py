@@ -46,10 +46,11 @@ class Quake3Backend:
         self.assets = assets
         self.shared = shared
         level = assets.q3_world
-        self.world = Quake3WorldRenderer(ctx, level) if level is not None else None
+        picmip = assets.look.picmip
+        self.world = Quake3WorldRenderer(ctx, level, picmip) if level is not None else None
         grid = level.world.light_grid if level is not None else None
         models = assets.md3 if assets.md3 is not None else Quake3Models()
-        self.md3 = Md3Renderer(ctx, models, grid, fog_volumes(level) if level is not None else ())
+        self.md3 = Md3Renderer(ctx, models, grid, fog_volumes(level) if level is not None else (), picmip)
         self.polys = PolyRenderer(ctx, self.md3.painter, models.library)
         if self.world is not None and level is not None:
             upload_images(self.world.painter, level.shaders)

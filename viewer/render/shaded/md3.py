@@ -94,12 +94,12 @@ class Md3Renderer:
     """GPU resources for a segment's MD3 models and their drawing."""
 
     def __init__(self, ctx: moderngl.Context, models: Quake3Models, grid: LightGrid | None,
-                 fogs: tuple[FogVolume, ...] = ()) -> None:
+                 fogs: tuple[FogVolume, ...] = (), picmip: int = 0) -> None:
         self.ctx = ctx
         self.models = models
         self.grid = grid
         self.fogs = fogs
-        self.painter = ShaderPainter(ctx, models.images, None)
+        self.painter = ShaderPainter(ctx, models.images, None, picmip)
         self._library = models.library
         capacity = max([len(s.st) for m in models.md3.values() for s in m.surfaces] + [4])
         self._vbo = ctx.buffer(reserve=capacity * DRAW_VERTEX.itemsize, dynamic=True)
