@@ -237,6 +237,19 @@ def _command_events(demo: Quake3Demo, out: _Collector) -> None:
             out.add(ev.CenterPrintEvent, cmd.snapshot, text)
         elif cmd.name == "disconnect":
             out.add(ev.DisconnectEvent, cmd.snapshot)
+        elif cmd.name == "respawn":
+            _respawn_time(demo, out, cmd.snapshot, text)
+
+
+def _respawn_time(demo: Quake3Demo, out: _Collector, snapshot: int, text: str) -> None:
+    """OpenArena's ``respawn <serverTime ms>`` (``CG_ParseRespawnTime``; 0 clears it) on the timeline's clock."""
+    try:
+        ms = int(text)
+    except ValueError:
+        return
+    f = min(max(snapshot, 0), len(out.times) - 1)
+    shift = float(out.times[f]) - float(demo.snapshots.server_time[f]) / 1000.0 if len(out.times) else 0.0
+    out.add(ev.RespawnTimeEvent, snapshot, ms / 1000.0 + shift if ms else None)
 
 
 def _chat_sender(head: str, team: bool) -> str:

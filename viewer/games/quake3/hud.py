@@ -20,8 +20,9 @@
   feedback, :func:`.hud_icons.last_damage`).
 - Centre prints (``CG_DrawCenterString``) at 30 % of the height for 3 s, the last 0.2 s fading; "1st" / "2nd" /
   "3rd" in their place colours (``CG_PlaceString``'s colour codes); not while the scoreboard is up.
-- The scoreboard (:mod:`.scoreboard`) while the scores key is held or the viewed player is dead (not during a
-  warm-up); in the intermission it is drawn alone (``CG_DrawIntermission``).
+- OpenArena's respawn line ("Respawn in: 1.66", :mod:`.respawn`) between a death and the respawn, before
+- the scoreboard (:mod:`.scoreboard`) while the scores key is held or the viewed player is dead (not during a
+  warm-up); in the intermission they are drawn alone (``CG_DrawIntermission``).
 - Console notify lines in the top left (the engine's ``Con_DrawNotify``): the last 4 frag messages and chat lines
   of the last 3 s, 8 × 16 screen pixels per character at 1280 × 720 (the console's size, growing with the viewer's
   UI scale); chat after the sender's name in the colour ``G_Say`` gives it (``^2`` green, team chat ``^5``).
@@ -63,6 +64,7 @@ from ..base import PicSizes
 from . import hud_icons, lagometer, scoreboard
 from .hud_pics import char_pic
 from .screen import WHITE, VirtualScreen
+from .respawn import draw_respawn
 from .warmup import draw_warmup
 
 __all__ = ["CROSSHAIR", "PMF_FOLLOW", "health_color", "hud_layout"]
@@ -362,6 +364,7 @@ def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int
     free = (int(stats.get("pm_type", 0)) == PM_SPECTATOR or int(stats.get("team", 0)) == TEAM_SPECTATOR) \
         and not following
     if int(stats.get("pm_type", 0)) == PM_INTERMISSION:   # CG_DrawIntermission: the scoreboard alone
+        draw_respawn(screen, state, timeline)
         scoreboard.scoreboard(screen, state, timeline, models)
     else:
         if not free and int(stats.get("health", 0)) > 0 and not show_scores:
@@ -377,6 +380,7 @@ def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int
             _follow(screen, state)
         else:
             draw_warmup(screen, state, timeline)
+        draw_respawn(screen, state, timeline)
         if scoreboard.is_showing(state, show_scores):   # the centre print waits while the scoreboard is up
             scoreboard.scoreboard(screen, state, timeline, models)
         else:
