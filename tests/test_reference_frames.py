@@ -73,13 +73,13 @@ QUAKE2_PINS = {
 }
 #: (demo, seconds from its first snapshot) → the pinned mean difference with windowed ioquake3's frame.
 QUAKE3_PINS = {
-    ("oa_dm1_follow_p68.dm_68", "012.000"): 2.42,  # 2.4107
+    ("oa_dm1_follow_p68.dm_68", "012.000"): 2.13,  # 2.1177
     ("oa_dm1_follow_p68.dm_68", "022.750"): 7.70,  # 7.6888
     ("oa_dm1_follow_p68.dm_68", "055.700"): 3.19,  # 3.1783
     ("oa_dm1_follow_p68.dm_68", "083.650"): 10.56,  # 10.5493
-    ("oa_dm1_player_p71.dm_71", "012.200"): 25.71,  # 25.7042
+    ("oa_dm1_player_p71.dm_71", "012.200"): 24.56,  # 24.5475
     ("oa_dm1_player_p71.dm_71", "030.000"): 24.79,  # 24.7846
-    ("oa_dm1_player_p71.dm_71", "053.750"): 2.05,  # 2.0409
+    ("oa_dm1_player_p71.dm_71", "053.750"): 2.20,  # 2.1903
     ("oa_dm1_player_p71.dm_71", "070.200"): 19.93,  # 19.9224
 }
 

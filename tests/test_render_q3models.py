@@ -186,3 +186,22 @@ def test_blended_model_surfaces_and_polygons_draw_merged_by_sort() -> None:
 
     Quake3Backend._draw_blended_entities(SimpleNamespace(md3=Models(), polys=Polygons()), (), (), None)
     assert calls == [("polys", [4.0]), ("models", [9.0]), ("polys", [9.0, 10.0])]
+
+
+def test_the_machine_gun_has_its_barrel_on_tag_barrel(q3_fs) -> None:
+    """CG_AddPlayerWeapon: <weapon>_barrel.md3, when the data has one (the machine gun's, not the shotgun's), on the
+    weapon's tag_barrel, in the view and in a player's hand."""
+    from assets_loader.models.q3player import attach
+    from viewer.games.quake3.players import WeaponDraw, barrel_model, weapon_md3_draws
+
+    gun, shotgun = WEAPON_MODELS[2], WEAPON_MODELS[3]
+    barrel = barrel_model(gun)
+    assert barrel == "models/weapons2/machinegun/machinegun_barrel.md3"
+    assets = q3assets.load_segment_assets(q3_fs, "maps/oa_dm1.bsp", ("", "maps/oa_dm1.bsp", gun, shotgun, barrel,
+                                                                      barrel_model(shotgun)))
+    origin, axis = np.zeros(3, np.float32), np.eye(3, dtype=np.float32)
+    view = weapon_md3_draws(assets.md3, WeaponDraw("", origin, axis, gun))
+    assert [d.model for d in view] == [gun, barrel] and all(d.view_model for d in view)
+    tag = assets.md3.md3[gun].lerp_tag("tag_barrel", 0, 0, 0.0)
+    np.testing.assert_allclose(view[1].origin, attach((origin, axis), tag)[0], atol=1e-5)
+    assert [d.model for d in weapon_md3_draws(assets.md3, WeaponDraw("", origin, axis, shotgun))] == [shotgun]
