@@ -138,6 +138,21 @@ def test_the_weapon_select_row_appears_after_a_change() -> None:
     assert not _pics(later, "icons/iconw_")
 
 
+def test_a_weapon_pickup_shows_the_select_row_with_that_weapon_framed(follow) -> None:
+    """CG_ItemPickup (cg_autoswitch 1): Grunt picks up the rocket launcher at 83.1 s while followed; the ioquake3
+    frame at 83.65 s shows the row with the rocket launcher framed and no name (OpenArena's weapon bar 0)."""
+    layout = hud.hud_layout(follow.sample(follow.start_time + 83.65), follow, (640, 480), 1)
+    icons = _pics(layout, "icons/iconw_")
+    assert [str(q.ref)[len("icons/iconw_"):] for q in icons][:2] == ["gauntlet", "machinegun"]
+    rocket = next(q for q in icons if q.ref == "icons/iconw_rocket")
+    frame = [q for q in layout.quads if q.ref == "<white>" and q.tint == SELECT_GOLD]
+    assert frame and min(q.x for q in frame) == pytest.approx(rocket.x - 4 * rocket.w / 32)
+    assert not [q for q in layout.quads if q.kind == "pic" and str(q.ref).startswith("q3char") and
+                q.y == pytest.approx(rocket.y - 22 * rocket.h / 32)]
+    later = hud.hud_layout(follow.sample(follow.start_time + 84.6), follow, (640, 480), 1)
+    assert not _pics(later, "icons/iconw_")
+
+
 def _line(layout, row: int) -> str:
     """The console notify line ``row`` (8 × 16 characters at scale 2, spaces left out)."""
     chars = sorted((q.x, chr(int(str(q.ref).split("/")[1]))) for q in _pics(layout, "q3char") if q.y == row * 16
