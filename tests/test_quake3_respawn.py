@@ -32,9 +32,9 @@ def test_respawn_commands_are_events_on_the_timeline_clock(player) -> None:
     ``respawn 0`` when the player spawns."""
     events = player.events_of_kind("respawn_time")
     start = player.start_time
-    assert [round(e.at - start, 3) if e.at is not None else None for e in events] == \
+    assert [round(e.time + e.wait - start, 3) if e.wait is not None else None for e in events] == \
         [31.658, None, 48.908, None, 71.858, None]
-    assert all(e.time <= (e.at or e.time) for e in events)
+    assert [e.wait for e in events][::2] == [1.708] * 3        # player_die: 1.7 s (+ the snapshot's 8 ms)
 
 
 @pytest.mark.parametrize("seconds, line", [(30.0, "Respawn in: 1.66"), (70.2, "Respawn in: 1.66"),

@@ -403,11 +403,11 @@ class RoundEvent(Event):
 
 @dataclass(frozen=True, slots=True)
 class RespawnTimeEvent(Event):
-    """OpenArena's ``respawn`` server command to a player who died (``RespawnTimeMessage``): ``at`` is when it may
-    respawn, in timeline seconds; ``None`` for the ``respawn 0`` that clears it when the player spawns."""
+    """OpenArena's ``respawn`` server command to a player who died (``RespawnTimeMessage``): ``wait`` is how many
+    seconds after this event it may respawn; ``None`` for the ``respawn 0`` that clears it when the player spawns."""
 
     kind: ClassVar[str] = "respawn_time"
-    at: float | None
+    wait: float | None
 
 
 @dataclass(frozen=True, slots=True)

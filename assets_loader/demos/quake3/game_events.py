@@ -242,14 +242,15 @@ def _command_events(demo: Quake3Demo, out: _Collector) -> None:
 
 
 def _respawn_time(demo: Quake3Demo, out: _Collector, snapshot: int, text: str) -> None:
-    """OpenArena's ``respawn <serverTime ms>`` (``CG_ParseRespawnTime``; 0 clears it) on the timeline's clock."""
+    """OpenArena's ``respawn <serverTime ms>`` (``CG_ParseRespawnTime``; 0 clears it) as seconds after the snapshot
+    that delivers it."""
     try:
         ms = int(text)
     except ValueError:
         return
-    f = min(max(snapshot, 0), len(out.times) - 1)
-    shift = float(out.times[f]) - float(demo.snapshots.server_time[f]) / 1000.0 if len(out.times) else 0.0
-    out.add(ev.RespawnTimeEvent, snapshot, ms / 1000.0 + shift if ms else None)
+    f = min(max(snapshot, 0), len(demo.snapshots.server_time) - 1)
+    now = int(demo.snapshots.server_time[f]) if f >= 0 else 0
+    out.add(ev.RespawnTimeEvent, snapshot, (ms - now) / 1000.0 if ms else None)
 
 
 def _chat_sender(head: str, team: bool) -> str:

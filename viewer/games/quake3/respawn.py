@@ -40,10 +40,11 @@ def respawn_line(state: SceneState, timeline: DemoTimeline) -> tuple[str, tuple[
             break
         if event.segment == state.segment and isinstance(event, RespawnTimeEvent):
             last = event
-    if last is None or last.at is None:
+    if last is None or last.wait is None:
         return None
-    if last.at > state.time:
-        return f"Respawn in: {last.at - state.time:2.2f}", YELLOW
+    at = last.time + last.wait
+    if at > state.time:
+        return f"Respawn in: {at - state.time:2.2f}", YELLOW
     return "Click FIRE to respawn", GREEN
 
 
