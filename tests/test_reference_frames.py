@@ -62,14 +62,14 @@ Q2PRO = QUAKE2 / "reference"
 IOQ3 = QUAKE3 / "reference" / "ioquake3-2026-11-28"
 #: (demo, seconds from its first frame) → the pinned mean difference with Q2PRO's frame of that moment.
 QUAKE2_PINS = {
-    ("AQtion-bandaging-guide", "018.300"): 1.80,  # 1.7856
-    ("AQtion-bandaging-guide", "031.500"): 0.85,  # 0.8394
-    ("AQtion-bandaging-guide", "054.300"): 1.13,  # 1.1151
-    ("AQtion-bandaging-guide", "098.700"): 1.59,  # 1.5778
-    ("AQtion-demo-guide", "005.000"): 0.96,  # 0.9529
-    ("AQtion-demo-guide", "030.000"): 1.01,  # 0.9962
-    ("AQtion-demo-guide", "060.000"): 0.97,  # 0.9600
-    ("AQtion-demo-guide", "100.000"): 0.92,  # 0.9073
+    ("AQtion-bandaging-guide", "018.300"): 1.62,  # 1.6117
+    ("AQtion-bandaging-guide", "031.500"): 0.67,  # 0.6566
+    ("AQtion-bandaging-guide", "054.300"): 0.93,  # 0.9234
+    ("AQtion-bandaging-guide", "098.700"): 1.41,  # 1.4006
+    ("AQtion-demo-guide", "005.000"): 0.79,  # 0.7812
+    ("AQtion-demo-guide", "030.000"): 0.83,  # 0.8245
+    ("AQtion-demo-guide", "060.000"): 0.80,  # 0.7884
+    ("AQtion-demo-guide", "100.000"): 0.75,  # 0.7357
 }
 #: (demo, seconds from its first snapshot) → the pinned mean difference with windowed ioquake3's frame.
 QUAKE3_PINS = {

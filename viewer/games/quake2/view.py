@@ -45,7 +45,7 @@ class Quake2View:
     def prepare_effects(self, timeline: DemoTimeline) -> fx.Quake2Effects:
         return fx.Quake2Effects.of(timeline)
 
-    def load_hud_pics(self, fs: VirtualFS) -> Mapping[str, Image]:
+    def load_hud_pics(self, fs: VirtualFS) -> Mapping[str, Image | np.ndarray]:
         return hud_pics.load_hud_pics(fs)
 
     def hud_layout(self, state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
