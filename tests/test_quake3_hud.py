@@ -153,6 +153,23 @@ def test_a_weapon_pickup_shows_the_select_row_with_that_weapon_framed(follow) ->
     assert not _pics(later, "icons/iconw_")
 
 
+def test_the_last_pickup_shows_in_the_lower_left_for_three_seconds(follow) -> None:
+    """CG_DrawPickupItem: Grunt's rockets at 53.95 s show as icona_rocket (48 units at x 8, y 384) and "Rockets"
+    at 55.7 s, as the ioquake3 frame does; a weapon pickup (Sarge's lightning gun at 9.2 s) brings up the weapon
+    select instead, which clears it."""
+    def pickup(seconds: float) -> list[HudQuad]:
+        layout = hud.hud_layout(follow.sample(follow.start_time + seconds), follow, (640, 480), 1)
+        return [q for q in layout.quads if (q.x, q.w) == (8, 48)]
+
+    shown = pickup(55.7)
+    assert [(q.ref, q.y, q.h) for q in shown] == [("icons/icona_rocket", 384, 48)]
+    layout = hud.hud_layout(follow.sample(follow.start_time + 55.7), follow, (640, 480), 1)
+    name = sorted((q.x, chr(int(str(q.ref).split("/")[1]))) for q in _pics(layout, "q3char")
+                  if q.y == 384 + 24 - 8 and q.tint != (0.0, 0.0, 0.0))
+    assert "".join(c for _, c in name) == "Rockets" and name[0][0] == 64
+    assert all(q.ref != "icons/icona_rocket" for q in pickup(57.0)) and not pickup(10.0)
+
+
 def _line(layout, row: int) -> str:
     """The console notify line ``row`` (8 × 16 characters at scale 2, spaces left out)."""
     chars = sorted((q.x, chr(int(str(q.ref).split("/")[1]))) for q in _pics(layout, "q3char") if q.y == row * 16

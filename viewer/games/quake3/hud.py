@@ -14,6 +14,7 @@
 - Scores (``CG_DrawScores``, free-for-all): the first place's (``CS_SCORES1``) and the second box
   (``CS_SCORES2``, or the viewer's own score when not first) right-aligned at y 408, the viewer's box blue when it
   leads, red otherwise, framed in gold; grey for the other.
+- The last item picked up, in the lower left for 3 s (:mod:`.pickup_item`).
 - Crosshair (``CG_DrawCrosshair``): ``gfx/2d/crosshaire`` (``cg_drawCrosshair 4``) 24 units square in the middle,
   tinted by health and armor (``CG_ColorForHealth``).
 - "following" and the followed player's name in giant letters (``CG_DrawFollow``), OpenArena's
@@ -68,6 +69,7 @@ from ..base import PicSizes
 from . import hud_icons, lagometer, scoreboard
 from .hud_pics import char_pic
 from .screen import WHITE, VirtualScreen
+from .pickup_item import PICKUP_TIME, draw_pickup_item
 from .respawn import draw_respawn
 from .warmup import draw_warmup
 
@@ -185,6 +187,24 @@ def _selection(state: SceneState, timeline: DemoTimeline) -> tuple[float, int] |
                 state.time - event.time < WEAPON_SELECT_TIME:
             found.append((event.time, picked))
     return max(found, key=lambda since: since[0]) if found else None
+
+
+def _pickup_item(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline) -> None:
+    """The viewed player's last pickup of the last 3 s (:mod:`.pickup_item`), unless the weapon select has shown
+    since."""
+    client = int(state.stats.get("clientNum", -1))
+    last = None
+    for event in timeline.events_of_kind("pickup"):
+        if event.time > state.time:
+            break
+        if getattr(event, "player", -1) == client and event.segment == state.segment:
+            last = event
+    if last is None or state.time - last.time >= PICKUP_TIME or getattr(last, "item", "") in PICKUP_WEAPONS:
+        return                                         # a weapon it selects brings up the weapon select instead
+    selection = _selection(state, timeline)
+    if selection is not None and selection[0] + WEAPON_SELECT_TIME > last.time:
+        return
+    draw_pickup_item(screen, getattr(last, "item", ""), _fade(state.time - last.time, PICKUP_TIME))
 
 
 def _weapon_select(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline) -> None:
@@ -396,6 +416,8 @@ def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int
             _crosshair(screen, state, pic_sizes)
         _lagometer(screen, state, timeline)
         _upper_right(screen, state, timeline, following, models, draw_timer)
+        if int(stats.get("health", 0)) > 0:                  # CG_DrawLowerLeft
+            _pickup_item(screen, state, timeline)
         _scores(screen, state)
         if following:
             _follow(screen, state)
