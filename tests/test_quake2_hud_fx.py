@@ -9,6 +9,7 @@ from assets_loader.demos.quake2 import decode_dm2
 from assets_loader.demos.quake2 import protocol as P
 from tests.builders.dm2 import DM2Messages, dm2, pos
 from viewer.games.quake2 import fx, hud
+from viewer.games.quake2.view import Quake2View
 
 M = DM2Messages()
 BAR = 'yb -24 xv 0 hnum xv 50 pic 0 if 12 xr -40 string2 "never" endif xl 4 yt 2 num 3 14 xl 8 stat_string 8'
@@ -56,6 +57,10 @@ def test_explosions_spray_particles_and_light_deterministically() -> None:
     assert np.all((a.colors >= 0xE0) & (a.colors < 0xE8))
     assert np.abs(a.positions - [100, 0, 0]).max() < 16 + 192 * 0.2 + 1
     assert len(effects.particles(tl, tl.start_time + 3.0, None)) == 0
+    # CL_ExplosionParticles fade at alphavel -0.8 / (0.5 .. 0.8): alpha 1 - 0.2 * 0.8 / life, lower later
+    assert a.alphas is not None and np.all((a.alphas >= 1 - 0.16 / 0.5 - 1e-6) & (a.alphas <= 1 - 0.16 / 0.8 + 1e-6))
+    later = effects.particles(tl, tl.start_time + 0.4, None)
+    assert later.alphas is not None and later.alphas.max() < a.alphas.min()
     lights = effects.lights(tl.sample(tl.start_time + 0.05), tl.start_time + 0.05, None)
     assert len(lights) == 2 and lights.colors[1].tolist() == [0.5, 0.5, 1.0]      # explosion, railgun flash
 
@@ -109,10 +114,20 @@ def test_notify_lines_wrap_words_like_the_console_and_chat_is_in_the_alternate_c
     assert max(q.x for q in rows[8]) < 8 + 38 * 8 and min(q.x for q in top) == 8
 
 
-def test_a_centerprint_starts_35_percent_down_and_lines_are_cut_at_40_characters() -> None:
+def test_a_centerprint_is_centred_a_quarter_down_as_q2pro_draws_it() -> None:
+    """SCR_DrawCenterString: y = height / 4 - lines * 8 / 2, each whole line centred (no 40-column cut)."""
     tl = _timeline(M.text(P.svc_centerprint, "one\n" + "x" * 50))
-    layout = hud.build_hud(tl.sample(tl.start_time), tl, (640, 480), 1, pic_sizes={})
-    chars = [q for q in layout.quads if q.kind == "char" and q.y >= 100]
-    assert min(q.y for q in chars) == int(480 * 0.35)
-    xs = [q.x for q in chars if q.y == int(480 * 0.35) + 8]
-    assert len(xs) == 40 and xs[0] == (640 - 40 * 8) // 2
+    layout = hud.build_hud(tl.sample(tl.start_time), tl, (1280, 720), 1, pic_sizes={})
+    chars = [q for q in layout.quads if q.kind == "char" and 100 <= q.y < 400]
+    assert min(q.y for q in chars) == 720 // 4 - 2 * 8 // 2
+    xs = [q.x for q in chars if q.y == 720 // 4]
+    assert len(xs) == 50 and xs[0] == (1280 - 50 * 8) // 2
+
+
+def test_the_hud_is_at_q2pros_automatic_scale() -> None:
+    """get_auto_scale: 1 at 1280×720, 2 from 1080 rows, 4 from 2160; a portrait screen goes by its width."""
+    assert [hud.auto_scale(s) for s in ((1280, 720), (1920, 1080), (3840, 2160), (1920, 2560), (1080, 1920))] == \
+        [1, 2, 4, 2, 1]
+    tl = _timeline()
+    layout = Quake2View().hud_layout(tl.sample(tl.start_time), tl, (1280, 720), 2, pic_sizes={})
+    assert layout.scale == 1

@@ -38,8 +38,11 @@ def test_aqtion_gets_the_sample_font_and_digits_with_one_warning() -> None:
         digit = pics[name]
         assert (digit.width, digit.height) == (hud.DIGIT_WIDTH, 24), name
         assert (digit.indices == 255).any() and (digit.indices != 255).any(), name
-    # the pak's own pictures are still there (the health icon), untouched
-    assert pics["i_health"].width == 24
+    # the pak's own pictures are there: the health icon as its 48×48 PNG replacement at the PCX's 24×24, with
+    # its own alpha (Q2PRO's r_override_textures: no grey box around the cross)
+    health = pics["i_health"]
+    assert isinstance(health, np.ndarray) and health.shape == (24, 24, 4)
+    assert health[0, 0, 3] == 0 and health[12, 12, 3] == 255 and health[12, 12, 0] > 150 > health[12, 12, 1]
 
 
 def test_the_stand_in_font_keeps_its_glyphs_transparent_around_them_and_the_alternate_half_green() -> None:
@@ -75,6 +78,33 @@ def test_a_game_dirs_own_font_and_digits_win_without_a_warning(tmp_path) -> None
         pics = hud_pics.load_hud_pics(fs)
     assert pics["conchars"].indices[0, 8] == 7 and pics["conchars"].indices[0, 0] == 0   # 255 → 0
     assert (pics["num_3"].width, int(pics["num_3"].indices[0, 0])) == (24, 3)
+
+
+def test_a_truecolour_replacement_wins_over_the_pcx_at_its_size(tmp_path) -> None:
+    """Q2PRO tries .png, .jpg, .tga before a .pcx and draws the replacement at the .pcx's size; a replacement with
+    no .pcx keeps its own size; the font stays the .pcx."""
+    pics_dir = tmp_path / "baseq2" / "pics"
+    pics_dir.mkdir(parents=True)
+    (pics_dir / "colormap.pcx").write_bytes(build_pcx(np.zeros((4, 4), np.uint8), ramp_palette()))
+    (pics_dir / "conchars.pcx").write_bytes(build_pcx(np.full((128, 128), 255, np.uint8), ramp_palette()))
+    (pics_dir / "conchars.png").write_bytes(b"not read")
+    for name in hud.digit_pics(0) + hud.digit_pics(1):
+        (pics_dir / f"{name}.pcx").write_bytes(build_pcx(np.full((24, 24), 3, np.uint8), ramp_palette()))
+    (pics_dir / "w_gun.pcx").write_bytes(build_pcx(np.full((24, 24), 3, np.uint8), ramp_palette()))
+    big = np.zeros((96, 96, 4), np.uint8)
+    big[:48, :, :] = (200, 100, 0, 255)
+    PilImage.fromarray(big).save(pics_dir / "w_gun.png")
+    PilImage.fromarray(big[:10, :20]).save(pics_dir / "w_gun.tga")            # .png is tried first
+    PilImage.fromarray(big[:32, :16]).save(pics_dir / "only_png.png")
+    fs = VirtualFS(str(tmp_path), None, base="baseq2")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pics = hud_pics.load_hud_pics(fs)
+    gun = pics["w_gun"]
+    assert isinstance(gun, np.ndarray) and gun.shape == (24, 24, 4)
+    assert gun[0, 0].tolist() == [200, 100, 0, 255] and gun[23, 0, 3] == 0
+    assert pics["only_png"].shape == (32, 16, 4)
+    assert isinstance(pics["conchars"], Image)
 
 
 def test_only_the_missing_pictures_are_stood_in(tmp_path) -> None:

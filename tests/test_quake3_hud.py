@@ -138,6 +138,38 @@ def test_the_weapon_select_row_appears_after_a_change() -> None:
     assert not _pics(later, "icons/iconw_")
 
 
+def test_a_weapon_pickup_shows_the_select_row_with_that_weapon_framed(follow) -> None:
+    """CG_ItemPickup (cg_autoswitch 1): Grunt picks up the rocket launcher at 83.1 s while followed; the ioquake3
+    frame at 83.65 s shows the row with the rocket launcher framed and no name (OpenArena's weapon bar 0)."""
+    layout = hud.hud_layout(follow.sample(follow.start_time + 83.65), follow, (640, 480), 1)
+    icons = _pics(layout, "icons/iconw_")
+    assert [str(q.ref)[len("icons/iconw_"):] for q in icons][:2] == ["gauntlet", "machinegun"]
+    rocket = next(q for q in icons if q.ref == "icons/iconw_rocket")
+    frame = [q for q in layout.quads if q.ref == "<white>" and q.tint == SELECT_GOLD]
+    assert frame and min(q.x for q in frame) == pytest.approx(rocket.x - 4 * rocket.w / 32)
+    assert not [q for q in layout.quads if q.kind == "pic" and str(q.ref).startswith("q3char") and
+                q.y == pytest.approx(rocket.y - 22 * rocket.h / 32)]
+    later = hud.hud_layout(follow.sample(follow.start_time + 84.6), follow, (640, 480), 1)
+    assert not _pics(later, "icons/iconw_")
+
+
+def test_the_last_pickup_shows_in_the_lower_left_for_three_seconds(follow) -> None:
+    """CG_DrawPickupItem: Grunt's rockets at 53.95 s show as icona_rocket (48 units at x 8, y 384) and "Rockets"
+    at 55.7 s, as the ioquake3 frame does; a weapon pickup (Sarge's lightning gun at 9.2 s) brings up the weapon
+    select instead, which clears it."""
+    def pickup(seconds: float) -> list[HudQuad]:
+        layout = hud.hud_layout(follow.sample(follow.start_time + seconds), follow, (640, 480), 1)
+        return [q for q in layout.quads if (q.x, q.w) == (8, 48)]
+
+    shown = pickup(55.7)
+    assert [(q.ref, q.y, q.h) for q in shown] == [("icons/icona_rocket", 384, 48)]
+    layout = hud.hud_layout(follow.sample(follow.start_time + 55.7), follow, (640, 480), 1)
+    name = sorted((q.x, chr(int(str(q.ref).split("/")[1]))) for q in _pics(layout, "q3char")
+                  if q.y == 384 + 24 - 8 and q.tint != (0.0, 0.0, 0.0))
+    assert "".join(c for _, c in name) == "Rockets" and name[0][0] == 64
+    assert all(q.ref != "icons/icona_rocket" for q in pickup(57.0)) and not pickup(10.0)
+
+
 def _line(layout, row: int) -> str:
     """The console notify line ``row`` (8 × 16 characters at scale 2, spaces left out)."""
     chars = sorted((q.x, chr(int(str(q.ref).split("/")[1]))) for q in _pics(layout, "q3char") if q.y == row * 16
@@ -180,6 +212,56 @@ def test_q3_pictures_load_on_demand_as_rgba(q3_fs) -> None:
     assert glyph.shape == (32, 32, 4) and glyph[..., 3].max() > 200
     assert pics.get("gfx/2d/nothing_here") is None and "gfx/2d/nothing_here" not in pics
     assert pics["conchars"].width == 128
+
+
+def test_the_scoreboard_column_titles_keep_their_tga_alpha(q3_fs) -> None:
+    """menu/tab/score.tga holds red letters at alpha <= 72 over transparent black; its TGA 2.0 footer says "no
+    alpha", which ioquake3's R_LoadTGA never reads: drawn with the 2D default blend they are faint letters with no
+    black box (as the reference frames show), not an opaque black box."""
+    score = load_hud_pics(q3_fs)["menu/tab/score"]
+    assert score.shape == (32, 128, 4)
+    alpha = score[..., 3]
+    assert alpha.max() == 72 and (alpha == 0).mean() > 0.8
+    assert score[..., :3][alpha == 0].max() == 0
+
+
+def test_hud_pictures_blend_as_their_shader_scripts_say(q3_fs, tmp_path, ctx) -> None:
+    """A picture named by a script is its first stage's image with that stage's blendFunc (OpenArena's select frame:
+    alpha-blended, its own binary alpha); an additive one adds to the picture under it, an opaque one covers it
+    whatever its alpha; a picture without a script is alpha-blended (ioquake3's 2D default)."""
+    from PIL import Image as PilImage
+
+    from viewer.games.quake3.assets import GREY_PALETTE
+    from viewer.render.context import OffscreenTarget
+    from viewer.render.gl_state import ALPHA_BLEND
+
+    oa = load_hud_pics(q3_fs)
+    assert oa.blend("gfx/2d/select") == ALPHA_BLEND and set(np.unique(oa["gfx/2d/select"][..., 3])) == {0, 255}
+    assert oa.blend("menu/tab/score") == ALPHA_BLEND                              # no script named so
+    (tmp_path / "baseoa" / "scripts").mkdir(parents=True)
+    (tmp_path / "baseoa" / "gfx" / "2d").mkdir(parents=True)
+    (tmp_path / "baseoa" / "scripts" / "hud.shader").write_text(
+        "gfx/2d/glow\n{\n nopicmip\n {\n  map gfx/2d/glowart.tga\n  blendFunc GL_ONE GL_ONE\n }\n}\n"
+        "gfx/2d/solid\n{\n {\n  map gfx/2d/solid.tga\n }\n}\n")
+    half = np.zeros((4, 4, 4), np.uint8)
+    half[...] = (100, 100, 100, 0)
+    for name in ("glowart", "solid"):
+        PilImage.fromarray(half).save(tmp_path / "baseoa" / "gfx" / "2d" / f"{name}.tga")
+    from assets_loader.vfs import VirtualFS
+    with pytest.warns(UserWarning, match="bigchars"):
+        pics = load_hud_pics(VirtualFS(tmp_path, "baseoa"))
+    assert pics.blend("gfx/2d/glow") == (1, 1) and pics.blend("gfx/2d/solid") is None
+    assert pics["gfx/2d/glow"][0, 0].tolist() == [100, 100, 100, 255]              # alpha not read: opaque
+    renderer = HudRenderer(ctx, GREY_PALETTE, pics)
+    target = OffscreenTarget(ctx, (32, 32))
+    target.use()
+    ctx.clear(0.4, 0.4, 0.4)
+    renderer.draw(HudLayout((32, 32), 1, (HudQuad("pic", "gfx/2d/glow", 0, 0, 16, 32),
+                                          HudQuad("pic", "gfx/2d/solid", 16, 0, 16, 32))))
+    pixels = target.read_rgb().astype(int)
+    assert abs(pixels[16, 8, 0] - (102 + 100)) <= 2 and abs(pixels[16, 24, 0] - 100) <= 1
+    renderer.release()
+    target.release()
 
 
 def test_the_overlay_draws_rgba_pictures_with_their_tint(ctx) -> None:

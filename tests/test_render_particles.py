@@ -33,14 +33,15 @@ def project(vp: np.ndarray, p) -> tuple[int, int]:
     return y, x
 
 
-def render(ctx, particles: Particles, camera: Camera, *, clear_depth: float = 1.0, min_pixels: float = 3.0):
+def render(ctx, particles: Particles, camera: Camera, *, clear_depth: float = 1.0, min_pixels: float = 3.0,
+           style: str = "quakespasm"):
     target = OffscreenTarget(ctx, SIZE)
     target.use()
     ctx.clear(0.0, 0.0, 0.0, 1.0, depth=clear_depth)
     renderer = ParticleRenderer(ctx, palette(), min_pixels=min_pixels, initial_capacity=4)
     vp = view_projection(camera, SIZE[0] / SIZE[1])
     _, right, up = angle_vectors(camera.angles)
-    renderer.draw(particles, vp, right, up)
+    renderer.draw(particles, vp, right, up, style=style)
     rgb = target.read_rgb()
     depth = np.frombuffer(target.fbo.read(components=1, attachment=-1, dtype="f4"), np.float32)
     renderer.release()
@@ -85,6 +86,24 @@ def test_particle_size_grows_with_distance_like_glquake(ctx) -> None:
     width_px = len(lit_cols)
     units_per_px = 2 * 30.0 / SIZE[0]                        # 90 degree fov
     assert width_px * units_per_px == pytest.approx(10 * 0.952 * (1 + 30 * 0.004), rel=0.25)
+
+
+def test_quake2_particles_are_q2pro_soft_spots_at_their_own_alpha(ctx) -> None:
+    """Q2PRO's GL_DrawParticles: (1 + 0.004·depth)·gl_partscale 2 sized, the gl_partshape 0 texture's alpha falling
+    linearly to 0 at 7.5 of its 8 texels' half width (half the side is scale / (2 (1 + sqrt(1/2))))."""
+    cam = Camera((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
+    spot = one([(30.0, 0.0, 0.0)], [251], size=10.0)
+    rgb, _, _ = render(ctx, spot, cam, min_pixels=0.0, style="q2pro")
+    red = rgb[:, :, 0].astype(int)
+    units_per_px = 2 * 30.0 / SIZE[0]
+    radius = 7.5 / 8 * 10 * 2 * (1 + 30 * 0.004) / (2 * (1 + np.sqrt(0.5)))
+    assert len(np.flatnonzero((red > 8).any(axis=0))) * units_per_px == pytest.approx(2 * radius, rel=0.25)
+    assert red[32, 32] > 200 and red[32, 32 + int(radius / units_per_px * 0.5)] == pytest.approx(128, abs=40)
+    half = Particles(spot.positions, spot.colors, spot.sizes, spot.spawn, np.array([0.5], np.float32))
+    faded, _, _ = render(ctx, half, cam, min_pixels=0.0, style="q2pro")
+    assert int(faded[32, 32, 0]) == pytest.approx(red[32, 32] / 2, abs=12)
+    disc, _, _ = render(ctx, spot, cam, min_pixels=0.0)            # Quake's look: a nearly opaque disc, as before
+    assert (disc[:, :, 0] > 200).sum() > 4 * (red > 200).sum()
 
 
 def test_an_explosion_renders_and_the_buffer_grows(ctx) -> None:

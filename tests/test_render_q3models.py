@@ -160,3 +160,48 @@ def test_models_whose_md3_headers_share_a_name_keep_their_own_triangles(ctx, q3_
     empty, alone, after_other = pictures
     assert (np.abs(alone - empty).sum(axis=2) > 30).mean() > 0.01     # the machine gun in front of the camera
     assert np.abs(alone - after_other).max() < 8                       # the shotgun (off to the side) changes nothing
+
+
+def test_blended_model_surfaces_and_polygons_draw_merged_by_sort() -> None:
+    """ioquake3 sorts every surface of the view together: a mark (SS_DECAL, 4) before an additive explosion model
+    (SS_BLEND0, 9) — not over it, as drawing all models first made the bullet marks black rings over the machine
+    gun's explosions — a polygon of sort 9 after the model, one of sort 10 after both; opaque model surfaces (3) are
+    drawn before all this."""
+    from types import SimpleNamespace
+
+    from viewer.render.q3.renderer import Quake3Backend
+
+    calls: list[tuple[str, list[float]]] = []
+
+    class Models:
+        def surface_sorts(self, scene):
+            return {3.0, 9.0}
+
+        def draw(self, scene, view, sorts):
+            calls.append(("models", [s for s in (3.0, 9.0) if sorts(s)]))
+
+    class Polygons:
+        def draw(self, polys, view, sorts):
+            calls.append(("polys", [s for s in (4.0, 9.0, 10.0) if sorts(s)]))
+
+    Quake3Backend._draw_blended_entities(SimpleNamespace(md3=Models(), polys=Polygons()), (), (), None)
+    assert calls == [("polys", [4.0]), ("models", [9.0]), ("polys", [9.0, 10.0])]
+
+
+def test_the_machine_gun_has_its_barrel_on_tag_barrel(q3_fs) -> None:
+    """CG_AddPlayerWeapon: <weapon>_barrel.md3, when the data has one (the machine gun's, not the shotgun's), on the
+    weapon's tag_barrel, in the view and in a player's hand."""
+    from assets_loader.models.q3player import attach
+    from viewer.games.quake3.players import WeaponDraw, barrel_model, weapon_md3_draws
+
+    gun, shotgun = WEAPON_MODELS[2], WEAPON_MODELS[3]
+    barrel = barrel_model(gun)
+    assert barrel == "models/weapons2/machinegun/machinegun_barrel.md3"
+    assets = q3assets.load_segment_assets(q3_fs, "maps/oa_dm1.bsp", ("", "maps/oa_dm1.bsp", gun, shotgun, barrel,
+                                                                      barrel_model(shotgun)))
+    origin, axis = np.zeros(3, np.float32), np.eye(3, dtype=np.float32)
+    view = weapon_md3_draws(assets.md3, WeaponDraw("", origin, axis, gun))
+    assert [d.model for d in view] == [gun, barrel] and all(d.view_model for d in view)
+    tag = assets.md3.md3[gun].lerp_tag("tag_barrel", 0, 0, 0.0)
+    np.testing.assert_allclose(view[1].origin, attach((origin, axis), tag)[0], atol=1e-5)
+    assert [d.model for d in weapon_md3_draws(assets.md3, WeaponDraw("", origin, axis, shotgun))] == [shotgun]

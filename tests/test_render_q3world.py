@@ -4,6 +4,7 @@ without cracks, skies show their box and clouds, missing images draw the default
 
 from __future__ import annotations
 
+import moderngl
 import numpy as np
 import pytest
 
@@ -284,3 +285,25 @@ def test_without_an_entity_colour_the_vertex_colours_carry_it(ctx) -> None:
         renderer.release()
         target.release()
     assert np.abs(pixel - np.array([64, 32, 0])).max() <= 2, pixel
+
+
+def test_shader_images_upload_as_ioquake3_makes_them(ctx) -> None:
+    """Upload32: with r_picmip 1 an image is halved (R_MipMap's truncated 2×2 mean) unless its shader says nopicmip;
+    nomipmaps (which implies nopicmip) uploads one level filtered GL_LINEAR, otherwise mipmaps minified linearly
+    between levels."""
+    from viewer.render.shaded.painter import ShaderPainter, half_size
+
+    image = np.zeros((64, 32, 4), np.uint8)
+    image[0::2, 0::2] = 255                                           # one lit texel in every 2×2 block
+    scripts = parse_shader_text("a { { map img } }\nb { nopicmip { map img } }\nc { nomipmaps { map img } }\n")
+    painter = ShaderPainter(ctx, {"img": image}, None, picmip=1)
+    try:
+        sizes = {name: painter.texture("img", False, scripts[name]).size for name in "abc"}
+        assert sizes == {"a": (16, 32), "b": (32, 64), "c": (32, 64)}
+        assert painter.texture("img", False, scripts["c"]).filter == (moderngl.LINEAR, moderngl.LINEAR)
+        assert painter.texture("img", False, scripts["a"]).filter == (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)
+        assert painter.texture("img").size == (32, 64)                  # no shader: as the file is
+    finally:
+        painter.release()
+    assert half_size(image).shape == (32, 16, 4) and int(half_size(image)[0, 0, 0]) == 255 // 4
+    assert half_size(np.full((1, 3, 4), 9, np.uint8)).tolist() == [[[9] * 4]]

@@ -34,7 +34,7 @@ __all__ = [
     "CutsceneEvent", "SellScreenEvent", "KilledMonsterEvent", "FoundSecretEvent", "PauseEvent", "StuffTextEvent",
     "LightStyleEvent", "FogEvent", "SkyboxEvent", "BonusFlashEvent", "ColorShiftEvent", "CdTrackEvent",
     "ServerInfoEvent", "DisconnectEvent", "AchievementEvent", "RoundEvent", "LocalSoundEvent", "ChatEvent",
-    "ItemPickupEvent",
+    "ItemPickupEvent", "RespawnTimeEvent",
     "MuzzleFlashEvent", "SetInfoEvent", "KickEvent", "ReconnectEvent", "LayoutEvent", "InventoryEvent", "EVENT_KINDS",
     "Obituary", "parse_obituary", "parse_chat", "parse_pickup",
     "plain_text", "plain_line", "event_fields",
@@ -402,6 +402,15 @@ class RoundEvent(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class RespawnTimeEvent(Event):
+    """OpenArena's ``respawn`` server command to a player who died (``RespawnTimeMessage``): ``wait`` is how many
+    seconds after this event it may respawn; ``None`` for the ``respawn 0`` that clears it when the player spawns."""
+
+    kind: ClassVar[str] = "respawn_time"
+    wait: float | None
+
+
+@dataclass(frozen=True, slots=True)
 class LocalSoundEvent(Event):
     kind: ClassVar[str] = "localsound"
     sound_index: int
@@ -475,8 +484,8 @@ EVENT_KINDS: dict[str, type[Event]] = {
         DamageEvent, SetViewEvent, SetAngleEvent, IntermissionEvent, FinaleEvent, CutsceneEvent, SellScreenEvent,
         KilledMonsterEvent, FoundSecretEvent, PauseEvent, StuffTextEvent, LightStyleEvent, FogEvent, SkyboxEvent,
         BonusFlashEvent, ColorShiftEvent, CdTrackEvent, ServerInfoEvent, DisconnectEvent, AchievementEvent,
-        RoundEvent, LocalSoundEvent, ChatEvent, ItemPickupEvent, MuzzleFlashEvent, SetInfoEvent, KickEvent,
-        ReconnectEvent, LayoutEvent, InventoryEvent)
+        RoundEvent, RespawnTimeEvent, LocalSoundEvent, ChatEvent, ItemPickupEvent, MuzzleFlashEvent, SetInfoEvent,
+        KickEvent, ReconnectEvent, LayoutEvent, InventoryEvent)
 }
 
 _BASE_FIELDS = frozenset({"time", "frame", "segment"})

@@ -11,7 +11,9 @@ is full), plus one white texel for fills.  A name the caller has no picture for 
 
 :meth:`HudRenderer.draw` builds one vertex array for the layout (6 vertices per quad: screen position, texel
 coordinate, atlas rectangle, colour) and draws it with alpha blending, depth test off, into whatever framebuffer is
-bound; quads are drawn in layout order (consecutive quads on the same page share a draw call).  The fragment
+bound; quads are drawn in layout order (consecutive quads on the same page and blend share a draw call).  Pictures
+whose game says how they blend (a :class:`PicBlends` mapping: Quake III's shader scripts, ``blendFunc``) are drawn
+with those factors instead (``None``: opaque).  The fragment
 shader fetches exact texels (``texelFetch``, i.e. nearest filtering) and wraps texel coordinates inside the
 picture's rectangle, which tiles ``backtile``.
 
@@ -23,7 +25,8 @@ References: QuakeSpasm ``gl_draw.c`` (``Draw_Init``: conchars index 0 → transp
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Protocol, runtime_checkable
 
 import moderngl
 import numpy as np
@@ -31,6 +34,7 @@ import numpy as np
 from assets_loader.images import Image
 from assets_loader.palette import TRANSPARENT_INDEX, Palette
 
+from .gl_state import ALPHA_BLEND, OVERLAY, use_state
 from .overlay import DynamicVertices, overlay_state
 from .programs import load_program
 from .refdef import HudLayout
@@ -82,6 +86,17 @@ class _Page:
 
 #: A HUD picture: palette indices, or truecolour ``u1 [H, W, 4]`` RGBA (row 0 the top).
 HudPic = Image | np.ndarray
+#: GL ``(source, destination)`` blend factors, ``None`` for opaque.
+Blend = tuple[int, int] | None
+
+
+@runtime_checkable
+class PicBlends(Protocol):
+    """Pictures that say how each one blends (by default: alpha blending)."""
+
+    def blend(self, name: str) -> Blend:
+        """The blend factors picture ``name`` is drawn with."""
+        ...
 
 
 def _pic_size(pic: HudPic) -> tuple[int, int]:
@@ -102,6 +117,7 @@ class HudRenderer:
         self.atlas_size = atlas_size
         self.program = load_program(ctx, "hud")
         self.program["u_atlas"] = 0
+        self._blends = pics if isinstance(pics, PicBlends) else None
         self._rgba = palette.rgba_table(TRANSPARENT_INDEX)
         self._pages: list[_Page] = []
         self._entries: dict[str, AtlasEntry] = {}
@@ -163,16 +179,20 @@ class HudRenderer:
 
     # --- drawing -------------------------------------------------------------------------------------------------
 
-    def _vertices(self, layout: HudLayout) -> tuple[np.ndarray, list[tuple[int, int, int]]]:
-        """``f4[6 * N, 12]`` vertices and ``(page, first vertex, count)`` runs in layout order."""
+    def _blend(self, name: str) -> Blend:
+        return self._blends.blend(name) if self._blends is not None else ALPHA_BLEND
+
+    def _vertices(self, layout: HudLayout) -> tuple[np.ndarray, list[tuple[int, Blend, int, int]]]:
+        """``f4[6 * N, 12]`` vertices and ``(page, blend, first vertex, count)`` runs in layout order."""
         quads = layout.quads
         data = np.empty((len(quads), 6, _FLOATS_PER_VERTEX), np.float32)
-        runs: list[tuple[int, int, int]] = []
+        runs: list[tuple[int, Blend, int, int]] = []
         rgb = self.palette.rgb
         scale = max(1, layout.scale)
         font = None
         for i, q in enumerate(quads):
             colour = (*q.tint, q.alpha)
+            blend: Blend = ALPHA_BLEND
             if q.kind == "char":
                 font = font or self.entry("conchars")
                 code = int(q.ref) & 255
@@ -195,16 +215,17 @@ class HudRenderer:
                 e = self.entry(str(q.ref))
                 rect = (e.x, e.y, e.width, e.height)
                 u0, v0, u1, v1 = 0.0, 0.0, float(e.width), float(e.height)
+                blend = self._blend(str(q.ref))
             x0, y0, x1, y1 = float(q.x), float(q.y), float(q.x + q.w), float(q.y + q.h)
             corners = ((x0, y0, u0, v0), (x1, y0, u1, v0), (x0, y1, u0, v1),
                        (x0, y1, u0, v1), (x1, y0, u1, v0), (x1, y1, u1, v1))
             for k, (px, py, u, v) in enumerate(corners):
                 data[i, k] = (px, py, u, v, *rect, *colour)
-            if runs and runs[-1][0] == e.page:
-                page, first, count = runs[-1]
-                runs[-1] = (page, first, count + 6)
+            if runs and runs[-1][:2] == (e.page, blend):
+                page, _, first, count = runs[-1]
+                runs[-1] = (page, blend, first, count + 6)
             else:
-                runs.append((e.page, i * 6, 6))
+                runs.append((e.page, blend, i * 6, 6))
         return data.reshape(-1, _FLOATS_PER_VERTEX), runs
 
     def draw(self, layout: HudLayout, screen_size: tuple[int, int] | None = None) -> None:
@@ -216,7 +237,8 @@ class HudRenderer:
         vao = self._vertices_buffer.upload(vertices)
         self.program["u_screen"] = (float(size[0]), float(size[1]))
         with overlay_state(self.ctx):
-            for page, first, count in runs:
+            for page, blend, first, count in runs:
+                use_state(self.ctx, replace(OVERLAY, blend=blend))
                 self._pages[page].texture.use(0)
                 vao.render(moderngl.TRIANGLES, vertices=count, first=first)
 

@@ -1,17 +1,21 @@
-"""Drawing :class:`~viewer.render.refdef.Particles`: instanced camera-facing quads with a round alpha disc.
+"""Drawing :class:`~viewer.render.refdef.Particles`: instanced camera-facing quads with a round alpha spot.
 
-One static 4-vertex quad and one per-instance buffer (position, size, palette index; 20 bytes a particle) that is
+One static 4-vertex quad and one per-instance buffer (position, size, palette index, alpha; 20 bytes a particle) that is
 orphaned and refilled every frame, grown by doubling when a frame has more particles.  Colours are palette
 indices looked up in the vertex shader through a 256×1 palette texture (:meth:`ParticleRenderer.set_palette`).
 Blending is ``src_alpha, one_minus_src_alpha``; particles are depth-tested against what is already drawn but do
 not write depth (QuakeSpasm's "particle z-buffer bug" fix), so draw them after the opaque world and models.
 
-Size (``shaders/particles.glsl``): GLQuake's ``scale = 1 + 0.004·depth`` (1.08 nearer than 20 units), a disc of
-about 0.95·scale units, never smaller than ``min_pixels`` on screen.  Unlike GLQuake's quad, which hangs from
-the particle's origin, the quad is centred on it.
+Size and shape per game (``shaders/particles.glsl``, :attr:`~viewer.render.refdef.Look.particles`): Quake and
+QuakeWorld as GLQuake/QuakeSpasm, ``scale = 1 + 0.004·depth`` (1.08 nearer than 20 units), a nearly opaque disc of
+about 0.95·scale units; Quake II as Q2PRO, the same growth from 1 times ``gl_partscale`` 2, a soft spot whose alpha
+falls linearly from the centre, times the particle's own fading alpha.  Never smaller than ``min_pixels`` on
+screen.  Unlike GLQuake's quad, which hangs from the particle's origin, the quad is centred on it (Q2PRO's
+triangle is centred on it too).
 
 References: QuakeSpasm ``r_part.c`` ``R_DrawParticles`` (size rule, depth mask, blend),
-``R_ParticleTextureLookup`` (the disc).
+``R_ParticleTextureLookup`` (the disc); Q2PRO ``src/refresh/tess.c`` ``GL_DrawParticles`` (``gl_partscale``,
+``PARTICLE_SCALE``, blend), ``src/refresh/texture.c`` ``GL_InitParticleTexture`` (``gl_partshape 0``).
 """
 
 from __future__ import annotations
@@ -33,8 +37,11 @@ _PARTICLES = GlState(cull=None, depth_write=False, blend=ALPHA_BLEND)
 __all__ = ["ParticleRenderer", "PARTICLE_VERTEX"]
 
 #: Per-instance layout uploaded each frame.
-PARTICLE_VERTEX = np.dtype([("position", "<f4", 3), ("size", "<f4"), ("color", "u1"), ("pad", "u1", 3)])
-_FORMAT = "3f4 f4 u1 3x/i"
+PARTICLE_VERTEX = np.dtype([("position", "<f4", 3), ("size", "<f4"), ("color", "u1"), ("alpha", "u1"),
+                            ("pad", "u1", 2)])
+_FORMAT = "3f4 f4 u1 f1 2x/i"
+#: :attr:`~viewer.render.refdef.Look.particles` values the shader draws.
+STYLES = ("quakespasm", "q2pro")
 _CORNERS = np.array([-1, -1, 1, -1, -1, 1, 1, 1], np.float32)
 
 
@@ -87,17 +94,17 @@ class ParticleRenderer:
             instances = self._instances = self.ctx.buffer(reserve=cap * PARTICLE_VERTEX.itemsize, dynamic=True)
             vao = self._vao = self.ctx.vertex_array(self.program, [
                 (self._corners, "2f4", "in_corner"),
-                (instances, _FORMAT, "in_position", "in_size", "in_color"),
+                (instances, _FORMAT, "in_position", "in_size", "in_color", "in_alpha"),
             ])
             self._staging = np.zeros(cap, PARTICLE_VERTEX)
             self._capacity = cap
         return instances, vao
 
     def draw(self, particles: Particles, view_proj: np.ndarray, camera_right: Any, camera_up: Any,
-             fog: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)) -> None:
+             fog: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0), style: str = "quakespasm") -> None:
         """Draw ``particles`` seen through ``view_proj`` (f4 [4, 4], column-vector convention, ``P @ V``);
         ``camera_right`` / ``camera_up`` are the camera's world-space unit vectors (``angle_vectors``); ``fog``
-        (r, g, b, density) as the world's."""
+        (r, g, b, density) as the world's; ``style`` one of :data:`STYLES`."""
         n = len(particles)
         if n == 0:
             return
@@ -106,6 +113,7 @@ class ParticleRenderer:
         buf["position"] = particles.positions
         buf["size"] = particles.sizes
         buf["color"] = particles.colors
+        buf["alpha"] = 255 if particles.alphas is None else np.rint(np.clip(particles.alphas, 0.0, 1.0) * 255.0)
         instances.orphan(self._capacity * PARTICLE_VERTEX.itemsize)
         instances.write(buf.tobytes())
 
@@ -117,6 +125,7 @@ class ParticleRenderer:
         uniform(prog, "u_min_pixels").value = self.min_pixels
         uniform(prog, "u_palette").value = 0
         uniform(prog, "u_fog").value = tuple(float(c) for c in fog)
+        uniform(prog, "u_q2pro").value = STYLES.index(style)
         self._palette.use(0)
 
         use_state(self.ctx, _PARTICLES)

@@ -61,12 +61,18 @@ class Look:
     ``model_light``: the engine whose rule lights models from the light level under them (``"quakespasm"``:
     ``gl_overbright_models``, ``"glquake"``, ``"ref_gl"``: Quake II's; :meth:`.alias_program.AliasLight.from_level`);
     ``fov_across_width``: the camera's fov spans the whole picture's width (Quake III's ``CG_CalcFov``), else a
-    4:3 screen's, widened for wider pictures (QuakeSpasm, ezQuake)."""
+    4:3 screen's, widened for wider pictures (QuakeSpasm, ezQuake);
+    ``particles``: how particles look (``"quakespasm"``: GLQuake's size, a nearly opaque disc; ``"q2pro"``: Q2PRO's
+    ``gl_partscale 2`` size, a soft round spot at the particle's own alpha; :mod:`.particles`);
+    ``picmip``: how many times shader images are halved on upload unless their shader says ``nopicmip``
+    (ioquake3's ``r_picmip``; :class:`~.shaded.painter.ShaderPainter`)."""
 
     light_max: float | None = None
     sky_fog: float = 0.5
     model_light: str = "quakespasm"
     fov_across_width: bool = False
+    particles: str = "quakespasm"
+    picmip: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,13 +149,15 @@ class EntityDraw:
 @dataclass(frozen=True, slots=True, eq=False)
 class Particles:
     """Particles to draw, N rows: ``positions`` f4 [N, 3], ``colors`` u1 [N] palette indices, ``sizes`` f4 [N]
-    (multiplier of GLQuake's distance-scaled size; 1 for every Quake particle), ``spawn`` f8 [N] spawn times
-    (what the pool cap keeps: the oldest)."""
+    (multiplier of the engine's distance-scaled size; 1 for every Quake particle), ``spawn`` f8 [N] spawn times
+    (what the pool cap keeps: the oldest), ``alphas`` f4 [N] opacity 0..1 (Quake II's fading ``alpha``; ``None``:
+    every particle opaque, as Quake's)."""
 
     positions: np.ndarray
     colors: np.ndarray
     sizes: np.ndarray
     spawn: np.ndarray
+    alphas: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.colors)
@@ -166,15 +174,21 @@ class Particles:
             return Particles.empty()
         if len(parts) == 1:
             return parts[0]
+        alphas = None if all(p.alphas is None for p in parts) else np.concatenate([p.opacity() for p in parts])
         return Particles(np.concatenate([p.positions for p in parts]), np.concatenate([p.colors for p in parts]),
-                         np.concatenate([p.sizes for p in parts]), np.concatenate([p.spawn for p in parts]))
+                         np.concatenate([p.sizes for p in parts]), np.concatenate([p.spawn for p in parts]), alphas)
+
+    def opacity(self) -> np.ndarray:
+        """``alphas``, or ones when every particle is opaque."""
+        return np.ones(len(self), np.float32) if self.alphas is None else self.alphas
 
     def limited(self, max_particles: int) -> Particles:
         """At most ``max_particles``: the oldest-spawned kept (a full engine pool refuses new spawns)."""
         if len(self) <= max_particles:
             return self
         keep = np.sort(np.argsort(self.spawn, kind="stable")[:max(0, max_particles)])
-        return Particles(self.positions[keep], self.colors[keep], self.sizes[keep], self.spawn[keep])
+        return Particles(self.positions[keep], self.colors[keep], self.sizes[keep], self.spawn[keep],
+                         None if self.alphas is None else self.alphas[keep])
 
 
 @dataclass(frozen=True, slots=True, eq=False)

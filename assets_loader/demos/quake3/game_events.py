@@ -237,6 +237,20 @@ def _command_events(demo: Quake3Demo, out: _Collector) -> None:
             out.add(ev.CenterPrintEvent, cmd.snapshot, text)
         elif cmd.name == "disconnect":
             out.add(ev.DisconnectEvent, cmd.snapshot)
+        elif cmd.name == "respawn":
+            _respawn_time(demo, out, cmd.snapshot, text)
+
+
+def _respawn_time(demo: Quake3Demo, out: _Collector, snapshot: int, text: str) -> None:
+    """OpenArena's ``respawn <serverTime ms>`` (``CG_ParseRespawnTime``; 0 clears it) as seconds after the snapshot
+    that delivers it."""
+    try:
+        ms = int(text)
+    except ValueError:
+        return
+    f = min(max(snapshot, 0), len(demo.snapshots.server_time) - 1)
+    now = int(demo.snapshots.server_time[f]) if f >= 0 else 0
+    out.add(ev.RespawnTimeEvent, snapshot, (ms - now) / 1000.0 if ms else None)
 
 
 def _chat_sender(head: str, team: bool) -> str:

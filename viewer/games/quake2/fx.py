@@ -17,7 +17,7 @@ particles from origin to old_origin in one of the colours packed in their skin.
 Explosions also leave their animated mesh and its shrinking light (:mod:`.explosions`); the explosion kinds without
 one light 350 units for half a second.
 
-Deviations: particle alpha is not drawn (a particle shows until its alpha runs out).
+Each particle carries its alpha ``1 + alphavel·dt``, which Q2PRO draws it at (beam particles are opaque).
 
 References: Quake II 3.20 ``client/cl_fx.c`` (``CL_ParticleEffect``, ``CL_ParticleEffect2``, ``CL_ExplosionParticles``,
 ``CL_RailTrail``, ``CL_BubbleTrail``, ``CL_RocketTrail``, ``CL_DiminishingTrail``, ``CL_BlasterTrail``,
@@ -77,10 +77,12 @@ class _Cloud:
     color: np.ndarray
     alphavel: np.ndarray
 
-    def at(self, dt: float) -> tuple[np.ndarray, np.ndarray]:
-        alive = 1.0 + self.alphavel * dt > 0.0
+    def at(self, dt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Positions, colours and alphas of the particles still alive ``dt`` seconds after the spawn."""
+        alpha = 1.0 + self.alphavel * dt
+        alive = alpha > 0.0
         pos = self.org[alive] + self.vel[alive] * dt + 0.5 * self.accel[alive] * dt * dt
-        return pos.astype(np.float32), self.color[alive]
+        return pos.astype(np.float32), self.color[alive], alpha[alive].astype(np.float32)
 
 
 def _cloud(org: np.ndarray, vel: np.ndarray, color: np.ndarray, alphavel: np.ndarray, gravity: float) -> _Cloud:
@@ -183,25 +185,27 @@ class Quake2Effects:
         positions: list[np.ndarray] = []
         colors: list[np.ndarray] = []
         spawns: list[np.ndarray] = []
+        alphas: list[np.ndarray] = []
         lo, hi = np.searchsorted(self.te_times, [t - MAX_LIFE, t], side="right")
         for i in range(int(lo), int(hi)):
             e = self.temp_entities[i]
             cloud = temp_entity_cloud(_hash_rng(i, 0x7E), e)
             if cloud is None:
                 continue
-            p, c = cloud.at(t - e.time)
+            p, c, a = cloud.at(t - e.time)
             positions.append(p)
             colors.append(c)
             spawns.append(np.full(len(c), e.time))
-        self._trails(timeline, t, positions, colors, spawns)
+            alphas.append(a)
+        self._trails(timeline, t, positions, colors, spawns, alphas)
         if not positions:
             return Particles.empty()
         pos = np.concatenate(positions).astype(np.float32)
         return Particles(pos, np.concatenate(colors).astype(np.uint8), np.ones(len(pos), np.float32),
-                         np.concatenate(spawns))
+                         np.concatenate(spawns), np.concatenate(alphas).astype(np.float32))
 
     def _trails(self, timeline: DemoTimeline, t: float, positions: list[np.ndarray], colors: list[np.ndarray],
-                spawns: list[np.ndarray]) -> None:
+                spawns: list[np.ndarray], alphas: list[np.ndarray]) -> None:
         """Trails of the entities that moved during the last :data:`TRAIL_WINDOW` seconds, and laser beams now."""
         if not timeline.num_frames:
             return
@@ -245,16 +249,18 @@ class Quake2Effects:
                     color, grav = 0xE0 + rng.integers(0, 8, n), 0.0
                 cloud = _cloud(org, vel, color, -1.0 / life, grav)
                 dt = t - born[keep]
-                alive = 1.0 + cloud.alphavel * dt > 0
+                alpha = 1.0 + cloud.alphavel * dt
+                alive = alpha > 0
                 pos = cloud.org + cloud.vel * dt[:, None] + 0.5 * cloud.accel * (dt * dt)[:, None]
                 positions.append(pos[alive].astype(np.float32))
                 colors.append(cloud.color[alive])
                 spawns.append(born[keep][alive])
-        self._beams(timeline.frame_entities(hi), positions, colors, spawns, t)
+                alphas.append(alpha[alive])
+        self._beams(timeline.frame_entities(hi), positions, colors, spawns, alphas, t)
 
     @staticmethod
     def _beams(ents, positions: list[np.ndarray], colors: list[np.ndarray], spawns: list[np.ndarray],
-               t: float) -> None:
+               alphas: list[np.ndarray], t: float) -> None:
         renderfx = ents.extra.get("renderfx")
         old = ents.extra.get("old_origin")
         if renderfx is None or old is None:
@@ -270,6 +276,7 @@ class Quake2Effects:
             positions.append(pos.astype(np.float32))
             colors.append(np.full(len(s), color, np.uint8))
             spawns.append(np.full(len(s), t))
+            alphas.append(np.ones(len(s), np.float32))
 
     def lights(self, state: SceneState, t: float, model_flags: np.ndarray | None) -> Lights:
         origins: list[np.ndarray] = []

@@ -7,11 +7,13 @@ is stat ``S``, ``picn NAME`` a named picture, ``num W S`` stat ``S`` in big digi
 ``rnum`` health, ammo and armor (red digits when low, ``field_3`` behind when flashing), ``stat_string S`` the
 configstring stat ``S`` names, ``string`` / ``string2`` / ``cstring`` / ``cstring2`` text (``2``: the alternate,
 high-bit characters), ``if S`` … ``endif`` a block drawn only when stat ``S`` is set, ``client`` / ``ctf`` a
-scoreboard line.  Coordinates are virtual pixels, each ``scale`` screen pixels.
+scoreboard line.  Coordinates are virtual pixels, each ``scale`` screen pixels; :func:`auto_scale` is Q2PRO's
+``scr_scale 0`` (1 below 1080 rows: a 1280×720 screen is 1280×720 virtual pixels).  The centerprint is drawn as
+Q2PRO's ``SCR_DrawCenterString``: its lines centred, the block's middle a quarter of the way down.
 
 References: Quake II 3.20 ``client/cl_scrn.c`` ``SCR_ExecuteLayoutString``, ``SCR_DrawField`` (digits 16 pixels
-apart), ``DrawHUDString``, ``SCR_DrawCenterString`` (35 % down, ``scr_centertime`` 2.5 s), ``SCR_DrawCrosshair``
-(``ch1``); ``client/console.c``
+apart), ``DrawHUDString``, ``SCR_DrawCrosshair`` (``ch1``); Q2PRO ``src/client/screen.c``
+``SCR_DrawCenterString`` (``scr_centertime`` 2.5 s), ``src/refresh/draw.c`` ``get_auto_scale``; ``client/console.c``
 ``Con_Print`` (word wrap, marker 1/2 for the alternate characters), ``Con_DrawNotify`` (4 lines,
 ``con_notifytime`` 3 s); ``client/cl_parse.c`` ``CL_ParseServerMessage`` (chat prints in the alternate characters).
 """
@@ -35,8 +37,6 @@ DEFAULT_PIC = (24, 24)
 CENTER_TIME = 2.5
 NOTIFY_TIME = 3.0
 NOTIFY_LINES = 4
-#: ``SCR_DrawCenterString`` draws at most 40 characters of a line.
-CENTER_WIDTH = 40
 CROSSHAIR = "ch1"
 #: Big digits: ``num_0`` … ``num_9``, ``num_minus`` (colour 0) and the ``anum_`` set (colour 1).
 DIGITS = tuple(f"num_{d}" for d in range(10)) + ("num_minus",)
@@ -239,6 +239,14 @@ def name_tag(name: str, x: float, y: float, screen_size: tuple[int, int], scale:
     return HudLayout(screen_size, scale, quads, 0)
 
 
+def auto_scale(screen_size: tuple[int, int]) -> int:
+    """Q2PRO's ``get_auto_scale`` (``scr_scale 0``): 2 from 1080 rows (1920 columns on a portrait screen), 4 from
+    2160 (3840), else 1."""
+    w, h = screen_size
+    side, steps = (h, (1080, 2160)) if h < w else (w, (1920, 3840))
+    return 4 if side >= steps[1] else 2 if side >= steps[0] else 1
+
+
 def watching_hud(name: str, screen_size: tuple[int, int], scale: int = 1, pic_sizes: Sizes = None) -> HudLayout:
     """Only whose eyes the view is: "Chasing NAME" centred near the bottom (the chase-camera label of Quake II
     mods, drawn like ``DrawHUDString``)."""
@@ -271,8 +279,8 @@ def build_hud(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int,
             run_layout(b, layout.text, stats, strings, (width, height), serverframe, playernum)
     centre = _last_before(timeline.events_of_kind("centerprint"), state.time)
     if isinstance(centre, CenterPrintEvent) and state.time - centre.time < CENTER_TIME:
-        rows = [row[:CENTER_WIDTH] for row in centre.text.split("\n")]
-        y = int(height * 0.35) if len(rows) <= 4 else 48
+        rows = centre.text.split("\n")
+        y = height // 4 - len(rows) * CHAR // 2
         for k, row in enumerate(rows):
             b.text((width - len(row) * CHAR) // 2, y + k * CHAR, row)
     notify = [e for e in timeline.events_of_kind("print")

@@ -45,17 +45,19 @@ class Quake2View:
     def prepare_effects(self, timeline: DemoTimeline) -> fx.Quake2Effects:
         return fx.Quake2Effects.of(timeline)
 
-    def load_hud_pics(self, fs: VirtualFS) -> Mapping[str, Image]:
+    def load_hud_pics(self, fs: VirtualFS) -> Mapping[str, Image | np.ndarray]:
         return hud_pics.load_hud_pics(fs)
 
     def hud_layout(self, state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
                    show_scores: bool = False, pic_sizes: PicSizes | None = None,
                    assets: SegmentAssets | None = None) -> HudLayout:
-        return hud.build_hud(state, timeline, screen_size, scale, show_scores=show_scores, pic_sizes=pic_sizes)
+        """The HUD at Q2PRO's automatic scale for ``screen_size`` (:func:`.hud.auto_scale`), not ``scale``."""
+        return hud.build_hud(state, timeline, screen_size, hud.auto_scale(screen_size), show_scores=show_scores,
+                             pic_sizes=pic_sizes)
 
     def watching_layout(self, name: str, screen_size: tuple[int, int], scale: int,
                         pic_sizes: PicSizes | None = None) -> HudLayout:
-        return hud.watching_hud(name, screen_size, scale, pic_sizes)
+        return hud.watching_hud(name, screen_size, hud.auto_scale(screen_size), pic_sizes)
 
     def name_tag(self, name: str, x: float, y: float, screen_size: tuple[int, int], scale: int) -> HudLayout:
         return hud.name_tag(name, x, y, screen_size, scale)

@@ -38,8 +38,9 @@ from ...render.q3.records import Quake3Segment, Quake3World
 from ...render.refdef import Look, ModelRef, SegmentAssets
 from .players import part_path
 
-#: How ioquake3 draws: the fov spans the picture's width (``CG_CalcFov``).
-QUAKE3_LOOK = Look(fov_across_width=True)
+#: How ioquake3 draws: the fov spans the picture's width (``CG_CalcFov``); shader images halved once unless
+#: ``nopicmip`` (``r_picmip 1``, its default: the reference frames' textures are that soft).
+QUAKE3_LOOK = Look(fov_across_width=True, picmip=1)
 #: Grey ramp ``[256, 3]`` for the viewer's palette-coloured pieces (Quake III images are truecolour).
 GREY_PALETTE = Palette(np.repeat(np.arange(256, dtype=np.uint8)[:, None], 3, axis=1))
 

@@ -63,7 +63,7 @@ from .gibs import GIB_MODELS, Gib, launch_gibs
 from .items import WEAPON_MODELS
 from .lights import EXPLOSION_LIGHTS, LightSource, explosion_light, muzzle_point, scene_lights
 from .marks import MarkFragment, MarkSurfaces, mark_fragments
-from .players import PlayerDraw, posed_md3
+from .players import PlayerDraw, barrel_model, posed_md3
 from .view_blood import BLOOD_SHADER, blood_blob, last_hurt
 from .view_weapon import view_weapon
 
@@ -649,8 +649,9 @@ class Quake3Effects:
 
 
 def segment_effect_models() -> tuple[str, ...]:
-    """The models the effects draw besides the configstrings' (explosion models, flashes, hands)."""
+    """The models the effects draw besides the configstrings' (explosion models, flashes, hands, barrels)."""
     flashes = [flash_model(m) for m in WEAPON_MODELS.values()]
     hands = [m[:-4] + "_hand.md3" for m in WEAPON_MODELS.values()]
-    return (*EFFECT_MODELS, *flashes, *hands)
+    barrels = [barrel_model(m) for m in WEAPON_MODELS.values()]
+    return (*EFFECT_MODELS, *flashes, *hands, *barrels)
 

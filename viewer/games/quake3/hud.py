@@ -5,11 +5,16 @@
   icon (none for the gauntlet's -1), health at x 185 with the player's head icon, armor at x 370 with the armor
   icon, in the 32 × 48 number pictures (``CG_DrawField``: three digits, right-aligned) at y 432.  Colours: ammo
   yellow; health white over 100, yellow over 25, flashing red / yellow below, red at 0; armor yellow.
-- Weapon select (``CG_DrawWeaponSelect``) for 1.4 s after the weapon changes: the owned weapons' icons 32 units
-  square, 40 apart, centred at y 380, the held one framed in the gold of ``gfx/2d/select``, its name above.
+- Weapon select (``CG_DrawWeaponSelect``) for 1.4 s after the weapon changes (the held one selected), after the
+  viewed player picks up a weapon other than the machine gun (``CG_ItemPickup`` with ``cg_autoswitch 1``: that one
+  selected) or after it spawns (``CG_Respawn``: the held one): the owned weapons' icons 32 units square, 40 apart,
+  centred at y 380, the grappling hook first, the selected one framed in the gold of ``gfx/2d/select``, no name
+  (OpenArena's ``cg_weaponBarStyle 0``, ``CG_DrawWeaponBar0``; its no-ammo cross is left out: the timeline keeps
+  the held weapon's ammo only).
 - Scores (``CG_DrawScores``, free-for-all): the first place's (``CS_SCORES1``) and the second box
   (``CS_SCORES2``, or the viewer's own score when not first) right-aligned at y 408, the viewer's box blue when it
   leads, red otherwise, framed in gold; grey for the other.
+- The last item picked up, in the lower left for 3 s (:mod:`.pickup_item`).
 - Crosshair (``CG_DrawCrosshair``): ``gfx/2d/crosshaire`` (``cg_drawCrosshair 4``) 24 units square in the middle,
   tinted by health and armor (``CG_ColorForHealth``).
 - "following" and the followed player's name in giant letters (``CG_DrawFollow``), OpenArena's
@@ -20,8 +25,9 @@
   feedback, :func:`.hud_icons.last_damage`).
 - Centre prints (``CG_DrawCenterString``) at 30 % of the height for 3 s, the last 0.2 s fading; "1st" / "2nd" /
   "3rd" in their place colours (``CG_PlaceString``'s colour codes); not while the scoreboard is up.
-- The scoreboard (:mod:`.scoreboard`) while the scores key is held or the viewed player is dead (not during a
-  warm-up); in the intermission it is drawn alone (``CG_DrawIntermission``).
+- OpenArena's respawn line ("Respawn in: 1.66", :mod:`.respawn`) between a death and the respawn, before
+- the scoreboard (:mod:`.scoreboard`) while the scores key is held or the viewed player is dead (not during a
+  warm-up); in the intermission they are drawn alone (``CG_DrawIntermission``).
 - Console notify lines in the top left (the engine's ``Con_DrawNotify``): the last 4 frag messages and chat lines
   of the last 3 s, 8 × 16 screen pixels per character at 1280 × 720 (the console's size, growing with the viewer's
   UI scale); chat after the sender's name in the colour ``G_Say`` gives it (``^2`` green, team chat ``^5``).
@@ -63,6 +69,8 @@ from ..base import PicSizes
 from . import hud_icons, lagometer, scoreboard
 from .hud_pics import char_pic
 from .screen import WHITE, VirtualScreen
+from .pickup_item import PICKUP_TIME, draw_pickup_item
+from .respawn import draw_respawn
 from .warmup import draw_warmup
 
 __all__ = ["CROSSHAIR", "PMF_FOLLOW", "health_color", "hud_layout"]
@@ -78,11 +86,14 @@ CENTER_TIME, FADE_TIME = 3.0, 0.2
 WEAPON_SELECT_TIME = 1.4
 ATTACKER_HEAD_TIME = 10.0
 FOLLOW_NOTICE = "USE_ITEM to stop following"
-#: weapon_t → (icon suffix, pickup name) from ``bg_itemlist``.
-WEAPONS = {1: ("gauntlet", "Gauntlet"), 2: ("machinegun", "Machinegun"), 3: ("shotgun", "Shotgun"),
-           4: ("grenade", "Grenade Launcher"), 5: ("rocket", "Rocket Launcher"), 6: ("lightning", "Lightning Gun"),
-           7: ("railgun", "Railgun"), 8: ("plasma", "Plasma Gun"), 9: ("bfg", "BFG10K"),
-           10: ("grapple", "Grappling Hook")}
+#: weapon_t → the suffix of its icons (``icons/iconw_…``, ``icons/icona_…``) from ``bg_itemlist``.
+WEAPONS = {1: "gauntlet", 2: "machinegun", 3: "shotgun", 4: "grenade", 5: "rocket", 6: "lightning", 7: "railgun",
+           8: "plasma", 9: "bfg", 10: "grapple"}
+WP_GRAPPLING_HOOK = 10
+#: The weapons a pickup selects (``CG_ItemPickup``, ``cg_autoswitch 1``: any but the machine gun), by item class.
+PICKUP_WEAPONS = {"weapon_gauntlet": 1, "weapon_shotgun": 3, "weapon_grenadelauncher": 4,
+                  "weapon_rocketlauncher": 5, "weapon_lightning": 6, "weapon_railgun": 7, "weapon_plasmagun": 8,
+                  "weapon_bfg": 9, "weapon_grapplinghook": 10}
 def health_color(health: int, armor: int) -> tuple[float, float, float]:
     """``CG_ColorForHealth``: white at 100 or more of health counting the armor that would protect it, yellow to
     red below."""
@@ -140,7 +151,7 @@ def _status_bar(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline
             screen.model(model)
     if weapon in WEAPONS and int(stats.get("ammo", 0)) >= 0:   # -1: no ammo to count (the gauntlet)
         screen.field(0, 432, int(stats.get("ammo", 0)), YELLOW)
-        icon = f"icons/icona_{WEAPONS[weapon][0]}"
+        icon = f"icons/icona_{WEAPONS[weapon]}"
         if ammo_model is None and _has(pic_sizes, icon):
             screen.pic(icon, 32 * 3 + 4, 432, 48, 48)
     health = int(stats.get("health", 0))
@@ -162,26 +173,58 @@ def _status_bar(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline
             screen.pic(ARMOR_ICON, 370 + 32 * 3 + 4, 432, 48, 48)
 
 
+def _selection(state: SceneState, timeline: DemoTimeline) -> tuple[float, int] | None:
+    """Since when the weapon select shows and which weapon it selects (rules: module docstring), or ``None``."""
+    held = int(state.stats.get("weapon", 0))
+    found = [(float(timeline.times[f]), held) for name in ("weapon", "spawn_count")
+             if (f := _last_change(timeline, name, state.frame)) is not None]
+    client = int(state.stats.get("clientNum", -1))
+    for event in timeline.events_of_kind("pickup"):
+        if event.time > state.time:
+            break
+        picked = PICKUP_WEAPONS.get(getattr(event, "item", ""))
+        if picked is not None and getattr(event, "player", -1) == client and event.segment == state.segment and \
+                state.time - event.time < WEAPON_SELECT_TIME:
+            found.append((event.time, picked))
+    return max(found, key=lambda since: since[0]) if found else None
+
+
+def _pickup_item(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline) -> None:
+    """The viewed player's last pickup of the last 3 s (:mod:`.pickup_item`), unless the weapon select has shown
+    since."""
+    client = int(state.stats.get("clientNum", -1))
+    last = None
+    for event in timeline.events_of_kind("pickup"):
+        if event.time > state.time:
+            break
+        if getattr(event, "player", -1) == client and event.segment == state.segment:
+            last = event
+    if last is None or state.time - last.time >= PICKUP_TIME or getattr(last, "item", "") in PICKUP_WEAPONS:
+        return                                         # a weapon it selects brings up the weapon select instead
+    selection = _selection(state, timeline)
+    if selection is not None and selection[0] + WEAPON_SELECT_TIME > last.time:
+        return
+    draw_pickup_item(screen, getattr(last, "item", ""), _fade(state.time - last.time, PICKUP_TIME))
+
+
 def _weapon_select(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline) -> None:
     if not 0 <= state.frame < len(timeline.times):
         return
-    changed = _last_change(timeline, "weapon", state.frame)
-    if changed is None:
+    selection = _selection(state, timeline)
+    if selection is None:
         return
-    alpha = _fade(state.time - float(timeline.times[changed]), WEAPON_SELECT_TIME)
-    held = int(state.stats.get("weapon", 0))
-    owned = [w for w in sorted(WEAPONS) if int(state.stats.get("weapons", 0)) >> w & 1]
+    since, selected = selection
+    alpha = _fade(state.time - since, WEAPON_SELECT_TIME)
+    owned = [w for w in sorted(WEAPONS, key=lambda w: (w != WP_GRAPPLING_HOOK, w))
+             if int(state.stats.get("weapons", 0)) >> w & 1]
     if alpha <= 0 or not owned:
         return
     x = 320 - len(owned) * 20
     for w in owned:
-        screen.pic(f"icons/iconw_{WEAPONS[w][0]}", x, 380, 32, 32, alpha=alpha)
-        if w == held:
+        screen.pic(f"icons/iconw_{WEAPONS[w]}", x, 380, 32, 32, alpha=alpha)
+        if w == selected:
             screen.frame(x - 4, 380 - 4, 40, 40, alpha)
         x += 40
-    if held in WEAPONS:
-        name = WEAPONS[held][1]
-        screen.text(name, (640 - len(name) * 16) / 2, 380 - 22, 16, 16, alpha=alpha)
 
 
 def _scores(screen: VirtualScreen, state: SceneState) -> None:
@@ -372,6 +415,7 @@ def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int
     free = (int(stats.get("pm_type", 0)) == PM_SPECTATOR or int(stats.get("team", 0)) == TEAM_SPECTATOR) \
         and not following
     if int(stats.get("pm_type", 0)) == PM_INTERMISSION:   # CG_DrawIntermission: the scoreboard alone
+        draw_respawn(screen, state, timeline)
         scoreboard.scoreboard(screen, state, timeline, models)
     else:
         if not free and int(stats.get("health", 0)) > 0 and not show_scores:
@@ -382,11 +426,14 @@ def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int
             _crosshair(screen, state, pic_sizes)
         _lagometer(screen, state, timeline)
         _upper_right(screen, state, timeline, following, models, draw_timer)
+        if int(stats.get("health", 0)) > 0:                  # CG_DrawLowerLeft
+            _pickup_item(screen, state, timeline)
         _scores(screen, state)
         if following:
             _follow(screen, state)
         else:
             draw_warmup(screen, state, timeline)
+        draw_respawn(screen, state, timeline)
         if scoreboard.is_showing(state, show_scores):   # the centre print waits while the scoreboard is up
             scoreboard.scoreboard(screen, state, timeline, models)
         else:

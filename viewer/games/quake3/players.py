@@ -6,9 +6,12 @@
 The legs stand at the origin turned by ``legs_angles``; the torso hangs on ``tag_torso`` and the head on
 ``tag_head``, each turned by its angles relative to its parent (``CG_Player``'s ``AnglesSubtract``); frames come
 from ``animation.cfg`` timing (``CG_RunLerpFrame``); every part is lit at the legs' origin.  The flash hangs on the
-weapon's ``tag_flash``.  The view weapon's hand shows the weapon frame of the torso frame
-(``CG_MapTorsoToWeaponFrame``: the first 9 frames of ``TORSO_DROP`` as frames 6‥14, the first 6 of
-``TORSO_ATTACK`` / ``TORSO_ATTACK2`` as 1‥6, else 0), the weapon on its ``tag_weapon``.
+weapon's ``tag_flash`` and the weapon's barrel (``<weapon>_barrel.md3``: the machine gun's and the gauntlet's), when
+the data has one, on its ``tag_barrel`` (not spun: the cgame turns it by a firing history kept frame to frame,
+``CG_MachinegunSpinAngle``, which a picture of any moment cannot replay; its roll stays 0).  The view weapon's
+hand shows the weapon frame of the torso frame (``CG_MapTorsoToWeaponFrame``: the first 9 frames of ``TORSO_DROP``
+as frames 6‥14, the first 6 of ``TORSO_ATTACK`` / ``TORSO_ATTACK2`` as 1‥6, else 0), the weapon on its
+``tag_weapon``.
 
 References: ioquake3 ``cgame/cg_players.c`` (``CG_Player``, ``CG_PlayerAngles``, ``CG_RunLerpFrame``),
 ``cgame/cg_weapons.c`` (``CG_AddPlayerWeapon``, ``CG_AddViewWeapon``, ``CG_MapTorsoToWeaponFrame``),
@@ -159,8 +162,29 @@ def player_md3_draws(models: Quake3Models, draw: PlayerDraw) -> tuple[Md3Draw, .
     if draw.weapon and pose.weapon is not None:
         out.append(Md3Draw(draw.weapon, pose.weapon[0], pose.weapon[1], light_origin=legs_origin,
                            placeholder=WEAPON_BOX))
+        out.extend(_barrel(models, draw.weapon, pose.weapon, legs_origin, False))
         out.extend(_flash(models, draw.weapon, draw.flash, pose.weapon, legs_origin, False))
     return tuple(out)
+
+
+def barrel_model(weapon: str) -> str:
+    """``CG_RegisterWeapon``'s ``<weapon>_barrel.md3`` beside a weapon model."""
+    return weapon[:-4] + "_barrel.md3" if weapon.endswith(".md3") else weapon + "_barrel.md3"
+
+
+def _barrel(models: Quake3Models, weapon: str, at: tuple[np.ndarray, np.ndarray], light_origin,
+            view_model: bool) -> tuple[Md3Draw, ...]:
+    """``CG_AddPlayerWeapon``'s barrel on the ``tag_barrel`` of ``weapon`` placed at ``at`` (nothing when the data
+    has no barrel for it)."""
+    name = barrel_model(weapon)
+    gun = models.md3.get(weapon)
+    if name not in models.md3 or gun is None:
+        return ()
+    tag = gun.lerp_tag("tag_barrel", 0, 0, 0.0)
+    if tag is None:
+        return ()
+    origin, axis = attach(at, tag, angles_axis((0.0, 0.0, 0.0)))
+    return (Md3Draw(name, origin, axis, light_origin=light_origin, view_model=view_model),)
 
 
 def _flash(models: Quake3Models, weapon: str, flash: str, at: tuple[np.ndarray, np.ndarray], light_origin,
@@ -212,5 +236,6 @@ def weapon_md3_draws(models: Quake3Models, draw: WeaponDraw) -> tuple[Md3Draw, .
         if tag is not None:
             at = attach((origin, axis), tag)
     out.append(Md3Draw(draw.weapon, at[0], at[1], light_origin=origin, view_model=True))
+    out.extend(_barrel(models, draw.weapon, at, origin, True))
     out.extend(_flash(models, draw.weapon, draw.flash, at, origin, True))
     return tuple(out)

@@ -163,7 +163,8 @@ class BspBackend:
         if self.world is not None:
             self.world.draw_liquids(view)
         if frame.particles is not None and len(frame.particles):
-            self.shared.particles.draw(frame.particles, view_proj, right, up, fog=fog)
+            self.shared.particles.draw(frame.particles, view_proj, right, up, fog=fog,
+                                       style=self.assets.look.particles)
         if self.world is not None:
             self.world.draw_translucent(view)
         if view_models:

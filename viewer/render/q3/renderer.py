@@ -2,9 +2,10 @@
 models and effect polygons of a frame, its brush entities (movers), and the view through a portal surface first.
 
 Every image of a segment's shaders is uploaded when it loads (``R_FindImageFile`` at registration), so no frame
-waits for one. Each view is drawn in ioquake3's sort order: map batches up to opaque, the models (with the boxes of
-models the data lacks), the brush entities, the effect polygons, then the blended map batches; the first-person
-weapon comes last, in front of everything (``RF_DEPTHHACK``).
+waits for one. Each view is drawn in ioquake3's sort order: map batches up to opaque, the models' opaque surfaces
+(with the boxes of models the data lacks), the brush entities, the models' blended surfaces and the effect polygons
+merged by shader sort, then the blended map batches; the first-person weapon comes last, in front of everything
+(``RF_DEPTHHACK``).
 
 References: ioquake3 ``renderergl1/tr_main.c`` (``R_RenderView``, ``R_SortDrawSurfs``,
 ``R_MirrorViewBySurface``), ``tr_backend.c`` (``RB_BeginDrawingView``), ``cgame/cg_weapons.c``
@@ -13,9 +14,12 @@ References: ioquake3 ``renderergl1/tr_main.c`` (``R_RenderView``, ``R_SortDrawSu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 
 import moderngl
+
+from assets_loader.q3shaders.records import SORT_OPAQUE
 
 from ..backend import FrameView, SharedDrawing
 from ..refdef import HudModel, SceneFrame
@@ -25,7 +29,7 @@ from ..shaded.hud_models import draw_hud_models
 from ..shaded.md3 import Md3Renderer, model_matrix
 from ..shaded.painter import Q3View, scissor_pixels, upload_images
 from ..shaded.polys import PolyRenderer
-from ..shaded.records import Quake3Models
+from ..shaded.records import Md3Draw, Q3Poly, Quake3Models
 from ..view_math import entity_matrix
 from .records import Quake3Segment
 from .world import Quake3WorldRenderer
@@ -42,10 +46,11 @@ class Quake3Backend:
         self.assets = assets
         self.shared = shared
         level = assets.q3_world
-        self.world = Quake3WorldRenderer(ctx, level) if level is not None else None
+        picmip = assets.look.picmip
+        self.world = Quake3WorldRenderer(ctx, level, picmip) if level is not None else None
         grid = level.world.light_grid if level is not None else None
         models = assets.md3 if assets.md3 is not None else Quake3Models()
-        self.md3 = Md3Renderer(ctx, models, grid, fog_volumes(level) if level is not None else ())
+        self.md3 = Md3Renderer(ctx, models, grid, fog_volumes(level) if level is not None else (), picmip)
         self.polys = PolyRenderer(ctx, self.md3.painter, models.library)
         if self.world is not None and level is not None:
             upload_images(self.world.painter, level.shaders)
@@ -89,7 +94,7 @@ class Quake3Backend:
         scene = tuple(d for d in frame.md3 if not d.view_model)
         if scene:
             loaded = self.md3.models.md3
-            self.md3.draw(scene, view)
+            self.md3.draw(scene, view, sorts=lambda sort: sort <= SORT_OPAQUE)
             for draw in scene:
                 if draw.placeholder is not None and draw.model not in loaded:
                     r, g, b, a = draw.shader_rgba
@@ -98,10 +103,25 @@ class Quake3Backend:
                                                      draw.placeholder, tint)
         if self.world is not None and brushes:
             self.world.draw_submodels(view, brushes)
-        if frame.polys:
-            self.polys.draw(frame.polys, view)
+        self._draw_blended_entities(scene, frame.polys, view)
         if self.world is not None:
             self.world.draw(view, translucent=True)
+
+    def _draw_blended_entities(self, scene: tuple[Md3Draw, ...], polys: tuple[Q3Poly, ...], view: Q3View) -> None:
+        """The models' surfaces sorted past opaque and the polygons, merged by shader sort as ioquake3's sorted draw
+        list has them (marks, ``SS_DECAL``, before additive explosions, ``SS_BLEND0``); at equal sorts models
+        first."""
+        low = -math.inf
+        for sort in sorted(s for s in self.md3.surface_sorts(scene) if s > SORT_OPAQUE):
+            self.polys.draw(polys, view, sorts=_between(low, sort))
+            self.md3.draw(scene, view, sorts=_between(sort, sort, True))
+            low = sort
+        self.polys.draw(polys, view, sorts=_between(low, math.inf, True))
+
+
+def _between(low: float, high: float, inclusive: bool = False) -> Callable[[float], bool]:
+    """Whether a sort lies from ``low`` up to ``high`` (``high`` itself only when ``inclusive``)."""
+    return lambda sort: low <= sort <= high if inclusive else low <= sort < high
 
 
 def _clear_depth(ctx: moderngl.Context) -> None:

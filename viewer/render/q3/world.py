@@ -106,7 +106,7 @@ class _VisibleList:
 class Quake3WorldRenderer:
     """GPU resources of one Quake III map and the drawing of its world model."""
 
-    def __init__(self, ctx: moderngl.Context, level: Quake3World) -> None:
+    def __init__(self, ctx: moderngl.Context, level: Quake3World, picmip: int = 0) -> None:
         self.ctx = ctx
         self.level = level
         world = level.world
@@ -117,7 +117,7 @@ class Quake3WorldRenderer:
         self._lightmap = ctx.texture((atlas.shape[1], atlas.shape[0]), 4, np.ascontiguousarray(atlas).tobytes())
         self._lightmap.filter = (moderngl.LINEAR, moderngl.LINEAR)
         self._lightmap.repeat_x = self._lightmap.repeat_y = False
-        self.painter = ShaderPainter(ctx, level.images, self._lightmap)
+        self.painter = ShaderPainter(ctx, level.images, self._lightmap, picmip)
         self._static_vaos: dict[int, moderngl.VertexArray] = {}
         self._main = _VisibleList(ctx, self._vbo, world.indices.nbytes)
         self._through_portal = _VisibleList(ctx, self._vbo, world.indices.nbytes)

@@ -19,6 +19,7 @@ References: ioquake3 ``renderergl1/tr_mesh.c`` (``R_AddMD3Surfaces``: skins, sha
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import moderngl
@@ -93,12 +94,12 @@ class Md3Renderer:
     """GPU resources for a segment's MD3 models and their drawing."""
 
     def __init__(self, ctx: moderngl.Context, models: Quake3Models, grid: LightGrid | None,
-                 fogs: tuple[FogVolume, ...] = ()) -> None:
+                 fogs: tuple[FogVolume, ...] = (), picmip: int = 0) -> None:
         self.ctx = ctx
         self.models = models
         self.grid = grid
         self.fogs = fogs
-        self.painter = ShaderPainter(ctx, models.images, None)
+        self.painter = ShaderPainter(ctx, models.images, None, picmip)
         self._library = models.library
         capacity = max([len(s.st) for m in models.md3.values() for s in m.surfaces] + [4])
         self._vbo = ctx.buffer(reserve=capacity * DRAW_VERTEX.itemsize, dynamic=True)
@@ -159,19 +160,34 @@ class Md3Renderer:
         return vao
 
     def draw(self, draws: tuple[Md3Draw, ...], view: Q3View, light: StageLight | None = None, *,
-             world: bool = True) -> None:
+             world: bool = True, sorts: Callable[[float], bool] | None = None) -> None:
         """Draw ``draws`` (unknown model names are skipped: the game warned when it failed to load them); ``light``:
         the light of every draw instead of the light grid's (Quake II lights its models from the lightmap below); a
         view through a portal leaves out the first-person weapon (``RF_FIRST_PERSON``); ``world`` False: a scene
-        without the map (:func:`no_world_light`, no fog)."""
+        without the map (:func:`no_world_light`, no fog); ``sorts``: only the surfaces whose shader's sort it
+        accepts (all without it)."""
         lights: dict[tuple[float, ...], LightSample] = {}
         for draw in draws:
             model = self.models.md3.get(draw.model)
             if model is not None and not (draw.view_model and view.clip_plane is not None):
-                self._draw_one(model, draw, view, light, lights, world)
+                self._draw_one(model, draw, view, light, lights, world, sorts)
+
+    def surface_sorts(self, draws: tuple[Md3Draw, ...]) -> set[float]:
+        """The shader sorts of every surface of ``draws`` (to interleave them with other surfaces by sort)."""
+        return {self._surface_shader(model, index, draw).sort for draw in draws
+                if (model := self.models.md3.get(draw.model)) is not None for index in range(len(model.surfaces))}
+
+    def _surface_shader(self, model: Md3Model, index: int, draw: Md3Draw) -> Shader:
+        surface = model.surfaces[index]
+        return self._shader(draw.custom_shader or draw.shaders.get(surface.name.lower()) or
+                            (surface.shaders[0] if surface.shaders else ""))
 
     def _draw_one(self, model: Md3Model, draw: Md3Draw, view: Q3View, light: StageLight | None,
-                  lights: dict[tuple[float, ...], LightSample], world: bool) -> None:
+                  lights: dict[tuple[float, ...], LightSample], world: bool,
+                  sorts: Callable[[float], bool] | None = None) -> None:
+        shaders = [self._surface_shader(model, index, draw) for index in range(len(model.surfaces))]
+        if sorts is not None and not any(sorts(shader.sort) for shader in shaders):
+            return
         matrix = model_matrix(draw.origin, draw.axis)
         axis = np.asarray(draw.axis, np.float64)
         camera_local = axis @ (np.asarray(view.camera, np.float64) - np.asarray(draw.origin, np.float64))
@@ -191,17 +207,16 @@ class Md3Renderer:
         fog = None if volume is None else fog_vectors(volume.parms, volume.plane, view.camera, view.forward,
                                                       IDENTITY_LIGHT)
         color = tuple(c / 255.0 for c in draw.shader_rgba)
-        for index, surface in enumerate(model.surfaces):
+        for index, (surface, shader) in enumerate(zip(model.surfaces, shaders)):
             if not surface.triangles.size:  # an empty part (telep.md3's "Tube"): nothing to draw, no buffer to make
+                continue
+            if sorts is not None and not sorts(shader.sort):
                 continue
             self._vbo.orphan()              # new storage: no wait for the draws still reading the old one
             self._vbo.write(self._vertices(model, index, draw).tobytes())
             key = (draw.model, index)       # the registry name: MD3 header names repeat
             if key not in self._ibos:
                 self._ibos[key] = self.ctx.buffer(np.ascontiguousarray(surface.triangles, np.uint32).tobytes())
-            name = draw.custom_shader or draw.shaders.get(surface.name.lower()) or \
-                (surface.shaders[0] if surface.shaders else "")
-            shader = self._shader(name)
 
             def vao_for(program: moderngl.Program, key: tuple[str, int] = key) -> moderngl.VertexArray:
                 return self._vao(program, key)

@@ -1,13 +1,17 @@
 """Paint shader-script surfaces: each stage of a Quake III shader as a GL pass over vertices in the draw-vertex layout.
 
-The painter owns the stage programs, the images (uploaded once per name and clamp mode) and the GL state a stage
+The painter owns the stage programs, the images (uploaded once per name and mode, as ``R_FindImageFile`` and
+``Upload32`` make them: clamped or repeated; halved ``picmip`` times unless the shader says ``nopicmip``; mipmapped
+and minified linearly between levels unless it says ``nomipmaps``, then plain linear) and the GL state a stage
 asks for (blend function, depth write and test, cull, alpha test, ``tcGen``/``tcMod``, deforms, colours of the
 moment: :mod:`.stages`); a pass may add the fog of its fog volume (:mod:`.fog`) and the dynamic lights that reach
 it (:mod:`.dlights`). Quake III's map (:mod:`viewer.render.q3.world`), MD3 models of every game (:mod:`.md3`) and
 effect polygons (:mod:`.polys`) are all drawn through it.
 
 References: ioquake3 ``renderergl1/tr_shade.c`` (``RB_StageIteratorGeneric``, ``GL_State``, ``GL_Cull``),
-``tr_sky.c`` (``RB_StageIteratorSky``), ``tr_shade_calc.c`` (``RB_CalcDeformVertexes``).
+``tr_sky.c`` (``RB_StageIteratorSky``), ``tr_shade_calc.c`` (``RB_CalcDeformVertexes``), ``tr_image.c``
+(``Upload32``: picmip, ``R_MipMap``'s 2×2 average; mipmapped or ``GL_LINEAR``), ``tr_shader.c`` (``ParseStage``:
+image flags from ``nomipmaps`` / ``nopicmip``).
 """
 
 from __future__ import annotations
@@ -149,11 +153,12 @@ class ShaderPainter:
     """Draws vertex arrays with a shader's stages: images on first use, pass state, uniforms. Shared by the map
     and the models of a segment."""
 
-    def __init__(self, ctx: moderngl.Context, images, lightmap: moderngl.Texture | None) -> None:
+    def __init__(self, ctx: moderngl.Context, images, lightmap: moderngl.Texture | None, picmip: int = 0) -> None:
         self.ctx = ctx
         self.images = images
         self.lightmap = lightmap
-        self._textures: dict[tuple[str, bool], moderngl.Texture] = {}
+        self.picmip = picmip
+        self._textures: dict[tuple[str, bool, int, bool], moderngl.Texture] = {}
         self._white = ctx.texture((1, 1), 4, b"\xff\xff\xff\xff")
         self._matrix_cache: tuple[object, bytes] = (None, b"")
         self._warned: set[str] = set()
@@ -170,15 +175,18 @@ class ShaderPainter:
         if self._dlight_image is not None:
             self._dlight_image.release()
 
-    def texture(self, name: str, clamp: bool = False) -> moderngl.Texture:
-        """The GL texture of image ``name`` (``$lightmap``, ``$whiteimage`` or a path); an image the loader did not
-        decode draws white with one warning per name."""
+    def texture(self, name: str, clamp: bool = False, shader: Shader | None = None) -> moderngl.Texture:
+        """The GL texture of image ``name`` (``$lightmap``, ``$whiteimage`` or a path) as ``shader`` uploads it
+        (``None``: mipmapped, no picmip); an image the loader did not decode draws white with one warning per
+        name."""
         lower = name.lower()
         if lower == "$lightmap":
             return self.lightmap if self.lightmap is not None else self._white
         if lower in ("$whiteimage", "*white"):
             return self._white
-        key = (lower, clamp)
+        picmip = self.picmip if shader is not None and not shader.no_picmip else 0
+        mipmap = shader is None or not shader.no_mipmaps
+        key = (lower, clamp, picmip, mipmap)
         tex = self._textures.get(key)
         if tex is None:
             pixels = self.images.get(lower)
@@ -187,11 +195,16 @@ class ShaderPainter:
                     self._warned.add(lower)
                     warnings.warn(f"image {name!r} was not loaded; drawing white", stacklevel=2)
                 return self._white
+            for _ in range(picmip):
+                pixels = half_size(pixels)
             h, w = pixels.shape[:2]
             tex = self.ctx.texture((w, h), 4, np.ascontiguousarray(pixels).tobytes())
             tex.repeat_x = tex.repeat_y = not clamp
-            tex.build_mipmaps()
-            tex.filter = (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)
+            if mipmap:
+                tex.build_mipmaps()
+                tex.filter = (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)
+            else:
+                tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
             self._textures[key] = tex
         return tex
 
@@ -300,14 +313,14 @@ class ShaderPainter:
                 self._set(p, "u_ambient", lit.ambient)
                 self._set(p, "u_directed", lit.directed)
                 self._set(p, "u_light_dir", lit.direction)
-            self.texture(anim_frame(stage, view.time), stage.clamp).use(0)
+            self.texture(anim_frame(stage, view.time), stage.clamp, shader).use(0)
             self._set(p, "u_texture", 0)
             if second is not None:
-                self.texture(anim_frame(second, view.time), second.clamp).use(1)
+                self.texture(anim_frame(second, view.time), second.clamp, shader).use(1)
                 self._set(p, "u_texture2", 1)
                 self._set(p, "u_tcgen2", int(second.tc_gen == "lightmap"))
             if detail is not None:
-                self.texture(anim_frame(detail, view.time), detail.clamp).use(2)
+                self.texture(anim_frame(detail, view.time), detail.clamp, shader).use(2)
                 self._set(p, "u_texture3", 2)
                 tc3 = tc_chain(detail.tc_mods, view.time).pre
                 self._set(p, "u_tc3", tuple(tc3.astype(np.float32).T.ravel()))
@@ -401,7 +414,7 @@ class ShaderPainter:
         self._set(p, "u_move", (0.0, 0.0, 0.0))
         names = shader.sky.box_images(shader.sky.outer_box)
         for i, name in enumerate(names):
-            self.texture(name, clamp=True).use(2 + i)
+            self.texture(name, True, shader).use(2 + i)
         self._set(p, "u_sides", tuple(range(2, 8)))
         use_state(self.ctx, GlState(depth_func="<=", cull="back" if shader.cull == "front" else None,
                                     front_face=view.front_face))
@@ -467,7 +480,22 @@ def upload_images(painter: ShaderPainter, shaders: Iterable[Shader]) -> None:
         for stage in shader.stages:
             for name in stage.images:
                 if name.lower() in painter.images:
-                    painter.texture(name, stage.clamp)
+                    painter.texture(name, stage.clamp, shader)
+
+
+def half_size(pixels: np.ndarray) -> np.ndarray:
+    """``R_MipMap`` (``r_simpleMipMaps 1``): RGBA ``[H, W, 4]`` to half the size, each texel the truncated mean of
+    a 2×2 block (a side of 1 stays 1, its pairs averaged along the other)."""
+    p = pixels.astype(np.uint16)
+    if p.shape[0] > 1:
+        p = p[0:p.shape[0] // 2 * 2:2] + p[1:p.shape[0] // 2 * 2:2]
+    else:
+        p = p * 2
+    if p.shape[1] > 1:
+        p = p[:, 0:p.shape[1] // 2 * 2:2] + p[:, 1:p.shape[1] // 2 * 2:2]
+    else:
+        p = p * 2
+    return (p >> 2).astype(np.uint8)
 
 
 def shader_cull(shader: Shader) -> str | None:

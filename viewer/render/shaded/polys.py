@@ -15,6 +15,7 @@ References: ioquake3 ``renderergl1/tr_scene.c`` (``RE_AddPolyToScene``), ``tr_su
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import moderngl
@@ -107,8 +108,11 @@ class PolyRenderer:
         assert self._vbo is not None and self._ibo is not None
         return cached_vao(self._vaos, program, self._vbo, self._ibo)
 
-    def draw(self, polys: tuple[Q3Poly, ...], view: Q3View) -> None:
-        """Draw ``polys`` as seen from ``view`` (rules: module docstring)."""
+    def draw(self, polys: tuple[Q3Poly, ...], view: Q3View, sorts: Callable[[float], bool] | None = None) -> None:
+        """Draw ``polys`` as seen from ``view`` (rules: module docstring); ``sorts``: only those whose shader's sort
+        it accepts (all without it)."""
+        if sorts is not None:
+            polys = tuple(p for p in polys if sorts(self.shader(p.shader).sort))
         if not polys:
             return
         order = sorted(range(len(polys)), key=lambda i: self.shader(polys[i].shader).sort)
