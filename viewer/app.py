@@ -54,7 +54,7 @@ from .render.frame import FrameRenderer
 from .render.hud_overlay import HudRenderer
 from .render.refdef import HudLayout, SceneFrame
 from .render.ui_overlay import UiRenderer, conchars_rgba
-from .ghosts import Ghosts
+from .ghosts import Ghost, Ghosts
 from .session import DemoSession, game_filesystem, map_game_view
 from .settings import SettingsFile, save_settings
 from .ui.browser import browser_layout
@@ -90,7 +90,9 @@ class PlaySource:
     own view); ``water_alpha`` overrides the maps' liquid opacity (``None``: each map's own); ``library_db`` /
     ``library_workers``: the Ctrl+O library browser's file (``None``: the platform data folder's) and indexing
     processes; ``ghosts`` / ``ghost_offsets``: other demos of the same map raced as ghosts (``--ghost``,
-    ``--ghost-offset``, :mod:`viewer.ghosts`)."""
+    ``--ghost-offset``, :mod:`viewer.ghosts`), or ``ghost_runs``: those ghosts already loaded (``qdv play`` checks
+    them before the window opens: each ghost demo is decoded once); ``trails``: start with the routes drawn
+    (``--trails``, key T)."""
 
     fs: VirtualFS
     demo: str | None = None
@@ -112,6 +114,8 @@ class PlaySource:
     library_workers: int | None = None
     ghosts: tuple[str, ...] = ()
     ghost_offsets: tuple[float, ...] = ()
+    ghost_runs: tuple[Ghost, ...] = ()
+    trails: bool = False
 
     @property
     def title(self) -> str:
@@ -225,8 +229,11 @@ class ViewerWindow(pyglet.window.Window):
                 self._tell(said)
             self._apply_settings()
             self.session = DemoSession(timeline, src.fs, self.ctx)
-            if src.ghosts:
+            if src.ghost_runs:
+                self.session.ghosts = Ghosts(timeline, list(src.ghost_runs))
+            elif src.ghosts:
                 self.session.ghosts = Ghosts.load(timeline, list(src.ghosts), list(src.ghost_offsets))
+            self.state.show_trails = src.trails
             if self.session.game != self.game:
                 self.game = self.session.game
                 self.palette = self.game.load_palette(src.fs)
@@ -380,6 +387,10 @@ class ViewerWindow(pyglet.window.Window):
             t = st.t
             sample = session.timeline.sample(t, pov=st.pov_slot)
             self._use_segment(max(sample.segment, 0))
+            if st.show_trails and session.ghosts is None:    # T without --ghost: the recorder's route alone
+                session.ghosts = Ghosts(session.timeline, [])
+            if session.ghosts is not None:
+                session.ghosts.show_trails = st.show_trails
             camera = st.camera_for(sample, session.game_map)
             picture = draw_picture(session, self.target, t, camera, st.fov, st.pov_slot, state=sample,
                                    overrides=Overrides(self.source.water_alpha, st.show_scores),

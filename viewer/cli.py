@@ -169,7 +169,7 @@ def _build_parser() -> argparse.ArgumentParser:
                                            "difference to each --ghost")
     splits.add_argument("demo")
     splits.add_argument("--json", action="store_true", help="print JSON")
-    _add_ghost_args(splits)
+    _add_ghost_args(splits, trails=False)
 
     from .library.commands import add_parsers as add_library_parsers   # qdv index, qdv find
     add_library_parsers(sub)
@@ -257,24 +257,31 @@ def _join_vector_values(argv: Sequence[str]) -> list[str]:
     return out
 
 
-def _add_ghost_args(p: argparse.ArgumentParser) -> None:
+def _add_ghost_args(p: argparse.ArgumentParser, *, trails: bool = True) -> None:
     p.add_argument("--ghost", action="append", default=[], metavar="OTHER[@NAME]",
                    help="race another demo of the same map: its recorder (or player NAME) drawn as a ghost "
                         "(repeatable)")
     p.add_argument("--ghost-offset", type=float, action="append", default=[], metavar="S",
                    help="start the ghost S seconds later than its level start (one per --ghost; the last repeats)")
+    if trails:
+        p.add_argument("--trails", action="store_true",
+                       help="draw the recorder's and each ghost's route over the map as lines (window: key T)")
 
 
 def _ghosts(timeline, args: argparse.Namespace):
-    """The ghosts ``--ghost`` names racing ``timeline`` (``None`` without any)."""
+    """The ghosts ``--ghost`` names racing ``timeline``, their trails shown with ``--trails`` (the recorder's own
+    alone without a ghost); ``None`` for neither."""
     from .ghosts import GhostError, Ghosts
 
-    if not getattr(args, "ghost", None):
+    trails = getattr(args, "trails", False)
+    if not getattr(args, "ghost", None) and not trails:
         return None
     try:
-        return Ghosts.load(timeline, args.ghost, args.ghost_offset)
+        ghosts = Ghosts.load(timeline, args.ghost, args.ghost_offset)
     except GhostError as exc:
         raise _UsageError(str(exc)) from None
+    ghosts.show_trails = trails
+    return ghosts
 
 
 def _add_game_args(p: argparse.ArgumentParser) -> None:
@@ -495,8 +502,7 @@ def _run_window(args: argparse.Namespace) -> int:
             args.basedir, args.game = remembered.basedir, args.game or remembered.game or None
         fs = game_filesystem(demo, args.basedir, args.game)
         source_kw = dict(demo=demo, start=args.start, speed=args.speed, folder=folder,
-                         water_alpha=args.wateralpha, ghosts=tuple(args.ghost),
-                         ghost_offsets=tuple(args.ghost_offset))
+                         water_alpha=args.wateralpha, trails=args.trails)
         if args.ghost or args.pov is not None or args.camera_path is not None:
             # checked before any window opens, on one decode: maps that differ, players that are not there, path
             # keys outside the demo (they need its duration)
@@ -505,7 +511,7 @@ def _run_window(args: argparse.Namespace) -> int:
             from .video import options as opt
             timeline = load_demo(demo)
             if args.ghost:
-                _ghosts(timeline, args)
+                source_kw["ghost_runs"] = tuple(_ghosts(timeline, args).ghosts)
             if args.pov is not None:
                 try:
                     source_kw["pov"] = opt.resolve_pov(timeline, args.pov)

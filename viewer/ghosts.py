@@ -13,6 +13,10 @@ less the game's view height (the schema's, ``DEFAULT_VIEWHEIGHT``). The main dem
 shell of its tint at :data:`GHOST_ALPHA` (Quake II's ``RF_SHELL`` look), or the placeholder box when that model is
 not loaded; Quake III as its player box, flat in the tint.
 
+Trails (:meth:`Ghosts.trails`, shown while :attr:`Ghosts.show_trails`): the recorder's and each ghost's path over
+the map segment, sampled at :data:`PATH_RATE` once per segment, as line segments in the ghost's tint (the recorder
+white), one :class:`~viewer.render.refdef.Lines` the renderer uploads once.
+
 Ahead/behind (:meth:`Ghosts.race`): the main time at which the ghost reached the point of its path nearest to the
 viewer's current position, minus the time the viewer reached it (now, while it moves; when it stopped, if it
 stands still: :func:`arrival`): positive = the ghost is behind by that much.
@@ -32,7 +36,7 @@ from assets_loader.demos import DemoTimeline, SceneState, load_demo
 
 from .games.base import GhostFigure
 from .games.registry import game_view
-from .render.refdef import SceneFrame, SegmentAssets
+from .render.refdef import Lines, SceneFrame, SegmentAssets
 
 #: Opacity of a ghost.
 GHOST_ALPHA = 0.4
@@ -41,8 +45,14 @@ GHOST_COLORS = ((1.0, 0.35, 0.2), (0.25, 0.6, 1.0), (0.3, 1.0, 0.3), (1.0, 0.9, 
                 (0.3, 1.0, 1.0))
 #: How far (units) the view must move from a segment's first frame for the run to have started.
 MOVE_EPSILON = 1.0
-#: Path samples per second for the race readout.
+#: Path samples per second for the race readout and the trails.
 PATH_RATE = 20.0
+#: The recorder's own trail colour (each ghost's is its tint) and the trails' opacity.
+RECORDER_COLOR = (1.0, 1.0, 1.0)
+TRAIL_ALPHA = 0.85
+#: A step longer than this (units) between two path samples is a teleport or a respawn (4000 units a second at
+#: :data:`PATH_RATE`, far past any run): the trail does not cross it.
+TRAIL_JUMP = 200.0
 
 
 class GhostError(ValueError):
@@ -84,6 +94,13 @@ def parse_ghost(text: str) -> tuple[str, str | None]:
     if sep and name and not os.path.exists(text):
         return path, name
     return text, None
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def _slot_of(timeline: DemoTimeline, name: str) -> int:
@@ -155,6 +172,9 @@ class Ghosts:
         self.ghosts = ghosts
         self._starts = {i: level_start(main, i) for i in range(len(main.segments))}
         self._main_paths: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._trails: dict[int, Lines] = {}
+        #: Draw the trails into the frames (key T, ``--trails``).
+        self.show_trails = False
 
     @staticmethod
     def load(main: DemoTimeline, specs: list[str], offsets: list[float] | None = None) -> Ghosts:
@@ -164,7 +184,7 @@ class Ghosts:
         ghosts = []
         for i, spec in enumerate(specs):
             path, name = parse_ghost(spec)
-            timeline = load_demo(path)
+            timeline = main if _same_file(path, main.path) else load_demo(path)
             pov = _slot_of(timeline, name) if name else None
             label = name or os.path.splitext(os.path.basename(path))[0]
             ghost = Ghost(timeline, pov, label, GHOST_COLORS[i % len(GHOST_COLORS)],
@@ -204,7 +224,9 @@ class Ghosts:
 
     def add_to(self, frame: SceneFrame, assets: SegmentAssets | None) -> SceneFrame:
         """``frame`` with the ghosts at its time drawn in, as the main demo's game draws another player
-        (:meth:`~viewer.games.base.GameView.ghost_draws`)."""
+        (:meth:`~viewer.games.base.GameView.ghost_draws`), and the trails while :attr:`show_trails`."""
+        if self.show_trails:
+            frame = replace(frame, lines=self.trails(frame.segment))
         poses = self.poses(frame.segment, frame.time)
         if not poses:
             return frame
@@ -212,11 +234,24 @@ class Ghosts:
         models, md3 = game_view(self.main.game).ghost_draws(figures, assets)
         return replace(frame, models=frame.models + tuple(models), md3=frame.md3 + md3)
 
-    def race(self, segment: int, t: float) -> list[tuple[Ghost, float]]:
-        """Per ghost racing ``segment``: seconds it is behind the main recorder at ``t`` (negative: ahead)."""
+    def main_path(self, segment: int) -> tuple[np.ndarray, np.ndarray]:
+        """The main recorder's times and positions over ``segment`` (:func:`sampled_path`, once)."""
         if segment not in self._main_paths:
             self._main_paths[segment] = sampled_path(self.main, segment)
-        main_times, main_points = self._main_paths[segment]
+        return self._main_paths[segment]
+
+    def trails(self, segment: int) -> Lines:
+        """The recorder's path over ``segment`` (white) and each racing ghost's over its own run of the map (its
+        tint), as one set of line segments, made once per segment."""
+        if segment not in self._trails:
+            routes = [(self.main_path(segment)[1], RECORDER_COLOR)]
+            routes += [(g.path(g.segments[segment][0])[1], g.color) for g in self.ghosts if segment in g.segments]
+            self._trails[segment] = trail_lines(routes)
+        return self._trails[segment]
+
+    def race(self, segment: int, t: float) -> list[tuple[Ghost, float]]:
+        """Per ghost racing ``segment``: seconds it is behind the main recorder at ``t`` (negative: ahead)."""
+        main_times, main_points = self.main_path(segment)
         if not len(main_times):
             return []
         here, _ = player_position(self.main, self.main.sample(t))
@@ -235,6 +270,20 @@ class Ghosts:
     def readout(self, segment: int, t: float) -> list[str]:
         """One line per ghost: ``ghost NAME: +1.2 s (behind)``."""
         return [f"ghost {g.label}: {race_words(d)}" for g, d in self.race(segment, t)]
+
+
+def trail_lines(routes: list[tuple[np.ndarray, tuple[float, float, float]]]) -> Lines:
+    """Line segments joining each route's successive points ``f8 [N, 3]`` in its colour, at :data:`TRAIL_ALPHA`;
+    none across a step longer than :data:`TRAIL_JUMP` (a teleport) or of no length (standing still)."""
+    points, colors = [np.zeros((0, 3), np.float32)], [np.zeros((0, 4), np.float32)]
+    for route, color in routes:
+        a, b = route[:-1], route[1:]
+        step = np.linalg.norm(b - a, axis=1)
+        keep = (step > 0.0) & (step <= TRAIL_JUMP)
+        pairs = np.stack([a[keep], b[keep]], axis=1).reshape(-1, 3)
+        points.append(pairs.astype(np.float32))
+        colors.append(np.tile(np.array([*color, TRAIL_ALPHA], np.float32), (len(pairs), 1)))
+    return Lines(np.concatenate(points), np.concatenate(colors))
 
 
 def race_words(seconds: float) -> str:

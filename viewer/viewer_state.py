@@ -140,6 +140,7 @@ class ViewerState:
     show_scores: bool = False
     show_hud: bool = True
     show_fps: bool = False
+    show_trails: bool = False
     mouse_look: bool = False
     sensitivity: float = 3.0
     invert_mouse: bool = False
@@ -318,6 +319,11 @@ class ViewerState:
 
     def _on_toggle_fps(self, a: Action, ctx: FrameContext) -> None:
         self.show_fps = not self.show_fps
+
+    def _on_toggle_trails(self, a: Action, ctx: FrameContext) -> None:
+        if self.has_demo:
+            self.show_trails = not self.show_trails
+            self._say(f"trails {'on' if self.show_trails else 'off'}")
 
     # mouse look: the window captures the mouse (requests "capture_mouse" / "release_mouse")
     def _on_mouse_look(self, a: Action, ctx: FrameContext) -> None:
