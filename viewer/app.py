@@ -91,8 +91,8 @@ class PlaySource:
     ``library_workers``: the Ctrl+O library browser's file (``None``: the platform data folder's) and indexing
     processes; ``ghosts`` / ``ghost_offsets``: other demos of the same map raced as ghosts (``--ghost``,
     ``--ghost-offset``, :mod:`viewer.ghosts`), or ``ghost_runs``: those ghosts already loaded (``qdv play`` checks
-    them before the window opens: each ghost demo is decoded once); ``trails``: start with the routes drawn
-    (``--trails``, key T)."""
+    them before the window opens: each ghost demo is decoded once); ``pov_ghost``: start from that ghost's eyes
+    (``--pov ghost:N``); ``trails``: start with the routes drawn (``--trails``, key T)."""
 
     fs: VirtualFS
     demo: str | None = None
@@ -115,6 +115,7 @@ class PlaySource:
     ghosts: tuple[str, ...] = ()
     ghost_offsets: tuple[float, ...] = ()
     ghost_runs: tuple[Ghost, ...] = ()
+    pov_ghost: int | None = None
     trails: bool = False
 
     @property
@@ -234,6 +235,9 @@ class ViewerWindow(pyglet.window.Window):
             elif src.ghosts:
                 self.session.ghosts = Ghosts.load(timeline, list(src.ghosts), list(src.ghost_offsets))
             self.state.show_trails = src.trails
+            if self.session.ghosts is not None:
+                self.state.ghost_labels = tuple(g.label for g in self.session.ghosts.ghosts)
+                self.state.ghost = src.pov_ghost
             if self.session.game != self.game:
                 self.game = self.session.game
                 self.palette = self.game.load_palette(src.fs)
@@ -389,12 +393,14 @@ class ViewerWindow(pyglet.window.Window):
             self._use_segment(max(sample.segment, 0))
             if st.show_trails and session.ghosts is None:    # T without --ghost: the recorder's route alone
                 session.ghosts = Ghosts(session.timeline, [])
+            ghost_eyes = st.ghost if st.mode == "pov" else None
             if session.ghosts is not None:
                 session.ghosts.show_trails = st.show_trails
-            camera = st.camera_for(sample, session.game_map)
+                session.ghosts.eyes = ghost_eyes
+            camera = st.camera_for(sample, session.game_map, session.ghosts)
             picture = draw_picture(session, self.target, t, camera, st.fov, st.pov_slot, state=sample,
                                    overrides=Overrides(self.source.water_alpha, st.show_scores),
-                                   hud=self.hud if st.show_hud else None)
+                                   hud=self.hud if st.show_hud and ghost_eyes is None else None)
             frame, hud_shown = picture.frame, picture.layout
         else:  # a map without a demo
             sample = None

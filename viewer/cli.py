@@ -54,7 +54,8 @@ def _build_parser() -> argparse.ArgumentParser:
     play.add_argument("--camera-path", metavar="FILE",
                       help="a camera path (README \"Camera paths\"): the window starts on its preview")
     play.add_argument("--start", default="0", help="start time (SS, MM:SS, N%%)")
-    play.add_argument("--pov", metavar="PLAYER", help="start from this player's eyes (name or slot number)")
+    play.add_argument("--pov", metavar="PLAYER", help="start from this player's eyes (name or slot number; "
+                                                    "ghost:N the Nth --ghost's)")
     play.add_argument("--speed", type=_number_in(0.1, 10, absolute=True), default=1.0,
                       help="playback speed (0.1..10; negative: reverse)")
     play.add_argument("--db", metavar="FILE",
@@ -87,7 +88,8 @@ def _build_parser() -> argparse.ArgumentParser:
     shot.add_argument("--size", type=_size, default=(1280, 720), help="WxH (default 1280x720)")
     shot.add_argument("--camera", choices=("pov", "free"), default=None,
                       help="pov: the recorder's eyes; free: --pos/--angles (default pov, or free with --pos)")
-    shot.add_argument("--pov", metavar="PLAYER", help="the player whose eyes to look through (name or slot number)")
+    shot.add_argument("--pov", metavar="PLAYER",
+                      help="the player whose eyes to look through (name or slot number; ghost:N the Nth --ghost's)")
     shot.add_argument("--pos", type=_vector, help="camera position x,y,z")
     shot.add_argument("--angles", type=_vector, help="camera angles pitch,yaw,roll in degrees")
     shot.add_argument("--fov", type=_FOV, default=90.0, help="horizontal field of view at 4:3 (default 90)")
@@ -119,7 +121,8 @@ def _build_parser() -> argparse.ArgumentParser:
                         help="pov (default), free (--pos/--angles), chase, orbit (--angles pitch,yaw), or "
                              "path:FILE (a camera path, README \"Camera paths\")")
     render.add_argument("--pov", metavar="PLAYER",
-                        help="the player whose eyes to watch (name or slot number)")
+                        help="the player whose eyes to watch (name or slot number; ghost:N the Nth --ghost's, "
+                             "whom chase and orbit follow too)")
     render.add_argument("--pos", metavar="X,Y,Z",
                         help="free camera position (default: the player's eye at --from)")
     render.add_argument("--angles", metavar="P,Y,R", help="camera angles pitch,yaw,roll in degrees")
@@ -284,6 +287,22 @@ def _ghosts(timeline, args: argparse.Namespace):
     return ghosts
 
 
+def _pov(timeline, text: str | None, ghosts) -> tuple[int | None, int | None]:
+    """``--pov``: (the player slot, ``None`` for the demo's own view; the ghost, ``None`` for none) — a player's
+    name or slot, or ``ghost:N`` / ``ghost:NAME`` among the ``--ghost`` runs."""
+    from .ghosts import GhostError
+    from .video import options as opt
+
+    try:
+        if text is not None and text.lower().partition(":")[0] == "ghost" and (ghosts is None or ghosts.ghosts):
+            if ghosts is None:
+                raise _UsageError(f"--pov {text}: no --ghost to watch")
+            return None, ghosts.index_of(text)
+        return opt.resolve_pov(timeline, text), None
+    except (opt.OptionError, GhostError) as exc:
+        raise _UsageError(str(exc)) from None
+
+
 def _add_game_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--basedir", help="Quake base directory holding id1 and mod dirs")
     p.add_argument("--game", help="mod dir searched before id1 (e.g. lq1)")
@@ -411,15 +430,12 @@ def _run_screenshot(args: argparse.Namespace) -> int:
         t = timeline.start_time + rel
         hud = not free if args.hud is None else args.hud
         ghosts = _ghosts(timeline, args)
-        from .video import options as opt
-        try:
-            pov = opt.resolve_pov(timeline, args.pov)
-        except opt.OptionError as exc:
-            raise _UsageError(str(exc)) from None
-        renderer = DemoRenderer(timeline, fs, args.size, hud=hud, water_alpha=args.wateralpha)
+        pov, ghost = _pov(timeline, args.pov, ghosts)
+        renderer = DemoRenderer(timeline, fs, args.size, hud=hud and ghost is None, water_alpha=args.wateralpha)
         renderer.session.ghosts = ghosts
         try:
-            shot = settle(ShotCamera("free" if free else "pov", pov, args.fov, args.pos, args.angles), renderer, t)
+            shot = settle(ShotCamera("free" if free else "pov", pov, args.fov, args.pos, args.angles, ghost=ghost),
+                          renderer, t)
             pixels = renderer.pixels(t, ShotView(renderer, shot).camera(t), args.fov, pov)
         finally:
             renderer.release()
@@ -508,15 +524,12 @@ def _run_window(args: argparse.Namespace) -> int:
             # keys outside the demo (they need its duration)
             from assets_loader.demos import load_demo
 
-            from .video import options as opt
             timeline = load_demo(demo)
-            if args.ghost:
-                source_kw["ghost_runs"] = tuple(_ghosts(timeline, args).ghosts)
+            ghosts = _ghosts(timeline, args)
+            if ghosts is not None:
+                source_kw["ghost_runs"] = tuple(ghosts.ghosts)
             if args.pov is not None:
-                try:
-                    source_kw["pov"] = opt.resolve_pov(timeline, args.pov)
-                except opt.OptionError as exc:
-                    raise _UsageError(str(exc)) from None
+                source_kw["pov"], source_kw["pov_ghost"] = _pov(timeline, args.pov, ghosts)
             if args.camera_path is not None:
                 source_kw["camera_path"] = _camera_path(args.camera_path, timeline.duration)
                 source_kw["camera_path_file"] = args.camera_path
@@ -619,7 +632,8 @@ def _render(args: argparse.Namespace, bar: bool = True) -> tuple[int, str]:
             raise opt.OptionError("a demo file to render (or --highlights RESULTS.json)")
         output = plan_output(args.out, size, args.codec, opt.parse_crf(args.crf), args.force, args.preset)
         timeline = load_demo(args.demo)
-        pov = opt.resolve_pov(timeline, args.pov)
+        ghosts = _ghosts(timeline, args)
+        pov, ghost = _pov(timeline, args.pov, ghosts)
         first, last = parse_range(args.start, args.end, timeline.duration)
         times = FrameTimes.for_range(timeline.start_time, timeline.duration, first, last, speed, fps)
     except (opt.OptionError, TimespecError, RangeError) as exc:
@@ -627,8 +641,7 @@ def _render(args: argparse.Namespace, bar: bool = True) -> tuple[int, str]:
     path = _camera_path(opt.camera_path_file(args.camera), timeline.duration) if mode == "path" else None
     output.check_free(times.count)  # before the slow part; the writer claims the file again
     fs = game_filesystem(args.demo, args.basedir, args.game)
-    ghosts = _ghosts(timeline, args)
-    renderer = DemoRenderer(timeline, fs, size, hud=args.hud, water_alpha=args.wateralpha)
+    renderer = DemoRenderer(timeline, fs, size, hud=args.hud and ghost is None, water_alpha=args.wateralpha)
     renderer.session.ghosts = ghosts
     try:
         sound = None
@@ -639,8 +652,9 @@ def _render(args: argparse.Namespace, bar: bool = True) -> tuple[int, str]:
                                                 lambda s: session.game_map if s == session.segment else None), times)
         with tqdm(total=times.count, unit="frame", desc=output.path.name, dynamic_ncols=True,
                   disable=not bar) as frames:
-            result = record(renderer, ShotCamera(mode, pov, fov, pos, angles, path=path), times, output, blur=blur,
-                            sound=sound, progress=lambda done: frames.update(done - frames.n))
+            shot = ShotCamera(mode, pov, fov, pos, angles, path=path, ghost=ghost)
+            result = record(renderer, shot, times, output, blur=blur, sound=sound,
+                            progress=lambda done: frames.update(done - frames.n))
     finally:
         renderer.release()
     where = output.path

@@ -175,6 +175,8 @@ class Ghosts:
         self._trails: dict[int, Lines] = {}
         #: Draw the trails into the frames (key T, ``--trails``).
         self.show_trails = False
+        #: The ghost whose eyes the camera is (not drawn: the camera is inside it), ``None`` for none.
+        self.eyes: int | None = None
 
     @staticmethod
     def load(main: DemoTimeline, specs: list[str], offsets: list[float] | None = None) -> Ghosts:
@@ -209,18 +211,33 @@ class Ghosts:
         _, start = ghost.segments[segment]
         return t - self._starts[segment] + start - ghost.offset
 
+    def seen(self, ghost: Ghost, segment: int, t: float) -> tuple[SceneState, GhostPose] | None:
+        """The ghost's own state at main time ``t`` (its run held at its first and last frame outside it) and where
+        it stands; ``None`` when it does not race ``segment``."""
+        gt = self.ghost_time(ghost, segment, t)
+        if gt is None:
+            return None
+        seg = ghost.timeline.segments[ghost.segments[segment][0]]
+        gt = min(max(gt, seg.start_time), seg.end_time)
+        state = ghost.sample(gt)
+        origin, yaw = player_position(ghost.timeline, state)
+        return state, GhostPose(ghost, origin, yaw, gt)
+
     def poses(self, segment: int, t: float) -> list[GhostPose]:
-        """Every ghost racing ``segment`` at main time ``t``, where its own timeline has it."""
-        out = []
-        for ghost in self.ghosts:
-            gt = self.ghost_time(ghost, segment, t)
-            if gt is None:
-                continue
-            seg = ghost.timeline.segments[ghost.segments[segment][0]]
-            gt = min(max(gt, seg.start_time), seg.end_time)
-            origin, yaw = player_position(ghost.timeline, ghost.sample(gt))
-            out.append(GhostPose(ghost, origin, yaw, gt))
-        return out
+        """Every ghost racing ``segment`` at main time ``t``, where its own timeline has it (but the one whose eyes
+        the camera is: :attr:`eyes`)."""
+        return [seen[1] for i, ghost in enumerate(self.ghosts)
+                if i != self.eyes and (seen := self.seen(ghost, segment, t)) is not None]
+
+    def index_of(self, text: str) -> int:
+        """The ghost ``--pov ghost:N`` (1-based, in ``--ghost`` order) or ``ghost:NAME`` (its label) names;
+        :class:`GhostError` listing them when none is."""
+        wanted = text.partition(":")[2] or "1"
+        for i, ghost in enumerate(self.ghosts):
+            if wanted == str(i + 1) or wanted.lower() == ghost.label.lower():
+                return i
+        listed = ", ".join(f"ghost:{i + 1} ({g.label})" for i, g in enumerate(self.ghosts)) or "no --ghost"
+        raise GhostError(f"--pov {text}: no such ghost; {listed}")
 
     def add_to(self, frame: SceneFrame, assets: SegmentAssets | None) -> SceneFrame:
         """``frame`` with the ghosts at its time drawn in, as the main demo's game draws another player

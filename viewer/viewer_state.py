@@ -28,6 +28,7 @@ from assets_loader.demos.events import plain_line
 from assets_loader.demos.schema import QUAKE, GameSchema
 from assets_loader.game_map import GameMap
 
+from .ghosts import Ghosts
 from .render.refdef import Camera
 from .camera_path import entity_origin
 from .camera_path_edit import PathEdit, centred_entity
@@ -135,6 +136,8 @@ class ViewerState:
     follow: int | None = None
     chase_back: float = 100.0
     pov_slot: int | None = None
+    ghost: int | None = None
+    ghost_labels: tuple[str, ...] = ()
     show_help: bool = False
     show_bar: bool = True
     show_scores: bool = False
@@ -209,13 +212,15 @@ class ViewerState:
             return None
         return key_mark_at(self.geometry(), self.path_edit.path.keys, x, y)
 
-    def camera_for(self, scene: SceneState | None, world: GameMap | None = None) -> Camera | None:
+    def camera_for(self, scene: SceneState | None, world: GameMap | None = None,
+                   ghosts: Ghosts | None = None) -> Camera | None:
         """The camera to draw ``scene`` from (:func:`~viewer.camera_pose.camera_pose` of :meth:`shot`, as every
         export asks it): ``None`` for the recorder's eyes (the view weapon is drawn), else the free, chase, orbit or
         path camera. ``world`` (any game's map) keeps chase and orbit cameras out of walls; the orbit target is held
-        in :attr:`last_target` while the followed entity is out of the frame."""
+        in :attr:`last_target` while the followed entity is out of the frame; ``ghosts``: the race :attr:`ghost`
+        indexes (its eyes, chase and orbit)."""
         pose = camera_pose(self.shot(), scene, world, start=self.info.start, orbit_height=self.info.orbit_height,
-                           held=self.last_target)
+                           held=self.last_target, ghosts=ghosts)
         self.last_target = pose.held
         return pose.camera
 
@@ -226,14 +231,14 @@ class ViewerState:
         if self.mode == "free" and self.free is not None:
             return ShotCamera("free", self.pov_slot, self.fov, self.free.origin, self.free.angles)
         if self.mode == "chase":
-            return ShotCamera("chase", self.pov_slot, self.fov, chase_back=self.chase_back)
+            return ShotCamera("chase", self.pov_slot, self.fov, chase_back=self.chase_back, ghost=self.ghost)
         if self.mode == "orbit":
             orbit = self.orbit
             return ShotCamera("orbit", self.pov_slot, self.fov, angles=(orbit.pitch, orbit.yaw, 0.0),
-                              orbit_distance=orbit.distance, follow=self.follow)
+                              orbit_distance=orbit.distance, follow=self.follow, ghost=self.ghost)
         if self.mode == "path" and self.path_edit.path.keys:
             return ShotCamera("path", self.pov_slot, self.fov, path=self.path_edit.path)
-        return ShotCamera("pov", self.pov_slot, self.fov)
+        return ShotCamera("pov", self.pov_slot, self.fov, ghost=self.ghost)
 
     # --- time and input ------------------------------------------------------------------------------------------
 
@@ -362,6 +367,8 @@ class ViewerState:
             return  # a map without a demo has only the free camera
         if wanted == self.mode and wanted != "pov":
             wanted = "pov"  # F or C again: back to the recorder's eyes
+        if int(a.a) == 0:
+            self.ghost = None   # V: the demo's own eyes, not a ghost's
         if wanted == "free":
             self.free = FreeFly.from_camera(ctx.camera) if ctx.camera is not None else self.free
             if self.free is None:
@@ -369,19 +376,26 @@ class ViewerState:
         self.mode = wanted
 
     def _on_orbit_next(self, a: Action, ctx: FrameContext) -> None:
-        if not self.has_demo or not ctx.followable:
+        if not self.has_demo or not (ctx.followable or self.ghost_labels):
             return
         self._follow(ctx.followable, int(a.a), ctx)
 
     def _on_player(self, a: Action, ctx: FrameContext) -> None:
+        """Tab: the next player's eyes (a multi-view demo's slots, then the ghosts'), or the orbit camera around the
+        next player where the demo has only the recorder's view."""
         slots = self.info.pov_slots
-        if len(slots) > 1:
-            watched = self.pov_slot
-            if watched is None:   # the recorder's view: the player it shows (a spectator's followed player)
-                shown = self.info.schema.entity_slot(int(ctx.scene.view_entity)) if ctx.scene is not None else -1
-                watched = shown if shown in slots else self.info.recorder_slot
-            current = slots.index(watched) if watched in slots else -1
-            slot = slots[(current + int(a.a)) % len(slots)]
+        if len(slots) > 1 or self.has_demo and self.ghost_labels and not ctx.players:
+            views: list[tuple[int | None, int | None]] = [(slot, None) for slot in slots] or [(None, None)]
+            views += [(None, g) for g in range(len(self.ghost_labels))]
+            if self.ghost is not None and self.mode == "pov":
+                current = views.index((None, self.ghost))
+            else:
+                watched = self.pov_slot
+                if watched is None and slots:   # the recorder's view: the player it shows (a spectator's followed)
+                    shown = self.info.schema.entity_slot(int(ctx.scene.view_entity)) if ctx.scene is not None else -1
+                    watched = shown if shown in slots else self.info.recorder_slot
+                current = views.index((watched, None)) if (watched, None) in views else -1
+            slot, self.ghost = views[(current + int(a.a)) % len(views)]
             self.pov_slot = None if slot == self.info.recorder_slot else slot
             self.mode = "pov"
         elif self.has_demo and ctx.players:
@@ -391,6 +405,7 @@ class ViewerState:
         """A player picked in the controls' list (:mod:`viewer.ui.controls`): one of those Tab cycles through, at
         once — POV slot ``a.a`` in an MVD, else the orbit camera follows player entity ``a.a``."""
         who = int(a.a)
+        self.ghost = None
         if len(self.info.pov_slots) > 1:
             if who in self.info.pov_slots:
                 self.pov_slot = None if who == self.info.recorder_slot else who
@@ -399,17 +414,24 @@ class ViewerState:
             self._follow_entity(who, ctx)
 
     def _follow(self, numbers: tuple[int, ...], direction: int, ctx: FrameContext) -> None:
-        if self.mode == "orbit" and self.follow in numbers:
-            i = (numbers.index(self.follow) + direction) % len(numbers)
+        """The orbit camera on the next (``direction`` 1) or previous of the entities ``numbers``, then of the
+        ghosts."""
+        subjects: list[tuple[int | None, int | None]] = [(n, None) for n in numbers]
+        subjects += [(None, g) for g in range(len(self.ghost_labels))]
+        now = (None, self.ghost) if self.ghost is not None else (self.follow, None)
+        if self.mode == "orbit" and now in subjects:
+            i = (subjects.index(now) + direction) % len(subjects)
         else:
-            i = 0 if direction > 0 else len(numbers) - 1
-        self._follow_entity(numbers[i], ctx)
+            i = 0 if direction > 0 else len(subjects) - 1
+        entity, ghost = subjects[i]
+        self._follow_entity(entity, ctx, ghost)
 
-    def _follow_entity(self, entity: int, ctx: FrameContext) -> None:
-        """The orbit camera follows ``entity``, turned as the view was when it starts orbiting."""
+    def _follow_entity(self, entity: int | None, ctx: FrameContext, ghost: int | None = None) -> None:
+        """The orbit camera follows ``entity`` (or ``ghost``), turned as the view was when it starts orbiting."""
         if self.mode != "orbit" and ctx.camera is not None:
             self.orbit = Orbit(float(ctx.camera.angles[1]), ORBIT_PITCH, self.orbit.distance)
         self.follow = entity
+        self.ghost = ghost
         self.last_target = None
         self.mode = "orbit"
 
@@ -500,6 +522,8 @@ class ViewerState:
     def watching(self, scene: SceneState) -> str:
         """The plain name of the player whose eyes are shown (POV) or whom the orbit camera follows in ``scene``,
         else ``""`` (the corner readout's "watching")."""
+        if self.ghost is not None and self.mode in ("pov", "chase", "orbit"):
+            return f"ghost {self.ghost_labels[self.ghost]}"
         if self.mode == "orbit" and self.follow is not None:
             return self.info.entity_name(scene.scoreboard, self.follow)
         if self.mode == "pov":

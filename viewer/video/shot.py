@@ -41,12 +41,14 @@ class ShotView:
         renderer, shot = self.renderer, self.shot
         timeline, session = renderer.timeline, renderer.session
         state, world = None, None
-        if shot.mode not in ("pov", "free"):    # the others look at the demo and the map
+        if shot.mode not in ("pov", "free") or shot.ghost is not None:  # the others look at the demo and the map
             state = timeline.sample(t, pov=shot.pov)
             session.use_segment(max(state.segment, 0))
             world = session.game_map
+        if session.ghosts is not None:
+            session.ghosts.eyes = shot.ghost if shot.mode == "pov" else None
         pose = camera_pose(shot, state, world, start=timeline.start_time,
-                           orbit_height=timeline.schema.orbit_height, held=self.held)
+                           orbit_height=timeline.schema.orbit_height, held=self.held, ghosts=session.ghosts)
         self.held = pose.held
         return pose.camera
 
