@@ -55,6 +55,9 @@ from .render.hud_overlay import HudRenderer
 from .render.refdef import HudLayout, SceneFrame
 from .render.ui_overlay import UiRenderer, conchars_rgba
 from .ghosts import Ghost, Ghosts
+from .splits import Split, splits, splits_table
+from .ui.ghost_labels import label_layout
+from .ui.splits_box import splits_layout
 from .session import DemoSession, game_filesystem, map_game_view
 from .settings import SettingsFile, save_settings
 from .ui.browser import browser_layout
@@ -168,6 +171,7 @@ class ViewerWindow(pyglet.window.Window):
         self._held: set[str] = set()
         self._last: SceneFrame | None = None
         self._last_state: SceneState | None = None
+        self._splits: list[Split] | None = None   # the open demo's splits (key Y, map ends), made when first shown
         self._screenshot = False
         self._message = ("", 0.0)
         self._notice: tuple[tuple[str, ...], float] = ((), 0.0)
@@ -230,6 +234,7 @@ class ViewerWindow(pyglet.window.Window):
                 self._tell(said)
             self._apply_settings()
             self.session = DemoSession(timeline, src.fs, self.ctx)
+            self._splits = None
             if src.ghost_runs:
                 self.session.ghosts = Ghosts(timeline, list(src.ghost_runs))
             elif src.ghosts:
@@ -425,6 +430,10 @@ class ViewerWindow(pyglet.window.Window):
                                           BarStatus(st.clock.speed, st.clock.paused, st.mode), hover,
                                           marked=(st.marks.start, st.marks.end),
                                           export_progress=self._export_progress)
+        if session is not None and session.ghosts is not None and sample is not None:
+            layers = self._ghost_labels(frame, size, scale) + layers    # under the rest of the UI
+        if session is not None and sample is not None:
+            layers += self._splits_box(st, sample, size, scale)
         if self._hint is not None:
             layers += hint_layout(size, scale)
         text, left = self._message
@@ -447,6 +456,35 @@ class ViewerWindow(pyglet.window.Window):
             self.target.use()
             self.ui.draw(layers, size)
             self.ui.draw(chooser, size)     # over the rest, texts included
+
+    def _splits_box(self, st: ViewerState, sample: SceneState, size: tuple[int, int], scale: int) -> UiLayout:
+        """The splits table (:mod:`viewer.splits`, as ``qdv splits`` prints it): every map's with Y, else the maps
+        so far once the shown map has ended (its intermission)."""
+        session = self.session
+        assert session is not None, "asked only for a demo"
+        segment = max(sample.segment, 0)
+        if self._splits is None:
+            self._splits = splits(session.timeline, session.ghosts)
+        row = self._splits[segment]
+        if st.show_splits:
+            rows = self._splits
+        elif row.finished and row.end <= st.t:
+            rows = self._splits[:segment + 1]
+        else:
+            return UiLayout()
+        return splits_layout([f"splits of {Path(session.timeline.path).name}", *splits_table(rows).splitlines()],
+                             size, scale)
+
+    def _ghost_labels(self, frame: SceneFrame, size: tuple[int, int], scale: int) -> UiLayout:
+        """Each ghost's name over its head in its tint (:mod:`viewer.ui.ghost_labels`), as the frame's camera sees
+        it."""
+        session = self.session
+        assert session is not None and session.ghosts is not None, "asked only in a race"
+        renderer = session.renderer
+        labels = [(p.ghost.label, p.ghost.color, p.origin) for p in session.ghosts.poses(frame.segment, frame.time)]
+        look = renderer.assets.look if renderer is not None else None
+        return label_layout(labels, frame.camera, size, scale, warp=frame.view_warp, world=session.game_map,
+                            fov_across_width=look is not None and look.fov_across_width)
 
     def _chooser_layout(self, size: tuple[int, int], scale: int) -> UiLayout:
         """The picker or the library browser, when one is open (drawn last, over the HUD and notices)."""
@@ -834,7 +872,8 @@ class ViewerWindow(pyglet.window.Window):
         self.failed = None
         self.source = replace(self.source, fs=fs, demo=str(path), map_path=None, start=f"{start:.3f}", speed=1.0,
                               fov=self.state.fov if self.state is not None else self.source.fov, folder=None,
-                              camera_path=None, camera_path_file=None, pov=None)  # they belong to the demo given
+                              camera_path=None, camera_path_file=None, pov=None, ghosts=(), ghost_runs=(),
+                              pov_ghost=None)  # they belong to the demo given
         self.set_caption(f"qdv — {self.source.title}")
         self.state = None
         self._last = self._last_state = None

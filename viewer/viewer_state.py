@@ -144,6 +144,7 @@ class ViewerState:
     show_hud: bool = True
     show_fps: bool = False
     show_trails: bool = False
+    show_splits: bool = False
     mouse_look: bool = False
     sensitivity: float = 3.0
     invert_mouse: bool = False
@@ -324,6 +325,10 @@ class ViewerState:
 
     def _on_toggle_fps(self, a: Action, ctx: FrameContext) -> None:
         self.show_fps = not self.show_fps
+
+    def _on_toggle_splits(self, a: Action, ctx: FrameContext) -> None:
+        if self.has_demo:
+            self.show_splits = not self.show_splits
 
     def _on_toggle_trails(self, a: Action, ctx: FrameContext) -> None:
         if self.has_demo:
