@@ -79,7 +79,7 @@ def camera_pose(shot: ShotCamera, scene: SceneState | None, world: GameMap | Non
     if shot.ghost is not None and ghosts is not None and shot.mode in ("pov", "chase", "orbit"):
         seen = ghosts.seen(ghosts.ghosts[shot.ghost], max(scene.segment, 0), scene.time)
         if seen is not None:
-            return _ghost_pose(shot, *seen, world, orbit_height)
+            return _ghost_pose(shot, seen, world, orbit_height)
     if shot.mode == "path" and shot.path is not None:
         return Pose(camera_at(shot.path, scene.time - start, lambda n, _t: entity_origin(scene, n)), held)
     if shot.mode == "chase":
@@ -96,10 +96,10 @@ def camera_pose(shot: ShotCamera, scene: SceneState | None, world: GameMap | Non
     return Pose(None, held)
 
 
-def _ghost_pose(shot: ShotCamera, state: SceneState, pose: GhostPose, world: GameMap | None,
-                orbit_height: float) -> Pose:
+def _ghost_pose(shot: ShotCamera, pose: GhostPose, world: GameMap | None, orbit_height: float) -> Pose:
     """A ghost's eyes (its own view at its aligned time), the chase camera behind them, or the orbit around where
     it stands (:func:`camera_pose` with ``shot.ghost``)."""
+    state = pose.state
     if shot.mode == "chase":
         return Pose(chase_camera(world, state.view_origin, state.view_angles, back=shot.chase_back, fov=shot.fov),
                     None)

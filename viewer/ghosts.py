@@ -156,12 +156,15 @@ def arrival(times: np.ndarray, points: np.ndarray, here: np.ndarray, around: flo
 
 @dataclass(frozen=True, slots=True)
 class GhostPose:
-    """A ghost at one main time: its ``origin`` ``[3]``, ``yaw`` and own time ``ghost_time``."""
+    """A ghost at one main time: its ``origin`` ``[3]``, ``yaw``, own time ``ghost_time``, its own ``state`` then
+    and its entity's ``row`` in it (``None``: none, as for a view without an entity)."""
 
     ghost: Ghost
     origin: np.ndarray
     yaw: float
     ghost_time: float
+    state: SceneState
+    row: int | None = None
 
 
 class Ghosts:
@@ -211,9 +214,9 @@ class Ghosts:
         _, start = ghost.segments[segment]
         return t - self._starts[segment] + start - ghost.offset
 
-    def seen(self, ghost: Ghost, segment: int, t: float) -> tuple[SceneState, GhostPose] | None:
-        """The ghost's own state at main time ``t`` (its run held at its first and last frame outside it) and where
-        it stands; ``None`` when it does not race ``segment``."""
+    def seen(self, ghost: Ghost, segment: int, t: float) -> GhostPose | None:
+        """The ghost at main time ``t`` as its own timeline has it (its run held at its first and last frame
+        outside it); ``None`` when it does not race ``segment``."""
         gt = self.ghost_time(ghost, segment, t)
         if gt is None:
             return None
@@ -221,13 +224,13 @@ class Ghosts:
         gt = min(max(gt, seg.start_time), seg.end_time)
         state = ghost.sample(gt)
         origin, yaw = player_position(ghost.timeline, state)
-        return state, GhostPose(ghost, origin, yaw, gt)
+        return GhostPose(ghost, origin, yaw, gt, state, state.entities.index_of(state.view_entity))
 
     def poses(self, segment: int, t: float) -> list[GhostPose]:
         """Every ghost racing ``segment`` at main time ``t``, where its own timeline has it (but the one whose eyes
         the camera is: :attr:`eyes`)."""
-        return [seen[1] for i, ghost in enumerate(self.ghosts)
-                if i != self.eyes and (seen := self.seen(ghost, segment, t)) is not None]
+        return [pose for i, ghost in enumerate(self.ghosts)
+                if i != self.eyes and (pose := self.seen(ghost, segment, t)) is not None]
 
     def index_of(self, text: str) -> int:
         """The ghost ``--pov ghost:N`` (1-based, in ``--ghost`` order) or ``ghost:NAME`` (its label) names;
@@ -247,7 +250,7 @@ class Ghosts:
         poses = self.poses(frame.segment, frame.time)
         if not poses:
             return frame
-        figures = [GhostFigure(p.origin, p.yaw, p.ghost.color, GHOST_ALPHA) for p in poses]
+        figures = [GhostFigure(p.origin, p.yaw, p.ghost.color, GHOST_ALPHA, p.state, p.row) for p in poses]
         models, md3 = game_view(self.main.game).ghost_draws(figures, assets)
         return replace(frame, models=frame.models + tuple(models), md3=frame.md3 + md3)
 
