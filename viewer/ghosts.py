@@ -1,10 +1,13 @@
 """Ghosts: the recorders (or chosen players) of other demos of the same map drawn into a demo's world, translucent
 and tinted one colour per ghost, each run aligned on its own level start; and how far ahead or behind each ghost is.
 
-Alignment (:func:`level_start`): a run of a map starts at the first frame of its segment whose view origin moved
-more than :data:`MOVE_EPSILON` units from the segment's first frame (the player can move: Quake and QuakeWorld
-speedrun timing starts on the first movement after the signon; Quake III's first snapshot is already in play, so its
-start is the first frame that moves, usually the second). A ghost at the main demo's time ``t`` shows its own
+Alignment (:func:`level_start`): a run of a map starts at the first frame of its segment in which the player can
+move, as the engines tell it. Quake II and Quake III send the player's movement type: the first frame in
+``PM_NORMAL`` (0 in both ``pmtype_t``; not frozen, dead, spectating or in the intermission: Quake II ``q_shared.h``,
+ioquake3 ``bg_public.h``). Quake and QuakeWorld send no such state: the first frame whose view origin moved more
+than :data:`MOVE_EPSILON` units from the segment's first frame — NetQuake's first frame precedes the view entity's
+placement (the eye at the world origin), QuakeWorld's countdown holds the players where they spawned. A watched
+player other than the recorder (``pov``) is timed by the motion rule in every game. A ghost at the main demo's time ``t`` shows its own
 time ``t - main_start + ghost_start - offset``: a positive ``--ghost-offset`` starts the ghost that much later.
 
 Where a ghost is: its entity's origin when the timeline has one for its view entity, else its eye (``view_origin``)
@@ -45,6 +48,8 @@ GHOST_COLORS = ((1.0, 0.35, 0.2), (0.25, 0.6, 1.0), (0.3, 1.0, 0.3), (1.0, 0.9, 
                 (0.3, 1.0, 1.0))
 #: How far (units) the view must move from a segment's first frame for the run to have started.
 MOVE_EPSILON = 1.0
+#: The stat of the player's movement type (Quake II, Quake III) and its value while the player moves freely.
+PM_TYPE, PM_NORMAL = "pm_type", 0
 #: Path samples per second for the race readout and the trails.
 PATH_RATE = 20.0
 #: The recorder's own trail colour (each ghost's is its tint) and the trails' opacity.
@@ -65,9 +70,13 @@ def map_key(name: str) -> str:
 
 
 def level_start(timeline: DemoTimeline, segment: int, pov: int | None = None) -> float:
-    """When the run of ``segment`` starts: the first frame whose view origin moved (see the module docstring)."""
+    """When the run of ``segment`` starts: its first frame in ``PM_NORMAL`` where the game sends the movement type,
+    else its first frame whose view origin moved (see the module docstring)."""
     seg = timeline.segments[segment]
     first, last = seg.start_frame, min(seg.end_frame, timeline.num_frames - 1)
+    if pov is None and PM_TYPE in timeline.schema.stat_names:
+        normal = np.flatnonzero(np.asarray(timeline.stats[PM_TYPE][first:last + 1]) == PM_NORMAL)
+        return float(timeline.times[first + int(normal[0])]) if len(normal) else float(seg.start_time)
     if pov is None:
         origins = np.asarray(timeline.view_origin[first:last + 1], np.float64)
         times = np.asarray(timeline.times[first:last + 1])
