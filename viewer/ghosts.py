@@ -7,8 +7,9 @@ move, as the engines tell it. Quake II and Quake III send the player's movement 
 ioquake3 ``bg_public.h``). Quake and QuakeWorld send no such state: the first frame whose view origin moved more
 than :data:`MOVE_EPSILON` units from the segment's first frame — NetQuake's first frame precedes the view entity's
 placement (the eye at the world origin), QuakeWorld's countdown holds the players where they spawned. A watched
-player other than the recorder (``pov``) is timed by the motion rule in every game. A ghost at the main demo's time ``t`` shows its own
-time ``t - main_start + ghost_start - offset``: a positive ``--ghost-offset`` starts the ghost that much later.
+player other than the recorder (``pov``) is timed by the motion rule in every game. A ghost at the main demo's
+time ``t`` shows its own time ``t - main_start + ghost_start - offset``: a positive ``--ghost-offset`` starts the
+ghost that much later.
 
 Where a ghost is: its entity's origin when the timeline has one for its view entity, else its eye (``view_origin``)
 less the game's view height (the schema's, ``DEFAULT_VIEWHEIGHT``). The main demo's game draws it
