@@ -389,3 +389,19 @@ def test_play_decodes_each_ghost_demo_once(tmp_path):
                           cwd=REPO, timeout=300, env=env)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[-2:] == ["0", "1"]
+
+
+def test_the_window_export_carries_the_race(qwd, tmp_path):
+    """Ctrl+E's job names the ghosts as ``--ghost`` does (a named player as ``OTHER@NAME``), their offsets, the
+    trails and the ghost camera, without the recorder's HUD from a ghost's eyes; loaded again they are the same."""
+    from viewer.video.background import GameData, export_for_view
+
+    ghosts = Ghosts.load(qwd, [f"{MVD}@LQ_Ranger", str(QWD)], [0.0, 2.0])
+    state = ViewerState.for_timeline(qwd)
+    state.ghost_labels, state.ghost, state.show_trails = ("LQ_Ranger", "lq_lqdm2_ranger"), 1, True
+    job = export_for_view(state, str(QWD), GameData(None, None, ""), tmp_path / "x.mp4", ghosts=ghosts)
+    assert job.ghosts == (f"{MVD}@LQ_Ranger", str(QWD)) and job.ghost_offsets == (0.0, 2.0) and job.trails
+    assert job.shot.ghost == 1 and not job.hud
+    again = Ghosts.load(qwd, list(job.ghosts), list(job.ghost_offsets))
+    assert [(g.label, g.pov, g.offset, g.segments) for g in again.ghosts] == \
+        [(g.label, g.pov, g.offset, g.segments) for g in ghosts.ghosts]

@@ -554,7 +554,8 @@ class ViewerWindow(pyglet.window.Window):
         try:
             self.shots.mkdir(parents=True, exist_ok=True)
             out = next_numbered_path(self.shots, suffix=".mp4")
-            job = export_for_view(st, self.source.demo, GameData.of(self.source.fs), out, self.source.water_alpha)
+            job = export_for_view(st, self.source.demo, GameData.of(self.source.fs), out, self.source.water_alpha,
+                                  self.session.ghosts)
         except (OSError, ValueError) as exc:  # a shots "folder" that is a file; a range shorter than a frame
             self._tell(f"export not started: {exc}")
             return

@@ -134,6 +134,11 @@ class Ghost:
     segments: dict[int, tuple[int, float]] = field(default_factory=dict)
     _paths: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
 
+    @property
+    def spec(self) -> str:
+        """What ``--ghost`` loads this run from again: ``OTHER`` or ``OTHER@NAME``."""
+        return self.timeline.path if self.pov is None else f"{self.timeline.path}@{self.label}"
+
     def sample(self, t: float) -> SceneState:
         return self.timeline.sample(t, pov=self.pov)
 

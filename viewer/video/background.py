@@ -29,6 +29,7 @@ from assets_loader.demos import load_demo
 from assets_loader.vfs import VirtualFS
 
 from ..camera_pose import ShotCamera
+from ..ghosts import Ghosts
 from ..viewer_state import ViewerState
 from .timing import FrameTimes
 
@@ -62,7 +63,8 @@ class GameData:
 @dataclass(frozen=True, slots=True)
 class WindowExport:
     """One export: ``demo`` from ``first`` to ``last`` (seconds after its first frame) at ``size`` from ``shot``,
-    with the HUD or not, into ``out``; ``frames`` output frames at ``fps``."""
+    with the HUD or not, into ``out``; ``frames`` output frames at ``fps``; ``ghosts`` / ``ghost_offsets`` the
+    race drawn in (``--ghost`` specs, :mod:`viewer.ghosts`) and ``trails`` its routes."""
 
     demo: str
     data: GameData
@@ -75,6 +77,9 @@ class WindowExport:
     out: Path
     fps: float = WINDOW_FPS
     water_alpha: float | None = None
+    ghosts: tuple[str, ...] = ()
+    ghost_offsets: tuple[float, ...] = ()
+    trails: bool = False
 
 
 def even_size(size: tuple[int, int]) -> tuple[int, int]:
@@ -84,16 +89,18 @@ def even_size(size: tuple[int, int]) -> tuple[int, int]:
 
 
 def export_for_view(state: ViewerState, demo: str, data: GameData, out: Path,
-                    water_alpha: float | None = None) -> WindowExport:
+                    water_alpha: float | None = None, ghosts: Ghosts | None = None) -> WindowExport:
     """What Ctrl+E exports of the window in ``state``: the marked range (the whole demo without marks) at the
-    window's size, camera and HUD, into ``out``. Raises :class:`~viewer.video.timing.RangeError` for a range
-    shorter than one frame."""
+    window's size, camera and HUD, with the window's ``ghosts`` and trails, into ``out``. Raises
+    :class:`~viewer.video.timing.RangeError` for a range shorter than one frame."""
     first, last = state.export_span()
     info = state.info
     times = FrameTimes.for_range(info.start, info.end - info.start, first - info.start, last - info.start, 1.0,
                                  WINDOW_FPS)
+    runs = ghosts.ghosts if ghosts is not None else []
     return WindowExport(demo, data, times.first, last - info.start, times.count, even_size(state.size),
-                        state.shot(), state.show_hud, out, WINDOW_FPS, water_alpha)
+                        state.shot(), state.show_hud and state.ghost is None, out, WINDOW_FPS, water_alpha,
+                        tuple(g.spec for g in runs), tuple(g.offset for g in runs), state.show_trails)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +150,9 @@ def _export(job: WindowExport, done, stop, results: multiprocessing.connection.C
         times = FrameTimes.for_range(timeline.start_time, timeline.duration, job.first, job.last, 1.0, job.fps)
         output = plan_output(str(job.out), job.size)
         renderer = DemoRenderer(timeline, fs, job.size, hud=job.hud, water_alpha=job.water_alpha)
+        if job.ghosts or job.trails:
+            renderer.session.ghosts = Ghosts.load(timeline, list(job.ghosts), list(job.ghost_offsets))
+            renderer.session.ghosts.show_trails = job.trails
         try:
             sound = None
             if AUDIO_CODECS[output.container] is not None:
