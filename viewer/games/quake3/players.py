@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from assets_loader.demos.quake3.game import DEFAULT_MODEL
 from assets_loader.errors import FormatError
 from assets_loader.models.q3player import ANIM, PLAYER_PARTS, PlayerModel, animation_frame, attach, pose_player
 
@@ -133,13 +134,14 @@ GHOST_SHADER_TEXT = """qdv/ghost
 def ghost_player(models: Quake3Models | None, draw: PlayerDraw | None, origin, yaw: float,
                  color: tuple[float, float, float], alpha: float) -> tuple[Md3Draw, ...]:
     """Another demo's player posed as its own demo shows it (``draw``: its model, angles and animations) at
-    ``origin``, every part drawn with :data:`GHOST_SHADER` in ``color`` at ``alpha``; its model is the segment's
-    first loaded player model when the segment did not load its own, and without ``draw`` or any player model
-    loaded it is :func:`ghost_box`. No weapon: the run is what it races."""
+    ``origin``, every part drawn with :data:`GHOST_SHADER` in ``color`` at ``alpha``; its model is the cgame's
+    ``DEFAULT_MODEL`` (or the segment's first loaded player model) when the segment did not load its own, and
+    without ``draw`` or any player model loaded it is :func:`ghost_box`. No weapon: the run is what it races."""
     if draw is None or models is None or not models.players or models.library is None \
             or models.library.get(GHOST_SHADER) is None:
         return (ghost_box(origin, yaw, color, alpha),)
-    player = draw.player if draw.player in models.players else sorted(models.players)[0]
+    fallback = f"{DEFAULT_MODEL}/default"
+    player = next(n for n in (draw.player, fallback, *sorted(models.players)) if n in models.players)
     posed = replace(draw, player=player, origin=np.asarray(origin, np.float32), weapon="", flash="")
     r, g, b = (int(c * 255) for c in color)
     rgba = (r, g, b, int(alpha * 255))
