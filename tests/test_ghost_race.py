@@ -405,3 +405,35 @@ def test_the_window_export_carries_the_race(qwd, tmp_path):
     again = Ghosts.load(qwd, list(job.ghosts), list(job.ghost_offsets))
     assert [(g.label, g.pov, g.offset, g.segments) for g in again.ghosts] == \
         [(g.label, g.pov, g.offset, g.segments) for g in ghosts.ghosts]
+
+
+TRAILS_SCRIPT = """
+import sys
+import pyglet
+pyglet.options["headless"] = True
+from viewer.app import PlaySource, ViewerWindow
+from viewer.input import key_action
+from viewer.session import game_filesystem
+demo = sys.argv[1]
+w = ViewerWindow(PlaySource(game_filesystem(demo, None, None), demo=demo, start="40"), size=(320, 240),
+                 shots=sys.argv[2], quiet=True)
+for _ in range(600):
+    w.tick(1 / 60)
+    if w.ready and w.state is not None and w.frames > 3:
+        break
+seen = [w._last.lines is not None]
+for _ in range(2):
+    w._act(key_action("T"))
+    w.tick(1 / 60)
+    seen.append(len(w._last.lines) if w._last.lines is not None else None)
+print(seen, w.session.ghosts.ghosts)
+"""
+
+
+def test_t_without_ghosts_draws_the_recorders_route(tmp_path):
+    env = {**os.environ, "QDV_CONFIG_DIR": str(tmp_path / "config")}
+    done = subprocess.run([sys.executable, "-c", TRAILS_SCRIPT, str(QWD), str(tmp_path)], capture_output=True,
+                          text=True, cwd=REPO, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr
+    lines = len(Ghosts(load_demo(QWD), []).trails(0))
+    assert done.stdout.strip().splitlines()[-1] == f"[False, {lines}, None] []"
