@@ -38,6 +38,7 @@ Q3_PLAYER = DATA / "quake3" / "demos" / "oa_dm1_player_p71.dm_71"
 Q2_DUEL = DATA / "quake2" / "demos" / "libq2-testduel.dm2"
 NQ_RUN = DATA / "public" / "quake1" / "vektar_demo1.dem"
 REPO = Path(__file__).resolve().parents[1]
+RUNS = REPO / "tests" / "data" / "quake1_runs"      # two QuakeSpasm runs of lq_e0m1 (README there)
 
 
 @pytest.fixture(scope="module")
@@ -72,6 +73,32 @@ def test_a_netquake_run_starts_when_the_view_entity_is_placed():
     origins = np.asarray(tl.view_origin)
     assert np.allclose(origins[0][:2], 0.0) and not np.allclose(origins[1][:2], 0.0)
     assert level_start(tl, 0) == pytest.approx(tl.times[1])
+
+
+def test_recorded_runs_start_when_the_player_can_move_not_when_it_walks():
+    """Two QuakeSpasm runs of one map, the second standing 2 s longer before walking: both start at their first
+    frame in the map (the view entity placed), the same server time, not at their first step."""
+    a, b = load_demo(RUNS / "runa.dem"), load_demo(RUNS / "runb.dem")
+    for run in (a, b):
+        origins = np.asarray(run.view_origin)
+        assert np.allclose(origins[0][:2], 0.0) and not np.allclose(origins[1][:2], 0.0)
+        assert level_start(run, 0) == pytest.approx(run.times[1])
+    assert level_start(a, 0) == pytest.approx(level_start(b, 0))
+
+
+def test_recorded_runs_split_as_the_engine_shows_them(capsys):
+    """``qdv splits`` of the two runs: the time the engine's intermission screen shows (README: TIME 0:05 and
+    0:07, SECRETS 0/3, KILLS 0/54), and the second run 2 s behind (200 frames of 10 ms, to one frame)."""
+    assert main(["splits", str(RUNS / "runa.dem"), "--ghost", str(RUNS / "runb.dem")]) == 0
+    head, ghost = capsys.readouterr().out.splitlines()
+    assert head.startswith("lq_e0m1 ") and head.endswith("kills 0/54  secrets 0/3  (the game shows 0:05)")
+    assert ghost.startswith("  ghost runb: +2.0") and ghost.endswith(" s (behind)")
+    (split,) = splits(load_demo(RUNS / "runa.dem"), Ghosts.load(load_demo(RUNS / "runa.dem"),
+                                                                [str(RUNS / "runb.dem")]))
+    assert split.ghosts[0][1] == pytest.approx(2.0, abs=0.011)
+    assert main(["splits", str(RUNS / "runb.dem"), "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert int(row["printed"]) == 7 and row["kills"] == [0, 54] and row["secrets"] == [0, 3]
 
 
 def test_a_ghost_of_the_demo_itself_is_decoded_once(qwd):

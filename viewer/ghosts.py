@@ -21,9 +21,10 @@ Trails (:meth:`Ghosts.trails`, shown while :attr:`Ghosts.show_trails`): the reco
 the map segment, sampled at :data:`PATH_RATE` once per segment, as line segments in the ghost's tint (the recorder
 white), one :class:`~viewer.render.refdef.Lines` the renderer uploads once.
 
-Ahead/behind (:meth:`Ghosts.race`): the main time at which the ghost reached the point of its path nearest to the
-viewer's current position, minus the time the viewer reached it (now, while it moves; when it stopped, if it
-stands still: :func:`arrival`): positive = the ghost is behind by that much.
+Ahead/behind (:meth:`Ghosts.race`; with how far away it stands in :meth:`Ghosts.readout`): the main time at which
+the ghost reached the point of its path nearest to the viewer's current position, minus the time the viewer reached
+it (now, while it moves; when it stopped, if it stands still: :func:`arrival`): positive = the ghost is behind by
+that much.
 
 References: JoeQuake ``cl_demo.c`` ghost demos (``ghost_demo``), QuakeSpasm ``view.c`` (``DEFAULT_VIEWHEIGHT``),
 ioquake3 ``bg_public.h`` (``DEFAULT_VIEWHEIGHT`` 26).
@@ -303,8 +304,15 @@ class Ghosts:
         return out
 
     def readout(self, segment: int, t: float) -> list[str]:
-        """One line per ghost: ``ghost NAME: +1.2 s (behind)``."""
-        return [f"ghost {g.label}: {race_words(d)}" for g, d in self.race(segment, t)]
+        """One line per ghost: ``ghost NAME: +1.2 s (behind), 340 u away`` (how far it stands from the viewer
+        now)."""
+        here, _ = player_position(self.main, self.main.sample(t))
+        lines = []
+        for ghost, behind in self.race(segment, t):
+            pose = self.seen(ghost, segment, t)
+            away = f", {float(np.linalg.norm(pose.origin - here)):.0f} u away" if pose is not None else ""
+            lines.append(f"ghost {ghost.label}: {race_words(behind)}{away}")
+        return lines
 
 
 def trail_lines(routes: list[tuple[np.ndarray, tuple[float, float, float]]]) -> Lines:
