@@ -101,6 +101,19 @@ def test_recorded_runs_split_as_the_engine_shows_them(capsys):
     assert int(row["printed"]) == 7 and row["kills"] == [0, 54] and row["secrets"] == [0, 3]
 
 
+def test_a_finished_ghost_stands_where_it_left_the_map():
+    """After its intermission a ghost holds its last frame in the run (the exit it touched), not the intermission
+    camera its view moved to."""
+    a, b = load_demo(RUNS / "runa.dem"), load_demo(RUNS / "runb.dem")
+    ghost = Ghosts.load(a, [str(RUNS / "runb.dem")])
+    (end,) = [e.time for e in b.events_of_kind("intermission")]
+    last = int(np.searchsorted(b.times, end)) - 1
+    pose = ghost.seen(ghost.ghosts[0], 0, a.times[-1])
+    assert pose is not None and pose.ghost_time == pytest.approx(b.times[last])
+    assert np.allclose(pose.origin, b.sample(float(b.times[last])).entities.origin[pose.row])
+    assert np.linalg.norm(np.asarray(b.sample(end + 0.5).view_origin) - pose.origin) > 500.0
+
+
 def test_a_ghost_of_the_demo_itself_is_decoded_once(qwd):
     ghosts = Ghosts.load(qwd, [str(QWD)], [2.0])
     assert ghosts.ghosts[0].timeline is qwd

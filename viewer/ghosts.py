@@ -89,6 +89,32 @@ def level_start(timeline: DemoTimeline, segment: int, pov: int | None = None) ->
     return float(times[int(np.argmax(moved))]) if moved.any() else float(seg.start_time)
 
 
+def map_end(timeline: DemoTimeline, segment: int) -> tuple[float, bool]:
+    """When ``segment``'s map ends: its first intermission or finale (``True``), else the segment's end
+    (``False``). A cutscene (Quake's ``intermission`` stat 3, LibreQuake's attract demos play in one) ends
+    nothing."""
+    seg = timeline.segments[segment]
+    ends = [e.time for kind in ("intermission", "finale") for e in timeline.events_of_kind(kind)
+            if seg.start_time <= e.time <= seg.end_time]
+    if "intermission" in timeline.schema.stat_names:
+        first, last = seg.start_frame, min(seg.end_frame, timeline.num_frames - 1)
+        on = np.flatnonzero(np.isin(np.asarray(timeline.stats["intermission"][first:last + 1]), (1, 2)))
+        if len(on):
+            ends.append(float(timeline.times[first + int(on[0])]))
+    return (float(min(ends)), True) if ends else (float(seg.end_time), False)
+
+
+def run_end(timeline: DemoTimeline, segment: int) -> float:
+    """The last time of ``segment`` its player is in the run: the frame before the map's end (the intermission
+    moves the view to the intermission camera), or the segment's end when the map does not end."""
+    end, finished = map_end(timeline, segment)
+    if not finished:
+        return end
+    times = np.asarray(timeline.times)
+    before = int(np.searchsorted(times, end)) - 1
+    return float(times[before]) if before >= timeline.segments[segment].start_frame else end
+
+
 def player_position(timeline: DemoTimeline, state: SceneState) -> tuple[np.ndarray, float]:
     """Where the player seen in ``state`` stands (its entity, else its eye less the view height) and its yaw."""
     row = state.entities.index_of(state.view_entity) if state.pov < 0 else None
@@ -125,7 +151,8 @@ def _slot_of(timeline: DemoTimeline, name: str) -> int:
 @dataclass(eq=False)
 class Ghost:
     """One other run: its ``timeline``, ``pov`` (a player slot, ``None`` for the recorder), ``label``, tint
-    ``color``, ``offset`` (seconds it starts later) and, per main segment, its own segment and level start."""
+    ``color``, ``offset`` (seconds it starts later) and, per main segment, its own segment and level start
+    (``segments``) and the last time it is in its run there (``ends``: :func:`run_end`)."""
 
     timeline: DemoTimeline
     pov: int | None
@@ -133,6 +160,7 @@ class Ghost:
     color: tuple[float, float, float]
     offset: float = 0.0
     segments: dict[int, tuple[int, float]] = field(default_factory=dict)
+    ends: dict[int, float] = field(default_factory=dict)
     _paths: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
 
     @property
@@ -217,6 +245,7 @@ class Ghosts:
                 own = by_map.get(map_key(seg.map_name))
                 if own is not None:
                     ghost.segments[k] = (own, level_start(timeline, own, pov))
+                    ghost.ends[k] = run_end(timeline, own)
             if not ghost.segments:
                 raise GhostError(f"ghost {path} plays {', '.join(s.map_name for s in timeline.segments)}, "
                                  f"not {', '.join(s.map_name for s in main.segments)} like {main.path}")
@@ -231,13 +260,13 @@ class Ghosts:
         return t - self._starts[segment] + start - ghost.offset
 
     def seen(self, ghost: Ghost, segment: int, t: float) -> GhostPose | None:
-        """The ghost at main time ``t`` as its own timeline has it (its run held at its first and last frame
-        outside it); ``None`` when it does not race ``segment``."""
+        """The ghost at main time ``t`` as its own timeline has it (its run held at its first frame before it and
+        at its last after it: where it left the map); ``None`` when it does not race ``segment``."""
         gt = self.ghost_time(ghost, segment, t)
         if gt is None:
             return None
         seg = ghost.timeline.segments[ghost.segments[segment][0]]
-        gt = min(max(gt, seg.start_time), seg.end_time)
+        gt = min(max(gt, seg.start_time), ghost.ends.get(segment, seg.end_time))
         state = ghost.sample(gt)
         origin, yaw = player_position(ghost.timeline, state)
         return GhostPose(ghost, origin, yaw, gt, state, state.entities.index_of(state.view_entity))

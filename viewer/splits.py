@@ -4,7 +4,7 @@ difference to each ghost's run of the same map (``qdv splits``).
 
 A map ends at its first ``svc_intermission`` or ``svc_finale`` (or the ``intermission`` stat turning to 1 or 2,
 Quake II / Quake III), as the speedrun community times it; a map the demo leaves without one ends where its segment
-ends (``finished`` is false). Level starts are :func:`viewer.ghosts.level_start`'s.
+ends (``finished`` is false: :func:`viewer.ghosts.map_end`). Level starts are :func:`viewer.ghosts.level_start`'s.
 
 NetQuake shows the level's time on its intermission screen: ``cl.completed_time``, the client's time when
 ``svc_intermission`` arrived — the server's clock, which starts when the map loads (``sv.time`` 1.0 in
@@ -19,11 +19,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 
 from assets_loader.demos import DemoTimeline
 
-from .ghosts import Ghosts, level_start
+from .ghosts import Ghosts, level_start, map_end
 
 #: The demo formats whose game shows the level's time at the intermission (NetQuake's ``.dem``).
 PRINTED_FORMATS = ("dem",)
@@ -61,21 +60,6 @@ class Split:
                 "ghosts": [{"ghost": label, "difference": None if d is None else round(d, 3)}
                            for label, d in self.ghosts],
                 "printed": None if self.printed is None else round(self.printed, 3)}
-
-
-def map_end(timeline: DemoTimeline, segment: int) -> tuple[float, bool]:
-    """When ``segment``'s map ends: its first intermission or finale (``True``), else the segment's end
-    (``False``). A cutscene (Quake's ``intermission`` stat 3, LibreQuake's attract demos play in one) ends
-    nothing."""
-    seg = timeline.segments[segment]
-    ends = [e.time for kind in ("intermission", "finale") for e in timeline.events_of_kind(kind)
-            if seg.start_time <= e.time <= seg.end_time]
-    if "intermission" in timeline.schema.stat_names:
-        first, last = seg.start_frame, min(seg.end_frame, timeline.num_frames - 1)
-        on = np.flatnonzero(np.isin(np.asarray(timeline.stats["intermission"][first:last + 1]), (1, 2)))
-        if len(on):
-            ends.append(float(timeline.times[first + int(on[0])]))
-    return (float(min(ends)), True) if ends else (float(seg.end_time), False)
 
 
 def _pair(timeline: DemoTimeline, names: tuple[str, str], t: float) -> tuple[int, int] | None:
