@@ -477,3 +477,29 @@ def test_t_without_ghosts_draws_the_recorders_route(tmp_path):
     assert done.returncode == 0, done.stderr
     lines = len(Ghosts(load_demo(QWD), []).trails(0))
     assert done.stdout.strip().splitlines()[-1] == f"[False, {lines}, None] []"
+
+
+def test_a_ghost_around_the_camera_is_not_drawn(tmp_path):
+    """The two recorded runs stand on the same lift at first: from the recorder's eyes the ghost would wrap the
+    camera in its tint, so it is left out; from a camera a few hundred units away it is drawn."""
+    from assets_loader.vfs import VirtualFS
+    from viewer.ghosts import GHOST_NEAR
+    from viewer.headless import DemoRenderer
+
+    (tmp_path / "lq1").mkdir()
+    (tmp_path / "lq1" / "pak0.pak").symlink_to(DATA / "quake1" / "lq1" / "pak0.pak")
+    a = load_demo(RUNS / "runa.dem")
+    ghosts = Ghosts.load(a, [str(RUNS / "runb.dem")])
+    t = level_start(a, 0) + 1.2
+    (pose,) = ghosts.poses(0, t)
+    eye = tuple(float(v) for v in a.sample(t).view_origin)
+    assert np.linalg.norm(pose.origin - eye) < GHOST_NEAR
+    renderer = DemoRenderer(a, VirtualFS(tmp_path, "lq1"), (64, 48))
+    renderer.session.ghosts = ghosts
+    try:
+        shells = [[d for d in renderer.scene(t, camera).models if d.shell is not None]
+                  for camera in (Camera(eye, (0.0, 0.0, 0.0)), Camera((eye[0] - 300.0, eye[1], eye[2]), (0, 0, 0)))]
+    finally:
+        renderer.release()
+    near, away = shells
+    assert near == [] and len(away) == 1 and away[0].alpha == GHOST_ALPHA

@@ -45,6 +45,8 @@ from .render.refdef import Lines, SceneFrame, SegmentAssets
 
 #: Opacity of a ghost.
 GHOST_ALPHA = 0.4
+#: A ghost whose origin is nearer the camera than this (units) is not drawn: the camera would be inside it.
+GHOST_NEAR = 40.0
 #: One tint per ghost, in order (RGB 0..1).
 GHOST_COLORS = ((1.0, 0.35, 0.2), (0.25, 0.6, 1.0), (0.3, 1.0, 0.3), (1.0, 0.9, 0.2), (1.0, 0.3, 1.0),
                 (0.3, 1.0, 1.0))
@@ -289,10 +291,12 @@ class Ghosts:
 
     def add_to(self, frame: SceneFrame, assets: SegmentAssets | None) -> SceneFrame:
         """``frame`` with the ghosts at its time drawn in, as the main demo's game draws another player
-        (:meth:`~viewer.games.base.GameView.ghost_draws`), and the trails while :attr:`show_trails`."""
+        (:meth:`~viewer.games.base.GameView.ghost_draws`), but those the camera is in (nearer than
+        :data:`GHOST_NEAR`: two runs standing on the same spot), and the trails while :attr:`show_trails`."""
         if self.show_trails:
             frame = replace(frame, lines=self.trails(frame.segment))
-        poses = self.poses(frame.segment, frame.time)
+        eye = np.asarray(frame.camera.origin, np.float64)
+        poses = [p for p in self.poses(frame.segment, frame.time) if np.linalg.norm(p.origin - eye) >= GHOST_NEAR]
         if not poses:
             return frame
         figures = [GhostFigure(p.origin, p.yaw, p.ghost.color, GHOST_ALPHA, p.state, p.row) for p in poses]
