@@ -328,7 +328,8 @@ def test_quake_ghost_runs_in_its_own_frames(qwd):
         for dt in np.arange(5.0, 60.0, 2.5):
             t = level_start(qwd, 0) + float(dt)
             (pose,) = ghosts.poses(0, t)
-            draw = renderer.scene(t).models[-1]
+            aside = Camera(tuple(pose.origin + (300.0, 0.0, 0.0)), (0.0, 180.0, 0.0))  # not inside the ghost
+            draw = renderer.scene(t, aside).models[-1]
             own = pose.state.entities
             assert pose.row is not None and draw.frame == int(own.frame[pose.row])
             frames.add(draw.frame)
