@@ -504,3 +504,21 @@ def test_a_ghost_around_the_camera_is_not_drawn(tmp_path):
         renderer.release()
     near, away = shells
     assert near == [] and len(away) == 1 and away[0].alpha == GHOST_ALPHA
+
+
+def test_a_ghost_on_another_route_reads_no_time():
+    """The second recorded run stood 2 s longer on the start lift, which carried it aside: where the first run
+    walks, the second never passed — the readout says so instead of a time; both runs end in the same
+    intermission, where the second arrives 2 s later."""
+    from viewer.ghosts import ROUTE_NEAR
+
+    a = load_demo(RUNS / "runa.dem")
+    ghosts = Ghosts.load(a, [str(RUNS / "runb.dem")])
+    _, path = ghosts.ghosts[0].path(0)
+    t = level_start(a, 0) + 3.9
+    here = np.asarray(a.sample(t).entities.origin[a.sample(t).entities.index_of(a.sample(t).view_entity)])
+    assert np.linalg.norm(path - here, axis=1).min() > ROUTE_NEAR
+    (line,) = ghosts.readout(0, t)
+    assert line.startswith("ghost runb: off its route, ") and line.endswith(" u away")
+    ((_, behind),) = ghosts.race(0, a.times[-1])
+    assert behind == pytest.approx(2.0, abs=0.011)

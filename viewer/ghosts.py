@@ -54,6 +54,9 @@ GHOST_COLORS = ((1.0, 0.35, 0.2), (0.25, 0.6, 1.0), (0.3, 1.0, 0.3), (1.0, 0.9, 
 MOVE_EPSILON = 1.0
 #: The stat of the player's movement type (Quake II, Quake III) and its value while the player moves freely.
 PM_TYPE, PM_NORMAL = "pm_type", 0
+#: A ghost whose path never came nearer than this (units, a player's width) to where the viewer is took another
+#: route: no time is read there.
+ROUTE_NEAR = 32.0
 #: Path samples per second for the race readout and the trails.
 PATH_RATE = 20.0
 #: The recorder's own trail colour (each ghost's is its tint) and the trails' opacity.
@@ -318,33 +321,38 @@ class Ghosts:
             self._trails[segment] = trail_lines(routes)
         return self._trails[segment]
 
-    def race(self, segment: int, t: float) -> list[tuple[Ghost, float]]:
-        """Per ghost racing ``segment``: seconds it is behind the main recorder at ``t`` (negative: ahead)."""
+    def race(self, segment: int, t: float) -> list[tuple[Ghost, float | None]]:
+        """Per ghost racing ``segment``: seconds it is behind the main recorder at ``t`` (negative: ahead), ``None``
+        when its path never came within :data:`ROUTE_NEAR` of where the recorder is (another route)."""
         main_times, main_points = self.main_path(segment)
         if not len(main_times):
             return []
         here, _ = player_position(self.main, self.main.sample(t))
         reached = arrival(main_times, main_points, here, t, by=True)
-        out = []
+        out: list[tuple[Ghost, float | None]] = []
         for ghost in self.ghosts:
             if segment not in ghost.segments:
                 continue
             own, start = ghost.segments[segment]
             times, points = ghost.path(own)
             if len(times):
+                if np.linalg.norm(points - here, axis=1).min() > ROUTE_NEAR:
+                    out.append((ghost, None))
+                    continue
                 ghost_times = times - start + self._starts[segment] + ghost.offset   # in the main demo's time
                 out.append((ghost, arrival(ghost_times, points, here, reached) - reached))
         return out
 
     def readout(self, segment: int, t: float) -> list[str]:
         """One line per ghost: ``ghost NAME: +1.2 s (behind), 340 u away`` (how far it stands from the viewer
-        now)."""
+        now), ``ghost NAME: off its route, …`` where the ghost never passed."""
         here, _ = player_position(self.main, self.main.sample(t))
         lines = []
         for ghost, behind in self.race(segment, t):
             pose = self.seen(ghost, segment, t)
             away = f", {float(np.linalg.norm(pose.origin - here)):.0f} u away" if pose is not None else ""
-            lines.append(f"ghost {ghost.label}: {race_words(behind)}{away}")
+            said = "off its route" if behind is None else race_words(behind)
+            lines.append(f"ghost {ghost.label}: {said}{away}")
         return lines
 
 

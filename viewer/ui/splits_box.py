@@ -11,7 +11,7 @@ from ..render.refdef import Rect, Text, UiLayout
 from .timeline_bar import text_box_layout
 
 #: Where the box's top may start, as a share of the window's height (higher when the table is taller).
-TOP_SHARE = 0.55
+TOP_SHARE = 0.68
 #: The headline's colour; the table's lines are the UI's text colour.
 HEAD_COLOR = (1.0, 0.8, 0.35, 1.0)
 
