@@ -481,7 +481,8 @@ class ViewerWindow(pyglet.window.Window):
         session = self.session
         assert session is not None and session.ghosts is not None, "asked only in a race"
         renderer = session.renderer
-        labels = [(p.ghost.label, p.ghost.color, p.origin) for p in session.ghosts.poses(frame.segment, frame.time)]
+        poses = session.ghosts.seen_from(frame.camera.origin, frame.segment, frame.time)
+        labels = [(p.ghost.label, p.ghost.color, p.origin) for p in poses]
         look = renderer.assets.look if renderer is not None else None
         return label_layout(labels, frame.camera, size, scale, warp=frame.view_warp, world=session.game_map,
                             fov_across_width=look is not None and look.fov_across_width)

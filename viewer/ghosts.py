@@ -282,6 +282,11 @@ class Ghosts:
         return [pose for i, ghost in enumerate(self.ghosts)
                 if i != self.eyes and (pose := self.seen(ghost, segment, t)) is not None]
 
+    def seen_from(self, eye, segment: int, t: float) -> list[GhostPose]:
+        """:meth:`poses` but those the camera at ``eye`` ``[3]`` is inside (nearer than :data:`GHOST_NEAR`)."""
+        at = np.asarray(eye, np.float64)
+        return [p for p in self.poses(segment, t) if np.linalg.norm(p.origin - at) >= GHOST_NEAR]
+
     def index_of(self, text: str) -> int:
         """The ghost ``--pov ghost:N`` (1-based, in ``--ghost`` order) or ``ghost:NAME`` (its label) names;
         :class:`GhostError` listing them when none is."""
@@ -298,8 +303,7 @@ class Ghosts:
         :data:`GHOST_NEAR`: two runs standing on the same spot), and the trails while :attr:`show_trails`."""
         if self.show_trails:
             frame = replace(frame, lines=self.trails(frame.segment))
-        eye = np.asarray(frame.camera.origin, np.float64)
-        poses = [p for p in self.poses(frame.segment, frame.time) if np.linalg.norm(p.origin - eye) >= GHOST_NEAR]
+        poses = self.seen_from(frame.camera.origin, frame.segment, frame.time)
         if not poses:
             return frame
         figures = [GhostFigure(p.origin, p.yaw, p.ghost.color, GHOST_ALPHA, p.state, p.row) for p in poses]
