@@ -84,10 +84,12 @@ def test_self_ghost_two_seconds_later_reads_two_seconds_behind(qwd):
     for dt in (20.0, 30.0, 45.0, 60.0):
         ((_, behind),) = ghosts.race(0, start + dt)
         read.append(behind)
-        assert ghosts.readout(0, start + dt) == ["ghost lq_lqdm2_ranger: +2.0 s (behind)"]
+        (line,) = ghosts.readout(0, start + dt)
+        away = np.linalg.norm(ghosts.poses(0, start + dt)[0].origin - player_position(qwd, qwd.sample(start + dt))[0])
+        assert line == f"ghost lq_lqdm2_ranger: +2.0 s (behind), {away:.0f} u away"
     assert np.allclose(read, 2.0, atol=0.06)
     ahead = Ghosts.load(qwd, [str(QWD)], [-2.0])
-    assert ahead.readout(0, start + 30.0) == ["ghost lq_lqdm2_ranger: -2.0 s (ahead)"]
+    assert ahead.readout(0, start + 30.0)[0].startswith("ghost lq_lqdm2_ranger: -2.0 s (ahead), ")
 
 
 def test_splits_against_itself_two_seconds_later():
@@ -177,4 +179,4 @@ def test_window_reads_the_ghost_behind(tmp_path):
                           text=True, cwd=repo, timeout=300, env=env)
     assert done.returncode == 0, done.stderr
     texts = json.loads(done.stdout.strip().splitlines()[-1])
-    assert "ghost lq_lqdm2_ranger: +2.0 s (behind)" in texts
+    assert any(t.startswith("ghost lq_lqdm2_ranger: +2.0 s (behind), ") and t.endswith(" u away") for t in texts)

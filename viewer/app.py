@@ -55,7 +55,10 @@ from .render.frame import FrameRenderer
 from .render.hud_overlay import HudRenderer
 from .render.refdef import HudLayout, SceneFrame
 from .render.ui_overlay import UiRenderer, conchars_rgba
-from .ghosts import Ghosts
+from .ghosts import Ghost, Ghosts
+from .splits import Split, splits, splits_table
+from .ui.ghost_labels import label_layout
+from .ui.splits_box import splits_layout
 from .session import DemoSession, game_filesystem, map_game_view
 from .settings import SettingsFile, save_settings
 from .ui.browser import browser_layout
@@ -96,10 +99,13 @@ class PlaySource:
     own view); ``water_alpha`` overrides the maps' liquid opacity (``None``: each map's own); ``library_db`` /
     ``library_workers``: the Ctrl+O library browser's file (``None``: the platform data folder's) and indexing
     processes; ``ghosts`` / ``ghost_offsets``: other demos of the same map raced as ghosts (``--ghost``,
-    ``--ghost-offset``, :mod:`viewer.ghosts`); ``merges``: other client demos of the same match whose recorders'
-    exact views are added (``--merge``, :mod:`assets_loader.demos.merge`); ``overlays``: the caster's overlays on at
-    the start (``--overlay``, F5-F8); ``director``: the director has the camera from the start (``--camera
-    director``); ``multiview``: the panes the demo starts with (``--multiview``)."""
+    ``--ghost-offset``, :mod:`viewer.ghosts`), or ``ghost_runs``: those ghosts already loaded (``qdv play`` checks
+    them before the window opens: each ghost demo is decoded once); ``pov_ghost``: start from that ghost's eyes
+    (``--pov ghost:N``); ``trails``: start with the routes drawn (``--trails``, key T); ``merges``: other client
+    demos of the same match whose recorders' exact views are added (``--merge``, :mod:`assets_loader.demos.merge`);
+    ``overlays``: the caster's overlays on at the start (``--overlay``, F5-F8); ``director``: the director has the
+    camera from the start (``--camera director``); ``multiview``: the panes the demo starts with
+    (``--multiview``)."""
 
     fs: VirtualFS
     demo: str | None = None
@@ -125,6 +131,9 @@ class PlaySource:
     merges: tuple[str, ...] = ()
     director: bool = False
     multiview: MultiShot | None = None
+    ghost_runs: tuple[Ghost, ...] = ()
+    pov_ghost: int | None = None
+    trails: bool = False
 
     @property
     def title(self) -> str:
@@ -178,6 +187,7 @@ class ViewerWindow(pyglet.window.Window):
         self._held: set[str] = set()
         self._last: SceneFrame | None = None
         self._last_state: SceneState | None = None
+        self._splits: list[Split] | None = None   # the open demo's splits (key Y, map ends), made when first shown
         self._screenshot = False
         self._message = ("", 0.0)
         self._notice: tuple[tuple[str, ...], float] = ((), 0.0)
@@ -244,8 +254,15 @@ class ViewerWindow(pyglet.window.Window):
             self._apply_settings()
             self.state.overlays = src.overlays
             self.session = DemoSession(timeline, src.fs, self.ctx)
-            if src.ghosts:
+            self._splits = None
+            if src.ghost_runs:
+                self.session.ghosts = Ghosts(timeline, list(src.ghost_runs))
+            elif src.ghosts:
                 self.session.ghosts = Ghosts.load(timeline, list(src.ghosts), list(src.ghost_offsets))
+            self.state.show_trails = src.trails
+            if self.session.ghosts is not None:
+                self.state.ghost_labels = tuple(g.label for g in self.session.ghosts.ghosts)
+                self.state.ghost = src.pov_ghost
             if self.session.game != self.game:
                 self.game = self.session.game
                 self.palette = self.game.load_palette(src.fs)
@@ -403,10 +420,16 @@ class ViewerWindow(pyglet.window.Window):
             pov = st.view_pov()
             sample = session.timeline.sample(t, pov=pov)
             self._use_segment(max(sample.segment, 0))
-            camera = st.camera_for(sample, session.game_map)
+            if st.show_trails and session.ghosts is None:    # T without --ghost: the recorder's route alone
+                session.ghosts = Ghosts(session.timeline, [])
+            ghost_eyes = st.ghost if st.mode == "pov" else None
+            if session.ghosts is not None:
+                session.ghosts.show_trails = st.show_trails
+                session.ghosts.eyes = ghost_eyes
+            camera = st.camera_for(sample, session.game_map, session.ghosts)
             picture = draw_picture(session, self.target, t, camera, st.fov, pov, state=sample,
                                    overrides=Overrides(self.source.water_alpha, st.show_scores),
-                                   hud=self.hud if st.show_hud else None)
+                                   hud=self.hud if st.show_hud and ghost_eyes is None else None)
             frame, hud_shown = picture.frame, picture.layout
             if st.overlays.any:
                 self._overlays_of(session).draw(picture, self.target, st.overlays)
@@ -433,6 +456,10 @@ class ViewerWindow(pyglet.window.Window):
                                           BarStatus(st.clock.speed, st.clock.paused, st.camera_name), hover,
                                           marked=(st.marks.start, st.marks.end),
                                           export_progress=self._export_progress)
+        if session is not None and session.ghosts is not None and sample is not None:
+            layers = self._ghost_labels(frame, size, scale) + layers    # under the rest of the UI
+        if session is not None and sample is not None:
+            layers += self._splits_box(st, sample, size, scale)
         if self._hint is not None:
             layers += hint_layout(size, scale)
         text, left = self._message
@@ -474,7 +501,8 @@ class ViewerWindow(pyglet.window.Window):
                 samples[shot.pov] = session.timeline.sample(t, pov=shot.pov)
             sample = samples[shot.pov]
             self._use_segment(max(sample.segment, 0))
-            views.append(PaneView(st.pane_camera_for(pane, sample, session.game_map), st.fov, shot.pov, sample))
+            views.append(PaneView(st.pane_camera_for(pane, sample, session.game_map, session.ghosts), st.fov,
+                                   shot.pov, sample))
         if self._canvas is None:
             self._canvas = PaneCanvas(self.ctx)
         pictures = draw_panes(session, self._canvas, self.target, t, views, st.pane_rects(),
@@ -496,6 +524,36 @@ class ViewerWindow(pyglet.window.Window):
             return None
         overlays = self._overlays_of(session)
         return lambda picture, pane: overlays.draw(picture, pane, options)
+
+    def _splits_box(self, st: ViewerState, sample: SceneState, size: tuple[int, int], scale: int) -> UiLayout:
+        """The splits table (:mod:`viewer.splits`, as ``qdv splits`` prints it): every map's with Y, else the maps
+        so far once the shown map has ended (its intermission)."""
+        session = self.session
+        assert session is not None, "asked only for a demo"
+        segment = max(sample.segment, 0)
+        if self._splits is None:
+            self._splits = splits(session.timeline, session.ghosts)
+        row = self._splits[segment]
+        if st.show_splits:
+            rows = self._splits
+        elif row.finished and row.end <= st.t:
+            rows = self._splits[:segment + 1]
+        else:
+            return UiLayout()
+        return splits_layout([f"splits of {Path(session.timeline.path).name}", *splits_table(rows).splitlines()],
+                             size, scale)
+
+    def _ghost_labels(self, frame: SceneFrame, size: tuple[int, int], scale: int) -> UiLayout:
+        """Each ghost's name over its head in its tint (:mod:`viewer.ui.ghost_labels`), as the frame's camera sees
+        it."""
+        session = self.session
+        assert session is not None and session.ghosts is not None, "asked only in a race"
+        renderer = session.renderer
+        poses = session.ghosts.seen_from(frame.camera.origin, frame.segment, frame.time)
+        labels = [(p.ghost.label, p.ghost.color, p.origin) for p in poses]
+        look = renderer.assets.look if renderer is not None else None
+        return label_layout(labels, frame.camera, size, scale, warp=frame.view_warp, world=session.game_map,
+                            fov_across_width=look is not None and look.fov_across_width)
 
     def _chooser_layout(self, size: tuple[int, int], scale: int) -> UiLayout:
         """The picker or the library browser, when one is open (drawn last, over the HUD and notices)."""
@@ -565,7 +623,8 @@ class ViewerWindow(pyglet.window.Window):
         try:
             self.shots.mkdir(parents=True, exist_ok=True)
             out = next_numbered_path(self.shots, suffix=".mp4")
-            job = export_for_view(st, self.source.demo, GameData.of(self.source.fs), out, self.source.water_alpha)
+            job = export_for_view(st, self.source.demo, GameData.of(self.source.fs), out, self.source.water_alpha,
+                                  self.session.ghosts, self.source.merges)
         except (OSError, ValueError) as exc:  # a shots "folder" that is a file; a range shorter than a frame
             self._tell(f"export not started: {exc}")
             return
@@ -886,8 +945,8 @@ class ViewerWindow(pyglet.window.Window):
         self.failed = None
         self.source = replace(self.source, fs=fs, demo=str(path), map_path=None, start=f"{start:.3f}", speed=1.0,
                               fov=self.state.fov if self.state is not None else self.source.fov, folder=None,
-                              camera_path=None, camera_path_file=None, pov=None,
-                              merges=())  # they belong to the demo given
+                              camera_path=None, camera_path_file=None, pov=None, ghosts=(), ghost_runs=(),
+                              pov_ghost=None, merges=())  # they belong to the demo given
         self.set_caption(f"qdv — {self.source.title}")
         self.state = None
         self._last = self._last_state = None

@@ -14,6 +14,8 @@ player's eyes).
 
 The ``director`` mode (:mod:`viewer.director`) is a shot list: at each time one of the others on one player
 (:meth:`ShotCamera.at`), so the picture's player changes with the shots and the demo is sampled with that pov.
+A ghost (:mod:`viewer.ghosts`, ``ShotCamera.ghost``) is watched the same ways: its eyes are its own timeline's
+view at the aligned time, the chase camera is behind them, the orbit circles where it stands.
 
 References: QuakeSpasm ``chase.c`` (the chase camera, :func:`~viewer.cameras.chase_camera`).
 """
@@ -29,6 +31,7 @@ from assets_loader.game_map import GameMap
 from .camera_path import CameraPath, camera_at, entity_origin
 from .cameras import chase_camera, orbit_camera
 from .director import DirectorPlan
+from .ghosts import GhostPose, Ghosts
 from .render.refdef import Camera
 
 Vec3 = tuple[float, float, float]
@@ -42,8 +45,10 @@ class ShotCamera:
     (``None``: the demo's own view). ``origin``/``angles`` place the free camera; ``angles`` (pitch, yaw) turn the
     orbit, which circles entity ``follow`` (``None``: the watched player) at ``orbit_distance``; ``chase_back`` is
     the chase distance; ``path`` the camera path of the ``path`` mode; ``director`` the shot list of the
-    ``director`` mode, whose camera at a time is :meth:`at` that time (sample the demo with its ``pov``). A free
-    camera without ``origin``/``angles`` or an orbit without ``angles`` is settled first
+    ``director`` mode, whose camera at a time is :meth:`at` that time (sample the demo with its ``pov``);
+    ``ghost``: the pov, chase and orbit cameras watch that ghost (:mod:`viewer.ghosts`: its eyes, its back, around
+    it) instead of a player of the demo. A free camera without ``origin``/``angles`` or an orbit without ``angles``
+    is settled first
     (:func:`~viewer.video.shot.settle`: from the player's view)."""
 
     mode: str = "pov"
@@ -55,6 +60,7 @@ class ShotCamera:
     orbit_distance: float = 150.0
     path: CameraPath | None = None
     follow: int | None = None
+    ghost: int | None = None
     director: DirectorPlan | None = None
 
     def at(self, t: float) -> ShotCamera:
@@ -77,11 +83,11 @@ class Pose(NamedTuple):
 
 
 def camera_pose(shot: ShotCamera, scene: SceneState | None, world: GameMap | None, *, start: float,
-                orbit_height: float, held: Vec3 | None = None) -> Pose:
+                orbit_height: float, held: Vec3 | None = None, ghosts: Ghosts | None = None) -> Pose:
     """The camera ``shot`` sees ``scene`` from (``None``: no demo, only a free camera has a pose). ``world`` keeps
     chase and orbit cameras out of walls; ``start`` is the demo's first time (camera path keys count from it);
-    ``orbit_height`` the game's; ``held`` the orbit target of the previous picture. A director's ``scene`` is sampled
-    with the ``pov`` of ``shot.at(scene.time)``."""
+    ``orbit_height`` the game's; ``held`` the orbit target of the previous picture; ``ghosts``: the race
+    ``shot.ghost`` indexes. A director's ``scene`` is sampled with the ``pov`` of ``shot.at(scene.time)``."""
     if shot.mode == "director" and scene is not None:
         shot = shot.at(scene.time)
         x, y, z = scene.view_origin     # an orbit circles the watched player's eye until their body is in the scene
@@ -90,6 +96,10 @@ def camera_pose(shot: ShotCamera, scene: SceneState | None, world: GameMap | Non
         return Pose(Camera(shot.origin, shot.angles, shot.fov), held)
     if scene is None:
         return Pose(None, held)
+    if shot.ghost is not None and ghosts is not None and shot.mode in ("pov", "chase", "orbit"):
+        seen = ghosts.seen(ghosts.ghosts[shot.ghost], max(scene.segment, 0), scene.time)
+        if seen is not None:
+            return _ghost_pose(shot, seen, world, orbit_height)
     if shot.mode == "path" and shot.path is not None:
         return Pose(camera_at(shot.path, scene.time - start, lambda n, _t: entity_origin(scene, n)), held)
     if shot.mode == "chase":
@@ -104,3 +114,21 @@ def camera_pose(shot: ShotCamera, scene: SceneState | None, world: GameMap | Non
             return Pose(orbit_camera(world, held, yaw=yaw, pitch=pitch, distance=shot.orbit_distance, fov=shot.fov),
                         held)
     return Pose(None, held)
+
+
+def _ghost_pose(shot: ShotCamera, pose: GhostPose, world: GameMap | None, orbit_height: float) -> Pose:
+    """A ghost's eyes (its own view at its aligned time), the chase camera behind them, or the orbit around where
+    it stands (:func:`camera_pose` with ``shot.ghost``)."""
+    state = pose.state
+    if shot.mode == "chase":
+        return Pose(chase_camera(world, state.view_origin, state.view_angles, back=shot.chase_back, fov=shot.fov),
+                    None)
+    if shot.mode == "orbit" and shot.angles is not None:
+        target = (float(pose.origin[0]), float(pose.origin[1]), float(pose.origin[2]) + orbit_height)
+        pitch, yaw, _roll = shot.angles
+        return Pose(orbit_camera(world, target, yaw=yaw, pitch=pitch, distance=shot.orbit_distance, fov=shot.fov),
+                    target)
+    eye = state.view_origin
+    angles = state.view_angles
+    return Pose(Camera((float(eye[0]), float(eye[1]), float(eye[2])),
+                       (float(angles[0]), float(angles[1]), float(angles[2])), shot.fov), None)

@@ -54,7 +54,8 @@ def _build_parser() -> argparse.ArgumentParser:
     play.add_argument("--camera-path", metavar="FILE",
                       help="a camera path (README \"Camera paths\"): the window starts on its preview")
     play.add_argument("--start", default="0", help="start time (SS, MM:SS, N%%)")
-    play.add_argument("--pov", metavar="PLAYER", help="start from this player's eyes (name or slot number)")
+    play.add_argument("--pov", metavar="PLAYER", help="start from this player's eyes (name or slot number; "
+                                                    "ghost:N the Nth --ghost's)")
     play.add_argument("--camera", choices=("pov", "director"), default=None,
                       help="pov: the demo's eyes (the default); director: the automatic director picks whom to watch "
                            "(Ctrl+D turns it off and on)")
@@ -95,7 +96,8 @@ def _build_parser() -> argparse.ArgumentParser:
     shot.add_argument("--camera", choices=("pov", "free", "director"), default=None,
                       help="pov: the recorder's eyes; free: --pos/--angles (default pov, or free with --pos); "
                            "director: the director's shot at --time")
-    shot.add_argument("--pov", metavar="PLAYER", help="the player whose eyes to look through (name or slot number)")
+    shot.add_argument("--pov", metavar="PLAYER",
+                      help="the player whose eyes to look through (name or slot number; ghost:N the Nth --ghost's)")
     shot.add_argument("--pos", type=_vector, help="camera position x,y,z")
     shot.add_argument("--angles", type=_vector, help="camera angles pitch,yaw,roll in degrees")
     shot.add_argument("--fov", type=_FOV, default=90.0, help="horizontal field of view at 4:3 (default 90)")
@@ -131,7 +133,8 @@ def _build_parser() -> argparse.ArgumentParser:
                              "automatic director's shots, qdv director), or path:FILE (a camera path, README "
                              "\"Camera paths\")")
     render.add_argument("--pov", metavar="PLAYER",
-                        help="the player whose eyes to watch (name or slot number)")
+                        help="the player whose eyes to watch (name or slot number; ghost:N the Nth --ghost's, "
+                             "whom chase and orbit follow too)")
     render.add_argument("--pos", metavar="X,Y,Z",
                         help="free camera position (default: the player's eye at --from)")
     render.add_argument("--angles", metavar="P,Y,R", help="camera angles pitch,yaw,roll in degrees")
@@ -184,7 +187,7 @@ def _build_parser() -> argparse.ArgumentParser:
                                            "difference to each --ghost")
     splits.add_argument("demo")
     splits.add_argument("--json", action="store_true", help="print JSON")
-    _add_ghost_args(splits)
+    _add_ghost_args(splits, trails=False)
 
     from .library.commands import add_parsers as add_library_parsers   # qdv index, qdv find
     add_library_parsers(sub)
@@ -291,23 +294,46 @@ def _overlays(text: str):
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _add_ghost_args(p: argparse.ArgumentParser) -> None:
+def _add_ghost_args(p: argparse.ArgumentParser, *, trails: bool = True) -> None:
     p.add_argument("--ghost", action="append", default=[], metavar="OTHER[@NAME]",
                    help="race another demo of the same map: its recorder (or player NAME) drawn as a ghost "
                         "(repeatable)")
     p.add_argument("--ghost-offset", type=float, action="append", default=[], metavar="S",
                    help="start the ghost S seconds later than its level start (one per --ghost; the last repeats)")
+    if trails:
+        p.add_argument("--trails", action="store_true",
+                       help="draw the recorder's and each ghost's route over the map as lines (window: key T)")
 
 
 def _ghosts(timeline, args: argparse.Namespace):
-    """The ghosts ``--ghost`` names racing ``timeline`` (``None`` without any)."""
+    """The ghosts ``--ghost`` names racing ``timeline``, their trails shown with ``--trails`` (the recorder's own
+    alone without a ghost); ``None`` for neither."""
     from .ghosts import GhostError, Ghosts
 
-    if not getattr(args, "ghost", None):
+    trails = getattr(args, "trails", False)
+    if not getattr(args, "ghost", None) and not trails:
         return None
     try:
-        return Ghosts.load(timeline, args.ghost, args.ghost_offset)
+        ghosts = Ghosts.load(timeline, args.ghost, args.ghost_offset)
     except GhostError as exc:
+        raise _UsageError(str(exc)) from None
+    ghosts.show_trails = trails
+    return ghosts
+
+
+def _pov(timeline, text: str | None, ghosts) -> tuple[int | None, int | None]:
+    """``--pov``: (the player slot, ``None`` for the demo's own view; the ghost, ``None`` for none) — a player's
+    name or slot, or ``ghost:N`` / ``ghost:NAME`` among the ``--ghost`` runs."""
+    from .ghosts import GhostError
+    from .video import options as opt
+
+    try:
+        if text is not None and text.lower().partition(":")[0] == "ghost" and (ghosts is None or ghosts.ghosts):
+            if ghosts is None:
+                raise _UsageError(f"--pov {text}: no --ghost to watch")
+            return None, ghosts.index_of(text)
+        return opt.resolve_pov(timeline, text), None
+    except (opt.OptionError, GhostError) as exc:
         raise _UsageError(str(exc)) from None
 
 
@@ -487,18 +513,18 @@ def _run_screenshot(args: argparse.Namespace) -> int:
         hud = not free if args.hud is None else args.hud
         ghosts = _ghosts(timeline, args)
         from .director.commands import DirectorOptionError, director_for
-        from .video import options as opt
         mode = "free" if free else args.camera or "pov"
         try:
             director = director_for(timeline, mode, args.pov)
-            pov = opt.resolve_pov(timeline, args.pov)
-        except (opt.OptionError, DirectorOptionError) as exc:
+        except DirectorOptionError as exc:
             raise _UsageError(str(exc)) from None
+        pov, ghost = _pov(timeline, args.pov, ghosts)
         multi = _multiview(timeline, args)
-        renderer = DemoRenderer(timeline, fs, args.size, hud=hud, water_alpha=args.wateralpha, overlays=args.overlay)
+        renderer = DemoRenderer(timeline, fs, args.size, hud=hud and ghost is None, water_alpha=args.wateralpha,
+                                overlays=args.overlay)
         renderer.session.ghosts = ghosts
         try:
-            shot = multi or ShotCamera(mode, pov, args.fov, args.pos, args.angles, director=director)
+            shot = multi or ShotCamera(mode, pov, args.fov, args.pos, args.angles, director=director, ghost=ghost)
             pixels = shot_view(renderer, shot, t).pixels(t)
         finally:
             renderer.release()
@@ -581,22 +607,18 @@ def _run_window(args: argparse.Namespace) -> int:
             args.basedir, args.game = remembered.basedir, args.game or remembered.game or None
         fs = game_filesystem(demo, args.basedir, args.game)
         source_kw = dict(demo=demo, start=args.start, speed=args.speed, folder=folder,
-                         water_alpha=args.wateralpha, ghosts=tuple(args.ghost),
-                         ghost_offsets=tuple(args.ghost_offset), merges=tuple(args.merge), overlays=args.overlay,
-                         director=args.camera == "director")
+                         water_alpha=args.wateralpha, trails=args.trails, merges=tuple(args.merge),
+                         overlays=args.overlay, director=args.camera == "director")
         if args.ghost or args.merge or args.pov is not None or args.camera_path is not None or args.multiview \
                 or args.panes or args.layout:
             # checked before any window opens, on one decode: maps that differ, players that are not there, path
             # keys outside the demo (they need its duration), demos merged that are not of its match
-            from .video import options as opt
             timeline = _load_merged(demo, args)
-            if args.ghost:
-                _ghosts(timeline, args)
+            ghosts = _ghosts(timeline, args)
+            if ghosts is not None:
+                source_kw["ghost_runs"] = tuple(ghosts.ghosts)
             if args.pov is not None:
-                try:
-                    source_kw["pov"] = opt.resolve_pov(timeline, args.pov)
-                except opt.OptionError as exc:
-                    raise _UsageError(str(exc)) from None
+                source_kw["pov"], source_kw["pov_ghost"] = _pov(timeline, args.pov, ghosts)
             if args.camera_path is not None:
                 source_kw["camera_path"] = _camera_path(args.camera_path, timeline.duration)
                 source_kw["camera_path_file"] = args.camera_path
@@ -700,7 +722,8 @@ def _render(args: argparse.Namespace, bar: bool = True) -> tuple[int, str]:
         output = plan_output(args.out, size, args.codec, opt.parse_crf(args.crf), args.force, args.preset)
         timeline = _load_merged(args.demo, args)
         director = director_for(timeline, mode, args.pov)
-        pov = opt.resolve_pov(timeline, args.pov)
+        ghosts = _ghosts(timeline, args)
+        pov, ghost = _pov(timeline, args.pov, ghosts)
         multi = _multiview(timeline, args)
         first, last = parse_range(args.start, args.end, timeline.duration)
         times = FrameTimes.for_range(timeline.start_time, timeline.duration, first, last, speed, fps)
@@ -709,8 +732,8 @@ def _render(args: argparse.Namespace, bar: bool = True) -> tuple[int, str]:
     path = _camera_path(opt.camera_path_file(args.camera), timeline.duration) if mode == "path" else None
     output.check_free(times.count)  # before the slow part; the writer claims the file again
     fs = game_filesystem(args.demo, args.basedir, args.game)
-    ghosts = _ghosts(timeline, args)
-    renderer = DemoRenderer(timeline, fs, size, hud=args.hud, water_alpha=args.wateralpha, overlays=args.overlay)
+    renderer = DemoRenderer(timeline, fs, size, hud=args.hud and ghost is None, water_alpha=args.wateralpha,
+                            overlays=args.overlay)
     renderer.session.ghosts = ghosts
     try:
         sound = None
@@ -721,8 +744,8 @@ def _render(args: argparse.Namespace, bar: bool = True) -> tuple[int, str]:
                                                 lambda s: session.game_map if s == session.segment else None), times)
         with tqdm(total=times.count, unit="frame", desc=output.path.name, dynamic_ncols=True,
                   disable=not bar) as frames:
-            result = record(renderer, multi or ShotCamera(mode, pov, fov, pos, angles, path=path, director=director),
-                            times, output, blur=blur, sound=sound,
+            shot = multi or ShotCamera(mode, pov, fov, pos, angles, path=path, director=director, ghost=ghost)
+            result = record(renderer, shot, times, output, blur=blur, sound=sound,
                             progress=lambda done: frames.update(done - frames.n))
     finally:
         renderer.release()

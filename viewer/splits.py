@@ -4,22 +4,28 @@ difference to each ghost's run of the same map (``qdv splits``).
 
 A map ends at its first ``svc_intermission`` or ``svc_finale`` (or the ``intermission`` stat turning to 1 or 2,
 Quake II / Quake III), as the speedrun community times it; a map the demo leaves without one ends where its segment
-ends (``finished`` is false). Level starts are :func:`viewer.ghosts.level_start`'s.
+ends (``finished`` is false: :func:`viewer.ghosts.map_end`). Level starts are :func:`viewer.ghosts.level_start`'s.
+
+NetQuake shows the level's time on its intermission screen: ``cl.completed_time``, the client's time when
+``svc_intermission`` arrived — the server's clock, which starts when the map loads (``sv.time`` 1.0 in
+``SV_SpawnServer``) — as ``M:SS``; a split keeps it as :attr:`Split.printed` (the run's own time is shorter by the
+level start, the second or so before the player is in the map). The other games show a scoreboard there.
 
 References: QuakeSpasm ``cl_parse.c`` (``svc_intermission`` sets ``cl.completed_time``), ``sbar.c``
-(``Sbar_IntermissionOverlay``: time, secrets, monsters).
+(``Sbar_IntermissionOverlay``: time, secrets, monsters), ``sv_main.c`` (``SV_SpawnServer``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 
 from assets_loader.demos import DemoTimeline
 
-from .ghosts import Ghosts, level_start
+from .ghosts import Ghosts, level_start, map_end
 
+#: The demo formats whose game shows the level's time at the intermission (NetQuake's ``.dem``).
+PRINTED_FORMATS = ("dem",)
 #: The stats a split reads where the game's schema has them: (done, total) for kills and secrets.
 KILL_STATS = ("monsters", "totalmonsters")
 SECRET_STATS = ("secrets", "totalsecrets")
@@ -28,8 +34,10 @@ SECRET_STATS = ("secrets", "totalsecrets")
 @dataclass(frozen=True, slots=True)
 class Split:
     """One map of a run: ``map_name``, ``start`` / ``end`` (demo times), ``finished`` (ended by an intermission),
-    ``kills`` / ``secrets`` as (done, total) or ``None`` where the game does not count them, and ``ghosts``:
-    (label, that ghost's time minus this one, or ``None`` when it did not finish the map)."""
+    ``kills`` / ``secrets`` as (done, total) or ``None`` where the game does not count them, ``ghosts``:
+    (label, that ghost's time minus this one, or ``None`` when it did not finish the map), and ``printed``: the
+    level time the game shows at the intermission (NetQuake's ``cl.completed_time``), ``None`` where it shows
+    none."""
 
     map_name: str
     start: float
@@ -38,6 +46,7 @@ class Split:
     kills: tuple[int, int] | None = None
     secrets: tuple[int, int] | None = None
     ghosts: tuple[tuple[str, float | None], ...] = ()
+    printed: float | None = None
 
     @property
     def time(self) -> float:
@@ -49,22 +58,8 @@ class Split:
                 "kills": list(self.kills) if self.kills else None,
                 "secrets": list(self.secrets) if self.secrets else None,
                 "ghosts": [{"ghost": label, "difference": None if d is None else round(d, 3)}
-                           for label, d in self.ghosts]}
-
-
-def map_end(timeline: DemoTimeline, segment: int) -> tuple[float, bool]:
-    """When ``segment``'s map ends: its first intermission or finale (``True``), else the segment's end
-    (``False``). A cutscene (Quake's ``intermission`` stat 3, LibreQuake's attract demos play in one) ends
-    nothing."""
-    seg = timeline.segments[segment]
-    ends = [e.time for kind in ("intermission", "finale") for e in timeline.events_of_kind(kind)
-            if seg.start_time <= e.time <= seg.end_time]
-    if "intermission" in timeline.schema.stat_names:
-        first, last = seg.start_frame, min(seg.end_frame, timeline.num_frames - 1)
-        on = np.flatnonzero(np.isin(np.asarray(timeline.stats["intermission"][first:last + 1]), (1, 2)))
-        if len(on):
-            ends.append(float(timeline.times[first + int(on[0])]))
-    return (float(min(ends)), True) if ends else (float(seg.end_time), False)
+                           for label, d in self.ghosts],
+                "printed": None if self.printed is None else round(self.printed, 3)}
 
 
 def _pair(timeline: DemoTimeline, names: tuple[str, str], t: float) -> tuple[int, int] | None:
@@ -89,9 +84,16 @@ def splits(timeline: DemoTimeline, ghosts: Ghosts | None = None) -> list[Split]:
             ghost_end, ghost_finished = map_end(ghost.timeline, own)
             ghost_time = ghost_end - ghost_start + ghost.offset
             compared.append((ghost.label, ghost_time - (end - start) if ghost_finished and finished else None))
+        printed = end - seg.time_offset if finished and timeline.format in PRINTED_FORMATS else None
         out.append(Split(seg.map_name, start, end, finished, _pair(timeline, KILL_STATS, end),
-                         _pair(timeline, SECRET_STATS, end), tuple(compared)))
+                         _pair(timeline, SECRET_STATS, end), tuple(compared), printed))
     return out
+
+
+def minutes_seconds(seconds: float) -> str:
+    """``M:SS`` as Quake's intermission screen shows a time (``Sbar_IntermissionOverlay``: whole seconds, cut)."""
+    whole = int(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
 
 
 def _side(seconds: float) -> str:
@@ -105,6 +107,8 @@ def splits_table(rows: list[Split]) -> str:
         kills = f"  kills {s.kills[0]}/{s.kills[1]}" if s.kills else ""
         secrets = f"  secrets {s.secrets[0]}/{s.secrets[1]}" if s.secrets else ""
         end = "" if s.finished else "  (no intermission: demo end)"
+        if s.printed is not None:
+            end = f"  (the game shows {minutes_seconds(s.printed)})"
         lines.append(f"{s.map_name:<12} {s.time:9.3f} s{kills}{secrets}{end}")
         for label, d in s.ghosts:
             said = "no split (a run has no intermission)" if d is None else f"{d:+.3f} s ({_side(d)})"

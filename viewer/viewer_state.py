@@ -29,6 +29,7 @@ from assets_loader.demos.events import plain_line
 from assets_loader.demos.schema import QUAKE, GameSchema
 from assets_loader.game_map import GameMap
 
+from .ghosts import Ghosts
 from .render.refdef import Camera
 from .camera_path import entity_origin
 from .camera_path_edit import PathEdit, centred_entity
@@ -146,12 +147,16 @@ class ViewerState:
     follow: int | None = None
     chase_back: float = 100.0
     pov_slot: int | None = None
+    ghost: int | None = None
+    ghost_labels: tuple[str, ...] = ()
     show_help: bool = False
     show_bar: bool = True
     show_scores: bool = False
     show_hud: bool = True
     show_fps: bool = False
     overlays: OverlayOptions = OverlayOptions()
+    show_trails: bool = False
+    show_splits: bool = False
     mouse_look: bool = False
     sensitivity: float = 3.0
     invert_mouse: bool = False
@@ -258,13 +263,15 @@ class ViewerState:
         line = f"director: {shot.player or 'the demo view'} - {shot.why}"
         return line if len(line) <= DIRECTOR_LINE else line[:DIRECTOR_LINE - 3] + "..."
 
-    def camera_for(self, scene: SceneState | None, world: GameMap | None = None) -> Camera | None:
+    def camera_for(self, scene: SceneState | None, world: GameMap | None = None,
+                   ghosts: Ghosts | None = None) -> Camera | None:
         """The camera to draw ``scene`` from (:func:`~viewer.camera_pose.camera_pose` of :meth:`shot`, as every
         export asks it): ``None`` for the recorder's eyes (the view weapon is drawn), else the free, chase, orbit or
         path camera. ``world`` (any game's map) keeps chase and orbit cameras out of walls; the orbit target is held
-        in :attr:`last_target` while the followed entity is out of the frame."""
+        in :attr:`last_target` while the followed entity is out of the frame; ``ghosts``: the race :attr:`ghost`
+        indexes (its eyes, chase and orbit)."""
         pose = camera_pose(self.shot(), scene, world, start=self.info.start, orbit_height=self.info.orbit_height,
-                           held=self.last_target)
+                           held=self.last_target, ghosts=ghosts)
         self.last_target = pose.held
         return pose.camera
 
@@ -272,10 +279,14 @@ class ViewerState:
         """The window's camera (the selected pane's) as a :class:`~viewer.camera_pose.ShotCamera` (what Ctrl+E
         exports): the director's shot list while it directs, else :meth:`~viewer.multiview.window.PaneCamera.shot`
         (the free camera where it is, the chase camera at its distance, the orbit around the followed entity at its
-        yaw, pitch and distance, the camera path being edited, else the eyes of the watched player)."""
+        yaw, pitch and distance, the camera path being edited, else the eyes of the watched player), on the watched
+        ghost where one is."""
         if self.directing and self.plan is not None:
             return ShotCamera("director", self.view_pov(), self.fov, director=self.plan)
-        return self.pane_camera().shot(self.fov, self.path_edit.path)
+        shot = self.pane_camera().shot(self.fov, self.path_edit.path)
+        if self.ghost is not None and shot.mode in ("pov", "chase", "orbit"):   # the eyes, back or orbit of a ghost
+            return replace(shot, ghost=self.ghost)
+        return shot
 
     # --- multiview: the selected pane's camera is the fields above; the others wait in panes.cameras ------------
 
@@ -304,13 +315,14 @@ class ViewerState:
             return self.shot()
         return MultiShot(tuple(self.pane_shots()), self.panes.layout, self.panes.selected)
 
-    def pane_camera_for(self, pane: int, scene: SceneState, world: GameMap | None = None) -> Camera | None:
+    def pane_camera_for(self, pane: int, scene: SceneState, world: GameMap | None = None,
+                        ghosts: Ghosts | None = None) -> Camera | None:
         """:meth:`camera_for` of pane ``pane`` (its orbit target held in its own camera); a free camera not placed
-        yet starts at the pane's eye in ``scene``."""
+        yet starts at the pane's eye in ``scene``; ``ghosts``: the race the selected pane may watch a ghost of."""
         if pane == self.panes.selected:
             if self.mode == "free" and self.free is None:
                 self.free = FreeFly.from_camera(pov_camera(scene, self.fov))
-            return self.camera_for(scene, world)
+            return self.camera_for(scene, world, ghosts)
         camera = self.panes.cameras[pane]
         if camera.mode == "free" and camera.free is None:
             camera = replace(camera, free=FreeFly.from_camera(pov_camera(scene, self.fov)))
@@ -339,6 +351,7 @@ class ViewerState:
     def _select_pane(self, pane: int) -> None:
         panes = self.panes
         if pane != panes.selected:
+            self.ghost = None   # a ghost is watched in the selected pane only
             panes.cameras[panes.selected] = self.pane_camera()
             panes.selected = pane
             self._load_pane(panes.cameras[pane])
@@ -435,6 +448,15 @@ class ViewerState:
         """F5–F8: one of the caster's overlays (:data:`~viewer.overlays.OVERLAY_NAMES` by ``a.a``) on / off."""
         self.overlays = self.overlays.toggled(OVERLAY_NAMES[int(a.a)])
 
+    def _on_toggle_splits(self, a: Action, ctx: FrameContext) -> None:
+        if self.has_demo:
+            self.show_splits = not self.show_splits
+
+    def _on_toggle_trails(self, a: Action, ctx: FrameContext) -> None:
+        if self.has_demo:
+            self.show_trails = not self.show_trails
+            self._say(f"trails {'on' if self.show_trails else 'off'}")
+
     # mouse look: the window captures the mouse (requests "capture_mouse" / "release_mouse")
     def _on_mouse_look(self, a: Action, ctx: FrameContext) -> None:
         if self.mouse_look:
@@ -472,6 +494,8 @@ class ViewerState:
             return  # a map without a demo has only the free camera
         if wanted == self.mode and wanted != "pov":
             wanted = "pov"  # F or C again: back to the recorder's eyes
+        if int(a.a) == 0:
+            self.ghost = None   # V: the demo's own eyes, not a ghost's
         if wanted == "free":
             self.free = FreeFly.from_camera(ctx.camera) if ctx.camera is not None else self.free
             if self.free is None:
@@ -479,19 +503,26 @@ class ViewerState:
         self.mode = wanted
 
     def _on_orbit_next(self, a: Action, ctx: FrameContext) -> None:
-        if not self.has_demo or not ctx.followable:
+        if not self.has_demo or not (ctx.followable or self.ghost_labels):
             return
         self._follow(ctx.followable, int(a.a), ctx)
 
     def _on_player(self, a: Action, ctx: FrameContext) -> None:
+        """Tab: the next player's eyes (a multi-view demo's slots, then the ghosts'), or the orbit camera around the
+        next player where the demo has only the recorder's view."""
         slots = self.info.pov_slots
-        if len(slots) > 1:
-            watched = self.pov_slot
-            if watched is None:   # the recorder's view: the player it shows (a spectator's followed player)
-                shown = self.info.schema.entity_slot(int(ctx.scene.view_entity)) if ctx.scene is not None else -1
-                watched = shown if shown in slots else self.info.recorder_slot
-            current = slots.index(watched) if watched in slots else -1
-            slot = slots[(current + int(a.a)) % len(slots)]
+        if len(slots) > 1 or self.has_demo and self.ghost_labels and not ctx.players:
+            views: list[tuple[int | None, int | None]] = [(slot, None) for slot in slots] or [(None, None)]
+            views += [(None, g) for g in range(len(self.ghost_labels))]
+            if self.ghost is not None and self.mode == "pov":
+                current = views.index((None, self.ghost))
+            else:
+                watched = self.pov_slot
+                if watched is None and slots:   # the recorder's view: the player it shows (a spectator's followed)
+                    shown = self.info.schema.entity_slot(int(ctx.scene.view_entity)) if ctx.scene is not None else -1
+                    watched = shown if shown in slots else self.info.recorder_slot
+                current = views.index((watched, None)) if (watched, None) in views else -1
+            slot, self.ghost = views[(current + int(a.a)) % len(views)]
             self.pov_slot = None if slot == self.info.recorder_slot else slot
             self.mode = "pov"
         elif self.has_demo and ctx.players:
@@ -501,6 +532,7 @@ class ViewerState:
         """A player picked in the controls' list (:mod:`viewer.ui.controls`): one of those Tab cycles through, at
         once — POV slot ``a.a`` in an MVD, else the orbit camera follows player entity ``a.a``."""
         who = int(a.a)
+        self.ghost = None
         if len(self.info.pov_slots) > 1:
             if who in self.info.pov_slots:
                 self.pov_slot = None if who == self.info.recorder_slot else who
@@ -509,17 +541,24 @@ class ViewerState:
             self._follow_entity(who, ctx)
 
     def _follow(self, numbers: tuple[int, ...], direction: int, ctx: FrameContext) -> None:
-        if self.mode == "orbit" and self.follow in numbers:
-            i = (numbers.index(self.follow) + direction) % len(numbers)
+        """The orbit camera on the next (``direction`` 1) or previous of the entities ``numbers``, then of the
+        ghosts."""
+        subjects: list[tuple[int | None, int | None]] = [(n, None) for n in numbers]
+        subjects += [(None, g) for g in range(len(self.ghost_labels))]
+        now = (None, self.ghost) if self.ghost is not None else (self.follow, None)
+        if self.mode == "orbit" and now in subjects:
+            i = (subjects.index(now) + direction) % len(subjects)
         else:
-            i = 0 if direction > 0 else len(numbers) - 1
-        self._follow_entity(numbers[i], ctx)
+            i = 0 if direction > 0 else len(subjects) - 1
+        entity, ghost = subjects[i]
+        self._follow_entity(entity, ctx, ghost)
 
-    def _follow_entity(self, entity: int, ctx: FrameContext) -> None:
-        """The orbit camera follows ``entity``, turned as the view was when it starts orbiting."""
+    def _follow_entity(self, entity: int | None, ctx: FrameContext, ghost: int | None = None) -> None:
+        """The orbit camera follows ``entity`` (or ``ghost``), turned as the view was when it starts orbiting."""
         if self.mode != "orbit" and ctx.camera is not None:
             self.orbit = Orbit(float(ctx.camera.angles[1]), ORBIT_PITCH, self.orbit.distance)
         self.follow = entity
+        self.ghost = ghost
         self.last_target = None
         self.mode = "orbit"
 
@@ -640,6 +679,8 @@ class ViewerState:
         the director's shot shows, else ``""`` (the corner readout's "watching")."""
         if self.directing and self.plan is not None:
             return self.plan.shot_at(self.t).player
+        if self.ghost is not None and self.mode in ("pov", "chase", "orbit"):
+            return f"ghost {self.ghost_labels[self.ghost]}"
         if self.mode == "orbit" and self.follow is not None:
             return self.info.entity_name(scene.scoreboard, self.follow)
         if self.mode == "pov":

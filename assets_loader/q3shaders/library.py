@@ -53,6 +53,13 @@ class ShaderLibrary:
             shader = self._parsed[key] = parse_shader_text(cut_past_stage_cap(text), source)[key]
         return shader
 
+    def define(self, shader: Shader) -> None:
+        """Add ``shader`` under its name (a program's own shader, as an engine registers shaders it builds), in
+        place of a script's of that name."""
+        key = shader_key(shader.name)
+        self._blocks.pop(key, None)
+        self._parsed[key] = shader
+
     def find(self, name: str, lightmap: int) -> Shader:
         """The scripted shader, or the engine's default for an image called ``name`` and lightmap mode."""
         return self.get(name) or default_shader(shader_key(name), lightmap)

@@ -54,12 +54,16 @@ class EffectModel:
 @dataclass(frozen=True, slots=True)
 class GhostFigure:
     """A player of another demo to draw into this one's world (:mod:`viewer.ghosts`): where it stands ``origin``
-    ``[3]``, its ``yaw`` (degrees), its tint ``color`` (RGB 0..1) and opacity ``alpha``."""
+    ``[3]``, its ``yaw`` (degrees), its tint ``color`` (RGB 0..1) and opacity ``alpha``; ``state``: its own demo's
+    state at its time and ``row`` its entity's row there (its pose: frames, animations), ``None`` when not
+    known."""
 
     origin: np.ndarray
     yaw: float
     color: tuple[float, float, float]
     alpha: float
+    state: SceneState | None = None
+    row: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,11 +205,20 @@ def precache_ref(name: str) -> ModelRef | None:
 def player_model_ghosts(figures: Sequence[GhostFigure], assets: SegmentAssets | None,
                         player_models: Sequence[str]) -> list[EntityDraw]:
     """``figures`` as the first of ``player_models`` the segment registers, translucent, wearing a colour shell of
-    their tint where it is an alias model (Quake II's ``RF_SHELL`` look), frame 0; none when it registers none."""
+    their tint where it is an alias model (Quake II's ``RF_SHELL`` look), in the frames their own entity shows
+    (running, jumping, shooting; frame 0 when not known); none when it registers none."""
     names = [ref.name.lower() for ref in assets.models] if assets is not None else []
     index = next((names.index(n) for n in player_models if n in names), None)
     if index is None or assets is None:
         return []
     alias = assets.models[index].kind == "alias"
-    return [EntityDraw(index, np.asarray(f.origin, np.float32), np.array((0.0, f.yaw, 0.0), np.float32),
-                       alpha=f.alpha, shell=f.color if alias else None) for f in figures]
+    draws = []
+    for f in figures:
+        frame, prev, blend = 0, 0, 1.0
+        if f.state is not None and f.row is not None:
+            ents = f.state.entities
+            frame, prev, blend = int(ents.frame[f.row]), int(ents.prev_frame[f.row]), float(ents.frame_blend[f.row])
+            prev = frame if prev < 0 else prev
+        draws.append(EntityDraw(index, np.asarray(f.origin, np.float32), np.array((0.0, f.yaw, 0.0), np.float32),
+                                frame, prev, blend, alpha=f.alpha, shell=f.color if alias else None))
+    return draws

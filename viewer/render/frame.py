@@ -3,7 +3,8 @@ backend that draws the segment's world and models (:mod:`.backend`).
 
 The target is cleared (black, or the placeholder's sky when the map is missing), the placeholder floor drawn under
 everything when the map is missing (:mod:`.grid_floor`), the view's projection worked out with the game's fov rule
-and underwater warp, the backend draws the 3D view, and the screen blend (``V_CalcBlend``) goes over it.
+and underwater warp, the backend draws the 3D view, the frame's lines (trails, :mod:`.lines`) go into it and the
+screen blend (``V_CalcBlend``) over it.
 
 References: QuakeSpasm ``gl_rmain.c`` ``R_RenderView``, ``R_PolyBlend``; Quake II ``ref.h`` (``refexport_t``).
 """
@@ -20,6 +21,7 @@ from .bsp.renderer import BspBackend
 from .context import OffscreenTarget
 from .gl_state import GlState, forget, use_state
 from .grid_floor import SKY as FLOOR_SKY, GridFloor
+from .lines import LineRenderer
 from .polyblend import PolyBlend
 from .q3.records import Quake3Segment
 from .q3.renderer import Quake3Backend
@@ -49,6 +51,7 @@ class FrameRenderer:
         self.backend = backend_for(ctx, assets, self.shared)
         self.floor = GridFloor(ctx, assets.floor) if assets.floor is not None else None
         self._polyblend: PolyBlend | None = None   # made on the first screen blend
+        self._lines: LineRenderer | None = None     # made on the first frame with lines (trails)
 
     def release(self) -> None:
         self.backend.release()
@@ -57,6 +60,8 @@ class FrameRenderer:
             self.floor.release()
         if self._polyblend is not None:
             self._polyblend.release()
+        if self._lines is not None:
+            self._lines.release()
 
     def draw(self, frame: SceneFrame, target: OffscreenTarget) -> None:
         """Render ``frame`` into ``target`` (cleared first)."""
@@ -68,6 +73,10 @@ class FrameRenderer:
         if self.floor is not None:
             self.floor.draw(view_proj, frame.camera.origin)
         self.backend.draw(frame, FrameView(view_proj, target.size))
+        if frame.lines is not None:
+            if self._lines is None:
+                self._lines = LineRenderer(self.ctx)
+            self._lines.draw(frame.lines, view_proj)
         if frame.blend is not None:
             if self._polyblend is None:
                 self._polyblend = PolyBlend(self.ctx)

@@ -232,6 +232,19 @@ class Lights:
         return a, c, count
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class Lines:
+    """Line segments drawn into the 3D view (the routes of :mod:`viewer.ghosts`' trails): ``points`` f4 [2M, 3],
+    each pair one segment, and their ``colors`` f4 [2M, 4] (RGBA 0..1). One object is one vertex buffer: a caller
+    that gives the same object frame after frame has it uploaded once."""
+
+    points: np.ndarray
+    colors: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.points) // 2
+
+
 @dataclass(frozen=True, slots=True)
 class SceneFrame:
     """A frame description for the renderer (``refdef_t``): ``time`` (for animated textures, skies, spinning
@@ -244,7 +257,7 @@ class SceneFrame:
     of liquids, ``None`` for the map's own (worldspawn ``wateralpha``); ``blend``: the screen blend (r, g, b, a in 0..1,
     ``V_CalcBlend``) drawn over the 3D view, ``None`` for none; ``view_warp``: the underwater wobble of the view
     frustum (Quake II ``RDF_UNDERWATER``: its half-width grows by this share and its half-height shrinks by it;
-    0 = none)."""
+    0 = none); ``lines``: line segments drawn over the world (trails), ``None`` for none."""
 
     time: float
     segment: int
@@ -260,6 +273,7 @@ class SceneFrame:
     polys: tuple[Q3Poly, ...] = ()
     blend: tuple[float, float, float, float] | None = None
     view_warp: float = 0.0
+    lines: Lines | None = None
 
 
 # --- 2D layers ---------------------------------------------------------------------------------------------------

@@ -25,10 +25,11 @@ import multiprocessing.connection
 from dataclasses import dataclass
 from pathlib import Path
 
-from assets_loader.demos import load_demo
+from assets_loader.demos.merge import load_merged
 from assets_loader.vfs import VirtualFS
 
 from ..camera_pose import ShotCamera
+from ..ghosts import Ghosts
 from ..multiview.panes import MultiShot
 from ..overlays import OverlayOptions
 from ..viewer_state import ViewerState
@@ -65,7 +66,8 @@ class GameData:
 class WindowExport:
     """One export: ``demo`` from ``first`` to ``last`` (seconds after its first frame) at ``size`` from ``shot`` (a
     multiview: its panes), with the HUD or not and the window's ``overlays``, into ``out``; ``frames`` output frames
-    at ``fps``."""
+    at ``fps``; ``ghosts`` / ``ghost_offsets`` the race drawn in (``--ghost`` specs, :mod:`viewer.ghosts`) and
+    ``trails`` its routes; ``merges`` the demos of the same match merged in (``--merge``)."""
 
     demo: str
     data: GameData
@@ -79,6 +81,10 @@ class WindowExport:
     fps: float = WINDOW_FPS
     water_alpha: float | None = None
     overlays: OverlayOptions = OverlayOptions()
+    ghosts: tuple[str, ...] = ()
+    ghost_offsets: tuple[float, ...] = ()
+    trails: bool = False
+    merges: tuple[str, ...] = ()
 
 
 def even_size(size: tuple[int, int]) -> tuple[int, int]:
@@ -88,16 +94,21 @@ def even_size(size: tuple[int, int]) -> tuple[int, int]:
 
 
 def export_for_view(state: ViewerState, demo: str, data: GameData, out: Path,
-                    water_alpha: float | None = None) -> WindowExport:
+                    water_alpha: float | None = None, ghosts: Ghosts | None = None,
+                    merges: tuple[str, ...] = ()) -> WindowExport:
     """What Ctrl+E exports of the window in ``state``: the marked range (the whole demo without marks) at the
-    window's size, camera (every pane's in a multiview, heard from the selected one) and HUD, into ``out``. Raises
+    window's size, camera (every pane's in a multiview, heard from the selected one) and HUD, with the window's
+    ``ghosts`` and trails, of the demo with its ``merges``, into ``out``. Raises
     :class:`~viewer.video.timing.RangeError` for a range shorter than one frame."""
     first, last = state.export_span()
     info = state.info
     times = FrameTimes.for_range(info.start, info.end - info.start, first - info.start, last - info.start, 1.0,
                                  WINDOW_FPS)
+    runs = ghosts.ghosts if ghosts is not None else []
     return WindowExport(demo, data, times.first, last - info.start, times.count, even_size(state.size),
-                        state.export_shot(), state.show_hud, out, WINDOW_FPS, water_alpha, state.overlays)
+                        state.export_shot(), state.show_hud and state.ghost is None, out, WINDOW_FPS,
+                        water_alpha, state.overlays, tuple(g.spec for g in runs), tuple(g.offset for g in runs),
+                        state.show_trails, merges)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,12 +153,15 @@ def _export(job: WindowExport, done, stop, results: multiprocessing.connection.C
         done.value = k
 
     try:
-        timeline = load_demo(job.demo)
+        timeline = load_merged(job.demo, job.merges)
         fs = job.data.open()
         times = FrameTimes.for_range(timeline.start_time, timeline.duration, job.first, job.last, 1.0, job.fps)
         output = plan_output(str(job.out), job.size)
         renderer = DemoRenderer(timeline, fs, job.size, hud=job.hud, water_alpha=job.water_alpha,
                                 overlays=job.overlays)
+        if job.ghosts or job.trails:
+            renderer.session.ghosts = Ghosts.load(timeline, list(job.ghosts), list(job.ghost_offsets))
+            renderer.session.ghosts.show_trails = job.trails
         try:
             sound = None
             if AUDIO_CODECS[output.container] is not None:

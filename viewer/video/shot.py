@@ -55,14 +55,16 @@ class ShotView:
         renderer, shot = self.renderer, self.shot.at(t)
         timeline, session = renderer.timeline, renderer.session
         world = None
-        if shot.mode in ("pov", "free"):
+        if shot.mode in ("pov", "free") and shot.ghost is None:
             state = None
         else:    # the others look at the demo and the map
             state = timeline.sample(t, pov=shot.pov) if state is None else state
             session.use_segment(max(state.segment, 0))
             world = session.game_map
+        if session.ghosts is not None:
+            session.ghosts.eyes = shot.ghost if shot.mode == "pov" else None
         pose = camera_pose(shot, state, world, start=timeline.start_time,
-                           orbit_height=timeline.schema.orbit_height, held=self.held)
+                           orbit_height=timeline.schema.orbit_height, held=self.held, ghosts=session.ghosts)
         self.held = pose.held
         return pose.camera
 

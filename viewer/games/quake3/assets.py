@@ -30,13 +30,13 @@ from assets_loader.models.md3 import Md3Model, load_md3
 from assets_loader.models.q3player import PLAYER_PARTS, PlayerModel, load_player, split_model_name
 from assets_loader.palette import Palette
 from assets_loader.q3images import ImageLoader
-from assets_loader.q3shaders import ShaderLibrary, load_shader_library
+from assets_loader.q3shaders import ShaderLibrary, load_shader_library, parse_shader_text
 from assets_loader.vfs import VirtualFS
 
 from ...render.shaded.records import Quake3Models
 from ...render.q3.records import Quake3Segment, Quake3World
 from ...render.refdef import Look, ModelRef, SegmentAssets
-from .players import part_path
+from .players import GHOST_SHADER, GHOST_SHADER_TEXT, part_path
 
 #: How ioquake3 draws: the fov spans the picture's width (``CG_CalcFov``); shader images halved once unless
 #: ``nopicmip`` (``r_picmip 1``, its default: the reference frames' textures are that soft).
@@ -140,6 +140,7 @@ def load_segment_assets(fs: VirtualFS, map_path: str, model_names: tuple[str, ..
     (``model/skin`` from the players' configstrings; the ``g_gametype`` ``gametype`` picks their fallbacks) and the
     images of the effect ``shaders``."""
     library = load_shader_library(fs)
+    library.define(parse_shader_text(GHOST_SHADER_TEXT, "qdv")[GHOST_SHADER])   # ghosts of other runs
     images = ImageLoader(fs)
     try:
         world = load_world(fs, map_path, library, images)

@@ -29,7 +29,7 @@ from ...render.shaded.records import Md3Draw
 from ...render.refdef import EntityDraw
 from .items import ITEM_MODELS, MISSILE_MODELS, WEAPON_MODELS
 
-__all__ = ["MAX_MODELS", "brush_slot", "entity_draws", "md3_draws", "player_model"]
+__all__ = ["MAX_MODELS", "brush_slot", "entity_draws", "md3_draws", "player_draw", "player_model"]
 
 #: ``MAX_MODELS``: the model configstrings a segment registers before its brush models.
 MAX_MODELS = 256
@@ -42,7 +42,8 @@ def player_model(state: SceneState, client: int) -> str:
     return ""
 
 
-def _player(state: SceneState, i: int) -> PlayerDraw | None:
+def player_draw(state: SceneState, i: int) -> PlayerDraw | None:
+    """Entity row ``i`` of ``state`` (a player) posed as the cgame does; ``None`` when its model is not known."""
     ents, fields = state.entities, state.entity_fields
     client = int(fields["clientNum"][i])
     name = player_model(state, client)
@@ -97,7 +98,7 @@ def md3_draws(state: SceneState, first_person: bool) -> tuple[tuple[Md3Draw, ...
         if kind == ET_PLAYER:
             if first_person and number == state.view_entity:
                 continue
-            if (player := _player(state, i)) is not None:
+            if (player := player_draw(state, i)) is not None:
                 players.append(player)
         elif kind == ET_ITEM and (item := ITEM_MODELS.get(int(state.entities.model[i]))):
             models.append(_item(state, i, item))

@@ -21,10 +21,11 @@ References: ioquake3 ``cgame/cg_players.c`` (``CG_Player``, ``CG_PlayerAngles``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
+from assets_loader.demos.quake3.game import DEFAULT_MODEL
 from assets_loader.errors import FormatError
 from assets_loader.models.q3player import ANIM, PLAYER_PARTS, PlayerModel, animation_frame, attach, pose_player
 
@@ -116,6 +117,40 @@ def ghost_box(origin, yaw: float, color: tuple[float, float, float], alpha: floa
     r, g, b = (int(c * 255) for c in color)
     return Md3Draw("models/players/ghost", np.asarray(origin, np.float32), angles_axis((0.0, yaw, 0.0)),
                    shader_rgba=(r, g, b, int(alpha * 255)), placeholder=QUAKE3_PLAYER_BOX)
+
+
+#: The shader ghosts are drawn with (registered by every segment, as the cgame registers its own media): flat in
+#: the entity colour at its alpha, blended over the world.
+GHOST_SHADER = "qdv/ghost"
+GHOST_SHADER_TEXT = """qdv/ghost
+{
+    {
+        map $whiteimage
+        blendFunc GL_SRC_ALPHA GL_ONE_MINUS_SRC_ALPHA
+        rgbGen entity
+        alphaGen entity
+    }
+}
+"""
+
+
+def ghost_player(models: Quake3Models | None, draw: PlayerDraw | None, origin, yaw: float,
+                 color: tuple[float, float, float], alpha: float) -> tuple[Md3Draw, ...]:
+    """Another demo's player posed as its own demo shows it (``draw``: its model, angles and animations) at
+    ``origin``, every part drawn with :data:`GHOST_SHADER` in ``color`` at ``alpha``; its model is the cgame's
+    ``DEFAULT_MODEL`` (or the segment's first loaded player model) when the segment did not load its own, and
+    without ``draw`` or any player model loaded it is :func:`ghost_box`. No weapon: the run is what it races."""
+    if draw is None or models is None or not models.players or models.library is None \
+            or models.library.get(GHOST_SHADER) is None:
+        return (ghost_box(origin, yaw, color, alpha),)
+    fallback = f"{DEFAULT_MODEL}/default"
+    player = next(n for n in (draw.player, fallback, *sorted(models.players)) if n in models.players)
+    posed = replace(draw, player=player, origin=np.asarray(origin, np.float32), weapon="", flash="")
+    r, g, b = (int(c * 255) for c in color)
+    rgba = (r, g, b, int(alpha * 255))
+    parts = tuple(replace(part, custom_shader=GHOST_SHADER, shader_rgba=rgba)
+                  for part in player_md3_draws(models, posed))
+    return parts or (ghost_box(origin, yaw, color, alpha),)
 
 
 def part_path(player: PlayerModel, part: str) -> str:

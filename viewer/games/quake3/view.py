@@ -25,7 +25,7 @@ from ...render.shaded.records import Md3Draw
 from ..base import GhostFigure, PicSizes, PovLens
 from . import assets, fx, hud, hud_pics, link
 from .items import segment_models
-from .players import ghost_box
+from .players import ghost_player
 from .third_person import dead_view, renders_third_person
 
 
@@ -81,7 +81,10 @@ class Quake3View:
 
     def ghost_draws(self, figures: Sequence[GhostFigure], assets: SegmentAssets | None
                     ) -> tuple[list[EntityDraw], tuple[Md3Draw, ...]]:
-        return [], tuple(ghost_box(f.origin, f.yaw, f.color, f.alpha) for f in figures)
+        models = assets.md3 if assets is not None else None
+        return [], tuple(part for f in figures for part in ghost_player(
+            models, link.player_draw(f.state, f.row) if f.state is not None and f.row is not None else None,
+            f.origin, f.yaw, f.color, f.alpha))
 
     def follow_candidates(self, state: SceneState, model_precache: Sequence[str]) -> tuple[int, ...]:
         players = self.player_entities(state, model_precache)
