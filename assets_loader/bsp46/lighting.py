@@ -107,17 +107,15 @@ class LightGrid:
 
     def sample(self, point, ambient_scale: float = AMBIENT_SCALE,
                directed_scale: float = DIRECTED_SCALE) -> LightSample:
-        """``R_SetupEntityLightingGrid`` at ``point`` (x, y, z)."""
+        """``R_SetupEntityLightingGrid`` at ``point`` (x, y, z): the eight cells around it weighed by nearness, in
+        Python floats (the same double arithmetic as the engine's, without an array per corner)."""
         pos, frac = [], []
         for i in range(3):
             v = (float(point[i]) - self.origin[i]) / self.size[i]
             p = math.floor(v)
             frac.append(v - p)
             pos.append(min(max(p, 0), self.bounds[i] - 1))
-        ambient = np.zeros(3)
-        directed = np.zeros(3)
-        direction = np.zeros(3)
-        total = 0.0
+        factors, at = [], []
         for corner in range(8):
             factor = 1.0
             idx = list(pos)
@@ -130,25 +128,30 @@ class LightGrid:
                 else:
                     factor *= 1.0 - frac[j]
             else:
-                cell = self.cells[idx[2], idx[1], idx[0]]
-                amb = cell["ambient"].astype(np.float64)
-                if not amb.any():
-                    continue
-                total += factor
-                ambient += factor * amb
-                directed += factor * cell["directed"]
-                lat = float(cell["lat"]) * (2 * math.pi / 256)
-                lng = float(cell["lng"]) * (2 * math.pi / 256)
-                direction += factor * np.array([math.cos(lat) * math.sin(lng), math.sin(lat) * math.sin(lng),
-                                                math.cos(lng)])
+                factors.append(factor)
+                at.append(idx)
+        zs, ys, xs = ([idx[k] for idx in at] for k in (2, 1, 0))
+        cells = self.cells[zs, ys, xs].tolist()
+        ambient, directed, direction = [0.0] * 3, [0.0] * 3, [0.0] * 3
+        total = 0.0
+        for factor, (amb, light, lng, lat) in zip(factors, cells):
+            if not any(amb):
+                continue
+            total += factor
+            lat *= 2 * math.pi / 256
+            lng *= 2 * math.pi / 256
+            towards = (math.cos(lat) * math.sin(lng), math.sin(lat) * math.sin(lng), math.cos(lng))
+            for k in range(3):
+                ambient[k] += factor * float(amb[k])
+                directed[k] += factor * float(light[k])
+                direction[k] += factor * towards[k]
         if 0 < total < 0.99:
-            ambient /= total
-            directed /= total
-        ambient *= ambient_scale
-        directed *= directed_scale
+            ambient = [v / total for v in ambient]
+            directed = [v / total for v in directed]
         norm = float(np.linalg.norm(direction))
-        unit = direction / norm if norm > 0 else np.array([0.0, 0.0, 1.0])
-        return LightSample(vec3(ambient), vec3(directed), vec3(unit))
+        unit = vec3([v / norm for v in direction]) if norm > 0 else (0.0, 0.0, 1.0)
+        return LightSample(vec3([v * ambient_scale for v in ambient]), vec3([v * directed_scale for v in directed]),
+                           unit)
 
 
 def vec3(v) -> tuple[float, float, float]:

@@ -4,7 +4,7 @@ the map's light grid.
 Per draw: each surface's vertices are lerped (``LerpMeshVertexes``; poses of one frame are kept) and written into
 fresh storage of one shared vertex buffer (orphaned, so no write waits for the draws before it) in the map's
 vertex layout; its triangles stay in a static index buffer (both kept by the model's registered path: MD3 header
-names repeat).  The light grid sample at the light origin (once per origin and frame) becomes the ambient and
+names repeat).  The light grid sample at the light origin (once per origin, kept between frames) becomes the ambient and
 directed light of ``rgbGen lightingDiffuse`` with the light direction turned into the model's own axes.  View
 models draw with their depth squeezed to the front (``RF_DEPTHHACK``).  The entity's ``shaderRGBA`` feeds
 ``rgbGen``/``alphaGen entity``; a model reaching into a fog volume is fogged like the map (``R_ComputeFogNum``); a
@@ -50,6 +50,8 @@ _VIEW_MODEL_DEPTH = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0.3, -0.7], [0,
 #: ``identityLight`` 1), from ``tr.sunDirection`` as ``RE_LoadWorldMap`` presets it.
 _NO_WORLD_AMBIENT = (150 + MINIMUM_AMBIENT) / 255.0
 _NO_WORLD_DIRECTED = 150 / 255.0
+#: Light grid samples kept by light origin (items do not move: sampled once, not once a frame), at most this many.
+_MAX_SAMPLES = 4096
 _SUN_DIRECTION = np.array([0.45, 0.3, 0.9]) / np.linalg.norm([0.45, 0.3, 0.9])
 
 
@@ -80,11 +82,11 @@ def _stage_light(sample: LightSample, axis, point=None, dlights: Lights | None =
     """``sample`` as the diffuse light of a model with ``axis``: every model gets the minimum ambient add of 32
     (``R_SetupEntityLighting``'s "fixed minimum add", before the ambient is clamped); ``dlights`` reaching ``point``
     add to its directed light and turn its direction (:func:`~.dlights.model_dlights`)."""
-    ambient = np.minimum((np.asarray(sample.ambient) + MINIMUM_AMBIENT) / 255.0, 1.0)
-    directed = np.minimum(np.asarray(sample.directed) / 255.0, 1.0)
+    ambient = tuple(min((v + MINIMUM_AMBIENT) / 255.0, 1.0) for v in sample.ambient)
+    directed: tuple | np.ndarray = tuple(min(v / 255.0, 1.0) for v in sample.directed)
     direction = np.asarray(sample.direction, np.float64)
     if dlights is not None and len(dlights) and point is not None:
-        directed, direction = model_dlights(dlights, point, directed, direction)
+        directed, direction = model_dlights(dlights, point, np.asarray(directed), direction)
     local = np.asarray(axis, np.float64) @ direction
     return StageLight(vec3(ambient), vec3(directed), vec3(local))
 
@@ -106,6 +108,7 @@ class Md3Renderer:
         self._vaos: dict[tuple[int, str, int], moderngl.VertexArray] = {}
         self._shaders: dict[str, Shader] = {}
         self._static: dict[tuple[str, int, int], np.ndarray] = {}
+        self._samples: dict[tuple[float, ...], LightSample] = {}
 
     def registered_shaders(self) -> list[Shader]:
         """Every shader the segment's models, skins and effects name (to upload their images up front)."""
@@ -164,7 +167,9 @@ class Md3Renderer:
         the light of every draw instead of the light grid's (Quake II lights its models from the lightmap below); a
         view through a portal leaves out the first-person weapon (``RF_FIRST_PERSON``); ``world`` False: a scene
         without the map (:func:`no_world_light`, no fog)."""
-        lights: dict[tuple[float, ...], LightSample] = {}
+        lights = self._samples
+        if len(lights) > _MAX_SAMPLES:
+            lights.clear()
         for draw in draws:
             model = self.models.md3.get(draw.model)
             if model is not None and not (draw.view_model and view.clip_plane is not None):
@@ -213,7 +218,7 @@ class Md3Renderer:
 
     def _light(self, cache: dict[tuple[float, ...], LightSample], point, axis: np.ndarray,
                dlights: Lights | None = None) -> StageLight:
-        """:func:`grid_light` with the grid sampled once per light origin and frame, plus ``dlights``."""
+        """:func:`grid_light` with the grid sampled once per light origin, plus ``dlights``."""
         if self.grid is None and (dlights is None or not len(dlights)):
             return _NO_GRID
         if self.grid is None:
