@@ -20,7 +20,7 @@ References: ioquake3 ``renderergl1/tr_bsp.c`` (``R_ColorShiftLightingBytes``, ``
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -98,12 +98,17 @@ class LightSample:
 
 @dataclass(frozen=True, slots=True)
 class LightGrid:
-    """The light grid: ``cells`` is ``D_LIGHTGRID[z, y, x]`` with colours already overbright-shifted."""
+    """The light grid: ``cells`` is ``D_LIGHTGRID[z, y, x]`` with colours already overbright-shifted (also kept as
+    bytes, which :meth:`sample` reads cell by cell faster than an array)."""
 
     origin: tuple[float, float, float]
     size: tuple[float, float, float]
     bounds: tuple[int, int, int]
     cells: np.ndarray
+    _raw: bytes = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_raw", np.ascontiguousarray(self.cells, D_LIGHTGRID).tobytes())
 
     def sample(self, point, ambient_scale: float = AMBIENT_SCALE,
                directed_scale: float = DIRECTED_SCALE) -> LightSample:
@@ -130,17 +135,17 @@ class LightGrid:
             else:
                 factors.append(factor)
                 at.append(idx)
-        zs, ys, xs = ([idx[k] for idx in at] for k in (2, 1, 0))
-        cells = self.cells[zs, ys, xs].tolist()
+        raw, (nx, ny, _) = self._raw, self.bounds
         ambient, directed, direction = [0.0] * 3, [0.0] * 3, [0.0] * 3
         total = 0.0
-        for factor, (amb, light, lng, lat) in zip(factors, cells):
+        for factor, (x, y, z) in zip(factors, at):
+            o = ((z * ny + y) * nx + x) * D_LIGHTGRID.itemsize
+            amb, light, lng, lat = raw[o:o + 3], raw[o + 3:o + 6], raw[o + 6], raw[o + 7]
             if not any(amb):
                 continue
             total += factor
-            lat *= 2 * math.pi / 256
-            lng *= 2 * math.pi / 256
-            towards = (math.cos(lat) * math.sin(lng), math.sin(lat) * math.sin(lng), math.cos(lng))
+            up, around = lat * (2 * math.pi / 256), lng * (2 * math.pi / 256)
+            towards = (math.cos(up) * math.sin(around), math.sin(up) * math.sin(around), math.cos(around))
             for k in range(3):
                 ambient[k] += factor * float(amb[k])
                 directed[k] += factor * float(light[k])
