@@ -203,18 +203,30 @@ class ShaderPainter:
         tex = self._textures.get(key)
         if tex is None:
             pixels = self.images.get(lower)
-            if pixels is None:
+            uploaded = self._textures.get((lower, not clamp))
+            if pixels is not None:
+                h, w = pixels.shape[:2]
+                data = np.ascontiguousarray(pixels).tobytes()
+            elif uploaded is not None:      # its pixels were given up (drop_pixels): the GPU's copy of them
+                (w, h), data = uploaded.size, uploaded.read()
+            else:
                 if lower not in self._warned:
                     self._warned.add(lower)
                     warnings.warn(f"image {name!r} was not loaded; drawing white", stacklevel=2)
                 return self._white
-            h, w = pixels.shape[:2]
-            tex = self.ctx.texture((w, h), 4, np.ascontiguousarray(pixels).tobytes())
+            tex = self.ctx.texture((w, h), 4, data)
             tex.repeat_x = tex.repeat_y = not clamp
             tex.build_mipmaps()
             tex.filter = (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)
             self._textures[key] = tex
         return tex
+
+    def drop_pixels(self) -> None:
+        """Give up the decoded pixels of every image already uploaded (from ``images``, the segment's table: only
+        when no other painter will read it): the GPU keeps them, as ``R_FindImageFile`` keeps only the GL image; a
+        clamp mode asked for later is made from the uploaded texture."""
+        for lower, _ in self._textures:
+            self.images.pop(lower, None)
 
     def _program(self, view: Q3View, collapsed: bool, alpha_func: int, skybox: bool = False, fog: bool = False,
                  detail: bool = False, dlight: bool = False) -> StageProgram:
@@ -465,14 +477,18 @@ def _intersect(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tu
 
 
 def upload_images(painter: ShaderPainter, shaders: Iterable[Shader]) -> None:
-    """Upload every loaded image ``shaders`` draw with (``animMap`` frames included) now, so no frame waits for one
-    (``R_FindImageFile`` at registration); names the loader did not decode are left to the first draw that needs
-    them (and its one warning)."""
+    """Upload every loaded image ``shaders`` draw with (``animMap`` frames and sky boxes included) now, so no frame
+    waits for one (``R_FindImageFile`` at registration); names the loader did not decode are left to the first draw
+    that needs them (and its one warning)."""
     for shader in shaders:
         for stage in shader.stages:
             for name in stage.images:
                 if name.lower() in painter.images:
                     painter.texture(name, stage.clamp)
+        if shader.sky is not None and shader.sky.outer_box:
+            for name in shader.sky.box_images(shader.sky.outer_box):
+                if name.lower() in painter.images:
+                    painter.texture(name, clamp=True)
 
 
 def shader_cull(shader: Shader) -> str | None:
