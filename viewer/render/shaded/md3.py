@@ -79,16 +79,23 @@ def no_world_light(axis) -> StageLight:
 
 
 def _stage_light(sample: LightSample, axis, point=None, dlights: Lights | None = None) -> StageLight:
-    """``sample`` as the diffuse light of a model with ``axis``: every model gets the minimum ambient add of 32
-    (``R_SetupEntityLighting``'s "fixed minimum add", before the ambient is clamped); ``dlights`` reaching ``point``
-    add to its directed light and turn its direction (:func:`~.dlights.model_dlights`)."""
+    """``sample`` as the diffuse light of a model with ``axis`` (:func:`_world_light` turned into its axes)."""
+    ambient, directed, direction = _world_light(sample, point, dlights)
+    return StageLight(ambient, directed, vec3(np.asarray(axis, np.float64) @ direction))
+
+
+def _world_light(sample: LightSample, point=None, dlights: Lights | None = None) \
+        -> tuple[tuple[float, float, float], tuple[float, float, float], np.ndarray]:
+    """``sample`` as ambient and directed light (0‥1) and the world direction of the latter: every model gets the
+    minimum ambient add of 32 (``R_SetupEntityLighting``'s "fixed minimum add", before the ambient is clamped);
+    ``dlights`` reaching ``point`` add to its directed light and turn its direction
+    (:func:`~.dlights.model_dlights`)."""
     ambient = tuple(min((v + MINIMUM_AMBIENT) / 255.0, 1.0) for v in sample.ambient)
     directed: tuple | np.ndarray = tuple(min(v / 255.0, 1.0) for v in sample.directed)
     direction = np.asarray(sample.direction, np.float64)
     if dlights is not None and len(dlights) and point is not None:
         directed, direction = model_dlights(dlights, point, np.asarray(directed), direction)
-    local = np.asarray(axis, np.float64) @ direction
-    return StageLight(vec3(ambient), vec3(directed), vec3(local))
+    return vec3(ambient), vec3(directed), direction
 
 
 class Md3Renderer:
@@ -109,6 +116,7 @@ class Md3Renderer:
         self._shaders: dict[str, Shader] = {}
         self._static: dict[tuple[str, int, int], np.ndarray] = {}
         self._samples: dict[tuple[float, ...], LightSample] = {}
+        self._lit: tuple[Lights | None, dict[tuple[float, ...], tuple]] = (None, {})
 
     def registered_shaders(self) -> list[Shader]:
         """Every shader the segment's models, skins and effects name (to upload their images up front)."""
@@ -170,6 +178,7 @@ class Md3Renderer:
         lights = self._samples
         if len(lights) > _MAX_SAMPLES:
             lights.clear()
+            self._lit = (None, {})
         for draw in draws:
             model = self.models.md3.get(draw.model)
             if model is not None and not (draw.view_model and view.clip_plane is not None):
@@ -221,12 +230,18 @@ class Md3Renderer:
         """:func:`grid_light` with the grid sampled once per light origin, plus ``dlights``."""
         if self.grid is None and (dlights is None or not len(dlights)):
             return _NO_GRID
+        key = tuple(float(v) for v in np.asarray(point).ravel()[:3])
         if self.grid is None:
             sample = _NO_GRID_SAMPLE
         else:
-            key = tuple(float(v) for v in np.asarray(point).ravel()[:3])
             found = cache.get(key)
             if found is None:
                 found = cache[key] = self.grid.sample(point)
             sample = found
-        return _stage_light(sample, axis, point, dlights)
+        if self._lit[0] is not dlights:     # the parts of a player share a light origin: lit once per frame
+            self._lit = (dlights, {})
+        lit = self._lit[1].get(key)
+        if lit is None:
+            lit = self._lit[1][key] = _world_light(sample, point, dlights)
+        ambient, directed, direction = lit
+        return StageLight(ambient, directed, vec3(axis @ direction))
