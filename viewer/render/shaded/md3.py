@@ -19,7 +19,9 @@ References: ioquake3 ``renderergl1/tr_mesh.c`` (``R_AddMD3Surfaces``: skins, sha
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 import moderngl
 import numpy as np
@@ -113,6 +115,7 @@ class Md3Renderer:
         self._vbo = ctx.buffer(reserve=capacity * DRAW_VERTEX.itemsize, dynamic=True)
         self._ibos: dict[tuple[str, int], moderngl.Buffer] = {}
         self._vaos: dict[tuple[int, str, int], moderngl.VertexArray] = {}
+        self._vao_fors: dict[tuple[str, int], Callable[[moderngl.Program], moderngl.VertexArray]] = {}
         self._shaders: dict[str, Shader] = {}
         self._static: dict[tuple[str, int, int], np.ndarray] = {}
         self._samples: dict[tuple[float, ...], LightSample] = {}
@@ -209,17 +212,15 @@ class Md3Renderer:
             if not surface.triangles.size:  # an empty part (telep.md3's "Tube"): nothing to draw, no buffer to make
                 continue
             self._vbo.orphan()              # new storage: no wait for the draws still reading the old one
-            self._vbo.write(self._vertices(model, index, draw).tobytes())
+            self._vbo.write(self._vertices(model, index, draw))
             key = (draw.model, index)       # the registry name: MD3 header names repeat
-            if key not in self._ibos:
+            vao_for = self._vao_fors.get(key)
+            if vao_for is None:
                 self._ibos[key] = self.ctx.buffer(np.ascontiguousarray(surface.triangles, np.uint32).tobytes())
+                vao_for = self._vao_fors[key] = partial(self._vao, key=key)
             name = draw.custom_shader or draw.shaders.get(surface.name.lower()) or \
                 (surface.shaders[0] if surface.shaders else "")
             shader = self._shader(name)
-
-            def vao_for(program: moderngl.Program, key: tuple[str, int] = key) -> moderngl.VertexArray:
-                return self._vao(program, key)
-
             self.painter.draw(vao_for, shader, pass_view, matrix, camera_local, surface.triangles.size, 0, light,
                               fog, (color[0], color[1], color[2], color[3]))
             if fog is not None and shader.sort <= SORT_OPAQUE and not shader.is_sky:
