@@ -21,7 +21,8 @@ Recipes: ``../shared/data/quake1/SOURCES.md`` ("Recipe") and ``../shared/data/qu
 it, ezQuake likewise; each prints ``N frames S seconds F fps`` into its ``qconsole.log`` (``-condebug``), which
 this script waits for before ending the engine. ioquake3 (``../shared/data/quake3/SOURCES.md``, "Verification")
 plays ``+set timedemo 1 +demo NAME`` from its home directory's ``baseoa/demos`` and logs the same line to
-``baseoa/qconsole.log`` (``logfile 1``).
+``baseoa/qconsole.log`` (``logfile 2``: written through at once; a buffered log would keep it until the engine
+quits).
 """
 
 from __future__ import annotations
@@ -220,7 +221,7 @@ def ioquake3_run(binary: str, demo: Path, setup: Setup) -> Run:
             "+set", "cl_motd", "0", "+set", "ttycon", "0", "+set", "r_fullscreen", "0", "+set", "s_initsound", "0",
             "+set", "in_nograb", "1", "+set", "com_introplayed", "1", "+set", "r_mode", "-1",
             "+set", "r_customwidth", str(size[0]), "+set", "r_customheight", str(size[1]),
-            "+set", "cl_renderer", "opengl1", "+set", "logfile", "1", "+set", "timedemo", "1", "+demo", demo.name]
+            "+set", "cl_renderer", "opengl1", "+set", "logfile", "2", "+set", "timedemo", "1", "+demo", demo.name]
     text, ended = run_measured(args, base, engine_env(setup), base / "baseoa" / "qconsole.log", setup.timeout)
     return measured_run(text, ended, "ioquake3")
 
