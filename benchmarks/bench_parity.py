@@ -2,7 +2,9 @@
 
 Run: ``python benchmarks/bench_parity.py [--rounds N] [--size WxH] [--world-only] [DEMO ...]`` from the repository
 root. Defaults: ``demo1_lite.dem`` and ``demo3.dem`` (QuakeSpasm) and ``lq_lqdm2_mvd.mvd`` and ``lq_lqdm2_ranger.qwd``
-(ezQuake) at 1280×720. For each round and demo the engine runs first, then qdv, so both see the same load.
+(ezQuake) at 1280×720; Quake III demos (``.dm_68``, ``.dm_71``, e.g. ``../shared/data/quake3/demos/*``) run in
+ioquake3 with Debian's OpenArena data, ``cl_renderer opengl1`` and ``timedemo 1``, and in qdv with the corpus's
+``oa_dm1_assets.pk3``. For each round and demo the engine runs first, then qdv, so both see the same load.
 ``--world-only`` draws nothing but the map on both sides (the engines' ``r_drawentities 0``, ``r_drawviewmodel 0``
 and no particles; qdv through ``timedemo_world_only.py``): the floor of the picture's own cost, which no faster
 entity code can go below.
@@ -17,7 +19,10 @@ machine the fps follow the load, the CPU per frame much less.
 Recipes: ``../shared/data/quake1/SOURCES.md`` ("Recipe") and ``../shared/data/quakeworld/SOURCES.md``
 ("Reference timedemo"): QuakeSpasm runs ``+timedemo`` through ``stuffcmds`` in ``quake.rc`` and stays open after
 it, ezQuake likewise; each prints ``N frames S seconds F fps`` into its ``qconsole.log`` (``-condebug``), which
-this script waits for before ending the engine.
+this script waits for before ending the engine. ioquake3 (``../shared/data/quake3/SOURCES.md``, "Verification")
+plays ``+set timedemo 1 +demo NAME`` from its home directory's ``baseoa/demos`` and logs the same line to
+``baseoa/qconsole.log`` (``logfile 2``: written through at once; a buffered log would keep it until the engine
+quits).
 """
 
 from __future__ import annotations
@@ -44,6 +49,10 @@ DEFAULT_DEMOS = (QUAKE1 / "demo1_lite.dem", QUAKE1 / "demo3.dem", QUAKEWORLD / "
 #: The binaries of Debian's packages (ezQuake's /usr/games/ezquake is a wrapper script: run the engine itself).
 QUAKESPASM = ("/usr/games/quakespasm",)
 EZQUAKE = ("/usr/lib/games/ezquake/ezquake", "/usr/games/ezquake")
+#: Debian's ioquake3 engine and the OpenArena data its ``openarena`` wrapper points it at.
+IOQUAKE3 = ("/usr/lib/ioquake3/ioquake3",)
+OPENARENA_DATA = Path("/usr/lib/openarena")
+QUAKE3 = DATA / "quake3"
 #: ``--world-only``: the engines' console variables that leave only the world to draw (no entities, view weapon or
 #: particles; QuakeSpasm ``r_particles``, ezQuake ``r_drawparticles``).
 QUAKESPASM_WORLD_ONLY = ("+r_drawentities", "0", "+r_drawviewmodel", "0", "+r_particles", "0")
@@ -200,11 +209,29 @@ def ezquake_run(binary: str, demo: Path, setup: Setup) -> Run:
     return measured_run(text, ended, "ezQuake")
 
 
+def ioquake3_run(binary: str, demo: Path, setup: Setup) -> Run:
+    base = setup.scratch / "ioquake3"
+    size = setup.size
+    protocol = demo.suffix[len(".dm_"):]
+    shutil.rmtree(base, ignore_errors=True)
+    (base / "baseoa" / "demos").mkdir(parents=True)
+    (base / "baseoa" / "demos" / demo.name).symlink_to(demo)
+    args = [binary, "+set", "com_basegame", "baseoa", "+set", "fs_basepath", str(OPENARENA_DATA),
+            "+set", "fs_homepath", str(base), "+set", "com_legacyprotocol", protocol, "+set", "com_protocol", protocol,
+            "+set", "cl_motd", "0", "+set", "ttycon", "0", "+set", "r_fullscreen", "0", "+set", "s_initsound", "0",
+            "+set", "in_nograb", "1", "+set", "com_introplayed", "1", "+set", "r_mode", "-1",
+            "+set", "r_customwidth", str(size[0]), "+set", "r_customheight", str(size[1]),
+            "+set", "cl_renderer", "opengl1", "+set", "logfile", "2", "+set", "timedemo", "1", "+demo", demo.name]
+    text, ended = run_measured(args, base, engine_env(setup), base / "baseoa" / "qconsole.log", setup.timeout)
+    return measured_run(text, ended, "ioquake3")
+
+
 def qdv_run(demo: Path, setup: Setup) -> Run:
     size = setup.size
     command = [str(ROOT / "benchmarks" / "timedemo_world_only.py")] if setup.world_only \
         else ["-m", "viewer.cli", "timedemo"]
-    args = [sys.executable, *command, str(demo.resolve()), "--size", f"{size[0]}x{size[1]}"]
+    data = ["--basedir", str(QUAKE3)] if demo.suffix.lower().startswith(".dm_") and not setup.world_only else []
+    args = [sys.executable, *command, str(demo.resolve()), "--size", f"{size[0]}x{size[1]}", *data]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     text, ended = run_measured(args, setup.scratch, env, setup.scratch / "stdout.txt", setup.timeout)
     return measured_run(text, ended, f"qdv (exit {ended.status})")
@@ -223,7 +250,9 @@ def main() -> None:
     size = (width, height)
     engines = {".dem": ("QuakeSpasm", find_binary(QUAKESPASM), quakespasm_run),
                ".qwd": ("ezQuake", find_binary(EZQUAKE), ezquake_run),
-               ".mvd": ("ezQuake", find_binary(EZQUAKE), ezquake_run)}
+               ".mvd": ("ezQuake", find_binary(EZQUAKE), ezquake_run),
+               ".dm_68": ("ioquake3", find_binary(IOQUAKE3), ioquake3_run),
+               ".dm_71": ("ioquake3", find_binary(IOQUAKE3), ioquake3_run)}
     xvfb = Xvfb(size) if shutil.which("Xvfb") else None
     print(f"{size[0]}x{size[1]}; engines in a window on Xvfb {xvfb.display if xvfb else '(Xvfb missing)'}, "
           "qdv timedemo offscreen (headless EGL)"

@@ -6,13 +6,15 @@ Run: ``/work/venv/bin/python benchmarks/bench_q3_timedemo.py [--demo PATH] [--fr
 [--hud]``.
 Prints the scene-building and drawing time per frame, the fps, and the CPU time per frame of all the process's
 threads (Mesa llvmpipe rasterizes in them: on a shared, loaded machine this is the steadier figure) and of the
-main thread alone (Python and the GL calls).  Target (issue 14): at least ioquake3's
-≈ 15 fps timedemo of oa_dm1_follow_p68 on this machine (SOURCES.md).
+main thread alone (Python and the GL calls), and the process's peak resident memory (loading included).
+Targets (issue 38): 1.5× ioquake3's timedemo fps at 1280×720 (``bench_parity.py`` runs both, interleaved), at least
+300 fps (3.3 ms of main-thread work a frame) at 320×180, and a peak RSS of at most 275 MB (1.5× ioquake3's 184).
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import sys
 import time
 import warnings
@@ -65,7 +67,8 @@ def main() -> None:
           f"draw {1000 * drawing / n:.1f} ms/frame, " + (f"HUD {1000 * hud / n:.2f} ms/frame, " if args.hud else "")
           + f"{n / (building + drawing + hud):.1f} fps; "
           f"CPU {1000 * cpu / n:.1f} ms/frame (all threads, llvmpipe's included), "
-          f"{1000 * main_cpu / n:.1f} ms/frame in the main thread")
+          f"{1000 * main_cpu / n:.1f} ms/frame in the main thread; "
+          f"peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
     renderer.release()
 
 

@@ -282,7 +282,7 @@ class ViewerWindow(pyglet.window.Window):
             yield f"loading {src.map_path}"
             t = time.perf_counter()
             assets = self.game.load_map_assets(src.fs, src.map_path)
-            self._map_renderer = FrameRenderer(self.ctx, assets)
+            self._map_renderer = FrameRenderer(self.ctx, assets, owns_assets=True)
             world = assets.game_map
             self.state = ViewerState.for_map(map_start_camera(world, src.fov), size=size)
             self._apply_settings()

@@ -20,7 +20,7 @@ from __future__ import annotations
 import ctypes
 import gc
 
-__all__ = ["settle", "unsettle"]
+__all__ = ["settle", "trim", "unsettle"]
 
 
 def settle() -> None:
@@ -29,6 +29,12 @@ def settle() -> None:
     gc.unfreeze()
     gc.collect()
     gc.freeze()
+    _trim_malloc()
+
+
+def trim() -> None:
+    """Give the heap pages freed so far back to the system (after a map segment is loaded and uploaded: its decoded
+    images are freed then)."""
     _trim_malloc()
 
 

@@ -29,6 +29,7 @@ from assets_loader.vfs import VirtualFS, detect_base_game, game_dir_of
 from .games.base import GameView
 from .games.game_data import has_game_data, missing_data_notice, with_stand_ins
 from .games.registry import game_view, map_game
+from . import heap
 from .ghosts import Ghosts
 from .render.context import OffscreenTarget
 from .render.bsp.records import BspSegment
@@ -149,7 +150,8 @@ class DemoSession:
                 warnings.warn(self.notice, stacklevel=2)
             if self.renderer is not None:
                 self.renderer.release()
-            self.renderer = FrameRenderer(self.ctx, assets)
+            self.renderer = FrameRenderer(self.ctx, assets, owns_assets=True)
+            heap.trim()     # what loading decoded and uploaded is freed by now
             self.segment = segment
             self._model_flags[segment] = assets.model_flags()
         return self.renderer

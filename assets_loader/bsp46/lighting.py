@@ -20,7 +20,7 @@ References: ioquake3 ``renderergl1/tr_bsp.c`` (``R_ColorShiftLightingBytes``, ``
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -98,26 +98,29 @@ class LightSample:
 
 @dataclass(frozen=True, slots=True)
 class LightGrid:
-    """The light grid: ``cells`` is ``D_LIGHTGRID[z, y, x]`` with colours already overbright-shifted."""
+    """The light grid: ``cells`` is ``D_LIGHTGRID[z, y, x]`` with colours already overbright-shifted (also kept as
+    bytes, which :meth:`sample` reads cell by cell faster than an array)."""
 
     origin: tuple[float, float, float]
     size: tuple[float, float, float]
     bounds: tuple[int, int, int]
     cells: np.ndarray
+    _raw: bytes = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_raw", np.ascontiguousarray(self.cells, D_LIGHTGRID).tobytes())
 
     def sample(self, point, ambient_scale: float = AMBIENT_SCALE,
                directed_scale: float = DIRECTED_SCALE) -> LightSample:
-        """``R_SetupEntityLightingGrid`` at ``point`` (x, y, z)."""
+        """``R_SetupEntityLightingGrid`` at ``point`` (x, y, z): the eight cells around it weighed by nearness, in
+        Python floats (the same double arithmetic as the engine's, without an array per corner)."""
         pos, frac = [], []
         for i in range(3):
             v = (float(point[i]) - self.origin[i]) / self.size[i]
             p = math.floor(v)
             frac.append(v - p)
             pos.append(min(max(p, 0), self.bounds[i] - 1))
-        ambient = np.zeros(3)
-        directed = np.zeros(3)
-        direction = np.zeros(3)
-        total = 0.0
+        factors, at = [], []
         for corner in range(8):
             factor = 1.0
             idx = list(pos)
@@ -130,25 +133,30 @@ class LightGrid:
                 else:
                     factor *= 1.0 - frac[j]
             else:
-                cell = self.cells[idx[2], idx[1], idx[0]]
-                amb = cell["ambient"].astype(np.float64)
-                if not amb.any():
-                    continue
-                total += factor
-                ambient += factor * amb
-                directed += factor * cell["directed"]
-                lat = float(cell["lat"]) * (2 * math.pi / 256)
-                lng = float(cell["lng"]) * (2 * math.pi / 256)
-                direction += factor * np.array([math.cos(lat) * math.sin(lng), math.sin(lat) * math.sin(lng),
-                                                math.cos(lng)])
+                factors.append(factor)
+                at.append(idx)
+        raw, (nx, ny, _) = self._raw, self.bounds
+        ambient, directed, direction = [0.0] * 3, [0.0] * 3, [0.0] * 3
+        total = 0.0
+        for factor, (x, y, z) in zip(factors, at):
+            o = ((z * ny + y) * nx + x) * D_LIGHTGRID.itemsize
+            amb, light, lng, lat = raw[o:o + 3], raw[o + 3:o + 6], raw[o + 6], raw[o + 7]
+            if not any(amb):
+                continue
+            total += factor
+            up, around = lat * (2 * math.pi / 256), lng * (2 * math.pi / 256)
+            towards = (math.cos(up) * math.sin(around), math.sin(up) * math.sin(around), math.cos(around))
+            for k in range(3):
+                ambient[k] += factor * float(amb[k])
+                directed[k] += factor * float(light[k])
+                direction[k] += factor * towards[k]
         if 0 < total < 0.99:
-            ambient /= total
-            directed /= total
-        ambient *= ambient_scale
-        directed *= directed_scale
+            ambient = [v / total for v in ambient]
+            directed = [v / total for v in directed]
         norm = float(np.linalg.norm(direction))
-        unit = direction / norm if norm > 0 else np.array([0.0, 0.0, 1.0])
-        return LightSample(vec3(ambient), vec3(directed), vec3(unit))
+        unit = vec3([v / norm for v in direction]) if norm > 0 else (0.0, 0.0, 1.0)
+        return LightSample(vec3([v * ambient_scale for v in ambient]), vec3([v * directed_scale for v in directed]),
+                           unit)
 
 
 def vec3(v) -> tuple[float, float, float]:

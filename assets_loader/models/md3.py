@@ -78,16 +78,32 @@ class Md3Frame:
 @dataclass(frozen=True, slots=True)
 class Md3Surface:
     """A mesh with one material: ``shaders`` names (a ``.skin`` may replace them), ``triangles`` uint32
-    ``[T, 3]``, ``st`` float32 ``[V, 2]``, and per frame ``positions`` float32 ``[F, V, 3]`` and unit ``normals``
-    float32 ``[F, V, 3]``."""
+    ``[T, 3]``, ``st`` float32 ``[V, 2]``, and per frame the vertices as the file packs them (a third of the memory
+    of floats, as ``R_LoadMD3`` keeps them): ``xyz`` int16 ``[F, V, 3]`` in 1/64 units and ``packed_normals``
+    uint16 ``[F, V]``; :attr:`positions` and :attr:`normals` decode every frame, :meth:`frame` one."""
 
     name: str
     flags: int
     shaders: tuple[str, ...]
     triangles: np.ndarray
     st: np.ndarray
-    positions: np.ndarray
-    normals: np.ndarray
+    xyz: np.ndarray
+    packed_normals: np.ndarray
+
+    @property
+    def positions(self) -> np.ndarray:
+        """float32 ``[F, V, 3]``: every frame's positions."""
+        return self.xyz.astype(np.float32) * np.float32(MD3_XYZ_SCALE)
+
+    @property
+    def normals(self) -> np.ndarray:
+        """float32 ``[F, V, 3]``: every frame's unit normals."""
+        return decode_normals(self.packed_normals)
+
+    def frame(self, index: int) -> tuple[np.ndarray, np.ndarray]:
+        """Frame ``index``'s positions and unit normals, float32 ``[V, 3]`` each."""
+        positions = self.xyz[index].astype(np.float32) * np.float32(MD3_XYZ_SCALE)
+        return positions, decode_normals(self.packed_normals[index])
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,10 +141,11 @@ class Md3Model:
 def lerp_vertices(surface: Md3Surface, old_frame: int, frame: int, frac: float) -> tuple[np.ndarray, np.ndarray]:
     """``LerpMeshVertexes``: positions and renormalised normals ``frac`` of the way from ``old_frame`` to
     ``frame`` (frames clamped to the surface)."""
-    last = len(surface.positions) - 1
+    last = len(surface.xyz) - 1
     a, b = min(max(old_frame, 0), last), min(max(frame, 0), last)
-    pos = (1 - frac) * surface.positions[a] + frac * surface.positions[b]
-    nrm = (1 - frac) * surface.normals[a] + frac * surface.normals[b]
+    (pos_a, nrm_a), (pos_b, nrm_b) = surface.frame(a), surface.frame(b)
+    pos = (1 - frac) * pos_a + frac * pos_b
+    nrm = (1 - frac) * nrm_a + frac * nrm_b
     length = np.linalg.norm(nrm, axis=1, keepdims=True)
     return pos.astype(np.float32), (nrm / np.where(length > 0, length, 1)).astype(np.float32)
 
@@ -177,8 +194,8 @@ def _surface(data: bytes, path: str, start: int, num_frames: int, spent: int) ->
         raise TruncatedError(path, _FMT, start + 104, "a surface end inside the file", str(end))
     surface = Md3Surface(_name(bytes(head["name"])), int(head["flags"]),
                          tuple(_name(bytes(n)) for n in shaders["name"]), tris.astype(np.uint32),
-                         st.astype(np.float32), (xyzn["xyz"].astype(np.float32) * np.float32(MD3_XYZ_SCALE)),
-                         decode_normals(xyzn["normal"]))
+                         st.astype(np.float32), np.array(xyzn["xyz"], np.int16),
+                         np.array(xyzn["normal"], np.uint16))
     return surface, start + end
 
 

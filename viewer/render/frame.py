@@ -32,23 +32,26 @@ from .view_math import frame_view_projection
 CLEAR_COLOR = (0.0, 0.0, 0.0)
 
 
-def backend_for(ctx: moderngl.Context, assets: SegmentAssets, shared: SharedDrawing) -> Backend:
-    """The backend that registers ``assets``: the one whose segment kind they are (a game registers its own)."""
+def backend_for(ctx: moderngl.Context, assets: SegmentAssets, shared: SharedDrawing,
+                owns_assets: bool = False) -> Backend:
+    """The backend that registers ``assets``: the one whose segment kind they are (a game registers its own);
+    ``owns_assets``: nothing else will draw ``assets``, so their decoded images may be given up once uploaded."""
     if isinstance(assets, Quake3Segment):
-        return Quake3Backend(ctx, assets, shared)
+        return Quake3Backend(ctx, assets, shared, owns_assets)
     if isinstance(assets, BspSegment):
         return BspBackend(ctx, assets, shared)
     raise TypeError(f"no backend draws {type(assets).__name__}")
 
 
 class FrameRenderer:
-    """GPU resources of one map segment and the drawing of whole frames."""
+    """GPU resources of one map segment and the drawing of whole frames (``owns_assets``: the renderer is the
+    only one to draw ``assets``, :func:`backend_for`)."""
 
-    def __init__(self, ctx: moderngl.Context, assets: SegmentAssets) -> None:
+    def __init__(self, ctx: moderngl.Context, assets: SegmentAssets, owns_assets: bool = False) -> None:
         self.ctx = ctx
         self.assets = assets
         self.shared = SharedDrawing(ctx, assets.palette)
-        self.backend = backend_for(ctx, assets, self.shared)
+        self.backend = backend_for(ctx, assets, self.shared, owns_assets)
         self.floor = GridFloor(ctx, assets.floor) if assets.floor is not None else None
         self._polyblend: PolyBlend | None = None   # made on the first screen blend
         self._lines: LineRenderer | None = None     # made on the first frame with lines (trails)

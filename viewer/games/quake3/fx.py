@@ -361,6 +361,8 @@ class Quake3Effects:
     mark_surfaces: dict[int, MarkSurfaces] = field(default_factory=dict)
     #: Marks cut to the map so far, by (mark, map identity): a mark is an impact's number or a gib's (event, part).
     mark_pieces: dict[tuple[int | tuple[int, int], int], tuple[MarkFragment, ...]] = field(default_factory=dict)
+    #: Each mark's polygons as last drawn, with their colour: a mark that does not fade is not rebuilt each frame.
+    mark_polys: dict[tuple[int | tuple[int, int], int], tuple[tuple, tuple[Q3Poly, ...]]] = field(default_factory=dict)
     #: The timeline itself, for the view's hurts (:mod:`.view_blood`).
     timeline: DemoTimeline | None = None
 
@@ -497,7 +499,7 @@ class Quake3Effects:
             md3.append(Md3Draw(kind.model, imp.origin.astype(np.float32), axis, custom_shader=kind.shader or "",
                                shader_time=start))
 
-    def _mark(self, i: int, imp: Impact, kind: Explosion, age: float, level: Bsp46World | None) -> list[Q3Poly]:
+    def _mark(self, i: int, imp: Impact, kind: Explosion, age: float, level: Bsp46World | None) -> tuple[Q3Poly, ...]:
         fade = 1.0
         if kind.alpha_fade:                              # energy marks burn out over 3 s
             fade = min(max((450.0 - 450.0 * age / 3.0) / 255.0, 0.0), 1.0)
@@ -509,17 +511,23 @@ class Quake3Effects:
                                 rgba)
 
     def _mark_polys(self, key: int | tuple[int, int], level: Bsp46World | None, shader: str, origin: np.ndarray,
-                    normal: np.ndarray, radius: float, rotation: float, rgba) -> list[Q3Poly]:
-        """A mark's polygons: its pieces on the map (cut once per mark and map), or the flat square without one."""
+                    normal: np.ndarray, radius: float, rotation: float, rgba) -> tuple[Q3Poly, ...]:
+        """A mark's polygons: its pieces on the map (cut once per mark and map, coloured again only when its colour
+        changes), or the flat square without one."""
         if level is None:
-            return [shapes.mark(shader, origin, normal, radius, rotation, rgba)]
+            return (shapes.mark(shader, origin, normal, radius, rotation, rgba),)
+        drawn = self.mark_polys.get((key, id(level)))
+        if drawn is not None and drawn[0] == rgba:
+            return drawn[1]
         pieces = self.mark_pieces.get((key, id(level)))
         if pieces is None:
             surfaces = self.mark_surfaces.get(id(level))
             if surfaces is None:
                 surfaces = self.mark_surfaces[id(level)] = MarkSurfaces.of(level)
             pieces = self.mark_pieces[(key, id(level))] = mark_fragments(surfaces, origin, normal, radius, rotation)
-        return [Q3Poly(shader, p.positions, p.st, shapes.vertex_colors(rgba, len(p.positions))) for p in pieces]
+        polys = tuple(Q3Poly(shader, p.positions, p.st, shapes.vertex_colors(rgba, len(p.positions))) for p in pieces)
+        self.mark_polys[(key, id(level))] = (rgba, polys)
+        return polys
 
     def _rails(self, state: SceneState, t: float, camera: Camera, left, up, polys: list[Q3Poly]) -> None:
         for k, rail in enumerate(self.rails):

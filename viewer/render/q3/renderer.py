@@ -2,9 +2,10 @@
 models and effect polygons of a frame, its brush entities (movers), and the view through a portal surface first.
 
 Every image of a segment's shaders is uploaded when it loads (``R_FindImageFile`` at registration), so no frame
-waits for one. Each view is drawn in ioquake3's sort order: map batches up to opaque, the models' opaque surfaces
-(with the boxes of models the data lacks), the brush entities, the models' blended surfaces and the effect polygons
-merged by shader sort, then the blended map batches; the first-person weapon comes last, in front of everything
+waits for one; the decoded pixels are then given up when the segment is this backend's alone (the GPU holds
+them). Each view is drawn in ioquake3's sort order: map batches up to opaque, the models' opaque surfaces (with the
+boxes of models the data lacks), the brush entities, the models' blended surfaces and the effect polygons merged by
+shader sort, then the blended map batches; the first-person weapon comes last, in front of everything
 (``RF_DEPTHHACK``).
 
 References: ioquake3 ``renderergl1/tr_main.c`` (``R_RenderView``, ``R_SortDrawSurfs``,
@@ -39,9 +40,11 @@ _NO_FOG = (0.0, 0.0, 0.0, 0.0)
 
 
 class Quake3Backend:
-    """GPU resources of one Quake III map segment and the drawing of its 3D view."""
+    """GPU resources of one Quake III map segment and the drawing of its 3D view; ``drop_pixels``: give up the
+    segment's decoded images once uploaded (no other renderer will draw these assets)."""
 
-    def __init__(self, ctx: moderngl.Context, assets: Quake3Segment, shared: SharedDrawing) -> None:
+    def __init__(self, ctx: moderngl.Context, assets: Quake3Segment, shared: SharedDrawing,
+                 drop_pixels: bool = False) -> None:
         self.ctx = ctx
         self.assets = assets
         self.shared = shared
@@ -55,6 +58,10 @@ class Quake3Backend:
         if self.world is not None and level is not None:
             upload_images(self.world.painter, level.shaders)
         upload_images(self.md3.painter, self.md3.registered_shaders())
+        if drop_pixels:
+            if self.world is not None:
+                self.world.painter.drop_pixels()
+            self.md3.painter.drop_pixels()
 
     def release(self) -> None:
         if self.world is not None:

@@ -131,6 +131,8 @@ class Quake3WorldRenderer:
                          if _sprite_kind(level.shaders[int(b)]) is not None}
         self._portal_entities = portal_entities(world.entities)
         self._portal_surfaces = self._find_portal_surfaces()
+        self._batch_fogs: list[int] = batches["fog"].astype(np.int64).tolist()
+        self._fog_cache: tuple[Q3View | None, dict[int, FogVectors]] = (None, {})
 
     def _batch_centers(self) -> np.ndarray:
         """``f4 [B, 3]``: the middle of each batch's vertices (for back-to-front ordering of blended batches)."""
@@ -240,15 +242,8 @@ class Quake3WorldRenderer:
         (``translucent=False``: before the models, as their sort places them) or only those after it (``True``)."""
         visible = self._through_portal if view.clip_plane is not None else self._main
         visible.update(self.level.world, view.pvs_origin or view.camera)
-        cam = np.asarray(view.camera, np.float32)
         shaders_ = self.level.shaders
-
-        def key(r: tuple[int, int, int]) -> tuple[float, float]:
-            sort = shaders_[r[0]].sort
-            dist = float(np.sum((self._centers[r[0]] - cam) ** 2))
-            return (sort, dist if sort <= SORT_OPAQUE else -dist)
-
-        ranges = sorted(visible.ranges, key=key)
+        ranges = self._sorted(visible.ranges, view.camera)
         if translucent is not True:
             self._depth_prepass(view, visible, ranges)
         lit = self._lit_ranges(view, visible) if translucent is not True else {}
@@ -269,6 +264,18 @@ class Quake3WorldRenderer:
                     self.painter.draw_dlights(self._lit.vao, shaders_[batch], view, IDENTITY, view.camera,
                                               *lit[batch], scissors)
                 self._fog_pass(batch, fog, view, visible, count, first)
+
+    def _sorted(self, ranges: list[tuple[int, int, int]], camera) -> list[tuple[int, int, int]]:
+        """``ranges`` in drawing order: by shader sort, the opaque ones front to back and the others back to front
+        by their batch's middle (the squared distances of all batches in one array operation)."""
+        if not ranges:
+            return []
+        shaders_ = self.level.shaders
+        batches = [r[0] for r in ranges]
+        dist = ((self._centers[batches] - np.asarray(camera, np.float32)) ** 2).sum(axis=1).tolist()
+        sorts = [shaders_[b].sort for b in batches]
+        order = sorted(range(len(ranges)), key=lambda i: (sorts[i], dist[i] if sorts[i] <= SORT_OPAQUE else -dist[i]))
+        return [ranges[i] for i in order]
 
     def _lit_ranges(self, view: Q3View, visible: _VisibleList) -> dict[int, tuple[int, int, list[int]]]:
         """``batch → (count, first, lights)`` in the lit list of the visible surfaces ``view``'s lights reach
@@ -302,15 +309,24 @@ class Quake3WorldRenderer:
         fbo.use()
 
     def _fog(self, batch: int, view: Q3View) -> FogVectors | None:
-        """The fog vectors of the fog volume ``batch`` lies in, seen from ``view`` (``None``: not fogged)."""
-        fog_index = int(self.level.world.batches[batch]["fog"])
+        """The fog vectors of the fog volume ``batch`` lies in, seen from ``view`` (``None``: not fogged; worked out
+        once per fog volume and view)."""
+        fog_index = self._batch_fogs[batch]
         if not 0 <= fog_index < len(self.level.fog_shaders):
             return None
         fog_shader = self.level.fog_shaders[fog_index]
         if fog_shader is None or fog_shader.fog is None:
             return None
-        plane = self.level.world.fogs[fog_index].surface_plane
-        return fog_vectors(fog_shader.fog, plane, view.camera, view.forward, IDENTITY_LIGHT)
+        seen, vectors = self._fog_cache
+        if seen is not view:
+            seen, vectors = view, {}
+            self._fog_cache = (seen, vectors)
+        found = vectors.get(fog_index)
+        if found is None:
+            plane = self.level.world.fogs[fog_index].surface_plane
+            found = vectors[fog_index] = fog_vectors(fog_shader.fog, plane, view.camera, view.forward,
+                                                     IDENTITY_LIGHT)
+        return found
 
     def _fog_pass(self, batch: int, fog: FogVectors | None, view: Q3View, visible: _VisibleList, count: int,
                   first: int) -> None:

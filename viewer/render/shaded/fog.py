@@ -98,9 +98,9 @@ class FogVolume:
 def model_fog(volumes: tuple[FogVolume, ...], center, radius: float) -> FogVolume | None:
     """``R_ComputeFogNum``: the first fog whose box the sphere (a frame's local origin moved to the entity,
     and its radius) reaches into, or ``None``."""
-    c = np.asarray(center, np.float64)
+    c, r = [float(v) for v in center], float(radius)
     for volume in volumes:
-        if (c - radius < np.asarray(volume.maxs)).all() and (c + radius > np.asarray(volume.mins)).all():
+        if all(c[i] - r < float(volume.maxs[i]) and c[i] + r > float(volume.mins[i]) for i in range(3)):
             return volume
     return None
 

@@ -4,7 +4,7 @@ the map's light grid.
 Per draw: each surface's vertices are lerped (``LerpMeshVertexes``; poses of one frame are kept) and written into
 fresh storage of one shared vertex buffer (orphaned, so no write waits for the draws before it) in the map's
 vertex layout; its triangles stay in a static index buffer (both kept by the model's registered path: MD3 header
-names repeat).  The light grid sample at the light origin (once per origin and frame) becomes the ambient and
+names repeat).  The light grid sample at the light origin (once per origin, kept between frames) becomes the ambient and
 directed light of ``rgbGen lightingDiffuse`` with the light direction turned into the model's own axes.  View
 models draw with their depth squeezed to the front (``RF_DEPTHHACK``).  The entity's ``shaderRGBA`` feeds
 ``rgbGen``/``alphaGen entity``; a model reaching into a fog volume is fogged like the map (``R_ComputeFogNum``); a
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 import moderngl
 import numpy as np
@@ -51,6 +52,8 @@ _VIEW_MODEL_DEPTH = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0.3, -0.7], [0,
 #: ``identityLight`` 1), from ``tr.sunDirection`` as ``RE_LoadWorldMap`` presets it.
 _NO_WORLD_AMBIENT = (150 + MINIMUM_AMBIENT) / 255.0
 _NO_WORLD_DIRECTED = 150 / 255.0
+#: Light grid samples kept by light origin (items do not move: sampled once, not once a frame), at most this many.
+_MAX_SAMPLES = 4096
 _SUN_DIRECTION = np.array([0.45, 0.3, 0.9]) / np.linalg.norm([0.45, 0.3, 0.9])
 
 
@@ -78,16 +81,23 @@ def no_world_light(axis) -> StageLight:
 
 
 def _stage_light(sample: LightSample, axis, point=None, dlights: Lights | None = None) -> StageLight:
-    """``sample`` as the diffuse light of a model with ``axis``: every model gets the minimum ambient add of 32
-    (``R_SetupEntityLighting``'s "fixed minimum add", before the ambient is clamped); ``dlights`` reaching ``point``
-    add to its directed light and turn its direction (:func:`~.dlights.model_dlights`)."""
-    ambient = np.minimum((np.asarray(sample.ambient) + MINIMUM_AMBIENT) / 255.0, 1.0)
-    directed = np.minimum(np.asarray(sample.directed) / 255.0, 1.0)
+    """``sample`` as the diffuse light of a model with ``axis`` (:func:`_world_light` turned into its axes)."""
+    ambient, directed, direction = _world_light(sample, point, dlights)
+    return StageLight(ambient, directed, vec3(np.asarray(axis, np.float64) @ direction))
+
+
+def _world_light(sample: LightSample, point=None, dlights: Lights | None = None) \
+        -> tuple[tuple[float, float, float], tuple[float, float, float], np.ndarray]:
+    """``sample`` as ambient and directed light (0‥1) and the world direction of the latter: every model gets the
+    minimum ambient add of 32 (``R_SetupEntityLighting``'s "fixed minimum add", before the ambient is clamped);
+    ``dlights`` reaching ``point`` add to its directed light and turn its direction
+    (:func:`~.dlights.model_dlights`)."""
+    ambient = tuple(min((v + MINIMUM_AMBIENT) / 255.0, 1.0) for v in sample.ambient)
+    directed: tuple | np.ndarray = tuple(min(v / 255.0, 1.0) for v in sample.directed)
     direction = np.asarray(sample.direction, np.float64)
     if dlights is not None and len(dlights) and point is not None:
-        directed, direction = model_dlights(dlights, point, directed, direction)
-    local = np.asarray(axis, np.float64) @ direction
-    return StageLight(vec3(ambient), vec3(directed), vec3(local))
+        directed, direction = model_dlights(dlights, point, np.asarray(directed), direction)
+    return vec3(ambient), vec3(directed), direction
 
 
 class Md3Renderer:
@@ -105,8 +115,11 @@ class Md3Renderer:
         self._vbo = ctx.buffer(reserve=capacity * DRAW_VERTEX.itemsize, dynamic=True)
         self._ibos: dict[tuple[str, int], moderngl.Buffer] = {}
         self._vaos: dict[tuple[int, str, int], moderngl.VertexArray] = {}
+        self._vao_fors: dict[tuple[str, int], Callable[[moderngl.Program], moderngl.VertexArray]] = {}
         self._shaders: dict[str, Shader] = {}
         self._static: dict[tuple[str, int, int], np.ndarray] = {}
+        self._samples: dict[tuple[float, ...], LightSample] = {}
+        self._lit: tuple[Lights | None, dict[tuple[float, ...], tuple]] = (None, {})
 
     def registered_shaders(self) -> list[Shader]:
         """Every shader the segment's models, skins and effects name (to upload their images up front)."""
@@ -166,7 +179,10 @@ class Md3Renderer:
         view through a portal leaves out the first-person weapon (``RF_FIRST_PERSON``); ``world`` False: a scene
         without the map (:func:`no_world_light`, no fog); ``sorts``: only the surfaces whose shader's sort it
         accepts (all without it)."""
-        lights: dict[tuple[float, ...], LightSample] = {}
+        lights = self._samples
+        if len(lights) > _MAX_SAMPLES:
+            lights.clear()
+            self._lit = (None, {})
         for draw in draws:
             model = self.models.md3.get(draw.model)
             if model is not None and not (draw.view_model and view.clip_plane is not None):
@@ -213,14 +229,12 @@ class Md3Renderer:
             if sorts is not None and not sorts(shader.sort):
                 continue
             self._vbo.orphan()              # new storage: no wait for the draws still reading the old one
-            self._vbo.write(self._vertices(model, index, draw).tobytes())
+            self._vbo.write(self._vertices(model, index, draw))
             key = (draw.model, index)       # the registry name: MD3 header names repeat
-            if key not in self._ibos:
+            vao_for = self._vao_fors.get(key)
+            if vao_for is None:
                 self._ibos[key] = self.ctx.buffer(np.ascontiguousarray(surface.triangles, np.uint32).tobytes())
-
-            def vao_for(program: moderngl.Program, key: tuple[str, int] = key) -> moderngl.VertexArray:
-                return self._vao(program, key)
-
+                vao_for = self._vao_fors[key] = partial(self._vao, key=key)
             self.painter.draw(vao_for, shader, pass_view, matrix, camera_local, surface.triangles.size, 0, light,
                               fog, (color[0], color[1], color[2], color[3]))
             if fog is not None and shader.sort <= SORT_OPAQUE and not shader.is_sky:
@@ -228,15 +242,21 @@ class Md3Renderer:
 
     def _light(self, cache: dict[tuple[float, ...], LightSample], point, axis: np.ndarray,
                dlights: Lights | None = None) -> StageLight:
-        """:func:`grid_light` with the grid sampled once per light origin and frame, plus ``dlights``."""
+        """:func:`grid_light` with the grid sampled once per light origin, plus ``dlights``."""
         if self.grid is None and (dlights is None or not len(dlights)):
             return _NO_GRID
+        key = tuple(float(v) for v in np.asarray(point).ravel()[:3])
         if self.grid is None:
             sample = _NO_GRID_SAMPLE
         else:
-            key = tuple(float(v) for v in np.asarray(point).ravel()[:3])
             found = cache.get(key)
             if found is None:
                 found = cache[key] = self.grid.sample(point)
             sample = found
-        return _stage_light(sample, axis, point, dlights)
+        if self._lit[0] is not dlights:     # the parts of a player share a light origin: lit once per frame
+            self._lit = (dlights, {})
+        lit = self._lit[1].get(key)
+        if lit is None:
+            lit = self._lit[1][key] = _world_light(sample, point, dlights)
+        ambient, directed, direction = lit
+        return StageLight(ambient, directed, vec3(axis @ direction))

@@ -33,8 +33,8 @@ from ..refdef import Lights
 from ..view_math import angle_vectors, gl_bytes
 from .dlights import dlight_image, in_model_space, light_corners
 from .fog import FogVectors, fog_image
-from .stages import (ALPHA_FUNCS, WAVE_FUNCS, alpha_mode, anim_frame, blend_factors, collapse,
-                     eval_wave, fog_adjust, stage_color, tc_chain, vertex_color_mode)
+from .passes import Pass, ShaderPasses, Uniforms, deform_uniforms
+from .stages import blend_factors
 
 _VERSION = "#version 330 core\n"
 VERTEX_LAYOUT = "3f 2f 2f 3f 4f1"
@@ -53,8 +53,6 @@ def cached_vao(vaos: dict[int, moderngl.VertexArray], program: moderngl.Program,
     return vao
 
 
-_TCGEN = {"texture": 0, "lightmap": 1, "environment": 2, "vector": 3}
-_TCGEN_CLOUDS = 4
 IDENTITY = np.eye(4, dtype=np.float32)
 _IDENTITY_BYTES = gl_bytes(IDENTITY)
 #: A clip plane every point is in front of (no clipping).
@@ -66,15 +64,17 @@ _PROGRAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 class StageProgram:
     """A compiled ``q3stage.glsl`` variant with its uniforms and the value each was last set to, so a pass only
     sends the uniforms that changed (a program keeps its uniform values between draws; the map's and the models'
-    painters share the programs and this record)."""
+    painters share the programs and this record). ``group``: the fixed uniforms of the pass that last applied
+    them (:meth:`apply`), still all in place."""
 
-    __slots__ = ("program", "_uniforms", "_last")
+    __slots__ = ("program", "_uniforms", "_last", "group")
 
     def __init__(self, program: moderngl.Program) -> None:
         self.program = program
         self._uniforms = {name: uniform(program, name) for name in program
                           if isinstance(program[name], moderngl.Uniform)}
         self._last: dict[str, object] = {}
+        self.group: Uniforms | None = None
 
     def set(self, name: str, value) -> None:
         """Set uniform ``name`` (ignored when the variant does not use it) unless it already holds ``value``."""
@@ -82,6 +82,21 @@ class StageProgram:
         if member is not None and self._last.get(name) != value:
             member.value = value
             self._last[name] = value
+            self.group = None
+
+    def put(self, name: str, value) -> None:
+        """:meth:`set` for a uniform no group of :meth:`apply` holds (it leaves :attr:`group` in place)."""
+        member = self._uniforms.get(name)
+        if member is not None and self._last.get(name) != value:
+            member.value = value
+            self._last[name] = value
+
+    def apply(self, group: Uniforms) -> None:
+        """Set every uniform of ``group`` (a pass's fixed ones), unless it is still the group last applied."""
+        if self.group is not group:
+            for name, value in group:
+                self.set(name, value)
+            self.group = group
 
     def write(self, name: str, data: bytes) -> None:
         """Write raw bytes (matrices) to uniform ``name`` unless it already holds them."""
@@ -149,6 +164,9 @@ class StageLight:
     direction: tuple[float, float, float] = (0.57735, 0.57735, 0.57735)
 
 
+_DEFAULT_LIGHT = StageLight()
+
+
 class ShaderPainter:
     """Draws vertex arrays with a shader's stages: images on first use, pass state, uniforms. Shared by the map
     and the models of a segment."""
@@ -161,9 +179,12 @@ class ShaderPainter:
         self._textures: dict[tuple[str, bool, int, bool], moderngl.Texture] = {}
         self._white = ctx.texture((1, 1), 4, b"\xff\xff\xff\xff")
         self._matrix_cache: tuple[object, bytes] = (None, b"")
+        self._model_cache: tuple[object, bytes] = (None, b"")
+        self._camera_cache: tuple[object, tuple[float, ...]] = (None, ())
         self._warned: set[str] = set()
         self._fog_image: moderngl.Texture | None = None
         self._dlight_image: moderngl.Texture | None = None
+        self._passes: dict[int, ShaderPasses] = {}
 
     def release(self) -> None:
         for tex in self._textures.values():
@@ -190,15 +211,20 @@ class ShaderPainter:
         tex = self._textures.get(key)
         if tex is None:
             pixels = self.images.get(lower)
-            if pixels is None:
+            uploaded = self._textures.get((lower, not clamp, picmip, mipmap))
+            if pixels is not None:
+                for _ in range(picmip):
+                    pixels = half_size(pixels)
+                h, w = pixels.shape[:2]
+                data = np.ascontiguousarray(pixels).tobytes()
+            elif uploaded is not None:      # its pixels were given up (drop_pixels): the GPU's copy of them
+                (w, h), data = uploaded.size, uploaded.read()
+            else:
                 if lower not in self._warned:
                     self._warned.add(lower)
                     warnings.warn(f"image {name!r} was not loaded; drawing white", stacklevel=2)
                 return self._white
-            for _ in range(picmip):
-                pixels = half_size(pixels)
-            h, w = pixels.shape[:2]
-            tex = self.ctx.texture((w, h), 4, np.ascontiguousarray(pixels).tobytes())
+            tex = self.ctx.texture((w, h), 4, data)
             tex.repeat_x = tex.repeat_y = not clamp
             if mipmap:
                 tex.build_mipmaps()
@@ -207,6 +233,13 @@ class ShaderPainter:
                 tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
             self._textures[key] = tex
         return tex
+
+    def drop_pixels(self) -> None:
+        """Give up the decoded pixels of every image already uploaded (from ``images``, the segment's table: only
+        when no other painter will read it): the GPU keeps them, as ``R_FindImageFile`` keeps only the GL image; a
+        clamp mode asked for later is made from the uploaded texture."""
+        for lower, *_ in self._textures:
+            self.images.pop(lower, None)
 
     def _program(self, view: Q3View, collapsed: bool, alpha_func: int, skybox: bool = False, fog: bool = False,
                  detail: bool = False, dlight: bool = False) -> StageProgram:
@@ -234,10 +267,15 @@ class ShaderPainter:
 
     def _common(self, p: StageProgram, view: Q3View, model: np.ndarray, camera_local) -> None:
         p.write("u_view_proj", self._view_proj_bytes(view))
-        p.write("u_model", _IDENTITY_BYTES if model is IDENTITY else gl_bytes(np.asarray(model, np.float32)))
-        self._set(p, "u_camera", tuple(float(c) for c in camera_local))
-        self._set(p, "u_time", float(view.time))
-        self._set(p, "u_clip_plane", view.clip_plane or _NO_CLIP)
+        if model is not self._model_cache[0]:   # the surfaces of one model (and the whole map) share a matrix
+            data = _IDENTITY_BYTES if model is IDENTITY else gl_bytes(np.asarray(model, np.float32))
+            self._model_cache = (model, data)
+        p.write("u_model", self._model_cache[1])
+        if camera_local is not self._camera_cache[0]:
+            self._camera_cache = (camera_local, tuple(float(c) for c in camera_local))
+        p.put("u_camera", self._camera_cache[1])
+        p.put("u_time", float(view.time))
+        p.put("u_clip_plane", view.clip_plane or _NO_CLIP)
 
     def _fog_uniforms(self, p: StageProgram, fog: FogVectors | None) -> None:
         if fog is None:
@@ -249,26 +287,27 @@ class ShaderPainter:
         self._set(p, "u_fog_eye_t", fog.eye_t)
 
     def _deforms(self, p: StageProgram, shader: Shader, time: float) -> None:
-        mode, func, wave, spread, bulge = 0, 0, (0.0, 0.0, 0.0, 0.0), 0.0, (0.0, 0.0, 0.0)
-        move = np.zeros(3)
-        for d in shader.deforms:
-            if d.kind == "wave" and d.wave is not None:
-                mode, func = 1, WAVE_FUNCS.get(d.wave.func, 0)
-                wave = (d.wave.base, d.wave.amplitude, d.wave.phase, d.wave.frequency)
-                spread = _deform_spread(d.params[0] if d.params else 0.0, d.wave.frequency)
-            elif d.kind == "bulge" and len(d.params) >= 3:
-                mode, bulge = 2, (d.params[0], d.params[1], d.params[2])
-            elif d.kind == "move" and d.wave is not None and len(d.params) >= 3:
-                move += np.asarray(d.params[:3]) * eval_wave(d.wave, time)
-        self._set(p, "u_deform", mode)
-        self._set(p, "u_deform_func", func)
-        self._set(p, "u_deform_wave", wave)
-        self._set(p, "u_deform_spread", float(spread))
-        self._set(p, "u_bulge", bulge)
-        self._set(p, "u_move", tuple(float(v) for v in move))
+        plan = self.passes(shader)
+        for name, value in (*deform_uniforms(shader), *plan.move(time)):
+            p.set(name, value)
+        if not plan.move(time):
+            p.set("u_move", (0.0, 0.0, 0.0))
 
     def _state(self, shader: Shader, stage: Stage, view: Q3View) -> None:
         use_state(self.ctx, stage_state(shader, stage, view))
+
+    def passes(self, shader: Shader) -> ShaderPasses:
+        """What of ``shader``'s passes is fixed (:mod:`.passes`), worked out on its first draw."""
+        found = self._passes.get(id(shader))
+        if found is None or found.shader is not shader:
+            found = self._passes[id(shader)] = ShaderPasses(shader, shader_cull(shader), shader_offset(shader),
+                                                            portal_range(shader))
+        return found
+
+    def _pass_program(self, step: Pass, clip: bool) -> StageProgram:
+        program = step.programs[clip] = stage_program(self.ctx, step.second is not None, step.alpha_func,
+                                                      detail=step.detail is not None, clip=clip)
+        return program
 
     def draw(self, vao_for, shader: Shader, view: Q3View, model: np.ndarray, camera_local, count: int,
              first: int = 0, light: StageLight | None = None, fog: FogVectors | None = None,
@@ -281,50 +320,37 @@ class ShaderPainter:
             return
         if shader.sky is not None and shader.sky.outer_box:
             self._draw_skybox(vao_for, shader, view, model, camera_local, count, first)
-        portal_distance = portal_range(shader)
-        for stage, second, detail in collapse(shader.stages):
-            p = self._program(view, second is not None, ALPHA_FUNCS.get(stage.alpha_func, 0),
-                              detail=detail is not None)
+        plan = self.passes(shader)
+        time = view.time
+        move = plan.move(time)
+        clip = view.clip_plane is not None
+        face = view.front_face
+        for step in plan.passes:
+            p = step.programs.get(clip) or self._pass_program(step, clip)
             self._common(p, view, model, camera_local)
-            self._deforms(p, shader, view.time)
-            self._fog_uniforms(p, fog)
-            if fog is not None:
-                self._set(p, "u_fog_adjust", fog_adjust(stage))
-            tcgen = _TCGEN_CLOUDS if shader.sky is not None else _TCGEN.get(stage.tc_gen, 0)
-            self._set(p, "u_tcgen", tcgen)
-            if stage.tc_gen_vectors is not None:
-                self._set(p, "u_tc_vec0", stage.tc_gen_vectors[0])
-                self._set(p, "u_tc_vec1", stage.tc_gen_vectors[1])
-            if shader.sky is not None:
-                self._set(p, "u_cloud_height", float(shader.sky.cloud_height))
-            chain = tc_chain(stage.tc_mods, view.time)
-            self._set(p, "u_tc_pre", tuple(chain.pre.astype(np.float32).T.ravel()))
-            self._set(p, "u_turb", chain.turb)
-            self._set(p, "u_tc_post", tuple(chain.post.astype(np.float32).T.ravel()))
-            self._set(p, "u_color", stage_color(stage, view.time))
-            self._set(p, "u_rgb_vertex", vertex_color_mode(stage))
-            self._set(p, "u_alpha_mode", alpha_mode(stage))
-            self._set(p, "u_entity_from_vertex", int(entity_color is None))
+            p.apply(step.statics)
+            dynamic, textures = step.at(time, move, self.texture)
+            for name, value in dynamic:
+                p.put(name, value)
+            if fog is None:
+                p.put("u_fog_eye_t", 1.0)
+                p.put("u_fog_adjust", 0)
+            else:
+                p.put("u_fog_distance", fog.distance)
+                p.put("u_fog_depth", fog.depth)
+                p.put("u_fog_eye_t", fog.eye_t)
+                p.put("u_fog_adjust", step.fog_adjust)
+            p.put("u_entity_from_vertex", int(entity_color is None))
             if entity_color is not None:
-                self._set(p, "u_entity_color", entity_color)
-            self._set(p, "u_portal_range", portal_distance)
-            if stage.rgb_gen == "lightingdiffuse":
-                lit = light or StageLight()
-                self._set(p, "u_ambient", lit.ambient)
-                self._set(p, "u_directed", lit.directed)
-                self._set(p, "u_light_dir", lit.direction)
-            self.texture(anim_frame(stage, view.time), stage.clamp, shader).use(0)
-            self._set(p, "u_texture", 0)
-            if second is not None:
-                self.texture(anim_frame(second, view.time), second.clamp, shader).use(1)
-                self._set(p, "u_texture2", 1)
-                self._set(p, "u_tcgen2", int(second.tc_gen == "lightmap"))
-            if detail is not None:
-                self.texture(anim_frame(detail, view.time), detail.clamp, shader).use(2)
-                self._set(p, "u_texture3", 2)
-                tc3 = tc_chain(detail.tc_mods, view.time).pre
-                self._set(p, "u_tc3", tuple(tc3.astype(np.float32).T.ravel()))
-            self._state(shader, stage, view)
+                p.put("u_entity_color", entity_color)
+            if step.lighting:
+                lit = light or _DEFAULT_LIGHT
+                p.put("u_ambient", lit.ambient)
+                p.put("u_directed", lit.directed)
+                p.put("u_light_dir", lit.direction)
+            for unit, texture in enumerate(textures):
+                texture.use(unit)
+            use_state(self.ctx, step.states[face])
             vao_for(p.program).render(moderngl.TRIANGLES, vertices=count, first=first)
 
     def draw_depth(self, vao_for, shader: Shader, view: Q3View, count: int, first: int) -> None:
@@ -422,15 +448,6 @@ class ShaderPainter:
 
 
 
-def _deform_spread(div: float, frequency: float) -> float:
-    """``deformationSpread`` of ``deformVertexes wave <div>``: ``1 / div`` (100 for a div of 0, as
-    ``ParseDeform`` warns and uses); 0 for a wave of frequency 0, whose phase does not vary along the surface
-    (``RB_CalcDeformVertexes``)."""
-    if frequency == 0:
-        return 0.0
-    return 1.0 / div if div != 0 else 100.0
-
-
 def portal_range(shader: Shader) -> float:
     """``shader.portalRange``: the ``alphaGen portal`` distance (256 when the stage gives none), 0 for a shader
     without one, which leaves a camera portal never in range (``SurfIsOffscreen``)."""
@@ -473,14 +490,18 @@ def _intersect(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tu
 
 
 def upload_images(painter: ShaderPainter, shaders: Iterable[Shader]) -> None:
-    """Upload every loaded image ``shaders`` draw with (``animMap`` frames included) now, so no frame waits for one
-    (``R_FindImageFile`` at registration); names the loader did not decode are left to the first draw that needs
-    them (and its one warning)."""
+    """Upload every loaded image ``shaders`` draw with (``animMap`` frames and sky boxes included) now, so no frame
+    waits for one (``R_FindImageFile`` at registration); names the loader did not decode are left to the first draw
+    that needs them (and its one warning)."""
     for shader in shaders:
         for stage in shader.stages:
             for name in stage.images:
                 if name.lower() in painter.images:
                     painter.texture(name, stage.clamp, shader)
+        if shader.sky is not None and shader.sky.outer_box:
+            for name in shader.sky.box_images(shader.sky.outer_box):
+                if name.lower() in painter.images:
+                    painter.texture(name, True, shader)
 
 
 def half_size(pixels: np.ndarray) -> np.ndarray:

@@ -42,20 +42,14 @@ def poly_buffers(polys: tuple[Q3Poly, ...] | list[Q3Poly]) -> tuple[np.ndarray, 
         verts["position"] = np.concatenate([np.asarray(p.positions, np.float32) for p in polys])
         verts["st"] = np.concatenate([np.asarray(p.st, np.float32) for p in polys])
         verts["color"] = np.concatenate([np.asarray(p.colors, np.uint8) for p in polys])
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-    indices: list[np.ndarray] = []
-    ranges: list[tuple[int, int]] = []
-    first = 0
-    for start, size in zip(starts.tolist(), sizes.tolist()):
-        if size < 3:
-            ranges.append((first, 0))
-            continue
-        k = np.arange(1, size - 1, dtype=np.uint32)
-        fan = np.stack([np.zeros_like(k), k, k + 1], axis=1).ravel() + np.uint32(start)
-        indices.append(fan)
-        ranges.append((first, len(fan)))
-        first += len(fan)
-    idx = np.concatenate(indices).astype(np.uint32) if indices else np.zeros(0, np.uint32)
+    starts = np.cumsum(sizes) - sizes
+    tris = np.maximum(sizes - 2, 0)                  # a polygon of fewer than 3 points draws nothing
+    owner = np.repeat(np.arange(len(sizes)), tris)
+    k = np.arange(len(owner)) - np.repeat(np.cumsum(tris) - tris, tris) + 1
+    base = starts[owner]
+    idx = np.stack([base, base + k, base + k + 1], axis=1).ravel().astype(np.uint32)
+    firsts = 3 * (np.cumsum(tris) - tris)
+    ranges = list(zip(firsts.tolist(), (3 * tris).tolist()))
     return verts, idx, ranges
 
 
