@@ -11,6 +11,8 @@ what a loaded segment no longer keeps — each drawing the same picture as befor
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -93,9 +95,10 @@ def test_a_segment_it_owns_gives_up_its_decoded_images_and_draws_the_same(ctx, q
         assert map_images > 10 and model_images >= 1
         assert len(given.q3_world.images) < map_images // 4 and len(given.md3.images) < model_images
         painter = owner.backend.world.painter
-        (name, clamp), uploaded = next(iter(painter._textures.items()))
+        (name, clamp, picmip, mipmap), uploaded = next(iter(painter._textures.items()))
         assert name not in painter.images
-        other = painter.texture(name, not clamp)           # made from the GPU's copy of the pixels
+        flags = SimpleNamespace(no_picmip=picmip == 0, no_mipmaps=not mipmap)   # the shader flags it was uploaded by
+        other = painter.texture(name, not clamp, flags)    # made from the GPU's copy of the pixels
         assert other.size == uploaded.size and other.read() == uploaded.read()
         assert other.repeat_x == clamp
     finally:
