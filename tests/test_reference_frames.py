@@ -62,10 +62,10 @@ Q2PRO = QUAKE2 / "reference"
 IOQ3 = QUAKE3 / "reference" / "ioquake3-2026-11-28"
 #: (demo, seconds from its first frame) → the pinned mean difference with Q2PRO's frame of that moment.
 QUAKE2_PINS = {
-    ("AQtion-bandaging-guide", "018.300"): 1.62,  # 1.6117
+    ("AQtion-bandaging-guide", "018.300"): 1.43,  # 1.4191
     ("AQtion-bandaging-guide", "031.500"): 0.67,  # 0.6566
-    ("AQtion-bandaging-guide", "054.300"): 1.76,  # 1.7511
-    ("AQtion-bandaging-guide", "098.700"): 3.24,  # 3.2250
+    ("AQtion-bandaging-guide", "054.300"): 0.94,  # 0.9251
+    ("AQtion-bandaging-guide", "098.700"): 3.23,  # 3.2238
     ("AQtion-demo-guide", "005.000"): 0.79,  # 0.7812
     ("AQtion-demo-guide", "030.000"): 0.83,  # 0.8245
     ("AQtion-demo-guide", "060.000"): 0.80,  # 0.7884
