@@ -65,7 +65,7 @@ QUAKE2_PINS = {
     ("AQtion-bandaging-guide", "018.300"): 1.43,  # 1.4191
     ("AQtion-bandaging-guide", "031.500"): 0.67,  # 0.6566
     ("AQtion-bandaging-guide", "054.300"): 0.94,  # 0.9251
-    ("AQtion-bandaging-guide", "098.700"): 2.39,  # 2.3824
+    ("AQtion-bandaging-guide", "098.700"): 2.37,  # 2.3641
     ("AQtion-demo-guide", "005.000"): 0.79,  # 0.7812
     ("AQtion-demo-guide", "030.000"): 0.83,  # 0.8245
     ("AQtion-demo-guide", "060.000"): 0.80,  # 0.7884

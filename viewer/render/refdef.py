@@ -40,7 +40,9 @@ class ModelRef:
     """What model precache entry ``name`` is: ``kind`` is ``"brush"`` (``submodel`` = N of ``*N``, 0 = the map
     itself), ``"bsp"`` (a separate BSP used as a model, like the health boxes ``maps/b_bh25.bsp``), ``"alias"``,
     ``"sprite"``, ``"md3"`` (an MD3 model drawn for a Quake or Quake II entity; the model and its skins are in
-    :attr:`SegmentAssets.md3` under ``name``), ``"missing"`` or ``"none"`` (the empty entry 0)."""
+    :attr:`SegmentAssets.md3` under ``name``), ``"missing"`` (drawn as a placeholder box), ``"null"`` (a missing
+    model drawn as its engine's mark for one: Q2PRO's ``GL_DrawNullModel`` axis lines, for the Quake II temp-entity
+    models qdv adds itself) or ``"none"`` (the empty entry 0)."""
 
     name: str
     kind: str

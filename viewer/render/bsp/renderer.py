@@ -194,6 +194,8 @@ class BspBackend:
             self.sprites.draw(handle, view_proj, camera_origin=view.camera, camera_forward=forward,
                               camera_right=right, camera_up=up, origin=draw.origin, angles=draw.angles,
                               frame=draw.frame, time=view.time, alpha=draw.alpha, fog=view.fog)
+        elif ref.kind == "null":
+            self.shared.boxes.draw_axes(view_proj, entity_matrix(draw.origin, draw.angles))
         elif ref.kind == "missing":    # the loader that made it said so once, naming the file
             player = draw.colors is not None or ref.name.lower().startswith("players/")
             self.shared.boxes.draw_with_nose(view_proj, entity_matrix(draw.origin, draw.angles),
