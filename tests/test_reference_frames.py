@@ -74,7 +74,7 @@ QUAKE2_PINS = {
 #: (demo, seconds from its first snapshot) → the pinned mean difference with windowed ioquake3's frame.
 QUAKE3_PINS = {
     ("oa_dm1_follow_p68.dm_68", "012.000"): 2.13,  # 2.1177
-    ("oa_dm1_follow_p68.dm_68", "022.750"): 7.70,  # 7.6888
+    ("oa_dm1_follow_p68.dm_68", "022.750"): 7.61,  # 7.6023
     ("oa_dm1_follow_p68.dm_68", "055.700"): 2.89,  # 2.8837
     ("oa_dm1_follow_p68.dm_68", "083.650"): 9.79,  # 9.7833
     ("oa_dm1_player_p71.dm_71", "012.200"): 24.56,  # 24.5475

@@ -16,7 +16,8 @@
   leads, red otherwise, framed in gold; grey for the other.
 - The last item picked up, in the lower left for 3 s (:mod:`.pickup_item`).
 - Crosshair (``CG_DrawCrosshair``): ``gfx/2d/crosshaire`` (``cg_drawCrosshair 4``) 24 units square in the middle,
-  tinted by health and armor (``CG_ColorForHealth``).
+  tinted by health and armor (``CG_ColorForHealth``); under it for a second the name of the player it last passed
+  over (:mod:`.crosshair_names`).
 - "following" and the followed player's name in giant letters (``CG_DrawFollow``), OpenArena's
   "USE_ITEM to stop following" in the top right corner; when not following, the warm-up (:mod:`.warmup`).
 - Upper right: the level timer (``CG_DrawTimer``) only when asked for, as ``cg_drawTimer`` is 0 by default, then
@@ -61,12 +62,14 @@ from assets_loader.demos.events import ObituaryEvent
 from assets_loader.demos.quake3.game import (PM_INTERMISSION, PM_SPECTATOR, PMF_FOLLOW, SCORE_NOT_PRESENT,
                                              TEAM_SPECTATOR)
 from assets_loader.demos.quake3.colors import colored_chars, visible_len
+from assets_loader.game_map import GameMap
 from assets_loader.demos.quake3.obituaries import S_COLOR_WHITE, gendered_obituary
 
 from ...render.shaded.records import Quake3Models
 from ...render.refdef import HudLayout, HudQuad
 from ..base import PicSizes
 from . import hud_icons, lagometer, scoreboard
+from .crosshair_names import NAME_TIME, crosshair_client
 from .hud_pics import char_pic
 from .screen import WHITE, VirtualScreen
 from .pickup_item import PICKUP_TIME, draw_pickup_item
@@ -260,6 +263,19 @@ def _crosshair(screen: VirtualScreen, state: SceneState, pic_sizes: PicSizes | N
         screen.text("+", 316, 232, 8, 16, color)
 
 
+def _crosshair_name(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline,
+                    map_: GameMap | None) -> None:
+    """``CG_DrawCrosshairNames``: the name of the player last under the crosshair (:mod:`.crosshair_names`)."""
+    sighted = crosshair_client(state, timeline, map_)
+    if sighted is None:
+        return
+    client, age = sighted
+    name = {p.slot: p.name for p in state.scoreboard}.get(client)
+    if name:
+        screen.text(name, 320 - visible_len(name) * 16 / 2, 170, 16, 16, alpha=0.5 * _fade(age, NAME_TIME),
+                    shadow=True)
+
+
 def _lagometer(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline) -> None:
     screen.pic(lagometer.LAGOMETER_PIC, 640 - 48, 480 - 48, 48, 48)
     screen.quads.extend(lagometer.lagometer_quads(lagometer.lagometer_at(timeline, state.time), screen.size))
@@ -404,9 +420,11 @@ def _notify(quads: list[HudQuad], state: SceneState, timeline: DemoTimeline, sca
 
 def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
                show_scores: bool = False, pic_sizes: PicSizes | None = None,
-               models: Quake3Models | None = None, draw_timer: bool = False) -> HudLayout:
+               models: Quake3Models | None = None, draw_timer: bool = False,
+               game_map: GameMap | None = None) -> HudLayout:
     """The HUD at ``state.time`` (rules: module docstring); ``models``: the segment's, for the 3D icons and the
-    players' sexes (their ``animation.cfg``) in death messages; ``draw_timer``: ``cg_drawTimer``."""
+    players' sexes (their ``animation.cfg``) in death messages; ``draw_timer``: ``cg_drawTimer``; ``game_map``:
+    the segment's map, which stops the view's scan for a name under the crosshair."""
     screen = VirtualScreen(screen_size)
     stats = state.stats
     if not stats:
@@ -421,9 +439,11 @@ def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int
         if not free and int(stats.get("health", 0)) > 0 and not show_scores:
             _status_bar(screen, state, timeline, pic_sizes, models)
             _crosshair(screen, state, pic_sizes)
+            _crosshair_name(screen, state, timeline, game_map)
             _weapon_select(screen, state, timeline)
         elif free:
             _crosshair(screen, state, pic_sizes)
+            _crosshair_name(screen, state, timeline, game_map)
         _lagometer(screen, state, timeline)
         _upper_right(screen, state, timeline, following, models, draw_timer)
         if int(stats.get("health", 0)) > 0:                  # CG_DrawLowerLeft
