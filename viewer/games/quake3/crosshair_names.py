@@ -6,7 +6,8 @@ unless invisible (``PW_INVIS``), becomes ``cg.crosshairClientNum`` at that momen
 writes that player's name for ``CG_FadeColor(cg.crosshairClientTime, 1000)``: 1 s after the last sighting, fading
 over the last 200 ms, at half that opacity, in 16 × 16 letters centred at y 170, with a shadow and the name's
 colour codes (``CG_DrawBigString``).  The cgame scans every frame it draws; here the view is scanned at the
-moment drawn and at each snapshot of the second before, newest first.  A player's box is the one packed in its
+moment drawn and at each snapshot of the second before, newest first (a snapshot's answer is kept per timeline:
+a played demo scans each snapshot once).  A player's box is the one packed in its
 entity's ``solid`` (``SV_LinkEntity``: ``x | zd << 8 | (zu + 32) << 16``) around its origin; the map is traced
 with :meth:`~assets_loader.game_map.GameMap.trace`.  Fog (``CONTENTS_FOG`` at the hit) is not checked.
 
@@ -18,6 +19,7 @@ References: OpenArena 0.8.8 / ioquake3 ``code/cgame/cg_draw.c`` (``CG_ScanForCro
 from __future__ import annotations
 
 import math
+import weakref
 
 import numpy as np
 
@@ -35,6 +37,9 @@ MAX_CLIENTS = 64
 ET_PLAYER = 1
 SOLID_BMODEL = 0xFFFFFF
 PW_INVIS = 4
+#: Each timeline's snapshot scans: (frame, pov, map id) → the client sighted; cleared when it grows past the cap.
+_SCANS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_SCANS_CAP = 4096
 
 
 def _box_entry(start: np.ndarray, direction: np.ndarray, mins: np.ndarray, maxs: np.ndarray) -> float | None:
@@ -91,11 +96,16 @@ def crosshair_client(state: SceneState, timeline: DemoTimeline, map_: GameMap | 
         return client, 0.0
     t = state.time
     times = timeline.times
+    scans = _SCANS.setdefault(timeline, {})
+    if len(scans) > _SCANS_CAP:
+        scans.clear()
+    pov = state.pov if state.pov >= 0 else None
     frame = min(int(np.searchsorted(times, t, side="left")), len(times)) - 1
     while frame >= 0 and t - float(times[frame]) < NAME_TIME:
-        past = timeline.sample(float(times[frame]), pov=state.pov if state.pov >= 0 else None)
-        client = sighted_client(past, map_)
-        if client is not None:
-            return client, t - float(times[frame])
+        key = (frame, pov, id(map_))
+        if key not in scans:
+            scans[key] = sighted_client(timeline.sample(float(times[frame]), pov=pov), map_)
+        if scans[key] is not None:
+            return scans[key], t - float(times[frame])
         frame -= 1
     return None
