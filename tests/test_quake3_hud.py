@@ -347,3 +347,15 @@ def test_the_name_of_the_player_last_under_the_crosshair_shows_for_a_second(foll
     behind = follow.sample(follow.start_time + 37.75)
     assert crosshair_names.sighted_client(behind, None) is not None
     assert crosshair_names.sighted_client(behind, game_map) is None
+
+
+def test_the_ammo_is_dark_grey_while_the_weapon_reloads(follow) -> None:
+    """CG_DrawStatusBar: WEAPON_FIRING with over 100 ms of weaponTime left draws the ammo dark grey, as ioquake3's
+    follow frame at 83.65 s shows Grunt's 12 rockets just after a shot; at 12.3 s it is yellow."""
+    state = follow.sample(follow.start_time + 83.65)
+    assert state.stats["weapon_state"] == hud.WEAPON_FIRING and state.stats["weapon_time"] > 100
+    ammo = [q for q in _pics(hud.hud_layout(state, follow, (640, 480), 1), "gfx/2d/numbers/") if q.x < 100]
+    assert len(ammo) == 2 and {q.tint for q in ammo} == {hud.GREY}
+    ready = [q for q in _pics(hud.hud_layout(follow.sample(follow.start_time + 12.3), follow, (640, 480), 1),
+                              "gfx/2d/numbers/") if q.x < 100]
+    assert ready and {q.tint for q in ready} == {hud.YELLOW}

@@ -4,7 +4,8 @@
 - Status bar (``CG_DrawStatusBar``), unless a free spectator or dead: ammo of the held weapon at x 0 with its ammo
   icon (none for the gauntlet's -1), health at x 185 with the player's head icon, armor at x 370 with the armor
   icon, in the 32 × 48 number pictures (``CG_DrawField``: three digits, right-aligned) at y 432.  Colours: ammo
-  yellow; health white over 100, yellow over 25, flashing red / yellow below, red at 0; armor yellow.
+  yellow, dark grey while the weapon reloads (``WEAPON_FIRING`` with over 100 ms of ``weaponTime`` left); health
+  white over 100, yellow over 25, flashing red / yellow below, red at 0; armor yellow.
 - Weapon select (``CG_DrawWeaponSelect``) for 1.4 s after the weapon changes (the held one selected), after the
   viewed player picks up a weapon other than the machine gun (``CG_ItemPickup`` with ``cg_autoswitch 1``: that one
   selected) or after it spawns (``CG_Respawn``: the held one): the owned weapons' icons 32 units square, 40 apart,
@@ -80,7 +81,9 @@ __all__ = ["CROSSHAIR", "PMF_FOLLOW", "health_color", "hud_layout"]
 
 CROSSHAIR = "gfx/2d/crosshaire"
 ARMOR_ICON = "icons/iconr_yellow"
-YELLOW, RED = (1.0, 0.69, 0.0), (1.0, 0.2, 0.2)
+YELLOW, RED, GREY = (1.0, 0.69, 0.0), (1.0, 0.2, 0.2), (0.5, 0.5, 0.5)
+#: ``weaponstate_t``'s ``WEAPON_FIRING``, and the ``weaponTime`` over which the ammo shows as reloading.
+WEAPON_FIRING, RELOAD_SHOWN_MS = 3, 100
 #: Seconds a console notify line stays (``con_notifytime``) and how many show.
 NOTIFY_TIME, NOTIFY_LINES = 3.0, 4
 #: Characters a notify line shows at most (counted without colour codes).
@@ -153,7 +156,9 @@ def _status_bar(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline
         if model is not None:
             screen.model(model)
     if weapon in WEAPONS and int(stats.get("ammo", 0)) >= 0:   # -1: no ammo to count (the gauntlet)
-        screen.field(0, 432, int(stats.get("ammo", 0)), YELLOW)
+        reloading = int(stats.get("weapon_state", 0)) == WEAPON_FIRING and int(stats.get("weapon_time", 0)) \
+            > RELOAD_SHOWN_MS
+        screen.field(0, 432, int(stats.get("ammo", 0)), GREY if reloading else YELLOW)
         icon = f"icons/icona_{WEAPONS[weapon]}"
         if ammo_model is None and _has(pic_sizes, icon):
             screen.pic(icon, 32 * 3 + 4, 432, 48, 48)
