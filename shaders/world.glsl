@@ -171,9 +171,18 @@ vec3 dynamic_light() {
         float plane_dist = dot(delta, normal);
         float rad = u_dlights[i].w - abs(plane_dist);
         float dist = length(delta - plane_dist * normal);
+#ifdef DLIGHT_FALLOFF
+        // Q2PRO add_dynamic_lights, gl_dlight_falloff 1: none under DLIGHT_CUTOFF (64) left; from r' at the
+        // light's foot to 0 at r' - 0.8 DLIGHT_CUTOFF
+        float minlight = rad - 51.2;
+        if (rad >= 64.0 && dist < minlight) {
+            sum += (rad - dist * rad / minlight) * u_dlight_colors[i];
+        }
+#else
         if (dist < rad - DLIGHT_MINLIGHT) {
             sum += (rad - dist) * u_dlight_colors[i];
         }
+#endif
     }
     return sum * (1.0 / 255.0);
 }

@@ -1,7 +1,8 @@
 """A model the game data lacks is never drawn as nothing.  A Quake III player falls back as the cgame does (the
 model's default skin, ``DEFAULT_MODEL`` sarge, then any player model the data holds), and without any player model
 is a placeholder box; Quake II uses ``players/male`` (``CL_LoadClientinfo``); other missing models (Quake's,
-Quake III items, missiles and weapons) are boxes with a nose that shows their facing.
+Quake III items, missiles and weapons) are boxes with a nose that shows their facing; Quake II's explosion models
+are Q2PRO's three axis lines.
 
 The public CPMA duel names models OpenArena lacks (``mynx``, ``razor``); the OpenArena demo is played with some or
 all of its player models hidden from the game data.  "Drawn" is checked by rendering each frame with and without
@@ -225,3 +226,18 @@ def test_a_quake2_client_of_a_missing_model_is_drawn_on_the_male_model() -> None
     with pytest.warns(UserWarning, match="players/female/athena.pcx"):
         ref = load_precache_model(fs, "players/female/athena.pcx")
     assert ref.kind == "alias" and ref.name == "players/male/tris.md2" and ref.alias is not None
+
+
+def test_a_missing_quake2_effect_model_is_q2pros_three_axis_lines(ctx) -> None:
+    """Q2PRO's GL_DrawNullModel for a model it could not load (the AQtion pak has no explosion model): a red, a
+    green and a blue line of 16 units along the entity's axes, no box."""
+    assets = BspSegment((ModelRef("models/objects/r_explode/tris.md2", "null"),), q3assets.GREY_PALETTE)
+    draw = EntityDraw(0, np.zeros(3, np.float32), np.array([0.0, -45.0, 0.0], np.float32))
+    rgb = _draw(ctx, assets, SceneFrame(0.0, 0, BEHIND, (draw,), np.ones(64, np.float32)))
+    red = (rgb[..., 0] > 200) & (rgb[..., 1] < 40) & (rgb[..., 2] < 40)
+    green = (rgb[..., 1] > 200) & (rgb[..., 0] < 40) & (rgb[..., 2] < 40)
+    blue = (rgb[..., 2] > 200) & (rgb[..., 0] < 40) & (rgb[..., 1] < 40)
+    assert red.any() and green.any() and blue.any() and not _magenta(rgb).any()
+    rows, cols = np.nonzero(blue)
+    assert np.ptp(rows) > 3 * max(np.ptp(cols), 1)                   # the up axis: a vertical line
+    assert (red | green | blue).sum() < 0.02 * red.size              # lines, not a box

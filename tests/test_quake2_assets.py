@@ -187,4 +187,4 @@ def test_the_bandaging_demos_players_carry_the_paks_male_weapons(fs: VirtualFS) 
         loaded = Quake2View().load_segment_assets(fs, demo.segments[0])
     mk23 = loaded.models[segment_models.weapon_model_index(0, 1)]
     assert mk23.name == "players/male/w_mk23.md2" and mk23.kind == "alias"
-    assert loaded.models[-3].name == explosions.EXPLODE_MODEL and loaded.models[-3].kind == "missing"
+    assert loaded.models[-3].name == explosions.EXPLODE_MODEL and loaded.models[-3].kind == "null"

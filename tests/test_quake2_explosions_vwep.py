@@ -109,8 +109,8 @@ def test_each_client_gets_its_model_dirs_weapons_with_the_engines_fallbacks(tmp_
     assert weapon(3, 1) == "players/male/weapon.md2"                                   # the base client's weapon
     tail = models[-len(explosions.EFFECT_MODELS):]
     assert [(m.name, m.kind) for m in tail] == [(explosions.EXPLODE_MODEL, "alias"),
-                                                (explosions.BIG_EXPLODE_MODEL, "missing"),
-                                                (explosions.BFG_EXPLODE_SPRITE, "missing")]
+                                                (explosions.BIG_EXPLODE_MODEL, "null"),       # Q2PRO's axes
+                                                (explosions.BFG_EXPLODE_SPRITE, "null")]
     with pytest.warns(UserWarning):                  # the built MD2's skin and two effect models are missing
         loaded = segment_models.extra_models(fs, ["", "", "#w_x.md2"] + [""] * 253 + ["players/male/a.pcx"], 257,
                                              load_model)

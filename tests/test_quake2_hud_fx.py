@@ -61,8 +61,30 @@ def test_explosions_spray_particles_and_light_deterministically() -> None:
     assert a.alphas is not None and np.all((a.alphas >= 1 - 0.16 / 0.5 - 1e-6) & (a.alphas <= 1 - 0.16 / 0.8 + 1e-6))
     later = effects.particles(tl, tl.start_time + 0.4, None)
     assert later.alphas is not None and later.alphas.max() < a.alphas.min()
-    lights = effects.lights(tl.sample(tl.start_time + 0.05), tl.start_time + 0.05, None)
+    lights = effects.lights(tl.sample(tl.start_time + 0.01), tl.start_time + 0.01, None)
     assert len(lights) == 2 and lights.colors[1].tolist() == [0.5, 0.5, 1.0]      # explosion, railgun flash
+    assert len(effects.lights(tl.sample(tl.start_time + 0.05), tl.start_time + 0.05, None)) == 1  # 16 ms flash
+
+
+def test_a_frames_effects_fire_as_q2pro_reads_it_at_the_previous_frames_time() -> None:
+    """CL_DemoFrame reads frame N once the client's time passes frame N-1: its temp entities and muzzle flashes fire
+    then, 100 ms before the frame's own time; the flash lights 16 ms (cl_muzzlelight_time) at 18 units before and 16
+    right of its entity (CL_MuzzleFlash: 200 + 0..31 units, 100 + 0..31 silenced)."""
+    signon = [M.serverdata(), M.configstring(P.CS_MODELS + 1, "maps/t.bsp")]
+    shooter = M.entity(1, model=2, origin=(0, 0, 0), angles=(0, 90, 0))
+    frames = [[M.frame(1, -1), M.playerinfo(), M.packetentities([shooter])],
+              [M.frame(2, 1), M.playerinfo(), M.packetentities([shooter]),
+               M.temp_entity(0, pos((100, 0, 0)) + bytes([5])),
+               M.muzzleflash(1, 1), M.muzzleflash(1, 1 | P.MZ_SILENCED)]]
+    tl = decode_dm2(dm2(signon, *frames), "t.dm2")
+    effects = fx.Quake2Effects.of(tl)
+    first, second = float(tl.times[0]), float(tl.times[1])
+    assert effects.te_fired.tolist() == [first] and effects.te_times.tolist() == [second]
+    assert len(effects.particles(tl, first + 0.001, None)) == 40                    # the gunshot's CL_ParticleEffect
+    lights = effects.lights(tl.sample(first + 0.01), first + 0.01, None)
+    np.testing.assert_allclose(lights.origins, [(16, 18, 0)] * 2, atol=1e-4)      # yaw 90: forward +y, right +x
+    assert 200 <= lights.radius[0] < 232 and 100 <= lights.radius[1] < 132
+    assert len(effects.lights(tl.sample(first + 0.02), first + 0.02, None)) == 0
 
 
 def test_rail_trails_and_laser_beams() -> None:

@@ -322,3 +322,40 @@ def test_every_skin_of_a_shared_head_has_its_images(q3_fs) -> None:
         shaders = models.players[key].skins["head"].values()
         names = {n.lower() for s in shaders for n in models.library.find(s, LIGHTMAP_NONE).image_names()}
         assert names and names <= set(models.images), key
+
+
+def test_the_name_of_the_player_last_under_the_crosshair_shows_for_a_second(follow, q3_fs) -> None:
+    """ioquake3's follow frame at 22.75 s writes "Angelyss" grey under the centre print: Sarge's view passed over
+    her 0.6 s before (CG_ScanForCrosshairEntity), and CG_DrawCrosshairNames writes the name for 1 s at half
+    opacity in 16-unit letters centred at y 170, fading over the last 200 ms; at 37.75 s a player sits on the
+    view's line behind a wall, which stops the scan."""
+    from viewer.games.quake3 import crosshair_names
+    from viewer.games.quake3.view import Quake3View
+
+    game_map = Quake3View().load_segment_assets(q3_fs, follow.segments[0]).game_map
+    assert game_map is not None
+    t = follow.start_time + 22.75
+    sighted = crosshair_names.crosshair_client(follow.sample(t), follow, game_map)
+    assert sighted is not None and sighted[0] == 3 and sighted[1] == pytest.approx(0.6)
+    layout = hud.hud_layout(follow.sample(t), follow, (640, 480), 1, game_map=game_map)
+    name = [q for q in layout.quads if q.y == 170 and q.tint != (0.0, 0.0, 0.0)]
+    assert len(name) == len("Angelyss") and {q.alpha for q in name} == {0.5} and {q.w for q in name} == {16}
+    assert name[0].x == 320 - 8 * 16 / 2
+    fading = crosshair_names.crosshair_client(follow.sample(t + 0.3), follow, game_map)
+    assert fading is not None and fading[1] == pytest.approx(0.9)
+    assert crosshair_names.crosshair_client(follow.sample(t + 0.45), follow, game_map) is None   # over 1 s
+    behind = follow.sample(follow.start_time + 37.75)
+    assert crosshair_names.sighted_client(behind, None) is not None
+    assert crosshair_names.sighted_client(behind, game_map) is None
+
+
+def test_the_ammo_is_dark_grey_while_the_weapon_reloads(follow) -> None:
+    """CG_DrawStatusBar: WEAPON_FIRING with over 100 ms of weaponTime left draws the ammo dark grey, as ioquake3's
+    follow frame at 83.65 s shows Grunt's 12 rockets just after a shot; at 12.3 s it is yellow."""
+    state = follow.sample(follow.start_time + 83.65)
+    assert state.stats["weapon_state"] == hud.WEAPON_FIRING and state.stats["weapon_time"] > 100
+    ammo = [q for q in _pics(hud.hud_layout(state, follow, (640, 480), 1), "gfx/2d/numbers/") if q.x < 100]
+    assert len(ammo) == 2 and {q.tint for q in ammo} == {hud.GREY}
+    ready = [q for q in _pics(hud.hud_layout(follow.sample(follow.start_time + 12.3), follow, (640, 480), 1),
+                              "gfx/2d/numbers/") if q.x < 100]
+    assert ready and {q.tint for q in ready} == {hud.YELLOW}

@@ -62,10 +62,10 @@ Q2PRO = QUAKE2 / "reference"
 IOQ3 = QUAKE3 / "reference" / "ioquake3-2026-11-28"
 #: (demo, seconds from its first frame) → the pinned mean difference with Q2PRO's frame of that moment.
 QUAKE2_PINS = {
-    ("AQtion-bandaging-guide", "018.300"): 1.62,  # 1.6117
+    ("AQtion-bandaging-guide", "018.300"): 1.43,  # 1.4191
     ("AQtion-bandaging-guide", "031.500"): 0.67,  # 0.6566
-    ("AQtion-bandaging-guide", "054.300"): 1.76,  # 1.7511
-    ("AQtion-bandaging-guide", "098.700"): 3.24,  # 3.2250
+    ("AQtion-bandaging-guide", "054.300"): 0.94,  # 0.9251
+    ("AQtion-bandaging-guide", "098.700"): 2.37,  # 2.3641
     ("AQtion-demo-guide", "005.000"): 0.79,  # 0.7812
     ("AQtion-demo-guide", "030.000"): 0.83,  # 0.8245
     ("AQtion-demo-guide", "060.000"): 0.80,  # 0.7884
@@ -74,11 +74,11 @@ QUAKE2_PINS = {
 #: (demo, seconds from its first snapshot) → the pinned mean difference with windowed ioquake3's frame.
 QUAKE3_PINS = {
     ("oa_dm1_follow_p68.dm_68", "012.000"): 2.13,  # 2.1177
-    ("oa_dm1_follow_p68.dm_68", "022.750"): 7.70,  # 7.6888
+    ("oa_dm1_follow_p68.dm_68", "022.750"): 7.61,  # 7.6023
     ("oa_dm1_follow_p68.dm_68", "055.700"): 2.89,  # 2.8837
-    ("oa_dm1_follow_p68.dm_68", "083.650"): 9.79,  # 9.7833
-    ("oa_dm1_player_p71.dm_71", "012.200"): 24.56,  # 24.5475
-    ("oa_dm1_player_p71.dm_71", "030.000"): 24.79,  # 24.7846
+    ("oa_dm1_follow_p68.dm_68", "083.650"): 7.79,  # 7.7806
+    ("oa_dm1_player_p71.dm_71", "012.200"): 23.81,  # 23.7975
+    ("oa_dm1_player_p71.dm_71", "030.000"): 16.01,  # 15.9979
     ("oa_dm1_player_p71.dm_71", "053.750"): 2.20,  # 2.1903
     ("oa_dm1_player_p71.dm_71", "070.200"): 19.93,  # 19.9224
 }

@@ -205,3 +205,24 @@ def test_the_machine_gun_has_its_barrel_on_tag_barrel(q3_fs) -> None:
     tag = assets.md3.md3[gun].lerp_tag("tag_barrel", 0, 0, 0.0)
     np.testing.assert_allclose(view[1].origin, attach((origin, axis), tag)[0], atol=1e-5)
     assert [d.model for d in weapon_md3_draws(assets.md3, WeaponDraw("", origin, axis, shotgun))] == [shotgun]
+
+
+def test_an_animation_reaches_its_first_frame_one_frame_after_it_changes(q3_fs) -> None:
+    """CG_SetLerpFrameAnimation: the cgame reaches a new animation's first frame initialLerp (1000 / fps, one
+    frame) after it sees the change; the engine blends from the old pose meanwhile, qdv holds the first frame. The
+    player demo's death at 30 s (ioquake3's reference frame: 24.8 -> 16.0) shows the body as it starts to fall."""
+    assets = q3assets.load_segment_assets(q3_fs, "maps/oa_dm1.bsp", ("", "maps/oa_dm1.bsp", WEAPON_MODELS[5]),
+                                          ("sarge",))
+    death = assets.md3.players["sarge"].animations.animations[ANIM["BOTH_DEATH1"]]
+    facing = (0.0, 270.0, 0.0)
+
+    def legs(ms: float):
+        draw = PlayerDraw("sarge", np.zeros(3, np.float32), facing, facing, facing, ANIM["BOTH_DEATH1"], ms,
+                          ANIM["BOTH_DEATH1"], ms, WEAPON_MODELS[5])
+        part = player_md3_draws(assets.md3, draw)[0]
+        return part.old_frame, part.frame, part.frac
+
+    first, lerp = death.first_frame, death.frame_lerp
+    assert legs(0.0) == legs(lerp * 0.5) == (first, first + 1, 0.0)
+    assert legs(lerp * 1.5) == (first, first + 1, pytest.approx(0.5))
+    assert legs(lerp * 2.5)[:2] == (first + 1, first + 2)

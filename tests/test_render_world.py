@@ -165,3 +165,21 @@ def test_a_map_without_drawable_faces_renders_an_empty_world_with_a_warning(ctx,
     with pytest.warns(UserWarning, match=f"{name}: the map has no drawable faces; rendering an empty world"):
         pixels = render(ctx, world, looking_down_at(32.0), np.full(64, 1.0, np.float32))
     assert not pixels.any()
+
+
+def test_q2pro_dynamic_lights_fall_off_sooner_and_skip_what_is_under_the_cutoff(ctx) -> None:
+    """Q2PRO's gl_dlight_falloff 1: the same light at the light's foot, none 51.2 units sooner, and nothing where
+    less than DLIGHT_CUTOFF (64) of the radius reaches the plane."""
+    world = load_bsp(build_bsp())
+    styles = np.full(64, 0.25, np.float32)
+    q2pro = Look(dlights="q2pro")
+    base = render(ctx, world, looking_down_at(32), styles)
+    faint = light_at((32, 32, 24), 80)                     # 56 left on the floor
+    assert render(ctx, world, looking_down_at(32), styles, lights=faint)[16, 16].sum() > base[16, 16].sum() + 10
+    assert np.array_equal(render(ctx, world, looking_down_at(32), styles, lights=faint, look=q2pro), base)
+    light = light_at((32, 32, 24), 120)
+    quake = render(ctx, world, looking_down_at(32), styles, lights=light)
+    falloff = render(ctx, world, looking_down_at(32), styles, lights=light, look=q2pro)
+    assert abs(int(quake[16, 16].sum()) - int(falloff[16, 16].sum())) <= 6
+    edge = (16, 1)
+    assert quake[edge].sum() > falloff[edge].sum() + 6 and falloff[edge].sum() >= base[edge].sum()

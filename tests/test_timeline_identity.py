@@ -194,9 +194,11 @@ SAMPLED = {
 
 
 #: Stat columns added after the sampled digests were pinned (Quake II's previous-frame gun frame and fov, Quake III's
-#: bob cycle, leader scores, damage, snapshot timing and warm-up): left out, so the pinned scenes stay comparable.
+#: bob cycle, leader scores, damage, snapshot timing, warm-up and weapon timing): left out, so the pinned scenes stay
+#: comparable.
 _STATS_ADDED_LATER = frozenset({"gunframe_prev", "fov_prev", "bob_cycle", "scores1", "scores2", "damage_event",
-                                "damage_yaw", "damage_pitch", "damage_count", "snap_flags", "snap_drops", "warmup"})
+                                "damage_yaw", "damage_pitch", "damage_count", "snap_flags", "snap_drops", "warmup",
+                                "weapon_state", "weapon_time"})
 
 
 def _scene_digest(h: hashlib._Hash, s: SceneState) -> None:

@@ -102,14 +102,17 @@ QUAKEWORLD = GameSchema("quakeworld", STAT_NAMES, leaf_ambients=True)
 #: place's scores, ``CS_SCORES1`` / ``CS_SCORES2``; -9999 for nobody), the damage the view took (``damageEvent``
 #: counts hits, ``damageYaw`` / ``damagePitch`` the direction it came from as bytes, ``damageCount`` how much), and
 #: the snapshot's own timing: ``snap_flags`` (``snapFlags``: 1 = rate delayed) and ``snap_drops`` (message numbers
-#: that went by without a valid snapshot just before this one), and ``warmup`` (from ``CS_WARMUP``: the number the
-#: cgame's "Starts in: N" shows, -1 while waiting for players, 0 outside a warm-up).
+#: that went by without a valid snapshot just before this one), ``warmup`` (from ``CS_WARMUP``: the number the
+#: cgame's "Starts in: N" shows, -1 while waiting for players, 0 outside a warm-up), and the held weapon's
+#: ``weapon_state`` (``weaponstate``: ``WEAPON_READY`` 0 … ``WEAPON_FIRING`` 3) and ``weapon_time`` (``weaponTime``:
+#: ms until it may fire again).
 QUAKE3_STAT_NAMES: tuple[str, ...] = (
     "health", "holdable_item", "persistant_powerup", "weapons", "armor", "dead_yaw", "clients_ready", "max_health",
     "score", "hits", "rank", "team", "spawn_count", "playerevents", "attacker", "attackee_armor", "killed",
     "impressive_count", "excellent_count", "defend_count", "assist_count", "gauntlet_frag_count", "captures",
     "ammo", "weapon", "powerups", "viewheight", "pm_type", "pm_flags", "clientNum", "bob_cycle", "scores1", "scores2",
     "damage_event", "damage_yaw", "damage_pitch", "damage_count", "snap_flags", "snap_drops", "warmup",
+    "weapon_state", "weapon_time",
 )
 
 #: The ``entityState_t`` members a Quake III timeline keeps per entity beside the common columns (``origin`` /

@@ -1,5 +1,7 @@
 """The lit magenta boxes drawn where a model is missing, in every game (:mod:`.placeholders` says which box),
 with a darker nose that shows the facing; drawn with ``alias.glsl``'s placeholder variant (:mod:`.alias_program`).
+Games whose engine draws its own mark there (Q2PRO's ``GL_DrawNullModel``: three 16-unit lines, red, green and
+blue along the entity's axes) get that instead (:meth:`BoxRenderer.draw_axes`).
 """
 
 from __future__ import annotations
@@ -29,13 +31,41 @@ def _box_mesh() -> np.ndarray:
     return np.array(rows, dtype=np.float32)
 
 
+#: ``GL_DrawNullModel``'s lines: from the origin 16 units along the entity's forward, left and up axes, each
+#: (start, end) with a normal the shell program normalizes (and pushes along by 0), and their colours.
+_AXES = np.array([(0, 0, 0, 0, 0, 1), (16, 0, 0, 0, 0, 1), (0, 0, 0, 0, 0, 1), (0, 16, 0, 0, 0, 1),
+                  (0, 0, 0, 0, 0, 1), (0, 0, 16, 0, 0, 1)], np.float32)
+_AXIS_COLORS = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+
+
 class BoxRenderer:
     """Draws placeholder boxes into whatever framebuffer is bound."""
 
     def __init__(self, programs: AliasPrograms) -> None:
         self.programs = programs
         self._box = programs.ctx.buffer(_box_mesh().tobytes())
+        self._axes = programs.ctx.buffer(_AXES.tobytes())
         self._vaos: dict[int, moderngl.VertexArray] = {}
+        self._axes_vaos: dict[int, moderngl.VertexArray] = {}
+
+    def draw_axes(self, view_proj: np.ndarray, matrix: np.ndarray) -> None:
+        """Q2PRO's mark for a model it could not load (``GL_DrawNullModel``): a red, a green and a blue line of 16
+        units along the axes of ``matrix`` from its origin, unlit and opaque."""
+        prog, u = self.programs.use("shell")
+        vao = self._axes_vaos.get(prog.glo)
+        if vao is None:
+            vao = self._axes_vaos[prog.glo] = self.programs.ctx.vertex_array(prog, [
+                (self._axes, "3f 3f", "in_pos_a", "in_normal_a"),
+                (self._axes, "3f 3f", "in_pos_b", "in_normal_b"),
+            ])
+        u["u_mvp"].write(gl_bytes(np.asarray(view_proj, np.float64) @ np.asarray(matrix, np.float64)))
+        u["u_blend"].value = 0.0
+        u["u_push"].value = 0.0
+        u["u_alpha"].value = 1.0
+        self.programs.set_state(1.0)
+        for axis, color in enumerate(_AXIS_COLORS):
+            u["u_shell_color"].value = color
+            vao.render(moderngl.LINES, vertices=2, first=2 * axis)
 
     def draw_with_nose(self, view_proj: np.ndarray, matrix: np.ndarray, box: Box,
                        tint: tuple[float, float, float, float] | None = None) -> None:
@@ -80,7 +110,9 @@ class BoxRenderer:
         vao.render(moderngl.TRIANGLES)
 
     def release(self) -> None:
-        for vao in self._vaos.values():
+        for vao in (*self._vaos.values(), *self._axes_vaos.values()):
             vao.release()
         self._vaos.clear()
+        self._axes_vaos.clear()
         self._box.release()
+        self._axes.release()

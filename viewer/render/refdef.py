@@ -40,7 +40,9 @@ class ModelRef:
     """What model precache entry ``name`` is: ``kind`` is ``"brush"`` (``submodel`` = N of ``*N``, 0 = the map
     itself), ``"bsp"`` (a separate BSP used as a model, like the health boxes ``maps/b_bh25.bsp``), ``"alias"``,
     ``"sprite"``, ``"md3"`` (an MD3 model drawn for a Quake or Quake II entity; the model and its skins are in
-    :attr:`SegmentAssets.md3` under ``name``), ``"missing"`` or ``"none"`` (the empty entry 0)."""
+    :attr:`SegmentAssets.md3` under ``name``), ``"missing"`` (drawn as a placeholder box), ``"null"`` (a missing
+    model drawn as its engine's mark for one: Q2PRO's ``GL_DrawNullModel`` axis lines, for the Quake II temp-entity
+    models qdv adds itself) or ``"none"`` (the empty entry 0)."""
 
     name: str
     kind: str
@@ -65,7 +67,10 @@ class Look:
     ``particles``: how particles look (``"quakespasm"``: GLQuake's size, a nearly opaque disc; ``"q2pro"``: Q2PRO's
     ``gl_partscale 2`` size, a soft round spot at the particle's own alpha; :mod:`.particles`);
     ``picmip``: how many times shader images are halved on upload unless their shader says ``nopicmip``
-    (ioquake3's ``r_picmip``; :class:`~.shaded.painter.ShaderPainter`)."""
+    (ioquake3's ``r_picmip``; :class:`~.shaded.painter.ShaderPainter`);
+    ``dlights``: how dynamic lights fall off (``"quake"``: ``R_AddDynamicLights``, ``radius − distance`` down to 0;
+    ``"q2pro"``: Q2PRO's ``gl_dlight_falloff 1`` on the world, nothing where less than ``DLIGHT_CUTOFF`` 64 is left
+    and fading to 0 51.2 units sooner, and ``radius − 64 − distance`` on models, ``GL_AddLights``)."""
 
     light_max: float | None = None
     sky_fog: float = 0.5
@@ -73,6 +78,7 @@ class Look:
     fov_across_width: bool = False
     particles: str = "quakespasm"
     picmip: int = 0
+    dlights: str = "quake"
 
 
 @dataclass(frozen=True, slots=True)

@@ -149,7 +149,9 @@ def _stat_rows(demo: Quake3Demo, leaders: np.ndarray, warmup: np.ndarray) -> np.
     damage = np.stack([player["damageEvent"], player["damageYaw"], player["damagePitch"], player["damageCount"]],
                       axis=1)
     snapshot = np.stack([demo.snapshots.flags, _snapshot_drops(demo)], axis=1)
-    return np.concatenate([stats, pers, extra, leaders, damage, snapshot, warmup[:, None]], axis=1).astype(np.int32)
+    weapon_timing = np.stack([player["weaponstate"], player["weaponTime"]], axis=1)
+    return np.concatenate([stats, pers, extra, leaders, damage, snapshot, warmup[:, None], weapon_timing],
+                          axis=1).astype(np.int32)
 
 
 def _frame_times(demo: Quake3Demo) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -60,7 +60,7 @@ QUAKE2_LIGHTING = Lighting(texture_scale=2.0, lightmap_scale=1.0, fullbrights=Fa
                            texture_mode="GL_LINEAR_MIPMAP_NEAREST")
 #: ref_gl's look: models lit by ``R_DrawAliasModel``'s rule (the world's light cap is the lighting's
 #: ``gl_modulate``).
-QUAKE2_LOOK = Look(model_light="ref_gl", particles="q2pro")
+QUAKE2_LOOK = Look(model_light="ref_gl", particles="q2pro", dlights="q2pro")
 
 
 def load_palette(fs: VirtualFS) -> Palette:

@@ -7,8 +7,9 @@ the particles alive at ``t`` are recomputed from the records whose particles can
 calls come in.  Effects by temp entity (``CL_ParseTEnt``): impacts spray ``CL_ParticleEffect`` sparks of the kind's
 colour (gunshot dark, blood red, sparks yellow…); splashes and laser sparks take the sent colour and count;
 explosions throw 256 orange ``CL_ExplosionParticles`` and light 350 units for half a second; rail trails are the
-blue spiral and white core of ``CL_RailTrail``; bubble trails a bubble every 32 units.  Muzzle flashes light their
-entity (``CL_ParseMuzzleFlash``: 200 units, coloured by weapon, 0.1 s; monsters 0.1 s too).  Entities leave
+blue spiral and white core of ``CL_RailTrail``; bubble trails a bubble every 32 units.  Muzzle flashes light a point
+18 units before and 16 right of their entity for 16 ms (Q2PRO's ``CL_MuzzleFlash``, ``cl_muzzlelight_time``: 200
+units + 0–31, 100 + 0–31 silenced, the chain gun's more; coloured by weapon).  Entities leave
 trails between their frames (``EF_ROCKET`` smoke and fire, ``EF_GRENADE`` smoke, ``EF_BLASTER`` / ``EF_HYPERBLASTER``
 yellow, ``EF_GIB`` blood, ``EF_FLAG1`` / ``EF_FLAG2`` red or blue ``CL_FlagTrail`` specks) and carry lights (rockets,
 blasters, ``EF_BFG``, flag carriers red or blue); ``RF_BEAM`` lasers are a line of
@@ -18,6 +19,11 @@ Explosions also leave their animated mesh and its shrinking light (:mod:`.explos
 one light 350 units for half a second.
 
 Each particle carries its alpha ``1 + alphavel·dt``, which Q2PRO draws it at (beam particles are opaque).
+
+Q2PRO reads frame N of a demo once its client time passes frame N−1 (``CL_DemoFrame``) and fires the frame's temp
+entities and muzzle flashes then (``CL_ParseFrame`` … ``CL_ParseTEnt``, ``CL_MuzzleFlash``), while it draws the
+entities moving from N−1 to N: particles and flash lights start at the previous frame's time (at most one 100 ms
+frame before their own), and a particle shows a frame older than it would from the event's own time.
 
 References: Quake II 3.20 ``client/cl_fx.c`` (``CL_ParticleEffect``, ``CL_ParticleEffect2``, ``CL_ExplosionParticles``,
 ``CL_RailTrail``, ``CL_BubbleTrail``, ``CL_RocketTrail``, ``CL_DiminishingTrail``, ``CL_BlasterTrail``,
@@ -37,6 +43,7 @@ from assets_loader.demos.quake2.protocol import (EF_BFG, EF_BLASTER, EF_FLAG1, E
                                                  EF_HYPERBLASTER, EF_ROCKET, RF_BEAM)
 
 from ...render.refdef import Camera, Lights, Particles, SegmentAssets
+from ...render.view_math import angle_vectors
 from ..base import EffectModel, ShadedDraws
 from . import explosions
 
@@ -60,10 +67,21 @@ EXPLOSIONS = frozenset({"explosion1", "barrel_explosion", "rocket_explosion", "g
                         "explosion1_np", "bfg_explosion", "bfg_bigexplosion", "plain_explosion", "tracker_explosion",
                         "nukeblast"})
 LINES = frozenset({"railtrail", "bubbletrail", "bubbletrail2", "debugtrail", "bfg_laser"})
-#: Muzzle flash light colours by flash name (``CL_ParseMuzzleFlash``); others are yellow.
+#: Muzzle flash light colours by flash name (Q2PRO's ``CL_MuzzleFlash``); others are yellow.
 FLASH_COLORS = {"railgun": (0.5, 0.5, 1.0), "rocket": (1.0, 0.5, 0.2), "grenade": (1.0, 0.5, 0.0),
                 "bfg": (0.0, 1.0, 0.0), "login": (0.0, 1.0, 0.0), "logout": (1.0, 0.0, 0.0),
-                "respawn": (1.0, 1.0, 0.0), "bluehyperblaster": (0.0, 0.0, 1.0)}
+                "respawn": (1.0, 1.0, 0.0), "bluehyperblaster": (0.0, 0.0, 1.0), "chaingun1": (1.0, 0.25, 0.0),
+                "chaingun2": (1.0, 0.5, 0.0), "phalanx": (1.0, 0.5, 0.5), "ionripper": (1.0, 0.5, 0.5),
+                "etf_rifle": (0.9, 0.7, 0.0), "blaster2": (0.0, 1.0, 0.0), "tracker": (-1.0, -1.0, -1.0),
+                "nuke1": (1.0, 0.0, 0.0), "nuke4": (0.0, 0.0, 1.0), "nuke8": (0.0, 1.0, 1.0)}
+#: Flashes whose light is larger than 200 (before the random 0–31) whatever the silencer.
+FLASH_RADII = {"chaingun1": 200.0, "chaingun2": 225.0, "chaingun3": 250.0}
+#: How long a flash lights (``cl_muzzlelight_time`` 16 ms; 100 ms for the heat beam's and the nuke's).
+FLASH_LIGHT_TIME = 0.016
+LONG_FLASHES = frozenset({"heatbeam", "nuke1", "nuke2", "nuke4", "nuke8"})
+LONG_FLASH_LIGHT_TIME = 0.1
+#: The longest Quake II frame: an event fires at the previous frame's time, at most this much before its own.
+FRAME_TIME = 0.1
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -165,37 +183,52 @@ def _hash_rng(*keys: int) -> np.random.Generator:
     return np.random.default_rng([k & 0xFFFFFFFF for k in keys])
 
 
+def fire_times(timeline: DemoTimeline, events: tuple[TempEntityEvent, ...] | tuple[MuzzleFlashEvent, ...]
+               ) -> np.ndarray:
+    """When Q2PRO fires each event: as it reads the event's frame, at the previous frame's time (no more than
+    :data:`FRAME_TIME` before the event's own; the first frame's events at their own time)."""
+    own = np.array([e.time for e in events], np.float64)
+    frames = np.array([e.frame for e in events], np.int64)
+    if not len(own) or not len(timeline.times):
+        return own
+    previous = timeline.times[np.clip(frames - 1, 0, len(timeline.times) - 1)]
+    return np.where(frames > 0, np.clip(previous, own - FRAME_TIME, own), own)
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Quake2Effects:
-    """A timeline's effects (``GameView.prepare_effects``): temp entities and muzzle flashes by time."""
+    """A timeline's effects (``GameView.prepare_effects``): temp entities and muzzle flashes by time (the event's
+    own, which the explosions count from, and the time Q2PRO fires it: :func:`fire_times`)."""
 
     te_times: np.ndarray
     temp_entities: tuple[TempEntityEvent, ...]
-    flash_times: np.ndarray
+    te_fired: np.ndarray
+    flash_fired: np.ndarray
     flashes: tuple[MuzzleFlashEvent, ...]
+    timeline: DemoTimeline
 
     @staticmethod
     def of(timeline: DemoTimeline) -> Quake2Effects:
         tes = tuple(e for e in timeline.events_of_kind("temp_entity") if isinstance(e, TempEntityEvent))
         flashes = tuple(e for e in timeline.events_of_kind("muzzleflash") if isinstance(e, MuzzleFlashEvent))
-        return Quake2Effects(np.array([e.time for e in tes], np.float64), tes,
-                             np.array([e.time for e in flashes], np.float64), flashes)
+        return Quake2Effects(np.array([e.time for e in tes], np.float64), tes, fire_times(timeline, tes),
+                             fire_times(timeline, flashes), flashes, timeline)
 
     def particles(self, timeline: DemoTimeline, t: float, model_flags: list[np.ndarray] | None) -> Particles:
         positions: list[np.ndarray] = []
         colors: list[np.ndarray] = []
         spawns: list[np.ndarray] = []
         alphas: list[np.ndarray] = []
-        lo, hi = np.searchsorted(self.te_times, [t - MAX_LIFE, t], side="right")
+        lo, hi = np.searchsorted(self.te_fired, [t - MAX_LIFE, t], side="right")
         for i in range(int(lo), int(hi)):
-            e = self.temp_entities[i]
-            cloud = temp_entity_cloud(_hash_rng(i, 0x7E), e)
+            cloud = temp_entity_cloud(_hash_rng(i, 0x7E), self.temp_entities[i])
             if cloud is None:
                 continue
-            p, c, a = cloud.at(t - e.time)
+            fired = float(self.te_fired[i])
+            p, c, a = cloud.at(t - fired)
             positions.append(p)
             colors.append(c)
-            spawns.append(np.full(len(c), e.time))
+            spawns.append(np.full(len(c), fired))
             alphas.append(a)
         self._trails(timeline, t, positions, colors, spawns, alphas)
         if not positions:
@@ -293,16 +326,8 @@ class Quake2Effects:
                 origins.append(np.asarray(e.origin, np.float32))
                 radius.append(350.0 * (1.0 - (t - e.time) / 0.5))
                 colors.append((0.0, 1.0, 0.0) if e.name.startswith("bfg") else (1.0, 0.5, 0.5))
+        self._flash_lights(t, origins, radius, colors)
         ents = state.entities
-        lo, hi = np.searchsorted(self.flash_times, [t - 0.1, t], side="right")
-        for i in range(int(lo), int(hi)):
-            f = self.flashes[i]
-            k = ents.index_of(f.entity)
-            if k is None:
-                continue
-            origins.append(ents.origin[k].astype(np.float32) + np.array([0, 0, 16], np.float32))
-            radius.append(200.0 if not f.silenced else 100.0)
-            colors.append(FLASH_COLORS.get(f.name or "", (1.0, 1.0, 0.0)))
         for j in np.flatnonzero(ents.effects & (EF_ROCKET | EF_BLASTER | EF_HYPERBLASTER | EF_BFG)):
             fx = int(ents.effects[j])
             origins.append(ents.origin[j].astype(np.float32))
@@ -325,6 +350,29 @@ class Quake2Effects:
             return Lights.empty()
         return Lights(np.stack(origins).astype(np.float32), np.asarray(radius, np.float32),
                       np.asarray(colors, np.float32))
+
+    def _flash_lights(self, t: float, origins: list[np.ndarray], radius: list[float],
+                      colors: list[tuple[float, float, float]]) -> None:
+        """The muzzle flashes lit at ``t``: from their firing, at their entity as its frame has it."""
+        lo, hi = np.searchsorted(self.flash_fired, [t - LONG_FLASH_LIGHT_TIME, t], side="right")
+        for i in range(int(lo), int(hi)):
+            f = self.flashes[i]
+            life = LONG_FLASH_LIGHT_TIME if f.name in LONG_FLASHES else FLASH_LIGHT_TIME
+            if t > self.flash_fired[i] + life:
+                continue
+            ents = self.timeline.frame_entities(f.frame)
+            k = ents.index_of(f.entity)
+            if k is None:
+                continue
+            origin = ents.origin[k].astype(np.float64)
+            if not f.monster:
+                forward, right, _ = angle_vectors(ents.angles[k])
+                origin = origin + 18.0 * forward + 16.0 * right
+            jitter = float(_hash_rng(i, 0x3F).integers(0, 32))
+            base = FLASH_RADII.get(f.name or "", 200.0 if f.monster else 100.0 * (2 - int(f.silenced)))
+            origins.append(origin.astype(np.float32))
+            radius.append(base + jitter)
+            colors.append(FLASH_COLORS.get(f.name or "", (1.0, 1.0, 0.0)))
 
     def shaded(self, state: SceneState, t: float, camera: Camera, first_person: bool,
                assets: SegmentAssets | None = None) -> ShadedDraws:

@@ -7,8 +7,9 @@ weapon ``k`` at ``WEAPON_MODEL_BASE + s × MAX_CLIENTWEAPONMODELS + k``, where w
 ``k`` the ``k``-th ``#`` model configstring (``#w_shotgun.md2``), read from the client's model directory
 (``players/<model>/w_shotgun.md2``).  A weapon the directory lacks is the client's ``weapon.md2``, else
 ``players/male/weapon.md2``; when none exists it is a placeholder; a weapon number without a ``#`` model is
-weapon 0.  The explosion models (:mod:`.explosions`) end the list, found by name.  Every model the game dirs lack is
-named in one warning.
+weapon 0.  The explosion models (:mod:`.explosions`) end the list, found by name; a missing one is drawn as Q2PRO
+draws a model it could not load (``GL_DrawNullModel``: three short coloured axis lines, a ``"null"`` model), not as
+a box.  Every model the game dirs lack is named in one warning.
 
 References: Quake II 3.20 ``client/cl_view.c`` ``CL_PrepRefresh`` (``#`` models into ``cl_weaponmodels``),
 ``client/cl_parse.c`` ``CL_LoadClientinfo`` (``players/<model>/<weapon>``, the fallbacks), ``client/cl_ents.c``
@@ -70,10 +71,10 @@ def extra_models(fs: VirtualFS, model_precache: Sequence[str], count: int,
     loaded: dict[str, ModelRef] = {}
     missing: list[str] = []
 
-    def get(path: str | None, wanted: str) -> ModelRef:
+    def get(path: str | None, wanted: str, placeholder: str = "missing") -> ModelRef:
         if path is None:
             missing.append(wanted)
-            return ModelRef(wanted, "missing")
+            return ModelRef(wanted, placeholder)
         if path not in loaded:
             loaded[path] = load(fs, path)
         return loaded[path]
@@ -89,7 +90,7 @@ def extra_models(fs: VirtualFS, model_precache: Sequence[str], count: int,
         refs = [get(_weapon_path(fs, model_dir, w), f"{model_dir}/{w}") for w in weapons]
         out += refs + [refs[0]] * (MAX_CLIENTWEAPONMODELS - len(refs))     # unknown numbers: weapon 0
     for name in EFFECT_MODELS:
-        out.append(get(name if fs.exists(name) else None, name))
+        out.append(get(name if fs.exists(name) else None, name, "null"))
     if missing:
         unique = sorted(set(missing))
         warnings.warn(f"{len(unique)} player weapon or effect models missing ({', '.join(unique[:4])}"

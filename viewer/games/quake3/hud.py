@@ -4,7 +4,8 @@
 - Status bar (``CG_DrawStatusBar``), unless a free spectator or dead: ammo of the held weapon at x 0 with its ammo
   icon (none for the gauntlet's -1), health at x 185 with the player's head icon, armor at x 370 with the armor
   icon, in the 32 × 48 number pictures (``CG_DrawField``: three digits, right-aligned) at y 432.  Colours: ammo
-  yellow; health white over 100, yellow over 25, flashing red / yellow below, red at 0; armor yellow.
+  yellow, dark grey while the weapon reloads (``WEAPON_FIRING`` with over 100 ms of ``weaponTime`` left); health
+  white over 100, yellow over 25, flashing red / yellow below, red at 0; armor yellow.
 - Weapon select (``CG_DrawWeaponSelect``) for 1.4 s after the weapon changes (the held one selected), after the
   viewed player picks up a weapon other than the machine gun (``CG_ItemPickup`` with ``cg_autoswitch 1``: that one
   selected) or after it spawns (``CG_Respawn``: the held one): the owned weapons' icons 32 units square, 40 apart,
@@ -16,7 +17,8 @@
   leads, red otherwise, framed in gold; grey for the other.
 - The last item picked up, in the lower left for 3 s (:mod:`.pickup_item`).
 - Crosshair (``CG_DrawCrosshair``): ``gfx/2d/crosshaire`` (``cg_drawCrosshair 4``) 24 units square in the middle,
-  tinted by health and armor (``CG_ColorForHealth``).
+  tinted by health and armor (``CG_ColorForHealth``); under it for a second the name of the player it last passed
+  over (:mod:`.crosshair_names`).
 - "following" and the followed player's name in giant letters (``CG_DrawFollow``), OpenArena's
   "USE_ITEM to stop following" in the top right corner; when not following, the warm-up (:mod:`.warmup`).
 - Upper right: the level timer (``CG_DrawTimer``) only when asked for, as ``cg_drawTimer`` is 0 by default, then
@@ -61,12 +63,14 @@ from assets_loader.demos.events import ObituaryEvent
 from assets_loader.demos.quake3.game import (PM_INTERMISSION, PM_SPECTATOR, PMF_FOLLOW, SCORE_NOT_PRESENT,
                                              TEAM_SPECTATOR)
 from assets_loader.demos.quake3.colors import colored_chars, visible_len
+from assets_loader.game_map import GameMap
 from assets_loader.demos.quake3.obituaries import S_COLOR_WHITE, gendered_obituary
 
 from ...render.shaded.records import Quake3Models
 from ...render.refdef import HudLayout, HudQuad
 from ..base import PicSizes
 from . import hud_icons, lagometer, scoreboard
+from .crosshair_names import NAME_TIME, crosshair_client
 from .hud_pics import char_pic
 from .screen import WHITE, VirtualScreen
 from .pickup_item import PICKUP_TIME, draw_pickup_item
@@ -77,7 +81,9 @@ __all__ = ["CROSSHAIR", "PMF_FOLLOW", "health_color", "hud_layout"]
 
 CROSSHAIR = "gfx/2d/crosshaire"
 ARMOR_ICON = "icons/iconr_yellow"
-YELLOW, RED = (1.0, 0.69, 0.0), (1.0, 0.2, 0.2)
+YELLOW, RED, GREY = (1.0, 0.69, 0.0), (1.0, 0.2, 0.2), (0.5, 0.5, 0.5)
+#: ``weaponstate_t``'s ``WEAPON_FIRING``, and the ``weaponTime`` over which the ammo shows as reloading.
+WEAPON_FIRING, RELOAD_SHOWN_MS = 3, 100
 #: Seconds a console notify line stays (``con_notifytime``) and how many show.
 NOTIFY_TIME, NOTIFY_LINES = 3.0, 4
 #: Characters a notify line shows at most (counted without colour codes).
@@ -150,7 +156,9 @@ def _status_bar(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline
         if model is not None:
             screen.model(model)
     if weapon in WEAPONS and int(stats.get("ammo", 0)) >= 0:   # -1: no ammo to count (the gauntlet)
-        screen.field(0, 432, int(stats.get("ammo", 0)), YELLOW)
+        reloading = int(stats.get("weapon_state", 0)) == WEAPON_FIRING and int(stats.get("weapon_time", 0)) \
+            > RELOAD_SHOWN_MS
+        screen.field(0, 432, int(stats.get("ammo", 0)), GREY if reloading else YELLOW)
         icon = f"icons/icona_{WEAPONS[weapon]}"
         if ammo_model is None and _has(pic_sizes, icon):
             screen.pic(icon, 32 * 3 + 4, 432, 48, 48)
@@ -258,6 +266,19 @@ def _crosshair(screen: VirtualScreen, state: SceneState, pic_sizes: PicSizes | N
         screen.pic(CROSSHAIR, 320 - 12, 240 - 12, 24, 24, color)
     else:
         screen.text("+", 316, 232, 8, 16, color)
+
+
+def _crosshair_name(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline,
+                    map_: GameMap | None) -> None:
+    """``CG_DrawCrosshairNames``: the name of the player last under the crosshair (:mod:`.crosshair_names`)."""
+    sighted = crosshair_client(state, timeline, map_)
+    if sighted is None:
+        return
+    client, age = sighted
+    name = {p.slot: p.name for p in state.scoreboard}.get(client)
+    if name:
+        screen.text(name, 320 - visible_len(name) * 16 / 2, 170, 16, 16, alpha=0.5 * _fade(age, NAME_TIME),
+                    shadow=True)
 
 
 def _lagometer(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline) -> None:
@@ -404,9 +425,11 @@ def _notify(quads: list[HudQuad], state: SceneState, timeline: DemoTimeline, sca
 
 def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,
                show_scores: bool = False, pic_sizes: PicSizes | None = None,
-               models: Quake3Models | None = None, draw_timer: bool = False) -> HudLayout:
+               models: Quake3Models | None = None, draw_timer: bool = False,
+               game_map: GameMap | None = None) -> HudLayout:
     """The HUD at ``state.time`` (rules: module docstring); ``models``: the segment's, for the 3D icons and the
-    players' sexes (their ``animation.cfg``) in death messages; ``draw_timer``: ``cg_drawTimer``."""
+    players' sexes (their ``animation.cfg``) in death messages; ``draw_timer``: ``cg_drawTimer``; ``game_map``:
+    the segment's map, which stops the view's scan for a name under the crosshair."""
     screen = VirtualScreen(screen_size)
     stats = state.stats
     if not stats:
@@ -421,9 +444,11 @@ def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int
         if not free and int(stats.get("health", 0)) > 0 and not show_scores:
             _status_bar(screen, state, timeline, pic_sizes, models)
             _crosshair(screen, state, pic_sizes)
+            _crosshair_name(screen, state, timeline, game_map)
             _weapon_select(screen, state, timeline)
         elif free:
             _crosshair(screen, state, pic_sizes)
+            _crosshair_name(screen, state, timeline, game_map)
         _lagometer(screen, state, timeline)
         _upper_right(screen, state, timeline, following, models, draw_timer)
         if int(stats.get("health", 0)) > 0:                  # CG_DrawLowerLeft

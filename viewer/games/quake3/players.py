@@ -5,7 +5,9 @@
 
 The legs stand at the origin turned by ``legs_angles``; the torso hangs on ``tag_torso`` and the head on
 ``tag_head``, each turned by its angles relative to its parent (``CG_Player``'s ``AnglesSubtract``); frames come
-from ``animation.cfg`` timing (``CG_RunLerpFrame``); every part is lit at the legs' origin.  The flash hangs on the
+from ``animation.cfg`` timing (``CG_RunLerpFrame``), an animation's first frame reached ``initialLerp`` (one frame,
+``1000 / fps``) after the cgame sees it change (``CG_SetLerpFrameAnimation``; the engine blends from the old
+animation's pose meanwhile, here the first frame holds); every part is lit at the legs' origin.  The flash hangs on the
 weapon's ``tag_flash`` and the weapon's barrel (``<weapon>_barrel.md3``: the machine gun's and the gauntlet's), when
 the data has one, on its ``tag_barrel`` (not spun: the cgame turns it by a firing history kept frame to frame,
 ``CG_MachinegunSpinAngle``, which a picture of any moment cannot replay; its roll stays 0).  The view weapon's
@@ -179,8 +181,8 @@ def player_md3_draws(models: Quake3Models, draw: PlayerDraw) -> tuple[Md3Draw, .
         return ()
     anims = player.animations.animations
     none = (0, 0, 0.0)
-    legs = animation_frame(anims[draw.legs_anim], draw.legs_ms) if 0 <= draw.legs_anim < len(anims) else none
-    torso = animation_frame(anims[draw.torso_anim], draw.torso_ms) if 0 <= draw.torso_anim < len(anims) else none
+    legs = _lerp_frame(anims, draw.legs_anim, draw.legs_ms) if 0 <= draw.legs_anim < len(anims) else none
+    torso = _lerp_frame(anims, draw.torso_anim, draw.torso_ms) if 0 <= draw.torso_anim < len(anims) else none
     try:
         pose = pose_player(player, draw.origin, angles_axis(draw.legs_angles), legs, torso,
                            angles_axis(_relative(draw.torso_angles, draw.legs_angles)),
@@ -235,6 +237,13 @@ def _flash(models: Quake3Models, weapon: str, flash: str, at: tuple[np.ndarray, 
     return (Md3Draw(flash, origin, axis, light_origin=light_origin, view_model=view_model),)
 
 
+def _lerp_frame(anims, number: int, ms: float) -> tuple[int, int, float]:
+    """``CG_RunLerpFrame``'s frames of animation ``number`` ``ms`` after its value changed: its frames start
+    ``initialLerp`` later, which ``CG_ParseAnimationFile`` makes one frame (``1000 / fps``, the ``frame_lerp``)."""
+    anim = anims[number]
+    return animation_frame(anim, ms - anim.frame_lerp)
+
+
 def torso_weapon_frame(player: PlayerModel | None, torso_frame: int) -> int:
     """``CG_MapTorsoToWeaponFrame``: the hand model's frame for a torso frame (0 without a player)."""
     if player is None:
@@ -261,7 +270,7 @@ def weapon_md3_draws(models: Quake3Models, draw: WeaponDraw) -> tuple[Md3Draw, .
     old = new = 0
     frac = 0.0
     if player is not None and 0 <= draw.torso_anim < len(player.animations.animations):
-        a, b, frac = animation_frame(player.animations.animations[draw.torso_anim], draw.torso_ms)
+        a, b, frac = _lerp_frame(player.animations.animations, draw.torso_anim, draw.torso_ms)
         old, new = torso_weapon_frame(player, a), torso_weapon_frame(player, b)
     out: list[Md3Draw] = []
     at: tuple[np.ndarray, np.ndarray] = (origin, axis)

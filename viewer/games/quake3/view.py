@@ -63,7 +63,8 @@ class Quake3View:
                    show_scores: bool = False, pic_sizes: PicSizes | None = None,
                    assets: SegmentAssets | None = None) -> HudLayout:
         return hud.hud_layout(state, timeline, screen_size, scale, show_scores=show_scores, pic_sizes=pic_sizes,
-                              models=assets.md3 if assets is not None else None)
+                              models=assets.md3 if assets is not None else None,
+                              game_map=assets.game_map if assets is not None else None)
 
     def watching_layout(self, name: str, screen_size: tuple[int, int], scale: int,
                         pic_sizes: PicSizes | None = None) -> HudLayout:

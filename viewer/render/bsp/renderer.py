@@ -39,6 +39,8 @@ from .visibility import frustum_planes
 from .world import BrushDraw, WorldRenderer, WorldView, placed_sphere
 
 _LIGHT_CACHE_SIZE = 8192
+#: Q2PRO's ``DLIGHT_CUTOFF``: what a dynamic light's radius loses on models (:attr:`.refdef.Look.dlights`).
+DLIGHT_CUTOFF = 64.0
 #: Light level for models when the map is missing, so they stay visible in the empty world.
 _NO_MAP_LIGHT = 128.0
 #: ``RF_FULLBRIGHT``: ref_gl's shadelight 1.0 in every channel, the full light level.
@@ -192,6 +194,8 @@ class BspBackend:
             self.sprites.draw(handle, view_proj, camera_origin=view.camera, camera_forward=forward,
                               camera_right=right, camera_up=up, origin=draw.origin, angles=draw.angles,
                               frame=draw.frame, time=view.time, alpha=draw.alpha, fog=view.fog)
+        elif ref.kind == "null":
+            self.shared.boxes.draw_axes(view_proj, entity_matrix(draw.origin, draw.angles))
         elif ref.kind == "missing":    # the loader that made it said so once, naming the file
             player = draw.colors is not None or ref.name.lower().startswith("players/")
             self.shared.boxes.draw_with_nose(view_proj, entity_matrix(draw.origin, draw.angles),
@@ -260,7 +264,8 @@ class BspBackend:
             self._light_cache[key] = light_point(self.assets.world, origin)
         hit = self._light_cache[key]
         level = np.zeros(3) if hit is None else np.asarray(hit.value(styles), np.float64)
-        return level + _dynamic_light_at(self._lights, origin)
+        cutoff = DLIGHT_CUTOFF if self.assets.look.dlights == "q2pro" else 0.0
+        return level + _dynamic_light_at(self._lights, origin, cutoff)
 
 
 def md3_light(light: AliasLight) -> StageLight:
@@ -272,11 +277,12 @@ def md3_light(light: AliasLight) -> StageLight:
                       vec3(shade_vector(light.yaw)))
 
 
-def _dynamic_light_at(lights: Lights | None, origin) -> np.ndarray:
-    """Light the dynamic lights add at ``origin``, RGB ``[3]``: ``radius − distance`` of each light that reaches it
-    times its colour (``R_LightPoint``'s dlight term)."""
+def _dynamic_light_at(lights: Lights | None, origin, cutoff: float = 0.0) -> np.ndarray:
+    """Light the dynamic lights add at ``origin``, RGB ``[3]``: ``radius − cutoff − distance`` of each light that
+    reaches it times its colour (``R_LightPoint``'s dlight term; Q2PRO's ``GL_AddLights`` takes ``DLIGHT_CUTOFF``
+    off)."""
     if lights is None or len(lights) == 0:
         return np.zeros(3)
     dist = np.linalg.norm(lights.origins - np.asarray(origin, np.float32), axis=1)
-    add = np.clip(lights.radius - dist, 0, None)
+    add = np.clip(lights.radius - cutoff - dist, 0, None)
     return (add[:, None] * lights.colors).sum(axis=0).astype(np.float64)
