@@ -27,7 +27,7 @@ from viewer.session import game_filesystem  # noqa: E402
 from viewer.ui.timeline_bar import ui_scale  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-DEMOS = (DATA / "quake1" / "lq1" / "demo3.dem", DATA / "quakeworld" / "lq_lqdm2_mvd.mvd",
+DEMOS = (DATA / "public" / "quake1" / "vektar_demo1.dem", DATA / "quakeworld" / "lq_lqdm2_mvd.mvd",
          DATA / "quake2" / "demos" / "libq2-testduel.dm2", DATA / "quake3" / "demos" / "oa_dm1_follow_p68.dm_68")
 
 
