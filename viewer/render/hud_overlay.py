@@ -136,7 +136,7 @@ class HudRenderer:
         self._sources: list[tuple[float, ...]] = []
         self._table = np.zeros((0, _SOURCE_COLUMNS), np.float64)
         self._blend_ids: dict[Blend, int] = {}
-        self._recent: dict[tuple[int, tuple[HudQuad, ...]], tuple[np.ndarray, list[tuple[int, Blend, int, int]]]] = {}
+        self._recent: dict[int, tuple[int, tuple[HudQuad, ...], np.ndarray, list[tuple[int, Blend, int, int]]]] = {}
         self._uploaded: tuple[np.ndarray, moderngl.VertexArray] | None = None     # what the buffer holds
         white = np.full((2, 2, 4), 255, np.uint8)
         self._add(_WHITE, white)
@@ -268,15 +268,17 @@ class HudRenderer:
 
     def _cached_vertices(self, layout: HudLayout) -> tuple[np.ndarray, list[tuple[int, Blend, int, int]]]:
         """:meth:`_vertices` of ``layout``, or of an equal layout drawn lately (the same HUD as the last frame, or
-        as another pane of this moment): the last :data:`_CACHED_LAYOUTS` are kept, found by their quads' hash."""
-        key = (layout.scale, layout.quads)
-        found = self._recent.pop(key, None)
-        if found is None:
-            found = self._vertices(layout)
-            if len(self._recent) >= _CACHED_LAYOUTS:
-                del self._recent[next(iter(self._recent))]
-        self._recent[key] = found               # the most recent last
-        return found
+        as another pane of this moment): the last :data:`_CACHED_LAYOUTS` are kept, found by their quads' hash
+        (hashed once a call: it is most of a hit's cost)."""
+        key = hash((layout.scale, layout.quads))
+        found = self._recent.get(key)
+        if found is not None and found[0] == layout.scale and (found[1] is layout.quads or found[1] == layout.quads):
+            return found[2], found[3]
+        vertices, runs = self._vertices(layout)
+        if key not in self._recent and len(self._recent) >= _CACHED_LAYOUTS:
+            del self._recent[next(iter(self._recent))]
+        self._recent[key] = (layout.scale, layout.quads, vertices, runs)
+        return vertices, runs
 
     def draw(self, layout: HudLayout, screen_size: tuple[int, int] | None = None) -> None:
         """Draw ``layout`` over the bound framebuffer of ``screen_size`` pixels (default: the layout's)."""
