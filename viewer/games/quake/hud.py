@@ -627,6 +627,29 @@ def _center_string(b: _Builder, cp: CenterPrint, reveal: int | None) -> None:
         y += CHAR
 
 
+#: The last :func:`_qw_mini_overlay` answers by their arguments (the panes of a multiview each watch their player).
+_mini_overlays: dict[tuple, tuple[HudQuad, ...]] = {}
+
+
+def _qw_mini_overlay(scores: Sequence[PlayerScore], view_slot: int, width: int, scale: int,
+                     top: int) -> tuple[HudQuad, ...]:
+    """QuakeWorld's frags beside the status bar (:func:`~.qw_scoreboard.mini_overlay`) on the status bar canvas at
+    screen row ``top``; the last 8 kept by what they show of the players (names, frags, colours, teams), which
+    changes a few times a minute."""
+    shown = tuple((s.slot, s.name, s.frags, s.colors, s.team, s.spectator) for s in scores)
+    key = (shown, view_slot, width, scale, top)
+    found = _mini_overlays.get(key)
+    if found is None:
+        b = _Builder(scale)
+        b.canvas(0, top)
+        qw_scoreboard.mini_overlay(b, scores, view_slot, width)
+        found = tuple(b.quads)
+        if len(_mini_overlays) >= 8:
+            del _mini_overlays[next(iter(_mini_overlays))]
+        _mini_overlays[key] = found
+    return found
+
+
 #: The last :func:`_notify_quads` asked and its answer: the notify lines stay for seconds, the same every frame.
 _last_notify_quads: list = [None, ()]
 
@@ -762,8 +785,7 @@ def build_hud(state: SceneState, recent_events: Sequence[Event], screen_size: tu
             pain = dmg is not None and t <= dmg.time + FACE_ANIM_TIME
             _status(b, stats, items, pain)
         if quakeworld:
-            b.canvas(0, top)
-            qw_scoreboard.mini_overlay(b, scores, view_slot, sw // bar_scale)
+            b.quads.extend(_qw_mini_overlay(scores, view_slot, sw // bar_scale, bar_scale, top))
         elif deathmatch and sw // bar_scale >= 512:
             b.canvas(0, top)
             _mini_deathmatch_overlay(b, scores, view_slot)
