@@ -84,8 +84,7 @@ def draw_hud(session: DemoSession, target: OffscreenTarget, state: SceneState, h
     size = target.size
     renderer = session.renderer
     scale = ui_scale(size) if ui is None else ui
-    layout = session.game.hud_layout(state, session.timeline, size, scale, show_scores=show_scores,
-                                     pic_sizes=hud.pic_size, assets=renderer.assets if renderer is not None else None)
+    layout = session.hud_layout(state, size, scale, show_scores, hud.pic_size)
     target.use()
     if renderer is not None:
         renderer.draw_hud_models(layout.models, size, state.time)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -34,7 +34,7 @@ from .ghosts import Ghosts
 from .render.context import OffscreenTarget
 from .render.bsp.records import BspSegment
 from .render.frame import FrameRenderer
-from .render.refdef import Camera, SceneFrame
+from .render.refdef import Camera, HudLayout, SceneFrame
 from .scene import build_scene
 
 #: From the feet to the eye, units: Quake's 22 (``DEFAULT_VIEWHEIGHT``) over the player's origin 24 above its feet;
@@ -42,6 +42,8 @@ from .scene import build_scene
 EYE_HEIGHT = 46.0
 #: How much of a demo :func:`~assets_loader.demos.detect.demo_game` reads to tell its game.
 DETECT_BYTES = 65536
+#: How many HUD layouts :meth:`DemoSession.hud_layout` keeps (a multiview's panes of one moment).
+CACHED_LAYOUTS = 8
 
 
 def game_filesystem(path: str | None, basedir: str | None, game: str | None) -> VirtualFS:
@@ -117,6 +119,8 @@ class DemoSession:
         self.missing_map: str | None = None
         #: Other runs of the same map drawn into each frame (``--ghost``), ``None`` for none.
         self.ghosts: Ghosts | None = None
+        #: The HUD layouts built lately, by the sample's identity and the other inputs (:meth:`hud_layout`).
+        self._layouts: dict[tuple, tuple[SceneState, HudLayout]] = {}
 
     @property
     def world(self) -> WorldMesh | World38 | None:
@@ -170,6 +174,23 @@ class DemoSession:
         if self.ghosts is not None:
             frame = self.ghosts.add_to(frame, self.renderer.assets if self.renderer is not None else None)
         return frame if self.has_data else replace(frame, polys=())   # every shader would be the default grid
+
+    def hud_layout(self, state: SceneState, screen_size: tuple[int, int], scale: int, show_scores: bool = False,
+                   pic_sizes: Callable[[str], tuple[int, int] | None] | None = None) -> HudLayout:
+        """The game's HUD (:meth:`~viewer.games.base.GameView.hud_layout`) for the sample ``state`` of the loaded
+        segment; asked again with the same sample object (a multiview's panes watching the same player share it)
+        and arguments, the layout already built (the last :data:`CACHED_LAYOUTS` are kept)."""
+        key = (id(state), screen_size, scale, show_scores, pic_sizes)
+        found = self._layouts.get(key)
+        if found is not None and found[0] is state:
+            return found[1]
+        layout = self.game.hud_layout(state, self.timeline, screen_size, scale, show_scores=show_scores,
+                                      pic_sizes=pic_sizes,
+                                      assets=self.renderer.assets if self.renderer is not None else None)
+        if len(self._layouts) >= CACHED_LAYOUTS:
+            del self._layouts[next(iter(self._layouts))]
+        self._layouts[key] = (state, layout)    # the state kept alive: its id is not reused while cached
+        return layout
 
     def draw(self, frame: SceneFrame, target: OffscreenTarget) -> None:
         """Render ``frame`` into ``target`` with its segment's assets (without the game's data, the renderer's

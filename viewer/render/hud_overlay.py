@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from itertools import chain
 from typing import Protocol, runtime_checkable
 
 import moderngl
@@ -37,12 +38,20 @@ from assets_loader.palette import TRANSPARENT_INDEX, Palette
 from .gl_state import ALPHA_BLEND, OVERLAY, use_state
 from .overlay import DynamicVertices, overlay_state
 from .programs import load_program
-from .refdef import HudLayout
+from .refdef import HudLayout, HudQuad
 
 ATLAS_SIZE = 1024
 _FLOATS_PER_VERTEX = 12          # pos 2, uv 2, rect 4, colour 4
 _PLACEHOLDER = "<missing>"
 _WHITE = "<white>"
+#: How many recent layouts keep their vertices (a multiview's panes each have theirs).
+_CACHED_LAYOUTS = 8
+#: Corner k of a quad's two triangles takes the right edge (x1, u1) and/or the bottom edge (y1, v1).
+_RIGHT = np.array([False, True, False, False, True, True])
+_BOTTOM = np.array([False, False, True, True, False, True])
+#: What a quad takes from the atlas, by (kind, ref, tint): page, blend id, whether it tiles, the atlas rectangle
+#: (x, y, w, h), the texel extent (u1, v1) of an untiled quad, its colour (the tint, or a fill's palette colour).
+_SOURCE_COLUMNS = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +132,12 @@ class HudRenderer:
         self._entries: dict[str, AtlasEntry] = {}
         self._vertices_buffer = DynamicVertices(ctx, self.program, ("2f 2f 4f 4f", "in_pos", "in_uv", "in_rect",
                                                                      "in_color"))
+        self._source_rows: dict[tuple[str, str | int, tuple[float, float, float]], int] = {}
+        self._sources: list[tuple[float, ...]] = []
+        self._table = np.zeros((0, _SOURCE_COLUMNS), np.float64)
+        self._blend_ids: dict[Blend, int] = {}
+        self._recent: dict[int, tuple[int, tuple[HudQuad, ...], np.ndarray, list[tuple[int, Blend, int, int]]]] = {}
+        self._uploaded: tuple[np.ndarray, moderngl.VertexArray] | None = None     # what the buffer holds
         white = np.full((2, 2, 4), 255, np.uint8)
         self._add(_WHITE, white)
         checker = np.zeros((2, 2, 4), np.uint8)
@@ -182,59 +197,98 @@ class HudRenderer:
     def _blend(self, name: str) -> Blend:
         return self._blends.blend(name) if self._blends is not None else ALPHA_BLEND
 
+    def _source(self, key: tuple[str, str | int, tuple[float, float, float]]) -> int:
+        """The row of :attr:`_table` of quads of ``(kind, ref, tint)`` (uploading their picture on first use): what
+        they take from the atlas (:data:`_SOURCE_COLUMNS`)."""
+        found = self._source_rows.get(key)
+        if found is not None:
+            return found
+        kind, ref, tint = key
+        blend: Blend = ALPHA_BLEND
+        colour = tint
+        if kind == "char":
+            e = self.entry("conchars")
+            code = int(ref) & 255
+            rect = (e.x + (code & 15) * 8, e.y + (code >> 4) * 8, 8, 8) if e.width >= 128 else \
+                (e.x, e.y, e.width, e.height)
+            extent = (float(rect[2]), float(rect[3]))
+        elif kind == "fill":
+            e = self._entries[_WHITE]
+            c = self.palette.rgb[int(ref) & 255]
+            colour = (c[0] / 255.0, c[1] / 255.0, c[2] / 255.0)
+            rect = (e.x, e.y, 1, 1)
+            extent = (1.0, 1.0)
+        else:
+            e = self.entry(str(ref))
+            rect = (e.x, e.y, e.width, e.height)
+            extent = (float(e.width), float(e.height))
+            if kind != "tile":
+                blend = self._blend(str(ref))
+        if blend not in self._blend_ids:
+            self._blend_ids[blend] = len(self._blend_ids)
+        self._sources.append((e.page, self._blend_ids[blend], kind == "tile", *rect, *extent, *colour))
+        row = self._source_rows[key] = len(self._sources) - 1
+        return row
+
     def _vertices(self, layout: HudLayout) -> tuple[np.ndarray, list[tuple[int, Blend, int, int]]]:
-        """``f4[6 * N, 12]`` vertices and ``(page, blend, first vertex, count)`` runs in layout order."""
+        """``f4[6 * N, 12]`` vertices and ``(page, blend, first vertex, count)`` runs in layout order, in one go
+        over all quads (what each takes from the atlas looked up once per picture, character or colour)."""
         quads = layout.quads
-        data = np.empty((len(quads), 6, _FLOATS_PER_VERTEX), np.float32)
-        runs: list[tuple[int, Blend, int, int]] = []
-        rgb = self.palette.rgb
-        scale = max(1, layout.scale)
-        font = None
-        for i, q in enumerate(quads):
-            colour = (*q.tint, q.alpha)
-            blend: Blend = ALPHA_BLEND
-            if q.kind == "char":
-                font = font or self.entry("conchars")
-                code = int(q.ref) & 255
-                e = font
-                rect = (e.x + (code & 15) * 8, e.y + (code >> 4) * 8, 8, 8) if e.width >= 128 else \
-                    (e.x, e.y, e.width, e.height)
-                u0, v0, u1, v1 = 0.0, 0.0, float(rect[2]), float(rect[3])
-            elif q.kind == "fill":
-                e = self._entries[_WHITE]
-                c = rgb[int(q.ref) & 255]
-                colour = (c[0] / 255.0, c[1] / 255.0, c[2] / 255.0, q.alpha)
-                rect = (e.x, e.y, 1, 1)
-                u0, v0, u1, v1 = 0.0, 0.0, 1.0, 1.0
-            elif q.kind == "tile":
-                e = self.entry(str(q.ref))
-                rect = (e.x, e.y, e.width, e.height)
-                u0, v0 = q.x / scale, q.y / scale
-                u1, v1 = (q.x + q.w) / scale, (q.y + q.h) / scale
-            else:
-                e = self.entry(str(q.ref))
-                rect = (e.x, e.y, e.width, e.height)
-                u0, v0, u1, v1 = 0.0, 0.0, float(e.width), float(e.height)
-                blend = self._blend(str(q.ref))
-            x0, y0, x1, y1 = float(q.x), float(q.y), float(q.x + q.w), float(q.y + q.h)
-            corners = ((x0, y0, u0, v0), (x1, y0, u1, v0), (x0, y1, u0, v1),
-                       (x0, y1, u0, v1), (x1, y0, u1, v0), (x1, y1, u1, v1))
-            for k, (px, py, u, v) in enumerate(corners):
-                data[i, k] = (px, py, u, v, *rect, *colour)
-            if runs and runs[-1][:2] == (e.page, blend):
-                page, _, first, count = runs[-1]
-                runs[-1] = (page, blend, first, count + 6)
-            else:
-                runs.append((e.page, blend, i * 6, 6))
+        n = len(quads)
+        rows, source = self._source_rows, self._source
+        index = np.fromiter((rows[k] if k in rows else source(k) for k in ((q.kind, q.ref, q.tint) for q in quads)),
+                            np.intp, n)
+        if len(self._table) != len(self._sources):
+            self._table = np.array(self._sources, np.float64)
+        sources = self._table[index]                                                  # [N, 12]
+        geometry = np.fromiter(chain.from_iterable((q.x, q.y, q.w, q.h, q.alpha) for q in quads), np.float64,
+                               5 * n).reshape(n, 5)
+        x0, y0 = geometry[:, 0], geometry[:, 1]
+        x1, y1 = x0 + geometry[:, 2], y0 + geometry[:, 3]
+        tile = sources[:, 2] != 0
+        scale = float(max(1, layout.scale))
+        u0 = np.where(tile, x0 / scale, 0.0)
+        v0 = np.where(tile, y0 / scale, 0.0)
+        u1 = np.where(tile, x1 / scale, sources[:, 7])
+        v1 = np.where(tile, y1 / scale, sources[:, 8])
+        data = np.empty((n, 6, _FLOATS_PER_VERTEX), np.float32)
+        data[:, :, 0] = np.where(_RIGHT, x1[:, None], x0[:, None])
+        data[:, :, 1] = np.where(_BOTTOM, y1[:, None], y0[:, None])
+        data[:, :, 2] = np.where(_RIGHT, u1[:, None], u0[:, None])
+        data[:, :, 3] = np.where(_BOTTOM, v1[:, None], v0[:, None])
+        data[:, :, 4:8] = sources[:, None, 3:7]
+        data[:, :, 8:11] = sources[:, None, 9:12]
+        data[:, :, 11] = geometry[:, None, 4]
+        keys = sources[:, 0] * len(self._blend_ids) + sources[:, 1]
+        firsts = [0, *(np.flatnonzero(keys[1:] != keys[:-1]) + 1).tolist(), n]
+        blends = list(self._blend_ids)
+        runs = [(int(sources[a, 0]), blends[int(sources[a, 1])], a * 6, (b - a) * 6)
+                for a, b in zip(firsts[:-1], firsts[1:])]
         return data.reshape(-1, _FLOATS_PER_VERTEX), runs
+
+    def _cached_vertices(self, layout: HudLayout) -> tuple[np.ndarray, list[tuple[int, Blend, int, int]]]:
+        """:meth:`_vertices` of ``layout``, or of an equal layout drawn lately (the same HUD as the last frame, or
+        as another pane of this moment): the last :data:`_CACHED_LAYOUTS` are kept, found by their quads' hash
+        (hashed once a call: it is most of a hit's cost)."""
+        key = hash((layout.scale, layout.quads))
+        found = self._recent.get(key)
+        if found is not None and found[0] == layout.scale and (found[1] is layout.quads or found[1] == layout.quads):
+            return found[2], found[3]
+        vertices, runs = self._vertices(layout)
+        if key not in self._recent and len(self._recent) >= _CACHED_LAYOUTS:
+            del self._recent[next(iter(self._recent))]
+        self._recent[key] = (layout.scale, layout.quads, vertices, runs)
+        return vertices, runs
 
     def draw(self, layout: HudLayout, screen_size: tuple[int, int] | None = None) -> None:
         """Draw ``layout`` over the bound framebuffer of ``screen_size`` pixels (default: the layout's)."""
         if not layout.quads:
             return
         size = screen_size or layout.screen_size
-        vertices, runs = self._vertices(layout)
-        vao = self._vertices_buffer.upload(vertices)
+        vertices, runs = self._cached_vertices(layout)
+        if self._uploaded is None or self._uploaded[0] is not vertices:
+            self._uploaded = (vertices, self._vertices_buffer.upload(vertices))
+        vao = self._uploaded[1]
         self.program["u_screen"] = (float(size[0]), float(size[1]))
         with overlay_state(self.ctx):
             for page, blend, first, count in runs:
@@ -244,6 +298,10 @@ class HudRenderer:
 
     def release(self) -> None:
         self._vertices_buffer.release()
+        self._uploaded = None
+        self._recent.clear()
+        self._source_rows.clear()
+        self._sources.clear()
         for page in self._pages:
             page.texture.release()
         self._pages.clear()

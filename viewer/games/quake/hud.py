@@ -239,7 +239,7 @@ def _notify_rows(events: Sequence[Event], t: float, width: int, frame: int | Non
     end = _upto(events, t, frame)
     # Walk back to the first print of the window, then further back to a line start (a print ending in "\n"),
     # so that wrapping and continued lines come out as the console had them.
-    prints: list[tuple[float, ColouredText]] = []
+    first = None
     i = end - 1
     cutoff = t - notify_time
     in_window = True
@@ -247,18 +247,33 @@ def _notify_rows(events: Sequence[Event], t: float, width: int, frame: int | Non
         e = events[i]
         i -= 1
         if e.kind != "print":
-            if not prints and e.time < cutoff:
+            if first is None and e.time < cutoff:
                 return ()      # nothing printed within the window: every line has expired
             continue
-        text = getattr(e, "text", "")
-        if not in_window and text.endswith("\n"):
+        if not in_window and getattr(e, "text", "").endswith("\n"):
             break
-        prints.append((e.time, _console_text(e)))
+        first = i + 1
         if e.time < cutoff:
             in_window = False
-    prints.reverse()
-    lines = coloured_console_lines(prints, width)[-max_lines:] if prints else []
+    if first is None:
+        return ()
+    lines = _console_lines_of(events, first, end, width)[-max_lines:]
     return tuple(line for when, line in lines if t - when <= notify_time)
+
+
+#: The last :func:`_console_lines_of` asked (the events themselves, then the other arguments) and its answer: the
+#: frames that follow show the same prints, only fewer of their lines.
+_last_console: list = [None, []]
+
+
+def _console_lines_of(events: Sequence[Event], first: int, end: int, width: int) -> list[tuple[float, ColouredText]]:
+    """:func:`coloured_console_lines` of the prints among ``events[first:end]``."""
+    asked, answer = _last_console
+    if asked is None or asked[0] is not events or asked[1:] != (first, end, width):
+        prints = [(e.time, _console_text(e)) for e in events[first:end] if e.kind == "print"]
+        answer = coloured_console_lines(prints, width)
+        _last_console[:] = (events, first, end, width), answer
+    return answer
 
 
 def centerprint_at(events: Sequence[Event], t: float, *, intermission: int = 0, frame: int | None = None,
@@ -612,6 +627,47 @@ def _center_string(b: _Builder, cp: CenterPrint, reveal: int | None) -> None:
         y += CHAR
 
 
+#: The last :func:`_qw_mini_overlay` answers by their arguments (the panes of a multiview each watch their player).
+_mini_overlays: dict[tuple, tuple[HudQuad, ...]] = {}
+
+
+def _qw_mini_overlay(scores: Sequence[PlayerScore], view_slot: int, width: int, scale: int,
+                     top: int) -> tuple[HudQuad, ...]:
+    """QuakeWorld's frags beside the status bar (:func:`~.qw_scoreboard.mini_overlay`) on the status bar canvas at
+    screen row ``top``; the last 8 kept by what they show of the players (names, frags, colours, teams), which
+    changes a few times a minute."""
+    shown = tuple((s.slot, s.name, s.frags, s.colors, s.team, s.spectator) for s in scores)
+    key = (shown, view_slot, width, scale, top)
+    found = _mini_overlays.get(key)
+    if found is None:
+        b = _Builder(scale)
+        b.canvas(0, top)
+        qw_scoreboard.mini_overlay(b, scores, view_slot, width)
+        found = tuple(b.quads)
+        if len(_mini_overlays) >= 8:
+            del _mini_overlays[next(iter(_mini_overlays))]
+        _mini_overlays[key] = found
+    return found
+
+
+#: The last :func:`_notify_quads` asked and its answer: the notify lines stay for seconds, the same every frame.
+_last_notify_quads: list = [None, ()]
+
+
+def _notify_quads(rows: tuple[ColouredText, ...], scale: int) -> tuple[HudQuad, ...]:
+    """``Con_DrawNotify``: the notify ``rows`` at the top-left, one row per line, from the second column."""
+    asked, answer = _last_notify_quads
+    if asked != (rows, scale):
+        b = _Builder(scale)
+        for row, line in enumerate(rows):
+            for first, text, colour in colour_runs(line):
+                for col, code in enumerate(quake_chars(text), first):
+                    b.char((col + 1) * CHAR, row * CHAR, code, colour)
+        answer = tuple(b.quads)
+        _last_notify_quads[:] = (rows, scale), answer
+    return answer
+
+
 # --- the whole overlay -----------------------------------------------------------------------------------------
 
 
@@ -729,8 +785,7 @@ def build_hud(state: SceneState, recent_events: Sequence[Event], screen_size: tu
             pain = dmg is not None and t <= dmg.time + FACE_ANIM_TIME
             _status(b, stats, items, pain)
         if quakeworld:
-            b.canvas(0, top)
-            qw_scoreboard.mini_overlay(b, scores, view_slot, sw // bar_scale)
+            b.quads.extend(_qw_mini_overlay(scores, view_slot, sw // bar_scale, bar_scale, top))
         elif deathmatch and sw // bar_scale >= 512:
             b.canvas(0, top)
             _mini_deathmatch_overlay(b, scores, view_slot)
@@ -739,10 +794,6 @@ def build_hud(state: SceneState, recent_events: Sequence[Event], screen_size: tu
     if intermission != 2:
         # Con_DrawNotify: top-left, one row per line.
         width = max(1, sw // scale // CHAR - 2)
-        b.canvas(0, 0)
-        for row, line in enumerate(notify_rows(events, t, width=width, frame=frame)):
-            for first, text, colour in colour_runs(line):
-                for col, code in enumerate(quake_chars(text), first):
-                    b.char((col + 1) * CHAR, row * CHAR, code, colour)
+        b.quads.extend(_notify_quads(notify_rows(events, t, width=width, frame=frame), scale))
 
     return HudLayout((sw, sh), scale, tuple(b.quads), sbar_lines)

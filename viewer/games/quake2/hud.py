@@ -21,11 +21,13 @@ apart), ``DrawHUDString``, ``SCR_DrawCrosshair`` (``ch1``); Q2PRO ``src/client/s
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 
 from assets_loader.demos import DemoTimeline, SceneState
-from assets_loader.demos.events import CenterPrintEvent, LayoutEvent, PrintEvent
-from assets_loader.demos.quake2 import ConfigStrings
+from assets_loader.demos.events import CenterPrintEvent, Event, LayoutEvent, PrintEvent
+from assets_loader.demos.quake2 import ConfigStrings, PlayerSkin
 from assets_loader.demos.quake2 import protocol as P
 
 from ...render.refdef import HudLayout, HudQuad
@@ -95,8 +97,10 @@ class _Builder:
             x += DIGIT_WIDTH
 
 
-def _tokens(program: str) -> list[str]:
-    """``COM_Parse`` tokens: whitespace-separated words, quoted strings as one token."""
+@lru_cache(maxsize=64)
+def _tokens(program: str) -> tuple[str, ...]:
+    """``COM_Parse`` tokens: whitespace-separated words, quoted strings as one token (the status bar's program,
+    the same every frame, read once)."""
     out: list[str] = []
     i, n = 0, len(program)
     while i < n:
@@ -114,7 +118,7 @@ def _tokens(program: str) -> list[str]:
             j += 1
         out.append(program[i:j])
         i = j
-    return out
+    return tuple(out)
 
 
 def _int(token: str) -> int:
@@ -144,7 +148,7 @@ def run_layout(b: _Builder, program: str, stats: Sequence[int], strings: Mapping
         i += 1
         return token
 
-    skins = ConfigStrings.player_skins(dict(strings))
+    skins: dict[int, PlayerSkin] | None = None
     while i < len(tokens):
         cmd = take()
         if cmd == "xl":
@@ -170,6 +174,8 @@ def run_layout(b: _Builder, program: str, stats: Sequence[int], strings: Mapping
             x = width // 2 - 160 + _int(take())
             y = height // 2 - 120 + _int(take())
             client, score, ping = _int(take()), _int(take()), _int(take())
+            if skins is None:
+                skins = ConfigStrings.player_skins(dict(strings))
             skin = skins.get(client)
             name = skin.name if skin else ""
             if cmd == "client":
@@ -220,12 +226,33 @@ def run_layout(b: _Builder, program: str, stats: Sequence[int], strings: Mapping
 
 
 def _last_before(events: Sequence, t: float) -> object | None:
-    last = None
-    for e in events:
-        if e.time > t:
-            break
-        last = e
-    return last
+    """The last of ``events`` (in time order) at or before ``t``."""
+    end = bisect_right(events, t, key=_event_time)
+    return events[end - 1] if end else None
+
+
+def _event_time(e: Event) -> float:
+    return e.time
+
+
+#: The last configstring history asked (its changes) and :meth:`ConfigStrings.of` them; then the last strings
+#: asked (that history, how many of its changes apply) and the strings with their status bar program: they change
+#: a few times a demo, the HUD asks every frame.
+_last_history: list = [None, None]
+_last_strings: list = [None, None]
+
+
+def _strings_at(changes: Sequence[tuple[int, int, str]], frame: int) -> tuple[dict[int, str], str]:
+    """Every configstring at timeline ``frame`` and the status bar program they hold."""
+    if _last_history[0] is not changes:
+        _last_history[:] = changes, ConfigStrings.of(changes)
+    history = _last_history[1]
+    applied = bisect_right(history.changes, frame, key=lambda c: c[0])
+    asked = _last_strings[0]
+    if asked is None or asked[0] is not history or asked[1] != applied:
+        strings = history.at(frame)
+        _last_strings[:] = (history, applied), (strings, ConfigStrings.status_bar(strings))
+    return _last_strings[1]
 
 
 def name_tag(name: str, x: float, y: float, screen_size: tuple[int, int], scale: int = 1) -> HudLayout:
@@ -264,7 +291,7 @@ def build_hud(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int,
     sw, sh = screen_size
     width, height = sw // scale, sh // scale
     b = _Builder(scale, pic_sizes)
-    strings = ConfigStrings.of(timeline.meta.get("configstring_changes", ())).at(max(state.frame, 0))  # type: ignore[arg-type]
+    strings, status_bar = _strings_at(timeline.meta.get("configstring_changes", ()), max(state.frame, 0))  # type: ignore[arg-type]
     stats = [int(state.stats.get(name, 0)) for name in P.STAT_NAMES]
     serverframe = round(float(timeline.server_times[state.frame]) * 10) if state.frame >= 0 else 0
     playernum = int(timeline.meta.get("playernum", 0))  # type: ignore[call-overload]
@@ -272,7 +299,7 @@ def build_hud(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int,
     cross = b.known(CROSSHAIR)
     if cross and not intermission:                   # SCR_DrawCrosshair, when the game has the picture
         b.pic((width - cross[0]) // 2, (height - cross[1]) // 2, CROSSHAIR)
-    run_layout(b, ConfigStrings.status_bar(strings), stats, strings, (width, height), serverframe, playernum)
+    run_layout(b, status_bar, stats, strings, (width, height), serverframe, playernum)
     if stats[P.STAT_LAYOUTS] & 1 or show_scores:
         layout = _last_before(timeline.events_of_kind("layout"), state.time)
         if isinstance(layout, LayoutEvent):
@@ -283,8 +310,9 @@ def build_hud(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int,
         y = height // 4 - len(rows) * CHAR // 2
         for k, row in enumerate(rows):
             b.text((width - len(row) * CHAR) // 2, y + k * CHAR, row)
-    notify = [e for e in timeline.events_of_kind("print")
-              if isinstance(e, PrintEvent) and 0 <= state.time - e.time < NOTIFY_TIME]
+    prints = timeline.events_of_kind("print")
+    recent = prints[bisect_right(prints, state.time - NOTIFY_TIME - 1.0, key=_event_time):]
+    notify = [e for e in recent if isinstance(e, PrintEvent) and 0 <= state.time - e.time < NOTIFY_TIME]
     lines = [line for e in notify for line in console_lines(e.text, width // CHAR - 2, e.level == P.PRINT_CHAT)]
     for k, (text, alt) in enumerate(lines[-NOTIFY_LINES:]):
         b.text(CHAR, k * CHAR, text, alt)

@@ -54,12 +54,14 @@ References: ioquake3 ``code/cgame/cg_draw.c`` (``CG_Draw2D``, ``CG_DrawStatusBar
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import weakref
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
-from assets_loader.demos.events import ObituaryEvent
+from assets_loader.demos.events import Event, ObituaryEvent
 from assets_loader.demos.quake3.game import (PM_INTERMISSION, PM_SPECTATOR, PMF_FOLLOW, SCORE_NOT_PRESENT,
                                              TEAM_SPECTATOR)
 from assets_loader.demos.quake3.colors import colored_chars, visible_len
@@ -281,9 +283,19 @@ def _crosshair_name(screen: VirtualScreen, state: SceneState, timeline: DemoTime
                     shadow=True)
 
 
+#: The last lagometer drawn (a weak reference to its timeline, the time, the screen size) and its bars: the panes
+#: of a multiview show the recorder's same lagometer.
+_last_lagometer: list = [None, ()]
+
+
 def _lagometer(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline) -> None:
     screen.pic(lagometer.LAGOMETER_PIC, 640 - 48, 480 - 48, 48, 48)
-    screen.quads.extend(lagometer.lagometer_quads(lagometer.lagometer_at(timeline, state.time), screen.size))
+    asked, bars = _last_lagometer
+    key = (state.time, screen.size)
+    if asked is None or asked[0]() is not timeline or asked[1:] != key:
+        bars = tuple(lagometer.lagometer_quads(lagometer.lagometer_at(timeline, state.time), screen.size))
+        _last_lagometer[:] = (weakref.ref(timeline), *key), bars
+    screen.quads.extend(bars)
 
 
 def _upper_right(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline, following: bool,
@@ -407,9 +419,19 @@ def _sexes(models: Quake3Models | None) -> dict[str, str]:
     return {name.split("/")[0].lower(): player.animations.sex for name, player in models.players.items()}
 
 
+def _since(events: Sequence[Event], t: float) -> Sequence[Event]:
+    """The ``events`` (in time order) from a second before ``t`` on, found by bisection."""
+    return events[bisect_right(events, t - 1.0, key=_event_time):]
+
+
+def _event_time(e: Event) -> float:
+    return e.time
+
+
 def _notify(quads: list[HudQuad], state: SceneState, timeline: DemoTimeline, scale: int,
             sexes: Mapping[str, str]) -> None:
-    recent = [e for kind in ("obituary", "chat") for e in timeline.events_of_kind(kind)
+    since = state.time - NOTIFY_TIME
+    recent = [e for kind in ("obituary", "chat") for e in _since(timeline.events_of_kind(kind), since)
               if 0 <= state.time - e.time < NOTIFY_TIME]
     recent.sort(key=lambda e: e.time)
     w, h = 8 * max(1, scale // 2), 16 * max(1, scale // 2)

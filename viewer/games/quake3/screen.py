@@ -8,6 +8,7 @@ References: ioquake3 ``code/cgame/cg_drawtools.c`` (``CG_AdjustFrom640``, ``CG_D
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from assets_loader.demos.quake3.colors import colored_chars
 
@@ -62,7 +63,12 @@ class VirtualScreen:
              shadow: bool = False, force: bool = False) -> None:
         """``CG_DrawStringExt``: glyphs ``w`` × ``h`` units from ``x`` in ``color``, which colour codes change
         unless ``force`` (``forceColor``; :mod:`~assets_loader.demos.quake3.colors`: the codes take no room);
-        ``shadow`` draws a black copy 2 units down and right first."""
+        ``shadow`` draws a black copy 2 units down and right first (the quads of a string drawn lately reused: the
+        HUD draws the same names and numbers every frame)."""
+        self.quads.extend(_text_quads(self.size, s, x, y, w, h, tuple(color), alpha, shadow, force))
+
+    def _text(self, s: str, x: float, y: float, w: float, h: float, color: tuple, alpha: float, shadow: bool,
+              force: bool) -> None:
         size = 64 if h * self.sy > 40 else 32
         drawn = [(ch, tuple(color) if force else rgb) for ch, rgb in colored_chars(s, tuple(color))]
         if shadow:
@@ -82,3 +88,12 @@ class VirtualScreen:
             name = "gfx/2d/numbers/minus_32b" if ch == "-" else f"gfx/2d/numbers/{NUMBERS[int(ch)]}_32b"
             self.pic(name, x, 432, 32, 48, color)
             x += 32
+
+
+@lru_cache(maxsize=256)
+def _text_quads(size: tuple[int, int], s: str, x: float, y: float, w: float, h: float, color: tuple, alpha: float,
+                shadow: bool, force: bool) -> tuple[HudQuad, ...]:
+    """The quads of :meth:`VirtualScreen.text` on a ``size`` target."""
+    screen = VirtualScreen(size)
+    screen._text(s, x, y, w, h, color, alpha, shadow, force)
+    return tuple(screen.quads)
