@@ -63,7 +63,7 @@ import numpy as np
 from assets_loader.demos import DemoTimeline, SceneState
 from assets_loader.demos.events import Event, ObituaryEvent
 from assets_loader.demos.quake3.game import (PM_INTERMISSION, PM_SPECTATOR, PMF_FOLLOW, SCORE_NOT_PRESENT,
-                                             TEAM_SPECTATOR)
+                                             TEAM_SPECTATOR, WP_GRAPPLING_HOOK)
 from assets_loader.demos.quake3.colors import colored_chars, visible_len
 from assets_loader.game_map import GameMap
 from assets_loader.demos.quake3.obituaries import S_COLOR_WHITE, gendered_obituary
@@ -97,7 +97,6 @@ FOLLOW_NOTICE = "USE_ITEM to stop following"
 #: weapon_t → the suffix of its icons (``icons/iconw_…``, ``icons/icona_…``) from ``bg_itemlist``.
 WEAPONS = {1: "gauntlet", 2: "machinegun", 3: "shotgun", 4: "grenade", 5: "rocket", 6: "lightning", 7: "railgun",
            8: "plasma", 9: "bfg", 10: "grapple"}
-WP_GRAPPLING_HOOK = 10
 #: The weapons a pickup selects (``CG_ItemPickup``, ``cg_autoswitch 1``: any but the machine gun), by item class.
 PICKUP_WEAPONS = {"weapon_gauntlet": 1, "weapon_shotgun": 3, "weapon_grenadelauncher": 4,
                   "weapon_rocketlauncher": 5, "weapon_lightning": 6, "weapon_railgun": 7, "weapon_plasmagun": 8,
