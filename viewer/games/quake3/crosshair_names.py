@@ -24,6 +24,7 @@ import weakref
 import numpy as np
 
 from assets_loader.demos import DemoTimeline, SceneState
+from assets_loader.demos.quake3.game import ET_PLAYER, MAX_CLIENTS, PW_INVIS
 from assets_loader.game_map import GameMap
 
 from ...render.view_math import angle_vectors
@@ -33,10 +34,7 @@ __all__ = ["NAME_TIME", "sighted_client", "crosshair_client"]
 #: How long a sighted player's name stays (``CG_FadeColor``'s 1000 ms).
 NAME_TIME = 1.0
 SCAN_DISTANCE = 131072.0
-MAX_CLIENTS = 64
-ET_PLAYER = 1
 SOLID_BMODEL = 0xFFFFFF
-PW_INVIS = 4
 #: Each timeline's snapshot scans: (frame, pov, map id) → the client sighted; cleared when it grows past the cap.
 _SCANS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _SCANS_CAP = 4096
