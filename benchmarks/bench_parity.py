@@ -1,34 +1,46 @@
 """``qdv timedemo`` beside the reference engines' ``timedemo``, interleaved in one session: fps and peak RSS.
 
-Run: ``python benchmarks/bench_parity.py [--rounds N] [--size WxH] [--world-only] [DEMO ...]`` from the repository
-root. Defaults: ``demo1_lite.dem`` and ``demo3.dem`` (QuakeSpasm) and ``lq_lqdm2_mvd.mvd`` and ``lq_lqdm2_ranger.qwd``
-(ezQuake) at 1280×720; Quake III demos (``.dm_68``, ``.dm_71``, e.g. ``../shared/data/quake3/demos/*``) run in
-ioquake3 with Debian's OpenArena data, ``cl_renderer opengl1`` and ``timedemo 1``, and in qdv with the corpus's
-``oa_dm1_assets.pk3``. For each round and demo the engine runs first, then qdv, so both see the same load.
+Run: ``python benchmarks/bench_parity.py [--rounds N] [--sizes WxH,...] [--q2pro PATH] [--world-only] [DEMO ...]``
+from the repository root. Defaults: one demo per game, ``demo3.dem`` (QuakeSpasm), ``lq_lqdm2_mvd.mvd`` (ezQuake),
+``AQtion-bandaging-guide.dm2`` (Q2PRO) and ``oa_dm1_follow_p68.dm_68`` (ioquake3), at 1280×720 and 320×180. For each
+size, round and demo the engine runs first, then qdv, so both see the same load.
 ``--world-only`` draws nothing but the map on both sides (the engines' ``r_drawentities 0``, ``r_drawviewmodel 0``
 and no particles; qdv through ``timedemo_world_only.py``): the floor of the picture's own cost, which no faster
-entity code can go below.
+entity code can go below (the QuakeSpasm and ezQuake demos only; the others are skipped).
 
-The engines are opt-in, never a CI dependency: ``apt-get install quakespasm ezquake xvfb``. A missing engine (or
-Xvfb) is reported on its row and only qdv is measured. The engines draw to a window on a private Xvfb display
+Every engine is optional, never a CI dependency; a missing one is reported on its row and only qdv is measured.
+``apt-get install quakespasm ezquake ioquake3 openarena xvfb``; Q2PRO is built from source (below) and found by
+``--q2pro PATH`` or the ``QDV_Q2PRO`` environment variable. The engines draw to a window on a private Xvfb display
 (Mesa llvmpipe, as qdv); ``qdv timedemo`` has no window mode and renders offscreen through headless EGL (the same
 llvmpipe). Peak RSS is each process's own high-water mark (``wait4``'s ``ru_maxrss``); CPU is each process's user +
 system seconds over its whole run (start-up and loading included), divided by the demo's frames: on a shared
-machine the fps follow the load, the CPU per frame much less.
+machine the fps follow the load, the CPU per frame much less. The engines' cost of showing each frame through the
+X server (Xvfb's own CPU) is not in their figures.
 
 Recipes: ``../shared/data/quake1/SOURCES.md`` ("Recipe") and ``../shared/data/quakeworld/SOURCES.md``
 ("Reference timedemo"): QuakeSpasm runs ``+timedemo`` through ``stuffcmds`` in ``quake.rc`` and stays open after
 it, ezQuake likewise; each prints ``N frames S seconds F fps`` into its ``qconsole.log`` (``-condebug``), which
-this script waits for before ending the engine. ioquake3 (``../shared/data/quake3/SOURCES.md``, "Verification")
-plays ``+set timedemo 1 +demo NAME`` from its home directory's ``baseoa/demos`` and logs the same line to
-``baseoa/qconsole.log`` (``logfile 2``: written through at once; a buffered log would keep it until the engine
-quits).
+this script waits for before ending the engine. ioquake3 (Debian 1.36) plays the OpenArena data of Debian's
+``openarena`` (``fs_basepath /usr/lib/openarena``, ``com_basegame baseoa``, ``cl_renderer opengl1``,
+``com_protocol`` from the demo's extension) with ``+set timedemo 1 +demo NAME`` and logs to
+``fs_homepath/baseoa/qconsole.log`` (``logfile 2``).
+
+Q2PRO, as for ``../shared/data/quake2/reference/README.md``: ``git clone`` skullernet/q2pro at commit 3aa0d40b;
+``apt-get install meson ninja-build libsdl2-dev zlib1g-dev libpng-dev libjpeg-dev libcurl4-openssl-dev
+libopenal-dev``; ``meson setup BUILD -Dbuildtype=release --wrap-mode=nodownload && ninja -C BUILD``; then
+``QDV_Q2PRO=BUILD/q2pro``. It runs with ``basedir`` a scratch folder holding ``action/`` (the corpus pak
+``aq_terminal.pak`` and ``demos/NAME.dm2``, linked) and ``baseq2/pics/conchars.pcx`` (a blank stand-in: the pak
+has no console font, which the engine cannot start without; no Quake II retail data is used), the GLSL renderer
+(``gl_shaders 1``), ``vid_geometry WxH``, ``s_enable 0``, ``logfile 1`` + ``logfile_flush 1`` and ``+set timedemo 1
++demo NAME``; it prints ``N frames, S seconds: F fps`` into ``homedir/action/logs/console.log``. Q2PRO refuses to
+run as root: when this script runs as root, Q2PRO runs as ``nobody`` (``setpriv``) in a scratch folder it owns.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import pwd
 import re
 import shutil
 import signal
@@ -37,27 +49,35 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.builders.quake2_images import build_pcx  # noqa: E402
+
 DATA = ROOT.parent / "shared" / "data"
 QUAKE1 = DATA / "quake1" / "lq1"
 QUAKEWORLD = DATA / "quakeworld"
-DEFAULT_DEMOS = (QUAKE1 / "demo1_lite.dem", QUAKE1 / "demo3.dem", QUAKEWORLD / "lq_lqdm2_mvd.mvd",
-                 QUAKEWORLD / "lq_lqdm2_ranger.qwd")
+QUAKE2 = DATA / "quake2"
+QUAKE3 = DATA / "quake3"
+DEFAULT_DEMOS = (QUAKE1 / "demo3.dem", QUAKEWORLD / "lq_lqdm2_mvd.mvd",
+                 QUAKE2 / "demos" / "AQtion-bandaging-guide.dm2", QUAKE3 / "demos" / "oa_dm1_follow_p68.dm_68")
 #: The binaries of Debian's packages (ezQuake's /usr/games/ezquake is a wrapper script: run the engine itself).
 QUAKESPASM = ("/usr/games/quakespasm",)
 EZQUAKE = ("/usr/lib/games/ezquake/ezquake", "/usr/games/ezquake")
-#: Debian's ioquake3 engine and the OpenArena data its ``openarena`` wrapper points it at.
 IOQUAKE3 = ("/usr/lib/ioquake3/ioquake3",)
-OPENARENA_DATA = Path("/usr/lib/openarena")
-QUAKE3 = DATA / "quake3"
+OPENARENA = Path("/usr/lib/openarena")
 #: ``--world-only``: the engines' console variables that leave only the world to draw (no entities, view weapon or
 #: particles; QuakeSpasm ``r_particles``, ezQuake ``r_drawparticles``).
 QUAKESPASM_WORLD_ONLY = ("+r_drawentities", "0", "+r_drawviewmodel", "0", "+r_particles", "0")
 EZQUAKE_WORLD_ONLY = ("+r_drawentities", "0", "+r_drawviewmodel", "0", "+r_drawparticles", "0")
-RESULT = re.compile(r"(\d+) frames\s+([\d.]+) seconds\s+([\d.]+) fps")
+#: ``N frames S seconds F fps`` (QuakeSpasm, ezQuake) or ``N frames, S seconds: F fps`` (Q2PRO, ioquake3).
+RESULT = re.compile(r"(\d+) frames,?\s+([\d.]+) seconds:?\s+([\d.]+) fps")
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +107,17 @@ class Run:
         return f"{self.fps:8.1f}{self.peak_rss_mb:9.0f}{self.cpu_ms_per_frame:8.1f}"
 
 
+@dataclass(frozen=True, slots=True)
+class Engine:
+    """A reference engine: its name, binary (``None``: not there, ``missing`` says why) and how it runs a demo."""
+
+    name: str
+    binary: str | None
+    run: Callable[[str, Path, Setup], Run]
+    missing: str
+    world_only: bool = False
+
+
 def summary(demo: str, pairs: list[tuple[Run, Run]]) -> str:
     """One line over the rounds of ``demo``: the median fps ratio with its range (one run's ratio moves by ±15 % on
     a shared machine), and the median ratio of the engine's CPU per frame to qdv's (start-up included)."""
@@ -94,14 +125,14 @@ def summary(demo: str, pairs: list[tuple[Run, Run]]) -> str:
     cpu = sorted(engine.cpu_ms_per_frame / mine.cpu_ms_per_frame for engine, mine in pairs
                  if engine.cpu_ms_per_frame and mine.cpu_ms_per_frame)
     if not fps:
-        return f"{demo[:21]:<22}no ratio measured"
-    line = f"{demo[:21]:<22}median of {len(fps)} rounds: fps ratio {statistics.median(fps):.2f}× " \
+        return f"{demo[:25]:<26}no ratio measured"
+    line = f"{demo[:25]:<26}median of {len(fps)} rounds: fps ratio {statistics.median(fps):.2f}× " \
         f"({fps[0]:.2f}–{fps[-1]:.2f})"
     return line + (f", CPU per frame engine ÷ qdv {statistics.median(cpu):.2f}×" if cpu else "")
 
 
 def find_binary(candidates: tuple[str, ...]) -> str | None:
-    return next((c for c in candidates if os.access(c, os.X_OK)), None)
+    return next((c for c in candidates if c and os.access(c, os.X_OK)), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,11 +209,16 @@ def engine_env(setup: Setup) -> dict[str, str]:
     return dict(os.environ, DISPLAY=setup.display or "")
 
 
+def _fresh(path: Path) -> Path:
+    shutil.rmtree(path, ignore_errors=True)
+    path.mkdir(parents=True)
+    return path
+
+
 def quakespasm_run(binary: str, demo: Path, setup: Setup) -> Run:
-    base = setup.scratch / "quakespasm"
+    base = _fresh(setup.scratch / "quakespasm")
     size = setup.size
-    shutil.rmtree(base, ignore_errors=True)
-    (base / "id1").mkdir(parents=True)
+    (base / "id1").mkdir()
     (base / "lq1").mkdir()
     (base / "cwd").mkdir()
     for f in QUAKE1.iterdir():
@@ -196,10 +232,9 @@ def quakespasm_run(binary: str, demo: Path, setup: Setup) -> Run:
 
 
 def ezquake_run(binary: str, demo: Path, setup: Setup) -> Run:
-    base = setup.scratch / "ezquake"
+    base = _fresh(setup.scratch / "ezquake")
     size = setup.size
-    shutil.rmtree(base, ignore_errors=True)
-    (base / "id1").mkdir(parents=True)
+    (base / "id1").mkdir()
     (base / "qw").mkdir()
     (base / "id1" / "pak0.pak").symlink_to(QUAKEWORLD / "id1" / "pak0.pak")
     (base / "qw" / demo.name).symlink_to(demo)
@@ -209,80 +244,139 @@ def ezquake_run(binary: str, demo: Path, setup: Setup) -> Run:
     return measured_run(text, ended, "ezQuake")
 
 
-def ioquake3_run(binary: str, demo: Path, setup: Setup) -> Run:
-    base = setup.scratch / "ioquake3"
+def q2pro_run(binary: str, demo: Path, setup: Setup) -> Run:
+    """Q2PRO on the AQtion pak (recipe in the module docstring), as ``nobody`` when this script is root."""
+    base = _fresh(setup.scratch / "q2pro")
+    (base / "action" / "demos").mkdir(parents=True)
+    (base / "baseq2" / "pics").mkdir(parents=True)
+    (base / "home").mkdir()
+    for pak in (QUAKE2 / "action").glob("*.pak"):
+        (base / "action" / pak.name).symlink_to(pak)
+    (base / "action" / "demos" / demo.name).symlink_to(demo)
+    (base / "baseq2" / "pics" / "conchars.pcx").write_bytes(build_pcx(np.full((128, 128), 255, np.uint8)))
     size = setup.size
-    protocol = demo.suffix[len(".dm_"):]
-    shutil.rmtree(base, ignore_errors=True)
+    args = [binary, "+set", "basedir", str(base), "+set", "homedir", str(base / "home"), "+set", "game", "action",
+            "+set", "logfile_flush", "1", "+set", "logfile_prefix", "", "+set", "logfile", "1",
+            "+set", "gl_shaders", "1", "+set", "vid_fullscreen", "0", "+set", "vid_geometry", f"{size[0]}x{size[1]}",
+            "+set", "s_enable", "0", "+set", "timedemo", "1", "+demo", demo.stem]
+    if os.geteuid() == 0:   # "You can not run Q2PRO as superuser"
+        nobody = pwd.getpwnam("nobody")
+        for path in (base, *base.rglob("*")):
+            os.lchown(path, nobody.pw_uid, nobody.pw_gid)
+        args = ["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups", *args]
+    text, ended = run_measured(args, base, engine_env(setup), base / "home" / "action" / "logs" / "console.log",
+                               setup.timeout)
+    return measured_run(text, ended, "Q2PRO")
+
+
+def ioquake3_run(binary: str, demo: Path, setup: Setup) -> Run:
+    """ioquake3 on Debian's OpenArena data, the demo in ``fs_homepath/baseoa/demos``; protocol from its extension."""
+    base = _fresh(setup.scratch / "ioquake3")
     (base / "baseoa" / "demos").mkdir(parents=True)
     (base / "baseoa" / "demos" / demo.name).symlink_to(demo)
-    args = [binary, "+set", "com_basegame", "baseoa", "+set", "fs_basepath", str(OPENARENA_DATA),
-            "+set", "fs_homepath", str(base), "+set", "com_legacyprotocol", protocol, "+set", "com_protocol", protocol,
-            "+set", "cl_motd", "0", "+set", "ttycon", "0", "+set", "r_fullscreen", "0", "+set", "s_initsound", "0",
-            "+set", "in_nograb", "1", "+set", "com_introplayed", "1", "+set", "r_mode", "-1",
-            "+set", "r_customwidth", str(size[0]), "+set", "r_customheight", str(size[1]),
-            "+set", "cl_renderer", "opengl1", "+set", "logfile", "2", "+set", "timedemo", "1", "+demo", demo.name]
+    protocol = demo.suffix.lower().removeprefix(".dm_")
+    size = setup.size
+    settings = {"com_basegame": "baseoa", "fs_basepath": str(OPENARENA), "fs_homepath": str(base),
+                "com_legacyprotocol": protocol, "com_protocol": protocol, "cl_motd": "0", "ttycon": "0",
+                "r_fullscreen": "0", "s_initsound": "0", "in_nograb": "1", "com_introplayed": "1", "r_mode": "-1",
+                "r_customwidth": str(size[0]), "r_customheight": str(size[1]), "cl_renderer": "opengl1",
+                "logfile": "2", "timedemo": "1"}
+    args = [binary, *(a for key, value in settings.items() for a in ("+set", key, value)), "+demo", demo.stem]
     text, ended = run_measured(args, base, engine_env(setup), base / "baseoa" / "qconsole.log", setup.timeout)
     return measured_run(text, ended, "ioquake3")
+
+
+def qdv_data(demo: Path) -> tuple[str, ...]:
+    """``qdv timedemo``'s game data options for a corpus demo (as ``tests/test_render_pins.py`` passes them)."""
+    if demo.suffix.lower() == ".dm2":
+        return ("--basedir", str(QUAKE2), "--game", "action")
+    if demo.suffix.lower().startswith(".dm_"):
+        return ("--basedir", str(QUAKE3))
+    return ()
 
 
 def qdv_run(demo: Path, setup: Setup) -> Run:
     size = setup.size
     command = [str(ROOT / "benchmarks" / "timedemo_world_only.py")] if setup.world_only \
         else ["-m", "viewer.cli", "timedemo"]
-    data = ["--basedir", str(QUAKE3)] if demo.suffix.lower().startswith(".dm_") and not setup.world_only else []
-    args = [sys.executable, *command, str(demo.resolve()), "--size", f"{size[0]}x{size[1]}", *data]
+    args = [sys.executable, *command, str(demo.resolve()), "--size", f"{size[0]}x{size[1]}", *qdv_data(demo)]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     text, ended = run_measured(args, setup.scratch, env, setup.scratch / "stdout.txt", setup.timeout)
     return measured_run(text, ended, f"qdv (exit {ended.status})")
+
+
+def engine_for(demo: Path, q2pro: str | None) -> Engine | None:
+    """The reference engine of ``demo``'s format (``None``: none for it)."""
+    suffix = demo.suffix.lower()
+    if suffix == ".dem":
+        return Engine("QuakeSpasm", find_binary(QUAKESPASM), quakespasm_run, "not installed (apt-get install "
+                      "quakespasm)", world_only=True)
+    if suffix in (".qwd", ".mvd"):
+        return Engine("ezQuake", find_binary(EZQUAKE), ezquake_run, "not installed (apt-get install ezquake)",
+                      world_only=True)
+    if suffix == ".dm2":
+        return Engine("Q2PRO", find_binary((q2pro or "",)), q2pro_run,
+                      "not built (build it as the docstring says, then --q2pro PATH or QDV_Q2PRO=PATH)")
+    if suffix.startswith(".dm_"):
+        missing = "not installed (apt-get install ioquake3 openarena)"
+        return Engine("ioquake3", find_binary(IOQUAKE3) if (OPENARENA / "baseoa").is_dir() else None, ioquake3_run,
+                      missing)
+    return None
+
+
+def engine_run(engine: Engine | None, demo: Path, setup: Setup) -> Run:
+    """The engine's timedemo of ``demo``, or a :class:`Run` saying why it was skipped."""
+    if engine is None:
+        return Run(None, None, f"no reference engine for {demo.suffix}")
+    if engine.binary is None:
+        return Run(None, None, f"{engine.name} {engine.missing}")
+    if setup.display is None:
+        return Run(None, None, "Xvfb not installed")
+    return engine.run(engine.binary, demo.resolve(), setup)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("demos", nargs="*", type=Path, default=list(DEFAULT_DEMOS))
     parser.add_argument("--rounds", type=int, default=1)
-    parser.add_argument("--size", default="1280x720")
+    parser.add_argument("--sizes", default="1280x720,320x180", help="comma-separated WxH")
+    parser.add_argument("--q2pro", default=os.environ.get("QDV_Q2PRO"), help="Q2PRO's q2pro binary (QDV_Q2PRO)")
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds one timedemo may take")
     parser.add_argument("--world-only", action="store_true",
                         help="draw only the world in both (no entities, view weapon or particles): the fill floor")
     args = parser.parse_args()
-    width, height = (int(v) for v in args.size.split("x"))
-    size = (width, height)
-    engines = {".dem": ("QuakeSpasm", find_binary(QUAKESPASM), quakespasm_run),
-               ".qwd": ("ezQuake", find_binary(EZQUAKE), ezquake_run),
-               ".mvd": ("ezQuake", find_binary(EZQUAKE), ezquake_run),
-               ".dm_68": ("ioquake3", find_binary(IOQUAKE3), ioquake3_run),
-               ".dm_71": ("ioquake3", find_binary(IOQUAKE3), ioquake3_run)}
-    xvfb = Xvfb(size) if shutil.which("Xvfb") else None
-    print(f"{size[0]}x{size[1]}; engines in a window on Xvfb {xvfb.display if xvfb else '(Xvfb missing)'}, "
-          "qdv timedemo offscreen (headless EGL)"
-          f"{'; world only' if args.world_only else ''}; fps, peak RSS in MB, CPU ms per frame (start-up included)")
-    print(f"{'demo':<22}{'engine':<11}{'fps':>8}{'RSS':>9}{'CPU':>8}  {'qdv fps':>8}{'RSS':>9}{'CPU':>8}"
-          f"{'fps ratio':>10}")
+    sizes = [tuple(int(v) for v in size.split("x")) for size in args.sizes.split(",")]
+    largest = (max(w for w, _h in sizes), max(h for _w, h in sizes))
+    xvfb = Xvfb(largest) if shutil.which("Xvfb") else None
+    print(f"engines in a window on Xvfb {xvfb.display if xvfb else '(Xvfb missing)'}, qdv timedemo offscreen "
+          f"(headless EGL){'; world only' if args.world_only else ''}; fps, peak RSS in MB, CPU ms per frame "
+          "(start-up included)")
     try:
         with tempfile.TemporaryDirectory(prefix="qdv-parity-") as scratch:
-            setup = Setup(Path(scratch), size, xvfb.display if xvfb else None, args.timeout, args.world_only)
-            rounds: dict[str, list[tuple[Run, Run]]] = {}
-            for _ in range(args.rounds):
-                for demo in args.demos:
-                    name, binary, run = engines.get(demo.suffix.lower(), ("?", None, None))
-                    if run is None:
-                        engine = Run(None, None, f"no reference engine for {demo.suffix}")
-                    elif binary is None:
-                        engine = Run(None, None, f"{name} not installed (apt-get install {name.lower()})")
-                    elif xvfb is None:
-                        engine = Run(None, None, "Xvfb not installed")
-                    else:
-                        engine = run(binary, demo.resolve(), setup)
-                    mine = qdv_run(demo, setup)
-                    ratio = f"{mine.fps / engine.fps:9.2f}×" if mine.fps and engine.fps else f"{'—':>10}"
-                    notes = "; ".join(n for n in (engine.note, mine.note) if n)
-                    print(f"{demo.name[:21]:<22}{name:<11}{engine.cells()}  {mine.cells()}{ratio}  {notes}".rstrip(),
-                          flush=True)
-                    rounds.setdefault(demo.name, []).append((engine, mine))
-            if args.rounds > 1:
-                for demo_name, pairs in rounds.items():
-                    print(summary(demo_name, pairs))
+            os.chmod(scratch, 0o755)   # Q2PRO runs as nobody below it when this script is root
+            for width, height in sizes:
+                setup = Setup(Path(scratch), (width, height), xvfb.display if xvfb else None, args.timeout,
+                              args.world_only)
+                print(f"\n{width}x{height}\n{'demo':<26}{'engine':<11}{'fps':>8}{'RSS':>9}{'CPU':>8}  "
+                      f"{'qdv fps':>8}{'RSS':>9}{'CPU':>8}{'fps ratio':>10}")
+                rounds: dict[str, list[tuple[Run, Run]]] = {}
+                for _ in range(args.rounds):
+                    for demo in args.demos:
+                        engine = engine_for(demo, args.q2pro)
+                        if args.world_only and (engine is None or not engine.world_only):
+                            print(f"{demo.name[:25]:<26}skipped: no world-only run of its engine")
+                            continue
+                        theirs = engine_run(engine, demo, setup)
+                        mine = qdv_run(demo, setup)
+                        ratio = f"{mine.fps / theirs.fps:9.2f}×" if mine.fps and theirs.fps else f"{'—':>10}"
+                        notes = "; ".join(n for n in (theirs.note, mine.note) if n)
+                        name = engine.name if engine is not None else "?"
+                        print(f"{demo.name[:25]:<26}{name:<11}{theirs.cells()}  {mine.cells()}{ratio}  "
+                              f"{notes}".rstrip(), flush=True)
+                        rounds.setdefault(demo.name, []).append((theirs, mine))
+                if args.rounds > 1:
+                    for demo_name, pairs in rounds.items():
+                        print(summary(demo_name, pairs))
     finally:
         if xvfb is not None:
             xvfb.stop()

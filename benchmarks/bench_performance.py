@@ -4,8 +4,9 @@ Run: ``python benchmarks/bench_performance.py [--quick]`` from the repository ro
 2-core machine; ``--quick`` leaves out the whole-picture parity rows and the 1M-block file, about 10 minutes).
 It runs, one after the other and with their own printouts:
 
-1. ``bench_parity.py``: ``qdv timedemo`` beside QuakeSpasm / ezQuake ``timedemo`` (fps, peak RSS, CPU per frame),
-   interleaved, at 1280×720 (the engines are optional: ``apt-get install quakespasm ezquake xvfb``);
+1. ``bench_parity.py``: ``qdv timedemo`` beside QuakeSpasm / ezQuake / Q2PRO / ioquake3 ``timedemo`` (fps, peak
+   RSS, CPU per frame), interleaved, at 1280×720 and 320×180 (the engines are optional: ``apt-get install quakespasm
+   ezquake ioquake3 openarena xvfb``, Q2PRO built as ``bench_parity.py`` says);
 2. ``bench_parity.py --world-only``: the same with nothing but the map drawn on both sides, the floor of the
    picture's own cost;
 3. ``bench_dem.py`` on ``demo1.dem`` and ``bench_qw.py`` on the QuakeWorld corpus: decode × real time (wall and

@@ -9,8 +9,8 @@ from assets_loader.bsp import load_bsp
 from tests.builders.bsp import build_bsp
 from viewer.render.view_math import view_projection
 from viewer.render.refdef import Camera
-from viewer.render.bsp.visibility import (WorldVisibility, box_distances, boxes_in_frustum, face_boxes, frustum_planes,
-                                          visible_set)
+from viewer.render.bsp.visibility import (BACKFACE_MARGIN, FLATNESS, WorldVisibility, box_distances, boxes_in_frustum,
+                                          face_boxes, face_planes, frustum_planes, visible_set)
 
 
 def planes_for(camera: Camera) -> np.ndarray:
@@ -151,7 +151,45 @@ def test_world_visibility_reuses_the_set_while_the_view_is_unchanged(lq1_pak) ->
     assert changed
     again, changed = vis.update(camera.origin, vp)
     assert not changed and again is first
-    assert triangles(first.indices) == triangles(visible_set(world, pvs, frustum_planes(vp)).indices)
+    assert triangles(first.indices) == triangles(visible_set(world, pvs, frustum_planes(vp), camera=camera.origin,
+                                                             facing=face_planes(world)).indices)
     turned = Camera(camera.origin, (0.0, camera.angles[1] + 90, 0.0))
     other, changed = vis.update(turned.origin, view_projection(turned, 16 / 9))
     assert changed and triangles(other.indices) != triangles(first.indices)
+
+
+def test_face_planes_lie_on_the_faces_and_point_to_their_drawn_side(lq1_pak) -> None:
+    world = load_bsp(lq1_pak.read("maps/lqdm3.bsp"))
+    planes = face_planes(world)
+    mesh = world.mesh
+    flat = np.flatnonzero(np.abs(planes[:, :3]).sum(axis=1) > 0)
+    assert len(flat) > 0.99 * np.count_nonzero(mesh.face_count >= 3)
+    for f in flat[::50].tolist():
+        points = mesh.vertices["position"][mesh.indices[mesh.face_first[f]:mesh.face_first[f] + mesh.face_count[f]]]
+        assert np.abs(points @ planes[f, :3] - planes[f, 3]).max() <= FLATNESS
+        # The BSP's own plane, flipped for a face on its back side, is the side the face is drawn from.
+        bsp_normal = world.planes["normal"][world.faces["planenum"][f]] * (-1 if world.faces["side"][f] else 1)
+        assert float(np.dot(bsp_normal, planes[f, :3])) > 0.99
+
+
+def test_faces_seen_from_behind_are_dropped_and_the_others_keep_their_order(lq1_pak) -> None:
+    world = load_bsp(lq1_pak.read("maps/lqdm3.bsp"))
+    camera, pvs = start_view(world)
+    planes, boxes, facing = planes_for(camera), face_boxes(world), face_planes(world)
+    both = visible_set(world, pvs, planes, camera=camera.origin, boxes=boxes)
+    front = visible_set(world, pvs, planes, camera=camera.origin, boxes=boxes, facing=facing)
+    kept, all_tris = triangles(front.indices), triangles(both.indices)
+    assert kept < all_tris and len(kept) < 0.8 * len(all_tris)
+    mesh = world.mesh
+    tri_face = {}
+    for f in np.flatnonzero(mesh.face_count > 0).tolist():
+        for tri in triangles(mesh.indices[mesh.face_first[f]:mesh.face_first[f] + mesh.face_count[f]]):
+            tri_face[tri] = f
+    eye = np.asarray(camera.origin, np.float64)
+    for tri in all_tris - kept:
+        f = tri_face[tri]
+        assert facing[f, :3] @ eye - facing[f, 3] < -BACKFACE_MARGIN
+    # The kept triangles come in the same order as in the whole set.
+    order = {tri: i for i, tri in enumerate(map(tuple, both.indices.reshape(-1, 3).tolist()))}
+    positions = [order[tri] for tri in map(tuple, front.indices.reshape(-1, 3).tolist())]
+    assert positions == sorted(positions)

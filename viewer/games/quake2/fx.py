@@ -33,7 +33,7 @@ References: Quake II 3.20 ``client/cl_fx.c`` (``CL_ParticleEffect``, ``CL_Partic
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -206,6 +206,8 @@ class Quake2Effects:
     flash_fired: np.ndarray
     flashes: tuple[MuzzleFlashEvent, ...]
     timeline: DemoTimeline
+    #: Frame → the trail movers :meth:`_movers` found in it (each frame's are read from the timeline once).
+    movers: dict[int, tuple[tuple[int, int, np.ndarray, np.ndarray, float], ...]] = field(default_factory=dict)
 
     @staticmethod
     def of(timeline: DemoTimeline) -> Quake2Effects:
@@ -245,38 +247,29 @@ class Quake2Effects:
         hi = timeline.frame_at(t)
         lo = max(int(np.searchsorted(timeline.times, t - TRAIL_WINDOW)), 1)
         for f in range(lo, hi + 1):
-            a, b = timeline.frame_entities(f - 1), timeline.frame_entities(f)
-            flags = b.effects & (EF_ROCKET | EF_GRENADE | EF_BLASTER | EF_HYPERBLASTER | EF_GIB | EF_FLAG1 | EF_FLAG2)
             t0, t1 = float(timeline.times[f - 1]), float(timeline.times[f])
-            for j in np.flatnonzero(flags):
-                k = a.index_of(int(b.number[j]))
-                if k is None:
-                    continue
-                start, end = a.origin[k].astype(np.float64), b.origin[j].astype(np.float64)
-                dist = float(np.linalg.norm(end - start))
-                if dist < 1 or dist > 512:
-                    continue
-                spacing = 3.0 if flags[j] & (EF_ROCKET | EF_GRENADE | EF_GIB) else 5.0
+            for number, flags, start, end, dist in self._movers(timeline, f):
+                spacing = 3.0 if flags & (EF_ROCKET | EF_GRENADE | EF_GIB) else 5.0
                 s = np.arange(0.0, dist, spacing)
                 born = t0 + (t1 - t0) * s / dist
                 keep = born <= t
-                rng = _hash_rng(int(b.number[j]), f, 0x7A)
+                rng = _hash_rng(number, f, 0x7A)
                 n = int(keep.sum())
                 if not n:
                     continue
-                flag = not flags[j] & ~(EF_FLAG1 | EF_FLAG2)
+                flag = not flags & ~(EF_FLAG1 | EF_FLAG2)
                 spread = 16.0 if flag else 1.5
                 org = start + (s[keep] / dist)[:, None] * (end - start) + rng.uniform(-spread, spread, (n, 3))
                 vel = rng.uniform(-5, 5, (n, 3))
                 life = 0.8 + rng.random(n) * 0.2 if flag else 0.6 + rng.random(n) * 0.4
                 if flag:                                  # CL_FlagTrail (the engine's last choice of trail)
-                    color = np.full(n, FLAG_TRAIL_COLORS[EF_FLAG1 if flags[j] & EF_FLAG1 else EF_FLAG2])
+                    color = np.full(n, FLAG_TRAIL_COLORS[EF_FLAG1 if flags & EF_FLAG1 else EF_FLAG2])
                     grav = 0.0
-                elif flags[j] & EF_GIB:
+                elif flags & EF_GIB:
                     color, grav = 0xE8 + rng.integers(0, 8, n), GRAVITY
-                elif flags[j] & EF_ROCKET:
+                elif flags & EF_ROCKET:
                     color, grav = 0xDC + rng.integers(0, 4, n), -GRAVITY / 2
-                elif flags[j] & EF_GRENADE:
+                elif flags & EF_GRENADE:
                     color, grav = 4 + rng.integers(0, 8, n), -GRAVITY / 2
                 else:
                     color, grav = 0xE0 + rng.integers(0, 8, n), 0.0
@@ -290,6 +283,26 @@ class Quake2Effects:
                 spawns.append(born[keep][alive])
                 alphas.append(alpha[alive])
         self._beams(timeline.frame_entities(hi), positions, colors, spawns, alphas, t)
+
+    def _movers(self, timeline: DemoTimeline, f: int) -> tuple[tuple[int, int, np.ndarray, np.ndarray, float], ...]:
+        """The entities of frame ``f`` with a trail effect that moved 1 to 512 units since frame ``f − 1``, as
+        (number, trail effect bits, start, end, distance): what the trails of that frame are drawn from, whatever
+        the time (worked out once per frame: the trail window covers ten frames or so)."""
+        found = self.movers.get(f)
+        if found is None:
+            a, b = timeline.frame_entities(f - 1), timeline.frame_entities(f)
+            flags = b.effects & (EF_ROCKET | EF_GRENADE | EF_BLASTER | EF_HYPERBLASTER | EF_GIB | EF_FLAG1 | EF_FLAG2)
+            rows = []
+            for j in np.flatnonzero(flags):
+                k = a.index_of(int(b.number[j]))
+                if k is None:
+                    continue
+                start, end = a.origin[k].astype(np.float64), b.origin[j].astype(np.float64)
+                dist = float(np.linalg.norm(end - start))
+                if 1 <= dist <= 512:
+                    rows.append((int(b.number[j]), int(flags[j]), start, end, dist))
+            found = self.movers[f] = tuple(rows)
+        return found
 
     @staticmethod
     def _beams(ents, positions: list[np.ndarray], colors: list[np.ndarray], spawns: list[np.ndarray],

@@ -4,7 +4,10 @@ Pure numpy on a map (Quake's ``WorldMesh``, Quake II's ``World38``; no GL), so i
 result is a compacted index list grouped by texture (and an optional per-face key), with each group's slice of it;
 given the camera, faces are ordered front to back inside each group and groups by their nearest face (early depth
 rejection on llvmpipe).
-Culling is per face box, which is tighter than per leaf box.
+Culling is per face box, which is tighter than per leaf box. Given the camera, faces seen from behind are left out
+too (the engines' ``R_RecursiveWorldNode`` skips them by their plane side), only when the camera is clearly behind
+(:data:`BACKFACE_MARGIN`): the rasterizer's back-face culling would drop all their triangles anyway, so the
+picture is the same, and llvmpipe's vertex stage (on the main thread) has about half as many faces to transform.
 
 References: Quake ``gl_rmain.c`` ``R_MarkLeaves`` (PVS), ``R_SetFrustum``/``R_CullBox`` (frustum), and
 ``R_RecursiveWorldNode``; Gribb & Hartmann, "Fast Extraction of Viewing Frustum Planes from the
@@ -20,6 +23,12 @@ import numpy as np
 from assets_loader.ranges import listed_union
 
 from ..refdef import MapWorld
+
+#: World units the camera must be behind a face's plane for the face to be culled as back-facing; nearer the plane
+#: the GL's own culling decides (a face seen edge-on).
+BACKFACE_MARGIN = 1.0
+#: How far (world units) a face's vertices may lie off its plane for it to count as flat (cullable by its plane).
+FLATNESS = 0.01
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +80,35 @@ def face_boxes(world: MapWorld) -> tuple[np.ndarray, np.ndarray]:
     return mins, maxs
 
 
+def face_planes(world: MapWorld) -> np.ndarray:
+    """``f8 [F, 4]``: each face's plane (unit normal toward the side its triangles face, distance) from its own
+    triangles (the sum of their cross products, so it agrees with the winding the GL culls by); all zeros for a
+    face that is not one flat polygon facing one way (no triangles, degenerate, bent): such a face is never culled.
+    """
+    mesh = world.mesh
+    count = mesh.face_count.astype(np.int64)
+    planes = np.zeros((len(count), 4))
+    has = np.flatnonzero(count >= 3)
+    if not len(has):
+        return planes
+    n = count[has] - count[has] % 3
+    gather = np.repeat(mesh.face_first[has].astype(np.int64) - np.cumsum(n) + n, n) + np.arange(int(n.sum()))
+    tris = mesh.vertices["position"][mesh.indices[gather]].astype(np.float64).reshape(-1, 3, 3)
+    cross = np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0])
+    starts = np.concatenate([[0], np.cumsum(n // 3)[:-1]])
+    normal = np.add.reduceat(cross, starts, axis=0)
+    length = np.linalg.norm(normal, axis=1)
+    unit = normal / np.where(length > 0, length, 1.0)[:, None]
+    dist = (unit * tris[starts, 0]).sum(axis=1)
+    per_tri = np.repeat(np.arange(len(has)), n // 3)
+    off = np.abs(np.einsum("tvk,tk->tv", tris, unit[per_tri]) - dist[per_tri, None]).max(axis=1)
+    facing = (cross * unit[per_tri]).sum(axis=1) >= 0
+    flat = (length > 0) & (np.maximum.reduceat(off, starts) <= FLATNESS) & np.logical_and.reduceat(facing, starts)
+    planes[has[flat], :3] = unit[flat]
+    planes[has[flat], 3] = dist[flat]
+    return planes
+
+
 def pvs_faces(world: MapWorld, pvs_leafs: np.ndarray) -> np.ndarray:
     """Sorted world (model 0) faces with triangles marked by the leafs ``pvs_leafs``."""
     firsts, counts, listed = world.leaf_face_lists()
@@ -85,14 +123,16 @@ def _world_draws(world: MapWorld) -> np.ndarray:
 
 
 def ordered_set(world: MapWorld, faces: np.ndarray, keys: np.ndarray | None = None,
-                camera=None, boxes: tuple[np.ndarray, np.ndarray] | None = None) -> VisibleSet:
+                camera=None, boxes: tuple[np.ndarray, np.ndarray] | None = None,
+                facing: np.ndarray | None = None) -> VisibleSet:
     """The index list and ranges drawing ``faces`` (world faces with triangles).
 
     Faces are grouped by texture and then by ``keys[face]`` (small ints, e.g. "needs the multi-style program");
     ``ranges`` rows are (texture, first, count, key). Without ``camera`` the groups follow the static index
     buffer's order; with it, faces within a group are sorted front to back (distance from the camera to the face's
     box, ``boxes`` = :func:`face_boxes`) and the groups by their nearest face, so early depth rejection culls most
-    of the overdraw.
+    of the overdraw. With ``camera`` and ``facing`` (:func:`face_planes`), the faces the camera sees from behind
+    are then dropped, the others keeping their order.
     """
     mesh = world.mesh
     draws = _world_draws(world)
@@ -117,33 +157,41 @@ def ordered_set(world: MapWorld, faces: np.ndarray, keys: np.ndarray | None = No
         new_bounds = np.concatenate([[0], np.cumsum(new_sizes)[:-1]])
         order = by_group[np.repeat(bounds[rank] - new_bounds, new_sizes) + np.arange(len(faces))]
         bounds = new_bounds
+        if facing is not None:
+            plane = facing[faces[order]]
+            order = order[plane[:, :3] @ np.asarray(camera, np.float64) - plane[:, 3] >= -BACKFACE_MARGIN]
+            group_sorted = group[order]
+            bounds = np.flatnonzero(np.concatenate([[True], group_sorted[1:] != group_sorted[:-1]])) \
+                if len(order) else np.zeros(0, np.int64)
     firsts, counts = firsts[order], counts[order]
     starts = np.concatenate([[0], np.cumsum(counts)])
     indices = mesh.indices[np.repeat(firsts - starts[:-1], counts) + np.arange(int(starts[-1]))]
-    g = order[bounds] if len(faces) else np.zeros(0, np.int64)
+    g = order[bounds] if len(order) else np.zeros(0, np.int64)
     ranges = np.stack([draws["texture"].astype(np.int64)[slot[g]], starts[bounds],
                        np.diff(np.concatenate([starts[bounds], [starts[-1]]])), key[g]], axis=1) \
-        if len(faces) else np.zeros((0, 4), np.int64)
+        if len(order) else np.zeros((0, 4), np.int64)
     return VisibleSet(indices, ranges)
 
 
 def visible_set(world: MapWorld, pvs_leafs: np.ndarray, planes: np.ndarray | None, *, keys: np.ndarray | None = None,
-                camera=None, boxes: tuple[np.ndarray, np.ndarray] | None = None) -> VisibleSet:
+                camera=None, boxes: tuple[np.ndarray, np.ndarray] | None = None,
+                facing: np.ndarray | None = None) -> VisibleSet:
     """Triangles of world faces in ``pvs_leafs`` (leaf numbers) whose box meets the frustum ``planes``.
 
-    Culls per face box (``boxes``, computed when not given). ``keys`` / ``camera``: see :func:`ordered_set`.
+    Culls per face box (``boxes``, computed when not given). ``keys`` / ``camera`` / ``facing``: see
+    :func:`ordered_set`.
     """
     return cull_and_order(world, pvs_faces(world, pvs_leafs), planes, keys, camera,
-                          boxes if boxes is not None else face_boxes(world))
+                          boxes if boxes is not None else face_boxes(world), facing)
 
 
 def cull_and_order(world: MapWorld, faces: np.ndarray, planes: np.ndarray | None, keys: np.ndarray | None,
-                   camera, boxes: tuple[np.ndarray, np.ndarray]) -> VisibleSet:
+                   camera, boxes: tuple[np.ndarray, np.ndarray], facing: np.ndarray | None = None) -> VisibleSet:
     """:func:`ordered_set` of the ``faces`` whose box (``boxes`` = :func:`face_boxes`) meets the frustum."""
     if planes is not None and len(faces):
         mins, maxs = boxes
         faces = faces[boxes_in_frustum(mins[faces], maxs[faces], planes)]
-    return ordered_set(world, faces, keys, camera, boxes)
+    return ordered_set(world, faces, keys, camera, boxes, facing)
 
 
 class WorldVisibility:
@@ -160,6 +208,7 @@ class WorldVisibility:
         self.keys = keys
         self.drawn = drawn
         self.boxes = face_boxes(world)
+        self.facing = face_planes(world)
         self._leaf: tuple[int, bytes | None] | None = None
         self._faces = np.zeros(0, np.int64)
         self._last: tuple[int, bytes | None, bytes, tuple[float, ...]] | None = None
@@ -185,6 +234,7 @@ class WorldVisibility:
         if state == self._last:
             return self._set, False
         self.pvs_faces(leaf, areabits)
-        self._set = cull_and_order(self.world, self._faces, frustum_planes(view_proj), self.keys, camera, self.boxes)
+        self._set = cull_and_order(self.world, self._faces, frustum_planes(view_proj), self.keys, camera, self.boxes,
+                                   self.facing)
         self._last = state
         return self._set, True

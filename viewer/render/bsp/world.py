@@ -25,6 +25,7 @@ from __future__ import annotations
 import warnings
 import weakref
 from dataclasses import dataclass
+from itertools import groupby
 
 import moderngl
 import numpy as np
@@ -156,7 +157,9 @@ class WorldRenderer:
         # The per-frame index list never exceeds the whole mesh's.
         self._visible_ibo = ctx.buffer(reserve=max(mesh.indices.nbytes, 4))
         self._visible_ranges: list[list[int]] = []
-        self._vaos: dict[tuple[int, bool], moderngl.VertexArray] = {}
+        #: This frame's translucent pieces' indices back to front (made on the first translucent pass).
+        self._translucent_ibo: moderngl.Buffer | None = None
+        self._vaos: dict[tuple[int, int], moderngl.VertexArray] = {}
         self._members: dict[int, set[str]] = {}
         self._prepared: dict[int, list] = {}  # program → [model matrix bytes] written during this draw call
         self._bound: list = [None, None, None]
@@ -195,6 +198,8 @@ class WorldRenderer:
     def release(self) -> None:
         objects: list[moderngl.VertexArray | moderngl.Buffer | moderngl.Texture | moderngl.TextureArray] = [
             *self._vaos.values(), self._vbo, self._ibo, self._lightmap, self._visible_ibo, self._sky_box]
+        if self._translucent_ibo is not None:
+            objects.append(self._translucent_ibo)
         for obj in objects:
             obj.release()
         self._vaos.clear()
@@ -276,16 +281,16 @@ class WorldRenderer:
             state[0] = model
         return p
 
-    def _vao(self, program: moderngl.Program, visible: bool) -> moderngl.VertexArray:
-        vao = self._vaos.get((program.glo, visible))
+    def _vao(self, program: moderngl.Program, indices: moderngl.Buffer) -> moderngl.VertexArray:
+        vao = self._vaos.get((program.glo, indices.glo))
         if vao is None:
-            vao = self._vaos[(program.glo, visible)] = self.ctx.vertex_array(
-                program, [(self._vbo, _LAYOUT, *_ATTRIBUTES)],
-                index_buffer=self._visible_ibo if visible else self._ibo, index_element_size=4, skip_errors=True)
+            vao = self._vaos[(program.glo, indices.glo)] = self.ctx.vertex_array(
+                program, [(self._vbo, _LAYOUT, *_ATTRIBUTES)], index_buffer=indices, index_element_size=4,
+                skip_errors=True)
         return vao
 
-    def _draw_range(self, visible: bool, texture: int, first: int, count: int, multistyle: bool, view: WorldView,
-                    model: bytes, alternate: bool, alpha: float = 1.0) -> None:
+    def _draw_range(self, indices: moderngl.Buffer, texture: int, first: int, count: int, multistyle: bool,
+                    view: WorldView, model: bytes, alternate: bool, alpha: float = 1.0) -> None:
         kind = KIND_TRANSLUCENT if alpha < 1 and not self.world.textures[texture].is_liquid \
             and not self._texture_flags[texture] & SURF_WARP else self._kind(texture, multistyle)
         program = self._program(kind, view, model)
@@ -305,7 +310,7 @@ class WorldRenderer:
         if back is not None and self._bound[2] is not back:
             back.use(2)
             self._bound[2] = back
-        self._vao(program, visible).render(moderngl.TRIANGLES, vertices=count, first=first)
+        self._vao(program, indices).render(moderngl.TRIANGLES, vertices=count, first=first)
 
     def draw_world(self, view: WorldView) -> None:
         """Draw model 0, culled to the PVS of the camera's leaf, front to back; then sky, then opaque liquids.
@@ -323,9 +328,9 @@ class WorldRenderer:
             if self._textures[texture][1] is not None:
                 later.append((texture, first, count, key))
             else:
-                self._draw_range(True, texture, first, count, key > 0, view, model, False)
+                self._draw_range(self._visible_ibo, texture, first, count, key > 0, view, model, False)
         for texture, first, count, key in later:
-            self._draw_range(True, texture, first, count, key > 0, view, model, False)
+            self._draw_range(self._visible_ibo, texture, first, count, key > 0, view, model, False)
 
     def draw_liquids(self, view: WorldView) -> None:
         """The world's visible liquid surfaces blended at ``view.liquid_alpha``, back to front, without writing depth
@@ -338,19 +343,43 @@ class WorldRenderer:
         self._begin(_LIQUID)
         model = gl_bytes(_IDENTITY)
         for texture, first, count, key in reversed(liquids):   # ranges come front to back
-            self._draw_range(True, texture, first, count, key > 0, view, model, False)
+            self._draw_range(self._visible_ibo, texture, first, count, key > 0, view, model, False)
 
     def draw_translucent(self, view: WorldView) -> None:
         """Quake II's ``SURF_TRANS33``/``SURF_TRANS66`` surfaces, blended back to front after the entities
         (``R_DrawAlphaSurfaces``): the world's faces in the PVS and the view, one face per draw, and the translucent
-        textures of the brush entities :meth:`draw_brushes` drew this frame, by their distance."""
-        pieces = self._world_translucent(view) + self._brush_translucent
+        textures of the brush entities :meth:`draw_brushes` drew this frame, by their distance. The pieces' indices
+        are copied in that order into one list, so a run of pieces with the same texture, transform and alpha (all
+        of a frame's, often) is one draw call, blended in the same order."""
+        pieces = sorted(self._world_translucent(view) + self._brush_translucent, key=lambda p: -p[0])
         self._brush_translucent = []
         if not pieces:
             return
+        indices = self._translucent_indices(pieces)
         self._begin(_TRANSLUCENT)
-        for _distance, texture, first, count, model, alternate, alpha in sorted(pieces, key=lambda p: -p[0]):
-            self._draw_range(False, texture, first, count, False, view, model, alternate, alpha)
+        start = 0
+        for (texture, model, alternate, alpha), run in groupby(pieces, key=lambda p: (p[1], p[4], p[5], p[6])):
+            count = sum(piece[3] for piece in run)
+            self._draw_range(indices, texture, start, count, False, view, model, alternate, alpha)
+            start += count
+
+    def _translucent_indices(self, pieces: list[tuple[float, int, int, int, bytes, bool, float]]) -> moderngl.Buffer:
+        """The buffer holding the index ranges (first, count) of ``pieces`` one after the other (grown when a frame
+        needs more than the map's whole index list, as when one brush model is drawn by several entities)."""
+        mesh = self.world.mesh
+        firsts = np.fromiter((p[2] for p in pieces), np.int64, len(pieces))
+        counts = np.fromiter((p[3] for p in pieces), np.int64, len(pieces))
+        ends = np.cumsum(counts)
+        data = mesh.indices[np.repeat(firsts - (ends - counts), counts) + np.arange(int(ends[-1]))]
+        buffer = self._translucent_ibo
+        if buffer is None or buffer.size < data.nbytes:
+            if buffer is not None:
+                for key in [key for key in self._vaos if key[1] == buffer.glo]:
+                    self._vaos.pop(key).release()
+                buffer.release()
+            buffer = self._translucent_ibo = self.ctx.buffer(reserve=max(data.nbytes, mesh.indices.nbytes, 4))
+        buffer.write(np.ascontiguousarray(data, np.uint32).tobytes())
+        return buffer
 
     def _world_translucent(self, view: WorldView) -> list[tuple[float, int, int, int, bytes, bool, float]]:
         """The world's translucent faces in the PVS and the view, one piece per face (none in a map without any)."""
@@ -398,7 +427,7 @@ class WorldRenderer:
                     self._brush_translucent.append((_brush_distance(brush, sub, view.camera), texture, first, count,
                                                     model, brush.alternate, alpha))
                     continue
-                self._draw_range(False, texture, first, count, multistyle, view, model, brush.alternate)
+                self._draw_range(self._ibo, texture, first, count, multistyle, view, model, brush.alternate)
 
 
 def placed_sphere(sub, matrix: np.ndarray) -> tuple[np.ndarray, float]:
