@@ -20,6 +20,13 @@ LQ1 = QUAKE1 / "lq1"
 QUAKEWORLD = DATA / "quakeworld"
 QUAKE2 = DATA / "quake2"
 QUAKE3 = DATA / "quake3"
+#: Corpus demos several test files use: the lqdm2 match as recorded by LQ_Ranger and as the MVD, the two OpenArena
+#: demos of oa_dm1, the Quake II duel.
+LQDM2_QWD = QUAKEWORLD / "lq_lqdm2_ranger.qwd"
+LQDM2_MVD = QUAKEWORLD / "lq_lqdm2_mvd.mvd"
+OA_FOLLOW = QUAKE3 / "demos" / "oa_dm1_follow_p68.dm_68"
+OA_PLAYER = QUAKE3 / "demos" / "oa_dm1_player_p71.dm_71"
+Q2_DUEL = QUAKE2 / "demos" / "libq2-testduel.dm2"
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -28,14 +28,13 @@ from viewer.render.refdef import Camera, SceneFrame
 from viewer.splits import splits, splits_table
 from viewer.ui.ghost_labels import LABEL_HEIGHT, label_layout
 from viewer.viewer_state import FrameContext, ViewerState
+from tests.conftest import DATA, Q2_DUEL
+from tests.conftest import LQDM2_MVD as MVD
+from tests.conftest import LQDM2_QWD as QWD
+from tests.conftest import OA_FOLLOW as Q3_FOLLOW
+from tests.conftest import OA_PLAYER as Q3_PLAYER
 
-DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
-QWD = DATA / "quakeworld" / "lq_lqdm2_ranger.qwd"
-MVD = DATA / "quakeworld" / "lq_lqdm2_mvd.mvd"
 FROBO = DATA / "quakeworld" / "2on2_sf_vs_red[frobodm2]220104-0915.mvd"
-Q3_FOLLOW = DATA / "quake3" / "demos" / "oa_dm1_follow_p68.dm_68"
-Q3_PLAYER = DATA / "quake3" / "demos" / "oa_dm1_player_p71.dm_71"
-Q2_DUEL = DATA / "quake2" / "demos" / "libq2-testduel.dm2"
 NQ_RUN = DATA / "public" / "quake1" / "vektar_demo1.dem"
 REPO = Path(__file__).resolve().parents[1]
 RUNS = REPO / "tests" / "data" / "quake1_runs"      # two QuakeSpasm runs of lq_e0m1 (README there)

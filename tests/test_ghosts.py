@@ -19,13 +19,12 @@ from viewer.cli import main
 from viewer.ghosts import GHOST_ALPHA, Ghosts, GhostError, level_start, player_position
 from viewer.render.refdef import Camera, SceneFrame
 from viewer.splits import splits
+from tests.conftest import DATA, Q2_DUEL
+from tests.conftest import LQDM2_MVD as MVD
+from tests.conftest import LQDM2_QWD as QWD
+from tests.conftest import OA_FOLLOW as Q3_FOLLOW
+from tests.conftest import OA_PLAYER as Q3_PLAYER
 
-DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
-QWD = DATA / "quakeworld" / "lq_lqdm2_ranger.qwd"
-MVD = DATA / "quakeworld" / "lq_lqdm2_mvd.mvd"
-Q3_FOLLOW = DATA / "quake3" / "demos" / "oa_dm1_follow_p68.dm_68"
-Q3_PLAYER = DATA / "quake3" / "demos" / "oa_dm1_player_p71.dm_71"
-Q2_DUEL = DATA / "quake2" / "demos" / "libq2-testduel.dm2"
 LQ_CUTSCENE = DATA / "quake1" / "lq1" / "demo1.dem"
 
 

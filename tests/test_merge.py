@@ -9,8 +9,6 @@ server times.  Quake III's server-clock line-up is checked on two overlapping cu
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -20,13 +18,12 @@ from assets_loader.demos.merge import (MAX_APART, MergeError, load_merged, merge
 from assets_loader.demos.writers.quake3 import cut_quake3
 from assets_loader.errors import FormatError
 from viewer.cli import main
+from tests.conftest import DATA, Q2_DUEL
+from tests.conftest import LQDM2_MVD as MVD
+from tests.conftest import LQDM2_QWD as QWD
+from tests.conftest import OA_FOLLOW as Q3_FOLLOW
+from tests.conftest import OA_PLAYER as Q3_PLAYER
 
-DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
-QWD = DATA / "quakeworld" / "lq_lqdm2_ranger.qwd"
-MVD = DATA / "quakeworld" / "lq_lqdm2_mvd.mvd"
-Q3_FOLLOW = DATA / "quake3" / "demos" / "oa_dm1_follow_p68.dm_68"
-Q3_PLAYER = DATA / "quake3" / "demos" / "oa_dm1_player_p71.dm_71"
-Q2_DUEL = DATA / "quake2" / "demos" / "libq2-testduel.dm2"
 CPMA = DATA / "public" / "quake3" / "cpma_duel.dm_68"
 RATEL = DATA / "public" / "quake3" / "ratelpajuo.dm_68"
 BAD = DATA / "bad-input"
