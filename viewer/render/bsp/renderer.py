@@ -32,7 +32,7 @@ from ..shaded.md3 import Md3Renderer
 from ..shaded.painter import Q3View, StageLight, upload_images
 from ..shaded.records import Md3Draw
 from ..view_math import angle_vectors, entity_matrix
-from .alias import SHELL_PUSH, AliasRenderer
+from .alias import SHELL_PUSH, AliasHandle, AliasRenderer
 from .records import BspSegment
 from .sprites import SpriteRenderer
 from .visibility import frustum_planes
@@ -93,11 +93,17 @@ class BspBackend:
         self._handles: list = []
         #: Each alias model's reach from its origin over every pose (model index → radius), for frustum culling.
         self._radii: dict[int, float] = {}
+        uploaded: dict[int, tuple[AliasHandle, float]] = {}   # by the model's identity: the list repeats models
         for ref in assets.models:
             if ref.kind == "alias" and ref.alias is not None:
-                self._radii[len(self._handles)] = float(np.linalg.norm(ref.alias.positions, axis=-1).max(initial=0.0))
-                self._handles.append(self.alias.upload(ref.alias, assets.palette, assets.lighting.fullbrights,
-                                                       assets.lighting.texture_mode))
+                found = uploaded.get(id(ref.alias))
+                if found is None:
+                    found = uploaded[id(ref.alias)] = (
+                        self.alias.upload(ref.alias, assets.palette, assets.lighting.fullbrights,
+                                          assets.lighting.texture_mode),
+                        float(np.linalg.norm(ref.alias.positions, axis=-1).max(initial=0.0)))
+                self._radii[len(self._handles)] = found[1]
+                self._handles.append(found[0])
             elif ref.kind == "sprite" and ref.sprite is not None:
                 self._handles.append(self.sprites.upload(ref.sprite, assets.palette))
             elif ref.kind == "bsp" and ref.bsp is not None:
@@ -113,9 +119,8 @@ class BspBackend:
         self._planes: tuple[tuple[float, ...], ...] = ()
 
     def release(self) -> None:
-        for handle in self._handles:
-            if handle is not None:
-                handle.release()
+        for handle in {id(handle): handle for handle in self._handles if handle is not None}.values():
+            handle.release()
         if self.world is not None:
             self.world.release()
         if self.md3 is not None:
