@@ -25,7 +25,7 @@ from __future__ import annotations
 import warnings
 import weakref
 from dataclasses import dataclass
-from itertools import groupby
+from itertools import groupby, repeat
 
 import moderngl
 import numpy as np
@@ -45,7 +45,7 @@ from .surfaces import (face_flags, flow_scroll, opaque_faces, sky_rotation, surf
 from ..textures import fullbright_rgba, upload_rgba
 from ..view_math import gl_bytes
 from .dlights import write_light_uniforms
-from .visibility import WorldVisibility, box_distances, boxes_in_frustum, frustum_planes
+from .visibility import WorldVisibility, box_distances, centred_boxes_in_frustum, frustum_planes
 
 KIND_LIT, KIND_MULTISTYLE, KIND_LIQUID, KIND_SKY = "LIT", "MULTISTYLE", "LIQUID", "SKY"
 KIND_SKYBOX, KIND_TRANSLUCENT = "SKYBOX", "TRANSLUCENT"
@@ -132,6 +132,8 @@ class WorldRenderer:
         self._vbo = ctx.buffer(mesh.vertices.tobytes() or bytes(4))
         self._ibo = ctx.buffer(mesh.indices.tobytes() or bytes(4))
         self._face_flags = face_flags(world)
+        #: Each face's opacity by its surface flags (Quake II's SURF_TRANS33/66; 1 for the rest).
+        self._face_alpha = np.array([surface_alpha(int(flags)) for flags in self._face_flags.tolist()], np.float64)
         self._texture_flags = texture_flags(world)
         self._textures = [self._upload_texture(i, palette) for i in range(len(world.textures))]
         # Without a sky box (none named, or a face missing) the sky faces show black, as an unloaded sky does.
@@ -385,16 +387,15 @@ class WorldRenderer:
         """The world's translucent faces in the PVS and the view, one piece per face (none in a map without any)."""
         if self._translucent is None:
             return []
-        world = self.world
-        leaf = int(world.point_leaf(view.camera))
-        faces = self._translucent.pvs_faces(leaf, view.areabits)
-        mins, maxs = self._translucent.boxes
-        faces = faces[boxes_in_frustum(mins[faces], maxs[faces], frustum_planes(view.view_proj))]
-        identity = gl_bytes(_IDENTITY)
-        mesh, info = world.mesh, world.faces
-        return [(float(d), int(info["texture"][f]), int(mesh.face_first[f]), int(mesh.face_count[f]), identity,
-                 False, surface_alpha(int(self._face_flags[f])))
-                for f, d in zip(faces.tolist(), box_distances(mins[faces], maxs[faces], view.camera).tolist())]
+        found = self._translucent.pvs_faces(self._visibility.leaf(view.camera), view.areabits)
+        assert found.center is not None and found.half is not None and found.mins is not None \
+            and found.maxs is not None
+        keep = np.flatnonzero(centred_boxes_in_frustum(found.center, found.half, frustum_planes(view.view_proj)))
+        faces = found.faces[keep]
+        return list(zip(box_distances(found.mins[keep], found.maxs[keep], view.camera).tolist(),
+                        self.world.faces["texture"][faces].tolist(), found.firsts[keep].tolist(),
+                        found.counts[keep].tolist(), repeat(gl_bytes(_IDENTITY)), repeat(False),
+                        self._face_alpha[faces].tolist()))
 
     def _draws_of(self, submodel: int) -> list[tuple[int, int, int, bool, float]]:
         """Brush submodel ``submodel``'s draws as plain tuples (texture, first, count, multistyle, alpha): read from
