@@ -38,50 +38,76 @@ class LightSample:
 
 
 def light_point(world: BspWorld, point) -> LightSample | None:
-    """The lightmap sample straight below ``point``, or ``None`` if the trace meets no lightmapped face."""
-    start = np.asarray(point, np.float64)
-    end = start - (0.0, 0.0, TRACE_DEPTH)
-    return _recursive(world, int(world.submodels[0].headnode[0]), start, end)
+    """The lightmap sample straight below ``point``, or ``None`` if the trace meets no lightmapped face (for many
+    points of one world, keep a :class:`LightTracer`)."""
+    return LightTracer(world).sample(point)
 
 
-def _recursive(world: BspWorld, node: int, start: np.ndarray, end: np.ndarray) -> LightSample | None:
-    while node >= 0:
-        rec = world.nodes[node]
-        plane = world.planes[rec["planenum"]]
-        normal = plane["normal"].astype(np.float64)
-        front = float(start @ normal) - float(plane["dist"])
-        back = float(end @ normal) - float(plane["dist"])
-        side = 1 if front < 0 else 0
-        if (back < 0) == (front < 0):
-            node = int(rec["children"][side])
-            continue
-        mid = start + (end - start) * (front / (front - back))
-        hit = _recursive(world, int(rec["children"][side]), start, mid)
-        if hit is not None:
-            return hit
-        hit = _surface_at(world, int(rec["firstface"]), int(rec["numfaces"]), mid)
-        if hit is not None:
-            return hit
-        start = mid
-        node = int(rec["children"][1 - side])
-    return None
+class LightTracer:
+    """:func:`light_point` for many points of one world: the node tree, planes and faces read into Python lists
+    and float64 arrays once, so a trace does no record lookups (the arithmetic is the same numpy operations on
+    the same float64 values, so the samples are the same)."""
 
+    def __init__(self, world: BspWorld) -> None:
+        self.world = world
+        self.headnode = int(world.submodels[0].headnode[0])
+        nodes = world.nodes
+        self.planenum: list[int] = nodes["planenum"].tolist()
+        self.children: list[list[int]] = nodes["children"].tolist()
+        self.firstface: list[int] = nodes["firstface"].tolist()
+        self.numfaces: list[int] = nodes["numfaces"].tolist()
+        self.normals = np.ascontiguousarray(world.planes["normal"], np.float64)
+        self.dists: list[float] = world.planes["dist"].tolist()
+        faces = world.faces
+        self.face_texinfo: list[int] = faces["texinfo"].tolist()
+        self.texturemins: list[list[int]] = faces["texturemins"].tolist()
+        self.extents: list[list[int]] = faces["extents"].tolist()
+        self.styles: list[list[int]] = faces["styles"].tolist()
+        self.vecs = np.ascontiguousarray(world.texinfo["vecs"], np.float64)
+        self.num_styles: list[int] = world.lightmap.num_styles.tolist()
+        self.rects: list[list[int]] = world.lightmap.rects.tolist()
 
-def _surface_at(world: BspWorld, first: int, count: int, point: np.ndarray) -> LightSample | None:
-    """The first lightmapped face among ``first..first+count`` whose lightmap covers ``point``."""
-    lm = world.lightmap
-    for f in range(first, first + count):
-        face = world.faces[f]
-        n = int(lm.num_styles[f])
-        if n == 0:
-            continue  # sky, liquids and unlit faces carry no lightmap
-        vecs = world.texinfo[face["texinfo"]]["vecs"].astype(np.float64)
-        ds = int(point @ vecs[0, :3] + vecs[0, 3]) - int(face["texturemins"][0])
-        dt = int(point @ vecs[1, :3] + vecs[1, 3]) - int(face["texturemins"][1])
-        if not (0 <= ds <= face["extents"][0] and 0 <= dt <= face["extents"][1]):
-            continue
-        x, y, smax, _tmax = (int(v) for v in lm.rects[f])
-        cols = x + np.arange(n) * smax + (ds >> 4)
-        samples = lm.atlas[y + (dt >> 4), cols].astype(np.float32)
-        return LightSample(samples, tuple(int(s) for s in face["styles"][:n]), f)
-    return None
+    def sample(self, point) -> LightSample | None:
+        """The lightmap sample straight below ``point`` (:func:`light_point`)."""
+        start = np.asarray(point, np.float64)
+        end = start - (0.0, 0.0, TRACE_DEPTH)
+        return self._recursive(self.headnode, start, end)
+
+    def _recursive(self, node: int, start: np.ndarray, end: np.ndarray) -> LightSample | None:
+        while node >= 0:
+            plane = self.planenum[node]
+            normal, dist = self.normals[plane], self.dists[plane]
+            front = float(start @ normal) - dist
+            back = float(end @ normal) - dist
+            side = 1 if front < 0 else 0
+            if (back < 0) == (front < 0):
+                node = self.children[node][side]
+                continue
+            mid = start + (end - start) * (front / (front - back))
+            hit = self._recursive(self.children[node][side], start, mid)
+            if hit is not None:
+                return hit
+            hit = self._surface_at(self.firstface[node], self.numfaces[node], mid)
+            if hit is not None:
+                return hit
+            start = mid
+            node = self.children[node][1 - side]
+        return None
+
+    def _surface_at(self, first: int, count: int, point: np.ndarray) -> LightSample | None:
+        """The first lightmapped face among ``first..first+count`` whose lightmap covers ``point``."""
+        for f in range(first, first + count):
+            n = self.num_styles[f]
+            if n == 0:
+                continue  # sky, liquids and unlit faces carry no lightmap
+            vecs = self.vecs[self.face_texinfo[f]]
+            mins, extents = self.texturemins[f], self.extents[f]
+            ds = int(point @ vecs[0, :3] + vecs[0, 3]) - mins[0]
+            dt = int(point @ vecs[1, :3] + vecs[1, 3]) - mins[1]
+            if not (0 <= ds <= extents[0] and 0 <= dt <= extents[1]):
+                continue
+            x, y, smax, _tmax = self.rects[f]
+            cols = x + np.arange(n) * smax + (ds >> 4)
+            samples = self.world.lightmap.atlas[y + (dt >> 4), cols].astype(np.float32)
+            return LightSample(samples, tuple(self.styles[f][:n]), f)
+        return None

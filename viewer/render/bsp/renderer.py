@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import moderngl
 import numpy as np
 
-from assets_loader.bsp.lightpoint import LightSample, light_point
+from assets_loader.bsp.lightpoint import LightSample, LightTracer
 from assets_loader.bsp46.lighting import vec3
 from assets_loader.palette import translation_table
 
@@ -114,6 +114,7 @@ class BspBackend:
         self._world_fog = _fog_from_worldspawn(worldspawn)
         self._world_water_alpha = water_alpha_from_worldspawn(worldspawn)
         self._light_cache: dict[tuple[int, int, int], LightSample | None] = {}
+        self._tracer = LightTracer(assets.world) if assets.world is not None else None
         self._lights: Lights | None = None
         #: This frame's frustum planes (a, b, c, d), normalised, as floats: tested per entity (empty: cull nothing).
         self._planes: tuple[tuple[float, ...], ...] = ()
@@ -260,13 +261,13 @@ class BspBackend:
 
         The lightmap sample under a spot never changes, so it is cached per 4-unit cell; only the style
         weighting is redone each frame."""
-        if self.assets.world is None:
+        if self._tracer is None:
             return np.full(3, _NO_MAP_LIGHT)
         key = (int(origin[0]) >> 2, int(origin[1]) >> 2, int(origin[2]) >> 2)
         if key not in self._light_cache:
             if len(self._light_cache) >= _LIGHT_CACHE_SIZE:
                 self._light_cache.clear()
-            self._light_cache[key] = light_point(self.assets.world, origin)
+            self._light_cache[key] = self._tracer.sample(origin)
         hit = self._light_cache[key]
         level = np.zeros(3) if hit is None else np.asarray(hit.value(styles), np.float64)
         cutoff = DLIGHT_CUTOFF if self.assets.look.dlights == "q2pro" else 0.0
