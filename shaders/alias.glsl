@@ -22,12 +22,15 @@ uniform bool u_fullbright;     // whole model unlit (light 1.0; decided per vert
 #ifdef SHELL
 uniform float u_push;          // units along the normal (POWERSUIT_SCALE)
 #endif
+// The normals a vertex names by index (alias_program.NORMALS): the 162 anorms, (0, 0, 1) for an index out of
+// range, then the six axes of the placeholder box.
+uniform vec3 u_normals[169];
 
 // Fixed locations, so a vertex array's pose bindings mean the same in every program variant.
 layout(location = 0) in vec3 in_pos_a;
-layout(location = 1) in vec3 in_normal_a;
+layout(location = 1) in float in_normal_a;   // index into u_normals (a byte: a pose vertex is 13 bytes, not 24)
 layout(location = 2) in vec3 in_pos_b;
-layout(location = 3) in vec3 in_normal_b;
+layout(location = 3) in float in_normal_b;
 layout(location = 4) in vec2 in_uv;
 
 out vec2 v_uv;
@@ -41,11 +44,13 @@ float anorm_dot(vec3 n) {
 }
 
 void main() {
+    vec3 normal_a = u_normals[int(in_normal_a)];
+    vec3 normal_b = u_normals[int(in_normal_b)];
     vec3 pos = mix(in_pos_a, in_pos_b, u_blend);
 #ifdef SHELL
-    pos += normalize(mix(in_normal_a, in_normal_b, u_blend)) * u_push;
+    pos += normalize(mix(normal_a, normal_b, u_blend)) * u_push;
 #endif
-    float term = mix(anorm_dot(in_normal_a), anorm_dot(in_normal_b), u_blend) - 1.0;   // -0.295 .. 1
+    float term = mix(anorm_dot(normal_a), anorm_dot(normal_b), u_blend) - 1.0;   // -0.295 .. 1
     // Quake light units (128 = the texture as painted) -> a 0..2 multiplier.
     v_light = u_fullbright ? vec3(1.0)
                            : clamp((u_ambient + u_shade * term) / 128.0 * u_light_color, 0.0, u_light_max);

@@ -7,11 +7,12 @@ import numpy as np
 import pytest
 
 from assets_loader.models import ANORMS, load_mdl
+from assets_loader.models.anorms import normal_vectors
 from assets_loader.palette import Palette, load_palette, translation_table
 from tests.builders.models import MdlSpec, build_mdl
 from viewer.render.view_math import entity_matrix, view_projection
 from viewer.render.refdef import Camera
-from viewer.render.alias_program import AliasLight, shade_vector
+from viewer.render.alias_program import NORMALS, AliasLight, shade_vector
 from viewer.render.bsp.alias import MAX_TRANSLATIONS, AliasRenderer
 from viewer.render.boxes import BoxRenderer
 from viewer.render.context import OffscreenTarget
@@ -264,3 +265,30 @@ def test_translation_cache_is_bounded(ctx) -> None:
         own._translation_texture(np.roll(np.arange(256, dtype=np.uint8)[::-1], i))
     assert own.translation_count == MAX_TRANSLATIONS
     own.release()
+
+
+def test_uploaded_poses_are_positions_and_normal_indices_and_indexed_skins_wait_for_player_colours(ctx, target,
+                                                                                                   renderer) -> None:
+    """A pose vertex on the GPU is 12 bytes of position and one byte naming its normal in the shader's table
+    (out-of-range indices name (0, 0, 1), as ``normal_vectors`` does); the palette-index skins that player colours
+    read are uploaded on the first draw with colours, not for every model."""
+    square = _square(0.0)
+    square[0, 3] = 200   # past the 162 anorms
+    spec = MdlSpec(skin_width=8, skin_height=4, st=[(0, 0, 3), (0, 0, 0), (0, 7, 0), (0, 7, 3)],
+                   triangles=[(1, 0, 1, 2), (1, 0, 2, 3)], skins=[_fill(20)], frames=[("pose", square)],
+                   scale=(1.0, 1.0, 1.0), origin=(-128.0, -128.0, -128.0))
+    model = load_mdl(build_mdl(spec), name="square.mdl")
+    handle = renderer.upload(model, PALETTE)
+    m = handle.num_mesh_verts
+    assert handle.pose_buffer.size == model.num_poses * m * 12 and handle.normal_buffer.size == model.num_poses * m
+    normals = np.frombuffer(handle.normal_buffer.read(), np.uint8).reshape(model.num_poses, m)
+    indices = np.asarray(model.normals)[:, model.mesh.vertex_index]
+    assert np.array_equal(NORMALS[normals], normal_vectors(indices)) and (NORMALS[normals] == (0, 0, 1)).all(-1).any()
+    assert not handle.indexed
+    target.use()
+    renderer.draw(handle, view_projection(CAMERA, 1.0), entity_matrix((0, 0, 0), (0, 0, 0)), 0, light=UNLIT)
+    assert not handle.indexed
+    renderer.draw(handle, view_projection(CAMERA, 1.0), entity_matrix((0, 0, 0), (0, 0, 0)), 0, light=UNLIT,
+                  translation=translation_table(4, 4))
+    assert len(handle.indexed) == 1
+    handle.release()

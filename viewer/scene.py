@@ -69,7 +69,6 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
     sees none of them.
     """
     game_map = assets.game_map if assets is not None else None
-    model_names = tuple(ref.name for ref in assets.models) if assets is not None else ()
     if state is None:
         state = timeline.sample(t, pov=pov)
     view = game or game_view(timeline.game)
@@ -88,7 +87,9 @@ def build_scene(timeline: DemoTimeline, t: float, camera: Camera | None = None, 
     shaded = ShadedDraws()
     if effects is not None:
         shaded = effects.shaded(state, t, cam, first_person, assets)
-        for piece in effects.models(state, t):
+        pieces = effects.models(state, t)
+        model_names = tuple(ref.name for ref in assets.models) if pieces and assets is not None else ()
+        for piece in pieces:
             if piece.model in model_names:
                 prev = piece.frame if piece.prev_frame < 0 else piece.prev_frame
                 draws.append(EntityDraw(model_names.index(piece.model), piece.origin, piece.angles, piece.frame,

@@ -38,50 +38,87 @@ class LightSample:
 
 
 def light_point(world: BspWorld, point) -> LightSample | None:
-    """The lightmap sample straight below ``point``, or ``None`` if the trace meets no lightmapped face."""
-    start = np.asarray(point, np.float64)
-    end = start - (0.0, 0.0, TRACE_DEPTH)
-    return _recursive(world, int(world.submodels[0].headnode[0]), start, end)
+    """The lightmap sample straight below ``point``, or ``None`` if the trace meets no lightmapped face (for many
+    points of one world, keep a :class:`LightTracer`)."""
+    return LightTracer(world).sample(point)
 
 
-def _recursive(world: BspWorld, node: int, start: np.ndarray, end: np.ndarray) -> LightSample | None:
-    while node >= 0:
-        rec = world.nodes[node]
-        plane = world.planes[rec["planenum"]]
-        normal = plane["normal"].astype(np.float64)
-        front = float(start @ normal) - float(plane["dist"])
-        back = float(end @ normal) - float(plane["dist"])
-        side = 1 if front < 0 else 0
-        if (back < 0) == (front < 0):
-            node = int(rec["children"][side])
-            continue
-        mid = start + (end - start) * (front / (front - back))
-        hit = _recursive(world, int(rec["children"][side]), start, mid)
-        if hit is not None:
-            return hit
-        hit = _surface_at(world, int(rec["firstface"]), int(rec["numfaces"]), mid)
-        if hit is not None:
-            return hit
-        start = mid
-        node = int(rec["children"][1 - side])
-    return None
+class LightTracer:
+    """:func:`light_point` for many points of one world: each node and face a trace visits is read into a tuple of
+    Python numbers once (traces keep to a few), the planes' normals and the texinfo vectors into float64 arrays, so
+    a trace does no record lookups; the arithmetic is the same numpy operations on the same float64 values, so the
+    samples are the same."""
 
+    def __init__(self, world: BspWorld) -> None:
+        self.world = world
+        self.headnode = int(world.submodels[0].headnode[0])
+        self.normals = np.ascontiguousarray(world.planes["normal"], np.float64)
+        self.dists: list[float] = world.planes["dist"].tolist()
+        self.vecs = np.ascontiguousarray(world.texinfo["vecs"], np.float64)
+        #: node → (plane, front child, back child, first face, face count)
+        self._nodes: dict[int, tuple[int, int, int, int, int]] = {}
+        #: face → (style count, texinfo, texturemins s, t, extents s, t, styles, lightmap x, y, width)
+        self._faces: dict[int, tuple[int, int, int, int, int, int, tuple[int, ...], int, int, int]] = {}
 
-def _surface_at(world: BspWorld, first: int, count: int, point: np.ndarray) -> LightSample | None:
-    """The first lightmapped face among ``first..first+count`` whose lightmap covers ``point``."""
-    lm = world.lightmap
-    for f in range(first, first + count):
-        face = world.faces[f]
-        n = int(lm.num_styles[f])
-        if n == 0:
-            continue  # sky, liquids and unlit faces carry no lightmap
-        vecs = world.texinfo[face["texinfo"]]["vecs"].astype(np.float64)
-        ds = int(point @ vecs[0, :3] + vecs[0, 3]) - int(face["texturemins"][0])
-        dt = int(point @ vecs[1, :3] + vecs[1, 3]) - int(face["texturemins"][1])
-        if not (0 <= ds <= face["extents"][0] and 0 <= dt <= face["extents"][1]):
-            continue
-        x, y, smax, _tmax = (int(v) for v in lm.rects[f])
-        cols = x + np.arange(n) * smax + (ds >> 4)
-        samples = lm.atlas[y + (dt >> 4), cols].astype(np.float32)
-        return LightSample(samples, tuple(int(s) for s in face["styles"][:n]), f)
-    return None
+    def sample(self, point) -> LightSample | None:
+        """The lightmap sample straight below ``point`` (:func:`light_point`)."""
+        start = np.asarray(point, np.float64)
+        end = start - (0.0, 0.0, TRACE_DEPTH)
+        return self._recursive(self.headnode, start, end)
+
+    def _node(self, node: int) -> tuple[int, int, int, int, int]:
+        found = self._nodes.get(node)
+        if found is None:
+            rec = self.world.nodes[node]
+            children = rec["children"]
+            found = self._nodes[node] = (int(rec["planenum"]), int(children[0]), int(children[1]),
+                                         int(rec["firstface"]), int(rec["numfaces"]))
+        return found
+
+    def _face(self, f: int) -> tuple[int, int, int, int, int, int, tuple[int, ...], int, int, int]:
+        found = self._faces.get(f)
+        if found is None:
+            face, lm = self.world.faces[f], self.world.lightmap
+            n = int(lm.num_styles[f])
+            x, y, smax, _tmax = (int(v) for v in lm.rects[f])
+            mins, extents = face["texturemins"], face["extents"]
+            found = self._faces[f] = (n, int(face["texinfo"]), int(mins[0]), int(mins[1]), int(extents[0]),
+                                      int(extents[1]), tuple(int(s) for s in face["styles"][:n]), x, y, smax)
+        return found
+
+    def _recursive(self, node: int, start: np.ndarray, end: np.ndarray) -> LightSample | None:
+        while node >= 0:
+            plane, front_child, back_child, first, count = self._node(node)
+            normal, dist = self.normals[plane], self.dists[plane]
+            front = float(start @ normal) - dist
+            back = float(end @ normal) - dist
+            near, far = (back_child, front_child) if front < 0 else (front_child, back_child)
+            if (back < 0) == (front < 0):
+                node = near
+                continue
+            mid = start + (end - start) * (front / (front - back))
+            hit = self._recursive(near, start, mid)
+            if hit is not None:
+                return hit
+            hit = self._surface_at(first, count, mid)
+            if hit is not None:
+                return hit
+            start = mid
+            node = far
+        return None
+
+    def _surface_at(self, first: int, count: int, point: np.ndarray) -> LightSample | None:
+        """The first lightmapped face among ``first..first+count`` whose lightmap covers ``point``."""
+        for f in range(first, first + count):
+            n, texinfo, mins_s, mins_t, extent_s, extent_t, styles, x, y, smax = self._face(f)
+            if n == 0:
+                continue  # sky, liquids and unlit faces carry no lightmap
+            vecs = self.vecs[texinfo]
+            ds = int(point @ vecs[0, :3] + vecs[0, 3]) - mins_s
+            dt = int(point @ vecs[1, :3] + vecs[1, 3]) - mins_t
+            if not (0 <= ds <= extent_s and 0 <= dt <= extent_t):
+                continue
+            cols = x + np.arange(n) * smax + (ds >> 4)
+            samples = self.world.lightmap.atlas[y + (dt >> 4), cols].astype(np.float32)
+            return LightSample(samples, styles, f)
+        return None

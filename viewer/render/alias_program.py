@@ -38,6 +38,8 @@ from dataclasses import dataclass
 import moderngl
 import numpy as np
 
+from assets_loader.models.anorms import ANORMS, NUM_VERTEX_NORMALS
+
 import shaders
 
 from .gl_state import ALPHA_BLEND, GlState, use_state
@@ -54,6 +56,14 @@ _VERSION = "#version 330 core\n"
 #: ``alias.glsl`` program variants by the ``#define`` s they compile with (each also with and without ``FOG``).
 VARIANTS: dict[str, tuple[str, ...]] = {"skin": (), "translated": ("TRANSLATED",), "placeholder": ("PLACEHOLDER",),
                                          "shell": ("SHELL",)}
+#: ``u_normals``: the normals a vertex names by a byte index, ``f4[169, 3]``: the 162 anorms, at
+#: :data:`NO_NORMAL` (0, 0, 1) for an out-of-range index (:func:`~assets_loader.models.anorms.normal_vectors`'s),
+#: from :data:`BOX_NORMALS` the placeholder box's +x, −x, +y, −y, +z, −z.
+NO_NORMAL = NUM_VERTEX_NORMALS
+BOX_NORMALS = NO_NORMAL + 1
+NORMALS = np.concatenate([ANORMS, [(0, 0, 1)], [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)]])
+NORMALS = NORMALS.astype("<f4")
+NORMALS.setflags(write=False)
 #: Texture units of the samplers (a program variant has the ones it reads).
 _SAMPLER_UNITS = {"u_skin": 0, "u_translation": 1, "u_palette": 2, "u_skin_rgba": 3}
 
@@ -161,6 +171,7 @@ class AliasPrograms:
                 vertex_shader=header + "#define VERTEX_SHADER\n" + src,
                 fragment_shader=header + "#define FRAGMENT_SHADER\n" + src)
             uniforms = self._uniforms[program.glo] = uniforms_of(program)
+            uniforms["u_normals"].write(NORMALS.tobytes())
             for name, unit in _SAMPLER_UNITS.items():
                 if name in uniforms:
                     uniforms[name].value = unit

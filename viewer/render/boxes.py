@@ -9,32 +9,33 @@ from __future__ import annotations
 import moderngl
 import numpy as np
 
-from .alias_program import PLACEHOLDER_LIGHT, AliasLight, AliasPrograms
+from .alias_program import BOX_NORMALS, NO_NORMAL, PLACEHOLDER_LIGHT, AliasLight, AliasPrograms
 from .placeholders import Box, with_nose
 from .view_math import gl_bytes
 
 
 def _box_mesh() -> np.ndarray:
-    """``f4[36, 6]``: the unit cube [0, 1]³ as 12 triangles wound clockwise seen from outside (Quake order)."""
-    faces = (  # (normal, four corners counter-clockwise seen from outside)
-        ((1, 0, 0), ((1, 0, 0), (1, 1, 0), (1, 1, 1), (1, 0, 1))),
-        ((-1, 0, 0), ((0, 1, 0), (0, 0, 0), (0, 0, 1), (0, 1, 1))),
-        ((0, 1, 0), ((1, 1, 0), (0, 1, 0), (0, 1, 1), (1, 1, 1))),
-        ((0, -1, 0), ((0, 0, 0), (1, 0, 0), (1, 0, 1), (0, 0, 1))),
-        ((0, 0, 1), ((0, 0, 1), (1, 0, 1), (1, 1, 1), (0, 1, 1))),
-        ((0, 0, -1), ((0, 1, 0), (1, 1, 0), (1, 0, 0), (0, 0, 0))),
+    """``f4[36, 4]``: the unit cube [0, 1]³ as 12 triangles wound clockwise seen from outside (Quake order), each
+    vertex with its face's normal as an index into the shader's table (:data:`.alias_program.NORMALS`)."""
+    faces = (  # (+x, −x, +y, −y, +z, −z in the table's order: four corners counter-clockwise seen from outside)
+        ((1, 0, 0), (1, 1, 0), (1, 1, 1), (1, 0, 1)),
+        ((0, 1, 0), (0, 0, 0), (0, 0, 1), (0, 1, 1)),
+        ((1, 1, 0), (0, 1, 0), (0, 1, 1), (1, 1, 1)),
+        ((0, 0, 0), (1, 0, 0), (1, 0, 1), (0, 0, 1)),
+        ((0, 0, 1), (1, 0, 1), (1, 1, 1), (0, 1, 1)),
+        ((0, 1, 0), (1, 1, 0), (1, 0, 0), (0, 0, 0)),
     )
     rows = []
-    for normal, (a, b, c, d) in faces:
+    for normal, (a, b, c, d) in enumerate(faces, BOX_NORMALS):
         for corner in (a, c, b, a, d, c):   # reversed → clockwise from outside
-            rows.append((*corner, *normal))
+            rows.append((*corner, normal))
     return np.array(rows, dtype=np.float32)
 
 
 #: ``GL_DrawNullModel``'s lines: from the origin 16 units along the entity's forward, left and up axes, each
 #: (start, end) with a normal the shell program normalizes (and pushes along by 0), and their colours.
-_AXES = np.array([(0, 0, 0, 0, 0, 1), (16, 0, 0, 0, 0, 1), (0, 0, 0, 0, 0, 1), (0, 16, 0, 0, 0, 1),
-                  (0, 0, 0, 0, 0, 1), (0, 0, 16, 0, 0, 1)], np.float32)
+_AXES = np.array([(0, 0, 0, NO_NORMAL), (16, 0, 0, NO_NORMAL), (0, 0, 0, NO_NORMAL), (0, 16, 0, NO_NORMAL),
+                  (0, 0, 0, NO_NORMAL), (0, 0, 16, NO_NORMAL)], np.float32)
 _AXIS_COLORS = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 
 
@@ -55,8 +56,8 @@ class BoxRenderer:
         vao = self._axes_vaos.get(prog.glo)
         if vao is None:
             vao = self._axes_vaos[prog.glo] = self.programs.ctx.vertex_array(prog, [
-                (self._axes, "3f 3f", "in_pos_a", "in_normal_a"),
-                (self._axes, "3f 3f", "in_pos_b", "in_normal_b"),
+                (self._axes, "3f 1f", "in_pos_a", "in_normal_a"),
+                (self._axes, "3f 1f", "in_pos_b", "in_normal_b"),
             ])
         u["u_mvp"].write(gl_bytes(np.asarray(view_proj, np.float64) @ np.asarray(matrix, np.float64)))
         u["u_blend"].value = 0.0
@@ -91,8 +92,8 @@ class BoxRenderer:
         vao = self._vaos.get(prog.glo)
         if vao is None:   # the box's one pose feeds both pose attributes; the placeholder reads no texture
             vao = self._vaos[prog.glo] = self.programs.ctx.vertex_array(prog, [
-                (self._box, "3f 3f", "in_pos_a", "in_normal_a"),
-                (self._box, "3f 3f", "in_pos_b", "in_normal_b"),
+                (self._box, "3f 1f", "in_pos_a", "in_normal_a"),
+                (self._box, "3f 1f", "in_pos_b", "in_normal_b"),
             ])
         mvp = np.asarray(view_proj, np.float64) @ np.asarray(model_matrix, np.float64) @ box
         u["u_mvp"].write(gl_bytes(mvp))

@@ -1,9 +1,11 @@
 """Drawing alias models: Quake's ``.mdl`` and Quake II's ``.md2`` (loaded as the same record).
 
-Upload once, draw many: :meth:`AliasRenderer.upload` puts every pose of a model in one vertex buffer
-(``f4[P, M, 6]``: position, unit normal per mesh vertex, M = on-seam-split mesh vertices) and every skin picture in
-one ``R8`` texture array of palette indices. :meth:`AliasRenderer.draw` points the pose-a and pose-b attributes at
-two slices of that buffer (no re-upload) and the vertex shader blends them, as QuakeSpasm's GLSL path does.
+Upload once, draw many: :meth:`AliasRenderer.upload` puts every pose of a model in two vertex buffers
+(``f4[P, M, 3]`` positions and ``u1[P, M]`` normals as indices into the shader's table,
+:data:`~viewer.render.alias_program.NORMALS`; M = on-seam-split mesh vertices) and every skin picture in one RGBA
+texture array (the ``R8`` array of palette indices that player colours read is made on the first such draw).
+:meth:`AliasRenderer.draw` points the pose-a and pose-b attributes at slices of those buffers (no re-upload) and the
+vertex shader blends them, as QuakeSpasm's GLSL path does.
 
 Colour: skins are filtered as the engine's default texture mode does (``Lighting.texture_mode``: QuakeSpasm's
 ``GL_LINEAR_MIPMAP_LINEAR``, Quake II's ``GL_LINEAR_MIPMAP_NEAREST``) from an RGBA copy with mipmaps; with player
@@ -28,22 +30,22 @@ shells, ``POWERSUIT_SCALE``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import moderngl
 import numpy as np
 
-from assets_loader.models.anorms import normal_vectors
 from assets_loader.models.mdl import AliasModel
 from assets_loader.palette import Palette
 
 from ..textures import TEXTURE_MODES, fullbright_rgba
-from ..alias_program import SHADE_VECTORS, AliasLight, AliasPrograms, shade_step
+from ..alias_program import NO_NORMAL, SHADE_VECTORS, AliasLight, AliasPrograms, shade_step
 from ..view_math import gl_bytes
 
 #: Quake II's ``POWERSUIT_SCALE``: how far a colour shell stands out of the model, in units along the normals.
 SHELL_PUSH = 4.0
-_POSE_VERTEX = np.dtype([("position", "<f4", 3), ("normal", "<f4", 3)])   # 24 bytes
+#: Bytes of one pose vertex in each buffer: its position (3 floats) and its normal's index.
+_POSITION_SIZE, _NORMAL_SIZE = 12, 1
 #: ``layout(location)`` of the pose attributes in ``alias.glsl`` (the normal follows each position).
 _POS_A, _POS_B = 0, 2
 #: The light of a draw that names none: the skin as painted, with a little shade.
@@ -57,26 +59,26 @@ class AliasHandle:
     """GPU resources of one uploaded model. ``model`` is kept for pose/skin lookups and bounds."""
 
     model: AliasModel
-    pose_buffer: moderngl.Buffer      # f4[P, M, 6]: position xyz, normal xyz
+    pose_buffer: moderngl.Buffer      # f4[P, M, 3]: positions
+    normal_buffer: moderngl.Buffer    # u1[P, M]: normals, as indices into alias_program.NORMALS
     uv_buffer: moderngl.Buffer        # f4[M, 2]
     index_buffer: moderngl.Buffer     # u4[T * 3]
     vaos: dict[int, moderngl.VertexArray]   # per program (by GL name), made on its first draw
-    skins: moderngl.TextureArray      # R8 [S] x (W, H)
     skins_rgba: moderngl.TextureArray  # RGBA8 [S] x (W, H), mipmapped: colours, A = fullbright
     palette: moderngl.Texture         # 256x1 RGBA8 (shared by the renderer, not released with the handle)
     num_mesh_verts: int
     first_fullbright: int = 224       # skin indices from here on are unlit (256: none, Quake II)
-
-    @property
-    def pose_stride(self) -> int:
-        """Bytes from one pose to the next in ``pose_buffer``."""
-        return self.num_mesh_verts * _POSE_VERTEX.itemsize
+    #: R8 [S] x (W, H) palette indices, made on the first draw with player colours (most models never have any).
+    indexed: list[moderngl.TextureArray] = field(default_factory=list)
 
     def release(self) -> None:
         for vao in self.vaos.values():
             vao.release()
         self.vaos.clear()
-        for obj in (self.skins, self.skins_rgba, self.index_buffer, self.uv_buffer, self.pose_buffer):
+        for skins in self.indexed:
+            skins.release()
+        self.indexed.clear()
+        for obj in (self.skins_rgba, self.index_buffer, self.uv_buffer, self.normal_buffer, self.pose_buffer):
             obj.release()
 
 
@@ -108,17 +110,13 @@ class AliasRenderer:
         ``texture_mode``: the ``gl_texturemode`` minifying the skins (:data:`.textures.TEXTURE_MODES`)."""
         mesh = model.mesh
         m = len(mesh.vertex_index)
-        poses = np.empty((model.num_poses, m), dtype=_POSE_VERTEX)
-        poses["position"] = model.positions[:, mesh.vertex_index]
-        poses["normal"] = normal_vectors(model.normals[:, mesh.vertex_index])
-        pose_buffer = self.ctx.buffer(poses.tobytes())
+        pose_buffer = self.ctx.buffer(np.ascontiguousarray(model.positions[:, mesh.vertex_index], "<f4").tobytes())
+        normals = np.asarray(model.normals)[:, mesh.vertex_index]
+        normal_buffer = self.ctx.buffer(
+            np.where((normals >= 0) & (normals < NO_NORMAL), normals, NO_NORMAL).astype(np.uint8).tobytes())
         uv_buffer = self.ctx.buffer(np.ascontiguousarray(mesh.uv, dtype=np.float32).tobytes())
         index_buffer = self.ctx.buffer(np.ascontiguousarray(mesh.indices, dtype=np.uint32).tobytes())
         s, h, w = model.skin_images.shape
-        skins = self.ctx.texture_array((w, h, s), 1, np.ascontiguousarray(model.skin_images).tobytes(),
-                                       alignment=1, dtype="f1")
-        skins.filter = (moderngl.NEAREST, moderngl.NEAREST)
-        skins.repeat_x = skins.repeat_y = True   # Quake skins wrap (seam-shifted s may reach the edge)
         if model.skin_rgba is not None:   # truecolour skins: no fullbright texels
             rgba = np.array(model.skin_rgba)
             rgba[..., 3] = 0
@@ -130,15 +128,29 @@ class AliasRenderer:
         skins_rgba.build_mipmaps()
         skins_rgba.filter = (TEXTURE_MODES[texture_mode], moderngl.LINEAR)
         skins_rgba.repeat_x = skins_rgba.repeat_y = True
-        return AliasHandle(model, pose_buffer, uv_buffer, index_buffer, {}, skins, skins_rgba,
+        return AliasHandle(model, pose_buffer, normal_buffer, uv_buffer, index_buffer, {}, skins_rgba,
                            self._palette_texture(palette), m, 224 if fullbrights else 256)
+
+    def _indexed_skins(self, handle: AliasHandle) -> moderngl.TextureArray:
+        """The model's skin pictures as palette indices (``R8``), uploaded on the first draw that reads them."""
+        if not handle.indexed:
+            images = handle.model.skin_images
+            s, h, w = images.shape
+            skins = self.ctx.texture_array((w, h, s), 1, np.ascontiguousarray(images).tobytes(), alignment=1,
+                                           dtype="f1")
+            skins.filter = (moderngl.NEAREST, moderngl.NEAREST)
+            skins.repeat_x = skins.repeat_y = True   # Quake skins wrap (seam-shifted s may reach the edge)
+            handle.indexed.append(skins)
+        return handle.indexed[0]
 
     def _vertex_array(self, handle: AliasHandle, program: moderngl.Program) -> moderngl.VertexArray:
         vao = handle.vaos.get(program.glo)
         if vao is None:
             vao = handle.vaos[program.glo] = self.ctx.vertex_array(program, [
-                (handle.pose_buffer, "3f 3f", "in_pos_a", "in_normal_a"),
-                (handle.pose_buffer, "3f 3f", "in_pos_b", "in_normal_b"),
+                (handle.pose_buffer, "3f", "in_pos_a"),
+                (handle.normal_buffer, "1u1", "in_normal_a"),
+                (handle.pose_buffer, "3f", "in_pos_b"),
+                (handle.normal_buffer, "1u1", "in_normal_b"),
                 (handle.uv_buffer, "2f", "in_uv"),
             ], index_buffer=handle.index_buffer, index_element_size=4, skip_errors=True)  # the shell reads no uv
         return vao
@@ -200,11 +212,11 @@ class AliasRenderer:
         variant = "shell" if shell is not None else "translated" if translation is not None else "skin"
         prog, u = self.programs.use(variant)
         vao = self._vertex_array(handle, prog)
-        stride = _POSE_VERTEX.itemsize
+        m = handle.num_mesh_verts
         for location, pose in ((_POS_A, pose_a), (_POS_B, pose_b)):
-            base = pose * handle.pose_stride
-            vao.bind(location, "f", handle.pose_buffer, "3f", offset=base, stride=stride)
-            vao.bind(location + 1, "f", handle.pose_buffer, "3f", offset=base + 12, stride=stride)
+            vao.bind(location, "f", handle.pose_buffer, "3f", offset=pose * m * _POSITION_SIZE, stride=_POSITION_SIZE)
+            vao.bind(location + 1, "f", handle.normal_buffer, "1u1", offset=pose * m * _NORMAL_SIZE,
+                     stride=_NORMAL_SIZE)
         u["u_mvp"].write(gl_bytes(np.asarray(view_proj, np.float32) @ np.asarray(model_matrix, np.float32)))
         u["u_blend"].value = float(min(max(blend, 0.0), 1.0)) if pose_a != pose_b else 0.0
         u["u_alpha"].value = float(min(alpha, 1.0))
@@ -217,7 +229,7 @@ class AliasRenderer:
             u["u_fullbright"].value = bool(light.fullbright)
             if translation is not None:
                 u["u_first_fullbright"].value = handle.first_fullbright
-                handle.skins.use(0)
+                self._indexed_skins(handle).use(0)
                 self._translation_texture(translation).use(1)
                 handle.palette.use(2)
             else:

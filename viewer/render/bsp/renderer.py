@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import moderngl
 import numpy as np
 
-from assets_loader.bsp.lightpoint import LightSample, light_point
+from assets_loader.bsp.lightpoint import LightSample, LightTracer
 from assets_loader.bsp46.lighting import vec3
 from assets_loader.palette import translation_table
 
@@ -32,7 +32,7 @@ from ..shaded.md3 import Md3Renderer
 from ..shaded.painter import Q3View, StageLight, upload_images
 from ..shaded.records import Md3Draw
 from ..view_math import angle_vectors, entity_matrix
-from .alias import SHELL_PUSH, AliasRenderer
+from .alias import SHELL_PUSH, AliasHandle, AliasRenderer
 from .records import BspSegment
 from .sprites import SpriteRenderer
 from .visibility import frustum_planes
@@ -93,11 +93,17 @@ class BspBackend:
         self._handles: list = []
         #: Each alias model's reach from its origin over every pose (model index → radius), for frustum culling.
         self._radii: dict[int, float] = {}
+        uploaded: dict[int, tuple[AliasHandle, float]] = {}   # by the model's identity: the list repeats models
         for ref in assets.models:
             if ref.kind == "alias" and ref.alias is not None:
-                self._radii[len(self._handles)] = float(np.linalg.norm(ref.alias.positions, axis=-1).max(initial=0.0))
-                self._handles.append(self.alias.upload(ref.alias, assets.palette, assets.lighting.fullbrights,
-                                                       assets.lighting.texture_mode))
+                found = uploaded.get(id(ref.alias))
+                if found is None:
+                    found = uploaded[id(ref.alias)] = (
+                        self.alias.upload(ref.alias, assets.palette, assets.lighting.fullbrights,
+                                          assets.lighting.texture_mode),
+                        float(np.linalg.norm(ref.alias.positions, axis=-1).max(initial=0.0)))
+                self._radii[len(self._handles)] = found[1]
+                self._handles.append(found[0])
             elif ref.kind == "sprite" and ref.sprite is not None:
                 self._handles.append(self.sprites.upload(ref.sprite, assets.palette))
             elif ref.kind == "bsp" and ref.bsp is not None:
@@ -108,14 +114,14 @@ class BspBackend:
         self._world_fog = _fog_from_worldspawn(worldspawn)
         self._world_water_alpha = water_alpha_from_worldspawn(worldspawn)
         self._light_cache: dict[tuple[int, int, int], LightSample | None] = {}
+        self._tracer = LightTracer(assets.world) if assets.world is not None else None
         self._lights: Lights | None = None
         #: This frame's frustum planes (a, b, c, d), normalised, as floats: tested per entity (empty: cull nothing).
         self._planes: tuple[tuple[float, ...], ...] = ()
 
     def release(self) -> None:
-        for handle in self._handles:
-            if handle is not None:
-                handle.release()
+        for handle in {id(handle): handle for handle in self._handles if handle is not None}.values():
+            handle.release()
         if self.world is not None:
             self.world.release()
         if self.md3 is not None:
@@ -255,13 +261,13 @@ class BspBackend:
 
         The lightmap sample under a spot never changes, so it is cached per 4-unit cell; only the style
         weighting is redone each frame."""
-        if self.assets.world is None:
+        if self._tracer is None:
             return np.full(3, _NO_MAP_LIGHT)
         key = (int(origin[0]) >> 2, int(origin[1]) >> 2, int(origin[2]) >> 2)
         if key not in self._light_cache:
             if len(self._light_cache) >= _LIGHT_CACHE_SIZE:
                 self._light_cache.clear()
-            self._light_cache[key] = light_point(self.assets.world, origin)
+            self._light_cache[key] = self._tracer.sample(origin)
         hit = self._light_cache[key]
         level = np.zeros(3) if hit is None else np.asarray(hit.value(styles), np.float64)
         cutoff = DLIGHT_CUTOFF if self.assets.look.dlights == "q2pro" else 0.0

@@ -47,17 +47,26 @@ def frustum_planes(view_proj: np.ndarray) -> np.ndarray:
 
 def boxes_in_frustum(mins: np.ndarray, maxs: np.ndarray, planes: np.ndarray) -> np.ndarray:
     """``bool [N]``: boxes ``[N, 3]`` not entirely outside any plane (``R_CullBox``, conservative)."""
-    center = (np.asarray(mins, np.float64) + maxs) * 0.5
-    half = (np.asarray(maxs, np.float64) - mins) * 0.5
+    return centred_boxes_in_frustum((np.asarray(mins, np.float64) + maxs) * 0.5,
+                                    (np.asarray(maxs, np.float64) - mins) * 0.5, planes)
+
+
+def centred_boxes_in_frustum(center: np.ndarray, half: np.ndarray, planes: np.ndarray) -> np.ndarray:
+    """:func:`boxes_in_frustum` of the boxes given by their centres and half sizes (f8 ``[N, 3]``)."""
     # The box corner furthest along each plane's normal ("positive vertex"): n·c + |n|·h.
     far = center @ planes[:, :3].T + half @ np.abs(planes[:, :3]).T + planes[:, 3]
-    return (far >= 0).all(axis=1)
+    inside = far[:, 0] >= 0   # plane by plane: numpy reduces a short axis slowly
+    for k in range(1, far.shape[1]):
+        inside &= far[:, k] >= 0
+    return inside
 
 
 def box_distances(mins: np.ndarray, maxs: np.ndarray, point) -> np.ndarray:
     """``f8 [N]``: distance from ``point`` to each box ``[N, 3]`` (0 inside)."""
     p = np.asarray(point, np.float64)
-    return np.linalg.norm(np.maximum(np.maximum(mins - p, p - maxs), 0.0), axis=1)
+    d = np.maximum(np.maximum(mins - p, p - maxs), 0.0)
+    # np.linalg.norm(d, axis=1)'s sum x² + y² + z² in the same order, without its slow reduction of a short axis.
+    return np.sqrt(d[:, 0] * d[:, 0] + d[:, 1] * d[:, 1] + d[:, 2] * d[:, 2])
 
 
 def face_boxes(world: MapWorld) -> tuple[np.ndarray, np.ndarray]:
@@ -122,6 +131,48 @@ def _world_draws(world: MapWorld) -> np.ndarray:
     return draws[draws["model"] == 0]
 
 
+@dataclass(frozen=True, slots=True)
+class FaceSet:
+    """World faces with triangles and, gathered once for them, what culling and ordering them reads (a camera's
+    PVS faces are kept while it stays in its leaf, so each frame gathers from these short arrays).
+
+    ``firsts``/``counts`` i8 [N]: each face's slice of the mesh's index list; ``group`` i8 [N]: its draw slot and
+    key, one number (slot × (largest key + 1) + key); ``texture``/``key`` i8 [N]: its draw's texture and its key;
+    ``mins``/``maxs`` f8 [N, 3] its box (``None`` when nothing asks for an order), ``center``/``half`` of it;
+    ``plane`` f8 [N, 4] (:func:`face_planes`; ``None``: none culled as back-facing)."""
+
+    faces: np.ndarray
+    firsts: np.ndarray
+    counts: np.ndarray
+    group: np.ndarray
+    texture: np.ndarray
+    key: np.ndarray
+    mins: np.ndarray | None
+    maxs: np.ndarray | None
+    center: np.ndarray | None
+    half: np.ndarray | None
+    plane: np.ndarray | None
+
+
+def face_set(world: MapWorld, faces: np.ndarray, keys: np.ndarray | None = None,
+             boxes: tuple[np.ndarray, np.ndarray] | None = None, facing: np.ndarray | None = None) -> FaceSet:
+    """The :class:`FaceSet` of ``faces`` (``keys``, ``boxes``, ``facing``: see :func:`ordered_set`)."""
+    mesh = world.mesh
+    draws = _world_draws(world)
+    firsts = mesh.face_first[faces].astype(np.int64)
+    counts = mesh.face_count[faces].astype(np.int64)
+    slot = np.searchsorted(draws["first"].astype(np.int64), firsts, side="right") - 1
+    key = np.zeros(len(faces), np.int64) if keys is None else np.asarray(keys)[faces].astype(np.int64)
+    group = slot * (int(key.max(initial=0)) + 1) + key
+    texture = draws["texture"].astype(np.int64)[slot]
+    mins = maxs = center = half = None
+    if boxes is not None:
+        mins, maxs = np.asarray(boxes[0], np.float64)[faces], np.asarray(boxes[1], np.float64)[faces]
+        center, half = (mins + maxs) * 0.5, (maxs - mins) * 0.5
+    plane = None if facing is None else facing[faces]
+    return FaceSet(faces, firsts, counts, group, texture, key, mins, maxs, center, half, plane)
+
+
 def ordered_set(world: MapWorld, faces: np.ndarray, keys: np.ndarray | None = None,
                 camera=None, boxes: tuple[np.ndarray, np.ndarray] | None = None,
                 facing: np.ndarray | None = None) -> VisibleSet:
@@ -134,42 +185,44 @@ def ordered_set(world: MapWorld, faces: np.ndarray, keys: np.ndarray | None = No
     of the overdraw. With ``camera`` and ``facing`` (:func:`face_planes`), the faces the camera sees from behind
     are then dropped, the others keeping their order.
     """
-    mesh = world.mesh
-    draws = _world_draws(world)
-    firsts = mesh.face_first[faces].astype(np.int64)
-    counts = mesh.face_count[faces].astype(np.int64)
-    slot = np.searchsorted(draws["first"].astype(np.int64), firsts, side="right") - 1
-    key = np.zeros(len(faces), np.int64) if keys is None else np.asarray(keys)[faces].astype(np.int64)
-    group = slot * (int(key.max(initial=0)) + 1) + key
-    if camera is None or len(faces) == 0:
-        order = np.lexsort((firsts, group))
+    if camera is not None and boxes is None:
+        boxes = face_boxes(world)
+    return order_faces(world, face_set(world, faces, keys, boxes, facing), None, camera)
+
+
+def order_faces(world: MapWorld, found: FaceSet, keep: np.ndarray | None, camera) -> VisibleSet:
+    """:func:`ordered_set` of the faces of ``found`` at the positions ``keep`` (``None``: all of them)."""
+    sel = np.arange(len(found.faces)) if keep is None else keep
+    group = found.group[sel]
+    if camera is None or len(sel) == 0:
+        order = np.lexsort((found.firsts[sel], group))
         group_sorted = group[order]
         bounds = np.flatnonzero(np.concatenate([[True], group_sorted[1:] != group_sorted[:-1]]))
     else:
-        mins, maxs = boxes if boxes is not None else face_boxes(world)
-        dist = box_distances(mins[faces], maxs[faces], camera)
+        assert found.mins is not None and found.maxs is not None
+        dist = box_distances(found.mins[sel], found.maxs[sel], camera)
         by_group = np.lexsort((dist, group))
         group_sorted = group[by_group]
         bounds = np.flatnonzero(np.concatenate([[True], group_sorted[1:] != group_sorted[:-1]]))
-        sizes = np.diff(np.concatenate([bounds, [len(faces)]]))
+        sizes = np.diff(np.concatenate([bounds, [len(sel)]]))
         rank = np.argsort(dist[by_group][bounds], kind="stable")  # groups by their nearest face
         new_sizes = sizes[rank]
         new_bounds = np.concatenate([[0], np.cumsum(new_sizes)[:-1]])
-        order = by_group[np.repeat(bounds[rank] - new_bounds, new_sizes) + np.arange(len(faces))]
+        order = by_group[np.repeat(bounds[rank] - new_bounds, new_sizes) + np.arange(len(sel))]
         bounds = new_bounds
-        if facing is not None:
-            plane = facing[faces[order]]
+        if found.plane is not None:
+            plane = found.plane[sel[order]]
             order = order[plane[:, :3] @ np.asarray(camera, np.float64) - plane[:, 3] >= -BACKFACE_MARGIN]
             group_sorted = group[order]
             bounds = np.flatnonzero(np.concatenate([[True], group_sorted[1:] != group_sorted[:-1]])) \
                 if len(order) else np.zeros(0, np.int64)
-    firsts, counts = firsts[order], counts[order]
+    at = sel[order]
+    firsts, counts = found.firsts[at], found.counts[at]
     starts = np.concatenate([[0], np.cumsum(counts)])
-    indices = mesh.indices[np.repeat(firsts - starts[:-1], counts) + np.arange(int(starts[-1]))]
-    g = order[bounds] if len(order) else np.zeros(0, np.int64)
-    ranges = np.stack([draws["texture"].astype(np.int64)[slot[g]], starts[bounds],
-                       np.diff(np.concatenate([starts[bounds], [starts[-1]]])), key[g]], axis=1) \
-        if len(order) else np.zeros((0, 4), np.int64)
+    indices = world.mesh.indices[np.repeat(firsts - starts[:-1], counts) + np.arange(int(starts[-1]))]
+    g = at[bounds] if len(order) else np.zeros(0, np.int64)
+    ranges = np.stack([found.texture[g], starts[bounds], np.diff(np.concatenate([starts[bounds], [starts[-1]]])),
+                       found.key[g]], axis=1) if len(order) else np.zeros((0, 4), np.int64)
     return VisibleSet(indices, ranges)
 
 
@@ -181,17 +234,18 @@ def visible_set(world: MapWorld, pvs_leafs: np.ndarray, planes: np.ndarray | Non
     Culls per face box (``boxes``, computed when not given). ``keys`` / ``camera`` / ``facing``: see
     :func:`ordered_set`.
     """
-    return cull_and_order(world, pvs_faces(world, pvs_leafs), planes, keys, camera,
-                          boxes if boxes is not None else face_boxes(world), facing)
+    found = face_set(world, pvs_faces(world, pvs_leafs), keys, boxes if boxes is not None else face_boxes(world),
+                     facing)
+    return cull_and_order(world, found, planes, camera)
 
 
-def cull_and_order(world: MapWorld, faces: np.ndarray, planes: np.ndarray | None, keys: np.ndarray | None,
-                   camera, boxes: tuple[np.ndarray, np.ndarray], facing: np.ndarray | None = None) -> VisibleSet:
-    """:func:`ordered_set` of the ``faces`` whose box (``boxes`` = :func:`face_boxes`) meets the frustum."""
-    if planes is not None and len(faces):
-        mins, maxs = boxes
-        faces = faces[boxes_in_frustum(mins[faces], maxs[faces], planes)]
-    return ordered_set(world, faces, keys, camera, boxes, facing)
+def cull_and_order(world: MapWorld, found: FaceSet, planes: np.ndarray | None, camera) -> VisibleSet:
+    """:func:`order_faces` of the faces of ``found`` whose box meets the frustum ``planes``."""
+    keep = None
+    if planes is not None and len(found.faces):
+        assert found.center is not None and found.half is not None
+        keep = np.flatnonzero(centred_boxes_in_frustum(found.center, found.half, planes))
+    return order_faces(world, found, keep, camera)
 
 
 class WorldVisibility:
@@ -210,7 +264,9 @@ class WorldVisibility:
         self.boxes = face_boxes(world)
         self.facing = face_planes(world)
         self._leaf: tuple[int, bytes | None] | None = None
-        self._faces = np.zeros(0, np.int64)
+        self._faces = face_set(world, np.zeros(0, np.int64))
+        self._point: tuple[float, float, float] | None = None
+        self._point_leaf = 0
         self._last: tuple[int, bytes | None, bytes, tuple[float, ...]] | None = None
         self._set = VisibleSet(np.zeros(0, np.uint32), np.zeros((0, 4), np.int64))
 
@@ -219,22 +275,29 @@ class WorldVisibility:
         without the leafs of areas ``areabits`` hides."""
         return np.flatnonzero(self.world.leaf_pvs(leaf, areabits))
 
-    def pvs_faces(self, leaf: int, areabits: bytes | None = None) -> np.ndarray:
+    def pvs_faces(self, leaf: int, areabits: bytes | None = None) -> FaceSet:
         """The faces of this set in the PVS of ``leaf`` (kept until the leaf or the area bits change)."""
         if (leaf, areabits) != self._leaf:
             self._leaf = (leaf, areabits)
             faces = pvs_faces(self.world, self.pvs_leafs(leaf, areabits))
-            self._faces = faces if self.drawn is None else faces[self.drawn[faces]]
+            self._faces = face_set(self.world, faces if self.drawn is None else faces[self.drawn[faces]], self.keys,
+                                   self.boxes, self.facing)
         return self._faces
+
+    def leaf(self, camera) -> int:
+        """The world leaf holding ``camera`` (the last point asked for is remembered: a frame's passes ask alike)."""
+        point = (float(camera[0]), float(camera[1]), float(camera[2]))
+        if point != self._point:
+            self._point, self._point_leaf = point, int(self.world.point_leaf(camera))
+        return self._point_leaf
 
     def update(self, camera, view_proj: np.ndarray, areabits: bytes | None = None) -> tuple[VisibleSet, bool]:
         """This frame's set and whether it changed since the last call."""
-        leaf = int(self.world.point_leaf(camera))
+        leaf = self.leaf(camera)
         state = (leaf, areabits, np.asarray(view_proj, np.float32).tobytes(), tuple(float(c) for c in camera))
         if state == self._last:
             return self._set, False
         self.pvs_faces(leaf, areabits)
-        self._set = cull_and_order(self.world, self._faces, frustum_planes(view_proj), self.keys, camera, self.boxes,
-                                   self.facing)
+        self._set = cull_and_order(self.world, self._faces, frustum_planes(view_proj), camera)
         self._last = state
         return self._set, True

@@ -25,7 +25,7 @@ from __future__ import annotations
 import warnings
 import weakref
 from dataclasses import dataclass
-from itertools import groupby
+from itertools import groupby, repeat
 
 import moderngl
 import numpy as np
@@ -45,7 +45,7 @@ from .surfaces import (face_flags, flow_scroll, opaque_faces, sky_rotation, surf
 from ..textures import fullbright_rgba, upload_rgba
 from ..view_math import gl_bytes
 from .dlights import write_light_uniforms
-from .visibility import WorldVisibility, box_distances, boxes_in_frustum, frustum_planes
+from .visibility import WorldVisibility, box_distances, centred_boxes_in_frustum, frustum_planes
 
 KIND_LIT, KIND_MULTISTYLE, KIND_LIQUID, KIND_SKY = "LIT", "MULTISTYLE", "LIQUID", "SKY"
 KIND_SKYBOX, KIND_TRANSLUCENT = "SKYBOX", "TRANSLUCENT"
@@ -132,7 +132,12 @@ class WorldRenderer:
         self._vbo = ctx.buffer(mesh.vertices.tobytes() or bytes(4))
         self._ibo = ctx.buffer(mesh.indices.tobytes() or bytes(4))
         self._face_flags = face_flags(world)
+        #: Each face's opacity by its surface flags (Quake II's SURF_TRANS33/66; 1 for the rest).
+        self._face_alpha = np.array([surface_alpha(int(flags)) for flags in self._face_flags.tolist()], np.float64)
         self._texture_flags = texture_flags(world)
+        self._flags: list[int] = self._texture_flags.tolist()
+        #: Each (texture, multi-style, blended) draw's KIND_*, worked out on its first draw.
+        self._kinds: dict[tuple[int, bool, bool], str] = {}
         self._textures = [self._upload_texture(i, palette) for i in range(len(world.textures))]
         # Without a sky box (none named, or a face missing) the sky faces show black, as an unloaded sky does.
         faces = sky_box.faces if sky_box is not None else np.zeros((6, 1, 1, 4), np.uint8)
@@ -162,6 +167,7 @@ class WorldRenderer:
         self._vaos: dict[tuple[int, int], moderngl.VertexArray] = {}
         self._members: dict[int, set[str]] = {}
         self._prepared: dict[int, list] = {}  # program → [model matrix bytes] written during this draw call
+        self._programs: dict[str, tuple[moderngl.Program, list]] = {}   # each kind's in this draw call
         self._bound: list = [None, None, None]
 
     def _draws_with_multistyle(self, multistyle: np.ndarray) -> np.ndarray:
@@ -235,10 +241,23 @@ class WorldRenderer:
         """Start a draw call with ``state``: programs are shared, so each gets this call's uniforms on first use."""
         use_state(self.ctx, state)
         self._prepared = {}
+        self._programs = {}
         self._bound = [None, None, None]
         self._lightmap.use(1)
 
     def _program(self, kind: str, view: WorldView, model: bytes) -> moderngl.Program:
+        """The program drawing ``kind`` in this draw call (:meth:`_begin`), its uniforms written on its first use
+        and ``u_model`` when ``model`` changes."""
+        found = self._programs.get(kind)
+        if found is None:
+            found = self._programs[kind] = self._prepare(kind, view)
+        p, state = found
+        if state[0] != model:
+            uniform(p, "u_model").write(model)
+            state[0] = model
+        return p
+
+    def _prepare(self, kind: str, view: WorldView) -> tuple[moderngl.Program, list]:
         fog = view.fog[3] > 0
         dlights = view.lights is not None and len(view.lights) > 0
         cap = view.look.light_max if view.look.light_max is not None else self.lighting.lightmap_scale
@@ -276,10 +295,7 @@ class WorldRenderer:
             if view.lights is not None and "u_dlight_count" in members:
                 write_light_uniforms(p, view.lights, view.camera)
             state = self._prepared[p.glo] = [None]
-        if state[0] != model:
-            uniform(p, "u_model").write(model)
-            state[0] = model
-        return p
+        return p, state
 
     def _vao(self, program: moderngl.Program, indices: moderngl.Buffer) -> moderngl.VertexArray:
         vao = self._vaos.get((program.glo, indices.glo))
@@ -291,11 +307,14 @@ class WorldRenderer:
 
     def _draw_range(self, indices: moderngl.Buffer, texture: int, first: int, count: int, multistyle: bool,
                     view: WorldView, model: bytes, alternate: bool, alpha: float = 1.0) -> None:
-        kind = KIND_TRANSLUCENT if alpha < 1 and not self.world.textures[texture].is_liquid \
-            and not self._texture_flags[texture] & SURF_WARP else self._kind(texture, multistyle)
+        key = (texture, multistyle, alpha < 1)
+        kind = self._kinds.get(key)
+        if kind is None:
+            kind = self._kinds[key] = KIND_TRANSLUCENT if alpha < 1 and not self.world.textures[texture].is_liquid \
+                and not self._texture_flags[texture] & SURF_WARP else self._kind(texture, multistyle)
         program = self._program(kind, view, model)
         front, back = self._textures[animated_texture(self.world.textures, texture, view.time, alternate)]
-        flags = int(self._texture_flags[texture])
+        flags = self._flags[texture]
         if kind == KIND_LIQUID:
             tex = self.world.textures[texture]
             uniform(program, "u_texture_size").value = (float(tex.width), float(tex.height))
@@ -385,16 +404,15 @@ class WorldRenderer:
         """The world's translucent faces in the PVS and the view, one piece per face (none in a map without any)."""
         if self._translucent is None:
             return []
-        world = self.world
-        leaf = int(world.point_leaf(view.camera))
-        faces = self._translucent.pvs_faces(leaf, view.areabits)
-        mins, maxs = self._translucent.boxes
-        faces = faces[boxes_in_frustum(mins[faces], maxs[faces], frustum_planes(view.view_proj))]
-        identity = gl_bytes(_IDENTITY)
-        mesh, info = world.mesh, world.faces
-        return [(float(d), int(info["texture"][f]), int(mesh.face_first[f]), int(mesh.face_count[f]), identity,
-                 False, surface_alpha(int(self._face_flags[f])))
-                for f, d in zip(faces.tolist(), box_distances(mins[faces], maxs[faces], view.camera).tolist())]
+        found = self._translucent.pvs_faces(self._visibility.leaf(view.camera), view.areabits)
+        assert found.center is not None and found.half is not None and found.mins is not None \
+            and found.maxs is not None
+        keep = np.flatnonzero(centred_boxes_in_frustum(found.center, found.half, frustum_planes(view.view_proj)))
+        faces = found.faces[keep]
+        return list(zip(box_distances(found.mins[keep], found.maxs[keep], view.camera).tolist(),
+                        self.world.faces["texture"][faces].tolist(), found.firsts[keep].tolist(),
+                        found.counts[keep].tolist(), repeat(gl_bytes(_IDENTITY)), repeat(False),
+                        self._face_alpha[faces].tolist()))
 
     def _draws_of(self, submodel: int) -> list[tuple[int, int, int, bool, float]]:
         """Brush submodel ``submodel``'s draws as plain tuples (texture, first, count, multistyle, alpha): read from
