@@ -153,3 +153,25 @@ def test_the_hud_is_at_q2pros_automatic_scale() -> None:
     tl = _timeline()
     layout = Quake2View().hud_layout(tl.sample(tl.start_time), tl, (1280, 720), 2, pic_sizes={})
     assert layout.scale == 1
+
+
+def test_trail_movers_are_forgotten_outside_the_trail_window_with_the_same_particles() -> None:
+    """Playing a long demo keeps at most MOVERS_KEPT frames of trail movers (plus the window being drawn), and a
+    frame's trail drawn after the others were forgotten is the one a fresh start draws."""
+    signon = [M.serverdata(), M.configstring(P.CS_MODELS + 1, "maps/t.bsp"),
+              M.configstring(P.CS_MODELS + 2, "models/objects/rocket/tris.md2")]
+    count = fx.MOVERS_KEPT * 2
+    frames = [[M.frame(n, n - 1 if n > 1 else -1), M.playerinfo(),
+               M.packetentities([M.entity(3, model=2, effects=fx.EF_ROCKET, origin=(8 * (n % 64), 0, 0))])]
+              for n in range(1, count + 1)]
+    tl = decode_dm2(dm2(signon, *frames), "t.dm2")
+    effects = fx.Quake2Effects.of(tl)
+    window = int(fx.TRAIL_WINDOW * 10) + 2                             # 10 frames a second
+    for t in tl.times[1:]:
+        effects.particles(tl, float(t), None)
+        assert len(effects.movers) <= fx.MOVERS_KEPT + window
+    t = float(tl.times[count // 3])
+    again, fresh = effects.particles(tl, t, None), fx.Quake2Effects.of(tl).particles(tl, t, None)
+    assert len(fresh.positions) > 0
+    np.testing.assert_array_equal(again.positions, fresh.positions)
+    np.testing.assert_array_equal(again.colors, fresh.colors)

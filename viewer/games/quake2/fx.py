@@ -50,6 +50,8 @@ from . import explosions
 GRAVITY = 40.0                       # PARTICLE_GRAVITY
 MAX_LIFE = 1.3                       # the longest particle life here (alphavel ≥ -1/1.2 … plus margin)
 TRAIL_WINDOW = 1.0                   # seconds of entity movement whose trail particles may still be alive
+#: How many frames' trail movers :class:`Quake2Effects` keeps before it forgets those outside the trail window.
+MOVERS_KEPT = 256
 #: ``CL_FlagTrail`` colours (red team's flag, blue team's) and the flag carrier's light.
 FLAG_TRAIL_COLORS = {EF_FLAG1: 242, EF_FLAG2: 115}
 FLAG_LIGHT_COLORS = {EF_FLAG1: (1.0, 0.1, 0.1), EF_FLAG2: (0.1, 0.1, 1.0)}
@@ -206,7 +208,8 @@ class Quake2Effects:
     flash_fired: np.ndarray
     flashes: tuple[MuzzleFlashEvent, ...]
     timeline: DemoTimeline
-    #: Frame → the trail movers :meth:`_movers` found in it (each frame's are read from the timeline once).
+    #: Frame → the trail movers :meth:`_movers` found in it (each frame's are read from the timeline once; only
+    #: the frames of the trail window last drawn are kept, so playing a long demo does not grow it).
     movers: dict[int, tuple[tuple[int, int, np.ndarray, np.ndarray, float], ...]] = field(default_factory=dict)
 
     @staticmethod
@@ -246,6 +249,9 @@ class Quake2Effects:
             return
         hi = timeline.frame_at(t)
         lo = max(int(np.searchsorted(timeline.times, t - TRAIL_WINDOW)), 1)
+        if len(self.movers) > MOVERS_KEPT:
+            for f in [f for f in self.movers if not lo <= f <= hi]:
+                del self.movers[f]
         for f in range(lo, hi + 1):
             t0, t1 = float(timeline.times[f - 1]), float(timeline.times[f])
             for number, flags, start, end, dist in self._movers(timeline, f):
