@@ -398,6 +398,7 @@ class SpriteBatch:
             verts["position"], verts["st"] = autosprite(self.vertices["position"], left, up)
         else:
             verts["position"] = autosprite2(self.vertices["position"], forward)
+        self._vbo.orphan()      # new storage: no wait for the frames still drawn from the last quads
         self._vbo.write(verts.tobytes())
 
     def vao(self, program: moderngl.Program) -> moderngl.VertexArray:

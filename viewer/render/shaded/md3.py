@@ -20,7 +20,7 @@ References: ioquake3 ``renderergl1/tr_mesh.c`` (``R_AddMD3Surfaces``: skins, sha
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 
 import moderngl
@@ -33,7 +33,7 @@ from assets_loader.q3shaders import Shader, ShaderLibrary, default_shader
 from assets_loader.q3shaders.records import SORT_OPAQUE
 
 from .dlights import model_dlights
-from .fog import FogVolume, fog_vectors, model_fog
+from .fog import FogVectors, FogVolume, fog_vectors, model_fog
 from .records import Md3Draw, Quake3Models
 from .stages import IDENTITY_LIGHT
 from .painter import Q3View, ShaderPainter, StageLight
@@ -100,6 +100,23 @@ def _world_light(sample: LightSample, point=None, dlights: Lights | None = None)
     return vec3(ambient), vec3(directed), direction
 
 
+@dataclass(frozen=True, slots=True)
+class _Placed:
+    """One MD3 draw as a view sees it: its surfaces' shaders and their sorts, model matrix, the camera in model
+    space, light, the view its passes use (depth hack, shader clock), fog and entity colour."""
+
+    model: Md3Model
+    draw: Md3Draw
+    shaders: list[Shader]
+    sorts: set[float]
+    matrix: np.ndarray
+    camera_local: np.ndarray
+    light: StageLight
+    view: Q3View
+    fog: FogVectors | None
+    color: tuple[float, float, float, float]
+
+
 class Md3Renderer:
     """GPU resources for a segment's MD3 models and their drawing."""
 
@@ -120,6 +137,7 @@ class Md3Renderer:
         self._static: dict[tuple[str, int, int], np.ndarray] = {}
         self._samples: dict[tuple[float, ...], LightSample] = {}
         self._lit: tuple[Lights | None, dict[tuple[float, ...], tuple]] = (None, {})
+        self._last_placed: tuple | None = None
 
     def registered_shaders(self) -> list[Shader]:
         """Every shader the segment's models, skins and effects name (to upload their images up front)."""
@@ -179,31 +197,43 @@ class Md3Renderer:
         view through a portal leaves out the first-person weapon (``RF_FIRST_PERSON``); ``world`` False: a scene
         without the map (:func:`no_world_light`, no fog); ``sorts``: only the surfaces whose shader's sort it
         accepts (all without it)."""
-        lights = self._samples
-        if len(lights) > _MAX_SAMPLES:
-            lights.clear()
-            self._lit = (None, {})
-        for draw in draws:
-            model = self.models.md3.get(draw.model)
-            if model is not None and not (draw.view_model and view.clip_plane is not None):
-                self._draw_one(model, draw, view, light, lights, world, sorts)
+        for placed in self._placed(draws, view, light, world):
+            if sorts is None or any(sorts(sort) for sort in placed.sorts):
+                self._draw_one(placed, sorts)
 
     def surface_sorts(self, draws: tuple[Md3Draw, ...]) -> set[float]:
         """The shader sorts of every surface of ``draws`` (to interleave them with other surfaces by sort)."""
-        return {self._surface_shader(model, index, draw).sort for draw in draws
-                if (model := self.models.md3.get(draw.model)) is not None for index in range(len(model.surfaces))}
+        return {shader.sort for draw in draws if (model := self.models.md3.get(draw.model)) is not None
+                for shader in self._surface_shaders(model, draw)}
 
-    def _surface_shader(self, model: Md3Model, index: int, draw: Md3Draw) -> Shader:
-        surface = model.surfaces[index]
-        return self._shader(draw.custom_shader or draw.shaders.get(surface.name.lower()) or
-                            (surface.shaders[0] if surface.shaders else ""))
+    def _surface_shaders(self, model: Md3Model, draw: Md3Draw) -> list[Shader]:
+        """The shader of each surface of ``model`` as ``draw`` shows it (custom shader, skin, the model's own)."""
+        custom, skin = draw.custom_shader, draw.shaders
+        return [self._shader(custom or skin.get(surface.name.lower()) or
+                             (surface.shaders[0] if surface.shaders else "")) for surface in model.surfaces]
 
-    def _draw_one(self, model: Md3Model, draw: Md3Draw, view: Q3View, light: StageLight | None,
-                  lights: dict[tuple[float, ...], LightSample], world: bool,
-                  sorts: Callable[[float], bool] | None = None) -> None:
-        shaders = [self._surface_shader(model, index, draw) for index in range(len(model.surfaces))]
-        if sorts is not None and not any(sorts(shader.sort) for shader in shaders):
-            return
+    def _placed(self, draws: tuple[Md3Draw, ...], view: Q3View, light: StageLight | None,
+                world: bool) -> list[_Placed]:
+        """What :meth:`_draw_one` needs of each drawable of ``draws`` in ``view``, worked out once for the calls of
+        one view with the same draws (the opaque pass and each blended sort's)."""
+        last = self._last_placed
+        if last is not None and last[0] is draws and last[1] is view and last[2] is light and last[3] == world:
+            return last[4]
+        samples = self._samples
+        if len(samples) > _MAX_SAMPLES:
+            samples.clear()
+            self._lit = (None, {})
+        placed = []
+        for draw in draws:
+            model = self.models.md3.get(draw.model)
+            if model is not None and not (draw.view_model and view.clip_plane is not None):
+                placed.append(self._place(model, draw, view, light, samples, world))
+        self._last_placed = (draws, view, light, world, placed)
+        return placed
+
+    def _place(self, model: Md3Model, draw: Md3Draw, view: Q3View, light: StageLight | None,
+               samples: dict[tuple[float, ...], LightSample], world: bool) -> _Placed:
+        shaders = self._surface_shaders(model, draw)
         matrix = model_matrix(draw.origin, draw.axis)
         axis = np.asarray(draw.axis, np.float64)
         camera_local = axis @ (np.asarray(view.camera, np.float64) - np.asarray(draw.origin, np.float64))
@@ -211,7 +241,7 @@ class Md3Renderer:
             light = no_world_light(axis)
         elif light is None:
             light_at = draw.light_origin if draw.light_origin is not None else draw.origin
-            light = self._light(lights, light_at, axis, view.lights)
+            light = self._light(samples, light_at, axis, view.lights)
         pass_view = view
         if draw.view_model:
             pass_view = replace(view, view_proj=_VIEW_MODEL_DEPTH @ view.view_proj)
@@ -222,8 +252,13 @@ class Md3Renderer:
             self.fogs, np.asarray(draw.origin, np.float64) + np.asarray(frame.local_origin), frame.radius)
         fog = None if volume is None else fog_vectors(volume.parms, volume.plane, view.camera, view.forward,
                                                       IDENTITY_LIGHT)
-        color = tuple(c / 255.0 for c in draw.shader_rgba)
-        for index, (surface, shader) in enumerate(zip(model.surfaces, shaders)):
+        r, g, b, a = draw.shader_rgba
+        return _Placed(model, draw, shaders, {shader.sort for shader in shaders}, matrix, camera_local, light,
+                       pass_view, fog, (r / 255.0, g / 255.0, b / 255.0, a / 255.0))
+
+    def _draw_one(self, placed: _Placed, sorts: Callable[[float], bool] | None = None) -> None:
+        model, draw, matrix, pass_view, fog = placed.model, placed.draw, placed.matrix, placed.view, placed.fog
+        for index, (surface, shader) in enumerate(zip(model.surfaces, placed.shaders)):
             if not surface.triangles.size:  # an empty part (telep.md3's "Tube"): nothing to draw, no buffer to make
                 continue
             if sorts is not None and not sorts(shader.sort):
@@ -235,8 +270,8 @@ class Md3Renderer:
             if vao_for is None:
                 self._ibos[key] = self.ctx.buffer(np.ascontiguousarray(surface.triangles, np.uint32).tobytes())
                 vao_for = self._vao_fors[key] = partial(self._vao, key=key)
-            self.painter.draw(vao_for, shader, pass_view, matrix, camera_local, surface.triangles.size, 0, light,
-                              fog, (color[0], color[1], color[2], color[3]))
+            self.painter.draw(vao_for, shader, pass_view, matrix, placed.camera_local, surface.triangles.size, 0,
+                              placed.light, fog, placed.color)
             if fog is not None and shader.sort <= SORT_OPAQUE and not shader.is_sky:
                 self.painter.draw_fog(vao_for, shader, pass_view, surface.triangles.size, 0, fog, model=matrix)
 

@@ -57,6 +57,10 @@ IDENTITY = np.eye(4, dtype=np.float32)
 _IDENTITY_BYTES = gl_bytes(IDENTITY)
 #: A clip plane every point is in front of (no clipping).
 _NO_CLIP = (0.0, 0.0, 0.0, -1.0)
+#: What no uniform holds yet (``None`` may be a value).
+_UNSET = object()
+#: The passes' uniform groups a program keeps looked up, at most this many.
+_MAX_GROUPS = 4096
 #: Compiled stage programs per context.
 _PROGRAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -67,7 +71,7 @@ class StageProgram:
     painters share the programs and this record). ``group``: the fixed uniforms of the pass that last applied
     them (:meth:`apply`), still all in place."""
 
-    __slots__ = ("program", "_uniforms", "_last", "group")
+    __slots__ = ("program", "_uniforms", "_last", "group", "_groups")
 
     def __init__(self, program: moderngl.Program) -> None:
         self.program = program
@@ -75,34 +79,49 @@ class StageProgram:
                           if isinstance(program[name], moderngl.Uniform)}
         self._last: dict[str, object] = {}
         self.group: Uniforms | None = None
+        self._groups: dict[int, tuple[Uniforms, tuple[tuple[str, moderngl.Uniform, object], ...]]] = {}
 
     def set(self, name: str, value) -> None:
         """Set uniform ``name`` (ignored when the variant does not use it) unless it already holds ``value``."""
-        member = self._uniforms.get(name)
-        if member is not None and self._last.get(name) != value:
-            member.value = value
+        if self._last.get(name, _UNSET) != value:
+            member = self._uniforms.get(name)
+            if member is not None:
+                member.value = value
             self._last[name] = value
             self.group = None
 
     def put(self, name: str, value) -> None:
         """:meth:`set` for a uniform no group of :meth:`apply` holds (it leaves :attr:`group` in place)."""
-        member = self._uniforms.get(name)
-        if member is not None and self._last.get(name) != value:
-            member.value = value
+        if self._last.get(name, _UNSET) != value:
+            member = self._uniforms.get(name)
+            if member is not None:
+                member.value = value
             self._last[name] = value
 
     def apply(self, group: Uniforms) -> None:
-        """Set every uniform of ``group`` (a pass's fixed ones), unless it is still the group last applied."""
+        """Set every uniform of ``group`` (a pass's fixed ones), unless it is still the group last applied (the
+        group's uniforms this variant uses are looked up once per group)."""
         if self.group is not group:
-            for name, value in group:
-                self.set(name, value)
+            found = self._groups.get(id(group))
+            if found is None or found[0] is not group:
+                if len(self._groups) > _MAX_GROUPS:
+                    self._groups.clear()
+                uniforms = self._uniforms
+                found = self._groups[id(group)] = (group, tuple((name, uniforms[name], value) for name, value in group
+                                                                if name in uniforms))
+            last = self._last
+            for name, member, value in found[1]:
+                if last.get(name, _UNSET) != value:
+                    member.value = value
+                    last[name] = value
             self.group = group
 
     def write(self, name: str, data: bytes) -> None:
         """Write raw bytes (matrices) to uniform ``name`` unless it already holds them."""
-        member = self._uniforms.get(name)
-        if member is not None and self._last.get(name) != data:
-            member.write(data)
+        if self._last.get(name) != data:
+            member = self._uniforms.get(name)
+            if member is not None:
+                member.write(data)
             self._last[name] = data
 
 
