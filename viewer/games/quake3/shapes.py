@@ -49,7 +49,8 @@ def rotate_around(direction, point, degrees: float) -> np.ndarray:
 
 def vertex_colors(rgba, n: int) -> np.ndarray:
     """``n`` copies of the colour ``rgba`` (0‥255, clamped) as vertex colours ``u1 [n, 4]``."""
-    return np.tile(np.clip(np.asarray(rgba, np.float64), 0, 255).astype(np.uint8), (n, 1))
+    row = np.array([min(max(float(v), 0.0), 255.0) for v in rgba], np.float64).astype(np.uint8)
+    return np.repeat(row[None, :], n, axis=0)
 
 
 def sprite(shader: str, origin, radius: float, left, up, rgba=(255, 255, 255, 255), rotation: float = 0.0,

@@ -1,16 +1,16 @@
 """Draw Quake III MD3 models: each surface with its shader (or the skin's), frames blended on the CPU, lit from
 the map's light grid.
 
-Per draw: each surface's vertices are lerped (``LerpMeshVertexes``; poses of one frame are kept) and written into
-fresh storage of one shared vertex buffer (orphaned, so no write waits for the draws before it) in the map's
-vertex layout; its triangles stay in a static index buffer (both kept by the model's registered path: MD3 header
-names repeat).  The light grid sample at the light origin (once per origin, kept between frames) becomes the ambient and
-directed light of ``rgbGen lightingDiffuse`` with the light direction turned into the model's own axes.  View
-models draw with their depth squeezed to the front (``RF_DEPTHHACK``).  The entity's ``shaderRGBA`` feeds
+Per call (and view): every surface's vertices are lerped (``LerpMeshVertexes``; poses of one frame are kept) and written
+with their triangles into fresh storage of one shared vertex and one index buffer (orphaned, so no write waits for the
+draws before it; written once, not once per surface), in the map's vertex layout; each surface is then one draw of its
+range of the indices. The light grid sample at the light origin (once per origin, kept between frames) becomes the
+ambient and directed light of ``rgbGen lightingDiffuse`` with the light direction turned into the model's own axes. View
+models draw with their depth squeezed to the front (``RF_DEPTHHACK``). The entity's ``shaderRGBA`` feeds
 ``rgbGen``/``alphaGen entity``; a model reaching into a fog volume is fogged like the map (``R_ComputeFogNum``); a
-custom shader replaces every surface's (``customShader``) and the shader's clock starts at the draw's
-``shader_time``.  A scene without a world (``RDF_NOWORLDMODEL``: the HUD's 3D icons) lights its models with the
-renderer's fixed light from the default sun direction and fogs nothing.
+custom shader replaces every surface's (``customShader``) and the shader's clock starts at the draw's ``shader_time``. A
+scene without a world (``RDF_NOWORLDMODEL``: the HUD's 3D icons) lights its models with the renderer's fixed light from
+the default sun direction and fogs nothing.
 
 References: ioquake3 ``renderergl1/tr_mesh.c`` (``R_AddMD3Surfaces``: skins, shaders per surface),
 ``tr_surface.c`` (``RB_SurfaceMesh``, ``LerpMeshVertexes``), ``tr_light.c`` (``R_SetupEntityLighting``,
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import partial
 
 import moderngl
 import numpy as np
@@ -36,11 +35,9 @@ from .dlights import model_dlights
 from .fog import FogVectors, FogVolume, fog_vectors, model_fog
 from .records import Md3Draw, Quake3Models
 from .stages import IDENTITY_LIGHT
-from .painter import Q3View, ShaderPainter, StageLight
+from .painter import Q3View, ShaderPainter, StageLight, cached_vao
 from ..refdef import Lights
 
-_LAYOUT = "3f 2f 2f 3f 4f1"
-_ATTRIBUTES = ("in_position", "in_st", "in_lm", "in_normal", "in_color")
 #: Light for models without a light grid (``R_SetupEntityLighting``'s fallback: ambient and directed 0.5).
 _NO_GRID = StageLight()
 _NO_GRID_SAMPLE = LightSample(vec3(np.asarray(_NO_GRID.ambient) * 255.0), vec3(np.asarray(_NO_GRID.directed) * 255.0),
@@ -59,9 +56,10 @@ _SUN_DIRECTION = np.array([0.45, 0.3, 0.9]) / np.linalg.norm([0.45, 0.3, 0.9])
 
 def model_matrix(origin, axis) -> np.ndarray:
     """``[4, 4]`` column-vector matrix of a model at ``origin`` with ``axis`` rows forward, left, up."""
-    m = np.eye(4, dtype=np.float32)
-    m[:3, :3] = np.asarray(axis, np.float32).T
-    m[:3, 3] = np.asarray(origin, np.float32)
+    m = np.zeros((4, 4), np.float32)
+    m[:3, :3] = np.asarray(axis).T
+    m[:3, 3] = origin
+    m[3, 3] = 1.0
     return m
 
 
@@ -109,6 +107,7 @@ class _Placed:
     draw: Md3Draw
     shaders: list[Shader]
     sorts: set[float]
+    firsts: list[int]
     matrix: np.ndarray
     camera_local: np.ndarray
     light: StageLight
@@ -128,11 +127,10 @@ class Md3Renderer:
         self.fogs = fogs
         self.painter = ShaderPainter(ctx, models.images, None, picmip)
         self._library = models.library
-        capacity = max([len(s.st) for m in models.md3.values() for s in m.surfaces] + [4])
-        self._vbo = ctx.buffer(reserve=capacity * DRAW_VERTEX.itemsize, dynamic=True)
-        self._ibos: dict[tuple[str, int], moderngl.Buffer] = {}
-        self._vaos: dict[tuple[int, str, int], moderngl.VertexArray] = {}
-        self._vao_fors: dict[tuple[str, int], Callable[[moderngl.Program], moderngl.VertexArray]] = {}
+        self._capacity = (0, 0)             # vertices, indices
+        self._vbo: moderngl.Buffer | None = None
+        self._ibo: moderngl.Buffer | None = None
+        self._vaos: dict[int, moderngl.VertexArray] = {}
         self._shaders: dict[str, Shader] = {}
         self._static: dict[tuple[str, int, int], np.ndarray] = {}
         self._samples: dict[tuple[float, ...], LightSample] = {}
@@ -149,12 +147,34 @@ class Md3Renderer:
         return [self._shader(n) for n in sorted(names)]
 
     def release(self) -> None:
+        self._drop_buffers()
+        self.painter.release()
+
+    def _drop_buffers(self) -> None:
         for vao in self._vaos.values():
             vao.release()
-        for ibo in self._ibos.values():
-            ibo.release()
-        self._vbo.release()
-        self.painter.release()
+        self._vaos.clear()
+        for buffer in (self._vbo, self._ibo):
+            if buffer is not None:
+                buffer.release()
+        self._vbo = self._ibo = None
+
+    def _upload(self, vertices: list[np.ndarray], indices: list[np.ndarray], bases: list[int]) -> None:
+        """Write the surfaces' ``vertices`` and their triangles (``indices``, each moved by its ``bases`` entry) into
+        the shared buffers, in fresh storage (no wait for the draws still reading the old one)."""
+        verts = np.concatenate(vertices)
+        idx = np.concatenate(indices).astype(np.uint32) + np.repeat(np.asarray(bases, np.uint32),
+                                                                     [len(i) for i in indices])
+        if self._vbo is None or len(verts) > self._capacity[0] or len(idx) > self._capacity[1]:
+            self._drop_buffers()
+            self._capacity = (max(len(verts), 2 * self._capacity[0], 4096),
+                              max(len(idx), 2 * self._capacity[1], 16384))
+            self._vbo = self.ctx.buffer(reserve=self._capacity[0] * DRAW_VERTEX.itemsize, dynamic=True)
+            self._ibo = self.ctx.buffer(reserve=self._capacity[1] * 4, dynamic=True)
+        assert self._vbo is not None and self._ibo is not None
+        for buffer, data in ((self._vbo, verts), (self._ibo, idx)):
+            buffer.orphan()
+            buffer.write(data)
 
     def _shader(self, name: str) -> Shader:
         shader = self._shaders.get(name)
@@ -181,14 +201,9 @@ class Md3Renderer:
             self._static[key] = verts
         return verts
 
-    def _vao(self, program: moderngl.Program, key: tuple[str, int]) -> moderngl.VertexArray:
-        vao_key = (program.glo, *key)
-        vao = self._vaos.get(vao_key)
-        if vao is None:
-            vao = self._vaos[vao_key] = self.ctx.vertex_array(
-                program, [(self._vbo, _LAYOUT, *_ATTRIBUTES)], index_buffer=self._ibos[key],
-                index_element_size=4, skip_errors=True)
-        return vao
+    def _vao(self, program: moderngl.Program) -> moderngl.VertexArray:
+        assert self._vbo is not None and self._ibo is not None
+        return cached_vao(self._vaos, program, self._vbo, self._ibo)
 
     def draw(self, draws: tuple[Md3Draw, ...], view: Q3View, light: StageLight | None = None, *,
              world: bool = True, sorts: Callable[[float], bool] | None = None) -> None:
@@ -224,15 +239,33 @@ class Md3Renderer:
             samples.clear()
             self._lit = (None, {})
         placed = []
+        vertices: list[np.ndarray] = []
+        indices: list[np.ndarray] = []
+        bases: list[int] = []
+        base = first = 0
         for draw in draws:
             model = self.models.md3.get(draw.model)
-            if model is not None and not (draw.view_model and view.clip_plane is not None):
-                placed.append(self._place(model, draw, view, light, samples, world))
+            if model is None or (draw.view_model and view.clip_plane is not None):
+                continue
+            firsts = []
+            for index, surface in enumerate(model.surfaces):
+                firsts.append(first)
+                if not surface.triangles.size:  # an empty part (telep.md3's "Tube"): nothing to draw
+                    continue
+                verts = self._vertices(model, index, draw)
+                vertices.append(verts)
+                indices.append(surface.triangles.ravel())
+                bases.append(base)
+                base += len(verts)
+                first += surface.triangles.size
+            placed.append(self._place(model, draw, view, light, samples, world, firsts))
+        if indices:
+            self._upload(vertices, indices, bases)
         self._last_placed = (draws, view, light, world, placed)
         return placed
 
     def _place(self, model: Md3Model, draw: Md3Draw, view: Q3View, light: StageLight | None,
-               samples: dict[tuple[float, ...], LightSample], world: bool) -> _Placed:
+               samples: dict[tuple[float, ...], LightSample], world: bool, firsts: list[int]) -> _Placed:
         shaders = self._surface_shaders(model, draw)
         matrix = model_matrix(draw.origin, draw.axis)
         axis = np.asarray(draw.axis, np.float64)
@@ -253,27 +286,19 @@ class Md3Renderer:
         fog = None if volume is None else fog_vectors(volume.parms, volume.plane, view.camera, view.forward,
                                                       IDENTITY_LIGHT)
         r, g, b, a = draw.shader_rgba
-        return _Placed(model, draw, shaders, {shader.sort for shader in shaders}, matrix, camera_local, light,
-                       pass_view, fog, (r / 255.0, g / 255.0, b / 255.0, a / 255.0))
+        return _Placed(model, draw, shaders, {shader.sort for shader in shaders}, firsts, matrix, camera_local,
+                       light, pass_view, fog, (r / 255.0, g / 255.0, b / 255.0, a / 255.0))
 
     def _draw_one(self, placed: _Placed, sorts: Callable[[float], bool] | None = None) -> None:
-        model, draw, matrix, pass_view, fog = placed.model, placed.draw, placed.matrix, placed.view, placed.fog
-        for index, (surface, shader) in enumerate(zip(model.surfaces, placed.shaders)):
-            if not surface.triangles.size:  # an empty part (telep.md3's "Tube"): nothing to draw, no buffer to make
+        matrix, pass_view, fog = placed.matrix, placed.view, placed.fog
+        for surface, shader, first in zip(placed.model.surfaces, placed.shaders, placed.firsts):
+            count = surface.triangles.size
+            if not count or (sorts is not None and not sorts(shader.sort)):
                 continue
-            if sorts is not None and not sorts(shader.sort):
-                continue
-            self._vbo.orphan()              # new storage: no wait for the draws still reading the old one
-            self._vbo.write(self._vertices(model, index, draw))
-            key = (draw.model, index)       # the registry name: MD3 header names repeat
-            vao_for = self._vao_fors.get(key)
-            if vao_for is None:
-                self._ibos[key] = self.ctx.buffer(np.ascontiguousarray(surface.triangles, np.uint32).tobytes())
-                vao_for = self._vao_fors[key] = partial(self._vao, key=key)
-            self.painter.draw(vao_for, shader, pass_view, matrix, placed.camera_local, surface.triangles.size, 0,
-                              placed.light, fog, placed.color)
+            self.painter.draw(self._vao, shader, pass_view, matrix, placed.camera_local, count, first, placed.light,
+                              fog, placed.color)
             if fog is not None and shader.sort <= SORT_OPAQUE and not shader.is_sky:
-                self.painter.draw_fog(vao_for, shader, pass_view, surface.triangles.size, 0, fog, model=matrix)
+                self.painter.draw_fog(self._vao, shader, pass_view, count, first, fog, model=matrix)
 
     def _light(self, cache: dict[tuple[float, ...], LightSample], point, axis: np.ndarray,
                dlights: Lights | None = None) -> StageLight:

@@ -98,6 +98,16 @@ class StageProgram:
                 member.value = value
             self._last[name] = value
 
+    def put_all(self, values: Iterable[tuple[str, object]]) -> None:
+        """:meth:`put` of each ``(name, value)``."""
+        last, uniforms = self._last, self._uniforms
+        for name, value in values:
+            if last.get(name, _UNSET) != value:
+                member = uniforms.get(name)
+                if member is not None:
+                    member.value = value
+                last[name] = value
+
     def apply(self, group: Uniforms) -> None:
         """Set every uniform of ``group`` (a pass's fixed ones), unless it is still the group last applied (the
         group's uniforms this variant uses are looked up once per group)."""
@@ -284,17 +294,24 @@ class ShaderPainter:
             self._matrix_cache = (view.view_proj, data)
         return data
 
-    def _common(self, p: StageProgram, view: Q3View, model: np.ndarray, camera_local) -> None:
-        p.write("u_view_proj", self._view_proj_bytes(view))
-        if model is not self._model_cache[0]:   # the surfaces of one model (and the whole map) share a matrix
+    def _model_bytes(self, model: np.ndarray) -> bytes:
+        """``model`` as uniform bytes (the surfaces of one model, and the whole map, share a matrix)."""
+        if model is not self._model_cache[0]:
             data = _IDENTITY_BYTES if model is IDENTITY else gl_bytes(np.asarray(model, np.float32))
             self._model_cache = (model, data)
-        p.write("u_model", self._model_cache[1])
+        return self._model_cache[1]
+
+    def _view_values(self, view: Q3View, camera_local) -> Uniforms:
+        """The camera (in the model's space), time and clip plane uniforms of a draw."""
         if camera_local is not self._camera_cache[0]:
             self._camera_cache = (camera_local, tuple(float(c) for c in camera_local))
-        p.put("u_camera", self._camera_cache[1])
-        p.put("u_time", float(view.time))
-        p.put("u_clip_plane", view.clip_plane or _NO_CLIP)
+        return (("u_camera", self._camera_cache[1]), ("u_time", float(view.time)),
+                ("u_clip_plane", view.clip_plane or _NO_CLIP))
+
+    def _common(self, p: StageProgram, view: Q3View, model: np.ndarray, camera_local) -> None:
+        p.write("u_view_proj", self._view_proj_bytes(view))
+        p.write("u_model", self._model_bytes(model))
+        p.put_all(self._view_values(view, camera_local))
 
     def _fog_uniforms(self, p: StageProgram, fog: FogVectors | None) -> None:
         if fog is None:
@@ -344,29 +361,30 @@ class ShaderPainter:
         move = plan.move(time)
         clip = view.clip_plane is not None
         face = view.front_face
+        view_proj, model_bytes = self._view_proj_bytes(view), self._model_bytes(model)
+        # the uniforms of the draw, the same for each pass
+        shared = list(self._view_values(view, camera_local))
+        if fog is None:
+            shared += [("u_fog_eye_t", 1.0), ("u_fog_adjust", 0)]
+        else:
+            shared += [("u_fog_distance", fog.distance), ("u_fog_depth", fog.depth), ("u_fog_eye_t", fog.eye_t)]
+        shared.append(("u_entity_from_vertex", int(entity_color is None)))
+        if entity_color is not None:
+            shared.append(("u_entity_color", entity_color))
+        lit = light or _DEFAULT_LIGHT
+        lighting = (("u_ambient", lit.ambient), ("u_directed", lit.directed), ("u_light_dir", lit.direction))
         for step in plan.passes:
             p = step.programs.get(clip) or self._pass_program(step, clip)
-            self._common(p, view, model, camera_local)
+            p.write("u_view_proj", view_proj)
+            p.write("u_model", model_bytes)
             p.apply(step.statics)
             dynamic, textures = step.at(time, move, self.texture)
-            for name, value in dynamic:
-                p.put(name, value)
-            if fog is None:
-                p.put("u_fog_eye_t", 1.0)
-                p.put("u_fog_adjust", 0)
-            else:
-                p.put("u_fog_distance", fog.distance)
-                p.put("u_fog_depth", fog.depth)
-                p.put("u_fog_eye_t", fog.eye_t)
+            p.put_all(dynamic)
+            p.put_all(shared)
+            if fog is not None:
                 p.put("u_fog_adjust", step.fog_adjust)
-            p.put("u_entity_from_vertex", int(entity_color is None))
-            if entity_color is not None:
-                p.put("u_entity_color", entity_color)
             if step.lighting:
-                lit = light or _DEFAULT_LIGHT
-                p.put("u_ambient", lit.ambient)
-                p.put("u_directed", lit.directed)
-                p.put("u_light_dir", lit.direction)
+                p.put_all(lighting)
             for unit, texture in enumerate(textures):
                 texture.use(unit)
             use_state(self.ctx, step.states[face])

@@ -37,7 +37,7 @@ TextureOf = Callable[[str, bool, Shader], moderngl.Texture]
 
 def _matrix(m: np.ndarray) -> tuple:
     """A 3×3 ``tcMod`` matrix as the column-major uniform values."""
-    return tuple(m.astype(np.float32).T.ravel())
+    return tuple(m.astype(np.float32).T.ravel().tolist())
 
 
 def _tc_uniforms(stage: Stage, time: float) -> Uniforms:
