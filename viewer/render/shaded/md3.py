@@ -27,7 +27,7 @@ import numpy as np
 
 from assets_loader.bsp46 import DRAW_VERTEX, LIGHTMAP_NONE, LightGrid
 from assets_loader.bsp46.lighting import LightSample, vec3
-from assets_loader.models.md3 import Md3Model, lerp_vertices
+from assets_loader.models.md3 import Md3Model, Md3Surface, lerp_frames
 from assets_loader.q3shaders import Shader, ShaderLibrary, default_shader
 from assets_loader.q3shaders.records import SORT_OPAQUE
 
@@ -49,6 +49,8 @@ _VIEW_MODEL_DEPTH = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0.3, -0.7], [0,
 #: ``identityLight`` 1), from ``tr.sunDirection`` as ``RE_LoadWorldMap`` presets it.
 _NO_WORLD_AMBIENT = (150 + MINIMUM_AMBIENT) / 255.0
 _NO_WORLD_DIRECTED = 150 / 255.0
+#: Decoded surface frames kept (:meth:`Md3Renderer._frame`), at most this many.
+_MAX_FRAMES = 512
 #: Light grid samples kept by light origin (items do not move: sampled once, not once a frame), at most this many.
 _MAX_SAMPLES = 4096
 _SUN_DIRECTION = np.array([0.45, 0.3, 0.9]) / np.linalg.norm([0.45, 0.3, 0.9])
@@ -133,6 +135,7 @@ class Md3Renderer:
         self._vaos: dict[int, moderngl.VertexArray] = {}
         self._shaders: dict[str, Shader] = {}
         self._static: dict[tuple[str, int, int], np.ndarray] = {}
+        self._frames: dict[tuple[str, int, int], tuple[np.ndarray, np.ndarray]] = {}
         self._samples: dict[tuple[float, ...], LightSample] = {}
         self._lit: tuple[Lights | None, dict[tuple[float, ...], tuple]] = (None, {})
         self._last_placed: tuple | None = None
@@ -162,12 +165,13 @@ class Md3Renderer:
     def _upload(self, vertices: list[np.ndarray], indices: list[np.ndarray], bases: list[int]) -> None:
         """Write the surfaces' ``vertices`` and their triangles (``indices``, each moved by its ``bases`` entry) into
         the shared buffers, in fresh storage (no wait for the draws still reading the old one)."""
-        verts = np.concatenate(vertices)
+        verts = np.concatenate([v.view(np.uint8) for v in vertices])     # as bytes: no field-by-field copy
+        count = len(verts) // DRAW_VERTEX.itemsize
         idx = np.concatenate(indices).astype(np.uint32) + np.repeat(np.asarray(bases, np.uint32),
                                                                      [len(i) for i in indices])
-        if self._vbo is None or len(verts) > self._capacity[0] or len(idx) > self._capacity[1]:
+        if self._vbo is None or count > self._capacity[0] or len(idx) > self._capacity[1]:
             self._drop_buffers()
-            self._capacity = (max(len(verts), 2 * self._capacity[0], 4096),
+            self._capacity = (max(count, 2 * self._capacity[0], 4096),
                               max(len(idx), 2 * self._capacity[1], 16384))
             self._vbo = self.ctx.buffer(reserve=self._capacity[0] * DRAW_VERTEX.itemsize, dynamic=True)
             self._ibo = self.ctx.buffer(reserve=self._capacity[1] * 4, dynamic=True)
@@ -191,7 +195,10 @@ class Md3Renderer:
         key = (draw.model, index, draw.old_frame if draw.frac == 0.0 else draw.frame)
         if still and key in self._static:
             return self._static[key]
-        positions, normals = lerp_vertices(surface, draw.old_frame, draw.frame, draw.frac)
+        last = len(surface.xyz) - 1
+        a, b = min(max(draw.old_frame, 0), last), min(max(draw.frame, 0), last)
+        positions, normals = lerp_frames(self._frame(draw.model, index, surface, a),
+                                         self._frame(draw.model, index, surface, b), draw.frac)
         verts = np.zeros(len(positions), DRAW_VERTEX)
         verts["position"] = positions
         verts["st"] = surface.st
@@ -200,6 +207,17 @@ class Md3Renderer:
         if still:
             self._static[key] = verts
         return verts
+
+    def _frame(self, model: str, index: int, surface: Md3Surface, frame: int) -> tuple[np.ndarray, np.ndarray]:
+        """Surface ``index`` of ``model``'s positions and normals at ``frame`` (decoded once for the frames drawn
+        lately: a pose is drawn for several frames, and blended from and to)."""
+        key = (model, index, frame)
+        found = self._frames.get(key)
+        if found is None:
+            if len(self._frames) >= _MAX_FRAMES:
+                self._frames.clear()
+            found = self._frames[key] = surface.frame(frame)
+        return found
 
     def _vao(self, program: moderngl.Program) -> moderngl.VertexArray:
         assert self._vbo is not None and self._ibo is not None
