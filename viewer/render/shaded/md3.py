@@ -27,7 +27,7 @@ import numpy as np
 
 from assets_loader.bsp46 import DRAW_VERTEX, LIGHTMAP_NONE, LightGrid
 from assets_loader.bsp46.lighting import LightSample, vec3
-from assets_loader.models.md3 import Md3Model, Md3Surface, lerp_frames
+from assets_loader.models.md3 import MD3_XYZ_SCALE, Md3Model, Md3Surface, lerp_frames
 from assets_loader.q3shaders import Shader, ShaderLibrary, default_shader
 from assets_loader.q3shaders.records import SORT_OPAQUE
 
@@ -136,6 +136,7 @@ class Md3Renderer:
         self._shaders: dict[str, Shader] = {}
         self._static: dict[tuple[str, int, int], np.ndarray] = {}
         self._frames: dict[tuple[str, int, int], tuple[np.ndarray, np.ndarray]] = {}
+        self._boxes: dict[tuple[str, int, int], tuple[np.ndarray, np.ndarray] | None] = {}
         self._samples: dict[tuple[float, ...], LightSample] = {}
         self._lit: tuple[Lights | None, dict[tuple[float, ...], tuple]] = (None, {})
         self._last_placed: tuple | None = None
@@ -265,6 +266,11 @@ class Md3Renderer:
             model = self.models.md3.get(draw.model)
             if model is None or (draw.view_model and view.clip_plane is not None):
                 continue
+            shaders = self._surface_shaders(model, draw)
+            matrix = model_matrix(draw.origin, draw.axis)
+            if world and not draw.view_model and not any(shader.deforms for shader in shaders) \
+                    and self._off_screen(model, draw, matrix, view.view_proj):
+                continue
             firsts = []
             for index, surface in enumerate(model.surfaces):
                 firsts.append(first)
@@ -276,16 +282,51 @@ class Md3Renderer:
                 bases.append(base)
                 base += len(verts)
                 first += surface.triangles.size
-            placed.append(self._place(model, draw, view, light, samples, world, firsts))
+            placed.append(self._place(model, draw, shaders, matrix, view, light, samples, world, firsts))
         if indices:
             self._upload(vertices, indices, bases)
         self._last_placed = (draws, view, light, world, placed)
         return placed
 
-    def _place(self, model: Md3Model, draw: Md3Draw, view: Q3View, light: StageLight | None,
-               samples: dict[tuple[float, ...], LightSample], world: bool, firsts: list[int]) -> _Placed:
-        shaders = self._surface_shaders(model, draw)
-        matrix = model_matrix(draw.origin, draw.axis)
+    def _off_screen(self, model: Md3Model, draw: Md3Draw, matrix: np.ndarray, view_proj: np.ndarray) -> bool:
+        """Whether every vertex of the draw's pose lies beyond one side of the view (left, right, top, bottom or
+        near; ``R_CullModel``): the corners of the box of both frames' vertices, in clip space, all past the same
+        plane, with a margin, so no pixel the GL would have drawn is lost."""
+        box = self._pose_box(draw.model, model, draw.old_frame, draw.frame)
+        if box is None:
+            return False
+        lo, hi = box
+        corners = np.array([(x, y, z, 1.0) for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
+        x, y, z, w = (corners @ (np.asarray(view_proj, np.float64) @ matrix.astype(np.float64)).T).T
+        margin = 1e-3 * np.abs(w) + 1e-3
+        return bool((x > w + margin).all() or (x < -w - margin).all() or (y > w + margin).all()
+                    or (y < -w - margin).all() or (z < -w - margin).all())
+
+    def _pose_box(self, name: str, model: Md3Model, old_frame: int, frame: int) \
+            -> tuple[np.ndarray, np.ndarray] | None:
+        """``(mins, maxs)`` of the vertices of every drawn surface of ``model`` at both frames (each surface's
+        frames clamped as :func:`lerp_frames`'s callers do), from the vertices themselves, kept per frame pair."""
+        key = (name, old_frame, frame)
+        if key in self._boxes:
+            return self._boxes[key]
+        lows, highs = [], []
+        for surface in model.surfaces:
+            if not surface.triangles.size or not len(surface.xyz):
+                continue
+            last = len(surface.xyz) - 1
+            for f in (old_frame, frame):
+                xyz = surface.xyz[min(max(f, 0), last)]
+                lows.append(xyz.min(axis=0))
+                highs.append(xyz.max(axis=0))
+        found = None if not lows else (np.min(lows, axis=0) * MD3_XYZ_SCALE, np.max(highs, axis=0) * MD3_XYZ_SCALE)
+        if len(self._boxes) >= _MAX_FRAMES:
+            self._boxes.clear()
+        self._boxes[key] = found
+        return found
+
+    def _place(self, model: Md3Model, draw: Md3Draw, shaders: list[Shader], matrix: np.ndarray, view: Q3View,
+               light: StageLight | None, samples: dict[tuple[float, ...], LightSample], world: bool,
+               firsts: list[int]) -> _Placed:
         axis = np.asarray(draw.axis, np.float64)
         camera_local = axis @ (np.asarray(view.camera, np.float64) - np.asarray(draw.origin, np.float64))
         if not world:
