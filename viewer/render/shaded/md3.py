@@ -19,6 +19,7 @@ References: ioquake3 ``renderergl1/tr_mesh.c`` (``R_AddMD3Surfaces``: skins, sha
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -49,6 +50,9 @@ _VIEW_MODEL_DEPTH = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0.3, -0.7], [0,
 #: ``identityLight`` 1), from ``tr.sunDirection`` as ``RE_LoadWorldMap`` presets it.
 _NO_WORLD_AMBIENT = (150 + MINIMUM_AMBIENT) / 255.0
 _NO_WORLD_DIRECTED = 150 / 255.0
+#: The view's planes as ``((a, b, c, d), length of (a, b, c))``: a world point lies past one by ``a x + b y + c z +
+#: d`` (clip space's ``x - w``, ``-x - w``, ``y - w``, ``-y - w``, ``-z - w``), and last ``w`` itself.
+_Planes = list[tuple[tuple[float, float, float, float], float]]
 #: Decoded surface frames kept (:meth:`Md3Renderer._frame`), at most this many.
 _MAX_FRAMES = 512
 #: Light grid samples kept by light origin (items do not move: sampled once, not once a frame), at most this many.
@@ -63,6 +67,14 @@ def model_matrix(origin, axis) -> np.ndarray:
     m[:3, 3] = origin
     m[3, 3] = 1.0
     return m
+
+
+def _view_planes(view_proj: np.ndarray) -> _Planes:
+    """The right, left, top, bottom and near planes of ``view_proj`` (column vectors) in the world, then ``w``."""
+    x, y, z, w = np.asarray(view_proj, np.float64).tolist()
+    out = [tuple(a - b for a, b in zip(x, w)), tuple(-a - b for a, b in zip(x, w)), tuple(a - b for a, b in zip(y, w)),
+           tuple(-a - b for a, b in zip(y, w)), tuple(-a - b for a, b in zip(z, w)), tuple(w)]
+    return [((a, b, c, d), math.sqrt(a * a + b * b + c * c)) for a, b, c, d in out]
 
 
 def grid_light(grid: LightGrid | None, point, axis) -> StageLight:
@@ -136,7 +148,7 @@ class Md3Renderer:
         self._shaders: dict[str, Shader] = {}
         self._static: dict[tuple[str, int, int], np.ndarray] = {}
         self._frames: dict[tuple[str, int, int], tuple[np.ndarray, np.ndarray]] = {}
-        self._boxes: dict[tuple[str, int, int], tuple[np.ndarray, np.ndarray] | None] = {}
+        self._spheres: dict[tuple[str, int, int], tuple[float, float, float, float] | None] = {}
         self._samples: dict[tuple[float, ...], LightSample] = {}
         self._lit: tuple[Lights | None, dict[tuple[float, ...], tuple]] = (None, {})
         self._last_placed: tuple | None = None
@@ -262,14 +274,15 @@ class Md3Renderer:
         indices: list[np.ndarray] = []
         bases: list[int] = []
         base = first = 0
+        planes = _view_planes(view.view_proj) if world else None
         for draw in draws:
             model = self.models.md3.get(draw.model)
             if model is None or (draw.view_model and view.clip_plane is not None):
                 continue
             shaders = self._surface_shaders(model, draw)
             matrix = model_matrix(draw.origin, draw.axis)
-            if world and not draw.view_model and not any(shader.deforms for shader in shaders) \
-                    and self._off_screen(model, draw, matrix, view.view_proj):
+            if planes is not None and not draw.view_model and not any(shader.deforms for shader in shaders) \
+                    and self._off_screen(model, draw, planes):
                 continue
             firsts = []
             for index, surface in enumerate(model.surfaces):
@@ -288,27 +301,35 @@ class Md3Renderer:
         self._last_placed = (draws, view, light, world, placed)
         return placed
 
-    def _off_screen(self, model: Md3Model, draw: Md3Draw, matrix: np.ndarray, view_proj: np.ndarray) -> bool:
+    def _off_screen(self, model: Md3Model, draw: Md3Draw, planes: _Planes) -> bool:
         """Whether every vertex of the draw's pose lies beyond one side of the view (left, right, top, bottom or
-        near; ``R_CullModel``): the corners of the box of both frames' vertices, in clip space, all past the same
-        plane, with a margin, so no pixel the GL would have drawn is lost."""
-        box = self._pose_box(draw.model, model, draw.old_frame, draw.frame)
-        if box is None:
+        near; ``R_CullModel``): the sphere around the box of both frames' vertices, in the world, wholly past one
+        of ``planes`` (:func:`_view_planes`) with a margin, so no pixel the GL would have drawn is lost."""
+        sphere = self._pose_sphere(draw.model, model, draw.old_frame, draw.frame)
+        if sphere is None:
             return False
-        lo, hi = box
-        corners = np.array([(x, y, z, 1.0) for x in (lo[0], hi[0]) for y in (lo[1], hi[1]) for z in (lo[2], hi[2])])
-        x, y, z, w = (corners @ (np.asarray(view_proj, np.float64) @ matrix.astype(np.float64)).T).T
-        margin = 1e-3 * np.abs(w) + 1e-3
-        return bool((x > w + margin).all() or (x < -w - margin).all() or (y > w + margin).all()
-                    or (y < -w - margin).all() or (z < -w - margin).all())
+        cx, cy, cz, radius = sphere
+        (ax, ay, az), (bx, by, bz), (ux, uy, uz) = np.asarray(draw.axis, np.float64).tolist()
+        ox, oy, oz = np.asarray(draw.origin, np.float64).tolist()[:3]
+        x, y, z = ox + cx * ax + cy * bx + cz * ux, oy + cx * ay + cy * by + cz * uy, oz + cx * az + cy * bz + cz * uz
+        rows = ((ax, ay, az), (bx, by, bz), (ux, uy, uz))
+        lengths = [math.sqrt(a * a + b * b + c * c) for a, b, c in rows]
+        square = abs(ax * bx + ay * by + az * bz) < 1e-6 and abs(ax * ux + ay * uy + az * uz) < 1e-6 \
+            and abs(bx * ux + by * uy + bz * uz) < 1e-6
+        # the axes stretch the sphere at most by their longest row when square to each other, else by all three
+        radius *= max(lengths) if square else math.sqrt(sum(v * v for v in lengths))
+        (wa, wb, wc, wd), w_length = planes[-1]
+        margin = 1e-3 * (1.0 + abs(wa * x + wb * y + wc * z + wd) + radius * w_length)
+        return any(a * x + b * y + c * z + d - radius * length > margin for (a, b, c, d), length in planes[:-1])
 
-    def _pose_box(self, name: str, model: Md3Model, old_frame: int, frame: int) \
-            -> tuple[np.ndarray, np.ndarray] | None:
-        """``(mins, maxs)`` of the vertices of every drawn surface of ``model`` at both frames (each surface's
-        frames clamped as :func:`lerp_frames`'s callers do), from the vertices themselves, kept per frame pair."""
+    def _pose_sphere(self, name: str, model: Md3Model, old_frame: int, frame: int) \
+            -> tuple[float, float, float, float] | None:
+        """Centre and radius (model space) of the sphere around the box of the vertices of every drawn surface of
+        ``model`` at both frames (each surface's frames clamped as :func:`lerp_frames`'s callers do), from the
+        vertices themselves, kept per frame pair."""
         key = (name, old_frame, frame)
-        if key in self._boxes:
-            return self._boxes[key]
+        if key in self._spheres:
+            return self._spheres[key]
         lows, highs = [], []
         for surface in model.surfaces:
             if not surface.triangles.size or not len(surface.xyz):
@@ -318,10 +339,16 @@ class Md3Renderer:
                 xyz = surface.xyz[min(max(f, 0), last)]
                 lows.append(xyz.min(axis=0))
                 highs.append(xyz.max(axis=0))
-        found = None if not lows else (np.min(lows, axis=0) * MD3_XYZ_SCALE, np.max(highs, axis=0) * MD3_XYZ_SCALE)
-        if len(self._boxes) >= _MAX_FRAMES:
-            self._boxes.clear()
-        self._boxes[key] = found
+        found = None
+        if lows:
+            lo = (np.min(lows, axis=0) * MD3_XYZ_SCALE).tolist()
+            hi = (np.max(highs, axis=0) * MD3_XYZ_SCALE).tolist()
+            half = [(b - a) / 2 for a, b in zip(lo, hi)]
+            found = ((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2,
+                     math.sqrt(sum(v * v for v in half)) * (1 + 1e-6) + 1e-3)
+        if len(self._spheres) >= _MAX_FRAMES:
+            self._spheres.clear()
+        self._spheres[key] = found
         return found
 
     def _place(self, model: Md3Model, draw: Md3Draw, shaders: list[Shader], matrix: np.ndarray, view: Q3View,
