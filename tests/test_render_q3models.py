@@ -226,3 +226,37 @@ def test_an_animation_reaches_its_first_frame_one_frame_after_it_changes(q3_fs) 
     assert legs(0.0) == legs(lerp * 0.5) == (first, first + 1, 0.0)
     assert legs(lerp * 1.5) == (first, first + 1, pytest.approx(0.5))
     assert legs(lerp * 2.5)[:2] == (first + 1, first + 2)
+
+
+@pytest.mark.parametrize("origin, seen", [
+    ((193.6, 1209.4, -119.9), "whole"),     # in front of the camera
+    ((193.6, 1029.4, -119.9), ""),          # behind it
+    ((320.0, 1209.4, -119.9), ""),          # beyond the right edge of the view
+    ((255.0, 1209.4, -119.9), "part"),      # across the right edge: part of it shows
+])
+def test_models_wholly_off_screen_are_not_drawn(ctx, q3_fs, monkeypatch, origin, seen) -> None:
+    """``R_CullModel``: a player wholly beside or behind the view costs no draw call; one reaching into it draws."""
+    assets, _ = _sarge(q3_fs)
+    facing = (0.0, 270.0, 0.0)
+    sarge = PlayerDraw("sarge", np.array(origin, np.float32), facing, facing, facing, ANIM["LEGS_IDLE"], 0.0,
+                       ANIM["TORSO_STAND"], 0.0, WEAPON_MODELS[5])
+    draws = player_md3_draws(assets.md3, sarge)
+    target = OffscreenTarget(ctx, (160, 90))
+    renderer = FrameRenderer(ctx, assets)
+    painter = renderer.backend.md3.painter
+    calls = []
+    draw = painter.draw
+    monkeypatch.setattr(painter, "draw", lambda *args, **kwargs: calls.append(args[1]) or draw(*args, **kwargs))
+    try:
+        pictures = []
+        for md3 in ((), draws):
+            renderer.draw(SceneFrame(0.0, 0, CAMERA, (), np.ones(64, np.float32), md3=md3), target)
+            pictures.append(target.read_rgb().astype(np.int32))
+    finally:
+        renderer.release()
+        target.release()
+    assert bool(calls) == bool(seen)
+    changed = np.abs(pictures[0] - pictures[1]).sum(axis=2) > 30
+    assert changed.any() == bool(seen)
+    if seen == "part":
+        assert changed[:, -1].any()                                    # cut by the right edge

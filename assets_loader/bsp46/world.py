@@ -13,7 +13,7 @@ References: ioquake3 ``renderergl1/tr_local.h`` (``world_t``, ``msurface_t``, ``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -103,6 +103,9 @@ class Bsp46World:
     visdata: bytes
     overbright_shift: int
     collision: BrushTree
+    #: The nodes as ``(normal x, y, z, dist, front child, back child)`` plain numbers, made on the first walk.
+    _walk: list[tuple[float, float, float, float, int, int]] = field(default_factory=list, init=False, repr=False,
+                                                                      compare=False)
 
     @property
     def worldspawn(self) -> dict[str, str]:
@@ -154,17 +157,20 @@ class Bsp46World:
         return None
 
     def point_leaf(self, point) -> int:
-        """The leaf holding ``point`` (``R_PointInLeaf``): walk the nodes from the root."""
+        """The leaf holding ``point`` (``R_PointInLeaf``): walk the nodes from the root (in plain floats: numpy on
+        three numbers costs more than the sum)."""
+        walk = self._walk
+        if not walk and len(self.nodes):
+            planes = self.planes[self.nodes["planeNum"]]
+            walk.extend(zip(*planes["normal"].astype(np.float64).T.tolist(), planes["dist"].astype(np.float64).tolist(),
+                            *self.nodes["children"].T.tolist()))
+        x, y, z = (float(v) for v in np.ravel(point)[:3])
         node = 0
-        normals = self.planes["normal"]
-        dists = self.planes["dist"]
-        for _ in range(len(self.nodes) + 1):
+        for _ in range(len(walk) + 1):
             if node < 0:
                 return -node - 1
-            rec = self.nodes[node]
-            plane = int(rec["planeNum"])
-            d = float(np.dot(normals[plane], point)) - float(dists[plane])
-            node = int(rec["children"][0 if d > 0 else 1])
+            nx, ny, nz, dist, front, back = walk[node]
+            node = front if nx * x + ny * y + nz * z - dist > 0 else back
         raise BadIndexError(self.name, "BSP46", None, "a node tree without loops", f"more than {len(self.nodes)} steps")
 
     def cluster_pvs(self, cluster: int) -> np.ndarray:

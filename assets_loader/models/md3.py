@@ -143,7 +143,13 @@ def lerp_vertices(surface: Md3Surface, old_frame: int, frame: int, frac: float) 
     ``frame`` (frames clamped to the surface)."""
     last = len(surface.xyz) - 1
     a, b = min(max(old_frame, 0), last), min(max(frame, 0), last)
-    (pos_a, nrm_a), (pos_b, nrm_b) = surface.frame(a), surface.frame(b)
+    return lerp_frames(surface.frame(a), surface.frame(b), frac)
+
+
+def lerp_frames(old: tuple[np.ndarray, np.ndarray], new: tuple[np.ndarray, np.ndarray],
+                frac: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`lerp_vertices` of two frames already decoded (:meth:`Md3Surface.frame`)."""
+    (pos_a, nrm_a), (pos_b, nrm_b) = old, new
     pos = (1 - frac) * pos_a + frac * pos_b
     nrm = (1 - frac) * nrm_a + frac * nrm_b
     length = np.linalg.norm(nrm, axis=1, keepdims=True)

@@ -44,6 +44,11 @@ _applied: weakref.WeakKeyDictionary[moderngl.Context, GlState] = weakref.WeakKey
 def use_state(ctx: moderngl.Context, state: GlState) -> None:
     """Make ``state`` the state of the draws that follow."""
     last = _applied.get(ctx)
+    if last is state:
+        fbo = ctx.fbo
+        if fbo.depth_mask != state.depth_write:
+            fbo.depth_mask = state.depth_write
+        return
     if last is None or last.depth_test != state.depth_test:
         (ctx.enable if state.depth_test else ctx.disable)(moderngl.DEPTH_TEST)
     if last is None or last.depth_func != state.depth_func:

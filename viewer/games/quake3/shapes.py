@@ -49,21 +49,26 @@ def rotate_around(direction, point, degrees: float) -> np.ndarray:
 
 def vertex_colors(rgba, n: int) -> np.ndarray:
     """``n`` copies of the colour ``rgba`` (0‥255, clamped) as vertex colours ``u1 [n, 4]``."""
-    return np.tile(np.clip(np.asarray(rgba, np.float64), 0, 255).astype(np.uint8), (n, 1))
+    row = np.array([min(max(float(v), 0.0), 255.0) for v in rgba], np.float64).astype(np.uint8)
+    return np.repeat(row[None, :], n, axis=0)
 
 
 def sprite(shader: str, origin, radius: float, left, up, rgba=(255, 255, 255, 255), rotation: float = 0.0,
            shader_time: float = 0.0) -> Q3Poly:
     """A square of half-size ``radius`` at ``origin`` facing a view with axes ``left`` / ``up``, turned
     ``rotation`` degrees."""
-    left, up = np.asarray(left, np.float64), np.asarray(up, np.float64)
+    (lx, ly, lz), (ux, uy, uz) = (float(v) for v in left[:3]), (float(v) for v in up[:3])   # plain floats: cheaper
     if rotation:
         a = math.radians(rotation)
         s, c = math.sin(a), math.cos(a)
-        left, up = c * left - s * up, c * up + s * left
-    left, up = left * radius, up * radius
-    o = np.asarray(origin, np.float64)
-    corners = np.array([o + left + up, o - left + up, o - left - up, o + left - up], np.float32)
+        lx, ly, lz, ux, uy, uz = c * lx - s * ux, c * ly - s * uy, c * lz - s * uz, \
+            c * ux + s * lx, c * uy + s * ly, c * uz + s * lz
+    r = float(radius)
+    lx, ly, lz, ux, uy, uz = lx * r, ly * r, lz * r, ux * r, uy * r, uz * r
+    ox, oy, oz = (float(v) for v in origin[:3])
+    corners = np.array([(ox + lx + ux, oy + ly + uy, oz + lz + uz), (ox - lx + ux, oy - ly + uy, oz - lz + uz),
+                        (ox - lx - ux, oy - ly - uy, oz - lz - uz), (ox + lx - ux, oy + ly - uy, oz + lz - uz)],
+                       np.float32)
     return Q3Poly(shader, corners, _QUAD_ST, vertex_colors(rgba, 4), shader_time)
 
 

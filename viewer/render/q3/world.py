@@ -60,6 +60,8 @@ class _VisibleList:
         self.ranges: list[tuple[int, int, int]] = []  # (batch, first index, count) of the visible list
         self.surfaces = np.zeros(0, np.int64)  # the visible surface numbers, sorted
         self._vaos: dict[int, moderngl.VertexArray] = {}
+        self._indices = np.zeros(0, np.uint32)
+        self._corners: np.ndarray | None = None  # f8 [R, 8, 4]: each range's box corners, made on first use
 
     def vao(self, program: moderngl.Program) -> moderngl.VertexArray:
         return cached_vao(self._vaos, program, self.vbo, self.ibo)
@@ -85,8 +87,10 @@ class _VisibleList:
             self.ranges = []
             return
         idx = np.repeat(first - np.cumsum(count) + count, count) + np.arange(total)
+        self._indices = np.ascontiguousarray(world.indices[idx], np.uint32)
+        self._corners = None
         self.ibo.orphan()               # new storage: no wait for the draws still reading the old list
-        self.ibo.write(np.ascontiguousarray(world.indices[idx], np.uint32).tobytes())
+        self.ibo.write(self._indices.tobytes())
         batch_first = world.batches["first_index"].astype(np.int64)
         owner = np.searchsorted(batch_first, first, side="right") - 1
         starts = np.concatenate([[0], np.cumsum(count)[:-1]])
@@ -95,6 +99,26 @@ class _VisibleList:
             sel = owner == b
             ranges.append((int(b), int(starts[sel][0]), int(count[sel].sum())))
         self.ranges = ranges
+
+    def off_screen(self, world, view_proj: np.ndarray) -> set[int]:
+        """The batches of the list whose every vertex lies beyond one side of the view (left, right, top, bottom or
+        near): the corners of the box of each range's vertices, in clip space, all past the same plane, with a
+        margin, so no pixel the GL would have drawn is lost (``R_CullSurface``'s frustum test, per batch)."""
+        if not self.ranges:
+            return set()
+        if self._corners is None:
+            pos = world.vertices["position"][self._indices].astype(np.float64)
+            starts = [first for _, first, _ in self.ranges]
+            lo, hi = np.minimum.reduceat(pos, starts), np.maximum.reduceat(pos, starts)
+            pick = np.array([(i, j, k) for i in (0, 1) for j in (0, 1) for k in (0, 1)])
+            both = np.stack([lo, hi], axis=1)                                  # [R, 2, 3]
+            corners = np.stack([both[:, pick[:, 0], 0], both[:, pick[:, 1], 1], both[:, pick[:, 2], 2]], axis=2)
+            self._corners = np.concatenate([corners, np.ones((len(corners), 8, 1))], axis=2)
+        x, y, z, w = np.moveaxis(self._corners @ np.asarray(view_proj, np.float64).T, 2, 0)   # each [R, 8]
+        margin = 1e-3 * np.abs(w) + 1e-3
+        out = ((x > w + margin).all(axis=1) | (x < -w - margin).all(axis=1) | (y > w + margin).all(axis=1)
+               | (y < -w - margin).all(axis=1) | (z < -w - margin).all(axis=1))
+        return {self.ranges[i][0] for i in np.flatnonzero(out).tolist()}
 
     def release(self) -> None:
         for vao in self._vaos.values():
@@ -124,6 +148,10 @@ class Quake3WorldRenderer:
         self._lit = _VisibleList(ctx, self._vbo, world.indices.nbytes)   # the visible surfaces lights reach
         self._bounds = SurfaceBounds.of(world)
         self._dlit = [dlit(shader) for shader in level.shaders]
+        #: Batches left out when off screen: not the sky (its box is drawn through its surfaces), deformed
+        #: vertices, faces turned to the viewer or portals.
+        self._cullable = [not (shader.is_sky or shader.sky is not None or shader.deforms or shader.portal)
+                          for shader in level.shaders]
         batches = world.batches
         self._world_batches = np.flatnonzero(batches["model"] == 0)
         self._centers = self._batch_centers()
@@ -244,6 +272,9 @@ class Quake3WorldRenderer:
         visible.update(self.level.world, view.pvs_origin or view.camera)
         shaders_ = self.level.shaders
         ranges = self._sorted(visible.ranges, view.camera)
+        off = visible.off_screen(self.level.world, view.view_proj)
+        if off:
+            ranges = [r for r in ranges if r[0] not in off or not self._cullable[r[0]]]
         if translucent is not True:
             self._depth_prepass(view, visible, ranges)
         lit = self._lit_ranges(view, visible) if translucent is not True else {}
@@ -398,6 +429,7 @@ class SpriteBatch:
             verts["position"], verts["st"] = autosprite(self.vertices["position"], left, up)
         else:
             verts["position"] = autosprite2(self.vertices["position"], forward)
+        self._vbo.orphan()      # new storage: no wait for the frames still drawn from the last quads
         self._vbo.write(verts.tobytes())
 
     def vao(self, program: moderngl.Program) -> moderngl.VertexArray:

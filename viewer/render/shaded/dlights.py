@@ -18,6 +18,7 @@ References: ioquake3 ``renderergl1/tr_world.c`` (``R_DlightFace``, ``R_DlightGri
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -139,12 +140,20 @@ def model_dlights(lights: Lights, point, directed: np.ndarray, direction: np.nda
     """``R_SetupEntityLighting``'s dynamic part at ``point``: ``directed`` RGB (0‥1 = 0‥255) and the world
     ``direction`` it comes from, with each light added (the direction weighted by the grid's directed length and by
     each light's weight, normalised)."""
-    to_light = lights.origins.astype(np.float64) - np.asarray(point, np.float64)
-    d = np.linalg.norm(to_light, axis=1)
-    unit = to_light / np.maximum(d, 1e-9)[:, None]
-    weight = DLIGHT_AT_RADIUS * lights.radius.astype(np.float64) ** 2 / np.maximum(d, DLIGHT_MINIMUM_RADIUS) ** 2
-    total = np.asarray(directed, np.float64) + (weight[:, None] * lights.colors).sum(axis=0) / 255.0
-    way = np.asarray(direction, np.float64) * float(np.linalg.norm(directed)) * 255.0 \
-        + (weight[:, None] * unit).sum(axis=0)
-    norm = float(np.linalg.norm(way))
-    return total, (way / norm if norm > 0 else np.asarray(direction, np.float64))
+    px, py, pz = (float(v) for v in point[:3])       # plain floats: numpy on three numbers costs more than the sum
+    dr, dg, db = (float(v) for v in directed)
+    length = math.sqrt(dr * dr + dg * dg + db * db)
+    red = green = blue = ux = uy = uz = 0.0
+    for (ox, oy, oz), radius, (cr, cg, cb) in zip(lights.origins.tolist(), lights.radius.tolist(),
+                                                  lights.colors.tolist()):
+        x, y, z = ox - px, oy - py, oz - pz
+        d = math.sqrt(x * x + y * y + z * z)
+        weight = DLIGHT_AT_RADIUS * radius ** 2 / max(d, DLIGHT_MINIMUM_RADIUS) ** 2
+        red, green, blue = red + weight * cr, green + weight * cg, blue + weight * cb
+        unit = max(d, 1e-9)
+        ux, uy, uz = ux + weight * (x / unit), uy + weight * (y / unit), uz + weight * (z / unit)
+    total = np.array([dr + red / 255.0, dg + green / 255.0, db + blue / 255.0])
+    wx, wy, wz = (float(v) for v in direction)
+    way = (wx * length * 255.0 + ux, wy * length * 255.0 + uy, wz * length * 255.0 + uz)
+    norm = math.sqrt(way[0] * way[0] + way[1] * way[1] + way[2] * way[2])
+    return total, (np.array(way) / norm if norm > 0 else np.asarray(direction, np.float64))

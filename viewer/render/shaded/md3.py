@@ -1,16 +1,16 @@
 """Draw Quake III MD3 models: each surface with its shader (or the skin's), frames blended on the CPU, lit from
 the map's light grid.
 
-Per draw: each surface's vertices are lerped (``LerpMeshVertexes``; poses of one frame are kept) and written into
-fresh storage of one shared vertex buffer (orphaned, so no write waits for the draws before it) in the map's
-vertex layout; its triangles stay in a static index buffer (both kept by the model's registered path: MD3 header
-names repeat).  The light grid sample at the light origin (once per origin, kept between frames) becomes the ambient and
-directed light of ``rgbGen lightingDiffuse`` with the light direction turned into the model's own axes.  View
-models draw with their depth squeezed to the front (``RF_DEPTHHACK``).  The entity's ``shaderRGBA`` feeds
+Per call (and view): every surface's vertices are lerped (``LerpMeshVertexes``; poses of one frame are kept) and written
+with their triangles into fresh storage of one shared vertex and one index buffer (orphaned, so no write waits for the
+draws before it; written once, not once per surface), in the map's vertex layout; each surface is then one draw of its
+range of the indices. The light grid sample at the light origin (once per origin, kept between frames) becomes the
+ambient and directed light of ``rgbGen lightingDiffuse`` with the light direction turned into the model's own axes. View
+models draw with their depth squeezed to the front (``RF_DEPTHHACK``). The entity's ``shaderRGBA`` feeds
 ``rgbGen``/``alphaGen entity``; a model reaching into a fog volume is fogged like the map (``R_ComputeFogNum``); a
-custom shader replaces every surface's (``customShader``) and the shader's clock starts at the draw's
-``shader_time``.  A scene without a world (``RDF_NOWORLDMODEL``: the HUD's 3D icons) lights its models with the
-renderer's fixed light from the default sun direction and fogs nothing.
+custom shader replaces every surface's (``customShader``) and the shader's clock starts at the draw's ``shader_time``. A
+scene without a world (``RDF_NOWORLDMODEL``: the HUD's 3D icons) lights its models with the renderer's fixed light from
+the default sun direction and fogs nothing.
 
 References: ioquake3 ``renderergl1/tr_mesh.c`` (``R_AddMD3Surfaces``: skins, shaders per surface),
 ``tr_surface.c`` (``RB_SurfaceMesh``, ``LerpMeshVertexes``), ``tr_light.c`` (``R_SetupEntityLighting``,
@@ -19,28 +19,26 @@ References: ioquake3 ``renderergl1/tr_mesh.c`` (``R_AddMD3Surfaces``: skins, sha
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from dataclasses import replace
-from functools import partial
+from dataclasses import dataclass, replace
 
 import moderngl
 import numpy as np
 
 from assets_loader.bsp46 import DRAW_VERTEX, LIGHTMAP_NONE, LightGrid
 from assets_loader.bsp46.lighting import LightSample, vec3
-from assets_loader.models.md3 import Md3Model, lerp_vertices
+from assets_loader.models.md3 import MD3_XYZ_SCALE, Md3Model, Md3Surface, lerp_frames
 from assets_loader.q3shaders import Shader, ShaderLibrary, default_shader
 from assets_loader.q3shaders.records import SORT_OPAQUE
 
 from .dlights import model_dlights
-from .fog import FogVolume, fog_vectors, model_fog
+from .fog import FogVectors, FogVolume, fog_vectors, model_fog
 from .records import Md3Draw, Quake3Models
 from .stages import IDENTITY_LIGHT
-from .painter import Q3View, ShaderPainter, StageLight
+from .painter import Q3View, ShaderPainter, StageLight, cached_vao
 from ..refdef import Lights
 
-_LAYOUT = "3f 2f 2f 3f 4f1"
-_ATTRIBUTES = ("in_position", "in_st", "in_lm", "in_normal", "in_color")
 #: Light for models without a light grid (``R_SetupEntityLighting``'s fallback: ambient and directed 0.5).
 _NO_GRID = StageLight()
 _NO_GRID_SAMPLE = LightSample(vec3(np.asarray(_NO_GRID.ambient) * 255.0), vec3(np.asarray(_NO_GRID.directed) * 255.0),
@@ -52,6 +50,11 @@ _VIEW_MODEL_DEPTH = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0.3, -0.7], [0,
 #: ``identityLight`` 1), from ``tr.sunDirection`` as ``RE_LoadWorldMap`` presets it.
 _NO_WORLD_AMBIENT = (150 + MINIMUM_AMBIENT) / 255.0
 _NO_WORLD_DIRECTED = 150 / 255.0
+#: The view's planes as ``((a, b, c, d), length of (a, b, c))``: a world point lies past one by ``a x + b y + c z +
+#: d`` (clip space's ``x - w``, ``-x - w``, ``y - w``, ``-y - w``, ``-z - w``), and last ``w`` itself.
+_Planes = list[tuple[tuple[float, float, float, float], float]]
+#: Decoded surface frames kept (:meth:`Md3Renderer._frame`), at most this many.
+_MAX_FRAMES = 512
 #: Light grid samples kept by light origin (items do not move: sampled once, not once a frame), at most this many.
 _MAX_SAMPLES = 4096
 _SUN_DIRECTION = np.array([0.45, 0.3, 0.9]) / np.linalg.norm([0.45, 0.3, 0.9])
@@ -59,10 +62,19 @@ _SUN_DIRECTION = np.array([0.45, 0.3, 0.9]) / np.linalg.norm([0.45, 0.3, 0.9])
 
 def model_matrix(origin, axis) -> np.ndarray:
     """``[4, 4]`` column-vector matrix of a model at ``origin`` with ``axis`` rows forward, left, up."""
-    m = np.eye(4, dtype=np.float32)
-    m[:3, :3] = np.asarray(axis, np.float32).T
-    m[:3, 3] = np.asarray(origin, np.float32)
+    m = np.zeros((4, 4), np.float32)
+    m[:3, :3] = np.asarray(axis).T
+    m[:3, 3] = origin
+    m[3, 3] = 1.0
     return m
+
+
+def _view_planes(view_proj: np.ndarray) -> _Planes:
+    """The right, left, top, bottom and near planes of ``view_proj`` (column vectors) in the world, then ``w``."""
+    x, y, z, w = np.asarray(view_proj, np.float64).tolist()
+    out = [tuple(a - b for a, b in zip(x, w)), tuple(-a - b for a, b in zip(x, w)), tuple(a - b for a, b in zip(y, w)),
+           tuple(-a - b for a, b in zip(y, w)), tuple(-a - b for a, b in zip(z, w)), tuple(w)]
+    return [((a, b, c, d), math.sqrt(a * a + b * b + c * c)) for a, b, c, d in out]
 
 
 def grid_light(grid: LightGrid | None, point, axis) -> StageLight:
@@ -100,6 +112,24 @@ def _world_light(sample: LightSample, point=None, dlights: Lights | None = None)
     return vec3(ambient), vec3(directed), direction
 
 
+@dataclass(frozen=True, slots=True)
+class _Placed:
+    """One MD3 draw as a view sees it: its surfaces' shaders and their sorts, model matrix, the camera in model
+    space, light, the view its passes use (depth hack, shader clock), fog and entity colour."""
+
+    model: Md3Model
+    draw: Md3Draw
+    shaders: list[Shader]
+    sorts: set[float]
+    firsts: list[int]
+    matrix: np.ndarray
+    camera_local: np.ndarray
+    light: StageLight
+    view: Q3View
+    fog: FogVectors | None
+    color: tuple[float, float, float, float]
+
+
 class Md3Renderer:
     """GPU resources for a segment's MD3 models and their drawing."""
 
@@ -111,15 +141,17 @@ class Md3Renderer:
         self.fogs = fogs
         self.painter = ShaderPainter(ctx, models.images, None, picmip)
         self._library = models.library
-        capacity = max([len(s.st) for m in models.md3.values() for s in m.surfaces] + [4])
-        self._vbo = ctx.buffer(reserve=capacity * DRAW_VERTEX.itemsize, dynamic=True)
-        self._ibos: dict[tuple[str, int], moderngl.Buffer] = {}
-        self._vaos: dict[tuple[int, str, int], moderngl.VertexArray] = {}
-        self._vao_fors: dict[tuple[str, int], Callable[[moderngl.Program], moderngl.VertexArray]] = {}
+        self._capacity = (0, 0)             # vertices, indices
+        self._vbo: moderngl.Buffer | None = None
+        self._ibo: moderngl.Buffer | None = None
+        self._vaos: dict[int, moderngl.VertexArray] = {}
         self._shaders: dict[str, Shader] = {}
         self._static: dict[tuple[str, int, int], np.ndarray] = {}
+        self._frames: dict[tuple[str, int, int], tuple[np.ndarray, np.ndarray]] = {}
+        self._spheres: dict[tuple[str, int, int], tuple[float, float, float, float] | None] = {}
         self._samples: dict[tuple[float, ...], LightSample] = {}
         self._lit: tuple[Lights | None, dict[tuple[float, ...], tuple]] = (None, {})
+        self._last_placed: tuple | None = None
 
     def registered_shaders(self) -> list[Shader]:
         """Every shader the segment's models, skins and effects name (to upload their images up front)."""
@@ -131,12 +163,35 @@ class Md3Renderer:
         return [self._shader(n) for n in sorted(names)]
 
     def release(self) -> None:
+        self._drop_buffers()
+        self.painter.release()
+
+    def _drop_buffers(self) -> None:
         for vao in self._vaos.values():
             vao.release()
-        for ibo in self._ibos.values():
-            ibo.release()
-        self._vbo.release()
-        self.painter.release()
+        self._vaos.clear()
+        for buffer in (self._vbo, self._ibo):
+            if buffer is not None:
+                buffer.release()
+        self._vbo = self._ibo = None
+
+    def _upload(self, vertices: list[np.ndarray], indices: list[np.ndarray], bases: list[int]) -> None:
+        """Write the surfaces' ``vertices`` and their triangles (``indices``, each moved by its ``bases`` entry) into
+        the shared buffers, in fresh storage (no wait for the draws still reading the old one)."""
+        verts = np.concatenate([v.view(np.uint8) for v in vertices])     # as bytes: no field-by-field copy
+        count = len(verts) // DRAW_VERTEX.itemsize
+        idx = np.concatenate(indices).astype(np.uint32) + np.repeat(np.asarray(bases, np.uint32),
+                                                                     [len(i) for i in indices])
+        if self._vbo is None or count > self._capacity[0] or len(idx) > self._capacity[1]:
+            self._drop_buffers()
+            self._capacity = (max(count, 2 * self._capacity[0], 4096),
+                              max(len(idx), 2 * self._capacity[1], 16384))
+            self._vbo = self.ctx.buffer(reserve=self._capacity[0] * DRAW_VERTEX.itemsize, dynamic=True)
+            self._ibo = self.ctx.buffer(reserve=self._capacity[1] * 4, dynamic=True)
+        assert self._vbo is not None and self._ibo is not None
+        for buffer, data in ((self._vbo, verts), (self._ibo, idx)):
+            buffer.orphan()
+            buffer.write(data)
 
     def _shader(self, name: str) -> Shader:
         shader = self._shaders.get(name)
@@ -153,7 +208,10 @@ class Md3Renderer:
         key = (draw.model, index, draw.old_frame if draw.frac == 0.0 else draw.frame)
         if still and key in self._static:
             return self._static[key]
-        positions, normals = lerp_vertices(surface, draw.old_frame, draw.frame, draw.frac)
+        last = len(surface.xyz) - 1
+        a, b = min(max(draw.old_frame, 0), last), min(max(draw.frame, 0), last)
+        positions, normals = lerp_frames(self._frame(draw.model, index, surface, a),
+                                         self._frame(draw.model, index, surface, b), draw.frac)
         verts = np.zeros(len(positions), DRAW_VERTEX)
         verts["position"] = positions
         verts["st"] = surface.st
@@ -163,14 +221,20 @@ class Md3Renderer:
             self._static[key] = verts
         return verts
 
-    def _vao(self, program: moderngl.Program, key: tuple[str, int]) -> moderngl.VertexArray:
-        vao_key = (program.glo, *key)
-        vao = self._vaos.get(vao_key)
-        if vao is None:
-            vao = self._vaos[vao_key] = self.ctx.vertex_array(
-                program, [(self._vbo, _LAYOUT, *_ATTRIBUTES)], index_buffer=self._ibos[key],
-                index_element_size=4, skip_errors=True)
-        return vao
+    def _frame(self, model: str, index: int, surface: Md3Surface, frame: int) -> tuple[np.ndarray, np.ndarray]:
+        """Surface ``index`` of ``model``'s positions and normals at ``frame`` (decoded once for the frames drawn
+        lately: a pose is drawn for several frames, and blended from and to)."""
+        key = (model, index, frame)
+        found = self._frames.get(key)
+        if found is None:
+            if len(self._frames) >= _MAX_FRAMES:
+                self._frames.clear()
+            found = self._frames[key] = surface.frame(frame)
+        return found
+
+    def _vao(self, program: moderngl.Program) -> moderngl.VertexArray:
+        assert self._vbo is not None and self._ibo is not None
+        return cached_vao(self._vaos, program, self._vbo, self._ibo)
 
     def draw(self, draws: tuple[Md3Draw, ...], view: Q3View, light: StageLight | None = None, *,
              world: bool = True, sorts: Callable[[float], bool] | None = None) -> None:
@@ -179,39 +243,124 @@ class Md3Renderer:
         view through a portal leaves out the first-person weapon (``RF_FIRST_PERSON``); ``world`` False: a scene
         without the map (:func:`no_world_light`, no fog); ``sorts``: only the surfaces whose shader's sort it
         accepts (all without it)."""
-        lights = self._samples
-        if len(lights) > _MAX_SAMPLES:
-            lights.clear()
-            self._lit = (None, {})
-        for draw in draws:
-            model = self.models.md3.get(draw.model)
-            if model is not None and not (draw.view_model and view.clip_plane is not None):
-                self._draw_one(model, draw, view, light, lights, world, sorts)
+        for placed in self._placed(draws, view, light, world):
+            if sorts is None or any(sorts(sort) for sort in placed.sorts):
+                self._draw_one(placed, sorts)
 
     def surface_sorts(self, draws: tuple[Md3Draw, ...]) -> set[float]:
         """The shader sorts of every surface of ``draws`` (to interleave them with other surfaces by sort)."""
-        return {self._surface_shader(model, index, draw).sort for draw in draws
-                if (model := self.models.md3.get(draw.model)) is not None for index in range(len(model.surfaces))}
+        return {shader.sort for draw in draws if (model := self.models.md3.get(draw.model)) is not None
+                for shader in self._surface_shaders(model, draw)}
 
-    def _surface_shader(self, model: Md3Model, index: int, draw: Md3Draw) -> Shader:
-        surface = model.surfaces[index]
-        return self._shader(draw.custom_shader or draw.shaders.get(surface.name.lower()) or
-                            (surface.shaders[0] if surface.shaders else ""))
+    def _surface_shaders(self, model: Md3Model, draw: Md3Draw) -> list[Shader]:
+        """The shader of each surface of ``model`` as ``draw`` shows it (custom shader, skin, the model's own)."""
+        custom, skin = draw.custom_shader, draw.shaders
+        return [self._shader(custom or skin.get(surface.name.lower()) or
+                             (surface.shaders[0] if surface.shaders else "")) for surface in model.surfaces]
 
-    def _draw_one(self, model: Md3Model, draw: Md3Draw, view: Q3View, light: StageLight | None,
-                  lights: dict[tuple[float, ...], LightSample], world: bool,
-                  sorts: Callable[[float], bool] | None = None) -> None:
-        shaders = [self._surface_shader(model, index, draw) for index in range(len(model.surfaces))]
-        if sorts is not None and not any(sorts(shader.sort) for shader in shaders):
-            return
-        matrix = model_matrix(draw.origin, draw.axis)
+    def _placed(self, draws: tuple[Md3Draw, ...], view: Q3View, light: StageLight | None,
+                world: bool) -> list[_Placed]:
+        """What :meth:`_draw_one` needs of each drawable of ``draws`` in ``view``, worked out once for the calls of
+        one view with the same draws (the opaque pass and each blended sort's)."""
+        last = self._last_placed
+        if last is not None and last[0] is draws and last[1] is view and last[2] is light and last[3] == world:
+            return last[4]
+        samples = self._samples
+        if len(samples) > _MAX_SAMPLES:
+            samples.clear()
+            self._lit = (None, {})
+        placed = []
+        vertices: list[np.ndarray] = []
+        indices: list[np.ndarray] = []
+        bases: list[int] = []
+        base = first = 0
+        planes = _view_planes(view.view_proj) if world else None
+        for draw in draws:
+            model = self.models.md3.get(draw.model)
+            if model is None or (draw.view_model and view.clip_plane is not None):
+                continue
+            shaders = self._surface_shaders(model, draw)
+            matrix = model_matrix(draw.origin, draw.axis)
+            if planes is not None and not draw.view_model and not any(shader.deforms for shader in shaders) \
+                    and self._off_screen(model, draw, planes):
+                continue
+            firsts = []
+            for index, surface in enumerate(model.surfaces):
+                firsts.append(first)
+                if not surface.triangles.size:  # an empty part (telep.md3's "Tube"): nothing to draw
+                    continue
+                verts = self._vertices(model, index, draw)
+                vertices.append(verts)
+                indices.append(surface.triangles.ravel())
+                bases.append(base)
+                base += len(verts)
+                first += surface.triangles.size
+            placed.append(self._place(model, draw, shaders, matrix, view, light, samples, world, firsts))
+        if indices:
+            self._upload(vertices, indices, bases)
+        self._last_placed = (draws, view, light, world, placed)
+        return placed
+
+    def _off_screen(self, model: Md3Model, draw: Md3Draw, planes: _Planes) -> bool:
+        """Whether every vertex of the draw's pose lies beyond one side of the view (left, right, top, bottom or
+        near; ``R_CullModel``): the sphere around the box of both frames' vertices, in the world, wholly past one
+        of ``planes`` (:func:`_view_planes`) with a margin, so no pixel the GL would have drawn is lost."""
+        sphere = self._pose_sphere(draw.model, model, draw.old_frame, draw.frame)
+        if sphere is None:
+            return False
+        cx, cy, cz, radius = sphere
+        (ax, ay, az), (bx, by, bz), (ux, uy, uz) = np.asarray(draw.axis, np.float64).tolist()
+        ox, oy, oz = np.asarray(draw.origin, np.float64).tolist()[:3]
+        x, y, z = ox + cx * ax + cy * bx + cz * ux, oy + cx * ay + cy * by + cz * uy, oz + cx * az + cy * bz + cz * uz
+        rows = ((ax, ay, az), (bx, by, bz), (ux, uy, uz))
+        lengths = [math.sqrt(a * a + b * b + c * c) for a, b, c in rows]
+        square = abs(ax * bx + ay * by + az * bz) < 1e-6 and abs(ax * ux + ay * uy + az * uz) < 1e-6 \
+            and abs(bx * ux + by * uy + bz * uz) < 1e-6
+        # the axes stretch the sphere at most by their longest row when square to each other, else by all three
+        radius *= max(lengths) if square else math.sqrt(sum(v * v for v in lengths))
+        (wa, wb, wc, wd), w_length = planes[-1]
+        margin = 1e-3 * (1.0 + abs(wa * x + wb * y + wc * z + wd) + radius * w_length)
+        return any(a * x + b * y + c * z + d - radius * length > margin for (a, b, c, d), length in planes[:-1])
+
+    def _pose_sphere(self, name: str, model: Md3Model, old_frame: int, frame: int) \
+            -> tuple[float, float, float, float] | None:
+        """Centre and radius (model space) of the sphere around the box of the vertices of every drawn surface of
+        ``model`` at both frames (each surface's frames clamped as :func:`lerp_frames`'s callers do), from the
+        vertices themselves, kept per frame pair."""
+        key = (name, old_frame, frame)
+        if key in self._spheres:
+            return self._spheres[key]
+        lows, highs = [], []
+        for surface in model.surfaces:
+            if not surface.triangles.size or not len(surface.xyz):
+                continue
+            last = len(surface.xyz) - 1
+            for f in (old_frame, frame):
+                xyz = surface.xyz[min(max(f, 0), last)]
+                lows.append(xyz.min(axis=0))
+                highs.append(xyz.max(axis=0))
+        found = None
+        if lows:
+            lo = (np.min(lows, axis=0) * MD3_XYZ_SCALE).tolist()
+            hi = (np.max(highs, axis=0) * MD3_XYZ_SCALE).tolist()
+            half = [(b - a) / 2 for a, b in zip(lo, hi)]
+            found = ((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2,
+                     math.sqrt(sum(v * v for v in half)) * (1 + 1e-6) + 1e-3)
+        if len(self._spheres) >= _MAX_FRAMES:
+            self._spheres.clear()
+        self._spheres[key] = found
+        return found
+
+    def _place(self, model: Md3Model, draw: Md3Draw, shaders: list[Shader], matrix: np.ndarray, view: Q3View,
+               light: StageLight | None, samples: dict[tuple[float, ...], LightSample], world: bool,
+               firsts: list[int]) -> _Placed:
         axis = np.asarray(draw.axis, np.float64)
         camera_local = axis @ (np.asarray(view.camera, np.float64) - np.asarray(draw.origin, np.float64))
         if not world:
             light = no_world_light(axis)
         elif light is None:
             light_at = draw.light_origin if draw.light_origin is not None else draw.origin
-            light = self._light(lights, light_at, axis, view.lights)
+            light = self._light(samples, light_at, axis, view.lights)
         pass_view = view
         if draw.view_model:
             pass_view = replace(view, view_proj=_VIEW_MODEL_DEPTH @ view.view_proj)
@@ -222,23 +371,20 @@ class Md3Renderer:
             self.fogs, np.asarray(draw.origin, np.float64) + np.asarray(frame.local_origin), frame.radius)
         fog = None if volume is None else fog_vectors(volume.parms, volume.plane, view.camera, view.forward,
                                                       IDENTITY_LIGHT)
-        color = tuple(c / 255.0 for c in draw.shader_rgba)
-        for index, (surface, shader) in enumerate(zip(model.surfaces, shaders)):
-            if not surface.triangles.size:  # an empty part (telep.md3's "Tube"): nothing to draw, no buffer to make
+        r, g, b, a = draw.shader_rgba
+        return _Placed(model, draw, shaders, {shader.sort for shader in shaders}, firsts, matrix, camera_local,
+                       light, pass_view, fog, (r / 255.0, g / 255.0, b / 255.0, a / 255.0))
+
+    def _draw_one(self, placed: _Placed, sorts: Callable[[float], bool] | None = None) -> None:
+        matrix, pass_view, fog = placed.matrix, placed.view, placed.fog
+        for surface, shader, first in zip(placed.model.surfaces, placed.shaders, placed.firsts):
+            count = surface.triangles.size
+            if not count or (sorts is not None and not sorts(shader.sort)):
                 continue
-            if sorts is not None and not sorts(shader.sort):
-                continue
-            self._vbo.orphan()              # new storage: no wait for the draws still reading the old one
-            self._vbo.write(self._vertices(model, index, draw))
-            key = (draw.model, index)       # the registry name: MD3 header names repeat
-            vao_for = self._vao_fors.get(key)
-            if vao_for is None:
-                self._ibos[key] = self.ctx.buffer(np.ascontiguousarray(surface.triangles, np.uint32).tobytes())
-                vao_for = self._vao_fors[key] = partial(self._vao, key=key)
-            self.painter.draw(vao_for, shader, pass_view, matrix, camera_local, surface.triangles.size, 0, light,
-                              fog, (color[0], color[1], color[2], color[3]))
+            self.painter.draw(self._vao, shader, pass_view, matrix, placed.camera_local, count, first, placed.light,
+                              fog, placed.color)
             if fog is not None and shader.sort <= SORT_OPAQUE and not shader.is_sky:
-                self.painter.draw_fog(vao_for, shader, pass_view, surface.triangles.size, 0, fog, model=matrix)
+                self.painter.draw_fog(self._vao, shader, pass_view, count, first, fog, model=matrix)
 
     def _light(self, cache: dict[tuple[float, ...], LightSample], point, axis: np.ndarray,
                dlights: Lights | None = None) -> StageLight:

@@ -57,6 +57,10 @@ IDENTITY = np.eye(4, dtype=np.float32)
 _IDENTITY_BYTES = gl_bytes(IDENTITY)
 #: A clip plane every point is in front of (no clipping).
 _NO_CLIP = (0.0, 0.0, 0.0, -1.0)
+#: What no uniform holds yet (``None`` may be a value).
+_UNSET = object()
+#: The passes' uniform groups a program keeps looked up, at most this many.
+_MAX_GROUPS = 4096
 #: Compiled stage programs per context.
 _PROGRAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -67,7 +71,7 @@ class StageProgram:
     painters share the programs and this record). ``group``: the fixed uniforms of the pass that last applied
     them (:meth:`apply`), still all in place."""
 
-    __slots__ = ("program", "_uniforms", "_last", "group")
+    __slots__ = ("program", "_uniforms", "_last", "group", "_groups")
 
     def __init__(self, program: moderngl.Program) -> None:
         self.program = program
@@ -75,34 +79,59 @@ class StageProgram:
                           if isinstance(program[name], moderngl.Uniform)}
         self._last: dict[str, object] = {}
         self.group: Uniforms | None = None
+        self._groups: dict[int, tuple[Uniforms, tuple[tuple[str, moderngl.Uniform, object], ...]]] = {}
 
     def set(self, name: str, value) -> None:
         """Set uniform ``name`` (ignored when the variant does not use it) unless it already holds ``value``."""
-        member = self._uniforms.get(name)
-        if member is not None and self._last.get(name) != value:
-            member.value = value
+        if self._last.get(name, _UNSET) != value:
+            member = self._uniforms.get(name)
+            if member is not None:
+                member.value = value
             self._last[name] = value
             self.group = None
 
     def put(self, name: str, value) -> None:
         """:meth:`set` for a uniform no group of :meth:`apply` holds (it leaves :attr:`group` in place)."""
-        member = self._uniforms.get(name)
-        if member is not None and self._last.get(name) != value:
-            member.value = value
+        if self._last.get(name, _UNSET) != value:
+            member = self._uniforms.get(name)
+            if member is not None:
+                member.value = value
             self._last[name] = value
 
+    def put_all(self, values: Iterable[tuple[str, object]]) -> None:
+        """:meth:`put` of each ``(name, value)``."""
+        last, uniforms = self._last, self._uniforms
+        for name, value in values:
+            if last.get(name, _UNSET) != value:
+                member = uniforms.get(name)
+                if member is not None:
+                    member.value = value
+                last[name] = value
+
     def apply(self, group: Uniforms) -> None:
-        """Set every uniform of ``group`` (a pass's fixed ones), unless it is still the group last applied."""
+        """Set every uniform of ``group`` (a pass's fixed ones), unless it is still the group last applied (the
+        group's uniforms this variant uses are looked up once per group)."""
         if self.group is not group:
-            for name, value in group:
-                self.set(name, value)
+            found = self._groups.get(id(group))
+            if found is None or found[0] is not group:
+                if len(self._groups) > _MAX_GROUPS:
+                    self._groups.clear()
+                uniforms = self._uniforms
+                found = self._groups[id(group)] = (group, tuple((name, uniforms[name], value) for name, value in group
+                                                                if name in uniforms))
+            last = self._last
+            for name, member, value in found[1]:
+                if last.get(name, _UNSET) != value:
+                    member.value = value
+                    last[name] = value
             self.group = group
 
     def write(self, name: str, data: bytes) -> None:
         """Write raw bytes (matrices) to uniform ``name`` unless it already holds them."""
-        member = self._uniforms.get(name)
-        if member is not None and self._last.get(name) != data:
-            member.write(data)
+        if self._last.get(name) != data:
+            member = self._uniforms.get(name)
+            if member is not None:
+                member.write(data)
             self._last[name] = data
 
 
@@ -265,17 +294,24 @@ class ShaderPainter:
             self._matrix_cache = (view.view_proj, data)
         return data
 
-    def _common(self, p: StageProgram, view: Q3View, model: np.ndarray, camera_local) -> None:
-        p.write("u_view_proj", self._view_proj_bytes(view))
-        if model is not self._model_cache[0]:   # the surfaces of one model (and the whole map) share a matrix
+    def _model_bytes(self, model: np.ndarray) -> bytes:
+        """``model`` as uniform bytes (the surfaces of one model, and the whole map, share a matrix)."""
+        if model is not self._model_cache[0]:
             data = _IDENTITY_BYTES if model is IDENTITY else gl_bytes(np.asarray(model, np.float32))
             self._model_cache = (model, data)
-        p.write("u_model", self._model_cache[1])
+        return self._model_cache[1]
+
+    def _view_values(self, view: Q3View, camera_local) -> Uniforms:
+        """The camera (in the model's space), time and clip plane uniforms of a draw."""
         if camera_local is not self._camera_cache[0]:
             self._camera_cache = (camera_local, tuple(float(c) for c in camera_local))
-        p.put("u_camera", self._camera_cache[1])
-        p.put("u_time", float(view.time))
-        p.put("u_clip_plane", view.clip_plane or _NO_CLIP)
+        return (("u_camera", self._camera_cache[1]), ("u_time", float(view.time)),
+                ("u_clip_plane", view.clip_plane or _NO_CLIP))
+
+    def _common(self, p: StageProgram, view: Q3View, model: np.ndarray, camera_local) -> None:
+        p.write("u_view_proj", self._view_proj_bytes(view))
+        p.write("u_model", self._model_bytes(model))
+        p.put_all(self._view_values(view, camera_local))
 
     def _fog_uniforms(self, p: StageProgram, fog: FogVectors | None) -> None:
         if fog is None:
@@ -325,29 +361,30 @@ class ShaderPainter:
         move = plan.move(time)
         clip = view.clip_plane is not None
         face = view.front_face
+        view_proj, model_bytes = self._view_proj_bytes(view), self._model_bytes(model)
+        # the uniforms of the draw, the same for each pass
+        shared = list(self._view_values(view, camera_local))
+        if fog is None:
+            shared += [("u_fog_eye_t", 1.0), ("u_fog_adjust", 0)]
+        else:
+            shared += [("u_fog_distance", fog.distance), ("u_fog_depth", fog.depth), ("u_fog_eye_t", fog.eye_t)]
+        shared.append(("u_entity_from_vertex", int(entity_color is None)))
+        if entity_color is not None:
+            shared.append(("u_entity_color", entity_color))
+        lit = light or _DEFAULT_LIGHT
+        lighting = (("u_ambient", lit.ambient), ("u_directed", lit.directed), ("u_light_dir", lit.direction))
         for step in plan.passes:
             p = step.programs.get(clip) or self._pass_program(step, clip)
-            self._common(p, view, model, camera_local)
+            p.write("u_view_proj", view_proj)
+            p.write("u_model", model_bytes)
             p.apply(step.statics)
             dynamic, textures = step.at(time, move, self.texture)
-            for name, value in dynamic:
-                p.put(name, value)
-            if fog is None:
-                p.put("u_fog_eye_t", 1.0)
-                p.put("u_fog_adjust", 0)
-            else:
-                p.put("u_fog_distance", fog.distance)
-                p.put("u_fog_depth", fog.depth)
-                p.put("u_fog_eye_t", fog.eye_t)
+            p.put_all(dynamic)
+            p.put_all(shared)
+            if fog is not None:
                 p.put("u_fog_adjust", step.fog_adjust)
-            p.put("u_entity_from_vertex", int(entity_color is None))
-            if entity_color is not None:
-                p.put("u_entity_color", entity_color)
             if step.lighting:
-                lit = light or _DEFAULT_LIGHT
-                p.put("u_ambient", lit.ambient)
-                p.put("u_directed", lit.directed)
-                p.put("u_light_dir", lit.direction)
+                p.put_all(lighting)
             for unit, texture in enumerate(textures):
                 texture.use(unit)
             use_state(self.ctx, step.states[face])

@@ -37,7 +37,7 @@ TextureOf = Callable[[str, bool, Shader], moderngl.Texture]
 
 def _matrix(m: np.ndarray) -> tuple:
     """A 3×3 ``tcMod`` matrix as the column-major uniform values."""
-    return tuple(m.astype(np.float32).T.ravel())
+    return tuple(m.astype(np.float32).T.ravel().tolist())
 
 
 def _tc_uniforms(stage: Stage, time: float) -> Uniforms:
@@ -56,7 +56,7 @@ class Pass:
     clips it; filled by the painter) and, per time, its varying uniforms and textures."""
 
     __slots__ = ("shader", "stage", "second", "detail", "alpha_func", "statics", "fog_adjust", "lighting", "states",
-                 "programs", "_time", "_dynamic", "_textures")
+                 "programs", "_timed", "_time", "_dynamic", "_textures")
 
     def __init__(self, shader: Shader, stage: Stage, second: Stage | None, detail: Stage | None,
                  deform: Uniforms, portal_distance: float, cull: str | None,
@@ -89,14 +89,16 @@ class Pass:
                                      front_face=face, blend=blend_factors(stage), polygon_offset=polygon_offset)
                        for face in ("cw", "ccw")}
         self.programs: dict[bool, StageProgram] = {}
+        self._timed = bool(stage.tc_mods) or _timed_color(stage) or (detail is not None and bool(detail.tc_mods)) \
+            or any(len(s.images) > 1 and s.anim_frequency > 0 for s in (stage, second, detail) if s is not None)
         self._time: float | None = None
         self._dynamic: Uniforms = ()
         self._textures: tuple[moderngl.Texture, ...] = ()
 
     def at(self, time: float, move: Uniforms, texture: TextureOf) -> tuple[Uniforms, tuple[moderngl.Texture, ...]]:
         """The uniforms that vary with ``time`` (``move``: the shader's ``u_move`` at that time, if it varies) and
-        the textures of units 0, 1, 2, computed once per time."""
-        if self._time != time:
+        the textures of units 0, 1, 2, computed once per time (once for good when nothing of them varies)."""
+        if self._time != time and (self._time is None or self._timed or move):
             stage, detail = self.stage, self.detail
             dynamic: list[tuple[str, object]] = list(move)
             if stage.tc_mods:

@@ -2,11 +2,11 @@
 shaders.
 
 Per frame every polygon's vertices go into one vertex buffer (the map's vertex layout) and its fan into one index
-buffer, written once; polygons are then drawn in shader sort order (stable, so equal sorts keep the caller's
-order), consecutive polygons with the same shader and clock sharing one draw.  Each run is drawn with its shader's
-stages at the frame's time minus its ``shader_time``, without an entity colour: stages that read the entity's
-colour (``rgbGen`` / ``alphaGen entity``) then read the vertex colours, as the engine's sprite, beam and poly
-surfaces carry the entity's ``shaderRGBA`` in their vertices.
+buffer, written once into fresh storage (no wait for the frames still drawn from the last); polygons are then drawn
+in shader sort order (stable, so equal sorts keep the caller's order), consecutive polygons with the same shader and
+clock sharing one draw.  Each run is drawn with its shader's stages at the frame's time minus its ``shader_time``,
+without an entity colour: stages that read the entity's colour (``rgbGen`` / ``alphaGen entity``) then read the
+vertex colours, as the engine's sprite, beam and poly surfaces carry the entity's ``shaderRGBA`` in their vertices.
 
 References: ioquake3 ``renderergl1/tr_scene.c`` (``RE_AddPolyToScene``), ``tr_surface.c`` (``RB_SurfacePolychain``,
 ``RB_SurfaceSprite``, ``RB_SurfaceRailCore``), ``tr_shade.c`` (``RB_BeginSurface``: ``shaderTime``),
@@ -66,11 +66,13 @@ class PolyRenderer:
         self._vbo: moderngl.Buffer | None = None
         self._ibo: moderngl.Buffer | None = None
         self._vaos: dict[int, moderngl.VertexArray] = {}
+        self._last: tuple[tuple[Q3Poly, ...], list[tuple[float, str, float, int, int]]] | None = None
 
     def release(self) -> None:
         self._drop_buffers()
 
     def _drop_buffers(self) -> None:
+        self._last = None
         for vao in self._vaos.values():
             vao.release()
         self._vaos.clear()
@@ -95,36 +97,45 @@ class PolyRenderer:
             self._vbo = self.ctx.buffer(reserve=self._capacity * DRAW_VERTEX.itemsize, dynamic=True)
             self._ibo = self.ctx.buffer(reserve=self._capacity * 4, dynamic=True)
         assert self._vbo is not None and self._ibo is not None
-        self._vbo.write(verts.tobytes())
-        self._ibo.write(indices.tobytes())
+        for buffer, data in ((self._vbo, verts), (self._ibo, indices)):
+            buffer.orphan()     # new storage: no wait for the draws of earlier frames still reading the old one
+            buffer.write(data.tobytes())
 
     def _vao(self, program: moderngl.Program) -> moderngl.VertexArray:
         assert self._vbo is not None and self._ibo is not None
         return cached_vao(self._vaos, program, self._vbo, self._ibo)
 
+    def _runs(self, polys: tuple[Q3Poly, ...]) -> list[tuple[float, str, float, int, int]]:
+        """``(sort, shader, shader time, first index, count)`` of each run of ``polys`` in drawing order, their
+        buffers written: once for the calls of a frame with the same polygons (one per shader sort between the
+        models' blended surfaces)."""
+        if self._last is not None and self._last[0] is polys:
+            return self._last[1]
+        sorts = [self.shader(p.shader).sort for p in polys]
+        order = sorted(range(len(polys)), key=sorts.__getitem__)
+        ordered = [polys[i] for i in order]
+        verts, indices, ranges = poly_buffers(ordered)
+        runs: list[tuple[float, str, float, int, int]] = []
+        if len(indices):
+            self._upload(verts, indices)
+        for i, poly, (first, count) in zip(order, ordered, ranges):
+            if count == 0:
+                continue
+            if runs and runs[-1][1] == poly.shader and runs[-1][2] == poly.shader_time \
+                    and runs[-1][3] + runs[-1][4] == first:
+                sort, name, start, run_first, run_count = runs[-1]
+                runs[-1] = (sort, name, start, run_first, run_count + count)
+            else:
+                runs.append((sorts[i], poly.shader, poly.shader_time, first, count))
+        self._last = (polys, runs)
+        return runs
+
     def draw(self, polys: tuple[Q3Poly, ...], view: Q3View, sorts: Callable[[float], bool] | None = None) -> None:
         """Draw ``polys`` as seen from ``view`` (rules: module docstring); ``sorts``: only those whose shader's sort
         it accepts (all without it)."""
-        if sorts is not None:
-            polys = tuple(p for p in polys if sorts(self.shader(p.shader).sort))
         if not polys:
             return
-        order = sorted(range(len(polys)), key=lambda i: self.shader(polys[i].shader).sort)
-        ordered = [polys[i] for i in order]
-        verts, indices, ranges = poly_buffers(ordered)
-        if not len(indices):
-            return
-        self._upload(verts, indices)
-        runs: list[tuple[str, float, int, int]] = []
-        for poly, (first, count) in zip(ordered, ranges):
-            if count == 0:
-                continue
-            if runs and runs[-1][0] == poly.shader and runs[-1][1] == poly.shader_time \
-                    and runs[-1][2] + runs[-1][3] == first:
-                name, start, run_first, run_count = runs[-1]
-                runs[-1] = (name, start, run_first, run_count + count)
-            else:
-                runs.append((poly.shader, poly.shader_time, first, count))
-        for name, start, first, count in runs:
-            at = replace(view, time=view.time - start)
-            self.painter.draw(self._vao, self.shader(name), at, _IDENTITY, view.camera, count, first)
+        for sort, name, start, first, count in self._runs(polys):
+            if sorts is None or sorts(sort):
+                at = replace(view, time=view.time - start)
+                self.painter.draw(self._vao, self.shader(name), at, _IDENTITY, view.camera, count, first)

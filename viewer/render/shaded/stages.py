@@ -91,7 +91,8 @@ class TexCoordChain:
 
 def tc_chain(mods: tuple[TexMod, ...], time: float) -> TexCoordChain:
     """Fold ``mods`` into :class:`TexCoordChain` (a second ``turb`` is folded as if it were the first)."""
-    pre, post = np.eye(3), np.eye(3)
+    pre: np.ndarray | None = None      # None: the identity (the first matrix needs no product with it)
+    post: np.ndarray | None = None
     turb = (0.0, 0.0)
     for mod in mods:
         if mod.kind == "turb":
@@ -101,10 +102,10 @@ def tc_chain(mods: tuple[TexMod, ...], time: float) -> TexCoordChain:
         if mod.kind == "entitytranslate":
             continue
         if turb[0] == 0.0:
-            pre = _affine(mod, time) @ pre
+            pre = _affine(mod, time) if pre is None else _affine(mod, time) @ pre
         else:
-            post = _affine(mod, time) @ post
-    return TexCoordChain(pre, turb, post)
+            post = _affine(mod, time) if post is None else _affine(mod, time) @ post
+    return TexCoordChain(np.eye(3) if pre is None else pre, turb, np.eye(3) if post is None else post)
 
 
 def stage_color(stage: Stage, time: float) -> tuple[float, float, float, float]:
