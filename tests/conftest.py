@@ -36,6 +36,20 @@ def pytest_sessionstart(session: pytest.Session) -> None:
             f"the test corpus is missing: expected {LQ1 / 'pak0.pak'} (../shared/data beside the repo)")
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The static checks collected (``tests/test_architecture.py``) start at once, beside the tests."""
+    from tests.test_architecture import start_checks
+
+    start_checks({item.callspec.params["name"] for item in session.items
+                  if getattr(item, "originalname", None) == "test_static_check_passes"})
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    from tests.test_architecture import stop_checks
+
+    stop_checks()
+
+
 @pytest.fixture(autouse=True, scope="session")
 def private_settings(tmp_path_factory) -> None:
     """The window's remembered settings live in a folder of this test session (child processes inherit it), so
