@@ -40,8 +40,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """The static checks collected (``tests/test_architecture.py``) start at once, beside the tests."""
     from tests.test_architecture import start_checks
 
-    start_checks({item.callspec.params["name"] for item in session.items
-                  if getattr(item, "originalname", None) == "test_static_check_passes"})
+    if not session.config.option.collectonly:
+        start_checks({item.callspec.params["name"] for item in session.items
+                      if getattr(item, "originalname", None) == "test_static_check_passes"})
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
