@@ -36,13 +36,21 @@ def pytest_sessionstart(session: pytest.Session) -> None:
             f"the test corpus is missing: expected {LQ1 / 'pak0.pak'} (../shared/data beside the repo)")
 
 
+def _is_static_check(item: pytest.Item) -> bool:
+    return getattr(item, "originalname", None) == "test_static_check_passes"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The static checks' tests go last: they only wait for the checks started with the session."""
+    items.sort(key=_is_static_check)
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """The static checks collected (``tests/test_architecture.py``) start at once, beside the tests."""
     from tests.test_architecture import start_checks
 
     if not session.config.option.collectonly:
-        start_checks({item.callspec.params["name"] for item in session.items
-                      if getattr(item, "originalname", None) == "test_static_check_passes"})
+        start_checks({item.callspec.params["name"] for item in session.items if _is_static_check(item)})
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
