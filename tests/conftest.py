@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from collections import OrderedDict
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,29 @@ def pytest_sessionstart(session: pytest.Session) -> None:
             f"the test corpus is missing: expected {LQ1 / 'pak0.pak'} (../shared/data beside the repo)")
 
 
+def _is_static_check(item: pytest.Item) -> bool:
+    return getattr(item, "originalname", None) == "test_static_check_passes"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The static checks' tests go last: they only wait for the checks started with the session."""
+    items.sort(key=_is_static_check)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The static checks collected (``tests/test_architecture.py``) start at once, beside the tests."""
+    from tests.test_architecture import start_checks
+
+    if not session.config.option.collectonly:
+        start_checks({item.callspec.params["name"] for item in session.items if _is_static_check(item)})
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    from tests.test_architecture import stop_checks
+
+    stop_checks()
+
+
 @pytest.fixture(autouse=True, scope="session")
 def private_settings(tmp_path_factory) -> None:
     """The window's remembered settings live in a folder of this test session (child processes inherit it), so
@@ -48,6 +72,51 @@ def lq1_pak():
     from assets_loader.pak import load_pak
 
     return load_pak(LQ1 / "pak0.pak")
+
+
+#: Timelines :func:`decoded` keeps (the most recently used): enough for a test file that runs its tests demo by demo.
+DECODED_KEPT = 4
+
+
+@pytest.fixture(scope="session")
+def decoded():
+    """``decoded(path)``: the demo's timeline, decoded once while it is among the :data:`DECODED_KEPT` last used
+    (a timeline is immutable), shared by every test file that decodes the same corpus demos."""
+    from assets_loader.demos.detect import load_demo
+
+    kept: OrderedDict[str, object] = OrderedDict()
+
+    def decode(path):
+        key = os.path.realpath(path)
+        if key in kept:
+            kept.move_to_end(key)
+        else:
+            kept[key] = load_demo(path)
+            if len(kept) > DECODED_KEPT:
+                kept.popitem(last=False)
+        return kept[key]
+
+    yield decode
+    kept.clear()
+
+
+@pytest.fixture(scope="module")
+def cli_decodes_once(decoded):
+    """The commands a test module runs in this process (``viewer.cli.main``) take each demo from :func:`decoded`:
+    ``load_demo`` as the commands import it, and as ``load_merged`` calls it, answers a plain path from there."""
+    import assets_loader.demos
+    import assets_loader.demos.detect
+
+    original = assets_loader.demos.detect.load_demo
+
+    def load_demo(src, *args, **kwargs):
+        return decoded(src) if isinstance(src, str | Path) and not (args or kwargs) else original(src, *args,
+                                                                                                  **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(assets_loader.demos, "load_demo", load_demo)
+        patch.setattr(assets_loader.demos.detect, "load_demo", load_demo)
+        yield
 
 
 @pytest.fixture(scope="module")

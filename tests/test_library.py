@@ -5,6 +5,8 @@ database as the process pool, and ``qdv find``'s patterns agree with counts comp
 from __future__ import annotations
 
 import bisect
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -41,22 +43,38 @@ def _json(data):
     return json.loads(to_json(data))
 
 
-def test_every_demo_row_equals_info_and_events(library):
+@pytest.fixture(scope="module")
+def corpus(cli_decodes_once, decoded) -> dict[str, tuple[dict, list, list] | FormatError]:
+    """Each corpus demo decoded once for the comparisons below: path → its ``info`` and ``events`` JSON and the JSON
+    ``qdv events PATH --json --kind obituary`` prints (the command run on that decode), or the FormatError its
+    decoding raised."""
+    found: dict[str, tuple[dict, list, list] | FormatError] = {}
+    for path in demo_paths(CORPUS):
+        try:
+            timeline = decoded(path)
+        except FormatError as exc:
+            found[path] = exc
+            continue
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert main(["events", path, "--json", "--kind", "obituary"]) == 0, path
+        found[path] = (_json(info_dict(timeline, path)), _json(events_list(timeline)), json.loads(out.getvalue()))
+    return found
+
+
+def test_every_demo_row_equals_info_and_events(library, corpus):
     db = sqlite3.connect(library)
     paths = demo_paths(CORPUS)
     assert len(paths) == db.execute("SELECT COUNT(*) FROM demos").fetchone()[0] >= 25
     decoded = 0
     for path in paths:
-        try:
-            timeline = load_demo(path)
-        except FormatError as exc:
+        if isinstance(corpus[path], FormatError):
             error, = db.execute("SELECT error FROM demos WHERE path = ?", (path,)).fetchone()
-            assert error == " ".join(str(exc).split()) and "\n" not in error
+            assert error == " ".join(str(corpus[path]).split()) and "\n" not in error
             assert demo_info(db, path) is None and demo_events(db, path) == []
             continue
         decoded += 1
-        info = _json(info_dict(timeline, path))
-        events = _json(events_list(timeline))
+        info, events, _obituaries = corpus[path]
         assert demo_info(db, path) == info, path
         assert demo_events(db, path) == events, path
         counts = Counter(kind for (kind,) in db.execute(
@@ -227,15 +245,14 @@ def _windows(times: list[float], n: int, within: float) -> list[tuple[float, int
     return runs
 
 
-def test_multi_kill_3_cli_lists_the_moments_events_json_gives(library, capsys):
+def test_multi_kill_3_cli_lists_the_moments_events_json_gives(library, corpus, capsys):
     """The issue's "done when" search, ``qdv find --multi-kill 3 --within 5`` (and 8 s, where the corpus has more),
     against each demo's ``qdv events --json --kind obituary`` (the CLI's JSON, not the library's lists)."""
     frag_times: dict[tuple[str, str], list[float]] = defaultdict(list)
-    for path in demo_paths(CORPUS):
-        if main(["events", path, "--json", "--kind", "obituary"]) != 0:
-            capsys.readouterr()
+    for path, found in corpus.items():
+        if isinstance(found, FormatError):
             continue
-        for e in json.loads(capsys.readouterr().out):
+        for e in found[2]:
             if e["killer"] not in (None, e["victim"]):
                 frag_times[(path, e["killer"])].append(e["time"])
     for within in (5.0, 8.0):

@@ -4,13 +4,13 @@ short ones) ``timedemo`` with exit 0, with the game data we have, with unrelated
 player the camera follows is drawn (a fallback model or a placeholder where the data lacks theirs).
 
 The commands run in this process through ``viewer.cli.main`` (an exception is a failed test, a traceback would be
-the user's), with each demo decoded once: the decoders are swept by their own tests, this sweeps what comes after.
+the user's), with each demo decoded once (``cli_decodes_once``; pytest runs each demo's tests together, the
+``demo`` fixture being module-scoped): the decoders are swept by their own tests, this sweeps what comes after.
 Pictures are small (160x90) to keep the sweep within a few minutes.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import shutil
@@ -20,10 +20,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import assets_loader.demos
 from assets_loader.demos import DEMO_SUFFIXES
 from tests.conftest import DATA, LQ1, QUAKE2, QUAKE3, QUAKEWORLD
 from viewer.cli import main
+from viewer.headless import DemoRenderer
 
 PUBLIC = DATA / "public"
 SIZE = "160x90"
@@ -78,16 +78,14 @@ DEMOS = _public_demos() + [path for path, _ in CORPUS]
 DATA_SETTINGS = ("own", "other", "none")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def decode_once():
-    """Each demo is decoded once for the whole module (the timeline is immutable)."""
-    original = assets_loader.demos.load_demo
-    cached = functools.lru_cache(maxsize=None)(lambda path: original(path))
-    assets_loader.demos.load_demo = lambda path, *a, **kw: cached(str(path)) if not (a or kw) else original(path, *a,
-                                                                                                            **kw)
-    yield
-    assets_loader.demos.load_demo = original
-    cached.cache_clear()
+pytestmark = pytest.mark.usefixtures("cli_decodes_once")
+
+
+@pytest.fixture(scope="module")
+def demo(request) -> Path:
+    """The demo a test is parametrised with (indirectly: module scope makes pytest run each demo's tests one after
+    the other, while its timeline is kept)."""
+    return request.param
 
 
 def _run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -96,7 +94,7 @@ def _run(capsys, *argv: str) -> tuple[int, str, str]:
     return status, out, err
 
 
-@pytest.mark.parametrize("demo", DEMOS, ids=lambda p: p.name)
+@pytest.mark.parametrize("demo", DEMOS, ids=lambda p: p.name, indirect=True)
 def test_info_and_events_need_no_game_data(demo: Path, capsys) -> None:
     status, out, err = _run(capsys, "info", str(demo), "--json")
     assert status == 0, err
@@ -109,9 +107,9 @@ def test_info_and_events_need_no_game_data(demo: Path, capsys) -> None:
 
 
 @pytest.mark.parametrize("which", DATA_SETTINGS)
-@pytest.mark.parametrize("demo", DEMOS, ids=lambda p: p.name)
+@pytest.mark.parametrize("demo", DEMOS, ids=lambda p: p.name, indirect=True)
 def test_screenshots_and_a_short_render_with_any_data(demo: Path, which: str, quake1_with_bg: Path, tmp_path,
-                                                      capsys) -> None:
+                                                      capsys, decoded) -> None:
     data = _data_args(demo, which, quake1_with_bg)
     for time, camera in (("25%", "pov"), ("50%", "free"), ("90%", "pov")):
         out = tmp_path / f"{time[:-1]}-{camera}.png"
@@ -119,7 +117,7 @@ def test_screenshots_and_a_short_render_with_any_data(demo: Path, which: str, qu
                               "--out", str(out), *data)
         assert status == 0, err
         assert out.stat().st_size > 0
-    duration = assets_loader.demos.load_demo(str(demo)).duration
+    duration = decoded(demo).duration
     start = round(duration * 0.4, 3)
     frames = tmp_path / "frames"
     frames.mkdir()
@@ -129,50 +127,50 @@ def test_screenshots_and_a_short_render_with_any_data(demo: Path, which: str, qu
     assert len(list(frames.glob("*.png"))) == 10
 
 
-@pytest.mark.parametrize("demo", [d for d in DEMOS if d.name in SHORT], ids=lambda p: p.name)
-def test_short_demos_timedemo_to_the_end(demo: Path, quake1_with_bg: Path, capsys) -> None:
-    assert assets_loader.demos.load_demo(str(demo)).duration <= 80.0
+@pytest.mark.parametrize("demo", [d for d in DEMOS if d.name in SHORT], ids=lambda p: p.name, indirect=True)
+def test_short_demos_timedemo_to_the_end(demo: Path, quake1_with_bg: Path, capsys, decoded) -> None:
+    assert decoded(demo).duration <= 80.0
     status, out, err = _run(capsys, "timedemo", str(demo), "--size", SIZE,
                             *_data_args(demo, "own", quake1_with_bg))
     assert status == 0, err
     assert " frames " in out and " fps" in out
 
 
-def _followed_player_pixels(demo: Path, data: tuple[str, ...], fraction: float) -> int | None:
+def _followed_player_pixels(renderer: DemoRenderer, fraction: float) -> int | None:
     """How many pixels of a chase-camera picture at ``fraction`` of the demo change when every entity is left out:
     the followed player stands in the middle of it. ``None`` when the followed player is not in the picture
     (dead, spectating in free flight, intermission)."""
     from viewer.cameras import chase_camera
-    from viewer.headless import DemoRenderer
-    from viewer.session import game_filesystem
 
-    args = dict(zip(data[::2], data[1::2]))
-    timeline = assets_loader.demos.load_demo(str(demo))
-    fs = game_filesystem(str(demo), args.get("--basedir"), args.get("--game"))
-    renderer = DemoRenderer(timeline, fs, (160, 90))
-    try:
-        t = timeline.start_time + fraction * timeline.duration
-        state = timeline.sample(t)
-        if state.view_entity not in set(state.entities.number.tolist()):
-            return None
-        renderer.session.use_segment(max(state.segment, 0))
-        camera = chase_camera(renderer.session.game_map, state.view_origin, state.view_angles)
-        frame = renderer.scene(t, camera)
-        empty = replace(frame, models=(), md3=(), polys=(), particles=None)
-        pictures = []
-        for each in (frame, empty):
-            renderer.render(each)
-            pictures.append(renderer.target.read_rgb().astype(np.int16))
-        return int((np.abs(pictures[0] - pictures[1]).max(axis=2) > 24).sum())
-    finally:
-        renderer.release()
+    timeline = renderer.timeline
+    t = timeline.start_time + fraction * timeline.duration
+    state = timeline.sample(t)
+    if state.view_entity not in set(state.entities.number.tolist()):
+        return None
+    renderer.session.use_segment(max(state.segment, 0))
+    camera = chase_camera(renderer.session.game_map, state.view_origin, state.view_angles)
+    frame = renderer.scene(t, camera)
+    empty = replace(frame, models=(), md3=(), polys=(), particles=None)
+    pictures = []
+    for each in (frame, empty):
+        renderer.render(each)
+        pictures.append(renderer.target.read_rgb().astype(np.int16))
+    return int((np.abs(pictures[0] - pictures[1]).max(axis=2) > 24).sum())
 
 
 @pytest.mark.parametrize("which", DATA_SETTINGS)
-@pytest.mark.parametrize("demo", DEMOS, ids=lambda p: p.name)
-def test_the_followed_player_is_drawn_with_any_data(demo: Path, which: str, quake1_with_bg: Path) -> None:
+@pytest.mark.parametrize("demo", DEMOS, ids=lambda p: p.name, indirect=True)
+def test_the_followed_player_is_drawn_with_any_data(demo: Path, which: str, quake1_with_bg: Path, decoded) -> None:
+    from viewer.session import game_filesystem
+
     data = _data_args(demo, which, quake1_with_bg)
-    seen = [_followed_player_pixels(demo, data, fraction) for fraction in (0.3, 0.5, 0.7)]
+    args = dict(zip(data[::2], data[1::2]))
+    renderer = DemoRenderer(decoded(demo), game_filesystem(str(demo), args.get("--basedir"), args.get("--game")),
+                            (160, 90))
+    try:
+        seen = [_followed_player_pixels(renderer, fraction) for fraction in (0.3, 0.5, 0.7)]
+    finally:
+        renderer.release()
     in_view = [n for n in seen if n is not None]
     if not in_view:
         pytest.fail(f"{demo.name}: the followed player is in no sampled picture; choose other moments")

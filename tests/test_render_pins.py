@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from assets_loader.demos import load_demo
 from tests.conftest import DATA, LQ1, QUAKE2, QUAKE3, QUAKEWORLD
 from viewer.cli import main
 
@@ -57,6 +56,10 @@ CASES: dict[str, tuple[Path | None, str, tuple[str, ...]]] = {
 }
 
 
+#: Each demo is decoded once (``cli_decodes_once``); the cases run demo by demo, while it is kept.
+pytestmark = pytest.mark.usefixtures("cli_decodes_once")
+
+
 def _screenshot(name: str, out: Path) -> np.ndarray:
     demo, time, extra = CASES[name]
     args = ["screenshot", *([str(demo)] if demo is not None else []), "--time", time, "--out", str(out),
@@ -67,7 +70,7 @@ def _screenshot(name: str, out: Path) -> np.ndarray:
     return np.asarray(Image.open(out).convert("RGB"), np.int16)
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.parametrize("name", sorted(CASES, key=lambda name: (str(CASES[name][0]), name)))
 def test_screenshot_equals_its_pinned_picture(name: str, tmp_path: Path) -> None:
     pixels = _screenshot(name, tmp_path / f"{name}.png")
     pin = PINS / f"{name}.png"
@@ -86,7 +89,7 @@ TIMEDEMO_CASES = [(LQ1 / "demo1_lite.dem", ()), (QUAKE2 / "demos" / "AQtion-demo
 
 
 @pytest.mark.parametrize(("demo", "extra"), TIMEDEMO_CASES, ids=lambda v: getattr(v, "name", ""))
-def test_timedemo_draws_every_frame_of_the_demo(demo: Path, extra: tuple[str, ...], capsys) -> None:
-    frames = load_demo(demo).num_frames
+def test_timedemo_draws_every_frame_of_the_demo(demo: Path, extra: tuple[str, ...], capsys, decoded) -> None:
+    frames = decoded(demo).num_frames
     assert main(["timedemo", str(demo), "--size", "64x36", *extra]) == 0
     assert f"{frames} frames" in capsys.readouterr().out

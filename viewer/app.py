@@ -31,7 +31,7 @@ import pyglet
 from pyglet.window import key
 
 from assets_loader.images import Image
-from assets_loader.demos import SceneState, is_demo_name
+from assets_loader.demos import DemoTimeline, SceneState, is_demo_name
 from assets_loader.demos.merge import load_merged
 from assets_loader.demos.detect import demo_game
 from assets_loader.demos.events import plain_line
@@ -105,7 +105,8 @@ class PlaySource:
     demos of the same match whose recorders' exact views are added (``--merge``, :mod:`assets_loader.demos.merge`);
     ``overlays``: the caster's overlays on at the start (``--overlay``, F5-F8); ``director``: the director has the
     camera from the start (``--camera director``); ``multiview``: the panes the demo starts with
-    (``--multiview``)."""
+    (``--multiview``); ``timeline``: ``demo`` with its ``merges`` already decoded (``qdv play`` decodes it once for
+    its checks; ``None``: the window decodes it)."""
 
     fs: VirtualFS
     demo: str | None = None
@@ -134,6 +135,7 @@ class PlaySource:
     ghost_runs: tuple[Ghost, ...] = ()
     pov_ghost: int | None = None
     trails: bool = False
+    timeline: DemoTimeline | None = None
 
     @property
     def title(self) -> str:
@@ -231,7 +233,7 @@ class ViewerWindow(pyglet.window.Window):
             t = time.perf_counter()
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                timeline = load_merged(src.demo, src.merges)
+                timeline = src.timeline if src.timeline is not None else load_merged(src.demo, src.merges)
             for w in caught:
                 self._say(f"warning: {w.message}")
             self._say(f"demo {Path(src.demo).name}: {timeline.num_frames} frames, {timeline.duration:.1f} s, "

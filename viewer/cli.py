@@ -614,6 +614,7 @@ def _run_window(args: argparse.Namespace) -> int:
             # checked before any window opens, on one decode: maps that differ, players that are not there, path
             # keys outside the demo (they need its duration), demos merged that are not of its match
             timeline = _load_merged(demo, args)
+            source_kw["timeline"] = timeline      # the window plays this decode instead of decoding it again
             ghosts = _ghosts(timeline, args)
             if ghosts is not None:
                 source_kw["ghost_runs"] = tuple(ghosts.ghosts)

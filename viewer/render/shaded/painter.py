@@ -30,6 +30,7 @@ from assets_loader.q3shaders import Shader, Stage
 from ..gl_state import ALPHA_BLEND, GlState, use_state
 from ..program_members import uniform
 from ..refdef import Lights
+from ..textures import build_mipmaps
 from ..view_math import angle_vectors, gl_bytes
 from .dlights import dlight_image, in_model_space, light_corners
 from .fog import FogVectors, fog_image
@@ -256,7 +257,7 @@ class ShaderPainter:
             tex = self.ctx.texture((w, h), 4, data)
             tex.repeat_x = tex.repeat_y = not clamp
             if mipmap:
-                tex.build_mipmaps()
+                build_mipmaps(tex)
                 tex.filter = (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)
             else:
                 tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
