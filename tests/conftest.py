@@ -122,11 +122,11 @@ def cli_decodes_once(decoded):
 @pytest.fixture(scope="module")
 def ctx():
     """A headless OpenGL 3.3 context (EGL, Mesa llvmpipe works) for one test module."""
-    from viewer.render.context import create_headless_context
+    from viewer.render.context import create_headless_context, release_headless_context
 
     context = create_headless_context()
     yield context
-    context.release()
+    release_headless_context(context)
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from viewer.export import ExportError, next_numbered_path, write_png
-from viewer.render.context import OffscreenTarget, RenderError
+from viewer.render.context import OffscreenTarget, RenderError, create_headless_context, release_headless_context
 from viewer.render.programs import load_program
 from viewer.render.textures import build_mipmaps, upload_rgba
 
@@ -64,3 +64,18 @@ def test_numbered_names_skip_existing(tmp_path: Path) -> None:
     (tmp_path / "qdv0000.png").write_bytes(b"")
     (tmp_path / "qdv0001.png").write_bytes(b"")
     assert next_numbered_path(tmp_path).name == "qdv0002.png"
+
+
+def test_releasing_a_context_gives_the_current_one_back() -> None:
+    """A renderer made and released while another context is in use (a test module's, another renderer's) leaves
+    that one current: its objects are read from its own context, not from the released one's."""
+    first = create_headless_context()
+    try:
+        data = np.arange(64, dtype=np.uint8).tobytes()
+        texture = first.texture((4, 4), 4, data)
+        second = create_headless_context()
+        second.texture((4, 4), 4, bytes(64))             # the same texture name in the second context
+        release_headless_context(second)
+        assert texture.read() == data
+    finally:
+        release_headless_context(first)

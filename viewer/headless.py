@@ -16,7 +16,7 @@ import numpy as np
 from assets_loader.demos import DemoTimeline
 from assets_loader.vfs import VirtualFS
 
-from .render.context import OffscreenTarget, create_headless_context, egl_flush
+from .render.context import OffscreenTarget, create_headless_context, egl_flush, release_headless_context
 from .render.frame import FrameRenderer
 from .render.frames_in_flight import FramesInFlight
 from .render.hud_overlay import HudRenderer
@@ -96,7 +96,7 @@ class DemoRenderer:
                 obj.release()
         self.session.release()
         self.target.release()
-        self.ctx.release()
+        release_headless_context(self.ctx)
 
 
 def render_map(assets: SegmentAssets, camera: Camera, size: tuple[int, int],
@@ -110,7 +110,7 @@ def render_map(assets: SegmentAssets, camera: Camera, size: tuple[int, int],
         renderer.draw(SceneFrame(0.0, 0, camera, (), np.ones(64, np.float32), water_alpha=water_alpha), target)
         return target.read_rgb()
     finally:
-        ctx.release()
+        release_headless_context(ctx)
 
 
 @dataclass(frozen=True, slots=True)

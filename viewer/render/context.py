@@ -8,6 +8,7 @@ the window's default framebuffer raises GL_INVALID_OPERATION on Mesa through pyg
 from __future__ import annotations
 
 import ctypes
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -15,20 +16,59 @@ import moderngl
 import numpy as np
 
 GL_VERSION = 330
+EGL_DRAW, EGL_READ = 0x3059, 0x305A
 
 
 class RenderError(RuntimeError):
     """No usable OpenGL 3.3 context could be made."""
 
 
+#: Per headless context: its own EGL context, and the EGL context current when it was made (display, draw surface,
+#: read surface, context; see :func:`release_headless_context`).
+_MADE_OVER: weakref.WeakKeyDictionary[moderngl.Context, tuple[int, tuple[int, int, int, int]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _egl() -> ctypes.CDLL:
+    egl = ctypes.CDLL("libEGL.so.1")
+    for name in ("eglGetCurrentDisplay", "eglGetCurrentContext"):
+        getattr(egl, name).restype = ctypes.c_void_p
+    egl.eglGetCurrentSurface.restype = ctypes.c_void_p
+    egl.eglGetCurrentSurface.argtypes = [ctypes.c_int]
+    egl.eglMakeCurrent.argtypes = [ctypes.c_void_p] * 4
+    return egl
+
+
+def _current_egl_context() -> tuple[int, int, int, int]:
+    """(display, draw surface, read surface, context) current in this thread; context 0: none."""
+    egl = _egl()
+    return (egl.eglGetCurrentDisplay() or 0, egl.eglGetCurrentSurface(EGL_DRAW) or 0,
+            egl.eglGetCurrentSurface(EGL_READ) or 0, egl.eglGetCurrentContext() or 0)
+
+
 def create_headless_context() -> moderngl.Context:
-    """A standalone OpenGL 3.3 core context through EGL (no display needed; Mesa llvmpipe works)."""
+    """A standalone OpenGL 3.3 core context through EGL (no display needed; Mesa llvmpipe works), current from now
+    on; give it back with :func:`release_headless_context`."""
+    previous = _current_egl_context()
     try:
         settings: dict[str, Any] = {"backend": "egl"}  # moderngl's stub types every keyword setting as a dict
-        return moderngl.create_standalone_context(require=GL_VERSION, **settings)
+        ctx = moderngl.create_standalone_context(require=GL_VERSION, **settings)
     except Exception as exc:  # moderngl reports missing EGL/GL libraries with plain Exceptions
         raise RenderError(f"cannot create a headless OpenGL {GL_VERSION // 100}.{GL_VERSION % 100 // 10} context "
                           f"through EGL ({exc}); install libegl1 libgl1-mesa-dri libegl-mesa0") from exc
+    _MADE_OVER[ctx] = (_current_egl_context()[3], previous)
+    return ctx
+
+
+def release_headless_context(ctx: moderngl.Context) -> None:
+    """Release ``ctx``; when it is the current context, make the one current again that was current when it was made
+    (another renderer's, a test's), if that one still lives. A released context otherwise stays current (moderngl
+    does not unbind it), and GL calls meant for the other context's objects would go to the released one."""
+    own, previous = _MADE_OVER.pop(ctx, (0, (0, 0, 0, 0)))
+    was_current = own != 0 and _current_egl_context()[3] == own
+    ctx.release()
+    if was_current and previous[3]:
+        _egl().eglMakeCurrent(*(ctypes.c_void_p(handle or None) for handle in previous))  # fails harmlessly if gone
 
 
 def egl_flush() -> Callable[[], None]:
