@@ -85,6 +85,8 @@ SHOTGUN_COUNT, SHOTGUN_SPREAD, PELLET_RANGE = 11, 700.0, 4096.0
 BLOOD_TRAIL_STEP, BLOOD_TRAIL_TIME = 0.15, 2.0
 #: weapon → (trail seconds, trail radius) of its missile's smoke (``wiTrailTime``, ``trailRadius``).
 SMOKE_TRAILS: Mapping[int, tuple[float, float]] = {WP_ROCKET_LAUNCHER: (2.0, 64.0), WP_GRENADE_LAUNCHER: (0.7, 32.0)}
+#: Frames whose entity rows the smoke-track scan reads in one piece (bounds the copy of the extra columns).
+SCAN_FRAMES = 1024
 RING_MODEL, BULLET_MODEL = "models/weaphits/ring02.md3", "models/weaphits/bullet.md3"
 EFFECT_MODELS = (RING_MODEL, BULLET_MODEL, *GIB_MODELS)
 EFFECT_SHADERS = ("rocketExplosion", "grenadeExplosion", "plasmaExplosion", "bulletExplosion", "bloodExplosion",
@@ -225,16 +227,18 @@ def _impacts(timeline: DemoTimeline) -> tuple[tuple[Impact, ...], tuple[Rail, ..
 
 
 def _smoke_tracks(timeline: DemoTimeline) -> tuple[SmokeTrack, ...]:
-    """Every rocket's and grenade's trajectory, from the frames' entity columns."""
+    """Every rocket's and grenade's trajectory, from the frames' entity columns (read :data:`SCAN_FRAMES` frames at
+    a time)."""
     tracks: dict[tuple, list] = {}
-    for frame in range(timeline.num_frames):
-        ents = timeline.frame_entities(frame)
-        extra = ents.extra if hasattr(ents, "extra") else {}
-        if not extra or "eType" not in extra:
+    for first in range(0, timeline.num_frames, SCAN_FRAMES):
+        frame_of_row, ents = timeline.frames_entities(first, min(first + SCAN_FRAMES, timeline.num_frames) - 1)
+        extra = ents.extra
+        if "eType" not in extra:
             continue
         rows = np.flatnonzero((extra["eType"] == ET_MISSILE) & np.isin(extra["weapon"], list(SMOKE_TRAILS)))
-        t = float(timeline.times[frame])
         for r in rows.tolist():
+            frame = int(frame_of_row[r])
+            t = float(timeline.times[frame])
             key = (int(ents.number[r]), int(extra["pos_trType"][r]), int(extra["pos_trTime"][r]),
                    tuple(np.round(extra["pos_trBase"][r], 2).tolist()))
             found = tracks.get(key)
