@@ -363,6 +363,8 @@ class Quake3Effects:
     mark_pieces: dict[tuple[int | tuple[int, int], int], tuple[MarkFragment, ...]] = field(default_factory=dict)
     #: Each mark's polygons as last drawn, with their colour: a mark that does not fade is not rebuilt each frame.
     mark_polys: dict[tuple[int | tuple[int, int], int], tuple[tuple, tuple[Q3Poly, ...]]] = field(default_factory=dict)
+    #: The explosion model of each impact drawn so far (it does not change while it lives), by impact number.
+    explosion_models: dict[int, Md3Draw] = field(default_factory=dict)
     #: The timeline itself, for the view's hurts (:mod:`.view_blood`).
     timeline: DemoTimeline | None = None
 
@@ -415,8 +417,8 @@ class Quake3Effects:
         level = assets.game_map if isinstance(assets, Quake3Segment) else None
         models = assets.md3 if assets is not None else None
         items, players = link.md3_draws(state, first_person)
-        forward, right, up = angle_vectors(camera.angles)
-        left = -np.asarray(right)
+        forward, right, up_axis = angle_vectors(camera.angles)
+        left, up = tuple(-float(v) for v in right), tuple(float(v) for v in up_axis)   # plain floats for sprites
         md3: list[Md3Draw] = []
         polys: list[Q3Poly] = []
         self._impact_effects(state, t, left, up, first_person, md3, polys, self._pellet_impacts(state, t, level),
@@ -493,11 +495,14 @@ class Quake3Effects:
             polys.append(shapes.sprite(kind.shader or "", origin, 42.0 * (1.0 - c) + 30.0, left, up,
                                        (255, 255, 255, 255 * c * 0.33), _random(i, 3) * 360, start))
         else:
-            axis0 = imp.normal / max(float(np.linalg.norm(imp.normal)), 1e-9)
-            a1 = shapes.rotate_around(axis0, shapes.perpendicular(axis0), _random(i, 4) * 360)
-            axis = np.array([axis0, a1, np.cross(axis0, a1)], np.float32)
-            md3.append(Md3Draw(kind.model, imp.origin.astype(np.float32), axis, custom_shader=kind.shader or "",
-                               shader_time=start))
+            draw = self.explosion_models.get(i)
+            if draw is None:
+                axis0 = imp.normal / max(float(np.linalg.norm(imp.normal)), 1e-9)
+                a1 = shapes.rotate_around(axis0, shapes.perpendicular(axis0), _random(i, 4) * 360)
+                axis = np.array([axis0, a1, np.cross(axis0, a1)], np.float32)
+                draw = self.explosion_models[i] = Md3Draw(kind.model, imp.origin.astype(np.float32), axis,
+                                                          custom_shader=kind.shader or "", shader_time=start)
+            md3.append(draw)
 
     def _mark(self, i: int, imp: Impact, kind: Explosion, age: float, level: Bsp46World | None) -> tuple[Q3Poly, ...]:
         fade = 1.0
@@ -573,7 +578,7 @@ class Quake3Effects:
         frame = min(max(state.frame, 0), len(self.offsets) - 1)
         offset = float(self.offsets[frame])
         now_ms = (t - offset) * 1000.0
-        cam = np.asarray(camera.origin, np.float64)
+        cx, cy, cz = (float(v) for v in camera.origin)
         for track in self.smoke:
             life, radius = SMOKE_TRAILS[track.weapon]
             if track.segment != state.segment or track.tr_type == TR_STATIONARY or \
@@ -590,17 +595,17 @@ class Quake3Effects:
             pos = evaluate_trajectory(np.full(n, track.tr_type), np.full(n, track.tr_time),
                                       np.full(n, track.tr_duration), np.tile(track.base, (n, 1)),
                                       np.tile(track.delta, (n, 1)), at)
-            for when, p in zip(at.tolist(), pos):
+            for when, p in zip(at.tolist(), pos.tolist()):
                 c = 1.0 - (now_ms - when) / (life * 1000.0)
                 size = radius * (1.0 - c) + 8.0
-                if float(np.linalg.norm(p - cam)) < size:
+                if _distance(p, cx, cy, cz) < size:
                     continue
                 polys.append(shapes.sprite("smokePuff", p, size, left, up, (255, 255, 255, 255 * c * 0.33),
                                            shader_time=when / 1000.0 + offset))
 
     def _gibs(self, state: SceneState, t: float, camera: Camera, level: Bsp46World | None, left, up,
               md3: list[Md3Draw], polys: list[Q3Poly]) -> None:
-        cam = np.asarray(camera.origin, np.float64)
+        cam = tuple(float(v) for v in camera.origin)
         for event in self.gib_events:
             if event.segment != state.segment or not 0 <= t - event.time < MARK_TOTAL_TIME:
                 continue
@@ -616,11 +621,11 @@ class Quake3Effects:
                     polys[:0] = self._mark_polys((event.index, k), level, "bloodMark", point, normal, radius,
                                                  rotation, (255, 255, 255, 255 * fade))
                 if t < gib.end:
-                    md3.append(Md3Draw(gib.model, gib.position(t).astype(np.float32), np.eye(3, dtype=np.float32)))
+                    md3.append(Md3Draw(gib.model, np.array(gib.point(t), np.float32), np.eye(3, dtype=np.float32)))
                     self._blood_trail(gib, t, cam, left, up, polys)
 
     @staticmethod
-    def _blood_trail(gib: Gib, t: float, cam: np.ndarray, left, up, polys: list[Q3Poly]) -> None:
+    def _blood_trail(gib: Gib, t: float, cam: tuple[float, float, float], left, up, polys: list[Q3Poly]) -> None:
         """``CG_BloodTrail``: a puff every 150 ms of flight, growing from 16 units and dropping 40 over 2 s."""
         first = gib.flights[0].start
         k = math.ceil(max(first, t - BLOOD_TRAIL_TIME) / BLOOD_TRAIL_STEP)
@@ -630,10 +635,10 @@ class Quake3Effects:
             if when < first or not gib.flying(when):
                 continue
             c = 1.0 - (t - when) / BLOOD_TRAIL_TIME
-            p = gib.position(when).copy()
-            p[2] -= (1.0 - c) * 40.0
+            x, y, z = gib.point(when)
+            p = (x, y, z - (1.0 - c) * 40.0)
             radius = 20.0 * (1.0 - c) + 16.0
-            if float(np.linalg.norm(p - cam)) > radius:
+            if _distance(p, *cam) > radius:
                 polys.append(shapes.sprite("bloodTrail", p, radius, left, up, (255, 255, 255, 255 * c)))
 
     def _lightning(self, state: SceneState, t: float, camera: Camera, level: Bsp46World | None,
@@ -654,6 +659,12 @@ class Quake3Effects:
                 start = np.asarray(camera.origin, np.float64) + eye_forward * VIEW_MUZZLE[0] \
                     + right * VIEW_MUZZLE[1] + up * VIEW_MUZZLE[2]
             polys.extend(shapes.lightning_bolt("lightningBoltNew", start, end, camera.origin))
+
+
+def _distance(p, x: float, y: float, z: float) -> float:
+    """``|p - (x, y, z)|`` in plain floats, summed as numpy's ``norm`` sums a 3-vector."""
+    dx, dy, dz = p[0] - x, p[1] - y, p[2] - z
+    return math.sqrt(dx * dx + dy * dy + dz * dz)
 
 
 def segment_effect_models() -> tuple[str, ...]:
