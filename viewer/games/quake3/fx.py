@@ -605,7 +605,8 @@ class Quake3Effects:
 
     def _gibs(self, state: SceneState, t: float, camera: Camera, level: Bsp46World | None, left, up,
               md3: list[Md3Draw], polys: list[Q3Poly]) -> None:
-        cam = tuple(float(v) for v in camera.origin)
+        cx, cy, cz = (float(v) for v in camera.origin)
+        cam = (cx, cy, cz)
         for event in self.gib_events:
             if event.segment != state.segment or not 0 <= t - event.time < MARK_TOTAL_TIME:
                 continue
