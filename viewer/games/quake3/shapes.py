@@ -51,7 +51,7 @@ def rotate_around(direction, point, degrees: float) -> np.ndarray:
 def vertex_colors(rgba, n: int) -> np.ndarray:
     """``n`` copies of the colour ``rgba`` (0‥255, clamped, fractions dropped) as vertex colours ``u1 [n, 4]``
     (read-only: one array is shared by every caller asking for the same colour and count)."""
-    return _colors(tuple(int(min(max(float(v), 0.0), 255.0)) for v in rgba), n)
+    return _colors(tuple([int(min(max(float(v), 0.0), 255.0)) for v in rgba]), n)
 
 
 @functools.lru_cache(maxsize=4096)
