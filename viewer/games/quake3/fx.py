@@ -39,6 +39,7 @@ References: ioquake3 ``code/cgame/cg_weapons.c`` (``CG_MissileHitWall``, ``CG_Mi
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -363,6 +364,9 @@ class Quake3Effects:
     mark_pieces: dict[tuple[int | tuple[int, int], int], tuple[MarkFragment, ...]] = field(default_factory=dict)
     #: Each mark's polygons as last drawn, with their colour: a mark that does not fade is not rebuilt each frame.
     mark_polys: dict[tuple[int | tuple[int, int], int], tuple[tuple, tuple[Q3Poly, ...]]] = field(default_factory=dict)
+    #: Each gib's trail puffs (:meth:`Quake3Effects._puffs`), by (event index, map identity, part).
+    trails: dict[tuple[int, int, int], tuple[list[int], list[tuple[float, float, float]]]] = field(
+        default_factory=dict)
     #: The explosion model of each impact drawn so far (it does not change while it lives), by impact number.
     explosion_models: dict[int, Md3Draw] = field(default_factory=dict)
     #: The timeline itself, for the view's hurts (:mod:`.view_blood`).
@@ -623,20 +627,32 @@ class Quake3Effects:
                                                  rotation, (255, 255, 255, 255 * fade))
                 if t < gib.end:
                     md3.append(Md3Draw(gib.model, np.array(gib.point(t), np.float32), np.eye(3, dtype=np.float32)))
-                    self._blood_trail(gib, t, cam, left, up, polys)
+                    self._blood_trail(self._puffs((*key, k), gib), gib, t, cam, left, up, polys)
+
+    def _puffs(self, key: tuple[int, int, int], gib: Gib) -> tuple[list[int], list[tuple[float, float, float]]]:
+        """Where a gib's trail leaves its puffs, worked out once: the puff numbers ``k`` (at ``k`` steps) of its
+        flight and the gib's position then."""
+        puffs = self.trails.get(key)
+        if puffs is None:
+            first = gib.flights[0].start
+            numbers = [k for k in range(math.ceil(first / BLOOD_TRAIL_STEP), math.ceil(gib.end / BLOOD_TRAIL_STEP) + 1)
+                       if k * BLOOD_TRAIL_STEP >= first and gib.flying(k * BLOOD_TRAIL_STEP)]
+            puffs = self.trails[key] = (numbers, [gib.point(k * BLOOD_TRAIL_STEP) for k in numbers])
+        return puffs
 
     @staticmethod
-    def _blood_trail(gib: Gib, t: float, cam: tuple[float, float, float], left, up, polys: list[Q3Poly]) -> None:
-        """``CG_BloodTrail``: a puff every 150 ms of flight, growing from 16 units and dropping 40 over 2 s."""
-        first = gib.flights[0].start
-        k = math.ceil(max(first, t - BLOOD_TRAIL_TIME) / BLOOD_TRAIL_STEP)
-        while k * BLOOD_TRAIL_STEP <= t:
-            when = k * BLOOD_TRAIL_STEP
-            k += 1
-            if when < first or not gib.flying(when):
-                continue
+    def _blood_trail(puffs: tuple[list[int], list[tuple[float, float, float]]], gib: Gib, t: float,
+                     cam: tuple[float, float, float], left, up, polys: list[Q3Poly]) -> None:
+        """``CG_BloodTrail``: a puff every 150 ms of flight (:meth:`_puffs`), growing from 16 units and dropping 40
+        over 2 s."""
+        numbers, points = puffs
+        k = math.ceil(max(gib.flights[0].start, t - BLOOD_TRAIL_TIME) / BLOOD_TRAIL_STEP)
+        for i in range(bisect.bisect_left(numbers, k), len(numbers)):
+            when = numbers[i] * BLOOD_TRAIL_STEP
+            if when > t:
+                break
             c = 1.0 - (t - when) / BLOOD_TRAIL_TIME
-            x, y, z = gib.point(when)
+            x, y, z = points[i]
             p = (x, y, z - (1.0 - c) * 40.0)
             radius = 20.0 * (1.0 - c) + 16.0
             if _distance(p, *cam) > radius:
