@@ -364,6 +364,8 @@ class Quake3Effects:
     mark_pieces: dict[tuple[int | tuple[int, int], int], tuple[MarkFragment, ...]] = field(default_factory=dict)
     #: Each mark's polygons as last drawn, with their colour: a mark that does not fade is not rebuilt each frame.
     mark_polys: dict[tuple[int | tuple[int, int], int], tuple[tuple, tuple[Q3Poly, ...]]] = field(default_factory=dict)
+    #: The puffs of the smoke tracks showing (:meth:`Quake3Effects._puff_points`), by track number.
+    puff_points: dict[int, dict[int, tuple[float, float, float]]] = field(default_factory=dict)
     #: Each gib's trail puffs (:meth:`Quake3Effects._puffs`), by (event index, map identity, part).
     trails: dict[tuple[int, int, int], tuple[list[int], list[tuple[float, float, float]]]] = field(
         default_factory=dict)
@@ -583,10 +585,11 @@ class Quake3Effects:
         offset = float(self.offsets[frame])
         now_ms = (t - offset) * 1000.0
         cx, cy, cz = (float(v) for v in camera.origin)
-        for track in self.smoke:
+        for n, track in enumerate(self.smoke):
             life, radius = SMOKE_TRAILS[track.weapon]
             if track.segment != state.segment or track.tr_type == TR_STATIONARY or \
                     not track.first - 0.05 <= t <= track.last + life:
+                self.puff_points.pop(n, None)
                 continue
             first_ms = max(float(track.tr_time), (track.first - offset) * 1000.0 - 50.0)
             last_ms = min(now_ms, (track.last - offset) * 1000.0)
@@ -594,18 +597,29 @@ class Quake3Effects:
             hi = math.floor(last_ms / PUFF_STEP_MS)
             if hi < lo:
                 continue
-            at = np.arange(lo, hi + 1, dtype=np.float64) * PUFF_STEP_MS
-            n = len(at)
-            pos = evaluate_trajectory(np.full(n, track.tr_type), np.full(n, track.tr_time),
-                                      np.full(n, track.tr_duration), np.tile(track.base, (n, 1)),
-                                      np.tile(track.delta, (n, 1)), at)
-            for when, p in zip(at.tolist(), pos.tolist()):
+            points = self._puff_points(n, track, lo, hi)
+            for k in range(lo, hi + 1):
+                when, p = k * PUFF_STEP_MS, points[k]
                 c = 1.0 - (now_ms - when) / (life * 1000.0)
                 size = radius * (1.0 - c) + 8.0
                 if _distance(p, cx, cy, cz) < size:
                     continue
                 polys.append(shapes.sprite("smokePuff", p, size, left, up, (255, 255, 255, 255 * c * 0.33),
                                            shader_time=when / 1000.0 + offset))
+
+    def _puff_points(self, n: int, track: SmokeTrack, lo: int, hi: int) -> dict[int, tuple[float, float, float]]:
+        """Where smoke track ``n`` leaves puffs ``lo``‥``hi`` (puff ``k`` at ``k`` steps of server time), each worked
+        out once while the track shows."""
+        known = self.puff_points.setdefault(n, {})
+        missing = [k for k in range(lo, hi + 1) if k not in known]
+        if missing:
+            at = np.array(missing, np.float64) * PUFF_STEP_MS
+            count = len(at)
+            pos = evaluate_trajectory(np.full(count, track.tr_type), np.full(count, track.tr_time),
+                                      np.full(count, track.tr_duration), np.tile(track.base, (count, 1)),
+                                      np.tile(track.delta, (count, 1)), at)
+            known.update(zip(missing, pos.tolist()))
+        return known
 
     def _gibs(self, state: SceneState, t: float, camera: Camera, level: Bsp46World | None, left, up,
               md3: list[Md3Draw], polys: list[Q3Poly]) -> None:

@@ -139,8 +139,9 @@ def mark_fragments(surfaces: MarkSurfaces, origin, normal, radius: float,
         return ()
     normals = np.array([n for n, _ in clip])
     dists = np.array([d for _, d in clip])
-    side = surfaces.corners[rows] @ normals.T - dists            # [T, 3, planes]
-    rows = rows[~np.any(np.all(side <= CLIP_EPSILON, axis=1), axis=1)]
+    behind = surfaces.corners[rows] @ normals.T - dists <= CLIP_EPSILON        # [T, 3 corners, 6 planes]
+    behind = behind[:, 0] & behind[:, 1] & behind[:, 2]                       # whole triangles behind a plane
+    rows = rows[~(behind[:, 0] | behind[:, 1] | behind[:, 2] | behind[:, 3] | behind[:, 4] | behind[:, 5])]
     out: list[MarkFragment] = []
     used = 0
     for r in rows.tolist():
