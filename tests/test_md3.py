@@ -10,7 +10,7 @@ import pytest
 
 from assets_loader.bsp46 import LIGHTMAP_NONE
 from assets_loader.errors import BadIndexError, BadMagicError, FormatError, TruncatedError
-from assets_loader.models.md3 import decode_normals, lerp_vertices, load_md3
+from assets_loader.models.md3 import TAGS_KEPT, decode_normals, lerp_vertices, load_md3
 from assets_loader.models.q3player import (
     ANIM,
     WEAPON_MODELS,
@@ -63,6 +63,20 @@ def test_frame_and_tag_lerp() -> None:
     assert origin.tolist() == [0, 0, 15]
     assert np.linalg.norm(axis, axis=1) == pytest.approx([1, 1, 1])
     assert md3.lerp_tag("tag_none", 0, 1, 0.5) is None
+
+
+def test_tag_lerp_kept() -> None:
+    """A tag asked for again is the answer kept (read-only), equal to a fresh model's; the answers kept stay at
+    most TAGS_KEPT."""
+    md3, fresh = load_md3(_tagged_model()), load_md3(_tagged_model())
+    first = md3.lerp_tag("tag_torso", 0, 1, 0.3)
+    assert first is not None and md3.lerp_tag("tag_torso", 0, 1, 0.3) is first
+    again = fresh.lerp_tag("tag_torso", 0, 1, 0.3)
+    assert again is not None and all(np.array_equal(x, y) and x.dtype == y.dtype for x, y in zip(first, again))
+    assert not first[0].flags.writeable and not first[1].flags.writeable
+    for k in range(TAGS_KEPT + 10):
+        md3.lerp_tag("tag_torso", 0, 1, k / (TAGS_KEPT + 10))
+    assert len(md3.tags_lerped) <= TAGS_KEPT
 
 
 def test_attach_on_tag() -> None:

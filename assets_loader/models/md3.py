@@ -18,7 +18,7 @@ References: ioquake3 ``qcommon/qfiles.h`` (``md3Header_t``, ``md3Frame_t``, ``md
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -36,6 +36,8 @@ MD3_MAX_SHADERS = 256
 MD3_MAX_VERTS = 4096
 MD3_MAX_TRIANGLES = 8192
 _FMT = "MD3"
+#: How many :meth:`Md3Model.lerp_tag` answers a model keeps (then they are dropped and worked out again).
+TAGS_KEPT = 1024
 
 D_MD3_HEADER = np.dtype([("ident", "S4"), ("version", "<i4"), ("name", "S64"), ("flags", "<i4"),
                          ("numFrames", "<i4"), ("numTags", "<i4"), ("numSurfaces", "<i4"), ("numSkins", "<i4"),
@@ -118,6 +120,9 @@ class Md3Model:
     tag_origins: np.ndarray
     tag_axes: np.ndarray
     surfaces: tuple[Md3Surface, ...]
+    #: :meth:`lerp_tag`'s answers so far, by (tag, frames, fraction): a pose holds for several views.
+    tags_lerped: dict[tuple[str, int, int, float], tuple[np.ndarray, np.ndarray] | None] = field(
+        default_factory=dict, compare=False, repr=False)
 
     @property
     def num_frames(self) -> int:
@@ -125,8 +130,17 @@ class Md3Model:
 
     def lerp_tag(self, tag: str, old_frame: int, frame: int, frac: float) -> tuple[np.ndarray, np.ndarray] | None:
         """``R_LerpTag``: tag ``tag`` blended ``frac`` of the way from ``old_frame`` to ``frame`` (frames clamped
-        to the model), as ``(origin[3], axis[3, 3])`` with each axis renormalised; ``None`` if there is no such
-        tag."""
+        to the model), as ``(origin[3], axis[3, 3])`` with each axis renormalised (read-only: answers are kept, at
+        most :data:`TAGS_KEPT`); ``None`` if there is no such tag."""
+        key = (tag, old_frame, frame, frac)
+        if key in self.tags_lerped:
+            return self.tags_lerped[key]
+        if len(self.tags_lerped) >= TAGS_KEPT:
+            self.tags_lerped.clear()
+        out = self.tags_lerped[key] = self._lerp_tag(tag, old_frame, frame, frac)
+        return out
+
+    def _lerp_tag(self, tag: str, old_frame: int, frame: int, frac: float) -> tuple[np.ndarray, np.ndarray] | None:
         if tag not in self.tag_names:
             return None
         t = self.tag_names.index(tag)
@@ -135,7 +149,9 @@ class Md3Model:
         origin = (1 - frac) * self.tag_origins[a, t] + frac * self.tag_origins[b, t]
         axis = (1 - frac) * self.tag_axes[a, t] + frac * self.tag_axes[b, t]
         norms = np.linalg.norm(axis, axis=1, keepdims=True)
-        return origin.astype(np.float32), (axis / np.where(norms > 0, norms, 1)).astype(np.float32)
+        origin, axis = origin.astype(np.float32), (axis / np.where(norms > 0, norms, 1)).astype(np.float32)
+        origin.flags.writeable = axis.flags.writeable = False
+        return origin, axis
 
 
 def lerp_vertices(surface: Md3Surface, old_frame: int, frame: int, frac: float) -> tuple[np.ndarray, np.ndarray]:

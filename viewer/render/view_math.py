@@ -106,6 +106,12 @@ def entity_matrix(origin, angles, scale: float = 1.0) -> np.ndarray:
 
 
 def angles_axis(angles) -> np.ndarray:
-    """``AnglesToAxis``: ``[3, 3]`` rows forward, left, up for (pitch, yaw, roll) degrees."""
-    forward, right, up = angle_vectors(angles)
-    return np.array([forward, -right, up], np.float32)
+    """``AnglesToAxis``: ``[3, 3]`` rows forward, left, up for (pitch, yaw, roll) degrees (:func:`angle_vectors`'
+    sums in plain floats: called per model)."""
+    pitch, yaw, roll = (math.radians(a) for a in angles)
+    sp, cp = math.sin(pitch), math.cos(pitch)
+    sy, cy = math.sin(yaw), math.cos(yaw)
+    sr, cr = math.sin(roll), math.cos(roll)
+    return np.array([(cp * cy, cp * sy, -sp),
+                     (-(-sr * sp * cy + cr * sy), -(-sr * sp * sy - cr * cy), -(-sr * cp)),
+                     (cr * sp * cy + sr * sy, cr * sp * sy - sr * cy, cr * cp)], np.float32)

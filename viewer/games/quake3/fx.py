@@ -39,6 +39,7 @@ References: ioquake3 ``code/cgame/cg_weapons.c`` (``CG_MissileHitWall``, ``CG_Mi
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -367,6 +368,13 @@ class Quake3Effects:
     mark_pieces: dict[tuple[int | tuple[int, int], int], tuple[MarkFragment, ...]] = field(default_factory=dict)
     #: Each mark's polygons as last drawn, with their colour: a mark that does not fade is not rebuilt each frame.
     mark_polys: dict[tuple[int | tuple[int, int], int], tuple[tuple, tuple[Q3Poly, ...]]] = field(default_factory=dict)
+    #: The puffs of the smoke tracks showing (:meth:`Quake3Effects._puff_points`), by track number.
+    puff_points: dict[int, dict[int, tuple[float, float, float]]] = field(default_factory=dict)
+    #: Each gib's trail puffs (:meth:`Quake3Effects._puffs`), by (event index, map identity, part).
+    trails: dict[tuple[int, int, int], tuple[list[int], list[tuple[float, float, float]]]] = field(
+        default_factory=dict)
+    #: The explosion model of each impact drawn so far (it does not change while it lives), by impact number.
+    explosion_models: dict[int, Md3Draw] = field(default_factory=dict)
     #: The timeline itself, for the view's hurts (:mod:`.view_blood`).
     timeline: DemoTimeline | None = None
 
@@ -419,8 +427,8 @@ class Quake3Effects:
         level = assets.game_map if isinstance(assets, Quake3Segment) else None
         models = assets.md3 if assets is not None else None
         items, players = link.md3_draws(state, first_person)
-        forward, right, up = angle_vectors(camera.angles)
-        left = -np.asarray(right)
+        forward, right, up_axis = angle_vectors(camera.angles)
+        left, up = tuple(-float(v) for v in right), tuple(float(v) for v in up_axis)   # plain floats for sprites
         md3: list[Md3Draw] = []
         polys: list[Q3Poly] = []
         self._impact_effects(state, t, left, up, first_person, md3, polys, self._pellet_impacts(state, t, level),
@@ -497,11 +505,14 @@ class Quake3Effects:
             polys.append(shapes.sprite(kind.shader or "", origin, 42.0 * (1.0 - c) + 30.0, left, up,
                                        (255, 255, 255, 255 * c * 0.33), _random(i, 3) * 360, start))
         else:
-            axis0 = imp.normal / max(float(np.linalg.norm(imp.normal)), 1e-9)
-            a1 = shapes.rotate_around(axis0, shapes.perpendicular(axis0), _random(i, 4) * 360)
-            axis = np.array([axis0, a1, np.cross(axis0, a1)], np.float32)
-            md3.append(Md3Draw(kind.model, imp.origin.astype(np.float32), axis, custom_shader=kind.shader or "",
-                               shader_time=start))
+            draw = self.explosion_models.get(i)
+            if draw is None:
+                axis0 = imp.normal / max(float(np.linalg.norm(imp.normal)), 1e-9)
+                a1 = shapes.rotate_around(axis0, shapes.perpendicular(axis0), _random(i, 4) * 360)
+                axis = np.array([axis0, a1, np.cross(axis0, a1)], np.float32)
+                draw = self.explosion_models[i] = Md3Draw(kind.model, imp.origin.astype(np.float32), axis,
+                                                          custom_shader=kind.shader or "", shader_time=start)
+            md3.append(draw)
 
     def _mark(self, i: int, imp: Impact, kind: Explosion, age: float, level: Bsp46World | None) -> tuple[Q3Poly, ...]:
         fade = 1.0
@@ -577,11 +588,12 @@ class Quake3Effects:
         frame = min(max(state.frame, 0), len(self.offsets) - 1)
         offset = float(self.offsets[frame])
         now_ms = (t - offset) * 1000.0
-        cam = np.asarray(camera.origin, np.float64)
-        for track in self.smoke:
+        cx, cy, cz = (float(v) for v in camera.origin)
+        for n, track in enumerate(self.smoke):
             life, radius = SMOKE_TRAILS[track.weapon]
             if track.segment != state.segment or track.tr_type == TR_STATIONARY or \
                     not track.first - 0.05 <= t <= track.last + life:
+                self.puff_points.pop(n, None)
                 continue
             first_ms = max(float(track.tr_time), (track.first - offset) * 1000.0 - 50.0)
             last_ms = min(now_ms, (track.last - offset) * 1000.0)
@@ -589,22 +601,34 @@ class Quake3Effects:
             hi = math.floor(last_ms / PUFF_STEP_MS)
             if hi < lo:
                 continue
-            at = np.arange(lo, hi + 1, dtype=np.float64) * PUFF_STEP_MS
-            n = len(at)
-            pos = evaluate_trajectory(np.full(n, track.tr_type), np.full(n, track.tr_time),
-                                      np.full(n, track.tr_duration), np.tile(track.base, (n, 1)),
-                                      np.tile(track.delta, (n, 1)), at)
-            for when, p in zip(at.tolist(), pos):
+            points = self._puff_points(n, track, lo, hi)
+            for k in range(lo, hi + 1):
+                when, p = k * PUFF_STEP_MS, points[k]
                 c = 1.0 - (now_ms - when) / (life * 1000.0)
                 size = radius * (1.0 - c) + 8.0
-                if float(np.linalg.norm(p - cam)) < size:
+                if _distance(p, cx, cy, cz) < size:
                     continue
                 polys.append(shapes.sprite("smokePuff", p, size, left, up, (255, 255, 255, 255 * c * 0.33),
                                            shader_time=when / 1000.0 + offset))
 
+    def _puff_points(self, n: int, track: SmokeTrack, lo: int, hi: int) -> dict[int, tuple[float, float, float]]:
+        """Where smoke track ``n`` leaves puffs ``lo``‥``hi`` (puff ``k`` at ``k`` steps of server time), each worked
+        out once while the track shows."""
+        known = self.puff_points.setdefault(n, {})
+        missing = [k for k in range(lo, hi + 1) if k not in known]
+        if missing:
+            at = np.array(missing, np.float64) * PUFF_STEP_MS
+            count = len(at)
+            pos = evaluate_trajectory(np.full(count, track.tr_type), np.full(count, track.tr_time),
+                                      np.full(count, track.tr_duration), np.tile(track.base, (count, 1)),
+                                      np.tile(track.delta, (count, 1)), at)
+            known.update(zip(missing, pos.tolist()))
+        return known
+
     def _gibs(self, state: SceneState, t: float, camera: Camera, level: Bsp46World | None, left, up,
               md3: list[Md3Draw], polys: list[Q3Poly]) -> None:
-        cam = np.asarray(camera.origin, np.float64)
+        cx, cy, cz = (float(v) for v in camera.origin)
+        cam = (cx, cy, cz)
         for event in self.gib_events:
             if event.segment != state.segment or not 0 <= t - event.time < MARK_TOTAL_TIME:
                 continue
@@ -620,24 +644,36 @@ class Quake3Effects:
                     polys[:0] = self._mark_polys((event.index, k), level, "bloodMark", point, normal, radius,
                                                  rotation, (255, 255, 255, 255 * fade))
                 if t < gib.end:
-                    md3.append(Md3Draw(gib.model, gib.position(t).astype(np.float32), np.eye(3, dtype=np.float32)))
-                    self._blood_trail(gib, t, cam, left, up, polys)
+                    md3.append(Md3Draw(gib.model, np.array(gib.point(t), np.float32), np.eye(3, dtype=np.float32)))
+                    self._blood_trail(self._puffs((*key, k), gib), gib, t, cam, left, up, polys)
+
+    def _puffs(self, key: tuple[int, int, int], gib: Gib) -> tuple[list[int], list[tuple[float, float, float]]]:
+        """Where a gib's trail leaves its puffs, worked out once: the puff numbers ``k`` (at ``k`` steps) of its
+        flight and the gib's position then."""
+        puffs = self.trails.get(key)
+        if puffs is None:
+            first = gib.flights[0].start
+            numbers = [k for k in range(math.ceil(first / BLOOD_TRAIL_STEP), math.ceil(gib.end / BLOOD_TRAIL_STEP) + 1)
+                       if k * BLOOD_TRAIL_STEP >= first and gib.flying(k * BLOOD_TRAIL_STEP)]
+            puffs = self.trails[key] = (numbers, [gib.point(k * BLOOD_TRAIL_STEP) for k in numbers])
+        return puffs
 
     @staticmethod
-    def _blood_trail(gib: Gib, t: float, cam: np.ndarray, left, up, polys: list[Q3Poly]) -> None:
-        """``CG_BloodTrail``: a puff every 150 ms of flight, growing from 16 units and dropping 40 over 2 s."""
-        first = gib.flights[0].start
-        k = math.ceil(max(first, t - BLOOD_TRAIL_TIME) / BLOOD_TRAIL_STEP)
-        while k * BLOOD_TRAIL_STEP <= t:
-            when = k * BLOOD_TRAIL_STEP
-            k += 1
-            if when < first or not gib.flying(when):
-                continue
+    def _blood_trail(puffs: tuple[list[int], list[tuple[float, float, float]]], gib: Gib, t: float,
+                     cam: tuple[float, float, float], left, up, polys: list[Q3Poly]) -> None:
+        """``CG_BloodTrail``: a puff every 150 ms of flight (:meth:`_puffs`), growing from 16 units and dropping 40
+        over 2 s."""
+        numbers, points = puffs
+        k = math.ceil(max(gib.flights[0].start, t - BLOOD_TRAIL_TIME) / BLOOD_TRAIL_STEP)
+        for i in range(bisect.bisect_left(numbers, k), len(numbers)):
+            when = numbers[i] * BLOOD_TRAIL_STEP
+            if when > t:
+                break
             c = 1.0 - (t - when) / BLOOD_TRAIL_TIME
-            p = gib.position(when).copy()
-            p[2] -= (1.0 - c) * 40.0
+            x, y, z = points[i]
+            p = (x, y, z - (1.0 - c) * 40.0)
             radius = 20.0 * (1.0 - c) + 16.0
-            if float(np.linalg.norm(p - cam)) > radius:
+            if _distance(p, *cam) > radius:
                 polys.append(shapes.sprite("bloodTrail", p, radius, left, up, (255, 255, 255, 255 * c)))
 
     def _lightning(self, state: SceneState, t: float, camera: Camera, level: Bsp46World | None,
@@ -658,6 +694,12 @@ class Quake3Effects:
                 start = np.asarray(camera.origin, np.float64) + eye_forward * VIEW_MUZZLE[0] \
                     + right * VIEW_MUZZLE[1] + up * VIEW_MUZZLE[2]
             polys.extend(shapes.lightning_bolt("lightningBoltNew", start, end, camera.origin))
+
+
+def _distance(p, x: float, y: float, z: float) -> float:
+    """``|p - (x, y, z)|`` in plain floats, summed as numpy's ``norm`` sums a 3-vector."""
+    dx, dy, dz = p[0] - x, p[1] - y, p[2] - z
+    return math.sqrt(dx * dx + dy * dy + dz * dz)
 
 
 def segment_effect_models() -> tuple[str, ...]:

@@ -74,15 +74,24 @@ class Gib:
 
     def position(self, t: float) -> np.ndarray:
         """Where the part is at ``t`` (sunk while it goes)."""
+        return np.array(self.point(t))
+
+    def point(self, t: float) -> tuple[float, float, float]:
+        """:meth:`position` in plain floats (the same sums as :meth:`Flight.at`'s)."""
         flight = self.flights[0]
         for f in self.flights:
             if f.start <= t:
                 flight = f
-        p = flight.at(t).copy()
+        x, y, z = flight.base.tolist()
+        if flight.moving:
+            dt = t - flight.start
+            dx, dy, dz = flight.delta.tolist()
+            x, y, z = x + dx * dt, y + dy * dt, z + dz * dt
+            z -= 0.5 * GRAVITY * dt * dt
         left = self.end - t
         if not flight.moving and left < SINK_TIME:
-            p[2] -= SINK_DEPTH * (1.0 - left / SINK_TIME)
-        return p
+            z -= SINK_DEPTH * (1.0 - left / SINK_TIME)
+        return x, y, z
 
     def flying(self, t: float) -> bool:
         flight = next((f for f in reversed(self.flights) if f.start <= t), self.flights[0])

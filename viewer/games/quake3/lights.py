@@ -119,13 +119,14 @@ def _entity_lights(state: SceneState, flashing: Callable[[int], bool],
                    extra: Callable[[int, int], float]) -> list[LightSource]:
     ents, fields = state.entities, state.entity_fields
     out: list[LightSource] = []
+    kinds, all_flags, weapons = fields["eType"].tolist(), fields["eFlags"].tolist(), fields["weapon"].tolist()
     for row, number in enumerate(ents.number.tolist()):
-        kind, flags = int(fields["eType"][row]), int(fields["eFlags"][row])
+        kind, flags = kinds[row], all_flags[row]
         if kind >= ET_EVENTS or flags & EF_NODRAW:
             continue
-        x, y, z = (float(v) for v in ents.origin[row])
+        x, y, z = ents.origin[row].tolist()
         origin = (x, y, z)
-        weapon = int(fields["weapon"][row])
+        weapon = weapons[row]
         constant = int(fields["constantLight"][row]) & 0xFFFFFFFF
         if constant:
             rgb = (float(constant & 0xFF) / 255.0, float((constant >> 8) & 0xFF) / 255.0,

@@ -14,6 +14,7 @@ References: ioquake3 ``code/cgame/cg_players.c`` (``CG_Player``, ``CG_PlayerAngl
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -66,8 +67,15 @@ def _item(state: SceneState, i: int, model: str) -> Md3Draw:
     ms = state.time * 1000.0
     origin = np.asarray(state.entities.origin[i], np.float32).copy()
     origin[2] += 4.0 + math.cos((ms + 1000.0) * 2.0 * math.pi / 4000.0) * 4.0
-    yaw = (int(ms) & 4095) * 360.0 / 4096.0
-    return Md3Draw(model, origin, angles_axis((0.0, yaw, 0.0)), placeholder=OBJECT_BOX)
+    return Md3Draw(model, origin, _item_axis(int(ms) & 4095), placeholder=OBJECT_BOX)
+
+
+@functools.lru_cache(maxsize=4096)
+def _item_axis(turn: int) -> np.ndarray:
+    """The axis of items turned ``turn`` 4096ths of a full turn (every item shares it in a frame), read-only."""
+    axis = angles_axis((0.0, turn * 360.0 / 4096.0, 0.0))
+    axis.flags.writeable = False
+    return axis
 
 
 def _missile(state: SceneState, i: int, model: str) -> Md3Draw:

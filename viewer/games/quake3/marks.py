@@ -130,15 +130,18 @@ def mark_fragments(surfaces: MarkSurfaces, origin, normal, radius: float,
     clip.append((into, float(into @ square[0]) - NEAR_CLIP))
     clip.append((-into, float(-into @ square[0]) - FAR_CLIP))
     facing = surfaces.normals @ into
-    near = np.all(surfaces.maxs >= lo, axis=1) & np.all(surfaces.mins <= hi, axis=1) \
+    mins, maxs = surfaces.mins, surfaces.maxs               # the boxes overlap, axis by axis (no 3-long reduction)
+    near = (maxs[:, 0] >= lo[0]) & (maxs[:, 1] >= lo[1]) & (maxs[:, 2] >= lo[2]) \
+        & (mins[:, 0] <= hi[0]) & (mins[:, 1] <= hi[1]) & (mins[:, 2] <= hi[2]) \
         & np.where(surfaces.patch, facing < PATCH_FACING, facing <= FACE_FACING)
     rows = np.flatnonzero(near)
     if not len(rows):
         return ()
     normals = np.array([n for n, _ in clip])
     dists = np.array([d for _, d in clip])
-    side = surfaces.corners[rows] @ normals.T - dists            # [T, 3, planes]
-    rows = rows[~np.any(np.all(side <= CLIP_EPSILON, axis=1), axis=1)]
+    behind = surfaces.corners[rows] @ normals.T - dists <= CLIP_EPSILON        # [T, 3 corners, 6 planes]
+    behind = behind[:, 0] & behind[:, 1] & behind[:, 2]                       # whole triangles behind a plane
+    rows = rows[~(behind[:, 0] | behind[:, 1] | behind[:, 2] | behind[:, 3] | behind[:, 4] | behind[:, 5])]
     out: list[MarkFragment] = []
     used = 0
     for r in rows.tolist():

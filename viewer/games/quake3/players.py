@@ -204,6 +204,11 @@ def player_md3_draws(models: Quake3Models, draw: PlayerDraw) -> tuple[Md3Draw, .
     return tuple(out)
 
 
+#: ``AnglesToAxis`` of no turn: the barrel's axis on its tag (not spun, see the module docstring).
+_UNTURNED = angles_axis((0.0, 0.0, 0.0))
+_UNTURNED.flags.writeable = False
+
+
 def barrel_model(weapon: str) -> str:
     """``CG_RegisterWeapon``'s ``<weapon>_barrel.md3`` beside a weapon model."""
     return weapon[:-4] + "_barrel.md3" if weapon.endswith(".md3") else weapon + "_barrel.md3"
@@ -220,7 +225,7 @@ def _barrel(models: Quake3Models, weapon: str, at: tuple[np.ndarray, np.ndarray]
     tag = gun.lerp_tag("tag_barrel", 0, 0, 0.0)
     if tag is None:
         return ()
-    origin, axis = attach(at, tag, angles_axis((0.0, 0.0, 0.0)))
+    origin, axis = attach(at, tag, _UNTURNED)
     return (Md3Draw(name, origin, axis, light_origin=light_origin, view_model=view_model),)
 
 

@@ -10,6 +10,7 @@ References: ioquake3 ``renderergl1/tr_surface.c`` (``RB_SurfaceSprite``, ``RB_Ad
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -48,16 +49,23 @@ def rotate_around(direction, point, degrees: float) -> np.ndarray:
 
 
 def vertex_colors(rgba, n: int) -> np.ndarray:
-    """``n`` copies of the colour ``rgba`` (0‥255, clamped) as vertex colours ``u1 [n, 4]``."""
-    row = np.array([min(max(float(v), 0.0), 255.0) for v in rgba], np.float64).astype(np.uint8)
-    return np.repeat(row[None, :], n, axis=0)
+    """``n`` copies of the colour ``rgba`` (0‥255, clamped, fractions dropped) as vertex colours ``u1 [n, 4]``
+    (read-only: one array is shared by every caller asking for the same colour and count)."""
+    return _colors(tuple([int(min(max(float(v), 0.0), 255.0)) for v in rgba]), n)
+
+
+@functools.lru_cache(maxsize=4096)
+def _colors(row: tuple[int, ...], n: int) -> np.ndarray:
+    out = np.array((row,) * n, np.uint8).reshape(n, len(row))
+    out.flags.writeable = False
+    return out
 
 
 def sprite(shader: str, origin, radius: float, left, up, rgba=(255, 255, 255, 255), rotation: float = 0.0,
            shader_time: float = 0.0) -> Q3Poly:
     """A square of half-size ``radius`` at ``origin`` facing a view with axes ``left`` / ``up``, turned
     ``rotation`` degrees."""
-    (lx, ly, lz), (ux, uy, uz) = (float(v) for v in left[:3]), (float(v) for v in up[:3])   # plain floats: cheaper
+    lx, ly, lz, ux, uy, uz = float(left[0]), float(left[1]), float(left[2]), float(up[0]), float(up[1]), float(up[2])
     if rotation:
         a = math.radians(rotation)
         s, c = math.sin(a), math.cos(a)
@@ -65,7 +73,7 @@ def sprite(shader: str, origin, radius: float, left, up, rgba=(255, 255, 255, 25
             c * ux + s * lx, c * uy + s * ly, c * uz + s * lz
     r = float(radius)
     lx, ly, lz, ux, uy, uz = lx * r, ly * r, lz * r, ux * r, uy * r, uz * r
-    ox, oy, oz = (float(v) for v in origin[:3])
+    ox, oy, oz = float(origin[0]), float(origin[1]), float(origin[2])
     corners = np.array([(ox + lx + ux, oy + ly + uy, oz + lz + uz), (ox - lx + ux, oy - ly + uy, oz - lz + uz),
                         (ox - lx - ux, oy - ly - uy, oz - lz - uz), (ox + lx - ux, oy + ly - uy, oz + lz - uz)],
                        np.float32)

@@ -38,10 +38,10 @@ def poly_buffers(polys: tuple[Q3Poly, ...] | list[Q3Poly]) -> tuple[np.ndarray, 
     sizes = np.array([len(p.positions) for p in polys], np.int64)
     total = int(sizes.sum())
     verts = np.zeros(total, DRAW_VERTEX)
-    if total:
-        verts["position"] = np.concatenate([np.asarray(p.positions, np.float32) for p in polys])
-        verts["st"] = np.concatenate([np.asarray(p.st, np.float32) for p in polys])
-        verts["color"] = np.concatenate([np.asarray(p.colors, np.uint8) for p in polys])
+    if total:                   # (the fields' types convert what the polygons hold, as np.asarray would one by one)
+        verts["position"] = np.concatenate([p.positions for p in polys])
+        verts["st"] = np.concatenate([p.st for p in polys])
+        verts["color"] = np.concatenate([p.colors for p in polys])
     starts = np.cumsum(sizes) - sizes
     tris = np.maximum(sizes - 2, 0)                  # a polygon of fewer than 3 points draws nothing
     owner = np.repeat(np.arange(len(sizes)), tris)
