@@ -274,9 +274,9 @@ class Md3Renderer:
         if last is not None and last[1] is view and last[2] is light and last[3] == world:
             if last[0] is draws:
                 return last[4]
-            by_draw = self._placed_by_draw      # (the last draws are held: an id found is the same living draw)
-            if all(id(draw) in by_draw for draw in draws):
-                return [found for draw in draws if (found := by_draw[id(draw)]) is not None]
+            known = self._placed_by_draw        # (the last draws are held: an id found is the same living draw)
+            if all(id(draw) in known for draw in draws):
+                return [found for draw in draws if (found := known[id(draw)]) is not None]
         samples = self._samples
         if len(samples) > _MAX_SAMPLES:
             samples.clear()
