@@ -99,6 +99,8 @@ class Quake3Backend:
         if self.world is not None:
             self.world.draw(view, translucent=False)
         scene = tuple(d for d in frame.md3 if not d.view_model)
+        if scene and len(scene) < len(frame.md3) and view.clip_plane is None:
+            self.md3.place(frame.md3, view)     # with the weapon drawn last: placed and uploaded once
         if scene:
             loaded = self.md3.models.md3
             self.md3.draw(scene, view, sorts=lambda sort: sort <= SORT_OPAQUE)

@@ -152,6 +152,7 @@ class Md3Renderer:
         self._samples: dict[tuple[float, ...], LightSample] = {}
         self._lit: tuple[Lights | None, dict[tuple[float, ...], tuple]] = (None, {})
         self._last_placed: tuple | None = None
+        self._placed_by_draw: dict[int, _Placed | None] = {}     # of the last placed draws (None: not drawn)
 
     def registered_shaders(self) -> list[Shader]:
         """Every shader the segment's models, skins and effects name (to upload their images up front)."""
@@ -247,6 +248,12 @@ class Md3Renderer:
             if sorts is None or any(sorts(sort) for sort in placed.sorts):
                 self._draw_one(placed, sorts)
 
+    def place(self, draws: tuple[Md3Draw, ...], view: Q3View) -> None:
+        """Work out the placement of ``draws`` in ``view`` (with the light grid, in the map) ahead of drawing them or
+        any part of them (:meth:`_placed`): the frame's scene models and its first-person weapon, drawn apart,
+        are then placed and uploaded once."""
+        self._placed(draws, view, None, True)
+
     def surface_sorts(self, draws: tuple[Md3Draw, ...]) -> set[float]:
         """The shader sorts of every surface of ``draws`` (to interleave them with other surfaces by sort)."""
         return {shader.sort for draw in draws if (model := self.models.md3.get(draw.model)) is not None
@@ -261,10 +268,15 @@ class Md3Renderer:
     def _placed(self, draws: tuple[Md3Draw, ...], view: Q3View, light: StageLight | None,
                 world: bool) -> list[_Placed]:
         """What :meth:`_draw_one` needs of each drawable of ``draws`` in ``view``, worked out once for the calls of
-        one view with the same draws (the opaque pass and each blended sort's)."""
+        one view with the same draws (the opaque pass and each blended sort's), or with some of the draws last
+        placed (:meth:`place`)."""
         last = self._last_placed
-        if last is not None and last[0] is draws and last[1] is view and last[2] is light and last[3] == world:
-            return last[4]
+        if last is not None and last[1] is view and last[2] is light and last[3] == world:
+            if last[0] is draws:
+                return last[4]
+            known = self._placed_by_draw        # (the last draws are held: an id found is the same living draw)
+            if all(id(draw) in known for draw in draws):
+                return [found for draw in draws if (found := known[id(draw)]) is not None]
         samples = self._samples
         if len(samples) > _MAX_SAMPLES:
             samples.clear()
@@ -275,7 +287,9 @@ class Md3Renderer:
         bases: list[int] = []
         base = first = 0
         planes = _view_planes(view.view_proj) if world else None
+        by_draw: dict[int, _Placed | None] = {}
         for draw in draws:
+            by_draw[id(draw)] = None
             model = self.models.md3.get(draw.model)
             if model is None or (draw.view_model and view.clip_plane is not None):
                 continue
@@ -296,9 +310,11 @@ class Md3Renderer:
                 base += len(verts)
                 first += surface.triangles.size
             placed.append(self._place(model, draw, shaders, matrix, view, light, samples, world, firsts))
+            by_draw[id(draw)] = placed[-1]
         if indices:
             self._upload(vertices, indices, bases)
         self._last_placed = (draws, view, light, world, placed)
+        self._placed_by_draw = by_draw
         return placed
 
     def _off_screen(self, model: Md3Model, draw: Md3Draw, planes: _Planes) -> bool:

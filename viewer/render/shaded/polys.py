@@ -27,7 +27,7 @@ from assets_loader.q3shaders import Shader, ShaderLibrary, default_shader
 from .records import Q3Poly
 from .painter import Q3View, ShaderPainter, cached_vao
 
-__all__ = ["PolyRenderer", "poly_buffers"]
+__all__ = ["PolyRenderer", "poly_buffers", "poly_fans", "poly_vertices"]
 
 _IDENTITY = np.eye(4, dtype=np.float32)
 
@@ -35,13 +35,24 @@ _IDENTITY = np.eye(4, dtype=np.float32)
 def poly_buffers(polys: tuple[Q3Poly, ...] | list[Q3Poly]) -> tuple[np.ndarray, np.ndarray, list[tuple[int, int]]]:
     """``(vertices DRAW_VERTEX [V], indices u4 [I], (first index, count) per polygon)``: every polygon's vertices
     and its triangle fan (0, k, k + 1)."""
-    sizes = np.array([len(p.positions) for p in polys], np.int64)
-    total = int(sizes.sum())
-    verts = np.zeros(total, DRAW_VERTEX)
-    if total:                   # (the fields' types convert what the polygons hold, as np.asarray would one by one)
+    indices, ranges = poly_fans([len(p.positions) for p in polys])
+    return poly_vertices(polys), indices, ranges
+
+
+def poly_vertices(polys: tuple[Q3Poly, ...] | list[Q3Poly]) -> np.ndarray:
+    """Every polygon's vertices, one after the other, as ``DRAW_VERTEX [V]``."""
+    verts = np.zeros(sum(len(p.positions) for p in polys), DRAW_VERTEX)
+    if len(verts):              # (the fields' types convert what the polygons hold, as np.asarray would one by one)
         verts["position"] = np.concatenate([p.positions for p in polys])
         verts["st"] = np.concatenate([p.st for p in polys])
         verts["color"] = np.concatenate([p.colors for p in polys])
+    return verts
+
+
+def poly_fans(counts: list[int]) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """``(indices u4 [I], (first index, count) per polygon)``: the triangle fans (0, k, k + 1) of polygons of
+    ``counts`` vertices stored one after the other."""
+    sizes = np.array(counts, np.int64)
     starts = np.cumsum(sizes) - sizes
     tris = np.maximum(sizes - 2, 0)                  # a polygon of fewer than 3 points draws nothing
     owner = np.repeat(np.arange(len(sizes)), tris)
@@ -49,8 +60,7 @@ def poly_buffers(polys: tuple[Q3Poly, ...] | list[Q3Poly]) -> tuple[np.ndarray, 
     base = starts[owner]
     idx = np.stack([base, base + k, base + k + 1], axis=1).ravel().astype(np.uint32)
     firsts = 3 * (np.cumsum(tris) - tris)
-    ranges = list(zip(firsts.tolist(), (3 * tris).tolist()))
-    return verts, idx, ranges
+    return idx, list(zip(firsts.tolist(), (3 * tris).tolist()))
 
 
 class PolyRenderer:
@@ -67,6 +77,8 @@ class PolyRenderer:
         self._ibo: moderngl.Buffer | None = None
         self._vaos: dict[int, moderngl.VertexArray] = {}
         self._last: tuple[tuple[Q3Poly, ...], list[tuple[float, str, float, int, int]]] | None = None
+        self._kept: dict[int, tuple[Q3Poly, bytes]] = {}
+        self._fans: tuple[list[int], np.ndarray, list[tuple[int, int]]] = ([], np.zeros(0, np.uint32), [])
 
     def release(self) -> None:
         self._drop_buffers()
@@ -89,17 +101,33 @@ class PolyRenderer:
                 else default_shader(name, LIGHTMAP_NONE)
         return shader
 
-    def _upload(self, verts: np.ndarray, indices: np.ndarray) -> None:
-        need = max(len(verts), len(indices), 1)
+    def _upload(self, verts: bytes, indices: np.ndarray) -> None:
+        need = max(len(verts) // DRAW_VERTEX.itemsize, len(indices), 1)
         if self._vbo is None or need > self._capacity:
             self._drop_buffers()
             self._capacity = max(need, 2 * self._capacity, 1024)
             self._vbo = self.ctx.buffer(reserve=self._capacity * DRAW_VERTEX.itemsize, dynamic=True)
             self._ibo = self.ctx.buffer(reserve=self._capacity * 4, dynamic=True)
         assert self._vbo is not None and self._ibo is not None
-        for buffer, data in ((self._vbo, verts), (self._ibo, indices)):
+        for buffer, data in ((self._vbo, verts), (self._ibo, indices.tobytes())):
             buffer.orphan()     # new storage: no wait for the draws of earlier frames still reading the old one
-            buffer.write(data.tobytes())
+            buffer.write(data)
+
+    def _vertex_bytes(self, polys: list[Q3Poly]) -> bytes:
+        """``poly_vertices(polys)`` as bytes; each polygon's bytes kept while frames keep drawing the same object
+        (marks stay for many frames): only the new ones are converted."""
+        kept = self._kept       # (it holds the polygons: an id found there is the same living object)
+        fresh = [p for p in polys if id(p) not in kept]
+        if fresh:
+            data = poly_vertices(fresh).tobytes()
+            size = DRAW_VERTEX.itemsize
+            at = 0
+            for p in fresh:
+                end = at + len(p.positions) * size
+                kept[id(p)] = (p, data[at:end])
+                at = end
+        self._kept = {id(p): kept[id(p)] for p in polys}
+        return b"".join(kept[id(p)][1] for p in polys)
 
     def _vao(self, program: moderngl.Program) -> moderngl.VertexArray:
         assert self._vbo is not None and self._ibo is not None
@@ -114,10 +142,13 @@ class PolyRenderer:
         sorts = [self.shader(p.shader).sort for p in polys]
         order = sorted(range(len(polys)), key=sorts.__getitem__)
         ordered = [polys[i] for i in order]
-        verts, indices, ranges = poly_buffers(ordered)
+        counts = [len(p.positions) for p in ordered]
+        if counts != self._fans[0]:
+            self._fans = (counts, *poly_fans(counts))
+        _, indices, ranges = self._fans
         runs: list[tuple[float, str, float, int, int]] = []
         if len(indices):
-            self._upload(verts, indices)
+            self._upload(self._vertex_bytes(ordered), indices)
         for i, poly, (first, count) in zip(order, ordered, ranges):
             if count == 0:
                 continue
