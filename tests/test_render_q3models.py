@@ -29,12 +29,13 @@ def _sarge(fs):
     return assets, player_md3_draws(assets.md3, sarge)
 
 
-def test_a_player_with_its_weapon_draws_in_front_of_the_wall(ctx, q3_fs) -> None:
-    assets, draws = _sarge(q3_fs)
-    assert [d.model for d in draws] == ["models/players/sarge/lower.md3", "models/players/sarge/upper.md3",
-                                        "models/players/sarge/head.md3", WEAPON_MODELS[5]]
+def _without_and_with(ctx, assets, draws, watch=None) -> list[np.ndarray]:
+    """The 160×90 pictures from :data:`CAMERA` without any model and with ``draws`` (``int32 [H, W, 3]``);
+    ``watch(renderer)`` sees the frame renderer once it is made."""
     target = OffscreenTarget(ctx, (160, 90))
     renderer = FrameRenderer(ctx, assets)
+    if watch is not None:
+        watch(renderer)
     try:
         pictures = []
         for md3 in ((), draws):
@@ -43,6 +44,14 @@ def test_a_player_with_its_weapon_draws_in_front_of_the_wall(ctx, q3_fs) -> None
     finally:
         renderer.release()
         target.release()
+    return pictures
+
+
+def test_a_player_with_its_weapon_draws_in_front_of_the_wall(ctx, q3_fs) -> None:
+    assets, draws = _sarge(q3_fs)
+    assert [d.model for d in draws] == ["models/players/sarge/lower.md3", "models/players/sarge/upper.md3",
+                                        "models/players/sarge/head.md3", WEAPON_MODELS[5]]
+    pictures = _without_and_with(ctx, assets, draws)
     changed = np.abs(pictures[0] - pictures[1]).sum(axis=2) > 30
     rows, cols = np.nonzero(changed)
     assert changed.mean() > 0.02 and 60 < cols.mean() < 100       # a figure in the middle of the picture
@@ -241,20 +250,14 @@ def test_models_wholly_off_screen_are_not_drawn(ctx, q3_fs, monkeypatch, origin,
     sarge = PlayerDraw("sarge", np.array(origin, np.float32), facing, facing, facing, ANIM["LEGS_IDLE"], 0.0,
                        ANIM["TORSO_STAND"], 0.0, WEAPON_MODELS[5])
     draws = player_md3_draws(assets.md3, sarge)
-    target = OffscreenTarget(ctx, (160, 90))
-    renderer = FrameRenderer(ctx, assets)
-    painter = renderer.backend.md3.painter
     calls = []
-    draw = painter.draw
-    monkeypatch.setattr(painter, "draw", lambda *args, **kwargs: calls.append(args[1]) or draw(*args, **kwargs))
-    try:
-        pictures = []
-        for md3 in ((), draws):
-            renderer.draw(SceneFrame(0.0, 0, CAMERA, (), np.ones(64, np.float32), md3=md3), target)
-            pictures.append(target.read_rgb().astype(np.int32))
-    finally:
-        renderer.release()
-        target.release()
+
+    def watch(renderer: FrameRenderer) -> None:
+        painter = renderer.backend.md3.painter
+        draw = painter.draw
+        monkeypatch.setattr(painter, "draw", lambda *args, **kwargs: calls.append(args[1]) or draw(*args, **kwargs))
+
+    pictures = _without_and_with(ctx, assets, draws, watch)
     assert bool(calls) == bool(seen)
     changed = np.abs(pictures[0] - pictures[1]).sum(axis=2) > 30
     assert changed.any() == bool(seen)
