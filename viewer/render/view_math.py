@@ -20,16 +20,23 @@ NEAR_CLIP = 4.0
 FAR_CLIP = 16384.0
 
 
-def angle_vectors(angles) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Forward, right and up unit vectors for (pitch, yaw, roll) degrees, as ``AngleVectors`` computes them."""
+Vec3f = tuple[float, float, float]
+
+
+def _angle_vectors(angles) -> tuple[Vec3f, Vec3f, Vec3f]:
+    """``AngleVectors``' forward, right and up for (pitch, yaw, roll) degrees, in plain floats."""
     pitch, yaw, roll = (math.radians(a) for a in angles)
     sp, cp = math.sin(pitch), math.cos(pitch)
     sy, cy = math.sin(yaw), math.cos(yaw)
     sr, cr = math.sin(roll), math.cos(roll)
-    forward = np.array([cp * cy, cp * sy, -sp])
-    right = np.array([-sr * sp * cy + cr * sy, -sr * sp * sy - cr * cy, -sr * cp])
-    up = np.array([cr * sp * cy + sr * sy, cr * sp * sy - sr * cy, cr * cp])
-    return forward, right, up
+    return ((cp * cy, cp * sy, -sp), (-sr * sp * cy + cr * sy, -sr * sp * sy - cr * cy, -sr * cp),
+            (cr * sp * cy + sr * sy, cr * sp * sy - sr * cy, cr * cp))
+
+
+def angle_vectors(angles) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Forward, right and up unit vectors for (pitch, yaw, roll) degrees, as ``AngleVectors`` computes them."""
+    forward, right, up = _angle_vectors(angles)
+    return np.array(forward), np.array(right), np.array(up)
 
 
 def view_matrix(origin, angles) -> np.ndarray:
@@ -106,12 +113,7 @@ def entity_matrix(origin, angles, scale: float = 1.0) -> np.ndarray:
 
 
 def angles_axis(angles) -> np.ndarray:
-    """``AnglesToAxis``: ``[3, 3]`` rows forward, left, up for (pitch, yaw, roll) degrees (:func:`angle_vectors`'
-    sums in plain floats: called per model)."""
-    pitch, yaw, roll = (math.radians(a) for a in angles)
-    sp, cp = math.sin(pitch), math.cos(pitch)
-    sy, cy = math.sin(yaw), math.cos(yaw)
-    sr, cr = math.sin(roll), math.cos(roll)
-    return np.array([(cp * cy, cp * sy, -sp),
-                     (-(-sr * sp * cy + cr * sy), -(-sr * sp * sy - cr * cy), -(-sr * cp)),
-                     (cr * sp * cy + sr * sy, cr * sp * sy - sr * cy, cr * cp)], np.float32)
+    """``AnglesToAxis``: ``[3, 3]`` rows forward, left, up for (pitch, yaw, roll) degrees (called per model: no
+    numpy until the result)."""
+    forward, (rx, ry, rz), up = _angle_vectors(angles)
+    return np.array([forward, (-rx, -ry, -rz), up], np.float32)
