@@ -102,6 +102,10 @@ class Md3Surface:
         """float32 ``[F, V, 3]``: every frame's unit normals."""
         return decode_normals(self.packed_normals)
 
+    def clamped(self, frame: int) -> int:
+        """``frame`` clamped to the surface's frames (``LerpMeshVertexes``' callers clamp them so)."""
+        return min(max(frame, 0), len(self.xyz) - 1)
+
     def frame(self, index: int) -> tuple[np.ndarray, np.ndarray]:
         """Frame ``index``'s positions and unit normals, float32 ``[V, 3]`` each."""
         positions = self.xyz[index].astype(np.float32) * np.float32(MD3_XYZ_SCALE)
@@ -157,9 +161,7 @@ class Md3Model:
 def lerp_vertices(surface: Md3Surface, old_frame: int, frame: int, frac: float) -> tuple[np.ndarray, np.ndarray]:
     """``LerpMeshVertexes``: positions and renormalised normals ``frac`` of the way from ``old_frame`` to
     ``frame`` (frames clamped to the surface)."""
-    last = len(surface.xyz) - 1
-    a, b = min(max(old_frame, 0), last), min(max(frame, 0), last)
-    return lerp_frames(surface.frame(a), surface.frame(b), frac)
+    return lerp_frames(surface.frame(surface.clamped(old_frame)), surface.frame(surface.clamped(frame)), frac)
 
 
 def lerp_frames(old: tuple[np.ndarray, np.ndarray], new: tuple[np.ndarray, np.ndarray],

@@ -209,10 +209,9 @@ class Md3Renderer:
         key = (draw.model, index, draw.old_frame if draw.frac == 0.0 else draw.frame)
         if still and key in self._static:
             return self._static[key]
-        last = len(surface.xyz) - 1
-        a, b = min(max(draw.old_frame, 0), last), min(max(draw.frame, 0), last)
-        positions, normals = lerp_frames(self._frame(draw.model, index, surface, a),
-                                         self._frame(draw.model, index, surface, b), draw.frac)
+        positions, normals = lerp_frames(self._frame(draw.model, index, surface, surface.clamped(draw.old_frame)),
+                                         self._frame(draw.model, index, surface, surface.clamped(draw.frame)),
+                                         draw.frac)
         verts = np.zeros(len(positions), DRAW_VERTEX)
         verts["position"] = positions
         verts["st"] = surface.st
@@ -341,7 +340,7 @@ class Md3Renderer:
     def _pose_sphere(self, name: str, model: Md3Model, old_frame: int, frame: int) \
             -> tuple[float, float, float, float] | None:
         """Centre and radius (model space) of the sphere around the box of the vertices of every drawn surface of
-        ``model`` at both frames (each surface's frames clamped as :func:`lerp_frames`'s callers do), from the
+        ``model`` at both frames (each surface's frames clamped: :meth:`Md3Surface.clamped`), from the
         vertices themselves, kept per frame pair."""
         key = (name, old_frame, frame)
         if key in self._spheres:
@@ -350,9 +349,8 @@ class Md3Renderer:
         for surface in model.surfaces:
             if not surface.triangles.size or not len(surface.xyz):
                 continue
-            last = len(surface.xyz) - 1
             for f in (old_frame, frame):
-                xyz = surface.xyz[min(max(f, 0), last)]
+                xyz = surface.xyz[surface.clamped(f)]
                 lows.append(xyz.min(axis=0))
                 highs.append(xyz.max(axis=0))
         found = None
