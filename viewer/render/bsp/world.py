@@ -166,8 +166,8 @@ class WorldRenderer:
         self._translucent_ibo: moderngl.Buffer | None = None
         self._vaos: dict[tuple[int, int], moderngl.VertexArray] = {}
         self._members: dict[int, set[str]] = {}
-        self._prepared: dict[int, list] = {}  # program → [model matrix bytes] written during this draw call
-        self._programs: dict[str, tuple[moderngl.Program, list]] = {}   # each kind's in this draw call
+        #: Each kind's program in this draw call, with [the model matrix bytes last written to it].
+        self._programs: dict[str, tuple[moderngl.Program, list]] = {}
         self._bound: list = [None, None, None]
 
     def _draws_with_multistyle(self, multistyle: np.ndarray) -> np.ndarray:
@@ -240,7 +240,6 @@ class WorldRenderer:
     def _begin(self, state: GlState = _OPAQUE) -> None:
         """Start a draw call with ``state``: programs are shared, so each gets this call's uniforms on first use."""
         use_state(self.ctx, state)
-        self._prepared = {}
         self._programs = {}
         self._bound = [None, None, None]
         self._lightmap.use(1)
@@ -258,44 +257,43 @@ class WorldRenderer:
         return p
 
     def _prepare(self, kind: str, view: WorldView) -> tuple[moderngl.Program, list]:
+        """The program of ``kind`` with this draw call's uniforms written (:meth:`_program` asks once per kind and
+        call; each kind is its own program), and its [model matrix bytes] not yet written."""
         fog = view.fog[3] > 0
         dlights = view.lights is not None and len(view.lights) > 0
         cap = view.look.light_max if view.look.light_max is not None else self.lighting.lightmap_scale
         p = world_program(self.ctx, kind, fog, dlights,
                           (self.lighting.texture_scale, self.lighting.lightmap_scale, cap),
                           falloff=view.look.dlights == "q2pro")
-        state = self._prepared.get(p.glo)
-        if state is None:
-            members = self._members.get(p.glo)
-            if members is None:
-                members = self._members[p.glo] = set(p)
-            uniform(p, "u_view_proj").write(gl_bytes(view.view_proj))
-            if "u_texture" in members:  # not in the sky box program
-                uniform(p, "u_texture").value = 0
-            if "u_lightmap" in members:
-                uniform(p, "u_lightmap").value = 1
-                uniform(p, "u_styles").write(np.asarray(view.styles, np.float32).tobytes())
-            if "u_sky_back" in members:
-                uniform(p, "u_sky_back").value = 2
-            if "u_camera" in members:
-                uniform(p, "u_camera").value = tuple(float(c) for c in view.camera)
-            if "u_time" in members:
-                uniform(p, "u_time").value = float(view.time)
-            if "u_fog" in members:
-                uniform(p, "u_fog").value = tuple(float(c) for c in view.fog)
-            if "u_sky_fog" in members:
-                uniform(p, "u_sky_fog").value = float(view.look.sky_fog)
-            if "u_liquid_alpha" in members:
-                uniform(p, "u_liquid_alpha").value = float(view.liquid_alpha)
-            if "u_sky_box" in members:
-                uniform(p, "u_sky_box").value = 3
-                rotation = sky_rotation(self.sky_box, view.time) if self.sky_box is not None else _NO_ROTATION
-                uniform(p, "u_sky_rotation").write(rotation.tobytes())
-                self._sky_box.use(3)
-            if view.lights is not None and "u_dlight_count" in members:
-                write_light_uniforms(p, view.lights, view.camera)
-            state = self._prepared[p.glo] = [None]
-        return p, state
+        members = self._members.get(p.glo)
+        if members is None:
+            members = self._members[p.glo] = set(p)
+        uniform(p, "u_view_proj").write(gl_bytes(view.view_proj))
+        if "u_texture" in members:  # not in the sky box program
+            uniform(p, "u_texture").value = 0
+        if "u_lightmap" in members:
+            uniform(p, "u_lightmap").value = 1
+            uniform(p, "u_styles").write(np.asarray(view.styles, np.float32).tobytes())
+        if "u_sky_back" in members:
+            uniform(p, "u_sky_back").value = 2
+        if "u_camera" in members:
+            uniform(p, "u_camera").value = tuple(float(c) for c in view.camera)
+        if "u_time" in members:
+            uniform(p, "u_time").value = float(view.time)
+        if "u_fog" in members:
+            uniform(p, "u_fog").value = tuple(float(c) for c in view.fog)
+        if "u_sky_fog" in members:
+            uniform(p, "u_sky_fog").value = float(view.look.sky_fog)
+        if "u_liquid_alpha" in members:
+            uniform(p, "u_liquid_alpha").value = float(view.liquid_alpha)
+        if "u_sky_box" in members:
+            uniform(p, "u_sky_box").value = 3
+            rotation = sky_rotation(self.sky_box, view.time) if self.sky_box is not None else _NO_ROTATION
+            uniform(p, "u_sky_rotation").write(rotation.tobytes())
+            self._sky_box.use(3)
+        if view.lights is not None and "u_dlight_count" in members:
+            write_light_uniforms(p, view.lights, view.camera)
+        return p, [None]
 
     def _vao(self, program: moderngl.Program, indices: moderngl.Buffer) -> moderngl.VertexArray:
         vao = self._vaos.get((program.glo, indices.glo))
