@@ -56,6 +56,16 @@ class Flight:
         p[2] -= 0.5 * GRAVITY * dt * dt
         return p
 
+    def point(self, t: float) -> tuple[float, float, float]:
+        """:meth:`at` in plain floats (the same sums)."""
+        x, y, z = self.base.tolist()
+        if self.moving:
+            dt = t - self.start
+            dx, dy, dz = self.delta.tolist()
+            x, y, z = x + dx * dt, y + dy * dt, z + dz * dt
+            z -= 0.5 * GRAVITY * dt * dt
+        return x, y, z
+
     def velocity(self, t: float) -> np.ndarray:
         v = self.delta.copy()
         v[2] -= GRAVITY * (t - self.start)
@@ -77,17 +87,12 @@ class Gib:
         return np.array(self.point(t))
 
     def point(self, t: float) -> tuple[float, float, float]:
-        """:meth:`position` in plain floats (the same sums as :meth:`Flight.at`'s)."""
+        """:meth:`position` in plain floats (:meth:`Flight.point`)."""
         flight = self.flights[0]
         for f in self.flights:
             if f.start <= t:
                 flight = f
-        x, y, z = flight.base.tolist()
-        if flight.moving:
-            dt = t - flight.start
-            dx, dy, dz = flight.delta.tolist()
-            x, y, z = x + dx * dt, y + dy * dt, z + dz * dt
-            z -= 0.5 * GRAVITY * dt * dt
+        x, y, z = flight.point(t)
         left = self.end - t
         if not flight.moving and left < SINK_TIME:
             z -= SINK_DEPTH * (1.0 - left / SINK_TIME)
