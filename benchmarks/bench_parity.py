@@ -31,9 +31,12 @@ libopenal-dev``; ``meson setup BUILD -Dbuildtype=release --wrap-mode=nodownload 
 ``QDV_Q2PRO=BUILD/q2pro``. It runs with ``basedir`` a scratch folder holding ``action/`` (the corpus pak
 ``aq_terminal.pak`` and ``demos/NAME.dm2``, linked) and ``baseq2/pics/conchars.pcx`` (a blank stand-in: the pak
 has no console font, which the engine cannot start without; no Quake II retail data is used), the GLSL renderer
-(``gl_shaders 1``), ``vid_geometry WxH``, ``s_enable 0``, ``logfile 1`` + ``logfile_flush 1`` and ``+set timedemo 1
-+demo NAME``; it prints ``N frames, S seconds: F fps`` into ``homedir/action/logs/console.log``. Q2PRO refuses to
-run as root: when this script runs as root, Q2PRO runs as ``nobody`` (``setpriv``) in a scratch folder it owns.
+(``gl_shaders 1``), the SDL video driver (``vid_driver sdl``: Q2PRO's own X11 driver opens the window at
+``vid_geometry`` but draws a 640×480 view into its corner under Xvfb), ``vid_geometry WxH`` (at least 320×240,
+Q2PRO's smallest; the row's note says when it drew a larger picture than qdv), ``s_enable 0``, ``logfile 1`` +
+``logfile_flush 1`` and ``+set timedemo 1 +demo NAME``; it prints ``N frames, S seconds: F fps`` into
+``homedir/action/logs/console.log``. Q2PRO refuses to run as root: when this script runs as root, Q2PRO runs as
+``nobody`` (``setpriv``) in a scratch folder it owns.
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -244,6 +247,10 @@ def ezquake_run(binary: str, demo: Path, setup: Setup) -> Run:
     return measured_run(text, ended, "ezQuake")
 
 
+#: ``VID_GetGeometry`` refuses a smaller window (and falls back to 640×480).
+Q2PRO_SMALLEST = (320, 240)
+
+
 def q2pro_run(binary: str, demo: Path, setup: Setup) -> Run:
     """Q2PRO on the AQtion pak (recipe in the module docstring), as ``nobody`` when this script is root."""
     base = _fresh(setup.scratch / "q2pro")
@@ -254,10 +261,11 @@ def q2pro_run(binary: str, demo: Path, setup: Setup) -> Run:
         (base / "action" / pak.name).symlink_to(pak)
     (base / "action" / "demos" / demo.name).symlink_to(demo)
     (base / "baseq2" / "pics" / "conchars.pcx").write_bytes(build_pcx(np.full((128, 128), 255, np.uint8)))
-    size = setup.size
+    size = (max(setup.size[0], Q2PRO_SMALLEST[0]), max(setup.size[1], Q2PRO_SMALLEST[1]))
     args = [binary, "+set", "basedir", str(base), "+set", "homedir", str(base / "home"), "+set", "game", "action",
             "+set", "logfile_flush", "1", "+set", "logfile_prefix", "", "+set", "logfile", "1",
-            "+set", "gl_shaders", "1", "+set", "vid_fullscreen", "0", "+set", "vid_geometry", f"{size[0]}x{size[1]}",
+            "+set", "gl_shaders", "1", "+set", "vid_driver", "sdl", "+set", "vid_fullscreen", "0",
+            "+set", "vid_geometry", f"{size[0]}x{size[1]}",
             "+set", "s_enable", "0", "+set", "timedemo", "1", "+demo", demo.stem]
     if os.geteuid() == 0:   # "You can not run Q2PRO as superuser"
         nobody = pwd.getpwnam("nobody")
@@ -266,7 +274,10 @@ def q2pro_run(binary: str, demo: Path, setup: Setup) -> Run:
         args = ["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups", *args]
     text, ended = run_measured(args, base, engine_env(setup), base / "home" / "action" / "logs" / "console.log",
                                setup.timeout)
-    return measured_run(text, ended, "Q2PRO")
+    run = measured_run(text, ended, "Q2PRO")
+    if size != setup.size:
+        run = replace(run, note=f"Q2PRO drew {size[0]}x{size[1]}, its smallest window")
+    return run
 
 
 def ioquake3_run(binary: str, demo: Path, setup: Setup) -> Run:
@@ -346,7 +357,7 @@ def main() -> None:
                         help="draw only the world in both (no entities, view weapon or particles): the fill floor")
     args = parser.parse_args()
     sizes = [tuple(int(v) for v in size.split("x")) for size in args.sizes.split(",")]
-    largest = (max(w for w, _h in sizes), max(h for _w, h in sizes))
+    largest = (max(Q2PRO_SMALLEST[0], *(w for w, _h in sizes)), max(Q2PRO_SMALLEST[1], *(h for _w, h in sizes)))
     xvfb = Xvfb(largest) if shutil.which("Xvfb") else None
     print(f"engines in a window on Xvfb {xvfb.display if xvfb else '(Xvfb missing)'}, qdv timedemo offscreen "
           f"(headless EGL){'; world only' if args.world_only else ''}; fps, peak RSS in MB, CPU ms per frame "
