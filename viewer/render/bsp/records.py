@@ -48,10 +48,6 @@ class Lighting:
 QUAKE_LIGHTING = Lighting()
 
 
-#: Quake's look (QuakeSpasm's overbright lightmaps, fullbright palette range).
-QUAKE_LIGHTING = Lighting()
-
-
 @dataclass(frozen=True, slots=True)
 class BspSegment(SegmentAssets):
     """A Quake, QuakeWorld or Quake II segment: its ``world`` (``None`` when the game dirs lack it), the game's
