@@ -138,7 +138,7 @@ class BspBackend:
                          liquid_alpha=water_alpha, lights=frame.lights, areabits=frame.areabits, look=look)
         self.shared.programs.set_look(look.light_max if look.light_max is not None else 2.0, fog)
         planes = frustum_planes(view_proj)
-        self._planes = tuple(map(tuple, (planes / np.linalg.norm(planes[:, :3], axis=1, keepdims=True)).tolist()))
+        self._planes = tuple(map(tuple, (planes / np.sqrt((planes[:, :3] ** 2).sum(axis=1, keepdims=True))).tolist()))
         if self.world is not None:
             self.world.draw_world(view)
         brushes, others, view_models = [], [], []

@@ -47,17 +47,26 @@ def frustum_planes(view_proj: np.ndarray) -> np.ndarray:
 
 def boxes_in_frustum(mins: np.ndarray, maxs: np.ndarray, planes: np.ndarray) -> np.ndarray:
     """``bool [N]``: boxes ``[N, 3]`` not entirely outside any plane (``R_CullBox``, conservative)."""
-    return centred_boxes_in_frustum((np.asarray(mins, np.float64) + maxs) * 0.5,
-                                    (np.asarray(maxs, np.float64) - mins) * 0.5, planes)
+    return bounds_in_frustum(box_bounds(mins, maxs), planes)
 
 
-def centred_boxes_in_frustum(center: np.ndarray, half: np.ndarray, planes: np.ndarray) -> np.ndarray:
-    """:func:`boxes_in_frustum` of the boxes given by their centres and half sizes (f8 ``[N, 3]``)."""
-    # The box corner furthest along each plane's normal ("positive vertex"): n·c + |n|·h.
-    far = center @ planes[:, :3].T + half @ np.abs(planes[:, :3]).T + planes[:, 3]
-    inside = far[:, 0] >= 0   # plane by plane: numpy reduces a short axis slowly
-    for k in range(1, far.shape[1]):
-        inside &= far[:, k] >= 0
+def box_bounds(mins: np.ndarray, maxs: np.ndarray) -> np.ndarray:
+    """``f8 [7, N]``: the boxes ``[N, 3]`` as rows of their centre (3), half size (3) and ones, what
+    :func:`bounds_in_frustum` tests in one matrix product."""
+    mins = np.asarray(mins, np.float64)
+    maxs = np.asarray(maxs, np.float64)
+    return np.concatenate([((mins + maxs) * 0.5).T, ((maxs - mins) * 0.5).T, np.ones((1, len(mins)))])
+
+
+def bounds_in_frustum(bounds: np.ndarray, planes: np.ndarray) -> np.ndarray:
+    """:func:`boxes_in_frustum` of the boxes of :func:`box_bounds`."""
+    # The box corner furthest along each plane's normal ("positive vertex"): n·c + |n|·h + d, for every plane at
+    # once as [n | |n| | d] @ bounds (planes × 7 by 7 × N: numpy's fast matrix product, ~10× the row-wise one).
+    normals = planes[:, :3]
+    far = np.concatenate([normals, np.abs(normals), planes[:, 3:]], axis=1) @ bounds
+    inside = far[0] >= 0   # plane by plane: numpy reduces a short axis slowly
+    for k in range(1, len(far)):
+        inside &= far[k] >= 0
     return inside
 
 
@@ -138,7 +147,8 @@ class FaceSet:
 
     ``firsts``/``counts`` i8 [N]: each face's slice of the mesh's index list; ``group`` i8 [N]: its draw slot and
     key, one number (slot × (largest key + 1) + key); ``texture``/``key`` i8 [N]: its draw's texture and its key;
-    ``mins``/``maxs`` f8 [N, 3] its box (``None`` when nothing asks for an order), ``center``/``half`` of it;
+    ``mins``/``maxs`` f8 [N, 3] its box (``None`` when nothing asks for an order), ``bounds`` the same boxes
+    (:func:`box_bounds`);
     ``plane`` f8 [N, 4] (:func:`face_planes`; ``None``: none culled as back-facing)."""
 
     faces: np.ndarray
@@ -149,8 +159,7 @@ class FaceSet:
     key: np.ndarray
     mins: np.ndarray | None
     maxs: np.ndarray | None
-    center: np.ndarray | None
-    half: np.ndarray | None
+    bounds: np.ndarray | None
     plane: np.ndarray | None
 
 
@@ -165,12 +174,12 @@ def face_set(world: MapWorld, faces: np.ndarray, keys: np.ndarray | None = None,
     key = np.zeros(len(faces), np.int64) if keys is None else np.asarray(keys)[faces].astype(np.int64)
     group = slot * (int(key.max(initial=0)) + 1) + key
     texture = draws["texture"].astype(np.int64)[slot]
-    mins = maxs = center = half = None
+    mins = maxs = bounds = None
     if boxes is not None:
         mins, maxs = np.asarray(boxes[0], np.float64)[faces], np.asarray(boxes[1], np.float64)[faces]
-        center, half = (mins + maxs) * 0.5, (maxs - mins) * 0.5
+        bounds = box_bounds(mins, maxs)
     plane = None if facing is None else facing[faces]
-    return FaceSet(faces, firsts, counts, group, texture, key, mins, maxs, center, half, plane)
+    return FaceSet(faces, firsts, counts, group, texture, key, mins, maxs, bounds, plane)
 
 
 def ordered_set(world: MapWorld, faces: np.ndarray, keys: np.ndarray | None = None,
@@ -243,8 +252,8 @@ def cull_and_order(world: MapWorld, found: FaceSet, planes: np.ndarray | None, c
     """:func:`order_faces` of the faces of ``found`` whose box meets the frustum ``planes``."""
     keep = None
     if planes is not None and len(found.faces):
-        assert found.center is not None and found.half is not None
-        keep = np.flatnonzero(centred_boxes_in_frustum(found.center, found.half, planes))
+        assert found.bounds is not None
+        keep = np.flatnonzero(bounds_in_frustum(found.bounds, planes))
     return order_faces(world, found, keep, camera)
 
 

@@ -45,7 +45,7 @@ from .surfaces import (face_flags, flow_scroll, opaque_faces, sky_rotation, surf
 from ..textures import fullbright_rgba, upload_rgba
 from ..view_math import gl_bytes
 from .dlights import write_light_uniforms
-from .visibility import WorldVisibility, box_distances, centred_boxes_in_frustum, frustum_planes
+from .visibility import WorldVisibility, bounds_in_frustum, box_distances, frustum_planes
 
 KIND_LIT, KIND_MULTISTYLE, KIND_LIQUID, KIND_SKY = "LIT", "MULTISTYLE", "LIQUID", "SKY"
 KIND_SKYBOX, KIND_TRANSLUCENT = "SKYBOX", "TRANSLUCENT"
@@ -403,9 +403,8 @@ class WorldRenderer:
         if self._translucent is None:
             return []
         found = self._translucent.pvs_faces(self._visibility.leaf(view.camera), view.areabits)
-        assert found.center is not None and found.half is not None and found.mins is not None \
-            and found.maxs is not None
-        keep = np.flatnonzero(centred_boxes_in_frustum(found.center, found.half, frustum_planes(view.view_proj)))
+        assert found.bounds is not None and found.mins is not None and found.maxs is not None
+        keep = np.flatnonzero(bounds_in_frustum(found.bounds, frustum_planes(view.view_proj)))
         faces = found.faces[keep]
         return list(zip(box_distances(found.mins[keep], found.maxs[keep], view.camera).tolist(),
                         self.world.faces["texture"][faces].tolist(), found.firsts[keep].tolist(),
