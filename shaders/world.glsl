@@ -7,7 +7,8 @@
 // surfaces need.
 //   SKY         two scrolling layers;                     LIQUID   turbulent warp, translucent;
 //   SKYBOX      (with SKY) Quake II's six-sided box;      TRANSLUCENT  unlit texture at u_alpha (Quake II);
-//   (neither)   lit: texture x lightmap x light style value, fullbright texels unlit, scaled by LIGHTMAP_SCALE;
+//   (neither)   lit: texture x lightmap x light style value, scaled by LIGHTMAP_SCALE;
+//   FULLBRIGHTS (lit) texels with alpha 1 unlit (Quake's fullbright palette range; Quake II has none);
 //   MULTISTYLE  lit faces with 2-4 light styles (4 lightmap blocks side by side; most faces have one);
 //   FOG         exp2 fog on the eye depth (1 / gl_FragCoord.w, as fixed-function fog); the sky is covered by
 //               u_sky_fog of the fog colour instead (QuakeSpasm r_skyfog);
@@ -208,7 +209,10 @@ void main() {
     const float levels = 255.0 * LIGHTMAP_SCALE / LIGHT_MAX;
     vec3 light_mul = min(floor(light * levels) * (LIGHT_MAX / 255.0), vec3(LIGHT_MAX));
     vec3 lit = min(tex.rgb * TEXTURE_SCALE, vec3(1.0)) * light_mul;
-    f_color = vec4(apply_fog(mix(lit, tex.rgb, tex.a)), 1.0);
+#ifdef FULLBRIGHTS
+    lit = mix(lit, tex.rgb, tex.a);
+#endif
+    f_color = vec4(apply_fog(lit), 1.0);
 }
 #endif
 #endif

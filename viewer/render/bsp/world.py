@@ -64,20 +64,22 @@ _PROGRAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def world_program(ctx: moderngl.Context, kind: str, fog: bool = False, dlights: bool = False,
-                  light: tuple[float, float, float] = (1.0, 2.0, 2.0), falloff: bool = False) -> moderngl.Program:
+                  light: tuple[float, float, float] = (1.0, 2.0, 2.0), falloff: bool = False,
+                  fullbrights: bool = True) -> moderngl.Program:
     """The ``world.glsl`` variant for one kind of surface (``KIND_*``), with or without fog and dynamic lights (with
     ``falloff``: Q2PRO's, :attr:`Look.dlights`); lit kinds get ``light`` (texture scale, lightmap scale, largest
     light multiplier) compiled in as constants, which llvmpipe folds (read from uniforms, the same arithmetic took
-    its rasterizer ~7 % longer on ``lq_lqdm2_mvd.mvd``)."""
+    its rasterizer ~7 % longer on ``lq_lqdm2_mvd.mvd``), and ``fullbrights`` (``Lighting.fullbrights``: texels whose
+    alpha marks them unlit; without, Quake II's textures have alpha 0 and the mix is left out)."""
     cache = _PROGRAMS.setdefault(ctx, {})
     lit = kind in (KIND_LIT, KIND_MULTISTYLE)
     key = (kind, fog and kind != KIND_SKYBOX, dlights and lit, tuple(float(v) for v in light) if lit else None,
-           falloff and dlights and lit)
+           falloff and dlights and lit, fullbrights and lit)
     if key not in cache:
         defines = {KIND_LIT: ["LIT"], KIND_MULTISTYLE: ["LIT", "MULTISTYLE"], KIND_LIQUID: ["LIQUID"],
                    KIND_SKY: ["SKY"], KIND_SKYBOX: ["SKY", "SKYBOX"], KIND_TRANSLUCENT: ["TRANSLUCENT"]}[kind]
-        defines += (["FOG"] if key[1] else []) + (["DLIGHTS"] if key[2] else []) + (["DLIGHT_FALLOFF"] if key[4]
-                                                                                     else [])
+        defines += (["FOG"] if key[1] else []) + (["DLIGHTS"] if key[2] else []) \
+            + (["DLIGHT_FALLOFF"] if key[4] else []) + (["FULLBRIGHTS"] if key[5] else [])
         if key[3] is not None:
             defines += [f"{name} {value!r}" for name, value in zip(("TEXTURE_SCALE", "LIGHTMAP_SCALE", "LIGHT_MAX"),
                                                                     key[3])]
@@ -264,7 +266,7 @@ class WorldRenderer:
         cap = view.look.light_max if view.look.light_max is not None else self.lighting.lightmap_scale
         p = world_program(self.ctx, kind, fog, dlights,
                           (self.lighting.texture_scale, self.lighting.lightmap_scale, cap),
-                          falloff=view.look.dlights == "q2pro")
+                          falloff=view.look.dlights == "q2pro", fullbrights=self.lighting.fullbrights)
         members = self._members.get(p.glo)
         if members is None:
             members = self._members[p.glo] = set(p)
