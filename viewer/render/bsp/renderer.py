@@ -26,7 +26,7 @@ from assets_loader.palette import translation_table
 from ..alias_program import AliasLight, shade_vector
 from ..backend import VIEW_MODEL_DEPTH, FrameView, SharedDrawing
 from ..placeholders import OBJECT_BOX, QUAKE_PLAYER_BOX
-from ..refdef import EntityDraw, HudModel, Lights, MapWorld, SceneFrame
+from ..refdef import EntityDraw, HudModel, Lights, MapWorld, ModelRef, SceneFrame
 from ..shaded.hud_models import draw_hud_models
 from ..shaded.md3 import Md3Renderer
 from ..shaded.painter import Q3View, StageLight, upload_images
@@ -139,6 +139,12 @@ class BspBackend:
         self.shared.programs.set_look(look.light_max if look.light_max is not None else 2.0, fog)
         planes = frustum_planes(view_proj)
         self._planes = tuple(map(tuple, (planes / np.sqrt((planes[:, :3] ** 2).sum(axis=1, keepdims=True))).tolist()))
+        forward, right, up = angle_vectors(frame.camera.angles)
+        self._lights = frame.lights
+        weapon_proj = VIEW_MODEL_DEPTH @ view_proj
+        for draw in frame.models:   # opaque view weapons before the map: its pixels behind them are never shaded
+            if draw.view_model and _opaque_alias(draw, self.assets.models):
+                self._draw_model(draw, view, weapon_proj, (forward, right, up))
         if self.world is not None:
             self.world.draw_world(view)
         brushes, others, view_models = [], [], []
@@ -148,7 +154,8 @@ class BspBackend:
             if ref is None:
                 continue
             if draw.view_model:
-                view_models.append(draw)
+                if not _opaque_alias(draw, self.assets.models):
+                    view_models.append(draw)
             elif ref.kind == "brush" and ref.submodel > 0:
                 matrix = entity_matrix(draw.origin, draw.angles)
                 if self._brush_in_view(self.assets.world, ref.submodel, matrix):
@@ -164,8 +171,6 @@ class BspBackend:
             self.world.draw_brushes(view, brushes)
         for model, draws in items.items():
             self._handles[model].draw_brushes(view, draws)
-        forward, right, up = angle_vectors(frame.camera.angles)
-        self._lights = frame.lights
         for draw in others:
             self._draw_model(draw, view, view_proj, (forward, right, up))
         if self.world is not None:
@@ -176,7 +181,6 @@ class BspBackend:
         if self.world is not None:
             self.world.draw_translucent(view)
         if view_models:
-            weapon_proj = VIEW_MODEL_DEPTH @ view_proj
             for draw in view_models:
                 self._draw_model(draw, view, weapon_proj, (forward, right, up))
 
@@ -272,6 +276,14 @@ class BspBackend:
         level = np.zeros(3) if hit is None else np.asarray(hit.value(styles), np.float64)
         cutoff = DLIGHT_CUTOFF if self.assets.look.dlights == "q2pro" else 0.0
         return level + _dynamic_light_at(self._lights, origin, cutoff)
+
+
+def _opaque_alias(draw: EntityDraw, models: Sequence[ModelRef]) -> bool:
+    """Whether ``draw`` is an alias model drawn opaque (no alpha, no colour shell): as a view weapon it may be drawn
+    before the map, whose fragments behind it then fail the early depth test (the picture is the same: the depth
+    test keeps the nearer surface in either order; the engines draw it last, ``R_DrawViewModel``)."""
+    ref = models[draw.model] if 0 <= draw.model < len(models) else None
+    return ref is not None and ref.kind == "alias" and draw.alpha >= 1.0 and draw.shell is None
 
 
 def md3_light(light: AliasLight) -> StageLight:
