@@ -33,6 +33,7 @@ from assets_loader.q3images import ImageLoader
 from assets_loader.q3shaders import ShaderLibrary, load_shader_library, parse_shader_text
 from assets_loader.vfs import VirtualFS
 
+from ...render.shaded.lod import MAX_LODS
 from ...render.shaded.records import Quake3Models
 from ...render.q3.records import Quake3Segment, Quake3World
 from ...render.refdef import Look, ModelRef, SegmentAssets
@@ -113,17 +114,36 @@ def load_models(fs: VirtualFS, names: tuple[str, ...], library: ShaderLibrary, i
             md3[name] = load_md3(fs.read(name), name)
         except FormatError as exc:  # NotFoundError included
             warnings.warn(f"{exc}; drawing model {name!r} as a placeholder", stacklevel=2)
+    lods = {name: found for name in md3 if (found := lower_lods(fs, name))}
     skins: dict[str, list[dict[str, str]]] = {}   # part path → the skins of every player sharing that part
     for player in loaded.values():
         for part in PLAYER_PARTS:
             skins.setdefault(part_path(player, part), []).append(player.skins.get(part, {}))
     shader_names = [skin.get(surface.name.lower()) or name
-                    for path, model in md3.items() for surface in model.surfaces for name in surface.shaders[:1]
-                    for skin in skins.get(path, [{}])]
+                    for path, model in md3.items() for level in (model, *lods.get(path, ()))
+                    for surface in level.surfaces for name in surface.shaders[:1] for skin in skins.get(path, [{}])]
     used: dict[str, None] = {}
     for shader_name in (*shader_names, *shaders):
         used.update(dict.fromkeys(library.find(shader_name, LIGHTMAP_NONE).image_names()))
-    return Quake3Models(md3, library, {n.lower(): images.load(n) for n in used}, loaded, shaders)
+    return Quake3Models(md3, library, {n.lower(): images.load(n) for n in used}, loaded, shaders, lods)
+
+
+def lower_lods(fs: VirtualFS, name: str) -> tuple[Md3Model, ...]:
+    """The lower levels of detail of the MD3 ``name`` (``NAME_1.md3``, ``NAME_2.md3``; ``R_RegisterMD3``): those
+    the game dirs hold, in order, up to the first missing one (a file that fails to load ends them with a
+    warning)."""
+    stem, dot, extension = name.rpartition(".")
+    found: list[Md3Model] = []
+    for level in range(1, MAX_LODS):
+        path = f"{stem}_{level}.{extension}" if dot else f"{name}_{level}"
+        if not fs.exists(path):
+            break
+        try:
+            found.append(load_md3(fs.read(path), path))
+        except FormatError as exc:
+            warnings.warn(f"{exc}; drawing {name!r} at full detail from there on", stacklevel=2)
+            break
+    return tuple(found)
 
 
 def model_ref(name: str, models: Quake3Models) -> ModelRef:

@@ -28,13 +28,15 @@ class Quake3Models:
     """What a Quake III segment registers besides the map: ``md3`` models by name (precache entries and player
     parts), ``players`` by ``model/skin`` name, the shader ``library`` for their surfaces, and the ``images`` those
     shaders use (lower-case name → RGBA); ``shaders``: names of the shaders the segment's effects draw with (their
-    images are in ``images`` too)."""
+    images are in ``images`` too); ``lods``: by the same names, each model's lower levels of detail
+    (``NAME_1.md3``, ``NAME_2.md3``; ``R_RegisterMD3``), drawn far away (:mod:`.lod`)."""
 
     md3: Mapping[str, Md3Model] = field(default_factory=dict)
     library: ShaderLibrary | None = None
     images: Mapping[str, np.ndarray] = field(default_factory=dict)
     players: Mapping[str, PlayerModel] = field(default_factory=dict)
     shaders: tuple[str, ...] = ()
+    lods: Mapping[str, tuple[Md3Model, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
