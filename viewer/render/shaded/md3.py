@@ -34,6 +34,7 @@ from assets_loader.q3shaders.records import SORT_OPAQUE
 
 from .dlights import model_dlights
 from .fog import FogVectors, FogVolume, fog_vectors, model_fog
+from .lod import lod_level
 from .records import Md3Draw, Quake3Models
 from .stages import IDENTITY_LIGHT
 from .painter import Q3View, ShaderPainter, StageLight, cached_vao
@@ -202,15 +203,16 @@ class Md3Renderer:
             self._shaders[name] = shader
         return shader
 
-    def _vertices(self, model: Md3Model, index: int, draw: Md3Draw) -> np.ndarray:
-        """The surface's vertices at the draw's pose (kept for poses that do not blend two frames)."""
+    def _vertices(self, name: str, model: Md3Model, index: int, draw: Md3Draw) -> np.ndarray:
+        """The surface's vertices at the draw's pose (kept by model ``name`` for poses that do not blend two
+        frames)."""
         surface = model.surfaces[index]
         still = draw.frac == 0.0 or draw.old_frame == draw.frame
-        key = (draw.model, index, draw.old_frame if draw.frac == 0.0 else draw.frame)
+        key = (name, index, draw.old_frame if draw.frac == 0.0 else draw.frame)
         if still and key in self._static:
             return self._static[key]
-        positions, normals = lerp_frames(self._frame(draw.model, index, surface, surface.clamped(draw.old_frame)),
-                                         self._frame(draw.model, index, surface, surface.clamped(draw.frame)),
+        positions, normals = lerp_frames(self._frame(name, index, surface, surface.clamped(draw.old_frame)),
+                                         self._frame(name, index, surface, surface.clamped(draw.frame)),
                                          draw.frac)
         verts = np.zeros(len(positions), DRAW_VERTEX)
         verts["position"] = positions
@@ -254,9 +256,11 @@ class Md3Renderer:
         self._placed(draws, view, None, True)
 
     def surface_sorts(self, draws: tuple[Md3Draw, ...]) -> set[float]:
-        """The shader sorts of every surface of ``draws`` (to interleave them with other surfaces by sort)."""
+        """The shader sorts of every surface of ``draws`` at any level of detail (to interleave them with other
+        surfaces by sort)."""
         return {shader.sort for draw in draws if (model := self.models.md3.get(draw.model)) is not None
-                for shader in self._surface_shaders(model, draw)}
+                for level in (model, *self.models.lods.get(draw.model, ()))
+                for shader in self._surface_shaders(level, draw)}
 
     def _surface_shaders(self, model: Md3Model, draw: Md3Draw) -> list[Shader]:
         """The shader of each surface of ``model`` as ``draw`` shows it (custom shader, skin, the model's own)."""
@@ -292,17 +296,18 @@ class Md3Renderer:
             model = self.models.md3.get(draw.model)
             if model is None or (draw.view_model and view.clip_plane is not None):
                 continue
+            name, model = self._detail(draw, model, view)
             shaders = self._surface_shaders(model, draw)
             matrix = model_matrix(draw.origin, draw.axis)
             if planes is not None and not draw.view_model and not any(shader.deforms for shader in shaders) \
-                    and self._off_screen(model, draw, planes):
+                    and self._off_screen(name, model, draw, planes):
                 continue
             firsts = []
             for index, surface in enumerate(model.surfaces):
                 firsts.append(first)
                 if not surface.triangles.size:  # an empty part (telep.md3's "Tube"): nothing to draw
                     continue
-                verts = self._vertices(model, index, draw)
+                verts = self._vertices(name, model, index, draw)
                 vertices.append(verts)
                 indices.append(surface.triangles.ravel())
                 bases.append(base)
@@ -316,11 +321,20 @@ class Md3Renderer:
         self._placed_by_draw = by_draw
         return placed
 
-    def _off_screen(self, model: Md3Model, draw: Md3Draw, planes: _Planes) -> bool:
+    def _detail(self, draw: Md3Draw, model: Md3Model, view: Q3View) -> tuple[str, Md3Model]:
+        """The level of detail of ``model`` that ``draw`` shows in ``view`` (:func:`.lod.lod_level`; ioquake3 draws,
+        culls and lights that level) and the name its poses are kept under (``NAME``; ``NAME#1``, ``NAME#2``)."""
+        levels = self.models.lods.get(draw.model)
+        if not levels:
+            return draw.model, model
+        level = lod_level(model, 1 + len(levels), draw.frame, draw.origin, view.view_proj)
+        return (draw.model, model) if level == 0 else (f"{draw.model}#{level}", levels[level - 1])
+
+    def _off_screen(self, name: str, model: Md3Model, draw: Md3Draw, planes: _Planes) -> bool:
         """Whether every vertex of the draw's pose lies beyond one side of the view (left, right, top, bottom or
         near; ``R_CullModel``): the sphere around the box of both frames' vertices, in the world, wholly past one
         of ``planes`` (:func:`_view_planes`) with a margin, so no pixel the GL would have drawn is lost."""
-        sphere = self._pose_sphere(draw.model, model, draw.old_frame, draw.frame)
+        sphere = self._pose_sphere(name, model, draw.old_frame, draw.frame)
         if sphere is None:
             return False
         cx, cy, cz, radius = sphere
