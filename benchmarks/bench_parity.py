@@ -1,12 +1,15 @@
 """``qdv timedemo`` beside the reference engines' ``timedemo``, interleaved in one session: fps and peak RSS.
 
-Run: ``python benchmarks/bench_parity.py [--rounds N] [--sizes WxH,...] [--q2pro PATH] [--world-only] [DEMO ...]``
+Run: ``python benchmarks/bench_parity.py [--rounds N] [--sizes WxH,...] [--q2pro PATH] [--world-only] [--hud]
+[DEMO ...]``
 from the repository root. Defaults: one demo per game, ``demo3.dem`` (QuakeSpasm), ``lq_lqdm2_mvd.mvd`` (ezQuake),
 ``AQtion-bandaging-guide.dm2`` (Q2PRO) and ``oa_dm1_follow_p68.dm_68`` (ioquake3), at 1280×720 and 320×180. For each
 size, round and demo the engine runs first, then qdv, so both see the same load.
 ``--world-only`` draws nothing but the map on both sides (the engines' ``r_drawentities 0``, ``r_drawviewmodel 0``
 and no particles; qdv through ``timedemo_world_only.py``): the floor of the picture's own cost, which no faster
-entity code can go below (the QuakeSpasm and ezQuake demos only; the others are skipped).
+entity code can go below (the QuakeSpasm and ezQuake demos only; the others are skipped). The engines draw their
+HUD, console notify lines and crosshair in every timedemo frame; ``qdv timedemo`` draws only the 3D view unless
+``--hud`` makes it draw the game's HUD over each frame too (the like-for-like run).
 
 Every engine is optional, never a CI dependency; a missing one is reported on its row and only qdv is measured.
 ``apt-get install quakespasm ezquake ioquake3 openarena xvfb``; Q2PRO is built from source (below) and found by
@@ -93,6 +96,7 @@ class Setup:
     display: str | None
     timeout: float
     world_only: bool = False
+    hud: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,7 +314,8 @@ def qdv_run(demo: Path, setup: Setup) -> Run:
     size = setup.size
     command = [str(ROOT / "benchmarks" / "timedemo_world_only.py")] if setup.world_only \
         else ["-m", "viewer.cli", "timedemo"]
-    args = [sys.executable, *command, str(demo.resolve()), "--size", f"{size[0]}x{size[1]}", *qdv_data(demo)]
+    args = [sys.executable, *command, str(demo.resolve()), "--size", f"{size[0]}x{size[1]}", *qdv_data(demo),
+            *(("--hud",) if setup.hud and not setup.world_only else ())]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     text, ended = run_measured(args, setup.scratch, env, setup.scratch / "stdout.txt", setup.timeout)
     return measured_run(text, ended, f"qdv (exit {ended.status})")
@@ -355,19 +360,22 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds one timedemo may take")
     parser.add_argument("--world-only", action="store_true",
                         help="draw only the world in both (no entities, view weapon or particles): the fill floor")
+    parser.add_argument("--hud", action="store_true",
+                        help="qdv draws the game's HUD over every frame too (the engines always draw theirs)")
     args = parser.parse_args()
     sizes = [tuple(int(v) for v in size.split("x")) for size in args.sizes.split(",")]
     largest = (max(Q2PRO_SMALLEST[0], *(w for w, _h in sizes)), max(Q2PRO_SMALLEST[1], *(h for _w, h in sizes)))
     xvfb = Xvfb(largest) if shutil.which("Xvfb") else None
     print(f"engines in a window on Xvfb {xvfb.display if xvfb else '(Xvfb missing)'}, qdv timedemo offscreen "
-          f"(headless EGL){'; world only' if args.world_only else ''}; fps, peak RSS in MB, CPU ms per frame "
+          f"(headless EGL){'; world only' if args.world_only else ''}{'; qdv with its HUD' if args.hud else ''}; "
+          "fps, peak RSS in MB, CPU ms per frame "
           "(start-up included)")
     try:
         with tempfile.TemporaryDirectory(prefix="qdv-parity-") as scratch:
             os.chmod(scratch, 0o755)   # Q2PRO runs as nobody below it when this script is root
             for width, height in sizes:
                 setup = Setup(Path(scratch), (width, height), xvfb.display if xvfb else None, args.timeout,
-                              args.world_only)
+                              args.world_only, args.hud)
                 print(f"\n{width}x{height}\n{'demo':<26}{'engine':<11}{'fps':>8}{'RSS':>9}{'CPU':>8}  "
                       f"{'qdv fps':>8}{'RSS':>9}{'CPU':>8}{'fps ratio':>10}")
                 rounds: dict[str, list[tuple[Run, Run]]] = {}

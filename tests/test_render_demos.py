@@ -10,9 +10,9 @@ from PIL import Image
 
 from assets_loader.bsp.trace import point_contents
 from assets_loader.demos import load_demo
-from tests.conftest import LQ1, QUAKEWORLD
+from tests.conftest import LQ1, QUAKE2, QUAKEWORLD
 from viewer.cli import main
-from viewer.headless import DemoRenderer
+from viewer.headless import DemoRenderer, timedemo
 from viewer.session import game_filesystem
 
 CONTENTS_SOLID = -2
@@ -85,3 +85,19 @@ def test_timedemo_prints_the_engine_line(capsys) -> None:
     assert main(["timedemo", str(LQ1 / "demo3.dem"), "--size", "32x18"]) == 0
     words = capsys.readouterr().out.split()
     assert words[0] == "1233" and words[1:2] == ["frames"] and words[3] == "seconds" and words[5] == "fps"
+
+
+def test_timedemo_with_the_hud_draws_it_over_every_frame() -> None:
+    demo = QUAKE2 / "demos" / "AQtion-demo-guide.dm2"
+    timeline = load_demo(demo)
+    pictures = []
+    for hud in (False, True):
+        renderer = DemoRenderer(timeline, game_filesystem(str(demo), str(QUAKE2), "action"), (64, 36), hud=hud)
+        try:
+            result = timedemo(renderer)
+            pictures.append(renderer.target.read_rgb().astype(np.int16))
+        finally:
+            renderer.release()
+        assert result.frames == len(timeline.times)
+    changed = np.abs(pictures[1] - pictures[0]).max(axis=2) > 0   # the last frame: its HUD's numbers and icons
+    assert 20 < changed.sum() < changed.size // 2

@@ -115,6 +115,8 @@ def _build_parser() -> argparse.ArgumentParser:
     timedemo = sub.add_parser("timedemo", help="render every demo frame offscreen as fast as possible")
     timedemo.add_argument("demo")
     timedemo.add_argument("--size", type=_size, default=(1280, 720), help="WxH (default 1280x720)")
+    timedemo.add_argument("--hud", action="store_true",
+                          help="draw the game's HUD over every frame too, as the engines' own timedemo does")
     _add_game_args(timedemo)
 
     render = sub.add_parser("render", help="export a demo (or a range of it) headless to a video or numbered PNGs")
@@ -678,7 +680,7 @@ def _run_timedemo(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     timeline = load_demo(args.demo)
-    renderer = DemoRenderer(timeline, game_filesystem(args.demo, args.basedir, args.game), args.size)
+    renderer = DemoRenderer(timeline, game_filesystem(args.demo, args.basedir, args.game), args.size, hud=args.hud)
     try:
         with tqdm(total=timeline.num_frames, unit="frame", desc="timedemo", file=sys.stderr, leave=False,
                   mininterval=1.0) as bar:

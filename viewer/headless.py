@@ -127,13 +127,21 @@ class TimedemoResult:
 
 
 def timedemo(renderer: DemoRenderer, progress: Callable[[int, int], None] | None = None) -> TimedemoResult:
-    """Render every demo frame at its own time as fast as possible (the engines' ``timedemo``)."""
+    """Render every demo frame at its own time as fast as possible (the engines' ``timedemo``), with the game's
+    HUD when the renderer was made with it."""
     times = renderer.timeline.times
-    renderer.render(renderer.scene(float(times[0])))  # load assets outside the timed loop
+
+    def frame(t: float) -> None:
+        if renderer.hud is not None:
+            renderer.draw(t)
+        else:
+            renderer.render(renderer.scene(t))
+
+    frame(float(times[0]))  # load assets outside the timed loop
     renderer.ctx.finish()
     start = time.perf_counter()
     for i, t in enumerate(times):
-        renderer.render(renderer.scene(float(t)))
+        frame(float(t))
         if progress is not None:
             progress(i + 1, len(times))
     renderer.ctx.finish()
