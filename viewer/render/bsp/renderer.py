@@ -142,7 +142,7 @@ class BspBackend:
         forward, right, up = angle_vectors(frame.camera.angles)
         self._lights = frame.lights
         weapon_proj = VIEW_MODEL_DEPTH @ view_proj
-        for draw in frame.models:   # opaque view weapons before the map: its pixels behind them are never shaded
+        for draw in frame.models:   # opaque view weapons first: the map behind them is then never shaded
             if draw.view_model and _opaque_alias(draw, self.assets.models):
                 self._draw_model(draw, view, weapon_proj, (forward, right, up))
         if self.world is not None:
