@@ -2,7 +2,9 @@
 what a loaded segment no longer keeps — each drawing the same picture as before.
 
 * a shader's passes keep their fixed uniforms, GL states and programs (:mod:`viewer.render.shaded.passes`); a
-  program re-sends a pass's fixed uniforms only after another pass changed them;
+  program re-sends a pass's fixed uniforms only after another pass changed them; a pass's program compiles in only
+  the vertex work its stage uses (deforms, computed texture coordinates, turbulence, diffuse light, view-dependent
+  alpha, fog fading);
 * a segment the session owns gives up its decoded images once uploaded; a clamp mode asked for later comes from the
   GPU's copy;
 * MD3 surfaces keep the file's packed vertices, and any frame decodes to what decoding them all gives;
@@ -73,6 +75,42 @@ def test_a_program_sends_a_passes_fixed_uniforms_again_once_something_changed_th
     assert program.group is None
     program.apply(fixed)
     assert program.program["u_rgb_vertex"].value == 1
+
+
+WORK = """
+textures/t/work
+{
+    deformVertexes wave 100 sin 0 2 0 1
+    { map $whiteimage
+      tcGen environment }
+    { map $whiteimage
+      tcMod turb 0 0.1 0 1
+      rgbGen lightingDiffuse
+      alphaGen portal 128 }
+}
+textures/t/plain
+{
+    { map $whiteimage
+      rgbGen vertex
+      alphaGen vertex }
+}
+"""
+
+
+def test_a_passes_program_compiles_in_only_the_vertex_work_its_stage_uses(ctx) -> None:
+    shaders = parse_shader_text(WORK)
+    painter = ShaderPainter(ctx, {}, None)
+    try:
+        work, plain = painter.passes(shaders["textures/t/work"]), painter.passes(shaders["textures/t/plain"])
+        assert [step.features for step in work.passes] == [("DEFORM", "TCGEN"),
+                                                           ("DEFORM", "TURB", "LIGHTING", "ALPHA_VIEW")]
+        assert work.deformed == ("DEFORM",) and plain.deformed == () and plain.passes[0].features == ()
+        lean = painter._pass_program(plain.passes[0], (False, False)).program
+        full = painter._pass_program(work.passes[1], (False, True)).program
+        used = {"u_deform", "u_turb", "u_ambient", "u_portal_range", "u_fog_adjust"}
+        assert used <= set(full) and not used & set(lean) and "u_rgb_vertex" in lean
+    finally:
+        painter.release()
 
 
 def _picture(ctx, assets, owns: bool) -> tuple[np.ndarray, FrameRenderer]:

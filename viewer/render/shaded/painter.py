@@ -138,14 +138,16 @@ class StageProgram:
 
 def stage_program(ctx: moderngl.Context, collapsed: bool = False, alpha_func: int = 0, skybox: bool = False,
                   fog: bool = False, detail: bool = False, clip: bool = False,
-                  depth_only: bool = False, dlight: bool = False) -> StageProgram:
+                  depth_only: bool = False, dlight: bool = False, features: tuple[str, ...] = ()) -> StageProgram:
     """The ``q3stage.glsl`` variant for a pass (one, two or three textures, alpha test, the sky box, a fog
-    volume, clipped at a portal's plane, depth only, the dynamic lights' pass)."""
+    volume, clipped at a portal's plane, depth only, the dynamic lights' pass) with the vertex work ``features``
+    names compiled in (``DEFORM``, ``TCGEN``, ``TURB``, ``LIGHTING``, ``ALPHA_VIEW``, ``FOG_FADE``: the
+    shader's header)."""
     cache = _PROGRAMS.setdefault(ctx, {})
-    key = (collapsed, alpha_func, skybox, fog, detail, clip, depth_only, dlight)
+    key = (collapsed, alpha_func, skybox, fog, detail, clip, depth_only, dlight, features)
     if key not in cache:
         flags = {"COLLAPSED": collapsed, "SKYBOX": skybox, "FOG": fog, "DETAIL": detail, "CLIP": clip,
-                 "DEPTH_ONLY": depth_only, "DLIGHT": dlight}
+                 "DEPTH_ONLY": depth_only, "DLIGHT": dlight, **dict.fromkeys(features, True)}
         header = _VERSION + f"#define ALPHA_FUNC {alpha_func}\n" + "".join(f"#define {name}\n"
                                                                          for name, on in flags.items() if on)
         src = shaders.source("q3stage")
@@ -272,9 +274,9 @@ class ShaderPainter:
             self.images.pop(lower, None)
 
     def _program(self, view: Q3View, collapsed: bool, alpha_func: int, skybox: bool = False, fog: bool = False,
-                 detail: bool = False, dlight: bool = False) -> StageProgram:
+                 detail: bool = False, dlight: bool = False, features: tuple[str, ...] = ()) -> StageProgram:
         return stage_program(self.ctx, collapsed, alpha_func, skybox, fog, detail, view.clip_plane is not None,
-                             dlight=dlight)
+                             dlight=dlight, features=features)
 
     @staticmethod
     def _set(p: StageProgram, name: str, value) -> None:
@@ -341,9 +343,12 @@ class ShaderPainter:
                                                             portal_range(shader))
         return found
 
-    def _pass_program(self, step: Pass, clip: bool) -> StageProgram:
-        program = step.programs[clip] = stage_program(self.ctx, step.second is not None, step.alpha_func,
-                                                      detail=step.detail is not None, clip=clip)
+    def _pass_program(self, step: Pass, key: tuple[bool, bool]) -> StageProgram:
+        """The program of ``step`` clipped at a portal's plane or not and fading with a fog or not (``key``)."""
+        clip, fade = key
+        program = step.programs[key] = stage_program(self.ctx, step.second is not None, step.alpha_func,
+                                                     detail=step.detail is not None, clip=clip,
+                                                     features=step.features + (("FOG_FADE",) if fade else ()))
         return program
 
     def draw(self, vao_for, shader: Shader, view: Q3View, model: np.ndarray, camera_local, count: int,
@@ -375,7 +380,8 @@ class ShaderPainter:
         lit = light or _DEFAULT_LIGHT
         lighting = (("u_ambient", lit.ambient), ("u_directed", lit.directed), ("u_light_dir", lit.direction))
         for step in plan.passes:
-            p = step.programs.get(clip) or self._pass_program(step, clip)
+            key = (clip, fog is not None and step.fog_adjust != 0)
+            p = step.programs.get(key) or self._pass_program(step, key)
             p.write("u_view_proj", view_proj)
             p.write("u_model", model_bytes)
             p.apply(step.statics)
@@ -448,7 +454,7 @@ class ShaderPainter:
         if count <= 0 or lights is None or not which:
             return
         local = lights if inverse is None else in_model_space(lights, inverse)
-        p = self._program(view, False, 0, dlight=True)
+        p = self._program(view, False, 0, dlight=True, features=self.passes(shader).deformed)
         self._common(p, view, model, camera_local)
         self._deforms(p, shader, view.time)
         if self._dlight_image is None:

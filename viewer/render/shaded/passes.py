@@ -52,11 +52,12 @@ def _timed_color(stage: Stage) -> bool:
 
 class Pass:
     """One draw pass of a shader (``stage`` with the ``second`` texture and ``detail`` stage collapsed into it):
-    its alpha test, fixed uniforms, fog fading, GL state per winding, its programs (by whether a portal's plane
-    clips it; filled by the painter) and, per time, its varying uniforms and textures."""
+    its alpha test, fixed uniforms, fog fading, the vertex work its program compiles in (``q3stage.glsl``'s
+    ``features``), GL state per winding, its programs (by whether a portal's plane clips it and whether it fades
+    with a fog; filled by the painter) and, per time, its varying uniforms and textures."""
 
-    __slots__ = ("shader", "stage", "second", "detail", "alpha_func", "statics", "fog_adjust", "lighting", "states",
-                 "programs", "_timed", "_time", "_dynamic", "_textures")
+    __slots__ = ("shader", "stage", "second", "detail", "alpha_func", "statics", "fog_adjust", "lighting", "features",
+                 "states", "programs", "_timed", "_time", "_dynamic", "_textures")
 
     def __init__(self, shader: Shader, stage: Stage, second: Stage | None, detail: Stage | None,
                  deform: Uniforms, portal_distance: float, cull: str | None,
@@ -64,7 +65,8 @@ class Pass:
         self.shader, self.stage, self.second, self.detail = shader, stage, second, detail
         self.alpha_func = ALPHA_FUNCS.get(stage.alpha_func, 0)
         statics: list[tuple[str, object]] = list(deform)
-        statics.append(("u_tcgen", _TCGEN_CLOUDS if shader.sky is not None else _TCGEN.get(stage.tc_gen, 0)))
+        tcgen = _TCGEN_CLOUDS if shader.sky is not None else _TCGEN.get(stage.tc_gen, 0)
+        statics.append(("u_tcgen", tcgen))
         if stage.tc_gen_vectors is not None:
             statics += [("u_tc_vec0", stage.tc_gen_vectors[0]), ("u_tc_vec1", stage.tc_gen_vectors[1])]
         if shader.sky is not None:
@@ -84,11 +86,15 @@ class Pass:
         self.statics: Uniforms = tuple(statics)
         self.fog_adjust = fog_adjust(stage)
         self.lighting = stage.rgb_gen == "lightingdiffuse"
+        self.features = tuple(name for name, used in (
+            ("DEFORM", dict(deform)["u_deform"] != 0), ("TCGEN", tcgen >= _TCGEN["environment"]),
+            ("TURB", any(mod.kind == "turb" for mod in stage.tc_mods)), ("LIGHTING", vertex_color_mode(stage) == 2),
+            ("ALPHA_VIEW", alpha_mode(stage) in (3, 4))) if used)
         self.states = {face: GlState(depth_write=stage.depth_write,
                                      depth_func="==" if stage.depth_func == "equal" else "<=", cull=cull,
                                      front_face=face, blend=blend_factors(stage), polygon_offset=polygon_offset)
                        for face in ("cw", "ccw")}
-        self.programs: dict[bool, StageProgram] = {}
+        self.programs: dict[tuple[bool, bool], StageProgram] = {}
         self._timed = bool(stage.tc_mods) or _timed_color(stage) or (detail is not None and bool(detail.tc_mods)) \
             or any(len(s.images) > 1 and s.anim_frequency > 0 for s in (stage, second, detail) if s is not None)
         self._time: float | None = None
@@ -115,10 +121,11 @@ class Pass:
 
 
 class ShaderPasses:
-    """A shader's passes (:func:`~.stages.collapse`) with what is fixed about them, and its ``deformVertexes
-    move`` offset of the moment."""
+    """A shader's passes (:func:`~.stages.collapse`) with what is fixed about them, its ``deformVertexes
+    move`` offset of the moment and ``deformed``: ``("DEFORM",)`` when a wave or bulge moves its vertices (the
+    program feature of a pass over its positions), else nothing."""
 
-    __slots__ = ("shader", "passes", "_moves", "_move_time", "_move")
+    __slots__ = ("shader", "passes", "deformed", "_moves", "_move_time", "_move")
 
     def __init__(self, shader: Shader, cull: str | None, polygon_offset: tuple[float, float],
                  portal_distance: float) -> None:
@@ -126,6 +133,7 @@ class ShaderPasses:
         self._moves = tuple(d for d in shader.deforms
                             if d.kind == "move" and d.wave is not None and len(d.params) >= 3)
         deform = deform_uniforms(shader)
+        self.deformed: tuple[str, ...] = ("DEFORM",) if dict(deform)["u_deform"] != 0 else ()
         if not self._moves:
             deform += (("u_move", (0.0, 0.0, 0.0)),)
         self.passes = tuple(Pass(shader, stage, second, detail, deform, portal_distance, cull, polygon_offset)
