@@ -146,6 +146,7 @@ class Md3Renderer:
         self._ibo: moderngl.Buffer | None = None
         self._vaos: dict[int, moderngl.VertexArray] = {}
         self._shaders: dict[str, Shader] = {}
+        self._skins: dict[tuple[str, str, int], tuple[object, list[Shader], set[float], bool]] = {}
         self._static: dict[tuple[str, int, int], np.ndarray] = {}
         self._frames: dict[tuple[str, int, int], tuple[np.ndarray, np.ndarray]] = {}
         self._spheres: dict[tuple[str, int, int], tuple[float, float, float, float] | None] = {}
@@ -255,14 +256,28 @@ class Md3Renderer:
 
     def surface_sorts(self, draws: tuple[Md3Draw, ...]) -> set[float]:
         """The shader sorts of every surface of ``draws`` (to interleave them with other surfaces by sort)."""
-        return {shader.sort for draw in draws if (model := self.models.md3.get(draw.model)) is not None
-                for shader in self._surface_shaders(model, draw)}
+        sorts: set[float] = set()
+        for draw in draws:
+            model = self.models.md3.get(draw.model)
+            if model is not None:
+                sorts |= self._surface_shaders(model, draw)[1]
+        return sorts
 
-    def _surface_shaders(self, model: Md3Model, draw: Md3Draw) -> list[Shader]:
-        """The shader of each surface of ``model`` as ``draw`` shows it (custom shader, skin, the model's own)."""
+    def _surface_shaders(self, model: Md3Model, draw: Md3Draw) -> tuple[list[Shader], set[float], bool]:
+        """The shader of each surface of ``model`` as ``draw`` shows it (custom shader, skin, the model's own),
+        their sorts and whether one deforms the vertices; worked out once per model, skin and custom shader (the
+        entry holds the skin, so an id found is the same mapping; an empty one names no shader)."""
         custom, skin = draw.custom_shader, draw.shaders
-        return [self._shader(custom or skin.get(surface.name.lower()) or
-                             (surface.shaders[0] if surface.shaders else "")) for surface in model.surfaces]
+        key = (draw.model, custom, id(skin) if skin else 0)
+        found = self._skins.get(key)
+        if found is None or (skin and found[0] is not skin):
+            if len(self._skins) >= _MAX_FRAMES:
+                self._skins.clear()
+            shaders = [self._shader(custom or skin.get(surface.name.lower()) or
+                                    (surface.shaders[0] if surface.shaders else "")) for surface in model.surfaces]
+            found = self._skins[key] = (skin, shaders, {shader.sort for shader in shaders},
+                                        any(shader.deforms for shader in shaders))
+        return found[1], found[2], found[3]
 
     def _placed(self, draws: tuple[Md3Draw, ...], view: Q3View, light: StageLight | None,
                 world: bool) -> list[_Placed]:
@@ -292,11 +307,10 @@ class Md3Renderer:
             model = self.models.md3.get(draw.model)
             if model is None or (draw.view_model and view.clip_plane is not None):
                 continue
-            shaders = self._surface_shaders(model, draw)
-            matrix = model_matrix(draw.origin, draw.axis)
-            if planes is not None and not draw.view_model and not any(shader.deforms for shader in shaders) \
-                    and self._off_screen(model, draw, planes):
+            shaders, sorts, deformed = self._surface_shaders(model, draw)
+            if planes is not None and not draw.view_model and not deformed and self._off_screen(model, draw, planes):
                 continue
+            matrix = model_matrix(draw.origin, draw.axis)
             firsts = []
             for index, surface in enumerate(model.surfaces):
                 firsts.append(first)
@@ -308,7 +322,7 @@ class Md3Renderer:
                 bases.append(base)
                 base += len(verts)
                 first += surface.triangles.size
-            placed.append(self._place(model, draw, shaders, matrix, view, light, samples, world, firsts))
+            placed.append(self._place(model, draw, shaders, sorts, matrix, view, light, samples, world, firsts))
             by_draw[id(draw)] = placed[-1]
         if indices:
             self._upload(vertices, indices, bases)
@@ -365,8 +379,8 @@ class Md3Renderer:
         self._spheres[key] = found
         return found
 
-    def _place(self, model: Md3Model, draw: Md3Draw, shaders: list[Shader], matrix: np.ndarray, view: Q3View,
-               light: StageLight | None, samples: dict[tuple[float, ...], LightSample], world: bool,
+    def _place(self, model: Md3Model, draw: Md3Draw, shaders: list[Shader], sorts: set[float], matrix: np.ndarray,
+               view: Q3View, light: StageLight | None, samples: dict[tuple[float, ...], LightSample], world: bool,
                firsts: list[int]) -> _Placed:
         axis = np.asarray(draw.axis, np.float64)
         camera_local = axis @ (np.asarray(view.camera, np.float64) - np.asarray(draw.origin, np.float64))
@@ -386,8 +400,8 @@ class Md3Renderer:
         fog = None if volume is None else fog_vectors(volume.parms, volume.plane, view.camera, view.forward,
                                                       IDENTITY_LIGHT)
         r, g, b, a = draw.shader_rgba
-        return _Placed(model, draw, shaders, {shader.sort for shader in shaders}, firsts, matrix, camera_local,
-                       light, pass_view, fog, (r / 255.0, g / 255.0, b / 255.0, a / 255.0))
+        return _Placed(model, draw, shaders, sorts, firsts, matrix, camera_local, light, pass_view, fog,
+                       (r / 255.0, g / 255.0, b / 255.0, a / 255.0))
 
     def _draw_one(self, placed: _Placed, sorts: Callable[[float], bool] | None = None) -> None:
         matrix, pass_view, fog = placed.matrix, placed.view, placed.fog

@@ -168,5 +168,5 @@ class PolyRenderer:
             return
         for sort, name, start, first, count in self._runs(polys):
             if sorts is None or sorts(sort):
-                at = replace(view, time=view.time - start)
+                at = replace(view, time=view.time - start) if start else view
                 self.painter.draw(self._vao, self.shader(name), at, _IDENTITY, view.camera, count, first)
