@@ -158,6 +158,7 @@ class Quake3WorldRenderer:
         self._sprites = {int(b): SpriteBatch(ctx, level, int(b)) for b in self._world_batches
                          if _sprite_kind(level.shaders[int(b)]) is not None}
         self._portal_entities = portal_entities(world.entities)
+        self._last_view: tuple[Q3View, _VisibleList, list[tuple[int, int, int]]] | None = None
         self._portal_surfaces = self._find_portal_surfaces()
         self._batch_fogs: list[int] = batches["fog"].astype(np.int64).tolist()
         self._fog_cache: tuple[Q3View | None, dict[int, FogVectors]] = (None, {})
@@ -268,13 +269,8 @@ class Quake3WorldRenderer:
     def draw(self, view: Q3View, translucent: bool | None = None) -> None:
         """Draw the world model as seen from ``view``: every batch, or only those sorted up to opaque
         (``translucent=False``: before the models, as their sort places them) or only those after it (``True``)."""
-        visible = self._through_portal if view.clip_plane is not None else self._main
-        visible.update(self.level.world, view.pvs_origin or view.camera)
+        visible, ranges = self._view_ranges(view)
         shaders_ = self.level.shaders
-        ranges = self._sorted(visible.ranges, view.camera)
-        off = visible.off_screen(self.level.world, view.view_proj)
-        if off:
-            ranges = [r for r in ranges if r[0] not in off or not self._cullable[r[0]]]
         if translucent is not True:
             self._depth_prepass(view, visible, ranges)
         lit = self._lit_ranges(view, visible) if translucent is not True else {}
@@ -295,6 +291,21 @@ class Quake3WorldRenderer:
                     self.painter.draw_dlights(self._lit.vao, shaders_[batch], view, IDENTITY, view.camera,
                                               *lit[batch], scissors)
                 self._fog_pass(batch, fog, view, visible, count, first)
+
+    def _view_ranges(self, view: Q3View) -> tuple[_VisibleList, list[tuple[int, int, int]]]:
+        """The visible list of ``view`` and its batches in drawing order (:meth:`_sorted`), those wholly off screen
+        left out: worked out once for the view's calls (its opaque batches, then its translucent ones)."""
+        last = self._last_view
+        if last is not None and last[0] is view:
+            return last[1], last[2]
+        visible = self._through_portal if view.clip_plane is not None else self._main
+        visible.update(self.level.world, view.pvs_origin or view.camera)
+        ranges = self._sorted(visible.ranges, view.camera)
+        off = visible.off_screen(self.level.world, view.view_proj)
+        if off:
+            ranges = [r for r in ranges if r[0] not in off or not self._cullable[r[0]]]
+        self._last_view = (view, visible, ranges)
+        return visible, ranges
 
     def _sorted(self, ranges: list[tuple[int, int, int]], camera) -> list[tuple[int, int, int]]:
         """``ranges`` in drawing order: by shader sort, the opaque ones front to back and the others back to front

@@ -20,8 +20,8 @@ import numpy as np
 from assets_loader.q3shaders import Shader, Stage
 
 from ..gl_state import GlState
-from .stages import (ALPHA_FUNCS, WAVE_FUNCS, alpha_mode, anim_frame, blend_factors, collapse, eval_wave,
-                     fog_adjust, stage_color, tc_chain, vertex_color_mode)
+from .stages import (ALPHA_FUNCS, IDENTITY3, WAVE_FUNCS, alpha_mode, anim_frame, blend_factors, collapse,
+                     eval_wave, fog_adjust, stage_color, tc_chain, vertex_color_mode)
 
 if TYPE_CHECKING:
     from .painter import StageProgram
@@ -36,8 +36,13 @@ TextureOf = Callable[[str, bool, Shader], moderngl.Texture]
 
 
 def _matrix(m: np.ndarray) -> tuple:
-    """A 3×3 ``tcMod`` matrix as the column-major uniform values."""
+    """A 3×3 ``tcMod`` matrix as the column-major uniform values (the shared identity's made once)."""
+    if m is IDENTITY3:
+        return _IDENTITY_VALUES
     return tuple(m.astype(np.float32).T.ravel().tolist())
+
+
+_IDENTITY_VALUES = tuple(IDENTITY3.astype(np.float32).T.ravel().tolist())
 
 
 def _tc_uniforms(stage: Stage, time: float) -> Uniforms:
@@ -57,7 +62,7 @@ class Pass:
     with a fog; filled by the painter) and, per time, its varying uniforms and textures."""
 
     __slots__ = ("shader", "stage", "second", "detail", "alpha_func", "statics", "fog_adjust", "lighting", "features",
-                 "states", "programs", "_timed", "_time", "_dynamic", "_textures")
+                 "states", "programs", "_timed", "_animated", "_time", "_dynamic", "_textures")
 
     def __init__(self, shader: Shader, stage: Stage, second: Stage | None, detail: Stage | None,
                  deform: Uniforms, portal_distance: float, cull: str | None,
@@ -95,8 +100,10 @@ class Pass:
                                      front_face=face, blend=blend_factors(stage), polygon_offset=polygon_offset)
                        for face in ("cw", "ccw")}
         self.programs: dict[tuple[bool, bool], StageProgram] = {}
+        self._animated = any(len(s.images) > 1 and s.anim_frequency > 0 for s in (stage, second, detail)
+                             if s is not None)
         self._timed = bool(stage.tc_mods) or _timed_color(stage) or (detail is not None and bool(detail.tc_mods)) \
-            or any(len(s.images) > 1 and s.anim_frequency > 0 for s in (stage, second, detail) if s is not None)
+            or self._animated
         self._time: float | None = None
         self._dynamic: Uniforms = ()
         self._textures: tuple[moderngl.Texture, ...] = ()
@@ -114,8 +121,9 @@ class Pass:
             if detail is not None and detail.tc_mods:
                 dynamic.append(("u_tc3", _matrix(tc_chain(detail.tc_mods, time).pre)))
             self._dynamic = tuple(dynamic)
-            self._textures = tuple(texture(anim_frame(s, time), s.clamp, self.shader)
-                                   for s in (stage, self.second, detail) if s is not None)
+            if self._time is None or self._animated:       # (the images of a stage without animMap stay)
+                self._textures = tuple(texture(anim_frame(s, time), s.clamp, self.shader)
+                                       for s in (stage, self.second, detail) if s is not None)
             self._time = time
         return self._dynamic, self._textures
 

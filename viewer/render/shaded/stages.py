@@ -35,6 +35,9 @@ ALPHA_FUNCS = {None: 0, "GT0": 1, "LT128": 2, "GE128": 3}
 #: ``identityLight``: 1 / 2^overbrightBits. The reference frames come from a window without gamma ramps, where
 #: ioquake3 sets ``overbrightBits`` to 0 and shifts the whole map overbright into the lightmaps instead.
 IDENTITY_LIGHT = 1.0
+#: The 3×3 identity a ``tcMod`` chain without matrices before or after its turbulence holds (read-only, shared).
+IDENTITY3 = np.eye(3)
+IDENTITY3.flags.writeable = False
 
 
 def wave_table(func: str, x: float) -> float:
@@ -105,7 +108,7 @@ def tc_chain(mods: tuple[TexMod, ...], time: float) -> TexCoordChain:
             pre = _affine(mod, time) if pre is None else _affine(mod, time) @ pre
         else:
             post = _affine(mod, time) if post is None else _affine(mod, time) @ post
-    return TexCoordChain(np.eye(3) if pre is None else pre, turb, np.eye(3) if post is None else post)
+    return TexCoordChain(IDENTITY3 if pre is None else pre, turb, IDENTITY3 if post is None else post)
 
 
 def stage_color(stage: Stage, time: float) -> tuple[float, float, float, float]:
