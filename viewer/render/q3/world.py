@@ -37,6 +37,8 @@ from .records import Quake3World
 
 #: ``tr.worldEntity``'s ``shaderRGBA``: the world and brush entities are drawn with a zeroed entity colour.
 WORLD_ENTITY_COLOR = (0.0, 0.0, 0.0, 0.0)
+#: Brush entity matrices whose inverse :meth:`Quake3WorldRenderer._inverse` keeps, at most this many.
+_MAX_INVERSES = 256
 
 
 def _depth_prepass_ok(shader: Shader) -> bool:
@@ -159,6 +161,7 @@ class Quake3WorldRenderer:
                          if _sprite_kind(level.shaders[int(b)]) is not None}
         self._portal_entities = portal_entities(world.entities)
         self._last_view: tuple[Q3View, _VisibleList, list[tuple[int, int, int]]] | None = None
+        self._inverses: dict[bytes, np.ndarray] = {}
         self._portal_surfaces = self._find_portal_surfaces()
         self._batch_fogs: list[int] = batches["fog"].astype(np.int64).tolist()
         self._fog_cache: tuple[Q3View | None, dict[int, FogVectors]] = (None, {})
@@ -250,7 +253,7 @@ class Quake3WorldRenderer:
             if not 0 < index < len(world.models):
                 continue
             sub = world.models[index]
-            inverse = np.linalg.inv(np.asarray(matrix, np.float64))
+            inverse = self._inverse(matrix)
             camera_local = (inverse @ np.array([*view.camera, 1.0]))[:3]
             lights = view.lights
             near = [] if lights is None else \
@@ -265,6 +268,18 @@ class Quake3WorldRenderer:
                 if near and self._dlit[b]:       # R_DlightBmodel: every surface of a brush model a light reaches
                     self.painter.draw_dlights(self._static_vao, shader, view, matrix, camera_local, count, first,
                                               near, scissors, inverse)
+
+    def _inverse(self, matrix: np.ndarray) -> np.ndarray:
+        """The inverse of a brush entity's model ``matrix`` (read-only), kept by its value: movers mostly stand
+        still, and stand where they stood."""
+        key = np.asarray(matrix, np.float64).tobytes()
+        found = self._inverses.get(key)
+        if found is None:
+            if len(self._inverses) >= _MAX_INVERSES:
+                self._inverses.clear()
+            found = self._inverses[key] = np.linalg.inv(np.asarray(matrix, np.float64))
+            found.flags.writeable = False
+        return found
 
     def draw(self, view: Q3View, translucent: bool | None = None) -> None:
         """Draw the world model as seen from ``view``: every batch, or only those sorted up to opaque
