@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from assets_loader.models.md3 import lerp_vertices, load_md3
-from assets_loader.q3shaders import parse_shader_text
+from assets_loader.q3shaders import TexMod, Wave, parse_shader_text
 from tests.conftest import QUAKE3
 from tests.fuzz.measure import run_python
 from viewer.games.quake3 import assets as q3assets
@@ -27,6 +27,8 @@ from viewer.render.context import OffscreenTarget
 from viewer.render.frame import FrameRenderer
 from viewer.render.refdef import Camera, SceneFrame
 from viewer.render.shaded.painter import ShaderPainter, stage_program
+from viewer.render.shaded.passes import _matrix, _tc_uniforms
+from viewer.render.shaded.stages import tc_chain
 
 CAMERA = Camera((193.6, 1119.4, -93.9), (0.0, 90.0, 0.0), 74.0)
 SCRIPT = """
@@ -111,6 +113,19 @@ def test_a_passes_program_compiles_in_only_the_vertex_work_its_stage_uses(ctx) -
         assert used <= set(full) and not used & set(lean) and "u_rgb_vertex" in lean
     finally:
         painter.release()
+
+
+@pytest.mark.parametrize("mod", [TexMod("scroll", (0.37, -1.3)), TexMod("scale", (2.5, 0.3)),
+                                 TexMod("rotate", (-47.0,)), TexMod("stretch", (), Wave("sin", 1.0, 0.4, 0.1, 0.7)),
+                                 TexMod("transform", (1.0, 0.5, -0.25, 1.0, 0.1, 1e39))])
+def test_one_tcmod_gives_the_uniforms_of_its_chain_without_arrays(mod) -> None:
+    stage = SimpleNamespace(tc_mods=(mod,))
+    for time in (0.0, 0.3, 1234.567):
+        chain = tc_chain((mod,), time)
+        expected = (("u_tc_pre", _matrix(chain.pre)), ("u_turb", chain.turb), ("u_tc_post", _matrix(chain.post)))
+        got = _tc_uniforms(stage, time)
+        assert [np.array(v, np.float32).tobytes() for _, v in got] == \
+            [np.array(v, np.float32).tobytes() for _, v in expected]
 
 
 def _picture(ctx, assets, owns: bool) -> tuple[np.ndarray, FrameRenderer]:

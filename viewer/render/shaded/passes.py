@@ -11,6 +11,7 @@ surfaces, models or polygons drawn with it (the batching of ``RB_StageIteratorGe
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -20,8 +21,8 @@ import numpy as np
 from assets_loader.q3shaders import Shader, Stage
 
 from ..gl_state import GlState
-from .stages import (ALPHA_FUNCS, IDENTITY3, WAVE_FUNCS, alpha_mode, anim_frame, blend_factors, collapse,
-                     eval_wave, fog_adjust, stage_color, tc_chain, vertex_color_mode)
+from .stages import (ALPHA_FUNCS, IDENTITY3, WAVE_FUNCS, affine_rows, alpha_mode, anim_frame, blend_factors,
+                     collapse, eval_wave, fog_adjust, stage_color, tc_chain, vertex_color_mode)
 
 if TYPE_CHECKING:
     from .painter import StageProgram
@@ -43,11 +44,27 @@ def _matrix(m: np.ndarray) -> tuple:
 
 
 _IDENTITY_VALUES = tuple(IDENTITY3.astype(np.float32).T.ravel().tolist())
+_COLUMNS = struct.Struct("9f")
 
 
 def _tc_uniforms(stage: Stage, time: float) -> Uniforms:
-    chain = tc_chain(stage.tc_mods, time)
+    mods = stage.tc_mods
+    if len(mods) == 1 and mods[0].kind not in ("turb", "entitytranslate"):     # one matrix: no product to take
+        values = _float32_columns(affine_rows(mods[0], time))
+        if values is not None:
+            return (("u_tc_pre", values), ("u_turb", (0.0, 0.0)), ("u_tc_post", _IDENTITY_VALUES))
+    chain = tc_chain(mods, time)
     return (("u_tc_pre", _matrix(chain.pre)), ("u_turb", chain.turb), ("u_tc_post", _matrix(chain.post)))
+
+
+def _float32_columns(rows: tuple[tuple[float, float, float], tuple[float, float, float]]) -> tuple | None:
+    """:func:`_matrix` of the matrix with these first two rows and ``0 0 1`` (the same rounding to 32 bits) without
+    an array; ``None`` when a value does not fit 32 bits (then :func:`_matrix` makes it infinite)."""
+    (a, b, c), (d, e, f) = rows
+    try:
+        return _COLUMNS.unpack(_COLUMNS.pack(a, d, 0.0, b, e, 0.0, c, f, 1.0))
+    except (OverflowError, struct.error):
+        return None
 
 
 def _timed_color(stage: Stage) -> bool:
