@@ -70,9 +70,10 @@ class StageProgram:
     """A compiled ``q3stage.glsl`` variant with its uniforms and the value each was last set to, so a pass only
     sends the uniforms that changed (a program keeps its uniform values between draws; the map's and the models'
     painters share the programs and this record). ``group``: the fixed uniforms of the pass that last applied
-    them (:meth:`apply`), still all in place."""
+    them (:meth:`apply`), still all in place; from one group in place to another only the uniforms they set
+    differently, or the other's own, are looked at (worked out once per pair)."""
 
-    __slots__ = ("program", "_uniforms", "_last", "group", "_groups")
+    __slots__ = ("program", "_uniforms", "_last", "group", "_groups", "_steps")
 
     def __init__(self, program: moderngl.Program) -> None:
         self.program = program
@@ -81,6 +82,7 @@ class StageProgram:
         self._last: dict[str, object] = {}
         self.group: Uniforms | None = None
         self._groups: dict[int, tuple[Uniforms, tuple[tuple[str, moderngl.Uniform, object], ...]]] = {}
+        self._steps: dict[tuple[int, int], tuple[Uniforms, Uniforms, tuple, tuple]] = {}
 
     def set(self, name: str, value) -> None:
         """Set uniform ``name`` (ignored when the variant does not use it) unless it already holds ``value``."""
@@ -112,20 +114,52 @@ class StageProgram:
     def apply(self, group: Uniforms) -> None:
         """Set every uniform of ``group`` (a pass's fixed ones), unless it is still the group last applied (the
         group's uniforms this variant uses are looked up once per group)."""
-        if self.group is not group:
-            found = self._groups.get(id(group))
-            if found is None or found[0] is not group:
-                if len(self._groups) > _MAX_GROUPS:
-                    self._groups.clear()
-                uniforms = self._uniforms
-                found = self._groups[id(group)] = (group, tuple((name, uniforms[name], value) for name, value in group
-                                                                if name in uniforms))
-            last = self._last
-            for name, member, value in found[1]:
-                if last.get(name, _UNSET) != value:
-                    member.value = value
-                    last[name] = value
-            self.group = group
+        previous = self.group
+        if previous is group:
+            return
+        last = self._last
+        if previous is not None:
+            step = self._steps.get((id(previous), id(group)))
+            if step is None or step[0] is not previous or step[1] is not group:
+                step = self._step(previous, group)
+            for name, member, value in step[2]:     # held by ``previous`` at another value
+                member.value = value
+                last[name] = value
+            members = step[3]                       # not held by ``previous``: as they were left
+        else:
+            members = self._members(group)
+        for name, member, value in members:
+            if last.get(name, _UNSET) != value:
+                member.value = value
+                last[name] = value
+        self.group = group
+
+    def _members(self, group: Uniforms) -> tuple[tuple[str, moderngl.Uniform, object], ...]:
+        """``(name, uniform, value)`` of each uniform of ``group`` this variant uses (looked up once per group)."""
+        found = self._groups.get(id(group))
+        if found is None or found[0] is not group:
+            if len(self._groups) > _MAX_GROUPS:
+                self._groups.clear()
+            uniforms = self._uniforms
+            found = self._groups[id(group)] = (group, tuple((name, uniforms[name], value) for name, value in group
+                                                            if name in uniforms))
+        return found[1]
+
+    def _step(self, previous: Uniforms, group: Uniforms) -> tuple[Uniforms, Uniforms, tuple, tuple]:
+        """What :meth:`apply` sets going from ``previous`` in place to ``group``: the uniforms ``previous`` holds
+        at another value, and those it does not hold."""
+        held = {name: value for name, _, value in self._members(previous)}
+        changed, others = [], []
+        for entry in self._members(group):
+            name, _, value = entry
+            if name not in held:
+                others.append(entry)
+            elif held[name] != value:
+                changed.append(entry)
+        if len(self._steps) > _MAX_GROUPS:
+            self._steps.clear()
+        step = self._steps[(id(previous), id(group))] = (previous, group, tuple(changed), tuple(others))
+        return step
 
     def write(self, name: str, data: bytes) -> None:
         """Write raw bytes (matrices) to uniform ``name`` unless it already holds them."""
