@@ -71,9 +71,10 @@ class StageProgram:
     sends the uniforms that changed (a program keeps its uniform values between draws; the map's and the models'
     painters share the programs and this record). ``group``: the fixed uniforms of the pass that last applied
     them (:meth:`apply`), still all in place; from one group in place to another only the uniforms they set
-    differently, or the other's own, are looked at (worked out once per pair)."""
+    differently, or the other's own, are looked at (worked out once per pair). ``shared``: the uniforms of a draw
+    last put with :meth:`put_shared`, still all in place."""
 
-    __slots__ = ("program", "_uniforms", "_last", "group", "_groups", "_steps")
+    __slots__ = ("program", "_uniforms", "_last", "group", "_groups", "_steps", "shared")
 
     def __init__(self, program: moderngl.Program) -> None:
         self.program = program
@@ -83,6 +84,7 @@ class StageProgram:
         self.group: Uniforms | None = None
         self._groups: dict[int, tuple[Uniforms, tuple[tuple[str, moderngl.Uniform, object], ...]]] = {}
         self._steps: dict[tuple[int, int], tuple[Uniforms, Uniforms, tuple, tuple]] = {}
+        self.shared: Uniforms | None = None
 
     def set(self, name: str, value) -> None:
         """Set uniform ``name`` (ignored when the variant does not use it) unless it already holds ``value``."""
@@ -91,7 +93,7 @@ class StageProgram:
             if member is not None:
                 member.value = value
             self._last[name] = value
-            self.group = None
+            self.group = self.shared = None
 
     def put(self, name: str, value) -> None:
         """:meth:`set` for a uniform no group of :meth:`apply` holds (it leaves :attr:`group` in place)."""
@@ -110,6 +112,13 @@ class StageProgram:
                 if member is not None:
                     member.value = value
                 last[name] = value
+
+    def put_shared(self, values: Uniforms) -> None:
+        """:meth:`put_all` of a draw's uniforms (camera, time, clip plane, fog, entity colour), unless they are
+        still the ones last put."""
+        if self.shared is not values:
+            self.put_all(values)
+            self.shared = values
 
     def apply(self, group: Uniforms) -> None:
         """Set every uniform of ``group`` (a pass's fixed ones), unless it is still the group last applied (the
@@ -247,6 +256,7 @@ class ShaderPainter:
         self._matrix_cache: tuple[object, bytes] = (None, b"")
         self._model_cache: tuple[object, bytes] = (None, b"")
         self._camera_cache: tuple[object, tuple[float, ...]] = (None, ())
+        self._shared_key: tuple = (None, None, None, None, ())
         self._warned: set[str] = set()
         self._fog_image: moderngl.Texture | None = None
         self._dlight_image: moderngl.Texture | None = None
@@ -345,10 +355,29 @@ class ShaderPainter:
         return (("u_camera", self._camera_cache[1]), ("u_time", float(view.time)),
                 ("u_clip_plane", view.clip_plane or _NO_CLIP))
 
+    def _shared(self, view: Q3View, camera_local, fog: FogVectors | None,
+                entity_color: tuple[float, float, float, float] | None) -> Uniforms:
+        """The uniforms of a draw, the same for each of its passes: camera, time, clip plane, fog and entity colour
+        (made once for the draws with the same view, camera, fog and colour: a view's map batches)."""
+        key = self._shared_key
+        if key[0] is view and key[1] is camera_local and key[2] is fog and key[3] is entity_color:
+            return key[4]
+        shared = list(self._view_values(view, camera_local))
+        if fog is None:
+            shared += [("u_fog_eye_t", 1.0), ("u_fog_adjust", 0)]
+        else:
+            shared += [("u_fog_distance", fog.distance), ("u_fog_depth", fog.depth), ("u_fog_eye_t", fog.eye_t)]
+        shared.append(("u_entity_from_vertex", int(entity_color is None)))
+        if entity_color is not None:
+            shared.append(("u_entity_color", entity_color))
+        values = tuple(shared)
+        self._shared_key = (view, camera_local, fog, entity_color, values)
+        return values
+
     def _common(self, p: StageProgram, view: Q3View, model: np.ndarray, camera_local) -> None:
         p.write("u_view_proj", self._view_proj_bytes(view))
         p.write("u_model", self._model_bytes(model))
-        p.put_all(self._view_values(view, camera_local))
+        p.put_shared(self._view_values(view, camera_local))
 
     def _fog_uniforms(self, p: StageProgram, fog: FogVectors | None) -> None:
         if fog is None:
@@ -402,15 +431,7 @@ class ShaderPainter:
         clip = view.clip_plane is not None
         face = view.front_face
         view_proj, model_bytes = self._view_proj_bytes(view), self._model_bytes(model)
-        # the uniforms of the draw, the same for each pass
-        shared = list(self._view_values(view, camera_local))
-        if fog is None:
-            shared += [("u_fog_eye_t", 1.0), ("u_fog_adjust", 0)]
-        else:
-            shared += [("u_fog_distance", fog.distance), ("u_fog_depth", fog.depth), ("u_fog_eye_t", fog.eye_t)]
-        shared.append(("u_entity_from_vertex", int(entity_color is None)))
-        if entity_color is not None:
-            shared.append(("u_entity_color", entity_color))
+        shared = self._shared(view, camera_local, fog, entity_color)
         lit = light or _DEFAULT_LIGHT
         lighting = (("u_ambient", lit.ambient), ("u_directed", lit.directed), ("u_light_dir", lit.direction))
         for step in plan.passes:
@@ -421,8 +442,8 @@ class ShaderPainter:
             p.apply(step.statics)
             dynamic, textures = step.at(time, move, self.texture)
             p.put_all(dynamic)
-            p.put_all(shared)
-            if fog is not None:
+            p.put_shared(shared)
+            if fog is not None:     # (not one of the fogged draw's shared uniforms)
                 p.put("u_fog_adjust", step.fog_adjust)
             if step.lighting:
                 p.put_all(lighting)
