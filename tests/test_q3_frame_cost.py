@@ -2,9 +2,9 @@
 what a loaded segment no longer keeps — each drawing the same picture as before.
 
 * a shader's passes keep their fixed uniforms, GL states and programs (:mod:`viewer.render.shaded.passes`); a
-  program re-sends a pass's fixed uniforms only after another pass changed them; a pass's program compiles in only
-  the vertex work its stage uses (deforms, computed texture coordinates, turbulence, diffuse light, view-dependent
-  alpha, fog fading);
+  program re-sends a pass's fixed uniforms only after another pass changed them; a pass's program leaves out the
+  vertex work its stage does not use (deforms, computed texture coordinates, turbulence, view-dependent alpha, fog
+  fading; the diffuse light too where the stage is not lit);
 * a segment the session owns gives up its decoded images once uploaded; a clamp mode asked for later comes from the
   GPU's copy;
 * MD3 surfaces keep the file's packed vertices, and any frame decodes to what decoding them all gives;
@@ -27,7 +27,7 @@ from viewer.render.context import OffscreenTarget
 from viewer.render.frame import FrameRenderer
 from viewer.render.refdef import Camera, SceneFrame
 from viewer.render.shaded.painter import ShaderPainter, stage_program
-from viewer.render.shaded.passes import _matrix, _tc_uniforms
+from viewer.render.shaded.passes import ALL_FEATURES, _matrix, _tc_uniforms
 from viewer.render.shaded.stages import tc_chain
 
 CAMERA = Camera((193.6, 1119.4, -93.9), (0.0, 90.0, 0.0), 74.0)
@@ -96,21 +96,29 @@ textures/t/plain
       rgbGen vertex
       alphaGen vertex }
 }
+textures/t/lit
+{
+    { map $whiteimage
+      rgbGen lightingDiffuse }
+}
 """
 
 
-def test_a_passes_program_compiles_in_only_the_vertex_work_its_stage_uses(ctx) -> None:
+def test_a_passes_program_leaves_out_the_vertex_work_its_stage_does_not_use(ctx) -> None:
     shaders = parse_shader_text(WORK)
     painter = ShaderPainter(ctx, {}, None)
     try:
         work, plain = painter.passes(shaders["textures/t/work"]), painter.passes(shaders["textures/t/plain"])
-        assert [step.features for step in work.passes] == [("DEFORM", "TCGEN"),
-                                                           ("DEFORM", "TURB", "LIGHTING", "ALPHA_VIEW")]
-        assert work.deformed == ("DEFORM",) and plain.deformed == () and plain.passes[0].features == ()
+        lit = painter.passes(shaders["textures/t/lit"])
+        assert [step.features for step in work.passes] == [ALL_FEATURES, ALL_FEATURES]
+        assert lit.passes[0].features == ("LIGHTING",) and lit.deformed == ()
+        assert work.deformed == ALL_FEATURES and plain.deformed == () and plain.passes[0].features == ()
         lean = painter._pass_program(plain.passes[0], (False, False)).program
         full = painter._pass_program(work.passes[1], (False, True)).program
+        diffuse = painter._pass_program(lit.passes[0], (False, False)).program
         used = {"u_deform", "u_turb", "u_ambient", "u_portal_range", "u_fog_adjust"}
         assert used <= set(full) and not used & set(lean) and "u_rgb_vertex" in lean
+        assert "u_ambient" in diffuse and not {"u_deform", "u_turb", "u_fog_adjust"} & set(diffuse)
     finally:
         painter.release()
 

@@ -55,6 +55,9 @@ _NO_WORLD_DIRECTED = 150 / 255.0
 _Planes = list[tuple[tuple[float, float, float, float], float]]
 #: Decoded surface frames kept (:meth:`Md3Renderer._frame`), at most this many.
 _MAX_FRAMES = 512
+#: Surface shader lists kept by model, skin and custom shader (:meth:`Md3Renderer._surface_shaders`), at most this
+#: many.
+_MAX_SKINS = 512
 #: Light grid samples kept by light origin (items do not move: sampled once, not once a frame), at most this many.
 _MAX_SAMPLES = 4096
 _SUN_DIRECTION = np.array([0.45, 0.3, 0.9]) / np.linalg.norm([0.45, 0.3, 0.9])
@@ -271,7 +274,7 @@ class Md3Renderer:
         key = (draw.model, custom, id(skin) if skin else 0)
         found = self._skins.get(key)
         if found is None or (skin and found[0] is not skin):
-            if len(self._skins) >= _MAX_FRAMES:
+            if len(self._skins) >= _MAX_SKINS:
                 self._skins.clear()
             shaders = [self._shader(custom or skin.get(surface.name.lower()) or
                                     (surface.shaders[0] if surface.shaders else "")) for surface in model.surfaces]
@@ -419,7 +422,7 @@ class Md3Renderer:
         """:func:`grid_light` with the grid sampled once per light origin, plus ``dlights``."""
         if self.grid is None and (dlights is None or not len(dlights)):
             return _NO_GRID
-        key = tuple(float(v) for v in np.asarray(point).ravel()[:3])
+        key = tuple(np.asarray(point).ravel()[:3].tolist())
         if self.grid is None:
             sample = _NO_GRID_SAMPLE
         else:

@@ -34,7 +34,7 @@ from ..textures import build_mipmaps
 from ..view_math import angle_vectors, gl_bytes
 from .dlights import dlight_image, in_model_space, light_corners
 from .fog import FogVectors, fog_image
-from .passes import Pass, ShaderPasses, Uniforms, deform_uniforms
+from .passes import ALL_FEATURES, Pass, ShaderPasses, Uniforms, deform_uniforms
 from .stages import blend_factors
 
 _VERSION = "#version 330 core\n"
@@ -96,7 +96,8 @@ class StageProgram:
             self.group = self.shared = None
 
     def put(self, name: str, value) -> None:
-        """:meth:`set` for a uniform no group of :meth:`apply` holds (it leaves :attr:`group` in place)."""
+        """:meth:`set` for a uniform that neither the group in place (:meth:`apply`) nor the shared uniforms in place
+        (:meth:`put_shared`) hold: it leaves both in place."""
         if self._last.get(name, _UNSET) != value:
             member = self._uniforms.get(name)
             if member is not None:
@@ -411,7 +412,7 @@ class ShaderPainter:
         clip, fade = key
         program = step.programs[key] = stage_program(self.ctx, step.second is not None, step.alpha_func,
                                                      detail=step.detail is not None, clip=clip,
-                                                     features=step.features + (("FOG_FADE",) if fade else ()))
+                                                     features=ALL_FEATURES if fade else step.features)
         return program
 
     def draw(self, vao_for, shader: Shader, view: Q3View, model: np.ndarray, camera_local, count: int,

@@ -28,6 +28,10 @@ if TYPE_CHECKING:
     from .painter import StageProgram
 
 _TCGEN = {"texture": 0, "lightmap": 1, "environment": 2, "vector": 3}
+#: The vertex work a stage program may compile in (``q3stage.glsl``'s header). A pass's program has none of it,
+#: the diffuse light alone (the models' usual stages) or all of it: each program the driver compiles costs it
+#: close to a megabyte, so three variants of a kind, not one per combination.
+ALL_FEATURES = ("DEFORM", "TCGEN", "TURB", "LIGHTING", "ALPHA_VIEW", "FOG_FADE")
 _TCGEN_CLOUDS = 4
 
 #: ``(name, value)`` pairs of uniforms.
@@ -74,9 +78,9 @@ def _timed_color(stage: Stage) -> bool:
 
 class Pass:
     """One draw pass of a shader (``stage`` with the ``second`` texture and ``detail`` stage collapsed into it):
-    its alpha test, fixed uniforms, fog fading, the vertex work its program compiles in (``q3stage.glsl``'s
-    ``features``), GL state per winding, its programs (by whether a portal's plane clips it and whether it fades
-    with a fog; filled by the painter) and, per time, its varying uniforms and textures."""
+    its alpha test, fixed uniforms, fog fading, the vertex work its program compiles in (``features``: none, the
+    diffuse light or :data:`ALL_FEATURES`), GL state per winding, its programs (by whether a portal's plane clips it
+    and whether it fades with a fog; filled by the painter) and, per time, its varying uniforms and textures."""
 
     __slots__ = ("shader", "stage", "second", "detail", "alpha_func", "statics", "fog_adjust", "lighting", "features",
                  "states", "programs", "_timed", "_animated", "_time", "_dynamic", "_textures")
@@ -108,10 +112,10 @@ class Pass:
         self.statics: Uniforms = tuple(statics)
         self.fog_adjust = fog_adjust(stage)
         self.lighting = stage.rgb_gen == "lightingdiffuse"
-        self.features = tuple(name for name, used in (
-            ("DEFORM", dict(deform)["u_deform"] != 0), ("TCGEN", tcgen >= _TCGEN["environment"]),
-            ("TURB", any(mod.kind == "turb" for mod in stage.tc_mods)), ("LIGHTING", vertex_color_mode(stage) == 2),
-            ("ALPHA_VIEW", alpha_mode(stage) in (3, 4))) if used)
+        lit = vertex_color_mode(stage) == 2
+        more = dict(deform)["u_deform"] != 0 or tcgen >= _TCGEN["environment"] or alpha_mode(stage) in (3, 4) \
+            or any(mod.kind == "turb" for mod in stage.tc_mods)
+        self.features = ALL_FEATURES if more else ("LIGHTING",) if lit else ()
         self.states = {face: GlState(depth_write=stage.depth_write,
                                      depth_func="==" if stage.depth_func == "equal" else "<=", cull=cull,
                                      front_face=face, blend=blend_factors(stage), polygon_offset=polygon_offset)
@@ -147,8 +151,8 @@ class Pass:
 
 class ShaderPasses:
     """A shader's passes (:func:`~.stages.collapse`) with what is fixed about them, its ``deformVertexes
-    move`` offset of the moment and ``deformed``: ``("DEFORM",)`` when a wave or bulge moves its vertices (the
-    program feature of a pass over its positions), else nothing."""
+    move`` offset of the moment and ``deformed``: the program features of a pass over its positions
+    (:data:`ALL_FEATURES` when a wave or bulge moves its vertices, else none)."""
 
     __slots__ = ("shader", "passes", "deformed", "_moves", "_move_time", "_move")
 
@@ -158,7 +162,7 @@ class ShaderPasses:
         self._moves = tuple(d for d in shader.deforms
                             if d.kind == "move" and d.wave is not None and len(d.params) >= 3)
         deform = deform_uniforms(shader)
-        self.deformed: tuple[str, ...] = ("DEFORM",) if dict(deform)["u_deform"] != 0 else ()
+        self.deformed: tuple[str, ...] = ALL_FEATURES if dict(deform)["u_deform"] != 0 else ()
         if not self._moves:
             deform += (("u_move", (0.0, 0.0, 0.0)),)
         self.passes = tuple(Pass(shader, stage, second, detail, deform, portal_distance, cull, polygon_offset)
