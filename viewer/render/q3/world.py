@@ -255,9 +255,8 @@ class Quake3WorldRenderer:
             sub = world.models[index]
             inverse = self._inverse(matrix)
             camera_local = (inverse @ np.array([*view.camera, 1.0]))[:3]
-            lights = view.lights
-            near = [] if lights is None else \
-                np.flatnonzero(reaches_box(in_model_space(lights, inverse), sub.mins, sub.maxs)).tolist()
+            local = None if view.lights is None else in_model_space(view.lights, inverse)
+            near = [] if local is None else np.flatnonzero(reaches_box(local, sub.mins, sub.maxs)).tolist()
             scissors = self.painter.dlight_scissors(view) if near else []
             for b in range(sub.first_batch, sub.first_batch + sub.num_batches):
                 rec = world.batches[b]
@@ -267,7 +266,7 @@ class Quake3WorldRenderer:
                                   entity_color=WORLD_ENTITY_COLOR)
                 if near and self._dlit[b]:       # R_DlightBmodel: every surface of a brush model a light reaches
                     self.painter.draw_dlights(self._static_vao, shader, view, matrix, camera_local, count, first,
-                                              near, scissors, inverse)
+                                              near, scissors, local)
 
     def _inverse(self, matrix: np.ndarray) -> np.ndarray:
         """The inverse of a brush entity's model ``matrix`` (read-only), kept by its value: movers mostly stand

@@ -32,7 +32,7 @@ from ..program_members import uniform
 from ..refdef import Lights
 from ..textures import build_mipmaps
 from ..view_math import angle_vectors, gl_bytes
-from .dlights import dlight_image, in_model_space, light_corners
+from .dlights import dlight_image, light_corners
 from .fog import FogVectors, fog_image
 from .passes import ALL_FEATURES, Pass, ShaderPasses, Uniforms, deform_uniforms
 from .stages import blend_factors
@@ -500,16 +500,17 @@ class ShaderPainter:
 
     def draw_dlights(self, vao_for, shader: Shader, view: Q3View, model: np.ndarray, camera_local, count: int,
                      first: int, which: list[int], scissors: list[tuple[int, int, int, int] | None],
-                     inverse: np.ndarray | None = None) -> None:
+                     local: Lights | None = None) -> None:
         """The projected pass of each light ``which`` names over surfaces of ``shader`` just drawn
         (``ProjectDlightTexture``): their positions computed as the stages computed them (deforms), the lights
-        moved into the model's space by ``inverse`` (``None``: the world), each added on the drawn depth only with
-        ``GL_DST_COLOR, GL_ONE`` within its scissor (:meth:`dlight_scissors`; ``None``: skipped)."""
+        in the model's space ``local`` (:func:`~.dlights.in_model_space`; ``None``: the world's, ``view.lights``),
+        each added on the drawn depth only with ``GL_DST_COLOR, GL_ONE`` within its scissor
+        (:meth:`dlight_scissors`; ``None``: skipped)."""
         lights = view.lights
         which = [i for i in which if scissors[i] is not None]
         if count <= 0 or lights is None or not which:
             return
-        local = lights if inverse is None else in_model_space(lights, inverse)
+        local = lights if local is None else local
         p = self._program(view, False, 0, dlight=True, features=self.passes(shader).deformed)
         self._common(p, view, model, camera_local)
         self._deforms(p, shader, view.time)
