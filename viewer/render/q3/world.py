@@ -162,6 +162,7 @@ class Quake3WorldRenderer:
         self._portal_entities = portal_entities(world.entities)
         self._last_view: tuple[Q3View, _VisibleList, list[tuple[int, int, int]]] | None = None
         self._inverses: dict[bytes, np.ndarray] = {}
+        self._submodel_boxes: dict[int, np.ndarray | None] = {}
         self._portal_surfaces = self._find_portal_surfaces()
         self._batch_fogs: list[int] = batches["fog"].astype(np.int64).tolist()
         self._fog_cache: tuple[Q3View | None, dict[int, FogVectors]] = (None, {})
@@ -253,6 +254,8 @@ class Quake3WorldRenderer:
             if not 0 < index < len(world.models):
                 continue
             sub = world.models[index]
+            if self._submodel_off_screen(index, matrix, view.view_proj):
+                continue
             inverse = self._inverse(matrix)
             camera_local = (inverse @ np.array([*view.camera, 1.0]))[:3]
             local = None if view.lights is None else in_model_space(view.lights, inverse)
@@ -267,6 +270,40 @@ class Quake3WorldRenderer:
                 if near and self._dlit[b]:       # R_DlightBmodel: every surface of a brush model a light reaches
                     self.painter.draw_dlights(self._static_vao, shader, view, matrix, camera_local, count, first,
                                               near, scissors, local)
+
+    def _submodel_off_screen(self, index: int, matrix: np.ndarray, view_proj: np.ndarray) -> bool:
+        """Whether every vertex of brush model ``*index`` at ``matrix`` lies beyond one side of the view (left,
+        right, top, bottom or near; ``R_CullLocalBox``): the corners of the box of the vertices its batches index,
+        in clip space, all past the same plane with the margin of :meth:`_VisibleList.off_screen`; never a model
+        with a sky, deformed, autosprite or portal batch."""
+        corners = self._submodel_corners(index)
+        if corners is None:
+            return False
+        x, y, z, w = (np.asarray(view_proj, np.float64) @ np.asarray(matrix, np.float64)) @ corners
+        margin = 1e-3 * np.abs(w) + 1e-3
+        return bool((x > w + margin).all() or (x < -w - margin).all() or (y > w + margin).all()
+                    or (y < -w - margin).all() or (z < -w - margin).all())
+
+    def _submodel_corners(self, index: int) -> np.ndarray | None:
+        """``f8 [4, 8]``: the corners ``(x, y, z, 1)`` (columns) of the box of the vertices brush model ``*index``'s
+        batches index, in its own space, made once; ``None`` when it cannot be culled (no vertices, or a batch
+        :attr:`_cullable` leaves in)."""
+        if index not in self._submodel_boxes:
+            world = self.level.world
+            sub = world.models[index]
+            batches = range(sub.first_batch, sub.first_batch + sub.num_batches)
+            found = None
+            if all(self._cullable[b] for b in batches):
+                spans = [(int(world.batches[b]["first_index"]), int(world.batches[b]["num_indices"])) for b in batches]
+                idx = np.concatenate([world.indices[first:first + count] for first, count in spans] or
+                                     [np.zeros(0, np.int64)])
+                if len(idx):
+                    pos = world.vertices["position"][idx].astype(np.float64)
+                    lo, hi = pos.min(axis=0), pos.max(axis=0)
+                    found = np.array([(x, y, z, 1.0) for x in (lo[0], hi[0]) for y in (lo[1], hi[1])
+                                      for z in (lo[2], hi[2])]).T
+            self._submodel_boxes[index] = found
+        return self._submodel_boxes[index]
 
     def _inverse(self, matrix: np.ndarray) -> np.ndarray:
         """The inverse of a brush entity's model ``matrix`` (read-only), kept by its value: movers mostly stand
