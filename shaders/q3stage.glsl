@@ -11,6 +11,10 @@
 //   SKYBOX     sample the six sky box sides by direction (no vertex work beyond the direction);
 //   FOG        a fog volume's pass: its colour blended by the fog image at the vertex fog coordinates.
 //   CLIP       discard what lies behind a portal's plane (the view through a mirror or portal).
+// Vertex work a pass may need, compiled in only for the passes that use it (llvmpipe runs every branch of a vertex
+// shader under a mask, taken or not, so each costs every vertex of every draw): DEFORM (u_deform wave and bulge),
+// TCGEN (u_tcgen environment, vector and sky clouds), TURB (tcMod turb), LIGHTING (u_rgb_vertex 2), ALPHA_VIEW
+// (u_alpha_mode portal and specular), FOG_FADE (u_fog_adjust). Without one the uniform's value never takes it.
 //   DEPTH_ONLY the opaque surfaces' depth before their stages (each pixel is then shaded once).
 //   DLIGHT     one dynamic light's projected pass over surfaces just drawn (ProjectDlightTexture): the falloff
 //              image at 0.5 + (light - vertex).xy / radius times, per vertex, the light's colour times the height
@@ -108,6 +112,7 @@ float fog_factor(vec2 st) {
 
 void main() {
     vec3 pos = in_position;
+#ifdef DEFORM
     if (u_deform == 1) {
         float off = (pos.x + pos.y + pos.z) * u_deform_spread;
         float scale = u_deform_wave.x + wave_value(u_deform_func, u_deform_wave.z + off + u_time * u_deform_wave.w)
@@ -116,10 +121,12 @@ void main() {
     } else if (u_deform == 2) {
         pos += in_normal * sin(in_st.x * u_bulge.x + u_time * u_bulge.z) * u_bulge.y;
     }
+#endif
     pos += u_move;
     vec2 st;
     if (u_tcgen == 1) {
         st = in_lm;
+#ifdef TCGEN
     } else if (u_tcgen == 2) {
         vec3 viewer = normalize(u_camera - pos);
         vec3 r = in_normal * 2.0 * dot(in_normal, viewer) - viewer;
@@ -134,14 +141,17 @@ void main() {
         float p = -d.z * r + sqrt(d.z * d.z * r * r + 2.0 * r * h + h * h);
         vec3 v = normalize(d * p + vec3(0.0, 0.0, r));
         st = vec2(acos(clamp(v.x, -1.0, 1.0)), acos(clamp(v.y, -1.0, 1.0)));
+#endif
     } else {
         st = in_st;
     }
     st = tc_apply(u_tc_pre, st);
+#ifdef TURB
     if (u_turb.x != 0.0) {
         st += u_turb.x * vec2(sin(6.28318530718 * ((pos.x + pos.z) * (0.125 / 128.0) + u_turb.y)),
                               sin(6.28318530718 * (pos.y * (0.125 / 128.0) + u_turb.y)));
     }
+#endif
     v_st = tc_apply(u_tc_post, st);
     v_st2 = u_tcgen2 == 1 ? in_lm : in_st;
     v_st3 = tc_apply(u_tc3, in_st);
@@ -150,8 +160,10 @@ void main() {
         color.rgb *= in_color.rgb;
     } else if (u_rgb_vertex == 3) {
         color.rgb *= vec3(1.0) - in_color.rgb;
+#ifdef LIGHTING
     } else if (u_rgb_vertex == 2) {
         color.rgb *= min(u_ambient + u_directed * max(dot(in_normal, u_light_dir), 0.0), vec3(1.0));
+#endif
     }
     vec4 entity = u_entity_from_vertex == 1 ? in_color : u_entity_color;
     if (u_rgb_vertex == 4) {
@@ -163,6 +175,7 @@ void main() {
         color.a *= in_color.a;
     } else if (u_alpha_mode == 2) {
         color.a *= 1.0 - in_color.a;
+#ifdef ALPHA_VIEW
     } else if (u_alpha_mode == 3) {
         color.a *= clamp(length(pos - u_camera) / u_portal_range, 0.0, 1.0);
     } else if (u_alpha_mode == 4) {
@@ -171,6 +184,7 @@ void main() {
         vec3 reflected = in_normal * 2.0 * dot(in_normal, l) - l;
         float spec = dot(reflected, normalize(u_camera - pos));
         color.a *= spec < 0.0 ? 0.0 : min(spec * spec * spec * spec, 1.0);
+#endif
     } else if (u_alpha_mode == 5) {
         color.a *= entity.a;
     } else if (u_alpha_mode == 6) {
@@ -178,11 +192,13 @@ void main() {
     }
     vec3 world = (u_model * vec4(pos, 1.0)).xyz;
     v_fog = fog_coords(world);
+#ifdef FOG_FADE
     if (u_fog_adjust != 0) {
         float keep = 1.0 - fog_factor(v_fog);
         if (u_fog_adjust != 2) color.rgb *= keep;
         if (u_fog_adjust != 1) color.a *= keep;
     }
+#endif
     v_color = color;
     v_dir = pos - u_camera;
     v_clip = dot(world, u_clip_plane.xyz) - u_clip_plane.w;

@@ -12,6 +12,7 @@ import pytest
 
 from assets_loader.bsp46 import (
     LIGHTMAP_BY_VERTEX,
+    LightGrid,
     MST_FLARE,
     MST_PATCH,
     MST_PLANAR,
@@ -105,6 +106,15 @@ def test_light_grid(world) -> None:
     # Halfway to the black cell (1,1,0): its weight is dropped and the rest renormalised to the same light.
     near_wall = grid.sample((32, 32, 0))
     assert near_wall.ambient == pytest.approx(tuple(amb * 0.6))
+
+
+def test_a_light_grid_keeps_the_cells_around_a_point_and_samples_as_a_fresh_one(world) -> None:
+    grid = world.light_grid
+    points = np.random.default_rng(7).uniform(-80, 260, (400, 3))
+    for point in points:
+        fresh = LightGrid(grid.origin, grid.size, grid.bounds, grid.cells)
+        assert grid.sample(point) == fresh.sample(point)      # exact: the same floats in the same order
+    assert 0 < len(grid._around) <= int(np.prod(grid.bounds))
 
 
 @pytest.mark.parametrize("gridsize", ["nan 1 1", "1e-300 1 1", "0 64 128", "-1 2 3"])

@@ -2,7 +2,9 @@
 what a loaded segment no longer keeps — each drawing the same picture as before.
 
 * a shader's passes keep their fixed uniforms, GL states and programs (:mod:`viewer.render.shaded.passes`); a
-  program re-sends a pass's fixed uniforms only after another pass changed them;
+  program re-sends a pass's fixed uniforms only after another pass changed them; a pass's program leaves out the
+  vertex work its stage does not use (deforms, computed texture coordinates, turbulence, view-dependent alpha, fog
+  fading; the diffuse light too where the stage is not lit);
 * a segment the session owns gives up its decoded images once uploaded; a clamp mode asked for later comes from the
   GPU's copy;
 * MD3 surfaces keep the file's packed vertices, and any frame decodes to what decoding them all gives;
@@ -17,7 +19,7 @@ import numpy as np
 import pytest
 
 from assets_loader.models.md3 import lerp_vertices, load_md3
-from assets_loader.q3shaders import parse_shader_text
+from assets_loader.q3shaders import TexMod, Wave, parse_shader_text
 from tests.conftest import QUAKE3
 from tests.fuzz.measure import run_python
 from viewer.games.quake3 import assets as q3assets
@@ -25,6 +27,8 @@ from viewer.render.context import OffscreenTarget
 from viewer.render.frame import FrameRenderer
 from viewer.render.refdef import Camera, SceneFrame
 from viewer.render.shaded.painter import ShaderPainter, stage_program
+from viewer.render.shaded.passes import ALL_FEATURES, _matrix, _tc_uniforms
+from viewer.render.shaded.stages import tc_chain
 
 CAMERA = Camera((193.6, 1119.4, -93.9), (0.0, 90.0, 0.0), 74.0)
 SCRIPT = """
@@ -73,6 +77,63 @@ def test_a_program_sends_a_passes_fixed_uniforms_again_once_something_changed_th
     assert program.group is None
     program.apply(fixed)
     assert program.program["u_rgb_vertex"].value == 1
+
+
+WORK = """
+textures/t/work
+{
+    deformVertexes wave 100 sin 0 2 0 1
+    { map $whiteimage
+      tcGen environment }
+    { map $whiteimage
+      tcMod turb 0 0.1 0 1
+      rgbGen lightingDiffuse
+      alphaGen portal 128 }
+}
+textures/t/plain
+{
+    { map $whiteimage
+      rgbGen vertex
+      alphaGen vertex }
+}
+textures/t/lit
+{
+    { map $whiteimage
+      rgbGen lightingDiffuse }
+}
+"""
+
+
+def test_a_passes_program_leaves_out_the_vertex_work_its_stage_does_not_use(ctx) -> None:
+    shaders = parse_shader_text(WORK)
+    painter = ShaderPainter(ctx, {}, None)
+    try:
+        work, plain = painter.passes(shaders["textures/t/work"]), painter.passes(shaders["textures/t/plain"])
+        lit = painter.passes(shaders["textures/t/lit"])
+        assert [step.features for step in work.passes] == [ALL_FEATURES, ALL_FEATURES]
+        assert lit.passes[0].features == ("LIGHTING",) and lit.deformed == ()
+        assert work.deformed == ALL_FEATURES and plain.deformed == () and plain.passes[0].features == ()
+        lean = painter._pass_program(plain.passes[0], (False, False)).program
+        full = painter._pass_program(work.passes[1], (False, True)).program
+        diffuse = painter._pass_program(lit.passes[0], (False, False)).program
+        used = {"u_deform", "u_turb", "u_ambient", "u_portal_range", "u_fog_adjust"}
+        assert used <= set(full) and not used & set(lean) and "u_rgb_vertex" in lean
+        assert "u_ambient" in diffuse and not {"u_deform", "u_turb", "u_fog_adjust"} & set(diffuse)
+    finally:
+        painter.release()
+
+
+@pytest.mark.parametrize("mod", [TexMod("scroll", (0.37, -1.3)), TexMod("scale", (2.5, 0.3)),
+                                 TexMod("rotate", (-47.0,)), TexMod("stretch", (), Wave("sin", 1.0, 0.4, 0.1, 0.7)),
+                                 TexMod("transform", (1.0, 0.5, -0.25, 1.0, 0.1, 1e39))])
+def test_one_tcmod_gives_the_uniforms_of_its_chain_without_arrays(mod) -> None:
+    stage = SimpleNamespace(tc_mods=(mod,))
+    for time in (0.0, 0.3, 1234.567):
+        chain = tc_chain((mod,), time)
+        expected = (("u_tc_pre", _matrix(chain.pre)), ("u_turb", chain.turb), ("u_tc_post", _matrix(chain.post)))
+        got = _tc_uniforms(stage, time)
+        assert [np.array(v, np.float32).tobytes() for _, v in got] == \
+            [np.array(v, np.float32).tobytes() for _, v in expected]
 
 
 def _picture(ctx, assets, owns: bool) -> tuple[np.ndarray, FrameRenderer]:

@@ -177,6 +177,42 @@ def test_a_brush_entity_draws_its_submodel_where_the_entity_stands(ctx) -> None:
     assert pictures[0][32, 32].min() < 250 and pictures[1][32, 32].min() >= 250
 
 
+@pytest.mark.parametrize("offset, seen", [
+    ((-84.0, 16.0, 1.0), "whole"),     # under the camera
+    ((0.0, 0.0, 0.0), ""),             # beyond the top edge of the view (+x)
+    ((0.0, 0.0, 60.0), ""),            # behind (above) the camera
+    ((-50.0, 16.0, 1.0), "part"),      # across the top edge
+])
+def test_a_brush_entity_wholly_off_screen_is_not_drawn(ctx, monkeypatch, offset, seen) -> None:
+    """``R_CullLocalBox``: a brush model wholly beside or behind the view costs no draw call; one reaching into it
+    draws."""
+    from viewer.render.refdef import EntityDraw, ModelRef
+
+    spec = Bsp46Spec()
+    spec.shaders[2] = ("textures/test/door", 0, 1)  # the builder's *1 quad, x 200..232, y 0..32
+    level = _world(build_bsp46(spec), "textures/test/door\n{\n { map $whiteimage }\n}\n")
+    assets = Quake3Segment((ModelRef("", "none"), ModelRef("*1", "brush", submodel=1)), GREY_PALETTE, q3_world=level)
+    target = OffscreenTarget(ctx, SIZE)
+    renderer = FrameRenderer(ctx, assets)
+    calls: list[str] = []
+    painter = renderer.backend.world.painter
+    draw = painter.draw
+    monkeypatch.setattr(painter, "draw", lambda *args, **kwargs: calls.append(args[1].name) or draw(*args, **kwargs))
+    try:
+        pictures = []
+        for doors in ((), (EntityDraw(1, np.array(offset), np.zeros(3)),)):
+            renderer.draw(SceneFrame(0.0, 0, ABOVE_QUAD, doors, np.ones(64, np.float32)), target)
+            pictures.append(target.read_rgb().astype(np.int32))
+    finally:
+        renderer.release()
+        target.release()
+    assert ("textures/test/door" in calls) == bool(seen)
+    changed = np.abs(pictures[0] - pictures[1]).sum(axis=2) > 30
+    assert changed.any() == bool(seen)
+    if seen == "part":
+        assert changed[0].any() and not changed[-1].any()         # cut by the top edge (+x)
+
+
 def _engine_fog(distance: float, inside: float, opaque: float) -> float:
     """``R_FogFactor`` worked by hand: the distance along the view axis times the part of the ray inside the fog,
     over the opaque distance, square-rooted through the 256-entry table."""

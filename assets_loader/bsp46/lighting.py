@@ -96,19 +96,26 @@ class LightSample:
     direction: tuple[float, float, float]
 
 
+#: Grid points whose lit cells :class:`LightGrid` keeps, at most this many.
+_MAX_POINTS = 4096
+
+
 @dataclass(frozen=True, slots=True)
 class LightGrid:
     """The light grid: ``cells`` is ``D_LIGHTGRID[z, y, x]`` with colours already overbright-shifted (also kept as
-    bytes, which :meth:`sample` reads cell by cell faster than an array)."""
+    bytes, which :meth:`sample` reads cell by cell faster than an array, and the lit cells around each grid point
+    sampled lately: models move a little from frame to frame)."""
 
     origin: tuple[float, float, float]
     size: tuple[float, float, float]
     bounds: tuple[int, int, int]
     cells: np.ndarray
     _raw: bytes = field(init=False, repr=False, compare=False)
+    _around: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_raw", np.ascontiguousarray(self.cells, D_LIGHTGRID).tobytes())
+        object.__setattr__(self, "_around", {})
 
     def sample(self, point, ambient_scale: float = AMBIENT_SCALE,
                directed_scale: float = DIRECTED_SCALE) -> LightSample:
@@ -120,35 +127,16 @@ class LightGrid:
             p = math.floor(v)
             frac.append(v - p)
             pos.append(min(max(p, 0), self.bounds[i] - 1))
-        factors, at = [], []
-        for corner in range(8):
-            factor = 1.0
-            idx = list(pos)
-            for j in range(3):
-                if corner & (1 << j):
-                    if pos[j] + 1 > self.bounds[j] - 1:
-                        break
-                    factor *= frac[j]
-                    idx[j] += 1
-                else:
-                    factor *= 1.0 - frac[j]
-            else:
-                factors.append(factor)
-                at.append(idx)
-        raw, (nx, ny, _) = self._raw, self.bounds
+        fx, fy, fz = frac
+        gx, gy, gz = 1.0 - fx, 1.0 - fy, 1.0 - fz
         ambient, directed, direction = [0.0] * 3, [0.0] * 3, [0.0] * 3
         total = 0.0
-        for factor, (x, y, z) in zip(factors, at):
-            o = ((z * ny + y) * nx + x) * D_LIGHTGRID.itemsize
-            amb, light, lng, lat = raw[o:o + 3], raw[o + 3:o + 6], raw[o + 6], raw[o + 7]
-            if not any(amb):
-                continue
+        for corner, amb, light, towards in self._lit_corners(tuple(pos)):
+            factor = (fx if corner & 1 else gx) * (fy if corner & 2 else gy) * (fz if corner & 4 else gz)
             total += factor
-            up, around = lat * (2 * math.pi / 256), lng * (2 * math.pi / 256)
-            towards = (math.cos(up) * math.sin(around), math.sin(up) * math.sin(around), math.cos(around))
             for k in range(3):
-                ambient[k] += factor * float(amb[k])
-                directed[k] += factor * float(light[k])
+                ambient[k] += factor * amb[k]
+                directed[k] += factor * light[k]
                 direction[k] += factor * towards[k]
         if 0 < total < 0.99:
             ambient = [v / total for v in ambient]
@@ -157,6 +145,31 @@ class LightGrid:
         unit = vec3([v / norm for v in direction]) if norm > 0 else (0.0, 0.0, 1.0)
         return LightSample(vec3([v * ambient_scale for v in ambient]), vec3([v * directed_scale for v in directed]),
                            unit)
+
+    def _lit_corners(self, pos: tuple[int, ...]) -> tuple:
+        """``(corner, ambient, directed, direction)`` of each of the eight cells from grid point ``pos`` (corner bit
+        ``j`` set: one further along axis ``j``) that lies in the grid and has some ambient light, as floats,
+        kept for the last points asked for (at most :data:`_MAX_POINTS`)."""
+        found = self._around.get(pos)
+        if found is None:
+            if len(self._around) >= _MAX_POINTS:
+                self._around.clear()
+            raw, (nx, ny, _) = self._raw, self.bounds
+            corners = []
+            for corner in range(8):
+                at = [p + 1 if corner & (1 << j) else p for j, p in enumerate(pos)]
+                if any(a > b - 1 for a, b in zip(at, self.bounds)):
+                    continue
+                x, y, z = at
+                o = ((z * ny + y) * nx + x) * D_LIGHTGRID.itemsize
+                amb, light, lng, lat = raw[o:o + 3], raw[o + 3:o + 6], raw[o + 6], raw[o + 7]
+                if not any(amb):
+                    continue
+                up, around = lat * (2 * math.pi / 256), lng * (2 * math.pi / 256)
+                towards = (math.cos(up) * math.sin(around), math.sin(up) * math.sin(around), math.cos(around))
+                corners.append((corner, tuple(float(v) for v in amb), tuple(float(v) for v in light), towards))
+            found = self._around[pos] = tuple(corners)
+        return found
 
 
 def vec3(v) -> tuple[float, float, float]:

@@ -37,6 +37,8 @@ from .records import Quake3World
 
 #: ``tr.worldEntity``'s ``shaderRGBA``: the world and brush entities are drawn with a zeroed entity colour.
 WORLD_ENTITY_COLOR = (0.0, 0.0, 0.0, 0.0)
+#: Brush entity matrices whose inverse :meth:`Quake3WorldRenderer._inverse` keeps, at most this many.
+_MAX_INVERSES = 256
 
 
 def _depth_prepass_ok(shader: Shader) -> bool:
@@ -158,6 +160,9 @@ class Quake3WorldRenderer:
         self._sprites = {int(b): SpriteBatch(ctx, level, int(b)) for b in self._world_batches
                          if _sprite_kind(level.shaders[int(b)]) is not None}
         self._portal_entities = portal_entities(world.entities)
+        self._last_view: tuple[Q3View, _VisibleList, list[tuple[int, int, int]]] | None = None
+        self._inverses: dict[bytes, np.ndarray] = {}
+        self._submodel_boxes: dict[int, np.ndarray | None] = {}
         self._portal_surfaces = self._find_portal_surfaces()
         self._batch_fogs: list[int] = batches["fog"].astype(np.int64).tolist()
         self._fog_cache: tuple[Q3View | None, dict[int, FogVectors]] = (None, {})
@@ -249,11 +254,12 @@ class Quake3WorldRenderer:
             if not 0 < index < len(world.models):
                 continue
             sub = world.models[index]
-            inverse = np.linalg.inv(np.asarray(matrix, np.float64))
+            if self._submodel_off_screen(index, matrix, view.view_proj):
+                continue
+            inverse = self._inverse(matrix)
             camera_local = (inverse @ np.array([*view.camera, 1.0]))[:3]
-            lights = view.lights
-            near = [] if lights is None else \
-                np.flatnonzero(reaches_box(in_model_space(lights, inverse), sub.mins, sub.maxs)).tolist()
+            local = None if view.lights is None else in_model_space(view.lights, inverse)
+            near = [] if local is None else np.flatnonzero(reaches_box(local, sub.mins, sub.maxs)).tolist()
             scissors = self.painter.dlight_scissors(view) if near else []
             for b in range(sub.first_batch, sub.first_batch + sub.num_batches):
                 rec = world.batches[b]
@@ -263,18 +269,59 @@ class Quake3WorldRenderer:
                                   entity_color=WORLD_ENTITY_COLOR)
                 if near and self._dlit[b]:       # R_DlightBmodel: every surface of a brush model a light reaches
                     self.painter.draw_dlights(self._static_vao, shader, view, matrix, camera_local, count, first,
-                                              near, scissors, inverse)
+                                              near, scissors, local)
+
+    def _submodel_off_screen(self, index: int, matrix: np.ndarray, view_proj: np.ndarray) -> bool:
+        """Whether every vertex of brush model ``*index`` at ``matrix`` lies beyond one side of the view (left,
+        right, top, bottom or near; ``R_CullLocalBox``): the corners of the box of the vertices its batches index,
+        in clip space, all past the same plane with the margin of :meth:`_VisibleList.off_screen`; never a model
+        with a sky, deformed, autosprite or portal batch."""
+        corners = self._submodel_corners(index)
+        if corners is None:
+            return False
+        x, y, z, w = (np.asarray(view_proj, np.float64) @ np.asarray(matrix, np.float64)) @ corners
+        margin = 1e-3 * np.abs(w) + 1e-3
+        return bool((x > w + margin).all() or (x < -w - margin).all() or (y > w + margin).all()
+                    or (y < -w - margin).all() or (z < -w - margin).all())
+
+    def _submodel_corners(self, index: int) -> np.ndarray | None:
+        """``f8 [4, 8]``: the corners ``(x, y, z, 1)`` (columns) of the box of the vertices brush model ``*index``'s
+        batches index, in its own space, made once; ``None`` when it cannot be culled (no vertices, or a batch
+        :attr:`_cullable` leaves in)."""
+        if index not in self._submodel_boxes:
+            world = self.level.world
+            sub = world.models[index]
+            batches = range(sub.first_batch, sub.first_batch + sub.num_batches)
+            found = None
+            if all(self._cullable[b] for b in batches):
+                spans = [(int(world.batches[b]["first_index"]), int(world.batches[b]["num_indices"])) for b in batches]
+                idx = np.concatenate([world.indices[first:first + count] for first, count in spans] or
+                                     [np.zeros(0, np.int64)])
+                if len(idx):
+                    pos = world.vertices["position"][idx].astype(np.float64)
+                    lo, hi = pos.min(axis=0), pos.max(axis=0)
+                    found = np.array([(x, y, z, 1.0) for x in (lo[0], hi[0]) for y in (lo[1], hi[1])
+                                      for z in (lo[2], hi[2])]).T
+            self._submodel_boxes[index] = found
+        return self._submodel_boxes[index]
+
+    def _inverse(self, matrix: np.ndarray) -> np.ndarray:
+        """The inverse of a brush entity's model ``matrix`` (read-only), kept by its value: movers mostly stand
+        still, and stand where they stood."""
+        key = np.asarray(matrix, np.float64).tobytes()
+        found = self._inverses.get(key)
+        if found is None:
+            if len(self._inverses) >= _MAX_INVERSES:
+                self._inverses.clear()
+            found = self._inverses[key] = np.linalg.inv(np.asarray(matrix, np.float64))
+            found.flags.writeable = False
+        return found
 
     def draw(self, view: Q3View, translucent: bool | None = None) -> None:
         """Draw the world model as seen from ``view``: every batch, or only those sorted up to opaque
         (``translucent=False``: before the models, as their sort places them) or only those after it (``True``)."""
-        visible = self._through_portal if view.clip_plane is not None else self._main
-        visible.update(self.level.world, view.pvs_origin or view.camera)
+        visible, ranges = self._view_ranges(view)
         shaders_ = self.level.shaders
-        ranges = self._sorted(visible.ranges, view.camera)
-        off = visible.off_screen(self.level.world, view.view_proj)
-        if off:
-            ranges = [r for r in ranges if r[0] not in off or not self._cullable[r[0]]]
         if translucent is not True:
             self._depth_prepass(view, visible, ranges)
         lit = self._lit_ranges(view, visible) if translucent is not True else {}
@@ -295,6 +342,21 @@ class Quake3WorldRenderer:
                     self.painter.draw_dlights(self._lit.vao, shaders_[batch], view, IDENTITY, view.camera,
                                               *lit[batch], scissors)
                 self._fog_pass(batch, fog, view, visible, count, first)
+
+    def _view_ranges(self, view: Q3View) -> tuple[_VisibleList, list[tuple[int, int, int]]]:
+        """The visible list of ``view`` and its batches in drawing order (:meth:`_sorted`), those wholly off screen
+        left out: worked out once for the view's calls (its opaque batches, then its translucent ones)."""
+        last = self._last_view
+        if last is not None and last[0] is view:
+            return last[1], last[2]
+        visible = self._through_portal if view.clip_plane is not None else self._main
+        visible.update(self.level.world, view.pvs_origin or view.camera)
+        ranges = self._sorted(visible.ranges, view.camera)
+        off = visible.off_screen(self.level.world, view.view_proj)
+        if off:
+            ranges = [r for r in ranges if r[0] not in off or not self._cullable[r[0]]]
+        self._last_view = (view, visible, ranges)
+        return visible, ranges
 
     def _sorted(self, ranges: list[tuple[int, int, int]], camera) -> list[tuple[int, int, int]]:
         """``ranges`` in drawing order: by shader sort, the opaque ones front to back and the others back to front

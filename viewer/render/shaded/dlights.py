@@ -131,7 +131,8 @@ def light_corners(origin, radius: float) -> np.ndarray:
 
 def in_model_space(lights: Lights, inverse: np.ndarray) -> Lights:
     """``lights`` with their origins moved into a model's space by ``inverse`` (world → model)."""
-    xyz = np.c_[lights.origins, np.ones(len(lights), np.float32)] @ np.asarray(inverse, np.float64).T
+    xyz = np.concatenate([lights.origins, np.ones((len(lights), 1), np.float32)], axis=1) \
+        @ np.asarray(inverse, np.float64).T
     return Lights(xyz[:, :3].astype(np.float32), lights.radius, lights.colors)
 
 

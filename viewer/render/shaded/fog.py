@@ -98,9 +98,11 @@ class FogVolume:
 def model_fog(volumes: tuple[FogVolume, ...], center, radius: float) -> FogVolume | None:
     """``R_ComputeFogNum``: the first fog whose box the sphere (a frame's local origin moved to the entity,
     and its radius) reaches into, or ``None``."""
-    c, r = [float(v) for v in center], float(radius)
+    x, y, z = (float(v) for v in center)
+    r = float(radius)
     for volume in volumes:
-        if all(c[i] - r < float(volume.maxs[i]) and c[i] + r > float(volume.mins[i]) for i in range(3)):
+        (lx, ly, lz), (hx, hy, hz) = volume.mins, volume.maxs
+        if x - r < hx and x + r > lx and y - r < hy and y + r > ly and z - r < hz and z + r > lz:
             return volume
     return None
 

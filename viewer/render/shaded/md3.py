@@ -56,6 +56,9 @@ _NO_WORLD_DIRECTED = 150 / 255.0
 _Planes = list[tuple[tuple[float, float, float, float], float]]
 #: Decoded surface frames kept (:meth:`Md3Renderer._frame`), at most this many.
 _MAX_FRAMES = 512
+#: Surface shader lists kept by model, skin and custom shader (:meth:`Md3Renderer._surface_shaders`), at most this
+#: many.
+_MAX_SKINS = 512
 #: Light grid samples kept by light origin (items do not move: sampled once, not once a frame), at most this many.
 _MAX_SAMPLES = 4096
 _SUN_DIRECTION = np.array([0.45, 0.3, 0.9]) / np.linalg.norm([0.45, 0.3, 0.9])
@@ -147,6 +150,7 @@ class Md3Renderer:
         self._ibo: moderngl.Buffer | None = None
         self._vaos: dict[int, moderngl.VertexArray] = {}
         self._shaders: dict[str, Shader] = {}
+        self._skins: dict[tuple[str, str, int], tuple[object, list[Shader], set[float], bool]] = {}
         self._static: dict[tuple[str, int, int], np.ndarray] = {}
         self._frames: dict[tuple[str, int, int], tuple[np.ndarray, np.ndarray]] = {}
         self._spheres: dict[tuple[str, int, int], tuple[float, float, float, float] | None] = {}
@@ -258,15 +262,30 @@ class Md3Renderer:
     def surface_sorts(self, draws: tuple[Md3Draw, ...]) -> set[float]:
         """The shader sorts of every surface of ``draws`` at any level of detail (to interleave them with other
         surfaces by sort)."""
-        return {shader.sort for draw in draws if (model := self.models.md3.get(draw.model)) is not None
-                for level in (model, *self.models.lods.get(draw.model, ()))
-                for shader in self._surface_shaders(level, draw)}
+        sorts: set[float] = set()
+        for draw in draws:
+            model = self.models.md3.get(draw.model)
+            if model is not None:
+                for name, shown in self._levels(draw.model, model):
+                    sorts |= self._surface_shaders(name, shown, draw)[1]
+        return sorts
 
-    def _surface_shaders(self, model: Md3Model, draw: Md3Draw) -> list[Shader]:
-        """The shader of each surface of ``model`` as ``draw`` shows it (custom shader, skin, the model's own)."""
+    def _surface_shaders(self, name: str, model: Md3Model, draw: Md3Draw) -> tuple[list[Shader], set[float], bool]:
+        """The shader of each surface of ``model`` (kept as ``name``: a level of detail has its own surfaces) as
+        ``draw`` shows it (custom shader, skin, the model's own), their sorts and whether one deforms the vertices;
+        worked out once per model, skin and custom shader (the entry holds the skin, so an id found is the same
+        mapping; an empty one names no shader)."""
         custom, skin = draw.custom_shader, draw.shaders
-        return [self._shader(custom or skin.get(surface.name.lower()) or
-                             (surface.shaders[0] if surface.shaders else "")) for surface in model.surfaces]
+        key = (name, custom, id(skin) if skin else 0)
+        found = self._skins.get(key)
+        if found is None or (skin and found[0] is not skin):
+            if len(self._skins) >= _MAX_SKINS:
+                self._skins.clear()
+            shaders = [self._shader(custom or skin.get(surface.name.lower()) or
+                                    (surface.shaders[0] if surface.shaders else "")) for surface in model.surfaces]
+            found = self._skins[key] = (skin, shaders, {shader.sort for shader in shaders},
+                                        any(shader.deforms for shader in shaders))
+        return found[1], found[2], found[3]
 
     def _placed(self, draws: tuple[Md3Draw, ...], view: Q3View, light: StageLight | None,
                 world: bool) -> list[_Placed]:
@@ -297,11 +316,11 @@ class Md3Renderer:
             if model is None or (draw.view_model and view.clip_plane is not None):
                 continue
             name, model = self._detail(draw, model, view)
-            shaders = self._surface_shaders(model, draw)
-            matrix = model_matrix(draw.origin, draw.axis)
-            if planes is not None and not draw.view_model and not any(shader.deforms for shader in shaders) \
+            shaders, sorts, deformed = self._surface_shaders(name, model, draw)
+            if planes is not None and not draw.view_model and not deformed \
                     and self._off_screen(name, model, draw, planes):
                 continue
+            matrix = model_matrix(draw.origin, draw.axis)
             firsts = []
             for index, surface in enumerate(model.surfaces):
                 firsts.append(first)
@@ -313,7 +332,7 @@ class Md3Renderer:
                 bases.append(base)
                 base += len(verts)
                 first += surface.triangles.size
-            placed.append(self._place(model, draw, shaders, matrix, view, light, samples, world, firsts))
+            placed.append(self._place(model, draw, shaders, sorts, matrix, view, light, samples, world, firsts))
             by_draw[id(draw)] = placed[-1]
         if indices:
             self._upload(vertices, indices, bases)
@@ -321,14 +340,20 @@ class Md3Renderer:
         self._placed_by_draw = by_draw
         return placed
 
+    def _levels(self, name: str, model: Md3Model) -> list[tuple[str, Md3Model]]:
+        """``model`` (registered as ``name``) and its lower levels of detail, each with the name its poses and
+        shaders are kept under (``NAME``; ``NAME#1``, ``NAME#2``)."""
+        return [(name, model), *((f"{name}#{level}", lower)
+                                 for level, lower in enumerate(self.models.lods.get(name, ()), start=1))]
+
     def _detail(self, draw: Md3Draw, model: Md3Model, view: Q3View) -> tuple[str, Md3Model]:
         """The level of detail of ``model`` that ``draw`` shows in ``view`` (:func:`.lod.lod_level`; ioquake3 draws,
-        culls and lights that level) and the name its poses are kept under (``NAME``; ``NAME#1``, ``NAME#2``)."""
+        culls and lights that level) with its name (:meth:`_levels`)."""
         levels = self.models.lods.get(draw.model)
         if not levels:
             return draw.model, model
-        level = lod_level(model, 1 + len(levels), draw.frame, draw.origin, view.view_proj)
-        return (draw.model, model) if level == 0 else (f"{draw.model}#{level}", levels[level - 1])
+        return self._levels(draw.model, model)[lod_level(model, 1 + len(levels), draw.frame, draw.origin,
+                                                         view.view_proj)]
 
     def _off_screen(self, name: str, model: Md3Model, draw: Md3Draw, planes: _Planes) -> bool:
         """Whether every vertex of the draw's pose lies beyond one side of the view (left, right, top, bottom or
@@ -379,8 +404,8 @@ class Md3Renderer:
         self._spheres[key] = found
         return found
 
-    def _place(self, model: Md3Model, draw: Md3Draw, shaders: list[Shader], matrix: np.ndarray, view: Q3View,
-               light: StageLight | None, samples: dict[tuple[float, ...], LightSample], world: bool,
+    def _place(self, model: Md3Model, draw: Md3Draw, shaders: list[Shader], sorts: set[float], matrix: np.ndarray,
+               view: Q3View, light: StageLight | None, samples: dict[tuple[float, ...], LightSample], world: bool,
                firsts: list[int]) -> _Placed:
         axis = np.asarray(draw.axis, np.float64)
         camera_local = axis @ (np.asarray(view.camera, np.float64) - np.asarray(draw.origin, np.float64))
@@ -400,8 +425,8 @@ class Md3Renderer:
         fog = None if volume is None else fog_vectors(volume.parms, volume.plane, view.camera, view.forward,
                                                       IDENTITY_LIGHT)
         r, g, b, a = draw.shader_rgba
-        return _Placed(model, draw, shaders, {shader.sort for shader in shaders}, firsts, matrix, camera_local,
-                       light, pass_view, fog, (r / 255.0, g / 255.0, b / 255.0, a / 255.0))
+        return _Placed(model, draw, shaders, sorts, firsts, matrix, camera_local, light, pass_view, fog,
+                       (r / 255.0, g / 255.0, b / 255.0, a / 255.0))
 
     def _draw_one(self, placed: _Placed, sorts: Callable[[float], bool] | None = None) -> None:
         matrix, pass_view, fog = placed.matrix, placed.view, placed.fog
@@ -419,7 +444,7 @@ class Md3Renderer:
         """:func:`grid_light` with the grid sampled once per light origin, plus ``dlights``."""
         if self.grid is None and (dlights is None or not len(dlights)):
             return _NO_GRID
-        key = tuple(float(v) for v in np.asarray(point).ravel()[:3])
+        key = tuple(np.asarray(point).ravel()[:3].tolist())
         if self.grid is None:
             sample = _NO_GRID_SAMPLE
         else:

@@ -32,9 +32,9 @@ from ..program_members import uniform
 from ..refdef import Lights
 from ..textures import build_mipmaps
 from ..view_math import angle_vectors, gl_bytes
-from .dlights import dlight_image, in_model_space, light_corners
+from .dlights import dlight_image, light_corners
 from .fog import FogVectors, fog_image
-from .passes import Pass, ShaderPasses, Uniforms, deform_uniforms
+from .passes import ALL_FEATURES, Pass, ShaderPasses, Uniforms, deform_uniforms
 from .stages import blend_factors
 
 _VERSION = "#version 330 core\n"
@@ -70,9 +70,11 @@ class StageProgram:
     """A compiled ``q3stage.glsl`` variant with its uniforms and the value each was last set to, so a pass only
     sends the uniforms that changed (a program keeps its uniform values between draws; the map's and the models'
     painters share the programs and this record). ``group``: the fixed uniforms of the pass that last applied
-    them (:meth:`apply`), still all in place."""
+    them (:meth:`apply`), still all in place; from one group in place to another only the uniforms they set
+    differently, or the other's own, are looked at (worked out once per pair). ``shared``: the uniforms of a draw
+    last put with :meth:`put_shared`, still all in place."""
 
-    __slots__ = ("program", "_uniforms", "_last", "group", "_groups")
+    __slots__ = ("program", "_uniforms", "_last", "group", "_groups", "_steps", "shared")
 
     def __init__(self, program: moderngl.Program) -> None:
         self.program = program
@@ -81,6 +83,8 @@ class StageProgram:
         self._last: dict[str, object] = {}
         self.group: Uniforms | None = None
         self._groups: dict[int, tuple[Uniforms, tuple[tuple[str, moderngl.Uniform, object], ...]]] = {}
+        self._steps: dict[tuple[int, int], tuple[Uniforms, Uniforms, tuple, tuple]] = {}
+        self.shared: Uniforms | None = None
 
     def set(self, name: str, value) -> None:
         """Set uniform ``name`` (ignored when the variant does not use it) unless it already holds ``value``."""
@@ -89,10 +93,11 @@ class StageProgram:
             if member is not None:
                 member.value = value
             self._last[name] = value
-            self.group = None
+            self.group = self.shared = None
 
     def put(self, name: str, value) -> None:
-        """:meth:`set` for a uniform no group of :meth:`apply` holds (it leaves :attr:`group` in place)."""
+        """:meth:`set` for a uniform that neither the group in place (:meth:`apply`) nor the shared uniforms in place
+        (:meth:`put_shared`) hold: it leaves both in place."""
         if self._last.get(name, _UNSET) != value:
             member = self._uniforms.get(name)
             if member is not None:
@@ -109,23 +114,62 @@ class StageProgram:
                     member.value = value
                 last[name] = value
 
+    def put_shared(self, values: Uniforms) -> None:
+        """:meth:`put_all` of a draw's uniforms (camera, time, clip plane, fog, entity colour), unless they are
+        still the ones last put."""
+        if self.shared is not values:
+            self.put_all(values)
+            self.shared = values
+
     def apply(self, group: Uniforms) -> None:
         """Set every uniform of ``group`` (a pass's fixed ones), unless it is still the group last applied (the
         group's uniforms this variant uses are looked up once per group)."""
-        if self.group is not group:
-            found = self._groups.get(id(group))
-            if found is None or found[0] is not group:
-                if len(self._groups) > _MAX_GROUPS:
-                    self._groups.clear()
-                uniforms = self._uniforms
-                found = self._groups[id(group)] = (group, tuple((name, uniforms[name], value) for name, value in group
-                                                                if name in uniforms))
-            last = self._last
-            for name, member, value in found[1]:
-                if last.get(name, _UNSET) != value:
-                    member.value = value
-                    last[name] = value
-            self.group = group
+        previous = self.group
+        if previous is group:
+            return
+        last = self._last
+        if previous is not None:
+            step = self._steps.get((id(previous), id(group)))
+            if step is None or step[0] is not previous or step[1] is not group:
+                step = self._step(previous, group)
+            for name, member, value in step[2]:     # held by ``previous`` at another value
+                member.value = value
+                last[name] = value
+            members = step[3]                       # not held by ``previous``: as they were left
+        else:
+            members = self._members(group)
+        for name, member, value in members:
+            if last.get(name, _UNSET) != value:
+                member.value = value
+                last[name] = value
+        self.group = group
+
+    def _members(self, group: Uniforms) -> tuple[tuple[str, moderngl.Uniform, object], ...]:
+        """``(name, uniform, value)`` of each uniform of ``group`` this variant uses (looked up once per group)."""
+        found = self._groups.get(id(group))
+        if found is None or found[0] is not group:
+            if len(self._groups) > _MAX_GROUPS:
+                self._groups.clear()
+            uniforms = self._uniforms
+            found = self._groups[id(group)] = (group, tuple((name, uniforms[name], value) for name, value in group
+                                                            if name in uniforms))
+        return found[1]
+
+    def _step(self, previous: Uniforms, group: Uniforms) -> tuple[Uniforms, Uniforms, tuple, tuple]:
+        """What :meth:`apply` sets going from ``previous`` in place to ``group``: the uniforms ``previous`` holds
+        at another value, and those it does not hold."""
+        held = {name: value for name, _, value in self._members(previous)}
+        changed, others = [], []
+        for entry in self._members(group):
+            name, _, value = entry
+            if name not in held:
+                others.append(entry)
+            elif held[name] != value:
+                changed.append(entry)
+        if len(self._steps) > _MAX_GROUPS:
+            self._steps.clear()
+        step = self._steps[(id(previous), id(group))] = (previous, group, tuple(changed), tuple(others))
+        return step
 
     def write(self, name: str, data: bytes) -> None:
         """Write raw bytes (matrices) to uniform ``name`` unless it already holds them."""
@@ -138,14 +182,16 @@ class StageProgram:
 
 def stage_program(ctx: moderngl.Context, collapsed: bool = False, alpha_func: int = 0, skybox: bool = False,
                   fog: bool = False, detail: bool = False, clip: bool = False,
-                  depth_only: bool = False, dlight: bool = False) -> StageProgram:
+                  depth_only: bool = False, dlight: bool = False, features: tuple[str, ...] = ()) -> StageProgram:
     """The ``q3stage.glsl`` variant for a pass (one, two or three textures, alpha test, the sky box, a fog
-    volume, clipped at a portal's plane, depth only, the dynamic lights' pass)."""
+    volume, clipped at a portal's plane, depth only, the dynamic lights' pass) with the vertex work ``features``
+    names compiled in (``DEFORM``, ``TCGEN``, ``TURB``, ``LIGHTING``, ``ALPHA_VIEW``, ``FOG_FADE``: the
+    shader's header)."""
     cache = _PROGRAMS.setdefault(ctx, {})
-    key = (collapsed, alpha_func, skybox, fog, detail, clip, depth_only, dlight)
+    key = (collapsed, alpha_func, skybox, fog, detail, clip, depth_only, dlight, features)
     if key not in cache:
         flags = {"COLLAPSED": collapsed, "SKYBOX": skybox, "FOG": fog, "DETAIL": detail, "CLIP": clip,
-                 "DEPTH_ONLY": depth_only, "DLIGHT": dlight}
+                 "DEPTH_ONLY": depth_only, "DLIGHT": dlight, **dict.fromkeys(features, True)}
         header = _VERSION + f"#define ALPHA_FUNC {alpha_func}\n" + "".join(f"#define {name}\n"
                                                                          for name, on in flags.items() if on)
         src = shaders.source("q3stage")
@@ -211,6 +257,7 @@ class ShaderPainter:
         self._matrix_cache: tuple[object, bytes] = (None, b"")
         self._model_cache: tuple[object, bytes] = (None, b"")
         self._camera_cache: tuple[object, tuple[float, ...]] = (None, ())
+        self._shared_key: tuple = (None, None, None, None, ())
         self._warned: set[str] = set()
         self._fog_image: moderngl.Texture | None = None
         self._dlight_image: moderngl.Texture | None = None
@@ -272,9 +319,9 @@ class ShaderPainter:
             self.images.pop(lower, None)
 
     def _program(self, view: Q3View, collapsed: bool, alpha_func: int, skybox: bool = False, fog: bool = False,
-                 detail: bool = False, dlight: bool = False) -> StageProgram:
+                 detail: bool = False, dlight: bool = False, features: tuple[str, ...] = ()) -> StageProgram:
         return stage_program(self.ctx, collapsed, alpha_func, skybox, fog, detail, view.clip_plane is not None,
-                             dlight=dlight)
+                             dlight=dlight, features=features)
 
     @staticmethod
     def _set(p: StageProgram, name: str, value) -> None:
@@ -309,10 +356,29 @@ class ShaderPainter:
         return (("u_camera", self._camera_cache[1]), ("u_time", float(view.time)),
                 ("u_clip_plane", view.clip_plane or _NO_CLIP))
 
+    def _shared(self, view: Q3View, camera_local, fog: FogVectors | None,
+                entity_color: tuple[float, float, float, float] | None) -> Uniforms:
+        """The uniforms of a draw, the same for each of its passes: camera, time, clip plane, fog and entity colour
+        (made once for the draws with the same view, camera, fog and colour: a view's map batches)."""
+        key = self._shared_key
+        if key[0] is view and key[1] is camera_local and key[2] is fog and key[3] is entity_color:
+            return key[4]
+        shared = list(self._view_values(view, camera_local))
+        if fog is None:
+            shared += [("u_fog_eye_t", 1.0), ("u_fog_adjust", 0)]
+        else:
+            shared += [("u_fog_distance", fog.distance), ("u_fog_depth", fog.depth), ("u_fog_eye_t", fog.eye_t)]
+        shared.append(("u_entity_from_vertex", int(entity_color is None)))
+        if entity_color is not None:
+            shared.append(("u_entity_color", entity_color))
+        values = tuple(shared)
+        self._shared_key = (view, camera_local, fog, entity_color, values)
+        return values
+
     def _common(self, p: StageProgram, view: Q3View, model: np.ndarray, camera_local) -> None:
         p.write("u_view_proj", self._view_proj_bytes(view))
         p.write("u_model", self._model_bytes(model))
-        p.put_all(self._view_values(view, camera_local))
+        p.put_shared(self._view_values(view, camera_local))
 
     def _fog_uniforms(self, p: StageProgram, fog: FogVectors | None) -> None:
         if fog is None:
@@ -341,9 +407,12 @@ class ShaderPainter:
                                                             portal_range(shader))
         return found
 
-    def _pass_program(self, step: Pass, clip: bool) -> StageProgram:
-        program = step.programs[clip] = stage_program(self.ctx, step.second is not None, step.alpha_func,
-                                                      detail=step.detail is not None, clip=clip)
+    def _pass_program(self, step: Pass, key: tuple[bool, bool]) -> StageProgram:
+        """The program of ``step`` clipped at a portal's plane or not and fading with a fog or not (``key``)."""
+        clip, fade = key
+        program = step.programs[key] = stage_program(self.ctx, step.second is not None, step.alpha_func,
+                                                     detail=step.detail is not None, clip=clip,
+                                                     features=ALL_FEATURES if fade else step.features)
         return program
 
     def draw(self, vao_for, shader: Shader, view: Q3View, model: np.ndarray, camera_local, count: int,
@@ -363,26 +432,19 @@ class ShaderPainter:
         clip = view.clip_plane is not None
         face = view.front_face
         view_proj, model_bytes = self._view_proj_bytes(view), self._model_bytes(model)
-        # the uniforms of the draw, the same for each pass
-        shared = list(self._view_values(view, camera_local))
-        if fog is None:
-            shared += [("u_fog_eye_t", 1.0), ("u_fog_adjust", 0)]
-        else:
-            shared += [("u_fog_distance", fog.distance), ("u_fog_depth", fog.depth), ("u_fog_eye_t", fog.eye_t)]
-        shared.append(("u_entity_from_vertex", int(entity_color is None)))
-        if entity_color is not None:
-            shared.append(("u_entity_color", entity_color))
+        shared = self._shared(view, camera_local, fog, entity_color)
         lit = light or _DEFAULT_LIGHT
         lighting = (("u_ambient", lit.ambient), ("u_directed", lit.directed), ("u_light_dir", lit.direction))
         for step in plan.passes:
-            p = step.programs.get(clip) or self._pass_program(step, clip)
+            key = (clip, fog is not None and step.fog_adjust != 0)
+            p = step.programs.get(key) or self._pass_program(step, key)
             p.write("u_view_proj", view_proj)
             p.write("u_model", model_bytes)
             p.apply(step.statics)
             dynamic, textures = step.at(time, move, self.texture)
             p.put_all(dynamic)
-            p.put_all(shared)
-            if fog is not None:
+            p.put_shared(shared)
+            if fog is not None:     # (not one of the fogged draw's shared uniforms)
                 p.put("u_fog_adjust", step.fog_adjust)
             if step.lighting:
                 p.put_all(lighting)
@@ -438,17 +500,18 @@ class ShaderPainter:
 
     def draw_dlights(self, vao_for, shader: Shader, view: Q3View, model: np.ndarray, camera_local, count: int,
                      first: int, which: list[int], scissors: list[tuple[int, int, int, int] | None],
-                     inverse: np.ndarray | None = None) -> None:
+                     local: Lights | None = None) -> None:
         """The projected pass of each light ``which`` names over surfaces of ``shader`` just drawn
         (``ProjectDlightTexture``): their positions computed as the stages computed them (deforms), the lights
-        moved into the model's space by ``inverse`` (``None``: the world), each added on the drawn depth only with
-        ``GL_DST_COLOR, GL_ONE`` within its scissor (:meth:`dlight_scissors`; ``None``: skipped)."""
+        in the model's space ``local`` (:func:`~.dlights.in_model_space`; ``None``: the world's, ``view.lights``),
+        each added on the drawn depth only with ``GL_DST_COLOR, GL_ONE`` within its scissor
+        (:meth:`dlight_scissors`; ``None``: skipped)."""
         lights = view.lights
         which = [i for i in which if scissors[i] is not None]
         if count <= 0 or lights is None or not which:
             return
-        local = lights if inverse is None else in_model_space(lights, inverse)
-        p = self._program(view, False, 0, dlight=True)
+        local = lights if local is None else local
+        p = self._program(view, False, 0, dlight=True, features=self.passes(shader).deformed)
         self._common(p, view, model, camera_local)
         self._deforms(p, shader, view.time)
         if self._dlight_image is None:

@@ -115,9 +115,11 @@ class PolyRenderer:
 
     def _vertex_bytes(self, polys: list[Q3Poly]) -> bytes:
         """``poly_vertices(polys)`` as bytes; each polygon's bytes kept while frames keep drawing the same object
-        (marks stay for many frames): only the new ones are converted."""
+        (marks stay for many frames): only the new ones are converted. Polygons no longer drawn are let go once
+        they outnumber the drawn ones."""
         kept = self._kept       # (it holds the polygons: an id found there is the same living object)
-        fresh = [p for p in polys if id(p) not in kept]
+        ids = [id(p) for p in polys]
+        fresh = [p for p, i in zip(polys, ids) if i not in kept]
         if fresh:
             data = poly_vertices(fresh).tobytes()
             size = DRAW_VERTEX.itemsize
@@ -126,8 +128,9 @@ class PolyRenderer:
                 end = at + len(p.positions) * size
                 kept[id(p)] = (p, data[at:end])
                 at = end
-        self._kept = {id(p): kept[id(p)] for p in polys}
-        return b"".join(kept[id(p)][1] for p in polys)
+        if len(kept) > 2 * len(polys) + 64:
+            self._kept = kept = {i: kept[i] for i in ids}
+        return b"".join([kept[i][1] for i in ids])
 
     def _vao(self, program: moderngl.Program) -> moderngl.VertexArray:
         assert self._vbo is not None and self._ibo is not None
@@ -168,5 +171,5 @@ class PolyRenderer:
             return
         for sort, name, start, first, count in self._runs(polys):
             if sorts is None or sorts(sort):
-                at = replace(view, time=view.time - start)
+                at = replace(view, time=view.time - start) if start else view
                 self.painter.draw(self._vao, self.shader(name), at, _IDENTITY, view.camera, count, first)

@@ -35,6 +35,9 @@ ALPHA_FUNCS = {None: 0, "GT0": 1, "LT128": 2, "GE128": 3}
 #: ``identityLight``: 1 / 2^overbrightBits. The reference frames come from a window without gamma ramps, where
 #: ioquake3 sets ``overbrightBits`` to 0 and shifts the whole map overbright into the lightmaps instead.
 IDENTITY_LIGHT = 1.0
+#: The 3×3 identity a ``tcMod`` chain without matrices before or after its turbulence holds (read-only, shared).
+IDENTITY3 = np.eye(3)
+IDENTITY3.flags.writeable = False
 
 
 def wave_table(func: str, x: float) -> float:
@@ -57,26 +60,33 @@ def eval_wave(wave: Wave, time: float) -> float:
     return wave.base + wave_table(wave.func, wave.phase + time * wave.frequency) * wave.amplitude
 
 
-def _affine(mod: TexMod, time: float) -> np.ndarray:
-    """The 3×3 matrix of one affine ``tcMod`` acting on the column ``(s, t, 1)``."""
+def affine_rows(mod: TexMod, time: float) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
+    """The first two rows of the 3×3 matrix of one affine ``tcMod`` acting on the column ``(s, t, 1)`` (the last
+    is ``0 0 1``); the identity's for a modifier that is not affine."""
     p = mod.params
-    m = np.eye(3)
     if mod.kind == "scroll":
-        m[0, 2] = (p[0] * time) % 1.0 if len(p) > 0 else 0.0
-        m[1, 2] = (p[1] * time) % 1.0 if len(p) > 1 else 0.0
-    elif mod.kind == "scale":
-        m[0, 0], m[1, 1] = (p + (1.0, 1.0))[:2]
-    elif mod.kind == "rotate":
+        return ((1.0, 0.0, (p[0] * time) % 1.0 if len(p) > 0 else 0.0),
+                (0.0, 1.0, (p[1] * time) % 1.0 if len(p) > 1 else 0.0))
+    if mod.kind == "scale":
+        sx, sy = (p + (1.0, 1.0))[:2]
+        return ((sx, 0.0, 0.0), (0.0, sy, 0.0))
+    if mod.kind == "rotate":
         degrees = -(p[0] if p else 0.0) * time
         c, s = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
-        m[:2, :] = [[c, -s, 0.5 - 0.5 * c + 0.5 * s], [s, c, 0.5 - 0.5 * s - 0.5 * c]]
-    elif mod.kind == "stretch" and mod.wave is not None:
+        return ((c, -s, 0.5 - 0.5 * c + 0.5 * s), (s, c, 0.5 - 0.5 * s - 0.5 * c))
+    if mod.kind == "stretch" and mod.wave is not None:
         value = eval_wave(mod.wave, time)
         scale = 1.0 / value if value != 0 else 1.0
-        m[:2, :] = [[scale, 0, 0.5 - 0.5 * scale], [0, scale, 0.5 - 0.5 * scale]]
-    elif mod.kind == "transform" and len(p) >= 6:
-        m[:2, :] = [[p[0], p[2], p[4]], [p[1], p[3], p[5]]]
-    return m
+        return ((scale, 0.0, 0.5 - 0.5 * scale), (0.0, scale, 0.5 - 0.5 * scale))
+    if mod.kind == "transform" and len(p) >= 6:
+        return ((p[0], p[2], p[4]), (p[1], p[3], p[5]))
+    return ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0))
+
+
+def _affine(mod: TexMod, time: float) -> np.ndarray:
+    """The 3×3 matrix of one affine ``tcMod`` acting on the column ``(s, t, 1)``."""
+    first, second = affine_rows(mod, time)
+    return np.array([first, second, (0.0, 0.0, 1.0)], np.float64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +115,7 @@ def tc_chain(mods: tuple[TexMod, ...], time: float) -> TexCoordChain:
             pre = _affine(mod, time) if pre is None else _affine(mod, time) @ pre
         else:
             post = _affine(mod, time) if post is None else _affine(mod, time) @ post
-    return TexCoordChain(np.eye(3) if pre is None else pre, turb, np.eye(3) if post is None else post)
+    return TexCoordChain(IDENTITY3 if pre is None else pre, turb, IDENTITY3 if post is None else post)
 
 
 def stage_color(stage: Stage, time: float) -> tuple[float, float, float, float]:
