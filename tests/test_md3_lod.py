@@ -52,3 +52,5 @@ def test_the_level_follows_the_projected_size_as_r_computelod(q3_fs) -> None:
     assert levels[0] == 0 and levels[-1] == 2 and 1 in levels
     assert lod_level(model, 3, 0, (-500.0, 0.0, 0.0), view_proj) == 0     # behind the view plane: full detail
     assert lod_level(model, 1, 0, (3000.0, 0.0, 0.0), view_proj) == 0     # a model without lower levels
+    for bad in (math.nan, math.inf, -math.inf):                             # a hostile demo's entity position
+        assert lod_level(model, 3, 0, (bad, 0.0, 0.0), view_proj) in (0, 1, 2)

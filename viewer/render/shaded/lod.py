@@ -35,9 +35,10 @@ def lod_level(model: Md3Model, levels: int, frame: int, origin, view_proj: np.nd
     x, y, z = float(origin[0]), float(origin[1]), float(origin[2])
     w_row, y_row = view_proj[3], view_proj[1]
     distance = float(w_row[0]) * x + float(w_row[1]) * y + float(w_row[2]) * z + float(w_row[3])
-    if distance <= 0:
-        return 0    # "object intersects near view plane, e.g. view weapon"
+    if not distance > 0:
+        return 0    # "object intersects near view plane, e.g. view weapon" (or a position that is not a number)
     y_scale = math.sqrt(float(y_row[0]) ** 2 + float(y_row[1]) ** 2 + float(y_row[2]) ** 2)
     projected = min(radius * y_scale / distance, 1.0)
-    level = int((1.0 - projected * LOD_SCALE) * levels) if projected != 0 else 0
-    return min(max(level, 0), levels - 1)
+    if not projected > 0:
+        return 0    # nothing projected (or a box that is not a number)
+    return min(max(int((1.0 - projected * LOD_SCALE) * levels), 0), levels - 1)
