@@ -142,20 +142,16 @@ class BspBackend:
         forward, right, up = angle_vectors(frame.camera.angles)
         self._lights = frame.lights
         weapon_proj = VIEW_MODEL_DEPTH @ view_proj
-        for draw in frame.models:   # opaque view weapons first: the map behind them is then never shaded
-            if draw.view_model and _opaque_alias(draw, self.assets.models):
-                self._draw_model(draw, view, weapon_proj, (forward, right, up))
-        if self.world is not None:
-            self.world.draw_world(view)
-        brushes, others, view_models = [], [], []
+        brushes, others = [], []
+        weapons_first: list[EntityDraw] = []     # opaque view weapons, drawn before the map
+        view_models: list[EntityDraw] = []       # the others, drawn last
         items: dict[int, list[BrushDraw]] = {}   # whole-BSP models (Quake's b_*.bsp boxes) by model, each in one batch
         for draw in frame.models:
             ref = self.assets.models[draw.model] if 0 <= draw.model < len(self.assets.models) else None
             if ref is None:
                 continue
             if draw.view_model:
-                if not _opaque_alias(draw, self.assets.models):
-                    view_models.append(draw)
+                (weapons_first if _opaque_alias(draw, ref) else view_models).append(draw)
             elif ref.kind == "brush" and ref.submodel > 0:
                 matrix = entity_matrix(draw.origin, draw.angles)
                 if self._brush_in_view(self.assets.world, ref.submodel, matrix):
@@ -167,7 +163,10 @@ class BspBackend:
                     items.setdefault(draw.model, []).append(BrushDraw(0, matrix, False, draw.alpha))
             else:
                 others.append(draw)
+        for draw in weapons_first:   # the map behind them is then never shaded
+            self._draw_model(draw, view, weapon_proj, (forward, right, up))
         if self.world is not None:
+            self.world.draw_world(view)
             self.world.draw_brushes(view, brushes)
         for model, draws in items.items():
             self._handles[model].draw_brushes(view, draws)
@@ -180,9 +179,8 @@ class BspBackend:
                                        style=self.assets.look.particles)
         if self.world is not None:
             self.world.draw_translucent(view)
-        if view_models:
-            for draw in view_models:
-                self._draw_model(draw, view, weapon_proj, (forward, right, up))
+        for draw in view_models:
+            self._draw_model(draw, view, weapon_proj, (forward, right, up))
 
     def draw_hud_models(self, models: Sequence[HudModel], size: tuple[int, int], time: float) -> None:
         if models and self.md3 is not None:
@@ -278,12 +276,11 @@ class BspBackend:
         return level + _dynamic_light_at(self._lights, origin, cutoff)
 
 
-def _opaque_alias(draw: EntityDraw, models: Sequence[ModelRef]) -> bool:
-    """Whether ``draw`` is an alias model drawn opaque (no alpha, no colour shell): as a view weapon it may be drawn
-    before the map, whose fragments behind it then fail the early depth test (the picture is the same: the depth
-    test keeps the nearer surface in either order; the engines draw it last, ``R_DrawViewModel``)."""
-    ref = models[draw.model] if 0 <= draw.model < len(models) else None
-    return ref is not None and ref.kind == "alias" and draw.alpha >= 1.0 and draw.shell is None
+def _opaque_alias(draw: EntityDraw, ref: ModelRef) -> bool:
+    """Whether ``draw`` of model ``ref`` is an alias model drawn opaque (no alpha, no colour shell): as a view weapon
+    it may be drawn before the map, whose fragments behind it then fail the early depth test (the picture is the
+    same: the depth test keeps the nearer surface in either order; the engines draw it last, ``R_DrawViewModel``)."""
+    return ref.kind == "alias" and draw.alpha >= 1.0 and draw.shell is None
 
 
 def md3_light(light: AliasLight) -> StageLight:
