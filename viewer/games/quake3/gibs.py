@@ -49,15 +49,11 @@ class Flight:
     moving: bool
 
     def at(self, t: float) -> np.ndarray:
-        if not self.moving:
-            return self.base
-        dt = t - self.start
-        p = self.base + self.delta * dt
-        p[2] -= 0.5 * GRAVITY * dt * dt
-        return p
+        """Where the arc is at ``t`` (``[3]`` float64: :meth:`point`)."""
+        return np.array(self.point(t))
 
     def point(self, t: float) -> tuple[float, float, float]:
-        """:meth:`at` in plain floats (the same sums)."""
+        """Where the arc is at ``t``, in plain floats."""
         x, y, z = self.base.tolist()
         if self.moving:
             dt = t - self.start
