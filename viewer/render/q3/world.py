@@ -116,10 +116,7 @@ class _VisibleList:
             both = np.stack([lo, hi], axis=1)                                  # [R, 2, 3]
             corners = np.stack([both[:, pick[:, 0], 0], both[:, pick[:, 1], 1], both[:, pick[:, 2], 2]], axis=2)
             self._corners = np.concatenate([corners, np.ones((len(corners), 8, 1))], axis=2)
-        x, y, z, w = np.moveaxis(self._corners @ np.asarray(view_proj, np.float64).T, 2, 0)   # each [R, 8]
-        margin = 1e-3 * np.abs(w) + 1e-3
-        out = ((x > w + margin).all(axis=1) | (x < -w - margin).all(axis=1) | (y > w + margin).all(axis=1)
-               | (y < -w - margin).all(axis=1) | (z < -w - margin).all(axis=1))
+        out = _past_one_side(*np.moveaxis(self._corners @ np.asarray(view_proj, np.float64).T, 2, 0))  # each [R, 8]
         return {self.ranges[i][0] for i in np.flatnonzero(out).tolist()}
 
     def release(self) -> None:
@@ -127,6 +124,14 @@ class _VisibleList:
             vao.release()
         self._vaos.clear()
         self.ibo.release()
+
+
+def _past_one_side(x: np.ndarray, y: np.ndarray, z: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Whether the points of clip-space coordinates ``x, y, z, w`` (``[..., N]``) all lie beyond one side of the
+    view (left, right, top, bottom or near), per row, with a margin so no pixel the GL would have drawn is lost."""
+    margin = 1e-3 * np.abs(w) + 1e-3
+    return ((x > w + margin).all(axis=-1) | (x < -w - margin).all(axis=-1) | (y > w + margin).all(axis=-1)
+            | (y < -w - margin).all(axis=-1) | (z < -w - margin).all(axis=-1))
 
 
 class Quake3WorldRenderer:
@@ -274,15 +279,12 @@ class Quake3WorldRenderer:
     def _submodel_off_screen(self, index: int, matrix: np.ndarray, view_proj: np.ndarray) -> bool:
         """Whether every vertex of brush model ``*index`` at ``matrix`` lies beyond one side of the view (left,
         right, top, bottom or near; ``R_CullLocalBox``): the corners of the box of the vertices its batches index,
-        in clip space, all past the same plane with the margin of :meth:`_VisibleList.off_screen`; never a model
-        with a sky, deformed, autosprite or portal batch."""
+        in clip space, all past the same plane (:func:`_past_one_side`); never a model with a sky, deformed,
+        autosprite or portal batch."""
         corners = self._submodel_corners(index)
         if corners is None:
             return False
-        x, y, z, w = (np.asarray(view_proj, np.float64) @ np.asarray(matrix, np.float64)) @ corners
-        margin = 1e-3 * np.abs(w) + 1e-3
-        return bool((x > w + margin).all() or (x < -w - margin).all() or (y > w + margin).all()
-                    or (y < -w - margin).all() or (z < -w - margin).all())
+        return bool(_past_one_side(*(np.asarray(view_proj, np.float64) @ np.asarray(matrix, np.float64)) @ corners))
 
     def _submodel_corners(self, index: int) -> np.ndarray | None:
         """``f8 [4, 8]``: the corners ``(x, y, z, 1)`` (columns) of the box of the vertices brush model ``*index``'s
