@@ -378,7 +378,7 @@ class ShaderPainter:
     def _common(self, p: StageProgram, view: Q3View, model: np.ndarray, camera_local) -> None:
         p.write("u_view_proj", self._view_proj_bytes(view))
         p.write("u_model", self._model_bytes(model))
-        p.put_shared(self._view_values(view, camera_local))
+        p.put_shared(self._view_values(view, camera_local))    # (not put_all: a draw's shared uniforms no longer hold)
 
     def _fog_uniforms(self, p: StageProgram, fog: FogVectors | None) -> None:
         if fog is None:
