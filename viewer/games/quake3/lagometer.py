@@ -25,6 +25,7 @@ References: ioquake3 ``code/cgame/cg_draw.c`` (``CG_DrawLagometer``, ``CG_AddLag
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -65,10 +66,33 @@ def _segment_bounds(timeline: DemoTimeline, t: float) -> tuple[int, int]:
     return segment.start_frame, segment.end_frame
 
 
+#: Per timeline, per segment (first frame, end): its snapshot times in whole ms, and the snapshot samples of the
+#: whole segment oldest first with the end of each frame's in that sequence (worked out once: a played demo asks
+#: every frame).
+_SEGMENTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _segment_samples(timeline: DemoTimeline, first: int, end: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(times ms i8 [N], samples i1 [M], ends i8 [N])`` of the segment's frames ``first`` … ``end - 1``: each
+    frame's snapshot read after as many dropped ones as message numbers were skipped before it (at most
+    :data:`LAG_SAMPLES`, all a graph shows)."""
+    segments = _SEGMENTS.setdefault(timeline, {})
+    found = segments.get((first, end))
+    if found is None:
+        times = np.round(timeline.times[first:end] * 1000.0).astype(np.int64)
+        window = timeline.stats_window(first, end)
+        kinds = np.where(window["snap_flags"] & SNAPFLAG_RATE_DELAYED, RATE_DELAYED, RECEIVED).astype(np.int8)
+        drops = np.clip(window["snap_drops"], 0, LAG_SAMPLES).astype(np.int64)
+        samples = np.repeat(np.stack([np.full(len(kinds), DROPPED, np.int8), kinds], axis=1).ravel(),
+                            np.stack([drops, np.ones(len(kinds), np.int64)], axis=1).ravel())
+        found = segments[(first, end)] = (times, samples, np.cumsum(drops + 1))
+    return found
+
+
 def frame_samples(timeline: DemoTimeline, t: float, count: int = LAG_SAMPLES) -> np.ndarray:
     """The last ``count`` frames' offsets at ``t`` (ms, newest first; 0 before the segment's first snapshot)."""
     first, end = _segment_bounds(timeline, t)
-    times = np.round(timeline.times[first:end] * 1000.0).astype(np.int64)
+    times = _segment_samples(timeline, first, end)[0]
     if not len(times):
         return np.zeros(count, np.int64)
     now = int(round(t * 1000.0)) // FRAME_MSEC
@@ -81,17 +105,17 @@ def frame_samples(timeline: DemoTimeline, t: float, count: int = LAG_SAMPLES) ->
 
 def snapshot_samples(timeline: DemoTimeline, t: float, count: int = LAG_SAMPLES) -> np.ndarray:
     """The last ``count`` snapshot samples at ``t`` (newest first): the client has read every snapshot up to the
-    first one after ``t``, each after as many dropped ones as message numbers were skipped before it."""
+    first one after ``t``, each after as many dropped ones as message numbers were skipped before it (``count``
+    up to :data:`LAG_SAMPLES`)."""
     first, end = _segment_bounds(timeline, t)
-    latest = min(int(np.searchsorted(timeline.times, t, side="right")), end - 1)
-    start = max(first, latest - count + 1)
-    window = timeline.stats_window(start, latest + 1)
-    kinds = np.where(window["snap_flags"] & SNAPFLAG_RATE_DELAYED, RATE_DELAYED, RECEIVED).astype(np.int8)
-    drops = np.clip(window["snap_drops"], 0, count)
-    order = np.repeat(np.stack([np.full(len(kinds), DROPPED, np.int8), kinds], axis=1).ravel(),
-                      np.stack([drops, np.ones(len(kinds), np.int64)], axis=1).ravel())[::-1][:count]
     out = np.full(count, NONE, np.int8)
-    out[:len(order)] = order
+    if end <= first:
+        return out
+    latest = min(int(np.searchsorted(timeline.times, t, side="right")), end - 1)
+    _, samples, ends = _segment_samples(timeline, first, end)
+    stop = int(ends[latest - first])
+    newest = samples[max(stop - count, 0):stop][::-1]
+    out[:len(newest)] = newest
     return out
 
 
