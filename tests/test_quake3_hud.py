@@ -349,6 +349,24 @@ def test_the_name_of_the_player_last_under_the_crosshair_shows_for_a_second(foll
     assert crosshair_names.sighted_client(behind, game_map) is None
 
 
+
+def test_the_crosshair_name_played_forward_is_the_name_found_afresh(follow, q3_fs) -> None:
+    """Played forward, each snapshot's own scan is kept for the second after it; the names (and their ages) are
+    those a fresh look at each moment finds, around the sighting of Angelyss at 22.15 s."""
+    from viewer.games.quake3 import crosshair_names
+    from viewer.games.quake3.view import Quake3View
+
+    game_map = Quake3View().load_segment_assets(q3_fs, follow.segments[0]).game_map
+    times = follow.times[(follow.times > follow.start_time + 21.5) & (follow.times < follow.start_time + 23.5)]
+    crosshair_names._SCANS.pop(follow, None)
+    played = [crosshair_names.crosshair_client(follow.sample(float(t)), follow, game_map) for t in times]
+    fresh = []
+    for t in times:
+        crosshair_names._SCANS.pop(follow, None)
+        fresh.append(crosshair_names.crosshair_client(follow.sample(float(t)), follow, game_map))
+    assert played == fresh
+    assert sum(found is not None for found in played) > 10
+
 def test_the_ammo_is_dark_grey_while_the_weapon_reloads(follow) -> None:
     """CG_DrawStatusBar: WEAPON_FIRING with over 100 ms of weaponTime left draws the ammo dark grey, as ioquake3's
     follow frame at 83.65 s shows Grunt's 12 rockets just after a shot; at 12.3 s it is yellow."""

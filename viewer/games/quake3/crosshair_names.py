@@ -89,16 +89,19 @@ def sighted_client(state: SceneState, map_: GameMap | None) -> int | None:
 def crosshair_client(state: SceneState, timeline: DemoTimeline, map_: GameMap | None) -> tuple[int, float] | None:
     """The player whose name shows under the crosshair at ``state.time`` and how long ago the view last met them
     (under :data:`NAME_TIME`), or ``None``: the view now, then at each snapshot of the last second."""
-    client = sighted_client(state, map_)
-    if client is not None:
-        return client, 0.0
     t = state.time
     times = timeline.times
     scans = _SCANS.setdefault(timeline, {})
     if len(scans) > _SCANS_CAP:
         scans.clear()
     pov = state.pov if state.pov >= 0 else None
-    frame = min(int(np.searchsorted(times, t, side="left")), len(times)) - 1
+    at = int(np.searchsorted(times, t, side="left"))
+    client = sighted_client(state, map_)
+    if at < len(times) and float(times[at]) == t:     # a snapshot's own moment: its scan, for the frames after it
+        scans[(at, pov, id(map_))] = client
+    if client is not None:
+        return client, 0.0
+    frame = min(at, len(times)) - 1
     while frame >= 0 and t - float(times[frame]) < NAME_TIME:
         key = (frame, pov, id(map_))
         if key not in scans:
