@@ -34,6 +34,7 @@ References: ioquake3 ``code/cgame/cg_draw.c`` (``CG_DrawStatusBar``, ``CG_DrawSt
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -67,6 +68,10 @@ AMMO_MODELS = {3: ITEM_MODELS[18], 2: ITEM_MODELS[19], 4: ITEM_MODELS[20], 8: IT
 FLAG_MODELS = ((PW_REDFLAG, "models/flags/r_flag.md3"), (PW_BLUEFLAG, "models/flags/b_flag.md3"),
                (PW_NEUTRALFLAG, "models/flags/n_flag.md3"))
 _MASK64 = (1 << 64) - 1
+#: Seconds :func:`last_damage` looks back once for every reader of a moment (the longest any asks: the attacker's
+#: head, ``hud.ATTACKER_HEAD_TIME``), and the last answer: (timeline, time, damage).
+LOOK_BACK = 10.0
+_last_look: list = [None, None, None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +247,19 @@ def damage_x(yaw_byte: int, pitch_byte: int, view_angles) -> float:
 
 def last_damage(timeline: DemoTimeline, t: float, within: float = 3.0) -> Damage | None:
     """The last hurt of the view at or before ``t`` and not more than ``within`` seconds back (a change of
-    ``damage_event`` with a ``damage_count``, the followed client unchanged), or ``None``."""
+    ``damage_event`` with a ``damage_count``, the followed client unchanged), or ``None``: the last within
+    :data:`LOOK_BACK`, found once for the status bar's head, the attacker's and the view's blood at one moment."""
+    if within > LOOK_BACK:
+        return _damage_within(timeline, t, within)
+    seen, at, found = _last_look
+    if seen is None or seen() is not timeline or at != t:
+        found = _damage_within(timeline, t, LOOK_BACK)
+        _last_look[:] = weakref.ref(timeline), t, found
+    return found if found is not None and found.time >= t - within else None
+
+
+def _damage_within(timeline: DemoTimeline, t: float, within: float) -> Damage | None:
+    """:func:`last_damage` worked out."""
     times = timeline.times
     last = int(np.searchsorted(times, t, side="right"))
     first = max(int(np.searchsorted(times, t - within, side="left")) - 1, 0)
