@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 
 import moderngl
 import numpy as np
@@ -31,16 +32,20 @@ __all__ = ["draw_hud_models", "icon_projection"]
 ICON_FAR_CLIP = 2048.0
 
 
+@lru_cache(maxsize=32)
 def icon_projection(fov_x: float, fov_y: float, near: float = NEAR_CLIP, far: float = ICON_FAR_CLIP) -> np.ndarray:
     """``P @ V`` of a HUD model's scene: the camera at the origin with the identity view axis (forward +X), a
-    frustum ``fov_x`` wide and ``fov_y`` high, ``float32 [4, 4]``."""
+    frustum ``fov_x`` wide and ``fov_y`` high, ``float32 [4, 4]`` (read-only: made once per field of view, the
+    same few every frame, and the painter converts a matrix it saw last only once)."""
     projection = np.zeros((4, 4))
     projection[0, 0] = 1.0 / math.tan(math.radians(fov_x) / 2)
     projection[1, 1] = 1.0 / math.tan(math.radians(fov_y) / 2)
     projection[2, 2] = (far + near) / (near - far)
     projection[2, 3] = 2 * far * near / (near - far)
     projection[3, 2] = -1.0
-    return (projection @ view_matrix((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))).astype(np.float32)
+    matrix = (projection @ view_matrix((0.0, 0.0, 0.0), (0.0, 0.0, 0.0))).astype(np.float32)
+    matrix.flags.writeable = False
+    return matrix
 
 
 def _box(model: HudModel, size: tuple[int, int]) -> tuple[int, int, int, int] | None:
