@@ -126,14 +126,18 @@ def _head_icon(state: SceneState, client: int) -> str:
     return hud_icons.head_pic(dict(state.scoreboard[client].userinfo))
 
 
-def _last_change(timeline: DemoTimeline, name: str, frame: int) -> int | None:
-    """The last frame ≤ ``frame`` (and at most 400 back) where stat ``name`` changed while the view stayed on the
-    same client, or ``None``."""
+def _last_changes(timeline: DemoTimeline, names: tuple[str, ...], frame: int) -> list[int | None]:
+    """For each stat of ``names``, the last frame ≤ ``frame`` (and at most 400 back) where it changed while the view
+    stayed on the same client, or ``None`` (one window of stats for all of them)."""
     lo = max(frame - 400, 1)
     window = timeline.stats_window(lo - 1, frame + 1)
-    values, clients = window[name].astype(np.int64), window["clientNum"]
-    found = np.flatnonzero((np.diff(values) != 0) & (clients[1:] == clients[:-1]))
-    return lo + int(found[-1]) if len(found) else None
+    clients = window["clientNum"]
+    same = clients[1:] == clients[:-1]
+    changes = []
+    for name in names:
+        found = np.flatnonzero((np.diff(window[name].astype(np.int64)) != 0) & same)
+        changes.append(lo + int(found[-1]) if len(found) else None)
+    return changes
 
 
 def _has(pic_sizes: PicSizes | None, name: str) -> bool:
@@ -185,12 +189,10 @@ def _status_bar(screen: VirtualScreen, state: SceneState, timeline: DemoTimeline
 def _selection(state: SceneState, timeline: DemoTimeline) -> tuple[float, int] | None:
     """Since when the weapon select shows and which weapon it selects (rules: module docstring), or ``None``."""
     held = int(state.stats.get("weapon", 0))
-    found = [(float(timeline.times[f]), held) for name in ("weapon", "spawn_count")
-             if (f := _last_change(timeline, name, state.frame)) is not None]
+    found = [(float(timeline.times[f]), held) for f in _last_changes(timeline, ("weapon", "spawn_count"), state.frame)
+             if f is not None]
     client = int(state.stats.get("clientNum", -1))
-    for event in timeline.events_of_kind("pickup"):
-        if event.time > state.time:
-            break
+    for event in _recent_pickups(timeline, state.time, WEAPON_SELECT_TIME):
         picked = PICKUP_WEAPONS.get(getattr(event, "item", ""))
         if picked is not None and getattr(event, "player", -1) == client and event.segment == state.segment and \
                 state.time - event.time < WEAPON_SELECT_TIME:
@@ -203,9 +205,7 @@ def _pickup_item(screen: VirtualScreen, state: SceneState, timeline: DemoTimelin
     since."""
     client = int(state.stats.get("clientNum", -1))
     last = None
-    for event in timeline.events_of_kind("pickup"):
-        if event.time > state.time:
-            break
+    for event in _recent_pickups(timeline, state.time, PICKUP_TIME):
         if getattr(event, "player", -1) == client and event.segment == state.segment:
             last = event
     if last is None or state.time - last.time >= PICKUP_TIME or getattr(last, "item", "") in PICKUP_WEAPONS:
@@ -421,6 +421,13 @@ def _sexes(models: Quake3Models | None) -> dict[str, str]:
 def _since(events: Sequence[Event], t: float) -> Sequence[Event]:
     """The ``events`` (in time order) from a second before ``t`` on, found by bisection."""
     return events[bisect_right(events, t - 1.0, key=_event_time):]
+
+
+def _recent_pickups(timeline: DemoTimeline, t: float, within: float) -> Sequence[Event]:
+    """The pickups (in time order) up to ``t`` from ``within`` seconds before it, and a second more (the callers
+    test the age themselves), found by bisection."""
+    events = timeline.events_of_kind("pickup")
+    return events[bisect_right(events, t - within - 1.0, key=_event_time):bisect_right(events, t, key=_event_time)]
 
 
 def _event_time(e: Event) -> float:
