@@ -2,7 +2,8 @@
 Quake III's ``CG_Draw3DModel`` renders its icons (``RDF_NOWORLDMODEL``).
 
 Per model: the viewport and scissor are set to its box, the box's depth is cleared (``RB_BeginDrawingView``), and
-the model is drawn through the segment's :class:`~.md3.Md3Renderer` seen from the origin looking down +X with
+the model is drawn through the segment's :class:`~.md3.Md3Renderer` (all of them uploaded at once:
+:meth:`~.md3.Md3Renderer.draw_apart`) seen from the origin looking down +X with
 the box's own projection (``fov_x`` × ``fov_y`` over the box whatever its shape; near plane 4, far plane 2048 as
 ``R_SetFarClip`` sets it without a world), lit by the renderer's fixed light, unfogged.  The viewport is the whole
 target again afterwards.
@@ -62,11 +63,14 @@ def _box(model: HudModel, size: tuple[int, int]) -> tuple[int, int, int, int] | 
 def draw_hud_models(ctx: moderngl.Context, renderer: Md3Renderer, models: Sequence[HudModel],
                     size: tuple[int, int], time: float) -> None:
     """Draw ``models`` into the bound framebuffer of ``size`` pixels at shader time ``time`` (seconds)."""
+    shown = [(model, box) for model in models
+             if (box := _box(model, size)) is not None and model.model.model in renderer.models.md3]
+    if not shown:
+        return
     fbo = ctx.fbo
-    for model in models:
-        box = _box(model, size)
-        if box is None or model.model.model not in renderer.models.md3:
-            continue
+
+    def bind(i: int) -> None:
+        model, box = shown[i]
         mask = fbo.color_mask
         fbo.color_mask = (False, False, False, False)
         fbo.depth_mask = True
@@ -76,7 +80,8 @@ def draw_hud_models(ctx: moderngl.Context, renderer: Md3Renderer, models: Sequen
         # the projection spans the whole box: a box cut by the screen's edge keeps its picture where it was
         ctx.viewport = (model.x, size[1] - model.y - model.h, model.w, model.h)
         ctx.scissor = box
-        view = Q3View(icon_projection(model.fov_x, model.fov_y), (0.0, 0.0, 0.0), time)
-        renderer.draw((model.model,), view, world=False)
+
+    views = [Q3View(icon_projection(model.fov_x, model.fov_y), (0.0, 0.0, 0.0), time) for model, _ in shown]
+    renderer.draw_apart([model.model for model, _ in shown], views, bind)
     ctx.scissor = None
     ctx.viewport = (0, 0, size[0], size[1])

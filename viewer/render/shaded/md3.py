@@ -20,7 +20,7 @@ References: ioquake3 ``renderergl1/tr_mesh.c`` (``R_AddMD3Surfaces``: skins, sha
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import moderngl
@@ -299,27 +299,50 @@ class Md3Renderer:
             known = self._placed_by_draw        # (the last draws are held: an id found is the same living draw)
             if all(id(draw) in known for draw in draws):
                 return [found for draw in draws if (found := known[id(draw)]) is not None]
+        each = self._place_all(draws, [view] * len(draws), light, world)
+        placed = [found for found in each if found is not None]
+        self._last_placed = (draws, view, light, world, placed)
+        self._placed_by_draw = {id(draw): found for draw, found in zip(draws, each)}
+        return placed
+
+    def draw_apart(self, draws: Sequence[Md3Draw], views: Sequence[Q3View], before: Callable[[int], None]) -> None:
+        """Draw each of ``draws`` without the map as its own view of ``views`` sees it (the HUD's icons, each a
+        scene of its own), their vertices uploaded together; ``before(i)`` is called ahead of the ``i``-th (to
+        bind its box)."""
+        each = self._place_all(draws, views, None, False)
+        self._last_placed, self._placed_by_draw = None, {}     # (the buffers now hold these draws alone)
+        for i, placed in enumerate(each):
+            if placed is not None:
+                before(i)
+                self._draw_one(placed)
+
+    def _place_all(self, draws: Sequence[Md3Draw], views: Sequence[Q3View], light: StageLight | None,
+                   world: bool) -> list[_Placed | None]:
+        """Each draw's placement in its view (``None``: not drawn: its model is not loaded, it is off screen, or
+        it is the first-person weapon in a view through a portal), their vertices uploaded."""
         samples = self._samples
         if len(samples) > _MAX_SAMPLES:
             samples.clear()
             self._lit = (None, {})
-        placed = []
         vertices: list[np.ndarray] = []
         indices: list[np.ndarray] = []
         bases: list[int] = []
         base = first = 0
-        planes = _view_planes(view.view_proj) if world else None
-        by_draw: dict[int, _Placed | None] = {}
-        for draw in draws:
-            by_draw[id(draw)] = None
+        planes_of: dict[int, _Planes] = {}
+        each: list[_Placed | None] = []
+        for draw, view in zip(draws, views):
+            each.append(None)
             model = self.models.md3.get(draw.model)
             if model is None or (draw.view_model and view.clip_plane is not None):
                 continue
             name, model = self._detail(draw, model, view)
             shaders, sorts, deformed = self._surface_shaders(name, model, draw)
-            if planes is not None and not draw.view_model and not deformed \
-                    and self._off_screen(name, model, draw, planes):
-                continue
+            if world and not draw.view_model and not deformed:
+                planes = planes_of.get(id(view))
+                if planes is None:
+                    planes = planes_of[id(view)] = _view_planes(view.view_proj)
+                if self._off_screen(name, model, draw, planes):
+                    continue
             matrix = model_matrix(draw.origin, draw.axis)
             firsts = []
             for index, surface in enumerate(model.surfaces):
@@ -332,13 +355,10 @@ class Md3Renderer:
                 bases.append(base)
                 base += len(verts)
                 first += surface.triangles.size
-            placed.append(self._place(model, draw, shaders, sorts, matrix, view, light, samples, world, firsts))
-            by_draw[id(draw)] = placed[-1]
+            each[-1] = self._place(model, draw, shaders, sorts, matrix, view, light, samples, world, firsts)
         if indices:
             self._upload(vertices, indices, bases)
-        self._last_placed = (draws, view, light, world, placed)
-        self._placed_by_draw = by_draw
-        return placed
+        return each
 
     def _levels(self, name: str, model: Md3Model) -> list[tuple[str, Md3Model]]:
         """``model`` (registered as ``name``) and its lower levels of detail, each with the name its poses and
