@@ -57,6 +57,7 @@ from __future__ import annotations
 import weakref
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -446,9 +447,15 @@ def _notify(quads: list[HudQuad], state: SceneState, timeline: DemoTimeline, sca
         text = _obituary_line(event, state, sexes) if isinstance(event, ObituaryEvent) else \
             str(getattr(event, "text", ""))
         head = f"{sender}{S_COLOR_WHITE}: " if sender else ""
-        for i, (ch, color) in enumerate(colored_chars(head + text, WHITE)[:NOTIFY_CHARS]):
-            if ch != " ":
-                quads.append(HudQuad("pic", char_pic(ord(ch), 32), w + i * w, row * h, w, h, 1.0, color))
+        quads.extend(_notify_line(head + text, row, w, h))
+
+
+@lru_cache(maxsize=64)
+def _notify_line(line: str, row: int, w: int, h: int) -> tuple[HudQuad, ...]:
+    """The quads of notify line ``line`` in row ``row`` of ``w`` × ``h`` pixel letters (kept: a line shows for
+    three seconds, redrawn every frame)."""
+    return tuple(HudQuad("pic", char_pic(ord(ch), 32), w + i * w, row * h, w, h, 1.0, color)
+                 for i, (ch, color) in enumerate(colored_chars(line, WHITE)[:NOTIFY_CHARS]) if ch != " ")
 
 
 def hud_layout(state: SceneState, timeline: DemoTimeline, screen_size: tuple[int, int], scale: int, *,

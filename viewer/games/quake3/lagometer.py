@@ -119,21 +119,24 @@ def snapshot_samples(timeline: DemoTimeline, t: float, count: int = LAG_SAMPLES)
     return out
 
 
-def _column_quads(xs: np.ndarray, tops: np.ndarray, bottoms: np.ndarray, colors: np.ndarray,
+def _column_quads(xs: list[int], tops: list[int], bottoms: list[int], colors: list[int],
                   palette: tuple[tuple[float, float, float], ...]) -> list[HudQuad]:
     """Fills for pixel columns ``xs`` (right to left) from ``tops`` to ``bottoms`` in ``palette[colors]``; empty
-    columns are skipped and neighbours alike joined into one fill."""
-    keep = bottoms > tops
-    xs, tops, bottoms, colors = xs[keep], tops[keep], bottoms[keep], colors[keep]
-    if not len(xs):
-        return []
-    new = np.ones(len(xs), bool)
-    new[1:] = (xs[1:] != xs[:-1] - 1) | (tops[1:] != tops[:-1]) | (bottoms[1:] != bottoms[:-1]) \
-        | (colors[1:] != colors[:-1])
-    starts = np.flatnonzero(new)
-    ends = np.append(starts[1:], len(xs)) - 1
-    return [HudQuad("pic", "<white>", int(xs[e]), int(tops[b]), int(xs[b] - xs[e] + 1), int(bottoms[b] - tops[b]),
-                    1.0, palette[int(colors[b])]) for b, e in zip(starts, ends)]
+    columns are skipped and neighbours alike joined into one fill (a few dozen columns: plain lists)."""
+    quads: list[HudQuad] = []
+    start = last = -1
+    for i in range(len(xs) + 1):
+        if i < len(xs) and bottoms[i] <= tops[i]:
+            continue
+        if i < len(xs) and start >= 0 and xs[i] == xs[last] - 1 and tops[i] == tops[last] \
+                and bottoms[i] == bottoms[last] and colors[i] == colors[last]:
+            last = i
+            continue
+        if start >= 0:
+            quads.append(HudQuad("pic", "<white>", xs[last], tops[start], xs[start] - xs[last] + 1,
+                                 bottoms[start] - tops[start], 1.0, palette[colors[start]]))
+        start = last = i
+    return quads
 
 
 def lagometer_quads(samples: Lagometer, screen_size: tuple[int, int]) -> list[HudQuad]:
@@ -142,18 +145,18 @@ def lagometer_quads(samples: Lagometer, screen_size: tuple[int, int]) -> list[Hu
     sx, sy = screen_size[0] / 640.0, screen_size[1] / 480.0
     ax, ay, aw, ah = 592 * sx, 432 * sy, 48 * sx, 48 * sy
     a = np.arange(int(aw))
-    xs = np.round(ax + aw - a).astype(np.int64)
+    xs = np.round(ax + aw - a).astype(np.int64).tolist()
     frame_range = ah / 3
     mid = ay + frame_range
     v = np.clip(samples.frames[a % len(samples.frames)] * (frame_range / MAX_LAGOMETER_RANGE), -frame_range,
                 frame_range)
-    tops = np.round(np.where(v > 0, mid - v, mid)).astype(np.int64)
-    bottoms = np.round(np.where(v > 0, mid, mid - v)).astype(np.int64)
-    quads = _column_quads(xs, tops, bottoms, (v < 0).astype(np.int64), (YELLOW, BLUE))
-    kinds = samples.snapshots[a % len(samples.snapshots)].astype(np.int64)
+    tops = np.round(np.where(v > 0, mid - v, mid)).astype(np.int64).tolist()
+    bottoms = np.round(np.where(v > 0, mid, mid - v)).astype(np.int64).tolist()
+    quads = _column_quads(xs, tops, bottoms, (v < 0).astype(np.int64).tolist(), (YELLOW, BLUE))
+    kinds = samples.snapshots[a % len(samples.snapshots)].astype(np.int64).tolist()
     # every ping of a demo is past MAX_LAGOMETER_PING: each bar is full height
     top, bottom = round(ay + ah - ah / 2), round(ay + ah)
-    quads += _column_quads(xs, np.where(kinds != NONE, top, bottom), np.full(len(a), bottom), kinds,
+    quads += _column_quads(xs, [top if kind != NONE else bottom for kind in kinds], [bottom] * len(kinds), kinds,
                            ((0.0, 0.0, 0.0), GREEN, YELLOW, RED))
     return quads
 
