@@ -16,8 +16,6 @@ References: ioquake3 ``renderergl1/tr_world.c`` (``R_MarkLeaves``, ``R_AddWorldS
 """
 
 from __future__ import annotations
-from __future__ import annotations
-
 
 import moderngl
 import numpy as np
@@ -29,7 +27,7 @@ from ..shaded.deform import autosprite, autosprite2
 from ..shaded.dlights import SurfaceBounds, dlit, in_model_space, lit_surfaces, reaches_box
 from ..shaded.fog import FogVectors, fog_vectors
 from ..shaded.painter import (IDENTITY, VERTEX_ATTRIBUTES, VERTEX_LAYOUT, Q3View, ShaderPainter, cached_vao,
-                              portal_range, screen_extent)
+                              portal_range, screen_extent, shader_cull)
 from ..shaded.stages import IDENTITY_LIGHT
 from ..view_math import angle_vectors
 from .portal import portal_entities, portal_view, surface_offscreen
@@ -62,7 +60,7 @@ class _VisibleList:
         self.ranges: list[tuple[int, int, int]] = []  # (batch, first index, count) of the visible list
         self.surfaces = np.zeros(0, np.int64)  # the visible surface numbers, sorted
         self._vaos: dict[int, moderngl.VertexArray] = {}
-        self._indices = np.zeros(0, np.uint32)
+        self.indices = np.zeros(0, np.uint32)         # the list itself (the buffer's copy)
         self._corners: np.ndarray | None = None  # f8 [R, 8, 4]: each range's box corners, made on first use
 
     def vao(self, program: moderngl.Program) -> moderngl.VertexArray:
@@ -89,10 +87,10 @@ class _VisibleList:
             self.ranges = []
             return
         idx = np.repeat(first - np.cumsum(count) + count, count) + np.arange(total)
-        self._indices = np.ascontiguousarray(world.indices[idx], np.uint32)
+        self.indices = np.ascontiguousarray(world.indices[idx], np.uint32)
         self._corners = None
         self.ibo.orphan()               # new storage: no wait for the draws still reading the old list
-        self.ibo.write(self._indices.tobytes())
+        self.ibo.write(self.indices.tobytes())
         batch_first = world.batches["first_index"].astype(np.int64)
         owner = np.searchsorted(batch_first, first, side="right") - 1
         starts = np.concatenate([[0], np.cumsum(count)[:-1]])
@@ -109,7 +107,7 @@ class _VisibleList:
         if not self.ranges:
             return set()
         if self._corners is None:
-            pos = world.vertices["position"][self._indices].astype(np.float64)
+            pos = world.vertices["position"][self.indices].astype(np.float64)
             starts = [first for _, first, _ in self.ranges]
             lo, hi = np.minimum.reduceat(pos, starts), np.maximum.reduceat(pos, starts)
             pick = np.array([(i, j, k) for i in (0, 1) for j in (0, 1) for k in (0, 1)])
@@ -125,6 +123,31 @@ class _VisibleList:
         self._vaos.clear()
         self.ibo.release()
 
+
+
+class _DepthList:
+    """The index buffer of a view's depth pre-pass, written each frame: the on-screen opaque batches of each cull
+    mode one after the other (in the view's front-to-back order), so the pass is one draw per cull mode."""
+
+    def __init__(self, ctx: moderngl.Context, vbo: moderngl.Buffer) -> None:
+        self.vbo = vbo
+        self.ibo = ctx.buffer(reserve=4, dynamic=True)
+        self._vaos: dict[int, moderngl.VertexArray] = {}
+
+    def vao(self, program: moderngl.Program) -> moderngl.VertexArray:
+        return cached_vao(self._vaos, program, self.vbo, self.ibo)
+
+    def fill(self, pieces: list[np.ndarray]) -> None:
+        """Make the list ``pieces`` (u4 index arrays) one after the other."""
+        data = np.concatenate(pieces).tobytes()
+        self.ibo.orphan(len(data))      # new storage: no wait for the frames still drawn from the last list
+        self.ibo.write(data)
+
+    def release(self) -> None:
+        for vao in self._vaos.values():
+            vao.release()
+        self._vaos.clear()
+        self.ibo.release()
 
 def _past_one_side(x: np.ndarray, y: np.ndarray, z: np.ndarray, w: np.ndarray) -> np.ndarray:
     """Whether the points of clip-space coordinates ``x, y, z, w`` (``[..., N]``) all lie beyond one side of the
@@ -153,6 +176,7 @@ class Quake3WorldRenderer:
         self._main = _VisibleList(ctx, self._vbo, world.indices.nbytes)
         self._through_portal = _VisibleList(ctx, self._vbo, world.indices.nbytes)
         self._lit = _VisibleList(ctx, self._vbo, world.indices.nbytes)   # the visible surfaces lights reach
+        self._depth = _DepthList(ctx, self._vbo)
         self._bounds = SurfaceBounds.of(world)
         self._dlit = [dlit(shader) for shader in level.shaders]
         #: Batches left out when off screen: not the sky (its box is drawn through its surfaces), deformed
@@ -211,6 +235,7 @@ class Quake3WorldRenderer:
         self._main.release()
         self._through_portal.release()
         self._lit.release()
+        self._depth.release()
         for sprite in self._sprites.values():
             sprite.release()
         self.painter.release()
@@ -391,15 +416,25 @@ class Quake3WorldRenderer:
 
     def _depth_prepass(self, view: Q3View, visible: _VisibleList, ranges: list[tuple[int, int, int]]) -> None:
         """Lay down the depth of the plainly opaque batches first (no deforms, alpha test or blend in the first
-        stage): their stages then shade each pixel once instead of once per overlapping surface."""
+        stage): their stages then shade each pixel once instead of once per overlapping surface. The batches of a
+        cull mode share the pass's state, so they are one draw (:class:`_DepthList`)."""
+        groups: dict[str | None, tuple[Shader, list[np.ndarray]]] = {}
+        for batch, first, count in ranges:
+            shader = self.level.shaders[batch]
+            if _depth_prepass_ok(shader) and batch not in self._sprites:
+                groups.setdefault(shader_cull(shader), (shader, []))[1].append(visible.indices[first:first + count])
+        if not groups:
+            return
+        self._depth.fill([piece for _, pieces in groups.values() for piece in pieces])
         fbo = self.ctx.fbo
         mask = fbo.color_mask
         fbo.color_mask = (False, False, False, False)
         fbo.use()
-        for batch, first, count in ranges:
-            shader = self.level.shaders[batch]
-            if _depth_prepass_ok(shader) and batch not in self._sprites:
-                self.painter.draw_depth(visible.vao, shader, view, count, first)
+        first = 0
+        for shader, pieces in groups.values():
+            count = sum(len(piece) for piece in pieces)
+            self.painter.draw_depth(self._depth.vao, shader, view, count, first)
+            first += count
         fbo.color_mask = mask
         fbo.use()
 
