@@ -124,7 +124,6 @@ class _VisibleList:
         self.ibo.release()
 
 
-
 class _DepthList:
     """The index buffer of a view's depth pre-pass, written each frame: the on-screen opaque batches of each cull
     mode one after the other (in the view's front-to-back order), so the pass is one draw per cull mode."""
@@ -148,6 +147,7 @@ class _DepthList:
             vao.release()
         self._vaos.clear()
         self.ibo.release()
+
 
 def _past_one_side(x: np.ndarray, y: np.ndarray, z: np.ndarray, w: np.ndarray) -> np.ndarray:
     """Whether the points of clip-space coordinates ``x, y, z, w`` (``[..., N]``) all lie beyond one side of the
