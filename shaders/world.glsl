@@ -12,7 +12,8 @@
 //   MULTISTYLE  lit faces with 2-4 light styles (4 lightmap blocks side by side; most faces have one);
 //   FOG         exp2 fog on the eye depth (1 / gl_FragCoord.w, as fixed-function fog); the sky is covered by
 //               u_sky_fog of the fog colour instead (QuakeSpasm r_skyfog);
-//   DLIGHTS     up to 32 dynamic lights added to the lightmap light (only while lights are alive).
+//   DLIGHTS     up to 32 dynamic lights added to the lightmap light (only while lights are alive);
+//   TEXTURE_ARRAY (lit, translucent) the texture is a layer of an array, its number a vertex attribute.
 #ifdef VERTEX_SHADER
 uniform mat4 u_view_proj;
 uniform mat4 u_model;
@@ -24,6 +25,10 @@ out vec3 v_dir;
 uniform float u_scroll;          // SURF_FLOWING: texture widths scrolled along s
 in vec2 in_uv;
 out vec2 v_uv;
+#endif
+#ifdef TEXTURE_ARRAY
+in float in_layer;               // the texture's layer in the array of its size
+flat out float v_layer;
 #endif
 #ifdef LIT
 uniform float u_styles[64];      // light style values (1.0 = normal, 'm')
@@ -48,6 +53,9 @@ void main() {
 #else
     v_uv = in_uv + vec2(u_scroll, 0.0);
 #endif
+#ifdef TEXTURE_ARRAY
+    v_layer = in_layer;
+#endif
 #ifdef LIT
     v_lm_uv = in_lm_uv;
 #ifdef MULTISTYLE
@@ -67,7 +75,14 @@ void main() {
 #endif
 
 #ifdef FRAGMENT_SHADER
+#ifdef TEXTURE_ARRAY
+uniform sampler2DArray u_texture; // the plain textures of one size, a layer each (texture_arrays.py)
+flat in float v_layer;
+#define TEXEL(uv) texture(u_texture, vec3(uv, v_layer))
+#else
 uniform sampler2D u_texture;     // RGB colour, A = 1 where the palette index is fullbright (sky: front layer)
+#define TEXEL(uv) texture(u_texture, uv)
+#endif
 out vec4 f_color;
 
 #ifdef FOG
@@ -140,7 +155,7 @@ void main() {
 uniform float u_alpha;
 in vec2 v_uv;
 void main() {
-    f_color = vec4(apply_fog(texture(u_texture, v_uv).rgb), u_alpha);
+    f_color = vec4(apply_fog(TEXEL(v_uv).rgb), u_alpha);
 }
 
 #else
@@ -190,7 +205,7 @@ vec3 dynamic_light() {
 #endif
 
 void main() {
-    vec4 tex = texture(u_texture, v_uv);
+    vec4 tex = TEXEL(v_uv);
 #ifdef MULTISTYLE
     vec3 light = texture(u_lightmap, v_lm_uv).rgb * v_style_weights.x;
     for (int k = 1; k < 4; ++k) {

@@ -164,16 +164,20 @@ class FaceSet:
 
 
 def face_set(world: MapWorld, faces: np.ndarray, keys: np.ndarray | None = None,
-             boxes: tuple[np.ndarray, np.ndarray] | None = None, facing: np.ndarray | None = None) -> FaceSet:
-    """The :class:`FaceSet` of ``faces`` (``keys``, ``boxes``, ``facing``: see :func:`ordered_set`)."""
+             boxes: tuple[np.ndarray, np.ndarray] | None = None, facing: np.ndarray | None = None,
+             slots: np.ndarray | None = None) -> FaceSet:
+    """The :class:`FaceSet` of ``faces`` (``keys``, ``boxes``, ``facing``: see :func:`ordered_set`; ``slots``:
+    ``i8 [D]`` each world draw's group, when draws of several textures share one: textures in one array)."""
     mesh = world.mesh
     draws = _world_draws(world)
     firsts = mesh.face_first[faces].astype(np.int64)
     counts = mesh.face_count[faces].astype(np.int64)
     slot = np.searchsorted(draws["first"].astype(np.int64), firsts, side="right") - 1
     key = np.zeros(len(faces), np.int64) if keys is None else np.asarray(keys)[faces].astype(np.int64)
-    group = slot * (int(key.max(initial=0)) + 1) + key
     texture = draws["texture"].astype(np.int64)[slot]
+    if slots is not None:
+        slot = slots[slot]
+    group = slot * (int(key.max(initial=0)) + 1) + key
     mins = maxs = bounds = None
     if boxes is not None:
         mins, maxs = np.asarray(boxes[0], np.float64)[faces], np.asarray(boxes[1], np.float64)[faces]
@@ -263,11 +267,13 @@ class WorldVisibility:
     The PVS face list (and its boxes) is kept per leaf (and area bits); the culled, sorted set is reused while the
     camera's leaf and view-projection matrix are unchanged (a paused or still camera costs nothing). ``drawn``:
     ``bool [F]``, the faces this set may hold (``None``: all; Quake II leaves its translucent and ``SURF_NODRAW``
-    faces to other passes).
+    faces to other passes); ``slots``: see :func:`face_set`.
     """
 
-    def __init__(self, world: MapWorld, keys: np.ndarray | None = None, drawn: np.ndarray | None = None) -> None:
+    def __init__(self, world: MapWorld, keys: np.ndarray | None = None, drawn: np.ndarray | None = None,
+                 slots: np.ndarray | None = None) -> None:
         self.world = world
+        self.slots = slots
         self.keys = keys
         self.drawn = drawn
         self.boxes = face_boxes(world)
@@ -290,7 +296,7 @@ class WorldVisibility:
             self._leaf = (leaf, areabits)
             faces = pvs_faces(self.world, self.pvs_leafs(leaf, areabits))
             self._faces = face_set(self.world, faces if self.drawn is None else faces[self.drawn[faces]], self.keys,
-                                   self.boxes, self.facing)
+                                   self.boxes, self.facing, self.slots)
         return self._faces
 
     def leaf(self, camera) -> int:

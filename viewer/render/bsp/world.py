@@ -1,7 +1,8 @@
 """Draw a BSP: the world (PVS-culled, batched per texture) and its brush submodels (doors, plats, lifts).
 
 Everything is uploaded once: one vertex buffer, one static index buffer, the lightmap atlas and every
-texture. Per frame only uniforms change (light style values, time, dynamic lights) and the world's visible index
+texture, the plain ones (neither sky, liquid, warped, flowing nor animated) as one texture array per size
+(:mod:`.texture_arrays`), so the world's faces of one size are one draw, front to back across their textures. Per frame only uniforms change (light style values, time, dynamic lights) and the world's visible index
 list is rewritten when the view changed (PVS of the camera's leaf, culled to the view frustum and sorted front to
 back: :mod:`.visibility`).
 
@@ -45,6 +46,7 @@ from .surfaces import (face_flags, flow_scroll, opaque_faces, sky_rotation, surf
 from ..textures import fullbright_rgba, upload_rgba
 from ..view_math import gl_bytes
 from .dlights import write_light_uniforms
+from .texture_arrays import array_slots, plain_textures, texture_arrays
 from .visibility import WorldVisibility, bounds_in_frustum, box_distances, frustum_planes
 
 KIND_LIT, KIND_MULTISTYLE, KIND_LIQUID, KIND_SKY = "LIT", "MULTISTYLE", "LIQUID", "SKY"
@@ -65,21 +67,23 @@ _PROGRAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 def world_program(ctx: moderngl.Context, kind: str, fog: bool = False, dlights: bool = False,
                   light: tuple[float, float, float] = (1.0, 2.0, 2.0), falloff: bool = False,
-                  fullbrights: bool = True) -> moderngl.Program:
+                  fullbrights: bool = True, array: bool = False) -> moderngl.Program:
     """The ``world.glsl`` variant for one kind of surface (``KIND_*``), with or without fog and dynamic lights (with
     ``falloff``: Q2PRO's, :attr:`Look.dlights`); lit kinds get ``light`` (texture scale, lightmap scale, largest
     light multiplier) compiled in as constants, which llvmpipe folds (read from uniforms, the same arithmetic took
     its rasterizer ~7 % longer on ``lq_lqdm2_mvd.mvd``), and ``fullbrights`` (``Lighting.fullbrights``: texels whose
-    alpha marks them unlit; without, Quake II's textures have alpha 0 and the mix is left out)."""
+    alpha marks them unlit; without, Quake II's textures have alpha 0 and the mix is left out); ``array``: lit and
+    translucent kinds read their texture from a texture array (:mod:`.texture_arrays`)."""
     cache = _PROGRAMS.setdefault(ctx, {})
     lit = kind in (KIND_LIT, KIND_MULTISTYLE)
     key = (kind, fog and kind != KIND_SKYBOX, dlights and lit, tuple(float(v) for v in light) if lit else None,
-           falloff and dlights and lit, fullbrights and lit)
+           falloff and dlights and lit, fullbrights and lit, array and (lit or kind == KIND_TRANSLUCENT))
     if key not in cache:
         defines = {KIND_LIT: ["LIT"], KIND_MULTISTYLE: ["LIT", "MULTISTYLE"], KIND_LIQUID: ["LIQUID"],
                    KIND_SKY: ["SKY"], KIND_SKYBOX: ["SKY", "SKYBOX"], KIND_TRANSLUCENT: ["TRANSLUCENT"]}[kind]
         defines += (["FOG"] if key[1] else []) + (["DLIGHTS"] if key[2] else []) \
-            + (["DLIGHT_FALLOFF"] if key[4] else []) + (["FULLBRIGHTS"] if key[5] else [])
+            + (["DLIGHT_FALLOFF"] if key[4] else []) + (["FULLBRIGHTS"] if key[5] else []) \
+            + (["TEXTURE_ARRAY"] if key[6] else [])
         if key[3] is not None:
             defines += [f"{name} {value!r}" for name, value in zip(("TEXTURE_SCALE", "LIGHTMAP_SCALE", "LIGHT_MAX"),
                                                                     key[3])]
@@ -140,7 +144,13 @@ class WorldRenderer:
         self._flags: list[int] = self._texture_flags.tolist()
         #: Each (texture, multi-style, blended) draw's KIND_*, worked out on its first draw.
         self._kinds: dict[tuple[int, bool, bool], str] = {}
-        self._textures = [self._upload_texture(i, palette) for i in range(len(world.textures))]
+        plain = plain_textures(world, self._texture_flags)
+        self._arrays = texture_arrays(ctx, world, plain, lambda i: self._texture_rgba(i, palette),
+                                      lighting.texture_mode)
+        #: Each texture's array (-1: drawn from its own texture, uploaded here; ``None`` for those in an array).
+        self._bucket: list[int] = self._arrays.bucket.tolist()
+        self._textures = [None if self._bucket[i] >= 0 else self._upload_texture(i, palette)
+                          for i in range(len(world.textures))]
         # Without a sky box (none named, or a face missing) the sky faces show black, as an unloaded sky does.
         faces = sky_box.faces if sky_box is not None else np.zeros((6, 1, 1, 4), np.uint8)
         n, h, w = faces.shape[:3]
@@ -153,7 +163,8 @@ class WorldRenderer:
         self._lightmap.repeat_x = self._lightmap.repeat_y = False
         # Faces lit by more than one light style need the (4-fetch) multi-style program; the rest the lean one.
         multistyle = (np.asarray(world.lightmap.num_styles) > 1).astype(np.int64)
-        self._visibility = WorldVisibility(world, multistyle, opaque_faces(self._face_flags))
+        self._visibility = WorldVisibility(world, multistyle, opaque_faces(self._face_flags),
+                                           slots=array_slots(world, self._arrays.bucket))
         translucent = translucent_faces(self._face_flags)
         self._translucent = WorldVisibility(world, None, translucent) if translucent.any() else None
         #: This frame's translucent brush entity ranges: (distance, texture, first, count, model, alternate, alpha).
@@ -169,7 +180,7 @@ class WorldRenderer:
         self._vaos: dict[tuple[int, int], moderngl.VertexArray] = {}
         self._members: dict[int, set[str]] = {}
         #: Each kind's program in this draw call, with [the model matrix bytes last written to it].
-        self._programs: dict[str, tuple[moderngl.Program, list]] = {}
+        self._programs: dict[tuple[str, bool], tuple[moderngl.Program, list]] = {}
         self._bound: list = [None, None, None]
 
     def _draws_with_multistyle(self, multistyle: np.ndarray) -> np.ndarray:
@@ -192,29 +203,37 @@ class WorldRenderer:
         ``GL_LoadWal`` upload the full-size picture and ``GL_MipMap`` it)."""
         tex = self.world.textures[index]
         mode = self.lighting.texture_mode
-        if not self.lighting.fullbrights:  # no fullbright mask: every texel is lit
-            rgba = palette.to_rgba(tex.mips[0])
-            rgba[..., 3] = 0
-            return upload_rgba(self.ctx, rgba, texture_mode=mode), None
-        if tex.is_sky and tex.width >= 2:
+        if self.lighting.fullbrights and tex.is_sky and tex.width >= 2:
             half = tex.width // 2
             front = upload_rgba(self.ctx, palette.to_rgba(tex.mips[0][:, :half], alpha_index=0), texture_mode=mode)
             back = upload_rgba(self.ctx, palette.to_rgba(tex.mips[0][:, half:]), texture_mode=mode)
             return front, back
-        return upload_rgba(self.ctx, fullbright_rgba(tex.mips[0], palette), texture_mode=mode), None
+        return upload_rgba(self.ctx, self._texture_rgba(index, palette), texture_mode=mode), None
+
+    def _texture_rgba(self, index: int, palette: Palette) -> np.ndarray:
+        """Texture ``index``'s level 0 as ``uint8 [H, W, 4]``, alpha 1 on fullbright texels (alpha 0 everywhere for
+        a game without them: every texel is lit)."""
+        mips = self.world.textures[index].mips
+        if not self.lighting.fullbrights:
+            rgba = palette.to_rgba(mips[0])
+            rgba[..., 3] = 0
+            return rgba
+        return fullbright_rgba(mips[0], palette)
 
     def release(self) -> None:
         objects: list[moderngl.VertexArray | moderngl.Buffer | moderngl.Texture | moderngl.TextureArray] = [
             *self._vaos.values(), self._vbo, self._ibo, self._lightmap, self._visible_ibo, self._sky_box]
+        self._arrays.release()
         if self._translucent_ibo is not None:
             objects.append(self._translucent_ibo)
         for obj in objects:
             obj.release()
         self._vaos.clear()
-        for front, back in self._textures:
-            front.release()
-            if back is not None:
-                back.release()
+        for own in self._textures:
+            if own is not None:
+                own[0].release()
+                if own[1] is not None:
+                    own[1].release()
 
     # -- visibility -------------------------------------------------------------------------------------------
 
@@ -231,7 +250,8 @@ class WorldRenderer:
 
     def _kind(self, texture: int, multistyle: bool) -> str:
         flags = int(self._texture_flags[texture])
-        if self._textures[texture][1] is not None:
+        own = self._textures[texture]
+        if own is not None and own[1] is not None:
             return KIND_SKY
         if flags & SURF_SKY:
             return KIND_SKYBOX
@@ -246,19 +266,19 @@ class WorldRenderer:
         self._bound = [None, None, None]
         self._lightmap.use(1)
 
-    def _program(self, kind: str, view: WorldView, model: bytes) -> moderngl.Program:
-        """The program drawing ``kind`` in this draw call (:meth:`_begin`), its uniforms written on its first use
-        and ``u_model`` when ``model`` changes."""
-        found = self._programs.get(kind)
+    def _program(self, kind: str, view: WorldView, model: bytes, array: bool = False) -> moderngl.Program:
+        """The program drawing ``kind`` (from a texture array or not) in this draw call (:meth:`_begin`), its
+        uniforms written on its first use and ``u_model`` when ``model`` changes."""
+        found = self._programs.get((kind, array))
         if found is None:
-            found = self._programs[kind] = self._prepare(kind, view)
+            found = self._programs[(kind, array)] = self._prepare(kind, view, array)
         p, state = found
         if state[0] != model:
             uniform(p, "u_model").write(model)
             state[0] = model
         return p
 
-    def _prepare(self, kind: str, view: WorldView) -> tuple[moderngl.Program, list]:
+    def _prepare(self, kind: str, view: WorldView, array: bool = False) -> tuple[moderngl.Program, list]:
         """The program of ``kind`` with this draw call's uniforms written (:meth:`_program` asks once per kind and
         call; each kind is its own program), and its [model matrix bytes] not yet written."""
         fog = view.fog[3] > 0
@@ -266,7 +286,7 @@ class WorldRenderer:
         cap = view.look.light_max if view.look.light_max is not None else self.lighting.lightmap_scale
         p = world_program(self.ctx, kind, fog, dlights,
                           (self.lighting.texture_scale, self.lighting.lightmap_scale, cap),
-                          falloff=view.look.dlights == "q2pro", fullbrights=self.lighting.fullbrights)
+                          falloff=view.look.dlights == "q2pro", fullbrights=self.lighting.fullbrights, array=array)
         members = self._members.get(p.glo)
         if members is None:
             members = self._members[p.glo] = set(p)
@@ -300,9 +320,11 @@ class WorldRenderer:
     def _vao(self, program: moderngl.Program, indices: moderngl.Buffer) -> moderngl.VertexArray:
         vao = self._vaos.get((program.glo, indices.glo))
         if vao is None:
+            content: list[tuple] = [(self._vbo, _LAYOUT, *_ATTRIBUTES)]
+            if "in_layer" in program:   # (a texture array's program)
+                content.append((self._arrays.layers, "1f", "in_layer"))
             vao = self._vaos[(program.glo, indices.glo)] = self.ctx.vertex_array(
-                program, [(self._vbo, _LAYOUT, *_ATTRIBUTES)], index_buffer=indices, index_element_size=4,
-                skip_errors=True)
+                program, content, index_buffer=indices, index_element_size=4, skip_errors=True)
         return vao
 
     def _draw_range(self, indices: moderngl.Buffer, texture: int, first: int, count: int, multistyle: bool,
@@ -312,8 +334,11 @@ class WorldRenderer:
         if kind is None:
             kind = self._kinds[key] = KIND_TRANSLUCENT if alpha < 1 and not self.world.textures[texture].is_liquid \
                 and not self._texture_flags[texture] & SURF_WARP else self._kind(texture, multistyle)
-        program = self._program(kind, view, model)
-        front, back = self._textures[animated_texture(self.world.textures, texture, view.time, alternate)]
+        drawn = animated_texture(self.world.textures, texture, view.time, alternate)
+        bucket = self._bucket[drawn]
+        program = self._program(kind, view, model, bucket >= 0)
+        own = self._textures[drawn]
+        front, back = own if own is not None else (self._arrays.arrays[bucket], None)
         flags = self._flags[texture]
         if kind == KIND_LIQUID:
             tex = self.world.textures[texture]
@@ -344,7 +369,8 @@ class WorldRenderer:
             tex = self.world.textures[texture]
             if tex.is_liquid and view.liquid_alpha < 1:
                 continue
-            if self._textures[texture][1] is not None:
+            own = self._textures[texture]
+            if own is not None and own[1] is not None:
                 later.append((texture, first, count, key))
             else:
                 self._draw_range(self._visible_ibo, texture, first, count, key > 0, view, model, False)
