@@ -2,9 +2,10 @@
 
 Everything is uploaded once: one vertex buffer, one static index buffer, the lightmap atlas and every
 texture, the plain ones (neither sky, liquid, warped, flowing nor animated) as one texture array per size
-(:mod:`.texture_arrays`), so the world's faces of one size are one draw, front to back across their textures. Per frame only uniforms change (light style values, time, dynamic lights) and the world's visible index
-list is rewritten when the view changed (PVS of the camera's leaf, culled to the view frustum and sorted front to
-back: :mod:`.visibility`).
+(:mod:`.texture_arrays`), so the world's faces of one size are one draw, front to back across their textures.
+Per frame only uniforms change (light style values, time, dynamic lights) and the world's visible index list is
+rewritten when the view changed (PVS of the camera's leaf, culled to the view frustum and sorted front to back:
+:mod:`.visibility`).
 
 Speed on a software rasterizer (Mesa llvmpipe) is per-fragment work: it runs every branch of a shader with lane
 masks, so ``world.glsl`` is compiled into one small program per kind of surface (lit with one light style, lit
