@@ -61,9 +61,10 @@ def texture_arrays(ctx: moderngl.Context, world: MapWorld, plain: np.ndarray,
     bucket = np.full(count, -1, np.int64)
     layer = np.full(count, -1, np.int64)
     by_size: dict[tuple[int, int], list[tuple[int, np.ndarray]]] = {}
+    side = int(ctx.info["GL_MAX_TEXTURE_SIZE"])  # (a texture beyond it keeps its own, whose upload says so)
     for i in np.flatnonzero(plain).tolist():
         rgba = np.ascontiguousarray(rgba_of(i), np.uint8)
-        if rgba.shape[0] and rgba.shape[1]:
+        if 0 < rgba.shape[0] <= side and 0 < rgba.shape[1] <= side:
             by_size.setdefault((rgba.shape[1], rgba.shape[0]), []).append((i, rgba))
     most = int(ctx.info["GL_MAX_ARRAY_TEXTURE_LAYERS"])
     groups = [(size, textures[k:k + most]) for size, textures in sorted(by_size.items())
