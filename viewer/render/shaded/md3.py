@@ -116,6 +116,12 @@ def _world_light(sample: LightSample, point=None, dlights: Lights | None = None)
     return vec3(ambient), vec3(directed), direction
 
 
+
+def _level_name(name: str, level: int) -> str:
+    """The name the poses and shaders of level of detail ``level`` (1, 2) of the MD3 ``name`` are kept under
+    (``NAME#1``, ``NAME#2``; level 0 is ``name`` itself)."""
+    return f"{name}#{level}"
+
 @dataclass(frozen=True, slots=True)
 class _Placed:
     """One MD3 draw as a view sees it: its surfaces' shaders and their sorts, model matrix, the camera in model
@@ -362,18 +368,18 @@ class Md3Renderer:
 
     def _levels(self, name: str, model: Md3Model) -> list[tuple[str, Md3Model]]:
         """``model`` (registered as ``name``) and its lower levels of detail, each with the name its poses and
-        shaders are kept under (``NAME``; ``NAME#1``, ``NAME#2``)."""
-        return [(name, model), *((f"{name}#{level}", lower)
+        shaders are kept under (:func:`_level_name`)."""
+        return [(name, model), *((_level_name(name, level), lower)
                                  for level, lower in enumerate(self.models.lods.get(name, ()), start=1))]
 
     def _detail(self, draw: Md3Draw, model: Md3Model, view: Q3View) -> tuple[str, Md3Model]:
         """The level of detail of ``model`` that ``draw`` shows in ``view`` (:func:`.lod.lod_level`; ioquake3 draws,
-        culls and lights that level) with its name (:meth:`_levels`)."""
+        culls and lights that level) with its name (:func:`_level_name`)."""
         levels = self.models.lods.get(draw.model)
         if not levels:
             return draw.model, model
-        return self._levels(draw.model, model)[lod_level(model, 1 + len(levels), draw.frame, draw.origin,
-                                                         view.view_proj)]
+        level = lod_level(model, 1 + len(levels), draw.frame, draw.origin, view.view_proj)
+        return (draw.model, model) if level == 0 else (_level_name(draw.model, level), levels[level - 1])
 
     def _off_screen(self, name: str, model: Md3Model, draw: Md3Draw, planes: _Planes) -> bool:
         """Whether every vertex of the draw's pose lies beyond one side of the view (left, right, top, bottom or
