@@ -109,11 +109,7 @@ class _VisibleList:
         if self._corners is None:
             pos = world.vertices["position"][self.indices].astype(np.float64)
             starts = [first for _, first, _ in self.ranges]
-            lo, hi = np.minimum.reduceat(pos, starts), np.maximum.reduceat(pos, starts)
-            pick = np.array([(i, j, k) for i in (0, 1) for j in (0, 1) for k in (0, 1)])
-            both = np.stack([lo, hi], axis=1)                                  # [R, 2, 3]
-            corners = np.stack([both[:, pick[:, 0], 0], both[:, pick[:, 1], 1], both[:, pick[:, 2], 2]], axis=2)
-            self._corners = np.concatenate([corners, np.ones((len(corners), 8, 1))], axis=2)
+            self._corners = _box_corners(np.minimum.reduceat(pos, starts), np.maximum.reduceat(pos, starts))
         out = _past_one_side(*np.moveaxis(self._corners @ np.asarray(view_proj, np.float64).T, 2, 0))  # each [R, 8]
         return {self.ranges[i][0] for i in np.flatnonzero(out).tolist()}
 
@@ -148,6 +144,15 @@ class _DepthList:
         self._vaos.clear()
         self.ibo.release()
 
+
+
+def _box_corners(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """``f8 [R, 8, 4]``: the eight corners ``(x, y, z, 1)`` of each box of lower and upper corners ``lo``, ``hi``
+    (``[R, 3]``)."""
+    pick = np.array([(i, j, k) for i in (0, 1) for j in (0, 1) for k in (0, 1)])
+    both = np.stack([lo, hi], axis=1)                                  # [R, 2, 3]
+    corners = np.stack([both[:, pick[:, 0], 0], both[:, pick[:, 1], 1], both[:, pick[:, 2], 2]], axis=2)
+    return np.concatenate([corners, np.ones((len(corners), 8, 1))], axis=2)
 
 def _past_one_side(x: np.ndarray, y: np.ndarray, z: np.ndarray, w: np.ndarray) -> np.ndarray:
     """Whether the points of clip-space coordinates ``x, y, z, w`` (``[..., N]``) all lie beyond one side of the
@@ -326,9 +331,7 @@ class Quake3WorldRenderer:
                                      [np.zeros(0, np.int64)])
                 if len(idx):
                     pos = world.vertices["position"][idx].astype(np.float64)
-                    lo, hi = pos.min(axis=0), pos.max(axis=0)
-                    found = np.array([(x, y, z, 1.0) for x in (lo[0], hi[0]) for y in (lo[1], hi[1])
-                                      for z in (lo[2], hi[2])]).T
+                    found = _box_corners(pos.min(axis=0)[None], pos.max(axis=0)[None])[0].T
             self._submodel_boxes[index] = found
         return self._submodel_boxes[index]
 
