@@ -148,8 +148,9 @@ class WorldRenderer:
         plain = plain_textures(world, self._texture_flags)
         self._arrays = texture_arrays(ctx, world, plain, lambda i: self._texture_rgba(i, palette),
                                       lighting.texture_mode)
-        #: Each texture's array (-1: drawn from its own texture, uploaded here; ``None`` for those in an array).
+        #: Each texture's array (-1: none; the arrays' ``bucket`` as a list, read per draw).
         self._bucket: list[int] = self._arrays.bucket.tolist()
+        #: Each texture's own GL texture(s), (front, sky back layer); ``None`` for those drawn from an array.
         self._textures = [None if self._bucket[i] >= 0 else self._upload_texture(i, palette)
                           for i in range(len(world.textures))]
         # Without a sky box (none named, or a face missing) the sky faces show black, as an unloaded sky does.
