@@ -32,6 +32,7 @@ from ..shaded.stages import IDENTITY_LIGHT
 from ..view_math import angle_vectors
 from .portal import portal_entities, portal_view, surface_offscreen
 from .records import Quake3World
+from .surface_cull import ListedSurfaces, SurfaceCulling, box_centres, boxes_off_screen
 
 #: ``tr.worldEntity``'s ``shaderRGBA``: the world and brush entities are drawn with a zeroed entity colour.
 WORLD_ENTITY_COLOR = (0.0, 0.0, 0.0, 0.0)
@@ -60,8 +61,14 @@ class _VisibleList:
         self.ranges: list[tuple[int, int, int]] = []  # (batch, first index, count) of the visible list
         self.surfaces = np.zeros(0, np.int64)  # the visible surface numbers, sorted
         self._vaos: dict[int, moderngl.VertexArray] = {}
-        self.indices = np.zeros(0, np.uint32)         # the list itself (the buffer's copy)
-        self._corners: np.ndarray | None = None  # f8 [R, 8, 4]: each range's box corners, made on first use
+        self.indices = np.zeros(0, np.uint32)         # the list itself
+        self._listed = np.zeros(0, np.int64)          # its surfaces in list order, their index counts and batches
+        self._counts = np.zeros(0, np.int64)
+        self._owners = np.zeros(0, np.int64)
+        self._gathered: ListedSurfaces | None = None  # what culling them needs, made on first use
+        self._kept: np.ndarray | None = None     # the listed surfaces the buffer holds (None: all of them)
+        self.drawn = self.indices                     # what the buffer holds: the list, or the part of it culled
+        self.drawn_ranges: list[tuple[int, int, int]] = []  # (batch, first index, count) of ``drawn``
 
     def vao(self, program: moderngl.Program) -> moderngl.VertexArray:
         return cached_vao(self._vaos, program, self.vbo, self.ibo)
@@ -78,40 +85,50 @@ class _VisibleList:
         """Make the list the world model's surfaces among ``numbers`` (sorted surface numbers)."""
         self.surfaces = numbers
         surfaces = world.surfaces[self.surfaces]
-        surfaces = surfaces[(surfaces["model"] == 0) & (surfaces["num_indices"] > 0)]
+        drawable = (surfaces["model"] == 0) & (surfaces["num_indices"] > 0)
+        surfaces = surfaces[drawable]
         order = np.argsort(surfaces["first_index"], kind="stable")
         first = surfaces["first_index"][order].astype(np.int64)
         count = surfaces["num_indices"][order].astype(np.int64)
         total = int(count.sum())
+        self._gathered = self._kept = None
         if total == 0:
-            self.ranges = []
+            self.ranges = self.drawn_ranges = []
             return
         idx = np.repeat(first - np.cumsum(count) + count, count) + np.arange(total)
-        self.indices = np.ascontiguousarray(world.indices[idx], np.uint32)
-        self._corners = None
+        self.indices = self.drawn = np.ascontiguousarray(world.indices[idx], np.uint32)
+        self._listed, self._counts = numbers[drawable][order], count
         self.ibo.orphan()               # new storage: no wait for the draws still reading the old list
         self.ibo.write(self.indices.tobytes())
         batch_first = world.batches["first_index"].astype(np.int64)
-        owner = np.searchsorted(batch_first, first, side="right") - 1
+        self._owners = owner = np.searchsorted(batch_first, first, side="right") - 1
         starts = np.concatenate([[0], np.cumsum(count)[:-1]])
         ranges: list[tuple[int, int, int]] = []
         for b in np.unique(owner):
             sel = owner == b
             ranges.append((int(b), int(starts[sel][0]), int(count[sel].sum())))
-        self.ranges = ranges
+        self.ranges = self.drawn_ranges = ranges
 
-    def off_screen(self, world, view_proj: np.ndarray) -> set[int]:
-        """The batches of the list whose every vertex lies beyond one side of the view (left, right, top, bottom or
-        near): the corners of the box of each range's vertices, in clip space, all past the same plane, with a
-        margin, so no pixel the GL would have drawn is lost (``R_CullSurface``'s frustum test, per batch)."""
+    def cull(self, culling: SurfaceCulling, view) -> list[tuple[int, int, int]]:
+        """The ranges ``view`` draws this frame: the list less the surfaces facing away or off screen
+        (:mod:`.surface_cull`; the faces' test only outside portal views), the buffer rewritten when they change."""
         if not self.ranges:
-            return set()
-        if self._corners is None:
-            pos = world.vertices["position"][self.indices].astype(np.float64)
-            starts = [first for _, first, _ in self.ranges]
-            self._corners = _box_corners(np.minimum.reduceat(pos, starts), np.maximum.reduceat(pos, starts))
-        out = _past_one_side(*np.moveaxis(self._corners @ np.asarray(view_proj, np.float64).T, 2, 0))  # each [R, 8]
-        return {self.ranges[i][0] for i in np.flatnonzero(out).tolist()}
+            return []
+        if self._gathered is None:
+            self._gathered = culling.listed(self._listed)
+        kept = self._gathered.kept(view.view_proj, view.camera, view.clip_plane is None)
+        if self._kept is not None and np.array_equal(kept, self._kept):
+            return self.drawn_ranges
+        self._kept = kept
+        self.drawn = self.indices[np.repeat(kept, self._counts)]
+        if len(self.drawn):
+            self.ibo.orphan()           # new storage: no wait for the frames still drawn from the last list
+            self.ibo.write(self.drawn.tobytes())
+        sums = np.bincount(self._owners, weights=np.where(kept, self._counts, 0), minlength=1).astype(np.int64)
+        batches = np.flatnonzero(sums)
+        starts = np.cumsum(sums[batches]) - sums[batches]
+        self.drawn_ranges = list(zip(batches.tolist(), starts.tolist(), sums[batches].tolist()))
+        return self.drawn_ranges
 
     def release(self) -> None:
         for vao in self._vaos.values():
@@ -146,22 +163,6 @@ class _DepthList:
 
 
 
-def _box_corners(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """``f8 [R, 8, 4]``: the eight corners ``(x, y, z, 1)`` of each box of lower and upper corners ``lo``, ``hi``
-    (``[R, 3]``)."""
-    pick = np.array([(i, j, k) for i in (0, 1) for j in (0, 1) for k in (0, 1)])
-    both = np.stack([lo, hi], axis=1)                                  # [R, 2, 3]
-    corners = np.stack([both[:, pick[:, 0], 0], both[:, pick[:, 1], 1], both[:, pick[:, 2], 2]], axis=2)
-    return np.concatenate([corners, np.ones((len(corners), 8, 1))], axis=2)
-
-def _past_one_side(x: np.ndarray, y: np.ndarray, z: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Whether the points of clip-space coordinates ``x, y, z, w`` (``[..., N]``) all lie beyond one side of the
-    view (left, right, top, bottom or near), per row, with a margin so no pixel the GL would have drawn is lost."""
-    margin = 1e-3 * np.abs(w) + 1e-3
-    return ((x > w + margin).all(axis=-1) | (x < -w - margin).all(axis=-1) | (y > w + margin).all(axis=-1)
-            | (y < -w - margin).all(axis=-1) | (z < -w - margin).all(axis=-1))
-
-
 class Quake3WorldRenderer:
     """GPU resources of one Quake III map and the drawing of its world model."""
 
@@ -188,6 +189,7 @@ class Quake3WorldRenderer:
         #: vertices, faces turned to the viewer or portals.
         self._cullable = [not (shader.is_sky or shader.sky is not None or shader.deforms or shader.portal)
                           for shader in level.shaders]
+        self._culling = SurfaceCulling.of(world, self._bounds, level.shaders, self._cullable)
         batches = world.batches
         self._world_batches = np.flatnonzero(batches["model"] == 0)
         self._centers = self._batch_centers()
@@ -196,7 +198,7 @@ class Quake3WorldRenderer:
         self._portal_entities = portal_entities(world.entities)
         self._last_view: tuple[Q3View, _VisibleList, list[tuple[int, int, int]]] | None = None
         self._inverses: dict[bytes, np.ndarray] = {}
-        self._submodel_boxes: dict[int, np.ndarray | None] = {}
+        self._submodel_boxes: dict[int, tuple[np.ndarray, np.ndarray] | None] = {}
         self._portal_surfaces = self._find_portal_surfaces()
         self._batch_fogs: list[int] = batches["fog"].astype(np.int64).tolist()
         self._fog_cache: tuple[Q3View | None, dict[int, FogVectors]] = (None, {})
@@ -308,18 +310,18 @@ class Quake3WorldRenderer:
 
     def _submodel_off_screen(self, index: int, matrix: np.ndarray, view_proj: np.ndarray) -> bool:
         """Whether every vertex of brush model ``*index`` at ``matrix`` lies beyond one side of the view (left,
-        right, top, bottom or near; ``R_CullLocalBox``): the corners of the box of the vertices its batches index,
-        in clip space, all past the same plane (:func:`_past_one_side`); never a model with a sky, deformed,
-        autosprite or portal batch."""
-        corners = self._submodel_corners(index)
-        if corners is None:
+        right, top, bottom or near; ``R_CullLocalBox``): the box of the vertices its batches index, in its own space
+        (:func:`.surface_cull.boxes_off_screen`); never a model with a sky, deformed, autosprite or portal batch."""
+        box = self._submodel_box(index)
+        if box is None:
             return False
-        return bool(_past_one_side(*(np.asarray(view_proj, np.float64) @ np.asarray(matrix, np.float64)) @ corners))
+        clip_from = np.asarray(view_proj, np.float64) @ np.asarray(matrix, np.float64)
+        return bool(boxes_off_screen(*box, clip_from)[0])
 
-    def _submodel_corners(self, index: int) -> np.ndarray | None:
-        """``f8 [4, 8]``: the corners ``(x, y, z, 1)`` (columns) of the box of the vertices brush model ``*index``'s
-        batches index, in its own space, made once; ``None`` when it cannot be culled (no vertices, or a batch
-        :attr:`_cullable` leaves in)."""
+    def _submodel_box(self, index: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """The centre and half size (:func:`.surface_cull.box_centres`) of the box of the vertices brush model
+        ``*index``'s batches index, in its own space, made once; ``None`` when it cannot be culled (no vertices, or
+        a batch :attr:`_cullable` leaves in)."""
         if index not in self._submodel_boxes:
             world = self.level.world
             sub = world.models[index]
@@ -330,8 +332,8 @@ class Quake3WorldRenderer:
                 idx = np.concatenate([world.indices[first:first + count] for first, count in spans] or
                                      [np.zeros(0, np.int64)])
                 if len(idx):
-                    pos = world.vertices["position"][idx].astype(np.float64)
-                    found = _box_corners(pos.min(axis=0)[None], pos.max(axis=0)[None])[0].T
+                    pos = world.vertices["position"][idx]
+                    found = box_centres(pos.min(axis=0)[None], pos.max(axis=0)[None])
             self._submodel_boxes[index] = found
         return self._submodel_boxes[index]
 
@@ -381,10 +383,7 @@ class Quake3WorldRenderer:
             return last[1], last[2]
         visible = self._through_portal if view.clip_plane is not None else self._main
         visible.update(self.level.world, view.pvs_origin or view.camera)
-        ranges = self._sorted(visible.ranges, view.camera)
-        off = visible.off_screen(self.level.world, view.view_proj)
-        if off:
-            ranges = [r for r in ranges if r[0] not in off or not self._cullable[r[0]]]
+        ranges = self._sorted(visible.cull(self._culling, view), view.camera)
         self._last_view = (view, visible, ranges)
         return visible, ranges
 
@@ -425,7 +424,7 @@ class Quake3WorldRenderer:
         for batch, first, count in ranges:
             shader = self.level.shaders[batch]
             if _depth_prepass_ok(shader) and batch not in self._sprites:
-                groups.setdefault(shader_cull(shader), (shader, []))[1].append(visible.indices[first:first + count])
+                groups.setdefault(shader_cull(shader), (shader, []))[1].append(visible.drawn[first:first + count])
         if not groups:
             return
         self._depth.fill([piece for _, pieces in groups.values() for piece in pieces])
