@@ -68,10 +68,12 @@ AMMO_MODELS = {3: ITEM_MODELS[18], 2: ITEM_MODELS[19], 4: ITEM_MODELS[20], 8: IT
 FLAG_MODELS = ((PW_REDFLAG, "models/flags/r_flag.md3"), (PW_BLUEFLAG, "models/flags/b_flag.md3"),
                (PW_NEUTRALFLAG, "models/flags/n_flag.md3"))
 _MASK64 = (1 << 64) - 1
-#: Seconds :func:`last_damage` looks back once for every reader of a moment (the longest any asks: the attacker's
-#: head, ``hud.ATTACKER_HEAD_TIME``), and the last answer: (timeline, time, damage).
-LOOK_BACK = 10.0
-_last_look: list = [None, None, None]
+#: Frames of stats :func:`_hurt_frames` reads at a time.
+_HURT_CHUNK = 4096
+#: The frames each timeline's view was hurt at (:func:`_hurt_frames`), and the last hurt looked up: (timeline,
+#: frame, damage).
+_HURTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_last_hurt: list = [None, None, None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,33 +249,40 @@ def damage_x(yaw_byte: int, pitch_byte: int, view_angles) -> float:
 
 def last_damage(timeline: DemoTimeline, t: float, within: float = 3.0) -> Damage | None:
     """The last hurt of the view at or before ``t`` and not more than ``within`` seconds back (a change of
-    ``damage_event`` with a ``damage_count``, the followed client unchanged), or ``None``: the last within
-    :data:`LOOK_BACK`, found once for the status bar's head, the attacker's and the view's blood at one moment."""
-    if within > LOOK_BACK:
-        return _damage_within(timeline, t, within)
-    seen, at, found = _last_look
-    if seen is None or seen() is not timeline or at != t:
-        found = _damage_within(timeline, t, LOOK_BACK)
-        _last_look[:] = weakref.ref(timeline), t, found
-    return found if found is not None and found.time >= t - within else None
-
-
-def _damage_within(timeline: DemoTimeline, t: float, within: float) -> Damage | None:
-    """:func:`last_damage` worked out."""
+    ``damage_event`` with a ``damage_count``, the followed client unchanged), or ``None``: a bisection of the
+    timeline's hurts (:func:`_hurt_frames`), the last one's :class:`Damage` kept for the status bar's head, the
+    attacker's and the view's blood at one moment."""
     times = timeline.times
     last = int(np.searchsorted(times, t, side="right"))
     first = max(int(np.searchsorted(times, t - within, side="left")) - 1, 0)
-    if last - first < 2:
+    hurts = _hurt_frames(timeline)
+    k = int(np.searchsorted(hurts, last - 1, side="right")) - 1     # the last hurt of frames first + 1 … last - 1
+    if k < 0 or hurts[k] <= first:
         return None
-    window = timeline.stats_window(first, last)
-    event, count, client = window["damage_event"], window["damage_count"], window["clientNum"]
-    hits = np.flatnonzero((event[1:] != event[:-1]) & (count[1:] != 0) & (client[1:] == client[:-1]))
-    if not len(hits):
-        return None
-    k = int(hits[-1]) + 1
-    frame = first + k
-    x = damage_x(int(window["damage_yaw"][k]), int(window["damage_pitch"][k]), timeline.view_angles_at(frame))
-    return Damage(float(times[frame]), x)
+    frame = int(hurts[k])
+    seen, at, found = _last_hurt
+    if seen is None or seen() is not timeline or at != frame:
+        row = timeline.stats_window(frame, frame + 1)
+        x = damage_x(int(row["damage_yaw"][0]), int(row["damage_pitch"][0]), timeline.view_angles_at(frame))
+        found = Damage(float(times[frame]), x)
+        _last_hurt[:] = weakref.ref(timeline), frame, found
+    return found
+
+
+def _hurt_frames(timeline: DemoTimeline) -> np.ndarray:
+    """``i8 [H]``: the frames whose ``damage_event`` differs from the frame before's with a ``damage_count``, the
+    followed client unchanged (``CG_DamageFeedback`` fires there), found once per timeline, a window of stats at
+    a time."""
+    found = _HURTS.get(timeline)
+    if found is None:
+        parts = [np.zeros(0, np.int64)]
+        for first in range(0, len(timeline.times), _HURT_CHUNK):
+            window = timeline.stats_window(first, first + _HURT_CHUNK + 1)     # one frame over: the next pair
+            event, count, client = window["damage_event"], window["damage_count"], window["clientNum"]
+            hits = (event[1:] != event[:-1]) & (count[1:] != 0) & (client[1:] == client[:-1])
+            parts.append(first + 1 + np.flatnonzero(hits))
+        found = _HURTS[timeline] = np.concatenate(parts)
+    return found
 
 
 def head_icon(models: Quake3Models, state: SceneState, timeline: DemoTimeline) -> Icon | None:
