@@ -167,3 +167,25 @@ def test_shotgun_pellets_spread_round_the_aim_and_mark_the_walls(follow, effects
     drawn = effects.shaded(follow.sample(blast.time + 0.1), blast.time + 0.1, camera, False, level_assets(level))
     assert sum(p.shader == "gfx/damage/bullet_mrk" for p in drawn.polys) >= len(hits)
     assert sum(m.model == fx.BULLET_MODEL for m in drawn.md3) >= len(hits)
+
+
+def test_a_frame_looks_only_at_the_effects_showing_then() -> None:
+    """Issue 38: a long demo's rails, gibs, blasts and smoke tracks are not walked one by one every frame: the ones
+    showing at a time are found at once, the same as a walk through all of them finds."""
+    effects = fx.prepare_effects(load_demo(str(QUAKE3.parent / "public" / "quake3" / "osp_duel_1.dm_68")))
+    assert len(effects.smoke) > 500 and len(effects.rails) > 50
+    for t in np.linspace(float(effects.frame_times[0]), float(effects.frame_times[-1]), 400):
+        smoke = [n for n, track in enumerate(effects.smoke) if track.tr_type != fx.TR_STATIONARY
+                 and track.first - 0.05 <= t <= track.last + fx.SMOKE_TRAILS[track.weapon][0]]
+        assert effects._showing("smoke", t) == smoke
+        assert effects._showing("rails", t) == [k for k, rail in enumerate(effects.rails) if 0 <= t - rail.time < 2.6]
+        for kind in ("gib_events", "blasts"):
+            assert effects._showing(kind, t) == [k for k, item in enumerate(getattr(effects, kind))
+                                                 if 0 <= t - item.time < fx.MARK_TOTAL_TIME]
+
+
+def test_without_a_map_a_marks_square_is_made_once_while_its_colour_holds(effects) -> None:
+    first = effects._mark_polys(7, None, "m", np.zeros(3), np.array([0.0, 0.0, 1.0]), 8.0, 30.0, (255, 255, 255, 255))
+    again = effects._mark_polys(7, None, "m", np.zeros(3), np.array([0.0, 0.0, 1.0]), 8.0, 30.0, (255, 255, 255, 255))
+    faded = effects._mark_polys(7, None, "m", np.zeros(3), np.array([0.0, 0.0, 1.0]), 8.0, 30.0, (255, 255, 255, 128))
+    assert again is first and faded is not first and faded[0].colors[0][3] == 128

@@ -75,6 +75,10 @@ MUZZLE_FLASH_TIME = 0.020
 EXPLOSION_SKEW = 0.063
 LIGHTNING_RANGE = 768.0
 MARK_TOTAL_TIME, MARK_FADE_TIME, MAX_MARKS = 10.0, 1.0, 256
+#: Marks' polygons kept as last drawn (:meth:`Quake3Effects._mark_polys`), at most this many.
+_MAX_KEPT_MARKS = 4 * MAX_MARKS
+#: How long after its time a rail (its core and rings), a gib event and a shotgun blast (their marks) show.
+_LIFETIMES = {"rails": 0.6 + 2.0, "gib_events": MARK_TOTAL_TIME, "blasts": MARK_TOTAL_TIME}
 #: Where the first-person weapon's flash sits from the eye (forward, right, up): the hand's ``tag_weapon`` plus
 #: the gun's length, the lightning beam's start when seen through the shooter's eyes.
 VIEW_MUZZLE = (30.0, 6.0, -8.0)
@@ -377,6 +381,9 @@ class Quake3Effects:
     explosion_models: dict[int, Md3Draw] = field(default_factory=dict)
     #: The timeline itself, for the view's hurts (:mod:`.view_blood`).
     timeline: DemoTimeline | None = None
+    #: When each rail, gib event, shotgun blast (their times) and smoke track (its first and last puff time) shows,
+    #: by kind, made on first use (:meth:`Quake3Effects._showing`): a frame looks at the few showing, not at all.
+    spans: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
 
     def particles(self, timeline: DemoTimeline, t: float, model_flags: list[np.ndarray] | None) -> Particles:
         return Particles.empty()
@@ -419,6 +426,23 @@ class Quake3Effects:
         i = int(np.searchsorted(times, t, side="right")) - 1
         return i >= 0 and t - times[i] < MUZZLE_FLASH_TIME
 
+    def _showing(self, kind: str, t: float) -> list[int]:
+        """The numbers of the ``kind`` effects (``rails``, ``gib_events``, ``blasts``: alive :data:`_LIFETIMES` from
+        their time; ``smoke``: from a track's first sight to its last puff's end) showing at ``t``, in order."""
+        found = self.spans.get(kind)
+        if found is None:
+            if kind == "smoke":
+                found = (np.array([track.first - 0.05 if track.tr_type != TR_STATIONARY else math.inf
+                                   for track in self.smoke], np.float64),
+                         np.array([track.last + SMOKE_TRAILS[track.weapon][0] for track in self.smoke], np.float64))
+            else:
+                found = (np.array([item.time for item in getattr(self, kind)], np.float64), np.zeros(0))
+            self.spans[kind] = found
+        if kind == "smoke":
+            return np.flatnonzero((found[0] <= t) & (t <= found[1])).tolist()
+        age = t - found[0]
+        return np.flatnonzero((age >= 0) & (age < _LIFETIMES[kind])).tolist()
+
     def shaded(self, state: SceneState, t: float, camera: Camera, first_person: bool,
                assets: SegmentAssets | None = None) -> ShadedDraws:
         """Everything drawn through shaders at ``t`` seen from ``camera``: the items, missiles and players of
@@ -460,8 +484,9 @@ class Quake3Effects:
     def _pellet_impacts(self, state: SceneState, t: float, level: Bsp46World | None) -> list[tuple[int, Impact]]:
         """Where the pellets of the shotgun blasts of the last 10 s hit (traced once per blast and map)."""
         out: list[tuple[int, Impact]] = []
-        for blast in self.blasts:
-            if blast.segment != state.segment or not 0 <= t - blast.time < MARK_TOTAL_TIME:
+        for number in self._showing("blasts", t):
+            blast = self.blasts[number]
+            if blast.segment != state.segment:
                 continue
             key = (blast.index, id(level))
             hits = self.pellets.get(key)
@@ -474,6 +499,8 @@ class Quake3Effects:
 
     def _impact_effects(self, state: SceneState, t: float, left, up, first_person: bool, md3: list[Md3Draw],
                         polys: list[Q3Poly], extra: list[tuple[int, Impact]], level: Bsp46World | None) -> None:
+        if len(self.mark_polys) > _MAX_KEPT_MARKS:       # (those still showing are made again)
+            self.mark_polys.clear()
         lo = int(np.searchsorted(self.impact_times, t - MARK_TOTAL_TIME, side="right"))
         hi = int(np.searchsorted(self.impact_times, t, side="right"))
         marks: list[Q3Poly] = []
@@ -527,13 +554,15 @@ class Quake3Effects:
 
     def _mark_polys(self, key: int | tuple[int, int], level: Bsp46World | None, shader: str, origin: np.ndarray,
                     normal: np.ndarray, radius: float, rotation: float, rgba) -> tuple[Q3Poly, ...]:
-        """A mark's polygons: its pieces on the map (cut once per mark and map, coloured again only when its colour
-        changes), or the flat square without one."""
-        if level is None:
-            return (shapes.mark(shader, origin, normal, radius, rotation, rgba),)
+        """A mark's polygons: its pieces on the map (cut once per mark and map), or the flat square without one;
+        made again only when its colour changes."""
         drawn = self.mark_polys.get((key, id(level)))
         if drawn is not None and drawn[0] == rgba:
             return drawn[1]
+        if level is None:
+            flat = (shapes.mark(shader, origin, normal, radius, rotation, rgba),)
+            self.mark_polys[(key, id(level))] = (rgba, flat)
+            return flat
         pieces = self.mark_pieces.get((key, id(level)))
         if pieces is None:
             surfaces = self.mark_surfaces.get(id(level))
@@ -545,9 +574,10 @@ class Quake3Effects:
         return polys
 
     def _rails(self, state: SceneState, t: float, camera: Camera, left, up, polys: list[Q3Poly]) -> None:
-        for k, rail in enumerate(self.rails):
+        for k in self._showing("rails", t):
+            rail = self.rails[k]
             age = t - rail.time
-            if rail.segment != state.segment or not 0 <= age < 0.6 + 2.0:
+            if rail.segment != state.segment:
                 continue
             info = dict(state.scoreboard[rail.client].userinfo) if 0 <= rail.client < len(state.scoreboard) else {}
             color1 = np.asarray(client_color(info.get("c1", "")))
@@ -589,10 +619,13 @@ class Quake3Effects:
         offset = float(self.offsets[frame])
         now_ms = (t - offset) * 1000.0
         cx, cy, cz = (float(v) for v in camera.origin)
-        for n, track in enumerate(self.smoke):
+        showing = self._showing("smoke", t)
+        for n in set(self.puff_points).difference(showing):     # the puffs of tracks gone by are let go
+            del self.puff_points[n]
+        for n in showing:
+            track = self.smoke[n]
             life, radius = SMOKE_TRAILS[track.weapon]
-            if track.segment != state.segment or track.tr_type == TR_STATIONARY or \
-                    not track.first - 0.05 <= t <= track.last + life:
+            if track.segment != state.segment:
                 self.puff_points.pop(n, None)
                 continue
             first_ms = max(float(track.tr_time), (track.first - offset) * 1000.0 - 50.0)
@@ -629,8 +662,9 @@ class Quake3Effects:
               md3: list[Md3Draw], polys: list[Q3Poly]) -> None:
         cx, cy, cz = (float(v) for v in camera.origin)
         cam = (cx, cy, cz)
-        for event in self.gib_events:
-            if event.segment != state.segment or not 0 <= t - event.time < MARK_TOTAL_TIME:
+        for number in self._showing("gib_events", t):
+            event = self.gib_events[number]
+            if event.segment != state.segment:
                 continue
             key = (event.index, id(level))
             gibs = self.flown.get(key)
