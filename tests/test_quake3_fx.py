@@ -189,3 +189,27 @@ def test_without_a_map_a_marks_square_is_made_once_while_its_colour_holds(effect
     again = effects._mark_polys(7, None, "m", np.zeros(3), np.array([0.0, 0.0, 1.0]), 8.0, 30.0, (255, 255, 255, 255))
     faded = effects._mark_polys(7, None, "m", np.zeros(3), np.array([0.0, 0.0, 1.0]), 8.0, 30.0, (255, 255, 255, 128))
     assert again is first and faded is not first and faded[0].colors[0][3] == 128
+
+
+def test_a_rails_ring_discs_are_each_a_sprite_turned_10_degrees_further() -> None:
+    """``CG_RailTrail``'s rings, worked out once per rail and drawn together: the discs one by one as the engine
+    places them (every 5 units from 20 past the start, ``RotatePointAroundVector`` 10° more each) give the same
+    polygons."""
+    start, end, age = np.array([10.0, -40.0, 20.0]), np.array([300.0, 120.0, -35.0]), 0.7
+    left, up = np.array([0.0, 1.0, 0.0]), np.array([0.0, 0.0, 1.0])
+    bases, drifts, lives = fx._ring_discs(start, end)
+    alive = np.flatnonzero(age < lives)
+    drawn = shapes.sprites("railDisc", bases[alive] + drifts[alive] * age, 1.1, left, up,
+                           [(10, 20, 30, 255 * (1.0 - age / life)) for life in lives[alive]])
+    vec = (end - start) / np.linalg.norm(end - start)
+    temp, move, expected = shapes.perpendicular(vec), start + vec * 20.0, []
+    for n, i in enumerate(range(0, math.ceil(float(np.linalg.norm(end - start))), 5)):
+        life = (i >> 1) / 1000.0 + 0.6
+        if age < life:
+            axis = shapes.rotate_around(vec, temp, (18 + n) % 36 * 10.0)
+            expected.append(shapes.sprite("railDisc", move + axis * 4.0 + axis * 6.0 * age, 1.1, left, up,
+                                          (10, 20, 30, 255 * (1.0 - age / life))))
+        move = move + vec * 5.0
+    assert 0 < len(drawn) == len(expected) < len(lives)                  # the discs near the start are gone
+    for got, want in zip(drawn, expected):
+        assert np.array_equal(got.positions, want.positions) and np.array_equal(got.colors, want.colors)

@@ -381,6 +381,8 @@ class Quake3Effects:
     explosion_models: dict[int, Md3Draw] = field(default_factory=dict)
     #: The timeline itself, for the view's hurts (:mod:`.view_blood`).
     timeline: DemoTimeline | None = None
+    #: The ring discs of the rails showing (:func:`_ring_discs`), by rail number.
+    rings: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)
     #: When each rail, gib event, shotgun blast (their times) and smoke track (its first and last puff time) shows,
     #: by kind, made on first use (:meth:`Quake3Effects._showing`): a frame looks at the few showing, not at all.
     spans: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
@@ -574,7 +576,10 @@ class Quake3Effects:
         return polys
 
     def _rails(self, state: SceneState, t: float, camera: Camera, left, up, polys: list[Q3Poly]) -> None:
-        for k in self._showing("rails", t):
+        showing = self._showing("rails", t)
+        for k in set(self.rings).difference(showing):       # the rings of rails gone by are let go
+            del self.rings[k]
+        for k in showing:
             rail = self.rails[k]
             age = t - rail.time
             if rail.segment != state.segment:
@@ -590,29 +595,21 @@ class Quake3Effects:
                                               shader_time=rail.time))
             self._rail_rings(k, rail, start, color2, age, left, up, polys)
 
-    @staticmethod
-    def _rail_rings(k: int, rail: Rail, start: np.ndarray, color2: np.ndarray, age: float, left, up,
+    def _rail_rings(self, k: int, rail: Rail, start: np.ndarray, color2: np.ndarray, age: float, left, up,
                     polys: list[Q3Poly]) -> None:
-        vec = rail.end - start
-        length = float(np.linalg.norm(vec))
-        if length < 1e-6:
+        """``CG_RailTrail``'s rings: a disc every 5 units from 20 units past the start, each turned 10° further
+        round the beam, drifting out from it and living 0.6 s plus a millisecond per 2 units along."""
+        rings = self.rings.get(k)
+        if rings is None:
+            rings = self.rings[k] = _ring_discs(start, rail.end)
+        bases, drifts, lives = rings
+        alive = np.flatnonzero(age < lives)
+        if not len(alive):
             return
-        vec /= length
-        temp = shapes.perpendicular(vec)
-        move = start + vec * 20.0
-        j = 18
-        i = 0
-        while i < length:
-            life = (i >> 1) / 1000.0 + 0.6
-            if age < life:
-                axis = shapes.rotate_around(vec, temp, j * 10.0)
-                pos = move + axis * 4.0 + axis * 6.0 * age
-                c = 1.0 - age / life
-                polys.append(shapes.sprite("railDisc", pos, 1.1, left, up, (*(color2 * 255), 255 * c),
-                                           shader_time=rail.time))
-            move = move + vec * 5.0
-            j = (j + 1) % 36
-            i += 5
+        fades = (1.0 - age / lives[alive]).tolist()
+        rgb = tuple((color2 * 255).tolist())
+        polys.extend(shapes.sprites("railDisc", bases[alive] + drifts[alive] * age, 1.1, left, up,
+                                    [(*rgb, 255 * c) for c in fades], shader_time=rail.time))
 
     def _smoke(self, state: SceneState, t: float, camera: Camera, left, up, polys: list[Q3Poly]) -> None:
         frame = min(max(state.frame, 0), len(self.offsets) - 1)
@@ -728,6 +725,20 @@ class Quake3Effects:
                 start = np.asarray(camera.origin, np.float64) + eye_forward * VIEW_MUZZLE[0] \
                     + right * VIEW_MUZZLE[1] + up * VIEW_MUZZLE[2]
             polys.extend(shapes.lightning_bolt("lightningBoltNew", start, end, camera.origin))
+
+
+def _ring_discs(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A rail's ring discs (:meth:`Quake3Effects._rail_rings`): where each is at its start ``f8 [N, 3]``, how far it
+    drifts a second ``f8 [N, 3]`` and how long it lives ``f8 [N]`` (none for a rail without length)."""
+    vec = end - start
+    length = float(np.linalg.norm(vec))
+    if length < 1e-6:
+        return np.zeros((0, 3)), np.zeros((0, 3)), np.zeros(0)
+    vec = vec / length
+    steps = range(0, math.ceil(length), 5)
+    axes = shapes.rotations_around(vec, shapes.perpendicular(vec), [(18 + n) % 36 * 10.0 for n in range(len(steps))])
+    moves = np.add.accumulate(np.vstack([start + vec * 20.0, np.tile(vec * 5.0, (len(steps) - 1, 1))]), axis=0)
+    return moves + axes * 4.0, axes * 6.0, np.array([(i >> 1) / 1000.0 + 0.6 for i in steps])
 
 
 def _distance(p, x: float, y: float, z: float) -> float:

@@ -17,8 +17,8 @@ import numpy as np
 
 from ...render.shaded.records import Q3Poly
 
-__all__ = ["lightning_bolt", "mark", "mark_axes", "perpendicular", "rail_core", "rotate_around", "sprite",
-           "vertex_colors"]
+__all__ = ["lightning_bolt", "mark", "mark_axes", "perpendicular", "rail_core", "rotate_around", "rotations_around",
+           "sprite", "sprites", "vertex_colors"]
 
 _QUAD_ST = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
 #: ``r_railCoreWidth``'s default.
@@ -46,6 +46,17 @@ def rotate_around(direction, point, degrees: float) -> np.ndarray:
     p = np.asarray(point, np.float64)
     a = math.radians(degrees)
     return p * math.cos(a) + np.cross(k, p) * math.sin(a) + k * float(k @ p) * (1 - math.cos(a))
+
+
+def rotations_around(direction, point, degrees: list[float]) -> np.ndarray:
+    """``f8 [N, 3]``: :func:`rotate_around` of ``point`` about ``direction`` by each of ``degrees`` (the same
+    arithmetic, all turns at once)."""
+    k = _unit(direction)
+    p = np.asarray(point, np.float64)
+    angles = [math.radians(d) for d in degrees]
+    cos = np.array([math.cos(a) for a in angles])[:, None]
+    sin = np.array([math.sin(a) for a in angles])[:, None]
+    return p * cos + np.cross(k, p) * sin + k * float(k @ p) * (1 - cos)
 
 
 def vertex_colors(rgba, n: int) -> np.ndarray:
@@ -78,6 +89,19 @@ def sprite(shader: str, origin, radius: float, left, up, rgba=(255, 255, 255, 25
                         (ox - lx - ux, oy - ly - uy, oz - lz - uz), (ox + lx - ux, oy + ly - uy, oz + lz - uz)],
                        np.float32)
     return Q3Poly(shader, corners, _QUAD_ST, vertex_colors(rgba, 4), shader_time)
+
+
+def sprites(shader: str, origins: np.ndarray, radius: float, left, up, rgbas, shader_time: float = 0.0) \
+        -> list[Q3Poly]:
+    """:func:`sprite` (unturned) at each of ``origins`` (``[N, 3]``) with the colour of each of ``rgbas``, the
+    corners of all worked out at once."""
+    r = float(radius)
+    side = np.array([float(left[0]) * r, float(left[1]) * r, float(left[2]) * r])
+    rise = np.array([float(up[0]) * r, float(up[1]) * r, float(up[2]) * r])
+    at = np.asarray(origins, np.float64)
+    corners = np.stack([at + side + rise, at - side + rise, at - side - rise, at + side - rise], axis=1)
+    return [Q3Poly(shader, quad, _QUAD_ST, vertex_colors(rgba, 4), shader_time)
+            for quad, rgba in zip(corners.astype(np.float32), rgbas)]
 
 
 def _strip(start, end, side, width: float, rgba) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
