@@ -101,13 +101,8 @@ class _VisibleList:
         self.ibo.orphan()               # new storage: no wait for the draws still reading the old list
         self.ibo.write(self.indices.tobytes())
         batch_first = world.batches["first_index"].astype(np.int64)
-        self._owners = owner = np.searchsorted(batch_first, first, side="right") - 1
-        starts = np.concatenate([[0], np.cumsum(count)[:-1]])
-        ranges: list[tuple[int, int, int]] = []
-        for b in np.unique(owner):
-            sel = owner == b
-            ranges.append((int(b), int(starts[sel][0]), int(count[sel].sum())))
-        self.ranges = self.drawn_ranges = ranges
+        self._owners = np.searchsorted(batch_first, first, side="right") - 1
+        self.ranges = self.drawn_ranges = _batch_ranges(self._owners, count)
 
     def cull(self, culling: SurfaceCulling, view) -> list[tuple[int, int, int]]:
         """The ranges ``view`` draws this frame: the list less the surfaces facing away or off screen
@@ -124,10 +119,7 @@ class _VisibleList:
         if len(self.drawn):
             self.ibo.orphan()           # new storage: no wait for the frames still drawn from the last list
             self.ibo.write(self.drawn.tobytes())
-        sums = np.bincount(self._owners, weights=np.where(kept, self._counts, 0), minlength=1).astype(np.int64)
-        batches = np.flatnonzero(sums)
-        starts = np.cumsum(sums[batches]) - sums[batches]
-        self.drawn_ranges = list(zip(batches.tolist(), starts.tolist(), sums[batches].tolist()))
+        self.drawn_ranges = _batch_ranges(self._owners, np.where(kept, self._counts, 0))
         return self.drawn_ranges
 
     def release(self) -> None:
@@ -135,6 +127,15 @@ class _VisibleList:
             vao.release()
         self._vaos.clear()
         self.ibo.release()
+
+
+def _batch_ranges(owners: np.ndarray, counts: np.ndarray) -> list[tuple[int, int, int]]:
+    """``(batch, first index, count)`` of the batches of a list of surfaces (their batches ``owners``, in order, and
+    index ``counts``: a batch's surfaces follow each other), those without indices left out."""
+    sums = np.bincount(owners, weights=counts, minlength=1).astype(np.int64)
+    batches = np.flatnonzero(sums)
+    starts = np.cumsum(sums[batches]) - sums[batches]
+    return list(zip(batches.tolist(), starts.tolist(), sums[batches].tolist()))
 
 
 class _DepthList:
@@ -407,12 +408,17 @@ class Quake3WorldRenderer:
             return {}
         world = self.level.world
         numbers, bits = lit_surfaces(self._bounds, visible.surfaces, view.lights)
+        if not len(numbers):
+            return {}
         self._lit.fill(world, numbers)
         owner = np.searchsorted(world.batches["first_index"], world.surfaces["first_index"][numbers], side="right") - 1
+        order = np.argsort(owner, kind="stable")
+        batches, starts = np.unique(owner[order], return_index=True)
+        masks = dict(zip(batches.tolist(), np.bitwise_or.reduceat(bits[order], starts).tolist()))  # lights per batch
         out: dict[int, tuple[int, int, list[int]]] = {}
         for batch, first, count in self._lit.ranges:
             if self._dlit[batch] and batch not in self._sprites:
-                mask = int(np.bitwise_or.reduce(bits[owner == batch]))
+                mask = masks[batch]
                 out[batch] = (count, first, [i for i in range(len(view.lights)) if mask >> i & 1])
         return out
 
