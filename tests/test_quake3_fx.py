@@ -177,10 +177,10 @@ def test_a_frame_looks_only_at_the_effects_showing_then() -> None:
     for t in np.linspace(float(effects.frame_times[0]), float(effects.frame_times[-1]), 400):
         smoke = [n for n, track in enumerate(effects.smoke) if track.tr_type != fx.TR_STATIONARY
                  and track.first - 0.05 <= t <= track.last + fx.SMOKE_TRAILS[track.weapon][0]]
-        assert effects._showing("smoke", t) == smoke
-        assert effects._showing("rails", t) == [k for k, rail in enumerate(effects.rails) if 0 <= t - rail.time < 2.6]
+        assert effects._smoke_showing(t) == smoke
+        assert effects._alive("rails", t) == [k for k, rail in enumerate(effects.rails) if 0 <= t - rail.time < 2.6]
         for kind in ("gib_events", "blasts"):
-            assert effects._showing(kind, t) == [k for k, item in enumerate(getattr(effects, kind))
+            assert effects._alive(kind, t) == [k for k, item in enumerate(getattr(effects, kind))
                                                  if 0 <= t - item.time < fx.MARK_TOTAL_TIME]
 
 

@@ -383,9 +383,9 @@ class Quake3Effects:
     timeline: DemoTimeline | None = None
     #: The ring discs of the rails showing (:func:`_ring_discs`), by rail number.
     rings: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)
-    #: When each rail, gib event, shotgun blast (their times) and smoke track (its first and last puff time) shows,
-    #: by kind, made on first use (:meth:`Quake3Effects._showing`): a frame looks at the few showing, not at all.
-    spans: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+    #: The times of the rails, gib events and shotgun blasts, and when each smoke track shows, by kind, made on first
+    #: use (:meth:`Quake3Effects._alive`, :meth:`Quake3Effects._smoke_showing`): a frame looks at the few showing.
+    spans: dict[str, np.ndarray] = field(default_factory=dict)
 
     def particles(self, timeline: DemoTimeline, t: float, model_flags: list[np.ndarray] | None) -> Particles:
         return Particles.empty()
@@ -428,22 +428,24 @@ class Quake3Effects:
         i = int(np.searchsorted(times, t, side="right")) - 1
         return i >= 0 and t - times[i] < MUZZLE_FLASH_TIME
 
-    def _showing(self, kind: str, t: float) -> list[int]:
-        """The numbers of the ``kind`` effects (``rails``, ``gib_events``, ``blasts``: alive :data:`_LIFETIMES` from
-        their time; ``smoke``: from a track's first sight to its last puff's end) showing at ``t``, in order."""
-        found = self.spans.get(kind)
-        if found is None:
-            if kind == "smoke":
-                found = (np.array([track.first - 0.05 if track.tr_type != TR_STATIONARY else math.inf
-                                   for track in self.smoke], np.float64),
-                         np.array([track.last + SMOKE_TRAILS[track.weapon][0] for track in self.smoke], np.float64))
-            else:
-                found = (np.array([item.time for item in getattr(self, kind)], np.float64), np.zeros(0))
-            self.spans[kind] = found
-        if kind == "smoke":
-            return np.flatnonzero((found[0] <= t) & (t <= found[1])).tolist()
-        age = t - found[0]
+    def _alive(self, kind: str, t: float) -> list[int]:
+        """The numbers of the ``kind`` effects (``rails``, ``gib_events`` or ``blasts``) alive at ``t``: at most
+        their :data:`_LIFETIMES` past their time, in order."""
+        times = self.spans.get(kind)
+        if times is None:
+            times = self.spans[kind] = np.array([item.time for item in getattr(self, kind)], np.float64)
+        age = t - times
         return np.flatnonzero((age >= 0) & (age < _LIFETIMES[kind])).tolist()
+
+    def _smoke_showing(self, t: float) -> list[int]:
+        """The numbers of the smoke tracks showing puffs at ``t``: from just before a track's missile was first seen
+        to its last puff's end (never a missile that does not move), in order."""
+        spans = self.spans.get("smoke")
+        if spans is None:
+            spans = self.spans["smoke"] = np.array(
+                [(track.first - 0.05 if track.tr_type != TR_STATIONARY else math.inf,
+                  track.last + SMOKE_TRAILS[track.weapon][0]) for track in self.smoke], np.float64).reshape(-1, 2)
+        return np.flatnonzero((spans[:, 0] <= t) & (t <= spans[:, 1])).tolist()
 
     def shaded(self, state: SceneState, t: float, camera: Camera, first_person: bool,
                assets: SegmentAssets | None = None) -> ShadedDraws:
@@ -486,7 +488,7 @@ class Quake3Effects:
     def _pellet_impacts(self, state: SceneState, t: float, level: Bsp46World | None) -> list[tuple[int, Impact]]:
         """Where the pellets of the shotgun blasts of the last 10 s hit (traced once per blast and map)."""
         out: list[tuple[int, Impact]] = []
-        for number in self._showing("blasts", t):
+        for number in self._alive("blasts", t):
             blast = self.blasts[number]
             if blast.segment != state.segment:
                 continue
@@ -576,7 +578,7 @@ class Quake3Effects:
         return polys
 
     def _rails(self, state: SceneState, t: float, camera: Camera, left, up, polys: list[Q3Poly]) -> None:
-        showing = self._showing("rails", t)
+        showing = self._alive("rails", t)
         for k in set(self.rings).difference(showing):       # the rings of rails gone by are let go
             del self.rings[k]
         for k in showing:
@@ -616,7 +618,7 @@ class Quake3Effects:
         offset = float(self.offsets[frame])
         now_ms = (t - offset) * 1000.0
         cx, cy, cz = (float(v) for v in camera.origin)
-        showing = self._showing("smoke", t)
+        showing = self._smoke_showing(t)
         for n in set(self.puff_points).difference(showing):     # the puffs of tracks gone by are let go
             del self.puff_points[n]
         for n in showing:
@@ -659,7 +661,7 @@ class Quake3Effects:
               md3: list[Md3Draw], polys: list[Q3Poly]) -> None:
         cx, cy, cz = (float(v) for v in camera.origin)
         cam = (cx, cy, cz)
-        for number in self._showing("gib_events", t):
+        for number in self._alive("gib_events", t):
             event = self.gib_events[number]
             if event.segment != state.segment:
                 continue

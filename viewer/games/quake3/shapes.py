@@ -42,15 +42,11 @@ def perpendicular(v) -> np.ndarray:
 
 def rotate_around(direction, point, degrees: float) -> np.ndarray:
     """``RotatePointAroundVector``: ``point`` turned ``degrees`` about unit ``direction`` (Rodrigues)."""
-    k = _unit(direction)
-    p = np.asarray(point, np.float64)
-    a = math.radians(degrees)
-    return p * math.cos(a) + np.cross(k, p) * math.sin(a) + k * float(k @ p) * (1 - math.cos(a))
+    return rotations_around(direction, point, [degrees])[0]
 
 
 def rotations_around(direction, point, degrees: list[float]) -> np.ndarray:
-    """``f8 [N, 3]``: :func:`rotate_around` of ``point`` about ``direction`` by each of ``degrees`` (the same
-    arithmetic, all turns at once)."""
+    """``f8 [N, 3]``: :func:`rotate_around` of ``point`` about ``direction`` by each of ``degrees``, all at once."""
     k = _unit(direction)
     p = np.asarray(point, np.float64)
     angles = [math.radians(d) for d in degrees]

@@ -2,7 +2,8 @@
 
 Uploaded once: the draw vertices (position, st, lightmap st, normal, colour), the lightmap atlas, a white image
 and every image on first use (once per name and clamp mode). Per frame: when the camera's cluster changes, the
-index list of the visible surfaces is rebuilt (grouped by batch); batches are drawn by shader sort (sky,
+index list of the visible surfaces is rebuilt (grouped by batch), and the surfaces turned away or off screen are left
+out of what is drawn (:mod:`.surface_cull`); batches are drawn by shader sort (sky,
 opaque, decals, … blends), the opaque ones front to back, the blended ones back to front; each stage is a pass
 with its blend function, depth write and test, cull mode, deforms, ``tcGen``/``tcMod`` and colours of the moment
 (:mod:`..shaded.stages`). A texture × lightmap pair is one multitextured pass (``CollapseMultitexture``). The plainly
@@ -51,7 +52,8 @@ def _depth_prepass_ok(shader: Shader) -> bool:
 
 class _VisibleList:
     """The index buffer of the surfaces one view's cluster can see, grouped by batch, and its vertex arrays (one
-    for the main view, one for a portal view, so neither rebuilds the other's each frame)."""
+    for the main view, one for a portal view, so neither rebuilds the other's each frame); :meth:`cull` leaves out
+    of the buffer what the frame's view would not draw (the lights' list keeps them all)."""
 
     def __init__(self, ctx: moderngl.Context, vbo: moderngl.Buffer, nbytes: int) -> None:
         self.ctx = ctx
