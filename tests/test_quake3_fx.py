@@ -15,9 +15,11 @@ from tests.builders.segment import level_assets
 from viewer.games.quake3 import fx, link, shapes
 from viewer.games.quake3.view_weapon import bob_angles, view_weapon
 from viewer.games.registry import game_view
+from viewer.headless import DemoRenderer
 from viewer.render.shaded.polys import poly_buffers
 from viewer.render.shaded.records import Q3Poly
 from viewer.render.refdef import Camera
+from viewer.session import game_filesystem
 
 from .conftest import QUAKE3
 
@@ -213,3 +215,25 @@ def test_a_rails_ring_discs_are_each_a_sprite_turned_10_degrees_further() -> Non
     assert 0 < len(drawn) == len(expected) < len(lives)                  # the discs near the start are gone
     for got, want in zip(drawn, expected):
         assert np.array_equal(got.positions, want.positions) and np.array_equal(got.colors, want.colors)
+
+
+def test_marks_kept_within_bounds_draw_the_same(monkeypatch, q3_basedir) -> None:
+    """The marks' drawn polygons and cut pieces are kept at most ``_MAX_KEPT_MARKS`` each on a long demo; letting
+    them go (here after 8) and cutting again the ones still showing gives the same polygons."""
+    timeline = load_demo(str(FOLLOW))
+    times = [float(t) for t in timeline.times[300:1500:7]]
+
+    def polygons() -> tuple[list[tuple[str, bytes, bytes]], int]:
+        renderer = DemoRenderer(timeline, game_filesystem(None, str(q3_basedir), "baseoa"), (32, 18))
+        try:
+            drawn = [(p.shader, p.positions.tobytes(), p.colors.tobytes()) for t in times
+                     for p in renderer.scene(t).polys if "mrk" in p.shader or p.shader == "bloodMark"]
+            return drawn, len(renderer.session.effects.mark_pieces)
+        finally:
+            renderer.release()
+
+    kept, cut = polygons()
+    monkeypatch.setattr(fx, "_MAX_KEPT_MARKS", 8)
+    bounded, still = polygons()
+    assert len(kept) > 1000 and bounded == kept
+    assert cut > 20 and still < cut

@@ -75,7 +75,8 @@ MUZZLE_FLASH_TIME = 0.020
 EXPLOSION_SKEW = 0.063
 LIGHTNING_RANGE = 768.0
 MARK_TOTAL_TIME, MARK_FADE_TIME, MAX_MARKS = 10.0, 1.0, 256
-#: Marks' polygons kept as last drawn (:meth:`Quake3Effects._mark_polys`), at most this many.
+#: Marks' polygons kept as last drawn and pieces cut to the map (:meth:`Quake3Effects._mark_polys`), at most
+#: this many of each.
 _MAX_KEPT_MARKS = 4 * MAX_MARKS
 #: How long after its time a rail (its core and rings), a gib event and a shotgun blast (their marks) show.
 _LIFETIMES = {"rails": 0.6 + 2.0, "gib_events": MARK_TOTAL_TIME, "blasts": MARK_TOTAL_TIME}
@@ -510,6 +511,10 @@ class Quake3Effects:
         marks: list[Q3Poly] = []
         alive = [(i, self.impacts[i]) for i in range(lo, hi)] + extra
         alive.sort(key=lambda pair: pair[1].time)
+        if len(self.mark_pieces) > _MAX_KEPT_MARKS:      # the cut pieces of marks gone by are let go
+            showing = {i for i, _ in alive}
+            for key in [key for key in self.mark_pieces if key[0] not in showing]:
+                del self.mark_pieces[key]
         for i, imp in alive:
             if imp.segment != state.segment:
                 continue
