@@ -22,7 +22,7 @@ from assets_loader.pk3 import Pk3File
 from assets_loader.q3images import ImageLoader
 from assets_loader.q3shaders import parse_shader_text
 from assets_loader.q3shaders.parser import MAX_SHADER_STAGES
-from assets_loader.ranges import listed_union
+from assets_loader.ranges import listed_union, range_positions
 from assets_loader.source import LimitSettingError
 from assets_loader.vfs import VirtualFS
 from tests.builders.bsp46 import build_bsp46
@@ -101,6 +101,11 @@ def test_listed_union_equals_gathering_every_range():
     gathered = np.concatenate([listed[f:f + c] for f, c in zip(firsts, counts, strict=True)])
     assert listed_union(firsts, counts, listed).tolist() == np.unique(gathered).tolist()
     assert listed_union(np.zeros(3, np.int64), np.zeros(3, np.int64), listed).tolist() == []
+
+
+def test_range_positions_list_each_ranges_positions_in_turn():
+    assert range_positions(np.array([5, 0, 9]), np.array([2, 0, 3], np.uint32)).tolist() == [5, 6, 9, 10, 11]
+    assert range_positions(np.zeros(0, np.int64), np.zeros(0, np.int64)).tolist() == []
 
 
 def test_a_budget_is_set_by_its_variable(monkeypatch):

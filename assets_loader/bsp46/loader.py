@@ -22,6 +22,7 @@ from ..bsp.brush_trace import BrushTree
 from ..bsp.entities import parse_entities
 from ..budgets import check_budget
 from ..errors import BadIndexError, BadMagicError, TruncatedError
+from ..ranges import range_positions
 from ..source import Source, read_source
 from . import dtypes as D
 from .lighting import DEFAULT_OVERBRIGHT_SHIFT, build_atlas, build_light_grid, color_shift, vec3
@@ -251,7 +252,7 @@ def _validate_surfaces(bsp: _Bsp46, surfs: np.ndarray, nverts: int, indexes: np.
     if len(sel):
         counts = surfs["numIndexes"][sel].astype(np.int64)
         starts = surfs["firstIndex"][sel].astype(np.int64)
-        flat = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
+        flat = range_positions(starts, counts)
         limit = np.repeat(surfs["numVerts"][sel].astype(np.int64), counts)
         values = indexes[flat]
         bad_idx = (values < 0) | (values >= limit)

@@ -28,6 +28,7 @@ import numpy as np
 
 from assets_loader.bsp46 import MST_PATCH, MST_PLANAR, Bsp46World
 from assets_loader.bsp46.dtypes import CONTENTS_FOG, SURF_SKY
+from assets_loader.ranges import range_positions
 
 from . import shapes
 
@@ -78,7 +79,7 @@ class MarkSurfaces:
         picked = np.flatnonzero(ok & (surfs["num_indices"] > 0))
         counts = surfs["num_indices"][picked].astype(np.int64)
         starts = surfs["first_index"][picked].astype(np.int64)
-        flat = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
+        flat = range_positions(starts, counts)
         tris = level.indices[flat].astype(np.int64).reshape(-1, 3)
         corners = level.vertices["position"][tris].astype(np.float64)
         normals = level.vertices["normal"][tris].astype(np.float64).sum(axis=1)

@@ -21,6 +21,7 @@ import moderngl
 import numpy as np
 
 from assets_loader.bsp38.dtypes import SURF_FLOWING, SURF_SKY, SURF_WARP
+from assets_loader.ranges import range_positions
 
 from ..refdef import MapWorld
 from ..textures import TEXTURE_MODES
@@ -84,7 +85,7 @@ def texture_arrays(ctx: moderngl.Context, world: MapWorld, plain: np.ndarray,
     faces = np.flatnonzero(mesh.face_count > 0)
     counts = mesh.face_count[faces].astype(np.int64)
     firsts = mesh.face_first[faces].astype(np.int64)
-    positions = np.repeat(firsts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
+    positions = range_positions(firsts, counts)
     face_layer = np.maximum(layer[world.faces["texture"][faces].astype(np.int64)], 0)
     per_vertex[mesh.indices[positions]] = np.repeat(face_layer, counts).astype(np.float32)
     return TextureArrays(tuple(arrays), bucket, layer, ctx.buffer(per_vertex.tobytes() or bytes(4)))

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from assets_loader.ranges import listed_union
+from assets_loader.ranges import listed_union, range_positions
 
 from ..refdef import MapWorld
 
@@ -110,7 +110,7 @@ def face_planes(world: MapWorld) -> np.ndarray:
     if not len(has):
         return planes
     n = count[has] - count[has] % 3
-    gather = np.repeat(mesh.face_first[has].astype(np.int64) - np.cumsum(n) + n, n) + np.arange(int(n.sum()))
+    gather = range_positions(mesh.face_first[has], n)
     tris = mesh.vertices["position"][mesh.indices[gather]].astype(np.float64).reshape(-1, 3, 3)
     cross = np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0])
     starts = np.concatenate([[0], np.cumsum(n // 3)[:-1]])

@@ -22,6 +22,7 @@ import numpy as np
 
 from assets_loader.bsp46 import MST_PLANAR, Bsp46World
 from assets_loader.q3shaders import Shader
+from assets_loader.ranges import range_positions
 
 from ..shaded.dlights import SurfaceBounds
 from ..shaded.painter import shader_cull
@@ -130,7 +131,7 @@ def _flat(world: Bsp46World, bounds: SurfaceBounds) -> np.ndarray:
         return np.zeros(n, bool)
     first = surfaces["first_index"].astype(np.int64)[planar]
     used = count[planar]
-    index = np.repeat(first - np.cumsum(used) + used, used) + np.arange(int(used.sum()))
+    index = range_positions(first, used)
     owner = np.repeat(np.flatnonzero(planar), used // 3)
     tri = world.indices[index].reshape(-1, 3)
     pos = world.vertices["position"].astype(np.float64)

@@ -23,6 +23,7 @@ import numpy as np
 
 from assets_loader.q3shaders import Shader
 from assets_loader.q3shaders.records import SORT_OPAQUE
+from assets_loader.ranges import range_positions
 
 from ..shaded.deform import autosprite, autosprite2
 from ..shaded.dlights import SurfaceBounds, dlit, in_model_space, lit_surfaces, reaches_box
@@ -97,7 +98,7 @@ class _VisibleList:
         if total == 0:
             self.ranges = self.drawn_ranges = []
             return
-        idx = np.repeat(first - np.cumsum(count) + count, count) + np.arange(total)
+        idx = range_positions(first, count)
         self.indices = self.drawn = np.ascontiguousarray(world.indices[idx], np.uint32)
         self._listed, self._counts = numbers[drawable][order], count
         self.ibo.orphan()               # new storage: no wait for the draws still reading the old list

@@ -26,6 +26,7 @@ import numpy as np
 from assets_loader.bsp46 import MST_PLANAR, Bsp46World
 from assets_loader.q3shaders import Shader
 from assets_loader.q3shaders.records import SORT_OPAQUE
+from assets_loader.ranges import range_positions
 
 from ..refdef import Lights
 
@@ -78,7 +79,7 @@ class SurfaceBounds:
         first = surfaces["first_vertex"].astype(np.int64)
         count = surfaces["num_vertices"].astype(np.int64)
         owner = np.repeat(np.arange(n), count)
-        vertex = np.repeat(first - np.cumsum(count) + count, count) + np.arange(int(count.sum()))
+        vertex = range_positions(first, count)
         pos = world.vertices["position"][vertex].astype(np.float32)
         mins = np.full((n, 3), np.inf, np.float32)
         maxs = np.full((n, 3), -np.inf, np.float32)

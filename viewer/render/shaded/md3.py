@@ -116,11 +116,11 @@ def _world_light(sample: LightSample, point=None, dlights: Lights | None = None)
     return vec3(ambient), vec3(directed), direction
 
 
-
 def _level_name(name: str, level: int) -> str:
     """The name the poses and shaders of level of detail ``level`` (1, 2) of the MD3 ``name`` are kept under
     (``NAME#1``, ``NAME#2``; level 0 is ``name`` itself)."""
     return f"{name}#{level}"
+
 
 @dataclass(frozen=True, slots=True)
 class _Placed:
