@@ -14,7 +14,7 @@ import numpy as np
 
 from assets_loader.palette import Palette
 
-from .context import RenderError
+from .mipmaps import upload_mipmaps
 
 #: ``gl_texturemode`` names → the minifying filter of mipmapped textures (magnified texels are always bilinear here).
 TEXTURE_MODES = {
@@ -40,21 +40,8 @@ def upload_rgba(ctx: moderngl.Context, rgba: np.ndarray, mipmaps: bool = True, r
     tex = ctx.texture((w, h), 4, np.ascontiguousarray(rgba).tobytes())
     tex.repeat_x = tex.repeat_y = repeat
     if mipmaps:
-        build_mipmaps(tex)
+        upload_mipmaps(tex, rgba)
         tex.filter = (TEXTURE_MODES[texture_mode], moderngl.LINEAR)
     else:
         tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
     return tex
-
-
-def build_mipmaps(tex: moderngl.Texture) -> None:
-    """``glGenerateMipmap`` for ``tex`` once it is known to be a texture the driver holds: a released texture or
-    context, or a side of 0 or over ``GL_MAX_TEXTURE_SIZE`` (no storage: ``glTexImage2D`` failed) raises
-    :class:`~viewer.render.context.RenderError` naming the size instead of reaching the driver, where moderngl
-    would run it on whatever texture the current context has under that name."""
-    if isinstance(tex.mglo, moderngl.InvalidObject) or isinstance(tex.ctx.mglo, moderngl.InvalidObject):
-        raise RenderError(f"mipmaps of a {tex.width}x{tex.height} texture whose texture or context was released")
-    limit = int(tex.ctx.info["GL_MAX_TEXTURE_SIZE"])
-    if not (0 < tex.width <= limit and 0 < tex.height <= limit):
-        raise RenderError(f"mipmaps of a {tex.width}x{tex.height} texture: each side must be 1..{limit}")
-    tex.build_mipmaps()

@@ -38,6 +38,7 @@ import numpy as np
 from assets_loader.models.mdl import AliasModel
 from assets_loader.palette import Palette
 
+from ..mipmaps import upload_mipmaps
 from ..textures import TEXTURE_MODES, fullbright_rgba
 from ..alias_program import NO_NORMAL, SHADE_VECTORS, AliasLight, AliasPrograms, shade_step
 from ..view_math import gl_bytes
@@ -124,8 +125,9 @@ class AliasRenderer:
             rgba = np.stack([fullbright_rgba(image, palette) for image in model.skin_images])
             if not fullbrights:
                 rgba[..., 3] = 0
-        skins_rgba = self.ctx.texture_array((w, h, s), 4, np.ascontiguousarray(rgba).tobytes(), alignment=1)
-        skins_rgba.build_mipmaps()
+        rgba = np.ascontiguousarray(rgba)
+        skins_rgba = self.ctx.texture_array((w, h, s), 4, rgba.tobytes(), alignment=1)
+        upload_mipmaps(skins_rgba, rgba)
         skins_rgba.filter = (TEXTURE_MODES[texture_mode], moderngl.LINEAR)
         skins_rgba.repeat_x = skins_rgba.repeat_y = True
         return AliasHandle(model, pose_buffer, normal_buffer, uv_buffer, index_buffer, {}, skins_rgba,

@@ -23,6 +23,7 @@ import numpy as np
 from assets_loader.bsp38.dtypes import SURF_FLOWING, SURF_SKY, SURF_WARP
 from assets_loader.ranges import range_positions
 
+from ..mipmaps import upload_mipmaps
 from ..refdef import MapWorld
 from ..textures import TEXTURE_MODES
 
@@ -72,8 +73,9 @@ def texture_arrays(ctx: moderngl.Context, world: MapWorld, plain: np.ndarray,
               for k in range(0, len(textures), most)]
     arrays = []
     for b, ((w, h), members) in enumerate(groups):
-        array = ctx.texture_array((w, h, len(members)), 4, b"".join(rgba.tobytes() for _, rgba in members))
-        array.build_mipmaps()
+        layers = np.stack([rgba for _, rgba in members])
+        array = ctx.texture_array((w, h, len(members)), 4, layers.tobytes())
+        upload_mipmaps(array, layers)
         array.filter = (TEXTURE_MODES[texture_mode], moderngl.LINEAR)
         array.repeat_x = array.repeat_y = True
         arrays.append(array)

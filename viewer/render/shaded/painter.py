@@ -30,7 +30,7 @@ from assets_loader.q3shaders import Shader, Stage
 from ..gl_state import ALPHA_BLEND, GlState, use_state
 from ..program_members import uniform
 from ..refdef import Lights
-from ..textures import build_mipmaps
+from ..mipmaps import upload_mipmaps
 from ..view_math import angle_vectors, gl_bytes
 from .dlights import dlight_image, light_corners
 from .fog import FogVectors, fog_image
@@ -292,19 +292,19 @@ class ShaderPainter:
             if pixels is not None:
                 for _ in range(picmip):
                     pixels = half_size(pixels)
-                h, w = pixels.shape[:2]
-                data = np.ascontiguousarray(pixels).tobytes()
             elif uploaded is not None:      # its pixels were given up (drop_pixels): the GPU's copy of them
                 (w, h), data = uploaded.size, uploaded.read()
+                pixels = np.frombuffer(data, np.uint8).reshape(h, w, 4)
             else:
                 if lower not in self._warned:
                     self._warned.add(lower)
                     warnings.warn(f"image {name!r} was not loaded; drawing white", stacklevel=2)
                 return self._white
-            tex = self.ctx.texture((w, h), 4, data)
+            pixels = np.ascontiguousarray(pixels)
+            tex = self.ctx.texture((pixels.shape[1], pixels.shape[0]), 4, pixels.tobytes())
             tex.repeat_x = tex.repeat_y = not clamp
             if mipmap:
-                build_mipmaps(tex)
+                upload_mipmaps(tex, pixels)
                 tex.filter = (moderngl.LINEAR_MIPMAP_LINEAR, moderngl.LINEAR)
             else:
                 tex.filter = (moderngl.LINEAR, moderngl.LINEAR)
