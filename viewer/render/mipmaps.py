@@ -23,6 +23,7 @@ from .context import RenderError
 _GL_TEXTURE_2D = 0x0DE1
 _GL_TEXTURE_2D_ARRAY = 0x8C1A
 _GL_UNPACK_ALIGNMENT = 0x0CF5
+_GL_TEXTURE_MAX_LEVEL = 0x813D
 _GL_UNSIGNED_BYTE = 0x1401
 #: components → (internal format, pixel format) of moderngl's ``f1`` textures.
 _FORMATS = {1: (0x8229, 0x1903), 2: (0x822B, 0x8227), 3: (0x8051, 0x1907), 4: (0x8058, 0x1908)}
@@ -31,6 +32,7 @@ _enum, _int = ctypes.c_uint, ctypes.c_int
 _TEX_IMAGE_2D = ctypes.CFUNCTYPE(None, _enum, _int, _int, _int, _int, _int, _enum, _enum, ctypes.c_void_p)
 _TEX_IMAGE_3D = ctypes.CFUNCTYPE(None, _enum, _int, _int, _int, _int, _int, _int, _enum, _enum, ctypes.c_void_p)
 _PIXEL_STORE = ctypes.CFUNCTYPE(None, _enum, _int)
+_TEX_PARAMETER = ctypes.CFUNCTYPE(None, _enum, _enum, _int)
 
 
 def _sample_positions(side: int, half: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -74,15 +76,26 @@ def upload_mipmaps(tex: moderngl.Texture | moderngl.TextureArray, pixels: np.nda
         raise RenderError(f"mipmaps of a texture of shape {shape} from pixels of shape {pixels.shape}")
     load = tex.ctx.mglo._context.load_opengl_function   # the context's own GL loader (EGL or the window's)
     internal, layout = _FORMATS[tex.components]
-    tex.use(int(tex.ctx.info["GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS"]) - 1)   # moderngl's own scratch unit
+    tex.use(int(tex.ctx.info["GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS"]) - 1)   # the last unit: no renderer samples it
     _PIXEL_STORE(load("glPixelStorei"))(_GL_UNPACK_ALIGNMENT, 1)
     image_2d, image_3d = _TEX_IMAGE_2D(load("glTexImage2D")), _TEX_IMAGE_3D(load("glTexImage3D"))
-    level, h, w = 0, tex.height, tex.width
-    while h > 1 or w > 1:
-        pixels = np.ascontiguousarray(next_level(pixels))
-        level, h, w = level + 1, pixels.shape[-3], pixels.shape[-2]
-        data = pixels.ctypes.data_as(ctypes.c_void_p)
+    target = _GL_TEXTURE_2D_ARRAY if layers else _GL_TEXTURE_2D
+
+    def upload(level: int, image: np.ndarray) -> None:
+        h, w = image.shape[-3:-1]
+        data = image.ctypes.data_as(ctypes.c_void_p)
         if layers:
-            image_3d(_GL_TEXTURE_2D_ARRAY, level, internal, w, h, layers, 0, layout, _GL_UNSIGNED_BYTE, data)
+            image_3d(target, level, internal, w, h, layers, 0, layout, _GL_UNSIGNED_BYTE, data)
         else:
-            image_2d(_GL_TEXTURE_2D, level, internal, w, h, 0, layout, _GL_UNSIGNED_BYTE, data)
+            image_2d(target, level, internal, w, h, 0, layout, _GL_UNSIGNED_BYTE, data)
+
+    chain = [np.ascontiguousarray(pixels)]
+    while chain[-1].shape[-3:-1] != (1, 1):
+        chain.append(np.ascontiguousarray(next_level(chain[-1])))
+    # Mesa stores a level 0 that came without levels on its own, and copies it next to the others only at the first
+    # draw (until then it is held twice). Told the number of levels first, and given level 0 again (as 1x1 first:
+    # a level 0 of the size it has would stay where it is), it stores level 0 with room for the rest at once.
+    _TEX_PARAMETER(load("glTexParameteri"))(target, _GL_TEXTURE_MAX_LEVEL, len(chain) - 1)
+    upload(0, chain[-1])
+    for level, image in enumerate(chain):
+        upload(level, image)
