@@ -4,6 +4,7 @@ bit, uploaded without ever making the texture a render target; and a clear error
 from __future__ import annotations
 
 import ctypes
+from pathlib import Path
 
 import moderngl
 import numpy as np
@@ -79,3 +80,11 @@ def test_mipmaps_only_of_a_texture_the_driver_holds(ctx) -> None:
     tex.release()
     with pytest.raises(RenderError, match="released"):
         upload_mipmaps(tex, np.zeros((4, 8, 4), np.uint8))
+
+
+def test_no_renderer_has_the_driver_make_mipmaps() -> None:
+    """glGenerateMipmap draws into the texture, and llvmpipe then waits for its rasterizer whenever the texture is
+    bound to sample from (mipmaps.py): every mipmapped texture goes through upload_mipmaps."""
+    viewer = Path(__file__).resolve().parents[1] / "viewer"
+    callers = [str(path.relative_to(viewer)) for path in viewer.rglob("*.py") if ".build_mipmaps(" in path.read_text()]
+    assert callers == []
