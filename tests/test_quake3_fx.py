@@ -237,3 +237,31 @@ def test_marks_kept_within_bounds_draw_the_same(monkeypatch, q3_basedir) -> None
     bounded, still = polygons()
     assert len(kept) > 1000 and bounded == kept
     assert cut > 20 and still < cut
+
+
+def test_per_event_caches_kept_within_bounds_draw_the_same(monkeypatch, q3_basedir) -> None:
+    """Gib flights, trail puffs and explosion models are worked out once per event and kept at most
+    ``_MAX_KEPT_EVENTS`` of each (a long demo's events do not pile up); starting afresh (here past 2) and working
+    out again the ones showing gives the same models and polygons."""
+    timeline = load_demo(str(FOLLOW))
+    times = [float(t) for t in timeline.times[300:1500:5]]
+
+    def drawn() -> tuple[list, dict[str, int]]:
+        renderer = DemoRenderer(timeline, game_filesystem(None, str(q3_basedir), "baseoa"), (32, 18))
+        try:
+            out = []
+            for t in times:
+                scene = renderer.scene(t)
+                out.append([(d.model, d.origin.tobytes(), d.axis.tobytes(), d.custom_shader) for d in scene.md3])
+                out.append([(p.shader, p.positions.tobytes(), p.colors.tobytes()) for p in scene.polys])
+            effects = renderer.session.effects
+            return out, {name: len(getattr(effects, name)) for name in ("flown", "trails", "explosion_models")}
+        finally:
+            renderer.release()
+
+    kept, sizes = drawn()
+    monkeypatch.setattr(fx, "_MAX_KEPT_EVENTS", 2)
+    bounded, still = drawn()
+    assert bounded == kept
+    assert all(size > 2 for size in sizes.values()), sizes
+    assert all(size <= 2 for size in still.values()), still

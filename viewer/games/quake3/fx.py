@@ -41,8 +41,9 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 import numpy as np
 
@@ -78,6 +79,9 @@ MARK_TOTAL_TIME, MARK_FADE_TIME, MAX_MARKS = 10.0, 1.0, 256
 #: Marks' polygons kept as last drawn and pieces cut to the map (:meth:`Quake3Effects._mark_polys`), at most
 #: this many of each.
 _MAX_KEPT_MARKS = 4 * MAX_MARKS
+#: The per-event caches (gib flights, pellet hits, trail puffs, explosion models) start afresh past this many entries:
+#: the effects showing are worked out again, the same, and a long demo's events do not pile up.
+_MAX_KEPT_EVENTS = 4096
 #: How long after its time a rail (its core and rings), a gib event and a shotgun blast (their marks) show.
 _LIFETIMES = {"rails": 0.6 + 2.0, "gib_events": MARK_TOTAL_TIME, "blasts": MARK_TOTAL_TIME}
 #: Where the first-person weapon's flash sits from the eye (forward, right, up): the hand's ``tag_weapon`` plus
@@ -132,6 +136,44 @@ def _random(index: int, salt: int = 0) -> float:
     x = (x * 2246822519) & 0xFFFFFFFF
     x ^= x >> 13
     return x / 2.0 ** 32
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _kept(cache: dict[K, V], key: K, work_out: Callable[..., V], *args) -> V:
+    """``cache[key]``, ``work_out(*args)`` when missing; past :data:`_MAX_KEPT_EVENTS` entries the cache starts
+    afresh."""
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= _MAX_KEPT_EVENTS:
+            cache.clear()
+        found = cache[key] = work_out(*args)
+    return found
+
+
+def _pellet_hits(level: Bsp46World | None, blast: ShotgunBlast) -> tuple[Impact, ...]:
+    """Where ``blast``'s pellets hit ``level``."""
+    return tuple(Impact(blast.time, blast.segment, point, normal, WP_SHOTGUN, "missile_miss", -1)
+                 for point, normal in shotgun_pattern(level, blast.origin, blast.aim, blast.seed))
+
+
+def _trail_puffs(gib: Gib) -> tuple[list[int], list[tuple[float, float, float]]]:
+    """The puff numbers ``k`` (at ``k`` steps) of ``gib``'s flight where its trail leaves a puff, and the gib's
+    position then."""
+    first = gib.flights[0].start
+    numbers = [k for k in range(math.ceil(first / BLOOD_TRAIL_STEP), math.ceil(gib.end / BLOOD_TRAIL_STEP) + 1)
+               if k * BLOOD_TRAIL_STEP >= first and gib.flying(k * BLOOD_TRAIL_STEP)]
+    return numbers, [gib.point(k * BLOOD_TRAIL_STEP) for k in numbers]
+
+
+def _explosion_model(i: int, imp: Impact, model: str, shader: str, start: float) -> Md3Draw:
+    """Impact ``i``'s explosion ``model`` (with ``shader``), turned a fixed random angle about the impact's normal."""
+    axis0 = imp.normal / max(float(np.linalg.norm(imp.normal)), 1e-9)
+    a1 = shapes.rotate_around(axis0, shapes.perpendicular(axis0), _random(i, 4) * 360)
+    axis = np.array([axis0, a1, np.cross(axis0, a1)], np.float32)
+    return Md3Draw(model, imp.origin.astype(np.float32), axis, custom_shader=shader, shader_time=start)
 
 
 def client_color(digit: str) -> tuple[float, float, float]:
@@ -375,7 +417,7 @@ class Quake3Effects:
     mark_polys: dict[tuple[int | tuple[int, int], int], tuple[tuple, tuple[Q3Poly, ...]]] = field(default_factory=dict)
     #: The puffs of the smoke tracks showing (:meth:`Quake3Effects._puff_points`), by track number.
     puff_points: dict[int, dict[int, tuple[float, float, float]]] = field(default_factory=dict)
-    #: Each gib's trail puffs (:meth:`Quake3Effects._puffs`), by (event index, map identity, part).
+    #: Each gib's trail puffs (:func:`_trail_puffs`), by (event index, map identity, part).
     trails: dict[tuple[int, int, int], tuple[list[int], list[tuple[float, float, float]]]] = field(
         default_factory=dict)
     #: The explosion model of each impact drawn so far (it does not change while it lives), by impact number.
@@ -494,11 +536,7 @@ class Quake3Effects:
             if blast.segment != state.segment:
                 continue
             key = (blast.index, id(level))
-            hits = self.pellets.get(key)
-            if hits is None:
-                hits = self.pellets[key] = tuple(
-                    Impact(blast.time, blast.segment, point, normal, WP_SHOTGUN, "missile_miss", -1)
-                    for point, normal in shotgun_pattern(level, blast.origin, blast.aim, blast.seed))
+            hits = _kept(self.pellets, key, _pellet_hits, level, blast)
             out.extend((1_000_000 + 16 * blast.index + k, hit) for k, hit in enumerate(hits))
         return out
 
@@ -541,14 +579,7 @@ class Quake3Effects:
             polys.append(shapes.sprite(kind.shader or "", origin, 42.0 * (1.0 - c) + 30.0, left, up,
                                        (255, 255, 255, 255 * c * 0.33), _random(i, 3) * 360, start))
         else:
-            draw = self.explosion_models.get(i)
-            if draw is None:
-                axis0 = imp.normal / max(float(np.linalg.norm(imp.normal)), 1e-9)
-                a1 = shapes.rotate_around(axis0, shapes.perpendicular(axis0), _random(i, 4) * 360)
-                axis = np.array([axis0, a1, np.cross(axis0, a1)], np.float32)
-                draw = self.explosion_models[i] = Md3Draw(kind.model, imp.origin.astype(np.float32), axis,
-                                                          custom_shader=kind.shader or "", shader_time=start)
-            md3.append(draw)
+            md3.append(_kept(self.explosion_models, i, _explosion_model, i, imp, kind.model, kind.shader or "", start))
 
     def _mark(self, i: int, imp: Impact, kind: Explosion, age: float, level: Bsp46World | None) -> tuple[Q3Poly, ...]:
         fade = 1.0
@@ -671,9 +702,7 @@ class Quake3Effects:
             if event.segment != state.segment:
                 continue
             key = (event.index, id(level))
-            gibs = self.flown.get(key)
-            if gibs is None:
-                gibs = self.flown[key] = launch_gibs(level, event.origin, event.time, event.index)
+            gibs = _kept(self.flown, key, launch_gibs, level, event.origin, event.time, event.index)
             for k, gib in enumerate(gibs):
                 if gib.mark is not None and gib.mark[0] <= t:
                     when, point, normal, radius, rotation = gib.mark
@@ -683,24 +712,13 @@ class Quake3Effects:
                                                  rotation, (255, 255, 255, 255 * fade))
                 if t < gib.end:
                     md3.append(Md3Draw(gib.model, np.array(gib.point(t), np.float32), np.eye(3, dtype=np.float32)))
-                    self._blood_trail(self._puffs((*key, k), gib), gib, t, cam, left, up, polys)
-
-    def _puffs(self, key: tuple[int, int, int], gib: Gib) -> tuple[list[int], list[tuple[float, float, float]]]:
-        """Where a gib's trail leaves its puffs, worked out once: the puff numbers ``k`` (at ``k`` steps) of its
-        flight and the gib's position then."""
-        puffs = self.trails.get(key)
-        if puffs is None:
-            first = gib.flights[0].start
-            numbers = [k for k in range(math.ceil(first / BLOOD_TRAIL_STEP), math.ceil(gib.end / BLOOD_TRAIL_STEP) + 1)
-                       if k * BLOOD_TRAIL_STEP >= first and gib.flying(k * BLOOD_TRAIL_STEP)]
-            puffs = self.trails[key] = (numbers, [gib.point(k * BLOOD_TRAIL_STEP) for k in numbers])
-        return puffs
+                    self._blood_trail(_kept(self.trails, (*key, k), _trail_puffs, gib), gib, t, cam, left, up, polys)
 
     @staticmethod
     def _blood_trail(puffs: tuple[list[int], list[tuple[float, float, float]]], gib: Gib, t: float,
                      cam: tuple[float, float, float], left, up, polys: list[Q3Poly]) -> None:
-        """``CG_BloodTrail``: a puff every 150 ms of flight (:meth:`_puffs`), growing from 16 units and dropping 40
-        over 2 s."""
+        """``CG_BloodTrail``: a puff every 150 ms of flight (:func:`_trail_puffs`), growing from 16 units and
+        dropping 40 over 2 s."""
         numbers, points = puffs
         k = math.ceil(max(gib.flights[0].start, t - BLOOD_TRAIL_TIME) / BLOOD_TRAIL_STEP)
         for i in range(bisect.bisect_left(numbers, k), len(numbers)):
