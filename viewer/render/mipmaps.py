@@ -41,17 +41,18 @@ def _sample_positions(side: int, half: int) -> tuple[np.ndarray, np.ndarray, np.
     centre = (np.arange(half, dtype=np.float32) + np.float32(0.5)) / np.float32(half)
     fixed = np.round((centre * np.float32(side) - np.float32(0.5)) * 256).astype(np.int64)
     first = fixed >> 8
-    return np.clip(first, 0, side - 1), np.clip(first + 1, 0, side - 1), fixed & 255
+    return np.clip(first, 0, side - 1), np.clip(first + 1, 0, side - 1), (fixed & 255).astype(np.uint16)
 
 
 def _lerp(a: np.ndarray, b: np.ndarray, weight: np.ndarray) -> np.ndarray:
-    return a + (((b - a) * weight + 128) >> 8)
+    """``a + ((b - a) * weight + 128 >> 8)`` (weight 0..255) in unsigned 16 bits: at most 255 * 256 + 128."""
+    return (a * (256 - weight) + b * weight + 128) >> 8
 
 
 def next_level(pixels: np.ndarray) -> np.ndarray:
     """The mipmap level below ``pixels`` (``uint8 [..., H, W, C]``: one picture, or the layers of an array)."""
     h, w = pixels.shape[-3:-1]
-    p = pixels.astype(np.int32)
+    p = pixels.astype(np.uint16)
     a, b, weight = _sample_positions(w, max(1, w // 2))
     p = _lerp(p[..., a, :], p[..., b, :], weight[:, None])
     a, b, weight = _sample_positions(h, max(1, h // 2))
