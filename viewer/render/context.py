@@ -7,6 +7,7 @@ the window's default framebuffer raises GL_INVALID_OPERATION on Mesa through pyg
 
 from __future__ import annotations
 
+import copy
 import ctypes
 import weakref
 from collections.abc import Callable
@@ -87,23 +88,37 @@ def egl_flush() -> Callable[[], None]:
 
 
 class OffscreenTarget:
-    """A colour texture (RGBA8) plus depth buffer of ``size`` (width, height) to render into."""
+    """A colour texture (RGBA8) plus depth buffer of ``size`` (width, height) to render into, or a rectangle of
+    another target drawn into as a target of its own (:meth:`region`); ``viewport``: its pixels in the buffers
+    (x, y from the bottom, width, height)."""
 
     def __init__(self, ctx: moderngl.Context, size: tuple[int, int]) -> None:
         self.ctx = ctx
         self.size = size
+        self.viewport = (0, 0, *size)
         self.color = ctx.texture(size, 4)
         self.color.filter = (moderngl.LINEAR, moderngl.LINEAR)
         self.depth = ctx.depth_renderbuffer(size)
         self.fbo = ctx.framebuffer(color_attachments=[self.color], depth_attachment=self.depth)
+        self._owns_buffers = True
+
+    def region(self, x: int, y: int, w: int, h: int) -> OffscreenTarget:
+        """The ``w``×``h`` rectangle ``x`` pixels from this target's left and ``y`` from its top, as a target: drawn
+        into through its viewport, with this target's buffers (releasing it releases nothing). A multiview pane
+        drawn so is never sampled afterwards, which on llvmpipe waits for the rasterizer (:mod:`.mipmaps`)."""
+        part = copy.copy(self)
+        part.size = (w, h)
+        part.viewport = (self.viewport[0] + x, self.viewport[1] + self.size[1] - y - h, w, h)
+        part._owns_buffers = False
+        return part
 
     def use(self) -> None:
         self.fbo.use()
-        self.ctx.viewport = (0, 0, *self.size)
+        self.ctx.viewport = self.viewport
 
     def read_rgb(self) -> np.ndarray:
         """The picture as ``uint8 [H, W, 3]``, top row first."""
-        raw = self.fbo.read(components=3, alignment=1)
+        raw = self.fbo.read(viewport=self.viewport, components=3, alignment=1)
         w, h = self.size
         return np.frombuffer(raw, dtype=np.uint8).reshape(h, w, 3)[::-1].copy()
 
@@ -113,9 +128,10 @@ class OffscreenTarget:
         conversion to RGB (about 3 ms a 1280x720 frame on llvmpipe, against 0.3)."""
         w, h = self.size
         rows = np.empty((h, w, 4), np.uint8)
-        self.fbo.read_into(rows, components=4, alignment=1)
+        self.fbo.read_into(rows, viewport=self.viewport, components=4, alignment=1)
         return rows[::-1]
 
     def release(self) -> None:
-        for obj in (self.fbo, self.depth, self.color):
-            obj.release()
+        if self._owns_buffers:
+            for obj in (self.fbo, self.depth, self.color):
+                obj.release()

@@ -71,7 +71,7 @@ class FrameRenderer:
         target.use()
         forget(self.ctx)   # whatever drew before this frame (the window's own GL) starts from a known state
         use_state(self.ctx, GlState())   # the depth buffer is cleared only where depth writes are on
-        self.ctx.clear(*(CLEAR_COLOR if self.floor is None else FLOOR_SKY), depth=1.0)
+        self.ctx.clear(*(CLEAR_COLOR if self.floor is None else FLOOR_SKY), depth=1.0, viewport=target.viewport)
         view_proj = frame_view_projection(frame, self.assets.look, target.size)
         if self.floor is not None:
             self.floor.draw(view_proj, frame.camera.origin)

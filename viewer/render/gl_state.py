@@ -79,3 +79,11 @@ def forget(ctx: moderngl.Context) -> None:
     """Forget what was applied on ``ctx``: the next :func:`use_state` writes every part (at the start of a frame,
     after anything outside these passes may have touched the state)."""
     _applied.pop(ctx, None)
+
+
+def rebind(ctx: moderngl.Context) -> None:
+    """Bind ``ctx.fbo`` again, as moderngl needs to apply a framebuffer's colour mask, keeping the viewport (binding
+    would set it to the whole framebuffer; a multiview pane is a part of it)."""
+    viewport = ctx.viewport
+    ctx.fbo.use()
+    ctx.viewport = viewport

@@ -23,6 +23,7 @@ import moderngl
 from assets_loader.q3shaders.records import SORT_OPAQUE
 
 from ..backend import FrameView, SharedDrawing
+from ..gl_state import rebind
 from ..refdef import HudModel, SceneFrame
 from ..shaded.dlights import kept_lights
 from ..shaded.fog import fog_volumes
@@ -81,7 +82,7 @@ class Quake3Backend:
         if self.world is not None:
             portal = self.world.portal_view(view)
             if portal is not None:  # R_MirrorViewBySurface: drawn first, then the depth is cleared
-                ctx.scissor = scissor_pixels(portal.scissor, frame_view.size)
+                ctx.scissor = scissor_pixels(portal.scissor, ctx.viewport)
                 self._draw_scene(frame, portal, brushes)
                 ctx.scissor = None
                 _clear_depth(ctx)
@@ -140,6 +141,6 @@ def _clear_depth(ctx: moderngl.Context) -> None:
     mask = fbo.color_mask
     fbo.color_mask = (False, False, False, False)
     fbo.depth_mask = True
-    fbo.clear(depth=1.0)
+    fbo.clear(depth=1.0, viewport=ctx.viewport)
     fbo.color_mask = mask
-    fbo.use()  # moderngl applies a framebuffer's colour mask when it is bound
+    rebind(ctx)

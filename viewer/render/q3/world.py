@@ -25,6 +25,7 @@ from assets_loader.q3shaders import Shader
 from assets_loader.q3shaders.records import SORT_OPAQUE
 from assets_loader.ranges import range_positions
 
+from ..gl_state import rebind
 from ..shaded.deform import autosprite, autosprite2
 from ..shaded.dlights import SurfaceBounds, dlit, in_model_space, lit_surfaces, reaches_box
 from ..shaded.fog import FogVectors, fog_vectors
@@ -440,14 +441,14 @@ class Quake3WorldRenderer:
         fbo = self.ctx.fbo
         mask = fbo.color_mask
         fbo.color_mask = (False, False, False, False)
-        fbo.use()
+        rebind(self.ctx)
         first = 0
         for shader, pieces in groups.values():
             count = sum(len(piece) for piece in pieces)
             self.painter.draw_depth(self._depth.vao, shader, view, count, first)
             first += count
         fbo.color_mask = mask
-        fbo.use()
+        rebind(self.ctx)
 
     def _fog(self, batch: int, view: Q3View) -> FogVectors | None:
         """The fog vectors of the fog volume ``batch`` lies in, seen from ``view`` (``None``: not fogged; worked out

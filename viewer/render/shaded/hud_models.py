@@ -24,6 +24,7 @@ import numpy as np
 
 from .md3 import Md3Renderer
 from .painter import Q3View
+from ..gl_state import rebind
 from ..refdef import HudModel
 from ..view_math import NEAR_CLIP, view_matrix
 
@@ -68,20 +69,23 @@ def draw_hud_models(ctx: moderngl.Context, renderer: Md3Renderer, models: Sequen
     if not shown:
         return
     fbo = ctx.fbo
+    target = ctx.viewport   # the target's pixels in the framebuffer (a multiview pane's are a part of it)
+    left, bottom = target[0], target[1]
 
     def bind(i: int) -> None:
-        model, box = shown[i]
+        model, (x, y, w, h) = shown[i]
+        box = (left + x, bottom + y, w, h)
         mask = fbo.color_mask
         fbo.color_mask = (False, False, False, False)
         fbo.depth_mask = True
         fbo.clear(depth=1.0, viewport=box)
         fbo.color_mask = mask
-        fbo.use()  # moderngl applies a framebuffer's colour mask when it is bound
+        rebind(ctx)
         # the projection spans the whole box: a box cut by the screen's edge keeps its picture where it was
-        ctx.viewport = (model.x, size[1] - model.y - model.h, model.w, model.h)
+        ctx.viewport = (left + model.x, bottom + size[1] - model.y - model.h, model.w, model.h)
         ctx.scissor = box
 
     views = [Q3View(icon_projection(model.fov_x, model.fov_y), (0.0, 0.0, 0.0), time) for model, _ in shown]
     renderer.draw_apart([model.model for model, _ in shown], views, bind)
     ctx.scissor = None
-    ctx.viewport = (0, 0, size[0], size[1])
+    ctx.viewport = target

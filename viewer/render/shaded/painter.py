@@ -489,11 +489,11 @@ class ShaderPainter:
         (``None``: no pixel)."""
         if view.lights is None:
             return []
-        w, h = self.ctx.fbo.size
-        bound = self.ctx.scissor or (0, 0, w, h)
+        viewport = self.ctx.viewport
+        bound = self.ctx.scissor or viewport
         out: list[tuple[int, int, int, int] | None] = []
         for origin, radius in zip(view.lights.origins, view.lights.radius.tolist()):
-            box = scissor_pixels(screen_extent(light_corners(origin, radius), view.view_proj), (w, h))
+            box = scissor_pixels(screen_extent(light_corners(origin, radius), view.view_proj), viewport)
             reach = _intersect(bound, box) if box is not None else bound
             out.append(reach if reach[2] > 0 and reach[3] > 0 else None)
         return out
@@ -570,17 +570,17 @@ def screen_extent(points: np.ndarray, view_proj: np.ndarray) -> tuple[float, flo
     return (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))
 
 
-def scissor_pixels(box: tuple[float, float, float, float] | None, size: tuple[int, int]) \
+def scissor_pixels(box: tuple[float, float, float, float] | None, viewport: tuple[int, int, int, int]) \
         -> tuple[int, int, int, int] | None:
-    """A box in normalised device coordinates as a GL scissor ``(x, y, width, height)`` in pixels, a pixel
-    wider on each side (``None``: the whole target)."""
+    """A box in normalised device coordinates as a GL scissor ``(x, y, width, height)`` in the pixels of the
+    framebuffer whose ``viewport`` it is drawn in, a pixel wider on each side (``None``: the whole target)."""
     if box is None:
         return None
-    w, h = size
+    left, bottom, w, h = viewport
     x0, y0 = int((box[0] + 1) / 2 * w) - 1, int((box[1] + 1) / 2 * h) - 1
     x1, y1 = int((box[2] + 1) / 2 * w) + 2, int((box[3] + 1) / 2 * h) + 2
     x0, y0 = max(x0, 0), max(y0, 0)
-    return (x0, y0, max(min(x1, w) - x0, 0), max(min(y1, h) - y0, 0))
+    return (left + x0, bottom + y0, max(min(x1, w) - x0, 0), max(min(y1, h) - y0, 0))
 
 
 def _intersect(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
