@@ -34,7 +34,7 @@ def _level(tex: moderngl.Texture | moderngl.TextureArray, level: int) -> np.ndar
 
 @pytest.mark.parametrize("shape", [(64, 64, 4), (37, 50, 4), (5, 7, 3), (1, 9, 1), (16, 8, 2), (6, 17, 256, 4),
                                    (3, 37, 50, 4)])
-def test_the_levels_are_glGenerateMipmap_s(ctx, shape) -> None:
+def test_every_level_is_the_drivers_own(ctx, shape) -> None:
     """Power-of-two and odd sides, 1 to 4 components, pictures and arrays: every level equals the driver's own."""
     pixels = np.random.default_rng(len(shape) * 100 + shape[-2]).integers(0, 256, shape, dtype=np.uint8)
     *layers, h, w, c = shape

@@ -59,7 +59,9 @@ def test_split_panes_tile_the_frame_with_a_gap(count, size):
         assert (left.h, right.h) == (h, h) and right.x - (left.x + left.w) == GAP
     if count == 4:
         assert {r.x for r in rects} == {0, rects[1].x} and {r.y for r in rects} == {0, rects[2].y}
-        assert all(abs(r.w - w / 2) <= GAP and abs(r.h - h / 2) <= GAP for r in rects)
+        assert all(abs(r.w - w / 2) <= GAP + 1 and abs(r.h - h / 2) <= GAP + 1 for r in rects)
+    # each starts an even number of pixels from the left and the bottom (llvmpipe's 2×2 quads stay aligned)
+    assert all(r.x % 2 == 0 and (h - r.y - r.h) % 2 == 0 for r in rects)
 
 
 def test_inset_layout_is_a_big_view_with_quarter_insets_at_the_top_right():
@@ -172,6 +174,13 @@ def _pane(px: np.ndarray, rect: Rect) -> np.ndarray:
     return px[rect.y:rect.y + rect.h, rect.x:rect.x + rect.w]
 
 
+def _same_but_rounding(pane: np.ndarray, alone: np.ndarray) -> None:
+    """A pane drawn into its place of the frame is the picture drawn alone at its size but for the rasterizer's
+    rounding at another place of the framebuffer: no value off by more than 1, fewer than 1 in 1000 off."""
+    off = np.abs(pane.astype(np.int16) - alone.astype(np.int16))
+    assert off.max() <= 1 and (off > 0).mean() < 0.001, (off.max(), (off > 0).mean())
+
+
 def _all_differ(pieces: list[np.ndarray]) -> None:
     """Each pair of same-sized pictures differs in a good share of its pixels."""
     for i, a in enumerate(pieces):
@@ -198,7 +207,7 @@ def test_screenshot_multiview_has_n_panes_whose_content_differs(tmp_path, demo, 
     for shot, rect in zip(default_shots(timeline, count), rects):
         alone = DemoRenderer(timeline, fs, rect.size, hud=True)
         try:
-            np.testing.assert_array_equal(_pane(px, rect), ShotView(alone, shot).pixels(t))
+            _same_but_rounding(_pane(px, rect), ShotView(alone, shot).pixels(t))
         finally:
             alone.release()
 
@@ -247,6 +256,6 @@ def test_render_writes_multiview_frames(tmp_path, capsys):
     assert len(frames) == 2
     px = np.asarray(Image.open(frames[0]).convert("RGB"))
     rects = pane_rects(4, (320, 180))
-    _all_differ([_pane(px, r)[:rects[3].h, :rects[3].w] for r in rects])
+    _all_differ([_pane(px, r)[:min(r.h for r in rects), :min(r.w for r in rects)] for r in rects])
     assert main([*args, "--out", str(tmp_path / "multi.mp4")]) == 0       # pipelined frames and the sound
     assert "2 frames 320x180 at 20 fps (h264, aac sound)" in capsys.readouterr().out

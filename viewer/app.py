@@ -68,7 +68,7 @@ from .ui.hint import HINT_TIME, hint_layout
 from .ui.key_row import key_row_layout
 from .ui.picker import Picker, demo_files, picker_key, picker_layout
 from .ui.readout import Readout, missing_data_notice, notice_layout, readout_layout, readout_lines
-from .multiview.draw import PaneCanvas, PaneHook, PaneView, draw_panes
+from .multiview.draw import PaneHook, PaneView, draw_panes
 from .multiview.layout import pane_at
 from .multiview.panes import MultiShot
 from .overlays import OverlayOptions, Overlays
@@ -184,7 +184,6 @@ class ViewerWindow(pyglet.window.Window):
         self._caster: Overlays | None = None    # the caster's overlays of the session's pictures
         self.state: ViewerState | None = None
         self._map_renderer: FrameRenderer | None = None
-        self._canvas: PaneCanvas | None = None     # the multiview panes' targets, made for the first one
         self._sound: AudioOutput | None = None
         self._held: set[str] = set()
         self._last: SceneFrame | None = None
@@ -505,9 +504,7 @@ class ViewerWindow(pyglet.window.Window):
             self._use_segment(max(sample.segment, 0))
             views.append(PaneView(st.pane_camera_for(pane, sample, session.game_map, session.ghosts), st.fov,
                                    shot.pov, sample))
-        if self._canvas is None:
-            self._canvas = PaneCanvas(self.ctx)
-        pictures = draw_panes(session, self._canvas, self.target, t, views, st.pane_rects(),
+        pictures = draw_panes(session, self.target, t, views, st.pane_rects(),
                               overrides=Overrides(self.source.water_alpha, st.show_scores),
                               hud=self.hud if st.show_hud else None, selected=st.panes.selected,
                               after_picture=self._pane_overlays(session, st.overlays))
@@ -1017,7 +1014,7 @@ class ViewerWindow(pyglet.window.Window):
     def release(self) -> None:
         """Free the GPU objects (before closing the window)."""
         self._release_caster()
-        for obj in (self.session, self._map_renderer, self.hud, self.ui, self._blit, self._canvas):
+        for obj in (self.session, self._map_renderer, self.hud, self.ui, self._blit):
             if obj is not None:
                 obj.release()
         self.session = self._map_renderer = None

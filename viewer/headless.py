@@ -23,7 +23,7 @@ from .render.hud_overlay import HudRenderer
 from .render.refdef import Camera, SceneFrame, SegmentAssets
 from .overlays import NO_OVERLAYS, OverlayOptions, Overlays
 from .picture import Overrides, Picture, draw_picture
-from .multiview.draw import PaneCanvas, PaneView, draw_panes
+from .multiview.draw import PaneView, draw_panes
 from .multiview.layout import Rect
 from .session import DemoSession
 
@@ -46,7 +46,6 @@ class DemoRenderer:
         self.overlay_options = overlays
         self.overlays = Overlays(self.session)
         self.hud: HudRenderer | None = None
-        self.canvas: PaneCanvas | None = None    # the panes' targets, made for the first multiview picture
         if hud:
             game = self.session.game
             with self.session.quiet():
@@ -75,10 +74,8 @@ class DemoRenderer:
                    target: OffscreenTarget | None = None) -> list[Picture]:
         """Draw the multiview picture at ``t`` (``views[i]`` in ``rects[i]``, each with its HUD when asked for) into
         ``target`` (default: :attr:`target`), without reading it back."""
-        if self.canvas is None:
-            self.canvas = PaneCanvas(self.ctx)
         with self.in_flight.frame():
-            return draw_panes(self.session, self.canvas, self.target if target is None else target, t, views, rects,
+            return draw_panes(self.session, self.target if target is None else target, t, views, rects,
                               overrides=self.overrides, hud=self.hud,
                               after_picture=lambda picture, pane: self.overlays.draw(picture, pane,
                                                                                      self.overlay_options))
@@ -91,9 +88,8 @@ class DemoRenderer:
     def release(self) -> None:
         self.in_flight.drain()
         self.overlays.release()
-        for obj in (self.hud, self.canvas):
-            if obj is not None:
-                obj.release()
+        if self.hud is not None:
+            self.hud.release()
         self.session.release()
         self.target.release()
         release_headless_context(self.ctx)

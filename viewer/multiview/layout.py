@@ -38,11 +38,24 @@ class Rect(NamedTuple):
         return self.x <= px < self.x + self.w and self.y <= py < self.y + self.h
 
 
-def _halves(length: int) -> tuple[tuple[int, int], tuple[int, int]]:
-    """``length`` cut in two with :data:`GAP` between: ((start, length), (start, length))."""
+def _halves(length: int, from_start: bool) -> tuple[tuple[int, int], tuple[int, int]]:
+    """``length`` cut in two with :data:`GAP` between: ((start, length), (start, length)), each half an even number
+    of pixels from the frame's left (``from_start``) or bottom edge (:func:`_even_origin`)."""
     first = max((length - GAP) // 2, 1)
+    if (first if from_start else length - first) % 2 and first > 1:
+        first -= 1
     second = first + GAP
     return (0, first), (second, max(length - second, 1))
+
+
+def _even_origin(rect: Rect, height: int) -> Rect:
+    """``rect`` moved by at most a pixel left and down so that it starts an even number of pixels from the frame's
+    left and bottom edges: a pane is drawn straight into the frame (:mod:`.draw`), and llvmpipe shades pixels in
+    2×2 quads from the framebuffer's corner, whose differences choose the mipmap level; aligned so, a pane's picture
+    is its camera's own but for rounding."""
+    x = rect.x - rect.x % 2
+    y = rect.y + (height - rect.y - rect.h) % 2
+    return Rect(x, min(y, max(height - rect.h, 0)), rect.w, rect.h)
 
 
 def pane_rects(count: int, size: tuple[int, int], layout: str = "split") -> tuple[Rect, ...]:
@@ -57,9 +70,10 @@ def pane_rects(count: int, size: tuple[int, int], layout: str = "split") -> tupl
     if layout == "inset":
         iw, ih = max(w // 4, 1), max(h // 4, 1)
         margin = max(h // 48, GAP)
-        return (whole, *(Rect(w - margin - iw, margin + i * (ih + margin), iw, ih) for i in range(n - 1)))
-    (x0, w0), (x1, w1) = _halves(w)
-    (y0, h0), (y1, h1) = _halves(h)
+        return (whole, *(_even_origin(Rect(w - margin - iw, margin + i * (ih + margin), iw, ih), h)
+                         for i in range(n - 1)))
+    (x0, w0), (x1, w1) = _halves(w, from_start=True)
+    (y0, h0), (y1, h1) = _halves(h, from_start=False)
     if n == 2:
         return Rect(x0, 0, w0, h), Rect(x1, 0, w1, h)
     if n == 3:
