@@ -6,8 +6,8 @@ the panes look at different parts of the map, which cost differently).
 Run: ``/work/venv/bin/python benchmarks/bench_multiview.py [--demo FILE] [--frames N] [--size WxH] [--layout
 split|inset]``. Prints wall and CPU milliseconds per frame (the process's CPU time, llvmpipe's threads included:
 on a shared machine it measures the work where the wall time also measures the other jobs) for one view and for
-the panes, their ratio, and the share of the panes' copy into the frame. Target (issue #33): the 4 panes cost at
-most 2.5× the single view (the world's share dominates).
+the panes, and their ratio. Target (issue #33): the 4 panes cost at most 2.5× the single view (the world's share
+dominates).
 """
 
 from __future__ import annotations
@@ -38,18 +38,6 @@ def timed(view: ShotView | MultiShotView, times: list[float]) -> tuple[float, fl
     return (time.perf_counter() - t0) * 1000 / n, (time.process_time() - c0) * 1000 / n
 
 
-def copy_ms(view: MultiShotView, repeats: int = 50) -> tuple[float, float]:
-    """Wall and CPU milliseconds of composing the panes already drawn into the frame (the copy and the borders)."""
-    renderer = view.renderer
-    assert renderer.canvas is not None
-    renderer.ctx.finish()
-    t0, c0 = time.perf_counter(), time.process_time()
-    for _ in range(repeats):
-        renderer.canvas.compose(renderer.target, view.rects)
-    renderer.ctx.finish()
-    return (time.perf_counter() - t0) * 1000 / repeats, (time.process_time() - c0) * 1000 / repeats
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--demo", default=sample_demo("lqdm2"))
@@ -71,7 +59,6 @@ def main() -> None:
         multi = shot_view(renderer, MultiShot(shots, args.layout), times[0])
         assert isinstance(multi, MultiShotView)
         many_wall, many_cpu = timed(multi, times)
-        copy = copy_ms(multi)
     finally:
         renderer.release()
     print(f"{Path(args.demo).name} at {size[0]}x{size[1]} with the HUD, {args.frames} frames from "
@@ -82,8 +69,6 @@ def main() -> None:
     print(f"  {args.panes} panes ({args.layout:5})     {many_wall:7.1f} ms/frame wall  {many_cpu:7.1f} ms/frame CPU")
     print(f"  ratio                 {many_wall / one_wall:7.2f}x wall           {many_cpu / one_cpu:7.2f}x CPU "
           "(target: at most 2.5x)")
-    print(f"  composing the panes   {copy[0]:7.1f} ms/frame wall  {copy[1]:7.1f} ms/frame CPU "
-          f"({copy[1] / many_cpu:.1%} of a multiview frame's CPU)")
 
 
 if __name__ == "__main__":
