@@ -5,8 +5,8 @@ draws into).
 
 Into the frame rather than into a texture per pane copied over afterwards: on Mesa's llvmpipe, sampling a texture
 that was drawn into makes the driver first finish everything queued, so the copies kept the next frame's Python
-from running beside the rasterizer (four Quake III panes at 1280×720: 27.6 frames a second with the copies, 35.6
-without them; four Quake II panes 45.8 and 58.1).
+from running beside the rasterizer (four panes at 1280×720: Quake III 29 frames a second with the copies, 35–37
+without them; Quake II 48–49 and 57–60).
 
 The frame's background (seen in the gaps between split panes and around insets) is :data:`BORDER`; the selected
 pane (in the window) is framed in :data:`HIGHLIGHT`.
