@@ -13,6 +13,7 @@ from PIL import Image
 
 from assets_loader.demos import load_demo
 from tests.conftest import DATA, LQ1, QUAKEWORLD
+from tests.pane_check import assert_same_but_rounding
 from viewer.camera_pose import ShotCamera
 from viewer.cli import main, sample_demo
 from viewer.headless import DemoRenderer
@@ -174,13 +175,6 @@ def _pane(px: np.ndarray, rect: Rect) -> np.ndarray:
     return px[rect.y:rect.y + rect.h, rect.x:rect.x + rect.w]
 
 
-def _same_but_rounding(pane: np.ndarray, alone: np.ndarray) -> None:
-    """A pane drawn into its place of the frame is the picture drawn alone at its size but for the rasterizer's
-    rounding at another place of the framebuffer: no value off by more than 1, fewer than 1 in 1000 off."""
-    off = np.abs(pane.astype(np.int16) - alone.astype(np.int16))
-    assert off.max() <= 1 and (off > 0).mean() < 0.001, (off.max(), (off > 0).mean())
-
-
 def _all_differ(pieces: list[np.ndarray]) -> None:
     """Each pair of same-sized pictures differs in a good share of its pixels."""
     for i, a in enumerate(pieces):
@@ -207,7 +201,7 @@ def test_screenshot_multiview_has_n_panes_whose_content_differs(tmp_path, demo, 
     for shot, rect in zip(default_shots(timeline, count), rects):
         alone = DemoRenderer(timeline, fs, rect.size, hud=True)
         try:
-            _same_but_rounding(_pane(px, rect), ShotView(alone, shot).pixels(t))
+            assert_same_but_rounding(_pane(px, rect), ShotView(alone, shot).pixels(t))
         finally:
             alone.release()
 
